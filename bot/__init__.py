@@ -1,0 +1,1 @@
+"""candybot: candy board games in Discord channels."""

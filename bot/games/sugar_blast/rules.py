@@ -1,0 +1,456 @@
+"""Sugar Blast: swap candies to make Blasts and race to complete the objective."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.games.engine import Action, Game, OptionSpec, Result, State, Turn, View
+from bot.games.grid import Cell, adjacent, cell_name, parse_cell
+from bot.games.pieces import bag_add, bag_draw, bag_size, next_seat, rank_by
+from bot.games.rng import Rng
+from bot.games.sugar_blast import board as bd
+from bot.games.sugar_blast import objectives as obj
+from bot.games.sugar_blast.ai import choose
+
+_CELL = r"([a-z][0-9]{1,2})"
+_SWAP = re.compile(rf"^(?:swap )?{_CELL}(?: | ?- ?| with | and ){_CELL}$")
+_SPAN = re.compile(rf"^{_CELL}(?:-| )({_CELL[1:-1]})$")
+
+
+class SugarBlast(Game):
+    """The Sugar Blast rules (basic game, without Power cards)."""
+
+    slug = "sugar-blast"
+    title = "Sugar Blast"
+    min_seats = 2
+    max_seats = 4
+    options = (
+        OptionSpec("objective", "Which objective card to play (random draws one).", "choice",
+                   "random", choices=("random", *(o["id"] for o in obj.objectives()))),
+    )
+    notation_help = (
+        "Moves: `swap c3 d3` (two neighbouring candies), `blast c3-e3` or "
+        "`mega c3-e3 d2-d4` (which Blast first), `keep corn` (which candy to keep), "
+        "`replace c3` (when no swap makes a Blast)."
+    )
+
+    # ----------------------------------------------------------------- set-up
+
+    def setup(self, state: State, turn: Turn) -> None:
+        kinds = obj.candy_kinds()
+        bag = {k: obj.chips_per_kind() for k in kinds}
+        choice = state["options"]["objective"]
+        if choice == "random":
+            choice = turn.rng.choice([o["id"] for o in obj.objectives()])
+        state.update({
+            "objective": choice,
+            "board": bd.deal(bag, turn.rng),
+            "bag": bag,
+            "kept": [{} for _ in state["seats"]],
+            "turn": 0,
+            "phase": "swap",
+            "drawn": None,
+            "pending": None,
+            "returning": {},
+            "last": None,
+            "blasted_this_turn": False,
+            "dry_turns": 0,
+            "winner": None,
+            "ended": False,
+        })
+        self._begin_turn(state, turn)
+
+    # ----------------------------------------------------------------- who acts, what is legal
+
+    def actors(self, state: State) -> frozenset[int]:
+        return frozenset() if state["ended"] else frozenset({state["turn"]})
+
+    def legal(self, state: State, seat: int) -> list[Action]:
+        if state["ended"] or seat != state["turn"]:
+            return []
+        board = state["board"]
+        phase = state["phase"]
+        if phase == "swap":
+            return [Action(f"swap {cell_name(a)} {cell_name(b)}",
+                           f"swap {cell_name(a)} ({self._candy(board, a)}) with "
+                           f"{cell_name(b)} ({self._candy(board, b)})")
+                    for a, b in bd.blasting_swaps(board)]
+        if phase == "replace":
+            drawn = state["drawn"]
+            return [Action(f"replace {cell_name(c)}",
+                           f"put the {obj.candy_name(drawn)} on {cell_name(c)} "
+                           f"instead of its {self._candy(board, c)}")
+                    for c in bd.all_cells() if bd.at(board, c) not in (None, drawn)]
+        if phase == "blast":
+            return [Action(b.notation, self._describe(b)) for b in bd.find_blasts(board)]
+        if phase == "keep":
+            return [Action(f"keep {k}", f"keep a {obj.candy_name(k)}")
+                    for k in state["pending"]["others"]]
+        raise AssertionError(phase)
+
+    def quick_choices(self, state: State, seat: int) -> list[Action]:
+        if state["phase"] in ("keep", "blast", "replace"):
+            actions = self.legal_actions(state, seat)
+            return actions if len(actions) <= 25 else []
+        return []
+
+    def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        from bot.games.sugar_blast.ai import action_value
+
+        view = self.view(state, seat)
+        return sorted(actions, key=lambda a: -action_value(view, a.notation))
+
+    # ----------------------------------------------------------------- notation
+
+    def canonical(self, text: str) -> str | None:
+        words = text.split(" ")
+        verb = words[0]
+        if verb in ("swap", "replace", "blast", "mega", "keep") and len(words) == 1:
+            return verb
+        if (m := _SWAP.match(text)) and verb != "replace":
+            a, b = self._cells(m.group(1), m.group(2))
+            if a is None or b is None:
+                return None
+            first, second = sorted((a, b), key=lambda c: (c[0], c[1]))
+            return f"swap {cell_name(first)} {cell_name(second)}"
+        if verb == "swap" and len(words) == 2:
+            cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
+            return f"swap {cell_name(cell)}" if cell else None
+        if verb == "replace" and len(words) == 2:
+            cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
+            return f"replace {cell_name(cell)}" if cell else None
+        if verb == "blast":
+            span = self._span(" ".join(words[1:]))
+            return f"blast {span}" if span else None
+        if verb == "mega" and len(words) in (2, 3):
+            spans = [self._span(w) for w in words[1:]]
+            if any(s is None for s in spans):
+                return None
+            return "mega " + " ".join(s for s in spans if s)
+        if verb == "keep" and len(words) >= 2:
+            kind = self._kind(" ".join(words[1:]))
+            return f"keep {kind}" if kind else None
+        return None
+
+    @staticmethod
+    def _cells(*names: str) -> tuple[Cell | None, ...]:
+        return tuple(parse_cell(n, bd.SIZE, bd.SIZE) for n in names)
+
+    def _span(self, text: str) -> str | None:
+        m = _SPAN.match(text)
+        if not m:
+            return None
+        a, b = self._cells(m.group(1), m.group(2))
+        if a is None or b is None:
+            return None
+        first, second = sorted((a, b))
+        return f"{cell_name(first)}-{cell_name(second)}"
+
+    @staticmethod
+    def _kind(text: str) -> str | None:
+        for kind in obj.candy_kinds():
+            names = {kind, obj.candy_name(kind, 1), obj.candy_name(kind, 2)}
+            if text in names or text.rstrip("s") == kind:
+                return kind
+        return None
+
+    def explain(self, state: State, seat: int, notation: str) -> str:
+        phase = state["phase"]
+        verb = notation.split(" ")[0]
+        wanted = {"swap": "swap", "replace": "replace", "blast": "blast", "keep": "keep"}
+        if verb == "mega":
+            verb = "blast"
+        if wanted.get(verb) != phase:
+            return self._phase_hint(state)
+        board = state["board"]
+        if verb == "swap":
+            a, b = self._cells(*notation.split(" ")[1:3])
+            assert a is not None and b is not None
+            if not adjacent(a, b):
+                return (f"{cell_name(a)} and {cell_name(b)} are not next to each other: swap two "
+                        "candies that share a side (no diagonals).")
+            if bd.at(board, a) == bd.at(board, b):
+                return (f"{cell_name(a)} and {cell_name(b)} are both "
+                        f"{self._candy(board, a, 2)}: swap two different candies.")
+            return f"Swapping {cell_name(a)} and {cell_name(b)} makes no Blast."
+        if verb == "replace":
+            cell = parse_cell(notation.split(" ")[1], bd.SIZE, bd.SIZE)
+            assert cell is not None
+            return (f"The candy on {cell_name(cell)} is a {self._candy(board, cell)}, the same "
+                    f"kind as the drawn one: replace a candy of another kind.")
+        if verb == "keep":
+            kind = notation.split(" ")[1]
+            choices = " or ".join(f"`keep {k}`" for k in state["pending"]["others"])
+            return f"You cannot keep a {obj.candy_name(kind)} from this Blast: choose {choices}."
+        return f"`{notation}` is not a Blast on the board now. {self._phase_hint(state)}"
+
+    def _phase_hint(self, state: State) -> str:
+        phase = state["phase"]
+        if phase == "swap":
+            return "Now swap two neighbouring candies to make a Blast, e.g. `swap c3 d3`."
+        if phase == "replace":
+            return (f"No swap makes a Blast: put the drawn {obj.candy_name(state['drawn'])} "
+                    "in place of a candy of another kind, e.g. `replace c3`.")
+        if phase == "blast":
+            options = ", ".join(f"`{b.notation}`" for b in bd.find_blasts(state["board"]))
+            return f"Several Blasts are on the board: choose which goes first ({options})."
+        choices = " or ".join(f"`keep {k}`" for k in state["pending"]["others"])
+        return f"Choose the second candy to keep: {choices}."
+
+    # ----------------------------------------------------------------- playing
+
+    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        words = action.notation.split(" ")
+        board = state["board"]
+        name = self.seat_name(state, seat)
+        if words[0] == "swap":
+            a, b = self._cells(words[1], words[2])
+            assert a is not None and b is not None
+            bd.swap(board, a, b)
+            state["last"] = {"seat": seat, "swap": [list(a), list(b)], "replaced": None,
+                             "blasted": []}
+            turn.say(f"{name} swapped {words[1]} and {words[2]}.", seat, "swap")
+            self._blast_or_choose(state, turn, seat)
+        elif words[0] == "replace":
+            cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
+            assert cell is not None
+            removed = bd.at(board, cell)
+            assert removed is not None
+            bd.put(board, cell, state["drawn"])
+            bag_add(state["bag"], removed)
+            turn.say(f"{name} put the {obj.candy_name(state['drawn'])} on {words[1]}; its "
+                     f"{obj.candy_name(removed)} went into the bag.", seat, "replace")
+            state["drawn"] = None
+            state["last"] = {"seat": seat, "swap": None, "replaced": list(cell), "blasted": []}
+            if bd.find_blasts(board):
+                self._blast_or_choose(state, turn, seat)
+            else:
+                turn.say("Still no Blast: the turn ends.", seat)
+                self._end_turn(state, turn)
+        elif words[0] in ("blast", "mega"):
+            chosen = next(b for b in bd.find_blasts(board) if b.notation == action.notation)
+            self._blast(state, turn, seat, chosen)
+        elif words[0] == "keep":
+            self._keep(state, seat, words[1])
+            turn.say(f"{name} kept a {obj.candy_name(words[1])} as well.", seat, "keep")
+            if not self._check_win(state, turn, seat):
+                self._settle(state, turn, seat)
+        else:
+            raise AssertionError(action.notation)
+
+    def _begin_turn(self, state: State, turn: Turn) -> None:
+        """Start the turn; run the no-blast procedure's draw if no swap makes a Blast."""
+        seat = state["turn"]
+        state["phase"] = "swap"
+        state["blasted_this_turn"] = False
+        if bd.blasting_swaps(state["board"]):
+            return
+        name = self.seat_name(state, seat)
+        drawn = bag_draw(state["bag"], turn.rng)
+        if drawn is None:
+            turn.say(f"No swap makes a Blast and the bag is empty: {name}'s turn passes.", seat)
+            self._end_turn(state, turn)
+            return
+        if not any(bd.at(state["board"], c) not in (None, drawn) for c in bd.all_cells()):
+            bag_add(state["bag"], drawn)
+            turn.say(f"No swap makes a Blast and no candy can be replaced: {name}'s turn passes.",
+                     seat)
+            self._end_turn(state, turn)
+            return
+        state["phase"] = "replace"
+        state["drawn"] = drawn
+        turn.say(f"No swap makes a Blast, so {name} drew a {obj.candy_name(drawn)} from the bag "
+                 "and must put it in place of a candy of another kind.", seat, "draw")
+
+    def _end_turn(self, state: State, turn: Turn) -> None:
+        state["dry_turns"] = 0 if state["blasted_this_turn"] else state["dry_turns"] + 1
+        state["phase"] = "swap"
+        if state["dry_turns"] >= len(state["seats"]):
+            state["ended"] = True
+            turn.say("A whole round passed without a Blast: the game ends.", None, "end")
+            return
+        state["turn"] = next_seat(state["turn"], len(state["seats"]))
+        self._begin_turn(state, turn)
+
+    def _blast_or_choose(self, state: State, turn: Turn, seat: int) -> None:
+        blasts = bd.find_blasts(state["board"])
+        if not blasts:
+            self._end_turn(state, turn)
+        elif len(blasts) == 1:
+            self._blast(state, turn, seat, blasts[0])
+        else:
+            state["phase"] = "blast"
+            turn.say(f"{len(blasts)} Blasts are on the board: "
+                     f"{self.seat_name(state, seat)} chooses which goes first.", seat, "choice")
+
+    def _blast(self, state: State, turn: Turn, seat: int, blast: bd.Blast) -> None:
+        board = state["board"]
+        state["blasted_this_turn"] = True
+        state["last"]["blasted"].extend(list(c) for c in blast.removed)
+        returning: dict[str, int] = {}
+        for cell in blast.removed:
+            candy = bd.at(board, cell)
+            assert candy is not None
+            bag_add(returning, candy)
+        others = sorted({bd.at(board, c) for c in blast.extra} - {blast.candy} - {None},
+                        key=obj.candy_kinds().index)
+        for cell in blast.removed:
+            bd.put(board, cell, None)
+        state["returning"] = returning
+        name = self.seat_name(state, seat)
+        for _ in range(blast.keep_matched):
+            self._keep(state, seat, blast.candy)
+        kept = blast.keep_matched
+        turn.say(f"{name} {self._describe(blast, past=True)} and kept {kept} "
+                 f"{obj.candy_name(blast.candy, kept)}.", seat, "blast")
+        if self._check_win(state, turn, seat):
+            return
+        if blast.keeps_other and len(others) == 1:
+            self._keep(state, seat, others[0])
+            turn.say(f"{name} kept a {obj.candy_name(others[0])} as well.", seat, "keep")
+            if self._check_win(state, turn, seat):
+                return
+        elif blast.keeps_other and len(others) > 1:
+            state["phase"] = "keep"
+            state["pending"] = {"candy": blast.candy, "others": others}
+            return
+        self._settle(state, turn, seat)
+
+    def _keep(self, state: State, seat: int, kind: str) -> None:
+        kept = state["kept"][seat]
+        kept[kind] = kept.get(kind, 0) + 1
+        state["returning"][kind] -= 1
+
+    def _settle(self, state: State, turn: Turn, seat: int) -> None:
+        """After the keeps: rest to the bag, tilt toward the player, refill, look for chains."""
+        self._return_chips(state)
+        state["pending"] = None
+        side = self._side(state, seat)
+        bd.tilt(state["board"], side)
+        filled = bd.refill(state["board"], side, state["bag"], turn.rng)
+        empty = sum(row.count(None) for row in state["board"])
+        text = f"The board tilted {side}; {len(filled)} candies came from the bag."
+        if empty:
+            text += f" The bag ran dry: {empty} spaces stay empty."
+        turn.say(text, seat, "tilt")
+        blasts = bd.find_blasts(state["board"])
+        if blasts:
+            turn.say("Chain! The refill made a new Blast.", seat, "chain")
+        self._blast_or_choose(state, turn, seat)
+
+    def _return_chips(self, state: State) -> None:
+        for kind, count in state["returning"].items():
+            if count:
+                bag_add(state["bag"], kind, count)
+        state["returning"] = {}
+
+    def _check_win(self, state: State, turn: Turn, seat: int) -> bool:
+        card = obj.objective(state["objective"])
+        if not obj.complete(card, state["kept"][seat]):
+            return False
+        self._return_chips(state)
+        state["pending"] = None
+        state["ended"] = True
+        state["winner"] = seat
+        turn.say(f"{self.seat_name(state, seat)} completed {card['name']} and wins!", seat, "win")
+        return True
+
+    # ----------------------------------------------------------------- views and results
+
+    def view(self, state: State, seat: int | None) -> View:
+        card = obj.objective(state["objective"])
+        sides = bd.SEATING[len(state["seats"])]
+        may_act = self.to_act(state)
+        choices: dict[str, Any] = {"blasts": [], "keep": []}
+        if state["phase"] == "blast" and may_act:
+            choices["blasts"] = [{"notation": b.notation, "kind": b.kind,
+                                  "cells": [list(c) for c in b.matched]}
+                                 for b in bd.find_blasts(state["board"])]
+        if state["phase"] == "keep" and may_act:
+            choices["keep"] = list(state["pending"]["others"])
+        result = self.result(state)
+        return {
+            "game": self.slug,
+            "viewer": seat,
+            "move": state["move"],
+            "size": bd.SIZE,
+            "board": [list(row) for row in state["board"]],
+            "types": obj.candy_kinds(),
+            "names": {k: obj.candy_name(k) for k in obj.candy_kinds()},
+            "seats": [
+                {"name": s["name"], "ai": s["ai"], "side": sides[i],
+                 "kept": {k: n for k, n in state["kept"][i].items() if n},
+                 "progress": obj.progress(card, state["kept"][i]), "needed": obj.needed(card)}
+                for i, s in enumerate(state["seats"])
+            ],
+            "objective": {"id": card["id"], "name": card["name"], "text": card["text"],
+                          "groups": [dict(g) for g in card["groups"]]},
+            "bag": bag_size(state["bag"]),
+            "turn": state["turn"],
+            "to_act": sorted(may_act),
+            "tilt": sides[state["turn"]],
+            "phase": "over" if state["ended"] else state["phase"],
+            "drawn": state["drawn"],
+            "choices": choices,
+            "last": state["last"],
+            "result": result.to_json() if result else None,
+        }
+
+    def result(self, state: State) -> Result | None:
+        if not state["ended"]:
+            return None
+        card = obj.objective(state["objective"])
+        scores = {i: obj.progress(card, kept) for i, kept in enumerate(state["kept"])}
+        keys = {i: (scores[i], sum(kept.values())) for i, kept in enumerate(state["kept"])}
+        winner = state["winner"]
+        if winner is not None:
+            others = {i: k for i, k in keys.items() if i != winner}
+            ranking = ((winner,), *rank_by(others)) if others else ((winner,),)
+            summary = f"{self.seat_name(state, winner)} completed {card['name']}."
+        else:
+            ranking = rank_by(keys)
+            summary = ("Nobody completed the objective; players are ranked by candies toward it, "
+                       "then by candies kept.")
+        return Result(tuple(ranking), scores, summary)
+
+    def summary(self, state: State) -> str:
+        card = obj.objective(state["objective"])
+        if state["ended"]:
+            result = self.result(state)
+            return result.summary if result else "The game is over."
+        name = self.seat_name(state, state["turn"])
+        return (f"{name} to play ({state['phase']}). Objective: {card['name']} — {card['text']} "
+                f"Bag: {bag_size(state['bag'])} candies.")
+
+    def scores(self, state: State) -> dict[int, int]:
+        card = obj.objective(state["objective"])
+        return {i: obj.progress(card, kept) for i, kept in enumerate(state["kept"])}
+
+    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+        return choose(view, legal, rng)
+
+    # ----------------------------------------------------------------- helpers
+
+    @staticmethod
+    def _side(state: State, seat: int) -> str:
+        return bd.SEATING[len(state["seats"])][seat]
+
+    @staticmethod
+    def _candy(board: bd.Board, cell: Cell, count: int = 1) -> str:
+        candy = bd.at(board, cell)
+        return obj.candy_name(candy, count) if candy else "empty space"
+
+    @staticmethod
+    def _describe(blast: bd.Blast, past: bool = False) -> str:
+        verb = "blasted" if past else "blast"
+        n = len(blast.matched)
+        where = blast.notation.split(" ", 1)[1]
+        candies = obj.candy_name(blast.candy, n)
+        if blast.kind == "mega":
+            return f"{'made' if past else 'make'} a Mega-Blast of {n} {candies} ({where})"
+        if blast.kind == "four":
+            return f"{verb} 4 {candies} ({where}) and the rest of the line"
+        if blast.kind == "big":
+            return f"{verb} {n} {candies} in a line ({where}) and every other one on the board"
+        return f"{verb} 3 {candies} ({where})"
