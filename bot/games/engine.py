@@ -250,6 +250,14 @@ class Game(ABC):
         """Current score (or progress) per seat, for status messages."""
         return {i: 0 for i in range(len(state["seats"]))}
 
+    def secrets(self, state: State, seat: int) -> list[str]:
+        """Strings only ``seat`` may see (e.g. its hand's card ids).
+
+        The invariant suite checks that no other seat's view and no spectator
+        view contains any of them. Games without hidden information return [].
+        """
+        return []
+
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         """Actions worth offering as buttons or a select menu (a *common choice*).
 

@@ -264,6 +264,16 @@ class SugarBlast(Game):
                  "and must put it in place of a candy of another kind.", seat, "draw")
 
     def _end_turn(self, state: State, turn: Turn) -> None:
+        # Spaces left empty when the bag ran dry are filled as soon as chips are
+        # back in the bag (only a replacement puts one back without a refill).
+        seat = state["turn"]
+        filled = bd.refill(state["board"], self._side(state, seat), state["bag"], turn.rng)
+        if filled:
+            turn.say(f"{len(filled)} empty spaces were refilled from the bag.", seat, "tilt")
+            if bd.find_blasts(state["board"]):
+                turn.say("Chain! The refill made a new Blast.", seat, "chain")
+                self._blast_or_choose(state, turn, seat)
+                return
         state["dry_turns"] = 0 if state["blasted_this_turn"] else state["dry_turns"] + 1
         state["phase"] = "swap"
         if state["dry_turns"] >= len(state["seats"]):
