@@ -1,0 +1,111 @@
+"""The bot itself: a :class:`discord.Client` with a command tree and a reminder loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.config import Settings
+from bot.discord import commands, components, flows
+from bot.discord.errors import FRIENDLY, SOMETHING_WRONG, describe, tell
+from bot.discord.messages import Animator, Renderer
+from bot.games.engine import Game
+from bot.store import Store
+from bot.tables import Clock, Tables
+
+log = logging.getLogger(__name__)
+
+
+class CandyTree(app_commands.CommandTree["CandyBot"]):
+    """A command tree whose errors become friendly ephemeral notes."""
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, FRIENDLY):
+            text = str(cause)
+        elif isinstance(cause, app_commands.TransformerError | app_commands.CheckFailure):
+            text = str(cause) or "That command cannot be used like that here."
+        else:
+            log.error("unexpected error in %s", describe(interaction), exc_info=cause)
+            text = SOMETHING_WRONG
+        try:
+            await tell(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not report an error to %s", describe(interaction))
+
+
+class CandyBot(discord.Client):
+    """The candybot Discord client. Network work starts only in :meth:`start`/:meth:`login`."""
+
+    def __init__(self, settings: Settings, *, games: Mapping[str, Game] | None = None,
+                 renderer: Renderer | None = None, animator: Animator | None = None,
+                 clock: Clock = time.time) -> None:
+        # Slash commands and components need no privileged intents; guilds is enough.
+        super().__init__(intents=discord.Intents(guilds=True),
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                                  users=True))
+        if games is None:
+            from bot.games import GAMES
+
+            games = GAMES
+        self.settings = settings
+        self.games = games
+        self.renderer = renderer
+        self.animator = animator
+        self.clock = clock
+        self.store: Store | None = None
+        self._tables: Tables | None = None
+        self._reminders: asyncio.Task[None] | None = None
+        self.tree = CandyTree(self)
+        commands.install(self.tree, games)
+
+    @property
+    def tables(self) -> Tables:
+        """The game service; available once :meth:`setup_hook` has opened the database."""
+        if self._tables is None:
+            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
+        return self._tables
+
+    async def setup_hook(self) -> None:
+        """Open the database, register persistent components, start the reminder loop."""
+        self.store = await Store.open(self.settings.db_path)
+        self._tables = Tables(self.store, self.games, self.clock)
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
+        self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
+
+    async def close(self) -> None:
+        """Stop the reminder loop and release the database."""
+        if self._reminders is not None:
+            self._reminders.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reminders
+            self._reminders = None
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+            self._tables = None
+
+    async def send_due(self) -> int:
+        """One pass of the reminder loop: send what is due now."""
+        return await flows.send_due(self)
+
+    async def _reminder_loop(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.send_due()
+            except Exception:
+                log.exception("the reminder pass failed; trying again later")
+            await asyncio.sleep(self.settings.reminder_poll_seconds)
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))

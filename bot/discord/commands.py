@@ -1,0 +1,206 @@
+"""The slash commands, built from the game registry.
+
+``/game new`` has fixed parameters (game, seats, reminder_hours, ai_takeover)
+and one text parameter per distinct option name declared by any registered
+game, autocompleted with the selected game's values. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Mapping
+from typing import Any, Optional
+
+import discord
+from discord import app_commands
+
+from bot.discord import flows
+from bot.games.engine import Game
+
+FIXED_NEW_PARAMS = ("game", "seats", "reminder_hours", "ai_takeover")
+MAX_PARAMS = 25
+_NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    text = " ".join(text.split()) or "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _optional(annotation: Any) -> Any:
+    """``Optional[annotation]`` built at run time: ranges are not types, so ``| None`` fails."""
+    return Optional[annotation]  # noqa: UP045
+
+
+def option_params(games: Mapping[str, Game]) -> dict[str, str]:
+    """Distinct option names across games (valid Discord names only) with a description."""
+    out: dict[str, str] = {}
+    for game in games.values():
+        for spec in game.options:
+            if spec.name in FIXED_NEW_PARAMS or not _NAME.match(spec.name):
+                continue
+            if spec.name in out:
+                continue
+            if len(out) + len(FIXED_NEW_PARAMS) >= MAX_PARAMS:
+                break
+            out[spec.name] = _clip(f"{game.title}: {spec.description}")
+    return out
+
+
+def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=_clip(g.title), value=slug)
+            for slug, g in list(games.items())[:25]]
+
+
+def build_new_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..., None]:
+    """``/game new`` with a parameter per game option name."""
+    extra = option_params(games)
+    max_seats = max((g.max_seats for g in games.values()), default=8)
+    min_seats = min((g.min_seats for g in games.values()), default=1)
+
+    async def new(interaction: discord.Interaction, **values: Any) -> None:
+        options = {name: values[name] for name in extra if values.get(name) is not None}
+        await flows.new_game(interaction, game=values["game"], seats=values.get("seats"),
+                             reminder_hours=values.get("reminder_hours"),
+                             ai_takeover=values.get("ai_takeover"), options=options)
+
+    many = len(games) > 25
+    params = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          annotation=discord.Interaction),
+        inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str),
+        inspect.Parameter("seats", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=_optional(app_commands.Range[int, min_seats, max_seats])),
+        inspect.Parameter("reminder_hours", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=_optional(app_commands.Range[float, 0.25, 336.0])),
+        inspect.Parameter("ai_takeover", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=bool | None),
+    ]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                 annotation=str | None) for name in extra]
+    new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        "game": "Which game to play.",
+        "seats": "Most players who may join (the game's maximum if left out).",
+        "reminder_hours": "Hours before a slow player is reminded (default 24).",
+        "ai_takeover": "After the third reminder, let an AI play the move.",
+        **extra,
+    }
+    command = app_commands.Command(name="new", description="Open a lobby for a new game here.",
+                                   callback=new)
+    if many:
+        command.autocomplete("game")(_game_autocomplete)
+    else:
+        command._params["game"].choices = game_choices(games)
+    for name in extra:
+        command.autocomplete(name)(_option_autocomplete(name))
+    return command
+
+
+async def _game_autocomplete(interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[str]]:
+    needle = current.strip().lower()
+    games = flows.host(interaction).tables.games
+    return [app_commands.Choice(name=_clip(g.title), value=slug) for slug, g in games.items()
+            if needle in slug or needle in g.title.lower()][:25]
+
+
+def _option_autocomplete(name: str) -> Any:
+    async def complete(interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[str]]:
+        chosen = getattr(interaction.namespace, "game", None)
+        return flows.option_choices(flows.host(interaction).tables, chosen, name, current)
+
+    return complete
+
+
+def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
+    """``/game``: new, board, hand, status, log, rules, replay, undo, leave, abort."""
+    group = app_commands.Group(name="game", description="Play board games in this channel.",
+                               guild_only=True)
+    group.add_command(build_new_command(games))
+    rules_choices = game_choices(games)
+
+    @group.command(name="board", description="Post the current board again.")
+    async def board(interaction: discord.Interaction) -> None:
+        await flows.board(interaction)
+
+    @group.command(name="hand", description="See your private view (only you see it).")
+    async def hand(interaction: discord.Interaction) -> None:
+        await flows.hand(interaction)
+
+    @group.command(name="status", description="Whose turn it is, since when, and the scores.")
+    async def status(interaction: discord.Interaction) -> None:
+        await flows.status(interaction)
+
+    @group.command(name="log", description="The most recent moves in notation.")
+    @app_commands.describe(n="How many moves to show (1 to 50, default 10).")
+    async def show_log(interaction: discord.Interaction,
+                       n: app_commands.Range[int, 1, 50] = 10) -> None:
+        await flows.show_log(interaction, n)
+
+    @group.command(name="rules", description="A short rules summary with the move notation.")
+    @app_commands.describe(game="Which game (default: this channel's).")
+    @app_commands.choices(game=rules_choices)
+    async def rules(interaction: discord.Interaction, game: str | None = None) -> None:
+        await flows.rules(interaction, game)
+
+    @group.command(name="replay", description="An animated replay of the game so far.")
+    async def replay(interaction: discord.Interaction) -> None:
+        await flows.replay(interaction)
+
+    @group.command(name="undo", description="Take back your last action, if nothing was "
+                   "revealed and nobody acted since.")
+    async def undo(interaction: discord.Interaction) -> None:
+        await flows.undo(interaction)
+
+    @group.command(name="leave", description="Leave the lobby, or concede: an AI takes your "
+                   "seat.")
+    async def leave(interaction: discord.Interaction) -> None:
+        await flows.leave(interaction)
+
+    @group.command(name="abort", description="End this channel's game without a result "
+                   "(creator or Manage Channels).")
+    async def abort(interaction: discord.Interaction) -> None:
+        await flows.abort(interaction)
+
+    return group
+
+
+def build_play_command() -> app_commands.Command[Any, ..., None]:
+    """``/play action:<text>`` with autocomplete of the caller's legal actions."""
+
+    @app_commands.command(name="play", description="Make your move (type it or pick one).")
+    @app_commands.describe(action="Your move in the game's notation; suggestions list your "
+                           "legal moves.")
+    @app_commands.guild_only()
+    async def play(interaction: discord.Interaction,
+                   action: app_commands.Range[str, 1, 100]) -> None:
+        await flows.play(interaction, action)
+
+    @play.autocomplete("action")
+    async def complete(interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[str]]:
+        return await flows.autocomplete_play(interaction, current)
+
+    return play
+
+
+def build_stats_command() -> app_commands.Command[Any, ..., None]:
+    """``/stats [user]``."""
+
+    @app_commands.command(name="stats", description="Games played and won, per game, here.")
+    @app_commands.describe(user="Whose statistics (default: yours).")
+    @app_commands.guild_only()
+    async def stats(interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        await flows.stats(interaction, user)
+
+    return stats
+
+
+def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
+    """Add every command to ``tree``."""
+    tree.add_command(build_game_group(games))
+    tree.add_command(build_play_command())
+    tree.add_command(build_stats_command())

@@ -1,0 +1,346 @@
+"""Drive the real discord.py machinery offline.
+
+Gateway payloads are built here and fed to the bot's connection state as
+INTERACTION_CREATE events; only the HTTP layer is replaced: the bot's REST
+client (``bot.http.request``) and discord.py's webhook adapter (which carries
+interaction responses and followups) both go to one :class:`Recorder`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from PIL import Image, ImageDraw
+
+from bot.app import create_bot
+from bot.config import Settings
+from bot.discord.client import CandyBot
+from bot.games.engine import Game, View
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 800000000000000001
+CHANNEL_ID = 700000000000000001
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+EPHEMERAL = 1 << 6
+MANAGE_CHANNELS = 1 << 4
+BOT_USER = {"id": str(BOT_ID), "username": "candybot", "discriminator": "0",
+            "global_name": "CandyBot", "avatar": None, "bot": True}
+
+
+def fake_render(view: View) -> bytes:
+    """A real PNG that depends on the view, so tests can tell boards apart."""
+    image = Image.new("RGB", (64, 32), "white")
+    ImageDraw.Draw(image).text((2, 2), json.dumps(view, sort_keys=True)[:40], fill="black")
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def fake_animate(frames: Sequence[bytes]) -> bytes:
+    images = [Image.open(io.BytesIO(f)).convert("P") for f in frames]
+    out = io.BytesIO()
+    images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=200)
+    return out.getvalue()
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * 3600
+
+
+# --------------------------------------------------------------------------- recording
+
+
+@dataclass
+class Sent:
+    """One request the bot made to Discord."""
+
+    via: str  # "http" or "webhook"
+    method: str
+    path: str
+    payload: dict[str, Any] | None
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    message_id: int | None = None
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """The message part: for interaction callbacks it sits under ``data``."""
+        payload = self.payload or {}
+        if self.path.endswith("/callback"):
+            return payload.get("data") or {}
+        return payload
+
+    @property
+    def content(self) -> str:
+        return str(self.body.get("content") or "")
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.body.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return list(self.body.get("components") or [])
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.components for c in row.get("components", [])
+                if "custom_id" in c]
+
+    @property
+    def kind(self) -> int | None:
+        return (self.payload or {}).get("type") if self.path.endswith("/callback") else None
+
+    @property
+    def pngs(self) -> list[bytes]:
+        return [data for _, data in self.files if data.startswith(PNG_MAGIC)]
+
+
+class Recorder:
+    """Stands in for Discord's HTTP API and remembers every request."""
+
+    def __init__(self) -> None:
+        self.sent: list[Sent] = []
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.failures: list[Callable[[Sent], bool]] = []
+        self._ids = itertools.count(600000000000000001)
+        self._originals: dict[str, int] = {}
+
+    # ----------------------------------------------------------------- installing
+
+    def install(self, bot: CandyBot) -> None:
+        bot.http.request = self._http  # type: ignore[method-assign]
+        async_context.set(_Adapter(self))
+
+    def fail_when(self, test: Callable[[Sent], bool]) -> None:
+        """Make the next request matching ``test`` fail with a 500."""
+        self.failures.append(test)
+
+    # ----------------------------------------------------------------- queries
+
+    def clear(self) -> None:
+        self.sent.clear()
+
+    def messages_sent(self) -> list[Sent]:
+        """Requests that post or rewrite message text (not defers, deletes or button clean-up)."""
+        return [s for s in self.sent if s.method in ("POST", "PATCH")
+                and s.kind not in (5, 6) and (s.body.get("content") or s.files)]
+
+    def last(self) -> Sent:
+        return self.messages_sent()[-1]
+
+    # ----------------------------------------------------------------- handling
+
+    async def _http(self, route: Any, *, files: Any = None, form: Any = None,
+                    **kwargs: Any) -> Any:
+        return self._handle("http", route.method, route.url, kwargs.get("json"), form)
+
+    def _handle(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
+                multipart: list[dict[str, Any]] | None) -> Any:
+        files: list[tuple[str, bytes]] = []
+        if multipart:
+            for part in multipart:
+                if part["name"] == "payload_json":
+                    payload = json.loads(part["value"])
+                else:
+                    value = part["value"]
+                    value.seek(0)
+                    files.append((part.get("filename", ""), value.read()))
+        path = url.split("discord.com/api/v10", 1)[-1]
+        sent = Sent(via, method, path, payload, files)
+        for test in list(self.failures):
+            if test(sent):
+                self.failures.remove(test)
+                self.sent.append(sent)
+                raise discord.HTTPException(SimpleNamespace(status=500, reason="injected"),
+                                            "injected failure")
+        self.sent.append(sent)
+        return self._reply(sent)
+
+    def _reply(self, sent: Sent) -> Any:
+        parts = sent.path.strip("/").split("/")
+        if sent.method == "DELETE":
+            return None
+        if parts[0] == "interactions":
+            message_id = next(self._ids)
+            self._originals[parts[2]] = message_id
+            if sent.kind in (4, 5):
+                self._store(message_id, int(CHANNEL_ID), sent)
+            sent.message_id = message_id
+            return {"interaction": {"id": parts[1], "type": 2,
+                                    "response_message_id": str(message_id)}}
+        if parts[0] == "channels":
+            channel_id = int(parts[1])
+            message_id = next(self._ids) if sent.method == "POST" else int(parts[3])
+            sent.message_id = message_id
+            return self._store(message_id, channel_id, sent)
+        if parts[0] == "webhooks":
+            if len(parts) >= 5 and parts[4] == "@original":
+                message_id = self._originals.get(parts[2], 0)
+            elif len(parts) >= 5:
+                message_id = int(parts[4])
+            else:
+                message_id = next(self._ids)
+            sent.message_id = message_id
+            return self._store(message_id, CHANNEL_ID, sent)
+        raise AssertionError(f"unexpected request {sent.method} {sent.path}")
+
+    def _store(self, message_id: int, channel_id: int, sent: Sent) -> dict[str, Any]:
+        body = sent.body
+        message = {
+            "id": str(message_id), "channel_id": str(channel_id), "type": 0,
+            "content": body.get("content") or "", "author": BOT_USER, "attachments": [],
+            "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
+            "mention_everyone": False, "tts": False, "timestamp": "2024-01-01T00:00:00+00:00",
+            "edited_timestamp": None, "flags": int(body.get("flags") or 0),
+            "components": body.get("components") or [],
+        }
+        self.messages[message_id] = message
+        return message
+
+
+class _Adapter(AsyncWebhookAdapter):
+    """discord.py's webhook adapter with the network replaced by the recorder."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+
+    async def request(self, route: Any, session: Any, *, payload: Any = None,
+                      multipart: Any = None, files: Any = None, **kwargs: Any) -> Any:
+        return self.recorder._handle("webhook", route.method, route.url, payload, multipart)
+
+
+# --------------------------------------------------------------------------- payloads
+
+
+class Gateway:
+    """Builds INTERACTION_CREATE payloads and feeds them to a bot."""
+
+    def __init__(self, bot: CandyBot) -> None:
+        self.bot = bot
+        self._ids = itertools.count(500000000000000001)
+
+    def _base(self, kind: int, user_id: int, *, channel_id: int = CHANNEL_ID,
+              permissions: int = 0) -> dict[str, Any]:
+        interaction_id = next(self._ids)
+        return {
+            "id": str(interaction_id), "application_id": str(APP_ID), "type": kind,
+            "token": f"token-{interaction_id}", "version": 1, "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
+                        "name": "games", "position": 0, "permission_overwrites": [],
+                        "nsfw": False, "parent_id": None},
+            "member": {"user": user_payload(user_id), "roles": [], "nick": None,
+                       "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                       "flags": 0,
+                       "permissions": str(permissions)},
+            "app_permissions": str((1 << 40) - 1), "locale": "en-US", "guild_locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {}, "context": 0,
+            "attachment_size_limit": 25 * 1024 * 1024,
+        }
+
+    def command(self, user_id: int, name: str, sub: str | None = None,
+                options: Mapping[str, Any] | None = None, *, permissions: int = 0,
+                channel_id: int = CHANNEL_ID, focused: str | None = None,
+                resolved: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A slash command (or, with ``focused``, its autocomplete) payload."""
+        opts = [_option(k, v, focused == k) for k, v in (options or {}).items()]
+        if sub is not None:
+            opts = [{"type": 1, "name": sub, "options": opts}]
+        data: dict[str, Any] = {"id": "1", "name": name, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        payload = self._base(4 if focused else 2, user_id, channel_id=channel_id,
+                             permissions=permissions)
+        payload["data"] = data
+        return payload
+
+    def click(self, user_id: int, message: dict[str, Any], custom_id: str, *,
+              values: Sequence[str] | None = None, permissions: int = 0) -> dict[str, Any]:
+        """A button click (or, with ``values``, a select choice) on a recorded message."""
+        payload = self._base(3, user_id, channel_id=int(message["channel_id"]),
+                             permissions=permissions)
+        data: dict[str, Any] = {"custom_id": custom_id,
+                                "component_type": 3 if values is not None else 2}
+        if values is not None:
+            data["values"] = list(values)
+        payload["data"] = data
+        payload["message"] = message
+        return payload
+
+    async def send(self, *payloads: dict[str, Any]) -> None:
+        """Dispatch payloads at the same moment and wait until the bot has answered."""
+        for payload in payloads:
+            self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        await settle()
+
+
+def user_payload(user_id: int) -> dict[str, Any]:
+    return {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
+            "global_name": f"Player{user_id % 1000}", "avatar": None}
+
+
+class UserOption(int):
+    """A user option value (type 6); the payload carries the id as a string."""
+
+
+def _option(name: str, value: Any, focused: bool) -> dict[str, Any]:
+    if isinstance(value, UserOption):
+        return {"type": 6, "name": name, "value": str(int(value))}
+    if isinstance(value, bool):
+        kind = 5
+    elif isinstance(value, int):
+        kind = 4
+    elif isinstance(value, float):
+        kind = 10
+    else:
+        kind = 3
+    option: dict[str, Any] = {"type": kind, "name": name, "value": value}
+    if focused:
+        option["focused"] = True
+    return option
+
+
+async def settle() -> None:
+    """Wait for every task the bot started (command handlers, component callbacks)."""
+    current = asyncio.current_task()
+    for _ in range(200):
+        pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
+                   and t.get_name() != "candybot-reminders"]
+        if not pending:
+            return
+        await asyncio.wait(pending, timeout=10)
+    raise AssertionError("the bot never settled")
+
+
+async def start_bot(db_path: Path, clock: Clock, games: Mapping[str, Game],
+                    recorder: Recorder) -> tuple[CandyBot, Gateway]:
+    """A bot set up as ``login`` would, minus the network."""
+    bot = create_bot(Settings(token=None, db_path=db_path), games=games,
+                     renderer=fake_render, animator=fake_animate, clock=clock)
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    bot._connection.application_id = APP_ID
+    bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)  # type: ignore[arg-type]
+    recorder.install(bot)
+    return bot, Gateway(bot)

@@ -1,0 +1,150 @@
+"""Everything the bot can build stays inside Discord's limits, for every registered game."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from bot.store import ActionRecord, GameRecord, SeatRecord
+from discord_harness import Clock
+from race_game import CandyDash, CandyRace
+
+import bot.games
+from bot.app import create_bot
+from bot.config import Settings
+from bot.discord import commands, components, messages
+from bot.games.engine import Action, OptionSpec
+from bot.tables import Board, Lobby, Step
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+BIG_ID = 2**63 - 1
+
+
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    for game in (CandyRace(), CandyDash()):
+        monkeypatch.setitem(bot.games.GAMES, game.slug, game)
+    return bot.games.GAMES
+
+
+def walk_options(options: list[dict[str, Any]], where: str) -> None:
+    assert len(options) <= 25, where
+    for option in options:
+        here = f"{where} {option['name']}"
+        assert NAME.match(option["name"]) and option["name"] == option["name"].lower(), here
+        assert 1 <= len(option["description"]) <= 100, here
+        choices = option.get("choices") or []
+        assert len(choices) <= 25, here
+        for choice in choices:
+            assert 1 <= len(choice["name"]) <= 100 and len(str(choice["value"])) <= 100, here
+        assert not (choices and option.get("autocomplete")), here
+        walk_options(option.get("options") or [], here)
+
+
+def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: Path) -> None:
+    client = create_bot(Settings(db_path=tmp_path / "x.db"), renderer=None, clock=Clock())
+    payloads = [c.to_dict(client.tree) for c in client.tree.get_commands()]
+    assert {p["name"] for p in payloads} == {"game", "play", "stats"}
+    for payload in payloads:
+        assert NAME.match(payload["name"])
+        assert 1 <= len(payload["description"]) <= 100
+        walk_options(payload.get("options") or [], payload["name"])
+    game = next(p for p in payloads if p["name"] == "game")
+    subs = {o["name"] for o in game["options"]}
+    assert subs == {"new", "board", "hand", "status", "log", "rules", "replay", "undo",
+                    "leave", "abort"}
+    new = next(o for o in game["options"] if o["name"] == "new")
+    params = {o["name"]: o for o in new["options"]}
+    assert {"game", "seats", "reminder_hours", "ai_takeover", "target", "pace"} <= set(params)
+    assert {c["value"] for c in params["game"]["choices"]} >= {"candy-race", "candy-dash"}
+    assert params["pace"]["autocomplete"] and params["target"]["autocomplete"]
+
+
+def test_a_game_with_too_many_options_still_fits_in_25_parameters() -> None:
+    class Fussy(CandyRace):
+        slug = "fussy"
+        title = "Fussy " + "x" * 200
+        options = tuple(OptionSpec(f"opt{i}", "d" * 300, "int", 1) for i in range(40))
+
+    games = {"fussy": Fussy()}
+    command = commands.build_new_command(games)
+    assert len(command.parameters) == 25
+    assert all(len(p.description) <= 100 for p in command.parameters)
+
+
+def test_the_move_choices_fit_as_buttons_or_a_select_menu() -> None:
+    few = [Action("keep corn", "keep the corn " * 20), Action("keep mint")]
+    view = components.choices_view(BIG_ID, 999_999_999, few)
+    assert view is not None
+    assert len(view.children) == 2
+    for item in view.children:
+        data = item.to_component_dict()
+        assert len(data["custom_id"]) <= 100 and len(data["label"]) <= 80
+
+    many = [Action(f"swap {'x' * 80} {i}", "label " * 40) for i in range(40)]
+    view = components.choices_view(BIG_ID, 999_999_999, many)
+    assert view is not None
+    (select,) = view.children
+    assert isinstance(select, components.ChoiceSelect)
+    data = select.to_component_dict()
+    assert len(data["custom_id"]) <= 100 and len(data["options"]) <= 25
+    for option in data["options"]:
+        assert len(option["label"]) <= 100 and len(option["value"]) <= 100
+        assert len(option.get("description") or "") <= 100
+    assert components.choices_view(1, 1, [Action("z" * 101)]) is None
+
+
+def test_lobby_buttons_keep_their_ids_short_and_parseable() -> None:
+    view = components.lobby_view(BIG_ID)
+    assert len(view.children) == 5
+    for item in view.children:
+        custom_id = item.custom_id  # type: ignore[attr-defined]
+        assert len(custom_id) <= 100
+        assert components.LobbyButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+
+
+def record(**changes: Any) -> GameRecord:
+    seats = tuple(SeatRecord(i, 10**17 + i, "N" * 32, False) for i in range(4))
+    base: dict[str, Any] = dict(
+        id=BIG_ID, channel_id=1, guild_id=2, game="candy-race", status="active", creator_id=3,
+        options={"target": 10, "pace": "steady"}, settings={"reminder_hours": 24.0},
+        seed=1, state_json=None, version=1, seats=seats, created_at=0.0, updated_at=0.0,
+        turn_started_at=1.0, reminders_sent=0, next_reminder_at=2.0, lobby_message_id=None,
+        board_message_id=None, result_json=None)
+    base.update(changes)
+    return GameRecord(**base)
+
+
+def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None:
+    game = registry["candy-race"]
+    steps = tuple(Step(1, "N" * 32, "play 3", ("A very long chain. " * 60,), True)
+                  for _ in range(30))
+    board = Board(record(), game, {"move": 12}, {}, "h" * 300, steps, (0,), (10**17,))
+    text = messages.board_text(board)
+    assert len(text) <= 2000 and text.endswith("use `/play`.")
+    assert f"<@{10**17}>" in text
+
+    lobby = messages.lobby_text(Lobby(record(status="lobby"), game))
+    assert len(lobby) <= 2000
+    actions = [ActionRecord(i, 0, None, "x" * 100, "", 0.0, False) for i in range(50)]
+    assert len(messages.log_text(record(), game, actions)) <= 2000
+    for each in registry.values():
+        assert len(messages.rules_text(each)) <= 2000
+
+
+def test_nothing_in_the_discord_layer_names_a_game() -> None:
+    root = Path(__file__).resolve().parents[2]
+    sources = [*(root / "bot" / "discord").glob("*.py"), root / "bot" / "tables.py",
+               root / "bot" / "app.py"]
+    for path in sources:
+        text = path.read_text(encoding="utf-8").lower()
+        for slug in bot.games.GAMES:
+            assert slug not in text and slug.replace("-", "_") not in text, path
+
+
+def test_discord_items_register_their_templates() -> None:
+    for item in components.DYNAMIC_ITEMS:
+        assert issubclass(item, discord.ui.DynamicItem)

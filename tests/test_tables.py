@@ -1,0 +1,321 @@
+"""The tables service: lobby, play, AI turns, undo, concede, abort, reminders, stats."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from bot.store import Store
+
+from bot.games.engine import NotationError, NotYourTurnError, OptionsError, StaleActionError
+from bot.tables import AlreadyMadeError, Board, Reminder, TableError, Tables
+
+# The test-only games live beside the Discord tests.
+sys.path.insert(0, str(Path(__file__).parent / "discord"))
+from race_game import CandyDash, CandyRace
+
+ALICE, BOB, CAROL = 101, 102, 103
+CHANNEL, GUILD = 55, 66
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * 3600
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def tables(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Tables]:
+    store = await Store.open(tmp_path / "tables.db")
+    games = {g.slug: g for g in (CandyRace(), CandyDash())}
+    yield Tables(store, games, clock)
+    await store.close()
+
+
+async def lobby_with(tables: Tables, *, game: str = "candy-race", ai: int = 0,
+                     humans: tuple[int, ...] = (), **kwargs: object) -> int:
+    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=game,
+                                    creator_id=ALICE, creator_name="Alice", **kwargs)  # type: ignore[arg-type]
+    for user in humans:
+        await tables.join(lobby.record.id, user, f"P{user}")
+    for _ in range(ai):
+        await tables.add_ai(lobby.record.id, ALICE)
+    return lobby.record.id
+
+
+async def started(tables: Tables, **kwargs: object) -> Board:
+    game_id = await lobby_with(tables, **kwargs)  # type: ignore[arg-type]
+    _lobby, board = await tables.start(game_id, ALICE)
+    return board
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+async def test_the_creator_takes_the_first_seat_of_a_new_lobby(tables: Tables) -> None:
+    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
+                                    creator_id=ALICE, creator_name="Alice",
+                                    options={"target": "12"})
+    assert [(s.user_id, s.name) for s in lobby.record.seats] == [(ALICE, "Alice")]
+    assert lobby.record.options == {"target": 12, "pace": "steady"}
+    assert lobby.record.settings["reminder_hours"] == 24.0
+
+
+async def test_a_second_lobby_in_the_channel_explains_how_to_end_the_first(
+        tables: Tables) -> None:
+    await lobby_with(tables)
+    with pytest.raises(TableError, match="/game abort"):
+        await lobby_with(tables)
+
+
+async def test_an_option_the_game_does_not_have_is_refused(tables: Tables) -> None:
+    with pytest.raises(OptionsError, match="Unknown option 'pace'"):
+        await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-dash",
+                                creator_id=ALICE, creator_name="Alice",
+                                options={"pace": "brisk"})
+    assert await tables.store.open_game(CHANNEL) is None
+
+
+async def test_seats_outside_the_games_range_are_refused(tables: Tables) -> None:
+    with pytest.raises(TableError, match="2 to 4 players"):
+        await lobby_with(tables, seats=5)
+
+
+async def test_a_full_lobby_turns_away_the_next_player(tables: Tables) -> None:
+    game_id = await lobby_with(tables, seats=2, humans=(BOB,))
+    with pytest.raises(TableError, match="full"):
+        await tables.join(game_id, CAROL, "Carol")
+    with pytest.raises(TableError, match="already joined"):
+        await tables.join(game_id, BOB, "Bob")
+
+
+async def test_only_the_creator_starts_and_only_with_enough_players(tables: Tables) -> None:
+    game_id = await lobby_with(tables)
+    with pytest.raises(TableError, match="at least 2"):
+        await tables.start(game_id, ALICE)
+    await tables.join(game_id, BOB, "Bob")
+    with pytest.raises(TableError, match="Only the player who opened"):
+        await tables.start(game_id, BOB)
+    _lobby, board = await tables.start(game_id, ALICE)
+    assert board.mentions == (ALICE,)
+
+
+async def test_leaving_a_lobby_frees_the_seat(tables: Tables) -> None:
+    game_id = await lobby_with(tables, humans=(BOB,))
+    lobby = await tables.leave_lobby(game_id, BOB)
+    assert [s.user_id for s in lobby.record.seats] == [ALICE]
+
+
+# --------------------------------------------------------------------------- playing
+
+
+async def test_ai_seats_answer_a_human_move_in_the_same_commit(tables: Tables) -> None:
+    await started(tables, ai=2)
+    board = await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
+    assert [s.by_ai for s in board.steps] == [False, True, True]
+    assert board.mentions == (ALICE,)
+    actions = await tables.store.actions(board.record.id)
+    assert [a.seat for a in actions] == [0, 1, 2]
+
+
+async def test_a_player_out_of_turn_is_told_whose_turn_it_is(tables: Tables) -> None:
+    await started(tables, humans=(BOB,))
+    with pytest.raises(NotYourTurnError, match="waiting for Alice"):
+        await tables.play(channel_id=CHANNEL, user_id=BOB, text="step")
+
+
+async def test_someone_not_seated_cannot_play(tables: Tables) -> None:
+    await started(tables, humans=(BOB,))
+    with pytest.raises(TableError, match="not playing"):
+        await tables.play(channel_id=CHANNEL, user_id=CAROL, text="step")
+
+
+async def test_nonsense_is_refused_and_changes_nothing(tables: Tables) -> None:
+    board = await started(tables, humans=(BOB,))
+    with pytest.raises(NotationError):
+        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="fly away")
+    record = await tables.store.get_game(board.record.id)
+    assert record is not None and record.version == board.record.version
+
+
+async def test_a_choice_for_an_old_move_has_expired(tables: Tables) -> None:
+    board = await started(tables, humans=(BOB,))
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    with pytest.raises(StaleActionError, match="expired"):
+        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step",
+                          game_id=board.record.id, expected_move=0)
+
+
+async def test_two_moves_at_once_apply_exactly_one(tables: Tables) -> None:
+    await started(tables, humans=(BOB,))
+    results = await asyncio.gather(
+        tables.play(channel_id=CHANNEL, user_id=ALICE, text="step"),
+        tables.play(channel_id=CHANNEL, user_id=ALICE, text="step"),
+        return_exceptions=True)
+    assert sum(isinstance(r, Board) for r in results) == 1
+    assert sum(isinstance(r, AlreadyMadeError) for r in results) == 1
+    record = await tables.store.open_game(CHANNEL)
+    assert record is not None
+    assert len(await tables.store.actions(record.id)) == 1
+
+
+async def test_autocomplete_lists_the_callers_moves_best_first_and_filtered(
+        tables: Tables) -> None:
+    await started(tables, humans=(BOB,))
+    everything = await tables.suggest(CHANNEL, ALICE, "")
+    notations = [value for _label, value in everything]
+    assert notations[-1] == "step" and all(n.startswith("play") for n in notations[:-1])
+    assert await tables.suggest(CHANNEL, ALICE, "ste") == [("step one space", "step")]
+    assert all(label.startswith("play ") for label, _v in everything[:-1])
+    assert await tables.suggest(CHANNEL, BOB, "") == []
+
+
+async def test_a_finished_game_ranks_the_seats_and_counts_for_stats(tables: Tables) -> None:
+    board = await started(tables, humans=(BOB,), options={"target": "3"})
+    while not board.finished:
+        user = ALICE if board.to_act == (0,) else BOB
+        board = await tables.play(channel_id=CHANNEL, user_id=user, text="step")
+    assert board.result is not None and board.ranking[0][1] == 1
+    assert await tables.store.open_game(CHANNEL) is None
+    lines = dict((title, line) for title, line in await tables.stats(GUILD, ALICE))
+    assert lines["Candy Race"].played == 1 and lines["Candy Race"].won == 1
+    bob = dict((title, line) for title, line in await tables.stats(GUILD, BOB))
+    assert bob["Candy Race"].won == 0
+
+
+# --------------------------------------------------------------------------- undo
+
+
+async def test_undo_takes_back_a_move_that_revealed_nothing(tables: Tables) -> None:
+    board = await started(tables, humans=(BOB,))
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    undone = await tables.undo(CHANNEL, ALICE)
+    assert undone.state["totals"] == [0, 0] and undone.to_act == (0,)
+    assert "took back `step`" in undone.headline
+    assert undone.state == board.state
+
+
+async def test_a_move_that_drew_a_card_cannot_be_undone(tables: Tables) -> None:
+    board = await started(tables, humans=(BOB,))
+    card = board.state["hands"][0][0]
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text=f"play {card}")
+    with pytest.raises(TableError, match="cannot be taken back"):
+        await tables.undo(CHANNEL, ALICE)
+
+
+async def test_undo_is_refused_once_another_seat_has_acted(tables: Tables) -> None:
+    await started(tables, ai=1)
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    with pytest.raises(TableError, match="only undo your own last action"):
+        await tables.undo(CHANNEL, ALICE)
+
+
+# --------------------------------------------------------------------------- leave, abort
+
+
+async def test_a_conceding_player_is_replaced_by_an_ai_who_moves_at_once(
+        tables: Tables) -> None:
+    await started(tables, humans=(BOB, CAROL))
+    outcome = await tables.concede(CHANNEL, ALICE)
+    board = outcome.board  # type: ignore[union-attr]
+    assert board.steps[0].name == "Alice (AI)" and board.mentions == (BOB,)
+
+
+async def test_the_last_human_leaving_ends_the_game_and_it_counts_as_a_loss(
+        tables: Tables) -> None:
+    await started(tables, ai=1)
+    outcome = await tables.concede(CHANNEL, ALICE)
+    assert outcome.board.finished  # type: ignore[union-attr]
+    assert await tables.store.open_game(CHANNEL) is None
+    (title, line), = await tables.stats(GUILD, ALICE)
+    assert (title, line.played, line.won) == ("Candy Race", 1, 0)
+
+
+async def test_only_the_creator_or_a_channel_manager_may_abort(tables: Tables) -> None:
+    await started(tables, humans=(BOB,))
+    with pytest.raises(TableError, match="Manage Channels"):
+        await tables.abort(CHANNEL, BOB, can_manage=False)
+    await tables.abort(CHANNEL, BOB, can_manage=True)
+    assert await tables.store.open_game(CHANNEL) is None
+
+
+# --------------------------------------------------------------------------- reminders
+
+
+async def test_reminders_come_after_the_interval_three_times_and_never_twice(
+        tables: Tables, clock: FakeClock) -> None:
+    await started(tables, humans=(BOB,), reminder_hours=2)
+    assert await tables.due() == []
+    numbers = []
+    for _ in range(4):
+        clock.advance(2.01)
+        due = await tables.due()
+        assert await tables.due() == []
+        numbers += [r.number for r in due if isinstance(r, Reminder)]
+    assert numbers == [1, 2, 3]
+
+
+async def test_an_ai_moves_after_the_last_reminder_when_the_lobby_asked_for_it(
+        tables: Tables, clock: FakeClock) -> None:
+    await started(tables, humans=(BOB,), reminder_hours=1, ai_takeover=True)
+    for _ in range(3):
+        clock.advance(1.01)
+        (reminder,) = await tables.due()
+        assert isinstance(reminder, Reminder) and reminder.mentions == (ALICE,)
+    assert reminder.last and reminder.takeover_at is not None
+    clock.advance(1.01)
+    (board,) = await tables.due()
+    assert isinstance(board, Board) and "the AI played for them" in board.headline
+    assert board.steps[0].name == "Alice" and board.mentions == (BOB,)
+    clock.advance(1.01)
+    (next_reminder,) = await tables.due()
+    assert isinstance(next_reminder, Reminder) and next_reminder.mentions == (BOB,)
+
+
+async def test_a_move_resets_the_reminder_clock(tables: Tables, clock: FakeClock) -> None:
+    await started(tables, humans=(BOB,), reminder_hours=2)
+    clock.advance(1.5)
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    clock.advance(1.0)
+    assert await tables.due() == []
+    clock.advance(1.01)
+    (reminder,) = await tables.due()
+    assert isinstance(reminder, Reminder) and reminder.mentions == (BOB,)
+
+
+# --------------------------------------------------------------------------- private view
+
+
+async def test_the_hand_shows_only_the_callers_cards(tables: Tables) -> None:
+    board = await started(tables, humans=(BOB,))
+    hand = await tables.hand(CHANNEL, BOB)
+    assert hand.view["hand"] == board.state["hands"][1]
+    assert board.view["hand"] is None
+    assert board.choices == ()  # hidden hands never become public buttons
+
+
+async def test_one_unreadable_game_does_not_hold_up_other_reminders(
+        tables: Tables, clock: FakeClock) -> None:
+    store = tables.store
+    broken = await store.create_lobby(channel_id=77, guild_id=GUILD, game="candy-race",
+                                      creator_id=BOB, options={}, settings={}, now=clock.now)
+    broken = await store.start(broken.id, broken.version, seed=1, state_json="{not json",
+                               seats=(), now=clock.now, next_reminder_at=clock.now + 60)
+    await started(tables, humans=(BOB,), reminder_hours=1)
+    clock.advance(1.01)
+    (reminder,) = await tables.due()
+    assert isinstance(reminder, Reminder) and reminder.record.channel_id == CHANNEL
