@@ -1,116 +1,79 @@
-"""SQLite storage for games, seats, the action log, results and reminders.
+"""Persistent storage for games: SQLite through aiosqlite.
 
-One open (lobby or active) game per channel, enforced by a partial unique
-index. Every row of ``games`` carries a ``version`` that bumps on each write;
-writers pass the version they read and lose with :class:`ConflictError` if
-someone else wrote first, so two clicks can never both apply. Every write is
-one ``BEGIN IMMEDIATE`` transaction. The schema is versioned with
-``PRAGMA user_version`` and upgraded by :data:`MIGRATIONS` on open.
+One row in ``games`` per table (lobby, running game or finished game), the full
+action log in ``actions`` so any game can be replayed from its seed, and one row
+per seat of every finished game in ``results`` for ``/stats``.
 
-Times are UNIX seconds passed in by the caller; the store never reads a clock.
+Concurrency rules:
+
+* Every write runs in an explicit ``BEGIN IMMEDIATE`` transaction, so writers
+  serialise across connections and processes (WAL mode lets readers carry on).
+* ``games.version`` goes up on every write to a game row except the two message
+  ids and reminder bookkeeping. A writer passes the version it read; if the row
+  moved on it gets :class:`ConflictError` and nothing is written.
+* At most one lobby or active game per channel, enforced by a partial unique index.
+
+Times are UNIX seconds supplied by the caller; the store never reads the clock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-MIGRATIONS: list[str] = [
-    # 1: games, seats, the action log and results.
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        channel_id INTEGER NOT NULL,
-        guild_id INTEGER,
-        game TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
-        creator_id INTEGER NOT NULL,
-        options_json TEXT NOT NULL,
-        settings_json TEXT NOT NULL,
-        seed INTEGER,
-        state_json TEXT,
-        version INTEGER NOT NULL DEFAULT 1,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        turn_started_at REAL,
-        reminders_sent INTEGER NOT NULL DEFAULT 0,
-        next_reminder_at REAL,
-        lobby_message_id INTEGER,
-        board_message_id INTEGER,
-        result_json TEXT
-    );
-    CREATE UNIQUE INDEX one_open_game_per_channel ON games (channel_id)
-        WHERE status IN ('lobby', 'active');
-    CREATE INDEX games_due_reminders ON games (next_reminder_at) WHERE status = 'active';
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        user_id INTEGER,
-        name TEXT NOT NULL,
-        ai INTEGER NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE TABLE actions (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        n INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        user_id INTEGER,
-        notation TEXT NOT NULL,
-        narration TEXT NOT NULL,
-        at REAL NOT NULL,
-        undoable INTEGER NOT NULL,
-        PRIMARY KEY (game_id, n)
-    );
-    CREATE TABLE results (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        guild_id INTEGER,
-        channel_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        user_id INTEGER,
-        seat INTEGER NOT NULL,
-        place INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX results_by_player ON results (guild_id, user_id);
-    """,
-]
+log = logging.getLogger(__name__)
 
+#: SQLite stores signed 64-bit integers.
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+_BUSY_TIMEOUT_MS = 10_000
+_OPEN = ("lobby", "active")
 
 # --------------------------------------------------------------------------- errors
 
 
 class StoreError(Exception):
-    """A storage problem; ``str()`` is safe to show a player."""
+    """Base class of storage errors; ``str()`` is safe to show to players."""
 
 
 class ChannelBusyError(StoreError):
-    """The channel already has an open game."""
+    """The channel already has a lobby or an active game."""
+
+    def __init__(self, message: str = "This channel already has a game. Finish it or use "
+                                      "/game abort first.") -> None:
+        super().__init__(message)
 
 
 class ConflictError(StoreError):
-    """Somebody else wrote the game first; nothing was written."""
+    """The row moved on since the caller read it: someone else wrote first."""
+
+    def __init__(self, message: str = "That move was already made by someone else; the board "
+                                      "has moved on.") -> None:
+        super().__init__(message)
 
 
 class NotFoundError(StoreError):
-    """No such game."""
+    """The game (or the thing asked for in it) does not exist."""
+
+
+class WrongStatusError(StoreError):
+    """The operation does not fit the game's status, e.g. a move in a finished game."""
 
 
 class CorruptRowError(StoreError):
-    """A stored row cannot be read back."""
+    """A stored row cannot be read back; ``game_id`` says which game, so it can be aborted."""
 
-
-BUSY = "This channel already has a game. Finish it or use /game abort first."
-CONFLICT = "That move was already made by someone else; the board has moved on."
+    def __init__(self, game_id: int, what: str) -> None:
+        super().__init__(f"The saved game #{game_id} is damaged ({what}) and cannot be loaded. "
+                         f"Use /game abort to clear it and start a new one.")
+        self.game_id = game_id
 
 
 # --------------------------------------------------------------------------- records
@@ -118,6 +81,8 @@ CONFLICT = "That move was already made by someone else; the board has moved on."
 
 @dataclass(frozen=True)
 class SeatRecord:
+    """A seat at the table: a Discord user (``user_id``) or an AI (``ai``, no user)."""
+
     seat: int
     user_id: int | None
     name: str
@@ -125,34 +90,19 @@ class SeatRecord:
 
 
 @dataclass(frozen=True)
-class MoveRecord:
-    seat: int
-    user_id: int | None
-    notation: str
-    narration: str
-    undoable: bool
-
-
-@dataclass(frozen=True)
-class FinishRecord:
-    """The end of a game: result JSON and ``(user_id, seat, place, won)`` per seat."""
-
-    result_json: str
-    placements: Sequence[tuple[int | None, int, int, bool]]
-
-
-@dataclass(frozen=True)
 class GameRecord:
+    """One row of ``games`` with its seats, as read at ``version``."""
+
     id: int
     channel_id: int
     guild_id: int | None
     game: str
-    status: str
+    status: str  # 'lobby' | 'active' | 'finished' | 'aborted'
     creator_id: int
     options: dict[str, Any]
     settings: dict[str, Any]
     seed: int | None
-    state_json: str | None
+    state_json: str | None  # engine state text, None in the lobby; never parsed here
     version: int
     seats: tuple[SeatRecord, ...]
     created_at: float
@@ -167,6 +117,8 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class ActionRecord:
+    """One logged action: ``n`` counts from 1 within its game."""
+
     n: int
     seat: int
     user_id: int | None
@@ -177,340 +129,670 @@ class ActionRecord:
 
 
 @dataclass(frozen=True)
+class MoveRecord:
+    """An action to log with :meth:`Store.commit_moves` (``user_id`` None for an AI)."""
+
+    seat: int
+    user_id: int | None
+    notation: str
+    narration: str
+    undoable: bool
+
+
+@dataclass(frozen=True)
+class FinishRecord:
+    """How a game ended: the result text and ``(user_id, seat, place, won)`` per seat."""
+
+    result_json: str
+    placements: Sequence[tuple[int | None, int, int, bool]]
+
+
+@dataclass(frozen=True)
 class StatLine:
+    """A player's record in one game: finished games played and won."""
+
     game: str
     played: int
     won: int
+
+
+# --------------------------------------------------------------------------- schema
+
+#: Each entry is one migration script; ``PRAGMA user_version`` counts how many ran.
+#: Append new scripts, never edit one that has shipped.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE games (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel_id       INTEGER NOT NULL,
+        guild_id         INTEGER,
+        game             TEXT    NOT NULL,
+        status           TEXT    NOT NULL
+                         CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+        creator_id       INTEGER NOT NULL,
+        options          TEXT    NOT NULL DEFAULT '{}',
+        settings         TEXT    NOT NULL DEFAULT '{}',
+        seats            TEXT    NOT NULL DEFAULT '[]',
+        seed             INTEGER,
+        state_json       TEXT,
+        version          INTEGER NOT NULL DEFAULT 1,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL,
+        turn_started_at  REAL,
+        reminders_sent   INTEGER NOT NULL DEFAULT 0,
+        next_reminder_at REAL,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        result_json      TEXT,
+        finished_at      REAL
+    );
+    CREATE UNIQUE INDEX games_one_open_per_channel
+        ON games (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_reminders_due
+        ON games (next_reminder_at) WHERE status = 'active' AND next_reminder_at IS NOT NULL;
+    CREATE TABLE actions (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        n         INTEGER NOT NULL,
+        seat      INTEGER NOT NULL,
+        user_id   INTEGER,
+        notation  TEXT    NOT NULL,
+        narration TEXT    NOT NULL,
+        at        REAL    NOT NULL,
+        undoable  INTEGER NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE results (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        user_id     INTEGER,
+        place       INTEGER NOT NULL,
+        won         INTEGER NOT NULL,
+        finished_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (guild_id, user_id, game);
+    """,
+]
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (``executescript`` would commit early)."""
+    out: list[str] = []
+    buffer = ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \t\r\n;"):
+                out.append(buffer.strip())
+            buffer = ""
+    if buffer.strip(" \t\r\n;"):
+        raise StoreError("A database migration script is incomplete.")
+    return out
+
+
+# --------------------------------------------------------------------------- encoding
+
+_GAME_COLUMNS = (
+    "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
+    "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
+    "next_reminder_at, lobby_message_id, board_message_id, result_json"
+)
+
+
+def _dump_object(value: Mapping[str, Any], what: str) -> str:
+    try:
+        return json.dumps(dict(value), sort_keys=True)
+    except (TypeError, ValueError):
+        raise StoreError(f"The game {what} could not be saved: they must be plain "
+                         f"text, numbers, true/false, lists or mappings.") from None
+
+
+def _dump_seats(seats: Sequence[SeatRecord]) -> str:
+    numbers = [s.seat for s in seats]
+    if len(set(numbers)) != len(numbers):
+        raise StoreError("Two players cannot share one seat.")
+    return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
+                        "ai": bool(s.ai)} for s in seats])
+
+
+def _load_object(game_id: int, text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise CorruptRowError(game_id, f"unreadable {what}") from None
+    if not isinstance(value, dict):
+        raise CorruptRowError(game_id, f"{what} are not a mapping")
+    return value
+
+
+def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
+    try:
+        raw = json.loads(text)
+        seats = tuple(
+            SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
+                       str(s["name"]), bool(s["ai"]))
+            for s in raw)
+    except (TypeError, ValueError, KeyError):
+        raise CorruptRowError(game_id, "unreadable seats") from None
+    return seats
+
+
+def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
+    (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
+     state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
+     next_reminder_at, lobby_message_id, board_message_id, result_json) = row
+    return GameRecord(
+        id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
+        creator_id=creator_id, options=_load_object(game_id, options, "options"),
+        settings=_load_object(game_id, settings, "settings"), seed=seed,
+        state_json=state_json, version=version, seats=_load_seats(game_id, seats),
+        created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
+        reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
+        lobby_message_id=lobby_message_id, board_message_id=board_message_id,
+        result_json=result_json)
+
+
+def _check_int(value: int | None, what: str) -> int | None:
+    if value is not None and not _INT_MIN <= int(value) <= _INT_MAX:
+        raise StoreError(f"The {what} {value} is too large to save.")
+    return value
+
+
+def _status_message(status: str, doing: str) -> str:
+    if status == "lobby":
+        return f"This game has not started yet, so you cannot {doing} now."
+    if status == "active":
+        return f"This game has already started, so you cannot {doing} now."
+    if status == "finished":
+        return f"This game is over, so you cannot {doing} now."
+    return f"This game was ended early, so you cannot {doing} now."
 
 
 # --------------------------------------------------------------------------- the store
 
 
 class Store:
-    """Async access to one SQLite file. Open with :meth:`open`, release with :meth:`close`."""
+    """Async access to the game database; create with :meth:`Store.open`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # One connection serves every coroutine of this instance: the lock keeps
-        # one coroutine's transaction from interleaving with another's statements.
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db: aiosqlite.Connection | None = db
+        self.path = path
+        # One connection cannot hold two transactions, so coroutines sharing this
+        # store take turns; other connections are kept out by BEGIN IMMEDIATE.
         self._lock = asyncio.Lock()
+
+    # ----------------------------------------------------------------- lifecycle
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Store:
-        """Open (creating if needed) and migrate the database at ``path``."""
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
-        await store._migrate()
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+        name = os.fspath(path)
+        try:
+            db = await aiosqlite.connect(name, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"The game database {name} could not be opened: {exc}.") from None
+        store = cls(db, name)
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                row = await cursor.fetchone()
+            if row is None or str(row[0]).lower() != "wal":
+                raise StoreError(f"The game database {name} cannot use write-ahead logging.")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await store._migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
-        """Close the connection; safe to call twice."""
-        if self._db is not None:
-            db, self._db = self._db, None  # type: ignore[assignment]
+        """Close the connection; calling it again does nothing."""
+        db, self._db = self._db, None
+        if db is not None:
             await db.close()
 
-    async def schema_version(self) -> int:
-        async with self._reading() as db, db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
-
-    async def journal_mode(self) -> str:
-        async with self._reading() as db, db.execute("PRAGMA journal_mode") as cur:
-            row = await cur.fetchone()
-        return str(row[0]) if row else ""
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("The game store is closed.")
+        return self._db
 
     async def _migrate(self) -> None:
-        current = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            async with self._transaction() as db:
+        db = self._conn()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            await self._begin()
+            try:
+                # Read inside the transaction: another process may have migrated meanwhile.
+                if await self._user_version() >= number:
+                    await db.execute("ROLLBACK")
+                    continue
                 for statement in _statements(script):
                     await db.execute(statement)
                 await db.execute(f"PRAGMA user_version = {number}")
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
+                await db.execute("COMMIT")
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await db.execute("ROLLBACK")
                 raise
-            else:
-                await self._db.execute("COMMIT")
 
-    @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _user_version(self) -> int:
+        async with self._conn().execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def schema_version(self) -> int:
+        """How many migrations this database has run."""
         async with self._lock:
-            yield self._db
+            return await self._user_version()
+
+    async def journal_mode(self) -> str:
+        """The SQLite journal mode in use (``'wal'``)."""
+        async with self._lock, self._conn().execute("PRAGMA journal_mode") as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]).lower() if row else ""
+
+    # ----------------------------------------------------------------- low-level helpers
+
+    async def _begin(self) -> aiosqlite.Connection:
+        db = self._conn()
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            raise StoreError("The game database is busy; try again in a moment.") from None
+        return db
+
+    async def _fetch(self, game_id: int) -> GameRecord:
+        async with self._conn().execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            raise NotFoundError("That game no longer exists.")
+        return _record(row)
+
+    async def _raw(self, game_id: int) -> tuple[str, int] | None:
+        async with self._conn().execute(
+                "SELECT status, version FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else (row[0], row[1])
+
+    async def _explain_miss(self, game_id: int, expected_version: int,
+                            statuses: Sequence[str], doing: str) -> StoreError:
+        """Why a guarded UPDATE matched no row: gone, moved on, or the wrong status."""
+        raw = await self._raw(game_id)
+        if raw is None:
+            return NotFoundError("That game no longer exists.")
+        status, version = raw
+        if version != expected_version:
+            return ConflictError()
+        if status not in statuses:
+            return WrongStatusError(_status_message(status, doing))
+        return ConflictError()
+
+    async def _guarded_update(self, game_id: int, expected_version: int,
+                              statuses: Sequence[str], doing: str, assignments: str,
+                              params: Sequence[Any]) -> None:
+        """``UPDATE games`` at ``expected_version`` in one of ``statuses``, bumping the
+        version; raises (inside the caller's transaction) if no row matched."""
+        marks = ", ".join("?" for _ in statuses)
+        cursor = await self._conn().execute(
+            f"UPDATE games SET {assignments}, version = version + 1 "
+            f"WHERE id = ? AND version = ? AND status IN ({marks})",
+            (*params, game_id, expected_version, *statuses))
+        if cursor.rowcount != 1:
+            raise await self._explain_miss(game_id, expected_version, statuses, doing)
+
+    async def _write(self, game_id: int, expected_version: int, statuses: Sequence[str],
+                     doing: str, assignments: str, params: Sequence[Any]) -> GameRecord:
+        """One guarded update in its own transaction; returns the new record."""
+        async with self._lock:
+            db = await self._begin()
+            try:
+                await self._guarded_update(game_id, expected_version, statuses, doing,
+                                           assignments, params)
+                record = await self._fetch(game_id)
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return record
 
     # ----------------------------------------------------------------- reading
 
-    async def get_game(self, game_id: int) -> GameRecord:
-        async with self._reading() as db:
-            async with db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise NotFoundError("That game no longer exists.")
-            return await self._record(row)
-
     async def open_game(self, channel_id: int) -> GameRecord | None:
         """The channel's lobby or active game, if any."""
-        async with self._reading() as db:
-            async with db.execute(
-                "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
-                (channel_id,),
-            ) as cur:
-                row = await cur.fetchone()
-            return await self._record(row) if row else None
+        async with self._lock, self._conn().execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
+                f"AND status IN ('lobby', 'active')", (channel_id,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else _record(row)
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
+        async with self._lock:
+            return await self._fetch(game_id)
 
     async def games_in_channel(self, channel_id: int) -> list[GameRecord]:
-        """Every game ever played in the channel, oldest first."""
-        async with self._reading() as db:
-            async with db.execute(
-                "SELECT * FROM games WHERE channel_id = ? ORDER BY id", (channel_id,)
-            ) as cur:
-                rows = await cur.fetchall()
-            return [await self._record(r) for r in rows]
+        """Every game ever held in the channel, oldest first."""
+        async with self._lock, self._conn().execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id",
+                (channel_id,)) as cursor:
+            rows = await cursor.fetchall()
+        return [_record(row) for row in rows]
 
     async def actions(self, game_id: int, last: int | None = None) -> list[ActionRecord]:
-        """The action log in order; ``last=n`` gives only the final ``n``."""
-        sql = "SELECT * FROM actions WHERE game_id = ? ORDER BY n"
-        async with self._reading() as db, db.execute(sql, (game_id,)) as cur:
-            rows = await cur.fetchall()
-        records = [ActionRecord(r["n"], r["seat"], r["user_id"], r["notation"], r["narration"],
-                                r["at"], bool(r["undoable"])) for r in rows]
-        return records[-last:] if last else records
+        """The game's action log in order; ``last=k`` gives only the final ``k``."""
+        query = ("SELECT n, seat, user_id, notation, narration, at, undoable FROM actions "
+                 "WHERE game_id = ? ORDER BY n DESC")
+        params: tuple[Any, ...] = (game_id,)
+        if last is not None:
+            query += " LIMIT ?"
+            params = (game_id, max(0, int(last)))
+        async with self._lock, self._conn().execute(query, params) as cursor:
+            rows = await cursor.fetchall()
+        return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable))
+                for n, seat, user_id, notation, narration, at, undoable in reversed(rows)]
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
-        """Games played and won per game by ``user_id`` in ``guild_id``."""
-        async with self._reading() as db, db.execute(
-            "SELECT game, COUNT(*) AS played, SUM(won) AS won FROM results "
-            "WHERE guild_id IS ? AND user_id = ? GROUP BY game ORDER BY game",
-            (guild_id, user_id),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [StatLine(r["game"], int(r["played"]), int(r["won"] or 0)) for r in rows]
+        """Finished games played and won by ``user_id`` in this server, per game."""
+        async with self._lock, self._conn().execute(
+                "SELECT game, COUNT(DISTINCT game_id), "
+                "COUNT(DISTINCT CASE WHEN won THEN game_id END) FROM results "
+                "WHERE guild_id IS ? AND user_id = ? GROUP BY game ORDER BY game",
+                (guild_id, user_id)) as cursor:
+            rows = await cursor.fetchall()
+        return [StatLine(game, played, won) for game, played, won in rows]
 
-    async def due_reminders(self, now: float) -> list[GameRecord]:
-        async with self._reading() as db:
-            async with db.execute(
-                "SELECT * FROM games WHERE status = 'active' AND next_reminder_at IS NOT NULL "
-                "AND next_reminder_at <= ? ORDER BY next_reminder_at", (now,)
-            ) as cur:
-                rows = await cur.fetchall()
-            return [await self._record(r) for r in rows]
-
-    async def _record(self, row: sqlite3.Row) -> GameRecord:
-        async with self._db.execute(
-            "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (row["id"],)
-        ) as cur:
-            seat_rows = await cur.fetchall()
-        try:
-            options = json.loads(row["options_json"])
-            settings = json.loads(row["settings_json"])
-            if not isinstance(options, dict) or not isinstance(settings, dict):
-                raise ValueError("not an object")
-        except (TypeError, ValueError):
-            raise CorruptRowError(
-                "This channel's saved game is damaged and cannot be read. "
-                "An admin can end it with /game abort."
-            ) from None
-        return GameRecord(
-            id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"],
-            game=row["game"], status=row["status"], creator_id=row["creator_id"],
-            options=options, settings=settings, seed=row["seed"], state_json=row["state_json"],
-            version=row["version"],
-            seats=tuple(SeatRecord(s["seat"], s["user_id"], s["name"], bool(s["ai"]))
-                        for s in seat_rows),
-            created_at=row["created_at"], updated_at=row["updated_at"],
-            turn_started_at=row["turn_started_at"], reminders_sent=row["reminders_sent"],
-            next_reminder_at=row["next_reminder_at"], lobby_message_id=row["lobby_message_id"],
-            board_message_id=row["board_message_id"], result_json=row["result_json"],
-        )
-
-    # ----------------------------------------------------------------- writing
+    # ----------------------------------------------------------------- lobby
 
     async def create_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
-                           creator_id: int, options: dict[str, Any], settings: dict[str, Any],
-                           now: float) -> GameRecord:
-        """Open a lobby; :class:`ChannelBusyError` if the channel has an open game."""
-        try:
-            async with self._transaction() as db:
-                cur = await db.execute(
-                    "INSERT INTO games (channel_id, guild_id, game, status, creator_id, "
-                    "options_json, settings_json, created_at, updated_at) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (channel_id, guild_id, game, creator_id, json.dumps(options),
-                     json.dumps(settings), now, now),
-                )
-                game_id = cur.lastrowid
-        except sqlite3.IntegrityError:
-            raise ChannelBusyError(BUSY) from None
-        assert game_id is not None
-        return await self.get_game(game_id)
-
-    async def _bump(self, db: aiosqlite.Connection, game_id: int, expected_version: int,
-                    status: str, assignments: str, params: Sequence[Any]) -> None:
-        """Bump the version if it is still ``expected_version``; else ConflictError."""
-        cur = await db.execute(
-            f"UPDATE games SET version = version + 1, {assignments} "
-            "WHERE id = ? AND version = ? AND status = ?",
-            (*params, game_id, expected_version, status),
-        )
-        if cur.rowcount != 1:
-            raise ConflictError(CONFLICT)
-
-    @staticmethod
-    async def _write_seats(db: aiosqlite.Connection, game_id: int,
-                           seats: Sequence[SeatRecord]) -> None:
-        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        await db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, ai) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, int(s.ai)) for s in seats],
-        )
+                           creator_id: int, options: Mapping[str, Any],
+                           settings: Mapping[str, Any], now: float) -> GameRecord:
+        """Open a lobby (no seats yet) in the channel; :class:`ChannelBusyError` if taken."""
+        options_text = _dump_object(options, "options")
+        settings_text = _dump_object(settings, "settings")
+        _check_int(channel_id, "channel id")
+        _check_int(guild_id, "server id")
+        _check_int(creator_id, "user id")
+        async with self._lock:
+            db = await self._begin()
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO games (channel_id, guild_id, game, status, creator_id, options, "
+                    "settings, seats, version, created_at, updated_at) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?)",
+                    (channel_id, guild_id, game, creator_id, options_text, settings_text,
+                     now, now))
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                record = await self._fetch(game_id)
+                await db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                await db.execute("ROLLBACK")
+                raise ChannelBusyError() from None
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return record
 
     async def set_seats(self, game_id: int, expected_version: int, seats: Sequence[SeatRecord],
                         now: float) -> GameRecord:
-        """Replace the lobby's seats (join, leave, add an AI)."""
-        async with self._transaction() as db:
-            await self._bump(db, game_id, expected_version, "lobby", "updated_at = ?", (now,))
-            await self._write_seats(db, game_id, seats)
-        return await self.get_game(game_id)
+        """Replace all seats of a lobby (join, leave, add an AI)."""
+        return await self._write(game_id, expected_version, ("lobby",), "change seats",
+                                 "seats = ?, updated_at = ?", (_dump_seats(seats), now))
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?",
-                             (message_id, game_id))
+    async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
+        _check_int(message_id, "message id")
+        async with self._lock:
+            db = await self._begin()
+            try:
+                cursor = await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?",
+                                          (message_id, game_id))
+                if cursor.rowcount != 1:
+                    raise NotFoundError("That game no longer exists.")
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
 
-    async def set_board_message(self, game_id: int, message_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?",
-                             (message_id, game_id))
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the lobby message; does not change the version."""
+        await self._set_message(game_id, "lobby_message_id", message_id)
 
-    async def start(self, game_id: int, expected_version: int, *, seed: int, state_json: str,
-                    seats: Sequence[SeatRecord], now: float,
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the latest board message; does not change the version."""
+        await self._set_message(game_id, "board_message_id", message_id)
+
+    async def start(self, game_id: int, expected_version: int, *, seed: int | None,
+                    state_json: str, seats: Sequence[SeatRecord], now: float,
                     next_reminder_at: float | None) -> GameRecord:
-        """Turn a lobby into an active game."""
-        async with self._transaction() as db:
-            await self._bump(db, game_id, expected_version, "lobby",
-                             "status = 'active', seed = ?, state_json = ?, updated_at = ?, "
-                             "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?",
-                             (seed, state_json, now, now, next_reminder_at))
-            await self._write_seats(db, game_id, seats)
-        return await self.get_game(game_id)
+        """Turn the lobby into an active game with its first state and final seats."""
+        _check_int(seed, "seed")
+        return await self._write(
+            game_id, expected_version, ("lobby",), "start",
+            "status = 'active', seed = ?, state_json = ?, seats = ?, updated_at = ?, "
+            "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?",
+            (seed, state_json, _dump_seats(seats), now, now, next_reminder_at))
+
+    # ----------------------------------------------------------------- moves
 
     async def commit_move(self, game_id: int, expected_version: int, *, state_json: str,
                           seat: int, user_id: int | None, notation: str, narration: str,
                           undoable: bool, now: float, turn_changed: bool,
                           next_reminder_at: float | None,
                           finish: FinishRecord | None = None) -> GameRecord:
-        """Store one move: the new state and its log line, in one transaction."""
-        return await self.commit_moves(
-            game_id, expected_version,
-            [MoveRecord(seat, user_id, notation, narration, undoable)],
-            state_json=state_json, now=now, turn_changed=turn_changed,
-            next_reminder_at=next_reminder_at, finish=finish)
+        """Log one action and store the new state in one transaction."""
+        move = MoveRecord(seat, user_id, notation, narration, undoable)
+        return await self.commit_moves(game_id, expected_version, (move,),
+                                       state_json=state_json, now=now, turn_changed=turn_changed,
+                                       next_reminder_at=next_reminder_at, finish=finish)
 
-    async def commit_moves(self, game_id: int, expected_version: int,
-                           moves: Sequence[MoveRecord], *, state_json: str, now: float,
-                           turn_changed: bool, next_reminder_at: float | None,
+    async def commit_moves(self, game_id: int, expected_version: int, moves: Sequence[MoveRecord],
+                           *, state_json: str, now: float, turn_changed: bool,
+                           next_reminder_at: float | None,
                            finish: FinishRecord | None = None) -> GameRecord:
-        """Store several moves (a human move and the AI moves after it) in one transaction."""
-        turn = (", turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?"
-                if turn_changed else "")
+        """Log several actions (a move and the AI replies) and the final state at once.
+
+        Raises :class:`ConflictError`, writing nothing, unless the game is still active
+        at ``expected_version``. With ``turn_changed`` the turn clock restarts and the
+        reminders are rescheduled to ``next_reminder_at``; otherwise they stay as they
+        were. ``finish`` ends the game in the same transaction (see :meth:`finish`).
+        """
+        if not moves:
+            raise StoreError("There is no move to save.")
+        assignments = "state_json = ?, updated_at = ?"
         params: list[Any] = [state_json, now]
         if turn_changed:
+            assignments += ", turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?"
             params += [now, next_reminder_at]
-        async with self._transaction() as db:
-            await self._bump(db, game_id, expected_version, "active",
-                             "state_json = ?, updated_at = ?" + turn, params)
-            async with db.execute("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id = ?",
-                                  (game_id,)) as cur:
-                row = await cur.fetchone()
-            n = int(row[0]) if row else 0
-            await db.executemany(
-                "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
-                "undoable) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, n + i + 1, m.seat, m.user_id, m.notation, m.narration, now,
-                  int(m.undoable)) for i, m in enumerate(moves)],
-            )
-            if finish is not None:
-                await self._finish(db, game_id, finish, now)
-        return await self.get_game(game_id)
+        async with self._lock:
+            db = await self._begin()
+            try:
+                await self._guarded_update(game_id, expected_version, ("active",), "play",
+                                           assignments, params)
+                await db.executemany(
+                    "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
+                    "undoable) VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions "
+                    "WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
+                    [(game_id, game_id, m.seat, m.user_id, m.notation, m.narration, now,
+                      int(bool(m.undoable))) for m in moves])
+                if finish is not None:
+                    await self._finish_in_transaction(game_id, state_json, finish, now)
+                record = await self._fetch(game_id)
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return record
 
     async def undo_last(self, game_id: int, expected_version: int, *, state_json: str,
                         now: float) -> GameRecord:
-        """Drop the last logged action and store the state rebuilt without it."""
-        async with self._transaction() as db:
-            await self._bump(db, game_id, expected_version, "active",
-                             "state_json = ?, updated_at = ?", (state_json, now))
-            await db.execute(
-                "DELETE FROM actions WHERE game_id = ? AND n = "
-                "(SELECT MAX(n) FROM actions WHERE game_id = ?)", (game_id, game_id))
-        return await self.get_game(game_id)
+        """Delete the last action and store the state recomputed without it, atomically.
+
+        The turn clock and reminder schedule are left as they were.
+        """
+        async with self._lock:
+            db = await self._begin()
+            try:
+                await self._guarded_update(game_id, expected_version, ("active",), "undo",
+                                           "state_json = ?, updated_at = ?", (state_json, now))
+                cursor = await db.execute(
+                    "DELETE FROM actions WHERE game_id = ? AND n = "
+                    "(SELECT MAX(n) FROM actions WHERE game_id = ?)", (game_id, game_id))
+                if cursor.rowcount != 1:
+                    raise NotFoundError("There is nothing to undo yet.")
+                record = await self._fetch(game_id)
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return record
 
     async def replace_seat(self, game_id: int, expected_version: int, seat: SeatRecord,
                            now: float) -> GameRecord:
-        """Change who sits at one seat of an active game (a conceding human becomes AI)."""
-        async with self._transaction() as db:
-            await self._bump(db, game_id, expected_version, "active", "updated_at = ?", (now,))
-            await db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, ai = ? WHERE game_id = ? AND seat = ?",
-                (seat.user_id, seat.name, int(seat.ai), game_id, seat.seat))
-        return await self.get_game(game_id)
+        """Put ``seat`` in place of the seat with the same number (e.g. a human hands over
+        to an AI); allowed in a lobby or an active game."""
+        async with self._lock:
+            db = await self._begin()
+            try:
+                current = await self._fetch(game_id)
+                if current.version != expected_version:
+                    raise ConflictError()
+                if current.status not in _OPEN:
+                    raise WrongStatusError(_status_message(current.status, "change seats"))
+                if all(s.seat != seat.seat for s in current.seats):
+                    raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
+                seats = [seat if s.seat == seat.seat else s for s in current.seats]
+                await self._guarded_update(game_id, expected_version, _OPEN, "change seats",
+                                           "seats = ?, updated_at = ?", (_dump_seats(seats), now))
+                record = await self._fetch(game_id)
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return record
 
-    async def finish(self, game_id: int, expected_version: int, *, state_json: str,
-                     result_json: str, placements: Sequence[tuple[int | None, int, int, bool]],
-                     now: float) -> GameRecord:
-        """End an active game and record each seat's place for /stats."""
-        async with self._transaction() as db:
-            await self._bump(db, game_id, expected_version, "active",
-                             "state_json = ?, updated_at = ?", (state_json, now))
-            await self._finish(db, game_id, FinishRecord(result_json, placements), now)
-        return await self.get_game(game_id)
+    # ----------------------------------------------------------------- the end
 
-    async def _finish(self, db: aiosqlite.Connection, game_id: int, finish: FinishRecord,
-                      now: float) -> None:
+    async def _finish_in_transaction(self, game_id: int, state_json: str, finish: FinishRecord,
+                                     now: float) -> None:
+        """Mark the (already version-checked) game finished and record its placements."""
+        seats = [p[1] for p in finish.placements]
+        if len(set(seats)) != len(seats):
+            raise StoreError("A result cannot place the same seat twice.")
+        db = self._conn()
         await db.execute(
-            "UPDATE games SET status = 'finished', result_json = ?, next_reminder_at = NULL "
-            "WHERE id = ?", (finish.result_json, game_id))
+            "UPDATE games SET status = 'finished', state_json = ?, result_json = ?, "
+            "finished_at = ?, updated_at = ?, next_reminder_at = NULL WHERE id = ?",
+            (state_json, finish.result_json, now, now, game_id))
         await db.executemany(
-            "INSERT INTO results (game_id, guild_id, channel_id, game, user_id, seat, place, "
-            "won, finished_at) SELECT id, guild_id, channel_id, game, ?, ?, ?, ?, ? "
-            "FROM games WHERE id = ?",
-            [(user_id, seat, place, int(won), now, game_id)
+            "INSERT INTO results (game_id, seat, guild_id, channel_id, game, user_id, place, won, "
+            "finished_at) SELECT id, ?, guild_id, channel_id, game, ?, ?, ?, ? FROM games "
+            "WHERE id = ?",
+            [(seat, user_id, place, int(bool(won)), now, game_id)
              for user_id, seat, place, won in finish.placements])
 
+    async def finish(self, game_id: int, expected_version: int, *, state_json: str,
+                     result_json: str,
+                     placements: Sequence[tuple[int | None, int, int, bool]],
+                     now: float) -> GameRecord:
+        """End an active game: store the result and one ``results`` row per placement
+        ``(user_id, seat, place, won)``."""
+        async with self._lock:
+            db = await self._begin()
+            try:
+                await self._guarded_update(game_id, expected_version, ("active",), "finish",
+                                           "updated_at = ?", (now,))
+                await self._finish_in_transaction(
+                    game_id, state_json, FinishRecord(result_json, tuple(placements)), now)
+                record = await self._fetch(game_id)
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return record
+
     async def abort(self, game_id: int, now: float) -> None:
-        """End a lobby or game without a result; the channel is free again."""
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "
-                "next_reminder_at = NULL WHERE id = ? AND status IN ('lobby', 'active')",
-                (now, game_id))
+        """End a lobby or active game without a result, freeing the channel.
+
+        Aborting an aborted game does nothing; a finished game cannot be aborted.
+        Works even when the row's JSON is damaged, so a broken game can be cleared.
+        """
+        async with self._lock:
+            db = await self._begin()
+            try:
+                cursor = await db.execute(
+                    "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "
+                    "next_reminder_at = NULL WHERE id = ? AND status IN ('lobby', 'active')",
+                    (now, game_id))
+                if cursor.rowcount != 1:
+                    raw = await self._raw(game_id)
+                    if raw is None:
+                        raise NotFoundError("That game no longer exists.")
+                    if raw[0] != "aborted":
+                        raise WrongStatusError(_status_message(raw[0], "abort it"))
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+
+    # ----------------------------------------------------------------- reminders
+
+    async def due_reminders(self, now: float) -> list[GameRecord]:
+        """Active games whose next reminder is due at ``now``, earliest first.
+
+        A damaged row is logged and skipped, so it cannot hold up other channels.
+        """
+        async with self._lock, self._conn().execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+                f"AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? "
+                f"ORDER BY next_reminder_at, id", (now,)) as cursor:
+            rows = await cursor.fetchall()
+        records = []
+        for row in rows:
+            try:
+                records.append(_record(row))
+            except CorruptRowError as exc:
+                log.warning("skipping reminders for game %s: %s", exc.game_id, exc)
+        return records
 
     async def mark_reminded(self, game_id: int, expected_version: int, *, reminders_sent: int,
                             next_reminder_at: float | None) -> bool:
-        """Record that reminder number ``reminders_sent`` went out.
+        """Claim a due reminder before sending it: True means send it, False means do not.
 
-        Compare-and-set on the game's version and on the previous count, without
-        bumping the version (a reminder must not expire the move buttons). Of two
-        bot instances racing for the same reminder, exactly one gets True.
+        The version is not bumped (buttons on the board stay valid), so the claim is
+        guarded by the reminder columns instead. Only while the game is active at
+        ``expected_version``:
+
+        * if ``reminders_sent`` is exactly one more than the stored count, the count and
+          schedule are updated and the call returns True. Of several callers (two bots,
+          or one after a restart) that read the same count, only the first can make that
+          step, so each reminder number is sent at most once;
+        * if ``reminders_sent`` equals the stored count and ``next_reminder_at`` is None,
+          the schedule is cleared (nothing is due any more) and the call returns False,
+          because there is nothing to send.
+
+        Anything else (a stale or skipped count, a changed version, a finished game)
+        changes nothing and returns False.
         """
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE games SET reminders_sent = ?, next_reminder_at = ? "
-                "WHERE id = ? AND version = ? AND reminders_sent = ? AND status = 'active'",
-                (reminders_sent, next_reminder_at, game_id, expected_version,
-                 reminders_sent - 1))
-            return cur.rowcount == 1
-
-
-def _statements(script: str) -> list[str]:
-    """Split a migration script into statements (none of ours contain a semicolon in text)."""
-    return [s.strip() for s in script.split(";") if s.strip()]
+        async with self._lock:
+            db = await self._begin()
+            try:
+                cursor = await db.execute(
+                    "UPDATE games SET reminders_sent = :sent, next_reminder_at = :next "
+                    "WHERE id = :id AND version = :version AND status = 'active' "
+                    "AND reminders_sent = :sent - 1",
+                    {"sent": reminders_sent, "next": next_reminder_at, "id": game_id,
+                     "version": expected_version})
+                claimed = cursor.rowcount == 1
+                if not claimed and next_reminder_at is None:
+                    await db.execute(
+                        "UPDATE games SET next_reminder_at = NULL WHERE id = ? AND version = ? "
+                        "AND status = 'active' AND reminders_sent = ?",
+                        (game_id, expected_version, reminders_sent))
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return claimed

@@ -1,0 +1,690 @@
+"""The SQLite store: schema, optimistic concurrency, logs, results and reminders."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.store as store_module
+from bot.store import (
+    ChannelBusyError,
+    ConflictError,
+    CorruptRowError,
+    FinishRecord,
+    GameRecord,
+    MoveRecord,
+    NotFoundError,
+    SeatRecord,
+    StatLine,
+    Store,
+    StoreError,
+    WrongStatusError,
+)
+
+CHANNEL = 1_234_567_890_123_456_789  # Discord ids are large: keep them realistic
+GUILD = 987_654_321_098_765_432
+ALICE, BOB = 111_111_111_111_111_111, 222_222_222_222_222_222
+SEATS = (SeatRecord(0, ALICE, "Alice", False), SeatRecord(1, BOB, "Bob", False))
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "candybot.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path)
+    yield opened
+    await opened.close()
+
+
+async def lobby(store: Store, channel: int = CHANNEL, guild: int | None = GUILD,
+                game: str = "sugar-blast", now: float = T0) -> GameRecord:
+    return await store.create_lobby(channel_id=channel, guild_id=guild, game=game,
+                                    creator_id=ALICE, options={"size": 8},
+                                    settings={"reminder_hours": 24, "ai_takeover": False},
+                                    now=now)
+
+
+async def active(store: Store, channel: int = CHANNEL, guild: int | None = GUILD,
+                 game: str = "sugar-blast", seats: tuple[SeatRecord, ...] = SEATS,
+                 next_reminder_at: float | None = T0 + 3600) -> GameRecord:
+    record = await lobby(store, channel, guild, game)
+    record = await store.set_seats(record.id, record.version, seats, T0)
+    return await store.start(record.id, record.version, seed=42, state_json='{"move": 0}',
+                             seats=seats, now=T0 + 1, next_reminder_at=next_reminder_at)
+
+
+async def move(store: Store, record: GameRecord, notation: str = "a1", *,
+               expected_version: int | None = None, now: float = T0 + 10,
+               turn_changed: bool = True, next_reminder_at: float | None = T0 + 7200,
+               finish: FinishRecord | None = None) -> GameRecord:
+    return await store.commit_move(
+        record.id, record.version if expected_version is None else expected_version,
+        state_json=f'{{"after": "{notation}"}}', seat=0, user_id=ALICE, notation=notation,
+        narration=f"Alice plays {notation}.", undoable=True, now=now, turn_changed=turn_changed,
+        next_reminder_at=next_reminder_at, finish=finish)
+
+
+def corrupt(db_path: Path, game_id: int, column: str, value: str) -> None:
+    """Damage one column of a game row behind the store's back."""
+    with sqlite3.connect(db_path) as raw:
+        raw.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+    raw.close()
+
+
+def alice_wins() -> FinishRecord:
+    return FinishRecord('{"winners": [0]}', [(ALICE, 0, 1, True), (BOB, 1, 2, False)])
+
+
+# --------------------------------------------------------------------------- opening
+
+
+async def test_open_creates_the_file_in_wal_mode_with_foreign_keys(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+        assert db_path.exists()
+        assert await store.journal_mode() == "wal"
+        assert await store.schema_version() == len(store_module.MIGRATIONS)
+    finally:
+        await store.close()
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    raw.close()
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    db = store._conn()
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute("INSERT INTO actions (game_id, n, seat, notation, narration, at, "
+                         "undoable) VALUES (999, 1, 0, 'x', '', 0, 0)")
+
+
+async def test_close_is_idempotent_and_a_closed_store_refuses_politely(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    await store.close()
+    with pytest.raises(StoreError, match="closed"):
+        await store.open_game(CHANNEL)
+
+
+async def test_reopening_keeps_games_and_their_logs(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    record = await move(store, await active(store))
+    await store.close()
+
+    again = await Store.open(db_path)
+    try:
+        kept = await again.get_game(record.id)
+        assert kept == record
+        assert [a.notation for a in await again.actions(record.id)] == ["a1"]
+        assert await again.schema_version() == len(store_module.MIGRATIONS)
+    finally:
+        await again.close()
+
+
+async def test_an_old_database_runs_only_the_new_migrations(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = await Store.open(db_path)
+    record = await lobby(first)
+    await first.close()
+
+    later = [*store_module.MIGRATIONS,
+             """
+             ALTER TABLE games ADD COLUMN note TEXT;
+             CREATE TABLE seen (game_id INTEGER, at REAL);
+             CREATE TRIGGER games_seen AFTER UPDATE ON games BEGIN
+                 INSERT INTO seen (game_id, at) VALUES (new.id, new.updated_at);
+             END;
+             """]
+    monkeypatch.setattr(store_module, "MIGRATIONS", later)
+    upgraded = await Store.open(db_path)
+    try:
+        assert await upgraded.schema_version() == 2
+        assert (await upgraded.get_game(record.id)) == record
+        await upgraded.set_seats(record.id, record.version, SEATS, T0 + 5)
+        async with upgraded._conn().execute("SELECT game_id, at FROM seen") as cursor:
+            assert await cursor.fetchall() == [(record.id, T0 + 5)]
+    finally:
+        await upgraded.close()
+    # A third opening must not run migration 2 again (CREATE TABLE would fail).
+    third = await Store.open(db_path)
+    assert await third.schema_version() == 2
+    await third.close()
+
+
+async def test_a_failing_migration_changes_nothing(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = await Store.open(db_path)
+    await first.close()
+    broken = [*store_module.MIGRATIONS,
+              "CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;"]
+    monkeypatch.setattr(store_module, "MIGRATIONS", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(db_path)
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master")}
+    raw.close()
+    assert "half_done" not in tables
+
+
+# --------------------------------------------------------------------------- lobbies
+
+
+async def test_a_new_lobby_has_no_seats_and_version_one(store: Store) -> None:
+    record = await lobby(store)
+    assert (record.status, record.version, record.seats) == ("lobby", 1, ())
+    assert record.channel_id == CHANNEL and record.guild_id == GUILD
+    assert record.options == {"size": 8}
+    assert record.settings == {"reminder_hours": 24, "ai_takeover": False}
+    assert record.state_json is None and record.seed is None
+    assert record.created_at == record.updated_at == T0
+    assert await store.open_game(CHANNEL) == record
+    assert await store.get_game(record.id) == record
+
+
+async def test_one_open_game_per_channel(store: Store) -> None:
+    first = await lobby(store)
+    with pytest.raises(ChannelBusyError, match="already has a game"):
+        await lobby(store)
+    other = await lobby(store, channel=CHANNEL + 1)
+    assert other.id != first.id
+    await store.abort(first.id, T0 + 1)
+    assert await store.open_game(CHANNEL) is None
+    assert (await lobby(store)).status == "lobby"
+
+
+async def test_a_finished_game_frees_its_channel(store: Store) -> None:
+    record = await move(store, await active(store), finish=alice_wins())
+    assert record.status == "finished"
+    assert await store.open_game(CHANNEL) is None
+    await lobby(store)
+
+
+async def test_a_busy_channel_keeps_its_game_intact(store: Store) -> None:
+    first = await active(store)
+    with pytest.raises(ChannelBusyError):
+        await lobby(store)
+    assert await store.open_game(CHANNEL) == first
+
+
+async def test_open_game_is_none_in_an_empty_channel(store: Store) -> None:
+    assert await store.open_game(CHANNEL) is None
+
+
+async def test_an_unknown_game_is_not_found(store: Store) -> None:
+    with pytest.raises(NotFoundError, match="no longer exists"):
+        await store.get_game(404)
+
+
+async def test_games_in_channel_lists_every_game_oldest_first(store: Store) -> None:
+    first = await lobby(store)
+    await store.abort(first.id, T0 + 1)
+    second = await active(store)
+    await lobby(store, channel=CHANNEL + 1)
+    assert [g.id for g in await store.games_in_channel(CHANNEL)] == [first.id, second.id]
+
+
+async def test_set_seats_replaces_every_seat_and_bumps_the_version(store: Store) -> None:
+    record = await lobby(store)
+    record = await store.set_seats(record.id, record.version, SEATS, T0 + 5)
+    assert record.seats == SEATS and record.version == 2 and record.updated_at == T0 + 5
+    ai = SeatRecord(1, None, "AI 1", True)
+    record = await store.set_seats(record.id, record.version, (SEATS[0], ai), T0 + 6)
+    assert record.seats == (SEATS[0], ai) and record.version == 3
+
+
+async def test_set_seats_with_a_stale_version_conflicts_and_writes_nothing(store: Store) -> None:
+    record = await lobby(store)
+    await store.set_seats(record.id, record.version, SEATS[:1], T0)
+    with pytest.raises(ConflictError):
+        await store.set_seats(record.id, record.version, SEATS, T0)
+    assert (await store.get_game(record.id)).seats == SEATS[:1]
+
+
+async def test_two_players_cannot_share_a_seat(store: Store) -> None:
+    record = await lobby(store)
+    with pytest.raises(StoreError, match="share one seat"):
+        await store.set_seats(record.id, record.version,
+                              (SEATS[0], SeatRecord(0, BOB, "Bob", False)), T0)
+    assert (await store.get_game(record.id)).version == record.version
+
+
+async def test_seats_cannot_be_set_once_the_game_started(store: Store) -> None:
+    record = await active(store)
+    with pytest.raises(WrongStatusError, match="already started"):
+        await store.set_seats(record.id, record.version, SEATS[:1], T0)
+
+
+async def test_message_ids_are_kept_without_bumping_the_version(store: Store) -> None:
+    record = await lobby(store)
+    await store.set_lobby_message(record.id, 10**18 + 1)
+    await store.set_board_message(record.id, 10**18 + 2)
+    after = await store.get_game(record.id)
+    assert (after.lobby_message_id, after.board_message_id) == (10**18 + 1, 10**18 + 2)
+    assert after.version == record.version
+    with pytest.raises(NotFoundError):
+        await store.set_board_message(404, 1)
+
+
+async def test_unsavable_options_are_refused_politely(store: Store) -> None:
+    with pytest.raises(StoreError, match="could not be saved"):
+        await store.create_lobby(channel_id=CHANNEL, guild_id=GUILD, game="g", creator_id=ALICE,
+                                 options={"when": object()}, settings={}, now=T0)
+    assert await store.open_game(CHANNEL) is None
+
+
+# --------------------------------------------------------------------------- starting
+
+
+async def test_start_makes_the_lobby_active_with_its_state(store: Store) -> None:
+    record = await active(store)
+    assert record.status == "active"
+    assert (record.seed, record.state_json) == (42, '{"move": 0}')
+    assert record.seats == SEATS
+    assert (record.turn_started_at, record.reminders_sent, record.next_reminder_at) == (
+        T0 + 1, 0, T0 + 3600)
+    assert record.version == 3  # create, seats, start
+
+
+async def test_a_lobby_starts_only_once(store: Store) -> None:
+    record = await lobby(store)
+    started = await store.start(record.id, record.version, seed=1, state_json="{}",
+                                seats=SEATS, now=T0, next_reminder_at=None)
+    with pytest.raises(ConflictError):
+        await store.start(record.id, record.version, seed=2, state_json="{}", seats=SEATS,
+                          now=T0, next_reminder_at=None)
+    with pytest.raises(WrongStatusError):
+        await store.start(record.id, started.version, seed=2, state_json="{}", seats=SEATS,
+                          now=T0, next_reminder_at=None)
+    assert (await store.get_game(record.id)).seed == 1
+
+
+async def test_a_seed_too_large_for_sqlite_is_refused(store: Store) -> None:
+    record = await lobby(store)
+    with pytest.raises(StoreError, match="too large"):
+        await store.start(record.id, record.version, seed=2**64, state_json="{}", seats=SEATS,
+                          now=T0, next_reminder_at=None)
+    assert (await store.get_game(record.id)).status == "lobby"
+
+
+# --------------------------------------------------------------------------- moves
+
+
+async def test_a_move_stores_the_state_and_logs_who_and_when(store: Store) -> None:
+    record = await active(store)
+    after = await move(store, record, now=T0 + 50)
+    assert after.version == record.version + 1
+    assert after.state_json == '{"after": "a1"}'
+    assert after.updated_at == T0 + 50
+    [logged] = await store.actions(record.id)
+    assert logged.n == 1 and logged.seat == 0 and logged.user_id == ALICE
+    assert (logged.notation, logged.narration) == ("a1", "Alice plays a1.")
+    assert logged.at == T0 + 50 and logged.undoable is True
+
+
+async def test_a_changed_turn_restarts_the_turn_clock_and_reminders(store: Store) -> None:
+    record = await active(store)
+    await store.mark_reminded(record.id, record.version, reminders_sent=1,
+                              next_reminder_at=T0 + 5000)
+    record = await store.get_game(record.id)
+    after = await move(store, record, now=T0 + 60, turn_changed=True, next_reminder_at=T0 + 999)
+    assert (after.turn_started_at, after.reminders_sent, after.next_reminder_at) == (
+        T0 + 60, 0, T0 + 999)
+
+
+async def test_a_move_within_the_same_turn_keeps_the_reminder_schedule(store: Store) -> None:
+    record = await active(store)
+    after = await move(store, record, now=T0 + 60, turn_changed=False, next_reminder_at=None)
+    assert (after.turn_started_at, after.reminders_sent, after.next_reminder_at) == (
+        record.turn_started_at, 0, record.next_reminder_at)
+
+
+async def test_a_stale_move_conflicts_and_writes_nothing(store: Store) -> None:
+    record = await active(store)
+    await move(store, record, "a1")
+    with pytest.raises(ConflictError, match="already made by someone else"):
+        await move(store, record, "b2")
+    assert [a.notation for a in await store.actions(record.id)] == ["a1"]
+    assert (await store.get_game(record.id)).state_json == '{"after": "a1"}'
+
+
+async def test_no_move_can_be_made_in_a_lobby_or_finished_game(store: Store) -> None:
+    waiting = await lobby(store)
+    with pytest.raises(WrongStatusError, match="not started"):
+        await move(store, waiting)
+    done = await move(store, await active(store, channel=CHANNEL + 1), finish=alice_wins())
+    with pytest.raises(WrongStatusError, match="over"):
+        await move(store, done)
+    with pytest.raises(NotFoundError):
+        await store.commit_move(404, 1, state_json="{}", seat=0, user_id=None, notation="x",
+                                narration="", undoable=False, now=T0, turn_changed=False,
+                                next_reminder_at=None)
+
+
+async def test_two_simultaneous_moves_on_one_store_let_exactly_one_win(store: Store) -> None:
+    record = await active(store)
+    outcomes = await asyncio.gather(move(store, record, "a1"), move(store, record, "b2"),
+                                    return_exceptions=True)
+    winners = [o for o in outcomes if isinstance(o, GameRecord)]
+    losers = [o for o in outcomes if isinstance(o, ConflictError)]
+    assert len(winners) == 1 and len(losers) == 1
+    assert len(await store.actions(record.id)) == 1
+    assert (await store.get_game(record.id)).version == record.version + 1
+
+
+async def test_two_simultaneous_moves_from_two_processes_let_exactly_one_win(
+        db_path: Path) -> None:
+    first, second = await Store.open(db_path), await Store.open(db_path)
+    try:
+        record = await active(first)
+        outcomes = await asyncio.gather(move(first, record, "a1"), move(second, record, "b2"),
+                                        return_exceptions=True)
+        assert sorted(type(o).__name__ for o in outcomes) == ["ConflictError", "GameRecord"]
+        logged = await second.actions(record.id)
+        assert len(logged) == 1
+        winner = next(o for o in outcomes if isinstance(o, GameRecord))
+        assert winner.state_json == f'{{"after": "{logged[0].notation}"}}'
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_commit_moves_logs_a_move_and_its_ai_replies_at_once(store: Store) -> None:
+    record = await active(store, seats=(SEATS[0], SeatRecord(1, None, "AI 1", True)))
+    moves = [MoveRecord(0, ALICE, "a1", "Alice plays.", True),
+             MoveRecord(1, None, "b2", "The AI plays.", False),
+             MoveRecord(1, None, "c3", "The AI plays again.", False)]
+    after = await store.commit_moves(record.id, record.version, moves, state_json='{"n": 3}',
+                                     now=T0 + 9, turn_changed=True, next_reminder_at=None)
+    assert after.version == record.version + 1
+    logged = await store.actions(record.id)
+    assert [(a.n, a.seat, a.user_id, a.notation, a.undoable) for a in logged] == [
+        (1, 0, ALICE, "a1", True), (2, 1, None, "b2", False), (3, 1, None, "c3", False)]
+    assert after.next_reminder_at is None
+
+
+async def test_commit_moves_needs_at_least_one_move(store: Store) -> None:
+    record = await active(store)
+    with pytest.raises(StoreError, match="no move"):
+        await store.commit_moves(record.id, record.version, [], state_json="{}", now=T0,
+                                 turn_changed=False, next_reminder_at=None)
+
+
+async def test_a_winning_move_finishes_the_game_in_the_same_transaction(store: Store) -> None:
+    record = await active(store)
+    moves = [MoveRecord(0, ALICE, "a1", "", True), MoveRecord(1, BOB, "b2", "", True)]
+    after = await store.commit_moves(record.id, record.version, moves, state_json='{"end": 1}',
+                                     now=T0 + 99, turn_changed=True, next_reminder_at=T0 + 500,
+                                     finish=alice_wins())
+    assert after.status == "finished"
+    assert after.result_json == '{"winners": [0]}'
+    assert after.state_json == '{"end": 1}'
+    assert after.next_reminder_at is None
+    assert after.version == record.version + 1
+    assert len(await store.actions(record.id)) == 2
+    assert await store.stats(GUILD, ALICE) == [StatLine("sugar-blast", 1, 1)]
+
+
+async def test_a_conflicting_winning_move_records_no_result(store: Store) -> None:
+    record = await active(store)
+    await move(store, record)
+    with pytest.raises(ConflictError):
+        await move(store, record, finish=alice_wins())
+    assert await store.stats(GUILD, ALICE) == []
+    assert (await store.get_game(record.id)).status == "active"
+
+
+async def test_actions_last_gives_the_final_few_in_order(store: Store) -> None:
+    record = await active(store)
+    for notation in ("a1", "b2", "c3", "d4"):
+        record = await move(store, record, notation)
+    assert [a.notation for a in await store.actions(record.id, last=2)] == ["c3", "d4"]
+    assert [a.n for a in await store.actions(record.id)] == [1, 2, 3, 4]
+    assert await store.actions(record.id, last=0) == []
+    assert await store.actions(404) == []
+
+
+# --------------------------------------------------------------------------- undo and seats
+
+
+async def test_undo_removes_the_last_action_and_stores_the_recomputed_state(
+        store: Store) -> None:
+    record = await active(store)
+    record = await move(store, record, "a1")
+    record = await move(store, record, "b2")
+    after = await store.undo_last(record.id, record.version, state_json='{"after": "a1"}',
+                                  now=T0 + 70)
+    assert after.version == record.version + 1 and after.updated_at == T0 + 70
+    assert after.state_json == '{"after": "a1"}'
+    assert [a.notation for a in await store.actions(record.id)] == ["a1"]
+    again = await move(store, after, "c3")
+    assert [a.n for a in await store.actions(again.id)] == [1, 2]
+
+
+async def test_undo_with_nothing_logged_changes_nothing(store: Store) -> None:
+    record = await active(store)
+    with pytest.raises(NotFoundError, match="nothing to undo"):
+        await store.undo_last(record.id, record.version, state_json="{}", now=T0)
+    assert await store.get_game(record.id) == record
+
+
+async def test_a_stale_undo_conflicts_and_keeps_the_log(store: Store) -> None:
+    record = await active(store)
+    moved = await move(store, record, "a1")
+    await move(store, moved, "b2")
+    with pytest.raises(ConflictError):
+        await store.undo_last(moved.id, moved.version, state_json="{}", now=T0)
+    assert [a.notation for a in await store.actions(record.id)] == ["a1", "b2"]
+
+
+async def test_replace_seat_hands_one_seat_to_an_ai(store: Store) -> None:
+    record = await active(store)
+    ai = SeatRecord(1, None, "Bob (AI)", True)
+    after = await store.replace_seat(record.id, record.version, ai, T0 + 3)
+    assert after.seats == (SEATS[0], ai) and after.version == record.version + 1
+    with pytest.raises(ConflictError):
+        await store.replace_seat(record.id, record.version, ai, T0 + 4)
+    with pytest.raises(NotFoundError, match="no seat 8"):
+        await store.replace_seat(record.id, after.version, SeatRecord(7, None, "X", True), T0)
+
+
+# --------------------------------------------------------------------------- endings
+
+
+async def test_finish_records_the_result_and_a_row_per_seat(store: Store) -> None:
+    record = await active(store)
+    done = await store.finish(record.id, record.version, state_json='{"over": true}',
+                              result_json='{"winners": [1]}',
+                              placements=[(ALICE, 0, 2, False), (BOB, 1, 1, True)], now=T0 + 80)
+    assert (done.status, done.result_json, done.state_json) == (
+        "finished", '{"winners": [1]}', '{"over": true}')
+    assert done.next_reminder_at is None and done.version == record.version + 1
+    assert await store.stats(GUILD, BOB) == [StatLine("sugar-blast", 1, 1)]
+    assert await store.stats(GUILD, ALICE) == [StatLine("sugar-blast", 1, 0)]
+    with pytest.raises(WrongStatusError, match="over"):
+        await store.finish(record.id, done.version, state_json="{}", result_json="{}",
+                           placements=[], now=T0)
+
+
+async def test_abort_frees_the_channel_and_is_idempotent(store: Store) -> None:
+    record = await active(store)
+    await store.abort(record.id, T0 + 5)
+    await store.abort(record.id, T0 + 6)
+    after = await store.get_game(record.id)
+    assert after.status == "aborted" and after.next_reminder_at is None
+    assert after.version == record.version + 1
+    assert await store.open_game(CHANNEL) is None
+    assert await store.stats(GUILD, ALICE) == []
+    with pytest.raises(ConflictError):
+        await move(store, record)
+
+
+async def test_a_finished_game_cannot_be_aborted(store: Store) -> None:
+    done = await move(store, await active(store), finish=alice_wins())
+    with pytest.raises(WrongStatusError, match="over"):
+        await store.abort(done.id, T0)
+    with pytest.raises(NotFoundError):
+        await store.abort(404, T0)
+
+
+async def test_stats_count_finished_games_per_game_in_this_server_only(store: Store) -> None:
+    await move(store, await active(store, channel=1), finish=alice_wins())
+    await move(store, await active(store, channel=2), finish=FinishRecord(
+        "{}", [(ALICE, 0, 2, False), (BOB, 1, 1, True)]))
+    await move(store, await active(store, channel=3, game="candy-race"), finish=alice_wins())
+    await move(store, await active(store, channel=4, guild=GUILD + 1), finish=alice_wins())
+    await move(store, await active(store, channel=5, guild=None), finish=alice_wins())
+    await active(store, channel=6)  # unfinished: does not count
+    await store.abort((await active(store, channel=7)).id, T0)  # aborted: does not count
+    assert await store.stats(GUILD, ALICE) == [StatLine("candy-race", 1, 1),
+                                               StatLine("sugar-blast", 2, 1)]
+    assert await store.stats(GUILD + 1, ALICE) == [StatLine("sugar-blast", 1, 1)]
+    assert await store.stats(None, ALICE) == [StatLine("sugar-blast", 1, 1)]
+    assert await store.stats(GUILD, 333) == []
+
+
+async def test_a_player_in_two_seats_counts_one_game(store: Store) -> None:
+    both = (SeatRecord(0, ALICE, "Alice", False), SeatRecord(1, ALICE, "Alice 2", False))
+    await move(store, await active(store, seats=both), finish=FinishRecord(
+        "{}", [(ALICE, 0, 1, True), (ALICE, 1, 2, False)]))
+    assert await store.stats(GUILD, ALICE) == [StatLine("sugar-blast", 1, 1)]
+
+
+# --------------------------------------------------------------------------- reminders
+
+
+async def test_due_reminders_are_active_games_whose_time_has_come(store: Store) -> None:
+    soon = await active(store, channel=1, next_reminder_at=T0 + 100)
+    sooner = await active(store, channel=2, next_reminder_at=T0 + 50)
+    await active(store, channel=3, next_reminder_at=T0 + 500)
+    await active(store, channel=4, next_reminder_at=None)
+    gone = await active(store, channel=5, next_reminder_at=T0 + 10)
+    await store.abort(gone.id, T0)
+    await lobby(store, channel=6)
+    assert [g.id for g in await store.due_reminders(T0 + 100)] == [sooner.id, soon.id]
+    assert await store.due_reminders(T0) == []
+
+
+async def test_a_reminder_claim_does_not_bump_the_version(store: Store) -> None:
+    record = await active(store)
+    assert await store.mark_reminded(record.id, record.version, reminders_sent=1,
+                                     next_reminder_at=T0 + 9000)
+    after = await store.get_game(record.id)
+    assert (after.reminders_sent, after.next_reminder_at, after.version) == (
+        1, T0 + 9000, record.version)
+    await move(store, record)  # the board's buttons still work
+
+
+async def test_each_reminder_is_sent_once_across_two_bots(db_path: Path) -> None:
+    first, second = await Store.open(db_path), await Store.open(db_path)
+    try:
+        record = await active(first, next_reminder_at=T0 + 10)
+        [seen_by_first] = await first.due_reminders(T0 + 20)
+        [seen_by_second] = await second.due_reminders(T0 + 20)
+        claims = await asyncio.gather(
+            first.mark_reminded(record.id, seen_by_first.version,
+                                reminders_sent=seen_by_first.reminders_sent + 1,
+                                next_reminder_at=T0 + 100),
+            second.mark_reminded(record.id, seen_by_second.version,
+                                 reminders_sent=seen_by_second.reminders_sent + 1,
+                                 next_reminder_at=T0 + 101))
+        assert sorted(claims) == [False, True]
+        assert await first.due_reminders(T0 + 20) == []
+        # The slower bot retrying later with what it read still loses.
+        assert not await second.mark_reminded(record.id, seen_by_second.version,
+                                              reminders_sent=1, next_reminder_at=None)
+        assert (await second.get_game(record.id)).reminders_sent == 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_the_last_reminder_is_sent_once_even_when_it_clears_the_schedule(
+        store: Store) -> None:
+    record = await active(store, next_reminder_at=T0 + 10)
+    claims = [await store.mark_reminded(record.id, record.version, reminders_sent=1,
+                                        next_reminder_at=None) for _ in range(2)]
+    assert claims == [True, False]
+    assert await store.due_reminders(T0 + 10**6) == []
+
+
+async def test_clearing_a_schedule_sends_nothing_and_stops_the_reminders(
+        store: Store) -> None:
+    record = await active(store, next_reminder_at=T0 + 10)
+    assert not await store.mark_reminded(record.id, record.version, reminders_sent=0,
+                                         next_reminder_at=None)
+    assert await store.due_reminders(T0 + 10**6) == []
+    assert (await store.get_game(record.id)).reminders_sent == 0
+
+
+async def test_a_reminder_claim_after_a_move_is_refused(store: Store) -> None:
+    record = await active(store, next_reminder_at=T0 + 10)
+    await move(store, record, turn_changed=True, next_reminder_at=T0 + 50)
+    assert not await store.mark_reminded(record.id, record.version, reminders_sent=1,
+                                         next_reminder_at=T0 + 99)
+    assert (await store.get_game(record.id)).next_reminder_at == T0 + 50
+
+
+async def test_a_skipped_reminder_number_is_refused(store: Store) -> None:
+    record = await active(store)
+    assert not await store.mark_reminded(record.id, record.version, reminders_sent=2,
+                                         next_reminder_at=T0 + 99)
+    assert (await store.get_game(record.id)).reminders_sent == 0
+
+
+# --------------------------------------------------------------------------- corrupt rows
+
+
+@pytest.mark.parametrize(("column", "value", "what"), [
+    ("options", "{not json", "unreadable options"),
+    ("settings", "[1, 2]", "settings are not a mapping"),
+    ("seats", '[{"seat": 0}]', "unreadable seats"),
+    ("seats", "nonsense", "unreadable seats"),
+])
+async def test_a_damaged_row_gives_a_friendly_error(store: Store, db_path: Path, column: str,
+                                                    value: str, what: str) -> None:
+    record = await active(store)
+    corrupt(db_path, record.id, column, value)
+    for read in (store.get_game(record.id), store.open_game(CHANNEL)):
+        with pytest.raises(CorruptRowError) as caught:
+            await read
+        assert caught.value.game_id == record.id
+        assert what in str(caught.value) and "/game abort" in str(caught.value)
+
+
+async def test_a_damaged_row_can_still_be_aborted(store: Store, db_path: Path) -> None:
+    record = await active(store)
+    corrupt(db_path, record.id, "seats", "{oops")
+    with pytest.raises(CorruptRowError):
+        await move(store, record)
+    assert await store.actions(record.id) == []
+    await store.abort(record.id, T0)
+    assert await store.open_game(CHANNEL) is None
+
+
+async def test_a_damaged_row_does_not_hold_up_other_reminders(store: Store,
+                                                              db_path: Path) -> None:
+    broken = await active(store, channel=1, next_reminder_at=T0)
+    fine = await active(store, channel=2, next_reminder_at=T0)
+    corrupt(db_path, broken.id, "options", "")
+    assert [g.id for g in await store.due_reminders(T0)] == [fine.id]
+
+
+def test_migration_scripts_split_into_whole_statements() -> None:
+    script = """
+        CREATE TABLE a (x TEXT DEFAULT ';');
+        CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1; SELECT 2; END;
+    """
+    parts: list[Any] = store_module._statements(script)
+    assert len(parts) == 2 and parts[1].endswith("END;")
+    with pytest.raises(StoreError, match="incomplete"):
+        store_module._statements("CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1;")
