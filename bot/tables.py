@@ -33,6 +33,7 @@ from bot.games.engine import (
 from bot.store import (
     ChannelBusyError,
     ConflictError,
+    CorruptRowError,
     FinishRecord,
     GameRecord,
     MoveRecord,
@@ -567,9 +568,19 @@ class Tables:
                               "players remain: the game is over.")
         return Conceded(name, board)
 
-    async def abort(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
-        """End the channel's game without a result: its creator, or Manage Channels."""
-        record = await self._current(channel_id, active=False)
+    async def abort(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord | None:
+        """End the channel's game without a result: its creator, or Manage Channels.
+
+        A game whose row is damaged cannot name its creator, so only someone with
+        Manage Channels may end it; ``None`` is returned for such a game.
+        """
+        try:
+            record = await self._current(channel_id, active=False)
+        except CorruptRowError as err:
+            if not can_manage:
+                raise TableError(f"{err} Ending it takes the Manage Channels permission.") from None
+            await self.store.abort(err.game_id, self.clock())
+            return None
         self._check_may_end(record, user_id, can_manage)
         await self.store.abort(record.id, self.clock())
         return record

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from bot.store import Store
 
 from bot.games.engine import NotationError, NotYourTurnError, OptionsError, StaleActionError
+from bot.store import Store
 from bot.tables import AlreadyMadeError, Board, Reminder, TableError, Tables
 
 # The test-only games live beside the Discord tests.
@@ -319,3 +319,16 @@ async def test_one_unreadable_game_does_not_hold_up_other_reminders(
     clock.advance(1.01)
     (reminder,) = await tables.due()
     assert isinstance(reminder, Reminder) and reminder.record.channel_id == CHANNEL
+
+
+async def test_a_damaged_game_can_be_ended_by_a_channel_manager_only(tables: Tables,
+                                                                      tmp_path: Path) -> None:
+    await started(tables, humans=(BOB,))
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "tables.db") as db:
+        db.execute("UPDATE games SET options = 'not json'")
+    with pytest.raises(TableError, match="Manage Channels"):
+        await tables.abort(CHANNEL, ALICE, can_manage=False)
+    assert await tables.abort(CHANNEL, BOB, can_manage=True) is None
+    assert await tables.store.open_game(CHANNEL) is None

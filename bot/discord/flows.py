@@ -235,6 +235,11 @@ async def abort(interaction: discord.Interaction) -> None:
         bot = host(interaction)
         record = await bot.tables.abort(_channel(interaction), interaction.user.id,
                                         _can_manage(interaction))
+        if record is None:
+            await interaction.response.send_message(
+                f"{interaction.user.mention} ended this channel's damaged game. Start a new one "
+                "with `/game new`.", allowed_mentions=messages.NOBODY)
+            return
         title = bot.tables.game(record.game).title
         await interaction.response.send_message(
             f"{interaction.user.mention} ended this game of {title}; it counts for nobody. "
