@@ -208,9 +208,8 @@ def log_text(record: GameRecord, game: Game, actions: Sequence[ActionRecord]) ->
 def rules_text(game: Game) -> str:
     """``/game rules``: a concise summary taken from the game itself."""
     lines = [f"**{game.title}**, for {game.min_seats} to {game.max_seats} players."]
-    summary = getattr(game, "rules_summary", "")
-    if summary:
-        lines.append(str(summary))
+    if game.rules_summary:
+        lines.append(game.rules_summary)
     if game.notation_help:
         lines.append(game.notation_help)
     for spec in game.options:

@@ -198,6 +198,8 @@ class Game(ABC):
     has_hidden_information: ClassVar[bool] = False
     #: One line per notation form, shown in help and parse errors.
     notation_help: ClassVar[str] = ""
+    #: A few sentences on how to play, for ``/game rules``.
+    rules_summary: ClassVar[str] = ""
 
     # ----------------------------------------------------------------- hooks
 

@@ -29,6 +29,14 @@ class SugarBlast(Game):
         OptionSpec("objective", "Which objective card to play (random draws one).", "choice",
                    "random", choices=("random", *(o["id"] for o in obj.objectives()))),
     )
+    rules_summary = (
+        "On your turn swap two neighbouring candies (no diagonals) so that 3 or more of one "
+        "kind line up: a Blast. Keep 1 of them, the rest go back in the bag; a line of 4 also "
+        "removes the rest of its row and lets you keep 1 other candy; 5 or 6 in a line removes "
+        "every candy of that kind and you keep 2; a T, L or + of 5 (Mega-Blast) removes its 3x3 "
+        "square and you keep 1 plus 1 other. The board then tilts toward you and refills from "
+        "the bag; new lines chain. First to complete the objective card wins."
+    )
     notation_help = (
         "Moves: `swap c3 d3` (two neighbouring candies), `blast c3-e3` or "
         "`mega c3-e3 d2-d4` (which Blast first), `keep corn` (which candy to keep), "
