@@ -334,10 +334,20 @@ async def settle() -> None:
 
 
 async def start_bot(db_path: Path, clock: Clock, games: Mapping[str, Game],
-                    recorder: Recorder) -> tuple[CandyBot, Gateway]:
-    """A bot set up as ``login`` would, minus the network."""
-    bot = create_bot(Settings(token=None, db_path=db_path), games=games,
-                     renderer=fake_render, animator=fake_animate, clock=clock)
+                    recorder: Recorder, *, real_pictures: bool = False) -> tuple[CandyBot, Gateway]:
+    """A bot set up as ``login`` would, minus the network.
+
+    Test-only games have no renderer, so pictures are faked unless ``real_pictures``.
+    """
+    if real_pictures:
+        from renderers import render
+        from renderers.gif import animate
+
+        bot = create_bot(Settings(token=None, db_path=db_path), games=games,
+                         renderer=render, animator=animate, clock=clock)
+    else:
+        bot = create_bot(Settings(token=None, db_path=db_path), games=games,
+                         renderer=fake_render, animator=fake_animate, clock=clock)
     await bot._async_setup_hook()
     await bot.setup_hook()
     bot._connection.application_id = APP_ID

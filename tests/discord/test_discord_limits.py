@@ -8,7 +8,6 @@ from typing import Any
 
 import discord
 import pytest
-from bot.store import ActionRecord, GameRecord, SeatRecord
 from discord_harness import Clock
 from race_game import CandyDash, CandyRace
 
@@ -17,6 +16,7 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.discord import commands, components, messages
 from bot.games.engine import Action, OptionSpec
+from bot.store import ActionRecord, GameRecord, SeatRecord
 from bot.tables import Board, Lobby, Step
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
