@@ -23,7 +23,8 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -395,6 +396,18 @@ class Store:
 
     # ----------------------------------------------------------------- low-level helpers
 
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction under the lock: BEGIN IMMEDIATE, then COMMIT or ROLLBACK."""
+        async with self._lock:
+            db = await self._begin()
+            try:
+                yield db
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            await db.execute("COMMIT")
+
     async def _begin(self) -> aiosqlite.Connection:
         db = self._conn()
         try:
@@ -446,16 +459,10 @@ class Store:
     async def _write(self, game_id: int, expected_version: int, statuses: Sequence[str],
                      doing: str, assignments: str, params: Sequence[Any]) -> GameRecord:
         """One guarded update in its own transaction; returns the new record."""
-        async with self._lock:
-            db = await self._begin()
-            try:
-                await self._guarded_update(game_id, expected_version, statuses, doing,
-                                           assignments, params)
-                record = await self._fetch(game_id)
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction():
+            await self._guarded_update(game_id, expected_version, statuses, doing,
+                                       assignments, params)
+            record = await self._fetch(game_id)
         return record
 
     # ----------------------------------------------------------------- reading
@@ -515,9 +522,8 @@ class Store:
         _check_int(channel_id, "channel id")
         _check_int(guild_id, "server id")
         _check_int(creator_id, "user id")
-        async with self._lock:
-            db = await self._begin()
-            try:
+        try:
+            async with self._transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (channel_id, guild_id, game, status, creator_id, options, "
                     "settings, seats, version, created_at, updated_at) "
@@ -527,13 +533,8 @@ class Store:
                 game_id = cursor.lastrowid
                 assert game_id is not None
                 record = await self._fetch(game_id)
-                await db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                await db.execute("ROLLBACK")
-                raise ChannelBusyError() from None
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        except sqlite3.IntegrityError:
+            raise ChannelBusyError() from None
         return record
 
     async def set_seats(self, game_id: int, expected_version: int, seats: Sequence[SeatRecord],
@@ -544,17 +545,11 @@ class Store:
 
     async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
         _check_int(message_id, "message id")
-        async with self._lock:
-            db = await self._begin()
-            try:
-                cursor = await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?",
-                                          (message_id, game_id))
-                if cursor.rowcount != 1:
-                    raise NotFoundError("That game no longer exists.")
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            cursor = await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?",
+                                      (message_id, game_id))
+            if cursor.rowcount != 1:
+                raise NotFoundError("That game no longer exists.")
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the lobby message; does not change the version."""
@@ -606,24 +601,18 @@ class Store:
         if turn_changed:
             assignments += ", turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?"
             params += [now, next_reminder_at]
-        async with self._lock:
-            db = await self._begin()
-            try:
-                await self._guarded_update(game_id, expected_version, ("active",), "play",
-                                           assignments, params)
-                await db.executemany(
-                    "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
-                    "undoable) VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions "
-                    "WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
-                    [(game_id, game_id, m.seat, m.user_id, m.notation, m.narration, now,
-                      int(bool(m.undoable))) for m in moves])
-                if finish is not None:
-                    await self._finish_in_transaction(game_id, state_json, finish, now)
-                record = await self._fetch(game_id)
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            await self._guarded_update(game_id, expected_version, ("active",), "play",
+                                       assignments, params)
+            await db.executemany(
+                "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
+                "undoable) VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions "
+                "WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
+                [(game_id, game_id, m.seat, m.user_id, m.notation, m.narration, now,
+                  int(bool(m.undoable))) for m in moves])
+            if finish is not None:
+                await self._finish_in_transaction(game_id, state_json, finish, now)
+            record = await self._fetch(game_id)
         return record
 
     async def undo_last(self, game_id: int, expected_version: int, *, state_json: str,
@@ -632,45 +621,33 @@ class Store:
 
         The turn clock and reminder schedule are left as they were.
         """
-        async with self._lock:
-            db = await self._begin()
-            try:
-                await self._guarded_update(game_id, expected_version, ("active",), "undo",
-                                           "state_json = ?, updated_at = ?", (state_json, now))
-                cursor = await db.execute(
-                    "DELETE FROM actions WHERE game_id = ? AND n = "
-                    "(SELECT MAX(n) FROM actions WHERE game_id = ?)", (game_id, game_id))
-                if cursor.rowcount != 1:
-                    raise NotFoundError("There is nothing to undo yet.")
-                record = await self._fetch(game_id)
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            await self._guarded_update(game_id, expected_version, ("active",), "undo",
+                                       "state_json = ?, updated_at = ?", (state_json, now))
+            cursor = await db.execute(
+                "DELETE FROM actions WHERE game_id = ? AND n = "
+                "(SELECT MAX(n) FROM actions WHERE game_id = ?)", (game_id, game_id))
+            if cursor.rowcount != 1:
+                raise NotFoundError("There is nothing to undo yet.")
+            record = await self._fetch(game_id)
         return record
 
     async def replace_seat(self, game_id: int, expected_version: int, seat: SeatRecord,
                            now: float) -> GameRecord:
         """Put ``seat`` in place of the seat with the same number (e.g. a human hands over
         to an AI); allowed in a lobby or an active game."""
-        async with self._lock:
-            db = await self._begin()
-            try:
-                current = await self._fetch(game_id)
-                if current.version != expected_version:
-                    raise ConflictError()
-                if current.status not in _OPEN:
-                    raise WrongStatusError(_status_message(current.status, "change seats"))
-                if all(s.seat != seat.seat for s in current.seats):
-                    raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
-                seats = [seat if s.seat == seat.seat else s for s in current.seats]
-                await self._guarded_update(game_id, expected_version, _OPEN, "change seats",
-                                           "seats = ?, updated_at = ?", (_dump_seats(seats), now))
-                record = await self._fetch(game_id)
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction():
+            current = await self._fetch(game_id)
+            if current.version != expected_version:
+                raise ConflictError()
+            if current.status not in _OPEN:
+                raise WrongStatusError(_status_message(current.status, "change seats"))
+            if all(s.seat != seat.seat for s in current.seats):
+                raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
+            seats = [seat if s.seat == seat.seat else s for s in current.seats]
+            await self._guarded_update(game_id, expected_version, _OPEN, "change seats",
+                                       "seats = ?, updated_at = ?", (_dump_seats(seats), now))
+            record = await self._fetch(game_id)
         return record
 
     # ----------------------------------------------------------------- the end
@@ -699,18 +676,12 @@ class Store:
                      now: float) -> GameRecord:
         """End an active game: store the result and one ``results`` row per placement
         ``(user_id, seat, place, won)``."""
-        async with self._lock:
-            db = await self._begin()
-            try:
-                await self._guarded_update(game_id, expected_version, ("active",), "finish",
-                                           "updated_at = ?", (now,))
-                await self._finish_in_transaction(
-                    game_id, state_json, FinishRecord(result_json, tuple(placements)), now)
-                record = await self._fetch(game_id)
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction():
+            await self._guarded_update(game_id, expected_version, ("active",), "finish",
+                                       "updated_at = ?", (now,))
+            await self._finish_in_transaction(
+                game_id, state_json, FinishRecord(result_json, tuple(placements)), now)
+            record = await self._fetch(game_id)
         return record
 
     async def abort(self, game_id: int, now: float) -> None:
@@ -719,23 +690,17 @@ class Store:
         Aborting an aborted game does nothing; a finished game cannot be aborted.
         Works even when the row's JSON is damaged, so a broken game can be cleared.
         """
-        async with self._lock:
-            db = await self._begin()
-            try:
-                cursor = await db.execute(
-                    "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "
-                    "next_reminder_at = NULL WHERE id = ? AND status IN ('lobby', 'active')",
-                    (now, game_id))
-                if cursor.rowcount != 1:
-                    raw = await self._raw(game_id)
-                    if raw is None:
-                        raise NotFoundError("That game no longer exists.")
-                    if raw[0] != "aborted":
-                        raise WrongStatusError(_status_message(raw[0], "abort it"))
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "
+                "next_reminder_at = NULL WHERE id = ? AND status IN ('lobby', 'active')",
+                (now, game_id))
+            if cursor.rowcount != 1:
+                raw = await self._raw(game_id)
+                if raw is None:
+                    raise NotFoundError("That game no longer exists.")
+                if raw[0] != "aborted":
+                    raise WrongStatusError(_status_message(raw[0], "abort it"))
 
     # ----------------------------------------------------------------- reminders
 
@@ -776,23 +741,17 @@ class Store:
         Anything else (a stale or skipped count, a changed version, a finished game)
         changes nothing and returns False.
         """
-        async with self._lock:
-            db = await self._begin()
-            try:
-                cursor = await db.execute(
-                    "UPDATE games SET reminders_sent = :sent, next_reminder_at = :next "
-                    "WHERE id = :id AND version = :version AND status = 'active' "
-                    "AND reminders_sent = :sent - 1",
-                    {"sent": reminders_sent, "next": next_reminder_at, "id": game_id,
-                     "version": expected_version})
-                claimed = cursor.rowcount == 1
-                if not claimed and next_reminder_at is None:
-                    await db.execute(
-                        "UPDATE games SET next_reminder_at = NULL WHERE id = ? AND version = ? "
-                        "AND status = 'active' AND reminders_sent = ?",
-                        (game_id, expected_version, reminders_sent))
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET reminders_sent = :sent, next_reminder_at = :next "
+                "WHERE id = :id AND version = :version AND status = 'active' "
+                "AND reminders_sent = :sent - 1",
+                {"sent": reminders_sent, "next": next_reminder_at, "id": game_id,
+                 "version": expected_version})
+            claimed = cursor.rowcount == 1
+            if not claimed and next_reminder_at is None:
+                await db.execute(
+                    "UPDATE games SET next_reminder_at = NULL WHERE id = ? AND version = ? "
+                    "AND status = 'active' AND reminders_sent = ?",
+                    (game_id, expected_version, reminders_sent))
         return claimed
