@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from renderers import sugar_blast
+from renderers import sugar_blast, sugartopia
 
 Renderer = Callable[[dict[str, Any]], bytes]
 
 RENDERERS: dict[str, Renderer] = {
     "sugar-blast": sugar_blast.render,
+    "sugartopia": sugartopia.render,
 }
 
 
