@@ -305,8 +305,47 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         y += 20
 
 
+HAND_H = 230
+
+
+def _turned_card(hand: dict[str, Any], rot: int, q: int, r: int) -> dict[str, Any]:
+    """The hand card as it would lie on the table turned by ``rot`` degrees."""
+    k = rot // 60
+    return {
+        "kind": "land", "q": q, "r": r, "label": hand["name"], "owner": None,
+        "roads": [{"arms": [{"side": (a["side"] + k) % 6, "cookies": a["cookies"]}
+                            for a in road["arms"]]} for road in hand["roads"]],
+        "fields": [{"sides": sorted((sd + k) % 6 for sd in f["sides"]), "sheep": f["sheep"],
+                    "rainbow": f["rainbow"], "sugar": 0, "honey": 0, "done": False,
+                    "bears": [{"colour": c, "fed": False} for c in f["bears"]]}
+                   for f in hand["fields"]],
+    }
+
+
+def _draw_hand(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The viewer's own card in each of its six turns (private views only)."""
+    hand = view["hand"]
+    top = HEIGHT
+    draw.rectangle((0, top, WIDTH, top + HAND_H), fill=(244, 232, 216))
+    fits = sorted({p["rot"] for p in hand.get("placements", [])})
+    draw.text((20, top + 12), f"Your card {hand['name']} (only you see this). Turns that fit "
+              f"somewhere: {', '.join(f'{r}°' for r in fits) or 'none'}.", font=font(20, True),
+              fill=INK)
+    geo = Geometry([(0, 0)])
+    geo.size = 62
+    for i, rot in enumerate((0, 60, 120, 180, 240, 300)):
+        cx = 110 + i * 215
+        geo.ox, geo.oy = cx, top + 130
+        _draw_card(draw, geo, _turned_card(hand, rot, 0, 0), view["seats"])
+        centred_text(draw, (cx, top + 215), f"rot {rot}", 18, INK if rot in fits else MUTED,
+                     bold=True)
+
+
 def _draw(view: dict[str, Any]) -> Image.Image:
-    image, draw = new_canvas(WIDTH, HEIGHT)
+    hand = view.get("hand")
+    image, draw = new_canvas(WIDTH, HEIGHT + (HAND_H if hand else 0))
+    if hand:
+        _draw_hand(draw, view)
     cells = [(c["q"], c["r"]) for c in view["cards"]] + [(s["q"], s["r"]) for s in view["spots"]]
     geo = Geometry(cells)
     _draw_spots(draw, geo, view["spots"])
@@ -342,7 +381,11 @@ def _sample_view() -> dict[str, Any]:
     return {"game": "sugartopia", "move": 1, "phase": "place", "turn": 0, "to_act": [0],
             "seats": seats, "supply": {"sugar": 1, "honey": 1}, "deck": 1, "cards": cards,
             "spots": [{"label": "b1", "q": 2, "r": -1}], "routes": [], "last": None,
-            "colours": {"neutral": ["green", "orange"]}, "result": None}
+            "colours": {"neutral": ["green", "orange"]}, "result": None,
+            "hand": {"name": "L01", "placements": [{"rot": 0}],
+                     "roads": [{"arms": [{"side": 0, "cookies": 1}, {"side": 3, "cookies": 0}]}],
+                     "fields": [{"sides": [1, 2], "sheep": 1, "rainbow": 1,
+                                 "bears": ["red", "green"]}]}}
 
 
 @cache

@@ -334,12 +334,19 @@ async def settle() -> None:
 
 
 async def start_bot(db_path: Path, clock: Clock, games: Mapping[str, Game],
-                    recorder: Recorder, *, real_pictures: bool = False) -> tuple[CandyBot, Gateway]:
+                    recorder: Recorder, *, real_pictures: bool = False,
+                    renderer: Callable[[View], bytes] | None = None) -> tuple[CandyBot, Gateway]:
     """A bot set up as ``login`` would, minus the network.
 
-    Test-only games have no renderer, so pictures are faked unless ``real_pictures``.
+    Test-only games have no renderer, so pictures are faked unless ``real_pictures``
+    (or a ``renderer`` is given).
     """
-    if real_pictures:
+    if renderer is not None:
+        from renderers.gif import animate
+
+        bot = create_bot(Settings(token=None, db_path=db_path), games=games,
+                         renderer=renderer, animator=animate, clock=clock)
+    elif real_pictures:
         from renderers import render
         from renderers.gif import animate
 
