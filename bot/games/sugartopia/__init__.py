@@ -1,0 +1,5 @@
+"""Sugartopia: hex land cards, cotton-candy sheep, gummy bears and Gingermen."""
+
+from bot.games.sugartopia.rules import Sugartopia
+
+__all__ = ["Sugartopia"]
