@@ -8,8 +8,9 @@ from bot.games.engine import Game, OptionsError
 
 def _registry() -> dict[str, Game]:
     from bot.games.sugar_blast import SugarBlast
+    from bot.games.sugartopia import Sugartopia
 
-    games: list[Game] = [SugarBlast()]
+    games: list[Game] = [SugarBlast(), Sugartopia()]
     return {g.slug: g for g in games}
 
 
