@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -12,18 +14,47 @@ from bot.games import get_game
 from bot.games.engine import SeatInfo
 from renderers import render
 from renderers.gif import animate
-from renderers.sugar_blast import CELL, cell_box
+from renderers.sugar_blast import (
+    BAND,
+    BOARD,
+    BX,
+    BY,
+    GAP,
+    blast_runs,
+    candy_sprite,
+    cell_box,
+)
 
-GAME = get_game("sugar-blast")
+KINDS = ["marshmallow", "corn", "cane", "lollipop", "gumdrop", "truffle"]
+SIDES = {2: ("south", "north"), 3: ("south", "west", "north"),
+         4: ("south", "west", "north", "east")}
+NAMES = ("Ana", "Bo", "Chiara", "Dmitri")
 
 
-def view(players: int = 3, seed: int = 2) -> dict:
-    state = GAME.new([SeatInfo(f"P{i}") for i in range(players)], seed)
-    return GAME.view(state, None)
+def make_view(players: int = 3, **changes: Any) -> dict[str, Any]:
+    """A valid Sugar Blast view following the view schema, with ``changes`` applied."""
+    view: dict[str, Any] = {
+        "game": "sugar-blast", "move": 12, "size": 6,
+        # A board with no three alike in a row or column.
+        "board": [[KINDS[(col + 2 * row) % 6] for col in range(6)] for row in range(6)],
+        "types": list(KINDS),
+        "seats": [{"name": NAMES[i], "ai": i == 1, "side": SIDES[players][i],
+                   "kept": {"corn": 2, "cane": 1} if i == 0 else {}, "progress": 2 if i == 0
+                   else 0, "needed": 4} for i in range(players)],
+        "objective": {"id": "four-alike", "name": "Four of a Kind",
+                      "text": "Keep 4 candies of one kind.",
+                      "groups": [{"count": 4, "kind": None}]},
+        "bag": 31, "turn": 0, "to_act": [0], "tilt": "south", "phase": "swap", "drawn": None,
+        "choices": {"blasts": [], "keep": []},
+        "last": None,
+        "result": None,
+    }
+    view.update(changes)
+    return view
 
 
-def image(v: dict) -> Image.Image:
-    return Image.open(io.BytesIO(render(v))).convert("RGB")
+def image(view: dict[str, Any]) -> Image.Image:
+    return Image.open(io.BytesIO(render(view))).convert("RGB")
 
 
 def cell_pixels(img: Image.Image, col: int, row: int) -> bytes:
@@ -31,60 +62,161 @@ def cell_pixels(img: Image.Image, col: int, row: int) -> bytes:
     return img.crop((x0 + 6, y0 + 6, x1 - 6, y1 - 6)).tobytes()
 
 
+def play(players: int, seed: int, moves: int) -> list[dict[str, Any]]:
+    """Public views of a real game played by the AI for up to ``moves`` actions."""
+    game = get_game("sugar-blast")
+    seats = [SeatInfo(NAMES[i], ai=i > 0) for i in range(players)]
+    state = game.new(seats, seed=seed)
+    views = [game.view(state, None)]
+    for _ in range(moves):
+        if game.result(state):
+            break
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, game.ai_action(state, seat), state["move"]).state
+        views.append(game.view(state, None))
+    return views
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_picture_is_a_phone_sized_png_under_300_kb(players):
-    data = render(view(players))
+    data = render(make_view(players))
     img = Image.open(io.BytesIO(data))
     assert img.format == "PNG" and 1000 <= img.width <= 1400
     assert len(data) < 300 * 1024
 
 
-def test_each_candy_kind_looks_different():
-    v = view()
-    v["board"] = [[v["types"][c] for c in range(6)] for _ in range(6)]
-    img = image(v)
-    cells = {cell_pixels(img, col, 2) for col in range(6)}
-    assert len(cells) == 6
+def test_row_one_is_at_the_bottom_and_column_a_at_the_left():
+    assert cell_box(0, 0)[1] > cell_box(0, 5)[1]
+    assert cell_box(0, 0)[0] < cell_box(5, 0)[0]
 
 
-def test_the_last_swap_and_blast_are_highlighted():
-    v = view()
-    plain = image(v)
-    marked = copy.deepcopy(v)
-    marked["last"] = {"seat": 0, "swap": [[2, 2], [3, 2]], "replaced": None,
-                      "blasted": [[0, 0]]}
-    img = image(marked)
+def test_each_candy_kind_looks_different_on_the_board():
+    view = make_view(board=[list(KINDS) for _ in range(6)])
+    img = image(view)
+    assert len({cell_pixels(img, col, 2) for col in range(6)}) == 6
+
+
+def test_each_candy_kind_has_its_own_silhouette():
+    masks = {kind: candy_sprite(kind, 33).getchannel("A").point(lambda a: 255 * (a > 128))
+             for kind in KINDS}
+    for a, b in itertools.combinations(KINDS, 2):
+        pa, pb = masks[a].tobytes(), masks[b].tobytes()
+        both = sum(1 for x, y in zip(pa, pb, strict=True) if x and y)
+        either = sum(1 for x, y in zip(pa, pb, strict=True) if x or y)
+        assert both / either < 0.85, (a, b)
+
+
+def test_the_last_swap_and_blast_are_highlighted_and_nothing_else_changes():
+    plain = image(make_view())
+    marked = image(make_view(last={"seat": 0, "swap": [[2, 2], [3, 2]], "replaced": None,
+                                   "blasted": [[0, 0]]}))
     for cell in ((2, 2), (3, 2), (0, 0)):
-        x0, y0, _, _ = cell_box(*cell)
-        region = (x0, y0, x0 + CELL, y0 + CELL)
-        assert plain.crop(region).tobytes() != img.crop(region).tobytes(), cell
-    untouched = cell_box(5, 5)
-    assert plain.crop(untouched).tobytes() == img.crop(untouched).tobytes()
+        assert cell_pixels(plain, *cell) != cell_pixels(marked, *cell), cell
+    assert cell_pixels(plain, 5, 5) == cell_pixels(marked, 5, 5)
 
 
-def test_the_side_of_the_player_to_act_is_marked():
-    v = view(players=2)
-    south = image(v)
-    v["turn"], v["to_act"] = 1, [1]
-    north = image(v)
-    band_south = (100, 120 + 6 * CELL + 40, 600, 120 + 6 * CELL + 70)
-    assert south.crop(band_south).tobytes() != north.crop(band_south).tobytes()
+def test_the_replaced_cell_is_marked():
+    plain = image(make_view())
+    marked = image(make_view(last={"seat": 1, "swap": None, "replaced": [4, 5],
+                                   "blasted": []}))
+    assert cell_pixels(plain, 4, 5) != cell_pixels(marked, 4, 5)
+    assert cell_pixels(plain, 0, 0) == cell_pixels(marked, 0, 0)
 
 
-def test_a_finished_game_renders_its_result():
-    v = view()
-    v["phase"], v["to_act"] = "over", []
-    v["result"] = {"ranking": [[1], [0, 2]], "scores": {"0": 1, "1": 4, "2": 1},
-                   "summary": "P1 completed the card."}
-    assert Image.open(io.BytesIO(render(v))).format == "PNG"
+def test_pending_blast_choices_are_outlined_on_their_cells():
+    options = [{"notation": "blast a1-c1", "kind": "three", "cells": [[0, 0], [1, 0], [2, 0]]},
+               {"notation": "mega a1-c1 a1-a3", "kind": "mega",
+                "cells": [[0, 0], [1, 0], [2, 0], [0, 1], [0, 2]]}]
+    plain = image(make_view(phase="blast"))
+    choosing = image(make_view(phase="blast", choices={"blasts": options, "keep": []}))
+    for cell in ((0, 0), (1, 0), (2, 0), (0, 1), (0, 2)):
+        assert cell_pixels(plain, *cell) != cell_pixels(choosing, *cell), cell
+    assert cell_pixels(plain, 4, 4) == cell_pixels(choosing, 4, 4)
 
 
-def test_the_gif_has_one_frame_per_picture():
-    frames = [render(view(seed=s)) for s in range(3)]
-    gif = Image.open(io.BytesIO(animate(frames)))
-    assert gif.format == "GIF" and gif.n_frames == 3 and gif.width <= 640
+def test_a_mega_blast_is_outlined_as_its_two_runs():
+    l_shape = [(0, 0), (1, 0), (2, 0), (0, 1), (0, 2)]
+    assert blast_runs(l_shape) == [((0, 0), (0, 2)), ((0, 0), (2, 0))]
+    assert blast_runs([(3, 1), (3, 2), (3, 3), (3, 4)]) == [((3, 1), (3, 4))]
+
+
+def test_the_player_to_act_gets_a_filled_band_on_their_own_side():
+    south_band = (BX + 10, BY + BOARD + GAP + 4, BX + BOARD - 10, BY + BOARD + GAP + BAND - 4)
+    north_band = (BX + 10, BY - GAP - BAND + 4, BX + BOARD - 10, BY - GAP - 4)
+    anas_turn = image(make_view(2))
+    bos_turn = image(make_view(2, turn=1, to_act=[1], tilt="north"))
+    for band in (south_band, north_band):
+        assert anas_turn.crop(band).tobytes() != bos_turn.crop(band).tobytes()
+
+
+def test_the_drawn_candy_and_keep_choices_render():
+    for changes in ({"phase": "replace", "drawn": "gumdrop"},
+                    {"phase": "keep", "choices": {"blasts": [], "keep": ["corn", "truffle"]}}):
+        data = render(make_view(4, **changes))
+        assert Image.open(io.BytesIO(data)).format == "PNG"
+
+
+def test_a_finished_game_renders_its_ranking_instead_of_a_turn():
+    running = make_view()
+    over = make_view(phase="over", to_act=[], result={
+        "ranking": [[1], [0, 2]], "scores": {"0": 2, "1": 4, "2": 2},
+        "summary": "Bo completed Four of a Kind."})
+    assert image(running).tobytes() != image(over).tobytes()
+
+
+def test_a_view_without_display_names_or_with_long_names_still_renders():
+    view = make_view(4)
+    view["seats"][0]["name"] = "Bartholomew the Magnificent of Candyland"
+    assert "names" not in view
+    assert len(render(view)) < 300 * 1024
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_real_views_render_throughout_a_game(players):
+    for view in play(players, seed=players, moves=40)[::4]:
+        data = render(view)
+        assert Image.open(io.BytesIO(data)).width == 1240
+        assert len(data) < 300 * 1024
+
+
+def test_the_real_opening_view_renders_for_a_human_and_an_ai():
+    game = get_game("sugar-blast")
+    state = game.new([SeatInfo("Ana"), SeatInfo("Bo", ai=True)], seed=1)
+    public = image(game.view(state, None))
+    assert public.size == (1240, 860)
+    own = image(game.view(state, 0))
+    assert own.size == public.size
+
+
+def test_the_gif_has_one_frame_per_picture_and_is_scaled_down():
+    frames = [render(make_view(move=m)) for m in range(3)]
+    gif = Image.open(io.BytesIO(animate(frames, max_width=500)))
+    assert gif.format == "GIF" and gif.n_frames == 3 and gif.width == 500
+
+
+def test_the_gif_lingers_on_the_final_position():
+    frames = [render(make_view(move=m)) for m in range(2)]
+    gif = Image.open(io.BytesIO(animate(frames, frame_ms=400, last_frame_ms=2000)))
+    durations = []
+    for i in range(gif.n_frames):
+        gif.seek(i)
+        durations.append(gif.info["duration"])
+    assert durations == [400, 2000]
+
+
+def test_an_empty_replay_is_refused():
+    with pytest.raises(ValueError, match="at least one"):
+        animate([])
 
 
 def test_an_unknown_game_has_no_renderer():
     with pytest.raises(ValueError, match="No renderer"):
         render({"game": "chess"})
+
+
+def test_the_dispatcher_uses_the_view_and_never_changes_it():
+    view = make_view(last={"seat": 0, "swap": [[0, 0], [1, 0]], "replaced": None,
+                           "blasted": [[0, 0]]})
+    before = copy.deepcopy(view)
+    render(view)
+    assert view == before

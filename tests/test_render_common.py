@@ -1,0 +1,136 @@
+"""Shared drawing helpers: fonts, colours, text, legend and PNG encoding."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+from PIL import Image, ImageChops, ImageDraw
+
+from renderers.common import (
+    BACKGROUND,
+    INK,
+    SEAT_COLOURS,
+    centred_text,
+    fitted_text,
+    font,
+    legend,
+    make_palette,
+    new_canvas,
+    outlined_text,
+    seat_colour,
+    shorten,
+    text_size,
+    to_png,
+    wrap,
+)
+
+# Machado et al. (2009) full-severity simulation matrices, applied to linear RGB.
+COLOUR_VISION = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}
+
+
+def _simulate(colour: tuple[int, int, int], matrix) -> tuple[float, ...]:
+    def linear(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    def gamma(c: float) -> float:
+        c = min(max(c, 0.0), 1.0)
+        return 255 * (12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055)
+
+    lin = [linear(c) for c in colour]
+    return tuple(gamma(sum(row[j] * lin[j] for j in range(3))) for row in matrix)
+
+
+def _ink_box(image: Image.Image) -> tuple[int, int, int, int]:
+    """Bounding box of everything that is not background."""
+    box = ImageChops.difference(image, Image.new("RGB", image.size, BACKGROUND)).getbbox()
+    assert box is not None
+    return box
+
+
+def test_fonts_are_loaded_once_per_size_and_weight():
+    assert font(20) is font(20)
+    assert font(20) is not font(20, bold=True)
+    assert font(20).size == 20
+
+
+def test_seat_colours_stay_apart_for_every_common_colour_blindness():
+    for name, matrix in COLOUR_VISION.items():
+        seen = [_simulate(c, matrix) for c in SEAT_COLOURS]
+        closest = min(sum((a - b) ** 2 for a, b in zip(p, q, strict=True)) ** 0.5
+                      for p, q in itertools.combinations(seen, 2))
+        assert closest > 25, name
+
+
+def test_a_fifth_seat_reuses_the_first_colour():
+    assert seat_colour(4) == seat_colour(0) == SEAT_COLOURS[0]
+
+
+def test_centred_text_is_centred_on_the_point():
+    image, draw = new_canvas(200, 100)
+    centred_text(draw, (100, 50), "Blast", 30, INK, bold=True)
+    x0, y0, x1, y1 = _ink_box(image)
+    assert abs((x0 + x1) / 2 - 100) <= 2
+    assert abs((y0 + y1) / 2 - 50) <= 3
+
+
+def test_outlined_text_draws_its_outline_around_the_letters():
+    image, draw = new_canvas(120, 60)
+    outlined_text(draw, (60, 30), "a1", 30, fill=(255, 255, 255), outline=(200, 0, 0))
+    colours = {colour for _, colour in image.getcolors(10_000)}
+    assert (255, 255, 255) in colours and (200, 0, 0) in colours
+
+
+def test_long_text_is_shortened_with_an_ellipsis_to_fit():
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    name = "Bartholomew the Magnificent"
+    short = shorten(draw, name, 20, 120, bold=True)
+    assert short.endswith("…") and text_size(draw, short, 20, True)[0] <= 120
+    assert shorten(draw, "Ana", 20, 120) == "Ana"
+
+
+def test_fitted_text_never_runs_past_its_width():
+    image, draw = new_canvas(400, 40)
+    fitted_text(draw, (10, 20), "a very long player name indeed " * 3, 20, 150, INK,
+                anchor="lm")
+    assert _ink_box(image)[2] <= 10 + 150 + 1
+
+
+def test_wrapped_lines_fit_the_width_and_keep_every_word():
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    text = "Swap two neighbouring candies to make a Blast of three or more in a line."
+    lines = wrap(draw, text, 18, 200)
+    assert len(lines) > 1
+    assert all(text_size(draw, line, 18)[0] <= 200 for line in lines)
+    assert " ".join(lines) == text
+
+
+def test_the_legend_draws_every_marker_and_label():
+    _, draw = new_canvas(400, 200)
+    drawn: list[tuple[float, float]] = []
+    entries = [(lambda x, y: drawn.append((x, y)), label) for label in ("corn", "cane", "gum")]
+    legend(draw, (10, 10, 390, 120), entries, columns=2)
+    assert len(drawn) == 3
+    assert drawn[0][1] == drawn[1][1] < drawn[2][1]  # two per row, then the next row
+
+
+def test_png_on_a_fixed_palette_is_smaller_and_decodes_to_the_same_size():
+    image, draw = new_canvas(300, 200)
+    for i, colour in enumerate(SEAT_COLOURS):
+        draw.ellipse((20 + 60 * i, 50, 70 + 60 * i, 100), fill=colour, outline=INK, width=3)
+    centred_text(draw, (150, 150), "Sugar Blast", 28, INK, bold=True)
+    full = to_png(image)
+    mapped = to_png(image, make_palette(image))
+    for data in (full, mapped):
+        decoded = Image.open(io.BytesIO(data))
+        assert decoded.format == "PNG" and decoded.size == (300, 200)
+    assert Image.open(io.BytesIO(mapped)).mode == "P"
+    assert len(mapped) < len(full)
