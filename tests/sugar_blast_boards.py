@@ -46,7 +46,12 @@ def game_with(rows: list[str], players: int = 2, bag: dict[str, int] | None = No
                 if candy:
                     bag[candy] -= 1
     state["bag"] = bag
-    state["phase"] = phase
+    state["decisions"] = []
+    if phase == "blast":  # several Blasts on the board: the turn player chooses one
+        state["phase"] = "swap"
+        GAME.ask(state, "blast", [state["turn"]])
+    else:
+        state["phase"] = phase
     state["drawn"] = None
     state["last"] = {"seat": 0, "swap": None, "replaced": None, "blasted": []}
     return state

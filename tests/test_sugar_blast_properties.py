@@ -81,3 +81,11 @@ def test_an_illegal_action_never_changes_the_state(game, text, seat):
 
 def _assert(condition: bool) -> None:
     assert condition
+
+
+@settings(max_examples=30, deadline=None)
+@given(games)
+def test_a_game_ends_only_by_an_objective_or_with_the_bag_empty(game):
+    seed, players, randoms = game
+    final, _ = play(GAME, seed, players, frozenset(randoms))
+    assert final["winner"] is not None or sum(final["bag"].values()) == 0

@@ -134,7 +134,7 @@ def test_four_blast_removes_the_rest_of_the_row():
     rows = with_rows(r1="M M C M T G", r2="K L M T M C")
     state = game_with(rows)
     new = GAME.apply(state, 0, "swap c1 c2").state
-    assert new["phase"] == "keep"
+    assert GAME.top(new).kind == "keep"
     assert all(c is None for c in new["board"][0])  # the whole of row 1 is gone
     assert [a.notation for a in GAME.legal_actions(new, 0)] == ["keep gumdrop", "keep truffle"]
 
@@ -170,7 +170,7 @@ T_SHAPE = with_rows(r2="K L G M M C", r3="G T M C M L", r4="M C K M G T", r5="K 
 
 def test_several_blasts_at_once_the_player_chooses_the_order():
     new = GAME.apply(game_with(T_SHAPE), 0, "swap d2 d3").state
-    assert new["phase"] == "blast"
+    assert GAME.top(new).kind == "blast"
     assert sorted(a.notation for a in GAME.legal_actions(new, 0)) == [
         "blast c3-e3", "blast d3-d5", "mega c3-e3 d3-d5"]
 
@@ -178,11 +178,11 @@ def test_several_blasts_at_once_the_player_chooses_the_order():
 def test_mega_blast_removes_the_rest_of_the_three_by_three_square():
     new = GAME.apply(game_with(T_SHAPE), 0, "swap d2 d3").state
     new = GAME.apply(new, 0, "mega c3-e3 d3-d5").state
-    assert new["phase"] == "keep"
+    assert GAME.top(new).kind == "keep"
     square = [(c, r) for c in (2, 3, 4) for r in (2, 3, 4)]
     assert all(bd.at(new["board"], cell) is None for cell in square)
     # e5 held a marshmallow, so the second candy is a cane (c4) or a gumdrop (e4, c5).
-    assert new["pending"]["others"] == ["cane", "gumdrop"]
+    assert GAME.top(new).data["others"] == ["cane", "gumdrop"]
     out = GAME.apply(new, 0, "keep cane")
     assert out.events[0].text == "Ana kept a candy cane as well."
     assert out.state["kept"][0]["cane"] >= 1  # a chain after the refill may add more
@@ -195,7 +195,7 @@ def test_long_cross_offers_the_blast_of_four_or_the_mega_blast_not_both():
     assert notations == ["blast c3-e3", "blast d2-d5", "mega c3-e3 d2-d4", "mega c3-e3 d3-d5"]
     new = GAME.apply(state, 0, "blast d2-d5").state
     assert new["kept"][0] == {"marshmallow": 1}
-    assert new["pending"]["others"] == ["corn", "lollipop"]  # d6 and d1, never the row's Ms
+    assert GAME.top(new).data["others"] == ["corn", "lollipop"]  # d6 and d1, never the row's Ms
 
 
 # ------------------------------------------------------------------ tilt, refill, chains
@@ -345,7 +345,7 @@ def test_a_stale_move_is_refused_and_changes_nothing():
     state = game_with(with_rows(r1="M M C M G T"))
     before = copy.deepcopy(state)
     with pytest.raises(StaleActionError, match="expired"):
-        GAME.apply(state, 0, "swap c1 d1", expected_move=state["move"] - 1)
+        GAME.apply(state, 0, "swap c1 d1", expected=state["move"] - 1)
     assert state == before
 
 
@@ -353,3 +353,17 @@ def test_keep_accepts_the_candy_name_in_words():
     state = game_with(with_rows(r1="M M C M T G", r2="K L M T M C"))
     new = GAME.apply(state, 0, "swap c1 c2").state
     assert GAME.parse(new, 0, "keep truffles").notation == "keep truffle"
+
+
+def test_a_round_without_a_blast_does_not_end_the_game_while_the_bag_has_chips():
+    # Seed 10, two players (the random objective draws four-alike): both players
+    # fail to Blast after their replacements, yet 25 chips remain in the bag.
+    state = GAME.new([SeatInfo("A"), SeatInfo("B")], 10)
+    log = ["swap c2 c3", "swap e2 e3", "replace f2", "swap e3 e4", "replace c5", "replace d3",
+           "replace f6"]
+    for notation in log:
+        state = GAME.apply(state, min(GAME.to_act(state)), notation).state
+    assert state["objective"] == "four-alike"
+    assert GAME.result(state) is None and GAME.to_act(state) == {1}
+    assert sum(state["bag"].values()) > 0
+

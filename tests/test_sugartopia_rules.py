@@ -293,7 +293,7 @@ def test_with_more_hungry_bears_than_sugar_the_turn_player_chooses(extra):
     state = game_with([placed(extra["l82"], (0, 1))], ["l83", "l02"], deck=["l03"])
     out = GAME.apply(state, 0, "l83 at b7 0")
     mid = out.state
-    assert mid["phase"] == "feed" and GAME.to_act(mid) == {0}
+    assert GAME.choosing_bears(mid) and GAME.to_act(mid) == {0}
     assert [a.notation for a in GAME.legal(mid, 0)] == ["feed red", "feed blue", "feed green"]
     assert GAME.quick_choices(mid, 0) == GAME.legal(mid, 0)
     assert GAME.legal_actions(mid, 1) == []
@@ -302,7 +302,7 @@ def test_with_more_hungry_bears_than_sugar_the_turn_player_chooses(extra):
     with pytest.raises(IllegalActionError, match="hungry bear"):
         GAME.apply(mid, 0, "b6 0")
     mid = GAME.apply(mid, 0, "feed green").state
-    assert fed(mid, 1) == [False, False, True] and mid["phase"] == "feed"
+    assert fed(mid, 1) == [False, False, True] and GAME.choosing_bears(mid)
     with pytest.raises(IllegalActionError, match="no hungry green"):
         GAME.apply(mid, 0, "feed green")
     end = GAME.apply(mid, 0, "feed blue").state

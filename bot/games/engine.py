@@ -12,10 +12,30 @@ The envelope every state carries::
     seed    int   the seed the game was created with
     options dict  validated options
     seats   list  [{"name": str, "ai": bool}, ...]
-    move    int   number of actions applied so far (stale-button check)
+    move    int   number of actions applied so far
     rng     int   the generator state (see :mod:`bot.games.rng`)
+    rules   int   the game's rules version the state was made with
+    decisions list the stack of open decisions, top last (see :class:`Decision`)
+    decision_counter int  the last decision id handed out
+    flow    dict  {"round": int, "phase": str} for games that declare phases
 
 Everything else in the dict belongs to the game.
+
+Decisions. A game's own turn structure says who acts when no decision is open
+(:meth:`Game.turn_actors`, :meth:`Game.turn_actions`, :meth:`Game.play`). Inside
+a turn a game *asks* a decision (:meth:`Game.ask`): who decides, what kind, the
+data to resume with. The decision goes on a stack; while it is open its seats
+act, choosing among :meth:`Game.decision_actions`, and when it is answered the
+engine pops it and calls :meth:`Game.resolve`, which may ask further decisions
+(they nest) or let the one below resume. A *joint* decision is answered by all
+its seats in any order; each answer stays secret until the last one is in, and
+then the decision resolves once, with the answers by seat, so the order they
+arrived in cannot matter.
+
+Each open decision has an id. A button or command made for a decision carries
+its :meth:`Game.token`; it stays valid while that decision is open for that seat,
+whatever other seats do meanwhile. A decision that becomes the top again after a
+nested one resolved gets a fresh id, because what its seats saw has changed.
 """
 
 from __future__ import annotations
@@ -32,6 +52,8 @@ from typing import Any, ClassVar
 from bot.games.rng import Rng
 
 FORMAT_VERSION = 1
+#: Envelope keys added after format 1 and their values in states saved before them.
+_ENVELOPE_DEFAULTS: dict[str, Any] = {"rules": 1, "decisions": [], "decision_counter": 0}
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -80,6 +102,10 @@ class CorruptStateError(GameError):
     """A saved state that cannot be read back."""
 
 
+class RulesVersionError(GameError):
+    """A saved game made under other rules than this bot plays, with no way to carry it over."""
+
+
 # --------------------------------------------------------------------------- values
 
 
@@ -97,19 +123,38 @@ class Action:
 
     notation: str
     label: str = ""  # longer human description, e.g. for autocomplete
+    #: What everybody else may learn of it, e.g. "placed a card face down in room 2".
+    #: Empty when the notation itself is public.
+    public: str = ""
 
     def __str__(self) -> str:
         return self.notation
 
+    @property
+    def hidden(self) -> bool:
+        return bool(self.public)
+
 
 @dataclass(frozen=True)
 class Event:
-    """One line of narration. ``reveals`` marks hidden information made public."""
+    """One line of narration. ``reveals`` marks hidden information made public.
+
+    ``to`` addresses the event to some seats only (``None``: everybody). Private
+    events never reach a channel message, the stored narration or a replay.
+    """
 
     text: str
     seat: int | None = None
     kind: str = "info"
     reveals: bool = False
+    to: tuple[int, ...] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+    def seen_by(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
 
 
 @dataclass(frozen=True)
@@ -149,6 +194,36 @@ class Outcome:
     events: list[Event]
     action: Action
     undoable: bool
+    #: How the action reads to everybody else (the notation unless it is hidden).
+    public: str = ""
+
+    def narration(self, seat: int | None = None) -> list[str]:
+        """The event texts ``seat`` may read (``None``: the public ones)."""
+        return [e.text for e in self.events if e.seen_by(seat)]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An open decision, as read from the stack (the stack itself is JSON in the state)."""
+
+    id: int
+    kind: str
+    seats: tuple[int, ...]
+    data: dict[str, Any]
+    joint: bool
+    public: bool
+    answered: tuple[int, ...]
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """Seats that still have to answer."""
+        return tuple(s for s in self.seats if s not in self.answered)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Decision:
+        return cls(int(raw["id"]), str(raw["kind"]), tuple(raw["seats"]), raw["data"],
+                   bool(raw["joint"]), bool(raw["public"]),
+                   tuple(sorted(int(k) for k in raw["answers"])))
 
 
 @dataclass(frozen=True)
@@ -172,8 +247,14 @@ class Turn:
     events: list[Event] = field(default_factory=list)
 
     def say(self, text: str, seat: int | None = None, kind: str = "info", *,
-            reveals: bool = False) -> None:
-        self.events.append(Event(text, seat, kind, reveals))
+            reveals: bool = False, to: Sequence[int] | None = None) -> None:
+        """Narrate; ``to`` makes the line private to those seats."""
+        self.events.append(Event(text, seat, kind, reveals,
+                                 None if to is None else tuple(sorted(set(to)))))
+
+    def reveal(self) -> None:
+        """Mark the turn as having revealed hidden information (so it cannot be undone)."""
+        self.events.append(Event("", None, "reveal", True, ()))
 
 
 _SPACES = re.compile(r"\s+")
@@ -196,6 +277,10 @@ class Game(ABC):
     max_seats: ClassVar[int]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     has_hidden_information: ClassVar[bool] = False
+    #: Bumped whenever a change of rules or cards would play an old log differently.
+    rules_version: ClassVar[int] = 1
+    #: The phases of a round, in order, for games that have them (see :meth:`next_phase`).
+    phases: ClassVar[tuple[str, ...]] = ()
     #: One line per notation form, shown in help and parse errors.
     notation_help: ClassVar[str] = ""
     #: A few sentences on how to play, for ``/game rules``.
@@ -208,16 +293,34 @@ class Game(ABC):
         """Fill in the game's own fields of a freshly enveloped state."""
 
     @abstractmethod
-    def actors(self, state: State) -> frozenset[int]:
-        """Seats that may act now (ignores whether the game is over)."""
+    def turn_actors(self, state: State) -> frozenset[int]:
+        """Seats that may act when no decision is open (ignores whether the game is over)."""
 
     @abstractmethod
-    def legal(self, state: State, seat: int) -> list[Action]:
-        """Every legal action for ``seat`` (empty if it may not act)."""
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
+        """Legal actions of ``seat`` when no decision is open."""
 
     @abstractmethod
     def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
-        """Mutate ``state`` by a legal ``action``; narrate through ``turn``."""
+        """Mutate ``state`` by a legal turn action (no decision open); narrate through ``turn``."""
+
+    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        """The answers ``seat`` may give to ``decision``. Games that ask decisions override."""
+        raise NotImplementedError(f"{self.slug} asked a {decision.kind!r} decision "
+                                  "but offers no answers to it")
+
+    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                turn: Turn) -> None:
+        """Carry on once ``decision`` is answered (it is already off the stack).
+
+        ``answers`` holds one action per deciding seat, keyed by seat.
+        """
+        raise NotImplementedError(f"{self.slug} asked a {decision.kind!r} decision "
+                                  "but cannot resolve it")
+
+    def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+        """Called by :meth:`next_phase` when a phase (of :attr:`phases`) begins."""
+        raise NotImplementedError(f"{self.slug} declares phases but does not begin them")
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> View:
@@ -263,14 +366,139 @@ class Game(ABC):
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         """Actions worth offering as buttons or a select menu (a *common choice*).
 
-        Empty when the choice is open-ended and best typed or autocompleted
-        (for example any swap on the board). At most 25 are ever shown.
+        By default the answers to an open decision when there are at most 25 of
+        them, and nothing for the open-ended turn actions (best typed or
+        autocompleted). Every quick choice is a legal action.
         """
-        return []
+        if self.top(state) is None:
+            return []
+        actions = self.legal_actions(state, seat)
+        return actions if len(actions) <= 25 else []
+
+    def choices_are_public(self, state: State) -> bool:
+        """May the quick choices be offered as buttons in the channel?
+
+        A property of the open decision (:meth:`ask` ``public=``); with no decision
+        open, public unless the game has hidden information.
+        """
+        top = self.top(state)
+        if top is None:
+            return not self.has_hidden_information
+        return top.public and not top.joint
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
         """Order actions most useful first, for autocomplete. Default: as given."""
         return actions
+
+    def upgrade(self, state: State) -> State:
+        """Carry a state saved under an older :attr:`rules_version` over, or raise.
+
+        The default refuses: a game started under other rules cannot go on.
+        """
+        raise RulesVersionError(
+            f"This {self.title} game was started under rules version {state.get('rules')}, "
+            f"and this bot plays version {self.rules_version}; it cannot be carried over. "
+            "End it with `/game abort` and start a new one.")
+
+    # ----------------------------------------------------------------- decisions
+
+    def ask(self, state: State, kind: str, seats: Iterable[int],
+            data: dict[str, Any] | None = None, *, joint: bool = False,
+            public: bool = True) -> Decision:
+        """Open a decision on top of the stack.
+
+        ``seats`` decide; with ``joint`` every one of them answers (in secret,
+        in any order) and the decision resolves once all have. ``public`` says
+        whether its answers may be offered as buttons in the channel. ``data``
+        is whatever :meth:`resume` needs (JSON).
+        """
+        deciders = sorted(set(seats))
+        if not deciders:
+            raise ValueError(f"a {kind!r} decision needs at least one seat")
+        if not joint and len(deciders) > 1:
+            raise ValueError("a decision of several seats must be joint")
+        state["decision_counter"] = state.get("decision_counter", 0) + 1
+        raw = {"id": state["decision_counter"], "kind": kind, "seats": deciders,
+               "data": dict(data or {}), "joint": joint, "public": public, "answers": {}}
+        state.setdefault("decisions", []).append(raw)
+        return Decision.from_json(raw)
+
+    def top(self, state: State) -> Decision | None:
+        """The decision being made now, or ``None``."""
+        stack = state.get("decisions") or []
+        return Decision.from_json(stack[-1]) if stack else None
+
+    def open_decisions(self, state: State) -> list[Decision]:
+        """Every open decision, bottom first."""
+        return [Decision.from_json(raw) for raw in state.get("decisions") or []]
+
+    def answer_of(self, state: State, seat: int) -> str | None:
+        """``seat``'s answer to the open joint decision, if it has given one (its own eyes only)."""
+        stack = state.get("decisions") or []
+        return stack[-1]["answers"].get(str(seat)) if stack else None
+
+    def decision_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        """The top decision as ``seat`` may see it, for views: never another seat's answer."""
+        top = self.top(state)
+        if top is None:
+            return None
+        out: dict[str, Any] = {"id": top.id, "kind": top.kind, "seats": list(top.seats),
+                               "joint": top.joint, "waiting": list(top.waiting),
+                               "answered": list(top.answered)}
+        if seat is not None and seat in top.answered:
+            out["mine"] = self.answer_of(state, seat)
+        return out
+
+    def token(self, state: State, seat: int) -> str:
+        """What a button for ``seat`` carries to prove it was made for the situation now.
+
+        The open decision's id while one is open, else the move number.
+        """
+        top = self.top(state)
+        return f"d{top.id}" if top is not None else f"m{state['move']}"
+
+    # ----------------------------------------------------------------- phases
+
+    def start_phases(self, state: State, turn: Turn) -> None:
+        """Begin round 1 with the first of :attr:`phases`."""
+        state["flow"] = {"round": 1, "phase": self.phases[0]}
+        self.begin_phase(state, self.phases[0], turn)
+
+    def next_phase(self, state: State, turn: Turn) -> None:
+        """Move on to the next phase; after the last, the next round's first phase."""
+        flow = state["flow"]
+        index = self.phases.index(flow["phase"]) + 1
+        if index == len(self.phases):
+            flow["round"] += 1
+            index = 0
+        flow["phase"] = self.phases[index]
+        self.begin_phase(state, flow["phase"], turn)
+
+    @staticmethod
+    def round_of(state: State) -> int:
+        return int(state["flow"]["round"])
+
+    @staticmethod
+    def phase_of(state: State) -> str:
+        return str(state["flow"]["phase"])
+
+    # ----------------------------------------------------------------- who acts, what is legal
+
+    def actors(self, state: State) -> frozenset[int]:
+        """Seats that may act now: the top decision's waiting seats, else the turn's."""
+        top = self.top(state)
+        if top is not None:
+            return frozenset(top.waiting)
+        return self.turn_actors(state)
+
+    def legal(self, state: State, seat: int) -> list[Action]:
+        """Every legal action for ``seat`` (empty if it may not act)."""
+        if seat not in self.actors(state):
+            return []
+        top = self.top(state)
+        if top is not None:
+            return self.decision_actions(state, top, seat)
+        return self.turn_actions(state, seat)
 
     # ----------------------------------------------------------------- provided
 
@@ -290,6 +518,9 @@ class Game(ABC):
             "seats": [{"name": s.name, "ai": bool(s.ai)} for s in seats],
             "move": 0,
             "rng": Rng.from_seed(int(seed)).state,
+            "rules": self.rules_version,
+            "decisions": [],
+            "decision_counter": 0,
         }
         turn = Turn(Rng(state["rng"]))
         self.setup(state, turn)
@@ -357,16 +588,30 @@ class Game(ABC):
             )
         raise IllegalActionError(self.explain(state, seat, canon))
 
+    def check_token(self, state: State, seat: int, expected: str | int | None) -> None:
+        """Raise :class:`StaleActionError` unless ``expected`` is ``seat``'s token now.
+
+        An ``int`` is an old-style move number and must equal the move counter.
+        """
+        if expected is None:
+            return
+        if isinstance(expected, int):
+            if expected != state["move"]:
+                raise StaleActionError("That choice has expired: the game has moved on since.")
+            return
+        if expected != self.token(state, seat):
+            raise StaleActionError("That choice has expired: the game has moved on since.")
+
     def apply(self, state: State, seat: int, action: Action | str,
-              expected_move: int | None = None) -> Outcome:
+              expected: str | int | None = None) -> Outcome:
         """Apply ``action`` for ``seat``; the input state is never modified.
 
-        ``expected_move`` is the move counter the client saw; if the game has
-        moved on since, :class:`StaleActionError` is raised.
+        ``expected`` is the :meth:`token` (or move number) the client saw; if the
+        decision it was made for is no longer open for ``seat``,
+        :class:`StaleActionError` is raised.
         """
-        if expected_move is not None and expected_move != state["move"]:
-            raise StaleActionError("That choice has expired: the game has moved on since.")
         self._check_can_act(state, seat)
+        self.check_token(state, seat, expected)
         if isinstance(action, str):
             chosen = self.parse(state, seat, action)
         else:
@@ -376,11 +621,47 @@ class Game(ABC):
                 raise IllegalActionError(self.explain(state, seat, action.notation))
         new = copy.deepcopy(state)
         turn = Turn(Rng(new["rng"]))
-        self.play(new, seat, chosen, turn)
+        top = self.top(new)
+        public = chosen.public or chosen.notation
+        if top is None:
+            self.play(new, seat, chosen, turn)
+        else:
+            raw = new["decisions"][-1]
+            raw["answers"][str(seat)] = chosen.notation
+            decided = Decision.from_json(raw)
+            if top.joint and not chosen.public:
+                public = "has decided"
+            if not decided.waiting:
+                new["decisions"].pop()
+                answers = {int(s): self._answer(new, decided, int(s), n)
+                           for s, n in sorted(raw["answers"].items(), key=lambda kv: int(kv[0]))}
+                depth = len(new["decisions"])
+                self.resolve(new, decided, answers, turn)
+                self._restamp(new, depth)
+                if top.joint:
+                    turn.reveal()
+            elif top.joint:
+                turn.say(f"{self.seat_name(new, seat)} has decided.", seat, "decided")
         new["rng"] = turn.rng.state
         new["move"] = state["move"] + 1
         undoable = new["rng"] == state["rng"] and not any(e.reveals for e in turn.events)
-        return Outcome(new, turn.events, chosen, undoable)
+        return Outcome(new, turn.events, chosen, undoable, public)
+
+    def _answer(self, state: State, decision: Decision, seat: int, notation: str) -> Action:
+        # A joint answer is checked when given; it is looked up again at resolution
+        # only for its label and public form.
+        for action in self.decision_actions(state, decision, seat):
+            if action.notation == notation:
+                return action
+        return Action(notation)
+
+    def _restamp(self, state: State, depth: int) -> None:
+        # The decision under the one that just resolved is open again, but what its
+        # seats saw when it was offered may have changed: old buttons must expire.
+        stack = state.get("decisions") or []
+        if stack and len(stack) == depth:
+            state["decision_counter"] += 1
+            stack[-1]["id"] = state["decision_counter"]
 
     def ai_action(self, state: State, seat: int) -> Action:
         """The AI's choice for ``seat``. The policy sees only that seat's view."""
@@ -401,13 +682,31 @@ class Game(ABC):
             state = self.apply(state, seat, notation).state
         return state
 
+    def check_replayable(self, state: State) -> None:
+        """Raise :class:`RulesVersionError` if ``state`` was made under other rules.
+
+        Its log would not replay to the same game under this bot's rules.
+        """
+        made = state.get("rules", 1)
+        if made != self.rules_version:
+            raise RulesVersionError(
+                f"This game was played under {self.title} rules version {made}; this bot plays "
+                f"version {self.rules_version}, so its moves cannot be replayed here.")
+
     def _check_can_act(self, state: State, seat: int) -> None:
         if self.result(state) is not None:
             raise GameOverError("This game is over.")
         actors = self.actors(state)
         if seat not in actors:
-            names = " or ".join(self.seat_name(state, s) for s in sorted(actors)) or "nobody"
-            raise NotYourTurnError(f"It is not your turn: waiting for {names}.")
+            top = self.top(state)
+            if top is not None and seat in top.answered:
+                raise NotYourTurnError("You have already decided; waiting for "
+                                       f"{self._names(state, actors)}.")
+            raise NotYourTurnError(f"It is not your turn: waiting for "
+                                   f"{self._names(state, actors)}.")
+
+    def _names(self, state: State, seats: Iterable[int]) -> str:
+        return " and ".join(self.seat_name(state, s) for s in sorted(seats)) or "nobody"
 
 
 def _check_option(spec: OptionSpec, value: Any) -> Any:
@@ -463,4 +762,12 @@ def loads(text: str, game: Game | None = None) -> State:
     for key in ("seed", "seats", "move", "rng", "options"):
         if key not in state:
             raise CorruptStateError(f"This game's saved state is missing {key!r}.")
+    for key, default in _ENVELOPE_DEFAULTS.items():
+        state.setdefault(key, copy.deepcopy(default))
+    if game is not None and state["rules"] != game.rules_version:
+        if state["rules"] > game.rules_version:
+            raise RulesVersionError(
+                f"This {game.title} game was saved by a newer candybot (rules version "
+                f"{state['rules']}); this one plays version {game.rules_version}.")
+        state = game.upgrade(state)
     return state

@@ -36,10 +36,10 @@ class CandyRace(Game):
         state["hands"] = [[turn.rng.roll(3) for _ in range(3)] for _ in state["seats"]]
         state["turn"] = 0
 
-    def actors(self, state: State) -> frozenset[int]:
+    def turn_actors(self, state: State) -> frozenset[int]:
         return frozenset({state["turn"]})
 
-    def legal(self, state: State, seat: int) -> list[Action]:
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
         if seat != state["turn"]:
             return []
         cards = sorted(set(state["hands"][seat]))

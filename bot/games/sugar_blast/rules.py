@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.games.engine import Action, Game, OptionSpec, Result, State, Turn, View
+from bot.games.engine import Action, Decision, Game, OptionSpec, Result, State, Turn, View
 from bot.games.grid import Cell, adjacent, cell_name, parse_cell
 from bot.games.pieces import bag_add, bag_draw, bag_size, next_seat, rank_by
 from bot.games.rng import Rng
@@ -23,6 +23,9 @@ class SugarBlast(Game):
 
     slug = "sugar-blast"
     title = "Sugar Blast"
+    # 2: which Blast first and which candy to keep are decisions on the engine's
+    # stack; a round without a Blast ends the game only once the bag is empty.
+    rules_version = 2
     min_seats = 2
     max_seats = 4
     options = (
@@ -59,7 +62,6 @@ class SugarBlast(Game):
             "turn": 0,
             "phase": "swap",
             "drawn": None,
-            "pending": None,
             "returning": {},
             "last": None,
             "blasted_this_turn": False,
@@ -71,10 +73,10 @@ class SugarBlast(Game):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def actors(self, state: State) -> frozenset[int]:
+    def turn_actors(self, state: State) -> frozenset[int]:
         return frozenset() if state["ended"] else frozenset({state["turn"]})
 
-    def legal(self, state: State, seat: int) -> list[Action]:
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
         if state["ended"] or seat != state["turn"]:
             return []
         board = state["board"]
@@ -90,18 +92,52 @@ class SugarBlast(Game):
                            f"put the {obj.candy_name(drawn)} on {cell_name(c)} "
                            f"instead of its {self._candy(board, c)}")
                     for c in bd.all_cells() if bd.at(board, c) not in (None, drawn)]
-        if phase == "blast":
-            return [Action(b.notation, self._describe(b)) for b in bd.find_blasts(board)]
-        if phase == "keep":
-            return [Action(f"keep {k}", f"keep a {obj.candy_name(k)}")
-                    for k in state["pending"]["others"]]
         raise AssertionError(phase)
 
+    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        if decision.kind == "blast":
+            return [Action(b.notation, self._describe(b))
+                    for b in bd.find_blasts(state["board"])]
+        if decision.kind == "keep":
+            return [Action(f"keep {k}", f"keep a {obj.candy_name(k)}")
+                    for k in decision.data["others"]]
+        raise AssertionError(decision.kind)
+
+    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                turn: Turn) -> None:
+        seat, action = next(iter(answers.items()))
+        if decision.kind == "blast":
+            chosen = next(b for b in bd.find_blasts(state["board"])
+                          if b.notation == action.notation)
+            self._blast(state, turn, seat, chosen)
+            return
+        kind = action.notation.split(" ")[1]
+        self._keep(state, seat, kind)
+        turn.say(f"{self.seat_name(state, seat)} kept a {obj.candy_name(kind)} as well.", seat,
+                 "keep")
+        if not self._check_win(state, turn, seat):
+            self._settle(state, turn, seat)
+
     def quick_choices(self, state: State, seat: int) -> list[Action]:
-        if state["phase"] in ("keep", "blast", "replace"):
+        if self.top(state) is not None or state["phase"] == "replace":
             actions = self.legal_actions(state, seat)
             return actions if len(actions) <= 25 else []
         return []
+
+    def upgrade(self, state: State) -> State:
+        """Rules 1 kept the Blast and keep choices in ``phase``/``pending``; move them."""
+        if state.get("rules") != 1:
+            return super().upgrade(state)
+        pending = state.pop("pending", None)
+        seat = state["turn"]
+        if state["phase"] == "blast":
+            state["phase"] = "swap"
+            self.ask(state, "blast", [seat])
+        elif state["phase"] == "keep" and pending:
+            state["phase"] = "swap"
+            self.ask(state, "keep", [seat], {"others": pending["others"]})
+        state["rules"] = self.rules_version
+        return state
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
         from bot.games.sugar_blast.ai import action_value
@@ -163,8 +199,18 @@ class SugarBlast(Game):
                 return kind
         return None
 
+    def _stage(self, state: State) -> str:
+        """What the player to act is doing: swap, replace, blast or keep."""
+        top = self.top(state)
+        return top.kind if top is not None else str(state["phase"])
+
+    def _keep_choices(self, state: State) -> str:
+        top = self.top(state)
+        assert top is not None and top.kind == "keep"
+        return " or ".join(f"`keep {k}`" for k in top.data["others"])
+
     def explain(self, state: State, seat: int, notation: str) -> str:
-        phase = state["phase"]
+        phase = self._stage(state)
         verb = notation.split(" ")[0]
         wanted = {"swap": "swap", "replace": "replace", "blast": "blast", "keep": "keep"}
         if verb == "mega":
@@ -189,12 +235,12 @@ class SugarBlast(Game):
                     f"kind as the drawn one: replace a candy of another kind.")
         if verb == "keep":
             kind = notation.split(" ")[1]
-            choices = " or ".join(f"`keep {k}`" for k in state["pending"]["others"])
-            return f"You cannot keep a {obj.candy_name(kind)} from this Blast: choose {choices}."
+            return (f"You cannot keep a {obj.candy_name(kind)} from this Blast: choose "
+                    f"{self._keep_choices(state)}.")
         return f"`{notation}` is not a Blast on the board now. {self._phase_hint(state)}"
 
     def _phase_hint(self, state: State) -> str:
-        phase = state["phase"]
+        phase = self._stage(state)
         if phase == "swap":
             return "Now swap two neighbouring candies to make a Blast, e.g. `swap c3 d3`."
         if phase == "replace":
@@ -203,8 +249,7 @@ class SugarBlast(Game):
         if phase == "blast":
             options = ", ".join(f"`{b.notation}`" for b in bd.find_blasts(state["board"]))
             return f"Several Blasts are on the board: choose which goes first ({options})."
-        choices = " or ".join(f"`keep {k}`" for k in state["pending"]["others"])
-        return f"Choose the second candy to keep: {choices}."
+        return f"Choose the second candy to keep: {self._keep_choices(state)}."
 
     # ----------------------------------------------------------------- playing
 
@@ -236,14 +281,6 @@ class SugarBlast(Game):
             else:
                 turn.say("Still no Blast: the turn ends.", seat)
                 self._end_turn(state, turn)
-        elif words[0] in ("blast", "mega"):
-            chosen = next(b for b in bd.find_blasts(board) if b.notation == action.notation)
-            self._blast(state, turn, seat, chosen)
-        elif words[0] == "keep":
-            self._keep(state, seat, words[1])
-            turn.say(f"{name} kept a {obj.candy_name(words[1])} as well.", seat, "keep")
-            if not self._check_win(state, turn, seat):
-                self._settle(state, turn, seat)
         else:
             raise AssertionError(action.notation)
 
@@ -282,11 +319,16 @@ class SugarBlast(Game):
                 turn.say("Chain! The refill made a new Blast.", seat, "chain")
                 self._blast_or_choose(state, turn, seat)
                 return
-        state["dry_turns"] = 0 if state["blasted_this_turn"] else state["dry_turns"] + 1
+        # The rulebook ends the game only when an objective is completed; a round
+        # without a Blast ends it only once the bag is empty, when nobody can
+        # change the board any more (docs/rules/sugar-blast.md).
+        stuck = not state["blasted_this_turn"] and bag_size(state["bag"]) == 0
+        state["dry_turns"] = state["dry_turns"] + 1 if stuck else 0
         state["phase"] = "swap"
         if state["dry_turns"] >= len(state["seats"]):
             state["ended"] = True
-            turn.say("A whole round passed without a Blast: the game ends.", None, "end")
+            turn.say("The bag is empty and a whole round passed without a Blast: the game ends.",
+                     None, "end")
             return
         state["turn"] = next_seat(state["turn"], len(state["seats"]))
         self._begin_turn(state, turn)
@@ -298,7 +340,7 @@ class SugarBlast(Game):
         elif len(blasts) == 1:
             self._blast(state, turn, seat, blasts[0])
         else:
-            state["phase"] = "blast"
+            self.ask(state, "blast", [seat])
             turn.say(f"{len(blasts)} Blasts are on the board: "
                      f"{self.seat_name(state, seat)} chooses which goes first.", seat, "choice")
 
@@ -330,8 +372,7 @@ class SugarBlast(Game):
             if self._check_win(state, turn, seat):
                 return
         elif blast.keeps_other and len(others) > 1:
-            state["phase"] = "keep"
-            state["pending"] = {"candy": blast.candy, "others": others}
+            self.ask(state, "keep", [seat], {"others": others})
             return
         self._settle(state, turn, seat)
 
@@ -343,7 +384,6 @@ class SugarBlast(Game):
     def _settle(self, state: State, turn: Turn, seat: int) -> None:
         """After the keeps: rest to the bag, tilt toward the player, refill, look for chains."""
         self._return_chips(state)
-        state["pending"] = None
         side = self._side(state, seat)
         bd.tilt(state["board"], side)
         filled = bd.refill(state["board"], side, state["bag"], turn.rng)
@@ -368,7 +408,6 @@ class SugarBlast(Game):
         if not obj.complete(card, state["kept"][seat]):
             return False
         self._return_chips(state)
-        state["pending"] = None
         state["ended"] = True
         state["winner"] = seat
         turn.say(f"{self.seat_name(state, seat)} completed {card['name']} and wins!", seat, "win")
@@ -381,12 +420,13 @@ class SugarBlast(Game):
         sides = bd.SEATING[len(state["seats"])]
         may_act = self.to_act(state)
         choices: dict[str, Any] = {"blasts": [], "keep": []}
-        if state["phase"] == "blast" and may_act:
+        top = self.top(state)
+        if top is not None and top.kind == "blast" and may_act:
             choices["blasts"] = [{"notation": b.notation, "kind": b.kind,
                                   "cells": [list(c) for c in b.matched]}
                                  for b in bd.find_blasts(state["board"])]
-        if state["phase"] == "keep" and may_act:
-            choices["keep"] = list(state["pending"]["others"])
+        if top is not None and top.kind == "keep" and may_act:
+            choices["keep"] = list(top.data["others"])
         result = self.result(state)
         return {
             "game": self.slug,
@@ -408,7 +448,7 @@ class SugarBlast(Game):
             "turn": state["turn"],
             "to_act": sorted(may_act),
             "tilt": sides[state["turn"]],
-            "phase": "over" if state["ended"] else state["phase"],
+            "phase": "over" if state["ended"] else self._stage(state),
             "drawn": state["drawn"],
             "choices": choices,
             "last": state["last"],
@@ -438,7 +478,7 @@ class SugarBlast(Game):
             result = self.result(state)
             return result.summary if result else "The game is over."
         name = self.seat_name(state, state["turn"])
-        return (f"{name} to play ({state['phase']}). Objective: {card['name']} — {card['text']} "
+        return (f"{name} to play ({self._stage(state)}). Objective: {card['name']} — {card['text']} "
                 f"Bag: {bag_size(state['bag'])} candies.")
 
     def scores(self, state: State) -> dict[int, int]:

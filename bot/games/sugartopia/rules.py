@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.games.engine import Action, Game, Result, State, Turn, View, normalise
+from bot.games.engine import Action, Decision, Game, Result, State, Turn, View, normalise
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
@@ -27,6 +27,8 @@ class Sugartopia(Game):
     """The Sugartopia rules (hex land cards, gummy bears, Gingermen and the cookie route)."""
 
     slug = "sugartopia"
+    # 2: the bear choice is a decision on the engine's stack.
+    rules_version = 2
     title = "Sugartopia"
     min_seats = 2
     max_seats = 4
@@ -72,22 +74,45 @@ class Sugartopia(Game):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def actors(self, state: State) -> frozenset[int]:
+    def turn_actors(self, state: State) -> frozenset[int]:
         return frozenset() if state["phase"] == "over" else frozenset({state["turn"]})
 
-    def legal(self, state: State, seat: int) -> list[Action]:
+    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        assert decision.kind == "feed", decision.kind
+        colours = self._seat_colours(state)
+        owners = {c: s for s, c in enumerate(colours)}
+        out = []
+        for colour in self.feedable(state, self._table(state)):
+            who = (f"{self.seat_name(state, owners[colour])}'s bear" if colour in owners
+                   else "nobody's bear")
+            out.append(Action(f"feed {colour}", f"feed {_a(colour)} bear ({who})"))
+        return out
+
+    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                turn: Turn) -> None:
+        seat, action = next(iter(answers.items()))
+        self._feed_choice(state, turn, seat, action.notation.split(" ")[1])
+
+    def upgrade(self, state: State) -> State:
+        """Rules 1 kept the bear choice in ``phase``; it is a decision now."""
+        if state.get("rules") != 1:
+            return super().upgrade(state)
+        if state["phase"] == "feed":
+            state["phase"] = "place"
+            state["feeding"]["choosing"] = True
+            self.ask(state, "feed", [state["turn"]])
+        state["rules"] = self.rules_version
+        return state
+
+    def choosing_bears(self, state: State) -> bool:
+        """Is the turn player choosing which hungry bears eat?"""
+        top = self.top(state)
+        return top is not None and top.kind == "feed"
+
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
         if state["phase"] == "over" or seat != state["turn"]:
             return []
         table = self._table(state)
-        if state["phase"] == "feed":
-            colours = self._seat_colours(state)
-            owners = {c: s for s, c in enumerate(colours)}
-            out = []
-            for colour in self.feedable(state, table):
-                who = (f"{self.seat_name(state, owners[colour])}'s bear" if colour in owners
-                       else "nobody's bear")
-                out.append(Action(f"feed {colour}", f"feed {_a(colour)} bear ({who})"))
-            return out
         actions = []
         hand = state["hands"][seat]
         if hand is not None:
@@ -101,11 +126,6 @@ class Sugartopia(Game):
                 label = tiles.label_of(pos)
                 actions.append(Action(f"gingerman at {label}", f"your Gingerman at {label}"))
         return actions
-
-    def quick_choices(self, state: State, seat: int) -> list[Action]:
-        if state["phase"] == "feed":
-            return self.legal_actions(state, seat)
-        return []
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
         from bot.games.sugartopia.ai import action_values
@@ -156,7 +176,7 @@ class Sugartopia(Game):
         table = self._table(state)
         if len(words) == 1:
             return self._hint(state, seat, table)
-        if state["phase"] == "feed":
+        if self.choosing_bears(state):
             choices = " or ".join(f"`feed {c}`" for c in self.feedable(state, table))
             if verb != "feed":
                 return f"First choose which hungry bear eats next: {choices}."
@@ -187,7 +207,7 @@ class Sugartopia(Game):
         return f"{card.name} does not fit at {spot} whichever way it is turned."
 
     def _hint(self, state: State, seat: int, table: Table) -> str:
-        if state["phase"] == "feed":
+        if self.choosing_bears(state):
             choices = " or ".join(f"`feed {c}`" for c in self.feedable(state, table))
             return f"Choose which hungry bear eats next: {choices}."
         hand = state["hands"][seat]
@@ -228,8 +248,6 @@ class Sugartopia(Game):
             self._place(state, turn, seat, words[1], words[3], int(words[5]))
         elif words[0] == "gingerman":
             self._place_gingerman(state, turn, seat, words[2])
-        elif words[0] == "feed":
-            self._feed_choice(state, turn, seat, words[1])
         else:
             raise AssertionError(action.notation)
 
@@ -303,12 +321,12 @@ class Sugartopia(Game):
                 cubes = feeding["cubes"]
                 if cubes and hungry:
                     if cubes < len(hungry) and len({c for *_, c in hungry}) > 1:
-                        if state["phase"] == "feed":
-                            return
-                        state["phase"] = "feed"
-                        turn.say(f"{cubes} sugar for {len(hungry)} hungry bears near "
-                                 f"{_where(table, area)}: {self.seat_name(state, seat)} "
-                                 "chooses which bears eat.", seat, "choice")
+                        if not feeding.get("choosing"):
+                            feeding["choosing"] = True
+                            turn.say(f"{cubes} sugar for {len(hungry)} hungry bears near "
+                                     f"{_where(table, area)}: {self.seat_name(state, seat)} "
+                                     "chooses which bears eat.", seat, "choice")
+                        self.ask(state, "feed", [seat])
                         return
                     eaten = hungry[:cubes]
                     for bear in eaten:
@@ -319,7 +337,7 @@ class Sugartopia(Game):
                              seat, "feed")
                 feeding["area"] = None
                 feeding["cubes"] = 0
-                state["phase"] = "place"
+                feeding["choosing"] = False
             if not feeding["queue"]:
                 break
             area = self._area(table, feeding["queue"].pop(0))
@@ -329,7 +347,6 @@ class Sugartopia(Game):
                 feeding["area"] = list(area.key)
                 feeding["cubes"] = min(sugar, len(hungry))
         state["feeding"] = None
-        state["phase"] = "place"
         self._score_completed(state, turn, table)
         self._end_turn(state, turn, seat)
 
@@ -481,7 +498,7 @@ class Sugartopia(Game):
             result = self.result(state)
             return result.summary if result else "The game is over."
         name = self.seat_name(state, state["turn"])
-        doing = "chooses which bears eat" if state["phase"] == "feed" else "to play"
+        doing = "chooses which bears eat" if self.choosing_bears(state) else "to play"
         return (f"{name} {doing}. Deck: {len(state['deck'])} cards. Supply: "
                 f"{state['supply']['sugar']} sugar, {state['supply']['honey']} honey.")
 

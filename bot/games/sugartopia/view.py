@@ -80,7 +80,7 @@ def build_view(game: Sugartopia, state: State, seat: int | None) -> View:
         "game": game.slug,
         "viewer": seat,
         "move": state["move"],
-        "phase": state["phase"],
+        "phase": "feed" if game.choosing_bears(state) else state["phase"],
         "turn": state["turn"],
         "to_act": sorted(game.to_act(state)),
         "layout": {"hex": "flat-top", "sides": list(tiles.SIDE_NAMES),
@@ -166,7 +166,7 @@ def _hand(table: Table, state: State, seat: int | None) -> dict[str, Any] | None
 def _feeding(game: Sugartopia, state: State, table: Table,
              area_of: dict[tuple[int, int], int]) -> dict[str, Any] | None:
     feeding = state["feeding"]
-    if state["phase"] != "feed" or not feeding or feeding["area"] is None:
+    if not game.choosing_bears(state) or not feeding or feeding["area"] is None:
         return None
     key = (feeding["area"][0], feeding["area"][1])
     area = next(a for a in table.areas() if key in a.regions)
