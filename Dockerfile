@@ -7,7 +7,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     CANDYBOT_DB=/data/candybot.db
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY renderers ./renderers
 COPY data ./data

@@ -1,25 +1,31 @@
-"""Renderers: pure functions from a game's view to PNG bytes."""
+"""Renderers: pure functions from a game's view to PNG bytes.
+
+A game's renderer is the module ``renderers/<package>.py`` named after its
+rules package (see :mod:`bot.games`), with a ``render(view) -> bytes``.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from functools import cache
 from typing import Any
-
-from renderers import sugar_blast, sugartopia
 
 Renderer = Callable[[dict[str, Any]], bytes]
 
-RENDERERS: dict[str, Renderer] = {
-    "sugar-blast": sugar_blast.render,
-    "sugartopia": sugartopia.render,
-}
+
+@cache
+def renderer_for(slug: str) -> Renderer:
+    """The ``render`` function of the game ``slug``; ``ValueError`` if it has none."""
+    from bot.games import package_of
+
+    try:
+        module = importlib.import_module(f"renderers.{package_of(slug)}")
+    except ModuleNotFoundError:
+        raise ValueError(f"No renderer for game {slug!r}.") from None
+    return module.render
 
 
 def render(view: dict[str, Any]) -> bytes:
     """Draw ``view`` with its game's renderer."""
-    game = view.get("game")
-    try:
-        renderer = RENDERERS[str(game)]
-    except KeyError:
-        raise ValueError(f"No renderer for game {game!r}.") from None
-    return renderer(view)
+    return renderer_for(str(view.get("game")))(view)

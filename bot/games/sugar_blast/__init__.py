@@ -2,4 +2,6 @@
 
 from bot.games.sugar_blast.rules import SugarBlast
 
-__all__ = ["SugarBlast"]
+GAME = SugarBlast()
+
+__all__ = ["GAME", "SugarBlast"]

@@ -2,4 +2,6 @@
 
 from bot.games.sugartopia.rules import Sugartopia
 
-__all__ = ["Sugartopia"]
+GAME = Sugartopia()
+
+__all__ = ["GAME", "Sugartopia"]
