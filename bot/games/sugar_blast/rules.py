@@ -478,8 +478,8 @@ class SugarBlast(Game):
             result = self.result(state)
             return result.summary if result else "The game is over."
         name = self.seat_name(state, state["turn"])
-        return (f"{name} to play ({self._stage(state)}). Objective: {card['name']} — {card['text']} "
-                f"Bag: {bag_size(state['bag'])} candies.")
+        return (f"{name} to play ({self._stage(state)}). Objective: {card['name']} — "
+                f"{card['text']} Bag: {bag_size(state['bag'])} candies.")
 
     def scores(self, state: State) -> dict[int, int]:
         card = obj.objective(state["objective"])
