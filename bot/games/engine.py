@@ -213,6 +213,9 @@ class Decision:
     joint: bool
     public: bool
     answered: tuple[int, ...]
+    #: Every notation each seat gave, in order (a joint answer may take several steps,
+    #: see :meth:`Game.answer_complete`); includes unfinished drafts.
+    steps: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def waiting(self) -> tuple[int, ...]:
@@ -221,9 +224,32 @@ class Decision:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Decision:
+        steps = {int(k): tuple(v) for k, v in raw.get("drafts", {}).items()}
+        steps.update({int(k): tuple(v) for k, v in raw["answers"].items()})
         return cls(int(raw["id"]), str(raw["kind"]), tuple(raw["seats"]), raw["data"],
                    bool(raw["joint"]), bool(raw["public"]),
-                   tuple(sorted(int(k) for k in raw["answers"])))
+                   tuple(sorted(int(k) for k in raw["answers"])), steps)
+
+
+@dataclass(frozen=True)
+class MultiSelect:
+    """A choice of several items at once (e.g. which dice pay), offered as one menu.
+
+    ``options`` are ``(value, label)`` pairs; the chosen values, in option order,
+    are put into ``template`` (``{}`` stands for them joined by spaces) to make
+    the notation, which must then be a legal action.
+    """
+
+    options: tuple[tuple[str, str], ...]
+    template: str
+    min_values: int = 1
+    max_values: int = 1
+    placeholder: str = "Choose…"
+
+    def notation(self, values: Sequence[str]) -> str:
+        order = [v for v, _ in self.options]
+        chosen = sorted(values, key=order.index)
+        return self.template.format(" ".join(chosen))
 
 
 @dataclass(frozen=True)
@@ -313,10 +339,33 @@ class Game(ABC):
                 turn: Turn) -> None:
         """Carry on once ``decision`` is answered (it is already off the stack).
 
-        ``answers`` holds one action per deciding seat, keyed by seat.
+        ``answers`` holds each deciding seat's (last) action, keyed by seat; a
+        joint answer of several steps is in ``decision.steps``.
         """
         raise NotImplementedError(f"{self.slug} asked a {decision.kind!r} decision "
                                   "but cannot resolve it")
+
+    def answer_complete(self, state: State, decision: Decision, seat: int,
+                        steps: Sequence[str]) -> bool:
+        """Is ``seat``'s answer to the joint ``decision`` complete after ``steps``?
+
+        Default: one action is a whole answer. A game whose players make several
+        secret choices before locking in (one per monster, say) overrides; until
+        complete, the seat keeps acting and its drafts stay private.
+        """
+        return True
+
+    def multi_select(self, state: State, seat: int) -> MultiSelect | None:
+        """A several-at-once choice to offer ``seat`` as a menu now, if any."""
+        return None
+
+    def episode(self, state: State) -> str | None:
+        """A key shared by consecutive moves that read as one story (a whole heist).
+
+        The bot edits one message while the key stays the same instead of posting
+        a new one per move. ``None``: every move gets its own message.
+        """
+        return None
 
     def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
         """Called by :meth:`next_phase` when a phase (of :attr:`phases`) begins."""
@@ -432,10 +481,10 @@ class Game(ABC):
         """Every open decision, bottom first."""
         return [Decision.from_json(raw) for raw in state.get("decisions") or []]
 
-    def answer_of(self, state: State, seat: int) -> str | None:
-        """``seat``'s answer to the open joint decision, if it has given one (its own eyes only)."""
-        stack = state.get("decisions") or []
-        return stack[-1]["answers"].get(str(seat)) if stack else None
+    def answer_of(self, state: State, seat: int) -> list[str]:
+        """``seat``'s answer (or draft) to the open decision so far: its own eyes only."""
+        top = self.top(state)
+        return list(top.steps.get(seat, ())) if top is not None else []
 
     def decision_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
         """The top decision as ``seat`` may see it, for views: never another seat's answer."""
@@ -445,7 +494,7 @@ class Game(ABC):
         out: dict[str, Any] = {"id": top.id, "kind": top.kind, "seats": list(top.seats),
                                "joint": top.joint, "waiting": list(top.waiting),
                                "answered": list(top.answered)}
-        if seat is not None and seat in top.answered:
+        if seat is not None and seat in top.steps:
             out["mine"] = self.answer_of(state, seat)
         return out
 
@@ -627,20 +676,27 @@ class Game(ABC):
             self.play(new, seat, chosen, turn)
         else:
             raw = new["decisions"][-1]
-            raw["answers"][str(seat)] = chosen.notation
+            drafts = raw.setdefault("drafts", {})
+            steps = [*drafts.pop(str(seat), []), chosen.notation]
+            if not top.joint or self.answer_complete(new, top, seat, steps):
+                raw["answers"][str(seat)] = steps
+            else:
+                drafts[str(seat)] = steps
+            if not drafts:
+                raw.pop("drafts")
             decided = Decision.from_json(raw)
             if top.joint and not chosen.public:
-                public = "has decided"
+                public = "is deciding" if seat not in decided.answered else "has decided"
             if not decided.waiting:
                 new["decisions"].pop()
-                answers = {int(s): self._answer(new, decided, int(s), n)
+                answers = {int(s): self._answer(new, decided, int(s), n[-1])
                            for s, n in sorted(raw["answers"].items(), key=lambda kv: int(kv[0]))}
                 depth = len(new["decisions"])
                 self.resolve(new, decided, answers, turn)
                 self._restamp(new, depth)
                 if top.joint:
                     turn.reveal()
-            elif top.joint:
+            elif top.joint and seat in decided.answered:
                 turn.say(f"{self.seat_name(new, seat)} has decided.", seat, "decided")
         new["rng"] = turn.rng.state
         new["move"] = state["move"] + 1
