@@ -359,6 +359,13 @@ class Game(ABC):
         """A several-at-once choice to offer ``seat`` as a menu now, if any."""
         return None
 
+    def zoom_spots(self, state: State) -> list[str]:
+        """Places a player may ask to see large (``/game board zoom:``); none by default.
+
+        A renderer draws the neighbourhood of ``view["zoom"]`` when it is set.
+        """
+        return []
+
     def episode(self, state: State) -> str | None:
         """A key shared by consecutive moves that read as one story (a whole heist).
 
