@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from bot.games.engine import Action, Decision, Game, Result, State, Turn, View, normalise
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
@@ -11,6 +10,7 @@ from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
 from bot.games.sugartopia.board import Area, Table, new_entry, score_area
 from bot.games.sugartopia.tiles import CASTLE, GINGERMAN, ROTATIONS, SIDE_NAMES, Card, Pos
+from bot.games.sugartopia.view import build_view
 
 _SPOT = r"([a-z][0-9]{1,3})"
 _PLACE = re.compile(
@@ -20,7 +20,6 @@ _PLACE = re.compile(
 _GINGERMAN = re.compile(rf"^(?:gingerman|ginger|gm)(?: at)?(?: {_SPOT})?$")
 _FEED = re.compile(r"^feed(?: (?:a |the )?([a-z]+?)(?: bear)?)?$")
 
-WORDS = {tiles.ROAD: "road", tiles.GRASS: "grassland"}
 
 
 class Sugartopia(Game):
@@ -236,8 +235,8 @@ class Sugartopia(Game):
             if mine != theirs:
                 where = "the castle" if other == 0 else table.label(other)
                 return (f"{card.name} turned {rot}° does not fit at {tiles.label_of(pos)}: its "
-                        f"{SIDE_NAMES[side]} side is {WORDS[mine]} but {where} "
-                        f"shows {WORDS[theirs]} there.")
+                        f"{SIDE_NAMES[side]} side is {tiles.EDGE_WORDS[mine]} but {where} "
+                        f"shows {tiles.EDGE_WORDS[theirs]} there.")
         return f"{card.name} cannot go at {tiles.label_of(pos)} turned {rot}°."
 
     # ----------------------------------------------------------------- playing
@@ -473,8 +472,6 @@ class Sugartopia(Game):
     # ----------------------------------------------------------------- views and results
 
     def view(self, state: State, seat: int | None) -> View:
-        from bot.games.sugartopia.view import build_view
-
         return build_view(self, state, seat)
 
     def secrets(self, state: State, seat: int) -> list[str]:
@@ -533,15 +530,3 @@ def _cubes(sugar: int, honey: int) -> str:
     if honey:
         parts.append(f"{honey} honey")
     return " and ".join(parts) if parts else "nothing"
-
-
-def describe_card(card: Card) -> dict[str, Any]:
-    """A card as printed, for the owner's view of their hand."""
-    return {
-        "card": card.id, "name": card.name, "kind": card.kind,
-        "edges": [WORDS[e] for e in card.edges],
-        "roads": [{"arms": [{"side": a.side, "cookies": a.cookies} for a in r.arms]}
-                  for r in card.roads],
-        "fields": [{"sides": list(f.sides), "sheep": f.sheep, "rainbow": f.rainbow,
-                    "bears": list(f.bears)} for f in card.fields],
-    }

@@ -202,3 +202,18 @@ def neutral_colours() -> list[str]:
 
 def supply() -> dict[str, int]:
     return dict(_content()["supply"])
+
+
+EDGE_WORDS = {ROAD: "road", GRASS: "grassland"}
+
+
+def describe_card(card: Card) -> dict[str, Any]:
+    """A card as printed, for the owner's view of their hand."""
+    return {
+        "card": card.id, "name": card.name, "kind": card.kind,
+        "edges": [EDGE_WORDS[e] for e in card.edges],
+        "roads": [{"arms": [{"side": a.side, "cookies": a.cookies} for a in r.arms]}
+                  for r in card.roads],
+        "fields": [{"sides": list(f.sides), "sheep": f.sheep, "rainbow": f.rainbow,
+                    "bears": list(f.bears)} for f in card.fields],
+    }

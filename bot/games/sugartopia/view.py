@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.games.engine import State, View
 from bot.games.sugartopia import tiles
 from bot.games.sugartopia.board import Table
 
-if TYPE_CHECKING:
-    from bot.games.sugartopia.rules import Sugartopia
+
+class Sugartopia(Protocol):
+    """What the view needs of the rules (kept as a protocol: rules import this module)."""
+
+    def seat_name(self, state: State, seat: int) -> str: ...
+    def choosing_bears(self, state: State) -> bool: ...
+    def feedable(self, state: State, table: Table) -> list[str]: ...
+    def to_act(self, state: State) -> frozenset[int]: ...
+    def result(self, state: State) -> Any: ...
+    def scores(self, state: State) -> dict[int, int]: ...
 
 
 def build_view(game: Sugartopia, state: State, seat: int | None) -> View:
@@ -148,13 +156,11 @@ def _area(table: Table, n: int, area: Any) -> dict[str, Any]:
 
 
 def _hand(table: Table, state: State, seat: int | None) -> dict[str, Any] | None:
-    from bot.games.sugartopia.rules import describe_card
-
     if seat is None or not 0 <= seat < len(state["seats"]) or state["hands"][seat] is None:
         return None
     hand = state["hands"][seat]
     card = tiles.catalogue()[hand]
-    out = describe_card(card)
+    out = tiles.describe_card(card)
     out["placements"] = [
         {"label": tiles.label_of(p), "q": p[0], "r": p[1], "rot": rot,
          "notation": f"place {hand} at {tiles.label_of(p)} rot {rot}"}
