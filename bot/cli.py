@@ -1,4 +1,4 @@
-"""The ``candybot`` command line: run, sync, demo, replay, bench."""
+"""The ``candybot`` command line: run, sync, check, backup, demo, replay, bench."""
 
 from __future__ import annotations
 
@@ -12,10 +12,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="candybot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    run = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    _add_debug(run)
     sync = sub.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None,
                       help="register instantly to this test server instead of globally")
+    _add_debug(sync)
+    check = sub.add_parser("check", help="check the database and, with DISCORD_TOKEN, the "
+                                         "token and the bot's permissions; exit 0 if all is well")
+    _add_debug(check)
+    backup = sub.add_parser("backup", help="copy the live database safely, even while the bot "
+                                           "runs")
+    backup.add_argument("path", type=Path,
+                        help="the copy to write, or a folder to put a dated copy in")
+    backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    _add_debug(backup)
 
     demo = sub.add_parser("demo", help="play a whole AI game offline and render every move")
     demo.add_argument("game", help="which game, e.g. sugar-blast")
@@ -32,18 +43,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _add_debug(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--debug", action="store_true",
+                        help="log everything and show full tracebacks (as CANDYBOT_LOG=debug)")
+
+
+def _operate(args: argparse.Namespace) -> int:
+    """run, sync, check and backup: read the settings, then hand over."""
+    from bot.config import ConfigError, Settings
+
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"candybot: {exc}", file=sys.stderr)
+        return 2
     if args.command == "run":
         from bot.app import run_bot
-        from bot.config import Settings
 
-        return run_bot(Settings.from_env())
+        return run_bot(settings, debug=args.debug)
     if args.command == "sync":
         from bot.app import sync_commands
-        from bot.config import Settings
 
-        return sync_commands(Settings.from_env(), args.guild)
+        return sync_commands(settings, args.guild, debug=args.debug)
+    from bot import ops
+
+    if args.command == "check":
+        return ops.check(settings, debug=args.debug)
+    return ops.backup(settings, args.path, force=args.force, debug=args.debug)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command in ("run", "sync", "check", "backup"):
+        return _operate(args)
     if args.command == "demo":
         from bot.demo import demo
 

@@ -8,8 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_DB = "./candybot.db"
+DEFAULT_LOG_LEVEL = "info"
+#: The values ``CANDYBOT_LOG`` accepts, quietest last.
+LOG_LEVELS = ("debug", "info", "warning", "error")
 #: How often the reminder loop looks for games that are due, in seconds.
 DEFAULT_REMINDER_POLL = 60.0
+
+
+class ConfigError(ValueError):
+    """A setting has a value candybot cannot use; ``str()`` says which and what to do."""
 
 
 @dataclass(frozen=True)
@@ -19,24 +26,37 @@ class Settings:
     token: str | None = field(default=None, repr=False)
     db_path: Path = Path(DEFAULT_DB)
     reminder_poll_seconds: float = DEFAULT_REMINDER_POLL
+    log_level: str = DEFAULT_LOG_LEVEL
 
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
         shown = "set" if self.token else "missing"
         return (f"Settings(token=<{shown}>, db_path={str(self.db_path)!r}, "
-                f"reminder_poll_seconds={self.reminder_poll_seconds})")
+                f"reminder_poll_seconds={self.reminder_poll_seconds}, "
+                f"log_level={self.log_level!r})")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
                  dotenv: Path | str | None = ".env") -> Settings:
-        """Read ``DISCORD_TOKEN`` and ``CANDYBOT_DB``; the environment wins over ``.env``."""
+        """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB`` and ``CANDYBOT_LOG``; the environment wins
+        over ``.env``. Raises :class:`ConfigError` for a log level it does not know."""
         values: dict[str, str] = {}
         if dotenv is not None:
             values.update(read_dotenv(Path(dotenv)))
         values.update(os.environ if environ is None else environ)
         token = values.get("DISCORD_TOKEN", "").strip() or None
         db = values.get("CANDYBOT_DB", "").strip() or DEFAULT_DB
-        return cls(token=token, db_path=Path(db))
+        level = parse_log_level(values.get("CANDYBOT_LOG", ""))
+        return cls(token=token, db_path=Path(db), log_level=level)
+
+
+def parse_log_level(text: str) -> str:
+    """``CANDYBOT_LOG`` as one of :data:`LOG_LEVELS`; empty means the default."""
+    level = text.strip().lower() or DEFAULT_LOG_LEVEL
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"CANDYBOT_LOG={text.strip()!r} is not a log level: use one of "
+                          f"{', '.join(LOG_LEVELS)} (or leave it unset for {DEFAULT_LOG_LEVEL}).")
+    return level
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

@@ -17,6 +17,7 @@ from bot.discord import commands, components, flows
 from bot.discord.errors import FRIENDLY, SOMETHING_WRONG, describe, tell
 from bot.discord.messages import Animator, Renderer
 from bot.games.engine import Game
+from bot.ops import ready_message
 from bot.store import Store
 from bot.tables import Clock, Tables
 
@@ -108,4 +109,4 @@ class CandyBot(discord.Client):
             await asyncio.sleep(self.settings.reminder_poll_seconds)
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        log.info("%s", await ready_message(self))
