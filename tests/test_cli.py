@@ -73,3 +73,66 @@ def test_bad_options_print_a_clear_error_and_exit_non_zero(args, message, tmp_pa
     assert out.returncode != 0
     assert message in out.stdout + out.stderr
     assert "Traceback" not in out.stderr
+
+
+# --------------------------------------------------------------------------- operating
+
+
+def run_ops(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``candybot`` in a clean environment: no token or settings but those given."""
+    import os
+
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("DISCORD_TOKEN", "CANDYBOT_DB", "CANDYBOT_LOG")}
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, env={**clean, **env}, timeout=120)
+
+
+def test_help_lists_the_operating_commands_with_debug() -> None:
+    out = run_cli("--help")
+    for command in ("run", "sync", "check", "backup", "demo", "replay", "bench"):
+        assert command in out.stdout
+    for command in ("run", "sync", "check"):
+        assert "--debug" in run_cli(command, "--help").stdout
+    assert "--force" in run_cli("backup", "--help").stdout
+
+
+def test_existing_arguments_still_parse_with_debug_added() -> None:
+    from bot.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["sync", "--guild", "5", "--debug"]).guild == 5
+    assert parser.parse_args(["run"]).debug is False
+    args = parser.parse_args(["backup", "copy.db", "--force"])
+    assert args.path == Path("copy.db") and args.force
+    args = parser.parse_args(["demo", "sugar-blast", "--out", "x"])
+    assert (args.players, args.seed) == (3, 7)
+    assert parser.parse_args(["bench", "--json"]).samples == 60
+
+
+def test_check_on_a_new_install_without_a_token_is_quiet_and_exits_0(tmp_path: Path) -> None:
+    out = run_ops("check", cwd=tmp_path, CANDYBOT_DB=str(tmp_path / "candybot.db"))
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    assert "Discord: skipped (no DISCORD_TOKEN)" in out.stdout
+    assert out.stdout.splitlines()[-1] == "All is well."
+
+
+def test_backup_of_the_demo_database_replays_like_the_original(demo_folder: Path,
+                                                                tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    out = run_ops("backup", str(copy / "candybot.db"), cwd=tmp_path,
+                  CANDYBOT_DB=str(demo_folder / "candybot.db"))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Backed up ") and "integrity ok" in out.stdout
+    again = run_ops("backup", str(copy / "candybot.db"), cwd=tmp_path,
+                    CANDYBOT_DB=str(demo_folder / "candybot.db"))
+    assert again.returncode == 2 and "--force" in again.stderr
+    assert main(["replay", str(copy)]) == 0
+
+
+def test_a_bad_log_level_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    out = run_ops("run", cwd=tmp_path, CANDYBOT_LOG="chatty", DISCORD_TOKEN="x")
+    assert out.returncode == 2
+    assert len(out.stderr.splitlines()) == 1 and "CANDYBOT_LOG" in out.stderr

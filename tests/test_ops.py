@@ -1,0 +1,640 @@
+"""Running the bot as an operator does: clear errors, a quiet start, ``check`` and ``backup``.
+
+Discord is never contacted: a small HTTP server on 127.0.0.1 plays its REST API (and
+answers 401 to a wrong token), and a refused loopback port stands for "no network".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.http
+import pytest
+from aiohttp import web
+
+from bot import ops
+from bot.app import create_bot
+from bot.cli import main
+from bot.config import Settings
+from bot.games.engine import SeatInfo, dumps, loads
+from bot.store import MIGRATIONS, Store
+from bot.tables import Tables
+
+sys.path.insert(0, str(Path(__file__).parent / "discord"))
+from race_game import CandyDash, CandyRace
+
+GAMES = {g.slug: g for g in (CandyRace(), CandyDash())}
+TOKEN = "MTIzNDU2Nzg5.good-token-value"
+WRONG = "MTIzNDU2Nzg5.wrong-token-value"
+BOT_ID = 900000000000000002
+BOT_USER = {"id": str(BOT_ID), "username": "candybot", "discriminator": "0",
+            "global_name": "CandyBot", "avatar": None, "bot": True}
+CLUB, OTHER, GONE = 800000000000000001, 800000000000000002, 800000000000000009
+BOT_ROLE = 810000000000000001
+GENERAL, LOCKED, HIDDEN, THREAD, DELETED = (700000000000000001, 700000000000000002,
+                                            700000000000000003, 700000000000000004,
+                                            700000000000000005)
+VIEW, SEND, ATTACH, SEND_IN_THREADS = 1 << 10, 1 << 11, 1 << 15, 1 << 38
+ROOT = Path(__file__).resolve().parents[1]
+TIMESTAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    """``setup_logging`` changes the root logger; put it back after each test."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    levels = {name: logging.getLogger(name).level for name in ("discord", "aiosqlite")}
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    for name, value in levels.items():
+        logging.getLogger(name).setLevel(value)
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
+    """A clean environment in an empty folder: no .env, the database at ./candybot.db."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("DISCORD_TOKEN", "CANDYBOT_DB", "CANDYBOT_LOG"):
+        monkeypatch.delenv(name, raising=False)
+    values = {"CANDYBOT_DB": str(tmp_path / "candybot.db")}
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+    return {"id": str(role_id), "name": name, "permissions": str(permissions),
+            "position": position, "color": 0, "hoist": False, "managed": False,
+            "mentionable": False, "flags": 0}
+
+
+def text_channel(channel_id: int, name: str, deny: int = 0) -> dict[str, Any]:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(CLUB), "name": name,
+            "position": 0, "nsfw": False, "parent_id": None,
+            "permission_overwrites": [{"id": str(CLUB), "type": 0, "allow": "0",
+                                       "deny": str(deny)}]}
+
+
+def answer(data: Any, status: int = 200) -> web.Response:
+    """JSON as Discord sends it: discord.py wants exactly ``application/json``."""
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json"})
+
+
+@dataclass
+class FakeDiscord:
+    """Discord's REST API as far as login, ``sync`` and ``check`` use it."""
+
+    token: str = TOKEN
+    requests: list[str] = field(default_factory=list)
+    guilds: dict[int, str] = field(default_factory=lambda: {CLUB: "Candy Club",
+                                                            OTHER: "Other"})
+    everyone: int = VIEW | SEND | ATTACH | SEND_IN_THREADS
+    channels: dict[int, dict[str, Any]] = field(default_factory=lambda: {
+        GENERAL: text_channel(GENERAL, "general"),
+        LOCKED: text_channel(LOCKED, "locked", deny=ATTACH),
+        THREAD: {**text_channel(THREAD, "a-thread"), "type": 11, "parent_id": str(GENERAL),
+                 "owner_id": "1", "message_count": 0, "member_count": 1, "thread_metadata": {
+                     "archived": False, "auto_archive_duration": 1440, "locked": False,
+                     "archive_timestamp": "2024-01-01T00:00:00+00:00"}},
+    })
+
+    async def handle(self, request: web.Request) -> web.Response:
+        path = request.path.removeprefix("/api/v10")
+        self.requests.append(f"{request.method} {path}")
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            return answer({"message": "401: Unauthorized", "code": 0}, status=401)
+        parts = path.strip("/").split("/")
+        if path == "/users/@me":
+            return answer(BOT_USER)
+        if path == "/users/@me/guilds":
+            return answer([
+                {"id": str(g), "name": n, "icon": None, "owner": False, "permissions": "0",
+                 "features": []} for g, n in self.guilds.items()])
+        if parts[0] == "guilds" and len(parts) == 2 and int(parts[1]) in self.guilds:
+            guild_id = int(parts[1])
+            return answer({
+                "id": str(guild_id), "name": self.guilds[guild_id], "icon": None,
+                "owner_id": "1", "features": [], "emojis": [], "stickers": [],
+                "roles": [role(guild_id, "@everyone", self.everyone, 0),
+                          role(BOT_ROLE, "candybot", 0, 1)]})
+        if parts[0] == "guilds" and parts[2:3] == ["members"]:
+            return answer({"user": BOT_USER, "roles": [str(BOT_ROLE)], "nick": None,
+                                      "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
+                                      "mute": False, "flags": 0})
+        if parts[0] == "channels" and int(parts[1]) in self.channels:
+            return answer(self.channels[int(parts[1])])
+        if parts[0] == "channels" and int(parts[1]) == HIDDEN:
+            return answer({"message": "Missing Access", "code": 50001}, status=403)
+        return answer({"message": "Unknown", "code": 10003}, status=404)
+
+
+@pytest.fixture
+def fake_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDiscord]:
+    """A FakeDiscord on a loopback port, in its own thread, with discord.py pointed at it."""
+    fake = FakeDiscord()
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", fake.handle)
+    loop = asyncio.new_event_loop()
+    runner = web.AppRunner(app, access_log=None)
+    loop.run_until_complete(runner.setup())
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    loop.run_until_complete(site.start())
+    port = runner.addresses[0][1]
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    yield fake
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join()
+    loop.run_until_complete(runner.cleanup())
+    loop.close()
+
+
+def refused_port() -> int:
+    """A loopback port nothing listens on: connecting to it is refused at once."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE",
+                        f"http://127.0.0.1:{refused_port()}/api/v10")
+
+
+def error_lines(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.strip()]
+
+
+async def make_games(path: Path, layout: list[tuple[int, int, str]]) -> None:
+    """Games in the database at ``path``: (guild, channel, 'lobby'|'active'|'finished')."""
+    store = await Store.open(path)
+    tables = Tables(store, GAMES, lambda: 1_700_000_000.0)
+    for guild, channel, status in layout:
+        lobby = await tables.open_lobby(channel_id=channel, guild_id=guild, game="candy-race",
+                                        creator_id=101, creator_name="Alice")
+        if status == "lobby":
+            continue
+        await tables.add_ai(lobby.record.id, 101)
+        await tables.start(lobby.record.id, 101)
+        while status == "finished" and (await store.get_game(lobby.record.id)).status == "active":
+            await tables.play(channel_id=channel, user_id=101, text="step")
+    await store.close()
+
+
+# --------------------------------------------------------------------------- run and sync
+
+
+@pytest.mark.parametrize("command", [["run"], ["sync", "--guild", "1"]])
+def test_run_with_a_refused_token_says_so_in_one_line_and_exits_3(
+        command: list[str], env: dict[str, str], fake_discord: FakeDiscord,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", WRONG)
+    assert main(command) == ops.Exit.TOKEN_REFUSED == 3
+    out = capsys.readouterr()
+    [line] = error_lines(out.err)
+    assert re.match(rf"{TIMESTAMP} ERROR bot\.ops: Discord rejected the token in DISCORD_TOKEN",
+                    line)
+    assert "Reset Token" in line and WRONG not in out.err + out.out
+    assert fake_discord.requests == ["GET /users/@me"]
+
+
+@pytest.mark.parametrize("command", [["run"], ["sync"]])
+def test_run_when_discord_refuses_connections_says_so_in_one_line_and_exits_4(
+        command: list[str], env: dict[str, str], no_network: None,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(command) == ops.Exit.DISCORD_UNREACHABLE == 4
+    [line] = error_lines(capsys.readouterr().err)
+    assert "Could not reach Discord" in line and "internet connection" in line
+    assert "Traceback" not in line
+
+
+def test_run_with_debug_shows_the_traceback_then_ends_with_the_clear_line(
+        env: dict[str, str], no_network: None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["run", "--debug"]) == 4
+    lines = error_lines(capsys.readouterr().err)
+    assert "Traceback (most recent call last):" in lines
+    assert "Could not reach Discord" in lines[-1]
+
+
+def test_candybot_log_debug_also_shows_the_traceback(
+        env: dict[str, str], no_network: None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("CANDYBOT_LOG", "DEBUG")
+    assert main(["sync"]) == 4
+    assert "Traceback (most recent call last):" in capsys.readouterr().err
+
+
+def test_a_started_process_prints_one_line_and_no_voice_warnings(
+        env: dict[str, str], fake_discord: FakeDiscord) -> None:
+    code = ("import sys, discord.http; discord.http.Route.BASE = sys.argv[1]; "
+            "from bot.cli import main; sys.exit(main(sys.argv[2:]))")
+    done = subprocess.run([sys.executable, "-c", code, discord.http.Route.BASE, "run"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env={**_base_env(), **env, "DISCORD_TOKEN": WRONG})
+    assert done.returncode == 3, done.stderr
+    [line] = error_lines(done.stderr)
+    assert "Discord rejected the token" in line
+    assert "voice" not in done.stderr and done.stdout == ""
+
+
+def _base_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items()
+            if k not in ("DISCORD_TOKEN", "CANDYBOT_DB", "CANDYBOT_LOG")}
+
+
+def not_a_database(folder: Path) -> Path:
+    path = folder / "notes.db"
+    path.write_text("shopping list: candy\n" * 50)
+    return path
+
+
+def another_apps_database(folder: Path) -> Path:
+    path = folder / "other.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+    return path
+
+
+def a_newer_database(folder: Path) -> Path:
+    path = folder / "newer.db"
+    asyncio.run(make_games(path, []))
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    return path
+
+
+@pytest.mark.parametrize(("make", "code", "words"), [
+    (lambda d: d / "missing-folder" / "candybot.db", 5, "does not exist"),
+    (lambda d: not_a_database(d) / "candybot.db", 5, "is not a folder"),
+    (lambda d: Path("/proc/candybot.db"), 5, "cannot write in the database folder"),
+    (lambda d: d, 6, "is a folder, not a database file"),
+    (not_a_database, 6, "is not a candybot database"),
+    (another_apps_database, 6, "not a candybot one (tables: photos)"),
+    (a_newer_database, 7, "written by a newer candybot"),
+], ids=["missing-folder", "folder-is-a-file", "unwritable-folder", "db-is-a-folder",
+        "not-sqlite", "other-app", "newer-schema"])
+@pytest.mark.parametrize("command", ["run", "sync"])
+def test_run_checks_the_database_before_connecting_to_discord(
+        command: str, make: Any, code: int, words: str, tmp_path: Path, env: dict[str, str],
+        fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("CANDYBOT_DB", str(make(tmp_path)))
+    assert main([command]) == code
+    [line] = error_lines(capsys.readouterr().err)
+    assert words in line and "CANDYBOT_DB" in line
+    assert fake_discord.requests == []
+
+
+def test_a_bad_candybot_log_is_one_clear_line_and_exit_2(
+        env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CANDYBOT_LOG", "loud")
+    assert main(["check"]) == ops.Exit.CONFIG
+    [line] = error_lines(capsys.readouterr().err)
+    assert "CANDYBOT_LOG='loud'" in line and "debug, info, warning, error" in line
+
+
+def test_run_without_a_token_still_explains_how_to_get_one(
+        env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run"]) == 2
+    assert "discord.com/developers" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- a quiet start
+
+
+def test_creating_the_bot_logs_no_voice_warnings(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from discord.voice_client import VoiceClient
+
+    # As in a fresh process without the voice libraries.
+    monkeypatch.setattr(VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(VoiceClient, "warn_dave", True, raising=False)
+    caplog.set_level(logging.DEBUG)
+    create_bot(Settings(db_path=tmp_path / "b.db"), games=GAMES, renderer=lambda v: b"")
+    assert not [r for r in caplog.records if "voice" in r.getMessage()]
+
+
+async def test_the_ready_line_names_the_bot_servers_active_games_database_and_schema(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "candybot.db"
+    await make_games(db, [(CLUB, GENERAL, "active"), (CLUB, LOCKED, "active"),
+                          (OTHER, THREAD, "lobby")])
+    bot = create_bot(Settings(db_path=db), games=GAMES, renderer=lambda v: b"",
+                     animator=lambda f: b"")
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    state = bot._connection
+    state.user = discord.ClientUser(state=state, data=BOT_USER)  # type: ignore[arg-type]
+    for guild_id in (CLUB, OTHER, GONE):
+        state._add_guild(discord.Guild(data={"id": str(guild_id), "name": "g"},  # type: ignore[typeddict-item]
+                                       state=state))
+    caplog.set_level(logging.INFO)
+    try:
+        await bot.on_ready()
+    finally:
+        await bot.close()
+    [record] = [r for r in caplog.records if "ready" in r.getMessage()]
+    line = ops.OneLineFormatter().format(record)
+    assert re.fullmatch(
+        rf"{TIMESTAMP} INFO bot\.discord\.client: ready as candybot; 3 servers; "
+        rf"2 active games; database {re.escape(str(db))} \(schema {len(MIGRATIONS)}\)", line)
+
+
+def test_log_lines_are_one_line_each_with_level_and_logger_unless_debugging() -> None:
+    try:
+        raise ValueError("the board\nis wet")
+    except ValueError:
+        record = logging.getLogger("bot.x").makeRecord(
+            "bot.x", logging.ERROR, __file__, 1, "move %s\nfailed", ("7",), sys.exc_info())
+    line = ops.OneLineFormatter().format(record)
+    assert "\n" not in line
+    assert re.fullmatch(rf"{TIMESTAMP} ERROR bot\.x: move 7\\nfailed "
+                        r"\[ValueError: the board\\nis wet\]", line)
+    debugging = ops.OneLineFormatter(tracebacks=True).format(record)
+    assert debugging.startswith(line.split(" [")[0]) and "Traceback" in debugging
+
+
+def test_candybot_log_sets_the_level(capsys: pytest.CaptureFixture[str]) -> None:
+    ops.setup_logging("warning")
+    logging.getLogger("bot.x").info("hidden")
+    logging.getLogger("bot.x").warning("shown")
+    ops.setup_logging("info")
+    logging.getLogger("discord.client").info("discord's chatter")
+    logging.getLogger("bot.x").info("also shown")
+    err = capsys.readouterr().err
+    assert "hidden" not in err and "chatter" not in err
+    assert " WARNING bot.x: shown" in err and " INFO bot.x: also shown" in err
+
+
+# --------------------------------------------------------------------------- check
+
+
+def test_check_without_a_token_checks_the_database_and_skips_discord(
+        env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [
+        (CLUB, GENERAL, "active"), (CLUB, LOCKED, "lobby"), (CLUB, HIDDEN, "finished")]))
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert f"schema {len(MIGRATIONS)} (current), integrity ok" in out
+    assert "Games: 1 lobby, 1 active, 1 finished, 0 aborted." in out
+    assert "Discord: skipped (no DISCORD_TOKEN)" in out
+    assert out.rstrip().endswith("All is well.")
+
+
+def test_check_on_a_new_install_says_the_database_will_be_created(
+        env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    assert "not created yet" in capsys.readouterr().out
+    assert not Path(env["CANDYBOT_DB"]).exists()
+
+
+def test_check_reports_a_damaged_database_and_exits_8(
+        env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(env["CANDYBOT_DB"])
+    asyncio.run(make_games(path, [(CLUB, 700 + n, "lobby") for n in range(300)]))
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA journal_mode = DELETE")
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+        root = db.execute("SELECT rootpage FROM sqlite_master "
+                          "WHERE name = 'games_one_open_per_channel'").fetchone()[0]
+    with path.open("r+b") as handle:  # scribble over the index's first page
+        handle.seek((root - 1) * page + 8)
+        handle.write(b"\xff" * 64)
+    assert main(["check"]) == ops.Exit.DATABASE_UNUSABLE == 8
+    out = capsys.readouterr().out
+    assert "Problem (exit code 8)" in out and "restore the latest backup" in out
+
+
+@pytest.mark.parametrize(("make", "code"), [(not_a_database, 6), (a_newer_database, 7)])
+def test_check_reports_an_unusable_database_with_its_exit_code(
+        make: Any, code: int, env: dict[str, str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CANDYBOT_DB", str(make(tmp_path)))
+    assert main(["check"]) == code
+    assert f"Problem (exit code {code})" in capsys.readouterr().out
+
+
+def test_check_with_a_token_lists_servers_and_the_bots_permissions_where_games_are_open(
+        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [
+        (CLUB, GENERAL, "active"), (CLUB, LOCKED, "lobby"), (CLUB, HIDDEN, "active"),
+        (CLUB, THREAD, "active"), (CLUB, DELETED, "lobby"), (GONE, 1234, "active")]))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["check"]) == ops.Exit.PERMISSIONS == 9
+    out = capsys.readouterr().out
+    assert f"logged in as candybot (id {BOT_ID}), in 2 servers" in out
+    assert f"Server 'Candy Club' ({CLUB}): 5 open games." in out
+    assert f"Server 'Other' ({OTHER}): no open games." in out
+    assert re.search(rf"#general \({GENERAL}\), game 1 .*: can view, send and attach files",
+                     out)
+    assert re.search(rf"#a-thread \({THREAD}\), .*: can view, send and attach files", out)
+    assert re.search(rf"#locked \({LOCKED}\), .*: CANNOT Attach Files\.", out)
+    assert re.search(rf"channel \({HIDDEN}\), .*: CANNOT View Channel\.", out)
+    assert "the channel was deleted" in out
+    assert "servers the bot is no longer in: game 6" in out
+    assert "Problem (exit code 9): The bot lacks permissions in 2 channels" in out
+    assert TOKEN not in out
+    assert not [r for r in fake_discord.requests if not r.startswith("GET ")]
+
+
+def test_check_with_a_token_exits_0_when_the_bot_can_play_everywhere(
+        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [(CLUB, GENERAL, "active")]))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("All is well.")
+
+
+def test_check_in_a_thread_needs_send_messages_in_threads(
+        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fake_discord.everyone = VIEW | SEND | ATTACH
+    asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [(CLUB, THREAD, "active")]))
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["check"]) == 9
+    assert "CANNOT Send Messages in Threads, Attach Files." in capsys.readouterr().out
+
+
+def test_check_with_a_refused_token_exits_3(
+        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", WRONG)
+    assert main(["check"]) == 3
+    assert "Problem (exit code 3): Discord rejected the token" in capsys.readouterr().out
+
+
+def test_check_without_network_exits_4(
+        env: dict[str, str], no_network: None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["check"]) == 4
+    assert "Problem (exit code 4): Could not reach Discord" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- backup
+
+
+async def replay_every_game(path: Path) -> int:
+    """Replay each started game in the database at ``path``; the number replayed."""
+    store = await Store.open(path)
+    try:
+        with sqlite3.connect(path) as db:
+            channels = [c for (c,) in db.execute("SELECT DISTINCT channel_id FROM games")]
+        replayed = 0
+        for channel in channels:
+            for record in await store.games_in_channel(channel):
+                if record.seed is None:
+                    continue
+                game = GAMES[record.game]
+                log = [(a.seat, a.notation) for a in await store.actions(record.id)]
+                seats = [SeatInfo(s.name, s.ai) for s in record.seats]
+                rebuilt = game.replay(seats, record.seed, record.options, log)
+                assert dumps(rebuilt) == dumps(loads(record.state_json or "", game)), record.id
+                replayed += 1
+    finally:
+        await store.close()
+    return replayed
+
+
+@pytest.fixture
+async def live(tmp_path: Path) -> AsyncIterator[Tables]:
+    store = await Store.open(tmp_path / "live.db")
+    yield Tables(store, GAMES, lambda: 1_700_000_000.0)
+    await store.close()
+
+
+async def test_backup_while_games_are_played_copies_a_database_that_replays_every_game(
+        live: Tables, tmp_path: Path) -> None:
+    channels = range(500, 506)
+    for channel in channels:
+        lobby = await live.open_lobby(channel_id=channel, guild_id=CLUB, game="candy-race",
+                                      creator_id=101, creator_name="Alice",
+                                      options={"target": 30})
+        await live.add_ai(lobby.record.id, 101)
+        await live.add_ai(lobby.record.id, 101)
+        await live.start(lobby.record.id, 101)
+
+    playing = True
+
+    async def play(channel: int) -> None:
+        while playing:
+            record = await live.store.open_game(channel)
+            if record is None:  # finished: start the next one
+                lobby = await live.open_lobby(channel_id=channel, guild_id=CLUB,
+                                              game="candy-dash", creator_id=101,
+                                              creator_name="Alice")
+                await live.add_ai(lobby.record.id, 101)
+                await live.start(lobby.record.id, 101)
+                continue
+            await live.play(channel_id=channel, user_id=101, text="step")
+
+    players = [asyncio.create_task(play(c)) for c in channels]
+    copies = []
+    try:
+        for n in range(4):
+            await asyncio.sleep(0.05)
+            report = await asyncio.to_thread(ops.backup_database, live.store.path,
+                                             tmp_path / f"copy-{n}.db")
+            copies.append(report)
+    finally:
+        playing = False
+        await asyncio.gather(*players)
+    moves = []
+    for report in copies:
+        assert report.copy.integrity == "ok"
+        assert report.target.exists() and not Path(f"{report.target}-wal").exists()
+        with sqlite3.connect(report.target) as db:
+            assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            moves.append(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+        assert await replay_every_game(report.target) >= len(channels)
+    assert moves == sorted(moves) and moves[-1] > moves[0]  # the games went on meanwhile
+
+
+async def test_backup_refuses_to_replace_a_file_unless_forced(
+        live: Tables, tmp_path: Path) -> None:
+    target = tmp_path / "copy.db"
+    target.write_text("yesterday's backup")
+    with pytest.raises(ops.OpsError, match=r"already exists.*--force") as refused:
+        ops.backup_database(live.store.path, target)
+    assert refused.value.code == ops.Exit.CONFIG
+    assert target.read_text() == "yesterday's backup"
+    report = ops.backup_database(live.store.path, target, force=True)
+    assert report.copy.integrity == "ok" and report.copy.schema == len(MIGRATIONS)
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_backup_into_a_folder_writes_a_dated_copy_and_says_so_in_one_line(
+        env: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [(CLUB, GENERAL, "active")]))
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    assert main(["backup", str(folder)]) == 0
+    [copy] = folder.iterdir()
+    assert re.fullmatch(r"candybot-\d{8}T\d{6}Z\.db", copy.name)
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"Backed up {env['CANDYBOT_DB']} to {copy}: ")
+    assert "1 game (0 lobby, 1 active, 0 finished, 0 aborted), integrity ok" in line
+    assert asyncio.run(replay_every_game(copy)) == 1
+
+
+@pytest.mark.parametrize(("make", "code", "words"), [
+    (lambda d: d / "nothing.db", 5, "no candybot database"),
+    (not_a_database, 6, "not a candybot database"),
+])
+def test_backup_of_a_missing_or_foreign_database_fails_clearly(
+        make: Any, code: int, words: str, env: dict[str, str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CANDYBOT_DB", str(make(tmp_path)))
+    assert main(["backup", str(tmp_path / "copy.db")]) == code
+    [line] = error_lines(capsys.readouterr().err)
+    assert words in line
+    assert not (tmp_path / "copy.db").exists()
+
+
+def test_exit_codes_are_distinct_and_documented() -> None:
+    values = [int(e) for e in ops.Exit]
+    assert len(set(values)) == len(values)
+    docs = (ROOT / "docs" / "discord.md").read_text()
+    for code in ops.Exit:
+        if code:
+            assert re.search(rf"^\| {int(code)} \|", docs, re.MULTILINE), code
+
+
+def test_settings_read_candybot_log_from_the_dotenv_file(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("CANDYBOT_LOG=Warning\n")
+    assert Settings.from_env({}, tmp_path / ".env").log_level == "warning"
+    assert Settings.from_env({}, tmp_path / "none").log_level == "info"
+    assert "log_level='warning'" in repr(Settings(log_level="warning"))
+
