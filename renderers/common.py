@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
@@ -23,17 +24,107 @@ PANEL_EDGE: Colour = (222, 205, 190)
 HIGHLIGHT: Colour = (255, 196, 0)
 
 #: Seat colours from the Okabe-Ito palette, told apart with every common colour-vision type.
+#: Yellow and black, the last two, are the pair that stays furthest from the first four
+#: under protanopia, deuteranopia and tritanopia simulation.
 SEAT_COLOURS: tuple[Colour, ...] = (
     (0, 114, 178),    # blue
     (213, 94, 0),     # vermillion
     (0, 158, 115),    # bluish green
     (204, 121, 167),  # reddish purple
+    (240, 228, 66),   # yellow
+    (0, 0, 0),        # black
 )
+
+#: One shape per seat, so that a seat is known by its mark even without colour.
+SEAT_SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "star", "hexagon")
 
 
 def seat_colour(seat: int) -> Colour:
-    """The colour of ``seat`` (colours repeat after the fourth seat)."""
+    """The colour of ``seat`` (colours repeat after the sixth seat)."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def seat_shape(seat: int) -> str:
+    """The name of ``seat``'s mark (shapes repeat after the sixth seat)."""
+    return SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+
+
+def seat_text_colour(seat: int) -> Colour:
+    """``seat``'s colour darkened until it reads as text on the light background.
+
+    Yellow text on cream is invisible; this keeps the hue and reaches a contrast
+    ratio of at least 3 (the WCAG figure for large text).
+    """
+    colour = seat_colour(seat)
+    while _contrast(colour, BACKGROUND) < 3.0:
+        colour = (round(colour[0] * 0.85), round(colour[1] * 0.85), round(colour[2] * 0.85))
+    return colour
+
+
+def _luminance(colour: Colour) -> float:
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: Colour, b: Colour) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """Corners of a named mark (any of :data:`SEAT_SHAPES` but the circle) of radius ``r``.
+
+    Sizes are balanced so that every shape covers about as much as a circle of
+    radius ``r`` would, and none looks bigger than another.
+    """
+    if shape == "square":
+        h = r * 0.86
+        return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+    if shape == "triangle":
+        k = r * 1.25
+        return [(cx + k * math.cos(math.radians(a)), cy + r * 0.15 + k * math.sin(math.radians(a)))
+                for a in (-90, 30, 150)]
+    if shape == "diamond":
+        k = r * 1.15
+        return [(cx, cy - k), (cx + k, cy), (cx, cy + k), (cx - k, cy)]
+    if shape == "star":
+        points = []
+        for i in range(10):
+            k = r * (1.25 if i % 2 == 0 else 0.55)
+            angle = math.radians(-90 + 36 * i)
+            points.append((cx + k * math.cos(angle), cy + k * math.sin(angle)))
+        return points
+    if shape == "hexagon":
+        k = r * 1.02
+        return [(cx + k * math.cos(math.radians(60 * i)), cy + k * math.sin(math.radians(60 * i)))
+                for i in range(6)]
+    raise ValueError(f"No mark called {shape!r}.")
+
+
+def shape_mark(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float,
+               fill: Colour, outline: Colour = INK, width: int | None = None) -> None:
+    """A named mark centred on ``(cx, cy)``, filled and outlined."""
+    if width is None:
+        width = max(1, round(r / 6))
+    if shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
+        return
+    points = shape_points(shape, cx, cy, r)
+    draw.polygon(points, fill=fill, outline=outline, width=width)
+
+
+def seat_mark(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float) -> None:
+    """``seat``'s mark: its shape in its colour with a dark outline, e.g. beside its name.
+
+    Black, the sixth colour, is outlined in white so that its star still shows on ink.
+    """
+    colour = seat_colour(seat)
+    outline = WHITE if colour == (0, 0, 0) else INK
+    shape_mark(draw, seat_shape(seat), cx, cy, r, colour, outline)
 
 
 @cache

@@ -11,6 +11,8 @@ from renderers.common import (
     BACKGROUND,
     INK,
     SEAT_COLOURS,
+    SEAT_SHAPES,
+    WHITE,
     centred_text,
     fitted_text,
     font,
@@ -19,6 +21,8 @@ from renderers.common import (
     new_canvas,
     outlined_text,
     seat_colour,
+    seat_mark,
+    seat_text_colour,
     shorten,
     text_size,
     to_png,
@@ -62,16 +66,59 @@ def test_fonts_are_loaded_once_per_size_and_weight():
     assert font(20).size == 20
 
 
-def test_seat_colours_stay_apart_for_every_common_colour_blindness():
+def test_six_seat_colours_stay_apart_for_every_common_colour_blindness():
+    colours = [seat_colour(seat) for seat in range(6)]
+    assert len(set(colours)) == 6
     for name, matrix in COLOUR_VISION.items():
-        seen = [_simulate(c, matrix) for c in SEAT_COLOURS]
+        seen = [_simulate(c, matrix) for c in colours]
         closest = min(sum((a - b) ** 2 for a, b in zip(p, q, strict=True)) ** 0.5
                       for p, q in itertools.combinations(seen, 2))
         assert closest > 25, name
 
 
-def test_a_fifth_seat_reuses_the_first_colour():
-    assert seat_colour(4) == seat_colour(0) == SEAT_COLOURS[0]
+def test_a_seventh_seat_reuses_the_first_colour():
+    assert seat_colour(6) == seat_colour(0) == SEAT_COLOURS[0]
+
+
+def _mark(seat: int) -> Image.Image:
+    """The silhouette of ``seat``'s mark: white where anything was drawn."""
+    image = Image.new("RGB", (60, 60), WHITE)
+    seat_mark(ImageDraw.Draw(image), seat, 30, 30, 16)
+    return Image.eval(image.convert("L"), lambda v: 255 if v < 250 else 0)
+
+
+def test_every_seat_has_its_own_shape_of_about_the_same_size():
+    assert SEAT_SHAPES == ("circle", "square", "triangle", "diamond", "star", "hexagon")
+    silhouettes = [_mark(seat) for seat in range(6)]
+    for a, b in itertools.combinations(range(6), 2):
+        differ = ImageChops.difference(silhouettes[a], silhouettes[b]).histogram()[255]
+        assert differ > 60, (SEAT_SHAPES[a], SEAT_SHAPES[b])
+    areas = [m.histogram()[255] for m in silhouettes]
+    assert max(areas) < 1.8 * min(areas)
+
+
+def test_a_seat_mark_is_filled_with_the_seat_colour_and_outlined():
+    for seat in range(6):
+        image = Image.new("RGB", (60, 60), (128, 128, 128))
+        seat_mark(ImageDraw.Draw(image), seat, 30, 30, 16)
+        colours = {colour for _, colour in image.getcolors(10_000)}
+        assert seat_colour(seat) in colours
+        assert INK in colours or WHITE in colours
+
+
+def test_seat_text_colours_read_on_the_background():
+    def luminance(colour):
+        def linear(c):
+            c /= 255
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (linear(c) for c in colour)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    for seat in range(6):
+        text = seat_text_colour(seat)
+        assert (luminance(BACKGROUND) + 0.05) / (luminance(text) + 0.05) >= 3.0
+    assert seat_text_colour(0) == seat_colour(0)  # blue needs no darkening
+    assert seat_text_colour(4) != seat_colour(4)  # yellow does
 
 
 def test_centred_text_is_centred_on_the_point():
