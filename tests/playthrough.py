@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from bot.games.engine import Game, Outcome, SeatInfo, State
 from bot.games.rng import Rng
@@ -23,9 +24,10 @@ def seats_for(game: Game, players: int, ai: bool = True) -> list[SeatInfo]:
 
 
 def play(game: Game, seed: int, players: int, random_seats: frozenset[int] = frozenset(),
-         on_step: Callable[[Step], None] | None = None) -> tuple[State, list[tuple[int, str]]]:
+         on_step: Callable[[Step], None] | None = None,
+         options: dict[str, Any] | None = None) -> tuple[State, list[tuple[int, str]]]:
     """Play a game to the end: AI for most seats, uniform random for ``random_seats``."""
-    state = game.new(seats_for(game, players), seed)
+    state = game.new(seats_for(game, players), seed, options)
     log: list[tuple[int, str]] = []
     pick = Rng.from_seed(seed * 7919 + 1)
     for step in steps(game, state, random_seats, pick):

@@ -221,3 +221,45 @@ def test_a_game_made_under_other_rules_cannot_be_replayed():
     state["rules"] = 1
     with pytest.raises(RulesVersionError, match="cannot be replayed"):
         blast.check_replayable(state)
+
+
+# --------------------------------------------------------------------------- the checks themselves
+
+
+def test_the_hidden_choice_check_compares_secret_bids_and_catches_a_leak():
+    from decision_game import BakeOff
+    from test_invariants import compare_hidden_twins
+
+    assert compare_hidden_twins(GAME, range(2), players=3) > 0
+
+    class LeakyBakeOff(BakeOff):
+        def view(self, state, seat):
+            out = super().view(state, seat)
+            top = self.top(state)
+            out["drafts"] = {str(s): list(v) for s, v in top.steps.items()} if top else {}
+            return out
+
+    with pytest.raises(AssertionError, match="look different"):
+        compare_hidden_twins(LeakyBakeOff(), range(1), players=3)
+
+
+def test_the_answer_order_check_compares_joint_bids_and_catches_an_order_dependence():
+    from decision_game import BakeOff
+    from test_invariants import compare_answer_orders
+
+    assert compare_answer_orders(GAME, range(1), players=3) > 0
+
+    class FirstComeBakeOff(BakeOff):
+        def resolve(self, state, decision, answers, turn):
+            super().resolve(state, decision, answers, turn)
+            if decision.kind == "bid":  # a bug: rewards whoever answered first
+                state["points"][int(next(iter(state["last_order"])))] += 1
+
+        def answer_complete(self, state, decision, seat, steps):
+            state.setdefault("last_order", [])
+            if len(steps) == 2:
+                state["last_order"].append(seat)
+            return len(steps) == 2
+
+    with pytest.raises(AssertionError, match="answer order"):
+        compare_answer_orders(FirstComeBakeOff(), range(1), players=3)

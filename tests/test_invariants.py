@@ -1,14 +1,23 @@
-"""The engine contract, checked for every registered game over many seeded games."""
+"""The engine contract, checked for every registered game over many seeded games.
+
+Modelled on OpenSpiel's API tests: every check runs over every game in the
+catalogue, so a new game is held to all of them by registering it.
+"""
 
 from __future__ import annotations
 
+import copy
+import io
+import itertools
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playthrough import Step, play, seats_for
 
 from bot.games import GAMES
-from bot.games.engine import Game, dumps, loads
+from bot.games.engine import Action, Game, GameError, State, dumps, loads
 
 GAME_LIST = sorted(GAMES.values(), key=lambda g: g.slug)
 SEEDS = range(12)
@@ -27,9 +36,24 @@ def check_step(game: Game, step: Step) -> None:
             assert len(set(notations)) == len(notations), "notations are unique"
             for action in legal:
                 assert game.parse(state, seat, action.notation) == action
+            check_choices(game, state, seat, legal)
         else:
             assert not legal, f"seat {seat} may not act but has legal actions"
     check_views(game, state)
+    check_reveals_are_not_undoable(game, step)
+
+
+def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> None:
+    """Quick choices are legal actions; autocomplete order only reorders them."""
+    notations = {a.notation for a in legal}
+    for choice in game.quick_choices(state, seat):
+        assert choice.notation in notations, f"quick choice {choice.notation!r} is not legal"
+    ranked = game.rank_actions(state, seat, list(legal))
+    assert sorted(a.notation for a in ranked) == sorted(notations)
+    menu = game.multi_select(state, seat)
+    if menu is not None:
+        values = [v for v, _ in menu.options][:max(menu.min_values, 1)]
+        assert menu.notation(values) in notations or menu.min_values > len(values)
 
 
 def check_views(game: Game, state: dict) -> None:
@@ -42,6 +66,25 @@ def check_views(game: Game, state: dict) -> None:
             for viewer, text in views.items():
                 if viewer != owner:
                     assert secret not in text, f"seat {viewer} can see seat {owner}'s {secret}"
+
+
+def check_reveals_are_not_undoable(game: Game, step: Step) -> None:
+    """A move that lets others see a secret they could not see before cannot be taken back."""
+    if not step.outcome.undoable:
+        return
+    before, after = step.before, step.outcome.state
+    players = len(before["seats"])
+    public_text = " ".join(step.outcome.narration()) + " " + step.outcome.public
+    for owner in range(players):
+        hidden_before = set(game.secrets(before, owner))
+        for viewer in [None, *range(players)]:
+            if viewer == owner:
+                continue
+            seen_before = json.dumps(game.view(before, viewer))
+            seen_after = json.dumps(game.view(after, viewer)) + public_text
+            for secret in hidden_before:
+                assert not (secret in seen_after and secret not in seen_before), (
+                    f"an undoable move showed seat {owner}'s {secret} to {viewer}")
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
@@ -82,3 +125,136 @@ def test_the_ai_only_ever_chooses_legal_actions_from_its_own_view(game: Game, mo
     action = game.ai_action(state, seat)
     assert seen == [seat]
     assert action in game.legal_actions(state, seat)
+
+
+# --------------------------------------------------------------------------- hidden information
+
+
+def _hidden_twins(game: Game, state: State, seat: int) -> list[tuple[Action, Action]]:
+    """Pairs of legal actions that the other seats cannot tell apart (same public form)."""
+    top = game.top(state)
+    joint = top is not None and top.joint
+    groups: dict[str, list[Action]] = {}
+    for action in game.legal_actions(state, seat):
+        if action.public or joint:
+            groups.setdefault(action.public or "(joint)", []).append(action)
+    return [(g[0], g[-1]) for g in groups.values() if len(g) > 1]
+
+
+def compare_hidden_twins(game: Game, seeds: range, players: int | None = None) -> int:
+    """Play AI games; wherever two legal actions look alike to the other seats, apply both
+    and check that nothing the others see differs. Returns how many pairs were compared."""
+    checked = 0
+    for seed in seeds:
+        count = players or game.min_seats + seed % (game.max_seats - game.min_seats + 1)
+
+        def compare(step: Step) -> None:
+            nonlocal checked
+            state, seat = step.before, step.seat
+            for first, second in _hidden_twins(game, state, seat)[:2]:
+                a, b = game.apply(state, seat, first), game.apply(state, seat, second)
+                if not (a.undoable and b.undoable):
+                    continue  # chance or a reveal happened: the others may learn things
+                assert a.public == b.public
+                assert a.narration() == b.narration()
+                for viewer in [None, *range(len(state["seats"]))]:
+                    if viewer != seat:
+                        assert game.view(a.state, viewer) == game.view(b.state, viewer), (
+                            f"{first.notation!r} and {second.notation!r} look different to "
+                            f"seat {viewer}")
+                checked += 1
+
+        play(game, 300 + seed, count, frozenset(), compare)
+    return checked
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
+def test_changing_only_a_hidden_choice_changes_nothing_other_seats_see(game: Game):
+    compare_hidden_twins(game, range(4))
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
+def test_joint_decisions_resolve_the_same_in_any_answer_order(game: Game):
+    compare_answer_orders(game, range(3))
+
+
+def compare_answer_orders(game: Game, seeds: range, players: int | None = None) -> int:
+    """Answer open joint decisions in several orders; the results must be equal."""
+    compared = 0
+
+    def answers_of(state: State, seat: int) -> list[str]:
+        """The AI's whole answer for ``seat`` (several steps for a multi-step joint answer)."""
+        steps = []
+        while seat in game.to_act(state) and game.top(state) is not None:
+            top_id = game.top(state).id
+            action = game.ai_action(state, seat)
+            steps.append(action.notation)
+            state = game.apply(state, seat, action).state
+            top = game.top(state)
+            if top is None or top.id != top_id or seat not in top.waiting:
+                break
+        return steps
+
+    def check(step: Step) -> None:
+        nonlocal compared
+        state = step.before
+        top = game.top(state)
+        if compared >= 3 or top is None or not top.joint or len(top.waiting) < 2:
+            return
+        plans = {seat: answers_of(state, seat) for seat in top.waiting}
+        finals = set()
+        for order in itertools.islice(itertools.permutations(plans), 6):
+            current = copy.deepcopy(state)
+            for seat in order:
+                for notation in plans[seat]:
+                    current = game.apply(current, seat, notation).state
+            finals.add(dumps(current))
+        assert len(finals) == 1, "the answer order changed the result"
+        compared += 1
+
+    for seed in seeds:
+        play(game, 700 + seed, players or game.max_seats, frozenset(), check)
+    return compared
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.one_of(st.text(max_size=30), st.sampled_from(["", " ", "0", "a0", "z99",
+                                                               "use", "pay 7 7", "🍬", "\x00"])),
+       seat=st.integers(-2, 7))
+def test_any_text_from_any_seat_is_a_game_error_or_a_legal_move(game: Game, text: str,
+                                                                  seat: int):
+    state = game.new(seats_for(game, game.min_seats), 11)
+    try:
+        outcome = game.apply(state, seat, text)
+    except GameError as err:
+        assert str(err), "every refusal says why"
+        return
+    assert 0 <= seat < game.min_seats and outcome.action in game.legal_actions(state, seat)
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
+def test_every_seats_view_and_the_spectators_render_to_a_png(game: Game):
+    from PIL import Image
+
+    from renderers import render
+
+    players = game.max_seats
+    middle: list[State] = []
+
+    def keep(step: Step) -> None:
+        if len(middle) < 1 and step.outcome.state["move"] >= 12:
+            middle.append(step.outcome.state)
+
+    final, _ = play(game, 5, players, frozenset(), keep)
+    for state in [*middle, final]:
+        for viewer in [None, *range(players)]:
+            png = render(game.view(state, viewer))
+            image = Image.open(io.BytesIO(png))
+            assert image.format == "PNG" and image.width >= 600

@@ -52,7 +52,7 @@ def test_a_rejected_token_is_reported_without_printing_it(
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setattr(CandyBot, "run", refuse)
-    assert run_bot(Settings(token=SECRET, db_path=tmp_path / "b.db")) == 1
+    assert run_bot(Settings(token=SECRET, db_path=tmp_path / "b.db")) == 3
     out = capsys.readouterr()
     assert "rejected" in out.err and SECRET not in out.err + out.out
 
