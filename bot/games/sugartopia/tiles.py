@@ -21,13 +21,19 @@ from functools import cache
 from typing import Any
 
 from bot.games.content import load_json
+from bot.games.grid import (
+    HEX_DIRECTIONS,
+    HEX_SIDES,
+    Hex,
+    hex_neighbour,
+    hex_opposite,
+    hex_ring,
+    hex_rotated,
+)
 
-Pos = tuple[int, int]
-"""Axial coordinates (q, r)."""
-
-SIDES = 6
-#: Axial step for each side, N, NE, SE, S, SW, NW (flat-topped hexes).
-DIRECTIONS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+Pos = Hex
+SIDES = HEX_SIDES
+DIRECTIONS = HEX_DIRECTIONS
 SIDE_NAMES = ("north", "north-east", "south-east", "south", "south-west", "north-west")
 ROTATIONS = (0, 60, 120, 180, 240, 300)
 ROAD = "r"
@@ -40,19 +46,9 @@ CASTLE = "castle"
 GINGERMAN = "gingerman"
 
 
-def neighbour(pos: Pos, side: int) -> Pos:
-    dq, dr = DIRECTIONS[side]
-    return (pos[0] + dq, pos[1] + dr)
-
-
-def opposite(side: int) -> int:
-    return (side + 3) % SIDES
-
-
-def ring(pos: Pos) -> int:
-    """Distance from the castle in cards."""
-    q, r = pos
-    return max(abs(q), abs(r), abs(q + r))
+neighbour = hex_neighbour
+opposite = hex_opposite
+ring = hex_ring
 
 
 @cache
@@ -133,11 +129,11 @@ class Card:
 
     def edge(self, side: int, rot: int) -> str:
         """Road or grass on board side ``side`` when turned by ``rot``."""
-        return self.edges[(side - rot // 60) % SIDES]
+        return self.edges[hex_rotated(side, -rot)]
 
     def field_at(self, side: int, rot: int) -> int | None:
         """Index of the field reaching board side ``side``, if it is grassland."""
-        printed = (side - rot // 60) % SIDES
+        printed = hex_rotated(side, -rot)
         for i, f in enumerate(self.fields):
             if printed in f.sides:
                 return i
@@ -145,7 +141,7 @@ class Card:
 
     def road_at(self, side: int, rot: int) -> tuple[int, int] | None:
         """(road index, arm index) of the arm reaching board side ``side``."""
-        printed = (side - rot // 60) % SIDES
+        printed = hex_rotated(side, -rot)
         for i, road in enumerate(self.roads):
             for j, arm in enumerate(road.arms):
                 if arm.side == printed:
@@ -155,7 +151,7 @@ class Card:
 
 def turned(side: int, rot: int) -> int:
     """The board side a printed side shows on when the card is turned by ``rot``."""
-    return (side + rot // 60) % SIDES
+    return hex_rotated(side, rot)
 
 
 def card_from_json(raw: dict[str, Any], kind: str) -> Card:
