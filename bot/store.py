@@ -25,7 +25,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
@@ -118,7 +118,13 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class ActionRecord:
-    """One logged action: ``n`` counts from 1 within its game."""
+    """One logged action: ``n`` counts from 1 within its game.
+
+    ``notation`` is what was really played (the replay needs it); ``public`` is how
+    everybody else saw it ("" in rows logged before hidden actions existed: then the
+    notation itself was public). ``narration`` is public; ``private`` holds the lines
+    only some seats may read, by seat. ``user_id`` is None when an AI chose the action.
+    """
 
     n: int
     seat: int
@@ -127,17 +133,45 @@ class ActionRecord:
     narration: str
     at: float
     undoable: bool
+    public: str = ""
+    private: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    #: The game's episode key after this action (see ``Game.episode``), if any.
+    episode: str | None = None
+    #: Whether the state before this action was kept, so undo can restore it.
+    snapshot: bool = False
+
+    @property
+    def shown(self) -> str:
+        """The action as everybody may see it."""
+        return self.public or self.notation
+
+    @property
+    def by_ai(self) -> bool:
+        return self.user_id is None
+
+    def lines_for(self, seat: int | None) -> tuple[str, ...]:
+        """The narration ``seat`` may read: the public lines, then its private ones."""
+        public = (self.narration,) if self.narration else ()
+        return public + (tuple(self.private.get(seat, ())) if seat is not None else ())
 
 
 @dataclass(frozen=True)
 class MoveRecord:
-    """An action to log with :meth:`Store.commit_moves` (``user_id`` None for an AI)."""
+    """An action to log with :meth:`Store.commit_moves` (``user_id`` None for an AI).
+
+    ``before`` is the state text before the action, kept so that undo can restore it
+    (None for actions that cannot or need not be undone).
+    """
 
     seat: int
     user_id: int | None
     notation: str
     narration: str
     undoable: bool
+    public: str = ""
+    private: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    before: str | None = None
+    episode: str | None = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +250,14 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_by_player ON results (guild_id, user_id, game);
     """,
+    # 2: hidden actions (their public form and private narration per seat), undo by
+    # snapshot instead of re-running the rules, and episodes narrated in one message.
+    """
+    ALTER TABLE actions ADD COLUMN public TEXT NOT NULL DEFAULT '';
+    ALTER TABLE actions ADD COLUMN private TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE actions ADD COLUMN before TEXT;
+    ALTER TABLE actions ADD COLUMN episode TEXT;
+    """,
 ]
 
 
@@ -279,6 +321,19 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
     except (TypeError, ValueError, KeyError):
         raise CorruptRowError(game_id, "unreadable seats") from None
     return seats
+
+
+def _dump_private(private: Mapping[int, Sequence[str]]) -> str:
+    return json.dumps({str(int(seat)): [str(line) for line in lines]
+                       for seat, lines in private.items() if lines}, sort_keys=True)
+
+
+def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
+    try:
+        raw = json.loads(text or "{}")
+        return {int(seat): tuple(str(line) for line in lines) for seat, lines in raw.items()}
+    except (TypeError, ValueError, AttributeError):
+        raise CorruptRowError(game_id, "unreadable private narration") from None
 
 
 def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
@@ -488,18 +543,34 @@ class Store:
             rows = await cursor.fetchall()
         return [_record(row) for row in rows]
 
-    async def actions(self, game_id: int, last: int | None = None) -> list[ActionRecord]:
-        """The game's action log in order; ``last=k`` gives only the final ``k``."""
-        query = ("SELECT n, seat, user_id, notation, narration, at, undoable FROM actions "
-                 "WHERE game_id = ? ORDER BY n DESC")
-        params: tuple[Any, ...] = (game_id,)
+    async def actions(self, game_id: int, last: int | None = None, *,
+                      after: int | None = None) -> list[ActionRecord]:
+        """The game's action log in order; ``last=k`` gives only the final ``k``,
+        ``after=n`` only the actions numbered above ``n``."""
+        query = ("SELECT n, seat, user_id, notation, narration, at, undoable, public, private, "
+                 "episode, before IS NOT NULL FROM actions WHERE game_id = ?")
+        params: list[Any] = [game_id]
+        if after is not None:
+            query += " AND n > ?"
+            params.append(int(after))
+        query += " ORDER BY n DESC"
         if last is not None:
             query += " LIMIT ?"
-            params = (game_id, max(0, int(last)))
+            params.append(max(0, int(last)))
         async with self._lock, self._conn().execute(query, params) as cursor:
             rows = await cursor.fetchall()
-        return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable))
-                for n, seat, user_id, notation, narration, at, undoable in reversed(rows)]
+        return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable), public,
+                             _load_private(game_id, private), episode, bool(snapshot))
+                for (n, seat, user_id, notation, narration, at, undoable, public, private,
+                     episode, snapshot) in reversed(rows)]
+
+    async def snapshot(self, game_id: int, n: int) -> str | None:
+        """The state text kept from before action ``n``, if one was kept."""
+        async with self._lock, self._conn().execute(
+                "SELECT before FROM actions WHERE game_id = ? AND n = ?",
+                (game_id, n)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else row[0]
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""
@@ -538,10 +609,18 @@ class Store:
         return record
 
     async def set_seats(self, game_id: int, expected_version: int, seats: Sequence[SeatRecord],
-                        now: float) -> GameRecord:
-        """Replace all seats of a lobby (join, leave, add an AI)."""
+                        now: float, *, creator_id: int | None = None) -> GameRecord:
+        """Replace all seats of a lobby (join, leave, add an AI).
+
+        ``creator_id`` hands the lobby to another player (its creator left).
+        """
+        if creator_id is None:
+            return await self._write(game_id, expected_version, ("lobby",), "change seats",
+                                     "seats = ?, updated_at = ?", (_dump_seats(seats), now))
+        _check_int(creator_id, "user id")
         return await self._write(game_id, expected_version, ("lobby",), "change seats",
-                                 "seats = ?, updated_at = ?", (_dump_seats(seats), now))
+                                 "seats = ?, updated_at = ?, creator_id = ?",
+                                 (_dump_seats(seats), now, creator_id))
 
     async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
         _check_int(message_id, "message id")
@@ -576,9 +655,10 @@ class Store:
                           seat: int, user_id: int | None, notation: str, narration: str,
                           undoable: bool, now: float, turn_changed: bool,
                           next_reminder_at: float | None,
-                          finish: FinishRecord | None = None) -> GameRecord:
+                          finish: FinishRecord | None = None, public: str = "",
+                          before: str | None = None) -> GameRecord:
         """Log one action and store the new state in one transaction."""
-        move = MoveRecord(seat, user_id, notation, narration, undoable)
+        move = MoveRecord(seat, user_id, notation, narration, undoable, public, before=before)
         return await self.commit_moves(game_id, expected_version, (move,),
                                        state_json=state_json, now=now, turn_changed=turn_changed,
                                        next_reminder_at=next_reminder_at, finish=finish)
@@ -606,10 +686,12 @@ class Store:
                                        assignments, params)
             await db.executemany(
                 "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
-                "undoable) VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions "
-                "WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
+                "undoable, public, private, before, episode) VALUES (?, (SELECT "
+                "COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, ?)",
                 [(game_id, game_id, m.seat, m.user_id, m.notation, m.narration, now,
-                  int(bool(m.undoable))) for m in moves])
+                  int(bool(m.undoable)), m.public, _dump_private(m.private), m.before,
+                  m.episode) for m in moves])
             if finish is not None:
                 await self._finish_in_transaction(game_id, state_json, finish, now)
             record = await self._fetch(game_id)
@@ -617,7 +699,7 @@ class Store:
 
     async def undo_last(self, game_id: int, expected_version: int, *, state_json: str,
                         now: float) -> GameRecord:
-        """Delete the last action and store the state recomputed without it, atomically.
+        """Delete the last action and store ``state_json`` as the state, atomically.
 
         The turn clock and reminder schedule are left as they were.
         """
@@ -628,6 +710,20 @@ class Store:
                 "DELETE FROM actions WHERE game_id = ? AND n = "
                 "(SELECT MAX(n) FROM actions WHERE game_id = ?)", (game_id, game_id))
             if cursor.rowcount != 1:
+                raise NotFoundError("There is nothing to undo yet.")
+            record = await self._fetch(game_id)
+        return record
+
+    async def undo_to(self, game_id: int, expected_version: int, *, n: int, state_json: str,
+                      now: float) -> GameRecord:
+        """Delete action ``n`` and every later one, storing ``state_json`` (the state
+        before ``n``), atomically. The turn clock and reminders are left as they were."""
+        async with self._transaction() as db:
+            await self._guarded_update(game_id, expected_version, ("active",), "undo",
+                                       "state_json = ?, updated_at = ?", (state_json, now))
+            cursor = await db.execute("DELETE FROM actions WHERE game_id = ? AND n >= ?",
+                                      (game_id, int(n)))
+            if cursor.rowcount < 1:
                 raise NotFoundError("There is nothing to undo yet.")
             record = await self._fetch(game_id)
         return record
@@ -663,6 +759,8 @@ class Store:
             "UPDATE games SET status = 'finished', state_json = ?, result_json = ?, "
             "finished_at = ?, updated_at = ?, next_reminder_at = NULL WHERE id = ?",
             (state_json, finish.result_json, now, now, game_id))
+        # Nothing can be undone any more: the snapshots kept for undo may go.
+        await db.execute("UPDATE actions SET before = NULL WHERE game_id = ?", (game_id,))
         await db.executemany(
             "INSERT INTO results (game_id, seat, guild_id, channel_id, game, user_id, place, won, "
             "finished_at) SELECT id, ?, guild_id, channel_id, game, ?, ?, ?, ? FROM games "

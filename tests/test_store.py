@@ -147,16 +147,16 @@ async def test_an_old_database_runs_only_the_new_migrations(
     monkeypatch.setattr(store_module, "MIGRATIONS", later)
     upgraded = await Store.open(db_path)
     try:
-        assert await upgraded.schema_version() == 2
+        assert await upgraded.schema_version() == len(later)
         assert (await upgraded.get_game(record.id)) == record
         await upgraded.set_seats(record.id, record.version, SEATS, T0 + 5)
         async with upgraded._conn().execute("SELECT game_id, at FROM seen") as cursor:
             assert await cursor.fetchall() == [(record.id, T0 + 5)]
     finally:
         await upgraded.close()
-    # A third opening must not run migration 2 again (CREATE TABLE would fail).
+    # A third opening must not run the new migration again (CREATE TABLE would fail).
     third = await Store.open(db_path)
-    assert await third.schema_version() == 2
+    assert await third.schema_version() == len(later)
     await third.close()
 
 
@@ -170,10 +170,34 @@ async def test_a_failing_migration_changes_nothing(
     with pytest.raises(sqlite3.OperationalError):
         await Store.open(db_path)
     with sqlite3.connect(db_path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == len(broken) - 1
         tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master")}
     raw.close()
     assert "half_done" not in tables
+
+
+async def test_a_database_of_the_first_schema_keeps_its_log_after_migrating(
+        db_path: Path) -> None:
+    with sqlite3.connect(db_path) as raw:
+        for statement in store_module._statements(store_module.MIGRATIONS[0]):
+            raw.execute(statement)
+        raw.execute("PRAGMA user_version = 1")
+        raw.execute("INSERT INTO games (id, channel_id, game, status, creator_id, seats, "
+                    "state_json, created_at, updated_at) VALUES (7, 1, 'sugar-blast', "
+                    "'active', 1, '[]', '{}', 0, 0)")
+        raw.execute("INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
+                    "undoable) VALUES (7, 1, 0, 1, 'swap a1 a2', 'Alice swapped.', 5, 1)")
+    raw.close()
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == len(store_module.MIGRATIONS)
+        (old,) = await store.actions(7)
+        assert (old.notation, old.shown, old.narration) == ("swap a1 a2", "swap a1 a2",
+                                                            "Alice swapped.")
+        assert old.private == {} and old.episode is None and not old.snapshot
+        assert await store.snapshot(7, 1) is None
+    finally:
+        await store.close()
 
 
 # --------------------------------------------------------------------------- lobbies
@@ -484,6 +508,69 @@ async def test_a_stale_undo_conflicts_and_keeps_the_log(store: Store) -> None:
     with pytest.raises(ConflictError):
         await store.undo_last(moved.id, moved.version, state_json="{}", now=T0)
     assert [a.notation for a in await store.actions(record.id)] == ["a1", "b2"]
+
+
+async def test_a_hidden_action_keeps_its_public_form_and_private_lines_apart(
+        store: Store) -> None:
+    record = await active(store)
+    secret = MoveRecord(0, ALICE, "bid 3", "", True, public="placed a bid",
+                        private={0: ["You bid 3."], 1: []}, before='{"move": 0}',
+                        episode="round-1")
+    await store.commit_moves(record.id, record.version, (secret,), state_json='{"move": 1}',
+                             now=T0 + 5, turn_changed=False, next_reminder_at=None)
+    (logged,) = await store.actions(record.id)
+    assert logged.notation == "bid 3" and logged.shown == "placed a bid"
+    assert logged.lines_for(0) == ("You bid 3.",) and logged.lines_for(1) == ()
+    assert logged.lines_for(None) == () and logged.episode == "round-1" and logged.snapshot
+    assert await store.snapshot(record.id, 1) == '{"move": 0}'
+
+
+async def test_undo_to_restores_a_snapshot_and_drops_every_later_action(store: Store) -> None:
+    record = await active(store)
+    moves = [MoveRecord(s, ALICE if s == 0 else None, f"m{i}", "", True,
+                        before=f'{{"move": {i}}}' if s == 0 else None)
+             for i, s in enumerate((0, 1, 0, 1))]
+    record = await store.commit_moves(record.id, record.version, moves,
+                                      state_json='{"move": 4}', now=T0 + 5,
+                                      turn_changed=False, next_reminder_at=None)
+    before = await store.snapshot(record.id, 3)
+    assert before == '{"move": 2}'
+    undone = await store.undo_to(record.id, record.version, n=3, state_json=before,
+                                 now=T0 + 6)
+    assert undone.state_json == '{"move": 2}' and undone.version == record.version + 1
+    assert [a.notation for a in await store.actions(record.id)] == ["m0", "m1"]
+    with pytest.raises(ConflictError):
+        await store.undo_to(record.id, record.version, n=1, state_json="{}", now=T0 + 7)
+    with pytest.raises(NotFoundError):
+        await store.undo_to(record.id, undone.version, n=9, state_json="{}", now=T0 + 7)
+
+
+async def test_actions_after_a_number_are_those_made_since(store: Store) -> None:
+    record = await active(store)
+    for notation in ("a1", "b2", "c3"):
+        record = await move(store, record, notation)
+    assert [a.n for a in await store.actions(record.id, after=1)] == [2, 3]
+    assert [a.n for a in await store.actions(record.id, last=1, after=1)] == [3]
+
+
+async def test_a_finished_game_keeps_no_undo_snapshots(store: Store) -> None:
+    record = await active(store)
+    keep = MoveRecord(0, ALICE, "a1", "", True, before='{"move": 0}')
+    record = await store.commit_moves(record.id, record.version, (keep,),
+                                      state_json='{"move": 1}', now=T0 + 5, turn_changed=True,
+                                      next_reminder_at=None)
+    await store.finish(record.id, record.version, state_json='{"move": 1}',
+                       result_json="{}", placements=[(ALICE, 0, 1, True)], now=T0 + 6)
+    assert await store.snapshot(record.id, 1) is None
+    assert not (await store.actions(record.id))[0].snapshot
+
+
+async def test_a_lobby_can_change_hands_with_its_seats(store: Store) -> None:
+    record = await lobby(store)
+    moved = await store.set_seats(record.id, record.version, SEATS[1:], T0 + 1, creator_id=BOB)
+    assert moved.creator_id == BOB and moved.seats == SEATS[1:]
+    kept = await store.set_seats(moved.id, moved.version, SEATS, T0 + 2)
+    assert kept.creator_id == BOB
 
 
 async def test_replace_seat_hands_one_seat_to_an_ai(store: Store) -> None:
