@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import sqlite3
 import subprocess
 import sys
@@ -12,6 +11,9 @@ import pytest
 from PIL import Image
 
 from bot.cli import main
+from bot.games import GAMES
+from bot.games.engine import loads
+from renderers import render
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -30,7 +32,14 @@ def test_demo_writes_a_png_per_move_the_log_a_gif_and_the_database(demo_folder: 
     log_lines = (demo_folder / "log.tsv").read_text().splitlines()[1:]
     frames = sorted((demo_folder / "moves").glob("move-*.png"))
     assert len(frames) == len(log_lines) + 1  # the opening board plus one per move
-    assert Image.open(io.BytesIO(frames[-1].read_bytes())).format == "PNG"
+    # The last picture is the finished game's own board, not just any PNG.
+    with sqlite3.connect(demo_folder / "candybot.db") as db:
+        (state_json,) = db.execute("SELECT state_json FROM games").fetchone()
+    game = GAMES["sugar-blast"]
+    final = loads(state_json, game)
+    assert game.result(final) is not None
+    assert frames[-1].read_bytes() == render(game.view(final, None))
+    assert frames[-2].read_bytes() != frames[-1].read_bytes()
     gif = Image.open(demo_folder / "game.gif")
     assert gif.format == "GIF" and gif.n_frames == len(frames)
     with sqlite3.connect(demo_folder / "candybot.db") as db:
