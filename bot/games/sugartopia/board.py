@@ -60,6 +60,11 @@ class Area:
         return self.regions[0]
 
 
+def area_name(number: int) -> str:
+    """What players call an area: "Meadow 3"."""
+    return f"Meadow {number}"
+
+
 @dataclass(frozen=True)
 class Route:
     """The best cookie route of a Gingerman: cookies collected and the cards walked."""
@@ -185,6 +190,39 @@ class Table:
             groups.setdefault(find(region), []).append(region)
         return [Area(tuple(members), root in open_roots)
                 for root, members in sorted(groups.items())]
+
+    def founders(self) -> list[Region]:
+        """Fields that began a new grassland area when their card was laid, in laying order.
+
+        A field begins an area when none of its grassland sides touched a field
+        of a card laid before it. Cards never move, so this follows from the
+        table alone, and an area's first field (:attr:`Area.key`, the smallest
+        region) is always a founder: merging keeps the older name.
+        """
+        out = []
+        for i, e in enumerate(self.entries):
+            card = self.card(i)
+            for f, field in enumerate(card.fields):
+                joined = False
+                for printed in field.sides:
+                    side = turned(printed, e["rot"])
+                    other = self.at.get(neighbour((e["q"], e["r"]), side))
+                    if other is not None and other < i and self.card(other).field_at(
+                            opposite(side), self.entries[other]["rot"]) is not None:
+                        joined = True
+                        break
+                if not joined:
+                    out.append((i, f))
+        return out
+
+    def area_numbers(self, areas: Sequence[Area] | None = None) -> dict[Region, int]:
+        """Each area's number by its key: the order its first field was laid in, from 1.
+
+        Unique and stable for the whole game: a number is never reused, and when
+        areas join the joined area keeps the smallest number.
+        """
+        order = {region: n for n, region in enumerate(self.founders(), start=1)}
+        return {a.key: order[a.key] for a in (self.areas() if areas is None else areas)}
 
     def areas_of(self, index: int) -> list[Area]:
         """The areas that the fields of the card at ``index`` belong to."""

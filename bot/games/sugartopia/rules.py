@@ -8,7 +8,7 @@ from bot.games.engine import Action, Decision, Game, Result, State, Turn, View, 
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
-from bot.games.sugartopia.board import Area, Table, new_entry, score_area
+from bot.games.sugartopia.board import Area, Table, area_name, new_entry, score_area
 from bot.games.sugartopia.tiles import CASTLE, GINGERMAN, ROTATIONS, SIDE_NAMES, Card, Pos
 from bot.games.sugartopia.view import build_view
 
@@ -256,12 +256,20 @@ class Sugartopia(Game):
         pos = tiles.pos_of(spot)
         assert pos is not None
         table = self._table(state)
+        before = {a.key for a in table.areas()}
+        numbers = table.area_numbers()
         index = table.place(new_entry(card, pos, rot))
         state["hands"][seat] = None
         state["last"] = {"seat": seat, "card": card_id, "index": index, "label": spot}
         name = self.seat_name(state, seat)
         turn.say(f"{name} revealed {card.name} and placed it at {spot} turned {rot}°.", seat,
                  "place", reveals=True)
+        for area in table.areas_of(index):
+            joined = sorted(numbers[r] for r in area.regions if r in before)
+            if len(joined) > 1:
+                names = ", ".join(area_name(n) for n in joined[:-1])
+                turn.say(f"{card.name} joins {names} and {area_name(joined[-1])} into one "
+                         f"area: {area_name(joined[0])}.", seat, "join")
         self._put_cubes(state, turn, seat, table, index)
         queue = [list(a.key) for a in table.areas_of(index)]
         state["feeding"] = {"area": None, "cubes": 0, "queue": queue}
@@ -305,8 +313,8 @@ class Sugartopia(Game):
         bear = next(b for b in table.hungry(area) if b[3] == colour)
         table.feed(area, bear)
         state["feeding"]["cubes"] -= 1
-        turn.say(f"{self.seat_name(state, seat)} fed {_a(colour)} bear at {table.label(bear[0])}.",
-                 seat, "feed")
+        turn.say(f"{self.seat_name(state, seat)} fed {_a(colour)} bear in {_where(table, area)} "
+                 f"(at {table.label(bear[0])}).", seat, "feed")
         self._continue_feeding(state, turn, seat)
 
     def _continue_feeding(self, state: State, turn: Turn, seat: int) -> None:
@@ -322,7 +330,7 @@ class Sugartopia(Game):
                     if cubes < len(hungry) and len({c for *_, c in hungry}) > 1:
                         if not feeding.get("choosing"):
                             feeding["choosing"] = True
-                            turn.say(f"{cubes} sugar for {len(hungry)} hungry bears near "
+                            turn.say(f"{cubes} sugar for {len(hungry)} hungry bears in "
                                      f"{_where(table, area)}: {self.seat_name(state, seat)} "
                                      "chooses which bears eat.", seat, "choice")
                         self.ask(state, "feed", [seat])
@@ -331,7 +339,7 @@ class Sugartopia(Game):
                     for bear in eaten:
                         table.feed(area, bear)
                     colours = ", ".join(c for *_, c in eaten)
-                    turn.say(f"Near {_where(table, area)}, {len(eaten)} hungry "
+                    turn.say(f"In {_where(table, area)}, {len(eaten)} hungry "
                              f"{'bear' if len(eaten) == 1 else 'bears'} ate sugar: {colours}.",
                              seat, "feed")
                 feeding["area"] = None
@@ -357,8 +365,7 @@ class Sugartopia(Game):
             had = bool(table.bears(area)) or table.sheep_sugar(area) or table.honey(area)
             text = self._score_area(state, table, area)
             if had:
-                turn.say(f"The area near {_where(table, area)} is complete. {text}", None,
-                         "score")
+                turn.say(f"{_where(table, area)} is complete. {text}", None, "score")
 
     def _score_area(self, state: State, table: Table, area: Area) -> str:
         scored = score_area(table, area, self._seat_colours(state))
@@ -422,7 +429,7 @@ class Sugartopia(Game):
             had = table.fed_bears(area) or table.sheep_sugar(area) or table.honey(area)
             text = self._score_area(state, table, area)
             if had:
-                turn.say(f"The area near {_where(table, area)}: {text}", None, "score")
+                turn.say(f"{_where(table, area)}: {text}", None, "score")
         final = []
         for seat in range(len(state["seats"])):
             route = table.best_route(seat)
@@ -471,6 +478,12 @@ class Sugartopia(Game):
 
     # ----------------------------------------------------------------- views and results
 
+    def zoom_spots(self, state: State) -> list[str]:
+        """Every placed card's spot (the castle is ``castle``), then every open spot."""
+        table = self._table(state)
+        placed = [table.label(i) for i in range(len(table.entries))]
+        return placed + [tiles.label_of(p) for p in table.open_spots()]
+
     def view(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
@@ -511,11 +524,8 @@ class Sugartopia(Game):
 
 
 def _where(table: Table, area: Area) -> str:
-    """A spot naming an area in narration: its first card that is not the castle."""
-    for index, _ in area.regions:
-        if index != 0:
-            return table.label(index)
-    return "the castle"
+    """The area's name, unique and kept for the whole game ("Meadow 3")."""
+    return area_name(table.area_numbers([area])[area.key])
 
 
 def _a(colour: str) -> str:

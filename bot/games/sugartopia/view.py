@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from bot.games.engine import State, View
 from bot.games.sugartopia import tiles
-from bot.games.sugartopia.board import Table
+from bot.games.sugartopia.board import Table, area_name
 
 
 class Sugartopia(Protocol):
@@ -57,10 +57,14 @@ def build_view(game: Sugartopia, state: State, seat: int | None) -> View:
                                sheep), "honey": int (cubes on its rainbow sheep),
                                "bears": [{"colour", "fed": bool}], "fed": [bool per bear],
                                "done": bool (its area was scored), "area": int (areas index)}]}
-        areas     [{"id", "regions": [[card index, field index]], "open": bool (a grassland
+        areas     [{"id", "number" (unique for the whole game: the order the area's first
+                    field was laid in), "name" ("Meadow 3"),
+                    "regions": [[card index, field index]], "open": bool (a grassland
                     side still faces an empty spot), "done": bool, "sugar": int (on sheep),
                     "honey": int, "fed": int (bears holding a cube),
                     "bears": {colour: count}}]
+                  ("id" is the index in this list and changes as areas join; "number" and
+                   "name" never change)
         spots     [{"label", "q", "r"}]   open spots, in label order
         hand      None, or for the viewer's own card only:
                   {"card", "name", "kind", "edges" (as printed, sides 0..5), "roads",
@@ -80,6 +84,7 @@ def build_view(game: Sugartopia, state: State, seat: int | None) -> View:
     """
     table = Table(state["table"], tiles.catalogue())
     areas = table.areas()
+    numbers = table.area_numbers(areas)
     area_of = {region: n for n, area in enumerate(areas) for region in area.regions}
     colours = tiles.player_colours()[: len(state["seats"])]
     scores = game.scores(state)
@@ -105,7 +110,7 @@ def build_view(game: Sugartopia, state: State, seat: int | None) -> View:
         "supply": dict(state["supply"]),
         "deck": len(state["deck"]),
         "cards": [_placed(table, i, area_of) for i in range(len(state["table"]))],
-        "areas": [_area(table, n, area) for n, area in enumerate(areas)],
+        "areas": [_area(table, n, area, numbers[area.key]) for n, area in enumerate(areas)],
         "spots": [{"label": tiles.label_of(p), "q": p[0], "r": p[1]} for p in table.open_spots()],
         "hand": _hand(table, state, seat),
         "feeding": _feeding(game, state, table, area_of),
@@ -144,12 +149,13 @@ def _placed(table: Table, index: int, area_of: dict[tuple[int, int], int]) -> di
     }
 
 
-def _area(table: Table, n: int, area: Any) -> dict[str, Any]:
+def _area(table: Table, n: int, area: Any, number: int) -> dict[str, Any]:
     bears: dict[str, int] = {}
     for *_, colour in table.bears(area):
         bears[colour] = bears.get(colour, 0) + 1
     return {
-        "id": n, "regions": [list(r) for r in area.regions], "open": area.open,
+        "id": n, "number": number, "name": area_name(number),
+        "regions": [list(r) for r in area.regions], "open": area.open,
         "done": table.done(area), "sugar": table.sheep_sugar(area), "honey": table.honey(area),
         "fed": len(table.fed_bears(area)), "bears": bears,
     }
