@@ -153,6 +153,31 @@ def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, 
     draw.text(xy, text, font=font(size, bold), fill=fill, anchor="mm")
 
 
+def stamp_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
+               fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
+    """Like ``draw.text`` on ``image``, but each (text, size, weight, anchor) is rasterised once.
+
+    Pictures repeat the same labels move after move (spot names, player names,
+    counts); rasterising text is most of a picture's drawing time, and pasting a
+    kept mask costs a tenth of it. Same pixels as ``draw.text``.
+    """
+    mask, (dx, dy) = _text_mask(text, size, bold, anchor)
+    if mask is not None:
+        image.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, bold: bool, anchor: str
+               ) -> tuple[Image.Image | None, tuple[int, int]]:
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    if right <= left or bottom <= top:
+        return None, (0, 0)
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, (left, top)
+
+
 def outlined_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
                   fill: Colour = WHITE, outline: Colour = INK, stroke: int = 2,
                   bold: bool = True, anchor: str = "mm") -> None:

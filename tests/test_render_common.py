@@ -24,6 +24,7 @@ from renderers.common import (
     seat_mark,
     seat_text_colour,
     shorten,
+    stamp_text,
     text_size,
     to_png,
     wrap,
@@ -127,6 +128,16 @@ def test_centred_text_is_centred_on_the_point():
     x0, y0, x1, y1 = _ink_box(image)
     assert abs((x0 + x1) / 2 - 100) <= 2
     assert abs((y0 + y1) / 2 - 50) <= 3
+
+
+def test_stamped_text_has_the_same_pixels_as_drawn_text():
+    for anchor in ("la", "mm", "rm", "mt"):
+        drawn, draw = new_canvas(200, 60)
+        draw.text((80, 30), "Meadow 12", font=font(22, True), fill=(200, 0, 0), anchor=anchor)
+        stamped, _ = new_canvas(200, 60)
+        stamp_text(stamped, (80, 30), "Meadow 12", 22, (200, 0, 0), True, anchor)
+        stamp_text(stamped, (80, 30), "", 22)  # nothing to draw
+        assert ImageChops.difference(drawn, stamped).getbbox() is None, anchor
 
 
 def test_outlined_text_draws_its_outline_around_the_letters():
