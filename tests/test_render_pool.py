@@ -1,0 +1,90 @@
+"""The render pool draws the same pictures as in-process rendering, from many threads at once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import renderers.pool as pool_module
+from bot.games import get_game
+from bot.games.engine import SeatInfo
+from renderers import render
+from renderers.pool import PooledRenderer
+
+
+def views() -> list[dict]:
+    """Sugartopia's opening, a later public view and a seat's own view with its hand."""
+    game = get_game("sugartopia")
+    state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(3)], 5)
+    out = [game.view(state, None)]
+    for _ in range(4):
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, game.ai_action(state, seat)).state
+    return [*out, game.view(state, None), game.view(state, min(game.to_act(state)))]
+
+
+@pytest.fixture(scope="module")
+def pooled():
+    renderer = PooledRenderer(workers=1)
+    yield renderer
+    renderer.close()
+
+
+def test_pictures_from_the_pool_are_the_ones_drawn_in_process(pooled):
+    assert pooled.start() and pooled.pooled
+    for view in views():
+        assert pooled(view) == render(view)
+
+
+def test_many_threads_may_draw_at_once(pooled):
+    wanted = views()
+    with ThreadPoolExecutor(8) as threads:
+        got = list(threads.map(pooled, wanted * 3))
+    assert got == [render(v) for v in wanted * 3]
+
+
+def test_the_event_loop_can_await_a_picture(pooled):
+    view = views()[-1]
+
+    async def both() -> list[bytes]:
+        return await asyncio.gather(pooled.render_async(view), pooled.render_async(view))
+
+    assert asyncio.run(both()) == [render(view)] * 2
+
+
+def test_a_renderer_error_reaches_the_caller(pooled):
+    with pytest.raises(ValueError, match="No renderer"):
+        pooled({"game": "no-such-game"})
+
+
+def test_without_a_pool_pictures_are_drawn_in_process(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(pool_module.concurrent.futures, "ProcessPoolExecutor", refuse)
+    renderer = PooledRenderer(workers=2)
+    assert renderer.start() is False and not renderer.pooled
+    view = views()[0]
+    assert renderer(view) == render(view)
+    renderer.close()
+
+
+def test_a_worker_that_dies_is_replaced_and_its_picture_still_drawn():
+    renderer = PooledRenderer(workers=1)
+    try:
+        assert renderer.start()
+        # Private access: the test needs the worker's process id to kill it.
+        executor = renderer._executor
+        pid = executor.submit(os.getpid).result()
+        os.kill(pid, signal.SIGKILL)
+        view = views()[1]
+        assert renderer(view) == render(view)
+        assert renderer.pooled and renderer._executor is not executor
+        assert renderer(view) == render(view)
+    finally:
+        renderer.close()
+    assert not renderer.pooled
