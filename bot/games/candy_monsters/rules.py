@@ -1,0 +1,766 @@
+"""Kingdom's Candy Monsters: buy monsters and abilities, feed them at Black Candy, count candies.
+
+A round: every player takes a turn from the first player clockwise; then an
+event is drawn and resolved for everybody, and the first player card acts and
+passes on. A turn: the monster set bonuses, then the start-of-turn window
+(abilities, removing black cubes), then ONE action (collect, buy a monster, buy
+an ability), then ``end turn``. Abilities fire in their windows as ``use <card>``;
+the windows that sit inside an action (buying) are a decision of the turn player.
+Black Candy is one joint decision: every player feeds in secret, in any order.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.games.candy_monsters import board, cards, effects, feeding, scoring
+from bot.games.engine import Action, Decision, Game, Result, State, Turn, View
+from bot.games.pieces import deck_shuffled, next_seat, rank_by, seats_from
+from bot.games.rng import Rng
+
+_REMOVE = re.compile(r"^remove(?: (\d{1,2}))?(?: black(?: cubes?)?)?$")
+_END = {"end turn", "end", "end my turn", "done", "finish", "finish turn"}
+_COLLECT = {"collect", "collect sugar", "take sugar", "collect 5"}
+_CONVERT = {"convert", "convert sugar", "convert 4", "candy"}
+_FEED_HOWS = {"sugar": "sugar", "candy": "candy", "candies": "candy", "black": "black",
+              "blacks": "black", "black cubes": "black", "black cube": "black"}
+
+BUY_WINDOWS = {"monster": "buy_monster", "ability": "buy_ability"}
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+class CandyMonsters(Game):
+    """The Kingdom's Candy Monsters rules."""
+
+    slug = "kingdoms-candy-monsters"
+    title = "Kingdom's Candy Monsters"
+    min_seats = 2
+    max_seats = 5
+    #: The decks' order and every Black Candy answer are secret until revealed.
+    has_hidden_information = True
+    rules_version = 1
+    notation_help = (
+        "Moves: `collect`, `buy magmot`, `buy pickpocket red`, `use pickpocket` (an ability "
+        "in its window), `remove 2 black` (start of turn, 2 sugar each), `convert` (4 sugar "
+        "into 1 candy), `end turn`; when buying: `pay`, `cancel`, `tuck under magmot`, "
+        "`keep`; at Black Candy: `feed magmot sugar` (or `candy`, `black`), `let magmot go`, "
+        "`feed all`."
+    )
+    rules_summary = (
+        "Each turn your monsters' set bonuses pay out (2/3/4+ of one candy colour: 1/2/3 sugar; "
+        "each full set of red, green and purple: 1 candy); you may use start-of-turn abilities "
+        "and pay 2 sugar per black cube to remove it. Then take ONE action: collect 5 sugar, "
+        "buy a face-up monster, or buy a face-up ability and tuck it under a monster (its "
+        "ability is yours) or keep it (worth its candies, and monsters of its colour get "
+        "cheaper). Abilities work once per round in their window. After every round an event "
+        "is drawn; at a Black Candy every player feeds each monster its hunger or takes black "
+        "cubes or lets it go. After the 4th Black Candy the most candies wins."
+    )
+
+    # ----------------------------------------------------------------- set-up
+
+    def setup(self, state: State, turn: Turn) -> None:
+        players = len(state["seats"])
+        rng = turn.rng
+        box = deck_shuffled(cards.ids_of("starting"), rng)
+        kingdom = dict(cards.supply())
+        start = cards.kingdom()["starting_sugar"]
+        state["kingdom"] = kingdom
+        state["players"] = []
+        for _ in range(players):
+            kingdom["sugar"] -= start
+            state["players"].append({"sugar": start, "candy": 0, "black": 0,
+                                     "monsters": [{"card": box.pop(), "tucked": []}],
+                                     "kept": [], "used": [], "tokens": []})
+        state["box"] = sorted(box)
+        state["decks"] = {"monsters": deck_shuffled(cards.ids_of("monster"), rng),
+                          "abilities": self._ability_deck(rng),
+                          "events": self._event_deck(rng)}
+        size = cards.kingdom()["market_size"]
+        state["market"] = {"monsters": [None] * size, "abilities": [None] * size}
+        state["discard"] = {"monsters": [], "abilities": []}
+        for pile in ("monsters", "abilities"):
+            for slot in range(size):
+                board.refill(state, pile, slot, turn)
+        state.update({"drawn": [], "black_candies": 0, "first": rng.below(players),
+                      "round": 0, "order": [], "index": 0, "phase": "turn", "turn": None,
+                      "final": None, "last_feeding": None})
+        turn.say(f"{self.seat_name(state, state['first'])} takes the first player card.",
+                 state["first"], "first")
+        self._begin_round(state, turn)
+
+    @staticmethod
+    def _ability_deck(rng: Rng) -> list[str]:
+        """One ability of each type shuffled at the bottom, the rest shuffled on top."""
+        bottom, rest = [], []
+        for type_id in cards.ability_types():
+            copies = [c for c in cards.ids_of("ability") if cards.card(c).type == type_id]
+            pick = rng.choice(copies)
+            bottom.append(pick)
+            rest.extend(c for c in copies if c != pick)
+        return deck_shuffled(bottom, rng) + deck_shuffled(rest, rng)
+
+    @staticmethod
+    def _event_deck(rng: Rng) -> list[str]:
+        """Four face-down piles of two events, a Black Candy shuffled into each, stacked."""
+        count, per = cards.piles()
+        events = deck_shuffled(cards.ids_of("event"), rng)
+        blacks = cards.ids_of("black_candy")
+        piles = [deck_shuffled([*events[i * per:(i + 1) * per], blacks[i]], rng)
+                 for i in range(count)]
+        # The end of the list is the top: the first pile lies on top.
+        return [c for pile in reversed(piles) for c in pile]
+
+    # ----------------------------------------------------------------- rounds and turns
+
+    def _begin_round(self, state: State, turn: Turn) -> None:
+        state["round"] += 1
+        for p in state["players"]:
+            p["used"] = []
+        state["order"] = seats_from(state["first"], len(state["seats"]))
+        state["index"] = 0
+        turn.say(f"Round {state['round']} begins with {self.seat_name(state, state['first'])}.",
+                 None, "round")
+        self._begin_turn(state, turn, state["order"][0])
+
+    def _begin_turn(self, state: State, turn: Turn, seat: int) -> None:
+        state["phase"] = "turn"
+        state["turn"] = {"seat": seat, "step": "start", "action": None, "fresh": [],
+                         "ready": [], "purchase": None}
+        counts = board.colour_counts(state, seat)
+        table = cards.kingdom()["monster_set_sugar"]
+        sugar = sum(table[str(min(n, 4))] for n in counts.values() if n >= 2)
+        sets = board.full_sets(counts)
+        parts = []
+        if sugar:
+            parts.append(f"{board.gain_sugar(state, seat, sugar)} sugar")
+        if sets:
+            got = board.gain_candy(state, seat, sets)
+            parts.append(_plural(got, "candy", "candies"))
+        name = self.seat_name(state, seat)
+        if parts:
+            turn.say(f"{name}'s turn. Monster set bonus: {' and '.join(parts)}.", seat, "bonus")
+        else:
+            turn.say(f"{name}'s turn.", seat, "turn")
+
+    def _end_turn(self, state: State, turn: Turn) -> None:
+        state["index"] += 1
+        if state["index"] < len(state["order"]):
+            self._begin_turn(state, turn, state["order"][state["index"]])
+        else:
+            state["turn"] = None
+            self._event_phase(state, turn)
+
+    def _event_phase(self, state: State, turn: Turn) -> None:
+        card_id = state["decks"]["events"].pop()
+        state["drawn"].append(card_id)
+        card = cards.card(card_id)
+        turn.say(f"Event: {card.name}. {effects.event_text(card)}", None, "event", reveals=True)
+        if card.kind == "black_candy":
+            state["phase"] = "feeding"
+            seats = [s for s in range(len(state["seats"])) if board.player(state, s)["monsters"]]
+            hunger = {str(s): feeding.hunger_of(state, s) for s in seats}
+            if seats:
+                self.ask(state, "feed", seats, {"card": card_id, "hunger": hunger}, joint=True,
+                         public=False)
+                return
+            self._feed_everyone(state, turn, {}, {})
+            return
+        if card.effects and card.effects[0]["verb"] == "refresh_market":
+            self._refresh_market(state, turn)
+        else:
+            names = self._names_list(state)
+            for seat in seats_from(state["first"], len(state["seats"])):
+                if board.holds(state, seat, card.condition):
+                    ctx = effects.Context(state, seat, turn, names)
+                    said = effects.run(ctx, card.effects)
+                    turn.say(f"{names[seat]} {', '.join(said)}.", seat, "event")
+        self._after_event(state, turn)
+
+    def _refresh_market(self, state: State, turn: Turn) -> None:
+        for pile in ("monsters", "abilities"):
+            for slot, card_id in enumerate(state["market"][pile]):
+                if card_id is not None:
+                    state["discard"][pile].append(card_id)
+                    state["market"][pile][slot] = None
+            for slot in range(len(state["market"][pile])):
+                board.refill(state, pile, slot, turn)
+        turn.say("The kingdom shows new monsters and abilities.", None, "market", reveals=True)
+
+    def _after_event(self, state: State, turn: Turn) -> None:
+        if state["black_candies"] >= len(cards.ids_of("black_candy")):
+            self._finish(state, turn)
+            return
+        first = state["first"]
+        names = self._names_list(state)
+        holder = cards.catalogue()[cards.kingdom()["first_player"]["id"]]
+        assert holder.ability is not None
+        said = effects.run(effects.Context(state, first, turn, names), holder.ability.effects)
+        state["first"] = next_seat(first, len(state["seats"]))
+        turn.say(f"{names[first]} uses the {holder.name} card: {', '.join(said)}, and passes it "
+                 f"to {names[state['first']]}.", first, "first")
+        self._begin_round(state, turn)
+
+    def _feed_everyone(self, state: State, turn: Turn, hunger: dict[str, Any],
+                       steps: dict[int, tuple[str, ...]]) -> None:
+        """Carry out every seat's feeding, from the first player on (black cubes may run out)."""
+        names = self._names_list(state)
+        report: dict[str, Any] = {}
+        for seat in seats_from(state["first"], len(state["seats"])):
+            if str(seat) not in hunger:
+                continue
+            plan = feeding.plan(state, seat, hunger[str(seat)], list(steps.get(seat, ())))
+            p = board.player(state, seat)
+            spent = sum(cards.card(c).ability.cost for c in plan.used)  # type: ignore[union-attr]
+            sugar = sum(m.sugar for m in plan.meals.values()) + spent
+            candy = sum(m.candy for m in plan.meals.values())
+            board.pay_sugar(state, seat, sugar)
+            board.pay_candy(state, seat, candy)
+            p["used"].extend(plan.used)
+            taken, instead = board.take_black(state, seat, plan.black)
+            gone = [m.monster for m in plan.meals.values() if m.how == "go"]
+            for monster in gone:
+                board.let_go(state, seat, monster)
+            lines = [feeding.meal_text(m) for m in plan.meals.values()]
+            if plan.used:
+                lines.insert(0, "used " + ", ".join(cards.card(c).name for c in plan.used))
+            if instead:
+                lines.append(f"the kingdom had no black cube left for {instead}: paid "
+                             f"{_plural(instead, 'candy', 'candies')} instead")
+            report[str(seat)] = {"meals": [[m.monster, m.how, m.sugar, m.candy, m.black]
+                                           for m in plan.meals.values()],
+                                 "used": plan.used, "black": taken, "gone": gone}
+            turn.say(f"{names[seat]} fed: {'; '.join(lines)}.", seat, "feed", reveals=True)
+        state["last_feeding"] = report
+        state["black_candies"] += 1
+        left = len(cards.ids_of("black_candy")) - state["black_candies"]
+        if left:
+            turn.say(f"{_plural(left, 'Black Candy', 'Black Candies')} to come.", None, "black")
+        state["phase"] = "event"
+        self._after_event(state, turn)
+
+    def _finish(self, state: State, turn: Turn) -> None:
+        state["phase"] = "over"
+        state["turn"] = None
+        state["final"] = [scoring.breakdown(state, s) for s in range(len(state["seats"]))]
+        turn.say("The 4th Black Candy has been resolved: the game is over.", None, "end")
+        for seat, items in enumerate(state["final"]):
+            turn.say(f"{self.seat_name(state, seat)}: {scoring.breakdown_text(items)}.", seat,
+                     "score")
+
+    # ----------------------------------------------------------------- who acts, what is legal
+
+    def turn_actors(self, state: State) -> frozenset[int]:
+        if state["phase"] != "turn" or state["turn"] is None:
+            return frozenset()
+        return frozenset({state["turn"]["seat"]})
+
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.turn_actors(state):
+            return []
+        t = state["turn"]
+        p = board.player(state, seat)
+        actions = self._use_actions(state, seat, self._turn_windows(state))
+        if t["step"] == "start":
+            price = cards.kingdom()["black_removal_price"]
+            for n in range(1, min(p["black"], p["sugar"] // price) + 1):
+                actions.append(Action(f"remove {n} black",
+                                      f"pay {n * price} sugar to return "
+                                      f"{_plural(n, 'black cube')}"))
+        if self._can_convert(state, seat):
+            actions.append(Action("convert", f"turn {cards.kingdom()['convert']} sugar into "
+                                             "1 candy"))
+        if t["step"] == "start":
+            actions.append(Action("collect", f"take {cards.kingdom()['collect']} sugar"))
+            actions.extend(self._buy_actions(state, seat))
+        else:
+            actions.append(Action("end turn", "end your turn"))
+        return actions
+
+    @staticmethod
+    def _turn_windows(state: State) -> set[str]:
+        t = state["turn"]
+        if t["step"] == "start":
+            return {"start", "turn", "once"}
+        return {"turn", "once"} | ({"collect"} if t["action"] == "collect" else set())
+
+    def _can_convert(self, state: State, seat: int) -> bool:
+        return (board.player(state, seat)["sugar"] >= cards.kingdom()["convert"]
+                and state["kingdom"]["candy"] > 0)
+
+    def usable(self, state: State, seat: int, card_id: str, windows: set[str]) -> bool:
+        """May ``seat`` use ``card_id``'s ability now, in one of ``windows``?"""
+        ability = cards.card(card_id).ability
+        if ability is None or ability.window not in windows:
+            return False
+        p = board.player(state, seat)
+        if card_id in p["used"] or card_id not in board.active_cards(state, seat):
+            return False
+        t = state["turn"]
+        if t is not None and card_id in t["fresh"] and card_id not in t["ready"]:
+            return False
+        if ability.cost > p["sugar"]:
+            return False
+        if ability.window == "once" and (card_id in p["tokens"]
+                                         or state["kingdom"]["tokens"] < 1):
+            return False
+        ctx = effects.Context(state, seat, Turn(Rng(0)), [], card_id)
+        return effects.useful(ctx, ability.effects)
+
+    def _use_actions(self, state: State, seat: int, windows: set[str]) -> list[Action]:
+        out = []
+        for card_id in board.active_cards(state, seat):
+            if self.usable(state, seat, card_id, windows):
+                c = cards.card(card_id)
+                assert c.ability is not None
+                out.append(Action(f"use {c.key}", effects.ability_text(c.ability)))
+        return out
+
+    def price(self, state: State, seat: int, card_id: str, extra: int = 0) -> int:
+        """What ``card_id`` costs ``seat`` now: kept-colour discount and ``extra`` off."""
+        c = cards.card(card_id)
+        off = extra
+        if c.is_monster and c.colour:
+            off += board.kept_candies(state, seat)[c.colour]
+        return max(0, c.cost - off)
+
+    def _potential(self, state: State, seat: int, card_id: str) -> int:
+        """The most the seat's buy-window abilities could take off ``card_id``."""
+        window = BUY_WINDOWS["monster" if cards.card(card_id).is_monster else "ability"]
+        total = 0
+        for source in board.active_cards(state, seat):
+            ability = cards.card(source).ability
+            if ability is None or ability.window != window:
+                continue
+            if self._free_to_use(state, seat, source):
+                total += sum(int(e.get("n", 1)) for e in ability.effects
+                             if e["verb"] == "discount")
+        return total
+
+    def _free_to_use(self, state: State, seat: int, card_id: str) -> bool:
+        t = state["turn"]
+        return (card_id not in board.player(state, seat)["used"]
+                and not (t and card_id in t["fresh"] and card_id not in t["ready"]))
+
+    def placeable(self, state: State, seat: int, card_id: str) -> list[str]:
+        """Where a bought ability may go: ``keep`` and the monsters it may be tucked under."""
+        c = cards.card(card_id)
+        p = board.player(state, seat)
+        out = []
+        if not any(cards.card(t).type == c.type for t in board.tucked_ids(state, seat)):
+            out.extend(board.monster_ids(state, seat))
+        if not any(cards.card(k).type == c.type for k in p["kept"]):
+            out.append("keep")
+        return out
+
+    def _buy_actions(self, state: State, seat: int) -> list[Action]:
+        out = []
+        sugar = board.player(state, seat)["sugar"]
+        for pile in ("monsters", "abilities"):
+            for card_id in state["market"][pile]:
+                if card_id is None:
+                    continue
+                c = cards.card(card_id)
+                if pile == "abilities" and not self.placeable(state, seat, card_id):
+                    continue
+                cost = self.price(state, seat, card_id)
+                if sugar < cost - self._potential(state, seat, card_id):
+                    continue
+                out.append(Action(self._buy_notation(card_id),
+                                  f"{c.name} ({c.colour}, {c.value} candy) for {cost} sugar"))
+        return out
+
+    @staticmethod
+    def _buy_notation(card_id: str) -> str:
+        c = cards.card(card_id)
+        return f"buy {c.key} {c.colour}" if c.kind == "ability" else f"buy {c.key}"
+
+    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        if decision.kind == "buy":
+            purchase = state["turn"]["purchase"]
+            kind = "monster" if cards.card(purchase["card"]).is_monster else "ability"
+            out = self._use_actions(state, seat, {BUY_WINDOWS[kind]})
+            cost = self.price(state, seat, purchase["card"], purchase["discount"])
+            name = cards.card(purchase["card"]).name
+            if board.player(state, seat)["sugar"] >= cost:
+                out.append(Action("pay", f"pay {cost} sugar for {name}"))
+            out.append(Action("cancel", f"do not buy {name} (abilities used stay used)"))
+            return out
+        if decision.kind == "place":
+            card_id = state["turn"]["purchase"]["card"]
+            name = cards.card(card_id).name
+            out = []
+            for where in self.placeable(state, seat, card_id):
+                if where == "keep":
+                    out.append(Action("keep", f"keep {name}: worth its candies, not used"))
+                else:
+                    host = cards.card(where)
+                    out.append(Action(f"tuck under {host.key}", f"tuck {name} under {host.name}"))
+            return out
+        if decision.kind == "feed":
+            return self._feed_actions(state, decision, seat)
+        raise AssertionError(decision.kind)
+
+    def _feed_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        hunger = decision.data["hunger"][str(seat)]
+        steps = list(decision.steps.get(seat, ()))
+        plan = feeding.plan(state, seat, hunger, steps)
+        out = []
+        for card_id in feeding.relief_cards(state, seat):
+            ability = cards.card(card_id).ability
+            if card_id not in plan.used and ability is not None and ability.cost <= plan.sugar:
+                out.append(Action(f"use {cards.card(card_id).key}",
+                                  effects.ability_text(ability), public="is deciding"))
+        left = feeding.undecided(hunger, plan)
+        if left:
+            out.append(Action("feed all", "feed every monster left with sugar (black cubes for "
+                                          "what is short)", public="is deciding"))
+        for monster, need in left:
+            c = cards.card(monster)
+            eats = feeding.need_now(plan, need)
+            sugar = min(plan.sugar, eats)
+            short = eats - sugar
+            label = f"{c.name} eats {eats}: {sugar} sugar"
+            if short:
+                label += f" and {_plural(short, 'black cube')}"
+            out.append(Action(f"feed {c.key} sugar", label, public="is deciding"))
+            if short and plan.candy:
+                candy = min(plan.candy, short)
+                text = (f"{c.name} eats {eats}: {sugar} sugar and "
+                        f"{_plural(candy, 'candy', 'candies')}")
+                if short > candy:
+                    text += f" and {_plural(short - candy, 'black cube')}"
+                out.append(Action(f"feed {c.key} candy", text, public="is deciding"))
+            if eats and sugar:
+                out.append(Action(f"feed {c.key} black",
+                                  f"{c.name} eats {eats}: take {_plural(eats, 'black cube')}",
+                                  public="is deciding"))
+            out.append(Action(f"let {c.key} go",
+                              f"let {c.name} go (discarded with what is tucked under it)",
+                              public="is deciding"))
+        return out
+
+    def answer_complete(self, state: State, decision: Decision, seat: int,
+                        steps: Any) -> bool:
+        if decision.kind != "feed":
+            return True
+        plan = feeding.plan(state, seat, decision.data["hunger"][str(seat)], list(steps))
+        return not feeding.undecided(decision.data["hunger"][str(seat)], plan)
+
+    def choices_are_public(self, state: State) -> bool:
+        top = self.top(state)
+        if top is None:
+            return True
+        return top.public and not top.joint
+
+    def quick_choices(self, state: State, seat: int) -> list[Action]:
+        legal = self.legal_actions(state, seat)
+        top = self.top(state)
+        if top is not None and top.kind == "feed":
+            # One monster at a time: its four ways, plus abilities and "feed all".
+            hunger = top.data["hunger"][str(seat)]
+            plan = feeding.plan(state, seat, hunger, list(top.steps.get(seat, ())))
+            left = feeding.undecided(hunger, plan)
+            key = cards.card(left[0][0]).key if left else ""
+            return [a for a in legal if not a.notation.startswith(("feed ", "let "))
+                    or a.notation == "feed all" or f" {key} " in f" {a.notation} "]
+        ranked = self.rank_actions(state, seat, legal)
+        return ranked[:25]
+
+    def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        from bot.games.candy_monsters.ai import action_values
+
+        values = action_values(self.view(state, seat), actions)
+        return sorted(actions, key=lambda a: -values[a.notation])
+
+    # ----------------------------------------------------------------- playing
+
+    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        words = action.notation.split(" ")
+        name = self.seat_name(state, seat)
+        t = state["turn"]
+        if words[0] == "use":
+            self._use(state, seat, " ".join(words[1:]), turn)
+        elif words[0] == "remove":
+            n = int(words[1])
+            price = cards.kingdom()["black_removal_price"]
+            board.pay_sugar(state, seat, n * price)
+            board.remove_black(state, seat, n)
+            turn.say(f"{name} paid {n * price} sugar to return {_plural(n, 'black cube')}.",
+                     seat, "black")
+        elif words[0] == "convert":
+            rate = cards.kingdom()["convert"]
+            board.pay_sugar(state, seat, rate)
+            board.gain_candy(state, seat, 1)
+            turn.say(f"{name} turned {rate} sugar into 1 candy.", seat, "convert")
+        elif words[0] == "collect":
+            self._collect(state, seat, turn)
+            t["step"], t["action"] = "after", "collect"
+        elif words[0] == "buy":
+            card_id = self._market_card(state, " ".join(words[1:]))
+            self._start_purchase(state, seat, card_id, turn)
+        elif action.notation == "end turn":
+            turn.say(f"{name} ends their turn.", seat, "end-turn")
+            self._end_turn(state, turn)
+            return
+        else:
+            raise AssertionError(action.notation)
+        self._maybe_end(state, seat, turn)
+
+    def _maybe_end(self, state: State, seat: int, turn: Turn) -> None:
+        """End the turn by itself once the action is taken and nothing is left to do."""
+        t = state["turn"]
+        if (state["phase"] == "turn" and t is not None and t["seat"] == seat
+                and t["step"] == "after" and self.top(state) is None
+                and not self._use_actions(state, seat, self._turn_windows(state))
+                and not self._can_convert(state, seat)):
+            turn.say(f"{self.seat_name(state, seat)} has nothing left to do: the turn ends.",
+                     seat, "end-turn")
+            self._end_turn(state, turn)
+
+    def _use(self, state: State, seat: int, key: str, turn: Turn) -> None:
+        card_id = next(c for c in board.active_cards(state, seat) if cards.card(c).key == key)
+        c = cards.card(card_id)
+        ability = c.ability
+        assert ability is not None
+        p = board.player(state, seat)
+        board.pay_sugar(state, seat, ability.cost)
+        p["used"].append(card_id)
+        if ability.window == "once":
+            p["tokens"].append(card_id)
+            state["kingdom"]["tokens"] -= 1
+        ctx = effects.Context(state, seat, turn, self._names_list(state), card_id)
+        said = effects.run(ctx, ability.effects)
+        host = board.host_of(state, seat, card_id)
+        where = f" (under {cards.card(host).name})" if host else ""
+        paid = f", paid {ability.cost} sugar" if ability.cost else ""
+        turn.say(f"{self.seat_name(state, seat)} used {c.name}{where}{paid}: {', '.join(said)}.",
+                 seat, "use")
+
+    def _collect(self, state: State, seat: int, turn: Turn) -> None:
+        want = cards.kingdom()["collect"]
+        got = board.gain_sugar(state, seat, want)
+        text = f"{self.seat_name(state, seat)} collected {got} sugar"
+        if got < want:
+            victim = board.richest_other(state, seat)
+            if victim is not None:
+                taken = board.take_sugar_from(state, seat, victim, want - got)
+                text += (f"; the kingdom ran short, so {taken} more came from "
+                         f"{self.seat_name(state, victim)}")
+        turn.say(text + ".", seat, "collect")
+
+    def _market_card(self, state: State, key: str) -> str:
+        for pile in ("monsters", "abilities"):
+            for card_id in state["market"][pile]:
+                if card_id is not None and self._buy_notation(card_id) == f"buy {key}":
+                    return card_id
+        raise AssertionError(key)
+
+    def _start_purchase(self, state: State, seat: int, card_id: str, turn: Turn) -> None:
+        t = state["turn"]
+        t["purchase"] = {"card": card_id, "discount": 0, "ready": False}
+        kind = "monster" if cards.card(card_id).is_monster else "ability"
+        if self._use_actions(state, seat, {BUY_WINDOWS[kind]}):
+            c = cards.card(card_id)
+            turn.say(f"{self.seat_name(state, seat)} is buying {c.name}.", seat, "buying")
+            self.ask(state, "buy", [seat], {"card": card_id})
+            return
+        self._pay(state, seat, turn)
+
+    def _pay(self, state: State, seat: int, turn: Turn) -> None:
+        t = state["turn"]
+        purchase = t["purchase"]
+        card_id = purchase["card"]
+        c = cards.card(card_id)
+        cost = self.price(state, seat, card_id, purchase["discount"])
+        board.pay_sugar(state, seat, cost)
+        pile = "monsters" if c.is_monster else "abilities"
+        slot = state["market"][pile].index(card_id)
+        state["market"][pile][slot] = None
+        board.refill(state, pile, slot, turn)
+        name = self.seat_name(state, seat)
+        t["step"], t["action"] = "after", "buy"
+        if c.is_monster:
+            board.player(state, seat)["monsters"].append({"card": card_id, "tucked": []})
+            t["fresh"].append(card_id)
+            t["purchase"] = None
+            sets = board.full_sets(board.kept_candies(state, seat))
+            bonus = ""
+            if sets:
+                got = board.gain_candy(state, seat, sets)
+                bonus = f" and gains {_plural(got, 'candy', 'candies')} for the kept ability sets"
+            turn.say(f"{name} bought {c.name} for {cost} sugar{bonus}.", seat, "buy",
+                     reveals=True)
+            return
+        turn.say(f"{name} bought {c.name} ({c.colour}) for {cost} sugar.", seat, "buy",
+                 reveals=True)
+        places = self.placeable(state, seat, card_id)
+        if len(places) == 1:
+            self._place(state, seat, places[0], turn)
+        else:
+            self.ask(state, "place", [seat], {"card": card_id})
+
+    def _place(self, state: State, seat: int, where: str, turn: Turn) -> None:
+        t = state["turn"]
+        purchase = t["purchase"]
+        card_id = purchase["card"]
+        p = board.player(state, seat)
+        name = self.seat_name(state, seat)
+        c = cards.card(card_id)
+        if where == "keep":
+            p["kept"].append(card_id)
+            turn.say(f"{name} keeps {c.name}.", seat, "keep")
+        else:
+            entry = board.monster_entry(state, seat, where)
+            assert entry is not None
+            entry["tucked"].append(card_id)
+            t["fresh"].append(card_id)
+            if purchase["ready"]:
+                t["ready"].append(card_id)
+            turn.say(f"{name} tucks {c.name} under {cards.card(where).name}"
+                     + (", ready to use at once." if purchase["ready"] else "."), seat, "tuck")
+        t["purchase"] = None
+
+    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                turn: Turn) -> None:
+        if decision.kind == "feed":
+            self._feed_everyone(state, turn, decision.data["hunger"], decision.steps)
+            return
+        seat, action = next(iter(answers.items()))
+        words = action.notation.split(" ")
+        if decision.kind == "buy":
+            if words[0] == "use":
+                self._use(state, seat, " ".join(words[1:]), turn)
+                self.ask(state, "buy", [seat], dict(decision.data))
+                return
+            if action.notation == "cancel":
+                card_id = state["turn"]["purchase"]["card"]
+                state["turn"]["purchase"] = None
+                turn.say(f"{self.seat_name(state, seat)} does not buy "
+                         f"{cards.card(card_id).name} after all.", seat, "cancel")
+                return
+            self._pay(state, seat, turn)
+        elif decision.kind == "place":
+            self._place(state, seat, "keep" if words[0] == "keep" else self._monster_key(
+                state, seat, " ".join(words[2:])), turn)
+        self._maybe_end(state, seat, turn)
+
+    @staticmethod
+    def _monster_key(state: State, seat: int, key: str) -> str:
+        return next(m for m in board.monster_ids(state, seat) if cards.card(m).key == key)
+
+    # ----------------------------------------------------------------- notation
+
+    def canonical(self, text: str) -> str | None:
+        text = " ".join(text.replace("'", "").replace("’", "").replace("-", " ").split())
+        words = text.split(" ")
+        verb, rest = words[0], " ".join(words[1:])
+        if text in _END:
+            return "end turn"
+        if text in _COLLECT:
+            return "collect"
+        if text in _CONVERT:
+            return "convert"
+        if text in ("pay", "cancel", "keep", "feed all"):
+            return text
+        if m := _REMOVE.match(text):
+            return f"remove {int(m.group(1))} black" if m.group(1) else "remove"
+        if verb == "buy" and rest:
+            for colour in cards.colours():
+                if rest.endswith(" " + colour) and _known(rest[: -len(colour) - 1]):
+                    return f"buy {rest}"
+            return f"buy {rest}" if _known(rest) else None
+        if verb == "use" and rest:
+            return f"use {rest}" if _known(rest) else None
+        if verb == "tuck" and rest:
+            name = rest[6:] if rest.startswith("under ") else rest
+            return f"tuck under {name}" if _known(name) else None
+        if verb in ("let", "release") and rest:
+            name = rest.removesuffix(" go").removeprefix("go ")
+            return f"let {name} go" if _known(name) else None
+        if verb == "feed" and rest:
+            for word, how in sorted(_FEED_HOWS.items(), key=lambda kv: -len(kv[0])):
+                if rest.endswith(" " + word) and _known(rest[: -len(word) - 1]):
+                    return f"feed {rest[: -len(word) - 1]} {how}"
+            if rest.endswith(" go") and _known(rest[:-3]):
+                return f"let {rest[:-3]} go"
+            return f"feed {rest}" if _known(rest) else None
+        if text in ("buy", "use", "tuck", "feed", "let"):
+            return text
+        return None
+
+    def explain(self, state: State, seat: int, notation: str) -> str:
+        from bot.games.candy_monsters.explain import explain
+
+        return explain(self, state, seat, notation)
+
+    # ----------------------------------------------------------------- views and results
+
+    def view(self, state: State, seat: int | None) -> View:
+        from bot.games.candy_monsters.view import build_view
+
+        return build_view(self, state, seat)
+
+    def secrets(self, state: State, seat: int) -> list[str]:
+        top = self.top(state)
+        if top is None or top.kind != "feed":
+            return []
+        return [f"draft:{step}" for step in top.steps.get(seat, ())]
+
+    def result(self, state: State) -> Result | None:
+        if state["phase"] != "over":
+            return None
+        players = range(len(state["seats"]))
+        keys = {s: scoring.tie_key(state, s) for s in players}
+        ranking = rank_by(keys)
+        scores = {s: keys[s][0] for s in players}
+        best = " and ".join(self.seat_name(state, s) for s in ranking[0])
+        verb = "share the win" if len(ranking[0]) > 1 else "wins"
+        lines = "; ".join(f"{self.seat_name(state, s)} {scores[s]}" for s in players)
+        return Result(ranking, scores, f"{best} {verb} with {scores[ranking[0][0]]} candies. "
+                                       f"{lines}.")
+
+    def summary(self, state: State) -> str:
+        if state["phase"] == "over":
+            result = self.result(state)
+            return result.summary if result else "The game is over."
+        left = len(cards.ids_of("black_candy")) - state["black_candies"]
+        tail = f"Round {state['round']}; {_plural(left, 'Black Candy', 'Black Candies')} to come."
+        top = self.top(state)
+        if top is not None and top.kind == "feed":
+            waiting = " and ".join(self.seat_name(state, s) for s in top.waiting)
+            return f"Black Candy: still feeding: {waiting}. {tail}"
+        seat = state["turn"]["seat"]
+        step = {"start": "to act", "after": "to finish the turn"}[state["turn"]["step"]]
+        if top is not None:
+            step = "buying" if top.kind == "buy" else "placing an ability"
+        return f"{self.seat_name(state, seat)} {step}. {tail}"
+
+    def scores(self, state: State) -> dict[int, int]:
+        return {s: scoring.breakdown(state, s)["total"] for s in range(len(state["seats"]))}
+
+    def episode(self, state: State) -> str | None:
+        top = self.top(state)
+        if top is not None and top.kind == "feed":
+            return f"black-candy-{state['round']}"
+        if state["phase"] == "turn" and state["turn"] is not None:
+            return f"turn-{state['round']}-{state['turn']['seat']}"
+        return None
+
+    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+        from bot.games.candy_monsters.ai import choose
+
+        return choose(view, legal, rng)
+
+    @staticmethod
+    def _names_list(state: State) -> list[str]:
+        return [s["name"] for s in state["seats"]]
+
+
+def _known(name: str) -> bool:
+    """Is ``name`` a card's key, or the first words of one?"""
+    return any(key == name or key.startswith(name + " ") for key in cards.typed_keys())

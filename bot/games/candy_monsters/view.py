@@ -1,0 +1,157 @@
+"""What one seat (or a spectator) may see of a Kingdom's Candy Monsters game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.games.candy_monsters import board, cards, effects, feeding, scoring
+from bot.games.engine import State, View
+
+if TYPE_CHECKING:
+    from bot.games.candy_monsters.rules import CandyMonsters
+
+
+def describe(card_id: str) -> dict[str, Any]:
+    """A card as printed: cost, colour, value, hunger, window and the generated text."""
+    c = cards.card(card_id)
+    ability = c.ability
+    return {
+        "id": c.id, "name": c.name, "key": c.key, "kind": c.kind, "colour": c.colour,
+        "cost": c.cost, "value": c.value,
+        "hunger": c.hunger if c.is_monster else None,
+        "window": ability.window if ability else ("end" if c.end else None),
+        "activation": ability.cost if ability else 0,
+        "text": effects.card_text(c),
+    }
+
+
+def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
+    """The game as ``seat`` sees it (``None``: a spectator). JSON-compatible.
+
+    Schema::
+
+        game, viewer, move, to_act   the engine's fields
+        phase        "turn" | "feeding" | "event" | "over"
+        round        int
+        first        seat holding the first player card
+        turn         None | {"seat", "step": "start" | "after", "action": None | "collect" |
+                             "buy", "buying": card | None (the card being bought),
+                             "fresh": [card ids bought this turn]}
+        kingdom      {"sugar", "black", "candy", "tokens"}
+        colours      [{"id", "name", "rgb"}]
+        market       {"monsters": [card | None] x3, "abilities": [card | None] x3}; each card
+                     is :func:`describe` plus "price" (what the viewer would pay, monsters
+                     after their kept-colour discount)
+        decks        {"monsters", "abilities", "events"}: cards left (face down)
+        discard      {"monsters", "abilities"}: cards on the discard piles
+        events       [card]  events drawn so far, oldest first
+        black_candies {"resolved", "left"}
+        players      [{"seat", "name", "ai", "sugar", "candy", "black", "score",
+                       "monsters": [card + {"eats": int (now), "used": bool,
+                                    "tucked": [card + {"used", "token"}]}],
+                       "kept": [card], "kept_candies": {colour: n},
+                       "set_sugar": int, "set_candy": int (start-of-turn bonus now),
+                       "tokens": [card ids with a one-time-use token],
+                       "first": bool, "acting": bool, "feeding": "waiting" | "decided" | None}]
+        feeding      None | {"card", "waiting": [seats], "decided": [seats],
+                     "mine": None | {"steps": [notations], "hunger": [[id, n]],
+                                     "sugar": left, "candy": left, "relief": left,
+                                     "meals": [[id, how, sugar, candy, black]]}}
+                     ("mine" only in the deciding seat's own view)
+        last_feeding None | {seat: {"meals", "used", "black", "gone"}} the last Black Candy
+        decision     None | the open decision as this seat may see it (engine's form)
+        final, result
+    """
+    players = len(state["seats"])
+    top = game.top(state)
+    feeding_top = top if top is not None and top.kind == "feed" else None
+    t = state["turn"]
+    return {
+        "game": game.slug,
+        "viewer": seat,
+        "move": state["move"],
+        "to_act": sorted(game.to_act(state)),
+        "phase": "feeding" if feeding_top else state["phase"],
+        "round": state["round"],
+        "first": state["first"],
+        "turn": None if t is None else {
+            "seat": t["seat"], "step": t["step"], "action": t["action"],
+            "buying": t["purchase"]["card"] if t["purchase"] else None,
+            "fresh": list(t["fresh"])},
+        "kingdom": dict(state["kingdom"]),
+        "colours": [dict(c) for c in cards.kingdom()["colours"]],
+        "market": {pile: [_market_card(game, state, seat, c) for c in state["market"][pile]]
+                   for pile in ("monsters", "abilities")},
+        "decks": {pile: len(state["decks"][pile]) for pile in ("monsters", "abilities",
+                                                                 "events")},
+        "discard": {pile: len(state["discard"][pile]) for pile in ("monsters", "abilities")},
+        "events": [describe(c) for c in state["drawn"]],
+        "black_candies": {"resolved": state["black_candies"],
+                          "left": len(cards.ids_of("black_candy")) - state["black_candies"]},
+        "players": [_player(game, state, s, feeding_top) for s in range(players)],
+        "feeding": _feeding(state, seat, feeding_top),
+        "last_feeding": state["last_feeding"],
+        "decision": game.decision_view(state, seat),
+        "final": state["final"],
+        "result": (r.to_json() if (r := game.result(state)) else None),
+    }
+
+
+def _market_card(game: CandyMonsters, state: State, seat: int | None,
+                 card_id: str | None) -> dict[str, Any] | None:
+    if card_id is None:
+        return None
+    out = describe(card_id)
+    out["price"] = game.price(state, seat, card_id) if seat is not None else out["cost"]
+    return out
+
+
+def _player(game: CandyMonsters, state: State, seat: int, top: Any) -> dict[str, Any]:
+    p = board.player(state, seat)
+    hunger = dict((str(m), int(n)) for m, n in feeding.hunger_of(state, seat))
+    counts = board.colour_counts(state, seat)
+    table = cards.kingdom()["monster_set_sugar"]
+    monsters = []
+    for entry in p["monsters"]:
+        card = describe(entry["card"])
+        card["eats"] = hunger[entry["card"]]
+        card["used"] = entry["card"] in p["used"]
+        card["tucked"] = [{**describe(a), "used": a in p["used"], "token": a in p["tokens"]}
+                          for a in entry["tucked"]]
+        monsters.append(card)
+    status = None
+    if top is not None and seat in top.seats:
+        status = "decided" if seat in top.answered else "waiting"
+    t = state["turn"]
+    return {
+        "seat": seat, "name": game.seat_name(state, seat), "ai": state["seats"][seat]["ai"],
+        "sugar": p["sugar"], "candy": p["candy"], "black": p["black"],
+        "score": scoring.breakdown(state, seat)["total"],
+        "monsters": monsters,
+        "kept": [describe(a) for a in p["kept"]],
+        "kept_candies": board.kept_candies(state, seat),
+        "set_sugar": sum(table[str(min(n, 4))] for n in counts.values() if n >= 2),
+        "set_candy": board.full_sets(counts),
+        "tokens": list(p["tokens"]),
+        "first": seat == state["first"],
+        "acting": t is not None and t["seat"] == seat and state["phase"] == "turn",
+        "feeding": status,
+    }
+
+
+def _feeding(state: State, seat: int | None, top: Any) -> dict[str, Any] | None:
+    if top is None:
+        return None
+    out: dict[str, Any] = {"card": top.data["card"], "waiting": list(top.waiting),
+                           "decided": list(top.answered), "mine": None}
+    if seat is not None and str(seat) in top.data["hunger"]:
+        hunger = top.data["hunger"][str(seat)]
+        steps = list(top.steps.get(seat, ()))
+        plan = feeding.plan(state, seat, hunger, steps)
+        out["mine"] = {
+            "steps": steps, "hunger": hunger, "sugar": plan.sugar, "candy": plan.candy,
+            "relief": plan.relief,
+            "meals": [[m.monster, m.how, m.sugar, m.candy, m.black]
+                      for m in plan.meals.values()],
+        }
+    return out
