@@ -1,0 +1,135 @@
+"""What one seat (or a spectator) may see of a Sugar Heist game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.games.engine import State, View
+from bot.games.sugar_heist import cards
+
+if TYPE_CHECKING:
+    from bot.games.sugar_heist.rules import SugarHeist
+
+
+def _slot(held: dict[str, Any] | None, slot: str, mine: bool,
+          shown: dict[str, Any]) -> dict[str, Any] | None:
+    """A board slot: face-up cards by key; face-down ones only as card backs to others."""
+    if held is None:
+        return None
+    d = cards.design(held["id"])
+    if held["up"]:
+        shown.setdefault(d["key"], cards.describe(d))
+        return {"face": "up", "key": d["key"]}
+    if not mine:
+        return {"face": "down", "kind": slot, "cost": d["cost"]}
+    shown.setdefault(d["key"], cards.describe(d))
+    return {"face": "down", "key": d["key"], "id": held["id"]}
+
+
+def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
+    """The table as ``seat`` sees it. JSON-compatible.
+
+    Schema::
+
+        game, viewer, move, to_act         as every game
+        round, rounds, phase               phase: "setup" | "target" | "prep" | "heist"
+        over                               bool
+        track      [seat]                  the target track, first to last
+        targets    [[attacker, defender]]  in heist order (arrows on the picture)
+        seats      [{"seat", "name", "ai", "board": {"key", "name", "colour",
+                     "default": described default encounter} | None,
+                     "candy", "money", "tax", "hand": int (cards in hand),
+                     "costumes": [{"key", "used"}],
+                     "rooms": [{"room": 1..3, "encounter": slot | None, "mod": slot | None}],
+                     "passed": bool (in this prep phase), "position": place on the track}]
+                   a slot is {"face": "up", "key"} or, face down, {"face": "down", "kind",
+                   "cost"} (its owner sees {"face": "down", "key", "id"} instead)
+        cards      {key: described card}   every card the view names by key
+        market     [costume key]           the costume market
+        decks      {"costume", "1", "2", "3": cards left}
+        supply     {"candy", "money", "sugar_tax"}
+        prep       None | {"turn": seat, "passed": [seats in passing order]}
+        heist      None | {"attacker", "defender", "room": 1..3, "pool": [values],
+                   "start": [values rolled], "outcomes": ["cleared" | "suffered" |
+                   "dodged" | None per room], "gained", "lost", "stolen",
+                   "outside": last die rolled from outside or None, "stage",
+                   "encounter": described, "mod": described | None, "log": [lines]}
+        decision   None | {"kind", "seats", "waiting", "source", "step" (card data), "text"}
+        hand       None | [{"id", "key"}]   the viewer's own hand of hideout cards
+        last       None | the last finished heist: {"round", "attacker", "defender",
+                   "passed", "rooms", "cleared", "gained", "lost", "stolen"}
+        result     None | {"ranking", "scores", "summary"}
+    """
+    players = state["players"]
+    n = len(players)
+    track = state["track"]
+    seats = []
+    shown: dict[str, Any] = {}
+    for s, p in enumerate(players):
+        board = cards.board(p["board"]) if p["board"] else None
+        seats.append({
+            "seat": s, "name": game.seat_name(state, s), "ai": state["seats"][s]["ai"],
+            "board": None if board is None else {
+                "key": board["key"], "name": board["name"], "colour": board["colour"],
+                "default": cards.describe(board["default"])},
+            "candy": p["candy"], "money": p["money"], "tax": p["tax"], "hand": len(p["hand"]),
+            "costumes": [{"key": cards.instances()[c["id"]], "used": c["used"]}
+                         for c in p["costumes"]],
+            "rooms": [{"room": r + 1,
+                       "encounter": _slot(room["encounter"], "encounter", s == seat, shown),
+                       "mod": _slot(room["mod"], "mod", s == seat, shown)}
+                      for r, room in enumerate(p["rooms"])],
+            "passed": bool(state["prep"]) and s in state["prep"]["passed"],
+            "position": track.index(s) + 1 if s in track else None,
+        })
+    heist = None
+    h = state["heist"]
+    if h is not None:
+        room = players[h["defender"]]["rooms"][h["room"]]
+        heist = {k: h[k] for k in ("attacker", "defender", "pool", "start", "outcomes",
+                                   "gained", "lost", "stolen", "outside", "stage", "log")}
+        heist["room"] = h["room"] + 1
+        heist["encounter"] = cards.describe(game.encounter(state))
+        heist["encounter"]["default"] = room["encounter"] is None
+        heist["mod"] = cards.describe(cards.design(room["mod"]["id"])) \
+            if room["mod"] and room["mod"]["up"] else None
+    top = game.top(state)
+    decision = None
+    if top is not None:
+        decision = {"kind": top.kind, "seats": list(top.seats), "waiting": list(top.waiting),
+                    "source": top.data.get("src"), "step": top.data.get("step"),
+                    "text": cards.steps_text([top.data["step"]]) if "step" in top.data else ""}
+    result = game.result(state)
+    hand = None
+    if seat is not None:
+        hand = [{"id": c, "key": cards.instances()[c]} for c in players[seat]["hand"]]
+    costume_keys = {c["key"] for s in seats for c in s["costumes"]}
+    costume_keys |= {cards.instances()[c] for c in state["market"]}
+    for key in sorted(costume_keys):
+        shown[key] = cards.describe(cards.costumes()[key])
+    for c in hand or []:
+        shown.setdefault(c["key"], cards.describe(cards.hideout_cards()[c["key"]]))
+    return {
+        "game": game.slug, "viewer": seat, "move": state["move"],
+        "to_act": sorted(game.to_act(state)),
+        "round": state["flow"]["round"], "rounds": state["rounds"],
+        "phase": state["flow"]["phase"], "over": state["over"],
+        "track": list(track),
+        "targets": [[track[i], track[(i + 1) % n]] for i in range(len(track))] if track else [],
+        "seats": seats,
+        "market": [cards.instances()[c] for c in state["market"]],
+        "cards": shown,
+        "decks": {k: len(v) for k, v in state["decks"].items()},
+        "supply": {"candy": state["supply"]["candy"], "money": state["supply"]["money"],
+                   "sugar_tax": state["supply"]["sugar_tax"]},
+        "prep": None if state["prep"] is None else {"turn": state["prep"]["turn"],
+                                                    "passed": list(state["prep"]["passed"])},
+        "heist": heist,
+        "decision": decision,
+        "hand": hand,
+        "last": state["heists"][-1] if state["heists"] else None,
+        "result": None if result is None else {
+            "ranking": [list(g) for g in result.ranking],
+            "scores": {str(k): v for k, v in result.scores.items()},
+            "summary": result.summary},
+    }
