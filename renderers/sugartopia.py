@@ -1,7 +1,14 @@
-"""Sugartopia picture: the hex table scaled to fit, open spots labelled, and a side panel.
+"""Sugartopia picture, made to be read on a phone (Discord shows it about 400 px wide).
 
-Draws only what the view holds: a public view has no hand card, so the
-public image cannot show one.
+Layout, top to bottom: who acts and the seats (each with its shape mark and its
+bear colour), the table cropped to the placed cards plus the ring of open spots
+with hexes as large as the width allows, the meadows still in play with their
+bears counted per player, and a one-line key. A seat's own view adds its hand
+card in its six turns. With ``view["zoom"]`` set to a spot's label, the map
+shows that spot and its neighbours large instead of the whole table.
+
+Draws only what the view holds: a public view has no hand card, so the public
+image cannot show one.
 """
 
 from __future__ import annotations
@@ -13,57 +20,106 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    BACKGROUND,
     INK,
     MUTED,
+    PANEL,
+    PANEL_EDGE,
+    SEAT_SHAPES,
+    WHITE,
     Colour,
-    centred_text,
-    fitted_text,
-    font,
     make_palette,
-    new_canvas,
     panel,
+    shape_mark,
+    shorten,
+    stamp_text,
+    text_size,
     to_png,
     wrap,
 )
 
-WIDTH, HEIGHT = 1400, 900
-PANEL_W = 380
-MAP_W = WIDTH - PANEL_W - 30
-MAX_HEX = 78
+WIDTH = 1000
+MARGIN = 16
+#: The largest hex (centre to corner): an early table is not blown up beyond this.
+MAX_HEX = 130
+#: The largest hex when zoomed on one spot.
+ZOOM_HEX = 230
+MAX_MAP_H = 900
+ZOOM_MAP_H = 760
+MIN_MAP_H = 360
 SQRT3 = math.sqrt(3)
 
 GRASS: Colour = (150, 205, 120)
-GRASS_DONE: Colour = (196, 214, 180)
-ROAD: Colour = (226, 184, 120)
-ROAD_EDGE: Colour = (150, 105, 60)
+GRASS_DONE: Colour = (200, 214, 186)
+HEX_EDGE: Colour = (104, 150, 84)
+ROAD: Colour = (232, 190, 125)
+ROAD_EDGE: Colour = (140, 95, 55)
 COOKIE: Colour = (160, 95, 40)
 CASTLE: Colour = (246, 190, 214)
-GINGER: Colour = (196, 120, 60)
-SPOT: Colour = (120, 110, 100)
-LAST: Colour = (255, 196, 0)
+SPOT: Colour = (118, 104, 92)
+LAST: Colour = (255, 184, 0)
 SUGAR: Colour = (255, 255, 255)
 HONEY: Colour = (245, 170, 20)
+TAG: Colour = (255, 252, 240)
+TAG_DONE: Colour = (225, 225, 215)
 BEAR_COLOURS: dict[str, Colour] = {
     "red": (222, 45, 45), "blue": (30, 100, 220), "yellow": (245, 205, 20),
     "purple": (140, 70, 190), "green": (30, 140, 70), "orange": (240, 130, 20),
 }
+#: Score and name colours: the bear colours darkened where they would not read on cream.
+TEXT_COLOURS: dict[str, Colour] = {"yellow": (150, 118, 0)}
+
+HAND_H = 250
 
 
 def _colour(name: str) -> Colour:
     return BEAR_COLOURS.get(name, (128, 128, 128))
 
 
-class Geometry:
-    """Flat-topped hex layout scaled so every card and open spot fits the map area."""
+def _write(image: Image.Image, xy: tuple[float, float], text: str, size: int,
+           fill: Colour = INK, bold: bool = False, anchor: str = "la",
+           max_width: float | None = None) -> None:
+    """Text through the shared mask cache, shortened with an ellipsis to ``max_width``."""
+    if max_width is not None:
+        text = shorten(ImageDraw.Draw(image), text, size, round(max_width), bold)
+    stamp_text(image, xy, text, size, fill, bold, anchor)
 
-    def __init__(self, cells: list[tuple[int, int]]) -> None:
-        xs = [1.5 * q for q, r in cells]
-        ys = [SQRT3 * (r + q / 2) for q, r in cells]
-        span_x = max(xs) - min(xs) + 2.0
-        span_y = max(ys) - min(ys) + SQRT3
-        self.size = min(MAX_HEX, (MAP_W - 20) / span_x, (HEIGHT - 60) / span_y)
-        self.ox = 20 + (MAP_W - 20 - span_x * self.size) / 2 - (min(xs) - 1.0) * self.size
-        self.oy = 40 + (HEIGHT - 60 - span_y * self.size) / 2 - (min(ys) - SQRT3 / 2) * self.size
+
+def _short(number: int) -> str:
+    """The tag of a meadow on the map: M3 for Meadow 3."""
+    return f"M{number}"
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+class Geometry:
+    """Flat-topped hexes of size ``size`` (centre to corner), placed by an origin."""
+
+    def __init__(self, size: float, ox: float, oy: float) -> None:
+        self.size, self.ox, self.oy = size, ox, oy
+
+    @classmethod
+    def fitted(cls, cells: list[tuple[int, int]], width: float, max_height: float,
+               max_size: float, edge: list[tuple[int, int]] = ()) -> tuple[Geometry, float]:
+        """The largest layout showing ``cells`` whole in ``width``; returns it and its height.
+
+        ``edge`` cells (the open spots round the table) need only their middle,
+        where their label is, to show: their outline may run off the picture.
+        """
+        # Each cell's extent, in hex sizes, left/right and up/down of its centre.
+        boxes = [(1.5 * q, SQRT3 * (r + q / 2), 1.0, SQRT3 / 2) for q, r in cells]
+        boxes += [(1.5 * q, SQRT3 * (r + q / 2), 0.62, 0.5) for q, r in edge]
+        left = min(x - w for x, _, w, _ in boxes)
+        right = max(x + w for x, _, w, _ in boxes)
+        top = min(y - h for _, y, _, h in boxes)
+        bottom = max(y + h for _, y, _, h in boxes)
+        span_x, span_y = right - left, bottom - top
+        size = min(max_size, (width - 2 * MARGIN) / span_x, (max_height - 2 * MARGIN) / span_y)
+        height = max(MIN_MAP_H, span_y * size + 2 * MARGIN)
+        ox = (width - span_x * size) / 2 - left * size
+        oy = (height - span_y * size) / 2 - top * size
+        return cls(size, ox, oy), height
 
     def centre(self, q: int, r: int) -> tuple[float, float]:
         return (self.ox + 1.5 * q * self.size, self.oy + SQRT3 * (r + q / 2) * self.size)
@@ -82,306 +138,541 @@ class Geometry:
         return (cx + d * math.cos(angle), cy + d * math.sin(angle))
 
 
-def _draw_card(draw: ImageDraw.ImageDraw, geo: Geometry, card: dict[str, Any],
-               seats: list[dict[str, Any]]) -> None:
-    q, r, s = card["q"], card["r"], geo.size
-    kind = card["kind"]
-    fill = {"castle": CASTLE, "gingerman": GINGER}.get(kind, GRASS)
-    if kind == "land" and card["fields"] and all(f["done"] for f in card["fields"]):
-        fill = GRASS_DONE
-    draw.polygon(geo.corners(q, r), fill=fill, outline=(90, 110, 70), width=2)
-    width = max(4, round(s * 0.16))
+def _hub(geo: Geometry, q: int, r: int, sides: list[int], alone: bool) -> tuple[float, float]:
+    """Where a road's arms meet: the centre, unless the card has several roads.
+
+    Two roads on one card must leave the grassland between them whole, so each
+    meets half-way between the card's centre and its own sides.
+    """
     cx, cy = geo.centre(q, r)
-    for road in card["roads"]:
-        for arm in road["arms"]:
-            end = geo.side_point(q, r, arm["side"])
-            draw.line((cx, cy, *end), fill=ROAD_EDGE, width=width + 4)
-        for arm in road["arms"]:
-            end = geo.side_point(q, r, arm["side"])
-            draw.line((cx, cy, *end), fill=ROAD, width=width)
-        draw.ellipse((cx - width / 2, cy - width / 2, cx + width / 2, cy + width / 2), fill=ROAD)
-        if len(road["arms"]) == 1 and kind == "land":  # a dead end: a little cottage
-            h = s * 0.16
-            draw.rectangle((cx - h, cy - h * 0.4, cx + h, cy + h), fill=(250, 240, 225),
-                           outline=INK)
-            draw.polygon([(cx - h * 1.3, cy - h * 0.4), (cx + h * 1.3, cy - h * 0.4),
-                          (cx, cy - h * 1.5)], fill=(200, 70, 70), outline=INK)
-        for arm in road["arms"]:
-            for k in range(arm["cookies"]):
-                px, py = geo.side_point(q, r, arm["side"], 0.5 + 0.22 * k)
-                rad = max(3.0, s * 0.09)
-                draw.ellipse((px - rad, py - rad, px + rad, py + rad), fill=COOKIE, outline=INK)
-                dot = rad * 0.3
-                draw.ellipse((px - dot, py - dot, px + dot, py + dot), fill=(240, 220, 180))
-    if kind == "castle":
-        _castle(draw, cx, cy, s)
-    elif kind == "gingerman":
-        owner = card.get("owner")
-        colour = _colour(seats[owner]["colour"]) if owner is not None else INK
-        draw.polygon(geo.corners(q, r, 0.93), outline=colour, width=max(3, round(s * 0.08)))
-        _gingerman(draw, cx, cy, s * 0.42, colour)
-    for field in card["fields"]:
-        _draw_field(draw, geo, q, r, field)
+    if alone or not sides:
+        return cx, cy
+    points = [geo.side_point(q, r, s) for s in sides]
+    mx = sum(p[0] for p in points) / len(points)
+    my = sum(p[1] for p in points) / len(points)
+    return cx + (mx - cx) * 0.5, cy + (my - cy) * 0.5
 
 
-def _castle(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
-    w = s * 0.42
-    draw.rectangle((cx - w, cy - w * 0.5, cx + w, cy + w * 0.8), fill=(250, 225, 235), outline=INK,
-                   width=2)
-    for dx in (-w, -w / 3, w / 3):
-        draw.rectangle((cx + dx, cy - w * 0.8, cx + dx + w * 0.66, cy - w * 0.5),
-                       fill=(250, 225, 235), outline=INK, width=2)
-    draw.rectangle((cx - w * 0.2, cy + w * 0.2, cx + w * 0.2, cy + w * 0.8), fill=(170, 90, 120))
-
-
-def _gingerman(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: Colour) -> None:
-    body = (150, 85, 35)
-    draw.ellipse((cx - h * 0.35, cy - h, cx + h * 0.35, cy - h * 0.3), fill=body, outline=INK)
-    draw.rounded_rectangle((cx - h * 0.45, cy - h * 0.35, cx + h * 0.45, cy + h * 0.5),
-                           radius=h * 0.2, fill=body, outline=INK)
-    draw.line((cx - h * 0.45, cy - h * 0.2, cx - h * 0.85, cy + h * 0.1), fill=body,
-              width=max(3, round(h * 0.22)))
-    draw.line((cx + h * 0.45, cy - h * 0.2, cx + h * 0.85, cy + h * 0.1), fill=body,
-              width=max(3, round(h * 0.22)))
-    draw.line((cx - h * 0.25, cy + h * 0.45, cx - h * 0.35, cy + h), fill=body,
-              width=max(3, round(h * 0.24)))
-    draw.line((cx + h * 0.25, cy + h * 0.45, cx + h * 0.35, cy + h), fill=body,
-              width=max(3, round(h * 0.24)))
-    draw.ellipse((cx - h * 0.12, cy - h * 0.05, cx + h * 0.12, cy + h * 0.19), fill=colour)
-
-
-def _draw_field(draw: ImageDraw.ImageDraw, geo: Geometry, q: int, r: int,
-                field: dict[str, Any]) -> None:
-    """Sheep, rainbow sheep, cubes on them and bears, grouped near the field's sides."""
-    sides = field["sides"]
-    cx, cy = geo.centre(q, r)
-    if sides and len(sides) < 6:
-        points = [geo.side_point(q, r, side, 0.62) for side in sides]
-        ax = sum(p[0] for p in points) / len(points)
-        ay = sum(p[1] for p in points) / len(points)
-        if len(sides) >= 3:  # a big field reaches the centre side of the card too
-            ax, ay = (ax * 2 + cx) / 3, (ay * 2 + cy) / 3
-    else:
-        ax, ay = cx, cy + geo.size * 0.1
-    tokens: list[tuple[str, Any]] = []
-    for n in range(field["sheep"]):
-        tokens.append(("sheep", n < field["sugar"]))
-    for n in range(field["rainbow"]):
-        tokens.append(("rainbow", n < field["honey"]))
-    for bear in field["bears"]:
-        tokens.append(("bear", bear))
-    if not tokens:
-        return
-    step = geo.size * 0.33
-    per_row = 3 if len(tokens) > 4 else 2 if len(tokens) > 1 else 1
-    rows = math.ceil(len(tokens) / per_row)
-    for i, (kind, data) in enumerate(tokens):
-        row, col = divmod(i, per_row)
-        in_row = min(per_row, len(tokens) - row * per_row)
-        x = ax + (col - (in_row - 1) / 2) * step
-        y = ay + (row - (rows - 1) / 2) * step
-        rad = geo.size * 0.145
-        if kind == "bear":
-            _bear(draw, x, y, rad, _colour(data["colour"]), data["fed"])
-        else:
-            _sheep(draw, x, y, rad, kind == "rainbow", bool(data))
+# --------------------------------------------------------------------------- pieces
 
 
 def _sheep(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, rainbow: bool,
            cube: bool) -> None:
-    wool = (255, 255, 255) if not rainbow else (255, 200, 240)
+    wool = (255, 255, 255) if not rainbow else (255, 196, 236)
+    puff = rad * 0.6
     for dx, dy in ((-0.45, 0), (0.45, 0), (0, -0.4), (0, 0.35)):
         px, py = x + dx * rad, y + dy * rad
-        draw.ellipse((px - rad * 0.6, py - rad * 0.6, px + rad * 0.6, py + rad * 0.6), fill=wool,
-                     outline=INK)
+        draw.ellipse((px - puff, py - puff, px + puff, py + puff), fill=wool, outline=INK)
     draw.ellipse((x - rad * 0.55, y - rad * 0.5, x + rad * 0.55, y + rad * 0.5), fill=wool)
     if rainbow:
         for k, c in enumerate(((230, 60, 60), (245, 170, 20), (60, 170, 80), (60, 110, 220))):
-            draw.arc((x - rad * (0.9 - k * 0.15), y - rad * (0.9 - k * 0.15),
-                      x + rad * (0.9 - k * 0.15), y + rad * (0.9 - k * 0.15)), 200, 340,
-                     fill=c, width=max(1, round(rad * 0.14)))
+            d = rad * (0.95 - k * 0.16)
+            draw.arc((x - d, y - d, x + d, y + d), 200, 340, fill=c,
+                     width=max(2, round(rad * 0.16)))
     if cube:
-        c = rad * 0.45
-        fill = HONEY if rainbow else SUGAR
-        draw.rectangle((x - c, y - c, x + c, y + c), fill=fill, outline=INK, width=2)
+        c = rad * 0.42
+        draw.rectangle((x - c, y - c + rad * 0.1, x + c, y + c + rad * 0.1),
+                       fill=HONEY if rainbow else SUGAR, outline=INK, width=2)
 
 
 def _bear(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, colour: Colour,
-          fed: bool) -> None:
-    ear = rad * 0.38
-    for dx in (-0.6, 0.6):
-        draw.ellipse((x + dx * rad - ear, y - rad * 0.9 - ear, x + dx * rad + ear,
-                      y - rad * 0.9 + ear), fill=colour, outline=INK)
-    draw.ellipse((x - rad * 0.8, y - rad * 1.05, x + rad * 0.8, y + rad * 0.1), fill=colour,
+          shape: str | None, fed: bool) -> None:
+    """A gummy bear; its owner's shape on its belly; a fed bear holds a cube at its side."""
+    ear = rad * 0.36
+    for dx in (-0.58, 0.58):
+        draw.ellipse((x + dx * rad - ear, y - rad * 0.92 - ear, x + dx * rad + ear,
+                      y - rad * 0.92 + ear), fill=colour, outline=INK)
+    draw.ellipse((x - rad * 0.78, y - rad * 1.05, x + rad * 0.78, y + rad * 0.05), fill=colour,
                  outline=INK)
-    draw.rounded_rectangle((x - rad * 0.75, y - rad * 0.1, x + rad * 0.75, y + rad * 1.05),
-                           radius=rad * 0.35, fill=colour, outline=INK)
+    draw.ellipse((x - rad * 0.82, y - rad * 0.25, x + rad * 0.82, y + rad * 1.1), fill=colour,
+                 outline=INK)
+    if shape is not None:
+        shape_mark(draw, shape, x, y + rad * 0.45, rad * 0.36, WHITE, INK,
+                   max(1, round(rad * 0.08)))
     if fed:
-        c = rad * 0.38
-        draw.rectangle((x - c, y + rad * 0.45 - c, x + c, y + rad * 0.45 + c), fill=SUGAR,
+        c = rad * 0.36
+        cx, cy = x + rad * 0.95, y + rad * 0.65
+        draw.rectangle((cx - c, cy - c, cx + c, cy + c), fill=SUGAR, outline=INK,
+                       width=max(2, round(rad * 0.1)))
+
+
+def _cookie(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float) -> None:
+    draw.ellipse((x - rad, y - rad, x + rad, y + rad), fill=COOKIE, outline=INK)
+    dot = rad * 0.3
+    draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=(240, 220, 180))
+
+
+def _tag(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, text: str,
+         size: int, done: bool, feeding: bool) -> None:
+    """A meadow's short name as a small label; gold while its bears are being fed."""
+    w, h = text_size(draw, text, size, True)
+    fill = LAST if feeding else TAG_DONE if done else TAG
+    pad = max(3, size // 4)
+    draw.rectangle((x - w / 2 - pad, y - h / 2 - pad, x + w / 2 + pad, y + h / 2 + pad),
+                   fill=fill, outline=INK, width=max(1, size // 12))
+    _write(image, (x, y), text, size, MUTED if done and not feeding else INK, True, "mm")
+
+
+def _gingerman(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: Colour,
+               shape: str | None) -> None:
+    body = (150, 85, 35)
+    limb = max(3, round(h * 0.22))
+    draw.ellipse((cx - h * 0.35, cy - h, cx + h * 0.35, cy - h * 0.3), fill=body, outline=INK)
+    for sx in (-1, 1):
+        draw.line((cx + sx * h * 0.45, cy - h * 0.2, cx + sx * h * 0.85, cy + h * 0.1),
+                  fill=body, width=limb)
+        draw.line((cx + sx * h * 0.25, cy + h * 0.45, cx + sx * h * 0.35, cy + h), fill=body,
+                  width=limb)
+    draw.rounded_rectangle((cx - h * 0.45, cy - h * 0.35, cx + h * 0.45, cy + h * 0.5),
+                           radius=h * 0.2, fill=body, outline=INK)
+    if shape is not None:
+        shape_mark(draw, shape, cx, cy + h * 0.07, h * 0.24, colour, WHITE,
+                   max(1, round(h * 0.05)))
+
+
+def _castle(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    w = s * 0.4
+    wall = (250, 225, 235)
+    draw.rectangle((cx - w, cy - w * 0.5, cx + w, cy + w * 0.8), fill=wall, outline=INK, width=2)
+    for dx in (-w, -w / 3, w / 3):
+        draw.rectangle((cx + dx, cy - w * 0.8, cx + dx + w * 0.66, cy - w * 0.5), fill=wall,
                        outline=INK, width=2)
+    draw.rectangle((cx - w * 0.2, cy + w * 0.2, cx + w * 0.2, cy + w * 0.8), fill=(170, 90, 120))
 
 
-def _draw_spots(draw: ImageDraw.ImageDraw, geo: Geometry, spots: list[dict[str, Any]]) -> None:
-    for spot in spots:
-        corners = geo.corners(spot["q"], spot["r"], 0.9)
-        for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
-            for t in (0.0, 0.5):
-                x0 = a[0] + (b[0] - a[0]) * t
-                y0 = a[1] + (b[1] - a[1]) * t
-                x1 = a[0] + (b[0] - a[0]) * (t + 0.3)
-                y1 = a[1] + (b[1] - a[1]) * (t + 0.3)
-                draw.line((x0, y0, x1, y1), fill=SPOT, width=2)
-        size = max(12, min(26, round(geo.size * 0.38)))
-        centred_text(draw, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, bold=True)
+# --------------------------------------------------------------------------- the map
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    x, width = WIDTH - PANEL_W, PANEL_W - 20
-    y = 18
-    draw.text((x, y), "Sugartopia", font=font(34, True), fill=INK)
-    draw.text((x + width, y + 12), f"move {view['move']}", font=font(18), fill=MUTED, anchor="ra")
-    y += 50
+@cache
+def _dashed_hex(size: int, width: int) -> Image.Image:
+    """The dashed outline of an open spot as a mask, drawn once per size."""
+    half = size + width
+    mask = Image.new("L", (2 * half + 1, 2 * half + 1), 0)
+    draw = ImageDraw.Draw(mask)
+    corners = [(half + size * math.cos(math.radians(60 * i)),
+                half + size * math.sin(math.radians(60 * i))) for i in range(6)]
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        for t in (0.0, 0.5):
+            draw.line((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
+                       a[0] + (b[0] - a[0]) * (t + 0.3), a[1] + (b[1] - a[1]) * (t + 0.3)),
+                      fill=255, width=width)
+    return mask
+
+
+class Map:
+    """Draws the table's cards and open spots onto one layer."""
+
+    def __init__(self, view: dict[str, Any], geo: Geometry, image: Image.Image) -> None:
+        self.view, self.geo, self.image = view, geo, image
+        self.areas = view.get("areas") or []
+        players = (view.get("colours") or {}).get("players") or [s["colour"] for s in
+                                                                  view["seats"]]
+        self.shape_of = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(players)}
+        self.owner_colour = {s["seat"]: s["colour"] for s in view["seats"]}
+        feeding = view.get("feeding") or {}
+        self.feeding_area = feeding.get("area")
+
+    def draw(self, draw: ImageDraw.ImageDraw) -> None:
+        geo = self.geo
+        for spot in self.view["spots"]:
+            self._spot(draw, spot)
+        for card in self.view["cards"]:
+            self._card(draw, card)
+        last = self.view.get("last")
+        if last and last.get("index") is not None and last["index"] < len(self.view["cards"]):
+            card = self.view["cards"][last["index"]]
+            draw.polygon(geo.corners(card["q"], card["r"], 0.95), outline=LAST,
+                         width=max(4, round(geo.size * 0.09)))
+        size = max(11, min(24, round(geo.size * 0.2)))
+        for card in self.view["cards"]:
+            if card["kind"] != "castle":
+                cx, cy = geo.centre(card["q"], card["r"])
+                _write(self.image, (cx, cy - geo.size * 0.84), card["label"], size,
+                       (30, 60, 25), True, "mt")
+
+    def _spot(self, draw: ImageDraw.ImageDraw, spot: dict[str, Any]) -> None:
+        geo = self.geo
+        mask = _dashed_hex(round(geo.size * 0.9), max(2, round(geo.size * 0.03)))
+        cx, cy = geo.centre(spot["q"], spot["r"])
+        self.image.paste(SPOT, (round(cx) - mask.width // 2, round(cy) - mask.height // 2), mask)
+        size = max(14, min(40, round(geo.size * 0.42)))
+        _write(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
+               "mm")
+
+    def _card(self, draw: ImageDraw.ImageDraw, card: dict[str, Any]) -> None:
+        geo = self.geo
+        q, r, s = card["q"], card["r"], geo.size
+        kind = card["kind"]
+        fields = card["fields"]
+        fill = GRASS
+        if kind == "gingerman":
+            fill = ROAD
+        elif fields and all(f["done"] for f in fields):
+            fill = GRASS_DONE
+        draw.polygon(geo.corners(q, r), fill=fill, outline=HEX_EDGE,
+                     width=max(1, round(s * 0.02)))
+        self._roads(draw, card)
+        cx, cy = geo.centre(q, r)
+        if kind == "castle":
+            _castle(draw, cx, cy, s)
+        elif kind == "gingerman":
+            owner = card.get("owner")
+            colour = _colour(self.owner_colour.get(owner, "")) if owner is not None else INK
+            shape = SEAT_SHAPES[owner % len(SEAT_SHAPES)] if owner is not None else None
+            draw.polygon(geo.corners(q, r, 0.9), outline=colour, width=max(4, round(s * 0.1)))
+            _gingerman(draw, cx, cy, s * 0.5, colour, shape)
+        for field in fields:
+            self._field(draw, card, field)
+
+    def _roads(self, draw: ImageDraw.ImageDraw, card: dict[str, Any]) -> None:
+        geo = self.geo
+        q, r, s = card["q"], card["r"], geo.size
+        if card["kind"] == "gingerman":
+            return
+        width = max(5, round(s * 0.2))
+        alone = len(card["roads"]) == 1
+        for road in card["roads"]:
+            sides = [a["side"] for a in road["arms"]]
+            hx, hy = _hub(geo, q, r, sides, alone)
+            ends = [geo.side_point(q, r, side) for side in sides]
+            for x, y in ends:
+                draw.line((hx, hy, x, y), fill=ROAD_EDGE, width=width + max(3, width // 3))
+            for x, y in ends:
+                draw.line((hx, hy, x, y), fill=ROAD, width=width)
+            edge = width / 2 + 1
+            draw.ellipse((hx - edge, hy - edge, hx + edge, hy + edge), fill=ROAD)
+            if len(sides) == 1 and card["kind"] == "land":  # a dead end: a cottage
+                h = s * 0.17
+                draw.rectangle((hx - h, hy - h * 0.4, hx + h, hy + h), fill=(250, 240, 225),
+                               outline=INK)
+                draw.polygon([(hx - h * 1.3, hy - h * 0.4), (hx + h * 1.3, hy - h * 0.4),
+                              (hx, hy - h * 1.5)], fill=(200, 70, 70), outline=INK)
+            for arm, (x, y) in zip(road["arms"], ends, strict=True):
+                for k in range(arm["cookies"]):
+                    t = 0.55 + 0.25 * k
+                    _cookie(draw, hx + (x - hx) * t, hy + (y - hy) * t, max(3.0, s * 0.1))
+
+    def _field(self, draw: ImageDraw.ImageDraw, card: dict[str, Any],
+               field: dict[str, Any]) -> None:
+        """Sheep and bears near the field's own sides, led by the meadow's tag."""
+        geo = self.geo
+        q, r = card["q"], card["r"]
+        cx, cy = geo.centre(q, r)
+        sides = field["sides"]
+        tokens: list[tuple[str, Any]] = []
+        for n in range(field["sheep"]):
+            tokens.append(("sheep", n < field["sugar"]))
+        for n in range(field["rainbow"]):
+            tokens.append(("rainbow", n < field["honey"]))
+        for bear in field["bears"]:
+            tokens.append(("bear", bear))
+        if not tokens:
+            return
+        area = self.areas[field["area"]] if field.get("area") is not None and \
+            field["area"] < len(self.areas) else None
+        if area is not None and "number" in area:
+            tokens.insert(0, ("tag", area))
+        if sides and len(sides) < 6:
+            points = [geo.side_point(q, r, side, 0.55) for side in sides]
+            ax = sum(p[0] for p in points) / len(points)
+            ay = sum(p[1] for p in points) / len(points)
+            if len(sides) >= 3:  # a big field reaches round the centre of the card
+                ax, ay = (ax + cx) / 2, (ay + cy) / 2
+        else:
+            ax, ay = cx, cy + geo.size * 0.08
+        count = len(tokens)
+        per_row = 1 if count == 1 else 2 if count <= 4 else 3
+        rows = math.ceil(count / per_row)
+        small = len(sides) <= 1 and count > 2
+        rad = geo.size * (0.25 if count <= 2 else 0.2 if count <= 4 and not small else 0.16)
+        step = rad * 2.2
+        for i, (kind, data) in enumerate(tokens):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, count - row * per_row)
+            x = ax + (col - (in_row - 1) / 2) * step
+            y = ay + (row - (rows - 1) / 2) * step
+            if kind == "bear":
+                _bear(draw, x, y, rad, _colour(data["colour"]),
+                      self.shape_of.get(data["colour"]), data["fed"])
+            elif kind == "tag":
+                text = _short(data["number"])
+                size = max(10, round(rad * 0.95))
+                while size > 10 and text_size(draw, text, size, True)[0] + size / 2 > step - 3:
+                    size -= 1
+                _tag(self.image, draw, x, y, text, size, data["done"],
+                     data["id"] == self.feeding_area)
+            else:
+                _sheep(draw, x, y, rad, kind == "rainbow", bool(data))
+
+
+# --------------------------------------------------------------------------- the panels
+
+
+def _status(view: dict[str, Any]) -> str:
     seats = view["seats"]
     result = view.get("result")
     if result:
-        lines = [result["summary"]]
-    else:
-        name = seats[view["turn"]]["name"]
-        if view["phase"] == "feed" and view.get("feeding"):
-            colours = ", ".join(view["feeding"]["colours"])
-            lines = [f"{name} chooses which bears eat ({view['feeding']['cubes']} sugar left): "
-                     f"feed {colours}."]
-        else:
-            lines = [f"{name} to play: place the hand card on a labelled spot."]
-    for line in lines:
-        for part in wrap(draw, line, 19, width):
-            draw.text((x, y), part, font=font(19), fill=INK)
-            y += 25
+        best = [seats[s]["name"] for s in result["ranking"][0]] if result["ranking"] else []
+        if len(best) == 1:
+            return f"Game over: {best[0]} wins!"
+        return f"Game over: {' and '.join(best)} share the victory!"
+    name = seats[view["turn"]]["name"]
+    feeding = view.get("feeding")
+    if view["phase"] == "feed" and feeding:
+        area = next((a for a in view.get("areas", []) if a["id"] == feeding["area"]), None)
+        where = f" in {area['name']}" if area and "name" in area else ""
+        return (f"{name} chooses which bear eats{where}: {feeding['cubes']} sugar for "
+                f"{', '.join(feeding['colours'])}.")
+    return f"{name} to play: a land card on a labelled spot."
+
+
+def _header_height(draw: ImageDraw.ImageDraw, view: dict[str, Any], zoom: str | None) -> int:
+    lines = wrap(draw, _status(view), 28, WIDTH - 2 * MARGIN - 130)
+    return 16 + 36 * min(2, len(lines)) + 10 + 112 + (40 if zoom else 0)
+
+
+def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 zoom: str | None) -> int:
+    """Status and seats; returns where the map starts."""
+    y = 16
+    lines = wrap(draw, _status(view), 28, WIDTH - 2 * MARGIN - 130)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    for i, line in enumerate(lines):
+        _write(image, (MARGIN, y), line, 28, INK, i == 0, max_width=WIDTH - 2 * MARGIN - 130)
+        y += 36
+    _write(image, (WIDTH - MARGIN, 20), f"move {view['move']}", 22, MUTED, anchor="ra")
     y += 10
+    seats = view["seats"]
+    gap = 10
+    chip = (WIDTH - 2 * MARGIN - gap * (len(seats) - 1)) / len(seats)
     routes = {r["seat"]: r for r in view.get("routes") or []}
-    for seat in seats:
+    acting = set(view.get("to_act") or [])
+    for i, seat in enumerate(seats):
+        x = MARGIN + i * (chip + gap)
         colour = _colour(seat["colour"])
-        top = y
-        active = seat["seat"] in (view.get("to_act") or [])
-        panel(draw, (x, top, x + width, top + 96), fill=(255, 252, 247),
-              outline=colour if active else (222, 205, 190), width=4 if active else 2)
-        _bear(draw, x + 26, top + 30, 13, colour, False)
-        name = seat["name"] + (" (AI)" if seat["ai"] else "")
-        fitted_text(draw, (x + 48, top + 12), name, 20, width - 130, INK, bold=True)
-        draw.text((x + width - 12, top + 10), f"{seat['score']}", font=font(28, True),
-                  fill=colour, anchor="ra")
-        draw.text((x + 14, top + 50), f"sugar {seat['sugar']} · honey {seat['honey']} (x2)",
-                  font=font(16), fill=INK)
+        active = seat["seat"] in acting
+        panel(draw, (x, y, x + chip, y + 104), fill=PANEL,
+              outline=colour if active else PANEL_EDGE, width=5 if active else 2, radius=12)
+        shape_mark(draw, SEAT_SHAPES[seat["seat"] % len(SEAT_SHAPES)], x + 24, y + 27, 14,
+                   colour)
+        score = str(seat["score"])
+        score_w = text_size(draw, score, 34, True)[0]
+        _write(image, (x + 46, y + 27), seat["name"], 25, INK, True, "lm", chip - 66 - score_w)
+        _write(image, (x + chip - 12, y + 27), score, 34,
+               TEXT_COLOURS.get(seat["colour"], colour), True, "rm")
+        _write(image, (x + 14, y + 62), f"{seat['sugar']} sugar · {seat['honey']} honey", 21,
+               INK, anchor="lm", max_width=chip - 24)
         route = routes.get(seat["seat"])
-        extra = []
-        extra.append("card in hand" if seat["has_card"] else "no card")
         if seat["gingerman"]:
-            extra.append("Gingerman not placed")
-        elif route:
-            extra.append(f"route {route['cookies']} cookies" if route["reached"]
-                         else "no route home")
-        fitted_text(draw, (x + 14, top + 72), " · ".join(extra), 15, width - 28, MUTED)
-        y += 104
-    draw.text((x, y + 4), f"Deck {view['deck']} · supply {view['supply']['sugar']} sugar, "
-              f"{view['supply']['honey']} honey", font=font(17, True), fill=INK)
-    y += 40
-    panel(draw, (x, y, x + width, y + 120))
-    _sheep(draw, x + 26, y + 26, 13, False, True)
-    draw.text((x + 48, y + 26), "sheep with a sugar cube", font=font(16), fill=INK, anchor="lm")
-    _sheep(draw, x + 26, y + 60, 13, True, True)
-    draw.text((x + 48, y + 60), "rainbow sheep with honey", font=font(16), fill=INK, anchor="lm")
-    _bear(draw, x + 26, y + 94, 13, BEAR_COLOURS["green"], True)
-    draw.text((x + 48, y + 94), "bear (fed: holds a cube)", font=font(16), fill=INK,
-              anchor="lm")
-    px, py = x + width - 40, y + 26
-    draw.ellipse((px - 8, py - 8, px + 8, py + 8), fill=COOKIE, outline=INK)
-    draw.text((px - 14, py), "cookie", font=font(16), fill=INK, anchor="rm")
-    y += 132
-    neutral = ", ".join(view.get("colours", {}).get("neutral", []))
-    for part in wrap(draw, f"Bears of {neutral} or of colours nobody plays belong to no one. "
-                     "Dashed hexes are open spots: type their label.", 15, width):
-        draw.text((x, y), part, font=font(15), fill=MUTED)
-        y += 20
+            extra = "Gingerman in hand"
+        elif route and route["reached"]:
+            extra = f"route {route['cookies']} cookie{'' if route['cookies'] == 1 else 's'}"
+        else:
+            extra = "no route home"
+        if seat["ai"]:
+            extra = "AI · " + extra
+        if not seat["has_card"] and not view.get("result"):
+            extra += " · no card"
+        _write(image, (x + 14, y + 88), extra, 19, MUTED, anchor="lm", max_width=chip - 24)
+    y += 112
+    if zoom:
+        _write(image, (MARGIN, y + 4), f"Zoom on {zoom} and its neighbours", 26, INK, True)
+        y += 40
+    return y
 
 
-HAND_H = 230
+ROW_H = 40
 
 
-def _turned_card(hand: dict[str, Any], rot: int, q: int, r: int) -> dict[str, Any]:
+def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Meadows still in play that hold something to win or bears to count."""
+    return [a for a in view.get("areas") or []
+            if "number" in a and not a["done"] and (a["bears"] or a["sugar"] or a["honey"])]
+
+
+def _meadows_height(view: dict[str, Any]) -> int:
+    rows = _meadow_rows(view)
+    return 44 + ROW_H * math.ceil(len(rows) / 2) if rows else 0
+
+
+def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                  y: int) -> int:
+    rows = _meadow_rows(view)
+    if not rows:
+        return y
+    _write(image, (MARGIN, y + 6), "Meadows in play: bears by player, cubes to share", 24,
+           INK, True)
+    y += 44
+    players = (view.get("colours") or {}).get("players") or [s["colour"] for s in view["seats"]]
+    column = (WIDTH - 2 * MARGIN) // 2
+    feeding = (view.get("feeding") or {}).get("area")
+    for n, area in enumerate(rows):
+        x = MARGIN + (n % 2) * column
+        cy = y + (n // 2) * ROW_H + ROW_H // 2
+        _tag(image, draw, x + 28, cy, _short(area["number"]), 22, False, area["id"] == feeding)
+        px = x + 64
+        for seat, colour in enumerate(players):
+            count = area["bears"].get(colour, 0)
+            if count:
+                shape_mark(draw, SEAT_SHAPES[seat % len(SEAT_SHAPES)], px + 11, cy, 11,
+                           _colour(colour))
+                _write(image, (px + 26, cy), str(count), 24, INK, True, "lm")
+                px += 58
+        others = sum(c for colour, c in area["bears"].items() if colour not in players)
+        if others:
+            text = f"+{others} nobody's"
+            _write(image, (px, cy), text, 21, MUTED, anchor="lm")
+            px += text_size(draw, text, 21)[0] + 14
+        if not area["bears"]:
+            _write(image, (px, cy), "no bears", 21, MUTED, anchor="lm")
+            px += text_size(draw, "no bears", 21)[0] + 14
+        cubes = []
+        if area["sugar"] or area["fed"]:
+            cubes.append(f"{area['sugar'] + area['fed']} sugar")
+        if area["honey"]:
+            cubes.append(f"{area['honey']} honey")
+        if cubes:
+            _write(image, (px, cy), "· " + ", ".join(cubes), 21, INK, anchor="lm",
+                   max_width=max(10, x + column - 8 - px))
+    return y + ROW_H * math.ceil(len(rows) / 2)
+
+
+KEY_H = 84
+
+
+def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+              y: int) -> None:
+    """Deck and supply, then what the pieces are."""
+    supply = view["supply"]
+    hint = "" if view.get("result") else " · type a dashed spot's label to play there"
+    _write(image, (MARGIN, y + 8), f"Deck {view['deck']} · supply {supply['sugar']} sugar, "
+           f"{supply['honey']} honey{hint}", 20, MUTED)
+    y += 48
+    entries = [
+        (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
+        (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
+        (lambda x, yy: _bear(draw, x, yy - 3, 14, BEAR_COLOURS["green"], None, True),
+         "fed bear"),
+        (lambda x, yy: _cookie(draw, x, yy, 10), "cookie"),
+    ]
+    column = (WIDTH - 2 * MARGIN) / len(entries)
+    for i, (marker, label) in enumerate(entries):
+        x = MARGIN + i * column
+        marker(x + 18, y + 12)
+        _write(image, (x + 42, y + 12), label, 21, INK, anchor="lm")
+
+
+# --------------------------------------------------------------------------- the hand
+
+
+def _turned_card(hand: dict[str, Any], rot: int) -> dict[str, Any]:
     """The hand card as it would lie on the table turned by ``rot`` degrees."""
     k = rot // 60
     return {
-        "kind": "land", "q": q, "r": r, "label": hand["name"], "owner": None,
+        "kind": "land", "q": 0, "r": 0, "label": "", "owner": None,
         "roads": [{"arms": [{"side": (a["side"] + k) % 6, "cookies": a["cookies"]}
                             for a in road["arms"]]} for road in hand["roads"]],
         "fields": [{"sides": sorted((sd + k) % 6 for sd in f["sides"]), "sheep": f["sheep"],
                     "rainbow": f["rainbow"], "sugar": 0, "honey": 0, "done": False,
-                    "bears": [{"colour": c, "fed": False} for c in f["bears"]]}
+                    "area": None, "bears": [{"colour": c, "fed": False} for c in f["bears"]]}
                    for f in hand["fields"]],
     }
 
 
-def _draw_hand(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_hand(image: Image.Image, view: dict[str, Any], top: int) -> None:
     """The viewer's own card in each of its six turns (private views only)."""
     hand = view["hand"]
-    top = HEIGHT
+    draw = ImageDraw.Draw(image)
     draw.rectangle((0, top, WIDTH, top + HAND_H), fill=(244, 232, 216))
     fits = sorted({p["rot"] for p in hand.get("placements", [])})
-    draw.text((20, top + 12), f"Your card {hand['name']} (only you see this). Turns that fit "
-              f"somewhere: {', '.join(f'{r}°' for r in fits) or 'none'}.", font=font(20, True),
-              fill=INK)
-    geo = Geometry([(0, 0)])
-    geo.size = 62
+    _write(image, (MARGIN, top + 12), f"Your card {hand['name']} (only you see this)", 24, INK,
+           True, max_width=WIDTH - 2 * MARGIN)
+    slot = (WIDTH - 2 * MARGIN) / 6
+    geo = Geometry(min(64.0, slot / 2 - 8), 0, 0)
     for i, rot in enumerate((0, 60, 120, 180, 240, 300)):
-        cx = 110 + i * 215
-        geo.ox, geo.oy = cx, top + 130
-        _draw_card(draw, geo, _turned_card(hand, rot, 0, 0), view["seats"])
-        centred_text(draw, (cx, top + 215), f"rot {rot}", 18, INK if rot in fits else MUTED,
-                     bold=True)
+        cx = MARGIN + slot * (i + 0.5)
+        geo.ox, geo.oy = cx, top + 140
+        Map({"seats": view["seats"], "colours": view.get("colours"), "areas": [],
+             "spots": [], "cards": []}, geo, image)._card(draw, _turned_card(hand, rot))
+        fits_here = rot in fits
+        _write(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""), 20,
+               INK if fits_here else MUTED, fits_here, "mm")
+
+
+# --------------------------------------------------------------------------- the picture
+
+
+def _zoom_cells(view: dict[str, Any], label: str) -> list[tuple[int, int]] | None:
+    """The spot called ``label`` and its six neighbours, or ``None`` if there is none."""
+    for place in [*view["cards"], *view["spots"]]:
+        if place["label"] == label:
+            q, r = place["q"], place["r"]
+            return [(q, r)] + [(q + dq, r + dr) for dq, dr in
+                               ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))]
+    return None
+
+
+_MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
+    if view.get("result"):  # nowhere left to play: the table alone, larger
+        view = {**view, "spots": []}
+    zoom = view.get("zoom")
+    cells = _zoom_cells(view, zoom) if zoom else None
+    edge: list[tuple[int, int]] = []
+    if cells is None:
+        zoom = None
+        cells = [(c["q"], c["r"]) for c in view["cards"]]
+        edge = [(s["q"], s["r"]) for s in view["spots"]]
+    geo, map_h = Geometry.fitted(cells, WIDTH, ZOOM_MAP_H if zoom else MAX_MAP_H,
+                                 ZOOM_HEX if zoom else MAX_HEX, edge)
+    top = _header_height(_MEASURE, view, zoom)
+    meadows = _meadows_height(view)
+    height = top + round(map_h) + meadows + KEY_H
     hand = view.get("hand")
-    image, draw = new_canvas(WIDTH, HEIGHT + (HAND_H if hand else 0))
+    image = Image.new("RGB", (WIDTH, height + (HAND_H if hand else 0)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    # The map first: outlines of cells at its edge are then cut off by clearing
+    # the bands above and below it, which is cheaper than drawing on a layer.
+    geo.oy += top
+    Map(view, geo, image).draw(draw)
+    draw.rectangle((0, 0, WIDTH, top - 1), fill=BACKGROUND)
+    draw.rectangle((0, top + round(map_h), WIDTH, image.height), fill=BACKGROUND)
+    _draw_header(image, draw, view, zoom)
+    y = top
+    y += round(map_h)
+    y = _draw_meadows(image, draw, view, y)
+    _draw_key(image, draw, view, y)
     if hand:
-        _draw_hand(draw, view)
-    cells = [(c["q"], c["r"]) for c in view["cards"]] + [(s["q"], s["r"]) for s in view["spots"]]
-    geo = Geometry(cells)
-    _draw_spots(draw, geo, view["spots"])
-    for card in view["cards"]:
-        _draw_card(draw, geo, card, view["seats"])
-    last = view.get("last")
-    if last and last.get("index") is not None:
-        card = view["cards"][last["index"]]
-        draw.polygon(geo.corners(card["q"], card["r"], 0.97), outline=LAST,
-                     width=max(3, round(geo.size * 0.08)))
-    for card in view["cards"]:
-        if card["kind"] == "land":
-            cx, cy = geo.centre(card["q"], card["r"])
-            size = max(10, round(geo.size * 0.2))
-            centred_text(draw, (cx, cy - geo.size * 0.66), card["label"], size, (40, 70, 30),
-                         bold=True)
-    _draw_panel(draw, view)
+        _draw_hand(image, view, height)
     return image
 
 
 def _sample_view() -> dict[str, Any]:
     """A made-up table that uses every colour and mark, for the palette."""
+    bears = [{"colour": c, "fed": i % 2 == 0} for i, c in enumerate(BEAR_COLOURS)]
     fields = [{"sides": [1, 2], "sheep": 2, "rainbow": 1, "sugar": 1, "honey": 1, "done": False,
-               "bears": [{"colour": c, "fed": i % 2 == 0} for i, c in enumerate(BEAR_COLOURS)]}]
+               "area": 0, "bears": bears}]
     cards = [{"kind": kind, "q": q, "r": r, "label": "a1", "owner": 0,
               "roads": [{"arms": [{"side": 0, "cookies": 2}, {"side": 3, "cookies": 1}]}],
               "fields": fields if kind == "land" else []}
              for kind, q, r in (("castle", 0, 0), ("land", 1, 0), ("gingerman", 0, 1))]
-    cards.append(dict(cards[1], q=-1, r=0, fields=[dict(fields[0], done=True)]))
+    cards.append(dict(cards[1], q=-1, r=0, fields=[dict(fields[0], done=True, area=1)]))
     seats = [{"seat": i, "name": f"Seat {i}", "ai": False, "colour": c, "has_card": True,
               "gingerman": True, "sugar": 1, "honey": 1, "score": 3}
              for i, c in enumerate(("red", "blue", "yellow", "purple"))]
-    return {"game": "sugartopia", "move": 1, "phase": "place", "turn": 0, "to_act": [0],
+    areas = [{"id": 0, "number": 3, "name": "Meadow 3", "done": False, "sugar": 1, "honey": 1,
+              "fed": 3, "bears": {c: 1 for c in BEAR_COLOURS}},
+             {"id": 1, "number": 4, "name": "Meadow 4", "done": True, "sugar": 0, "honey": 0,
+              "fed": 0, "bears": {}}]
+    return {"game": "sugartopia", "move": 1, "phase": "feed", "turn": 0, "to_act": [0],
             "seats": seats, "supply": {"sugar": 1, "honey": 1}, "deck": 1, "cards": cards,
-            "spots": [{"label": "b1", "q": 2, "r": -1}], "routes": [], "last": None,
-            "colours": {"neutral": ["green", "orange"]}, "result": None,
+            "areas": areas, "spots": [{"label": "b1", "q": 2, "r": -1}], "routes": [],
+            "last": {"index": 1}, "colours": {"players": ["red", "blue", "yellow", "purple"],
+                                              "neutral": ["green", "orange"]},
+            "feeding": {"area": 0, "cubes": 1, "colours": ["red"]}, "result": None,
             "hand": {"name": "L01", "placements": [{"rot": 0}],
                      "roads": [{"arms": [{"side": 0, "cookies": 1}, {"side": 3, "cookies": 0}]}],
                      "fields": [{"sides": [1, 2], "sheep": 1, "rainbow": 1,
