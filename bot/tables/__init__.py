@@ -1,4 +1,47 @@
-"""The game tables: everything a channel's game does, without Discord."""
+"""The game tables: everything a channel's game does, without Discord.
 
-from bot.tables.core import *  # noqa: F403
-from bot.tables.core import AlreadyMadeError, Board, Clock, Tables, TableError  # noqa: F401
+The service is split by what it does: :mod:`~bot.tables.lobby` (seats and
+starting), :mod:`~bot.tables.play` (moves, undo, leaving),
+:mod:`~bot.tables.reminders` and :mod:`~bot.tables.queries` (board, hand,
+status, log, replay, autocomplete), on the shared :mod:`~bot.tables.core`.
+"""
+
+from __future__ import annotations
+
+from bot.tables.core import (
+    DEFAULT_REMINDER_HOURS,
+    LOG_LIMIT,
+    MAX_AI_STEPS,
+    MAX_REMINDER_HOURS,
+    MAX_REMINDERS,
+    MAX_SUGGESTIONS,
+    AlreadyMadeError,
+    Board,
+    Checked,
+    Clock,
+    Conceded,
+    Hand,
+    Lobby,
+    Reminder,
+    Status,
+    Step,
+    TableError,
+    dumps_result,
+    lobby_owner,
+    plural,
+)
+from bot.tables.play import Plays
+from bot.tables.queries import Queries
+from bot.tables.reminders import Reminders
+
+
+class Tables(Plays, Reminders, Queries):
+    """The service layer over a :class:`~bot.store.Store` and the game registry."""
+
+
+__all__ = [
+    "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS", "MAX_REMINDER_HOURS",
+    "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Checked", "Clock", "Conceded", "Hand",
+    "Lobby", "Reminder", "Status", "Step", "TableError", "Tables", "dumps_result",
+    "lobby_owner", "plural",
+]

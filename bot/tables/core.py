@@ -1,18 +1,16 @@
-"""The game tables: everything a channel's game does, without Discord.
+"""What every part of the tables service shares: reports, errors, loading and committing.
 
 The Discord layer turns slash commands and button clicks into calls on
-:class:`Tables` and turns the reports it returns into messages. Every change is
-committed to the store before anything is reported, so whatever happens to the
-message afterwards, the game is saved.
+:class:`~bot.tables.Tables` and turns the reports defined here into messages.
+Every change is committed to the store before anything is reported, so whatever
+happens to the message afterwards, the game is saved.
 """
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
-import secrets
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,25 +18,23 @@ from bot.games.engine import (
     Action,
     Game,
     GameError,
+    MultiSelect,
     Outcome,
     Result,
-    SeatInfo,
     StaleActionError,
     State,
     View,
     dumps,
     loads,
-    normalise,
 )
 from bot.store import (
-    ChannelBusyError,
+    ActionRecord,
     ConflictError,
-    CorruptRowError,
     FinishRecord,
     GameRecord,
     MoveRecord,
+    NotFoundError,
     SeatRecord,
-    StatLine,
     Store,
 )
 
@@ -52,8 +48,15 @@ MAX_AI_STEPS = 500
 #: Discord shows at most 25 autocomplete suggestions and 25 select options.
 MAX_SUGGESTIONS = 25
 LOG_LIMIT = 50
+#: How often a move is re-applied when another seat's move was saved first.
+COMMIT_ATTEMPTS = 5
+#: How many moves "Since your last turn" lists before pointing at ``/game log``.
+SINCE_LIMIT = 12
 
 Clock = Callable[[], float]
+
+ALREADY_MADE = ("That move was already made: another action reached the game first, so yours "
+                "was not applied. See `/game board`.")
 
 
 class TableError(GameError):
@@ -64,18 +67,49 @@ class AlreadyMadeError(TableError):
     """Another move was committed first; this one was not applied."""
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 move``, ``2 moves``: the number with its noun agreeing."""
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+
+
 # --------------------------------------------------------------------------- reports
 
 
 @dataclass(frozen=True)
 class Step:
-    """One applied action, as the channel should hear about it."""
+    """One applied action, as the channel may hear about it.
+
+    ``notation`` is what everybody may see: for a hidden action its public form
+    (a phrase such as "placed a card face down", with ``hidden`` set). ``events``
+    are the public narration; ``private`` the lines only some seats may read.
+    """
 
     seat: int
     name: str
     notation: str
     events: tuple[str, ...]
     by_ai: bool
+    hidden: bool = False
+    private: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    #: The action's number in the game's log (0 before it is saved).
+    n: int = 0
+    #: The seat itself is an AI player (so ``by_ai`` needs no "for").
+    ai_seat: bool = False
+
+    @property
+    def for_human(self) -> bool:
+        """An AI chose this for a human's seat (a reminder take-over)."""
+        return self.by_ai and not self.ai_seat
+
+    @classmethod
+    def of(cls, action: ActionRecord, record: GameRecord) -> Step:
+        """The step a logged action was, named after the seats of ``record``."""
+        seat = next((s for s in record.seats if s.seat == action.seat), None)
+        name = seat.name if seat is not None else f"Seat {action.seat + 1}"
+        events = (action.narration,) if action.narration else ()
+        hidden = bool(action.public) and action.public != action.notation
+        return cls(action.seat, name, action.shown, events, action.by_ai, hidden,
+                   dict(action.private), action.n, seat is not None and seat.ai)
 
 
 @dataclass(frozen=True)
@@ -88,14 +122,29 @@ class Board:
     view: View
     headline: str = ""
     steps: tuple[Step, ...] = ()
-    #: Seats that must act next, and the Discord users among them.
+    #: Seats that must act next, and the Discord users to ping about it.
     to_act: tuple[int, ...] = ()
     mentions: tuple[int, ...] = ()
-    #: Buttons for a common choice of the single human who acts next (public games only).
+    #: Public buttons for the single human who acts next, when the game allows them.
     choices: tuple[Action, ...] = ()
     result: Result | None = None
     #: ``(seat name, place, score)`` in ranking order once the game is over.
     ranking: tuple[tuple[str, int, int], ...] = ()
+    #: The seat ``choices`` and ``multi`` are for, and the token its buttons carry.
+    chooser: int | None = None
+    token: str = ""
+    multi: MultiSelect | None = None
+    #: An open joint decision: the seats that have already decided (in secret).
+    joint: bool = False
+    decided: tuple[int, ...] = ()
+    #: Some human decides privately (``/game hand`` or the Decide button).
+    private_choices: bool = False
+    #: The episode goes on: edit the board message ``record.board_message_id``.
+    edits: bool = False
+    #: The steps of the change just saved (``steps`` may tell a whole episode).
+    batch: tuple[Step, ...] = ()
+    #: The notation a player just played (theirs to see, even when hidden from others).
+    played: str = ""
 
     @property
     def move(self) -> int:
@@ -105,6 +154,25 @@ class Board:
     def finished(self) -> bool:
         return self.record.status in ("finished", "aborted")
 
+    def private_lines(self, user_id: int) -> list[str]:
+        """What ``user_id``'s seats alone may read of the change just saved."""
+        seats = {s.seat for s in self.record.seats if s.user_id == user_id and not s.ai}
+        return [line for step in (self.batch or self.steps) for seat in sorted(seats)
+                for line in step.private.get(seat, ())]
+
+    @property
+    def hidden_for_mover(self) -> bool:
+        """The player's move was hidden from the others (so they are told it privately)."""
+        return bool(self.batch) and self.batch[0].hidden and bool(self.played)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A move that will be accepted; ``quiet`` when it only continues the current episode
+    (the board message is edited, so the mover's answer can be private)."""
+
+    quiet: bool
+
 
 @dataclass(frozen=True)
 class Lobby:
@@ -113,6 +181,11 @@ class Lobby:
     record: GameRecord
     game: Game
     closed: str = ""  # why the lobby message no longer takes clicks ("" while open)
+
+    @property
+    def owner(self) -> int | None:
+        """Who may start the game: its creator while seated, else the first seated player."""
+        return lobby_owner(self.record)
 
 
 @dataclass(frozen=True)
@@ -126,6 +199,16 @@ class Hand:
     legal: tuple[Action, ...]
     choices: tuple[Action, ...]
     move: int
+    token: str = ""
+    multi: MultiSelect | None = None
+    #: What others did since this seat last acted (with this seat's private lines).
+    since: tuple[Step, ...] = ()
+    #: How many earlier moves ``since`` leaves out.
+    since_more: int = 0
+    #: This seat's secret answer (or draft) to the open joint decision so far.
+    answer: tuple[str, ...] = ()
+    #: Seats still deciding the open joint decision.
+    waiting: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,6 +220,9 @@ class Status:
     summary: str
     to_act: tuple[tuple[str, int | None], ...]  # (seat name, user id)
     scores: tuple[tuple[str, int], ...]
+    next_reminder_at: float | None = None
+    #: When an AI moves for the sleeper, if the lobby asked for it and someone is awaited.
+    takeover_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +235,9 @@ class Reminder:
     number: int
     last: bool
     takeover_at: float | None
+    #: The moves made since the reminded players last acted (public lines only).
+    since: tuple[Step, ...] = ()
+    since_more: int = 0
 
 
 @dataclass(frozen=True)
@@ -168,23 +257,27 @@ class _Plan:
     steps: list[Step] = field(default_factory=list)
 
 
-# --------------------------------------------------------------------------- the service
+# --------------------------------------------------------------------------- the base
 
 
-class Tables:
-    """The service layer over a :class:`~bot.store.Store` and the game registry."""
+class TablesBase:
+    """Loading games, tokens, AI turns and commits, shared by every part of the service."""
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
-                 clock: Clock = time.time) -> None:
+                 clock: Clock | None = None) -> None:
         if games is None:
             from bot.games import GAMES
 
             games = GAMES
+        if clock is None:
+            import time
+
+            clock = time.time
         self.store = store
         self._games = games
         self.clock = clock
 
-    # ----------------------------------------------------------------- helpers
+    # ----------------------------------------------------------------- looking games up
 
     def game(self, slug: str) -> Game:
         """The registered game called ``slug``."""
@@ -206,10 +299,16 @@ class Tables:
             raise TableError("This game has not started yet: use the lobby's Start button.")
         return record
 
-    async def _by_id(self, game_id: int) -> GameRecord:
-        record = await self.store.get_game(game_id)
-        if record is None:
-            raise StaleActionError("That choice has expired: this game no longer exists.")
+    async def _by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
+        """The game a button names; it must live in the channel the button was clicked in."""
+        try:
+            record = await self.store.get_game(game_id)
+        except NotFoundError:
+            raise StaleActionError("That choice has expired: this game no longer exists.") \
+                from None
+        if channel_id is not None and record.channel_id != channel_id:
+            raise TableError(f"That button belongs to a game in <#{record.channel_id}>, not "
+                             f"this channel, so it does nothing here.")
         return record
 
     def _state(self, record: GameRecord) -> tuple[Game, State]:
@@ -219,6 +318,13 @@ class Tables:
     def _interval(self, record: GameRecord) -> float:
         hours = float(record.settings.get("reminder_hours", DEFAULT_REMINDER_HOURS))
         return hours * 3600.0
+
+    def takeover_at(self, record: GameRecord) -> float | None:
+        """When an AI will move for the players awaited now, if the lobby asked for that."""
+        if not record.settings.get("ai_takeover") or record.next_reminder_at is None:
+            return None
+        remaining = max(0, MAX_REMINDERS - record.reminders_sent)
+        return record.next_reminder_at + remaining * self._interval(record)
 
     def _humans_to_act(self, record: GameRecord, game: Game, state: State) -> list[SeatRecord]:
         acting = game.to_act(state)
@@ -239,179 +345,84 @@ class Tables:
         names = [s.name for s in record.seats if s.seat in acting]
         return " or ".join(names) or "nobody"
 
-    # ----------------------------------------------------------------- lobby
-
-    async def open_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
-                         creator_id: int, creator_name: str, seats: int | None = None,
-                         reminder_hours: float | None = None, ai_takeover: bool = False,
-                         options: Mapping[str, Any] | None = None) -> Lobby:
-        """Open a lobby in the channel with its creator in the first seat."""
-        chosen = self.game(game)
-        checked = chosen.validate_options(dict(options or {}))
-        max_seats = chosen.max_seats if seats is None else int(seats)
-        if not chosen.min_seats <= max_seats <= chosen.max_seats:
-            raise TableError(f"{chosen.title} is for {chosen.min_seats} to {chosen.max_seats} "
-                             f"players; `seats` must be in that range.")
-        hours = DEFAULT_REMINDER_HOURS if reminder_hours is None else float(reminder_hours)
-        if not 0 < hours <= MAX_REMINDER_HOURS:
-            raise TableError(f"`reminder_hours` must be more than 0 and at most "
-                             f"{MAX_REMINDER_HOURS:g}.")
-        settings = {"max_seats": max_seats, "reminder_hours": hours,
-                    "ai_takeover": bool(ai_takeover)}
-        now = self.clock()
-        try:
-            record = await self.store.create_lobby(
-                channel_id=channel_id, guild_id=guild_id, game=chosen.slug,
-                creator_id=creator_id, options=checked, settings=settings, now=now)
-        except ChannelBusyError:
-            busy = await self.store.open_game(channel_id)
-            raise TableError(self._busy_message(busy)) from None
-        seat = SeatRecord(0, creator_id, _clip_name(creator_name), False)
-        record = await self.store.set_seats(record.id, record.version, (seat,), now)
-        return Lobby(record, chosen)
-
-    def _busy_message(self, busy: GameRecord | None) -> str:
-        if busy is None:
-            return "This channel already has a game. Try again in a moment."
-        title = self.game(busy.game).title if busy.game in self._games else busy.game
-        stage = "a lobby for" if busy.status == "lobby" else "a game of"
-        return (f"This channel already has {stage} {title}: one game per channel. Finish it, "
-                f"leave it with `/game leave`, or end it with `/game abort` (its creator or "
-                f"anyone with Manage Channels). Or start yours in another channel.")
-
-    async def lobby(self, game_id: int) -> Lobby:
-        """The lobby ``game_id`` as it stands."""
-        record = await self._by_id(game_id)
-        return Lobby(record, self.game(record.game), "" if record.status == "lobby" else "closed")
-
-    async def _edit_lobby(self, game_id: int,
-                          change: Callable[[GameRecord, Game], tuple[SeatRecord, ...]]) -> Lobby:
-        # Two clicks at once on a lobby button: the loser re-reads and tries again.
-        for _ in range(5):
-            record = await self._by_id(game_id)
-            if record.status != "lobby":
-                raise StaleActionError("That lobby has closed.")
-            game = self.game(record.game)
-            seats = change(record, game)
-            try:
-                record = await self.store.set_seats(record.id, record.version, seats, self.clock())
-            except ConflictError:
-                continue
-            return Lobby(record, game)
-        raise AlreadyMadeError("The lobby is busy right now; try again.")
-
-    async def join(self, game_id: int, user_id: int, name: str) -> Lobby:
-        """Take the next free seat."""
-
-        def change(record: GameRecord, game: Game) -> tuple[SeatRecord, ...]:
-            if self._seats_of(record, user_id):
-                raise TableError("You have already joined this game.")
-            if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
-                raise TableError("This game is full.")
-            return (*record.seats, SeatRecord(len(record.seats), user_id, _clip_name(name), False))
-
-        return await self._edit_lobby(game_id, change)
-
-    async def leave_lobby(self, game_id: int, user_id: int) -> Lobby:
-        """Give up a seat before the game starts."""
-
-        def change(record: GameRecord, game: Game) -> tuple[SeatRecord, ...]:
-            if not self._seats_of(record, user_id):
-                raise TableError("You have not joined this game.")
-            kept = [s for s in record.seats if s.user_id != user_id or s.ai]
-            return _renumber(kept)
-
-        return await self._edit_lobby(game_id, change)
-
-    async def add_ai(self, game_id: int, user_id: int) -> Lobby:
-        """Fill the next free seat with an AI player; any seated player may."""
-
-        def change(record: GameRecord, game: Game) -> tuple[SeatRecord, ...]:
-            if not self._seats_of(record, user_id) and user_id != record.creator_id:
-                raise TableError("Join the game first; then you can add AI players.")
-            if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
-                raise TableError("This game is full.")
-            number = sum(1 for s in record.seats if s.ai) + 1
-            return (*record.seats, SeatRecord(len(record.seats), None, f"AI {number}", True))
-
-        return await self._edit_lobby(game_id, change)
-
-    async def cancel_lobby(self, game_id: int, user_id: int, can_manage: bool) -> Lobby:
-        """Close a lobby: its creator, or anyone with Manage Channels."""
-        record = await self._by_id(game_id)
-        if record.status != "lobby":
-            raise StaleActionError("That lobby has closed.")
-        self._check_may_end(record, user_id, can_manage)
-        await self.store.abort(record.id, self.clock())
-        return Lobby(await self._by_id(game_id), self.game(record.game), "cancelled")
-
-    async def start(self, game_id: int, user_id: int) -> tuple[Lobby, Board]:
-        """Deal the game; the creator starts it once enough players have joined."""
-        record = await self._by_id(game_id)
-        if record.status != "lobby":
-            raise StaleActionError("That lobby has closed.")
-        game = self.game(record.game)
-        if user_id != record.creator_id:
-            raise TableError("Only the player who opened the lobby can start the game.")
-        if len(record.seats) < game.min_seats:
-            raise TableError(f"{game.title} needs at least {game.min_seats} players; "
-                             f"{len(record.seats)} joined. Invite someone or add an AI seat.")
-        seats = _renumber(record.seats)
-        seed = secrets.randbits(53)
-        state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
-        now = self.clock()
-        humans_first = any(not s.ai and s.seat in game.to_act(state) for s in seats)
-        try:
-            started = await self.store.start(
-                record.id, record.version, seed=seed, state_json=dumps(state), seats=seats,
-                now=now, next_reminder_at=now + self._interval(record) if humans_first else None)
-        except ConflictError:
-            raise AlreadyMadeError("The lobby changed while you clicked; try again.") from None
-        plan = await asyncio.to_thread(self._ai_chain, started, game, _Plan(state))
-        board = await self._commit(started, game, plan, headline=f"{game.title} begins!")
-        return Lobby(board.record, game, "started"), board
-
-    # ----------------------------------------------------------------- playing
-
-    async def play(self, *, channel_id: int, user_id: int, text: str,
-                   game_id: int | None = None, expected_move: int | None = None) -> Board:
-        """Apply a typed or clicked action, then any AI turns that follow; commit them at once."""
-        if game_id is None:
-            record = await self._current(channel_id)
-        else:
-            record = await self._by_id(game_id)
-            if record.status != "active":
-                raise StaleActionError("That choice has expired: this game is over.")
-        game, state = self._state(record)
+    def _acting_seat(self, record: GameRecord, game: Game, state: State, user_id: int) -> int:
+        """The caller's seat that acts now (or their first seat); refuses strangers."""
         mine = self._seats_of(record, user_id)
         if not mine:
             raise TableError(f"You are not playing in this game. It is "
                              f"{self._waiting_for(record, game, state)}'s turn.")
-        if expected_move is not None and expected_move != state["move"]:
-            raise StaleActionError("That choice has expired: a move was already made since it "
-                                   "was offered.")
         acting = game.to_act(state)
-        seat = next((s.seat for s in mine if s.seat in acting), mine[0].seat)
+        return next((s.seat for s in mine if s.seat in acting), mine[0].seat)
 
-        def work() -> _Plan:
-            outcome = game.apply(state, seat, text, expected_move)
-            plan = _Plan(outcome.state)
-            self._record(plan, record, seat, user_id, outcome)
-            return self._ai_chain(record, game, plan)
+    # ----------------------------------------------------------------- tokens
 
-        plan = await asyncio.to_thread(work)
-        return await self._commit(record, game, plan)
+    @staticmethod
+    def wire_token(game: Game, state: State, seat: int) -> str:
+        """What a button for ``seat`` carries: the game's decision token, and inside a
+        joint decision how many secret steps the seat had taken, so that a double
+        click cannot count twice."""
+        token = game.token(state, seat)
+        top = game.top(state)
+        if top is not None and top.joint:
+            token += f".{len(top.steps.get(seat, ()))}"
+        return token
 
-    def _record(self, plan: _Plan, record: GameRecord, seat: int, user_id: int | None,
-                outcome: Outcome) -> None:
+    async def _expected(self, record: GameRecord, game: Game, state: State, seat: int,
+                        wire: str | int | None, offered_at: int | None) -> str | int | None:
+        """Check a button's token for ``seat``; the engine's part of it for ``apply``.
+
+        A token of a decision that is no longer open for the seat is refused with
+        what happened since the button was offered.
+        """
+        if wire is None:
+            return None
+        if isinstance(wire, int):
+            if wire == state["move"]:
+                return wire
+        else:
+            token, _, steps = wire.partition(".")
+            now_token, _, now_steps = self.wire_token(game, state, seat).partition(".")
+            if token == now_token and steps == now_steps:
+                return token
+        raise StaleActionError(await self._expired(record, offered_at))
+
+    async def _expired(self, record: GameRecord, offered_at: int | None) -> str:
+        text = "That choice has expired: the game has moved on since it was offered."
+        if offered_at is None:
+            return text + " See the newest board, or `/game board`."
+        since = await self.store.actions(record.id, after=offered_at)
+        if not since:
+            return text + " See the newest board, or `/game board`."
+        shown = [_said(Step.of(a, record)) for a in since[-6:]]
+        more = len(since) - len(shown)
+        earlier = f" (after {plural(more, 'earlier move')})" if more else ""
+        return (f"That choice has expired. Since it was offered{earlier}: "
+                f"{'; '.join(shown)}. See the newest board, or `/game board`.")
+
+    # ----------------------------------------------------------------- playing and saving
+
+    def _record(self, plan: _Plan, record: GameRecord, game: Game, seat: int,
+                user_id: int | None, outcome: Outcome) -> None:
+        """Add ``outcome`` (applied to ``plan.state``) to the plan."""
         seat_record = next(s for s in record.seats if s.seat == seat)
-        events = tuple(e.text for e in outcome.events)
-        narration = " ".join(events)
+        public = outcome.narration(None)
+        private: dict[int, tuple[str, ...]] = {}
+        for other in record.seats:
+            lines = tuple(line for line in outcome.narration(other.seat)
+                          if line and line not in public)
+            if lines:
+                private[other.seat] = lines
+        events = tuple(line for line in public if line)
+        shown = outcome.public or outcome.action.notation
+        hidden = shown != outcome.action.notation
+        # Undo restores the state a human's own move was made from; AI moves need none.
+        before = dumps(plan.state) if outcome.undoable and user_id is not None else None
+        plan.moves.append(MoveRecord(seat, user_id, outcome.action.notation, " ".join(events),
+                                     outcome.undoable, shown if hidden else "", private, before,
+                                     game.episode(outcome.state)))
+        plan.steps.append(Step(seat, seat_record.name, shown, events, user_id is None, hidden,
+                               private, 0, seat_record.ai))
         plan.state = outcome.state
-        plan.moves.append(MoveRecord(seat, user_id, outcome.action.notation, narration,
-                                     outcome.undoable))
-        plan.steps.append(Step(seat, seat_record.name, outcome.action.notation, events,
-                               user_id is None))
 
     def _ai_chain(self, record: GameRecord, game: Game, plan: _Plan) -> _Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
@@ -422,318 +433,141 @@ class Tables:
                 break
             seat = acting[0]
             action = game.ai_action(plan.state, seat)
-            self._record(plan, record, seat, None, game.apply(plan.state, seat, action))
+            self._record(plan, record, game, seat, None, game.apply(plan.state, seat, action))
         return plan
+
+    async def _save(self, record: GameRecord, game: Game, plan: _Plan, *, headline: str = "",
+                    episodes: bool = False) -> Board:
+        """Commit the planned moves in one transaction and describe the result.
+
+        Raises :class:`ConflictError` if the game moved on since ``record`` was read.
+        With ``episodes``, moves that continue the episode of the board message on show
+        are told by editing that message.
+        """
+        now = self.clock()
+        if not plan.moves:
+            return self.board_of(record, game, plan.state, headline=headline, steps=plan.steps)
+        before = loads(record.state_json or "", game)
+        turn_changed = game.to_act(before) != game.to_act(plan.state)
+        result = game.result(plan.state)
+        finish = None
+        if result is not None:
+            finish = FinishRecord(dumps_result(result), _placements(record, result))
+        played = plan.moves[0].notation if plan.moves[0].user_id is not None else ""
+        saved = await self.store.commit_moves(
+            record.id, record.version, plan.moves, state_json=dumps(plan.state),
+            now=now, turn_changed=turn_changed,
+            next_reminder_at=self._next_reminder(record, game, plan.state, now),
+            finish=finish)
+        key = game.episode(before)
+        if (episodes and key is not None and key == game.episode(plan.state)
+                and saved.board_message_id is not None and result is None):
+            steps = await self._episode_steps(saved, key)
+            waited = {s.user_id for s in self._humans_to_act(record, game, before)}
+            fresh = tuple(dict.fromkeys(
+                s.user_id for s in self._humans_to_act(saved, game, plan.state)
+                if s.user_id is not None and s.user_id not in waited))
+            return self.board_of(saved, game, plan.state, headline=headline, steps=steps,
+                                 edits=True, mentions=fresh, batch=plan.steps, played=played)
+        return self.board_of(saved, game, plan.state, headline=headline, steps=plan.steps,
+                             batch=plan.steps, played=played)
 
     async def _commit(self, record: GameRecord, game: Game, plan: _Plan, *,
                       headline: str = "") -> Board:
-        """Commit the planned moves in one transaction and describe the result."""
-        now = self.clock()
-        if plan.moves:
-            before = loads(record.state_json, game)
-            turn_changed = game.to_act(before) != game.to_act(plan.state)
-            result = game.result(plan.state)
-            finish = None
-            if result is not None:
-                finish = FinishRecord(dumps_result(result), _placements(record, result))
-            try:
-                record = await self.store.commit_moves(
-                    record.id, record.version, plan.moves, state_json=dumps(plan.state),
-                    now=now, turn_changed=turn_changed,
-                    next_reminder_at=self._next_reminder(record, game, plan.state, now),
-                    finish=finish)
-            except ConflictError:
-                raise AlreadyMadeError(
-                    "That move was already made: another action reached the game first, so "
-                    "yours was not applied. See `/game board`.") from None
-        return self.board_of(record, game, plan.state, headline=headline, steps=plan.steps)
+        """:meth:`_save`, telling the player plainly when someone else was first."""
+        try:
+            return await self._save(record, game, plan, headline=headline)
+        except ConflictError:
+            raise AlreadyMadeError(ALREADY_MADE) from None
+
+    async def _episode_steps(self, record: GameRecord, key: str) -> list[Step]:
+        """The steps of the episode ``key`` so far: the trailing run of the log in it."""
+        run: list[ActionRecord] = []
+        for action in reversed(await self.store.actions(record.id, last=LOG_LIMIT)):
+            if action.episode != key:
+                break
+            run.append(action)
+        return [Step.of(a, record) for a in reversed(run)]
+
+    async def _since(self, record: GameRecord, seats: Iterable[int],
+                     limit: int = SINCE_LIMIT) -> tuple[tuple[Step, ...], int]:
+        """The moves by other seats since any of ``seats`` last acted, and how many older
+        ones were left out."""
+        wanted = set(seats)
+        actions = await self.store.actions(record.id, last=LOG_LIMIT)
+        start = 0
+        for index, action in enumerate(actions):
+            if action.seat in wanted:
+                start = index + 1
+        others = [Step.of(a, record) for a in actions[start:] if a.seat not in wanted]
+        shown = others[-limit:]
+        return tuple(shown), len(others) - len(shown)
+
+    # ----------------------------------------------------------------- describing
 
     def board_of(self, record: GameRecord, game: Game, state: State, *, headline: str = "",
-                 steps: Sequence[Step] = ()) -> Board:
-        """Describe ``state`` publicly: the view, who acts next, their quick choices."""
-        result = game.result(state)
+                 steps: Sequence[Step] = (), edits: bool = False,
+                 mentions: Sequence[int] | None = None, zoom: str | None = None,
+                 batch: Sequence[Step] = (), played: str = "") -> Board:
+        """Describe ``state`` publicly: the view, who acts next, their public choices."""
+        result = stored_result(record) or game.result(state)
         acting = tuple(sorted(game.to_act(state))) if record.status == "active" else ()
         humans = [s for s in record.seats if s.seat in acting and not s.ai]
-        mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
+        if mentions is None:
+            mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
+        top = game.top(state) if acting else None
+        joint = top is not None and top.joint
+        public = game.choices_are_public(state)
         choices: tuple[Action, ...] = ()
-        if len(humans) == 1 and not game.has_hidden_information:
-            choices = tuple(game.quick_choices(state, humans[0].seat)[:MAX_SUGGESTIONS])
+        chooser: int | None = None
+        token = ""
+        multi: MultiSelect | None = None
+        if len(humans) == 1 and public:
+            chooser = humans[0].seat
+            choices = tuple(game.quick_choices(state, chooser)[:MAX_SUGGESTIONS])
+            multi = game.multi_select(state, chooser)
+            token = self.wire_token(game, state, chooser)
+        private_choices = bool(humans) and chooser is None
         ranking: tuple[tuple[str, int, int], ...] = ()
         if result is not None:
             ranking = _ranking(record, result)
-        return Board(record, game, state, game.view(state, None), headline, tuple(steps),
-                     acting, mentions, choices, result, ranking)
-
-    def suggestions(self, record: GameRecord | None, user_id: int,
-                    typed: str) -> list[tuple[str, str]]:
-        """Autocomplete for ``/play``: ``(label, notation)`` pairs, most useful first."""
-        if record is None or record.status != "active":
-            return []
-        game, state = self._state(record)
-        acting = game.to_act(state)
-        seats = [s.seat for s in self._seats_of(record, user_id) if s.seat in acting]
-        if not seats:
-            return []
-        needle = normalise(typed)
-        ranked: list[Action] = []
-        for seat in seats:
-            ranked.extend(game.rank_actions(state, seat, game.legal_actions(state, seat)))
-        starts = [a for a in ranked if a.notation.startswith(needle)]
-        contains = [a for a in ranked if a not in starts
-                    and (needle in a.notation or needle in normalise(a.label))]
-        out: list[tuple[str, str]] = []
-        for action in starts + contains:
-            if len(action.notation) > 100:
-                continue
-            label = action.label or action.notation
-            if action.label and action.notation not in action.label:
-                label = f"{action.notation}: {action.label}"
-            out.append((_clip(label, 100), action.notation))
-            if len(out) == MAX_SUGGESTIONS:
-                break
-        return out
-
-    async def suggest(self, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
-        """Autocomplete for the game in ``channel_id``."""
-        record = await self.store.open_game(channel_id)
-        return await asyncio.to_thread(self.suggestions, record, user_id, typed)
-
-    # ----------------------------------------------------------------- undo, leave, abort
-
-    async def undo(self, channel_id: int, user_id: int) -> Board:
-        """Take back the caller's last action if nobody acted since and it revealed nothing."""
-        record = await self._current(channel_id)
-        game, _state = self._state(record)
-        if not self._seats_of(record, user_id):
-            raise TableError("You are not playing in this game.")
-        actions = await self.store.actions(record.id)
-        if not actions:
-            raise TableError("There is nothing to undo yet.")
-        last = actions[-1]
-        if last.user_id != user_id:
-            mover = next((s.name for s in record.seats if s.seat == last.seat), "another seat")
-            raise TableError(f"You can only undo your own last action, and only before anyone "
-                             f"else acts. The last action was {mover}'s `{last.notation}`.")
-        if not last.undoable:
-            raise TableError(f"`{last.notation}` cannot be taken back: it revealed something "
-                             f"new (a random draw or hidden information).")
-        seats = [SeatInfo(s["name"], bool(s["ai"])) for s in _state["seats"]]
-        log = [(a.seat, a.notation) for a in actions[:-1]]
-        state = await asyncio.to_thread(game.replay, seats, record.seed, record.options, log)
-        try:
-            record = await self.store.undo_last(record.id, record.version,
-                                                state_json=dumps(state), now=self.clock())
-        except ConflictError:
-            raise AlreadyMadeError("The game moved on before your undo arrived; nothing was "
-                                   "taken back.") from None
-        name = next((s.name for s in record.seats if s.seat == last.seat), "")
-        return self.board_of(record, game, state,
-                             headline=f"{name} took back `{last.notation}`.")
-
-    async def concede(self, channel_id: int, user_id: int) -> Conceded | Lobby:
-        """``/game leave``: leave a lobby, or hand your seat to an AI (the game ends if no
-        humans remain)."""
-        record = await self._current(channel_id, active=False)
-        if record.status == "lobby":
-            return await self.leave_lobby(record.id, user_id)
-        game, state = self._state(record)
-        mine = self._seats_of(record, user_id)
-        if not mine:
-            raise TableError("You are not playing in this game.")
-        name = mine[0].name
-        now = self.clock()
-        try:
-            for seat in mine:
-                replaced = SeatRecord(seat.seat, None, _clip_name(f"{seat.name} (AI)"), True)
-                record = await self.store.replace_seat(record.id, record.version, replaced, now)
-        except ConflictError:
-            raise AlreadyMadeError("The game changed while you were leaving; try again.") from None
-        if any(not s.ai for s in record.seats):
-            plan = await asyncio.to_thread(self._ai_chain, record, game, _Plan(state))
-            board = await self._commit(record, game, plan,
-                                       headline=f"{name} left the game; an AI took their seat.")
-            return Conceded(name, board)
-        # Nobody human is left: the game ends, with the leaver placed last.
-        leavers = tuple(m.seat for m in mine)
-        others = tuple(s.seat for s in record.seats if s.seat not in leavers)
-        ranking = (others, leavers) if others else (leavers,)
-        result = Result(ranking, game.scores(state), f"{name} conceded.")
-        placements = [(user_id if s.seat in leavers else None, s.seat,
-                       result.place_of(s.seat), s.seat in result.winners and bool(others))
-                      for s in record.seats]
-        record = await self.store.finish(record.id, record.version, state_json=dumps(state),
-                                         result_json=dumps_result(result),
-                                         placements=placements, now=now)
-        board = self.board_of(record, game, state, headline=f"{name} left the game, and no "
-                              "players remain: the game is over.")
-        return Conceded(name, board)
-
-    async def abort(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord | None:
-        """End the channel's game without a result: its creator, or Manage Channels.
-
-        A game whose row is damaged cannot name its creator, so only someone with
-        Manage Channels may end it; ``None`` is returned for such a game.
-        """
-        try:
-            record = await self._current(channel_id, active=False)
-        except CorruptRowError as err:
-            if not can_manage:
-                raise TableError(f"{err} Ending it takes the Manage Channels permission.") from None
-            await self.store.abort(err.game_id, self.clock())
-            return None
-        self._check_may_end(record, user_id, can_manage)
-        await self.store.abort(record.id, self.clock())
-        return record
-
-    def _check_may_end(self, record: GameRecord, user_id: int, can_manage: bool) -> None:
-        if user_id != record.creator_id and not can_manage:
-            raise TableError(f"Only the game's creator (<@{record.creator_id}>) or someone with "
-                             f"the Manage Channels permission can end it.")
-
-    # ----------------------------------------------------------------- looking
-
-    async def board(self, channel_id: int) -> Board:
-        """The current public board of the channel's game."""
-        record = await self._current(channel_id)
-        game, state = self._state(record)
-        return self.board_of(record, game, state)
-
-    async def hand(self, channel_id: int, user_id: int) -> Hand:
-        """The caller's private view: only for their own eyes."""
-        record = await self._current(channel_id)
-        game, state = self._state(record)
-        mine = self._seats_of(record, user_id)
-        if not mine:
-            raise TableError("You are not playing in this game, so you have no hand to see.")
-        acting = game.to_act(state)
-        seat = next((s.seat for s in mine if s.seat in acting), mine[0].seat)
-        legal = tuple(game.legal_actions(state, seat))
-        choices = tuple(game.quick_choices(state, seat)[:MAX_SUGGESTIONS]) if legal else ()
-        return Hand(record, game, seat, game.view(state, seat), legal, choices,
-                    int(state["move"]))
-
-    async def status(self, channel_id: int) -> Status:
-        """Whose turn, since when, and the scores."""
-        record = await self._current(channel_id)
-        game, state = self._state(record)
-        acting = game.to_act(state)
-        to_act = tuple((s.name, s.user_id) for s in record.seats if s.seat in acting)
-        scores = game.scores(state)
-        named = tuple((s.name, int(scores.get(s.seat, 0))) for s in record.seats)
-        return Status(record, game, game.summary(state), to_act, named)
-
-    async def log(self, channel_id: int, last: int = 10) -> tuple[GameRecord, list[Any]]:
-        """The last ``last`` actions, oldest first."""
-        record = await self._current(channel_id, active=False)
-        if record.status == "lobby":
-            raise TableError("This game has not started yet, so nothing has been played.")
-        last = max(1, min(LOG_LIMIT, int(last)))
-        return record, await self.store.actions(record.id, last=last)
-
-    async def replay_views(self, channel_id: int, max_frames: int = 80) -> tuple[Game, list[View]]:
-        """Public views of every position so far (thinned to ``max_frames``), for the GIF."""
-        record = await self._current(channel_id)
-        game, state = self._state(record)
-        actions = await self.store.actions(record.id)
-        seats = [SeatInfo(s["name"], bool(s["ai"])) for s in state["seats"]]
-
-        def build() -> list[View]:
-            current = game.new(seats, record.seed, record.options)
-            views = [game.view(current, None)]
-            for action in actions:
-                current = game.apply(current, action.seat, action.notation).state
-                views.append(game.view(current, None))
-            if len(views) > max_frames:
-                step = len(views) / max_frames
-                views = [views[int(i * step)] for i in range(max_frames - 1)] + [views[-1]]
-            return views
-
-        return game, await asyncio.to_thread(build)
-
-    async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
-        """``(game title, line)`` per game the user played in this server."""
-        lines = await self.store.stats(guild_id, user_id)
-        return [(self._games[s.game].title if s.game in self._games else s.game, s)
-                for s in lines]
-
-    # ----------------------------------------------------------------- reminders
-
-    async def due(self) -> list[Reminder | Board]:
-        """Send what is due: reminders, and AI moves after the last one where enabled.
-
-        Every reminder is marked in the store before it is reported, so a restart
-        or a second bot never sends the same one twice.
-        """
-        now = self.clock()
-        out: list[Reminder | Board] = []
-        for record in await self.store.due_reminders(now):
-            try:
-                item = await self._due_one(record, now)
-            except Exception:
-                # One broken game must not hold up every other channel's reminders.
-                log.exception("reminder for game %s in channel %s failed", record.id,
-                              record.channel_id)
-                continue
-            if item is not None:
-                out.append(item)
-        return out
-
-    async def _due_one(self, record: GameRecord, now: float) -> Reminder | Board | None:
-        if record.status != "active":
-            return None
-        game, state = self._state(record)
-        humans = self._humans_to_act(record, game, state)
-        takeover = bool(record.settings.get("ai_takeover", False))
-        if not humans:
-            await self.store.mark_reminded(record.id, record.version,
-                                           reminders_sent=record.reminders_sent,
-                                           next_reminder_at=None)
-            return None
-        if record.reminders_sent < MAX_REMINDERS:
-            number = record.reminders_sent + 1
-            last = number >= MAX_REMINDERS
-            nxt = now + self._interval(record) if (not last or takeover) else None
-            if not await self.store.mark_reminded(record.id, record.version,
-                                                  reminders_sent=number, next_reminder_at=nxt):
-                return None
-            mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
-            return Reminder(record, game, mentions, number, last,
-                            nxt if last and takeover else None)
-        if not takeover:
-            await self.store.mark_reminded(record.id, record.version,
-                                           reminders_sent=record.reminders_sent,
-                                           next_reminder_at=None)
-            return None
-        return await self._take_over(record, game, state, humans)
-
-    async def _take_over(self, record: GameRecord, game: Game, state: State,
-                         humans: list[SeatRecord]) -> Board | None:
-        def work() -> _Plan:
-            plan = _Plan(state)
-            for seat in humans:
-                if seat.seat in game.to_act(plan.state):
-                    action = game.ai_action(plan.state, seat.seat)
-                    self._record(plan, record, seat.seat, None,
-                                 game.apply(plan.state, seat.seat, action))
-            return self._ai_chain(record, game, plan)
-
-        plan = await asyncio.to_thread(work)
-        names = ", ".join(s.name for s in humans)
-        try:
-            return await self._commit(record, game, plan, headline=(
-                f"No move from {names} after {MAX_REMINDERS} reminders: the AI played for them."))
-        except AlreadyMadeError:
-            return None
+        view = game.view(state, None)
+        if zoom is not None:
+            view = {**view, "zoom": zoom}
+        return Board(record, game, state, view, headline, tuple(steps), acting,
+                     tuple(mentions), choices, result, ranking, chooser, token, multi, joint,
+                     tuple(top.answered) if joint and top is not None else (),
+                     private_choices, edits, tuple(batch), played)
 
 
 # --------------------------------------------------------------------------- small helpers
 
 
+def lobby_owner(record: GameRecord) -> int | None:
+    """Who runs a lobby: its creator while seated, else the first seated player."""
+    humans = [s.user_id for s in record.seats if not s.ai and s.user_id is not None]
+    if record.creator_id in humans:
+        return record.creator_id
+    return humans[0] if humans else None
+
+
 def dumps_result(result: Result) -> str:
     """The stored form of a result."""
-    import json
-
     return json.dumps(result.to_json(), sort_keys=True)
+
+
+def stored_result(record: GameRecord) -> Result | None:
+    """The result saved with a finished game, if it can be read."""
+    if record.status != "finished" or not record.result_json:
+        return None
+    try:
+        raw: dict[str, Any] = json.loads(record.result_json)
+        ranking = tuple(tuple(int(s) for s in group) for group in raw["ranking"])
+        scores = {int(k): int(v) for k, v in raw.get("scores", {}).items()}
+        return Result(ranking, scores, str(raw.get("summary", "")))
+    except (TypeError, ValueError, KeyError, AttributeError):
+        log.warning("game %s has an unreadable result", record.id)
+        return None
 
 
 def _placements(record: GameRecord, result: Result) -> list[tuple[int | None, int, int, bool]]:
@@ -751,13 +585,27 @@ def _ranking(record: GameRecord, result: Result) -> tuple[tuple[str, int, int], 
     return tuple(rows)
 
 
-def _renumber(seats: Sequence[SeatRecord]) -> tuple[SeatRecord, ...]:
+def _said(step: Step) -> str:
+    """A step in a few plain words, for error messages."""
+    who = f"the AI for {step.name}" if step.for_human else step.name
+    return f"{who} {step.notation}" if step.hidden else f"{who} played `{step.notation}`"
+
+
+def renumber(seats: Sequence[SeatRecord]) -> tuple[SeatRecord, ...]:
     return tuple(SeatRecord(i, s.user_id, s.name, s.ai) for i, s in enumerate(seats))
 
 
-def _clip(text: str, limit: int) -> str:
+def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _clip_name(name: str) -> str:
-    return _clip(" ".join(name.split()) or "Player", 32)
+def clip_name(name: str) -> str:
+    return clip(" ".join(name.split()) or "Player", 32)
+
+
+__all__ = [
+    "COMMIT_ATTEMPTS", "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
+    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Checked", "Clock",
+    "Conceded", "Hand", "Lobby", "Reminder", "Status", "Step", "TableError", "TablesBase",
+    "dumps_result", "lobby_owner", "plural", "stored_result",
+]

@@ -1,0 +1,166 @@
+"""Looking at a game: the board, a player's private hand, status, log, replay, stats,
+autocomplete of moves and of places to zoom to."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.games.engine import Action, Game, SeatInfo, View, normalise
+from bot.store import ActionRecord, GameRecord, StatLine
+from bot.tables.core import (
+    LOG_LIMIT,
+    MAX_SUGGESTIONS,
+    Board,
+    Hand,
+    Status,
+    TableError,
+    TablesBase,
+    clip,
+)
+
+
+class Queries(TablesBase):
+    """The looking part of :class:`~bot.tables.Tables`; none of it changes a game."""
+
+    async def board(self, channel_id: int, zoom: str | None = None) -> Board:
+        """The current public board of the channel's game, optionally zoomed on a place."""
+        record = await self._current(channel_id)
+        game, state = self._state(record)
+        if zoom is not None:
+            zoom = normalise(zoom)
+            spots = game.zoom_spots(state)
+            if zoom not in spots:
+                if not spots:
+                    raise TableError(f"{game.title} has no places to zoom to.")
+                shown = ", ".join(f"`{s}`" for s in spots[:12])
+                more = " …" if len(spots) > 12 else ""
+                raise TableError(f"`{zoom}` is not a place on this board. Try {shown}{more}.")
+        return self.board_of(record, game, state, zoom=zoom)
+
+    async def zoom_spots(self, channel_id: int, typed: str) -> list[str]:
+        """Places of the channel's game to zoom to that match ``typed``."""
+        record = await self.store.open_game(channel_id)
+        if record is None or record.status != "active":
+            return []
+        game, state = self._state(record)
+        needle = normalise(typed)
+        spots = game.zoom_spots(state)
+        starts = [s for s in spots if s.startswith(needle)]
+        rest = [s for s in spots if needle in s and s not in starts]
+        return [s for s in starts + rest if len(s) <= 100][:MAX_SUGGESTIONS]
+
+    async def hand(self, channel_id: int, user_id: int, game_id: int | None = None) -> Hand:
+        """The caller's private view, choices and catch-up: only for their own eyes."""
+        if game_id is None:
+            record = await self._current(channel_id)
+        else:
+            record = await self._by_id(game_id, channel_id)
+            if record.status != "active":
+                raise TableError("This game is over: there is nothing left to decide.")
+        game, state = self._state(record)
+        mine = self._seats_of(record, user_id)
+        if not mine:
+            raise TableError("You are not playing in this game, so you have no hand to see.")
+        acting = game.to_act(state)
+        seat = next((s.seat for s in mine if s.seat in acting), mine[0].seat)
+        legal = tuple(game.legal_actions(state, seat))
+        choices = tuple(game.quick_choices(state, seat)[:MAX_SUGGESTIONS]) if legal else ()
+        multi = game.multi_select(state, seat) if legal else None
+        since, more = await self._since(record, (s.seat for s in mine))
+        top = game.top(state)
+        answer = tuple(game.answer_of(state, seat)) if top is not None and top.joint else ()
+        waiting = tuple(top.waiting) if top is not None and top.joint else ()
+        return Hand(record, game, seat, game.view(state, seat), legal, choices,
+                    int(state["move"]), self.wire_token(game, state, seat), multi, since, more,
+                    answer, waiting)
+
+    async def status(self, channel_id: int) -> Status:
+        """Whose turn, since when, the scores, and when the next reminder and take-over come."""
+        record = await self._current(channel_id)
+        game, state = self._state(record)
+        acting = game.to_act(state)
+        to_act = tuple((s.name, s.user_id) for s in record.seats if s.seat in acting)
+        scores = game.scores(state)
+        named = tuple((s.name, int(scores.get(s.seat, 0))) for s in record.seats)
+        awaited = bool(self._humans_to_act(record, game, state))
+        reminder = record.next_reminder_at if awaited else None
+        takeover = self.takeover_at(record) if awaited else None
+        return Status(record, game, game.summary(state), to_act, named, reminder, takeover)
+
+    async def log(self, channel_id: int, last: int = 10) -> tuple[GameRecord, list[ActionRecord]]:
+        """The last ``last`` actions, oldest first."""
+        record = await self._current(channel_id, active=False)
+        if record.status == "lobby":
+            raise TableError("This game has not started yet, so nothing has been played.")
+        last = max(1, min(LOG_LIMIT, int(last)))
+        return record, await self.store.actions(record.id, last=last)
+
+    async def check_replay(self, channel_id: int) -> GameRecord:
+        """Refuse a replay that cannot be made (another rules version), before answering."""
+        record = await self._current(channel_id)
+        game, state = self._state(record)
+        game.check_replayable(state)
+        return record
+
+    async def replay_views(self, channel_id: int, max_frames: int = 80) -> tuple[Game, list[View]]:
+        """Public views of every position so far (thinned to ``max_frames``), for the GIF."""
+        record = await self.check_replay(channel_id)
+        game, state = self._state(record)
+        actions = await self.store.actions(record.id)
+        seats = [SeatInfo(s["name"], bool(s["ai"])) for s in state["seats"]]
+
+        def build() -> list[View]:
+            current = game.new(seats, record.seed or 0, record.options)
+            views = [game.view(current, None)]
+            for action in actions:
+                current = game.apply(current, action.seat, action.notation).state
+                views.append(game.view(current, None))
+            if len(views) > max_frames:
+                step = len(views) / max_frames
+                views = [views[int(i * step)] for i in range(max_frames - 1)] + [views[-1]]
+            return views
+
+        return game, await asyncio.to_thread(build)
+
+    async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
+        """``(game title, line)`` per game the user played in this server."""
+        lines = await self.store.stats(guild_id, user_id)
+        return [(self._games[s.game].title if s.game in self._games else s.game, s)
+                for s in lines]
+
+    def suggestions(self, record: GameRecord | None, user_id: int,
+                    typed: str) -> list[tuple[str, str]]:
+        """Autocomplete for ``/play``: ``(label, notation)`` pairs, most useful first.
+
+        Only the caller's own legal actions: never another seat's choices.
+        """
+        if record is None or record.status != "active":
+            return []
+        game, state = self._state(record)
+        acting = game.to_act(state)
+        seats = [s.seat for s in self._seats_of(record, user_id) if s.seat in acting]
+        if not seats:
+            return []
+        needle = normalise(typed)
+        ranked: list[Action] = []
+        for seat in seats:
+            ranked.extend(game.rank_actions(state, seat, game.legal_actions(state, seat)))
+        starts = [a for a in ranked if a.notation.startswith(needle)]
+        contains = [a for a in ranked if a not in starts
+                    and (needle in a.notation or needle in normalise(a.label))]
+        out: list[tuple[str, str]] = []
+        for action in starts + contains:
+            if len(action.notation) > 100:
+                continue
+            label = action.label or action.notation
+            if action.label and action.notation not in action.label:
+                label = f"{action.notation}: {action.label}"
+            out.append((clip(label, 100), action.notation))
+            if len(out) == MAX_SUGGESTIONS:
+                break
+        return out
+
+    async def suggest(self, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
+        """Autocomplete for the game in ``channel_id``."""
+        record = await self.store.open_game(channel_id)
+        return await asyncio.to_thread(self.suggestions, record, user_id, typed)

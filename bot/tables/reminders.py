@@ -1,0 +1,93 @@
+"""Reminders: pinging players who have not acted, and the AI take-over after the last one.
+
+Every reminder is marked in the store before it is reported, so a restart or a
+second bot never sends the same one twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.games.engine import Game, State
+from bot.store import GameRecord, SeatRecord
+from bot.tables.core import (
+    MAX_REMINDERS,
+    AlreadyMadeError,
+    Board,
+    Reminder,
+    TablesBase,
+    _Plan,
+    plural,
+)
+
+log = logging.getLogger(__name__)
+
+
+class Reminders(TablesBase):
+    """The reminder part of :class:`~bot.tables.Tables`."""
+
+    async def due(self) -> list[Reminder | Board]:
+        """Send what is due: reminders, and AI moves after the last one where enabled."""
+        now = self.clock()
+        out: list[Reminder | Board] = []
+        for record in await self.store.due_reminders(now):
+            try:
+                item = await self._due_one(record, now)
+            except Exception:
+                # One broken game must not hold up every other channel's reminders.
+                log.exception("reminder for game %s in channel %s failed", record.id,
+                              record.channel_id)
+                continue
+            if item is not None:
+                out.append(item)
+        return out
+
+    async def _due_one(self, record: GameRecord, now: float) -> Reminder | Board | None:
+        if record.status != "active":
+            return None
+        game, state = self._state(record)
+        humans = self._humans_to_act(record, game, state)
+        takeover = bool(record.settings.get("ai_takeover", False))
+        if not humans:
+            await self.store.mark_reminded(record.id, record.version,
+                                           reminders_sent=record.reminders_sent,
+                                           next_reminder_at=None)
+            return None
+        if record.reminders_sent < MAX_REMINDERS:
+            number = record.reminders_sent + 1
+            last = number >= MAX_REMINDERS
+            nxt = now + self._interval(record) if (not last or takeover) else None
+            if not await self.store.mark_reminded(record.id, record.version,
+                                                  reminders_sent=number, next_reminder_at=nxt):
+                return None
+            mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
+            since, more = await self._since(record, (s.seat for s in humans))
+            return Reminder(record, game, mentions, number, last,
+                            nxt if last and takeover else None, since, more)
+        if not takeover:
+            await self.store.mark_reminded(record.id, record.version,
+                                           reminders_sent=record.reminders_sent,
+                                           next_reminder_at=None)
+            return None
+        return await self._take_over(record, game, state, humans)
+
+    async def _take_over(self, record: GameRecord, game: Game, state: State,
+                         humans: list[SeatRecord]) -> Board | None:
+        def work() -> _Plan:
+            plan = _Plan(state)
+            for seat in humans:
+                if seat.seat in game.to_act(plan.state):
+                    action = game.ai_action(plan.state, seat.seat)
+                    self._record(plan, record, game, seat.seat, None,
+                                 game.apply(plan.state, seat.seat, action))
+            return self._ai_chain(record, game, plan)
+
+        plan = await asyncio.to_thread(work)
+        names = " and ".join(s.name for s in humans)
+        try:
+            return await self._commit(record, game, plan, headline=(
+                f"No move from {names} after {plural(MAX_REMINDERS, 'reminder')}: the AI "
+                f"played for them."))
+        except AlreadyMadeError:
+            return None
