@@ -15,7 +15,7 @@ from bot.tables import AlreadyMadeError, Board, Reminder, TableError, Tables
 
 # The test-only games live beside the Discord tests.
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
-from race_game import CandyDash, CandyRace
+from race_game import CandyDash, CandyDuel, CandyRace, CandyStroll
 
 ALICE, BOB, CAROL = 101, 102, 103
 CHANNEL, GUILD = 55, 66
@@ -40,7 +40,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 async def tables(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Tables]:
     store = await Store.open(tmp_path / "tables.db")
-    games = {g.slug: g for g in (CandyRace(), CandyDash())}
+    games = {g.slug: g for g in (CandyRace(), CandyDash(), CandyStroll(), CandyDuel())}
     yield Tables(store, games, clock)
     await store.close()
 
@@ -107,7 +107,7 @@ async def test_only_the_creator_starts_and_only_with_enough_players(tables: Tabl
     with pytest.raises(TableError, match="at least 2"):
         await tables.start(game_id, ALICE)
     await tables.join(game_id, BOB, "Bob")
-    with pytest.raises(TableError, match="Only the player who opened"):
+    with pytest.raises(TableError, match="who hosts this lobby"):
         await tables.start(game_id, BOB)
     _lobby, board = await tables.start(game_id, ALICE)
     assert board.mentions == (ALICE,)
@@ -152,12 +152,18 @@ async def test_nonsense_is_refused_and_changes_nothing(tables: Tables) -> None:
     assert record is not None and record.version == board.record.version
 
 
-async def test_a_choice_for_an_old_move_has_expired(tables: Tables) -> None:
+async def test_a_choice_for_an_old_move_has_expired_and_says_what_happened(
+        tables: Tables) -> None:
     board = await started(tables, humans=(BOB,))
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.play(channel_id=CHANNEL, user_id=BOB, text="step")
+    with pytest.raises(StaleActionError, match="expired") as caught:
+        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step",
+                          game_id=board.record.id, expected=board.token, offered_at=0)
+    assert "Alice played `step`; P102 played `step`" in str(caught.value)
     with pytest.raises(StaleActionError, match="expired"):
         await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step",
-                          game_id=board.record.id, expected_move=0)
+                          game_id=board.record.id, expected=0)
 
 
 async def test_two_moves_at_once_apply_exactly_one(tables: Tables) -> None:
@@ -217,10 +223,27 @@ async def test_a_move_that_drew_a_card_cannot_be_undone(tables: Tables) -> None:
         await tables.undo(CHANNEL, ALICE)
 
 
-async def test_undo_is_refused_once_another_seat_has_acted(tables: Tables) -> None:
+async def test_undo_is_refused_once_another_player_has_acted(tables: Tables) -> None:
+    await started(tables, humans=(BOB,))
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.play(channel_id=CHANNEL, user_id=BOB, text="step")
+    with pytest.raises(TableError, match="only undo your own last move"):
+        await tables.undo(CHANNEL, ALICE)
+
+
+async def test_undo_takes_back_the_ai_replies_with_the_players_move(tables: Tables) -> None:
+    board = await started(tables, game="candy-stroll", ai=2)
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    undone = await tables.undo(CHANNEL, ALICE)
+    assert "took back `step` and the 2 AI moves after it" in undone.headline
+    assert undone.state == board.state
+    assert await tables.store.actions(board.record.id) == []
+
+
+async def test_undo_is_refused_when_an_ai_reply_revealed_something(tables: Tables) -> None:
     await started(tables, ai=1)
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
-    with pytest.raises(TableError, match="only undo your own last action"):
+    with pytest.raises(TableError, match=r"AI 1.s `play \d` after it revealed"):
         await tables.undo(CHANNEL, ALICE)
 
 

@@ -108,5 +108,12 @@ class CandyBot(discord.Client):
                 log.exception("the reminder pass failed; trying again later")
             await asyncio.sleep(self.settings.reminder_poll_seconds)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer clicks on components no handler takes, instead of letting them fail."""
+        try:
+            await components.answer_unrecognised(interaction)
+        except discord.HTTPException:
+            log.warning("could not answer %s", describe(interaction), exc_info=True)
+
     async def on_ready(self) -> None:
         log.info("%s", await ready_message(self))

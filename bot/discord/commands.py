@@ -123,8 +123,15 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
     rules_choices = game_choices(games)
 
     @group.command(name="board", description="Post the current board again.")
-    async def board(interaction: discord.Interaction) -> None:
-        await flows.board(interaction)
+    @app_commands.describe(zoom="A place to see large (suggestions list this game's places).")
+    async def board(interaction: discord.Interaction,
+                    zoom: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await flows.board(interaction, zoom)
+
+    @board.autocomplete("zoom")
+    async def complete_zoom(interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        return await flows.autocomplete_zoom(interaction, current)
 
     @group.command(name="hand", description="See your private view (only you see it).")
     async def hand(interaction: discord.Interaction) -> None:
@@ -150,8 +157,8 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
     async def replay(interaction: discord.Interaction) -> None:
         await flows.replay(interaction)
 
-    @group.command(name="undo", description="Take back your last action, if nothing was "
-                   "revealed and nobody acted since.")
+    @group.command(name="undo", description="Take back your last move and the AI replies to "
+                   "it, if nothing was revealed.")
     async def undo(interaction: discord.Interaction) -> None:
         await flows.undo(interaction)
 
@@ -161,7 +168,7 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
         await flows.leave(interaction)
 
     @group.command(name="abort", description="End this channel's game without a result "
-                   "(creator or Manage Channels).")
+                   "(host or Manage Channels).")
     async def abort(interaction: discord.Interaction) -> None:
         await flows.abort(interaction)
 

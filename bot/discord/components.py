@@ -1,27 +1,48 @@
 """Persistent buttons and menus.
 
 Each component is a :class:`discord.ui.DynamicItem` whose custom id carries all
-it needs (the game id, and for a move the move number and notation), so clicks
-keep working after a restart. Custom ids are at most 100 characters: a choice
-whose id would be longer is offered in the select menu instead, whose option
-values hold the notation.
+it needs, so clicks keep working after a restart:
+
+=================================================  ==========================================
+``cb:lobby:<game>:<join|leave|ai|start|cancel>``   a lobby button
+``cb:m:<game>:<move>:<token>:<notation>``          plays one action
+``cb:s:<game>:<move>:<token>``                     a menu of actions (values are notations)
+``cb:ms:<game>:<move>:<token>``                    a several-at-once menu (values make one)
+``cb:d:<game>``                                    opens the clicker's private choices
+``cb:move:<game>:<move>:<notation>``, ``cb:pick:``  older buttons, still honoured
+=================================================  ==========================================
+
+``<token>`` is the token of the decision the choice was made for, for the seat it
+was made for (see ``Tables.wire_token``); ``<move>`` the move number it was made
+at, so an expired click can be told what happened since. Custom ids are at most
+100 characters: choices whose ids would be longer go into a menu instead.
+
+This module knows nothing of what a click does: :mod:`bot.discord.flows`
+registers a handler per kind with :func:`handles`, so the two modules do not
+import each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
 
-from bot.discord import flows
-from bot.games.engine import Action
+from bot.games.engine import Action, MultiSelect
+
+log = logging.getLogger(__name__)
 
 MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
 MAX_SELECT_TEXT = 100
 #: Up to this many quick choices become buttons; more become a select menu.
 MAX_BUTTONS = 10
+TOKEN = r"[A-Za-z0-9._-]{1,32}"
+UNKNOWN_BUTTON = ("This button belongs to an older version of the game, so it does nothing now. "
+                  "Use `/game board` for the current board and its buttons.")
 
 LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "join": ("Join", discord.ButtonStyle.success),
@@ -30,6 +51,38 @@ LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
 }
+
+Handler = Callable[..., Awaitable[None]]
+#: What each kind of component does, registered by :mod:`bot.discord.flows`:
+#: ``lobby(interaction, game_id, op)``,
+#: ``move(interaction, game_id, offered_at, token, notation)`` (also for one-choice menus),
+#: ``many(interaction, game_id, offered_at, token, values)``,
+#: ``decide(interaction, game_id)``.
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(kind: str) -> Callable[[Handler], Handler]:
+    """Register the handler of one kind of component."""
+
+    def register(handler: Handler) -> Handler:
+        HANDLERS[kind] = handler
+        return handler
+
+    return register
+
+
+async def _dispatch(kind: str, interaction: discord.Interaction, *args: Any) -> None:
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        log.error("no handler registered for %s components", kind)
+        await interaction.response.send_message(UNKNOWN_BUTTON, ephemeral=True)
+        return
+    await handler(interaction, *args)
+
+
+def _token(raw: str | None, move: int) -> str | int:
+    # Buttons made before tokens carried the move number alone.
+    return move if raw is None else raw
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -49,59 +102,191 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.lobby_click(interaction, self.game_id, self.op)
+        await _dispatch("lobby", interaction, self.game_id, self.op)
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"cb:move:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):(?P<notation>.+)"):
-    """A button that plays one action, valid only at the move it was offered for."""
+                   template=(r"cb:m:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                             rf"(?P<token>{TOKEN}):(?P<notation>.+)")):
+    """A button that plays one action while the decision it was made for is open."""
+
+    def __init__(self, game_id: int, move: int, token: str, notation: str,
+                 label: str = "") -> None:
+        super().__init__(discord.ui.Button(
+            label=_clip(label or notation, MAX_BUTTON_LABEL), style=discord.ButtonStyle.primary,
+            custom_id=choice_id(game_id, move, token, notation)))
+        self.game_id = game_id
+        self.move = move
+        self.token = token
+        self.notation = notation
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: Any) -> ChoiceButton:
+        return cls(int(match["game"]), int(match["move"]), match["token"], match["notation"],
+                   item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("move", interaction, self.game_id, self.move, self.token, self.notation)
+
+
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=(r"cb:s:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                             rf"(?P<token>{TOKEN})")):
+    """A select menu of actions; each option's value is the action's notation."""
+
+    def __init__(self, game_id: int, move: int, token: str,
+                 options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"cb:s:{game_id}:{move}:{token}", placeholder="Choose your move…",
+            min_values=1, max_values=1,
+            options=list(options) or [discord.SelectOption(label="…", value="…")]))
+        self.game_id = game_id
+        self.move = move
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: Any) -> ChoiceSelect:
+        return cls(int(match["game"]), int(match["move"]), match["token"], item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        notation = self.item.values[0] if self.item.values else ""
+        await _dispatch("move", interaction, self.game_id, self.move, self.token, notation)
+
+
+class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=(r"cb:ms:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                           rf"(?P<token>{TOKEN})")):
+    """A menu to choose several items at once; together they make one action."""
+
+    def __init__(self, game_id: int, move: int, token: str,
+                 options: Sequence[discord.SelectOption] = (), *, min_values: int = 1,
+                 max_values: int = 1, placeholder: str = "Choose…") -> None:
+        options = list(options) or [discord.SelectOption(label="…", value="…")]
+        super().__init__(discord.ui.Select(
+            custom_id=f"cb:ms:{game_id}:{move}:{token}", placeholder=_clip(placeholder, 150),
+            min_values=max(0, min(min_values, len(options))),
+            max_values=max(1, min(max_values, len(options))), options=options))
+        self.game_id = game_id
+        self.move = move
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: Any) -> ManySelect:
+        return cls(int(match["game"]), int(match["move"]), match["token"], item.options,
+                   min_values=item.min_values, max_values=item.max_values)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("many", interaction, self.game_id, self.move, self.token,
+                        list(self.item.values))
+
+
+class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"cb:d:(?P<game>[0-9]{1,20})"):
+    """Opens the clicker's own choices privately (for secret or several-player decisions)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Decide", style=discord.ButtonStyle.success,
+                                           custom_id=f"cb:d:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: Any) -> DecideButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("decide", interaction, self.game_id)
+
+
+class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"cb:move:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):(?P<notation>.+)"):
+    """A move button posted before decision tokens: valid only at the move it was made for."""
 
     def __init__(self, game_id: int, move: int, notation: str, label: str = "") -> None:
         super().__init__(discord.ui.Button(
             label=_clip(label or notation, MAX_BUTTON_LABEL), style=discord.ButtonStyle.primary,
-            custom_id=choice_id(game_id, move, notation)))
+            custom_id=f"cb:move:{game_id}:{move}:{notation}"))
         self.game_id = game_id
         self.move = move
         self.notation = notation
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> ChoiceButton:
+                             item: discord.ui.Button[Any], match: Any) -> OldChoiceButton:
         return cls(int(match["game"]), int(match["move"]), match["notation"], item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await flows.choice_click(interaction, self.game_id, self.move, self.notation)
+        await _dispatch("move", interaction, self.game_id, self.move, self.move, self.notation)
 
 
-class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"cb:pick:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9})"):
-    """A select menu of actions; each option's value is the action's notation."""
+class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                      template=r"cb:pick:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9})"):
+    """A move menu posted before decision tokens."""
 
     def __init__(self, game_id: int, move: int,
                  options: Sequence[discord.SelectOption] = ()) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"cb:pick:{game_id}:{move}", placeholder="Choose your move…",
-            min_values=1, max_values=1,
+            custom_id=f"cb:pick:{game_id}:{move}", min_values=1, max_values=1,
             options=list(options) or [discord.SelectOption(label="…", value="…")]))
         self.game_id = game_id
         self.move = move
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> ChoiceSelect:
+                             item: discord.ui.Select[Any], match: Any) -> OldChoiceSelect:
         return cls(int(match["game"]), int(match["move"]), item.options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         notation = self.item.values[0] if self.item.values else ""
-        await flows.choice_click(interaction, self.game_id, self.move, notation)
+        await _dispatch("move", interaction, self.game_id, self.move, self.move, notation)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, ChoiceButton, ChoiceSelect)
+    LobbyButton, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, OldChoiceButton,
+    OldChoiceSelect)
 
 
-def choice_id(game_id: int, move: int, notation: str) -> str:
-    return f"cb:move:{game_id}:{move}:{notation}"
+def recognised(custom_id: str) -> bool:
+    """Does some component of this bot answer to ``custom_id``?"""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+               for item in DYNAMIC_ITEMS)
+
+
+async def answer_unrecognised(interaction: discord.Interaction) -> bool:
+    """Answer a click on a component no handler will take (an old format, a forged id).
+
+    Returns whether it answered. Without this Discord shows "This interaction failed".
+    """
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    if recognised(custom_id) and _on_message(interaction, custom_id):
+        return False
+    if interaction.response.is_done():
+        return False
+    await interaction.response.send_message(UNKNOWN_BUTTON, ephemeral=True)
+    return True
+
+
+def _on_message(interaction: discord.Interaction, custom_id: str) -> bool:
+    # discord.py only runs a dynamic item found on the clicked message itself.
+    message = interaction.message
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        stack.extend(getattr(component, "children", ()))
+    return False
+
+
+def choice_id(game_id: int, move: int, token: str, notation: str) -> str:
+    return f"cb:m:{game_id}:{move}:{token}:{notation}"
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
@@ -112,24 +297,41 @@ def lobby_view(game_id: int) -> discord.ui.View:
     return _inert(view)
 
 
-def choices_view(game_id: int, move: int, choices: Sequence[Action]) -> discord.ui.View | None:
-    """Buttons for a few choices, a select menu for more; ``None`` when there are none."""
-    usable = [a for a in choices[:25] if a.notation and len(a.notation) <= MAX_SELECT_TEXT]
-    if not usable:
-        return None
+def choices_view(game_id: int, move: int, token: str, choices: Sequence[Action], *,
+                 multi: MultiSelect | None = None, decide: bool = False,
+                 ) -> discord.ui.View | None:
+    """Buttons for a few choices (a menu for more), a several-at-once menu, and a Decide
+    button; ``None`` when there is nothing to offer."""
     view = discord.ui.View(timeout=None)
-    short = all(len(choice_id(game_id, move, a.notation)) <= MAX_CUSTOM_ID for a in usable)
-    if len(usable) <= MAX_BUTTONS and short:
+    usable = [a for a in choices[:25] if a.notation and len(a.notation) <= MAX_SELECT_TEXT]
+    if not re.fullmatch(TOKEN, token):
+        if usable or multi is not None:
+            log.warning("game %s: token %r does not fit a custom id; choices left out",
+                        game_id, token)
+        usable, multi = [], None
+    short = all(len(choice_id(game_id, move, token, a.notation)) <= MAX_CUSTOM_ID
+                for a in usable)
+    if usable and len(usable) <= MAX_BUTTONS and short:
         for action in usable:
-            view.add_item(ChoiceButton(game_id, move, action.notation, action.label))
-    else:
+            view.add_item(ChoiceButton(game_id, move, token, action.notation, action.label))
+    elif usable:
         options = [discord.SelectOption(label=_clip(a.label or a.notation, MAX_SELECT_TEXT),
                                         value=a.notation,
                                         description=(_clip(a.notation, MAX_SELECT_TEXT)
                                                      if a.label else None))
                    for a in usable]
-        view.add_item(ChoiceSelect(game_id, move, options))
-    return _inert(view)
+        view.add_item(ChoiceSelect(game_id, move, token, options))
+    if multi is not None:
+        options = [discord.SelectOption(label=_clip(label or value, MAX_SELECT_TEXT),
+                                        value=value)
+                   for value, label in multi.options[:25] if 0 < len(value) <= MAX_SELECT_TEXT]
+        if options:
+            view.add_item(ManySelect(game_id, move, token, options,
+                                     min_values=multi.min_values, max_values=multi.max_values,
+                                     placeholder=multi.placeholder))
+    if decide:
+        view.add_item(DecideButton(game_id))
+    return _inert(view) if view.children else None
 
 
 def _inert(view: discord.ui.View) -> discord.ui.View:

@@ -1,8 +1,14 @@
 """What each command and click does: ask the tables, then tell Discord.
 
-Every handler commits through :class:`~bot.tables.Tables` before posting, so a
-failed post never loses a move. Handlers answer the interaction quickly (a
-direct reply or a defer) and render images in worker threads.
+Every handler first asks the tables whether the request can be done (that is
+quick) and answers a refusal privately from the first byte; only work that will
+post publicly gets a public "thinking" placeholder. Every change is committed
+through :class:`~bot.tables.Tables` before anything is posted, so a failed post
+never loses a move. Images are rendered in worker threads.
+
+Boards: a new board message takes the buttons away from the previous one. A
+move that continues the episode on show (see ``Game.episode``) edits that
+message instead, and pings only players who newly have to decide.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from typing import Protocol
 
 import discord
@@ -18,7 +25,7 @@ from bot.discord import components, messages
 from bot.discord.errors import PUBLIC_THINKING, guarded, think
 from bot.discord.messages import Animator, Outgoing, Renderer
 from bot.games.engine import StaleActionError
-from bot.tables import Board, Conceded, Lobby, Reminder, Tables
+from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
 
 log = logging.getLogger(__name__)
 
@@ -57,28 +64,81 @@ def _channel(interaction: discord.Interaction) -> int:
 
 
 async def board_outgoing(bot: Host, board: Board) -> Outgoing:
-    """The full move message for ``board``, with choice components when there are any."""
+    """The full move message for ``board``, with its components when there are any."""
     view = None
-    if board.choices and not board.finished:
-        view = components.choices_view(board.record.id, board.move, board.choices)
+    if not board.finished:
+        view = components.choices_view(board.record.id, board.move, board.token, board.choices,
+                                       multi=board.multi, decide=board.private_choices)
     return await messages.board_message(board, bot.renderer, view)
 
 
-async def reply_board(interaction: discord.Interaction, board: Board) -> None:
-    """Post ``board`` as the answer to ``interaction`` (after a defer)."""
-    outgoing = await board_outgoing(host(interaction), board)
-    sent = await interaction.followup.send(**outgoing.kwargs(), wait=True)  # type: ignore[call-overload]
-    interaction.extras[PUBLIC_THINKING] = False
-    await _remember_board(host(interaction).tables, board, sent)
+def _messageable(bot: Host, board: Board) -> discord.PartialMessageable:
+    return bot.get_partial_messageable(board.record.channel_id, guild_id=board.record.guild_id)
 
 
-async def post_board(bot: Host, board: Board) -> None:
-    """Post ``board`` straight into its channel (reminders, AI take-overs)."""
+async def publish(bot: Host, board: Board,
+                  interaction: discord.Interaction | None = None) -> None:
+    """Show ``board``: edit the episode's message, or post a new board message.
+
+    A new board is the answer to ``interaction`` when it has one to give (a public
+    placeholder or a click), else it is posted in the channel. The previous board
+    message loses its buttons, so only the newest board offers live choices.
+    """
     outgoing = await board_outgoing(bot, board)
-    channel = bot.get_partial_messageable(board.record.channel_id,
-                                          guild_id=board.record.guild_id)
-    sent = await channel.send(**outgoing.kwargs())  # type: ignore[call-overload]
+    previous = board.record.board_message_id
+    if board.edits and previous:
+        try:
+            await _messageable(bot, board).get_partial_message(previous).edit(
+                **outgoing.edit_kwargs())  # type: ignore[arg-type]
+        except discord.HTTPException:
+            log.info("could not edit the board of game %s; posting a new one", board.record.id,
+                     exc_info=True)
+        else:
+            if board.mentions:
+                link = (f"https://discord.com/channels/{board.record.guild_id or '@me'}/"
+                        f"{board.record.channel_id}/{previous}")
+                await _messageable(bot, board).send(messages.ping_text(board, link),
+                                                    allowed_mentions=messages.USERS_ONLY)
+            if interaction is not None and interaction.extras.get(PUBLIC_THINKING):
+                await _drop_placeholder(interaction)
+            return
+    sent: discord.Message | None
+    if interaction is not None and (interaction.extras.get(PUBLIC_THINKING)
+                                    or interaction.type is discord.InteractionType.component):
+        sent = await interaction.followup.send(**outgoing.kwargs(), wait=True)  # type: ignore[call-overload]
+        interaction.extras[PUBLIC_THINKING] = False
+    else:
+        sent = await _messageable(bot, board).send(**outgoing.kwargs())  # type: ignore[call-overload]
     await _remember_board(bot.tables, board, sent)
+    if previous and sent is not None and previous != sent.id:
+        await _strip(bot, board, previous)
+
+
+async def _strip(bot: Host, board: Board, message_id: int) -> None:
+    """Take the buttons off an older board message."""
+    try:
+        await _messageable(bot, board).get_partial_message(message_id).edit(view=None)
+    except discord.HTTPException:
+        log.info("could not clear the old buttons of game %s", board.record.id, exc_info=True)
+
+
+async def _drop_placeholder(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.debug("could not delete the thinking placeholder", exc_info=True)
+    interaction.extras[PUBLIC_THINKING] = False
+
+
+async def _remember_board(tables: Tables, board: Board, message: discord.Message | None,
+                          ) -> None:
+    # The move is saved and posted; failing to note the message id must not undo that.
+    if message is None:
+        return
+    try:
+        await tables.store.set_board_message(board.record.id, message.id)
+    except Exception:
+        log.exception("could not remember the board message of game %s", board.record.id)
 
 
 async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:
@@ -96,6 +156,16 @@ async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:
     except discord.HTTPException:
         log.warning("could not update the lobby message of game %s", lobby.record.id,
                     exc_info=True)
+
+
+async def _tell_mover(interaction: discord.Interaction, board: Board, played: str, *,
+                      always: bool) -> None:
+    """Answer the mover privately with their move and what only they learn, when there is
+    something to say (``always`` after a private placeholder, which needs replacing)."""
+    if not (always or board.private_lines(interaction.user.id) or board.hidden_for_mover):
+        return
+    await interaction.followup.send(messages.mover_text(board, interaction.user.id, played),
+                                    ephemeral=True, allowed_mentions=messages.NOBODY)
 
 
 # --------------------------------------------------------------------------- lobby
@@ -121,44 +191,36 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
         await tables.store.set_lobby_message(lobby.record.id, message_id)
 
 
+@components.handles("lobby")
 async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
     """A lobby button: join, leave, add an AI seat, start or cancel."""
     async with guarded(interaction, game_id):
-        tables = host(interaction).tables
+        bot = host(interaction)
+        tables = bot.tables
         user = interaction.user
+        channel = _channel(interaction)
         if op == "start":
+            await tables.check_start(game_id, user.id, channel)
             # Dealing and any opening AI turns may take a while: answer Discord first.
             await interaction.response.defer()
-            lobby, board = await tables.start(game_id, user.id)
+            lobby, board = await tables.start(game_id, user.id, channel)
             await interaction.edit_original_response(content=messages.lobby_text(lobby),
                                                      view=None,
                                                      allowed_mentions=messages.NOBODY)
-            outgoing = await board_outgoing(host(interaction), board)
-            sent = await interaction.followup.send(**outgoing.kwargs(), wait=True)  # type: ignore[call-overload]
-            await _remember_board(tables, board, sent)
+            await publish(bot, board, interaction)
             return
         if op == "join":
-            lobby = await tables.join(game_id, user.id, _user_name(user))
+            lobby = await tables.join(game_id, user.id, _user_name(user), channel)
         elif op == "leave":
-            lobby = await tables.leave_lobby(game_id, user.id)
+            lobby = await tables.leave_lobby(game_id, user.id, channel)
         elif op == "ai":
-            lobby = await tables.add_ai(game_id, user.id)
+            lobby = await tables.add_ai(game_id, user.id, channel)
         else:
-            lobby = await tables.cancel_lobby(game_id, user.id, _can_manage(interaction))
+            lobby = await tables.cancel_lobby(game_id, user.id, _can_manage(interaction),
+                                              channel)
         view = None if lobby.closed else components.lobby_view(game_id)
         await interaction.response.edit_message(content=messages.lobby_text(lobby), view=view,
                                                 allowed_mentions=messages.NOBODY)
-
-
-async def _remember_board(tables: Tables, board: Board, message: discord.Message | None,
-                          ) -> None:
-    # The move is saved and posted; failing to note the message id must not undo that.
-    if message is None:
-        return
-    try:
-        await tables.store.set_board_message(board.record.id, message.id)
-    except Exception:
-        log.exception("could not remember the board message of game %s", board.record.id)
 
 
 # --------------------------------------------------------------------------- moves
@@ -167,28 +229,52 @@ async def _remember_board(tables: Tables, board: Board, message: discord.Message
 async def play(interaction: discord.Interaction, text: str) -> None:
     """``/play``: a typed or autocompleted action."""
     async with guarded(interaction):
-        await think(interaction)
-        board = await host(interaction).tables.play(
-            channel_id=_channel(interaction), user_id=interaction.user.id, text=text)
-        await reply_board(interaction, board)
+        bot = host(interaction)
+        channel = _channel(interaction)
+        checked = await bot.tables.check_play(channel_id=channel, user_id=interaction.user.id,
+                                              text=text)
+        await think(interaction, ephemeral=checked.quiet)
+        board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
+                                      text=text)
+        await publish(bot, board, interaction)
+        await _tell_mover(interaction, board, board.played or text, always=checked.quiet)
 
 
-async def choice_click(interaction: discord.Interaction, game_id: int, move: int,
-                       notation: str) -> None:
-    """A choice button or menu: play ``notation`` if the game is still at ``move``."""
+@components.handles("move")
+async def choice_click(interaction: discord.Interaction, game_id: int, offered_at: int,
+                       token: str | int, notation: str) -> None:
+    """A choice button or menu: play ``notation`` while its decision is open for the clicker."""
     async with guarded(interaction, game_id):
+        bot = host(interaction)
+        channel = _channel(interaction)
+        await bot.tables.check_play(channel_id=channel, user_id=interaction.user.id,
+                                    text=notation, game_id=game_id, expected=token,
+                                    offered_at=offered_at)
         await interaction.response.defer()
-        board = await host(interaction).tables.play(
-            channel_id=_channel(interaction), user_id=interaction.user.id, text=notation,
-            game_id=game_id, expected_move=move)
-        outgoing = await board_outgoing(host(interaction), board)
-        sent = await interaction.followup.send(**outgoing.kwargs(), wait=True)  # type: ignore[call-overload]
-        await _remember_board(host(interaction).tables, board, sent)
-        if interaction.message is not None and not interaction.message.flags.ephemeral:
-            try:
-                await interaction.edit_original_response(view=None)
-            except discord.HTTPException:
-                log.info("could not clear the old buttons of game %s", game_id, exc_info=True)
+        board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
+                                      text=notation, game_id=game_id, expected=token,
+                                      offered_at=offered_at)
+        await publish(bot, board, interaction)
+        await _tell_mover(interaction, board, board.played or notation, always=False)
+
+
+@components.handles("many")
+async def many_click(interaction: discord.Interaction, game_id: int, offered_at: int,
+                     token: str, values: Sequence[str]) -> None:
+    """A several-at-once menu: the chosen values make one action."""
+    async with guarded(interaction, game_id):
+        bot = host(interaction)
+        channel = _channel(interaction)
+        await bot.tables.play_many(channel_id=channel, user_id=interaction.user.id,
+                                   game_id=game_id, expected=token, offered_at=offered_at,
+                                   values=values, check_only=True)
+        await interaction.response.defer()
+        board = await bot.tables.play_many(channel_id=channel, user_id=interaction.user.id,
+                                           game_id=game_id, expected=token,
+                                           offered_at=offered_at, values=values)
+        assert isinstance(board, Board)
+        await publish(bot, board, interaction)
+        await _tell_mover(interaction, board, board.played, always=False)
 
 
 async def autocomplete_play(interaction: discord.Interaction, current: str,
@@ -205,20 +291,36 @@ async def autocomplete_play(interaction: discord.Interaction, current: str,
     return [discord.app_commands.Choice(name=name, value=value) for name, value in pairs]
 
 
+async def autocomplete_zoom(interaction: discord.Interaction, current: str,
+                            ) -> list[discord.app_commands.Choice[str]]:
+    """Places of the channel's game to zoom to."""
+    if interaction.channel_id is None:
+        return []
+    try:
+        spots = await host(interaction).tables.zoom_spots(interaction.channel_id, current)
+    except Exception:
+        log.exception("zoom autocomplete failed in channel %s", interaction.channel_id)
+        return []
+    return [discord.app_commands.Choice(name=spot, value=spot) for spot in spots]
+
+
 async def undo(interaction: discord.Interaction) -> None:
     """``/game undo``."""
     async with guarded(interaction):
+        bot = host(interaction)
+        board = await bot.tables.undo(_channel(interaction), interaction.user.id)
         await think(interaction)
-        board = await host(interaction).tables.undo(_channel(interaction), interaction.user.id)
-        await reply_board(interaction, board)
+        await publish(bot, board, interaction)
 
 
 async def leave(interaction: discord.Interaction) -> None:
     """``/game leave``: leave the lobby, or concede the game."""
     async with guarded(interaction):
-        await think(interaction)
         bot = host(interaction)
-        outcome = await bot.tables.concede(_channel(interaction), interaction.user.id)
+        channel = _channel(interaction)
+        await bot.tables.check_concede(channel, interaction.user.id)
+        await think(interaction)
+        outcome = await bot.tables.concede(channel, interaction.user.id)
         if isinstance(outcome, Lobby):
             await refresh_lobby_message(bot, outcome)
             await interaction.followup.send(
@@ -226,11 +328,11 @@ async def leave(interaction: discord.Interaction) -> None:
             interaction.extras[PUBLIC_THINKING] = False
             return
         assert isinstance(outcome, Conceded)
-        await reply_board(interaction, outcome.board)
+        await publish(bot, outcome.board, interaction)
 
 
 async def abort(interaction: discord.Interaction) -> None:
-    """``/game abort``: the creator or anyone with Manage Channels."""
+    """``/game abort``: the host or anyone with Manage Channels."""
     async with guarded(interaction):
         bot = host(interaction)
         record = await bot.tables.abort(_channel(interaction), interaction.user.id,
@@ -247,27 +349,47 @@ async def abort(interaction: discord.Interaction) -> None:
         if record.status == "lobby":
             await refresh_lobby_message(bot, Lobby(record, bot.tables.game(record.game),
                                                    "cancelled"))
+        elif record.board_message_id:
+            channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            try:
+                await channel.get_partial_message(record.board_message_id).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not clear the buttons of aborted game %s", record.id)
 
 
 # --------------------------------------------------------------------------- looking
 
 
-async def board(interaction: discord.Interaction) -> None:
+async def board(interaction: discord.Interaction, zoom: str | None = None) -> None:
     """``/game board``: post the current board again (also the recovery after a failed post)."""
     async with guarded(interaction):
+        bot = host(interaction)
+        current = await bot.tables.board(_channel(interaction), zoom)
         await think(interaction)
-        await reply_board(interaction, await host(interaction).tables.board(_channel(interaction)))
+        await publish(bot, current, interaction)
 
 
 async def hand(interaction: discord.Interaction) -> None:
     """``/game hand``: the caller's private view, ephemeral only."""
     async with guarded(interaction):
-        await think(interaction, ephemeral=True)
-        bot = host(interaction)
-        private = await bot.tables.hand(_channel(interaction), interaction.user.id)
-        view = components.choices_view(private.record.id, private.move, private.choices)
-        outgoing = await messages.hand_message(private, bot.renderer, view)
-        await interaction.followup.send(**outgoing.kwargs(), ephemeral=True)  # type: ignore[call-overload]
+        await _show_hand(interaction, None)
+
+
+@components.handles("decide")
+async def decide_click(interaction: discord.Interaction, game_id: int) -> None:
+    """The Decide button: the clicker's own choices, privately."""
+    async with guarded(interaction, game_id):
+        await _show_hand(interaction, game_id)
+
+
+async def _show_hand(interaction: discord.Interaction, game_id: int | None) -> None:
+    bot = host(interaction)
+    private = await bot.tables.hand(_channel(interaction), interaction.user.id, game_id)
+    await think(interaction, ephemeral=True)
+    view = components.choices_view(private.record.id, private.move, private.token,
+                                   private.choices, multi=private.multi)
+    outgoing = await messages.hand_message(private, bot.renderer, view)
+    await interaction.followup.send(**outgoing.kwargs(), ephemeral=True)  # type: ignore[call-overload]
 
 
 async def status(interaction: discord.Interaction) -> None:
@@ -308,19 +430,23 @@ async def rules(interaction: discord.Interaction, game: str | None) -> None:
 async def replay(interaction: discord.Interaction) -> None:
     """``/game replay``: the game so far as an animated GIF."""
     async with guarded(interaction):
-        await think(interaction)
         bot = host(interaction)
-        game, views = await bot.tables.replay_views(_channel(interaction))
+        channel = _channel(interaction)
+        await bot.tables.check_replay(channel)
+        if bot.animator is None or bot.renderer is None:
+            raise StaleActionError("The replay cannot be drawn by this bot; try `/game log`.")
+        await think(interaction)
+        game, views = await bot.tables.replay_views(channel)
         frames = []
         for view in views:
             png = await messages.render(bot.renderer, view)
             if png is not None:
                 frames.append(png)
-        if not frames or bot.animator is None:
+        if not frames:
             raise StaleActionError("The replay cannot be drawn right now; try `/game log`.")
         gif = await asyncio.to_thread(bot.animator, frames)
         await interaction.followup.send(
-            f"**{game.title}**: the game so far, {len(views) - 1} moves.",
+            f"**{game.title}**: the game so far, {plural(len(views) - 1, 'move')}.",
             file=discord.File(io.BytesIO(gif), filename="replay.gif"),
             allowed_mentions=messages.NOBODY)
         interaction.extras[PUBLIC_THINKING] = False
@@ -349,7 +475,7 @@ async def send_due(bot: Host) -> int:
                 await channel.send(messages.reminder_text(item),
                                    allowed_mentions=messages.USERS_ONLY)
             else:
-                await post_board(bot, item)
+                await publish(bot, item)
             sent += 1
         except discord.HTTPException:
             # The reminder is already marked as sent (never twice); the game is saved.

@@ -2,11 +2,15 @@
 
 Everything here stays inside Discord's limits by construction: message text is
 cut to :data:`MAX_CONTENT` characters, keeping the line that says who acts next.
+Each step of a game reads once ("**Alice** swapped d3 and d4."), names the AI
+when the AI chose ("The AI, for **Alice**, swapped ..."), and every count agrees
+with its noun. Every player is shown with their seat's mark (:data:`SEAT_MARKS`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import io
 import logging
 from collections.abc import Callable, Sequence
@@ -15,8 +19,8 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.games.engine import Game, View
-from bot.store import ActionRecord, GameRecord, StatLine
-from bot.tables import Board, Hand, Lobby, Reminder, Status
+from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
+from bot.tables import MAX_REMINDERS, Board, Hand, Lobby, Reminder, Status, Step, plural
 
 log = logging.getLogger(__name__)
 
@@ -29,42 +33,66 @@ USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True,
                                      replied_user=False)
 NOBODY = discord.AllowedMentions.none()
 
+#: Each seat's colour and shape in text, in seat order, matching the seat colours and
+#: shapes of the pictures (``renderers.common``: blue circle, vermillion square, green
+#: triangle, purple diamond, yellow star, black hexagon).
+SEAT_MARKS: tuple[str, ...] = ("🟦●", "🟧■", "🟩▲", "🟪◆", "🟨★", "⬛⬢")
+
 
 @dataclass
 class Outgoing:
-    """One message to send: text, optional PNG/GIF and components."""
+    """One message to send: text, optional PNG/GIF files and components."""
 
     content: str
     image: bytes | None = None
     filename: str = "board.png"
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = field(default_factory=lambda: NOBODY)
+    #: An animation of the latest move, attached beside the picture.
+    gif: bytes | None = None
+
+    def files(self) -> list[discord.File]:
+        out = []
+        if self.image is not None:
+            out.append(discord.File(io.BytesIO(self.image), filename=self.filename))
+        if self.gif is not None:
+            out.append(discord.File(io.BytesIO(self.gif), filename="move.gif"))
+        return out
 
     def kwargs(self, *, with_view: bool = True) -> dict[str, object]:
         """Keyword arguments for ``send``/``followup.send``."""
         out: dict[str, object] = {"content": self.content, "allowed_mentions": self.mentions}
-        if self.image is not None:
-            out["file"] = discord.File(io.BytesIO(self.image), filename=self.filename)
+        files = self.files()
+        if files:
+            out["files"] = files
         if with_view and self.view is not None:
             out["view"] = self.view
         return out
 
+    def edit_kwargs(self) -> dict[str, object]:
+        """Keyword arguments for ``PartialMessage.edit``: new text, pictures and buttons."""
+        return {"content": self.content, "attachments": self.files(), "view": self.view,
+                "allowed_mentions": NOBODY}
 
-def fit(lines: Sequence[str], *, keep_last: int = 1, limit: int = MAX_CONTENT) -> str:
-    """Join ``lines``; if too long, drop lines from the middle, keeping the last ``keep_last``."""
+
+def fit(lines: Sequence[str], *, keep_last: int = 1, keep_first: int = 0,
+        limit: int = MAX_CONTENT) -> str:
+    """Join ``lines``; if too long, drop lines from the middle, keeping the first
+    ``keep_first`` and the last ``keep_last``."""
     text = "\n".join(lines)
     if len(text) <= limit:
         return text
     tail = list(lines[-keep_last:]) if keep_last else []
-    head = list(lines[: len(lines) - len(tail)])
+    first = list(lines[:keep_first])
+    head = list(lines[keep_first: len(lines) - len(tail)])
     while head:
-        dropped = len(lines) - len(head) - len(tail)
-        note = f"… ({dropped} more lines: see `/game log`)" if dropped else ""
-        text = "\n".join([*head, *([note] if note else []), *tail])
+        dropped = len(lines) - len(first) - len(head) - len(tail)
+        note = f"… ({plural(dropped, 'more line')}: see `/game log`)" if dropped else ""
+        text = "\n".join([*first, *head, *([note] if note else []), *tail])
         if len(text) <= limit:
             return text
         head.pop()
-    text = "\n".join(tail)
+    text = "\n".join([*first, *tail])
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -73,9 +101,9 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def stamp(unix: float | None) -> str:
-    """A Discord relative timestamp, e.g. ``<t:1700000000:R>``."""
-    return f"<t:{int(unix)}:R>" if unix else "some time ago"
+def stamp(unix: float | None, style: str = "R") -> str:
+    """A Discord timestamp, e.g. ``<t:1700000000:R>`` ("in 3 hours")."""
+    return f"<t:{int(unix)}:{style}>" if unix else "some time ago"
 
 
 async def render(renderer: Renderer | None, view: View, *,
@@ -90,124 +118,254 @@ async def render(renderer: Renderer | None, view: View, *,
         return None
 
 
-# --------------------------------------------------------------------------- boards
+def animation_for(slug: str) -> Callable[[View], bytes | None] | None:
+    """The ``animate(view)`` of the game's renderer module, if it has one."""
+    from bot.games import package_of
+
+    try:
+        module = importlib.import_module(f"renderers.{package_of(slug)}")
+    except ImportError:
+        return None
+    animate = getattr(module, "animate", None)
+    return animate if callable(animate) else None
+
+
+async def animate(slug: str, view: View, *, game_id: int | None = None) -> bytes | None:
+    """The GIF of the latest move, when the game's renderer draws one."""
+    maker = animation_for(slug)
+    if maker is None:
+        return None
+    try:
+        return await asyncio.to_thread(maker, view)
+    except Exception:
+        log.exception("animating failed for game %s", game_id)
+        return None
+
+
+# --------------------------------------------------------------------------- players
 
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def seat_mark(seat: int) -> str:
+    """The seat's coloured square and shape."""
+    return SEAT_MARKS[seat % len(SEAT_MARKS)]
+
+
+def marked(seat: int, name: str) -> str:
+    """A player's name in bold after their seat's mark."""
+    return f"{seat_mark(seat)} **{name}**"
+
+
+def who(seat: SeatRecord) -> str:
+    """A seat to address: its mark and a mention for a human, its name for an AI."""
+    if seat.user_id and not seat.ai:
+        return f"{seat_mark(seat.seat)} {mention(seat.user_id)}"
+    return marked(seat.seat, seat.name)
+
+
+def players_line(seats: Sequence[SeatRecord]) -> str:
+    return "Players: " + " · ".join(marked(s.seat, s.name) for s in seats)
+
+
+def _names(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# --------------------------------------------------------------------------- steps
+
+
+def step_line(step: Step) -> str:
+    """One step, read once: the game's own narration with the mover in bold."""
+    name = marked(step.seat, step.name)
+    subject = f"The AI, for {name}," if step.for_human else name
+    said = " ".join(step.events)
+    if said.startswith(step.name + " "):
+        return f"{subject}{said[len(step.name):]}"
+    head = f"{subject} {step.notation}." if step.hidden else f"{subject} played `{step.notation}`."
+    return f"{head} {said}" if said else head
+
+
+def step_lines(steps: Sequence[Step], seat: int | None = None) -> list[str]:
+    """The steps as lines; with ``seat``, that seat's private lines follow each step.
+
+    Repeated lines (a player still drafting a secret answer) are told once.
+    """
+    lines: list[str] = []
+    for step in steps:
+        line = clip(step_line(step), 600)
+        if not lines or lines[-1] != line:
+            lines.append(line)
+        if seat is not None:
+            lines.extend(f"> {clip(p, 300)}" for p in step.private.get(seat, ()))
+    return lines
+
+
+# --------------------------------------------------------------------------- boards
+
+
 def board_text(board: Board) -> str:
-    """The narration of a move message: headline, steps, and who must act next."""
+    """The narration of a move message: title, players, headline, steps, who acts next."""
     game = board.game
-    lines = [f"**{game.title}** · move {board.move}"]
+    lines = [f"**{game.title}** · move {board.move}", players_line(board.record.seats)]
     if board.headline:
         lines.append(board.headline)
-    for step in board.steps:
-        who = f"**{step.name}**"
-        said = " ".join(step.events)
-        lines.append(clip(f"{who} played `{step.notation}`." + (f" {said}" if said else ""), 600))
+    lines.extend(step_lines(board.steps))
     if board.result is not None or board.record.status == "finished":
         lines.append("**Game over.**" + (f" {board.result.summary}" if board.result else ""))
+        marks = {s.name: s.seat for s in board.record.seats}
         for name, place, score in board.ranking:
-            lines.append(f"{place}. {name}: {score}")
-        return fit(lines, keep_last=len(board.ranking) + 1)
+            lines.append(f"{place}. {marked(marks.get(name, 0), name)}: {score}")
+        return fit(lines, keep_last=len(board.ranking) + 1, keep_first=2)
     lines.append(next_line(board))
-    return fit(lines)
+    return fit(lines, keep_first=2)
 
 
 def next_line(board: Board) -> str:
-    """Who must act next, with a mention for each human."""
+    """Who must act next, with a mention for each human, and how."""
     seats = {s.seat: s for s in board.record.seats}
-    names = []
-    for seat in board.to_act:
-        record = seats.get(seat)
-        if record is None:
-            continue
-        names.append(mention(record.user_id) if record.user_id and not record.ai else record.name)
-    if not names:
+    acting = [seats[s] for s in board.to_act if s in seats]
+    if not acting:
         return "Waiting for the game to go on."
-    if board.choices:
-        return f"Your turn, {' and '.join(names)}: pick below or use `/play`."
-    return f"Your turn, {' and '.join(names)}: use `/play`."
+    names = _names([who(s) for s in acting])
+    if board.joint:
+        done = [marked(s, seats[s].name) for s in board.decided if s in seats]
+        already = f"{_names(done)} {'has' if len(done) == 1 else 'have'} decided. " if done else ""
+        return (f"{already}Still deciding, in secret: {names}. Press **Decide** (only you see "
+                f"your choices) or use `/play`.")
+    if board.choices or board.multi:
+        return f"Your turn, {names}: pick below or use `/play`."
+    if board.private_choices:
+        return f"Your turn, {names}: press **Decide** to see your choices, or use `/play`."
+    return f"Your turn, {names}: use `/play`."
+
+
+def ping_text(board: Board, link: str) -> str:
+    """The short message that pings whoever must now decide in a continuing episode."""
+    seats = {s.user_id: s for s in board.record.seats if s.user_id}
+    names = _names([who(seats[u]) for u in board.mentions if u in seats])
+    return f"{names}: your turn in **{board.game.title}**: {link}"
 
 
 async def board_message(board: Board, renderer: Renderer | None,
                         view: discord.ui.View | None) -> Outgoing:
     """The public move message for ``board``: image, narration, mention, choices."""
     image = await render(renderer, board.view, game_id=board.record.id)
-    return Outgoing(board_text(board), image, "board.png", view, USERS_ONLY)
+    gif = await animate(board.game.slug, board.view, game_id=board.record.id)
+    return Outgoing(board_text(board), image, "board.png", view, USERS_ONLY, gif)
+
+
+def mover_text(board: Board, user_id: int, played: str) -> str:
+    """The private answer to the player who moved: their move and what only they learn."""
+    lines = [f"You played `{played}`."]
+    lines.extend(f"> {clip(line, 300)}" for line in board.private_lines(user_id))
+    if board.edits:
+        lines.append("The board message above shows the rest.")
+    return fit(lines, keep_last=0)
+
+
+def since_lines(since: Sequence[Step], more: int, seat: int | None) -> list[str]:
+    """"Since your last turn:" and the moves others made (``seat``'s private lines too)."""
+    if not since:
+        return []
+    earlier = f" ({plural(more, 'earlier move')} in `/game log`)" if more else ""
+    return [f"Since your last turn{earlier}:", *step_lines(since, seat)]
 
 
 async def hand_message(hand: Hand, renderer: Renderer | None,
                        view: discord.ui.View | None) -> Outgoing:
-    """The ephemeral private view for one player."""
+    """The ephemeral private view for one player: catch-up, secrets, choices."""
     image = await render(renderer, hand.view, game_id=hand.record.id)
     seat_name = next((s.name for s in hand.record.seats if s.seat == hand.seat), "you")
-    lines = [f"**{hand.game.title}**: what {seat_name} sees (only you can see this)."]
+    lines = since_lines(hand.since, hand.since_more, hand.seat)
+    lines.append(f"**{hand.game.title}**: what {marked(hand.seat, seat_name)} sees "
+                 f"(only you can see this).")
+    if hand.answer:
+        shown = ", ".join(f"`{n}`" for n in hand.answer)
+        lines.append(f"Your secret answer so far: {shown}.")
     if hand.legal:
         shown = ", ".join(f"`{a.notation}`" for a in hand.legal[:20])
         more = f" and {len(hand.legal) - 20} more" if len(hand.legal) > 20 else ""
         lines.append(f"Your moves: {shown}{more}.")
+    elif hand.waiting:
+        names = {s.seat: s.name for s in hand.record.seats}
+        lines.append("You have decided; still deciding: "
+                     f"{_names([marked(s, names.get(s, '?')) for s in hand.waiting])}.")
     else:
         lines.append("It is not your turn.")
-    return Outgoing(fit(lines), image, "hand.png", view, NOBODY)
+    return Outgoing(fit(lines, keep_last=2), image, "hand.png", view, NOBODY)
 
 
 # --------------------------------------------------------------------------- lobby and info
 
 
 def lobby_text(lobby: Lobby) -> str:
-    """The lobby message: game, options, who has joined."""
+    """The lobby message: game, host, options, who has joined."""
     record, game = lobby.record, lobby.game
     max_seats = int(record.settings.get("max_seats", game.max_seats))
-    lines = [f"**{game.title}** lobby, opened by {mention(record.creator_id)}."]
+    owner = lobby.owner
+    host = f", hosted by {mention(owner)}" if owner else ""
+    lines = [f"**{game.title}** lobby{host}."]
     if record.options:
         shown = ", ".join(f"{k}: {v}" for k, v in record.options.items())
         lines.append(f"Options: {shown}.")
     hours = float(record.settings.get("reminder_hours", 24))
-    takeover = " then an AI moves for them" if record.settings.get("ai_takeover") else ""
-    lines.append(f"Reminders every {hours:g} h (at most 3){takeover}.")
+    takeover = ", then an AI moves for them" if record.settings.get("ai_takeover") else ""
+    lines.append(f"Reminders every {hours:g} h (at most {MAX_REMINDERS}){takeover}.")
     lines.append(f"Seats ({len(record.seats)}/{max_seats}, {game.min_seats} needed to start):")
     for seat in record.seats:
-        who = f"{seat.name} (AI)" if seat.ai else f"{mention(seat.user_id or 0)}"
-        lines.append(f"{seat.seat + 1}. {who}")
+        name = f"{marked(seat.seat, seat.name)} (AI)" if seat.ai else who(seat)
+        lines.append(f"{seat.seat + 1}. {name}")
     if lobby.closed == "cancelled":
         lines.append("This lobby was cancelled.")
+    elif lobby.closed == "empty":
+        lines.append("Everyone left, so this lobby closed.")
     elif lobby.closed:
         lines.append("The game has started.")
     else:
-        lines.append("Join, add AI seats, then the creator presses Start.")
+        lines.append("Join, add AI seats, then the host presses Start.")
     return fit(lines, keep_last=0)
 
 
 def status_text(status: Status) -> str:
-    """``/game status``: whose turn, since when, scores, next reminder."""
+    """``/game status``: whose turn, since when, scores, next reminder and AI take-over."""
     record = status.record
     waiting = ", ".join(mention(u) if u else name for name, u in status.to_act) or "nobody"
     lines = [f"**{status.game.title}**: {status.summary}",
              f"Waiting for {waiting} since {stamp(record.turn_started_at)}."]
-    if record.next_reminder_at:
-        lines.append(f"Next reminder {stamp(record.next_reminder_at)} "
-                     f"({record.reminders_sent} of 3 sent).")
+    if status.next_reminder_at and record.reminders_sent < MAX_REMINDERS:
+        lines.append(f"Next reminder {stamp(status.next_reminder_at)} "
+                     f"({record.reminders_sent} of {MAX_REMINDERS} sent).")
+    if status.takeover_at:
+        lines.append(f"The AI moves for them {stamp(status.takeover_at)} "
+                     f"({stamp(status.takeover_at, 'f')}) if they have not moved by then.")
     lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in status.scores) + ".")
     return fit(lines)
 
 
 def log_text(record: GameRecord, game: Game, actions: Sequence[ActionRecord]) -> str:
-    """``/game log``: recent moves in notation."""
+    """``/game log``: recent moves as everybody may see them."""
     if not actions:
         return f"**{game.title}**: no moves yet."
-    names = {s.seat: s.name for s in record.seats}
-    lines = [f"**{game.title}**: the last {len(actions)} moves."]
+    seats = {s.seat: s for s in record.seats}
+    lines = [f"**{game.title}**: the last {plural(len(actions), 'move')}."]
     for action in actions:
-        lines.append(f"{action.n}. {names.get(action.seat, action.seat)}: `{action.notation}`")
+        seat = seats.get(action.seat)
+        name = seat.name if seat is not None else f"Seat {action.seat + 1}"
+        if action.by_ai and seat is not None and not seat.ai:
+            name = f"the AI for {name}"
+        shown = action.shown if action.public else f"`{action.notation}`"
+        lines.append(f"{action.n}. {name}: {shown}")
     return fit(lines, keep_last=0)
 
 
 def rules_text(game: Game) -> str:
     """``/game rules``: a concise summary taken from the game itself."""
-    lines = [f"**{game.title}**, for {game.min_seats} to {game.max_seats} players."]
+    lines = [f"**{game.title}**, for {game.min_seats} to {plural(game.max_seats, 'player')}."]
     if game.rules_summary:
         lines.append(game.rules_summary)
     if game.notation_help:
@@ -216,7 +374,8 @@ def rules_text(game: Game) -> str:
         choices = f" ({', '.join(spec.choices)})" if spec.choices else ""
         lines.append(f"Option `{spec.name}`{choices}: {spec.description}")
     lines.append("Play with `/play`; `/game hand` shows what only you may see; "
-                 "`/game undo` takes back your last move if nothing new was revealed.")
+                 "`/game undo` takes back your last move (and the AI replies to it) if "
+                 "nothing new was revealed.")
     return fit(lines, keep_last=0)
 
 
@@ -231,14 +390,15 @@ def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]]) -> str:
 
 
 def reminder_text(reminder: Reminder) -> str:
-    """A reminder ping."""
-    who = " ".join(mention(u) for u in reminder.mentions)
+    """A reminder ping, with what happened since the reminded players last acted."""
+    names = " ".join(mention(u) for u in reminder.mentions)
     record = reminder.record
-    lines = [f"Reminder {reminder.number} of 3: {who}, it is your turn in "
-             f"**{reminder.game.title}** (waiting since {stamp(record.turn_started_at)})."]
+    lines = since_lines(reminder.since, reminder.since_more, None)
+    lines.append(f"Reminder {reminder.number} of {MAX_REMINDERS}: {names}, it is your turn in "
+                 f"**{reminder.game.title}** (waiting since {stamp(record.turn_started_at)}).")
     if reminder.last and reminder.takeover_at:
         lines.append(f"This is the last one: if you have not moved {stamp(reminder.takeover_at)}, "
                      f"an AI plays your move.")
     elif reminder.last:
         lines.append("This is the last reminder.")
-    return fit(lines)
+    return fit(lines, keep_last=2)

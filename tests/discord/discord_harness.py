@@ -4,6 +4,33 @@ Gateway payloads are built here and fed to the bot's connection state as
 INTERACTION_CREATE events; only the HTTP layer is replaced: the bot's REST
 client (``bot.http.request``) and discord.py's webhook adapter (which carries
 interaction responses and followups) both go to one :class:`Recorder`.
+
+The API game tests may rely on (kept stable):
+
+``session = await Session.open(tmp_path, games, renderer=...)``
+    a bot on a fresh database with a fake clock; ``await session.close()`` at the end.
+    ``renderer=None`` fakes pictures; pass ``renderers.render`` (or a wrapper that
+    remembers which pictures were private) for real ones.
+``await session.start(game, humans=(ALICE, BOB), ai=1, **options) -> Sent``
+    opens a lobby as ``humans[0]``, seats the others and the AI players, presses Start;
+    returns the first board message.
+``await session.command(user, "game", "hand") -> Sent`` / ``session.play(user, text)``
+    run a slash command; return the last message the bot sent or edited in answer.
+``await session.click(user, sent, custom_id_or_ending, values=None) -> Sent``
+    click a button (or choose ``values`` in a menu) of a recorded message.
+``await session.suggest(user, typed) -> list[str]``
+    the ``/play`` autocomplete values offered to ``user``.
+``await session.state()``
+    the channel's game state as saved (``None`` when no game is open).
+``session.rec``: the :class:`Recorder`. ``rec.clear()`` forgets what was sent;
+    ``rec.messages_sent()`` every message posted or edited (:class:`Sent`, with
+    ``content``, ``ephemeral``, ``pngs``, ``gifs``, ``custom_ids``, ``edit``);
+    ``rec.public()`` / ``rec.private()`` split them; ``rec.message(id)`` is a
+    message as it stands after every edit.
+``session.clock.advance(hours)`` then ``await session.bot.send_due()`` for reminders.
+
+Hidden information: a test should assert that no public :class:`Sent` (text,
+``pngs``, ``gifs``) and no autocomplete of another player names a secret.
 """
 
 from __future__ import annotations
@@ -114,6 +141,15 @@ class Sent:
     def pngs(self) -> list[bytes]:
         return [data for _, data in self.files if data.startswith(PNG_MAGIC)]
 
+    @property
+    def gifs(self) -> list[bytes]:
+        return [data for _, data in self.files if data.startswith(b"GIF8")]
+
+    @property
+    def edit(self) -> bool:
+        """An edit of an existing message (not a new one)."""
+        return self.method == "PATCH" or self.kind == 7
+
 
 class Recorder:
     """Stands in for Discord's HTTP API and remembers every request."""
@@ -147,6 +183,18 @@ class Recorder:
 
     def last(self) -> Sent:
         return self.messages_sent()[-1]
+
+    def public(self) -> list[Sent]:
+        """Messages everybody in the channel can see."""
+        return [s for s in self.messages_sent() if not s.ephemeral]
+
+    def private(self) -> list[Sent]:
+        """Ephemeral messages (only the user who acted sees them)."""
+        return [s for s in self.messages_sent() if s.ephemeral]
+
+    def message(self, message_id: int) -> dict[str, Any]:
+        """A message as it stands now, after every edit."""
+        return self.messages[message_id]
 
     # ----------------------------------------------------------------- handling
 
@@ -206,6 +254,17 @@ class Recorder:
 
     def _store(self, message_id: int, channel_id: int, sent: Sent) -> dict[str, Any]:
         body = sent.body
+        old = self.messages.get(message_id)
+        if sent.method == "PATCH" and old is not None:
+            # An edit changes only what it names.
+            merged = dict(old)
+            for key in ("content", "components", "flags"):
+                if key in body:
+                    merged[key] = body[key] if body[key] is not None else \
+                        ("" if key == "content" else [] if key == "components" else 0)
+            merged["edited_timestamp"] = "2024-01-01T00:00:01+00:00"
+            self.messages[message_id] = merged
+            return merged
         message = {
             "id": str(message_id), "channel_id": str(channel_id), "type": 0,
             "content": body.get("content") or "", "author": BOT_USER, "attachments": [],
@@ -331,6 +390,80 @@ async def settle() -> None:
             return
         await asyncio.wait(pending, timeout=10)
     raise AssertionError("the bot never settled")
+
+
+class Session:
+    """A bot on its own database driven by commands and clicks (see the module docstring)."""
+
+    def __init__(self, bot: CandyBot, gw: Gateway, rec: Recorder, clock: Clock,
+                 channel_id: int = CHANNEL_ID) -> None:
+        self.bot = bot
+        self.gw = gw
+        self.rec = rec
+        self.clock = clock
+        self.channel_id = channel_id
+
+    @classmethod
+    async def open(cls, folder: Path, games: Mapping[str, Game], *,
+                   renderer: Callable[[View], bytes] | None = None) -> Session:
+        rec, clock = Recorder(), Clock()
+        bot, gw = await start_bot(folder / "bot.db", clock, games, rec, renderer=renderer)
+        return cls(bot, gw, rec, clock)
+
+    async def close(self) -> None:
+        await self.bot.close()
+
+    async def command(self, user: int, name: str, sub: str | None = None,
+                      options: Mapping[str, Any] | None = None, **kw: Any) -> Sent:
+        """Run a slash command; the last message sent or edited in answer."""
+        self.rec.clear()
+        await self.gw.send(self.gw.command(user, name, sub, options,
+                                           channel_id=self.channel_id, **kw))
+        return self.rec.last()
+
+    async def play(self, user: int, text: str) -> Sent:
+        """``/play action:<text>``."""
+        return await self.command(user, "play", options={"action": text})
+
+    async def suggest(self, user: int, typed: str = "") -> list[str]:
+        """The values ``/play`` autocomplete offers ``user`` for ``typed``."""
+        self.rec.clear()
+        await self.gw.send(self.gw.command(user, "play", options={"action": typed},
+                                           focused="action", channel_id=self.channel_id))
+        return [c["value"] for c in self.rec.sent[-1].payload["data"]["choices"]]  # type: ignore[index]
+
+    async def click(self, user: int, sent: Sent, custom_id: str, *,
+                    values: Sequence[str] | None = None, permissions: int = 0) -> Sent:
+        """Click the component of ``sent`` whose id is (or ends with) ``custom_id``."""
+        assert sent.message_id is not None, "only recorded messages can be clicked"
+        message = self.rec.message(sent.message_id)
+        ids = [c["custom_id"] for row in message["components"] for c in row["components"]
+               if "custom_id" in c]
+        chosen = custom_id if custom_id in ids else next(
+            (c for c in ids if c.endswith(custom_id)), None)
+        assert chosen is not None, f"no component {custom_id!r} in {ids}"
+        self.rec.clear()
+        await self.gw.send(self.gw.click(user, message, chosen, values=values,
+                                         permissions=permissions))
+        return self.rec.last()
+
+    async def start(self, game: str, *, humans: Sequence[int], ai: int = 0,
+                    **options: Any) -> Sent:
+        """Open a lobby as ``humans[0]``, seat everyone, press Start: the first board."""
+        lobby = await self.command(humans[0], "game", "new", {"game": game, **options})
+        assert not lobby.ephemeral, lobby.content
+        for user in humans[1:]:
+            await self.click(user, lobby, ":join")
+        for _ in range(ai):
+            await self.click(humans[0], lobby, ":ai")
+        return await self.click(humans[0], lobby, ":start")
+
+    async def state(self) -> dict[str, Any] | None:
+        """The channel's game state as saved, or ``None`` when no game is open."""
+        record = await self.bot.tables.store.open_game(self.channel_id)
+        if record is None or record.state_json is None:
+            return None
+        return json.loads(record.state_json)
 
 
 async def start_bot(db_path: Path, clock: Clock, games: Mapping[str, Game],

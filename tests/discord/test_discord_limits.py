@@ -15,7 +15,7 @@ import bot.games
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord import commands, components, messages
-from bot.games.engine import Action, OptionSpec
+from bot.games.engine import Action, MultiSelect, OptionSpec
 from bot.store import ActionRecord, GameRecord, SeatRecord
 from bot.tables import Board, Lobby, Step
 
@@ -76,8 +76,9 @@ def test_a_game_with_too_many_options_still_fits_in_25_parameters() -> None:
 
 
 def test_the_move_choices_fit_as_buttons_or_a_select_menu() -> None:
+    token = "d999999999.99"
     few = [Action("keep corn", "keep the corn " * 20), Action("keep mint")]
-    view = components.choices_view(BIG_ID, 999_999_999, few)
+    view = components.choices_view(BIG_ID, 999_999_999, token, few)
     assert view is not None
     assert len(view.children) == 2
     for item in view.children:
@@ -85,16 +86,26 @@ def test_the_move_choices_fit_as_buttons_or_a_select_menu() -> None:
         assert len(data["custom_id"]) <= 100 and len(data["label"]) <= 80
 
     many = [Action(f"swap {'x' * 80} {i}", "label " * 40) for i in range(40)]
-    view = components.choices_view(BIG_ID, 999_999_999, many)
+    menu = MultiSelect(tuple((f"{'v' * 99}{i}", "l" * 300) for i in range(40)), "pay {}",
+                       1, 40, "p" * 300)
+    view = components.choices_view(BIG_ID, 999_999_999, token, many, multi=menu, decide=True)
     assert view is not None
-    (select,) = view.children
+    select, several, decide = view.children
     assert isinstance(select, components.ChoiceSelect)
-    data = select.to_component_dict()
-    assert len(data["custom_id"]) <= 100 and len(data["options"]) <= 25
-    for option in data["options"]:
-        assert len(option["label"]) <= 100 and len(option["value"]) <= 100
-        assert len(option.get("description") or "") <= 100
-    assert components.choices_view(1, 1, [Action("z" * 101)]) is None
+    assert isinstance(several, components.ManySelect)
+    assert isinstance(decide, components.DecideButton)
+    for item in (select, several):
+        data = item.to_component_dict()
+        assert len(data["custom_id"]) <= 100 and len(data["options"]) <= 25
+        assert data.get("max_values", 1) <= len(data["options"])
+        assert len(data.get("placeholder") or "") <= 150
+        for option in data["options"]:
+            assert len(option["label"]) <= 100 and len(option["value"]) <= 100
+            assert len(option.get("description") or "") <= 100
+    for item in view.children:
+        custom_id = item.custom_id  # type: ignore[attr-defined]
+        assert components.recognised(custom_id), custom_id
+    assert components.choices_view(1, 1, "m1", [Action("z" * 101)]) is None
 
 
 def test_lobby_buttons_keep_their_ids_short_and_parseable() -> None:
@@ -125,6 +136,7 @@ def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None
     board = Board(record(), game, {"move": 12}, {}, "h" * 300, steps, (0,), (10**17,))
     text = messages.board_text(board)
     assert len(text) <= 2000 and text.endswith("use `/play`.")
+    assert text.startswith("**Candy Race** · move 12\nPlayers: 🟦● **" + "N" * 32)
     assert f"<@{10**17}>" in text
 
     lobby = messages.lobby_text(Lobby(record(status="lobby"), game))
@@ -137,8 +149,9 @@ def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None
 
 def test_nothing_in_the_discord_layer_names_a_game() -> None:
     root = Path(__file__).resolve().parents[2]
-    sources = [*(root / "bot" / "discord").glob("*.py"), root / "bot" / "tables.py",
+    sources = [*(root / "bot" / "discord").glob("*.py"), *(root / "bot" / "tables").glob("*.py"),
                root / "bot" / "app.py"]
+    assert len(sources) >= 12
     for path in sources:
         text = path.read_text(encoding="utf-8").lower()
         for slug in bot.games.GAMES:

@@ -118,7 +118,7 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
     assert board.pngs, "the board is posted as a PNG"
     assert f"<@{ALICE}>" in board.content
     assert board.body["allowed_mentions"]["parse"] == ["users"]
-    assert any(c.startswith("cb:move:") for c in board.custom_ids)
+    assert any(c.startswith("cb:m:") for c in board.custom_ids)
 
     for _ in range(20):
         if "Game over" in board.content:
@@ -128,7 +128,7 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
         await click(env, ALICE, board, step)
         board = env.rec.messages_sent()[0]
         assert board.pngs and not board.ephemeral
-        assert "**AI 1** played" in board.content or "Game over" in board.content
+        assert "**AI 1** " in board.content or "Game over" in board.content
     assert "Game over" in board.content
     assert "1. " in board.content and "2. " in board.content
     assert board.custom_ids == []
@@ -175,7 +175,7 @@ async def test_play_autocomplete_lists_only_the_callers_legal_moves(env: Env) ->
 async def test_typed_notation_is_accepted(env: Env) -> None:
     await started_dash(env, ai=1)
     sent = await play(env, ALICE, "  STEP ")
-    assert "**Player1** played `step`" in sent.content or "played `step`" in sent.content
+    assert "🟦● **Player1** steps to 1." in sent.content
     assert sent.pngs and not sent.ephemeral
 
 
@@ -200,13 +200,29 @@ async def test_a_stranger_is_told_they_are_not_playing(env: Env) -> None:
     assert sent.ephemeral and "not playing" in sent.content
 
 
-async def test_a_stale_button_says_the_choice_has_expired(env: Env) -> None:
+async def test_a_new_board_takes_the_buttons_off_the_old_one(env: Env) -> None:
     board = await started_dash(env, ai=1)
+    assert message_of(env, board)["components"]
+    # A typed move, then /game board: each new board leaves only itself clickable.
+    moved = await play(env, ALICE, "step")
+    assert message_of(env, board)["components"] == []
+    assert message_of(env, moved)["components"]
+    env.rec.clear()
+    await env.gw.send(env.gw.command(ALICE, "game", "board"))
+    again = env.rec.last()
+    assert message_of(env, moved)["components"] == [] and message_of(env, again)["components"]
+
+
+async def test_a_click_on_an_old_board_says_privately_what_happened_since(env: Env) -> None:
+    board = await started_dash(env, ai=1)
+    old = dict(message_of(env, board))  # the click was on its way before the buttons went
     await play(env, ALICE, "step")
     env.rec.clear()
-    await click(env, ALICE, board, button(board, ":step"))
-    sent = env.rec.last()
-    assert sent.ephemeral and "expired" in sent.content
+    await env.gw.send(env.gw.click(ALICE, old, button(board, ":step")))
+    (sent,) = env.rec.messages_sent()
+    assert sent.ephemeral and sent.kind == 4, "refused from the first byte, no placeholder"
+    assert "expired" in sent.content
+    assert "Since it was offered: Player1 played `step`; AI 1 played `play " in sent.content
 
 
 async def test_two_clicks_at_once_apply_exactly_one_move(env: Env) -> None:
@@ -240,7 +256,7 @@ async def test_undo_of_someone_elses_move_is_refused(env: Env) -> None:
     env.rec.clear()
     await env.gw.send(env.gw.command(BOB, "game", "undo"))
     sent = env.rec.last()
-    assert sent.ephemeral and "own last action" in sent.content
+    assert sent.ephemeral and "own last move" in sent.content
 
 
 # --------------------------------------------------------------------------- hidden information
@@ -252,7 +268,7 @@ async def test_hidden_hands_are_shown_only_ephemerally_to_their_owner(env: Env) 
     env.rec.clear()
     await click(env, ALICE, lobby, button(lobby, ":start"))
     board = env.rec.last()
-    assert not any(c.startswith("cb:move:") for c in board.custom_ids)
+    assert not any(c.startswith("cb:m:") for c in board.custom_ids)
 
     record = await env.bot.tables.store.open_game(CHANNEL_ID)
     assert record is not None
@@ -262,14 +278,14 @@ async def test_hidden_hands_are_shown_only_ephemerally_to_their_owner(env: Env) 
     private = env.rec.last()
     assert private.ephemeral and private.pngs
     assert f"`play {hand[0]}`" in private.content
-    assert any(c.startswith("cb:move:") for c in private.custom_ids)
+    assert any(c.startswith("cb:m:") for c in private.custom_ids)
     # The public messages never carried the hand.
     public = [s for s in env.rec.sent if not s.ephemeral and s.content]
     assert all("play " not in s.content for s in public)
 
     await click(env, ALICE, private, button(private, ":step"))
     moved = env.rec.last()
-    assert not moved.ephemeral and "played `step`" in moved.content
+    assert not moved.ephemeral and "**Player1** steps to 1." in moved.content
 
 
 async def test_a_game_without_hidden_information_says_so_in_the_hand(env: Env) -> None:

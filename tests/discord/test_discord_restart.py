@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,7 @@ async def test_buttons_and_reminders_survive_a_restart(table: Table) -> None:
     custom_id = next(c for c in board.custom_ids if c.endswith(":step"))
     await table.gw.send(table.gw.click(ALICE, board_message, custom_id))
     moved = table.rec.last()
-    assert "played `step`" in moved.content and f"<@{BOB}>" in moved.content
+    assert "steps to 1." in moved.content and f"<@{BOB}>" in moved.content
 
     # Reminders are read from the database by the new process, once each.
     pings = []
@@ -85,8 +86,10 @@ async def test_buttons_and_reminders_survive_a_restart(table: Table) -> None:
         pings.append(table.rec.last())
         await table.restart()
     assert all(f"<@{BOB}>" in p.content and "<t:" in p.content for p in pings)
-    assert [p.content.split(":", 1)[0] for p in pings] == [
-        "Reminder 1 of 3", "Reminder 2 of 3", "Reminder 3 of 3"]
+    assert [re.findall(r"Reminder \d of 3", p.content) for p in pings] == [
+        ["Reminder 1 of 3"], ["Reminder 2 of 3"], ["Reminder 3 of 3"]]
+    # A player back after a day catches up at a glance.
+    assert pings[0].content.startswith("Since your last turn:\n🟦● **Player1** steps to 1.")
     assert "an AI plays your move" in pings[-1].content
     assert pings[0].body["allowed_mentions"]["parse"] == ["users"]
 
@@ -125,7 +128,7 @@ async def test_a_failed_post_keeps_the_move_and_board_recovers_it(
     recovered = await table.command(BOB, "game", "board")
     assert recovered.pngs and f"<@{BOB}>" in recovered.content and not recovered.ephemeral
     custom_id = next(c for c in recovered.custom_ids if c.endswith(":step"))
-    assert custom_id.startswith(f"cb:move:{record.id}:1:")
+    assert custom_id == f"cb:m:{record.id}:1:m1:step"
 
 
 async def test_close_releases_the_database_for_a_new_instance(table: Table) -> None:
