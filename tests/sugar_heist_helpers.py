@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -16,7 +16,7 @@ from bot.games.sugar_heist.effects import Context
 class ScriptedRng(Rng):
     """Rolls come from ``script`` while it lasts; shuffles stay seeded."""
 
-    script: list[int] = []
+    script: ClassVar[list[int]] = []
 
     def roll(self, sides: int) -> int:
         if ScriptedRng.script:
@@ -89,7 +89,7 @@ def everybody_passes(state: State) -> State:
 def heist_table(pool: list[int], players: int = 3) -> tuple[State, Context]:
     """A heist of seat 0 on seat 1 under way with ``pool``, and a context to run steps in."""
     state = new_game(tuple(f"P{i}" for i in range(players)))
-    turn = Turn(Rng(state["rng"]))
+    turn = Turn(engine.Rng(state["rng"]))
     arrange_track(state, list(range(players)))
     GAME._start_heist(state, turn, 0)
     state["heist"]["pool"] = sorted(pool)

@@ -435,7 +435,8 @@ class SugarHeist(Game):
                             "`move <room>` to say what happens to the card there.")
                 if held is None:
                     return f"Room {m.group(2)}'s {d['kind']} slot is empty: nothing to discard."
-                return f"You can only move the card there to a room whose {d['kind']} slot is empty."
+                return ("You can only move the card there to a room whose "
+                        f"{d['kind']} slot is empty.")
             return f"Say which room: `build {name} room 1`."
         return "You have passed: wait for the heists."
 
