@@ -435,7 +435,7 @@ class CandyMonsters(Game):
                 if short > candy:
                     text += f" and {_plural(short - candy, 'black cube')}"
                 out.append(Action(f"feed {c.key} candy", text, public="is deciding"))
-            if eats and sugar:
+            if eats:
                 out.append(Action(f"feed {c.key} black",
                                   f"{c.name} eats {eats}: take {_plural(eats, 'black cube')}",
                                   public="is deciding"))
@@ -709,7 +709,8 @@ class CandyMonsters(Game):
         top = self.top(state)
         if top is None or top.kind != "feed":
             return []
-        return [f"draft:{step}" for step in top.steps.get(seat, ())]
+        # The steps are notations such as "feed magmot black", never put in a shared view.
+        return list(top.steps.get(seat, ()))
 
     def result(self, state: State) -> Result | None:
         if state["phase"] != "over":
