@@ -77,8 +77,16 @@ def run_bot(settings: Settings, *, debug: bool = False) -> int:
         info = ops.preflight(settings)
         log.debug("database %s: %s; connecting to Discord", settings.db_path,
                  info.describe_schema() if info.exists else "new, created on start")
-        bot = create_bot(settings)
-        bot.run(settings.token, log_handler=None)
+        # Pictures are drawn in worker processes so that channels moving at once do
+        # not queue for one interpreter lock (docs/benchmarks.md, load test).
+        from renderers.pool import PooledRenderer
+
+        pool = PooledRenderer()
+        try:
+            bot = create_bot(settings, renderer=pool)
+            bot.run(settings.token, log_handler=None)
+        finally:
+            pool.close()
     except Exception as exc:
         return ops.fail(_explain(exc), debug=debug)
     return ops.Exit.OK
