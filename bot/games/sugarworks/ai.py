@@ -20,15 +20,17 @@ from bot.games.sugarworks import content as ct
 from bot.games.sugarworks.movement import Floor, Tile, run
 
 #: How much an arrival one round further off is worth against one in the coming movement.
-DISCOUNT = 0.75
-#: Steps a candy is followed along its icons after the coming movement.
-LOOKAHEAD = 10
+DISCOUNT = 0.85
+#: Most steps a candy is followed along its icons after the coming movement.
+LOOKAHEAD = 14
 #: A rival's shipped candy is worth this much to the AI (negative: it helps a rival).
 RIVAL_SHARE = -0.5
 #: What an unseen order from the deck is worth.
 DRAW_VALUE = 1.2
-#: An order card kept in hand is also candy to make later.
-CARD_FLOOR = 0.6
+#: An order card kept in hand is also candy to make later, while the hand is not full.
+CARD_FLOOR = 0.4
+#: A candy made is worth something beyond the horizon: orders not yet in anybody's hand.
+MAKE_BONUS = 0.5
 
 Pools = dict[str, dict[str, float]]
 
@@ -46,6 +48,8 @@ class Model:
     bonus: dict[tuple[str, str], int]
     orders: list[ct.Order]
     outputs: dict[str, ct.Cell]
+    #: Rounds still to come after the coming movement.
+    rounds_left: int
 
 
 def model_of(view: View) -> Model:
@@ -70,19 +74,20 @@ def model_of(view: View) -> Model:
     bonus = {(b["candy"], b["crate"]): b["stars"] for b in view["blankets"] if b["colourful"]}
     hand = view["hand"] or {"orders": []}
     orders = [ct.orders()[o["id"]] for o in hand["orders"]]
-    return Model(view["viewer"], side, tiles, candies, makers, pools, bonus, orders, outputs)
+    return Model(view["viewer"], side, tiles, candies, makers, pools, bonus, orders, outputs,
+                 view["rounds"] - view["round"])
 
 
 def _add(pool: dict[str, float], kind: str, weight: float) -> None:
     pool[kind] = pool.get(kind, 0.0) + weight
 
 
-def trace(side: ct.Side, tiles: dict[ct.Cell, Tile], cell: ct.Cell, kind: str
-          ) -> tuple[str | None, int]:
+def trace(side: ct.Side, tiles: dict[ct.Cell, Tile], cell: ct.Cell, kind: str,
+          limit: int = LOOKAHEAD) -> tuple[str | None, int]:
     """Where a lone candy on ``cell`` ends up following its icons: (crate | lost | None, steps)."""
     icons = ct.icons()
     seen = {cell}
-    for steps in range(1, LOOKAHEAD + 1):
+    for steps in range(1, limit + 1):
         centre = icons[tiles[cell][0]]
         if centre.move is None:
             return (ct.LOST if centre.eats_candy(kind) else None), steps
@@ -95,7 +100,7 @@ def trace(side: ct.Side, tiles: dict[ct.Cell, Tile], cell: ct.Cell, kind: str
         if cell in seen:
             return None, steps
         seen.add(cell)
-    return None, LOOKAHEAD
+    return None, limit
 
 
 def order_value(order: ct.Order, pools: Pools) -> float:
@@ -124,12 +129,13 @@ def forecast(model: Model, tiles: dict[ct.Cell, Tile],
     for candy, where in story.arrivals:
         _add(pools[where], types[candy], 1.0)
         shipping += _shipping(model, makers.get(candy), types[candy], where, 1.0)
+    limit = min(LOOKAHEAD, 2 * model.rounds_left)
     for candy, cell in story.final.items():
         kind = types[candy]
-        where, steps = trace(model.side, tiles, cell, kind)
+        where, steps = trace(model.side, tiles, cell, kind, limit)
         if where is None:
             continue
-        weight = DISCOUNT ** (1 + steps / 2)
+        weight = DISCOUNT ** ((steps + 1) // 2)
         _add(pools[where], kind, weight)
         shipping += _shipping(model, makers.get(candy), kind, where, weight)
     return pools, shipping
@@ -138,7 +144,7 @@ def forecast(model: Model, tiles: dict[ct.Cell, Tile],
 def _shipping(model: Model, maker: int | None, kind: str, where: str, weight: float) -> float:
     if maker is None or where == ct.LOST:
         return 0.0
-    worth = 1 + model.bonus.get((kind, where), 0)
+    worth = ct.ship_stars() + model.bonus.get((kind, where), 0)
     return weight * worth * (1.0 if maker == model.me else RIVAL_SHARE)
 
 
@@ -177,7 +183,7 @@ def factory_value(model: Model, notation: str) -> float:
         candies.append(("new", kind, model.outputs[kind]))
         makers = dict(makers, new=model.me)
         orders = [o for o in orders if o.id != card]
-        cost = CARD_FLOOR
+        cost = (CARD_FLOOR if len(orders) < 4 else 0.0) - MAKE_BONUS
     pools, shipping = forecast(model, tiles, candies, makers, lost)
     return _worth(model, orders, pools, shipping) - cost
 
@@ -223,3 +229,31 @@ def choose(view: View, legal: list[Action], rng: Rng) -> Action:
     values = action_values(view, legal)
     best = max(values.values())
     return rng.choice([a for a in legal if values[a.notation] >= best - 1e-9])
+
+
+def win_rate_vs_random(games: int, players: int) -> float:
+    """Share of games the AI in seat 0 wins outright against ``players - 1`` random players.
+
+    Seat 0 plays this AI; every other seat picks uniformly among its legal actions. The
+    random players' choices come from a generator seeded per game, so the figure is
+    reproducible.
+    """
+    from bot.games.engine import SeatInfo
+    from bot.games.sugarworks import GAME
+
+    wins = 0
+    for seed in range(games):
+        seats = [SeatInfo("AI", ai=True)] + [SeatInfo(f"Random {i}") for i in range(1, players)]
+        state = GAME.new(seats, seed)
+        pick = Rng.from_seed(seed * 104729 + 7)
+        while GAME.to_act(state):
+            (seat,) = GAME.to_act(state)
+            if seat == 0:
+                action = GAME.ai_action(state, seat)
+            else:
+                action = pick.choice(GAME.legal_actions(state, seat))
+            state = GAME.apply(state, seat, action).state
+        result = GAME.result(state)
+        assert result is not None
+        wins += result.ranking[0] == (0,)
+    return wins / games

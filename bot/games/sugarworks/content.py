@@ -53,6 +53,11 @@ def supply_per_type() -> int:
     return int(_data("candies.json")["supply"])
 
 
+def ship_stars() -> int:
+    """Stars a player scores when a candy they made is shipped into any crate."""
+    return int(_data("candies.json")["ship_stars"])
+
+
 @dataclass(frozen=True)
 class Bonk:
     """How a Bonk! into a candy of one type resolves: who moves, and which way."""

@@ -467,6 +467,7 @@ class Sugarworks(Game):
             self._finish(state, turn)
             return
         state["round"] += 1
+        following = next_seat(state["first"], len(state["seats"]))
         state["first"] = following
         state["active"] = following
         state["step"] = "order"
@@ -500,6 +501,8 @@ class Sugarworks(Game):
                                  "bonks": bonks, "on_board": len(state["candies"])})
         state["movement"] = {
             "round": state["round"],
+            # The move number the engine gives the state this movement ends.
+            "at_move": state["move"] + 1,
             "start": [{"id": c, "type": story.types[c], "maker": makers[c],
                        "cell": list(story.start[c])} for c in story.start],
             "steps": [dict(step.to_json(), text=text)
@@ -527,7 +530,7 @@ class Sugarworks(Game):
         if maker is None:
             return
         points = state["points"][maker]
-        points["shipping"] += 1
+        points["shipping"] += ct.ship_stars()
         state["shipped"][maker] += 1
         bonus = sum(ct.blankets()[b["id"]].stars for b in state["blankets"]
                     if b["colourful"] and ct.blankets()[b["id"]].candy == candy["type"]
@@ -535,7 +538,7 @@ class Sugarworks(Game):
         points["blanket"] += bonus
         if turn is not None:
             extra = f" and {bonus}★ from the blanket order" if bonus else ""
-            turn.say(f"{self.seat_name(state, maker)} scores 1★ for shipping their "
+            turn.say(f"{self.seat_name(state, maker)} scores {ct.ship_stars()}★ for shipping their "
                      f"{ct.candy_name(candy['type'])}{extra}.", maker, "ship")
 
     # ----------------------------------------------------------------- orders

@@ -41,7 +41,7 @@ def build_view(game: Sugarworks, state: State, seat: int | None) -> View:
         movement  None | the last candy movement: {"round", "start": [{"id", "type", "maker",
                    "cell": [x, y]}], "steps": [{"candy", "type", "activation", "start",
                    "events", "after": {id: [x, y]}, "text"}], "lines", "shipped", "lost",
-                   "bonks", "gained"}
+                   "bonks", "gained", "at_move", "fresh": the latest move made it}
         history   [{"round", "shipped", "lost", "bonks", "on_board"}]
         result    None | Result.to_json()
     """
@@ -91,7 +91,8 @@ def build_view(game: Sugarworks, state: State, seat: int | None) -> View:
                   "tiles": len(state["stack"]), "tile_discards": len(state["tile_discards"])},
         "seats": [_seat(game, state, i) for i in range(len(state["seats"]))],
         "hand": _hand(game, state, seat),
-        "movement": state["movement"],
+        "movement": (dict(state["movement"], fresh=state["movement"]["at_move"] == state["move"])
+                     if state["movement"] else None),
         "history": [dict(h) for h in state["history"]],
         "result": result.to_json() if result else None,
     }
