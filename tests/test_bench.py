@@ -1,16 +1,86 @@
-"""The benchmark script runs and reports sane figures (it is not a timed test)."""
+"""``candybot bench`` measures what it says (tiny sample counts: these are not timed tests)."""
 
 from __future__ import annotations
 
-from bot.bench import ai_win_rate, bench_move, bench_render
+import json
+from collections import Counter
+
+import pytest
+
+from bot import bench as bench_module
+from bot.bench import bench, bench_load, bench_play, bench_render, generic_win_rate, win_rate
+from bot.games import get_game
+from renderers import render
+
+SLUG = "sugartopia"
 
 
-def test_bench_reports_render_and_move_figures():
-    render = bench_render(3)
-    assert render["width_px"] >= 1000 and render["png_kb"]["median"] > 0
-    assert bench_move(3)["move_ms"]["median"] > 0
+def test_render_figures_come_from_real_pictures():
+    figures = bench_render(SLUG, 3)
+    assert figures["width_px"] == 1000 and figures["height_px"] > 500
+    for key in ("render_ms", "png_kb"):
+        assert 0 < figures[key]["median"] <= figures[key]["p95"] <= figures[key]["max"]
 
 
-def test_ai_win_rate_is_a_fraction_of_the_games():
-    rate = ai_win_rate(games=4)
-    assert rate in (0.0, 0.25, 0.5, 0.75, 1.0)
+def test_a_play_is_timed_through_the_tables_service_and_the_renderer(monkeypatch):
+    drawn: list[int] = []
+
+    def counting(view):
+        drawn.append(view["move"])
+        return render(view)
+
+    monkeypatch.setattr("renderers.render", counting)
+    figures = bench_play(SLUG, 2)
+    assert figures["play_ms"]["median"] > 0
+    assert drawn == [1, 2, 3]  # one untimed warm-up move, then the two timed ones
+
+
+def test_the_load_test_moves_every_channel_once_per_round():
+    seen: list[int] = []
+
+    def counting(view):
+        seen.append(view["move"])
+        return render(view)
+
+    figures = bench_load(SLUG, channels=3, rounds=2, renderer=counting)
+    # Each channel's first move warms up; then every channel moves once per round.
+    assert Counter(seen) == {1: 3, 2: 3, 3: 3}
+    assert figures["latency_ms"]["median"] > 0
+    assert figures["stall_ms"]["max"] >= 0
+
+
+def test_the_generic_win_rate_counts_games_the_ai_seat_wins():
+    game = get_game(SLUG)
+    rate = generic_win_rate(game, 2, 2)
+    assert rate in (0.0, 0.5, 1.0)
+    assert win_rate(SLUG, 2, 2) == (rate, "generic")  # Sugartopia's AI has no measure of its own
+
+
+def test_the_chess_ratio_divides_the_play_p95_by_the_chess_p95(monkeypatch):
+    monkeypatch.setattr(bench_module, "bench_chess",
+                        lambda samples, width: {"chess_ms": {"median": 90.0, "p95": 100.0,
+                                                             "max": 100.0}})
+    figures = bench_module.bench_game(SLUG, 2, channels=0, rounds=0, ai_games=0, pool=None)
+    assert figures["play_vs_chess_p95"] == pytest.approx(figures["play_ms"]["p95"] / 100.0)
+    assert "load_in_process" not in figures and "ai" not in figures
+
+
+def test_without_the_bench_extra_the_chess_figure_is_skipped_with_a_note(monkeypatch, capsys):
+    monkeypatch.setattr(bench_module, "bench_chess", lambda samples, width: None)
+    assert bench(samples=2, games=[SLUG], channels=2, rounds=1, ai_games=0) == 0
+    out = capsys.readouterr().out
+    assert "Sugartopia" in out and "render pool" in out
+    assert "Chess comparison skipped: install the `bench` extra" in out
+
+
+def test_json_gives_one_line_with_every_figure_per_game(monkeypatch, capsys):
+    monkeypatch.setattr(bench_module, "bench_chess", lambda samples, width: None)
+    assert bench(as_json=True, samples=2, games=[SLUG], channels=0, ai_games=2) == 0
+    line = capsys.readouterr().out.strip()
+    figures = json.loads(line)["games"][SLUG]
+    assert {"render_ms", "png_kb", "play_ms", "ai"} <= set(figures)
+
+
+def test_an_unknown_game_is_refused_before_measuring(capsys):
+    assert bench(games=["no-such-game"]) == 2
+    assert "no game called 'no-such-game'" in capsys.readouterr().err
