@@ -37,9 +37,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-apply a demo's stored log and verify it")
     replay.add_argument("folder", type=Path, help="a folder written by `candybot demo`")
 
-    bench = sub.add_parser("bench", help="time rendering and whole moves on this machine")
+    bench = sub.add_parser("bench", help="time every game's pictures and moves on this machine, "
+                                         "against a chess bot's board, alone and under load")
     bench.add_argument("--json", action="store_true", help="print one machine-readable line")
     bench.add_argument("--samples", type=int, default=60, help="timed repetitions per figure")
+    bench.add_argument("--game", action="append", default=None, metavar="SLUG",
+                       help="measure this game only (repeat for several; default: every game)")
+    bench.add_argument("--channels", type=int, default=50,
+                       help="channels moving at once in the load test (0: no load test)")
+    bench.add_argument("--rounds", type=int, default=3,
+                       help="times every channel moves at once in the load test")
+    bench.add_argument("--ai-games", type=int, default=200,
+                       help="games of the AI against random players (0: skip)")
     return parser
 
 
@@ -87,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "bench":
         from bot.bench import bench
 
-        return bench(as_json=args.json, samples=args.samples)
+        return bench(as_json=args.json, samples=args.samples, games=args.game,
+                     channels=args.channels, rounds=args.rounds, ai_games=args.ai_games)
     raise AssertionError(args.command)
 
 
