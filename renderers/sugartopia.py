@@ -57,6 +57,8 @@ ROAD_EDGE: Colour = (140, 95, 55)
 COOKIE: Colour = (160, 95, 40)
 CASTLE: Colour = (246, 190, 214)
 SPOT: Colour = (118, 104, 92)
+SPOT_FILL: Colour = (243, 232, 216)
+SPOT_EDGE: Colour = (205, 188, 168)
 LAST: Colour = (255, 184, 0)
 SUGAR: Colour = (255, 255, 255)
 HONEY: Colour = (245, 170, 20)
@@ -156,6 +158,18 @@ def _hub(geo: Geometry, q: int, r: int, sides: list[int], alone: bool) -> tuple[
 # --------------------------------------------------------------------------- pieces
 
 
+def _hexagon(draw: ImageDraw.ImageDraw, corners: list[tuple[float, float]],
+             fill: Colour | None, outline: Colour, width: int) -> None:
+    """A filled, outlined hexagon. Pillow's wide polygon outlines cost three times a
+    fill plus a closed line, so wide outlines are drawn as a line."""
+    if width <= 1:
+        draw.polygon(corners, fill=fill, outline=outline)
+        return
+    if fill is not None:
+        draw.polygon(corners, fill=fill)
+    draw.line([*corners, corners[0], corners[1]], fill=outline, width=width, joint="curve")
+
+
 def _sheep(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, rainbow: bool,
            cube: bool) -> None:
     wool = (255, 255, 255) if not rainbow else (255, 196, 236)
@@ -243,22 +257,6 @@ def _castle(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
 # --------------------------------------------------------------------------- the map
 
 
-@cache
-def _dashed_hex(size: int, width: int) -> Image.Image:
-    """The dashed outline of an open spot as a mask, drawn once per size."""
-    half = size + width
-    mask = Image.new("L", (2 * half + 1, 2 * half + 1), 0)
-    draw = ImageDraw.Draw(mask)
-    corners = [(half + size * math.cos(math.radians(60 * i)),
-                half + size * math.sin(math.radians(60 * i))) for i in range(6)]
-    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
-        for t in (0.0, 0.5):
-            draw.line((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
-                       a[0] + (b[0] - a[0]) * (t + 0.3), a[1] + (b[1] - a[1]) * (t + 0.3)),
-                      fill=255, width=width)
-    return mask
-
-
 class Map:
     """Draws the table's cards and open spots onto one layer."""
 
@@ -281,8 +279,8 @@ class Map:
         last = self.view.get("last")
         if last and last.get("index") is not None and last["index"] < len(self.view["cards"]):
             card = self.view["cards"][last["index"]]
-            draw.polygon(geo.corners(card["q"], card["r"], 0.95), outline=LAST,
-                         width=max(4, round(geo.size * 0.09)))
+            _hexagon(draw, geo.corners(card["q"], card["r"], 0.95), None, LAST,
+                     max(4, round(geo.size * 0.09)))
         size = max(11, min(24, round(geo.size * 0.2)))
         for card in self.view["cards"]:
             if card["kind"] != "castle":
@@ -292,9 +290,8 @@ class Map:
 
     def _spot(self, draw: ImageDraw.ImageDraw, spot: dict[str, Any]) -> None:
         geo = self.geo
-        mask = _dashed_hex(round(geo.size * 0.9), max(2, round(geo.size * 0.03)))
-        cx, cy = geo.centre(spot["q"], spot["r"])
-        self.image.paste(SPOT, (round(cx) - mask.width // 2, round(cy) - mask.height // 2), mask)
+        _hexagon(draw, geo.corners(spot["q"], spot["r"], 0.92), SPOT_FILL, SPOT_EDGE,
+                 max(2, round(geo.size * 0.03)))
         size = max(14, min(40, round(geo.size * 0.42)))
         _write(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
                "mm")
@@ -309,8 +306,7 @@ class Map:
             fill = ROAD
         elif fields and all(f["done"] for f in fields):
             fill = GRASS_DONE
-        draw.polygon(geo.corners(q, r), fill=fill, outline=HEX_EDGE,
-                     width=max(1, round(s * 0.02)))
+        _hexagon(draw, geo.corners(q, r), fill, HEX_EDGE, max(1, round(s * 0.02)))
         self._roads(draw, card)
         cx, cy = geo.centre(q, r)
         if kind == "castle":
@@ -319,7 +315,7 @@ class Map:
             owner = card.get("owner")
             colour = _colour(self.owner_colour.get(owner, "")) if owner is not None else INK
             shape = SEAT_SHAPES[owner % len(SEAT_SHAPES)] if owner is not None else None
-            draw.polygon(geo.corners(q, r, 0.9), outline=colour, width=max(4, round(s * 0.1)))
+            _hexagon(draw, geo.corners(q, r, 0.9), None, colour, max(4, round(s * 0.1)))
             _gingerman(draw, cx, cy, s * 0.5, colour, shape)
         for field in fields:
             self._field(draw, card, field)
@@ -545,7 +541,7 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
               y: int) -> None:
     """Deck and supply, then what the pieces are."""
     supply = view["supply"]
-    hint = "" if view.get("result") else " · type a dashed spot's label to play there"
+    hint = "" if view.get("result") else " · type an empty spot's label to play there"
     _write(image, (MARGIN, y + 8), f"Deck {view['deck']} · supply {supply['sugar']} sugar, "
            f"{supply['honey']} honey{hint}", 20, MUTED)
     y += 48
