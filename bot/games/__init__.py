@@ -19,6 +19,7 @@ from bot.games.engine import Game, OptionsError
 PACKAGES: tuple[str, ...] = (
     "sugar_blast",
     "sugartopia",
+    "sugar_heist",
 )
 
 
