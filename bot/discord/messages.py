@@ -233,7 +233,8 @@ def next_line(board: Board) -> str:
         return "Waiting for the game to go on."
     names = _names([who(s) for s in acting])
     if board.joint:
-        done = [marked(s, seats[s].name) for s in board.decided if s in seats]
+        told = {step.seat for step in board.steps}
+        done = [marked(s, seats[s].name) for s in board.decided if s in seats and s not in told]
         already = f"{_names(done)} {'has' if len(done) == 1 else 'have'} decided. " if done else ""
         return (f"{already}Still deciding, in secret: {names}. Press **Decide** (only you see "
                 f"your choices) or use `/play`.")
@@ -290,7 +291,7 @@ async def hand_message(hand: Hand, renderer: Renderer | None,
     if hand.legal:
         shown = ", ".join(f"`{a.notation}`" for a in hand.legal[:20])
         more = f" and {len(hand.legal) - 20} more" if len(hand.legal) > 20 else ""
-        lines.append(f"Your moves: {shown}{more}.")
+        lines.append(f"Your {'move' if len(hand.legal) == 1 else 'moves'}: {shown}{more}.")
     elif hand.waiting:
         names = {s.seat: s.name for s in hand.record.seats}
         lines.append("You have decided; still deciding: "

@@ -16,8 +16,8 @@ The API game tests may rely on (kept stable):
     returns the first board message.
 ``await session.command(user, "game", "hand") -> Sent`` / ``session.play(user, text)``
     run a slash command; return the last message the bot sent or edited in answer.
-``await session.click(user, sent, custom_id_or_ending, values=None) -> Sent``
-    click a button (or choose ``values`` in a menu) of a recorded message.
+``await session.click(user, sent_or_message_id, custom_id_or_ending, values=None) -> Sent``
+    click a button (or choose ``values`` in a menu) of a recorded message as it stands.
 ``await session.suggest(user, typed) -> list[str]``
     the ``/play`` autocomplete values offered to ``user``.
 ``await session.state()``
@@ -432,11 +432,13 @@ class Session:
                                            focused="action", channel_id=self.channel_id))
         return [c["value"] for c in self.rec.sent[-1].payload["data"]["choices"]]  # type: ignore[index]
 
-    async def click(self, user: int, sent: Sent, custom_id: str, *,
+    async def click(self, user: int, sent: Sent | int, custom_id: str, *,
                     values: Sequence[str] | None = None, permissions: int = 0) -> Sent:
-        """Click the component of ``sent`` whose id is (or ends with) ``custom_id``."""
-        assert sent.message_id is not None, "only recorded messages can be clicked"
-        message = self.rec.message(sent.message_id)
+        """Click the component whose id is (or ends with) ``custom_id`` on the message
+        ``sent`` (or the message with that id) as it stands now."""
+        message_id = sent if isinstance(sent, int) else sent.message_id
+        assert message_id is not None, "only recorded messages can be clicked"
+        message = self.rec.message(message_id)
         ids = [c["custom_id"] for row in message["components"] for c in row["components"]
                if "custom_id" in c]
         chosen = custom_id if custom_id in ids else next(
