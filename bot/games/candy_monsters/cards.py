@@ -67,6 +67,7 @@ class Card:
         return self.kind in ("starting", "monster")
 
 
+@cache
 def name_key(name: str) -> str:
     """A printed name as it is typed: lower case, no apostrophes, hyphens as spaces."""
     text = name.lower().replace("'", "").replace("’", "").replace("-", " ")

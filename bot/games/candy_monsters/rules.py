@@ -409,17 +409,22 @@ class CandyMonsters(Game):
         hunger = decision.data["hunger"][str(seat)]
         steps = list(decision.steps.get(seat, ()))
         plan = feeding.plan(state, seat, hunger, steps)
-        out = []
+        general = []
         for card_id in feeding.relief_cards(state, seat):
             ability = cards.card(card_id).ability
             if card_id not in plan.used and ability is not None and ability.cost <= plan.sugar:
-                out.append(Action(f"use {cards.card(card_id).key}",
-                                  effects.ability_text(ability), public="is deciding"))
+                general.append(Action(f"use {cards.card(card_id).key}",
+                                      effects.ability_text(ability), public="is deciding"))
         left = feeding.undecided(hunger, plan)
         if left:
-            out.append(Action("feed all", "feed every monster left with sugar (black cubes for "
-                                          "what is short)", public="is deciding"))
-        for monster, need in left:
+            general.append(Action("feed all", "feed every monster left with sugar (black cubes "
+                                              "for what is short)", public="is deciding"))
+        # The first monster's choices, then abilities and "feed all", then the other
+        # monsters': the list starts and ends alike (both finish the answer or neither).
+        out: list[Action] = []
+        for n, (monster, need) in enumerate(left):
+            if n == 1:
+                out.extend(general)
             c = cards.card(monster)
             eats = feeding.need_now(plan, need)
             sugar = min(plan.sugar, eats)
@@ -442,6 +447,8 @@ class CandyMonsters(Game):
             out.append(Action(f"let {c.key} go",
                               f"let {c.name} go (discarded with what is tucked under it)",
                               public="is deciding"))
+        if len(left) < 2:
+            out.extend(general)
         return out
 
     def answer_complete(self, state: State, decision: Decision, seat: int,
@@ -709,8 +716,12 @@ class CandyMonsters(Game):
         top = self.top(state)
         if top is None or top.kind != "feed":
             return []
-        # The steps are notations such as "feed magmot black", never put in a shared view.
-        return list(top.steps.get(seat, ()))
+        steps = top.steps.get(seat, ())
+        return [self.answer_tag(state, seat, steps)] if steps else []
+
+    def answer_tag(self, state: State, seat: int, steps: Any) -> str:
+        """A seat's feeding answer so far as one line, shown only in its own view."""
+        return f"{self.seat_name(state, seat)}'s secret feeding: {'; '.join(steps)}"
 
     def result(self, state: State) -> Result | None:
         if state["phase"] != "over":

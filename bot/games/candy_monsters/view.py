@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
@@ -13,6 +14,17 @@ if TYPE_CHECKING:
 
 def describe(card_id: str) -> dict[str, Any]:
     """A card as printed: cost, colour, value, hunger, window and the generated text."""
+    return dict(_printed(card_id))
+
+
+def brief(card_id: str) -> dict[str, Any]:
+    """A card in play, briefly: the rest is in the view's ``cards``."""
+    c = cards.card(card_id)
+    return {"id": c.id, "key": c.key, "kind": c.kind, "colour": c.colour, "value": c.value}
+
+
+@cache
+def _printed(card_id: str) -> dict[str, Any]:
     c = cards.card(card_id)
     ability = c.ability
     return {
@@ -47,9 +59,9 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         events       [card]  events drawn so far, oldest first
         black_candies {"resolved", "left"}
         players      [{"seat", "name", "ai", "sugar", "candy", "black", "score",
-                       "monsters": [card + {"eats": int (now), "used": bool,
-                                    "tucked": [card + {"used", "token"}]}],
-                       "kept": [card], "kept_candies": {colour: n},
+                       "monsters": [brief + {"eats": int (now), "used": bool,
+                                    "tucked": [brief + {"used", "token"}]}],
+                       "kept": [brief], "kept_candies": {colour: n},
                        "set_sugar": int, "set_candy": int (start-of-turn bonus now),
                        "tokens": [card ids with a one-time-use token],
                        "first": bool, "acting": bool, "feeding": "waiting" | "decided" | None}]
@@ -60,12 +72,16 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
                      ("mine" only in the deciding seat's own view)
         last_feeding None | {seat: {"meals", "used", "black", "gone"}} the last Black Candy
         decision     None | the open decision as this seat may see it (engine's form)
+        cards        {id: card}  :func:`describe` of every card the players hold (a brief is
+                     {"id", "key", "kind", "colour", "value"})
         final, result
     """
     players = len(state["seats"])
     top = game.top(state)
     feeding_top = top if top is not None and top.kind == "feed" else None
     t = state["turn"]
+    held = [c for p in state["players"] for m in p["monsters"] for c in (m["card"], *m["tucked"])]
+    held += [c for p in state["players"] for c in p["kept"]]
     return {
         "game": game.slug,
         "viewer": seat,
@@ -89,9 +105,10 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         "black_candies": {"resolved": state["black_candies"],
                           "left": len(cards.ids_of("black_candy")) - state["black_candies"]},
         "players": [_player(game, state, s, feeding_top) for s in range(players)],
-        "feeding": _feeding(state, seat, feeding_top),
+        "feeding": _feeding(game, state, seat, feeding_top),
         "last_feeding": state["last_feeding"],
         "decision": game.decision_view(state, seat),
+        "cards": {c: _printed(c) for c in held},
         "final": state["final"],
         "result": (r.to_json() if (r := game.result(state)) else None),
     }
@@ -113,10 +130,10 @@ def _player(game: CandyMonsters, state: State, seat: int, top: Any) -> dict[str,
     table = cards.kingdom()["monster_set_sugar"]
     monsters = []
     for entry in p["monsters"]:
-        card = describe(entry["card"])
+        card = brief(entry["card"])
         card["eats"] = hunger[entry["card"]]
         card["used"] = entry["card"] in p["used"]
-        card["tucked"] = [{**describe(a), "used": a in p["used"], "token": a in p["tokens"]}
+        card["tucked"] = [{**brief(a), "used": a in p["used"], "token": a in p["tokens"]}
                           for a in entry["tucked"]]
         monsters.append(card)
     status = None
@@ -128,7 +145,7 @@ def _player(game: CandyMonsters, state: State, seat: int, top: Any) -> dict[str,
         "sugar": p["sugar"], "candy": p["candy"], "black": p["black"],
         "score": scoring.breakdown(state, seat)["total"],
         "monsters": monsters,
-        "kept": [describe(a) for a in p["kept"]],
+        "kept": [brief(a) for a in p["kept"]],
         "kept_candies": board.kept_candies(state, seat),
         "set_sugar": sum(table[str(min(n, 4))] for n in counts.values() if n >= 2),
         "set_candy": board.full_sets(counts),
@@ -139,7 +156,8 @@ def _player(game: CandyMonsters, state: State, seat: int, top: Any) -> dict[str,
     }
 
 
-def _feeding(state: State, seat: int | None, top: Any) -> dict[str, Any] | None:
+def _feeding(game: CandyMonsters, state: State, seat: int | None,
+             top: Any) -> dict[str, Any] | None:
     if top is None:
         return None
     out: dict[str, Any] = {"card": top.data["card"], "waiting": list(top.waiting),
@@ -149,6 +167,7 @@ def _feeding(state: State, seat: int | None, top: Any) -> dict[str, Any] | None:
         steps = list(top.steps.get(seat, ()))
         plan = feeding.plan(state, seat, hunger, steps)
         out["mine"] = {
+            "answer": game.answer_tag(state, seat, steps) if steps else None,
             "steps": steps, "hunger": hunger, "sugar": plan.sugar, "candy": plan.candy,
             "relief": plan.relief,
             "meals": [[m.monster, m.how, m.sugar, m.candy, m.black]
