@@ -419,6 +419,8 @@ def _status(view: dict[str, Any]) -> str:
         where = f" in {area['name']}" if area and "name" in area else ""
         return (f"{name} chooses which bear eats{where}: {feeding['cubes']} sugar for "
                 f"{', '.join(feeding['colours'])}.")
+    if view.get("viewer") == view["turn"] and view.get("hand"):
+        return f"Your turn: place {view['hand']['name']} on a labelled spot."
     return f"{name} to play: a land card on a labelled spot."
 
 
