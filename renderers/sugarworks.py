@@ -1,0 +1,670 @@
+"""Sugarworks picture: the factory floor, crates, gutter, market, blanket orders and players.
+
+Every candy type has its own shape as well as its colour (red circle, yellow
+hexagon, green triangle, blue square, purple rectangle), so the floor reads
+without colour vision. A candy a player made carries that player's seat colour
+and initial on a small tag. Icons are drawn, not lettered: arrows, double arrows
+for jumps, a spring, a candy eater alien (its shape on its face) and an X.
+
+:func:`animate` draws the last candy movement as a GIF, one frame per activation,
+with the path of that activation, every Bonk! and a caption.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers.common import (
+    INK,
+    MUTED,
+    PANEL,
+    WHITE,
+    Colour,
+    arrow,
+    centred_text,
+    fitted_text,
+    font,
+    make_palette,
+    new_canvas,
+    outlined_text,
+    panel,
+    seat_colour,
+    to_png,
+    wrap,
+)
+
+WIDTH = 1000
+CELL = 100
+BX, BY = 48, 104  # top-left corner of the floor
+CRATE_W = 178
+SUPERSAMPLE = 4
+
+CANDY: dict[str, Colour] = {
+    "red": (220, 38, 38), "yellow": (250, 196, 20), "green": (34, 160, 70),
+    "blue": (30, 100, 220), "purple": (140, 60, 190),
+}
+SHAPES = {"red": "circle", "yellow": "hexagon", "green": "triangle", "blue": "square",
+          "purple": "rectangle"}
+TILE_PRINTED: Colour = (238, 226, 208)
+TILE_PLAYED: Colour = (214, 232, 246)
+TILE_EDGE: Colour = (196, 176, 150)
+ICON: Colour = (150, 128, 104)
+ICON_PLAYED: Colour = (70, 110, 150)
+HAZARD: Colour = (200, 40, 40)
+BONK: Colour = (255, 170, 0)
+PATH: Colour = (20, 20, 20)
+GREY_CARD: Colour = (225, 225, 225)
+STAR: Colour = (255, 196, 0)
+CRATE_FILL = {"heart": (252, 214, 222), "pumpkin": (255, 222, 186), "bunny": (226, 226, 244)}
+
+
+# --------------------------------------------------------------------------- candies
+
+
+def _polygon(cx: float, cy: float, r: float, sides: int, start: float) -> list[tuple[float,
+                                                                                     float]]:
+    return [(cx + r * math.cos(math.radians(start + 360 * i / sides)),
+             cy + r * math.sin(math.radians(start + 360 * i / sides))) for i in range(sides)]
+
+
+def _candy_shape(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float,
+                 fill: Colour | None = None) -> None:
+    colour = fill or CANDY[kind]
+    line = max(2, round(r / 8))
+    shape = SHAPES[kind]
+    if shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=line)
+    elif shape == "hexagon":
+        draw.polygon(_polygon(cx, cy, r * 1.05, 6, 0), fill=colour, outline=INK, width=line)
+    elif shape == "triangle":
+        pts = [(cx, cy - r * 1.1), (cx + r * 1.05, cy + r * 0.8), (cx - r * 1.05, cy + r * 0.8)]
+        draw.polygon(pts, fill=colour, outline=INK, width=line)
+    elif shape == "square":
+        s = r * 0.86
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour, outline=INK, width=line)
+    else:
+        draw.rectangle((cx - r * 1.15, cy - r * 0.6, cx + r * 1.15, cy + r * 0.6), fill=colour,
+                       outline=INK, width=line)
+
+
+@cache
+def candy_sprite(kind: str, radius: int, maker: int | None = None,
+                 initial: str = "") -> Image.Image:
+    """A candy with smooth edges (and its maker's tag) on a transparent square."""
+    side = 2 * radius + 8
+    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    centre = side * SUPERSAMPLE / 2
+    _candy_shape(draw, kind, centre, centre, radius * SUPERSAMPLE)
+    if maker is not None:
+        tag = radius * 0.55 * SUPERSAMPLE
+        tx, ty = centre + radius * 0.62 * SUPERSAMPLE, centre + radius * 0.62 * SUPERSAMPLE
+        draw.ellipse((tx - tag, ty - tag, tx + tag, ty + tag), fill=seat_colour(maker),
+                     outline=WHITE, width=SUPERSAMPLE * 2)
+        draw.text((tx, ty), initial, font=font(round(tag * 1.3), True), fill=WHITE,
+                  anchor="mm")
+    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+
+def paste_candy(image: Image.Image, kind: str, cx: float, cy: float, radius: int,
+                maker: int | None = None, initial: str = "") -> None:
+    sprite = candy_sprite(kind, radius, maker, initial)
+    half = sprite.width // 2
+    image.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+class Floor:
+    """Pixel geometry of the floor for one view."""
+
+    def __init__(self, board: dict[str, Any], top: int = BY) -> None:
+        self.width = board["width"]
+        self.height = board["height"]
+        self.top = top
+
+    def box(self, x: int, y: int) -> tuple[int, int, int, int]:
+        left = BX + x * CELL
+        upper = self.top + (self.height - 1 - y) * CELL
+        return left, upper, left + CELL, upper + CELL
+
+    def centre(self, x: float, y: float) -> tuple[float, float]:
+        return BX + x * CELL + CELL / 2, self.top + (self.height - 1 - y) * CELL + CELL / 2
+
+    @property
+    def bottom(self) -> int:
+        return self.top + self.height * CELL
+
+    @property
+    def right(self) -> int:
+        return BX + self.width * CELL
+
+
+# --------------------------------------------------------------------------- icons
+
+
+def _arrow_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, dx: int, dy: int,
+                colour: Colour, size: float) -> None:
+    ux, uy = (dx > 0) - (dx < 0), -((dy > 0) - (dy < 0))
+    double = abs(dx) == 2 or abs(dy) == 2
+    length = size * 0.75
+    start = (cx - ux * length / 2, cy - uy * length / 2)
+    end = (cx + ux * length / 2, cy + uy * length / 2)
+    arrow(draw, start, end, colour, width=max(4, round(size / 9)), head=round(size / 3.6))
+    if double:
+        back = (end[0] - ux * size * 0.28, end[1] - uy * size * 0.28)
+        arrow(draw, start, back, colour, width=max(4, round(size / 9)), head=round(size / 3.6))
+
+
+def _spring(draw: ImageDraw.ImageDraw, cx: float, cy: float, colour: Colour,
+            size: float) -> None:
+    w = size * 0.22
+    pts = [(cx + (w if i % 2 else -w), cy + size * 0.38 - i * size * 0.1) for i in range(6)]
+    draw.line(pts, fill=colour, width=max(3, round(size / 14)), joint="curve")
+    arrow(draw, (cx, cy - size * 0.1), (cx, cy - size * 0.45), colour,
+          width=max(4, round(size / 10)), head=round(size / 4))
+
+
+def _alien(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, eats: str) -> None:
+    """A candy eater alien: a green head with antennae, the shape it eats on its face."""
+    body = (110, 190, 90)
+    for side in (-1, 1):
+        draw.line((cx + side * r * 0.3, cy - r * 0.7, cx + side * r * 0.6, cy - r * 1.15),
+                  fill=INK, width=max(2, round(r / 8)))
+        draw.ellipse((cx + side * r * 0.6 - r * 0.13, cy - r * 1.28,
+                      cx + side * r * 0.6 + r * 0.13, cy - r * 1.02), fill=body, outline=INK)
+    draw.ellipse((cx - r, cy - r * 0.85, cx + r, cy + r * 0.95), fill=body, outline=INK,
+                 width=max(2, round(r / 9)))
+    if eats == "any":
+        s = r * 0.45
+        draw.line((cx - s, cy - s + r * 0.1, cx + s, cy + s + r * 0.1), fill=HAZARD,
+                  width=max(3, round(r / 5)))
+        draw.line((cx - s, cy + s + r * 0.1, cx + s, cy - s + r * 0.1), fill=HAZARD,
+                  width=max(3, round(r / 5)))
+    else:
+        _candy_shape(draw, eats, cx, cy + r * 0.1, r * 0.48)
+
+
+def _x_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -> None:
+    s = size * 0.32
+    for a, b in (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s))):
+        draw.line((*a, *b), fill=HAZARD, width=max(5, round(size / 8)))
+
+
+ICON_MOVES = {"right": (1, 0), "left": (-1, 0), "up": (0, 1), "down": (0, -1),
+              "jump-right": (2, 0), "jump-left": (-2, 0)}
+
+
+def draw_icon(draw: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float,
+              colour: Colour) -> None:
+    """A centre or corner icon, ``size`` across."""
+    if icon in ICON_MOVES:
+        dx, dy = ICON_MOVES[icon]
+        _arrow_icon(draw, cx, cy, dx, dy, colour, size)
+    elif icon == "spring":
+        _spring(draw, cx, cy, colour, size)
+    elif icon == "x":
+        _x_icon(draw, cx, cy, size)
+    elif icon.startswith("eat-"):
+        _alien(draw, cx, cy + size * 0.08, size * 0.3, icon[4:])
+
+
+def _tile(draw: ImageDraw.ImageDraw, floor: Floor, space: dict[str, Any],
+          occupied: bool = False) -> None:
+    """One space: its tile, its centre icon (small in the top right corner under a candy so
+    that both stay readable) and its corner icon."""
+    box = floor.box(space["x"], space["y"])
+    played = space["tile"] is not None
+    fill = TILE_PLAYED if played else TILE_PRINTED
+    draw.rectangle(box, fill=fill, outline=TILE_EDGE, width=2)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    if space["output"]:
+        colour = CANDY[space["output"]]
+        draw.rectangle((box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4), outline=colour,
+                       width=7)
+        draw.text((box[0] + 10, box[1] + 8), "OUT", font=font(16, True), fill=colour)
+        _candy_shape(draw, space["output"], box[2] - 20, box[1] + 18, 9)
+    elif space["output_space"]:
+        _dashed_box(draw, (box[0] + 6, box[1] + 6, box[2] - 6, box[3] - 6), MUTED)
+    colour = ICON_PLAYED if played else ICON
+    if occupied:
+        draw_icon(draw, space["centre"], box[2] - 22, box[1] + 22, CELL * 0.36, colour)
+    else:
+        draw_icon(draw, space["centre"], cx, cy + 4, CELL * 0.62, colour)
+    if space["corner"]:
+        r = CELL * 0.17
+        draw.ellipse((box[0] + 3, box[1] + 3, box[0] + 2 * r + 10, box[1] + 2 * r + 10),
+                     fill=WHITE, outline=HAZARD, width=2)
+        draw_icon(draw, space["corner"], box[0] + r + 6, box[1] + r + 6, CELL * 0.34, colour)
+
+
+def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+                colour: Colour) -> None:
+    x0, y0, x1, y1 = box
+    dash = 8
+    for x in range(round(x0), round(x1), dash * 2):
+        draw.line((x, y0, min(x + dash, x1), y0), fill=colour, width=2)
+        draw.line((x, y1, min(x + dash, x1), y1), fill=colour, width=2)
+    for y in range(round(y0), round(y1), dash * 2):
+        draw.line((x0, y, x0, min(y + dash, y1)), fill=colour, width=2)
+        draw.line((x1, y, x1, min(y + dash, y1)), fill=colour, width=2)
+
+
+# --------------------------------------------------------------------------- crates
+
+
+def crate_symbol(draw: ImageDraw.ImageDraw, crate: str, cx: float, cy: float,
+                 r: float) -> None:
+    """Heart, pumpkin, bunny or the gutter's X, about ``r`` round."""
+    if crate == "heart":
+        draw.ellipse((cx - r, cy - r * 0.75, cx, cy + r * 0.2), fill=(220, 60, 90))
+        draw.ellipse((cx, cy - r * 0.75, cx + r, cy + r * 0.2), fill=(220, 60, 90))
+        draw.polygon([(cx - r * 0.97, cy - r * 0.15), (cx + r * 0.97, cy - r * 0.15),
+                      (cx, cy + r)], fill=(220, 60, 90))
+    elif crate == "pumpkin":
+        draw.rectangle((cx - r * 0.1, cy - r * 1.05, cx + r * 0.12, cy - r * 0.6),
+                       fill=(90, 120, 40))
+        for dx in (-0.45, 0.45, 0.0):
+            draw.ellipse((cx + dx * r - r * 0.6, cy - r * 0.7, cx + dx * r + r * 0.6,
+                          cy + r * 0.8), fill=(240, 140, 30), outline=(170, 90, 20), width=2)
+    elif crate == "bunny":
+        for dx in (-0.3, 0.3):
+            draw.ellipse((cx + dx * r - r * 0.2, cy - r * 1.1, cx + dx * r + r * 0.2,
+                          cy - r * 0.1), fill=(250, 250, 255), outline=INK, width=2)
+        draw.ellipse((cx - r * 0.62, cy - r * 0.45, cx + r * 0.62, cy + r * 0.8),
+                     fill=(250, 250, 255), outline=INK, width=2)
+        for dx in (-0.22, 0.22):
+            draw.ellipse((cx + dx * r - 3, cy + r * 0.05 - 3, cx + dx * r + 3,
+                          cy + r * 0.05 + 3), fill=INK)
+    else:
+        _x_icon(draw, cx, cy, r * 2.2)
+
+
+def _counts(candies: list[dict[str, Any]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for candy in candies:
+        out[candy["type"]] = out.get(candy["type"], 0) + 1
+    return out
+
+
+def _candy_counts(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
+                  counts: dict[str, int], max_x: float, radius: int = 13) -> None:
+    for kind in CANDY:
+        if not counts.get(kind):
+            continue
+        if x + 3 * radius + 30 > max_x:
+            break
+        paste_candy(image, kind, x + radius, y, radius)
+        draw.text((x + 2 * radius + 4, y), f"×{counts[kind]}", font=font(20, True), fill=INK,
+                  anchor="lm")
+        x += 2 * radius + 48
+
+
+def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
+            view: dict[str, Any]) -> None:
+    rows = {crate["y"]: crate for crate in view["board"]["crates"]}
+    for y in range(floor.height):
+        x0, y0, _, y1 = floor.box(floor.width, y)
+        crate = rows.get(y)
+        if crate is None:
+            # A lost edge: a candy leaving here falls into the gutter.
+            for i in range(4):
+                yy = y0 + 14 + i * (CELL - 28) / 3
+                draw.line((floor.right + 4, yy, floor.right + 16, yy + 10), fill=HAZARD,
+                          width=3)
+            continue
+        name = crate["crate"]
+        panel(draw, (x0 + 8, y0 + 6, x0 + CRATE_W, y1 - 6), fill=CRATE_FILL[name],
+              outline=INK, radius=10, width=3)
+        crate_symbol(draw, name, x0 + 36, y0 + 36, 20)
+        draw.text((x0 + 64, y0 + 34), name.upper(), font=font(20, True), fill=INK,
+                  anchor="lm")
+        counts = _counts(crate["candies"])
+        if counts:
+            _candy_counts(image, draw, x0 + 16, y0 + 72, counts, x0 + CRATE_W - 4, 11)
+        else:
+            draw.text((x0 + 18, y0 + 72), "empty", font=font(17), fill=MUTED, anchor="lm")
+
+
+def _coordinates(draw: ImageDraw.ImageDraw, floor: Floor) -> None:
+    for x in range(floor.width):
+        cx, _ = floor.centre(x, 0)
+        outlined_text(draw, (cx, floor.top - 16), chr(97 + x), 24, INK, WHITE, stroke=2)
+        outlined_text(draw, (cx, floor.bottom + 16), chr(97 + x), 24, INK, WHITE, stroke=2)
+    for y in range(floor.height):
+        _, cy = floor.centre(0, y)
+        outlined_text(draw, (BX - 22, cy), str(y + 1), 24, INK, WHITE, stroke=2)
+
+
+def _initials(view: dict[str, Any]) -> list[str]:
+    """A seat's tag on its candies: its name's initial, or its number if initials clash."""
+    initials = [(s["name"][:1] or "?").upper() for s in view["seats"]]
+    if len(set(initials)) < len(initials):
+        return [str(i + 1) for i in range(len(initials))]
+    return initials
+
+
+def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+               floor: Floor, candies: list[dict[str, Any]] | None = None) -> None:
+    """Tiles, coordinates, crates and the candies (``candies`` overrides the view's)."""
+    shown = view["candies"] if candies is None else candies
+    taken = {(c["x"], c["y"]) for c in shown}
+    for space in view["board"]["spaces"]:
+        _tile(draw, floor, space, (space["x"], space["y"]) in taken)
+    _coordinates(draw, floor)
+    _crates(image, draw, floor, view)
+    initials = _initials(view)
+    for candy in shown:
+        cx, cy = floor.centre(candy["x"], candy["y"])
+        maker = candy["maker"]
+        paste_candy(image, candy["type"], cx - 4, cy + 8, 26, maker,
+                    initials[maker] if maker is not None else "")
+
+
+def _gutter(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+            y: int, gutter: list[dict[str, Any]] | None = None) -> int:
+    box = (BX, y, WIDTH - 16, y + 58)
+    panel(draw, box, fill=(250, 232, 232), outline=HAZARD, radius=10, width=2)
+    _x_icon(draw, BX + 28, y + 29, 34)
+    draw.text((BX + 52, y + 29), "LOST", font=font(22, True), fill=HAZARD, anchor="lm")
+    counts = _counts(view["gutter"] if gutter is None else gutter)
+    if counts:
+        _candy_counts(image, draw, BX + 130, y + 29, counts, WIDTH - 20, 14)
+    else:
+        draw.text((BX + 130, y + 29), "no candy lost yet", font=font(20), fill=MUTED,
+                  anchor="lm")
+    return y + 58
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def order_card(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
+               order: dict[str, Any] | None, label: str) -> None:
+    """An order card: where to (crate or gutter), the candies it shows, its stars."""
+    x0, y0, x1, y1 = box
+    if order is None:
+        _dashed_box(draw, box, MUTED)
+        centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "empty", 18, MUTED)
+        return
+    special = order["special"]
+    panel(draw, box, fill=(255, 240, 240) if special else WHITE,
+          outline=HAZARD if special else INK, radius=10, width=2)
+    draw.text((x0 + 8, y0 + 6), label, font=font(17, True), fill=MUTED)
+    crate_symbol(draw, order["to"] if not special else "lost", x1 - 26, y0 + 24, 13)
+    x = x0 + 10
+    for kind in order["candies"]:
+        paste_candy(image, kind, x + 18, y1 - 28, 16)
+        x += 42
+    sx, sy = x1 - 26, y1 - 28
+    draw.polygon(_star(sx, sy, 22), fill=STAR, outline=INK)
+    centred_text(draw, (sx, sy + 2), str(order["stars"]), 20, INK, bold=True)
+
+
+def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    return [(cx + (r if i % 2 == 0 else r * 0.5) * math.cos(math.radians(-90 + 36 * i)),
+             cy + (r if i % 2 == 0 else r * 0.5) * math.sin(math.radians(-90 + 36 * i)))
+            for i in range(10)]
+
+
+def _section(draw: ImageDraw.ImageDraw, y: int, text: str) -> int:
+    draw.text((BX - 30, y), text, font=font(24, True), fill=INK, anchor="lt")
+    return y + 34
+
+
+def _market(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+            y: int) -> int:
+    y = _section(draw, y, f"Order market  ·  deck {view['decks']['orders']}")
+    width = (WIDTH - BX + 30 - 16 - 3 * 12) // 4
+    for i, order in enumerate(view["market"]):
+        x = BX - 30 + i * (width + 12)
+        order_card(image, draw, (x, y, x + width, y + 100), order, f"{i + 1}")
+    return y + 112
+
+
+def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+              y: int) -> int:
+    y = _section(draw, y, "Blanket orders")
+    width = 250
+    for i, blanket in enumerate(view["blankets"]):
+        x = BX - 30 + i * (width + 12)
+        colourful = blanket["colourful"]
+        panel(draw, (x, y, x + width, y + 74), fill=(255, 247, 214) if colourful else GREY_CARD,
+              outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
+        if colourful:
+            paste_candy(image, blanket["candy"], x + 30, y + 37, 18)
+        else:
+            _candy_shape(draw, blanket["candy"], x + 30, y + 37, 16, fill=(170, 170, 170))
+        draw.text((x + 58, y + 37), "→", font=font(26, True), fill=INK, anchor="lm")
+        crate_symbol(draw, blanket["crate"], x + 108, y + 37, 16)
+        text = f"+{blanket['stars']}★" if colourful else "grey"
+        draw.text((x + width - 12, y + 37), text, font=font(24, True),
+                  fill=INK if colourful else MUTED, anchor="rm")
+    x = BX - 30 + 3 * (width + 12)
+    panel(draw, (x, y, WIDTH - 16, y + 74), fill=WHITE, outline=INK, radius=10)
+    draw.text((x + 10, y + 20), "die", font=font(18, True), fill=MUTED, anchor="lm")
+    face = view["die"]
+    if face in CANDY:
+        paste_candy(image, face, x + 40, y + 50, 15)
+    else:
+        draw.text((x + 12, y + 52), "blank", font=font(18), fill=MUTED, anchor="lm")
+    return y + 86
+
+
+def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    y = _section(draw, y, "Sugarworkers")
+    for seat in view["seats"]:
+        i = seat["seat"]
+        acting = i in view["to_act"]
+        box = (BX - 30, y, WIDTH - 16, y + 56)
+        panel(draw, box, fill=(255, 244, 200) if acting else PANEL,
+              outline=seat_colour(i), radius=10, width=3)
+        draw.ellipse((BX - 18, y + 12, BX + 14, y + 44), fill=seat_colour(i))
+        centred_text(draw, (BX - 2, y + 29), _initials(view)[i], 19, WHITE, bold=True)
+        name = seat["name"] + ("  (die)" if i == view["first"] else "")
+        fitted_text(draw, (BX + 26, y + 28), name, 24, 300, INK, bold=acting, anchor="lm")
+        points = seat["points"]
+        detail = (f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
+                  f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles")
+        draw.text((WIDTH - 28, y + 18), detail, font=font(22, True), fill=INK, anchor="rm")
+        split = (f"orders {points['orders']} · shipping {points['shipping']} · "
+                 f"blanket {points['blanket']}")
+        draw.text((WIDTH - 28, y + 44), split, font=font(18), fill=MUTED, anchor="rm")
+        y += 64
+    return y
+
+
+def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    hand = view["hand"]
+    name = view["seats"][view["viewer"]]["name"]
+    y = _section(draw, y, f"{name}'s hand (only you see this)")
+    count = max(5, len(hand["orders"]))
+    width = (WIDTH - BX + 30 - 16 - (count - 1) * 10) // count
+    for i, order in enumerate(hand["orders"]):
+        x = BX - 30 + i * (width + 10)
+        order_card(image, draw, (x, y, x + width, y + 100), order, order["id"])
+    y += 112
+    for i, tile in enumerate(hand["tiles"]):
+        x = BX - 30 + i * 310
+        box = (x, y, x + 300, y + 86)
+        panel(draw, box, fill=TILE_PLAYED, outline=INK, radius=10)
+        draw_icon(draw, tile["centre"], x + 44, y + 46, 62, ICON_PLAYED)
+        if tile["corner"]:
+            draw_icon(draw, tile["corner"], x + 18, y + 18, 30, ICON_PLAYED)
+        fitted_text(draw, (x + 86, y + 28), tile["name"], 20, 205, INK, bold=True,
+                    anchor="lm")
+        fitted_text(draw, (x + 86, y + 58), f"conveyor {tile['kind']} at …", 17, 205, MUTED,
+                    anchor="lm")
+    return y + 98
+
+
+def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    draw.text((BX - 30, 14), "Sugarworks", font=font(34, True), fill=INK)
+    if view["result"]:
+        status = view["result"]["summary"]
+    else:
+        names = [s["name"] for s in view["seats"]]
+        who = ", ".join(names[s] for s in view["to_act"]) or "—"
+        doing = {"order": "order action", "factory": "factory action",
+                 "drop": "discards down to five orders"}[view["step"]]
+        status = f"Round {view['round']}/{view['rounds']} · {who}: {doing}"
+    lines = wrap(draw, status, 22, WIDTH - 290)[:2]
+    for i, line in enumerate(lines):
+        draw.text((262, 18 + i * 27), line, font=font(22, True), fill=INK)
+
+
+LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
+          ("x", "any candy lost"))
+
+
+def _legend(draw: ImageDraw.ImageDraw, y: int) -> int:
+    """The icons that are not plain arrows; a corner icon acts as soon as a candy enters."""
+    x = BX - 30
+    for icon, text in LEGEND:
+        draw_icon(draw, icon, x + 20, y + 20, 40, ICON)
+        draw.text((x + 44, y + 20), text, font=font(19), fill=INK, anchor="lm")
+        x += 60 + font(19).getbbox(text)[2]
+    draw.text((x, y + 20), "· corner icon: on entering", font=font(19), fill=MUTED,
+              anchor="lm")
+    return y + 44
+
+
+def _last_movement(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    movement = view["movement"]
+    if not movement:
+        return y
+    text = (f"Last candy movement (round {movement['round']}): {movement['shipped']} shipped, "
+            f"{movement['lost']} lost, {movement['bonks']} Bonk!"
+            f"{'s' if movement['bonks'] != 1 else ''}")
+    draw.text((BX - 30, y + 4), text, font=font(19), fill=MUTED)
+    return y + 32
+
+
+# --------------------------------------------------------------------------- whole pictures
+
+
+def _height(view: dict[str, Any]) -> int:
+    floor_bottom = BY + view["board"]["height"] * CELL
+    height = floor_bottom + 40 + 58 + 16 + 52 + 32 + 146 + 120 + 34 + 64 * len(view["seats"]) + 16
+    if view.get("hand"):
+        height += 34 + 112 + 98 + 8
+    return height
+
+
+def _draw(view: dict[str, Any]) -> Image.Image:
+    image, draw = new_canvas(WIDTH, _height(view))
+    _header(draw, view)
+    floor = Floor(view["board"])
+    draw_floor(image, draw, view, floor)
+    y = _gutter(image, draw, view, floor.bottom + 40)
+    y = _legend(draw, y + 6)
+    y = _last_movement(draw, view, y + 2)
+    y = _market(image, draw, view, y + 6)
+    y = _blankets(image, draw, view, y + 6)
+    y = _players(draw, view, y + 4)
+    if view.get("hand"):
+        _hand(image, draw, view, y + 8)
+    return image
+
+
+@cache
+def _palette() -> Image.Image:
+    """Every colour the pictures use: all candies, crates, tiles, seats and icons."""
+    image, draw = new_canvas(900, 200)
+    for i, kind in enumerate(CANDY):
+        paste_candy(image, kind, 40 + i * 70, 40, 26, i % 4, "A")
+        _alien(draw, 40 + i * 70, 120, 24, kind)
+    for i, crate in enumerate(("heart", "pumpkin", "bunny", "lost")):
+        draw.rectangle((400 + i * 100, 10, 490 + i * 100, 90),
+                       fill=CRATE_FILL.get(crate, (250, 232, 232)))
+        crate_symbol(draw, crate, 445 + i * 100, 50, 30)
+    for i, colour in enumerate((TILE_PRINTED, TILE_PLAYED, GREY_CARD, PANEL, STAR,
+                                (255, 244, 200), (255, 247, 214), (255, 240, 240), BONK,
+                                ICON, ICON_PLAYED, MUTED, HAZARD)):
+        draw.rectangle((400 + i * 30, 110, 428 + i * 30, 190), fill=colour)
+    for seat in range(4):
+        draw.rectangle((780 + seat * 28, 110, 806 + seat * 28, 190), fill=seat_colour(seat))
+    return make_palette(image)
+
+
+def render(view: dict[str, Any]) -> bytes:
+    """The public (or a seat's) Sugarworks picture as PNG bytes."""
+    return to_png(_draw(view), _palette())
+
+
+# --------------------------------------------------------------------------- the animation
+
+
+def _frame(base: Image.Image, view: dict[str, Any], floor: Floor,
+           positions: dict[str, list[int]], movement: dict[str, Any],
+           step: dict[str, Any] | None, caption: str) -> bytes:
+    image = base.copy()
+    draw = ImageDraw.Draw(image)
+    initials = _initials(view)
+    kinds = {c["id"]: (c["type"], c["maker"]) for c in movement["start"]}
+    for candy, (x, y) in positions.items():
+        kind, maker = kinds[candy]
+        cx, cy = floor.centre(x, y)
+        if step is not None and candy == step["candy"]:
+            draw.ellipse((cx - 44, cy - 36, cx + 36, cy + 44), outline=BONK, width=6)
+        paste_candy(image, kind, cx - 4, cy + 8, 26, maker,
+                    initials[maker] if maker is not None else "")
+    if step is not None:
+        _path(draw, floor, step)
+    lines = wrap(draw, caption, 24, WIDTH - 40, bold=True)[:3]
+    for i, line in enumerate(lines):
+        draw.text((20, 8 + i * 29), line, font=font(24, True), fill=INK)
+    return to_png(image, _palette())
+
+
+def _path(draw: ImageDraw.ImageDraw, floor: Floor, step: dict[str, Any]) -> None:
+    """The moves of one activation as arrows, each Bonk! as a burst, losses as an X."""
+    for event in step["events"]:
+        if event["what"] in ("move", "ship") or (event["what"] == "lost"
+                                                   and event["how"] == "edge"):
+            start = floor.centre(*event["from"])
+            end = floor.centre(*event["to"])
+            colour = BONK if event.get("by") == "bonk" else PATH
+            arrow(draw, start, end, colour, width=6, head=20)
+            if event["what"] == "lost":
+                _x_icon(draw, end[0], end[1], 40)
+        elif event["what"] == "bonk":
+            cx, cy = floor.centre(*event["at"])
+            draw.polygon(_star(cx, cy - 30, 24), fill=BONK, outline=INK)
+            centred_text(draw, (cx, cy - 30), "!", 22, INK, bold=True)
+        elif event["what"] == "lost":
+            cx, cy = floor.centre(*event["from"])
+            _x_icon(draw, cx, cy, 60)
+
+
+def animate(view: dict[str, Any]) -> bytes | None:
+    """The latest candy movement as an animated GIF; ``None`` if the latest move made none."""
+    from renderers.gif import animate as gif
+
+    movement = view.get("movement")
+    if not movement or not movement.get("fresh"):
+        return None
+    floor = Floor(view["board"], top=120)
+    height = floor.bottom + 40
+    base, draw = new_canvas(WIDTH, height)
+    for space in view["board"]["spaces"]:
+        _tile(draw, floor, space, occupied=True)
+    _coordinates(draw, floor)
+    _crates(base, draw, floor, dict(view, board=dict(view["board"], crates=[
+        dict(c, candies=[]) for c in view["board"]["crates"]])))
+    start = {c["id"]: c["cell"] for c in movement["start"]}
+    title = f"Candy movement, round {movement['round']}: red, yellow, green, blue, purple"
+    frames = [_frame(base, view, floor, start, movement, None, title)]
+    for step in movement["steps"]:
+        frames.append(_frame(base, view, floor, step["after"], movement, step, step["text"]))
+    summary = (f"Round {movement['round']} done: {movement['shipped']} shipped, "
+               f"{movement['lost']} lost, {movement['bonks']} Bonk!"
+               f"{'s' if movement['bonks'] != 1 else ''}.")
+    last = movement["steps"][-1]["after"] if movement["steps"] else start
+    frames.append(_frame(base, view, floor, last, movement, None, summary))
+    return gif(frames, frame_ms=1300, last_frame_ms=4000)
