@@ -344,6 +344,16 @@ async def test_one_unreadable_game_does_not_hold_up_other_reminders(
     assert isinstance(reminder, Reminder) and reminder.record.channel_id == CHANNEL
 
 
+async def test_a_game_under_other_rules_stops_its_reminders_quietly(
+        tables: Tables, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = await started(tables, humans=(BOB,), reminder_hours=1)
+    monkeypatch.setattr(CandyRace, "rules_version", 2)
+    clock.advance(1.01)
+    assert await tables.due() == []
+    record = await tables.store.get_game(board.record.id)
+    assert record.next_reminder_at is None and record.status == "active"
+
+
 async def test_a_damaged_game_can_be_ended_by_a_channel_manager_only(tables: Tables,
                                                                       tmp_path: Path) -> None:
     await started(tables, humans=(BOB,))

@@ -55,6 +55,8 @@ class Queries(TablesBase):
             record = await self._current(channel_id)
         else:
             record = await self._by_id(game_id, channel_id)
+            if record.status == "lobby":
+                raise TableError("This game has not started yet: use the lobby's Start button.")
             if record.status != "active":
                 raise TableError("This game is over: there is nothing left to decide.")
         game, state = self._state(record)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.games.engine import Game, State
+from bot.games.engine import Game, GameError, State
 from bot.store import GameRecord, SeatRecord
 from bot.tables.core import (
     MAX_REMINDERS,
@@ -34,6 +34,15 @@ class Reminders(TablesBase):
         for record in await self.store.due_reminders(now):
             try:
                 item = await self._due_one(record, now)
+            except GameError as err:
+                # A game this bot cannot load (other rules, a damaged state) stays quiet
+                # until someone ends it, instead of failing again at every pass.
+                log.warning("no reminders for game %s in channel %s: %s", record.id,
+                            record.channel_id, err)
+                await self.store.mark_reminded(record.id, record.version,
+                                               reminders_sent=record.reminders_sent,
+                                               next_reminder_at=None)
+                continue
             except Exception:
                 # One broken game must not hold up every other channel's reminders.
                 log.exception("reminder for game %s in channel %s failed", record.id,
