@@ -1,7 +1,10 @@
 """The Sugar Blast AI: a greedy player that looks one Blast ahead.
 
 It sees only its own view (the board is public in Sugar Blast, but the policy
-still works from the view so it could never peek at anything hidden).
+still works from the view so it could never peek at anything hidden). With
+power cards in play it reads the tokens from the view and runs the cards' own
+hooks on copies of the board, so it knows what a wild, a bomb or a star does to
+a Blast, and it uses a token only when that gains it something.
 """
 
 from __future__ import annotations
@@ -14,6 +17,12 @@ from bot.games.grid import parse_cell
 from bot.games.rng import Rng
 from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
+from bot.games.sugar_blast import powers as pw
+
+#: A free action (Sweet Tooth) that gains something comes before the move itself.
+FREE_FIRST = 1000.0
+#: What a draw is worth when no swap works: a little, so a useful token beats it.
+DRAW_VALUE = 2.0
 
 
 def _gain(card: dict[str, Any], kept: dict[str, int], extra: dict[str, int]) -> int:
@@ -24,46 +33,118 @@ def _gain(card: dict[str, Any], kept: dict[str, int], extra: dict[str, int]) -> 
 
 
 def _blast_value(card: dict[str, Any], kept: dict[str, int], board: bd.Board,
-                 blast: bd.Blast) -> float:
+                 blast: bd.Blast, power: dict[str, Any] | None = None) -> float:
     """Objective progress this Blast would bring, plus a little for its size."""
-    base = {blast.candy: blast.keep_matched}
+    if power is None:
+        base = {blast.candy: blast.keep_matched}
+        removed: tuple[bd.Cell, ...] = blast.removed
+        extra_kinds: list[str] = []
+    else:
+        removed, extra_kinds = pw.preview(board, power, blast)
+        pool: dict[str, int] = {}
+        for cell in removed:
+            kind = bd.at(board, cell)
+            if kind:
+                pool[kind] = pool.get(kind, 0) + 1
+        base = {blast.candy: min(blast.keep_matched, pool.get(blast.candy, 0))}
+        pool[blast.candy] = pool.get(blast.candy, 0) - base[blast.candy]
+        for kind in extra_kinds:
+            if pool.get(kind):
+                pool[kind] -= 1
+                base[kind] = base.get(kind, 0) + 1
     best_other = 0
     if blast.keeps_other:
         others = {bd.at(board, c) for c in blast.extra} - {blast.candy, None}
         merged = dict(kept)
-        merged[blast.candy] = merged.get(blast.candy, 0) + blast.keep_matched
+        for kind, n in base.items():
+            merged[kind] = merged.get(kind, 0) + n
         best_other = max((_gain(card, merged, {k: 1}) for k in others if k), default=0)
-    return 10 * (_gain(card, kept, base) + best_other) + len(blast.removed)
+    return 10 * (_gain(card, kept, base) + best_other) + len(removed)
 
 
-def _board_value(card: dict[str, Any], kept: dict[str, int], board: bd.Board) -> float:
-    return max((_blast_value(card, kept, board, b) for b in bd.find_blasts(board)), default=0.0)
+def _board_value(card: dict[str, Any], kept: dict[str, int], board: bd.Board,
+                 power: dict[str, Any] | None = None) -> float:
+    rules = pw.board_rules(power) if power else None
+    return max((_blast_value(card, kept, board, b, power)
+                for b in bd.find_blasts(board, rules)), default=0.0)
+
+
+def _after_swap(view: View, words: list[str]) -> float:
+    a, b = (parse_cell(w, bd.SIZE, bd.SIZE) for w in words[1:3])
+    assert a is not None and b is not None
+    return _swap_value(view, a, b)
+
+
+def _swap_value(view: View, a: bd.Cell, b: bd.Cell) -> float:
+    card, kept, board, power = _context(view)
+    trial = copy.deepcopy(board)
+    bd.swap(trial, a, b)
+    if power is not None:
+        power = copy.deepcopy(power)
+        pw.swap_tokens(power, a, b)
+    return _board_value(card, kept, trial, power)
+
+
+def _context(view: View) -> tuple[dict[str, Any], dict[str, int], bd.Board,
+                                  dict[str, Any] | None]:
+    seat = view["viewer"]
+    kept = view["seats"][seat]["kept"] if seat is not None else {}
+    return view["objective"], kept, view["board"], view.get("power")
+
+
+def _use_value(view: View, words: list[str]) -> float:
+    """What discarding a token this way is worth; negative when it gains nothing."""
+    card, kept, board, power = _context(view)
+    use = pw.use_of(words[0])
+    if use == "diagonal_swap":
+        # A twist is spent only when it beats every plain swap.
+        return _after_swap(view, words) - 0.5
+    if use == "take_chip":
+        cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
+        assert cell is not None
+        kind = bd.at(board, cell)
+        gain = _gain(card, kept, {kind: 1}) if kind else 0
+        return 10.0 * gain - 1 if gain else -50.0
+    if use == "take_kept":
+        victim = next(s for s in view["seats"] if s["side"] == words[2])
+        gain = _gain(card, kept, {words[1]: 1})
+        loss = -_gain(card, victim["kept"], {words[1]: -1})
+        return FREE_FIRST + 10 * gain + 5 * loss if gain or loss else -50.0
+    if use == "extra_turn":
+        rules = pw.board_rules(power) if power else None
+        best = max((_swap_value(view, a, b) for a, b in bd.blasting_swaps(board, rules)),
+                   default=0.0)
+        return 1.0 if best >= 10 else -1.0
+    return 0.0
 
 
 def action_value(view: View, notation: str) -> float:
     """How good ``notation`` looks to the player whose view this is."""
-    seat = view["viewer"]
-    card = view["objective"]
-    kept = view["seats"][seat]["kept"] if seat is not None else {}
-    board = view["board"]
+    card, kept, board, power = _context(view)
     words = notation.split(" ")
     if words[0] == "keep":
         return float(_gain(card, kept, {words[1]: 1}))
     if words[0] == "swap":
-        trial = copy.deepcopy(board)
-        a, b = (parse_cell(w, bd.SIZE, bd.SIZE) for w in words[1:3])
-        assert a is not None and b is not None
-        bd.swap(trial, a, b)
-        return _board_value(card, kept, trial)
+        return _after_swap(view, words)
     if words[0] == "replace":
         trial = copy.deepcopy(board)
         cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
         assert cell is not None
         bd.put(trial, cell, view["drawn"])
-        return _board_value(card, kept, trial)
-    for blast in bd.find_blasts(board):
+        if power is not None:
+            power = copy.deepcopy(power)
+            pw.take(power, cell)
+        return _board_value(card, kept, trial, power)
+    if words[0] == "draw":
+        return DRAW_VALUE
+    if words[0] == "done":
+        return 0.0
+    if pw.use_of(words[0]) is not None:
+        return _use_value(view, words)
+    rules = pw.board_rules(power) if power else None
+    for blast in bd.find_blasts(board, rules):
         if blast.notation == notation:
-            return _blast_value(card, kept, board, blast)
+            return _blast_value(card, kept, board, blast, power)
     return 0.0
 
 
@@ -72,3 +153,32 @@ def choose(view: View, legal: list[Action], rng: Rng) -> Action:
     scored = [(action_value(view, a.notation), a) for a in legal]
     best = max(v for v, _ in scored)
     return rng.choice([a for v, a in scored if v == best])
+
+
+def win_rate_vs_random(games: int, players: int = 2,
+                       options: dict[str, Any] | None = None) -> float:
+    """Share of ``games`` the AI wins outright against players choosing uniformly at random.
+
+    Game ``g`` uses seed ``g``, and the AI takes seat ``g % players`` so no
+    seat's advantage counts for or against it. ``options`` are the game's
+    options, e.g. ``{"power": "bomb"}``.
+    """
+    from bot.games.engine import SeatInfo
+    from bot.games.sugar_blast import GAME
+
+    wins = 0
+    for seed in range(games):
+        ai_seat = seed % players
+        state = GAME.new([SeatInfo(f"P{i + 1}", ai=i == ai_seat) for i in range(players)],
+                         seed, options)
+        pick = Rng.from_seed(10_000 + seed)
+        while GAME.to_act(state):
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_actions(state, seat)
+            action = GAME.ai_action(state, seat) if seat == ai_seat else pick.choice(legal)
+            state = GAME.apply(state, seat, action).state
+        result = GAME.result(state)
+        assert result is not None
+        if result.winners == (ai_seat,):
+            wins += 1
+    return wins / games

@@ -11,15 +11,18 @@ from bot.games.pieces import bag_add, bag_draw, bag_size, next_seat, rank_by
 from bot.games.rng import Rng
 from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
+from bot.games.sugar_blast import powers as pw
 from bot.games.sugar_blast.ai import choose
 
 _CELL = r"([a-z][0-9]{1,2})"
 _SWAP = re.compile(rf"^(?:swap )?{_CELL}(?: | ?- ?| with | and ){_CELL}$")
 _SPAN = re.compile(rf"^{_CELL}(?:-| )({_CELL[1:-1]})$")
+_SIDE_NAMES = ("south", "west", "north", "east")
+_TWO_BLAST = ("four", "big", "mega")  # Blasts of 4 or more, and Mega-Blasts
 
 
 class SugarBlast(Game):
-    """The Sugar Blast rules (basic game, without Power cards)."""
+    """The Sugar Blast rules: the basic game, and power cards when the ``power`` option asks."""
 
     slug = "sugar-blast"
     title = "Sugar Blast"
@@ -31,6 +34,9 @@ class SugarBlast(Game):
     options = (
         OptionSpec("objective", "Which objective card to play (random draws one).", "choice",
                    "random", choices=("random", *(o["id"] for o in obj.objectives()))),
+        OptionSpec("power", "Power cards: none (the basic game), random 1, random 2, or one or "
+                   "two cards by name joined by +, e.g. bomb + wild.", "choice", pw.NONE,
+                   choices=pw.option_choices()),
     )
     rules_summary = (
         "On your turn swap two neighbouring candies (no diagonals) so that 3 or more of one "
@@ -43,8 +49,23 @@ class SugarBlast(Game):
     notation_help = (
         "Moves: `swap c3 d3` (two neighbouring candies), `blast c3-e3` or "
         "`mega c3-e3 d2-d4` (which Blast first), `keep corn` (which candy to keep), "
-        "`replace c3` (when no swap makes a Blast)."
+        "`replace c3` (when no swap makes a Blast). Power tokens: `twist c3 d4`, `tongs c3`, "
+        "`steal corn north`, `draw` (no power now), `rush` or `done` (end of turn)."
     )
+
+    def validate_options(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """As the engine's, but ``power`` takes pairs in any order and names.
+
+        ``power`` is left out when it is ``none``, so a basic game's options,
+        and with them its states, are exactly what they were before power cards.
+        """
+        raw = dict(raw)
+        power = pw.parse_option(raw.pop("power", pw.NONE))
+        out = super().validate_options(raw)
+        out.pop("power", None)
+        if power != pw.NONE:
+            out["power"] = power
+        return out
 
     # ----------------------------------------------------------------- set-up
 
@@ -69,6 +90,8 @@ class SugarBlast(Game):
             "winner": None,
             "ended": False,
         })
+        if state["options"].get("power", pw.NONE) != pw.NONE:
+            pw.setup(state, state["options"]["power"], turn.rng)
         self._begin_turn(state, turn)
 
     # ----------------------------------------------------------------- who acts, what is legal
@@ -82,34 +105,55 @@ class SugarBlast(Game):
         board = state["board"]
         phase = state["phase"]
         if phase == "swap":
-            return [Action(f"swap {cell_name(a)} {cell_name(b)}",
-                           f"swap {cell_name(a)} ({self._candy(board, a)}) with "
-                           f"{cell_name(b)} ({self._candy(board, b)})")
-                    for a, b in bd.blasting_swaps(board)]
+            swaps = [Action(f"swap {cell_name(a)} {cell_name(b)}",
+                            f"swap {cell_name(a)} ({self._candy(board, a)}) with "
+                            f"{cell_name(b)} ({self._candy(board, b)})")
+                     for a, b in bd.blasting_swaps(board, self._rules(state))]
+            if "power" not in state:
+                return swaps
+            uses = pw.use_actions(state, seat)
+            if not swaps and uses:
+                uses.append(Action("draw", "use no power token: draw a candy and replace one"))
+            return swaps + uses
         if phase == "replace":
             drawn = state["drawn"]
             return [Action(f"replace {cell_name(c)}",
                            f"put the {obj.candy_name(drawn)} on {cell_name(c)} "
                            f"instead of its {self._candy(board, c)}")
-                    for c in bd.all_cells() if bd.at(board, c) not in (None, drawn)]
+                    for c in self._replaceable(state, drawn)]
         raise AssertionError(phase)
 
     def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         if decision.kind == "blast":
             return [Action(b.notation, self._describe(b))
-                    for b in bd.find_blasts(state["board"])]
+                    for b in bd.find_blasts(state["board"], self._rules(state))]
         if decision.kind == "keep":
             return [Action(f"keep {k}", f"keep a {obj.candy_name(k)}")
                     for k in decision.data["others"]]
+        if decision.kind == "rush":
+            card = pw.card(decision.data["card"])
+            return [Action(card["id"], f"discard {pw.token_name(card)} and play another turn"),
+                    Action("done", "end the turn and keep the token")]
         raise AssertionError(decision.kind)
 
     def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
                 turn: Turn) -> None:
         seat, action = next(iter(answers.items()))
         if decision.kind == "blast":
-            chosen = next(b for b in bd.find_blasts(state["board"])
+            chosen = next(b for b in bd.find_blasts(state["board"], self._rules(state))
                           if b.notation == action.notation)
             self._blast(state, turn, seat, chosen)
+            return
+        if decision.kind == "rush":
+            if action.notation == "done":
+                self._pass_turn(state, turn)
+                return
+            pw.discard(state, seat, decision.data["card"])
+            state["power"]["extra"] = True
+            turn.say(f"{self.seat_name(state, seat)} discarded "
+                     f"{self._token_phrase(decision.data['card'])} and plays another turn!",
+                     seat, "power")
+            self._begin_turn(state, turn)
             return
         kind = action.notation.split(" ")[1]
         self._keep(state, seat, kind)
@@ -152,6 +196,11 @@ class SugarBlast(Game):
         verb = words[0]
         if verb in ("swap", "replace", "blast", "mega", "keep") and len(words) == 1:
             return verb
+        if verb in ("draw", "done") and len(words) == 1:
+            return verb
+        use = pw.use_of(verb)
+        if use is not None:
+            return self._canonical_use(verb, use, words[1:])
         if (m := _SWAP.match(text)) and verb != "replace":
             a, b = self._cells(m.group(1), m.group(2))
             if a is None or b is None:
@@ -175,6 +224,32 @@ class SugarBlast(Game):
         if verb == "keep" and len(words) >= 2:
             kind = self._kind(" ".join(words[1:]))
             return f"keep {kind}" if kind else None
+        return None
+
+    def _canonical_use(self, verb: str, use: str, words: list[str]) -> str | None:
+        if not words:
+            return verb
+        if use == "diagonal_swap" and len(words) == 2:
+            a, b = self._cells(*words)
+            if a is None or b is None:
+                return None
+            first, second = sorted((a, b))
+            return f"{verb} {cell_name(first)} {cell_name(second)}"
+        if use == "diagonal_swap" and len(words) == 1:
+            cell = parse_cell(words[0], bd.SIZE, bd.SIZE)
+            return f"{verb} {cell_name(cell)}" if cell else None
+        if use == "take_chip" and len(words) == 1:
+            cell = parse_cell(words[0], bd.SIZE, bd.SIZE)
+            return f"{verb} {cell_name(cell)}" if cell else None
+        if use == "take_kept":
+            side = words[-1] if words[-1] in _SIDE_NAMES else None
+            rest = words[:-1] if side else words
+            if rest and rest[-1] == "from":
+                rest = rest[:-1]
+            kind = self._kind(" ".join(rest)) if rest else None
+            if rest and kind is None:
+                return None
+            return " ".join(w for w in (verb, kind, side) if w)
         return None
 
     @staticmethod
@@ -211,16 +286,33 @@ class SugarBlast(Game):
 
     def explain(self, state: State, seat: int, notation: str) -> str:
         phase = self._stage(state)
-        verb = notation.split(" ")[0]
-        wanted = {"swap": "swap", "replace": "replace", "blast": "blast", "keep": "keep"}
+        words = notation.split(" ")
+        verb = words[0]
+        use = pw.use_of(verb)
+        if use is not None:
+            return self._explain_use(state, seat, verb, use, words[1:])
+        wanted = {"swap": "swap", "replace": "replace", "blast": "blast", "keep": "keep",
+                  "draw": "swap", "done": "rush"}
         if verb == "mega":
             verb = "blast"
         if wanted.get(verb) != phase:
             return self._phase_hint(state)
         board = state["board"]
+        if verb == "draw":
+            return "You may draw only when no swap makes a Blast; " + self._phase_hint(state)
         if verb == "swap":
-            a, b = self._cells(*notation.split(" ")[1:3])
-            assert a is not None and b is not None
+            cells = self._cells(*words[1:3])
+            a = cells[0]
+            assert a is not None
+            locked = self._locked_reason(state, a)
+            if locked:
+                return locked
+            if len(cells) == 1:
+                return f"No swap of {cell_name(a)} makes a Blast."
+            b = cells[1]
+            assert b is not None
+            if self._locked_reason(state, b):
+                return self._locked_reason(state, b)
             if not adjacent(a, b):
                 return (f"{cell_name(a)} and {cell_name(b)} are not next to each other: swap two "
                         "candies that share a side (no diagonals).")
@@ -229,26 +321,84 @@ class SugarBlast(Game):
                         f"{self._candy(board, a, 2)}: swap two different candies.")
             return f"Swapping {cell_name(a)} and {cell_name(b)} makes no Blast."
         if verb == "replace":
-            cell = parse_cell(notation.split(" ")[1], bd.SIZE, bd.SIZE)
+            cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
             assert cell is not None
+            locked = self._locked_reason(state, cell)
+            if locked:
+                return locked
             return (f"The candy on {cell_name(cell)} is a {self._candy(board, cell)}, the same "
                     f"kind as the drawn one: replace a candy of another kind.")
         if verb == "keep":
-            kind = notation.split(" ")[1]
+            kind = words[1]
             return (f"You cannot keep a {obj.candy_name(kind)} from this Blast: choose "
                     f"{self._keep_choices(state)}.")
         return f"`{notation}` is not a Blast on the board now. {self._phase_hint(state)}"
 
+    def _explain_use(self, state: State, seat: int, verb: str, use: str,
+                     words: list[str]) -> str:
+        card = pw.card(verb)
+        if verb not in pw.in_play(state):
+            return f"{card['name']} is not a power card of this game."
+        if use == "extra_turn":
+            if self._stage(state) != "rush":
+                return (f"{card['name']} is used when your turn ends, when the bot asks. "
+                        + self._phase_hint(state))
+            return self._phase_hint(state)
+        if not state["power"]["hands"][seat].get(verb):
+            return (f"You hold no {pw.token_name(card)}: {pw.card_text(card)['condition']}")
+        if self._stage(state) != "swap":
+            return f"A {pw.token_name(card)} is used before your move. " + self._phase_hint(state)
+        if use == "diagonal_swap" and len(words) == 2:
+            a, b = self._cells(*words)
+            assert a is not None and b is not None
+            if abs(a[0] - b[0]) != 1 or abs(a[1] - b[1]) != 1:
+                return (f"{cell_name(a)} and {cell_name(b)} are not diagonal neighbours: a twist "
+                        "swaps two candies that touch at a corner.")
+            locked = self._locked_reason(state, a) or self._locked_reason(state, b)
+            return locked or f"Twisting {cell_name(a)} and {cell_name(b)} makes no Blast."
+        if use == "take_chip" and words:
+            cell = parse_cell(words[0], bd.SIZE, bd.SIZE)
+            assert cell is not None
+            if bd.at(state["board"], cell) is None:
+                return f"{cell_name(cell)} is empty: take a candy from a full space."
+            return self._locked_reason(state, cell) or f"You cannot take {cell_name(cell)}."
+        if use == "take_kept":
+            sides = bd.SEATING[len(state["seats"])]
+            if words and words[-1] in _SIDE_NAMES and words[-1] not in sides:
+                return f"Nobody sits {words[-1]} in this game: the seats are {', '.join(sides)}."
+            if words and words[-1] == sides[seat]:
+                return "That is your own side: take a kept candy from another player."
+            return ("That player has kept no such candy. Choose one of: "
+                    + ", ".join(f"`{a.notation}`" for a in pw.use_actions(state, seat)
+                                if a.notation.startswith(verb)) + ".")
+        return self._phase_hint(state)
+
+    def _locked_reason(self, state: State, cell: Cell) -> str | None:
+        rules = self._rules(state)
+        if rules is None or cell not in rules.locked:
+            return None
+        card = pw.card(state["power"]["chips"][cell_name(cell)])
+        return (f"The candy on {cell_name(cell)} has {pw.token_name(card)} on it: it cannot be "
+                "swapped, replaced or taken.")
+
     def _phase_hint(self, state: State) -> str:
         phase = self._stage(state)
         if phase == "swap":
+            if "power" in state and not bd.blasting_swaps(state["board"], self._rules(state)):
+                return ("No swap makes a Blast: use a power token, or `draw` a candy and "
+                        "replace one.")
             return "Now swap two neighbouring candies to make a Blast, e.g. `swap c3 d3`."
         if phase == "replace":
             return (f"No swap makes a Blast: put the drawn {obj.candy_name(state['drawn'])} "
                     "in place of a candy of another kind, e.g. `replace c3`.")
         if phase == "blast":
-            options = ", ".join(f"`{b.notation}`" for b in bd.find_blasts(state["board"]))
+            options = ", ".join(f"`{b.notation}`"
+                                for b in bd.find_blasts(state["board"], self._rules(state)))
             return f"Several Blasts are on the board: choose which goes first ({options})."
+        if phase == "rush":
+            card = pw.card(self._top_data(state)["card"])
+            return (f"Your turn is over: `{card['id']}` discards {self._token_phrase(card['id'])} "
+                    "to play another turn, `done` ends it.")
         return f"Choose the second candy to keep: {self._keep_choices(state)}."
 
     # ----------------------------------------------------------------- playing
@@ -261,6 +411,8 @@ class SugarBlast(Game):
             a, b = self._cells(words[1], words[2])
             assert a is not None and b is not None
             bd.swap(board, a, b)
+            if "power" in state:
+                pw.swap_tokens(state["power"], a, b)
             state["last"] = {"seat": seat, "swap": [list(a), list(b)], "replaced": None,
                              "blasted": []}
             turn.say(f"{name} swapped {words[1]} and {words[2]}.", seat, "swap")
@@ -271,33 +423,101 @@ class SugarBlast(Game):
             removed = bd.at(board, cell)
             assert removed is not None
             bd.put(board, cell, state["drawn"])
+            if "power" in state:
+                pw.take(state["power"], cell)
             bag_add(state["bag"], removed)
             turn.say(f"{name} put the {obj.candy_name(state['drawn'])} on {words[1]}; its "
                      f"{obj.candy_name(removed)} went into the bag.", seat, "replace")
             state["drawn"] = None
             state["last"] = {"seat": seat, "swap": None, "replaced": list(cell), "blasted": []}
-            if bd.find_blasts(board):
+            if bd.has_blast(board, self._rules(state)):
                 self._blast_or_choose(state, turn, seat)
             else:
                 turn.say("Still no Blast: the turn ends.", seat)
                 self._end_turn(state, turn)
+        elif words[0] == "draw":
+            self._draw(state, turn)
+        elif pw.use_of(words[0]) is not None:
+            self._use(state, seat, words, turn)
         else:
             raise AssertionError(action.notation)
 
+    def _use(self, state: State, seat: int, words: list[str], turn: Turn) -> None:
+        """Discard a power token to do what its card says (the ``use`` verbs)."""
+        card_id, use = words[0], pw.use_of(words[0])
+        name = self.seat_name(state, seat)
+        board = state["board"]
+        pw.discard(state, seat, card_id)
+        phrase = self._token_phrase(card_id)
+        if use == "diagonal_swap":
+            a, b = self._cells(words[1], words[2])
+            assert a is not None and b is not None
+            bd.swap(board, a, b)
+            pw.swap_tokens(state["power"], a, b)
+            state["last"] = {"seat": seat, "swap": [list(a), list(b)], "replaced": None,
+                             "blasted": []}
+            turn.say(f"{name} discarded {phrase} and swapped {words[1]} and {words[2]} "
+                     "diagonally.", seat, "swap")
+            self._blast_or_choose(state, turn, seat)
+        elif use == "take_chip":
+            cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
+            assert cell is not None
+            kind = bd.at(board, cell)
+            assert kind is not None
+            pw.take(state["power"], cell)
+            bd.put(board, cell, None)
+            state["kept"][seat][kind] = state["kept"][seat].get(kind, 0) + 1
+            state["last"] = {"seat": seat, "swap": None, "replaced": None, "blasted": [],
+                             "taken": list(cell)}
+            turn.say(f"{name} discarded {phrase}, took the {obj.candy_name(kind)} on {words[1]} "
+                     "and kept it.", seat, "power")
+            if not self._check_win(state, turn, seat):
+                state["returning"] = {}
+                self._settle(state, turn, seat)
+        elif use == "take_kept":
+            kind, side = words[1], words[2]
+            victim = bd.SEATING[len(state["seats"])].index(side)
+            state["kept"][victim][kind] -= 1
+            if not state["kept"][victim][kind]:
+                del state["kept"][victim][kind]
+            state["kept"][seat][kind] = state["kept"][seat].get(kind, 0) + 1
+            turn.say(f"{name} discarded {phrase} and took a kept {obj.candy_name(kind)} from "
+                     f"{self.seat_name(state, victim)}.", seat, "power")
+            if not self._check_win(state, turn, seat):
+                self._offer_turn(state, turn)
+        else:
+            raise AssertionError(use)
+
     def _begin_turn(self, state: State, turn: Turn) -> None:
         """Start the turn; run the no-blast procedure's draw if no swap makes a Blast."""
-        seat = state["turn"]
         state["phase"] = "swap"
         state["blasted_this_turn"] = False
-        if bd.blasting_swaps(state["board"]):
+        if "power" in state:
+            state["power"]["progress"] = self._progress(state, state["turn"])
+        self._offer_turn(state, turn)
+
+    def _offer_turn(self, state: State, turn: Turn) -> None:
+        """Wait for a swap; without one, wait for a power token or ``draw``, else draw now."""
+        seat = state["turn"]
+        state["phase"] = "swap"
+        if bd.blasting_swaps(state["board"], self._rules(state)):
             return
+        if pw.use_actions(state, seat):
+            turn.say(f"No swap makes a Blast: {self.seat_name(state, seat)} may use a power "
+                     "token or draw.", seat, "choice")
+            return
+        self._draw(state, turn)
+
+    def _draw(self, state: State, turn: Turn) -> None:
+        """The no-Blast procedure: draw a candy that must replace one of another kind."""
+        seat = state["turn"]
         name = self.seat_name(state, seat)
         drawn = bag_draw(state["bag"], turn.rng)
         if drawn is None:
             turn.say(f"No swap makes a Blast and the bag is empty: {name}'s turn passes.", seat)
             self._end_turn(state, turn)
             return
-        if not any(bd.at(state["board"], c) not in (None, drawn) for c in bd.all_cells()):
+        if not self._replaceable(state, drawn):
             bag_add(state["bag"], drawn)
             turn.say(f"No swap makes a Blast and no candy can be replaced: {name}'s turn passes.",
                      seat)
@@ -315,15 +535,35 @@ class SugarBlast(Game):
         filled = bd.refill(state["board"], self._side(state, seat), state["bag"], turn.rng)
         if filled:
             turn.say(f"{len(filled)} empty spaces were refilled from the bag.", seat, "tilt")
-            if bd.find_blasts(state["board"]):
+            if bd.has_blast(state["board"], self._rules(state)):
                 turn.say("Chain! The refill made a new Blast.", seat, "chain")
+                self._gain(state, turn, "chain", seat)
                 self._blast_or_choose(state, turn, seat)
                 return
+        if "power" in state:
+            if self._progress(state, seat) <= state["power"]["progress"]:
+                self._gain(state, turn, "empty_turn", seat)
+            card = pw.holds(state, seat, "extra_turn")
+            if card:
+                self.ask(state, "rush", [seat], {"card": card})
+                turn.say(f"{self.seat_name(state, seat)} may discard "
+                         f"{self._token_phrase(card)} to play another turn.", seat, "choice")
+                return
+        self._pass_turn(state, turn)
+
+    def _pass_turn(self, state: State, turn: Turn) -> None:
         # The rulebook ends the game only when an objective is completed; a round
         # without a Blast ends it only once the bag is empty, when nobody can
         # change the board any more (docs/rules/sugar-blast.md).
         stuck = not state["blasted_this_turn"] and bag_size(state["bag"]) == 0
-        state["dry_turns"] = state["dry_turns"] + 1 if stuck else 0
+        power = state.get("power")
+        if power and power["extra"]:
+            # A Sugar Rush turn is a second turn of the same seat: it can reset
+            # the count of turns without a Blast but not add to it.
+            state["dry_turns"] = state["dry_turns"] if stuck else 0
+            power["extra"] = False
+        else:
+            state["dry_turns"] = state["dry_turns"] + 1 if stuck else 0
         state["phase"] = "swap"
         if state["dry_turns"] >= len(state["seats"]):
             state["ended"] = True
@@ -334,7 +574,7 @@ class SugarBlast(Game):
         self._begin_turn(state, turn)
 
     def _blast_or_choose(self, state: State, turn: Turn, seat: int) -> None:
-        blasts = bd.find_blasts(state["board"])
+        blasts = bd.find_blasts(state["board"], self._rules(state))
         if not blasts:
             self._end_turn(state, turn)
         elif len(blasts) == 1:
@@ -345,6 +585,9 @@ class SugarBlast(Game):
                      f"{self.seat_name(state, seat)} chooses which goes first.", seat, "choice")
 
     def _blast(self, state: State, turn: Turn, seat: int, blast: bd.Blast) -> None:
+        if "power" in state:
+            self._power_blast(state, turn, seat, blast)
+            return
         board = state["board"]
         state["blasted_this_turn"] = True
         state["last"]["blasted"].extend(list(c) for c in blast.removed)
@@ -366,6 +609,12 @@ class SugarBlast(Game):
                  f"{obj.candy_name(blast.candy, kept)}.", seat, "blast")
         if self._check_win(state, turn, seat):
             return
+        self._second_keep(state, turn, seat, blast, others)
+
+    def _second_keep(self, state: State, turn: Turn, seat: int, blast: bd.Blast,
+                     others: list[str]) -> None:
+        """A Blast of 4 or a Mega-Blast keeps one more candy of another kind."""
+        name = self.seat_name(state, seat)
         if blast.keeps_other and len(others) == 1:
             self._keep(state, seat, others[0])
             turn.say(f"{name} kept a {obj.candy_name(others[0])} as well.", seat, "keep")
@@ -376,6 +625,50 @@ class SugarBlast(Game):
             return
         self._settle(state, turn, seat)
 
+    def _power_blast(self, state: State, turn: Turn, seat: int, blast: bd.Blast) -> None:
+        """A Blast with power cards in play: the same steps, with the card hooks between."""
+        board = state["board"]
+        name = self.seat_name(state, seat)
+        state["blasted_this_turn"] = True
+        removed = pw.removal(state, blast.removed)
+        state["last"]["blasted"].extend(list(c) for c in removed.cells)
+        kinds = {c: bd.at(board, c) for c in removed.cells}
+        returning: dict[str, int] = {}
+        for cell in removed.cells:
+            bag_add(returning, kinds[cell])
+            bd.put(board, cell, None)
+        state["returning"] = returning
+        kept = 0
+        for _ in range(blast.keep_matched):
+            if returning.get(blast.candy):
+                self._keep(state, seat, blast.candy)
+                kept += 1
+        turn.say(f"{name} {self._describe(blast, past=True)} and kept {kept} "
+                 f"{obj.candy_name(blast.candy, kept)}.", seat, "blast")
+        if removed.cleared:
+            turn.say(f"Boom! A bomb cleared {len(removed.cleared)} more candies.", seat, "power")
+        if removed.freed:
+            turn.say("The Blast broke the cage on "
+                     + ", ".join(cell_name(c) for c in removed.freed) + ".", seat, "power")
+        for kind, why in pw.bonus_keeps(state, blast, removed, kinds):
+            if returning.get(kind):
+                self._keep(state, seat, kind)
+                turn.say(f"{name} kept a {obj.candy_name(kind)} for {why}.", seat, "keep")
+        if self._check_win(state, turn, seat):
+            return
+        if blast.kind in _TWO_BLAST:
+            self._gain(state, turn, "big_blast", seat)
+        others = sorted({kinds[c] for c in blast.extra if returning.get(kinds[c])}
+                        - {blast.candy}, key=obj.candy_kinds().index)
+        self._second_keep(state, turn, seat, blast, others)
+
+    def _gain(self, state: State, turn: Turn, event: str, seat: int) -> None:
+        if "power" not in state:
+            return
+        for taker, card_id in pw.gain(state, event, seat):
+            turn.say(f"{self.seat_name(state, taker)} took {self._token_phrase(card_id)} "
+                     f"({pw.card(card_id)['name']}).", taker, "power")
+
     def _keep(self, state: State, seat: int, kind: str) -> None:
         kept = state["kept"][seat]
         kept[kind] = kept.get(kind, 0) + 1
@@ -385,16 +678,26 @@ class SugarBlast(Game):
         """After the keeps: rest to the bag, tilt toward the player, refill, look for chains."""
         self._return_chips(state)
         side = self._side(state, seat)
-        bd.tilt(state["board"], side)
+        rules = self._rules(state)
+        if rules is None:
+            bd.tilt(state["board"], side)
+        else:
+            pw.move_tokens(state["power"], bd.tilt_moves(state["board"], side, rules.anchors))
         filled = bd.refill(state["board"], side, state["bag"], turn.rng)
         empty = sum(row.count(None) for row in state["board"])
         text = f"The board tilted {side}; {len(filled)} candies came from the bag."
         if empty:
             text += f" The bag ran dry: {empty} spaces stay empty."
         turn.say(text, seat, "tilt")
-        blasts = bd.find_blasts(state["board"])
-        if blasts:
+        if "power" in state:
+            for card_id, placed in pw.return_piles(state, turn.rng):
+                card = pw.card(card_id)
+                turn.say(f"The pile of {pw.token_name(card, 2)} is full: {placed} went back on "
+                         "the board.", seat, "power")
+            rules = self._rules(state)
+        if bd.has_blast(state["board"], rules):
             turn.say("Chain! The refill made a new Blast.", seat, "chain")
+            self._gain(state, turn, "chain", seat)
         self._blast_or_choose(state, turn, seat)
 
     def _return_chips(self, state: State) -> None:
@@ -424,11 +727,11 @@ class SugarBlast(Game):
         if top is not None and top.kind == "blast" and may_act:
             choices["blasts"] = [{"notation": b.notation, "kind": b.kind,
                                   "cells": [list(c) for c in b.matched]}
-                                 for b in bd.find_blasts(state["board"])]
+                                 for b in bd.find_blasts(state["board"], self._rules(state))]
         if top is not None and top.kind == "keep" and may_act:
             choices["keep"] = list(top.data["others"])
         result = self.result(state)
-        return {
+        view = {
             "game": self.slug,
             "viewer": seat,
             "move": state["move"],
@@ -454,6 +757,12 @@ class SugarBlast(Game):
             "last": state["last"],
             "result": result.to_json() if result else None,
         }
+        power = pw.view(state)
+        if power is not None:
+            view["power"] = power
+            if top is not None and top.kind == "rush" and may_act:
+                choices["rush"] = top.data["card"]
+        return view
 
     def result(self, state: State) -> Result | None:
         if not state["ended"]:
@@ -478,8 +787,11 @@ class SugarBlast(Game):
             result = self.result(state)
             return result.summary if result else "The game is over."
         name = self.seat_name(state, state["turn"])
-        return (f"{name} to play ({self._stage(state)}). Objective: {card['name']} — "
+        text = (f"{name} to play ({self._stage(state)}). Objective: {card['name']} — "
                 f"{card['text']} Bag: {bag_size(state['bag'])} candies.")
+        if "power" in state:
+            text += " Power: " + " + ".join(pw.card(c)["name"] for c in pw.in_play(state)) + "."
+        return text
 
     def scores(self, state: State) -> dict[int, int]:
         card = obj.objective(state["objective"])
@@ -493,6 +805,34 @@ class SugarBlast(Game):
     @staticmethod
     def _side(state: State, seat: int) -> str:
         return bd.SEATING[len(state["seats"])][seat]
+
+    @staticmethod
+    def _rules(state: State) -> bd.BoardRules | None:
+        """What the power tokens change on the board; ``None`` in the basic game."""
+        power = state.get("power")
+        return pw.board_rules(power) if power else None
+
+    def _replaceable(self, state: State, drawn: str) -> list[Cell]:
+        """Cells whose candy the drawn one may replace: another kind, not locked by a token."""
+        rules = self._rules(state)
+        locked = rules.locked if rules else frozenset()
+        return [c for c in bd.all_cells()
+                if bd.at(state["board"], c) not in (None, drawn) and c not in locked]
+
+    @staticmethod
+    def _progress(state: State, seat: int) -> int:
+        return obj.progress(obj.objective(state["objective"]), state["kept"][seat])
+
+    @staticmethod
+    def _token_phrase(card_id: str) -> str:
+        card = pw.card(card_id)
+        noun = pw.token_name(card)
+        return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+    def _top_data(self, state: State) -> dict[str, Any]:
+        top = self.top(state)
+        assert top is not None
+        return top.data
 
     @staticmethod
     def _candy(board: bd.Board, cell: Cell, count: int = 1) -> str:
