@@ -30,6 +30,7 @@ def check_conserved(state: dict) -> None:
     assert sum(p["money"] for p in players) + state["supply"]["money"] == SUPPLY["money"]
     assert sum(p["tax"] for p in players) + state["supply"]["sugar_tax"] == SUPPLY["sugar_tax"]
     assert all(p["candy"] >= 0 and p["money"] >= 0 for p in players)
+    assert state["supply"]["candy"] >= 0 and state["supply"]["sugar_tax"] >= 0
     places = card_places(state)
     assert sorted(places) == sorted(cards.instances()), "every card is in exactly one place"
     if state["heist"] is not None:

@@ -151,9 +151,9 @@ class SugarHeist(Game):
 
     @staticmethod
     def _from_bank(state: State, amount: int) -> int:
-        paid = min(amount, state["supply"]["money"])
-        state["supply"]["money"] -= paid
-        return paid
+        """Money from the bank. It never runs dry: below zero it owes the box more tokens."""
+        state["supply"]["money"] -= amount
+        return amount
 
     # ----------------------------------------------------------------- who acts, what is legal
 
