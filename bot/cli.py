@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=3, help="number of AI seats")
     demo.add_argument("--seed", type=int, default=7, help="seed of the game's randomness")
     demo.add_argument("--out", type=Path, required=True, help="an empty or new folder")
+    demo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                      help='a game option, repeatable, e.g. --option power="random 2"')
 
     replay = sub.add_parser("replay", help="re-apply a demo's stored log and verify it")
     replay.add_argument("folder", type=Path, help="a folder written by `candybot demo`")
@@ -88,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from bot.demo import demo
 
-        return demo(args.game, args.players, args.seed, args.out)
+        return demo(args.game, args.players, args.seed, args.out, args.option)
     if args.command == "replay":
         from bot.demo import replay
 

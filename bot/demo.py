@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,9 +56,26 @@ def _write(path: Path, data: bytes | str) -> None:
         raise DemoError(f"Cannot write {path}: {exc.strerror}.") from None
 
 
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``["power=random 2", ...]`` as a dict; a pair without ``=`` is a clear error."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise DemoError(f"--option takes NAME=VALUE, e.g. --option power=\"random 2\"; "
+                            f"got {pair!r}.")
+        options[name.strip()] = value.strip()
+    return options
+
+
 async def run_demo(game_slug: str, players: int, seed: int, out: Path,
-                   say: Callable[[str], None] = print) -> DemoReport:
-    """Play one AI game to the end, persisting and rendering every move."""
+                   say: Callable[[str], None] = print,
+                   options: dict[str, str] | None = None) -> DemoReport:
+    """Play one AI game to the end, persisting and rendering every move.
+
+    ``options`` are the game's options by name (``candybot demo --option``);
+    an unknown name or a bad value is refused with the valid ones named.
+    """
     from renderers import render
     from renderers.gif import animate
 
@@ -66,7 +83,7 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
         game = get_game(game_slug)
         seats = [SeatInfo(AI_NAMES[i] if i < len(AI_NAMES) else f"AI {i + 1}", ai=True)
                  for i in range(players)]
-        state = game.new(seats, seed)
+        state = game.new(seats, seed, options)
     except GameError as exc:
         raise DemoError(str(exc)) from None
     _prepare_folder(out)
@@ -85,7 +102,9 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
                                    seats=seat_rows, now=now, next_reminder_at=None)
         pngs = [render(game.view(state, None))]
         _write(frames / "move-000.png", pngs[0])
-        say(f"{game.title}: {players} AI players, seed {seed}. {game.summary(state)}")
+        chosen = ", ".join(f"{k}={v}" for k, v in state["options"].items())
+        say(f"{game.title}: {players} AI players, seed {seed}"
+            f"{f', options {chosen}' if chosen else ''}. {game.summary(state)}")
         log_lines = []
         while game.to_act(state):
             seat = min(game.to_act(state))
@@ -163,9 +182,10 @@ async def replay_folder(folder: Path, say: Callable[[str], None] = print) -> Sta
     return rebuilt
 
 
-def demo(game_slug: str, players: int, seed: int, out: Path) -> int:
+def demo(game_slug: str, players: int, seed: int, out: Path,
+         options: Sequence[str] = ()) -> int:
     try:
-        asyncio.run(run_demo(game_slug, players, seed, out))
+        asyncio.run(run_demo(game_slug, players, seed, out, options=parse_options(options)))
     except DemoError as exc:
         print(f"error: {exc}")
         return 2

@@ -250,8 +250,8 @@ class Removal:
     """Every cell emptied: the Blast's own and those cleared by tokens."""
     cleared: tuple[Cell, ...]
     """Cells emptied by tokens (a bomb's square), not by the Blast itself."""
-    kept_cells: tuple[Cell, ...]
-    """Cells whose candy the player keeps as well (a star under it)."""
+    kept_cells: tuple[tuple[Cell, str], ...]
+    """Cells whose candy the player keeps as well (a star under it), with that card."""
     full: tuple[str, ...]
     """Cards whose pile this Blast filled."""
     freed: tuple[Cell, ...]
@@ -281,7 +281,9 @@ def removal(state: State, cells: tuple[Cell, ...]) -> Removal:
                 cleared.append(cell)
                 if "clear_square" in _verbs_on(power, cell, "removed"):
                     queue.append(cell)
-    kept_cells = tuple(c for c in gone if "keep_chip" in _verbs_on(power, c, "removed"))
+    kept_cells = tuple((c, power[layer][cell_name(c)]) for c in gone
+                       for layer in ("chips", "spaces") if cell_name(c) in power[layer]
+                       and "keep_chip" in effects(card(power[layer][cell_name(c)]), "removed"))
     before = dict(power["pile"])
     for cell in gone:
         name = cell_name(cell)
@@ -351,8 +353,8 @@ def bonus_keeps(state: State, blast: bd.Blast, removed: Removal,
     """
     power = state["power"]
     out: list[tuple[str, str]] = []
-    for cell in removed.kept_cells:
-        entry = card(power["spaces"][cell_name(cell)])
+    for cell, card_id in removed.kept_cells:
+        entry = card(card_id)
         out.append((kinds[cell], f"the {token_name(entry)} on {cell_name(cell)}"))
     for card_id in power["cards"]:
         entry = card(card_id)
