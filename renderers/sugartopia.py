@@ -44,7 +44,7 @@ MARGIN = 16
 MAX_HEX = 130
 #: The largest hex when zoomed on one spot.
 ZOOM_HEX = 230
-MAX_MAP_H = 900
+MAX_MAP_H = 820
 ZOOM_MAP_H = 760
 MIN_MAP_H = 360
 SQRT3 = math.sqrt(3)
@@ -480,7 +480,7 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     return y
 
 
-ROW_H = 40
+ROW_H = 36
 
 
 def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -491,7 +491,7 @@ def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _meadows_height(view: dict[str, Any]) -> int:
     rows = _meadow_rows(view)
-    return 44 + ROW_H * math.ceil(len(rows) / 2) if rows else 0
+    return 40 + ROW_H * math.ceil(len(rows) / 2) if rows else 0
 
 
 def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
@@ -501,7 +501,7 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
         return y
     _write(image, (MARGIN, y + 6), "Meadows in play: bears by player, cubes to share", 24,
            INK, True)
-    y += 44
+    y += 40
     players = (view.get("colours") or {}).get("players") or [s["colour"] for s in view["seats"]]
     column = (WIDTH - 2 * MARGIN) // 2
     feeding = (view.get("feeding") or {}).get("area")
@@ -536,7 +536,7 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
     return y + ROW_H * math.ceil(len(rows) / 2)
 
 
-KEY_H = 84
+KEY_H = 72
 
 
 def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
@@ -546,7 +546,7 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
     hint = "" if view.get("result") else " · type an empty spot's label to play there"
     _write(image, (MARGIN, y + 8), f"Deck {view['deck']} · supply {supply['sugar']} sugar, "
            f"{supply['honey']} honey{hint}", 20, MUTED)
-    y += 48
+    y += 40
     entries = [
         (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
         (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
