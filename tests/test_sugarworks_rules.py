@@ -514,3 +514,10 @@ def test_text_that_is_not_a_move_is_a_notation_error():
         GAME.parse(new(2), 0, "bake a cake")
     with pytest.raises(NotationError):
         GAME.parse(new(2), 0, "conveyor sideways at c3")
+
+
+def test_the_rules_document_lists_the_content_as_the_data_has_it():
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "rules" / "sugarworks.md"
+    assert ct.content_markdown() in page.read_text(encoding="utf-8")

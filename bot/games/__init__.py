@@ -20,6 +20,7 @@ PACKAGES: tuple[str, ...] = (
     "sugar_blast",
     "sugartopia",
     "sugar_heist",
+    "sugarworks",
 )
 
 

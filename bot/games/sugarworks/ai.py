@@ -30,7 +30,7 @@ DRAW_VALUE = 1.2
 #: An order card kept in hand is also candy to make later, while the hand is not full.
 CARD_FLOOR = 0.4
 #: A candy made is worth something beyond the horizon: orders not yet in anybody's hand.
-MAKE_BONUS = 0.5
+MAKE_BONUS = 0.8
 
 Pools = dict[str, dict[str, float]]
 
@@ -182,8 +182,12 @@ def factory_value(model: Model, notation: str) -> float:
         kind, card = words[1], words[5]
         candies.append(("new", kind, model.outputs[kind]))
         makers = dict(makers, new=model.me)
-        orders = [o for o in orders if o.id != card]
-        cost = (CARD_FLOOR if len(orders) < 4 else 0.0) - MAKE_BONUS
+        kept = [o for o in orders if o.id != card]
+        cost = CARD_FLOOR - MAKE_BONUS
+        if len(orders) >= 5:
+            # A full hand drops its weakest order at the next draw anyway.
+            cost = -MAKE_BONUS - min(order_value(o, model.pools) for o in orders)
+        orders = kept
     pools, shipping = forecast(model, tiles, candies, makers, lost)
     return _worth(model, orders, pools, shipping) - cost
 

@@ -165,8 +165,11 @@ def tile_text(kind: str) -> str:
     centre = icons()[tile.centre]
     if centre.move is not None:
         text = f"a candy on it {centre.text}"
+    elif centre.eats == "any":
+        text = "any candy on it is lost when it activates"
     else:
-        text = f"when a candy on it activates, {centre.text}; any other candy stays put"
+        name = candy_name(centre.eats or "")
+        text = f"a {name} on it is lost when it activates; any other candy stays put"
     if tile.corner:
         text = f"{icons()[tile.corner].text.capitalize()} as soon as it enters (corner); {text}"
     else:
