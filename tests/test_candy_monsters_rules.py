@@ -438,7 +438,7 @@ def test_a_start_of_turn_ability_works_only_before_the_action():
 
 def test_an_any_time_ability_works_before_and_after_the_action_once_per_round():
     state = new()
-    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-red"]}, sugar=0)
+    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-red"]}, sugar=1)
     arrange(state, 1, ["uno"], sugar=6)
     turn_of(state, 0)
     assert "use pickpocket" in notations(state, 0)
@@ -452,7 +452,7 @@ def test_an_any_time_ability_works_before_and_after_the_action_once_per_round():
 
 def test_abilities_are_ready_again_next_round():
     state = new(2)
-    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-red"]}, sugar=0)
+    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-red"]}, sugar=1)
     arrange(state, 1, ["doro"], sugar=6)
     turn_of(state, 0)
     state, _ = play(state, 0, "use pickpocket", "collect")
@@ -479,7 +479,7 @@ def test_a_collect_ability_works_only_in_a_turn_you_collected():
 
 def test_a_buy_monster_ability_is_offered_while_buying_a_monster():
     state = new()
-    arrange(state, 0, ["uno"], tucked={"uno": ["haggle-red"]}, sugar=4)
+    arrange(state, 0, ["uno"], tucked={"uno": ["haggle-red"]}, sugar=3)
     market(state, monsters=["oni-baba"])
     turn_of(state, 0)
     state, _ = play(state, 0, "buy oni baba")
@@ -563,12 +563,12 @@ def test_a_black_candy_ability_eases_the_feeding():
     assert board.player(state, 0)["black"] == 0
 
 
-def test_the_first_player_card_gives_2_sugar_and_passes_clockwise():
+def test_the_first_player_card_gives_every_other_player_2_sugar_and_passes_clockwise():
     state = new(3)
     first = state["first"]
     state, said = end_round_with(state, "sugar-storm")
     sugar = [board.player(state, s)["sugar"] for s in range(3)]
-    assert sugar == [5 + 5 + 2 + (2 if s == first else 0) for s in range(3)]
+    assert sugar == [5 + 5 + 2 + (0 if s == first else 2) for s in range(3)]
     assert state["first"] == (first + 1) % 3
     assert any(f"passes it to P{(first + 1) % 3}" in s for s in said)
 
@@ -624,7 +624,7 @@ def test_an_event_rewards_every_player_who_meets_its_condition_even_all_of_them(
     first = state["first"]
     state, _ = end_round_with(state, "home-sweet-home")
     sugar = [board.player(state, s)["sugar"] for s in range(3)]
-    assert sugar == [5 + 3 + (2 if s == first else 0) for s in range(3)]
+    assert sugar == [5 + 3 + (0 if s == first else 2) for s in range(3)]
 
 
 def test_the_one_gummy_goes_to_every_player_tied_for_fewest_candy_tokens():

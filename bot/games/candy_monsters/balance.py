@@ -89,8 +89,7 @@ def balance(games: int, players: int, seed: int = 0) -> dict[str, Any]:
 
 def _first_of(state: State) -> int:
     """The seat that held the first player card in round 1."""
-    players = len(state["seats"])
-    return (state["first"] - (state["round"] - 1)) % players
+    return int(state["opening"])
 
 
 def _seen(state: State) -> list[str]:

@@ -177,6 +177,11 @@ def remove_black(state: State, seat: int, n: int) -> int:
     return removed
 
 
+def seats_after(state: State, seat: int) -> list[int]:
+    """The other seats in turn order after ``seat``."""
+    return seats_from(seat, len(state["players"]))[1:]
+
+
 def richest_other(state: State, seat: int) -> int | None:
     """The other player with the most sugar (ties: the first after ``seat`` in turn order)."""
     best = None

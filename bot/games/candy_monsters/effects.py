@@ -5,8 +5,8 @@ window, an activation cost in sugar and a list of effects. Verbs:
 
 ``gain_sugar`` (``n``, or ``per`` a measure), ``lose_sugar`` n, ``gain_candy`` n,
 ``steal_sugar`` n (from the other player with the most sugar), ``remove_black`` n,
-``halve_others_sugar``, ``discount`` n (the card being bought), ``ready_purchase``
-(the ability being bought may be used this turn), ``eat_less`` n (Black Candy),
+``halve_others_sugar``, ``others_gain_sugar`` n, ``discount`` n (the card being bought),
+``ready_purchase`` (the ability being bought may be used this turn), ``eat_less`` n (Black Candy),
 ``refresh_market`` (events), ``score`` (end-game bonus: ``n`` candies, or 1 ``per``
 a measure). Any effect may carry ``if``: a condition (see :func:`board.holds`).
 """
@@ -104,6 +104,8 @@ def effect_text(effect: Effect, subject: str = "you") -> str:
         text = f"take {n} sugar from the other player with the most sugar"
     elif verb == "remove_black":
         text = f"return up to {_plural(n, 'black cube', 'black cubes')} to the kingdom"
+    elif verb == "others_gain_sugar":
+        text = f"every other player gains {n} sugar"
     elif verb == "halve_others_sugar":
         text = "every other player returns half their sugar (rounded down) to the kingdom"
     elif verb == "discount":
@@ -172,8 +174,11 @@ def card_text(card: cards.Card) -> str:
         return event_text(card)
     if card.kind == "first_player" and card.ability:
         body = _sentence([_third_person(effect_text(e)) for e in card.ability.effects])
-        return (f"{WINDOW_TEXT['event']}: the first player {body[:1].lower()}{body[1:]} "
-                "Then the card passes to the next player clockwise.")
+        way = cards.kingdom()["first_player"]["passes"].replace("counterclockwise",
+                                                                "counter-clockwise")
+        who = "" if body.startswith("Every") else "the first player "
+        return (f"{WINDOW_TEXT['event']}: {who}{body[:1].lower()}{body[1:]} "
+                f"Then the card passes to the next player {way}.")
     parts = []
     if card.ability:
         parts.append(ability_text(card.ability))
@@ -225,6 +230,8 @@ def _useful(ctx: Context, effect: Effect) -> bool:
         return board.richest_other(state, seat) is not None
     if verb == "remove_black":
         return me["black"] > 0
+    if verb == "others_gain_sugar":
+        return state["kingdom"]["sugar"] > 0
     if verb == "halve_others_sugar":
         return any(p["sugar"] >= 2 for s, p in enumerate(state["players"]) if s != seat)
     if verb in ("discount", "ready_purchase"):
@@ -269,6 +276,10 @@ def _run(ctx: Context, effect: Effect) -> None:
     elif verb == "remove_black":
         got = board.remove_black(state, seat, n)
         ctx.said.append(f"returned {_plural(got, 'black cube', 'black cubes')}")
+    elif verb == "others_gain_sugar":
+        got = [f"{ctx.names[o]} {board.gain_sugar(state, o, n)}"
+               for o in board.seats_after(state, seat)]
+        ctx.said.append(f"gave every other player {n} sugar ({', '.join(got)})")
     elif verb == "halve_others_sugar":
         lost = []
         for other, p in enumerate(state["players"]):

@@ -88,7 +88,8 @@ class CandyMonsters(Game):
                 board.refill(state, pile, slot, turn)
         state.update({"drawn": [], "black_candies": 0, "first": rng.below(players),
                       "round": 0, "order": [], "index": 0, "phase": "turn", "turn": None,
-                      "final": None, "last_feeding": None})
+                      "final": None, "last_feeding": None, "opening": None})
+        state["opening"] = state["first"]
         turn.say(f"{self.seat_name(state, state['first'])} takes the first player card.",
                  state["first"], "first")
         self._begin_round(state, turn)
@@ -200,7 +201,8 @@ class CandyMonsters(Game):
         holder = cards.catalogue()[cards.kingdom()["first_player"]["id"]]
         assert holder.ability is not None
         said = effects.run(effects.Context(state, first, turn, names), holder.ability.effects)
-        state["first"] = next_seat(first, len(state["seats"]))
+        step = 1 if cards.kingdom()["first_player"]["passes"] == "clockwise" else -1
+        state["first"] = next_seat(first, len(state["seats"]), step)
         turn.say(f"{names[first]} uses the {holder.name} card: {', '.join(said)}, and passes it "
                  f"to {names[state['first']]}.", first, "first")
         self._begin_round(state, turn)
