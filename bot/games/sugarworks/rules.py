@@ -206,6 +206,13 @@ class Sugarworks(Game):
         turn.say(f"You discarded {card}: {ct.orders()[card].text()}.", seat, "drop", to=[seat])
         state["step"] = "factory"
 
+    def choices_are_public(self, state: State) -> bool:
+        """Order actions only use the face-up market: their buttons may be public."""
+        top = self.top(state)
+        if top is not None:
+            return super().choices_are_public(state)
+        return not state["over"] and state["step"] == "order"
+
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         if self.top(state) is not None or state["step"] == "order":
             actions = self.legal_actions(state, seat)
@@ -352,6 +359,7 @@ class Sugarworks(Game):
         name = self.seat_name(state, seat)
         hand = state["hands"][seat]["orders"]
         verb = words[0]
+        had = len(state["deck"])
         if verb == "take":
             slot = int(words[2]) - 1
             card = state["market"][slot]
@@ -373,7 +381,7 @@ class Sugarworks(Game):
             turn.say(f"You drew {card}: {ct.orders()[card].text()}.", seat, "draw", to=[seat])
         else:
             turn.say(f"{name} has no order action left to take.", seat, "skip")
-        if not state["deck"] and verb != "skip":
+        if had and not state["deck"]:
             turn.say("The order deck has run out: this is the last round.", None, "deck")
         self._fill_orders(state, turn, seat)
         if len(hand) > HAND_LIMIT:
@@ -639,7 +647,7 @@ class Sugarworks(Game):
 
     def secrets(self, state: State, seat: int) -> list[str]:
         hand = state["hands"][seat]
-        return [f"#{card}" for card in hand["orders"]] + [f"#{t}" for t in hand["tiles"]]
+        return [*hand["orders"], *hand["tiles"]]
 
     def summary(self, state: State) -> str:
         if state["over"]:
