@@ -38,6 +38,7 @@ from renderers.common import (
 )
 
 WIDTH, HEIGHT = 1240, 860
+STRIP = 150  # the power cards' strip under the picture, when cards are in play
 SIZE = 6
 CELL = 92
 BOARD = CELL * SIZE
@@ -177,6 +178,121 @@ def paste_candy(image: Image.Image, kind: str | None, cx: float, cy: float,
     image.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
 
 
+# --------------------------------------------------------------------------- power tokens
+
+TOFFEE: Colour = (214, 150, 70)
+TOFFEE_DARK: Colour = (150, 90, 30)
+STAR_GOLD: Colour = (255, 205, 40)
+STAR_EDGE: Colour = (205, 135, 0)
+JELLY: Colour = (240, 190, 240)
+JELLY_EDGE: Colour = (170, 70, 170)
+ICE: tuple[int, int, int, int] = (140, 205, 255, 120)
+ICE_EDGE: Colour = (40, 120, 215)
+CAGE: Colour = (135, 75, 20)
+TAKEN: Colour = (60, 50, 55)
+RAINBOW: tuple[Colour, ...] = ((230, 40, 40), (250, 150, 0), (240, 220, 0), (40, 170, 60),
+                              (30, 120, 230), (140, 60, 200))
+HAND_COLOURS: dict[str, Colour] = {"twist": (0, 150, 150), "tongs": (120, 130, 145),
+                                   "rush": (240, 120, 0), "steal": (225, 60, 110)}
+PILE_TEXT = "pile"
+
+
+def _token_art(draw: ImageDraw.ImageDraw, card_id: str, side: float) -> None:
+    """A token drawn in a square of ``side`` pixels at the origin (see :func:`token_sprite`)."""
+    s = side
+    line = max(2, round(s / 30))
+    if card_id == "toffee":  # a caramel puddle with drips, under the candy
+        draw.rounded_rectangle((s * 0.04, s * 0.04, s * 0.96, s * 0.96), radius=s * 0.16,
+                               fill=TOFFEE, outline=TOFFEE_DARK, width=line)
+        for x in (0.25, 0.5, 0.75):
+            draw.ellipse((s * (x - 0.07), s * 0.06, s * (x + 0.07), s * 0.26), fill=TOFFEE_DARK)
+    elif card_id == "star":  # a big gold star behind the candy
+        points = []
+        for i in range(10):
+            radius = s * (0.5 if i % 2 == 0 else 0.24)
+            angle = math.pi * i / 5 - math.pi / 2
+            points.append((s / 2 + radius * math.cos(angle), s / 2 + radius * math.sin(angle)))
+        draw.polygon(points, fill=STAR_GOLD, outline=STAR_EDGE, width=line)
+    elif card_id == "jelly":  # a wobbly pink jelly square
+        draw.rounded_rectangle((s * 0.05, s * 0.05, s * 0.95, s * 0.95), radius=s * 0.28,
+                               fill=JELLY, outline=JELLY_EDGE, width=line * 2)
+        draw.arc((s * 0.14, s * 0.14, s * 0.6, s * 0.6), 190, 260, fill=WHITE, width=line * 2)
+    elif card_id == "frozen":  # a translucent ice cube over the candy
+        draw.rounded_rectangle((s * 0.08, s * 0.08, s * 0.92, s * 0.92), radius=s * 0.12,
+                               fill=ICE, outline=ICE_EDGE, width=line * 2)
+        draw.line((s * 0.2, s * 0.36, s * 0.36, s * 0.2), fill=WHITE, width=line * 2)
+        draw.line((s * 0.2, s * 0.5, s * 0.5, s * 0.2), fill=WHITE, width=line)
+    elif card_id == "bomb":  # a black bomb with a lit fuse in the top-left corner
+        r, cx, cy = s * 0.17, s * 0.22, s * 0.26
+        draw.line((cx + r * 0.5, cy - r * 0.6, cx + r * 1.1, cy - r * 1.15), fill=INK,
+                  width=line * 2)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK, outline=WHITE, width=line)
+        draw.ellipse((cx - r * 0.5, cy - r * 0.55, cx - r * 0.1, cy - r * 0.15), fill=MUTED)
+        spark = (cx + r * 1.25, cy - r * 1.3)
+        for i in range(8):
+            angle = math.pi * i / 4
+            draw.line((spark[0], spark[1], spark[0] + r * 0.55 * math.cos(angle),
+                       spark[1] + r * 0.55 * math.sin(angle)), fill=(255, 140, 0), width=line)
+    elif card_id == "wild":  # a rainbow ring of sprinkles round the candy
+        box = (s * 0.07, s * 0.07, s * 0.93, s * 0.93)
+        for i, colour in enumerate(RAINBOW):
+            draw.arc(box, i * 60, i * 60 + 60, fill=colour, width=round(s * 0.08))
+    elif card_id == "cage":  # caramel bars in front of the candy
+        width = round(s * 0.06)
+        for x in (0.2, 0.4, 0.6, 0.8):
+            draw.line((s * x, s * 0.08, s * x, s * 0.92), fill=CAGE, width=width)
+        draw.rounded_rectangle((s * 0.08, s * 0.08, s * 0.92, s * 0.92), radius=s * 0.08,
+                               outline=CAGE, width=width)
+    elif card_id == "flavour":  # a ribbon rosette
+        draw.polygon([(s * 0.3, s * 0.55), (s * 0.18, s * 0.98), (s * 0.42, s * 0.86),
+                      (s * 0.5, s * 0.6)], fill=(220, 40, 80))
+        draw.polygon([(s * 0.7, s * 0.55), (s * 0.82, s * 0.98), (s * 0.58, s * 0.86),
+                      (s * 0.5, s * 0.6)], fill=(220, 40, 80))
+        draw.ellipse((s * 0.12, s * 0.05, s * 0.88, s * 0.75), fill=STAR_GOLD, outline=INK,
+                     width=line)
+    else:  # a token in a player's hand: a coloured disc with its picture
+        colour = HAND_COLOURS.get(card_id, MUTED)
+        draw.ellipse((s * 0.03, s * 0.03, s * 0.97, s * 0.97), fill=colour, outline=INK,
+                     width=line)
+        w = max(2, round(s * 0.09))
+        if card_id == "twist":  # two crossing diagonal arrows
+            for (x0, y0), (x1, y1) in (((0.28, 0.72), (0.72, 0.28)), ((0.28, 0.28), (0.72, 0.72))):
+                draw.line((s * x0, s * y0, s * x1, s * y1), fill=WHITE, width=w)
+                draw.ellipse((s * x1 - w, s * y1 - w, s * x1 + w, s * y1 + w), fill=WHITE)
+        elif card_id == "tongs":  # a pair of tongs
+            draw.line((s * 0.3, s * 0.2, s * 0.45, s * 0.8), fill=WHITE, width=w)
+            draw.line((s * 0.7, s * 0.2, s * 0.55, s * 0.8), fill=WHITE, width=w)
+            draw.line((s * 0.3, s * 0.2, s * 0.7, s * 0.2), fill=WHITE, width=w)
+        elif card_id == "rush":  # a lightning bolt
+            draw.polygon([(s * 0.56, s * 0.12), (s * 0.3, s * 0.55), (s * 0.48, s * 0.55),
+                          (s * 0.4, s * 0.9), (s * 0.7, s * 0.42), (s * 0.52, s * 0.42)],
+                         fill=WHITE)
+        elif card_id == "steal":  # a tooth
+            draw.polygon([(s * 0.28, s * 0.3), (s * 0.72, s * 0.3), (s * 0.68, s * 0.62),
+                          (s * 0.6, s * 0.82), (s * 0.52, s * 0.6), (s * 0.48, s * 0.6),
+                          (s * 0.4, s * 0.82), (s * 0.32, s * 0.62)], fill=WHITE)
+            draw.ellipse((s * 0.26, s * 0.2, s * 0.52, s * 0.42), fill=WHITE)
+            draw.ellipse((s * 0.48, s * 0.2, s * 0.74, s * 0.42), fill=WHITE)
+
+
+@cache
+def token_sprite(card_id: str, side: int) -> Image.Image:
+    """A power token with smooth edges on a transparent square of ``side`` pixels."""
+    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
+    _token_art(ImageDraw.Draw(big, "RGBA"), card_id, side * SUPERSAMPLE)
+    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+
+def paste_token(image: Image.Image, card_id: str, x: float, y: float, side: int) -> None:
+    """Paste a token with its top-left corner at (x, y)."""
+    sprite = token_sprite(card_id, side)
+    image.paste(sprite, (round(x), round(y)), sprite)
+
+
+def _cell_of(name: str) -> Cell:
+    return LETTERS.index(name[0]), int(name[1:]) - 1
+
+
 # --------------------------------------------------------------------------- board
 
 
@@ -229,14 +345,21 @@ def blast_runs(cells: Iterable[Cell]) -> list[tuple[Cell, Cell]]:
 def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     last = view.get("last") or {}
     blasted = {tuple(c) for c in last.get("blasted") or []}
+    power = view.get("power") or {}
     for col, row in blasted:
         x0, y0, x1, y1 = cell_box(col, row)
         draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill=BLASTED)
+    for name, card_id in (power.get("spaces") or {}).items():  # under the candies
+        x0, y0, _, _ = cell_box(*_cell_of(name))
+        paste_token(image, card_id, x0 + 2, y0 + 2, CELL - 4)
     for row, cells in enumerate(view["board"]):
         for col, candy in enumerate(cells):
             if candy:
                 cx, cy = cell_centre(col, row)
                 paste_candy(image, candy, cx, cy + 2, 33)
+    for name, card_id in (power.get("chips") or {}).items():  # over the candies
+        x0, y0, _, _ = cell_box(*_cell_of(name))
+        paste_token(image, card_id, x0, y0, CELL)
     for col, row in blasted:
         x0, y0, x1, _ = cell_box(col, row)
         _burst(draw, x1 - 14, y0 + 14, 11)
@@ -251,10 +374,11 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         draw.ellipse((mx - 16, my - 16, mx + 16, my + 16), fill=SWAPPED, outline=INK, width=2)
         draw.text((mx, my), "⇄" if ay == by else "⇅", font=font(22, True), fill=INK,
                   anchor="mm")
-    if last.get("replaced"):
-        x0, y0, x1, y1 = cell_box(*last["replaced"])
-        draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), radius=10, outline=REPLACED,
-                               width=6)
+    for key, colour in (("replaced", REPLACED), ("taken", TAKEN)):
+        if last.get(key):
+            x0, y0, x1, y1 = cell_box(*last[key])
+            draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), radius=10, outline=colour,
+                                   width=6)
     _draw_blast_choices(draw, view.get("choices", {}).get("blasts") or [])
 
 
@@ -346,8 +470,11 @@ def _draw_marks_key(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         marks.append(("swap", "swapped"))
     if last.get("replaced"):
         marks.append(("replace", "replaced"))
+    if last.get("taken"):
+        marks.append(("taken", "taken"))
     if last.get("blasted"):
         marks.append(("blast", "blasted"))
+    outlines = {"swap": SWAPPED, "replace": REPLACED, "taken": TAKEN}
     for mark, label in marks:
         x += 14
         if mark == "blast":
@@ -355,7 +482,7 @@ def _draw_marks_key(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             _burst(draw, x + 11, y, 9)
         else:
             draw.rounded_rectangle((x, y - 11, x + 22, y + 11), radius=5, width=4,
-                                   outline=SWAPPED if mark == "swap" else REPLACED)
+                                   outline=outlines[mark])
         x += 30 + _key_text(draw, x + 30, y, label, False)
 
 
@@ -397,9 +524,20 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     y += 50
     phase = view["phase"]
     choices = view.get("choices") or {}
+    if phase == "swap" and choices.get("draw"):
+        return _paragraph(draw, y, "No swap makes a Blast: use a power token (see below), or "
+                          "type draw to draw a candy and replace one.")
     if phase == "swap":
         return _paragraph(draw, y, "Swap two neighbouring candies to make a Blast of 3 or "
                           "more in a line, e.g. swap c3 d3.")
+    if phase == "rush":
+        card = choices.get("rush") or "rush"
+        y = _paragraph(draw, y, "The turn is over. Discard a token to play another turn "
+                       f"at once: {card}, or end the turn: done.")
+        paste_token(image, card, x, y, 40)
+        draw.text((x + 50, y + 20), f"{card}  or  done", font=font(20, True), fill=INK,
+                  anchor="lm")
+        return y + 48
     if phase == "replace":
         drawn = view.get("drawn")
         y = _paragraph(draw, y, "No swap makes a Blast, so a candy was drawn:")
@@ -509,13 +647,25 @@ def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
             panel(draw, (x - 6, y - 4, x + w + 6, y + 60), fill=(255, 240, 200),
                   outline=colour, radius=10, width=2)
         draw.ellipse((x, y + 4, x + 20, y + 24), fill=colour, outline=INK)
-        name = info["name"] + (" (AI)" if info.get("ai") else "")
-        name = shorten(draw, name, 20, w - 190, bold=True)
-        draw.text((x + 30, y + 14), name, font=font(20, True), fill=INK, anchor="lm")
-        draw.text((x + 38 + text_size(draw, name, 20, True)[0], y + 15), info["side"],
-                  font=font(16), fill=MUTED, anchor="lm")
         draw.text((x + w, y + 14), f"{info['progress']}/{info['needed']}",
                   font=font(24, True), fill=colour, anchor="rm")
+        hand = ((view.get("power") or {}).get("hands") or [{}] * (seat + 1))[seat]
+        hx = x + w - 64  # power tokens held, right to left before the score
+        for card_id, count in sorted(hand.items(), reverse=True):
+            if count:
+                if count > 1:
+                    draw.text((hx, y + 14), f"×{count}", font=font(17, True), fill=INK,
+                              anchor="rm")
+                    hx -= text_size(draw, f"×{count}", 17, True)[0] + 2
+                paste_token(image, card_id, hx - 28, y, 28)
+                hx -= 36
+        room = hx - (x + 30) - 10
+        name = info["name"] + (" (AI)" if info.get("ai") else "")
+        name = shorten(draw, name, 20, min(w - 190, room), bold=True)
+        draw.text((x + 30, y + 14), name, font=font(20, True), fill=INK, anchor="lm")
+        name_end = x + 38 + text_size(draw, name, 20, True)[0]
+        if name_end + text_size(draw, info["side"], 16)[0] < hx:
+            draw.text((name_end, y + 15), info["side"], font=font(16), fill=MUTED, anchor="lm")
         kept = info.get("kept") or {}
         ky = y + 42
         if not any(kept.values()):
@@ -536,9 +686,9 @@ def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
 
 
 @cache
-def _base(kinds: tuple[str, ...]) -> Image.Image:
+def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
     """Everything that never changes: title, board frame, cells, coordinates, candy legend."""
-    image, draw = new_canvas(WIDTH, HEIGHT)
+    image, draw = new_canvas(WIDTH, height)
     draw.text((PANEL_X, 34), "Sugar Blast", font=font(34, True), fill=INK, anchor="lm")
     panel(draw, (BX - 8, BY - 8, BX + BOARD + 8, BY + BOARD + 8), fill=FRAME,
           outline=FRAME_EDGE, radius=12, width=3)
@@ -567,13 +717,74 @@ def _base(kinds: tuple[str, ...]) -> Image.Image:
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
-    image = _base(tuple(view["types"])).copy()
+    power = view.get("power")
+    image = _base(tuple(view["types"]), HEIGHT + STRIP if power else HEIGHT).copy()
     draw = ImageDraw.Draw(image)
     _draw_board(image, draw, view)
     _draw_seats(image, draw, view)
     _draw_marks_key(draw, view)
     _draw_panel(image, draw, view)
+    if power:
+        _draw_power_strip(image, draw, view)
     return image
+
+
+def _draw_power_strip(image: Image.Image, draw: ImageDraw.ImageDraw,
+                      view: dict[str, Any]) -> None:
+    """One box per power card in play: its token as on the board, its state, its rule."""
+    texts = view["power"].get("texts") or []
+    if not texts:
+        return
+    top = HEIGHT - 6
+    width = (WIDTH - 40) // len(texts)
+    for i, card in enumerate(texts):
+        x0, x1 = 20 + i * width, 20 + (i + 1) * width - 14
+        panel(draw, (x0, top, x1, top + STRIP - 10), fill=CARD, outline=CARD_EDGE, width=3)
+        _card_icon(image, card, view, x0 + 12, top + 12, 64)
+        tx = x0 + 90
+        status = _card_status(card, view)
+        status_w = text_size(draw, status, 17)[0]
+        fitted_text(draw, (tx, top + 24), f"Power: {card['name']}", 22,
+                    x1 - tx - status_w - 24, INK, bold=True, anchor="lm")
+        draw.text((x1 - 12, top + 24), status, font=font(17), fill=MUTED, anchor="rm")
+        if card.get("id") == "flavour" and view["power"].get("marker"):
+            paste_candy(image, view["power"]["marker"], x1 - 24 - status_w - 4, top + 24, 13)
+        lines = wrap(draw, card.get("short", "").replace("; ", " · "), 19, x1 - tx - 12)
+        y = top + 46
+        for line in lines[:3]:
+            draw.text((tx, y), line, font=font(19), fill=INK)
+            y += 26
+
+
+def _card_icon(image: Image.Image, card: dict[str, Any], view: dict[str, Any], x: float,
+               y: float, side: int) -> None:
+    """The card's token as the board shows it: on a space, on a candy, or on its own."""
+    place = card.get("place")
+    if place in ("space", "chip"):
+        draw = ImageDraw.Draw(image)
+        draw.rounded_rectangle((x, y, x + side, y + side), radius=8, fill=CELL_LIGHT,
+                               outline=(215, 195, 175))
+        if place == "space":
+            paste_token(image, card["id"], x + 2, y + 2, side - 4)
+        paste_candy(image, "lollipop", x + side / 2, y + side / 2 + 1, round(side * 0.36))
+        if place == "chip":
+            paste_token(image, card["id"], x, y, side)
+    else:
+        paste_token(image, card["id"], x + 4, y + 4, side - 8)
+
+
+def _card_status(card: dict[str, Any], view: dict[str, Any]) -> str:
+    """Where the card's tokens are now, in a few words."""
+    power = view["power"]
+    kind = card.get("type")
+    if kind == "pile":
+        return f"{PILE_TEXT} {(power.get('pile') or {}).get(card['id'], 0)}/{card['tokens']}"
+    if kind == "discard":
+        left = (power.get("supply") or {}).get(card["id"], 0)
+        return f"on the card {left}/{card['tokens']}"
+    if kind == "board":
+        return f"{card['tokens']} on the board"
+    return "marker on"
 
 
 def _sample_views() -> list[dict[str, Any]]:
@@ -606,11 +817,41 @@ def _sample_views() -> list[dict[str, Any]]:
 
 
 @cache
+def _power_sample() -> dict[str, Any]:
+    """A made-up position with every power token on the board, in hands and on cards."""
+    from bot.games.sugar_blast import powers
+
+    view = _sample_views()[0]
+    cards = powers.cards()
+    texts = [{"id": c["id"], "name": c["name"], "type": c["type"], "place": c["place"],
+              "tokens": c["tokens"], **powers.card_text(c)} for c in cards]
+    chips = [c["id"] for c in cards if c["place"] == "chip"]
+    spaces = [c["id"] for c in cards if c["place"] == "space"]
+    hands = [c["id"] for c in cards if c["place"] == "hand"]
+    view["power"] = {
+        "texts": texts[:2], "marker": "corn", "pile": {}, "supply": {},
+        "chips": {f"{LETTERS[i]}2": card_id for i, card_id in enumerate(chips)},
+        "spaces": {f"{LETTERS[i]}5": card_id for i, card_id in enumerate(spaces)},
+        "hands": [{card_id: 2} for card_id in hands],
+    }
+    view["last"]["taken"] = [0, 0]
+    view["phase"], view["choices"] = "rush", {"rush": "rush"}
+    return view
+
+
+@cache
 def _palette() -> Image.Image:
-    samples = [_draw(v) for v in _sample_views()]
-    sheet = Image.new("RGB", (WIDTH, HEIGHT * len(samples)))
-    for i, sample in enumerate(samples):
-        sheet.paste(sample, (0, HEIGHT * i))
+    samples = [_draw(v) for v in [*_sample_views(), _power_sample()]]
+    icons = Image.new("RGB", (WIDTH, 80), PANEL)
+    from bot.games.sugar_blast import powers
+
+    for i, card in enumerate(powers.cards()):  # every card's icon, as the strip draws it
+        _card_icon(icons, {"id": card["id"], "place": card["place"]}, {}, 10 + 90 * i, 8, 64)
+    sheet = Image.new("RGB", (WIDTH, sum(s.height for s in samples) + icons.height))
+    y = 0
+    for sample in [*samples, icons]:
+        sheet.paste(sample, (0, y))
+        y += sample.height
     return make_palette(sheet)
 
 

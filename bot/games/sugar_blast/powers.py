@@ -476,10 +476,10 @@ def use_actions(state: State, seat: int) -> list[Action]:
 _SUBJECT = {"chip": "a candy with {a}", "space": "a candy on {a}"}
 _VERB_TEXT: dict[tuple[str, str], tuple[str, str]] = {
     ("tilt", "anchor"): ("{Subject} never slides when the board tilts, and candies behind it "
-                         "stop against it{catch}.", "never slides; the tilt stops at it"),
+                         "stop against it{catch}.", "stays put and blocks the tilt"),
     ("swap", "locked"): ("{Subject} cannot be swapped, replaced or taken.", "cannot be swapped"),
     ("match", "wild"): ("{Subject} matches every kind in a Blast (a Blast still needs one "
-                        "candy of its own kind without {token}).", "matches any kind"),
+                        "candy of its own kind without {a_token}).", "matches any kind"),
     ("match", "blocked"): ("{Subject} never counts in a Blast.", "never in a Blast"),
     ("removed", "break_by_neighbour"): ("A Blast that removes a candy next to it breaks the "
                                         "{token}, which goes to the pile.",
@@ -496,24 +496,24 @@ _VERB_TEXT: dict[tuple[str, str], tuple[str, str]] = {
                              "Blast its kind: keep 1 more"),
 }
 _GAIN_TEXT = {
-    "own_big_blast": ("When you make a Blast of 4 or more or a Mega-Blast",
+    "own_big_blast": ("When you make a Blast of 4 or more or a Mega-Blast, take",
                       "your Blast of 4+"),
     "rival_big_blast": ("When another player makes a Blast of 4 or more or a Mega-Blast, "
-                        "each other player", "a rival's Blast of 4+"),
-    "chain": ("When a refill makes a chain Blast on your turn", "your chain Blast"),
-    "empty_turn": ("When your turn ends without bringing you closer to the objective",
+                        "each other player takes", "a rival's Blast of 4+"),
+    "chain": ("When a refill makes a chain Blast on your turn, take", "your chain Blast"),
+    "empty_turn": ("When your turn ends without bringing you closer to the objective, take",
                    "a turn with no progress"),
 }
 _USE_TEXT = {
-    "diagonal_swap": ("Discard it instead of a swap to swap two diagonal neighbours that then "
-                      "make a Blast: `{id} c3 d4`.", "diagonal swap: {id} c3 d4"),
-    "take_chip": ("Discard it instead of a swap to take any candy from the board and keep it; "
-                  "then the board tilts toward you and refills: `{id} c3`.",
+    "diagonal_swap": ("Discard {a_token} instead of a swap to swap two diagonal neighbours "
+                      "that then make a Blast: `{id} c3 d4`.", "diagonal swap: {id} c3 d4"),
+    "take_chip": ("Discard {a_token} instead of a swap to take any candy from the board and "
+                  "keep it; then the board tilts toward you and refills: `{id} c3`.",
                   "take a candy: {id} c3"),
-    "extra_turn": ("Discard it when your turn ends to play another turn at once: `{id}`.",
-                   "play again: {id}"),
-    "take_kept": ("Discard it before your move to take 1 kept candy from another player: "
-                  "`{id} corn north`.", "take a kept candy: {id} corn north"),
+    "extra_turn": ("Discard {a_token} when your turn ends to play another turn at once: "
+                   "`{id}`.", "play again: {id}"),
+    "take_kept": ("Discard {a_token} before your move to take 1 kept candy from another "
+                  "player: `{id} corn north`.", "take a kept candy: {id} corn north"),
 }
 
 
@@ -525,6 +525,7 @@ def card_text(entry: dict[str, Any]) -> dict[str, str]:
     place = entry["place"]
     subject = _SUBJECT.get(place, "{a}").format(a=_a(one))
     fill = {"subject": subject, "Subject": subject[0].upper() + subject[1:], "token": one,
+            "a_token": _a(one),
             "tokens": many, "id": entry["id"],
             "catch": f"; an empty {one} catches the first candy that slides onto it"
             if place == "space" else ""}
@@ -546,12 +547,12 @@ def card_text(entry: dict[str, Any]) -> dict[str, str]:
         gain_full, gain_brief = _GAIN_TEXT[entry["gain"]]
         use_full, use_brief = _USE_TEXT[entry["use"]]
         reminder.append(use_full.format(**fill))
-        taker = "takes" if entry["gain"] == "rival_big_blast" else "take"
-        condition = (f"{gain_full}, {taker} {_a(one)} from this card while any are left. "
-                     f"You have to discard it to use it; it goes back on the card.")
+        condition = (f"{gain_full} {_a(one)} from this card while any are left. "
+                     f"You have to discard {_a(one)} to use it; it goes back on the card.")
         short = [use_brief.format(**fill), f"gain: {gain_brief}"]
     elif entry["type"] == "board":
         condition = f"The {many} can never be removed from the board."
+        short.append("never leaves the board")
     elif entry["type"] == "pile":
         leaves = (f"{_a(one).capitalize()} leaves the board with its candy"
                   if place == "chip" else
@@ -559,6 +560,8 @@ def card_text(entry: dict[str, Any]) -> dict[str, str]:
         where = "candies" if place == "chip" else "spaces"
         condition = (f"{leaves}. Off the board the {many} form a pile; when all {n} are in "
                      f"the pile, they go back on {n} random {where}.")
+        short.append(("leaves with its candy" if place == "chip" else "a Blast on it clears it")
+                     + f"; all {n} return together")
     else:
         condition = f"The {one} stays on this card."
     return {"reminder": " ".join(reminder), "condition": condition, "short": "; ".join(short)}

@@ -762,6 +762,8 @@ class SugarBlast(Game):
             view["power"] = power
             if top is not None and top.kind == "rush" and may_act:
                 choices["rush"] = top.data["card"]
+            if top is None and may_act and state["phase"] == "swap":
+                choices["draw"] = not bd.blasting_swaps(state["board"], self._rules(state))
         return view
 
     def result(self, state: State) -> Result | None:
