@@ -635,7 +635,7 @@ class Sugarworks(Game):
         best = " and ".join(self.seat_name(state, s) for s in ranking[0])
         verb = "share the win" if len(ranking[0]) > 1 else "wins"
         parts = "; ".join(f"{self.seat_name(state, s)} {scores[s]}★ "
-                          f"({len(state['completed'][s])} orders)" for s in players)
+                          f"({_orders(len(state['completed'][s]))})" for s in players)
         return Result(ranking, scores, f"{best} {verb}. {parts}.")
 
     # ----------------------------------------------------------------- views
@@ -671,6 +671,10 @@ class Sugarworks(Game):
         from bot.games.sugarworks.ai import choose
 
         return choose(view, legal, rng)
+
+
+def _orders(count: int) -> str:
+    return f"{count} order{'' if count == 1 else 's'} filled"
 
 
 def _order_id(text: str) -> str:
