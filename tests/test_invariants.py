@@ -52,8 +52,16 @@ def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> N
     assert sorted(a.notation for a in ranked) == sorted(notations)
     menu = game.multi_select(state, seat)
     if menu is not None:
-        values = [v for v, _ in menu.options][:max(menu.min_values, 1)]
-        assert menu.notation(values) in notations or menu.min_values > len(values)
+        values = [v for v, _ in menu.options]
+        assert len(set(values)) == len(values), "menu values are unique"
+        assert 1 <= menu.min_values <= menu.max_values <= len(values)
+        picks = [values[:menu.min_values], values[-menu.max_values:]]
+        for pick in picks:  # any pick is a legal move or a clear refusal, never a crash
+            try:
+                picked = game.parse(state, seat, menu.notation(pick), exact=True)
+                assert picked.notation in notations
+            except GameError as err:
+                assert str(err)
 
 
 def check_views(game: Game, state: dict) -> None:

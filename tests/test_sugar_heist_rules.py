@@ -506,19 +506,23 @@ def test_typed_notation_is_forgiving_and_errors_say_why(dice):
         GAME.parse(state, 0, "pay 3 4 5")
 
 
-def test_the_dice_menu_offers_the_pool_grouped_by_value(dice):
+def test_the_dice_menu_offers_each_die_of_the_pool_even_when_two_show_the_same(dice):
     state = new_game()
     arrange_track(state, [0, 1, 2])
     put(state, 1, 1, "toothpick-pit")
     dice.extend([1, 1, 3, 3, 5, 6])
     state = everybody_passes(state)
     menu = GAME.multi_select(state, 1)
-    assert [v for v, _ in menu.options] == ["1", "1 1", "3", "3 3", "5", "6"]
-    assert menu.notation(["5", "6"]) == "reroll 5 6" and menu.max_values == 2
+    assert [label for _, label in menu.options] == [
+        "die 1: 1", "die 2: 1", "die 3: 3", "die 4: 3", "die 5: 5", "die 6: 6"]
+    assert menu.notation(["d6", "d5"]) == "reroll 5 6" and menu.max_values == 2
     state = act(state, 1, "reroll none")
     menu = GAME.multi_select(state, 0)
-    assert menu.template == "pay {}" and all(
-        f"pay {v}" in [a.notation for a in GAME.legal_actions(state, 0)] for v, _ in menu.options)
+    assert menu.template == "pay {}" and menu.max_values == 6
+    # Both 3s together pay the Toothpick Pit's sum of 6; the pick is parsed like typing.
+    assert GAME.parse(state, 0, menu.notation(["d3", "d4"]), exact=True).notation == "pay 3 3"
+    with pytest.raises(IllegalActionError):
+        GAME.parse(state, 0, menu.notation(["d1"]), exact=True)
 
 
 def test_card_text_is_generated_from_the_same_data_the_interpreter_runs():

@@ -235,9 +235,12 @@ class Decision:
 class MultiSelect:
     """A choice of several items at once (e.g. which dice pay), offered as one menu.
 
-    ``options`` are ``(value, label)`` pairs; the chosen values, in option order,
-    are put into ``template`` (``{}`` stands for them joined by spaces) to make
-    the notation, which must then be a legal action.
+    ``options`` are ``(value, label)`` pairs with unique values; ``words``, when
+    given, is what each option contributes to the notation (two dice may both
+    read ``3``). The chosen options' words, in option order, are put into
+    ``template`` (``{}`` stands for them joined by spaces); the text is then
+    parsed like typed notation, so a pick that is not a legal action is refused
+    with the game's own explanation.
     """
 
     options: tuple[tuple[str, str], ...]
@@ -245,10 +248,13 @@ class MultiSelect:
     min_values: int = 1
     max_values: int = 1
     placeholder: str = "Choose…"
+    words: tuple[str, ...] = ()
 
     def notation(self, values: Sequence[str]) -> str:
         order = [v for v, _ in self.options]
         chosen = sorted(values, key=order.index)
+        if self.words:
+            chosen = [self.words[order.index(v)] for v in chosen]
         return self.template.format(" ".join(chosen))
 
 
@@ -611,13 +617,14 @@ class Game(ABC):
             return []
         return self.legal(state, seat)
 
-    def parse(self, state: State, seat: int, text: str) -> Action:
+    def parse(self, state: State, seat: int, text: str, *, exact: bool = False) -> Action:
         """Turn typed text into a legal action, or raise a clear :class:`GameError`.
 
         Three different errors: text that is not notation (:class:`NotationError`),
         a well-formed action that is not legal (:class:`IllegalActionError`), and
         an abbreviation that fits several legal actions (:class:`AmbiguousActionError`).
-        A unique abbreviation is accepted: it names exactly one action.
+        A unique abbreviation is accepted: it names exactly one action, unless
+        ``exact`` (a menu pick means exactly what was picked).
         """
         norm = normalise(text)
         if not norm:
@@ -632,6 +639,8 @@ class Game(ABC):
         for action in legal:
             if action.notation == canon:
                 return action
+        if exact:
+            raise IllegalActionError(self.explain(state, seat, canon))
         prefixed = [a for a in legal if a.notation.startswith(canon + " ")]
         if len(prefixed) == 1:
             return prefixed[0]

@@ -112,6 +112,8 @@ class Plays(Lobbies):
             raise TableError(f"Choose from {menu.min_values} to "
                              f"{plural(menu.max_values, 'item')}.")
         text = menu.notation(chosen)
+        # A pick means exactly the dice picked: no abbreviation may widen it.
+        game.parse(state, seat, text, exact=True)
         if check_only:
             return await self.check_play(channel_id=channel_id, user_id=user_id, text=text,
                                          game_id=game_id, expected=expected,

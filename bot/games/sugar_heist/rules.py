@@ -279,12 +279,12 @@ class SugarHeist(Game):
         return [a for a in actions if not a.notation.startswith("build ")][:25]
 
     def multi_select(self, state: State, seat: int) -> MultiSelect | None:
-        """Dice choices as one menu.
+        """Dice choices as one menu: each die of the pool is one option.
 
-        Rerolls (up to N dice) offer the dice, equal dice grouped: "3" is one 3,
-        "3 3" both 3s, so every option value is distinct and any pick reads as
-        notation. Payments and exact choices of several dice offer the legal
-        choices themselves (a pick of single dice would mostly not pay).
+        Paying and rerolling pick any dice of the pool (two 3s are two options
+        that both read ``3``); the pick is parsed like typed notation, so a
+        payment that does not meet the challenge is refused with the reason.
+        Choices of one die (lose, set, raise, lower) offer the legal choices.
         """
         top = self.top(state)
         if top is None or seat not in top.waiting or state["heist"] is None:
@@ -292,28 +292,23 @@ class SugarHeist(Game):
         pool = state["heist"]["pool"]
         if not pool or top.kind not in ("challenge", "reroll", "lose", "add", "set"):
             return None
+        dice = tuple((f"d{i + 1}", f"die {i + 1}: {v}") for i, v in enumerate(pool))
+        words = tuple(str(v) for v in pool)
         if top.kind == "reroll":
-            count = top.data["step"].get("count", 1)
-            groups = []
-            for v in sorted(set(pool)):
-                for k in range(1, min(pool.count(v), count) + 1):
-                    groups.append((" ".join([str(v)] * k),
-                                   f"a {v}" if k == 1 else f"{k} dice showing {v}"))
-            return MultiSelect(tuple(groups), "reroll {}", 1, min(count, len(groups)),
-                               "Dice to reroll…")
+            count = min(top.data["step"].get("count", 1), len(pool))
+            return MultiSelect(dice, "reroll {}", 1, count, "Dice to reroll…", words)
         legal = self.legal(state, seat)
         if top.kind == "challenge":
-            legal = [a for a in legal if a.notation.startswith("pay ")]
-            template, placeholder = "pay {}", "Dice to pay with…"
-        else:
-            verb = effects.dice_verb(top.data["step"]) if top.kind != "lose" else "lose"
-            template, placeholder = verb + " {}", f"Dice to {verb}…"
+            if not any(a.notation.startswith("pay ") for a in legal):
+                return None
+            return MultiSelect(dice, "pay {}", 1, len(pool), "Dice to pay with…", words)
+        verb = effects.dice_verb(top.data["step"]) if top.kind != "lose" else "lose"
         if not legal:
             return None
         ranked = self.rank_actions(state, seat, legal)[:25]
         ranked.sort(key=legal.index)
         options = tuple((a.notation.split(" ", 1)[1], a.label) for a in ranked)
-        return MultiSelect(options, template, 1, 1, placeholder)
+        return MultiSelect(options, verb + " {}", 1, 1, f"Dice to {verb}…")
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
         from bot.games.sugar_heist.ai import ranked
