@@ -21,6 +21,7 @@ PACKAGES: tuple[str, ...] = (
     "sugartopia",
     "sugar_heist",
     "sugarworks",
+    "candy_monsters",
 )
 
 
