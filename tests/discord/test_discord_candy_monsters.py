@@ -1,0 +1,129 @@
+"""Kingdom's Candy Monsters through Discord: two humans and an AI, from lobby to result.
+
+Both humans feed at a Black Candy: one with the private **Decide** buttons (one
+monster at a time), the other by typing; their answers stay out of the channel
+until everybody has fed, and the channel says who is still feeding.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from discord_harness import Sent, Session
+from PIL import Image
+
+from bot.games import GAMES
+from bot.games.engine import loads
+from renderers import render
+
+ALICE, BOB = 340000000000000001, 340000000000000002
+GAME = GAMES["kingdoms-candy-monsters"]
+
+
+class PictureLog:
+    """Draws the real picture for every view; keeps the public views to check them."""
+
+    def __init__(self) -> None:
+        self.public_views: list[str] = []
+        self.private: set[bytes] = set()
+
+    def __call__(self, view: dict[str, Any]) -> bytes:
+        png = render(view)
+        if view.get("viewer") is None:
+            self.public_views.append(json.dumps(view))
+        else:
+            self.private.add(png)
+        return png
+
+
+def decide_button(sent: list[Sent]) -> Sent | None:
+    """The latest public message with the **Decide** button of a secret decision."""
+    for message in reversed(sent):
+        if not message.ephemeral and any(c.startswith("cb:d:") for c in message.custom_ids):
+            return message
+    return None
+
+
+async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_path: Path):
+    pictures = PictureLog()
+    table = await Session.open(tmp_path, GAMES, renderer=pictures)
+    try:
+        await table.start(GAME.slug, humans=[ALICE, BOB], ai=1)
+        record = await table.bot.tables.store.open_game(table.channel_id)
+        users = {s.seat: s.user_id for s in record.seats if s.user_id}
+        game_id = record.id
+        fed = {ALICE: 0, BOB: 0}
+        buttons_used = False
+        for _ in range(600):
+            record = await table.bot.tables.store.open_game(table.channel_id)
+            if record is None:
+                break
+            state = loads(record.state_json, GAME)
+            top = GAME.top(state)
+            humans = [s for s in sorted(GAME.to_act(state)) if s in users]
+            assert humans, "the AI seat never holds up the game"
+            seat = humans[0]
+            user = users[seat]
+            if top is not None and top.kind == "feed":
+                secret = GAME.secrets
+                if user == ALICE:
+                    decide = decide_button(table.rec.sent) or decide_button(
+                        [await table.command(ALICE, "game", "board")])
+                    assert decide is not None, "the channel offers the Decide button"
+                    assert "Still deciding, in secret" in decide.content
+                    button = next(c for c in decide.custom_ids if c.startswith("cb:d:"))
+                    choices = await table.click(ALICE, decide, button)
+                    assert choices.ephemeral
+                    feeds = [c for c in choices.custom_ids if ":feed " in c or ":let " in c]
+                    assert feeds, "the feeding choices come as buttons"
+                    pick = next((c for c in feeds if c.endswith(" sugar")), feeds[0])
+                    await table.click(ALICE, choices, pick)
+                    buttons_used = True
+                    chosen = pick.split(":", 5)[-1]
+                    if GAME.top(loads((await table.bot.tables.store.get_game(
+                            record.id)).state_json, GAME)) is not None:
+                        for sent in table.rec.sent:
+                            if not sent.ephemeral:
+                                assert chosen not in sent.content, "a secret answer went public"
+                    after = loads((await table.bot.tables.store.get_game(record.id)).state_json,
+                                  GAME)
+                    if GAME.top(after) is not None and GAME.top(after).kind == "feed" and \
+                            seat in GAME.top(after).waiting:
+                        await table.play(ALICE, "feed all")
+                else:
+                    await table.play(BOB, "feed all")
+                fed[user] += 1
+                now = loads((await table.bot.tables.store.get_game(record.id)).state_json, GAME)
+                still = GAME.top(now)
+                if still is not None and still.kind == "feed":
+                    hidden = [t for s in still.answered for t in secret(now, s)]
+                    for sent in table.rec.sent:
+                        if not sent.ephemeral:
+                            assert not any(t in sent.content for t in hidden)
+                    for text in pictures.public_views:
+                        assert '"mine": {' not in text and not any(t in text for t in hidden)
+                    waiting = " and ".join(GAME.seat_name(now, s) for s in still.waiting)
+                    assert f"still feeding: {waiting}" in GAME.summary(now)
+            else:
+                suggestions = await table.suggest(user, "")
+                assert 1 <= len(suggestions) <= 25
+                await table.play(user, suggestions[0])
+            for sent in table.rec.sent:
+                if sent.ephemeral:
+                    continue
+                assert not set(sent.pngs) & pictures.private, "a private picture went public"
+                for png in sent.pngs:
+                    assert Image.open(io.BytesIO(png)).format == "PNG"
+            pictures.public_views.clear()
+        else:
+            raise AssertionError("the game did not end")
+        assert fed[ALICE] >= 1 and fed[BOB] >= 1 and buttons_used
+        finished = await table.bot.tables.store.get_game(game_id)
+        assert GAME.result(loads(finished.state_json, GAME)) is not None
+        stats = await table.command(ALICE, "stats")
+        assert "Kingdom's Candy Monsters: 1 played" in stats.content
+    finally:
+        await table.close()
