@@ -30,7 +30,6 @@ def balance(games: int, players: int, seed: int = 0) -> dict[str, Any]:
     """Figures over ``games`` all-AI games of ``players`` seats."""
     game = CandyMonsters()
     bought: Counter[str] = Counter()
-    offered: Counter[str] = Counter()
     winners_had: Counter[str] = Counter()
     kept = tucked = let_go = black_at_feeding = fed_monsters = 0
     spreads, winning, losing, rounds, moves = [], [], [], [], []
@@ -72,7 +71,6 @@ def balance(games: int, players: int, seed: int = 0) -> dict[str, Any]:
                     winners_had[cards.card(a).name] += 1
             for a in p["kept"]:
                 winners_had[cards.card(a).name] += 1
-        offered.update(_seen(state))
     n = games
     return {
         "players": players, "games": n,
@@ -90,10 +88,6 @@ def balance(games: int, players: int, seed: int = 0) -> dict[str, Any]:
 def _first_of(state: State) -> int:
     """The seat that held the first player card in round 1."""
     return int(state["opening"])
-
-
-def _seen(state: State) -> list[str]:
-    return []
 
 
 def main(argv: list[str]) -> None:
