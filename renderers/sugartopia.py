@@ -14,7 +14,7 @@ image cannot show one.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -257,15 +257,23 @@ def _castle(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
 # --------------------------------------------------------------------------- the map
 
 
+Tag = tuple[int, bool, bool]
+"""A meadow's tag on a field: its number, whether it is scored, whether it is being fed."""
+
+
 class Map:
-    """Draws the table's cards and open spots onto one layer."""
+    """Draws the table's cards and open spots onto the picture.
+
+    A card's hexagon is drawn in place; what lies on it (roads, cookies, sheep,
+    bears, tags, a Gingerman) is drawn once into a sprite kept by its content
+    and size, and pasted: from one move to the next most cards do not change.
+    """
 
     def __init__(self, view: dict[str, Any], geo: Geometry, image: Image.Image) -> None:
         self.view, self.geo, self.image = view, geo, image
         self.areas = view.get("areas") or []
-        players = (view.get("colours") or {}).get("players") or [s["colour"] for s in
-                                                                  view["seats"]]
-        self.shape_of = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(players)}
+        self.players = tuple((view.get("colours") or {}).get("players")
+                             or [s["colour"] for s in view["seats"]])
         self.owner_colour = {s["seat"]: s["colour"] for s in view["seats"]}
         feeding = view.get("feeding") or {}
         self.feeding_area = feeding.get("area")
@@ -275,7 +283,7 @@ class Map:
         for spot in self.view["spots"]:
             self._spot(draw, spot)
         for card in self.view["cards"]:
-            self._card(draw, card)
+            self.card(draw, card)
         last = self.view.get("last")
         if last and last.get("index") is not None and last["index"] < len(self.view["cards"]):
             card = self.view["cards"][last["index"]]
@@ -296,109 +304,134 @@ class Map:
         _write(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
                "mm")
 
-    def _card(self, draw: ImageDraw.ImageDraw, card: dict[str, Any]) -> None:
+    def card(self, draw: ImageDraw.ImageDraw, card: dict[str, Any]) -> None:
+        """One placed card: its hexagon, then its contents from the sprite cache."""
         geo = self.geo
         q, r, s = card["q"], card["r"], geo.size
-        kind = card["kind"]
         fields = card["fields"]
         fill = GRASS
-        if kind == "gingerman":
+        if card["kind"] == "gingerman":
             fill = ROAD
         elif fields and all(f["done"] for f in fields):
             fill = GRASS_DONE
         _hexagon(draw, geo.corners(q, r), fill, HEX_EDGE, max(1, round(s * 0.02)))
-        self._roads(draw, card)
+        sprite = _card_sprite(round(s, 1), self._key(card))
         cx, cy = geo.centre(q, r)
-        if kind == "castle":
-            _castle(draw, cx, cy, s)
-        elif kind == "gingerman":
-            owner = card.get("owner")
-            colour = _colour(self.owner_colour.get(owner, "")) if owner is not None else INK
-            shape = SEAT_SHAPES[owner % len(SEAT_SHAPES)] if owner is not None else None
-            _hexagon(draw, geo.corners(q, r, 0.9), None, colour, max(4, round(s * 0.1)))
-            _gingerman(draw, cx, cy, s * 0.5, colour, shape)
-        for field in fields:
-            self._field(draw, card, field)
+        self.image.paste(sprite, (round(cx) - sprite.width // 2, round(cy) - sprite.height // 2),
+                         sprite)
 
-    def _roads(self, draw: ImageDraw.ImageDraw, card: dict[str, Any]) -> None:
-        geo = self.geo
-        q, r, s = card["q"], card["r"], geo.size
-        if card["kind"] == "gingerman":
-            return
-        width = max(5, round(s * 0.2))
-        alone = len(card["roads"]) == 1
-        for road in card["roads"]:
-            sides = [a["side"] for a in road["arms"]]
-            hx, hy = _hub(geo, q, r, sides, alone)
-            ends = [geo.side_point(q, r, side) for side in sides]
-            for x, y in ends:
-                draw.line((hx, hy, x, y), fill=ROAD_EDGE, width=width + max(3, width // 3))
-            for x, y in ends:
-                draw.line((hx, hy, x, y), fill=ROAD, width=width)
-            edge = width / 2 + 1
-            draw.ellipse((hx - edge, hy - edge, hx + edge, hy + edge), fill=ROAD)
-            if len(sides) == 1 and card["kind"] == "land":  # a dead end: a cottage
-                h = s * 0.17
-                draw.rectangle((hx - h, hy - h * 0.4, hx + h, hy + h), fill=(250, 240, 225),
-                               outline=INK)
-                draw.polygon([(hx - h * 1.3, hy - h * 0.4), (hx + h * 1.3, hy - h * 0.4),
-                              (hx, hy - h * 1.5)], fill=(200, 70, 70), outline=INK)
-            for arm, (x, y) in zip(road["arms"], ends, strict=True):
-                for k in range(arm["cookies"]):
-                    t = 0.55 + 0.25 * k
-                    _cookie(draw, hx + (x - hx) * t, hy + (y - hy) * t, max(3.0, s * 0.1))
+    def _key(self, card: dict[str, Any]) -> tuple[Any, ...]:
+        """Everything that decides how a card's contents look, as a hashable key."""
+        fields = []
+        for f in card["fields"]:
+            index = f.get("area")
+            area = self.areas[index] if index is not None and index < len(self.areas) else None
+            tag = ((area["number"], bool(area["done"]), area["id"] == self.feeding_area)
+                   if area is not None and "number" in area else None)
+            fields.append((tuple(f["sides"]), f["sheep"], f["rainbow"], f["sugar"], f["honey"],
+                           tuple((b["colour"], b["fed"]) for b in f["bears"]), tag))
+        roads = tuple(tuple((a["side"], a["cookies"]) for a in road["arms"])
+                      for road in card["roads"])
+        owner = card.get("owner")
+        colour = self.owner_colour.get(owner) if owner is not None else None
+        return (card["kind"], roads, tuple(fields), owner, colour, self.players)
 
-    def _field(self, draw: ImageDraw.ImageDraw, card: dict[str, Any],
-               field: dict[str, Any]) -> None:
-        """Sheep and bears near the field's own sides, led by the meadow's tag."""
-        geo = self.geo
-        q, r = card["q"], card["r"]
-        cx, cy = geo.centre(q, r)
-        sides = field["sides"]
-        tokens: list[tuple[str, Any]] = []
-        for n in range(field["sheep"]):
-            tokens.append(("sheep", n < field["sugar"]))
-        for n in range(field["rainbow"]):
-            tokens.append(("rainbow", n < field["honey"]))
-        for bear in field["bears"]:
-            tokens.append(("bear", bear))
-        if not tokens:
-            return
-        area = self.areas[field["area"]] if field.get("area") is not None and \
-            field["area"] < len(self.areas) else None
-        if area is not None and "number" in area:
-            tokens.insert(0, ("tag", area))
-        if sides and len(sides) < 6:
-            points = [geo.side_point(q, r, side, 0.55) for side in sides]
-            ax = sum(p[0] for p in points) / len(points)
-            ay = sum(p[1] for p in points) / len(points)
-            if len(sides) >= 3:  # a big field reaches round the centre of the card
-                ax, ay = (ax + cx) / 2, (ay + cy) / 2
+
+@lru_cache(maxsize=768)
+def _card_sprite(size: float, key: tuple[Any, ...]) -> Image.Image:
+    """A card's contents on a transparent square, the card's centre in its middle."""
+    kind, roads, fields, owner, owner_colour, players = key
+    half = math.ceil(size) + 2
+    sprite = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    geo = Geometry(size, half, half)
+    _paint_roads(draw, geo, kind, roads)
+    if kind == "castle":
+        _castle(draw, half, half, size)
+    elif kind == "gingerman":
+        colour = _colour(owner_colour or "") if owner is not None else INK
+        shape = SEAT_SHAPES[owner % len(SEAT_SHAPES)] if owner is not None else None
+        _hexagon(draw, geo.corners(0, 0, 0.9), None, colour, max(4, round(size * 0.1)))
+        _gingerman(draw, half, half, size * 0.5, colour, shape)
+    shape_of = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(players)}
+    for field in fields:
+        _paint_field(sprite, draw, geo, field, shape_of)
+    return sprite
+
+
+def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
+                 roads: tuple[tuple[tuple[int, int], ...], ...]) -> None:
+    """Roads from their hubs to their sides, a cottage at a dead end, cookies on the arms."""
+    if kind == "gingerman":
+        return
+    s = geo.size
+    width = max(5, round(s * 0.2))
+    for arms in roads:
+        sides = [side for side, _ in arms]
+        hx, hy = _hub(geo, 0, 0, sides, len(roads) == 1)
+        ends = [geo.side_point(0, 0, side) for side in sides]
+        for x, y in ends:
+            draw.line((hx, hy, x, y), fill=ROAD_EDGE, width=width + max(3, width // 3))
+        for x, y in ends:
+            draw.line((hx, hy, x, y), fill=ROAD, width=width)
+        edge = width / 2 + 1
+        draw.ellipse((hx - edge, hy - edge, hx + edge, hy + edge), fill=ROAD)
+        if len(sides) == 1 and kind == "land":  # a dead end: a cottage
+            h = s * 0.17
+            draw.rectangle((hx - h, hy - h * 0.4, hx + h, hy + h), fill=(250, 240, 225),
+                           outline=INK)
+            draw.polygon([(hx - h * 1.3, hy - h * 0.4), (hx + h * 1.3, hy - h * 0.4),
+                          (hx, hy - h * 1.5)], fill=(200, 70, 70), outline=INK)
+        for (_, cookies), (x, y) in zip(arms, ends, strict=True):
+            for k in range(cookies):
+                t = 0.55 + 0.25 * k
+                _cookie(draw, hx + (x - hx) * t, hy + (y - hy) * t, max(3.0, s * 0.1))
+
+
+def _paint_field(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry,
+                 field: tuple[Any, ...], shape_of: dict[str, str]) -> None:
+    """Sheep and bears near the field's own sides, led by the meadow's tag."""
+    sides, sheep, rainbow, sugar, honey, bears, tag = field
+    cx, cy = geo.centre(0, 0)
+    tokens: list[tuple[str, Any]] = []
+    tokens += [("sheep", n < sugar) for n in range(sheep)]
+    tokens += [("rainbow", n < honey) for n in range(rainbow)]
+    tokens += [("bear", bear) for bear in bears]
+    if not tokens:
+        return
+    if tag is not None:
+        tokens.insert(0, ("tag", tag))
+    if sides and len(sides) < 6:
+        points = [geo.side_point(0, 0, side, 0.55) for side in sides]
+        ax = sum(p[0] for p in points) / len(points)
+        ay = sum(p[1] for p in points) / len(points)
+        if len(sides) >= 3:  # a big field reaches round the centre of the card
+            ax, ay = (ax + cx) / 2, (ay + cy) / 2
+    else:
+        ax, ay = cx, cy + geo.size * 0.08
+    count = len(tokens)
+    per_row = 1 if count == 1 else 2 if count <= 4 else 3
+    rows = math.ceil(count / per_row)
+    small = len(sides) <= 1 and count > 2
+    rad = geo.size * (0.25 if count <= 2 else 0.2 if count <= 4 and not small else 0.16)
+    step = rad * 2.2
+    for i, (kind, data) in enumerate(tokens):
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, count - row * per_row)
+        x = ax + (col - (in_row - 1) / 2) * step
+        y = ay + (row - (rows - 1) / 2) * step
+        if kind == "bear":
+            colour, fed = data
+            _bear(draw, x, y, rad, _colour(colour), shape_of.get(colour), fed)
+        elif kind == "tag":
+            number, done, feeding = data
+            text = _short(number)
+            size = max(10, round(rad * 0.95))
+            while size > 10 and text_size(draw, text, size, True)[0] + size / 2 > step - 3:
+                size -= 1
+            _tag(image, draw, x, y, text, size, done, feeding)
         else:
-            ax, ay = cx, cy + geo.size * 0.08
-        count = len(tokens)
-        per_row = 1 if count == 1 else 2 if count <= 4 else 3
-        rows = math.ceil(count / per_row)
-        small = len(sides) <= 1 and count > 2
-        rad = geo.size * (0.25 if count <= 2 else 0.2 if count <= 4 and not small else 0.16)
-        step = rad * 2.2
-        for i, (kind, data) in enumerate(tokens):
-            row, col = divmod(i, per_row)
-            in_row = min(per_row, count - row * per_row)
-            x = ax + (col - (in_row - 1) / 2) * step
-            y = ay + (row - (rows - 1) / 2) * step
-            if kind == "bear":
-                _bear(draw, x, y, rad, _colour(data["colour"]),
-                      self.shape_of.get(data["colour"]), data["fed"])
-            elif kind == "tag":
-                text = _short(data["number"])
-                size = max(10, round(rad * 0.95))
-                while size > 10 and text_size(draw, text, size, True)[0] + size / 2 > step - 3:
-                    size -= 1
-                _tag(self.image, draw, x, y, text, size, data["done"],
-                     data["id"] == self.feeding_area)
-            else:
-                _sheep(draw, x, y, rad, kind == "rainbow", bool(data))
+            _sheep(draw, x, y, rad, kind == "rainbow", bool(data))
 
 
 # --------------------------------------------------------------------------- the panels
@@ -592,7 +625,7 @@ def _draw_hand(image: Image.Image, view: dict[str, Any], top: int) -> None:
         cx = MARGIN + slot * (i + 0.5)
         geo.ox, geo.oy = cx, top + 140
         Map({"seats": view["seats"], "colours": view.get("colours"), "areas": [],
-             "spots": [], "cards": []}, geo, image)._card(draw, _turned_card(hand, rot))
+             "spots": [], "cards": []}, geo, image).card(draw, _turned_card(hand, rot))
         fits_here = rot in fits
         _write(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""), 20,
                INK if fits_here else MUTED, fits_here, "mm")

@@ -117,7 +117,7 @@ def test_a_card_with_two_roads_keeps_the_meadow_between_them_whole():
     image = Image.new("RGB", (300, 300), (255, 255, 255))
     geo = Geometry(100, 150, 150 + 100 * SQRT3)  # the card at (0, -1) is centred on the image
     bare = {**view["cards"][1], "fields": []}  # roads only, no sheep or bears in the way
-    Map(view, geo, image)._card(ImageDraw.Draw(image), bare)
+    Map(view, geo, image).card(ImageDraw.Draw(image), bare)
     for side in (2, 5):
         for reach in (0.0, 0.4, 0.8):
             x, y = geo.side_point(0, -1, side, reach)
