@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from playthrough import Step, play, seats_for
 
 from bot.games import GAMES
-from bot.games.engine import Action, Game, GameError, State, dumps, loads
+from bot.games.engine import Action, Game, GameError, Outcome, State, dumps, loads
 
 GAME_LIST = sorted(GAMES.values(), key=lambda g: g.slug)
 SEEDS = range(12)
@@ -138,15 +138,25 @@ def test_the_ai_only_ever_chooses_legal_actions_from_its_own_view(game: Game, mo
 # --------------------------------------------------------------------------- hidden information
 
 
-def _hidden_twins(game: Game, state: State, seat: int) -> list[tuple[Action, Action]]:
-    """Pairs of legal actions that the other seats cannot tell apart (same public form)."""
+def _hidden_twins(game: Game, state: State, seat: int,
+                  ) -> list[tuple[Action, Action, Outcome, Outcome]]:
+    """Pairs of hidden legal actions that read the same to the other seats.
+
+    Hidden: the action has a public form, or it answers a joint decision. The
+    same reading: the engine's public form of the outcome is equal (so a step
+    that completes a joint answer is compared only with steps that complete it).
+    Moves that draw chance or reveal something are left out: others may learn.
+    """
     top = game.top(state)
     joint = top is not None and top.joint
-    groups: dict[str, list[Action]] = {}
-    for action in game.legal_actions(state, seat):
-        if action.public or joint:
-            groups.setdefault(action.public or "(joint)", []).append(action)
-    return [(g[0], g[-1]) for g in groups.values() if len(g) > 1]
+    groups: dict[str, list[tuple[Action, Outcome]]] = {}
+    for action in game.legal_actions(state, seat)[:12]:
+        if not (action.public or joint):
+            continue
+        outcome = game.apply(state, seat, action)
+        if outcome.undoable:
+            groups.setdefault(outcome.public, []).append((action, outcome))
+    return [(g[0][0], g[-1][0], g[0][1], g[-1][1]) for g in groups.values() if len(g) > 1]
 
 
 def compare_hidden_twins(game: Game, seeds: range, players: int | None = None) -> int:
@@ -159,11 +169,7 @@ def compare_hidden_twins(game: Game, seeds: range, players: int | None = None) -
         def compare(step: Step) -> None:
             nonlocal checked
             state, seat = step.before, step.seat
-            for first, second in _hidden_twins(game, state, seat)[:2]:
-                a, b = game.apply(state, seat, first), game.apply(state, seat, second)
-                if not (a.undoable and b.undoable):
-                    continue  # chance or a reveal happened: the others may learn things
-                assert a.public == b.public
+            for first, second, a, b in _hidden_twins(game, state, seat)[:2]:
                 assert a.narration() == b.narration()
                 for viewer in [None, *range(len(state["seats"]))]:
                     if viewer != seat:
