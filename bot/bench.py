@@ -8,9 +8,10 @@ For each registered game (or one, ``--game``):
   applies the move, commits it, builds the public view, and the picture is
   rendered in a worker thread, as the Discord layer does;
 - **chess**: python-chess drawing a board as SVG and cairosvg turning it into a
-  PNG of the same width, which is what a Discord chess bot pays per move. The
-  figure that matters is the ratio of the /play p95 to the chess p95: it holds
-  across machines better than milliseconds do (needs the ``bench`` extra);
+  PNG of the same width, which is what a Discord chess bot pays per move, timed
+  right after each /play so that both see the same machine. The figure that
+  matters is the ratio of the /play p95 to the chess p95: it holds across
+  machines better than milliseconds do (needs the ``bench`` extra);
 - **load**: ``--channels`` channels (50) each making a move at the same moment
   through one bot, rendering in-process and in a :class:`~renderers.pool.PooledRenderer`;
   the p95 answer time, and the longest stall of the event loop, measured by a
@@ -176,23 +177,38 @@ async def _with_tables(folder: Path, work: Callable[[Any, Any], Any]) -> Any:
         await store.close()
 
 
-def bench_play(slug: str, samples: int) -> dict[str, Any]:
-    """Whole /play moves one after another in one channel, rendered in-process."""
+def bench_play(slug: str, samples: int,
+               between: Callable[[], Any] | None = None) -> dict[str, Any]:
+    """Whole /play moves one after another in one channel, rendered in-process.
+
+    ``between`` (the chess board) is timed after each move, so that both figures
+    see the same machine: a busy moment slows them alike and their ratio holds.
+    """
     from renderers import render
 
     game = get_game(slug)
 
-    async def work(store: Any, tables: Any) -> list[float]:
+    async def work(store: Any, tables: Any) -> tuple[list[float], list[float]]:
         channel = _Channel(1)
-        times = []
-        for _ in range(samples + 1):
+        times, others = [], []
+        for n in range(samples + 1):
             await _prepare(store, game, channel)
-            times.append(await _play(tables, render, channel))
-        return times[1:]  # the first move warms the caches
+            took = await _play(tables, render, channel)
+            if between is not None:
+                start = time.perf_counter()
+                between()
+                if n:
+                    others.append((time.perf_counter() - start) * 1000)
+            if n:  # the first move warms the caches
+                times.append(took)
+        return times, others
 
     with tempfile.TemporaryDirectory() as folder:
-        times = asyncio.run(_with_tables(Path(folder), work))
-    return {"play_ms": _stats(times)}
+        times, others = asyncio.run(_with_tables(Path(folder), work))
+    out: dict[str, Any] = {"play_ms": _stats(times)}
+    if others:
+        out["chess_ms"] = _stats(others)
+    return out
 
 
 def bench_load(slug: str, channels: int, rounds: int, renderer: Renderer) -> dict[str, Any]:
@@ -236,8 +252,11 @@ def bench_load(slug: str, channels: int, rounds: int, renderer: Renderer) -> dic
 # --------------------------------------------------------------------------- chess
 
 
-def bench_chess(samples: int, width: int) -> dict[str, Any] | None:
-    """python-chess SVG -> PNG through cairosvg at ``width`` px; ``None`` without the extra."""
+def chess_board(width: int) -> Callable[[], bytes] | None:
+    """What a chess bot does per move: python-chess SVG -> PNG through cairosvg at ``width`` px.
+
+    ``None`` without the ``bench`` extra (python-chess and cairosvg).
+    """
     try:
         import cairosvg
         import chess
@@ -251,13 +270,8 @@ def bench_chess(samples: int, width: int) -> dict[str, Any] | None:
         svg = chess.svg.board(board, size=width, lastmove=lastmove)
         return cairosvg.svg2png(bytestring=svg.encode(), output_width=width)
 
-    draw()
-    times = []
-    for _ in range(samples):
-        start = time.perf_counter()
-        draw()
-        times.append((time.perf_counter() - start) * 1000)
-    return {"chess_ms": _stats(times)}
+    draw()  # cairo's first picture sets up fonts and caches
+    return draw
 
 
 # --------------------------------------------------------------------------- the AI
@@ -316,11 +330,9 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
     game = get_game(slug)
     figures: dict[str, Any] = {"players": _players(game)}
     figures.update(bench_render(slug, samples))
-    figures.update(bench_play(slug, samples))
-    chess_figures = bench_chess(samples, figures["width_px"])
-    if chess_figures:
-        figures.update(chess_figures)
-        chess_p95 = chess_figures["chess_ms"]["p95"]
+    figures.update(bench_play(slug, samples, chess_board(figures["width_px"])))
+    if "chess_ms" in figures:
+        chess_p95 = figures["chess_ms"]["p95"]
         figures["play_vs_chess_p95"] = figures["play_ms"]["p95"] / chess_p95
         figures["render_vs_chess_p95"] = figures["render_ms"]["p95"] / chess_p95
     if channels:

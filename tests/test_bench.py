@@ -56,17 +56,19 @@ def test_the_generic_win_rate_counts_games_the_ai_seat_wins():
     assert win_rate(SLUG, 2, 2) == (rate, "generic")  # Sugartopia's AI has no measure of its own
 
 
-def test_the_chess_ratio_divides_the_play_p95_by_the_chess_p95(monkeypatch):
-    monkeypatch.setattr(bench_module, "bench_chess",
-                        lambda samples, width: {"chess_ms": {"median": 90.0, "p95": 100.0,
-                                                             "max": 100.0}})
-    figures = bench_module.bench_game(SLUG, 2, channels=0, rounds=0, ai_games=0, pool=None)
-    assert figures["play_vs_chess_p95"] == pytest.approx(figures["play_ms"]["p95"] / 100.0)
+def test_the_chess_board_is_timed_after_every_play_and_divides_the_play_p95(monkeypatch):
+    boards: list[int] = []
+    monkeypatch.setattr(bench_module, "chess_board",
+                        lambda width: lambda: boards.append(width) or b"")
+    figures = bench_module.bench_game(SLUG, 3, channels=0, rounds=0, ai_games=0, pool=None)
+    assert boards == [1000] * 4  # after the warm-up move too, untimed
+    assert figures["play_vs_chess_p95"] == pytest.approx(
+        figures["play_ms"]["p95"] / figures["chess_ms"]["p95"])
     assert "load_in_process" not in figures and "ai" not in figures
 
 
 def test_without_the_bench_extra_the_chess_figure_is_skipped_with_a_note(monkeypatch, capsys):
-    monkeypatch.setattr(bench_module, "bench_chess", lambda samples, width: None)
+    monkeypatch.setattr(bench_module, "chess_board", lambda width: None)
     assert bench(samples=2, games=[SLUG], channels=2, rounds=1, ai_games=0) == 0
     out = capsys.readouterr().out
     assert "Sugartopia" in out and "render pool" in out
@@ -74,7 +76,7 @@ def test_without_the_bench_extra_the_chess_figure_is_skipped_with_a_note(monkeyp
 
 
 def test_json_gives_one_line_with_every_figure_per_game(monkeypatch, capsys):
-    monkeypatch.setattr(bench_module, "bench_chess", lambda samples, width: None)
+    monkeypatch.setattr(bench_module, "chess_board", lambda width: None)
     assert bench(as_json=True, samples=2, games=[SLUG], channels=0, ai_games=2) == 0
     line = capsys.readouterr().out.strip()
     figures = json.loads(line)["games"][SLUG]
