@@ -376,7 +376,7 @@ def _gutter(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
     if counts:
         _candy_counts(image, draw, BX + 130, y + 29, counts, WIDTH - 20, 14)
     else:
-        draw.text((BX + 130, y + 29), "no candy lost yet", font=font(20), fill=MUTED,
+        draw.text((BX + 130, y + 29), "the gutter is empty", font=font(20), fill=MUTED,
                   anchor="lm")
     return y + 58
 
