@@ -220,3 +220,67 @@ def test_the_dispatcher_uses_the_view_and_never_changes_it():
     before = copy.deepcopy(view)
     render(view)
     assert view == before
+
+
+# --------------------------------------------------------------------------- power cards
+
+
+def power_view(**power: Any) -> dict[str, Any]:
+    """make_view with power cards: tokens by cell name, two cards in the strip."""
+    from bot.games.sugar_blast import powers
+
+    texts = [{"id": c["id"], "name": c["name"], "type": c["type"], "place": c["place"],
+              "tokens": c["tokens"], **powers.card_text(c)}
+             for c in (powers.card("bomb"), powers.card("star"))]
+    base = {"texts": texts, "chips": {}, "spaces": {}, "pile": {"bomb": 1}, "supply": {},
+            "hands": [{}, {}, {}], "marker": None}
+    base.update(power)
+    return make_view(power=base)
+
+
+def test_each_power_token_is_drawn_distinctly_on_the_board():
+    # The same candy on every cell; each token in turn on c3 only.
+    board = [["marshmallow"] * 6 for _ in range(6)]
+    plain = image({**power_view(), "board": board})
+    looks = set()
+    for card in ("frozen", "bomb", "wild", "cage", "toffee", "star", "jelly"):
+        layer = "spaces" if card in ("toffee", "star", "jelly") else "chips"
+        shown = image({**power_view(**{layer: {"c3": card}}), "board": board})
+        assert cell_pixels(shown, 2, 2) != cell_pixels(plain, 2, 2), card
+        assert cell_pixels(shown, 4, 4) == cell_pixels(plain, 4, 4), card
+        looks.add(cell_pixels(shown, 2, 2))
+    assert len(looks) == 7
+
+
+def test_the_power_strip_shows_under_the_picture_only_with_power_cards():
+    assert image(make_view()).size == (1240, 860)
+    assert image(power_view()).size == (1240, 1010)
+
+
+def test_tokens_in_a_players_hand_are_drawn_beside_their_score():
+    empty = image(power_view())
+    held = image(power_view(hands=[{"twist": 2}, {}, {}]))
+    box = (760, 300, 1230, 700)
+    assert empty.crop(box).tobytes() != held.crop(box).tobytes()
+
+
+def test_the_sugar_rush_choice_and_the_taken_candy_render():
+    view = power_view(hands=[{"rush": 1}, {}, {}])
+    view.update(phase="rush", choices={"blasts": [], "keep": [], "rush": "rush"},
+                last={"seat": 0, "swap": None, "replaced": None, "blasted": [], "taken": [1, 1]})
+    assert len(render(view)) < 300 * 1024
+    assert cell_pixels(image(view), 1, 1) != cell_pixels(image(power_view()), 1, 1)
+
+
+def test_real_power_views_render_throughout_a_game():
+    game = get_game("sugar-blast")
+    state = game.new([SeatInfo("Ana"), SeatInfo("Bo", ai=True), SeatInfo("Cy", ai=True)],
+                     seed=4, options={"power": "random 2"})
+    for _ in range(30):
+        if game.result(state):
+            break
+        data = render(game.view(state, None))
+        assert Image.open(io.BytesIO(data)).size == (1240, 1010)
+        assert len(data) < 300 * 1024
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, game.ai_action(state, seat)).state

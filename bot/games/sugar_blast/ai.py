@@ -182,3 +182,18 @@ def win_rate_vs_random(games: int, players: int = 2,
         if result.winners == (ai_seat,):
             wins += 1
     return wins / games
+
+
+def game_length(games: int, players: int = 2, options: dict[str, Any] | None = None) -> float:
+    """Average number of moves of ``games`` games between AI players only (seeds 0, 1, ...)."""
+    from bot.games.engine import SeatInfo
+    from bot.games.sugar_blast import GAME
+
+    moves = 0
+    for seed in range(games):
+        state = GAME.new([SeatInfo(f"P{i + 1}", ai=True) for i in range(players)], seed, options)
+        while GAME.to_act(state):
+            seat = min(GAME.to_act(state))
+            state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
+        moves += state["move"]
+    return moves / games

@@ -53,6 +53,13 @@ class SugarBlast(Game):
         "`steal corn north`, `draw` (no power now), `rush` or `done` (end of turn)."
     )
 
+    def option_suggestions(self, name: str, current: str) -> list[str] | None:
+        """Autocomplete values for an option as typed so far; pairs of power cards too.
+
+        ``None`` for options whose listed choices are enough.
+        """
+        return pw.suggestions(current) if name == "power" else None
+
     def validate_options(self, raw: dict[str, Any]) -> dict[str, Any]:
         """As the engine's, but ``power`` takes pairs in any order and names.
 
