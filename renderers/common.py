@@ -169,13 +169,12 @@ def stamp_text(image: Image.Image, xy: tuple[float, float], text: str, size: int
 @lru_cache(maxsize=4096)
 def _text_mask(text: str, size: int, bold: bool, anchor: str
                ) -> tuple[Image.Image | None, tuple[int, int]]:
-    face = font(size, bold)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
-    if right <= left or bottom <= top:
+    # getmask2 is the one rasterisation draw.text itself makes; wrapping its result
+    # (Pillow's own idiom, Image()._new) keeps a miss as cheap as a plain draw.text.
+    core, offset = font(size, bold).getmask2(text, "L", anchor=anchor)
+    if core.size[0] == 0 or core.size[1] == 0:
         return None, (0, 0)
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, (left, top)
+    return Image.Image()._new(core), (int(offset[0]), int(offset[1]))
 
 
 def outlined_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
