@@ -223,7 +223,7 @@ def _token_art(draw: ImageDraw.ImageDraw, card_id: str, side: float) -> None:
         draw.line((s * 0.2, s * 0.36, s * 0.36, s * 0.2), fill=WHITE, width=line * 2)
         draw.line((s * 0.2, s * 0.5, s * 0.5, s * 0.2), fill=WHITE, width=line)
     elif card_id == "bomb":  # a black bomb with a lit fuse in the top-left corner
-        r, cx, cy = s * 0.17, s * 0.22, s * 0.26
+        r, cx, cy = s * 0.2, s * 0.23, s * 0.28
         draw.line((cx + r * 0.5, cy - r * 0.6, cx + r * 1.1, cy - r * 1.15), fill=INK,
                   width=line * 2)
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK, outline=WHITE, width=line)
