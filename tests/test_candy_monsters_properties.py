@@ -31,7 +31,7 @@ def check_game(seed: int, players: int, random_seats: frozenset[int], full: bool
         assert after["black_candies"] in (len(drawn), len(drawn) - 1)
         assert after["black_candies"] >= black_candies[0]
         black_candies[0] = after["black_candies"]
-        if after["phase"] == "over":
+        if after["final"] is not None:
             assert after["black_candies"] == 4
         else:
             assert after["black_candies"] < 4
@@ -42,7 +42,7 @@ def check_game(seed: int, players: int, random_seats: frozenset[int], full: bool
                         assert secret not in event.text
 
     final, log = play(GAME, seed, players, random_seats, on_step)
-    assert final["phase"] == "over" and GAME.result(final) is not None
+    assert final["final"] is not None and GAME.result(final) is not None
     assert cards.is_black_candy(final["drawn"][-1])
     assert loads(dumps(final), GAME) == final
     assert GAME.replay(seats_for(GAME, players), seed, None, log) == final

@@ -458,7 +458,7 @@ def test_abilities_are_ready_again_next_round():
     state, _ = play(state, 0, "use pickpocket", "collect")
     assert "use pickpocket" not in notations(state, 0)
     state["first"] = 0
-    GAME._begin_round(state, Turn(Rng(0)))
+    GAME.begin_phase(state, "turns", Turn(Rng(0)))
     assert "use pickpocket" in notations(state, 0)
 
 
@@ -573,6 +573,36 @@ def test_the_first_player_card_gives_every_other_player_2_sugar_and_passes_clock
     assert any(f"passes it to P{(first + 1) % 3}" in s for s in said)
 
 
+def test_a_round_is_every_players_turn_then_one_event_then_the_next_round():
+    state = new(3)
+    assert GAME.phases == ("turns", "event")
+    assert (GAME.round_of(state), GAME.phase_of(state)) == (1, "turns")
+    first = state["first"]
+    assert state["turn"]["seat"] == first
+    state, said = end_round_with(state, "sugar-storm")
+    assert state["drawn"] == ["sugar-storm"]
+    assert (GAME.round_of(state), GAME.phase_of(state)) == (2, "turns")
+    assert state["turn"]["seat"] == (first + 1) % 3
+    after = said[said.index(next(s for s in said if s.startswith("Event: "))):]
+    # The event for every seat from the first player on, the first player card, the new round.
+    assert [s.split(" ")[0] for s in after] == ["Event:", *(f"P{s}" for s in seats_from(first, 3)),
+                                                f"P{first}", "Round", f"P{(first + 1) % 3}'s"]
+    assert after[-2] == f"Round 2 begins with P{(first + 1) % 3}."
+    assert GAME.view(state, None)["round"] == 2 and GAME.view(state, None)["phase"] == "turn"
+
+
+def test_black_candy_holds_the_event_phase_until_everybody_has_fed():
+    state = new(2)
+    state = black_candy(state)
+    assert (GAME.round_of(state), GAME.phase_of(state)) == (1, "event")
+    assert GAME.view(state, None)["phase"] == "feeding"
+    assert GAME.episode(state) == "black-candy-1"
+    state, _ = play(state, 0, "feed all")
+    state, said = play(state, 1, "feed all")
+    assert (GAME.round_of(state), GAME.phase_of(state)) == (2, "turns")
+    assert any(s.startswith("Round 2 begins") for s in said)
+
+
 def take_out_event(state: State, event: str) -> None:
     """Put ``event`` on top of the event deck (drawn next)."""
     deck = state["decks"]["events"]
@@ -613,7 +643,8 @@ def black_candy(state: State) -> State:
     state["first"] = len(state["seats"]) - 1
     turn = Turn(Rng(2))
     state["turn"] = None
-    GAME._event_phase(state, turn)
+    assert GAME.phase_of(state) == "turns"
+    GAME.next_phase(state, turn)
     return state
 
 
@@ -742,8 +773,8 @@ def test_the_game_ends_when_the_fourth_black_candy_is_resolved():
     state = black_candy(state)
     state, _ = play(state, 0, "feed all")
     state, said = play(state, 1, "feed all")
-    assert state["phase"] == "over"
-    assert GAME.result(state) is not None
+    assert state["final"] is not None and GAME.view(state, None)["phase"] == "over"
+    assert GAME.result(state) is not None and GAME.to_act(state) == frozenset()
     assert any("game is over" in s for s in said)
 
 
@@ -766,7 +797,7 @@ def test_ties_go_to_most_candy_tokens_then_most_monsters():
     arrange(state, 0, ["blip", "jawbreaker"], sugar=0, candy=4)   # 2 + 4
     arrange(state, 1, ["doro"], sugar=0, candy=6)                  # 6
     arrange(state, 2, ["uno", "sour-sprite"], sugar=0, candy=4)    # 2 + 4
-    state["phase"] = "over"
+    GAME._finish(state, Turn(Rng(0)))
     result = GAME.result(state)
     assert result is not None
     assert result.ranking == ((1,), (0, 2))

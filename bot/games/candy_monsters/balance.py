@@ -42,7 +42,7 @@ def balance(games: int, players: int, seed: int = 0) -> dict[str, Any]:
         spreads.append(totals[-1] - totals[0])
         winning.append(totals[-1])
         losing.append(totals[0])
-        rounds.append(state["round"])
+        rounds.append(game.round_of(state))
         moves.append(state["move"])
         for s in result.winners:
             seat_wins[(s - _first_of(state)) % players] += 1

@@ -1,11 +1,14 @@
 """Kingdom's Candy Monsters: buy monsters and abilities, feed them at Black Candy, count candies.
 
-A round: every player takes a turn from the first player clockwise; then an
-event is drawn and resolved for everybody, and the first player card acts and
-passes on. A turn: the monster set bonuses, then the start-of-turn window
-(abilities, removing black cubes), then ONE action (collect, buy a monster, buy
-an ability), then ``end turn``. Abilities fire in their windows as ``use <card>``;
-the windows that sit inside an action (buying) are a decision of the turn player.
+A round has two declared phases (:attr:`CandyMonsters.phases`): in ``turns``
+every player takes a turn from the first player clockwise; in ``event`` an event
+is drawn and resolved for everybody, and the first player card acts and passes
+on. The engine keeps the round number and the phase (``state["flow"]``); the
+game is over once ``state["final"]`` holds the final count. A turn: the monster
+set bonuses, then the start-of-turn window (abilities, removing black cubes),
+then ONE action (collect, buy a monster, buy an ability), then ``end turn``.
+Abilities fire in their windows as ``use <card>``; the windows that sit inside
+an action (buying) are a decision of the turn player.
 Black Candy is one joint decision: every player feeds in secret, in any order.
 """
 
@@ -43,6 +46,8 @@ class CandyMonsters(Game):
     #: The decks' order and every Black Candy answer are secret until revealed.
     has_hidden_information = True
     rules_version = 1
+    #: A round: every player's turn, then the event (a Black Candy asks the joint feeding).
+    phases = ("turns", "event")
     notation_help = (
         "Moves: `collect`, `buy magmot`, `buy pickpocket red`, `use pickpocket` (an ability "
         "in its window), `remove 2 black` (start of turn, 2 sugar each), `convert` (4 sugar "
@@ -87,12 +92,12 @@ class CandyMonsters(Game):
             for slot in range(size):
                 board.refill(state, pile, slot, turn)
         state.update({"drawn": [], "black_candies": 0, "first": rng.below(players),
-                      "round": 0, "order": [], "index": 0, "phase": "turn", "turn": None,
+                      "order": [], "index": 0, "turn": None,
                       "final": None, "last_feeding": None, "opening": None})
         state["opening"] = state["first"]
         turn.say(f"{self.seat_name(state, state['first'])} takes the first player card.",
                  state["first"], "first")
-        self._begin_round(state, turn)
+        self.start_phases(state, turn)
 
     @staticmethod
     def _ability_deck(rng: Rng) -> list[str]:
@@ -118,18 +123,23 @@ class CandyMonsters(Game):
 
     # ----------------------------------------------------------------- rounds and turns
 
-    def _begin_round(self, state: State, turn: Turn) -> None:
-        state["round"] += 1
+    def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+        """``turns``: abilities are ready again and the first player starts; ``event``: draw."""
+        if phase == "turns":
+            self._begin_turns(state, turn)
+        else:
+            self._draw_event(state, turn)
+
+    def _begin_turns(self, state: State, turn: Turn) -> None:
         for p in state["players"]:
             p["used"] = []
         state["order"] = seats_from(state["first"], len(state["seats"]))
         state["index"] = 0
-        turn.say(f"Round {state['round']} begins with {self.seat_name(state, state['first'])}.",
-                 None, "round")
+        turn.say(f"Round {self.round_of(state)} begins with "
+                 f"{self.seat_name(state, state['first'])}.", None, "round")
         self._begin_turn(state, turn, state["order"][0])
 
     def _begin_turn(self, state: State, turn: Turn, seat: int) -> None:
-        state["phase"] = "turn"
         state["turn"] = {"seat": seat, "step": "start", "action": None, "fresh": [],
                          "ready": [], "purchase": None}
         counts = board.colour_counts(state, seat)
@@ -154,15 +164,14 @@ class CandyMonsters(Game):
             self._begin_turn(state, turn, state["order"][state["index"]])
         else:
             state["turn"] = None
-            self._event_phase(state, turn)
+            self.next_phase(state, turn)
 
-    def _event_phase(self, state: State, turn: Turn) -> None:
+    def _draw_event(self, state: State, turn: Turn) -> None:
         card_id = state["decks"]["events"].pop()
         state["drawn"].append(card_id)
         card = cards.card(card_id)
         turn.say(f"Event: {card.name}. {effects.event_text(card)}", None, "event", reveals=True)
         if card.kind == "black_candy":
-            state["phase"] = "feeding"
             seats = [s for s in range(len(state["seats"])) if board.player(state, s)["monsters"]]
             hunger = {str(s): feeding.hunger_of(state, s) for s in seats}
             if seats:
@@ -193,6 +202,8 @@ class CandyMonsters(Game):
         turn.say("The kingdom shows new monsters and abilities.", None, "market", reveals=True)
 
     def _after_event(self, state: State, turn: Turn) -> None:
+        """The game ends after the last Black Candy; else the first player card acts, passes on
+        and the next round begins."""
         if state["black_candies"] >= len(cards.ids_of("black_candy")):
             self._finish(state, turn)
             return
@@ -205,7 +216,7 @@ class CandyMonsters(Game):
         state["first"] = next_seat(first, len(state["seats"]), step)
         turn.say(f"{names[first]} uses the {holder.name} card: {', '.join(said)}, and passes it "
                  f"to {names[state['first']]}.", first, "first")
-        self._begin_round(state, turn)
+        self.next_phase(state, turn)
 
     def _feed_everyone(self, state: State, turn: Turn, hunger: dict[str, Any],
                        steps: dict[int, tuple[str, ...]]) -> None:
@@ -242,11 +253,9 @@ class CandyMonsters(Game):
         left = len(cards.ids_of("black_candy")) - state["black_candies"]
         if left:
             turn.say(f"{_plural(left, 'Black Candy', 'Black Candies')} to come.", None, "black")
-        state["phase"] = "event"
         self._after_event(state, turn)
 
     def _finish(self, state: State, turn: Turn) -> None:
-        state["phase"] = "over"
         state["turn"] = None
         state["final"] = [scoring.breakdown(state, s) for s in range(len(state["seats"]))]
         turn.say("The 4th Black Candy has been resolved: the game is over.", None, "end")
@@ -257,7 +266,7 @@ class CandyMonsters(Game):
     # ----------------------------------------------------------------- who acts, what is legal
 
     def turn_actors(self, state: State) -> frozenset[int]:
-        if state["phase"] != "turn" or state["turn"] is None:
+        if self.phase_of(state) != "turns" or state["turn"] is None:
             return frozenset()
         return frozenset({state["turn"]["seat"]})
 
@@ -523,7 +532,7 @@ class CandyMonsters(Game):
     def _maybe_end(self, state: State, seat: int, turn: Turn) -> None:
         """End the turn by itself once the action is taken and nothing is left to do."""
         t = state["turn"]
-        if (state["phase"] == "turn" and t is not None and t["seat"] == seat
+        if (self.phase_of(state) == "turns" and t is not None and t["seat"] == seat
                 and t["step"] == "after" and self.top(state) is None
                 and not self._use_actions(state, seat, self._turn_windows(state))
                 and not self._can_convert(state, seat)):
@@ -726,7 +735,7 @@ class CandyMonsters(Game):
         return f"{self.seat_name(state, seat)}'s secret feeding: {'; '.join(steps)}"
 
     def result(self, state: State) -> Result | None:
-        if state["phase"] != "over":
+        if state["final"] is None:
             return None
         players = range(len(state["seats"]))
         keys = {s: scoring.tie_key(state, s) for s in players}
@@ -739,11 +748,12 @@ class CandyMonsters(Game):
                                        f"{lines}.")
 
     def summary(self, state: State) -> str:
-        if state["phase"] == "over":
+        if state["final"] is not None:
             result = self.result(state)
             return result.summary if result else "The game is over."
         left = len(cards.ids_of("black_candy")) - state["black_candies"]
-        tail = f"Round {state['round']}; {_plural(left, 'Black Candy', 'Black Candies')} to come."
+        tail = (f"Round {self.round_of(state)}; "
+                f"{_plural(left, 'Black Candy', 'Black Candies')} to come.")
         top = self.top(state)
         if top is not None and top.kind == "feed":
             waiting = " and ".join(self.seat_name(state, s) for s in top.waiting)
@@ -760,9 +770,9 @@ class CandyMonsters(Game):
     def episode(self, state: State) -> str | None:
         top = self.top(state)
         if top is not None and top.kind == "feed":
-            return f"black-candy-{state['round']}"
-        if state["phase"] == "turn" and state["turn"] is not None:
-            return f"turn-{state['round']}-{state['turn']['seat']}"
+            return f"black-candy-{self.round_of(state)}"
+        if self.phase_of(state) == "turns" and state["turn"] is not None:
+            return f"turn-{self.round_of(state)}-{state['turn']['seat']}"
         return None
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:

@@ -43,8 +43,10 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
     Schema::
 
         game, viewer, move, to_act   the engine's fields
-        phase        "turn" | "feeding" | "event" | "over"
-        round        int
+        phase        "turn" | "feeding" | "event" | "over": the engine's phase of the round
+                     ("turns" reads "turn"), "feeding" while the Black Candy decision is
+                     open, "over" once the final count is made
+        round        int (the engine's round)
         first        seat holding the first player card
         turn         None | {"seat", "step": "start" | "after", "action": None | "collect" |
                              "buy", "buying": card | None (the card being bought),
@@ -87,8 +89,8 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         "viewer": seat,
         "move": state["move"],
         "to_act": sorted(game.to_act(state)),
-        "phase": "feeding" if feeding_top else state["phase"],
-        "round": state["round"],
+        "phase": _phase(game, state, feeding_top),
+        "round": game.round_of(state),
         "first": state["first"],
         "turn": None if t is None else {
             "seat": t["seat"], "step": t["step"], "action": t["action"],
@@ -112,6 +114,14 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         "final": state["final"],
         "result": (r.to_json() if (r := game.result(state)) else None),
     }
+
+
+def _phase(game: CandyMonsters, state: State, feeding_top: Any) -> str:
+    if state["final"] is not None:
+        return "over"
+    if feeding_top is not None:
+        return "feeding"
+    return "turn" if game.phase_of(state) == "turns" else "event"
 
 
 def _market_card(game: CandyMonsters, state: State, seat: int | None,
@@ -151,7 +161,7 @@ def _player(game: CandyMonsters, state: State, seat: int, top: Any) -> dict[str,
         "set_candy": board.full_sets(counts),
         "tokens": list(p["tokens"]),
         "first": seat == state["first"],
-        "acting": t is not None and t["seat"] == seat and state["phase"] == "turn",
+        "acting": t is not None and t["seat"] == seat and game.phase_of(state) == "turns",
         "feeding": status,
     }
 
