@@ -42,6 +42,7 @@ WIDTH = 1000
 MARGIN = 16
 #: The largest hex (centre to corner): an early table is not blown up beyond this.
 MAX_HEX = 130
+SIZE_STEP = 0.92
 #: The largest hex when zoomed on one spot.
 ZOOM_HEX = 230
 MAX_MAP_H = 820
@@ -118,6 +119,10 @@ class Geometry:
         bottom = max(y + h for _, y, _, h in boxes)
         span_x, span_y = right - left, bottom - top
         size = min(max_size, (width - 2 * MARGIN) / span_x, (max_height - 2 * MARGIN) / span_y)
+        # Sizes come in steps of 8%: as the table grows the hexes shrink now and then
+        # rather than at every move, and the drawn cards in the cache stay usable.
+        size = max_size * SIZE_STEP ** math.ceil(math.log(size / max_size) / math.log(SIZE_STEP)
+                                                 - 1e-9)
         height = max(MIN_MAP_H, span_y * size + 2 * MARGIN)
         ox = (width - span_x * size) / 2 - left * size
         oy = (height - span_y * size) / 2 - top * size
@@ -289,7 +294,9 @@ class Map:
             card = self.view["cards"][last["index"]]
             _hexagon(draw, geo.corners(card["q"], card["r"], 0.95), None, LAST,
                      max(4, round(geo.size * 0.09)))
-        size = max(11, min(24, round(geo.size * 0.2)))
+        # Label sizes move in whole steps so that they rarely change as the table grows
+        # (each new size is a new label to rasterise).
+        size = max(12, min(24, 3 * round(geo.size * 0.2 / 3)))
         for card in self.view["cards"]:
             if card["kind"] != "castle":
                 cx, cy = geo.centre(card["q"], card["r"])
@@ -300,7 +307,7 @@ class Map:
         geo = self.geo
         _hexagon(draw, geo.corners(spot["q"], spot["r"], 0.92), SPOT_FILL, SPOT_EDGE,
                  max(2, round(geo.size * 0.03)))
-        size = max(14, min(40, round(geo.size * 0.42)))
+        size = max(16, min(40, 4 * round(geo.size * 0.42 / 4)))
         _write(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
                "mm")
 
@@ -357,6 +364,24 @@ def _card_sprite(size: float, key: tuple[Any, ...]) -> Image.Image:
     for field in fields:
         _paint_field(sprite, draw, geo, field, shape_of)
     return sprite
+
+
+@lru_cache(maxsize=256)
+def _token(kind: str, rad: float, colour: str, shape: str | None, cube: bool) -> Image.Image:
+    """A sheep, rainbow sheep or bear drawn once per look and size, centred in a sprite."""
+    half = math.ceil(rad * 1.6) + 2
+    sprite = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    if kind == "bear":
+        _bear(draw, half, half, rad, _colour(colour), shape, cube)
+    else:
+        _sheep(draw, half, half, rad, kind == "rainbow", cube)
+    return sprite
+
+
+def _stamp(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    """Paste a sprite centred on (x, y); its edges are hard, so its alpha is its mask."""
+    image.paste(sprite, (round(x) - sprite.width // 2, round(y) - sprite.height // 2), sprite)
 
 
 def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
@@ -422,16 +447,16 @@ def _paint_field(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry,
         y = ay + (row - (rows - 1) / 2) * step
         if kind == "bear":
             colour, fed = data
-            _bear(draw, x, y, rad, _colour(colour), shape_of.get(colour), fed)
+            _stamp(image, _token("bear", round(rad, 1), colour, shape_of.get(colour), fed), x, y)
         elif kind == "tag":
             number, done, feeding = data
             text = _short(number)
-            size = max(10, round(rad * 0.95))
+            size = max(10, 2 * round(rad * 0.95 / 2))
             while size > 10 and text_size(draw, text, size, True)[0] + size / 2 > step - 3:
-                size -= 1
+                size -= 2
             _tag(image, draw, x, y, text, size, done, feeding)
         else:
-            _sheep(draw, x, y, rad, kind == "rainbow", bool(data))
+            _stamp(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
 
 
 # --------------------------------------------------------------------------- the panels
