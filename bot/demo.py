@@ -8,6 +8,7 @@ log from the seed and fails loudly if the result differs from the stored state.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -171,7 +172,12 @@ async def replay_folder(folder: Path, say: Callable[[str], None] = print) -> Sta
     if record.seed is None or record.state_json is None:
         raise DemoError("The stored game never started.")
     seats = [SeatInfo(s.name, s.ai) for s in record.seats]
-    stored = loads(record.state_json, game)
+    try:
+        # The version it was played under, before loading carries an old state over.
+        game.check_replayable(json.loads(record.state_json))
+        stored = loads(record.state_json, game)
+    except (GameError, ValueError) as exc:
+        raise DemoError(str(exc)) from None
     rebuilt = game.replay(seats, record.seed, record.options, [(a.seat, a.notation)
                                                                for a in actions])
     if dumps(rebuilt) != dumps(stored):

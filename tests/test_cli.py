@@ -145,3 +145,15 @@ def test_a_bad_log_level_is_one_line_and_exit_2(tmp_path: Path) -> None:
     out = run_ops("run", cwd=tmp_path, CANDYBOT_LOG="chatty", DISCORD_TOKEN="x")
     assert out.returncode == 2
     assert len(out.stderr.splitlines()) == 1 and "CANDYBOT_LOG" in out.stderr
+
+
+def test_replay_refuses_a_game_played_under_other_rules(demo_folder: Path, tmp_path: Path,
+                                                        capsys):
+    copy = tmp_path / "old-rules"
+    copy.mkdir()
+    (copy / "candybot.db").write_bytes((demo_folder / "candybot.db").read_bytes())
+    with sqlite3.connect(copy / "candybot.db") as db:
+        db.execute("UPDATE games SET state_json = json_set(state_json, '$.rules', 1)")
+    assert main(["replay", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "rules version 1" in out and "cannot be replayed" in out
