@@ -365,6 +365,13 @@ class Game(ABC):
         """A several-at-once choice to offer ``seat`` as a menu now, if any."""
         return None
 
+    def option_suggestions(self, name: str, current: str) -> list[str] | None:
+        """Autocomplete values for option ``name`` as typed so far (``current``).
+
+        ``None``: the option's own choices are enough (the default).
+        """
+        return None
+
     def zoom_spots(self, state: State) -> list[str]:
         """Places a player may ask to see large (``/game board zoom:``); none by default.
 

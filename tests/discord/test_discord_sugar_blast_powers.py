@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 
-from PIL import Image
-
-sys.path.insert(0, str(Path(__file__).parent / "discord"))
-
 from discord_harness import Session
+from PIL import Image
 
 from bot.games import GAMES
 from renderers import render
@@ -30,6 +26,8 @@ async def test_a_power_card_game_from_the_lobby_to_the_end(tmp_path: Path):
     session = await Session.open(tmp_path, GAMES, renderer=render)
     try:
         assert "bomb" in await option_suggestions(session, "bom")
+        # Pairs are suggested too, from the game's own option_suggestions.
+        assert "bomb + wild" in await option_suggestions(session, "bomb")
         assert "none" in await option_suggestions(session, "")
         lobby = await session.command(ALICE, "game", "new",
                                       {"game": "sugar-blast", "power": "Rush, tongs"})
