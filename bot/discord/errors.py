@@ -49,7 +49,9 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = False) ->
 def describe(interaction: discord.Interaction) -> str:
     """Where an interaction came from, for log lines."""
     data = interaction.data or {}
-    what = data.get("name") or data.get("custom_id") or interaction.type.name
+    custom_id = str(data.get("custom_id") or "")
+    # A button's id may carry a private choice (a card in hand): log only its kind.
+    what = data.get("name") or ":".join(custom_id.split(":")[:2]) or interaction.type.name
     return f"{what} in guild {interaction.guild_id} channel {interaction.channel_id}"
 
 
