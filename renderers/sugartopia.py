@@ -484,7 +484,7 @@ def _status(view: dict[str, Any]) -> str:
 
 def _header_height(draw: ImageDraw.ImageDraw, view: dict[str, Any], zoom: str | None) -> int:
     lines = wrap(draw, _status(view), 28, WIDTH - 2 * MARGIN - 130)
-    return 16 + 36 * min(2, len(lines)) + 10 + 112 + (40 if zoom else 0)
+    return 16 + 36 * min(2, len(lines)) + 10 + 100 + (40 if zoom else 0)
 
 
 def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
@@ -508,16 +508,16 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         x = MARGIN + i * (chip + gap)
         colour = _colour(seat["colour"])
         active = seat["seat"] in acting
-        panel(draw, (x, y, x + chip, y + 104), fill=PANEL,
+        panel(draw, (x, y, x + chip, y + 92), fill=PANEL,
               outline=colour if active else PANEL_EDGE, width=5 if active else 2, radius=12)
-        shape_mark(draw, SEAT_SHAPES[seat["seat"] % len(SEAT_SHAPES)], x + 24, y + 27, 14,
+        shape_mark(draw, SEAT_SHAPES[seat["seat"] % len(SEAT_SHAPES)], x + 24, y + 25, 14,
                    colour)
         score = str(seat["score"])
         score_w = text_size(draw, score, 34, True)[0]
-        _write(image, (x + 46, y + 27), seat["name"], 25, INK, True, "lm", chip - 66 - score_w)
-        _write(image, (x + chip - 12, y + 27), score, 34,
+        _write(image, (x + 46, y + 25), seat["name"], 25, INK, True, "lm", chip - 66 - score_w)
+        _write(image, (x + chip - 12, y + 25), score, 34,
                TEXT_COLOURS.get(seat["colour"], colour), True, "rm")
-        _write(image, (x + 14, y + 62), f"{seat['sugar']} sugar · {seat['honey']} honey", 21,
+        _write(image, (x + 14, y + 56), f"{seat['sugar']} sugar · {seat['honey']} honey", 21,
                INK, anchor="lm", max_width=chip - 24)
         route = routes.get(seat["seat"])
         if seat["gingerman"]:
@@ -530,8 +530,8 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             extra = "AI · " + extra
         if not seat["has_card"] and not view.get("result"):
             extra += " · no card"
-        _write(image, (x + 14, y + 88), extra, 19, MUTED, anchor="lm", max_width=chip - 24)
-    y += 112
+        _write(image, (x + 14, y + 79), extra, 19, MUTED, anchor="lm", max_width=chip - 24)
+    y += 100
     if zoom:
         _write(image, (MARGIN, y + 4), f"Zoom on {zoom} and its neighbours", 26, INK, True)
         y += 40
@@ -594,17 +594,15 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
     return y + ROW_H * math.ceil(len(rows) / 2)
 
 
-KEY_H = 72
+KEY_H = 40
 
 
 def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
               y: int) -> None:
-    """Deck and supply, then what the pieces are."""
+    """What the pieces are, then the deck and the supply, on one line."""
     supply = view["supply"]
-    hint = "" if view.get("result") else " · type an empty spot's label to play there"
-    _write(image, (MARGIN, y + 8), f"Deck {view['deck']} · supply {supply['sugar']} sugar, "
-           f"{supply['honey']} honey{hint}", 20, MUTED)
-    y += 40
+    _write(image, (WIDTH - MARGIN, y + 18), f"deck {view['deck']} · left: {supply['sugar']} "
+           f"sugar, {supply['honey']} honey", 20, MUTED, anchor="rm")
     entries = [
         (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
         (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
@@ -612,11 +610,11 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
          "fed bear"),
         (lambda x, yy: _cookie(draw, x, yy, 10), "cookie"),
     ]
-    column = (WIDTH - 2 * MARGIN) / len(entries)
-    for i, (marker, label) in enumerate(entries):
-        x = MARGIN + i * column
-        marker(x + 18, y + 12)
-        _write(image, (x + 42, y + 12), label, 21, INK, anchor="lm")
+    x = MARGIN
+    for marker, label in entries:
+        marker(x + 16, y + 18)
+        _write(image, (x + 36, y + 18), label, 20, INK, anchor="lm")
+        x += 36 + text_size(draw, label, 20)[0] + 18
 
 
 # --------------------------------------------------------------------------- the hand
