@@ -32,6 +32,7 @@ def test_a_play_is_timed_through_the_tables_service_and_the_renderer(monkeypatch
     monkeypatch.setattr("renderers.render", counting)
     figures = bench_play(SLUG, 2)
     assert figures["play_ms"]["median"] > 0
+    assert 0 <= figures["play_loop_cpu_ms"]["median"] <= figures["play_ms"]["max"]
     assert drawn == [1, 2, 3]  # one untimed warm-up move, then the two timed ones
 
 
