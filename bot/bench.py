@@ -27,7 +27,6 @@ chosen by the AI before the clock starts), so one /play is exactly one move.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import io
 import json
 import platform
@@ -39,9 +38,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.games import CATALOGUE, GAMES, get_game
+from bot.games import GAMES, get_game
+from bot.games.arena import win_rate_vs_random
 from bot.games.engine import Game, SeatInfo, State, View, dumps
-from bot.games.rng import Rng
 
 #: Every seat of a timed game is a human with this Discord id plus the seat number.
 USER_BASE = 10_000
@@ -284,46 +283,9 @@ def chess_board(width: int) -> Callable[[], bytes] | None:
 # --------------------------------------------------------------------------- the AI
 
 
-def generic_win_rate(game: Game, games: int, players: int) -> float:
-    """Share of games the AI wins (alone or shared) against uniformly random players.
-
-    The AI's seat rotates from game to game, so that sitting first favours
-    nobody. Random players choose among their legal moves with their own
-    seeded generator; a shared victory counts as a win, as the rulebooks say
-    the victory is shared.
-    """
-    wins = 0
-    for n in range(games):
-        ai_seat = n % players
-        state = game.new([SeatInfo(f"Seat {i + 1}") for i in range(players)], n)
-        pick = Rng.from_seed(10_000 + n)
-        while game.to_act(state):
-            for seat in sorted(game.to_act(state)):
-                if seat not in game.to_act(state):
-                    continue  # the previous answer ended the decision
-                legal = game.legal_actions(state, seat)
-                action = game.ai_action(state, seat) if seat == ai_seat else pick.choice(legal)
-                state = game.apply(state, seat, action).state
-        result = game.result(state)
-        assert result is not None
-        wins += ai_seat in result.winners
-    return wins / games
-
-
-def win_rate(slug: str, games: int, players: int) -> tuple[float, str]:
-    """The AI's win rate, from the game's own ``ai.win_rate_vs_random`` if it has one.
-
-    Returns the rate and which measure gave it ("game's own" or "generic").
-    """
-    package = CATALOGUE[slug].package
-    try:
-        module = importlib.import_module(f"bot.games.{package}.ai")
-    except ModuleNotFoundError:
-        module = None
-    own = getattr(module, "win_rate_vs_random", None)
-    if own is not None:
-        return float(own(games, players)), "game's own"
-    return generic_win_rate(get_game(slug), games, players), "generic"
+def win_rate(slug: str, games: int, players: int) -> float:
+    """The AI's share of wins against random players (see :mod:`bot.games.arena`)."""
+    return win_rate_vs_random(get_game(slug), games, players)
 
 
 # --------------------------------------------------------------------------- the command
@@ -349,9 +311,8 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
             figures["pool_workers"] = pool.workers if pool.pooled else 0
     if ai_games:
         players = max(2, game.min_seats)
-        rate, source = win_rate(slug, ai_games, players)
-        figures["ai"] = {"win_rate": rate, "games": ai_games, "players": players,
-                         "measure": source}
+        figures["ai"] = {"win_rate": win_rate(slug, ai_games, players), "games": ai_games,
+                         "players": players}
     return figures
 
 
@@ -414,4 +375,4 @@ def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
     if "ai" in f:
         ai = f["ai"]
         print(f"  AI wins {ai['win_rate']:.0%} of {ai['games']} {ai['players']}-player games "
-              f"against random players ({ai['measure']} measure)")
+              "against random players")

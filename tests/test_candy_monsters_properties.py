@@ -11,8 +11,8 @@ from playthrough import Step, play, seats_for
 from test_candy_monsters_rules import check_whole
 from test_invariants import check_step
 
+from bot.games.arena import win_rate_vs_random
 from bot.games.candy_monsters import CandyMonsters, cards
-from bot.games.candy_monsters.ai import win_rate_vs_random
 from bot.games.engine import dumps, loads
 
 GAME = CandyMonsters()
@@ -62,4 +62,4 @@ def test_any_seeded_game_conserves_sugar_black_cubes_candy_and_cards(seed: int, 
 
 
 def test_the_ai_beats_random_players_in_most_three_player_games():
-    assert win_rate_vs_random(games=12, players=3) >= 0.75
+    assert win_rate_vs_random(GAME, 12, 3) >= 0.75

@@ -7,9 +7,9 @@ import json
 import pytest
 from playthrough import Step, play, seats_for
 
+from bot.games.arena import win_rate_vs_random
 from bot.games.engine import dumps, loads
 from bot.games.sugar_heist import GAME, cards
-from bot.games.sugar_heist.ai import win_rate_vs_random
 
 SUPPLY = cards.supply()
 
@@ -74,4 +74,4 @@ def test_cards_candy_money_and_tax_are_conserved_through_whole_games(players: in
 
 def test_the_ai_beats_random_players_in_most_four_player_games():
     # One AI against three uniformly random players: a fair share would be 25%.
-    assert win_rate_vs_random(games=12, players=4) >= 0.6
+    assert win_rate_vs_random(GAME, 12, 4) >= 0.6

@@ -6,10 +6,10 @@ import pytest
 from playthrough import Step, play, seats_for
 from test_invariants import check_step
 
+from bot.games.arena import win_rate_vs_random
 from bot.games.engine import dumps, loads
 from bot.games.sugarworks import GAME
 from bot.games.sugarworks import content as ct
-from bot.games.sugarworks.ai import win_rate_vs_random
 
 
 def candies_everywhere(state: dict) -> dict[str, int]:
@@ -86,4 +86,4 @@ def test_whole_games_keep_every_candy_and_card_in_one_place(seed: int):
 
 
 def test_the_ai_beats_random_players_in_most_games():
-    assert win_rate_vs_random(6, 3) >= 0.67
+    assert win_rate_vs_random(GAME, 6, 3) >= 0.67

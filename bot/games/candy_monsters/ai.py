@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.games.candy_monsters import cards
-from bot.games.engine import Action, SeatInfo, State, View
+from bot.games.engine import Action, View
 from bot.games.rng import Rng
 
 #: Expected events drawn in a whole game (the 4th Black Candy lies among the last three).
@@ -351,28 +351,3 @@ def choose(view: View, legal: list[Action], rng: Rng) -> Action:
 
 
 # --------------------------------------------------------------------------- benchmark
-
-
-def win_rate_vs_random(games: int = 40, players: int = 3) -> float:
-    """Share of games the AI wins (alone or tied first) against uniformly random players.
-
-    One AI seat, turning round the table from game to game; every other seat
-    picks uniformly among its legal actions.
-    """
-    from bot.games.candy_monsters.rules import CandyMonsters
-
-    game = CandyMonsters()
-    wins = 0
-    for seed in range(games):
-        ai_seat = seed % players
-        state: State = game.new([SeatInfo(f"P{i}") for i in range(players)], 7000 + seed)
-        pick = Rng.from_seed(30_000 + seed)
-        while game.to_act(state):
-            seat = min(game.to_act(state))
-            legal = game.legal_actions(state, seat)
-            action = game.ai_action(state, seat) if seat == ai_seat else pick.choice(legal)
-            state = game.apply(state, seat, action).state
-        result = game.result(state)
-        assert result is not None
-        wins += ai_seat in result.winners
-    return wins / games

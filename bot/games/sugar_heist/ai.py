@@ -14,7 +14,7 @@ from collections import Counter
 from itertools import product
 from typing import Any
 
-from bot.games.engine import Action, SeatInfo, State, View
+from bot.games.engine import Action, SeatInfo, View
 from bot.games.rng import Rng
 from bot.games.sugar_heist import cards
 from bot.games.sugar_heist.dice import can_pay, clamp
@@ -266,30 +266,6 @@ def _costume_chance(pool: list[int], d: dict[str, Any], targets: list[int],
 
 # --------------------------------------------------------------------------- benchmark
 
-
-def win_rate_vs_random(games: int = 40, players: int = 4) -> float:
-    """Share of games the AI wins (alone or tied first) against uniformly random players.
-
-    One AI seat, turning round the table from game to game; every other seat
-    picks uniformly among its legal actions.
-    """
-    from bot.games.sugar_heist.rules import SugarHeist
-
-    game = SugarHeist()
-    wins = 0
-    for seed in range(games):
-        ai_seat = seed % players
-        state: State = game.new([SeatInfo(f"P{i}") for i in range(players)], 4000 + seed)
-        pick = Rng.from_seed(20_000 + seed)
-        while game.to_act(state):
-            seat = min(game.to_act(state))
-            legal = game.legal_actions(state, seat)
-            action = game.ai_action(state, seat) if seat == ai_seat else pick.choice(legal)
-            state = game.apply(state, seat, action).state
-        result = game.result(state)
-        assert result is not None
-        wins += ai_seat in result.winners
-    return wins / games
 
 
 def balance(games: int, players: int, seed: int = 0) -> dict[str, float]:

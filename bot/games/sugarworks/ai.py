@@ -233,31 +233,3 @@ def choose(view: View, legal: list[Action], rng: Rng) -> Action:
     values = action_values(view, legal)
     best = max(values.values())
     return rng.choice([a for a in legal if values[a.notation] >= best - 1e-9])
-
-
-def win_rate_vs_random(games: int, players: int) -> float:
-    """Share of games the AI in seat 0 wins outright against ``players - 1`` random players.
-
-    Seat 0 plays this AI; every other seat picks uniformly among its legal actions. The
-    random players' choices come from a generator seeded per game, so the figure is
-    reproducible.
-    """
-    from bot.games.engine import SeatInfo
-    from bot.games.sugarworks import GAME
-
-    wins = 0
-    for seed in range(games):
-        seats = [SeatInfo("AI", ai=True)] + [SeatInfo(f"Random {i}") for i in range(1, players)]
-        state = GAME.new(seats, seed)
-        pick = Rng.from_seed(seed * 104729 + 7)
-        while GAME.to_act(state):
-            (seat,) = GAME.to_act(state)
-            if seat == 0:
-                action = GAME.ai_action(state, seat)
-            else:
-                action = pick.choice(GAME.legal_actions(state, seat))
-            state = GAME.apply(state, seat, action).state
-        result = GAME.result(state)
-        assert result is not None
-        wins += result.ranking[0] == (0,)
-    return wins / games
