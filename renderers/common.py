@@ -274,6 +274,22 @@ def make_palette(sample: Image.Image) -> Image.Image:
     return sample.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
+def make_palette_keeping(sample: Image.Image, colours: Sequence[Colour]) -> Image.Image:
+    """Like :func:`make_palette`, but every colour in ``colours`` is in the palette exactly.
+
+    An octree palette averages the colours of a bucket, so a flat fill that shares
+    its bucket with its anti-aliased edges comes out a shade off (a seat colour,
+    white text); listing the renderer's flat colours keeps them true.
+    """
+    kept = list(dict.fromkeys(tuple(c) for c in colours))[:255]
+    rest = sample.quantize(256 - len(kept), method=Image.Quantize.FASTOCTREE)
+    entries = (rest.getpalette() or [])[: 3 * (256 - len(kept))]
+    palette = entries + [v for colour in kept for v in colour]
+    out = Image.new("P", (1, 1))
+    out.putpalette(palette)
+    return out
+
+
 def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     """Encode as PNG, mapped onto ``palette`` when given.
 
