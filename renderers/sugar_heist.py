@@ -8,15 +8,24 @@ card backs showing only their cost), candy, money, sugar tax and costumes (face
 up or used); in the prep phase the costume market; in a seat's own view its
 hand. Draws only what the view holds: a public view has no face-down card's
 name, so the public picture cannot show one.
+
+Speed: the cards in the rooms, the market and the hand, the dice and the costume
+chips are drawn once into sprites kept by what they show and their size, then
+pasted; text goes through the shared mask cache; the PNG is written on one fixed
+palette. Caches are keyed only by content taken from the view, so the picture
+stays a pure function of the view.
 """
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
+from bot.games.content import load_json
 from renderers.common import (
+    BACKGROUND,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -25,13 +34,14 @@ from renderers.common import (
     WHITE,
     Colour,
     arrow,
-    new_canvas,
+    make_palette_keeping,
     panel,
     shorten,
+    stamp_text,
+    text_size,
     to_png,
     wrap,
 )
-from renderers.common import font as _font
 
 WIDTH = 1000
 MARGIN = 16
@@ -41,13 +51,34 @@ BACK_EDGE: Colour = (60, 38, 84)
 USED: Colour = (205, 200, 200)
 MOD_FILL: Colour = (226, 240, 255)
 ENC_FILL: Colour = (255, 238, 214)
+COSTUME_FILL: Colour = (255, 226, 240)
 DEFAULT_FILL: Colour = (240, 236, 230)
+OUTSIDE_FILL: Colour = (255, 246, 200)
 GOOD: Colour = (0, 140, 90)
 BAD: Colour = (200, 60, 40)
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+# Layout, in pixels.
+HEADER_TITLE = 42
+HEADER_WAITING = 34
+TRACK_H = 102
+HEIST_H, HEIST_MOD_H = 420, 470
+HIDEOUT_COLS = 2
+HIDEOUT_GAP = 12
+HIDEOUT_W = (WIDTH - 2 * MARGIN - HIDEOUT_GAP) // HIDEOUT_COLS
+HIDEOUT_H = 300
+ROOM_GAP = 8
+ROOM_W = (HIDEOUT_W - 20 - 2 * ROOM_GAP) // 3
+ROW_TITLE = 34
+PER_ROW = 3
+ROW_CARD_W = (WIDTH - 2 * MARGIN - (PER_ROW - 1) * 10) // PER_ROW
+ROW_CARD_H = 150
+
+#: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
 
 
 def _hex(colour: str) -> Colour:
@@ -60,68 +91,117 @@ def _colour(view: dict[str, Any], seat: int) -> Colour:
     return _hex(board["colour"]) if board else MUTED
 
 
-def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
           fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
-    draw.text(xy, text, font=_font(size, bold), fill=fill, anchor=anchor)
+    stamp_text(image, xy, text, size, fill, bold, anchor)
 
 
-def _lines(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, width: int,
+def _short(text: str, size: int, width: float, bold: bool = False) -> str:
+    return shorten(_MEASURE, text, size, int(width), bold)
+
+
+def _wrapped(text: str, size: int, width: int, bold: bool, limit: int) -> list[str]:
+    """``text`` in lines no wider than ``width``, at most ``limit`` of them (the last cut)."""
+    lines = wrap(_MEASURE, text, size, width, bold)
+    if len(lines) > limit:
+        lines = [*lines[:limit - 1], _short(" ".join(lines[limit - 1:]), size, width, bold)]
+    return lines
+
+
+def _lines(image: Image.Image, x: float, y: float, text: str, size: int, width: int,
            fill: Colour = INK, bold: bool = False, limit: int = 99) -> float:
     """Wrapped text from (x, y); returns the y under it."""
-    lines = wrap(draw, text, size, width, bold)
-    if len(lines) > limit:
-        lines = [*lines[:limit - 1], shorten(draw, " ".join(lines[limit - 1:]), size, width,
-                                              bold)]
-    for line in lines:
-        _text(draw, (x, y), line, size, fill, bold)
+    for line in _wrapped(text, size, width, bold, limit):
+        _text(image, (x, y), line, size, fill, bold)
         y += round(size * 1.25)
     return y
 
 
-def die(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: int,
-        fill: Colour = WHITE, ink: Colour = INK, number: bool = True) -> None:
-    """A die face with pips, its value written underneath."""
+def _paste(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    image.paste(sprite, (round(x), round(y)))
+
+
+def _canvas(width: int, height: int, ground: Colour) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A sprite of a box ``width`` x ``height`` (both edges drawn) on the colour under it."""
+    image = Image.new("RGB", (width + 1, height + 1), ground)
+    return image, ImageDraw.Draw(image)
+
+
+def _die_face(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: int,
+              fill: Colour = WHITE) -> None:
+    """A die face with pips."""
     draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 6, fill=fill,
-                           outline=ink, width=max(2, size // 28))
+                           outline=INK, width=max(2, size // 28))
     r = size / 11
     cx, cy, step = x + size / 2, y + size / 2, size * 0.27
     for dx, dy in PIPS[value]:
         px, py = cx + dx * step, cy + dy * step
-        draw.ellipse((px - r, py - r, px + r, py + r), fill=ink)
+        draw.ellipse((px - r, py - r, px + r, py + r), fill=INK)
+
+
+@lru_cache(maxsize=64)
+def _die_sprite(size: int, value: int, fill: Colour, ground: Colour) -> Image.Image:
+    sprite, draw = _canvas(size, size, ground)
+    _die_face(draw, 0, 0, size, value, fill)
+    return sprite
+
+
+def _die(image: Image.Image, x: float, y: float, size: int, value: int,
+         fill: Colour = WHITE, number: bool = True) -> None:
+    """A die from the sprite cache, its value written underneath unless ``number`` is off."""
+    _paste(image, _die_sprite(size, value, fill, PANEL), x, y)
     if number:
-        _text(draw, (x + size / 2, y + size + 4), str(value), max(18, size // 3), ink, True,
+        _text(image, (x + size / 2, y + size + 4), str(value), max(18, size // 3), INK, True,
               "ma")
 
 
 # --------------------------------------------------------------------------- sections
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _waiting(view: dict[str, Any]) -> str:
+    """Who must decide and what, or "" when nobody is waited for."""
+    waiting = view["to_act"]
+    if not waiting or view["over"]:
+        return ""
+    names = " and ".join(view["seats"][s]["name"] for s in waiting)
+    kind = view["decision"]["kind"] if view["decision"] else "buy a card or pass"
+    what = {"challenge": "pay, use a costume or suffer", "reroll": "choose dice to reroll",
+            "lose": "choose dice to lose", "add": "choose a die to change",
+            "set": "choose a die to set", "choice": "choose the bad stuff",
+            "exhaust": "choose a costume to flip", "board": "choose a hideout"}.get(kind, kind)
+    return f"Waiting for {names}: {what}"
+
+
+def _summary_lines(view: dict[str, Any]) -> list[str]:
+    if not view["result"]:
+        return []
+    return wrap(_MEASURE, view["result"]["summary"], 22, WIDTH - 2 * MARGIN, True)
+
+
+def _header_height(view: dict[str, Any]) -> int:
+    return (HEADER_TITLE + (HEADER_WAITING if _waiting(view) else 0)
+            + len(_summary_lines(view)) * round(22 * 1.25) + 4)
+
+
+def _header(image: Image.Image, view: dict[str, Any], y: int) -> int:
     phase = {"setup": "choosing hideouts", "target": "target phase", "prep": "prep phase",
              "heist": "heist phase"}.get(view["phase"], view["phase"])
     title = "Sugar Heist — game over" if view["over"] else \
         f"Sugar Heist — round {view['round']} of {view['rounds']}, {phase}"
-    _text(draw, (MARGIN, y), title, 30, INK, True)
-    y += 42
-    waiting = view["to_act"]
-    if waiting and not view["over"]:
-        names = " and ".join(view["seats"][s]["name"] for s in waiting)
-        kind = view["decision"]["kind"] if view["decision"] else "buy a card or pass"
-        what = {"challenge": "pay, use a costume or suffer", "reroll": "choose dice to reroll",
-                "lose": "choose dice to lose", "add": "choose a die to change",
-                "set": "choose a die to set", "choice": "choose the bad stuff",
-                "exhaust": "choose a costume to flip", "board": "choose a hideout"}.get(kind,
-                                                                                       kind)
-        _text(draw, (MARGIN, y), shorten(draw, f"Waiting for {names}: {what}", 24,
-                                         WIDTH - 2 * MARGIN), 24, MUTED)
-        y += 34
-    if view["result"]:
-        y = _lines(draw, MARGIN, y, view["result"]["summary"], 22, WIDTH - 2 * MARGIN, INK,
-                   True)
-    return y + 4
+    top = y
+    _text(image, (MARGIN, y), title, 30, INK, True)
+    y += HEADER_TITLE
+    waiting = _waiting(view)
+    if waiting:
+        _text(image, (MARGIN, y), _short(waiting, 24, WIDTH - 2 * MARGIN), 24, MUTED)
+        y += HEADER_WAITING
+    for line in _summary_lines(view):
+        _text(image, (MARGIN, y), line, 22, INK, True)
+        y += round(22 * 1.25)
+    return top + _header_height(view)
 
 
-def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     track = view["track"]
     if not track:
         return y
@@ -137,28 +217,19 @@ def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
         ring = HIGHLIGHT if seat == attacker else INK
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_colour(view, seat), outline=ring,
                      width=5 if seat == attacker else 2)
-        _text(draw, (cx, cy), str(i + 1), 24, WHITE, True, "mm")
-        _text(draw, (cx, cy + r + 6), shorten(draw, view["seats"][seat]["name"], 20,
-                                              int(gap) - 8, True), 20, INK, True, "ma")
+        _text(image, (cx, cy), str(i + 1), 24, WHITE, True, "mm")
+        _text(image, (cx, cy + r + 6), _short(view["seats"][seat]["name"], 20, gap - 8, True),
+              20, INK, True, "ma")
     # The last attacks the first: a line back under the row.
     first = MARGIN + gap * 0.5
     last = MARGIN + gap * (n - 0.5)
     low = cy + r + 36
     draw.line((last, cy + r + 30, last, low, first, low), fill=MUTED, width=3)
     arrow(draw, (first, low), (first, cy + r + 30), MUTED, width=3, head=10)
-    return low + 10
+    return y + TRACK_H
 
 
-def _card_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
-              card: dict[str, Any], size: int, fill: Colour, highlight: bool = False) -> None:
-    x0, y0, x1, y1 = box
-    panel(draw, box, fill=fill, outline=HIGHLIGHT if highlight else PANEL_EDGE, radius=10,
-          width=5 if highlight else 2)
-    width = int(x1 - x0 - 16)
-    cost = f"${card['cost']} " if card.get("cost") else ""
-    y = _lines(draw, x0 + 8, y0 + 6, f"{card['name']}", size + 2, width - 36, INK, True, 2)
-    if cost:
-        _text(draw, (x1 - 8, y0 + 6), cost.strip(), size, MUTED, True, "ra")
+def _card_rows(card: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     rows = []
     if card.get("effect"):
         rows.append(("Effect", card["effect"]))
@@ -166,24 +237,49 @@ def _card_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
         rows.append(("Challenge", card["challenge"]))
     if card.get("bad"):
         rows.append(("Bad stuff", card["bad"]))
+    return tuple(rows)
+
+
+@lru_cache(maxsize=256)
+def _card_sprite(width: int, height: int, name: str, cost: int,
+                 rows: tuple[tuple[str, str], ...], size: int, fill: Colour, highlight: bool,
+                 ground: Colour) -> Image.Image:
+    """A card with its whole text: name and cost, then effect, challenge and bad stuff."""
+    sprite, draw = _canvas(width, height, ground)
+    panel(draw, (0, 0, width, height), fill=fill, outline=HIGHLIGHT if highlight else PANEL_EDGE,
+          radius=10, width=5 if highlight else 2)
+    inner = width - 16
+    y = _lines(sprite, 8, 6, name, size + 2, inner - 36, INK, True, 2)
+    if cost:
+        _text(sprite, (width - 8, 6), f"${cost}", size, MUTED, True, "ra")
     for label, text in rows:
-        if y > y1 - size:
+        if y > height - size:
             break
-        room = max(1, int((y1 - y - 4) // round(size * 1.25)))
-        y = _lines(draw, x0 + 8, y, f"{label}: {text}", size, width,
+        room = max(1, int((height - y - 4) // round(size * 1.25)))
+        y = _lines(sprite, 8, y, f"{label}: {text}", size, inner,
                    BAD if label == "Bad stuff" else INK, False, room)
+    return sprite
 
 
-def _heist(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _card_box(image: Image.Image, box: tuple[float, float, float, float],
+              card: dict[str, Any], size: int, fill: Colour, highlight: bool = False,
+              ground: Colour = BACKGROUND) -> None:
+    x0, y0, x1, y1 = (round(v) for v in box)
+    sprite = _card_sprite(x1 - x0, y1 - y0, card["name"], card.get("cost") or 0,
+                          _card_rows(card), size, fill, highlight, ground)
+    _paste(image, sprite, x0, y0)
+
+
+def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     h = view["heist"]
     if h is None:
         return y
     seats = view["seats"]
     top = y
-    height = 470 if h["mod"] else 420
+    height = HEIST_MOD_H if h["mod"] else HEIST_H
     panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height), fill=PANEL, outline=HIGHLIGHT, width=4)
     title = f"{seats[h['attacker']]['name']} raids {seats[h['defender']]['name']}"
-    _text(draw, (MARGIN + 14, y + 10), shorten(draw, title, 30, 620, True), 30, INK, True)
+    _text(image, (MARGIN + 14, y + 10), _short(title, 30, 620, True), 30, INK, True)
     # Room progress: three boxes, the current one highlighted.
     for r in range(3):
         x = WIDTH - MARGIN - 14 - (3 - r) * 96
@@ -196,22 +292,22 @@ def _heist(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
                                width=2)
         label = {"cleared": "clear", "suffered": "hurt", "dodged": "slip"}.get(outcome or "",
                                                                               f"room {r + 1}")
-        _text(draw, (x + 44, y + 29), label, 19, WHITE if outcome else INK, True, "mm")
+        _text(image, (x + 44, y + 29), label, 19, WHITE if outcome else INK, True, "mm")
     y += 60
     pool = h["pool"]
-    _text(draw, (MARGIN + 14, y), f"Dice pool ({len(pool)})", 22, MUTED, True)
+    _text(image, (MARGIN + 14, y), f"Dice pool ({len(pool)})", 22, MUTED, True)
     y += 30
     size = DIE if len(pool) <= 7 else 92
     x = MARGIN + 14
     for value in pool:
-        die(draw, x, y, size, value)
+        _die(image, x, y, size, value)
         x += size + 18
     if not pool:
-        _text(draw, (x, y + size / 2), "no dice left", 28, BAD, True, "lm")
+        _text(image, (x, y + size / 2), "no dice left", 28, BAD, True, "lm")
     if h["outside"] is not None:
         ox = WIDTH - MARGIN - 14 - 70
-        die(draw, ox, y + 10, 64, h["outside"], fill=(255, 246, 200), number=False)
-        _text(draw, (ox + 32, y + 80), "outside", 17, MUTED, False, "ma")
+        _die(image, ox, y + 10, 64, h["outside"], OUTSIDE_FILL, number=False)
+        _text(image, (ox + 32, y + 80), "outside", 17, MUTED, False, "ma")
     y += size + 40
     # The room being entered: its mod (if any) and its encounter, text in full.
     mod, enc = h["mod"], h["encounter"]
@@ -219,164 +315,251 @@ def _heist(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     room_h = top + height - 74 - y
     if mod:
         split = left + (right - left) * 0.36
-        _card_box(draw, (left, y, split - 8, y + room_h), {**mod, "name": f"Mod: {mod['name']}"},
-                  20, MOD_FILL)
+        _card_box(image, (left, y, split - 8, y + room_h),
+                  {**mod, "name": f"Mod: {mod['name']}"}, 20, MOD_FILL, ground=PANEL)
         left = split + 8
     name = enc["name"] + (" (default)" if enc.get("default") else "")
-    _card_box(draw, (left, y, right, y + room_h), {**enc, "name": f"Room {h['room']}: {name}"},
-              21, DEFAULT_FILL if enc.get("default") else ENC_FILL, highlight=True)
+    _card_box(image, (left, y, right, y + room_h), {**enc, "name": f"Room {h['room']}: {name}"},
+              21, DEFAULT_FILL if enc.get("default") else ENC_FILL, highlight=True, ground=PANEL)
     y += room_h + 8
-    story = h["log"][-2:]
-    for line in story:
-        _text(draw, (MARGIN + 14, y), shorten(draw, line, 19, WIDTH - 2 * MARGIN - 28), 19,
-              MUTED)
+    for line in h["log"][-2:]:
+        _text(image, (MARGIN + 14, y), _short(line, 19, WIDTH - 2 * MARGIN - 28), 19, MUTED)
         y += 25
     return top + height + 12
 
 
-def _slot(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[float, ...],
-          slot: dict[str, Any] | None, kind: str, default: str, highlight: bool) -> None:
-    x0, y0, x1, y1 = box
-    width = int(x1 - x0 - 12)
-    edge = HIGHLIGHT if highlight else PANEL_EDGE
+def _slot_look(view: dict[str, Any], slot: dict[str, Any] | None, kind: str,
+               default: str) -> tuple[Any, ...]:
+    """What a room's slot shows, and nothing more: the key of its sprite."""
     if slot is None:
-        if kind == "mod":
-            draw.rounded_rectangle(box, radius=8, outline=PANEL_EDGE, width=2)
-            _text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "no mod", 16, MUTED, False, "mm")
-            return
-        draw.rounded_rectangle(box, radius=8, fill=DEFAULT_FILL, outline=edge,
-                               width=4 if highlight else 2)
-        _text(draw, (x0 + 6, y0 + 4), "default", 15, MUTED)
-        _lines(draw, x0 + 6, y0 + 22, default, 18, width, INK, True, 3)
-        return
+        return ("empty", kind, default if kind == "encounter" else "")
     if slot["face"] == "down" and "key" not in slot:
-        draw.rounded_rectangle(box, radius=8, fill=BACK, outline=edge if highlight else BACK_EDGE,
-                               width=4 if highlight else 2)
-        for i in range(int(x0) + 8, int(x1) - 4, 14):
-            draw.line((i, y0 + 4, i, y1 - 4), fill=BACK_EDGE, width=2)
-        _text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 - (8 if kind == "encounter" else 0)),
-              f"${slot['cost']}", 24 if kind == "encounter" else 18, WHITE, True, "mm")
-        if kind == "encounter":
-            _text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 20), "face down", 15, WHITE, False,
-                  "mm")
-        return
+        return ("back", kind, slot["cost"])
     card = view["cards"][slot["key"]]
     hidden = slot["face"] == "down"
+    challenge = card.get("challenge", "") if kind == "encounter" else ""
+    return ("card", kind, card["name"], card["cost"], challenge, hidden)
+
+
+@lru_cache(maxsize=512)
+def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool) -> Image.Image:
+    """One room's mod or encounter slot: empty, a card back, or a card face."""
+    sprite, draw = _canvas(width, height, PANEL)
+    edge = HIGHLIGHT if highlight else PANEL_EDGE
+    inner = width - 12
+    box = (0, 0, width, height)
+    what, kind = look[0], look[1]
+    if what == "empty":
+        if kind == "mod":
+            draw.rounded_rectangle(box, radius=8, outline=PANEL_EDGE, width=2)
+            _text(sprite, (width / 2, height / 2), "no mod", 16, MUTED, False, "mm")
+            return sprite
+        draw.rounded_rectangle(box, radius=8, fill=DEFAULT_FILL, outline=edge,
+                               width=4 if highlight else 2)
+        _text(sprite, (6, 4), "default", 15, MUTED)
+        _lines(sprite, 6, 22, look[2], 18, inner, INK, True, 3)
+        return sprite
+    if what == "back":
+        draw.rounded_rectangle(box, radius=8, fill=BACK, outline=edge if highlight else BACK_EDGE,
+                               width=4 if highlight else 2)
+        for i in range(8, width - 4, 14):
+            draw.line((i, 4, i, height - 4), fill=BACK_EDGE, width=2)
+        encounter = kind == "encounter"
+        _text(sprite, (width / 2, height / 2 - (8 if encounter else 0)), f"${look[2]}",
+              24 if encounter else 18, WHITE, True, "mm")
+        if encounter:
+            _text(sprite, (width / 2, height / 2 + 20), "face down", 15, WHITE, False, "mm")
+        return sprite
+    _, _, name, cost, challenge, hidden = look
     fill = MOD_FILL if kind == "mod" else ENC_FILL
     draw.rounded_rectangle(box, radius=8, fill=fill, outline=BACK if hidden else edge,
                            width=4 if hidden or highlight else 2)
     size = 16 if kind == "mod" else 18
-    limit = 1 if kind == "mod" else 2
-    y = _lines(draw, x0 + 6, y0 + 4, card["name"], size, width, INK, True, limit)
-    note = "yours, face down" if hidden else f"${card['cost']}"
+    y = _lines(sprite, 6, 4, name, size, inner, INK, True, 1 if kind == "mod" else 2)
     if kind == "encounter":
-        room = int((y1 - 22 - y) // 19)
+        room = int((height - 22 - y) // 19)
         if room > 0:
-            _lines(draw, x0 + 6, y, card.get("challenge", ""), 15, width, INK, False, room)
-    _text(draw, (x0 + 6, y1 - 20), note, 14, BACK if hidden else MUTED, hidden)
+            _lines(sprite, 6, y, challenge, 15, inner, INK, False, room)
+    note = "yours, face down" if hidden else f"${cost}"
+    _text(sprite, (6, height - 20), note, 14, BACK if hidden else MUTED, hidden)
+    return sprite
 
 
-def _hideouts(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+@lru_cache(maxsize=128)
+def _chip_sprite(label: str, used: bool) -> Image.Image:
+    """A costume as a rounded chip: pink while face up, grey once used."""
+    width = text_size(_MEASURE, label, 16, True)[0] + 16
+    sprite, draw = _canvas(width, 32, PANEL)
+    draw.rounded_rectangle((0, 0, width, 32), radius=14, fill=USED if used else COSTUME_FILL,
+                           outline=MUTED if used else INK, width=2)
+    _text(sprite, (width / 2, 16), label, 16, MUTED if used else INK, True, "mm")
+    return sprite
+
+
+def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+              y: int) -> int:
     seats = view["seats"]
-    cols = 2
-    gap = 12
-    width = (WIDTH - 2 * MARGIN - gap) / cols
-    height = 300
+    width, height = HIDEOUT_W, HIDEOUT_H
     h = view["heist"]
     order = view["track"] or list(range(len(seats)))
     for i, seat in enumerate(order):
         s = seats[seat]
-        x0 = MARGIN + (i % cols) * (width + gap)
-        y0 = y + (i // cols) * (height + gap)
-        colour = _colour(view, seat)
+        x0 = MARGIN + (i % HIDEOUT_COLS) * (width + HIDEOUT_GAP)
+        y0 = y + (i // HIDEOUT_COLS) * (height + HIDEOUT_GAP)
         defending = h is not None and h["defender"] == seat
         panel(draw, (x0, y0, x0 + width, y0 + height), outline=HIGHLIGHT if defending else
               PANEL_EDGE, width=4 if defending else 2)
-        draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
+        draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12,
+                               fill=_colour(view, seat))
         board = s["board"]["name"] if s["board"] else "no hideout yet"
-        _text(draw, (x0 + 10, y0 + 20), shorten(draw, f"{s['name']} · {board}", 21,
-                                                int(width) - 150, True), 21, WHITE, True, "lm")
+        _text(image, (x0 + 10, y0 + 20), _short(f"{s['name']} · {board}", 21, width - 150, True),
+              21, WHITE, True, "lm")
         if s["passed"]:
-            _text(draw, (x0 + width - 10, y0 + 20), "passed", 17, WHITE, True, "rm")
+            _text(image, (x0 + width - 10, y0 + 20), "passed", 17, WHITE, True, "rm")
         stats = f"{s['candy']} candy   ${s['money']}   {s['tax']} sugar tax"
         if s["hand"]:
             stats += f"   {s['hand']} in hand"
-        _text(draw, (x0 + 10, y0 + 48), stats, 20, INK, True)
+        _text(image, (x0 + 10, y0 + 48), stats, 20, INK, True)
         default = s["board"]["default"]["name"] if s["board"] else ""
-        rw = (width - 20 - 2 * 8) / 3
         for r, room in enumerate(s["rooms"]):
-            rx = x0 + 10 + r * (rw + 8)
+            rx = x0 + 10 + r * (ROOM_W + ROOM_GAP)
             ry = y0 + 78
             lit = defending and h["room"] == r + 1
-            _text(draw, (rx + rw / 2, ry), f"Room {r + 1}", 15, MUTED, True, "ma")
-            _slot(draw, view, (rx, ry + 20, rx + rw, ry + 62), room["mod"], "mod", "", lit)
-            _slot(draw, view, (rx, ry + 68, rx + rw, ry + 166), room["encounter"], "encounter",
-                  default, lit)
+            _text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", 15, MUTED, True, "ma")
+            mod = _slot_look(view, room["mod"], "mod", "")
+            _paste(image, _slot_sprite(ROOM_W, 42, mod, lit), rx, ry + 20)
+            enc = _slot_look(view, room["encounter"], "encounter", default)
+            _paste(image, _slot_sprite(ROOM_W, 98, enc, lit), rx, ry + 68)
         cy = y0 + 254
         cx = x0 + 10
         if not s["costumes"]:
-            _text(draw, (cx, cy + 4), "no costumes", 16, MUTED)
+            _text(image, (cx, cy + 4), "no costumes", 16, MUTED)
         for n, c in enumerate(s["costumes"]):
-            name = view["cards"][c["key"]]["name"]
-            label = shorten(draw, name, 16, 150, True)
-            w = draw.textlength(label, font=_font(16, True)) + 16
-            if cx + w > x0 + width - 44:
-                _text(draw, (cx, cy + 4), f"+{len(s['costumes']) - n}", 18, INK, True)
+            chip = _chip_sprite(_short(view["cards"][c["key"]]["name"], 16, 150, True), c["used"])
+            if cx + chip.width - 1 > x0 + width - 44:
+                _text(image, (cx, cy + 4), f"+{len(s['costumes']) - n}", 18, INK, True)
                 break
-            fill = USED if c["used"] else (255, 226, 240)
-            draw.rounded_rectangle((cx, cy, cx + w, cy + 32), radius=14, fill=fill,
-                                   outline=MUTED if c["used"] else INK, width=2)
-            _text(draw, (cx + w / 2, cy + 16), label, 16, MUTED if c["used"] else INK, True,
-                  "mm")
-            cx += w + 6
-    rows = (len(order) + cols - 1) // cols
-    return y + rows * (height + gap)
+            _paste(image, chip, cx, cy)
+            cx += chip.width - 1 + 6
+    rows = (len(order) + HIDEOUT_COLS - 1) // HIDEOUT_COLS
+    return y + rows * (height + HIDEOUT_GAP)
 
 
-def _cards_row(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int, title: str,
-               keys: list[str], ids: list[str] | None = None) -> int:
-    _text(draw, (MARGIN, y), title, 24, INK, True)
-    y += 34
-    per_row = 3
-    w = (WIDTH - 2 * MARGIN - (per_row - 1) * 10) / per_row
-    h = 150
+def _cards_row(image: Image.Image, view: dict[str, Any], y: int, title: str,
+               keys: list[str]) -> int:
+    _text(image, (MARGIN, y), title, 24, INK, True)
+    y += ROW_TITLE
+    w, h = ROW_CARD_W, ROW_CARD_H
     for i, key in enumerate(keys):
         card = view["cards"][key]
-        x0 = MARGIN + (i % per_row) * (w + 10)
-        y0 = y + (i // per_row) * (h + 10)
-        fill = (255, 226, 240) if card["kind"] == "costume" else \
+        x0 = MARGIN + (i % PER_ROW) * (w + 10)
+        y0 = y + (i // PER_ROW) * (h + 10)
+        fill = COSTUME_FILL if card["kind"] == "costume" else \
             MOD_FILL if card["kind"] == "mod" else ENC_FILL
         shown = dict(card)
         if card["kind"] == "costume":
             shown["effect"] = card["ability"]
         else:
             shown["name"] = f"{card['name']} ({card['kind']})"
-        _card_box(draw, (x0, y0, x0 + w, y0 + h), shown, 17, fill)
-    rows = (len(keys) + per_row - 1) // per_row
-    return y + rows * (h + 10) + 4
+        _card_box(image, (x0, y0, x0 + w, y0 + h), shown, 17, fill)
+    return y + _rows(len(keys)) * (h + 10) + 4
+
+
+def _rows(cards: int) -> int:
+    return (cards + PER_ROW - 1) // PER_ROW
 
 
 def _height(view: dict[str, Any]) -> int:
-    y = 130 + (70 if view["result"] else 0) + (110 if view["track"] else 0)
-    y += 532 if view["heist"] else 0
-    y += ((len(view["seats"]) + 1) // 2) * 312 + 10
-    if view["market"]:
-        y += 40 + ((len(view["market"]) + 2) // 3) * 160
-    if view.get("hand"):
-        y += 40 + ((len(view["hand"]) + 2) // 3) * 160
+    """The picture's height: every section's, as the drawing lays them out."""
+    y = MARGIN + _header_height(view)
+    if view["track"]:
+        y += TRACK_H
+    if view["heist"]:
+        y += (HEIST_MOD_H if view["heist"]["mod"] else HEIST_H) + 12
+    y += ((len(view["seats"]) + HIDEOUT_COLS - 1) // HIDEOUT_COLS) * (HIDEOUT_H + HIDEOUT_GAP)
+    for cards in (view["market"], view.get("hand")):
+        if cards:
+            y += 6 + ROW_TITLE + _rows(len(cards)) * (ROW_CARD_H + 10) + 4
     return y + MARGIN
+
+
+def _draw(view: dict[str, Any]) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    y = _header(image, view, MARGIN)
+    y = _track(image, draw, view, y)
+    y = _heist(image, draw, view, y)
+    y = _hideouts(image, draw, view, y)
+    if view["market"]:
+        y = _cards_row(image, view, y + 6, "Costume market", view["market"])
+    if view.get("hand"):
+        _cards_row(image, view, y + 6, "Your hand (only you see this)",
+                   [c["key"] for c in view["hand"]])
+    return image
+
+
+# --------------------------------------------------------------------------- palette
+
+
+def _sample_views() -> list[dict[str, Any]]:
+    """Made-up six-player tables that use every colour the picture can draw, for the palette."""
+    boards = load_json("sugar_heist", "boards.json")["boards"]
+    cards = {
+        "pit": {"key": "pit", "name": "Pit", "cost": 2, "kind": "encounter",
+                "effect": "Lose a die.", "challenge": "A pair", "bad": "Lose 1 candy."},
+        "dog": {"key": "dog", "name": "Dog", "cost": 3, "kind": "mod", "effect": "Reroll a die."},
+        "cape": {"key": "cape", "name": "Cape", "cost": 1, "kind": "costume",
+                 "ability": "+1 to one of your dice."},
+    }
+    seats = []
+    for n, board in enumerate(boards):
+        default = {"key": "", "name": board["default"]["name"], "cost": 0, "kind": "encounter",
+                   "effect": "", "challenge": "A die", "bad": "Lose a die."}
+        up = {"face": "up", "key": "pit"}
+        seats.append({
+            "seat": n, "name": f"Player {n + 1}", "ai": False, "passed": n == 0, "hand": n,
+            "board": {"key": board["key"], "name": board["name"], "colour": board["colour"],
+                      "default": default},
+            "candy": 5, "money": 2, "tax": 1, "position": n + 1,
+            "costumes": [{"key": "cape", "used": False}, {"key": "cape", "used": True}],
+            "rooms": [{"room": 1, "encounter": up, "mod": {"face": "up", "key": "dog"}},
+                      {"room": 2, "encounter": {"face": "down", "key": "pit", "id": "x"},
+                       "mod": {"face": "down", "kind": "mod", "cost": 1}},
+                      {"room": 3, "encounter": {"face": "down", "kind": "encounter", "cost": 2},
+                       "mod": None}],
+        })
+    seats[1]["board"] = None
+    views = []
+    for outcomes, mod in ((["cleared", "suffered", None], cards["dog"]),
+                          (["dodged", None, None], None)):
+        views.append({
+            "game": "sugar-heist", "viewer": 0, "move": 1, "to_act": [0], "round": 2,
+            "rounds": 3, "phase": "heist", "over": False, "track": list(range(6)),
+            "seats": seats, "market": ["cape", "dog", "pit"], "cards": cards,
+            "hand": [{"id": "y", "key": "pit"}], "result": {"summary": "Player 1 wins."},
+            "decision": {"kind": "challenge"},
+            "heist": {"attacker": 0, "defender": 2, "pool": [1, 2, 3, 4, 5, 6], "outside": 3,
+                      "outcomes": outcomes, "room": 3 if mod else 2, "mod": mod,
+                      "encounter": cards["pit"] if mod else {**cards["pit"], "default": True},
+                      "log": ["Player 1 enters room 3."]},
+        })
+    return views
+
+
+@cache
+def _palette() -> Image.Image:
+    samples = [_draw(view) for view in _sample_views()]
+    sheet = Image.new("RGB", (WIDTH, sum(s.height for s in samples)))
+    y = 0
+    for sample in samples:
+        sheet.paste(sample, (0, y))
+        y += sample.height
+    flat = [BACKGROUND, INK, MUTED, PANEL, PANEL_EDGE, WHITE, HIGHLIGHT, BACK, BACK_EDGE, USED,
+            MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL, OUTSIDE_FILL, GOOD, BAD]
+    boards = load_json("sugar_heist", "boards.json")["boards"]
+    return make_palette_keeping(sheet, flat + [_hex(board["colour"]) for board in boards])
 
 
 def render(view: dict[str, Any]) -> bytes:
     """The table as a PNG."""
-    image, draw = new_canvas(WIDTH, _height(view) + 400)
-    y = _header(draw, view, MARGIN)
-    y = _track(draw, view, y)
-    y = _heist(draw, view, y)
-    y = _hideouts(draw, view, y)
-    if view["market"]:
-        y = _cards_row(draw, view, y + 6, "Costume market", view["market"])
-    if view.get("hand"):
-        y = _cards_row(draw, view, y + 6, "Your hand (only you see this)",
-                       [c["key"] for c in view["hand"]])
-    return to_png(image.crop((0, 0, WIDTH, y + MARGIN)))
+    return to_png(_draw(view), _palette())

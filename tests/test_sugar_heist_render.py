@@ -7,7 +7,7 @@ import io
 from PIL import Image
 from sugar_heist_helpers import arrange_track, dice, dress, everybody_passes, new_game, put
 
-from bot.games.sugar_heist import GAME
+from bot.games.sugar_heist import GAME, cards
 from renderers.sugar_heist import render
 
 __all__ = ["dice"]
@@ -47,3 +47,20 @@ def test_a_players_own_picture_adds_their_hand_in_the_prep_phase():
     state = new_game()
     public, own = picture(state, None), picture(state, 0)
     assert own.height > public.height
+
+
+def test_every_hideout_colour_is_drawn_true_on_the_fixed_palette():
+    state = new_game(("Ann", "Ben", "Cat", "Dan", "Eve", "Fay"))
+    image = picture(state, None).convert("RGB")
+    for board in cards.boards():
+        colour = tuple(int(board["colour"][i:i + 2], 16) for i in (1, 3, 5))
+        assert any(c == colour for _, c in image.getcolors(1 << 16)), board["name"]
+
+
+def test_the_picture_depends_on_the_view_alone_not_on_what_was_drawn_before(dice):
+    dice.extend([1, 1, 3, 3, 5, 6])
+    heist = GAME.view(heist_under_way("venus-flytrap"), 1)
+    prep = GAME.view(new_game(), 0)
+    first = render(heist)
+    render(prep)
+    assert render(heist) == first
