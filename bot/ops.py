@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
+from bot.games.words import plural
 
 if TYPE_CHECKING:
     import discord
@@ -389,19 +390,15 @@ def preflight(settings: Settings) -> DatabaseInfo:
 # --------------------------------------------------------------------------- the ready line
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 async def ready_message(bot: CandyBot) -> str:
     """The one line logged when the bot is connected: who, where, how busy, which database."""
     path = bot.settings.db_path
     try:
         info = await asyncio.to_thread(inspect_database, path, probe=False)
-        games, schema = _plural(info.active, "active game"), f"schema {info.schema}"
+        games, schema = plural(info.active, "active game"), f"schema {info.schema}"
     except OpsError as exc:
         games, schema = "active games unknown", str(exc)
-    return (f"ready as {bot.user}; {_plural(len(bot.guilds), 'server')}; {games}; "
+    return (f"ready as {bot.user}; {plural(len(bot.guilds), 'server')}; {games}; "
             f"database {path} ({schema})")
 
 
@@ -421,7 +418,7 @@ class BackupReport:
     def describe(self) -> str:
         total = sum(self.copy.counts.values())
         return (f"Backed up {self.source} to {self.target}: {self.size / 1024:.0f} KiB, "
-                f"schema {self.copy.schema}, {_plural(total, 'game')} "
+                f"schema {self.copy.schema}, {plural(total, 'game')} "
                 f"({self.copy.describe_counts()}), integrity {self.copy.integrity}, "
                 f"in {self.seconds:.1f} s.")
 
@@ -664,12 +661,12 @@ def check(settings: Settings, *, debug: bool = False) -> int:
 
 def _report_access(access: DiscordAccess) -> list[OpsError]:
     print(f"Discord: the token works; logged in as {access.user} (id {access.user_id}), in "
-          f"{_plural(len(access.servers), 'server')}.")
+          f"{plural(len(access.servers), 'server')}.")
     lacking = 0
     for server in access.servers:
         count = sum(len(c.games) for c in server.channels)
         print(f"  Server {server.name!r} ({server.id}): "
-              f"{_plural(count, 'open game') if count else 'no open games'}.")
+              f"{plural(count, 'open game') if count else 'no open games'}.")
         for channel in server.channels:
             where = f"    {channel.name} ({channel.channel_id}), {_games_text(channel.games)}"
             if channel.note:
@@ -685,7 +682,7 @@ def _report_access(access: DiscordAccess) -> list[OpsError]:
     if not lacking:
         return []
     return [OpsError(Exit.PERMISSIONS,
-                     f"The bot lacks permissions in {_plural(lacking, 'channel')} with open "
+                     f"The bot lacks permissions in {plural(lacking, 'channel')} with open "
                      f"games: grant its role View Channel, Send Messages and Attach Files "
                      f"there (see docs/discord.md).")]
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.games.engine import Game, View
+from bot.games.words import listing
 from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
 from bot.tables import MAX_REMINDERS, Board, Hand, Lobby, Reminder, Status, Step, plural
 
@@ -170,12 +171,6 @@ def players_line(seats: Sequence[SeatRecord]) -> str:
     return "Players: " + " · ".join(marked(s.seat, s.name) for s in seats)
 
 
-def _names(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 # --------------------------------------------------------------------------- steps
 
 
@@ -231,11 +226,11 @@ def next_line(board: Board) -> str:
     acting = [seats[s] for s in board.to_act if s in seats]
     if not acting:
         return "Waiting for the game to go on."
-    names = _names([who(s) for s in acting])
+    names = listing([who(s) for s in acting])
     if board.joint:
         told = {step.seat for step in board.steps}
         done = [marked(s, seats[s].name) for s in board.decided if s in seats and s not in told]
-        already = f"{_names(done)} {'has' if len(done) == 1 else 'have'} decided. " if done else ""
+        already = f"{listing(done)} {'has' if len(done) == 1 else 'have'} decided. " if done else ""
         return (f"{already}Still deciding, in secret: {names}. Press **Decide** (only you see "
                 f"your choices) or use `/play`.")
     if board.choices or board.multi:
@@ -248,7 +243,7 @@ def next_line(board: Board) -> str:
 def ping_text(board: Board, link: str) -> str:
     """The short message that pings whoever must now decide in a continuing episode."""
     seats = {s.user_id: s for s in board.record.seats if s.user_id}
-    names = _names([who(seats[u]) for u in board.mentions if u in seats])
+    names = listing([who(seats[u]) for u in board.mentions if u in seats])
     return f"{names}: your turn in **{board.game.title}**: {link}"
 
 
@@ -295,7 +290,7 @@ async def hand_message(hand: Hand, renderer: Renderer | None,
     elif hand.waiting:
         names = {s.seat: s.name for s in hand.record.seats}
         lines.append("You have decided; still deciding: "
-                     f"{_names([marked(s, names.get(s, '?')) for s in hand.waiting])}.")
+                     f"{listing([marked(s, names.get(s, '?')) for s in hand.waiting])}.")
     else:
         lines.append("It is not your turn.")
     return Outgoing(fit(lines, keep_last=2), image, "hand.png", view, NOBODY)

@@ -8,6 +8,7 @@ happens to the message afterwards, the game is saved.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,6 +28,7 @@ from bot.games.engine import (
     dumps,
     loads,
 )
+from bot.games.words import plural
 from bot.store import (
     ActionRecord,
     ConflictError,
@@ -65,11 +67,6 @@ class TableError(GameError):
 
 class AlreadyMadeError(TableError):
     """Another move was committed first; this one was not applied."""
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 move``, ``2 moves``: the number with its noun agreeing."""
-    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
 
 
 # --------------------------------------------------------------------------- reports
@@ -255,6 +252,33 @@ class _Plan:
     state: State
     moves: list[MoveRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
+    #: The state the moves start from (the one stored now).
+    before: State = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.before = self.state
+
+
+@dataclass(frozen=True)
+class _Ready:
+    """A plan with everything its commit needs worked out (in a worker thread), so that
+    the event loop only awaits the store."""
+
+    plan: _Plan
+    now: float
+    state_json: str = ""
+    turn_changed: bool = False
+    finish: FinishRecord | None = None
+    next_reminder_at: float | None = None
+    played: str = ""
+    #: The episode the moves continue (the board message on show may be edited).
+    episode: str | None = None
+    #: Users who were awaited before the moves (not pinged again when the episode goes on).
+    waited: frozenset[int | None] = frozenset()
+
+
+class _Expired(StaleActionError):
+    """A button's token no longer fits; the loop writes the message (it reads the log)."""
 
 
 # --------------------------------------------------------------------------- the base
@@ -367,12 +391,12 @@ class TablesBase:
             token += f".{len(top.steps.get(seat, ()))}"
         return token
 
-    async def _expected(self, record: GameRecord, game: Game, state: State, seat: int,
-                        wire: str | int | None, offered_at: int | None) -> str | int | None:
+    def _token_for(self, game: Game, state: State, seat: int,
+                   wire: str | int | None) -> str | int | None:
         """Check a button's token for ``seat``; the engine's part of it for ``apply``.
 
-        A token of a decision that is no longer open for the seat is refused with
-        what happened since the button was offered.
+        A token of a decision that is no longer open for the seat raises
+        :class:`_Expired`; :meth:`_expired` then says what happened since.
         """
         if wire is None:
             return None
@@ -384,7 +408,7 @@ class TablesBase:
             now_token, _, now_steps = self.wire_token(game, state, seat).partition(".")
             if token == now_token and steps == now_steps:
                 return token
-        raise StaleActionError(await self._expired(record, offered_at))
+        raise _Expired("That choice has expired.")
 
     async def _expired(self, record: GameRecord, offered_at: int | None) -> str:
         text = "That choice has expired: the game has moved on since it was offered."
@@ -436,7 +460,31 @@ class TablesBase:
             self._record(plan, record, game, seat, None, game.apply(plan.state, seat, action))
         return plan
 
-    async def _save(self, record: GameRecord, game: Game, plan: _Plan, *, headline: str = "",
+    def _ready(self, record: GameRecord, game: Game, plan: _Plan, now: float) -> _Ready:
+        """Work out what committing ``plan`` stores (runs in a worker thread)."""
+        if not plan.moves:
+            return _Ready(plan, now)
+        before, after = plan.before, plan.state
+        result = game.result(after)
+        finish = None
+        if result is not None:
+            finish = FinishRecord(dumps_result(result), _placements(record, result))
+        key = game.episode(before)
+        goes_on = key is not None and key == game.episode(after) and result is None
+        waited = frozenset(s.user_id for s in self._humans_to_act(record, game, before)) \
+            if goes_on else frozenset()
+        return _Ready(plan, now, dumps(after), game.to_act(before) != game.to_act(after), finish,
+                      self._next_reminder(record, game, after, now),
+                      plan.moves[0].notation if plan.moves[0].user_id is not None else "",
+                      key if goes_on else None, waited)
+
+    async def _settled(self, record: GameRecord, game: Game, work: Callable[[], _Plan],
+                       ) -> _Ready:
+        """Run ``work`` (moves and AI turns) and prepare its commit, in one worker thread."""
+        now = self.clock()
+        return await asyncio.to_thread(lambda: self._ready(record, game, work(), now))
+
+    async def _save(self, record: GameRecord, game: Game, ready: _Ready, *, headline: str = "",
                     episodes: bool = False) -> Board:
         """Commit the planned moves in one transaction and describe the result.
 
@@ -444,39 +492,34 @@ class TablesBase:
         With ``episodes``, moves that continue the episode of the board message on show
         are told by editing that message.
         """
-        now = self.clock()
+        plan = ready.plan
         if not plan.moves:
-            return self.board_of(record, game, plan.state, headline=headline, steps=plan.steps)
-        before = loads(record.state_json or "", game)
-        turn_changed = game.to_act(before) != game.to_act(plan.state)
-        result = game.result(plan.state)
-        finish = None
-        if result is not None:
-            finish = FinishRecord(dumps_result(result), _placements(record, result))
-        played = plan.moves[0].notation if plan.moves[0].user_id is not None else ""
+            return await asyncio.to_thread(self.board_of, record, game, plan.state,
+                                           headline=headline, steps=plan.steps)
         saved = await self.store.commit_moves(
-            record.id, record.version, plan.moves, state_json=dumps(plan.state),
-            now=now, turn_changed=turn_changed,
-            next_reminder_at=self._next_reminder(record, game, plan.state, now),
-            finish=finish)
-        key = game.episode(before)
-        if (episodes and key is not None and key == game.episode(plan.state)
-                and saved.board_message_id is not None and result is None):
-            steps = await self._episode_steps(saved, key)
-            waited = {s.user_id for s in self._humans_to_act(record, game, before)}
-            fresh = tuple(dict.fromkeys(
-                s.user_id for s in self._humans_to_act(saved, game, plan.state)
-                if s.user_id is not None and s.user_id not in waited))
-            return self.board_of(saved, game, plan.state, headline=headline, steps=steps,
-                                 edits=True, mentions=fresh, batch=plan.steps, played=played)
-        return self.board_of(saved, game, plan.state, headline=headline, steps=plan.steps,
-                             batch=plan.steps, played=played)
+            record.id, record.version, plan.moves, state_json=ready.state_json,
+            now=ready.now, turn_changed=ready.turn_changed,
+            next_reminder_at=ready.next_reminder_at, finish=ready.finish)
+        if episodes and ready.episode is not None and saved.board_message_id is not None:
+            steps = await self._episode_steps(saved, ready.episode)
 
-    async def _commit(self, record: GameRecord, game: Game, plan: _Plan, *,
+            def edited() -> Board:
+                fresh = tuple(dict.fromkeys(
+                    s.user_id for s in self._humans_to_act(saved, game, plan.state)
+                    if s.user_id is not None and s.user_id not in ready.waited))
+                return self.board_of(saved, game, plan.state, headline=headline, steps=steps,
+                                     edits=True, mentions=fresh, batch=plan.steps,
+                                     played=ready.played)
+
+            return await asyncio.to_thread(edited)
+        return await asyncio.to_thread(self.board_of, saved, game, plan.state, headline=headline,
+                                       steps=plan.steps, batch=plan.steps, played=ready.played)
+
+    async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
                       headline: str = "") -> Board:
         """:meth:`_save`, telling the player plainly when someone else was first."""
         try:
-            return await self._save(record, game, plan, headline=headline)
+            return await self._save(record, game, ready, headline=headline)
         except ConflictError:
             raise AlreadyMadeError(ALREADY_MADE) from None
 

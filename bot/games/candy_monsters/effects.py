@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.games.candy_monsters import board, cards
 from bot.games.engine import State, Turn
+from bot.games.words import plural
 
 Effect = dict[str, Any]
 
@@ -49,10 +50,6 @@ MEASURE_TEXT = {
     "candy": ("candy token", "candy tokens"),
     "black": ("black cube", "black cubes"),
 }
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def measure_text(name: str, many: bool = False) -> str:
@@ -95,15 +92,15 @@ def effect_text(effect: Effect, subject: str = "you") -> str:
         if "per" in effect:
             text = f"{word} {n} {unit} per {measure_text(effect['per'])}"
         else:
-            text = f"{word} {_plural(n, unit, 'sugar' if unit == 'sugar' else 'candies')}"
+            text = f"{word} {plural(n, unit, 'sugar' if unit == 'sugar' else 'candies')}"
     elif verb == "lose_sugar":
         text = f"return {n} sugar to the kingdom"
     elif verb == "gain_candy":
-        text = f"gain {_plural(n, 'candy', 'candies')}"
+        text = f"gain {plural(n, 'candy', 'candies')}"
     elif verb == "steal_sugar":
         text = f"take {n} sugar from the other player with the most sugar"
     elif verb == "remove_black":
-        text = f"return up to {_plural(n, 'black cube', 'black cubes')} to the kingdom"
+        text = f"return up to {plural(n, 'black cube', 'black cubes')} to the kingdom"
     elif verb == "others_gain_sugar":
         text = f"every other player gains {n} sugar"
     elif verb == "halve_others_sugar":
@@ -265,7 +262,7 @@ def _run(ctx: Context, effect: Effect) -> None:
         ctx.said.append(f"returned {board.pay_sugar(state, seat, n)} sugar")
     elif verb == "gain_candy":
         got = board.gain_candy(state, seat, n)
-        ctx.said.append(f"gained {_plural(got, 'candy', 'candies')}")
+        ctx.said.append(f"gained {plural(got, 'candy', 'candies')}")
     elif verb == "steal_sugar":
         victim = board.richest_other(state, seat)
         if victim is None:
@@ -275,7 +272,7 @@ def _run(ctx: Context, effect: Effect) -> None:
             ctx.said.append(f"took {got} sugar from {ctx.names[victim]}")
     elif verb == "remove_black":
         got = board.remove_black(state, seat, n)
-        ctx.said.append(f"returned {_plural(got, 'black cube', 'black cubes')}")
+        ctx.said.append(f"returned {plural(got, 'black cube', 'black cubes')}")
     elif verb == "others_gain_sugar":
         got = [f"{ctx.names[o]} {board.gain_sugar(state, o, n)}"
                for o in board.seats_after(state, seat)]

@@ -21,6 +21,7 @@ from bot.games.candy_monsters import board, cards, effects, feeding, scoring
 from bot.games.engine import Action, Decision, Game, Result, State, Turn, View
 from bot.games.pieces import deck_shuffled, next_seat, rank_by, seats_from
 from bot.games.rng import Rng
+from bot.games.words import plural
 
 _REMOVE = re.compile(r"^remove(?: (\d{1,2}))?(?: black(?: cubes?)?)?$")
 _END = {"end turn", "end", "end my turn", "done", "finish", "finish turn"}
@@ -30,10 +31,6 @@ _FEED_HOWS = {"sugar": "sugar", "candy": "candy", "candies": "candy", "black": "
               "blacks": "black", "black cubes": "black", "black cube": "black"}
 
 BUY_WINDOWS = {"monster": "buy_monster", "ability": "buy_ability"}
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 class CandyMonsters(Game):
@@ -151,7 +148,7 @@ class CandyMonsters(Game):
             parts.append(f"{board.gain_sugar(state, seat, sugar)} sugar")
         if sets:
             got = board.gain_candy(state, seat, sets)
-            parts.append(_plural(got, "candy", "candies"))
+            parts.append(plural(got, "candy", "candies"))
         name = self.seat_name(state, seat)
         if parts:
             turn.say(f"{name}'s turn. Monster set bonus: {' and '.join(parts)}.", seat, "bonus")
@@ -243,7 +240,7 @@ class CandyMonsters(Game):
                 lines.insert(0, "used " + ", ".join(cards.card(c).name for c in plan.used))
             if instead:
                 lines.append(f"the kingdom had no black cube left for {instead}: paid "
-                             f"{_plural(instead, 'candy', 'candies')} instead")
+                             f"{plural(instead, 'candy', 'candies')} instead")
             report[str(seat)] = {"meals": [[m.monster, m.how, m.sugar, m.candy, m.black]
                                            for m in plan.meals.values()],
                                  "used": plan.used, "black": taken, "gone": gone}
@@ -252,7 +249,7 @@ class CandyMonsters(Game):
         state["black_candies"] += 1
         left = len(cards.ids_of("black_candy")) - state["black_candies"]
         if left:
-            turn.say(f"{_plural(left, 'Black Candy', 'Black Candies')} to come.", None, "black")
+            turn.say(f"{plural(left, 'Black Candy', 'Black Candies')} to come.", None, "black")
         self._after_event(state, turn)
 
     def _finish(self, state: State, turn: Turn) -> None:
@@ -281,7 +278,7 @@ class CandyMonsters(Game):
             for n in range(1, min(p["black"], p["sugar"] // price) + 1):
                 actions.append(Action(f"remove {n} black",
                                       f"pay {n * price} sugar to return "
-                                      f"{_plural(n, 'black cube')}"))
+                                      f"{plural(n, 'black cube')}"))
         if self._can_convert(state, seat):
             actions.append(Action("convert", f"turn {cards.kingdom()['convert']} sugar into "
                                              "1 candy"))
@@ -442,18 +439,18 @@ class CandyMonsters(Game):
             short = eats - sugar
             label = f"{c.name} eats {eats}: {sugar} sugar"
             if short:
-                label += f" and {_plural(short, 'black cube')}"
+                label += f" and {plural(short, 'black cube')}"
             out.append(Action(f"feed {c.key} sugar", label, public="is deciding"))
             if short and plan.candy:
                 candy = min(plan.candy, short)
                 text = (f"{c.name} eats {eats}: {sugar} sugar and "
-                        f"{_plural(candy, 'candy', 'candies')}")
+                        f"{plural(candy, 'candy', 'candies')}")
                 if short > candy:
-                    text += f" and {_plural(short - candy, 'black cube')}"
+                    text += f" and {plural(short - candy, 'black cube')}"
                 out.append(Action(f"feed {c.key} candy", text, public="is deciding"))
             if eats:
                 out.append(Action(f"feed {c.key} black",
-                                  f"{c.name} eats {eats}: take {_plural(eats, 'black cube')}",
+                                  f"{c.name} eats {eats}: take {plural(eats, 'black cube')}",
                                   public="is deciding"))
             out.append(Action(f"let {c.key} go",
                               f"let {c.name} go (discarded with what is tucked under it)",
@@ -508,7 +505,7 @@ class CandyMonsters(Game):
             price = cards.kingdom()["black_removal_price"]
             board.pay_sugar(state, seat, n * price)
             board.remove_black(state, seat, n)
-            turn.say(f"{name} paid {n * price} sugar to return {_plural(n, 'black cube')}.",
+            turn.say(f"{name} paid {n * price} sugar to return {plural(n, 'black cube')}.",
                      seat, "black")
         elif words[0] == "convert":
             rate = cards.kingdom()["convert"]
@@ -610,7 +607,7 @@ class CandyMonsters(Game):
             bonus = ""
             if sets:
                 got = board.gain_candy(state, seat, sets)
-                bonus = f" and gains {_plural(got, 'candy', 'candies')} for the kept ability sets"
+                bonus = f" and gains {plural(got, 'candy', 'candies')} for the kept ability sets"
             turn.say(f"{name} bought {c.name} for {cost} sugar{bonus}.", seat, "buy",
                      reveals=True)
             return
@@ -753,7 +750,7 @@ class CandyMonsters(Game):
             return result.summary if result else "The game is over."
         left = len(cards.ids_of("black_candy")) - state["black_candies"]
         tail = (f"Round {self.round_of(state)}; "
-                f"{_plural(left, 'Black Candy', 'Black Candies')} to come.")
+                f"{plural(left, 'Black Candy', 'Black Candies')} to come.")
         top = self.top(state)
         if top is not None and top.kind == "feed":
             waiting = " and ".join(self.seat_name(state, s) for s in top.waiting)

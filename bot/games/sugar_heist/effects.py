@@ -109,24 +109,32 @@ def _sort(ctx: Context) -> None:
 # --------------------------------------------------------------------------- dice verbs
 
 
-def reroll_dice(ctx: Context, values: list[int] | tuple[int, ...], who: str) -> None:
-    """Reroll these dice of the pool and narrate the new values."""
+def reroll_dice(ctx: Context, values: list[int] | tuple[int, ...], who: str,
+                why: str = "") -> None:
+    """Reroll these dice of the pool and narrate the new values (``why``: " for <card>")."""
     if not values:
-        ctx.say(f"{who} rerolls no dice.")
+        ctx.say(f"{who} rerolls no dice{why}.")
         return
     _take(ctx.pool, values)
     new = [ctx.roll() for _ in values]
     ctx.pool.extend(new)
     _sort(ctx)
-    ctx.say(f"{who} rerolls {spoken(list(values))}: now {spoken(new)}.", reveals=True)
+    ctx.say(f"{who} rerolls {spoken(list(values))}{why}: now {spoken(new)}.", reveals=True)
 
 
-def lose_dice(ctx: Context, values: list[int] | tuple[int, ...]) -> None:
+def lose_dice(ctx: Context, values: list[int] | tuple[int, ...],
+              chooser: int | None = None) -> None:
+    """Take these dice out of the pool; the narration names who chose them."""
     _take(ctx.pool, values)
-    ctx.say(f"{ctx.name(ctx.attacker)} loses {spoken(list(values))}.")
+    attacker = ctx.name(ctx.attacker)
+    if chooser is not None and chooser != ctx.attacker:
+        ctx.say(f"{ctx.name(chooser)} takes {spoken(list(values))} out of {attacker}'s dice.")
+    else:
+        ctx.say(f"{attacker} loses {spoken(list(values))}.")
 
 
-def change_dice(ctx: Context, values: list[int] | tuple[int, ...], step: Step) -> None:
+def change_dice(ctx: Context, values: list[int] | tuple[int, ...], step: Step,
+                chooser: int | None = None) -> None:
     """``add`` or ``set`` applied to these dice (clamped to 1..6)."""
     _take(ctx.pool, values)
     if step["do"] == "add":
@@ -135,8 +143,11 @@ def change_dice(ctx: Context, values: list[int] | tuple[int, ...], step: Step) -
         new = [clamp(step["value"]) for _ in values]
     ctx.pool.extend(new)
     _sort(ctx)
-    pairs = ", ".join(f"{a} to {b}" for a, b in zip(values, new, strict=True))
-    ctx.say(f"{ctx.name(ctx.attacker)}'s dice change: {pairs}.")
+    changes = [f"{a} to {b}" if a != b else f"{a} stays {a}"
+               for a, b in zip(values, new, strict=True)]
+    who = ctx.attacker if chooser is None else chooser
+    whose = "their" if who == ctx.attacker else f"{ctx.name(ctx.attacker)}'s"
+    ctx.say(f"{ctx.name(who)} changes {whose} dice: {', '.join(changes)}.")
 
 
 def gain_dice(ctx: Context, count: int) -> int:
@@ -355,11 +366,11 @@ def answer(ctx: Context, kind: str, step: Step, src: str, words: list[str]) -> N
     values = [int(w) for w in words[1:] if w.isdigit()]
     if kind == "reroll":
         who = ctx.name(ctx.chooser(step.get("by", "defender")))
-        reroll_dice(ctx, values, f"{src}: {who}")
+        reroll_dice(ctx, values, who, f" for {src}")
     elif kind == "lose":
-        lose_dice(ctx, values)
+        lose_dice(ctx, values, ctx.chooser(step.get("by", "attacker")))
     elif kind in ("add", "set"):
-        change_dice(ctx, values, step)
+        change_dice(ctx, values, step, ctx.chooser(step.get("by", "attacker")))
     elif kind == "choice":
         option = step["options"][int(words[1]) - 1]
         ctx.say(f"{ctx.name(ctx.attacker)} chooses to {cards.steps_phrase(option)}.")

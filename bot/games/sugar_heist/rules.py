@@ -21,6 +21,7 @@ from bot.games.rng import Rng
 from bot.games.sugar_heist import cards, effects
 from bot.games.sugar_heist.dice import choices, clamp, payments, spoken
 from bot.games.sugar_heist.effects import Context
+from bot.games.words import listing
 
 ROOMS = 3
 SLOTS = ("encounter", "mod")
@@ -741,7 +742,7 @@ class SugarHeist(Game):
             if state["supply"]["sugar_tax"] > 0:
                 state["supply"]["sugar_tax"] -= 1
                 players[seat]["tax"] += 1
-        names = " and ".join(self.seat_name(state, s) for s in takers)
+        names = listing([self.seat_name(state, s) for s in takers])
         turn.say(f"End of round {self.round_of(state)}: {names} "
                  f"{'has' if len(takers) == 1 else 'have'} the most candy ({most}) and "
                  f"{'takes' if len(takers) == 1 else 'take'} a sugar tax token.", None, "tax")
@@ -775,7 +776,7 @@ class SugarHeist(Game):
         players = state["players"]
         keys = {s: (p["candy"], p["tax"], p["money"]) for s, p in enumerate(players)}
         ranking = rank_by(keys)
-        best = " and ".join(self.seat_name(state, s) for s in ranking[0])
+        best = listing([self.seat_name(state, s) for s in ranking[0]])
         verb = "share the win" if len(ranking[0]) > 1 else "wins"
         lines = "; ".join(f"{self.seat_name(state, s)} {p['candy']} candy, {p['tax']} tax, "
                           f"${p['money']}" for s, p in enumerate(players))
