@@ -275,18 +275,36 @@ def make_palette(sample: Image.Image) -> Image.Image:
 
 
 def make_palette_keeping(sample: Image.Image, colours: Sequence[Colour]) -> Image.Image:
-    """Like :func:`make_palette`, but every colour in ``colours`` is in the palette exactly.
+    """Like :func:`make_palette`, but every colour in ``colours`` is drawn exactly.
 
     An octree palette averages the colours of a bucket, so a flat fill that shares
     its bucket with its anti-aliased edges comes out a shade off (a seat colour,
-    white text); listing the renderer's flat colours keeps them true.
+    white text). And Pillow maps a colour onto the palette entry nearest to the
+    corner of its small cell of colour space, not to the colour itself, so an
+    entry next to a kept colour can still take its place: such an entry is made
+    a copy of the colour it takes. Kept colours that share a cell with each other
+    cannot all stay exact (the first one listed wins); every other one does.
     """
     kept = list(dict.fromkeys(tuple(c) for c in colours))[:255]
     rest = sample.quantize(256 - len(kept), method=Image.Quantize.FASTOCTREE)
     entries = (rest.getpalette() or [])[: 3 * (256 - len(kept))]
+    entries += [0] * (3 * (256 - len(kept)) - len(entries))
     palette = entries + [v for colour in kept for v in colour]
     out = Image.new("P", (1, 1))
     out.putpalette(palette)
+    first_kept = 256 - len(kept)
+    probe = Image.new("RGB", (len(kept), 1))
+    probe.putdata(kept)
+    for _ in range(first_kept):
+        got = list(probe.quantize(palette=out, dither=Image.Dither.NONE).tobytes())
+        thief = next((index for colour, index in zip(kept, got, strict=True)
+                      if index < first_kept and tuple(palette[3 * index:3 * index + 3]) != colour),
+                     None)
+        if thief is None:
+            break
+        colour = kept[got.index(thief)]
+        palette[3 * thief:3 * thief + 3] = colour
+        out.putpalette(palette)
     return out
 
 
