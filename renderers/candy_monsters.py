@@ -1,24 +1,37 @@
 """Kingdom's Candy Monsters picture: the kingdom's face-up cards, the events, every player's
-monsters with their tucked abilities, kept abilities and tokens, and who is to act."""
+monsters with their tucked abilities, kept abilities and tokens, and who is to act.
+
+Speed: a face-up card, a player's monster with its tucked abilities, an event and a kept
+ability are each drawn once into a sprite kept by what it shows, then pasted; other text
+goes through the shared mask cache; the PNG is written on one fixed palette. Every cache
+is keyed by content taken from the view, so the picture stays a function of the view.
+"""
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
+from bot.games.content import load_json
 from renderers.common import (
+    BACKGROUND,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    PANEL_EDGE,
     WHITE,
     Colour,
-    fitted_text,
-    new_canvas,
+    font,
+    make_palette_keeping,
     panel,
+    seat_colour,
     seat_mark,
     seat_text_colour,
+    shorten,
+    stamp_text,
     to_png,
     wrap,
 )
@@ -29,6 +42,7 @@ CARD_W = (WIDTH - 2 * MARGIN - 2 * 12) // 3
 CARD_H = 178
 MINI_W = 206
 MINI_GAP = 8
+EMPTY_SLOT: Colour = (240, 232, 222)
 BLACK_CANDY: Colour = (40, 30, 45)
 SUGAR: Colour = (250, 250, 250)
 WINDOWS = {
@@ -37,6 +51,16 @@ WINDOWS = {
     "black_candy": "BLACK CANDY", "once": "ONCE PER GAME", "event": "EVENT PHASE",
     "end": "GAME END",
 }
+#: Where the markets start: under the title, the status and the kingdom's supply.
+TOP = 110
+PILE_TITLE = 28
+EVENT_TITLE = 28
+EVENT_ROW = 32
+FOOTER = 24
+BOTTOM = 6
+
+#: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
 
 
 def _colours(view: dict[str, Any]) -> dict[str, Colour]:
@@ -59,40 +83,44 @@ def _status(view: dict[str, Any]) -> str:
     return ""
 
 
-def _sugar_cube(draw: ImageDraw.ImageDraw, x: float, y: float, n: int | str, r: int = 16) -> None:
+def _fit(image: Image.Image, xy: tuple[float, float], text: str, size: int, width: float,
+         fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
+    """Text shortened with an ellipsis to ``width``, stamped from the mask cache."""
+    text = shorten(_MEASURE, text, size, int(width), bold)
+    stamp_text(image, xy, text, size, fill, bold, anchor)
+
+
+def _sprite(width: int, height: int, ground: Colour) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A sprite of a box ``width`` x ``height`` (both edges drawn) on the colour under it."""
+    image = Image.new("RGB", (width + 1, height + 1), ground)
+    return image, ImageDraw.Draw(image)
+
+
+def _outlined(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+              anchor: str = "mm") -> None:
+    """White bold text outlined in ink (drawn into sprites only: strokes are slow)."""
+    draw.text(xy, text, font=font(size, True), fill=WHITE, anchor=anchor, stroke_width=2,
+              stroke_fill=INK)
+
+
+def _sugar_cube(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
+                n: int | str, r: int = 16) -> None:
     draw.rounded_rectangle((x - r, y - r, x + r, y + r), radius=5, fill=SUGAR, outline=INK,
                            width=2)
-    draw.text((x, y + 1), str(n), font=_font(20, True), fill=INK, anchor="mm")
+    stamp_text(image, (x, y + 1), str(n), 20, INK, True, "mm")
 
 
 def _candy(draw: ImageDraw.ImageDraw, x: float, y: float, n: int | str, colour: Colour,
            r: int = 16) -> None:
     draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
-    draw.text((x, y + 1), str(n), font=_font(20, True), fill=WHITE, anchor="mm",
-              stroke_width=2, stroke_fill=INK)
+    _outlined(draw, (x, y + 1), str(n), 20)
 
 
-def _font(size: int, bold: bool = False) -> Any:
-    from renderers.common import font
-
-    return font(size, bold)
+# --------------------------------------------------------------------------- sprites
 
 
-def _card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: dict[str, Any],
-          colours: dict[str, Colour]) -> None:
-    """One face-up card: cost, name, candy colour and value, hunger, window and text."""
-    x0, y0, x1, _ = box
-    colour = colours.get(card.get("colour") or "", MUTED)
-    panel(draw, box, fill=PANEL, outline=colour, width=3, radius=12)
-    draw.rounded_rectangle((x0, y0, x1, y0 + 44), radius=12, fill=colour)
-    draw.rectangle((x0, y0 + 30, x1, y0 + 44), fill=colour)
+def _card_facts(card: dict[str, Any]) -> str:
     price = card.get("price", card["cost"])
-    _sugar_cube(draw, x0 + 24, y0 + 22, card["cost"])
-    _candy(draw, x1 - 24, y0 + 22, card["value"], colour)
-    name_w = x1 - x0 - 100
-    draw.text(((x0 + x1) / 2, y0 + 22), _shorten(draw, card["name"], 19, name_w),
-              font=_font(19, True), fill=WHITE, anchor="mm", stroke_width=2, stroke_fill=INK)
-    y = y0 + 52
     facts = []
     if card["kind"] in ("monster", "starting"):
         facts.append(f"eats {card['hunger']}" if card["hunger"] is not None else "eats 1/other")
@@ -100,46 +128,108 @@ def _card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: dict[
         facts.append(WINDOWS[card["window"]].lower())
     if price != card["cost"]:
         facts.append(f"you pay {price}")
-    fitted_text(draw, (x0 + 10, y), " · ".join(facts), 16, x1 - x0 - 20, MUTED, bold=True)
-    y += 24
-    text = card["text"].split(": ", 1)[-1] if card.get("window") not in (None, "end") else \
-        card["text"]
-    for line in wrap(draw, text, 19, x1 - x0 - 20)[:5]:
-        draw.text((x0 + 10, y), line, font=_font(19), fill=INK)
+    return " · ".join(facts)
+
+
+def _card_text(card: dict[str, Any]) -> str:
+    """The card's text without its timing window, which the facts line already names."""
+    if card.get("window") not in (None, "end"):
+        return card["text"].split(": ", 1)[-1]
+    return card["text"]
+
+
+def _card(image: Image.Image, box: tuple[int, int, int, int], card: dict[str, Any],
+          colours: dict[str, Colour]) -> None:
+    """One face-up card: cost, name, candy colour and value, hunger, window and text."""
+    x0, y0, x1, y1 = box
+    colour = colours.get(card.get("colour") or "", MUTED)
+    sprite = _card_sprite(x1 - x0, y1 - y0, card["name"], card["cost"], card["value"], colour,
+                          _card_facts(card), _card_text(card))
+    image.paste(sprite, (x0, y0))
+
+
+@lru_cache(maxsize=128)
+def _card_sprite(width: int, height: int, name: str, cost: int, value: int, colour: Colour,
+                 facts: str, text: str) -> Image.Image:
+    sprite, draw = _sprite(width, height, BACKGROUND)
+    panel(draw, (0, 0, width, height), fill=PANEL, outline=colour, width=3, radius=12)
+    draw.rounded_rectangle((0, 0, width, 44), radius=12, fill=colour)
+    draw.rectangle((0, 30, width, 44), fill=colour)
+    _sugar_cube(sprite, draw, 24, 22, cost)
+    _candy(draw, width - 24, 22, value, colour)
+    _outlined(draw, (width / 2, 22), shorten(_MEASURE, name, 19, width - 100, True), 19)
+    _fit(sprite, (10, 52), facts, 16, width - 20, MUTED, bold=True)
+    y = 76
+    for line in wrap(_MEASURE, text, 19, width - 20)[:5]:
+        stamp_text(sprite, (10, y), line, 19, INK)
         y += 23
+    return sprite
 
 
-def _shorten(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
-    from renderers.common import shorten
-
-    return shorten(draw, text, size, width, bold=True)
+def _mini_height(monster: dict[str, Any]) -> int:
+    return 62 + 22 * len(monster["tucked"])
 
 
-def _mini(draw: ImageDraw.ImageDraw, x: int, y: int, monster: dict[str, Any],
+def _mini(image: Image.Image, x: int, y: int, monster: dict[str, Any],
           printed: dict[str, Any], colours: dict[str, Colour]) -> int:
     """A monster a player controls, with the abilities tucked under it; returns its height."""
-    tucked = monster["tucked"]
-    height = 62 + 22 * len(tucked)
-    colour = colours.get(monster["colour"], MUTED)
-    panel(draw, (x, y, x + MINI_W, y + height), fill=WHITE, outline=colour, width=3, radius=10)
-    draw.rectangle((x + 3, y + 3, x + 13, y + height - 3), fill=colour)
     name = monster["key"].upper() if not printed else printed["name"]
-    mark = " ✓" if monster["used"] else ""
-    fitted_text(draw, (x + 20, y + 6), name + mark, 18, MINI_W - 52, INK, bold=True)
-    _candy(draw, x + MINI_W - 18, y + 17, monster["value"], colour, r=13)
     window = WINDOWS.get(printed.get("window") or "", "no ability")
-    fitted_text(draw, (x + 20, y + 32), f"eats {monster['eats']} · {window.lower()}", 14,
-                MINI_W - 28, MUTED)
-    ty = y + 56
-    for ability in tucked:
-        tag = " ✓" if ability["used"] else ""
-        tag += " ●used once" if ability["token"] else ""
-        c = colours.get(ability["colour"], MUTED)
-        draw.rectangle((x + 20, ty + 3, x + 30, ty + 15), fill=c, outline=INK)
-        fitted_text(draw, (x + 36, ty), ability["key"].upper() + tag, 15, MINI_W - 44, INK,
-                    bold=True)
+    tucked = tuple((a["key"].upper(), a["used"], a["token"], colours.get(a["colour"], MUTED))
+                   for a in monster["tucked"])
+    sprite = _mini_sprite(name + (" ✓" if monster["used"] else ""), monster["value"],
+                          colours.get(monster["colour"], MUTED),
+                          f"eats {monster['eats']} · {window.lower()}", tucked)
+    image.paste(sprite, (x, y))
+    return _mini_height(monster)
+
+
+@lru_cache(maxsize=256)
+def _mini_sprite(name: str, value: int, colour: Colour, facts: str,
+                 tucked: tuple[tuple[str, bool, bool, Colour], ...]) -> Image.Image:
+    height = 62 + 22 * len(tucked)
+    sprite, draw = _sprite(MINI_W, height, PANEL)
+    panel(draw, (0, 0, MINI_W, height), fill=WHITE, outline=colour, width=3, radius=10)
+    draw.rectangle((3, 3, 13, height - 3), fill=colour)
+    _fit(sprite, (20, 6), name, 18, MINI_W - 52, INK, bold=True)
+    _candy(draw, MINI_W - 18, 17, value, colour, r=13)
+    _fit(sprite, (20, 32), facts, 14, MINI_W - 28, MUTED)
+    ty = 56
+    for key, used, token, tint in tucked:
+        tag = (" ✓" if used else "") + (" ●used once" if token else "")
+        draw.rectangle((20, ty + 3, 30, ty + 15), fill=tint, outline=INK)
+        _fit(sprite, (36, ty), key + tag, 15, MINI_W - 44, INK, bold=True)
         ty += 22
-    return height
+    return sprite
+
+
+@lru_cache(maxsize=128)
+def _kept_sprite(label: str, colour: Colour) -> Image.Image:
+    """A kept ability as a chip in its colour."""
+    width = round(_MEASURE.textlength(label, font=font(15, True))) + 16
+    sprite, draw = _sprite(width, 26, PANEL)
+    draw.rounded_rectangle((0, 0, width, 26), radius=8, fill=colour)
+    _outlined(draw, (8, 13), label, 15, "lm")
+    return sprite
+
+
+@lru_cache(maxsize=64)
+def _event_sprite(label: str, dark: bool) -> Image.Image:
+    """An event drawn so far, as a chip; Black Candy in black."""
+    width = _event_width(label)
+    sprite, draw = _sprite(width, 26, BACKGROUND)
+    draw.rounded_rectangle((0, 0, width, 26), radius=8, fill=BLACK_CANDY if dark else WHITE,
+                           outline=INK)
+    stamp_text(sprite, (9, 13), label, 15, WHITE if dark else INK, True, "lm")
+    return sprite
+
+
+@lru_cache(maxsize=64)
+def _event_width(label: str) -> int:
+    return round(_MEASURE.textlength(label, font=font(15, True))) + 18
+
+
+# --------------------------------------------------------------------------- players
 
 
 def _player_rows(view: dict[str, Any], player: dict[str, Any]) -> list[list[dict[str, Any]]]:
@@ -152,7 +242,7 @@ def _player_height(view: dict[str, Any], player: dict[str, Any]) -> int:
     rows = _player_rows(view, player)
     height = 78
     for row in rows:
-        height += max((62 + 22 * len(m["tucked"]) for m in row), default=0) + MINI_GAP
+        height += max((_mini_height(m) for m in row), default=0) + MINI_GAP
     if player["kept"]:
         height += 34
     if _draft(view, player):
@@ -177,16 +267,16 @@ def _draft(view: dict[str, Any], player: dict[str, Any]) -> str:
     return "Your feeding (secret): " + ", ".join(parts)
 
 
-def _player(image: Any, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
             player: dict[str, Any], y: int, colours: dict[str, Colour]) -> int:
     height = _player_height(view, player)
     seat = player["seat"]
     acting = player["acting"] or player["feeding"] == "waiting"
     panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height),
-          outline=HIGHLIGHT if acting else (222, 205, 190), width=4 if acting else 2)
+          outline=HIGHLIGHT if acting else PANEL_EDGE, width=4 if acting else 2)
     seat_mark(draw, seat, MARGIN + 22, y + 22, 11)
     title = player["name"] + (" (you)" if view["viewer"] == seat else "")
-    fitted_text(draw, (MARGIN + 40, y + 8), title, 24, 330, seat_text_colour(seat), bold=True)
+    _fit(image, (MARGIN + 40, y + 8), title, 24, 330, seat_text_colour(seat), bold=True)
     tags = []
     if player["first"]:
         tags.append("FIRST PLAYER")
@@ -196,8 +286,8 @@ def _player(image: Any, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         tags.append("FEEDING…")
     elif player["feeding"] == "decided":
         tags.append("FED ✓")
-    fitted_text(draw, (WIDTH - MARGIN - 12, y + 10), "  ".join(tags), 18, 320, INK, bold=True,
-                anchor="ra")
+    _fit(image, (WIDTH - MARGIN - 12, y + 10), "  ".join(tags), 18, 320, INK, bold=True,
+         anchor="ra")
     counts = (f"sugar {player['sugar']}   candy {player['candy']}   black {player['black']}"
               f"   score {player['score']}")
     if player["tokens"]:
@@ -209,92 +299,151 @@ def _player(image: Any, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         bonus.append(f"+{player['set_candy']} candy")
     if bonus:
         counts += "   sets: " + " ".join(bonus)
-    fitted_text(draw, (MARGIN + 14, y + 40), counts, 22, WIDTH - 2 * MARGIN - 28, INK,
-                bold=True)
+    _fit(image, (MARGIN + 14, y + 40), counts, 22, WIDTH - 2 * MARGIN - 28, INK, bold=True)
     cy = y + 72
     for row in _player_rows(view, player):
         x = MARGIN + 10
         tallest = 0
         for monster in row:
             printed = view["cards"].get(monster["id"], {})
-            tallest = max(tallest, _mini(draw, x, cy, monster, printed, colours))
+            tallest = max(tallest, _mini(image, x, cy, monster, printed, colours))
             x += MINI_W + MINI_GAP
         cy += tallest + MINI_GAP
     if player["kept"]:
         x = MARGIN + 14
-        draw.text((x, cy + 4), "Kept:", font=_font(17, True), fill=INK)
+        stamp_text(image, (x, cy + 4), "Kept:", 17, INK, True)
         x += 56
         for kept in player["kept"]:
-            label = f"{kept['key'].upper()} {kept['value']}"
-            w = round(draw.textlength(label, font=_font(15, True))) + 16
-            c = colours.get(kept["colour"], MUTED)
-            draw.rounded_rectangle((x, cy + 2, x + w, cy + 28), radius=8, fill=c)
-            draw.text((x + 8, cy + 15), label, font=_font(15, True), fill=WHITE, anchor="lm",
-                      stroke_width=2, stroke_fill=INK)
-            x += w + 6
+            chip = _kept_sprite(f"{kept['key'].upper()} {kept['value']}",
+                                colours.get(kept["colour"], MUTED))
+            image.paste(chip, (x, cy + 2))
+            x += chip.width - 1 + 6
         cy += 34
     draft = _draft(view, player)
     if draft:
-        fitted_text(draw, (MARGIN + 14, cy + 2), draft, 17, WIDTH - 2 * MARGIN - 28, MUTED,
-                    bold=True)
+        _fit(image, (MARGIN + 14, cy + 2), draft, 17, WIDTH - 2 * MARGIN - 28, MUTED, bold=True)
     return y + height
 
 
-def _events(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    left = view["black_candies"]["left"]
-    fitted_text(draw, (MARGIN, y), f"Events drawn ({view['decks']['events']} left in the deck, "
-                f"{left} Black {'Candy' if left == 1 else 'Candies'} to come):", 19,
-                WIDTH - 2 * MARGIN, INK, bold=True)
-    y += 28
-    x = MARGIN
-    if not view["events"]:
-        draw.text((x, y), "none yet", font=_font(17), fill=MUTED)
-        return y + 30
+# --------------------------------------------------------------------------- events
+
+
+def _event_places(view: dict[str, Any]) -> tuple[list[tuple[int, int]], int]:
+    """Where each drawn event's chip goes (x, row offset), and the height of the chips."""
+    places = []
+    x, y = MARGIN, 0
     for event in view["events"]:
-        dark = event["kind"] == "black_candy"
-        label = event["name"]
-        w = round(draw.textlength(label, font=_font(15, True))) + 18
+        w = _event_width(event["name"])
         if x + w > WIDTH - MARGIN:
             x = MARGIN
-            y += 32
-        draw.rounded_rectangle((x, y, x + w, y + 26), radius=8,
-                               fill=BLACK_CANDY if dark else WHITE, outline=INK)
-        draw.text((x + 9, y + 13), label, font=_font(15, True), fill=WHITE if dark else INK,
-                  anchor="lm")
+            y += EVENT_ROW
+        places.append((x, y))
         x += w + 6
-    return y + 36
+    return places, (y + 36 if view["events"] else 30)
+
+
+def _events(image: Image.Image, view: dict[str, Any], y: int) -> int:
+    left = view["black_candies"]["left"]
+    _fit(image, (MARGIN, y), f"Events drawn ({view['decks']['events']} left in the deck, "
+         f"{left} Black {'Candy' if left == 1 else 'Candies'} to come):", 19,
+         WIDTH - 2 * MARGIN, INK, bold=True)
+    y += EVENT_TITLE
+    places, height = _event_places(view)
+    if not view["events"]:
+        stamp_text(image, (MARGIN, y), "none yet", 17, MUTED)
+    for event, (x, dy) in zip(view["events"], places, strict=True):
+        image.paste(_event_sprite(event["name"], event["kind"] == "black_candy"), (x, y + dy))
+    return y + height
+
+
+# --------------------------------------------------------------------------- the picture
+
+
+def _height(view: dict[str, Any]) -> int:
+    """The picture's height, as the drawing lays its sections out."""
+    y = TOP + 2 * (PILE_TITLE + CARD_H + 12) + 4 + EVENT_TITLE + _event_places(view)[1]
+    y += sum(_player_height(view, p) + 10 for p in view["players"])
+    return y + FOOTER + BOTTOM
+
+
+def _draw(view: dict[str, Any]) -> Image.Image:
+    colours = _colours(view)
+    image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _fit(image, (MARGIN, 10), f"Kingdom's Candy Monsters · round {view['round']}", 28,
+         WIDTH - 2 * MARGIN, INK, bold=True)
+    _fit(image, (MARGIN, 46), _status(view), 22, WIDTH - 2 * MARGIN, INK, bold=True)
+    k = view["kingdom"]
+    _fit(image, (MARGIN, 78), f"Kingdom: {k['sugar']} sugar · {k['black']} black cubes · "
+         f"{k['candy']} candy · {k['tokens']} one-time tokens", 19, WIDTH - 2 * MARGIN, MUTED)
+    y = TOP
+    for pile, label in (("monsters", "Monsters"), ("abilities", "Abilities")):
+        _fit(image, (MARGIN, y), f"{label} for sale (deck {view['decks'][pile]}, discard "
+             f"{view['discard'][pile]})", 19, WIDTH - 2 * MARGIN, INK, bold=True)
+        y += PILE_TITLE
+        for slot, card in enumerate(view["market"][pile]):
+            x = MARGIN + slot * (CARD_W + 12)
+            if card is None:
+                panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=EMPTY_SLOT)
+                continue
+            _card(image, (x, y, x + CARD_W, y + CARD_H), card, colours)
+        y += CARD_H + 12
+    y = _events(image, view, y + 4)
+    for player in view["players"]:
+        y = _player(image, draw, view, player, y, colours) + 10
+    _fit(image, (MARGIN, y), "✓ used this round · ● one-time-use token on it · "
+         "sets: start-of-turn set bonus", 16, WIDTH - 2 * MARGIN, MUTED)
+    return image
+
+
+# --------------------------------------------------------------------------- palette
+
+
+def _sample_sheet() -> Image.Image:
+    """Every kind of thing the picture draws, in every candy and seat colour, for the palette."""
+    kingdom = load_json("candy_monsters", "kingdom.json")["colours"]
+    colours = {c["id"]: tuple(c["rgb"]) for c in kingdom}
+    rows = 5
+    image = Image.new("RGB", (WIDTH, rows * (CARD_H + 90) + 120), PANEL)
+    draw = ImageDraw.Draw(image)
+    for i, (name, colour) in enumerate(colours.items()):
+        card = {"name": "SAMPLE MONSTER", "kind": "monster", "colour": name, "cost": 4,
+                "value": 2, "hunger": 1, "window": "start", "price": 3,
+                "text": "Start of your turn: gain 1 sugar and take one black cube."}
+        x = MARGIN + (i % 3) * (CARD_W + 12)
+        y = (i // 3) * (CARD_H + 90)
+        _card(image, (x, y, x + CARD_W, y + CARD_H), card, colours)
+        monster = {"key": "sample", "colour": name, "value": 3, "eats": 2, "used": True,
+                   "tucked": [{"key": "sweet", "used": True, "token": True, "colour": other}
+                              for other in colours]}
+        _mini(image, x, y + CARD_H + 4, monster, {"name": "SAMPLE", "window": "turn"}, colours)
+        image.paste(_kept_sprite("KEPT 3", colour), (x, y + CARD_H + 60))
+    y = 2 * (CARD_H + 90)
+    image.paste(_event_sprite("BLACK CANDY", True), (MARGIN, y))
+    image.paste(_event_sprite("AN EVENT", False), (MARGIN + 200, y))
+    for seat in range(5):
+        x = MARGIN + seat * 170
+        panel(draw, (x, y + 40, x + 160, y + 120), outline=HIGHLIGHT if seat else PANEL_EDGE,
+              width=4)
+        seat_mark(draw, seat, x + 22, y + 62, 11)
+        stamp_text(image, (x + 40, y + 48), "Seat", 24, seat_text_colour(seat), True)
+        stamp_text(image, (x + 10, y + 84), "sugar 3", 22, INK, True)
+        stamp_text(image, (x + 10, y + 104), "eats 2", 17, MUTED, True)
+    panel(draw, (MARGIN, y + 140, MARGIN + 200, y + 200), fill=EMPTY_SLOT)
+    stamp_text(image, (MARGIN, y + 220), "Kingdom: 12 sugar", 19, MUTED)
+    return image
+
+
+@cache
+def _palette() -> Image.Image:
+    kingdom = load_json("candy_monsters", "kingdom.json")["colours"]
+    flat = [BACKGROUND, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHLIGHT, SUGAR, BLACK_CANDY,
+            EMPTY_SLOT, *(tuple(c["rgb"]) for c in kingdom),
+            *(seat_colour(s) for s in range(5)), *(seat_text_colour(s) for s in range(5))]
+    return make_palette_keeping(_sample_sheet(), flat)
 
 
 def render(view: dict[str, Any]) -> bytes:
     """Draw a Kingdom's Candy Monsters view as a PNG."""
-    colours = _colours(view)
-    players = view["players"]
-    height = 110 + 2 * (CARD_H + 40) + 90 + sum(_player_height(view, p) + 10 for p in players)
-    height += 40 * (len(view["events"]) // 6) + 30
-    image, draw = new_canvas(WIDTH, height)
-    fitted_text(draw, (MARGIN, 10), f"Kingdom's Candy Monsters · round {view['round']}", 28,
-                WIDTH - 2 * MARGIN, INK, bold=True)
-    fitted_text(draw, (MARGIN, 46), _status(view), 22, WIDTH - 2 * MARGIN, INK, bold=True)
-    k = view["kingdom"]
-    fitted_text(draw, (MARGIN, 78), f"Kingdom: {k['sugar']} sugar · {k['black']} black cubes · "
-                f"{k['candy']} candy · {k['tokens']} one-time tokens", 19, WIDTH - 2 * MARGIN,
-                MUTED)
-    y = 110
-    for pile, label in (("monsters", "Monsters"), ("abilities", "Abilities")):
-        fitted_text(draw, (MARGIN, y), f"{label} for sale (deck {view['decks'][pile]}, discard "
-                    f"{view['discard'][pile]})", 19, WIDTH - 2 * MARGIN, INK, bold=True)
-        y += 28
-        for slot, card in enumerate(view["market"][pile]):
-            x = MARGIN + slot * (CARD_W + 12)
-            if card is None:
-                panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=(240, 232, 222))
-                continue
-            _card(draw, (x, y, x + CARD_W, y + CARD_H), card, colours)
-        y += CARD_H + 12
-    y = _events(draw, view, y + 4)
-    for player in players:
-        y = _player(image, draw, view, player, y, colours) + 10
-    fitted_text(draw, (MARGIN, y), "✓ used this round · ● one-time-use token on it · "
-                "sets: start-of-turn set bonus", 16, WIDTH - 2 * MARGIN, MUTED)
-    y += 24
-    return to_png(image.crop((0, 0, WIDTH, min(height, y + 6))))
+    return to_png(_draw(view), _palette())
+
