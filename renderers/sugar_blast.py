@@ -1,4 +1,9 @@
-"""Sugar Blast picture: the board with its seats and tilt, and a side panel.
+"""Sugar Blast picture: the board with its seats and tilt, a key beside it, a panel below.
+
+The picture is 1000 px wide so that Discord's phone width (about 400 px) shows
+it at 40%: the text a player reads (names, scores, kept candies, objective,
+what to do now) is 22-34 px here, 9-14 px on a phone. Seats are known by their
+mark (shape) as well as their colour, on the board's edges and in the panel.
 
 Each candy kind has its own silhouette as well as its own colour, so the board
 reads without colour vision and at phone size. Candies are drawn once per size
@@ -23,31 +28,44 @@ from renderers.common import (
     Colour,
     arrow,
     badge,
-    fitted_text,
     font,
-    legend,
     make_palette,
     new_canvas,
     outlined_text,
     panel,
     seat_colour,
+    seat_mark,
+    seat_shape,
+    seat_text_colour,
+    shape_mark,
     shorten,
+    stamp_text,
     text_size,
     to_png,
     wrap,
 )
 
-WIDTH, HEIGHT = 1240, 860
-STRIP = 150  # the power cards' strip under the picture, when cards are in play
+WIDTH = 1000
 SIZE = 6
-CELL = 92
+CELL = 96
 BOARD = CELL * SIZE
-BX, BY = 104, 122  # top-left corner of the board
-GAP, BAND = 42, 36  # space between board and a seat's name band; the band's thickness
-PANEL_X = 760
-PANEL_W = WIDTH - PANEL_X - 20
+MARGIN = 10
+GAP, BAND = 46, 40  # space between board and a seat's name band; the band's thickness
+BX = BY = MARGIN + BAND + GAP  # top-left corner of the board
+SIDE_X = BX + BOARD + GAP + BAND + 16  # the key column right of the board
+SIDE_W = WIDTH - SIDE_X - 12
+PANEL_Y = BY + BOARD + GAP + BAND + 14  # the panel below the board: two columns
+LEFT_X, COL_W = 14, 478
+RIGHT_X = WIDTH - 14 - COL_W
+PANEL_H = 350
+HEIGHT = PANEL_Y + PANEL_H + 12
+STRIP = 152  # the power cards' strip under the panel, when cards are in play
+ROW = 84  # one seat's row in the panel
+TEXT = 24  # the panel's running text
+LEADING = 31
 LETTERS = "abcdef"
 SUPERSAMPLE = 4
+CANDY_RADIUS = 35
 
 CANDY_COLOURS: dict[str, Colour] = {
     "marshmallow": (246, 170, 196),
@@ -71,7 +89,7 @@ FRAME_EDGE: Colour = (180, 150, 125)
 CARD: Colour = (255, 238, 214)
 CARD_EDGE: Colour = (235, 150, 40)
 GOLD: Colour = (255, 200, 40)
-MAX_LISTED = 5  # Blast options listed in the panel (a real board rarely offers more than 3)
+ACTIVE_ROW: Colour = (255, 240, 200)
 BLAST_NAMES = {"three": "3 in a line", "four": "4 in a line", "big": "5+ in a line",
                "mega": "Mega-Blast"}
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -356,13 +374,13 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         for col, candy in enumerate(cells):
             if candy:
                 cx, cy = cell_centre(col, row)
-                paste_candy(image, candy, cx, cy + 2, 33)
+                paste_candy(image, candy, cx, cy + 2, CANDY_RADIUS)
     for name, card_id in (power.get("chips") or {}).items():  # over the candies
         x0, y0, _, _ = cell_box(*_cell_of(name))
         paste_token(image, card_id, x0, y0, CELL)
     for col, row in blasted:
         x0, y0, x1, _ = cell_box(col, row)
-        _burst(draw, x1 - 14, y0 + 14, 11)
+        _burst(draw, x1 - 15, y0 + 15, 12)
     swap = [tuple(c) for c in last.get("swap") or []]
     for col, row in swap:
         x0, y0, x1, y1 = cell_box(col, row)
@@ -371,8 +389,8 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
     if len(swap) == 2:
         (ax, ay), (bx, by) = (cell_centre(*c) for c in swap)
         mx, my = (ax + bx) / 2, (ay + by) / 2
-        draw.ellipse((mx - 16, my - 16, mx + 16, my + 16), fill=SWAPPED, outline=INK, width=2)
-        draw.text((mx, my), "⇄" if ay == by else "⇅", font=font(22, True), fill=INK,
+        draw.ellipse((mx - 18, my - 18, mx + 18, my + 18), fill=SWAPPED, outline=INK, width=2)
+        draw.text((mx, my), "⇄" if ay == by else "⇅", font=font(26, True), fill=INK,
                   anchor="mm")
     for key, colour in (("replaced", REPLACED), ("taken", TAKEN)):
         if last.get(key):
@@ -401,12 +419,22 @@ def _draw_blast_choices(draw: ImageDraw.ImageDraw, options: list[dict[str, Any]]
         taken.add(spot)
         x0, y0, _, _ = cell_box(*spot)
         inset = 5 + 6 * (i % 4)
-        badge(draw, (x0 + inset + 12, y0 + inset + 12), str(i + 1),
-              CHOICE_COLOURS[i % len(CHOICE_COLOURS)], radius=14)
+        badge(draw, (x0 + inset + 14, y0 + inset + 14), str(i + 1),
+              CHOICE_COLOURS[i % len(CHOICE_COLOURS)], radius=16)
+
+
+
+# --------------------------------------------------------------------------- seats on the board
+
+
+def with_ending(draw: ImageDraw.ImageDraw, name: str, ending: str, size: int, width: int) -> str:
+    """``name + ending`` in bold ``size`` within ``width``: only the name is shortened."""
+    return shorten(draw, name, size, width - text_size(draw, ending, size, True)[0],
+                   bold=True) + ending
 
 
 def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    """Each player's name along their own edge; the player to act gets a filled band."""
+    """Each player's mark and name along their own edge; the player to act gets a filled band."""
     over = view.get("phase") == "over"
     turn = view.get("turn")
     ranking = (view.get("result") or {}).get("ranking") or [[]]
@@ -417,25 +445,39 @@ def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         band = Image.new("RGB", (BOARD, BAND), colour if active else GOLD if won else PANEL)
         band_draw = ImageDraw.Draw(band)
         band_draw.rectangle((0, 0, BOARD - 1, BAND - 1), outline=colour, width=3)
-        name = shorten(band_draw, info["name"], 20, 200, bold=True)
+        name = shorten(band_draw, info["name"], 24, 220, bold=True)
         score = f"{info['progress']}/{info['needed']}"
         if active:
-            label = f"{name} to play · board tilts toward {name}"
+            label = f"{name} to play · board tilts this way"
+            if text_size(band_draw, label, 24, True)[0] > BOARD - 70:
+                label = with_ending(band_draw, name, " to play", 24, BOARD - 70)
         elif won:
             label = f"{name} wins · {score}"
         else:
             label = f"{name}{' (AI)' if info.get('ai') else ''} · {score}"
-        fitted_text(band_draw, (BOARD / 2, BAND / 2), label, 20, BOARD - 20,
-                    WHITE if active else INK if won else colour, bold=True, anchor="mm")
+        label = shorten(band_draw, label, 24, BOARD - 70, bold=True)
+        left = (BOARD - 30 - text_size(band_draw, label, 24, True)[0]) / 2
+        stamp_text(band, (left + 30, BAND / 2), label, 24,
+                   WHITE if active else INK if won else seat_text_colour(seat), True, "lm")
+        # The mark goes on after the band is turned, so that it stands upright on every side.
+        along, across = round(left + 11), BAND // 2  # whole pixels: the same mark everywhere
         side = info["side"]
         if side == "south":
             image.paste(band, (BX, BY + BOARD + GAP))
+            mark = (BX + along, BY + BOARD + GAP + across)
         elif side == "north":
             image.paste(band, (BX, BY - GAP - BAND))
+            mark = (BX + along, BY - GAP - BAND + across)
         elif side == "west":
             image.paste(band.rotate(90, expand=True), (BX - GAP - BAND, BY))
+            mark = (BX - GAP - BAND + across, BY + BOARD - along)
         else:
             image.paste(band.rotate(-90, expand=True), (BX + BOARD + GAP, BY))
+            mark = (BX + BOARD + GAP + across, BY + along)
+        if active:  # the mark in white on the seat's own colour: the shape still shows
+            shape_mark(draw, seat_shape(seat), *mark, 11, WHITE)
+        else:
+            seat_mark(draw, seat, *mark, 11)
     if not over:
         _tilt_arrows(draw, view.get("tilt") or view["seats"][turn]["side"], seat_colour(turn))
 
@@ -452,244 +494,249 @@ def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
             start, end = (BX - 4, t), (BX - GAP + 2, t)
         else:
             start, end = (BX + BOARD + 4, t), (BX + BOARD + GAP - 2, t)
-        arrow(draw, start, end, colour, width=8, head=18)
+        arrow(draw, start, end, colour, width=9, head=20)
 
 
-def _draw_marks_key(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    """Under the board: whose last turn is marked and what the marks mean."""
-    y = HEIGHT - 28
+# --------------------------------------------------------------------------- the key column
+
+
+def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Right of the board: the move, the bag, and what the last turn's marks mean."""
+    stamp_text(image, (SIDE_X, 56), f"move {view['move']}", 22, MUTED)
+    stamp_text(image, (SIDE_X, 86), f"bag: {view['bag']} candies", 22, INK, True)
+    y = LAST_Y
     last = view.get("last")
+    stamp_text(image, (SIDE_X, y), "Last turn", 24, INK, True)
+    y += 42
     if not last:
-        draw.text((BX, y), "No turn played yet.", font=font(18), fill=MUTED, anchor="lm")
+        stamp_text(image, (SIDE_X, y), "none yet", 22, MUTED, anchor="lm")
         return
-    who = view["seats"][last["seat"]]["name"]
-    x = BX - 60
-    x += _key_text(draw, x, y, f"{shorten(draw, who, 18, 150, True)}'s last turn:", True)
-    marks: list[tuple[str, str]] = []
-    if last.get("swap"):
-        marks.append(("swap", "swapped"))
-    if last.get("replaced"):
-        marks.append(("replace", "replaced"))
-    if last.get("taken"):
-        marks.append(("taken", "taken"))
-    if last.get("blasted"):
-        marks.append(("blast", "blasted"))
-    outlines = {"swap": SWAPPED, "replace": REPLACED, "taken": TAKEN}
+    seat = last["seat"]
+    seat_mark(draw, seat, SIDE_X + 12, y, 11)
+    name = shorten(draw, view["seats"][seat]["name"], 24, SIDE_W - 32, bold=True)
+    stamp_text(image, (SIDE_X + 32, y), name, 24, seat_text_colour(seat), True, "lm")
+    marks = [(mark, label) for mark, label in (("swap", "swapped"), ("replaced", "replaced"),
+                                               ("taken", "taken"), ("blasted", "blasted"))
+             if last.get(mark)]
+    outlines = {"swap": SWAPPED, "replaced": REPLACED, "taken": TAKEN}
     for mark, label in marks:
-        x += 14
-        if mark == "blast":
-            draw.rectangle((x, y - 11, x + 22, y + 11), fill=BLASTED, outline=FRAME_EDGE)
-            _burst(draw, x + 11, y, 9)
+        y += 40
+        x = SIDE_X
+        if mark == "blasted":
+            draw.rectangle((x, y - 14, x + 28, y + 14), fill=BLASTED, outline=FRAME_EDGE)
+            _burst(draw, x + 14, y, 11)
         else:
-            draw.rounded_rectangle((x, y - 11, x + 22, y + 11), radius=5, width=4,
+            draw.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=6, width=5,
                                    outline=outlines[mark])
-        x += 30 + _key_text(draw, x + 30, y, label, False)
+        stamp_text(image, (x + 40, y), label, 24, INK, anchor="lm")
 
 
-def _key_text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, bold: bool) -> int:
-    draw.text((x, y), text, font=font(18, bold), fill=INK if bold else MUTED, anchor="lm")
-    return text_size(draw, text, 18, bold)[0]
-
-
-# --------------------------------------------------------------------------- side panel
+# --------------------------------------------------------------------------- the panel
 
 
 def _names(view: dict[str, Any]) -> dict[str, str]:
     return view.get("names") or {}
 
 
-def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    right = PANEL_X + PANEL_W
-    draw.text((right, 22), f"move {view['move']}", font=font(18), fill=MUTED, anchor="rm")
-    draw.text((right, 48), f"bag: {view['bag']} candies", font=font(18, True), fill=INK,
-              anchor="rm")
-    y = _draw_status(image, draw, view, 70) + 10
-    y = _draw_objective(image, draw, view, y) + 14
-    _draw_players(image, draw, view, y)
-
-
-def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 y: int) -> int:
-    """The turn banner and what the player to act may do now; the ranking once over."""
-    x, w = PANEL_X, PANEL_W
-    seats = view["seats"]
-    names = _names(view)
-    if view.get("result"):
-        return _draw_result(draw, view, y)
-    turn = view["turn"]
-    name = seats[turn]["name"]
-    panel(draw, (x, y, x + w, y + 40), fill=seat_colour(turn), outline=INK, radius=12)
-    fitted_text(draw, (x + 14, y + 20), f"{name} to play", 22, w - 28, WHITE, bold=True,
-                anchor="lm")
-    y += 50
-    phase = view["phase"]
-    choices = view.get("choices") or {}
-    if phase == "swap" and choices.get("draw"):
-        return _paragraph(draw, y, "No swap makes a Blast: use a power token (see below), or "
-                          "type draw to draw a candy and replace one.")
-    if phase == "swap":
-        return _paragraph(draw, y, "Swap two neighbouring candies to make a Blast of 3 or "
-                          "more in a line, e.g. swap c3 d3.")
-    if phase == "rush":
-        card = choices.get("rush") or "rush"
-        y = _paragraph(draw, y, "The turn is over. Discard a token to play another turn "
-                       f"at once: {card}, or end the turn: done.")
-        paste_token(image, card, x, y, 40)
-        draw.text((x + 50, y + 20), f"{card}  or  done", font=font(20, True), fill=INK,
-                  anchor="lm")
-        return y + 48
-    if phase == "replace":
-        drawn = view.get("drawn")
-        y = _paragraph(draw, y, "No swap makes a Blast, so a candy was drawn:")
-        if drawn:
-            paste_candy(image, drawn, x + 24, y + 22, 20)
-            draw.text((x + 54, y + 22), names.get(drawn, drawn), font=font(20, True),
-                      fill=INK, anchor="lm")
-            y += 50
-        return _paragraph(draw, y, "Put it in place of a candy of another kind: "
-                          "replace c3.")
-    if phase == "blast":
-        y = _paragraph(draw, y, "Choose which Blast goes first:")
-        for i, option in enumerate((choices.get("blasts") or [])[:MAX_LISTED]):
-            colour = CHOICE_COLOURS[i % len(CHOICE_COLOURS)]
-            badge(draw, (x + 16, y + 15), str(i + 1), colour, radius=14)
-            draw.text((x + 40, y + 15), option["notation"], font=font(20, True), fill=INK,
-                      anchor="lm")
-            draw.text((x + w, y + 15), BLAST_NAMES.get(option["kind"], option["kind"]),
-                      font=font(17), fill=MUTED, anchor="rm")
-            y += 34
-        return y
-    if phase == "keep":
-        y = _paragraph(draw, y, "Keep one more candy (not of the blasted kind):")
-        options = choices.get("keep") or []
-        for i, kind in enumerate(options):
-            cx, cy = x + 20 + (i % 2) * (w // 2), y + 18 + (i // 2) * 38
-            paste_candy(image, kind, cx, cy, 17)
-            fitted_text(draw, (cx + 24, cy), f"keep {kind}", 17, w // 2 - 44, INK, bold=True,
-                        anchor="lm")
-        return y + 38 * ((len(options) + 1) // 2)
-    return y
-
-
-def _draw_result(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    x, w = PANEL_X, PANEL_W
-    result = view["result"]
-    seats = view["seats"]
-    ranking = result["ranking"]
-    winners = ranking[0] if ranking else []
-    panel(draw, (x, y, x + w, y + 40), fill=GOLD, outline=INK, radius=12)
-    title = "Game over"
-    if len(winners) == 1:
-        title = f"Game over · {seats[winners[0]]['name']} wins!"
-    fitted_text(draw, (x + 14, y + 20), title, 22, w - 28, INK, bold=True, anchor="lm")
-    y = _paragraph(draw, y + 50, result.get("summary", ""))
-    scores = result.get("scores") or {}
-    place = 0
-    for group in ranking:
-        for seat in group:
-            colour = seat_colour(seat)
-            draw.text((x + 6, y + 14), ORDINALS[min(place, 3)], font=font(19, True),
-                      fill=INK, anchor="lm")
-            draw.ellipse((x + 54, y + 5, x + 72, y + 23), fill=colour, outline=INK)
-            fitted_text(draw, (x + 82, y + 14), seats[seat]["name"], 20, w - 170, INK,
-                        bold=True, anchor="lm")
-            score = scores.get(str(seat), scores.get(seat))
-            if score is not None:
-                draw.text((x + w, y + 14), f"{score}/{seats[seat]['needed']}",
-                          font=font(20, True), fill=colour, anchor="rm")
-            y += 30
-        place += len(group)
-    return y
-
-
-def _paragraph(draw: ImageDraw.ImageDraw, y: int, text: str, size: int = 19) -> int:
-    for line in wrap(draw, text, size, PANEL_W):
-        draw.text((PANEL_X, y), line, font=font(size), fill=INK)
+def _paragraph(image: Image.Image, y: int, text: str, size: int = TEXT,
+               fill: Colour = INK) -> int:
+    """``text`` wrapped to the left column from ``y``; returns the y below it."""
+    for line in wrap(ImageDraw.Draw(image), text, size, COL_W):
+        stamp_text(image, (LEFT_X, y), line, size, fill)
         y += size + 7
     return y + 4
 
 
-def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                    y: int) -> int:
-    """The objective card: its name, its text and its groups as candy icons."""
-    x, w = PANEL_X, PANEL_W
-    objective = view["objective"]
-    lines = wrap(draw, objective["text"], 17, w - 28)[:2]
-    height = 96 + 22 * len(lines)
-    panel(draw, (x, y, x + w, y + height), fill=CARD, outline=CARD_EDGE, width=3)
-    fitted_text(draw, (x + 14, y + 10), f"Objective: {objective['name']}", 21, w - 28, INK,
-                bold=True)
-    ty = y + 40
-    for line in lines:
-        draw.text((x + 14, ty), line, font=font(17), fill=MUTED)
-        ty += 22
-    gx, gy = x + 34, y + height - 32
-    for group in objective["groups"]:
-        paste_candy(image, group.get("kind"), gx, gy, 19)
-        gx += 26
-        if group["count"] > 1:
-            draw.text((gx, gy), f"×{group['count']}", font=font(20, True), fill=INK,
-                      anchor="lm")
-            gx += text_size(draw, f"×{group['count']}", 20, True)[0]
-        gx += 28
-    return y + height
-
-
-def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                  y: int) -> int:
-    """Each player's kept candies and progress toward the objective."""
-    x, w = PANEL_X, PANEL_W
-    over = view.get("phase") == "over"
-    kinds = view["types"]
-    for seat, info in enumerate(view["seats"]):
-        colour = seat_colour(seat)
-        if seat == view.get("turn") and not over:
-            panel(draw, (x - 6, y - 4, x + w + 6, y + 60), fill=(255, 240, 200),
-                  outline=colour, radius=10, width=2)
-        draw.ellipse((x, y + 4, x + 20, y + 24), fill=colour, outline=INK)
-        draw.text((x + w, y + 14), f"{info['progress']}/{info['needed']}",
-                  font=font(24, True), fill=colour, anchor="rm")
-        hand = ((view.get("power") or {}).get("hands") or [{}] * (seat + 1))[seat]
-        hx = x + w - 64  # power tokens held, right to left before the score
-        for card_id, count in sorted(hand.items(), reverse=True):
-            if count:
-                if count > 1:
-                    draw.text((hx, y + 14), f"×{count}", font=font(17, True), fill=INK,
-                              anchor="rm")
-                    hx -= text_size(draw, f"×{count}", 17, True)[0] + 2
-                paste_token(image, card_id, hx - 28, y, 28)
-                hx -= 36
-        room = hx - (x + 30) - 10
-        name = info["name"] + (" (AI)" if info.get("ai") else "")
-        name = shorten(draw, name, 20, min(w - 190, room), bold=True)
-        draw.text((x + 30, y + 14), name, font=font(20, True), fill=INK, anchor="lm")
-        name_end = x + 38 + text_size(draw, name, 20, True)[0]
-        if name_end + text_size(draw, info["side"], 16)[0] < hx:
-            draw.text((name_end, y + 15), info["side"], font=font(16), fill=MUTED, anchor="lm")
-        kept = info.get("kept") or {}
-        ky = y + 42
-        if not any(kept.values()):
-            draw.text((x + 30, ky), "no candies kept yet", font=font(16), fill=MUTED,
-                      anchor="lm")
-        kx = x + 42
-        for kind in kinds:
-            if kept.get(kind):
-                paste_candy(image, kind, kx, ky, 14)
-                draw.text((kx + 18, ky), str(kept[kind]), font=font(18, True), fill=INK,
-                          anchor="lm")
-                kx += 62
-        y += 68
+def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 y: int) -> int:
+    """The turn banner and what the player to act may do now; the outcome once over."""
+    x, w = LEFT_X, COL_W
+    seats = view["seats"]
+    if view.get("result"):
+        return _draw_result(image, draw, view, y)
+    turn = view["turn"]
+    panel(draw, (x, y, x + w, y + 52), fill=seat_colour(turn), outline=INK, radius=12)
+    shape_mark(draw, seat_shape(turn), x + 28, y + 26, 13, WHITE)
+    label = with_ending(draw, seats[turn]["name"], " to play", 30, w - 70)
+    stamp_text(image, (x + 52, y + 26), label, 30, WHITE, True, "lm")
+    y += 62
+    phase = view["phase"]
+    choices = view.get("choices") or {}
+    names = _names(view)
+    if phase == "swap" and choices.get("draw"):
+        return _paragraph(image, y, "No swap makes a Blast: use a power token (see below), or "
+                          "type draw to draw a candy and replace one.")
+    if phase == "swap":
+        return _paragraph(image, y, "Swap two neighbouring candies to make a Blast of 3 or "
+                          "more in a line, e.g. swap c3 d3.")
+    if phase == "rush":
+        card = choices.get("rush") or "rush"
+        y = _paragraph(image, y, "The turn is over. Discard a token to play another turn "
+                       "at once, or end the turn:")
+        paste_token(image, card, x, y, 44)
+        stamp_text(image, (x + 56, y + 22), f"{card}  or  done", 26, INK, True, "lm")
+        return y + 52
+    if phase == "replace":
+        drawn = view.get("drawn")
+        y = _paragraph(image, y, "No swap makes a Blast, so this candy was drawn:")
+        if drawn:
+            paste_candy(image, drawn, x + 24, y + 20, 20)
+            stamp_text(image, (x + 56, y + 20), names.get(drawn, drawn), 26, INK, True, "lm")
+            y += 48
+        return _paragraph(image, y, "Put it in place of a candy of another kind: replace c3.")
+    if phase == "blast":
+        options = choices.get("blasts") or []
+        y = _paragraph(image, y, "Choose which Blast goes first:")
+        room = max(1, (PANEL_Y + PANEL_H - OBJECTIVE_MIN - 10 - y) // 38)
+        listed = options if len(options) <= room else options[:room - 1]
+        for i, option in enumerate(listed):
+            colour = CHOICE_COLOURS[i % len(CHOICE_COLOURS)]
+            badge(draw, (x + 16, y + 16), str(i + 1), colour, radius=16)
+            stamp_text(image, (x + 42, y + 16), option["notation"], TEXT, INK, True, "lm")
+            stamp_text(image, (x + w, y + 16), BLAST_NAMES.get(option["kind"], option["kind"]),
+                       22, MUTED, anchor="rm")
+            y += 38
+        if len(listed) < len(options):
+            stamp_text(image, (x, y + 16), f"and {len(options) - len(listed)} more, numbered "
+                       "on the board", 22, MUTED, anchor="lm")
+            y += 38
+        return y
+    if phase == "keep":
+        options = choices.get("keep") or []
+        example = f", e.g. keep {min(options, key=len)}" if options else ""
+        y = _paragraph(image, y, f"Keep one more candy{example}:")
+        cx = x  # the options flow left to right, as many to a line as fit
+        for kind in options:
+            width = 44 + text_size(draw, kind, TEXT, True)[0]
+            if cx > x and cx + width > x + w:
+                cx, y = x, y + 40
+            paste_candy(image, kind, cx + 18, y + 18, 18)
+            stamp_text(image, (cx + 42, y + 18), kind, TEXT, INK, True, "lm")
+            cx += width + 24
+        return y + 40 if options else y
     return y
 
 
+def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 y: int) -> int:
+    """The game-over banner and how it ended (the ranking is in the seat rows)."""
+    x, w = LEFT_X, COL_W
+    result = view["result"]
+    ranking = result["ranking"]
+    winners = ranking[0] if ranking else []
+    panel(draw, (x, y, x + w, y + 52), fill=GOLD, outline=INK, radius=12)
+    title = "Game over"
+    if len(winners) == 1:
+        title = f"Game over · {view['seats'][winners[0]]['name']} wins!"
+    stamp_text(image, (x + 16, y + 26), shorten(draw, title, 30, w - 32, True), 30, INK, True,
+               "lm")
+    return _paragraph(image, y + 62, result.get("summary", ""))
+
+
+OBJECTIVE_MIN = 104  # the objective card without its text: its name and its candies
+
+
+def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                    top: int) -> None:
+    """The objective card, from ``top`` to the panel's foot: name, text if room, candies."""
+    x, w = LEFT_X, COL_W
+    bottom = PANEL_Y + PANEL_H
+    objective = view["objective"]
+    panel(draw, (x, top, x + w, bottom), fill=CARD, outline=CARD_EDGE, width=3)
+    title = shorten(draw, f"Objective: {objective['name']}", 26, w - 28, bold=True)
+    stamp_text(image, (x + 14, top + 12), title, 26, INK, True)
+    room = (bottom - top - OBJECTIVE_MIN) // LEADING
+    ty = top + 46
+    for line in wrap(draw, objective["text"], TEXT, w - 28)[:min(2, room)]:
+        stamp_text(image, (x + 14, ty), line, TEXT, MUTED)
+        ty += LEADING
+    gx, gy = x + 36, bottom - 32
+    for group in objective["groups"]:
+        paste_candy(image, group.get("kind"), gx, gy, 21)
+        gx += 28
+        if group["count"] > 1:
+            count = f"×{group['count']}"
+            stamp_text(image, (gx, gy), count, 28, INK, True, "lm")
+            gx += text_size(draw, count, 28, True)[0]
+        gx += 34
+
+
+def _seat_order(view: dict[str, Any]) -> list[int]:
+    """Seats in seat order while playing, best first once the game is over."""
+    result = view.get("result")
+    if not result or not result.get("ranking"):
+        return list(range(len(view["seats"])))
+    order = [seat for group in result["ranking"] for seat in group]
+    return order + [s for s in range(len(view["seats"])) if s not in order]
+
+
+def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """One row per player: mark, name, tokens held, progress, and every kept candy."""
+    x, w = RIGHT_X, COL_W
+    over = view.get("phase") == "over"
+    kinds = view["types"]
+    places: dict[int, int] = {}
+    if over and view.get("result"):
+        place = 0
+        for group in view["result"]["ranking"]:
+            places.update((seat, place) for seat in group)
+            place += len(group)
+    hands = (view.get("power") or {}).get("hands") or []
+    for i, seat in enumerate(_seat_order(view)):
+        info = view["seats"][seat]
+        colour = seat_colour(seat)
+        top = PANEL_Y + i * ROW
+        if over and places.get(seat) == 0:
+            panel(draw, (x, top, x + w, top + ROW - 6), fill=(255, 234, 160), outline=GOLD,
+                  radius=12, width=3)
+        elif seat == view.get("turn") and not over:
+            panel(draw, (x, top, x + w, top + ROW - 6), fill=ACTIVE_ROW, outline=colour,
+                  radius=12, width=3)
+        y1, y2 = top + 22, top + 58
+        lx = x + 12
+        if seat in places:
+            ordinal = ORDINALS[min(places[seat], 3)]
+            stamp_text(image, (lx, y1), ordinal, 24, INK, True, "lm")
+            lx += text_size(draw, ordinal, 24, True)[0] + 10
+        seat_mark(draw, seat, lx + 12, y1, 12)
+        lx += 32
+        score = f"{info['progress']}/{info['needed']}"
+        stamp_text(image, (x + w - 12, y1 + 2), score, 34, seat_text_colour(seat), True, "rm")
+        hx = x + w - 24 - text_size(draw, score, 34, True)[0]
+        hand = hands[seat] if seat < len(hands) else {}
+        for card_id, count in sorted(hand.items(), reverse=True):  # right to left
+            if count:
+                if count > 1:
+                    stamp_text(image, (hx, y1), f"×{count}", 24, INK, True, "rm")
+                    hx -= text_size(draw, f"×{count}", 24, True)[0] + 2
+                paste_token(image, card_id, hx - 34, y1 - 17, 34)
+                hx -= 42
+        name = info["name"] + (" (AI)" if info.get("ai") else "")
+        name = shorten(draw, name, 26, hx - lx - 8, bold=True)
+        stamp_text(image, (lx, y1), name, 26, INK, True, "lm")
+        kept = info.get("kept") or {}
+        if not any(kept.values()):
+            stamp_text(image, (x + 22, y2), "no candies kept yet", 22, MUTED, anchor="lm")
+            continue
+        kx = x + 32
+        for kind in kinds:
+            if kept.get(kind):
+                paste_candy(image, kind, kx, y2, 19)
+                stamp_text(image, (kx + 24, y2), str(kept[kind]), 28, INK, True, "lm")
+                kx += 76
+
+
 # --------------------------------------------------------------------------- assembly
+
+LEGEND_Y = 130  # the candy legend in the key column
+LAST_Y = LEGEND_Y + 40 + 6 * 44 + 40  # the last turn's marks below it
 
 
 @cache
 def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
     """Everything that never changes: title, board frame, cells, coordinates, candy legend."""
     image, draw = new_canvas(WIDTH, height)
-    draw.text((PANEL_X, 34), "Sugar Blast", font=font(34, True), fill=INK, anchor="lm")
+    draw.text((SIDE_X, 12), "Sugar Blast", font=font(28, True), fill=INK)
     panel(draw, (BX - 8, BY - 8, BX + BOARD + 8, BY + BOARD + 8), fill=FRAME,
           outline=FRAME_EDGE, radius=12, width=3)
     for row in range(SIZE):
@@ -699,20 +746,16 @@ def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
     for i in range(SIZE):
         cx = BX + i * CELL + CELL / 2
         cy = BY + (SIZE - 1 - i) * CELL + CELL / 2
-        for xy, text in (((cx, BY + BOARD + 22), LETTERS[i]), ((cx, BY - 22), LETTERS[i]),
-                         ((BX - 24, cy), str(i + 1)), ((BX + BOARD + 24, cy), str(i + 1))):
-            outlined_text(draw, xy, text, 24, INK, (255, 255, 255), stroke=2)
-
-    def marker(kind: str) -> Any:
-        return lambda mx, my: paste_candy(image, kind, mx, my, 15)
-
-    rows = (len(kinds) + 2) // 3
-    top = HEIGHT - 16 - rows * 38 - 16
-    draw.text((PANEL_X + 4, top - 6), "Candies: type these names, e.g. keep corn",
-              font=font(16), fill=MUTED, anchor="lb")
-    legend(draw, (PANEL_X, top, PANEL_X + PANEL_W, top + rows * 38 + 16),
-           [(marker(k), k) for k in kinds], columns=3,
-           size=15, marker_width=30)
+        for xy, text in (((cx, BY + BOARD + 24), LETTERS[i]), ((cx, BY - 24), LETTERS[i]),
+                         ((BX - 25, cy), str(i + 1)), ((BX + BOARD + 25, cy), str(i + 1))):
+            outlined_text(draw, xy, text, 30, INK, (255, 255, 255), stroke=3)
+    panel(draw, (SIDE_X - 8, LEGEND_Y - 8, WIDTH - 8, LEGEND_Y + 40 + 44 * len(kinds)))
+    draw.text((SIDE_X, LEGEND_Y), "Candies", font=font(24, True), fill=INK)
+    for i, kind in enumerate(kinds):
+        y = LEGEND_Y + 40 + 44 * i + 20
+        paste_candy(image, kind, SIDE_X + 16, y, 17)
+        draw.text((SIDE_X + 40, y), shorten(draw, kind, 24, SIDE_W - 44), font=font(24),
+                  fill=INK, anchor="lm")
     return image
 
 
@@ -722,8 +765,11 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     _draw_board(image, draw, view)
     _draw_seats(image, draw, view)
-    _draw_marks_key(draw, view)
-    _draw_panel(image, draw, view)
+    _draw_side(image, draw, view)
+    bottom = _draw_status(image, draw, view, PANEL_Y)
+    _draw_objective(image, draw, view, max(bottom + 4, PANEL_Y + PANEL_H - OBJECTIVE_MIN
+                                           - 2 * LEADING))
+    _draw_players(image, draw, view)
     if power:
         _draw_power_strip(image, draw, view)
     return image
@@ -735,25 +781,29 @@ def _draw_power_strip(image: Image.Image, draw: ImageDraw.ImageDraw,
     texts = view["power"].get("texts") or []
     if not texts:
         return
-    top = HEIGHT - 6
-    width = (WIDTH - 40) // len(texts)
+    top = HEIGHT - 2
+    width = (WIDTH - 2 * LEFT_X + 16) // len(texts)
     for i, card in enumerate(texts):
-        x0, x1 = 20 + i * width, 20 + (i + 1) * width - 14
-        panel(draw, (x0, top, x1, top + STRIP - 10), fill=CARD, outline=CARD_EDGE, width=3)
-        _card_icon(image, card, view, x0 + 12, top + 12, 64)
-        tx = x0 + 90
+        x0, x1 = LEFT_X + i * width, LEFT_X + (i + 1) * width - 16
+        panel(draw, (x0, top, x1, top + STRIP - 12), fill=CARD, outline=CARD_EDGE, width=3)
+        _card_icon(image, card, view, x0 + 10, top + 12, 64)
+        tx = x0 + 86
         status = _card_status(card, view)
-        status_w = text_size(draw, status, 17)[0]
-        fitted_text(draw, (tx, top + 24), f"Power: {card['name']}", 22,
-                    x1 - tx - status_w - 24, INK, bold=True, anchor="lm")
-        draw.text((x1 - 12, top + 24), status, font=font(17), fill=MUTED, anchor="rm")
-        if card.get("id") == "flavour" and view["power"].get("marker"):
-            paste_candy(image, view["power"]["marker"], x1 - 24 - status_w - 4, top + 24, 13)
-        lines = wrap(draw, card.get("short", "").replace("; ", " · "), 19, x1 - tx - 12)
-        y = top + 46
-        for line in lines[:3]:
-            draw.text((tx, y), line, font=font(19), fill=INK)
-            y += 26
+        marker = view["power"].get("marker") if card.get("id") == "flavour" else None
+        status_x = x1 - 12 - (36 if marker else 0)  # the marker candy goes right of "marker"
+        status_w = text_size(draw, status, 22)[0] + x1 - status_x
+        room = x1 - tx - status_w - 20
+        size = 26 if text_size(draw, card["name"], 26, True)[0] <= room else 24
+        name = shorten(draw, card["name"], size, room, bold=True)
+        stamp_text(image, (tx, top + 26), name, size, INK, True, "lm")
+        stamp_text(image, (status_x, top + 26), status, 22, MUTED, anchor="rm")
+        if marker:
+            paste_candy(image, marker, x1 - 27, top + 26, 16)
+        y = top + 50
+        for line in wrap(draw, card.get("short", "").replace("; ", " · "), 22,
+                         x1 - tx - 12)[:3]:
+            stamp_text(image, (tx, y), line, 22, INK)
+            y += 28
 
 
 def _card_icon(image: Image.Image, card: dict[str, Any], view: dict[str, Any], x: float,
@@ -781,10 +831,10 @@ def _card_status(card: dict[str, Any], view: dict[str, Any]) -> str:
         return f"{PILE_TEXT} {(power.get('pile') or {}).get(card['id'], 0)}/{card['tokens']}"
     if kind == "discard":
         left = (power.get("supply") or {}).get(card["id"], 0)
-        return f"on the card {left}/{card['tokens']}"
+        return f"{left}/{card['tokens']} left"
     if kind == "board":
-        return f"{card['tokens']} on the board"
-    return "marker on"
+        return ""  # its tokens never leave the board: nothing changes to report
+    return "marker" if power.get("marker") else ""
 
 
 def _sample_views() -> list[dict[str, Any]]:

@@ -8,21 +8,28 @@ import itertools
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.games import get_game
 from bot.games.engine import SeatInfo
 from renderers import render
+from renderers.common import text_size
 from renderers.gif import animate
 from renderers.sugar_blast import (
     BAND,
     BOARD,
     BX,
     BY,
+    COL_W,
     GAP,
+    PANEL_Y,
+    RIGHT_X,
+    ROW,
+    _seat_order,
     blast_runs,
     candy_sprite,
     cell_box,
+    with_ending,
 )
 
 KINDS = ["marshmallow", "corn", "cane", "lollipop", "gumdrop", "truffle"]
@@ -79,9 +86,10 @@ def play(players: int, seed: int, moves: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_picture_is_a_phone_sized_png_under_300_kb(players):
+    # 1000 px wide: a phone shows it at 40%, so the panel's 24 px text is about 10 px there.
     data = render(make_view(players))
     img = Image.open(io.BytesIO(data))
-    assert img.format == "PNG" and 1000 <= img.width <= 1400
+    assert img.format == "PNG" and img.size == (1000, 1134)
     assert len(data) < 300 * 1024
 
 
@@ -149,6 +157,51 @@ def test_the_player_to_act_gets_a_filled_band_on_their_own_side():
         assert anas_turn.crop(band).tobytes() != bos_turn.crop(band).tobytes()
 
 
+def ink_shape(img: Image.Image, box: tuple[int, int, int, int]) -> frozenset[tuple[int, int]]:
+    """The near-black pixels in ``box``, moved to their own top-left corner: a mark's outline."""
+    crop = img.crop(box).convert("L")
+    dark = [(x, y) for y in range(crop.height) for x in range(crop.width)
+            if crop.getpixel((x, y)) < 60]
+    left, top = min(x for x, _ in dark), min(y for _, y in dark)
+    return frozenset((x - left, y - top) for x, y in dark)
+
+
+def test_each_seat_is_marked_on_its_edge_by_its_own_shape():
+    # Colour aside, the bands' dark outlines (the marks: names are in the seat's colour)
+    # must differ from seat to seat, so a colour-blind player can still match them.
+    img = image(make_view(4))
+    bands = {"south": (BX, BY + BOARD + GAP, BX + BOARD, BY + BOARD + GAP + BAND),
+             "west": (BX - GAP - BAND, BY, BX - GAP, BY + BOARD),
+             "north": (BX, BY - GAP - BAND, BX + BOARD, BY - GAP),
+             "east": (BX + BOARD + GAP, BY, BX + BOARD + GAP + BAND, BY + BOARD)}
+    shapes = [ink_shape(img, bands[side]) for side in SIDES[4]]
+    assert len(set(shapes)) == 4
+
+
+def test_the_upright_mark_is_the_same_shape_on_every_side():
+    # Seat 1's square on the west edge (a turned band) against the same seat on the north edge.
+    west = image(make_view(3))
+    north = image(make_view(2))
+    west_band = (BX - GAP - BAND, BY, BX - GAP, BY + BOARD)
+    north_band = (BX, BY - GAP - BAND, BX + BOARD, BY - GAP)
+    assert ink_shape(west, west_band) == ink_shape(north, north_band)
+
+
+def test_at_the_end_the_seat_rows_follow_the_ranking():
+    over = make_view(3, phase="over", to_act=[], result={
+        "ranking": [[2], [0, 1]], "scores": {"0": 2, "1": 2, "2": 4}, "summary": "."})
+    assert _seat_order(over) == [2, 0, 1]
+    assert _seat_order(make_view(3)) == [0, 1, 2]
+
+
+def test_a_long_name_is_shortened_but_to_play_is_kept():
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    label = with_ending(draw, "Bartholomew the Magnificent of Candyland", " to play", 30, 400)
+    assert label.startswith("Bartholomew") and label.endswith("… to play")
+    assert text_size(draw, label, 30, True)[0] <= 400
+    assert with_ending(draw, "Bo", " to play", 30, 400) == "Bo to play"
+
+
 def test_the_drawn_candy_and_keep_choices_render():
     for changes in ({"phase": "replace", "drawn": "gumdrop"},
                     {"phase": "keep", "choices": {"blasts": [], "keep": ["corn", "truffle"]}}):
@@ -175,7 +228,7 @@ def test_a_view_without_display_names_or_with_long_names_still_renders():
 def test_real_views_render_throughout_a_game(players):
     for view in play(players, seed=players, moves=40)[::4]:
         data = render(view)
-        assert Image.open(io.BytesIO(data)).width == 1240
+        assert Image.open(io.BytesIO(data)).width == 1000
         assert len(data) < 300 * 1024
 
 
@@ -183,7 +236,7 @@ def test_the_real_opening_view_renders_for_a_human_and_an_ai():
     game = get_game("sugar-blast")
     state = game.new([SeatInfo("Ana"), SeatInfo("Bo", ai=True)], seed=1)
     public = image(game.view(state, None))
-    assert public.size == (1240, 860)
+    assert public.size == (1000, 1134)
     own = image(game.view(state, 0))
     assert own.size == public.size
 
@@ -253,14 +306,14 @@ def test_each_power_token_is_drawn_distinctly_on_the_board():
 
 
 def test_the_power_strip_shows_under_the_picture_only_with_power_cards():
-    assert image(make_view()).size == (1240, 860)
-    assert image(power_view()).size == (1240, 1010)
+    assert image(make_view()).size == (1000, 1134)
+    assert image(power_view()).size == (1000, 1286)
 
 
 def test_tokens_in_a_players_hand_are_drawn_beside_their_score():
     empty = image(power_view())
     held = image(power_view(hands=[{"twist": 2}, {}, {}]))
-    box = (760, 300, 1230, 700)
+    box = (RIGHT_X, PANEL_Y, RIGHT_X + COL_W, PANEL_Y + ROW)
     assert empty.crop(box).tobytes() != held.crop(box).tobytes()
 
 
@@ -280,7 +333,7 @@ def test_real_power_views_render_throughout_a_game():
         if game.result(state):
             break
         data = render(game.view(state, None))
-        assert Image.open(io.BytesIO(data)).size == (1240, 1010)
+        assert Image.open(io.BytesIO(data)).size == (1000, 1286)
         assert len(data) < 300 * 1024
         seat = min(game.to_act(state))
         state = game.apply(state, seat, game.ai_action(state, seat)).state
