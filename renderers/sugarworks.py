@@ -8,31 +8,39 @@ for jumps, a spring, a candy eater alien (its shape on its face) and an X.
 
 :func:`animate` draws the last candy movement as a GIF, one frame per activation,
 with the path of that activation, every Bonk! and a caption.
+
+Speed: each floor space, crate, order card, blanket order, hand tile and the gutter
+is drawn once into a sprite kept by what it shows, then pasted; the key is drawn
+once; text goes through the shared mask cache; the PNG is written on one fixed
+palette that keeps every candy, crate, tile and seat colour exact. Caches are keyed
+only by content taken from the view, so the picture stays a function of the view.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    BACKGROUND,
     INK,
     MUTED,
     PANEL,
+    PANEL_EDGE,
     WHITE,
     Colour,
     arrow,
-    centred_text,
-    fitted_text,
     font,
-    make_palette,
+    make_palette_keeping,
     new_canvas,
     outlined_text,
     panel,
     seat_colour,
+    shorten,
+    stamp_text,
     to_png,
     wrap,
 )
@@ -60,6 +68,9 @@ PATH: Colour = (20, 20, 20)
 GREY_CARD: Colour = (225, 225, 225)
 STAR: Colour = (255, 196, 0)
 CRATE_FILL = {"heart": (252, 214, 222), "pumpkin": (255, 222, 186), "bunny": (226, 226, 244)}
+
+#: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
 
 
 # --------------------------------------------------------------------------- candies
@@ -91,7 +102,7 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: 
                        outline=INK, width=line)
 
 
-@cache
+@lru_cache(maxsize=256)
 def candy_sprite(kind: str, radius: int, maker: int | None = None,
                  initial: str = "") -> Image.Image:
     """A candy with smooth edges (and its maker's tag) on a transparent square."""
@@ -214,33 +225,41 @@ def draw_icon(draw: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: 
         _alien(draw, cx, cy + size * 0.08, size * 0.3, icon[4:])
 
 
-def _tile(draw: ImageDraw.ImageDraw, floor: Floor, space: dict[str, Any],
+def _tile(image: Image.Image, floor: Floor, space: dict[str, Any],
           occupied: bool = False) -> None:
     """One space: its tile, its centre icon (small in the top right corner under a candy so
-    that both stay readable) and its corner icon."""
-    box = floor.box(space["x"], space["y"])
-    played = space["tile"] is not None
-    fill = TILE_PLAYED if played else TILE_PRINTED
-    draw.rectangle(box, fill=fill, outline=TILE_EDGE, width=2)
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    if space["output"]:
-        colour = CANDY[space["output"]]
-        draw.rectangle((box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4), outline=colour,
-                       width=7)
-        draw.text((box[0] + 10, box[1] + 8), "OUT", font=font(16, True), fill=colour)
-        _candy_shape(draw, space["output"], box[2] - 20, box[1] + 18, 9)
-    elif space["output_space"]:
-        _dashed_box(draw, (box[0] + 6, box[1] + 6, box[2] - 6, box[3] - 6), MUTED)
+    that both stay readable) and its corner icon; pasted from the sprite of its look."""
+    left, top, _, _ = floor.box(space["x"], space["y"])
+    look = (space["tile"] is not None, space["output"], space["output_space"], space["centre"],
+            space["corner"], occupied)
+    image.paste(_tile_sprite(*look), (left, top))
+
+
+@lru_cache(maxsize=128)
+def _tile_sprite(played: bool, output: str | None, output_space: bool, centre: str,
+                 corner: str | None, occupied: bool) -> Image.Image:
+    sprite = Image.new("RGB", (CELL + 1, CELL + 1), TILE_PRINTED)
+    draw = ImageDraw.Draw(sprite)
+    box = (0, 0, CELL, CELL)
+    draw.rectangle(box, fill=TILE_PLAYED if played else TILE_PRINTED, outline=TILE_EDGE, width=2)
+    cx, cy = CELL / 2, CELL / 2
+    if output:
+        colour = CANDY[output]
+        draw.rectangle((4, 4, CELL - 4, CELL - 4), outline=colour, width=7)
+        stamp_text(sprite, (10, 8), "OUT", 16, colour, True)
+        _candy_shape(draw, output, CELL - 20, 18, 9)
+    elif output_space:
+        _dashed_box(draw, (6, 6, CELL - 6, CELL - 6), MUTED)
     colour = ICON_PLAYED if played else ICON
     if occupied:
-        draw_icon(draw, space["centre"], box[2] - 22, box[1] + 22, CELL * 0.36, colour)
+        draw_icon(draw, centre, CELL - 22, 22, CELL * 0.36, colour)
     else:
-        draw_icon(draw, space["centre"], cx, cy + 4, CELL * 0.62, colour)
-    if space["corner"]:
+        draw_icon(draw, centre, cx, cy + 4, CELL * 0.62, colour)
+    if corner:
         r = CELL * 0.17
-        draw.ellipse((box[0] + 3, box[1] + 3, box[0] + 2 * r + 10, box[1] + 2 * r + 10),
-                     fill=WHITE, outline=HAZARD, width=2)
-        draw_icon(draw, space["corner"], box[0] + r + 6, box[1] + r + 6, CELL * 0.34, colour)
+        draw.ellipse((3, 3, 2 * r + 10, 2 * r + 10), fill=WHITE, outline=HAZARD, width=2)
+        draw_icon(draw, corner, r + 6, r + 6, CELL * 0.34, colour)
+    return sprite
 
 
 def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -285,23 +304,21 @@ def crate_symbol(draw: ImageDraw.ImageDraw, crate: str, cx: float, cy: float,
         _x_icon(draw, cx, cy, r * 2.2)
 
 
-def _counts(candies: list[dict[str, Any]]) -> dict[str, int]:
+def _counts(candies: list[dict[str, Any]]) -> tuple[tuple[str, int], ...]:
+    """How many candies of each type, in the candy order (types with none left out)."""
     out: dict[str, int] = {}
     for candy in candies:
         out[candy["type"]] = out.get(candy["type"], 0) + 1
-    return out
+    return tuple((kind, out[kind]) for kind in CANDY if out.get(kind))
 
 
-def _candy_counts(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
-                  counts: dict[str, int], max_x: float, radius: int = 13) -> None:
-    for kind in CANDY:
-        if not counts.get(kind):
-            continue
+def _candy_counts(image: Image.Image, x: float, y: float, counts: tuple[tuple[str, int], ...],
+                  max_x: float, radius: int = 13) -> None:
+    for kind, n in counts:
         if x + 3 * radius + 30 > max_x:
             break
         paste_candy(image, kind, x + radius, y, radius)
-        draw.text((x + 2 * radius + 4, y), f"×{counts[kind]}", font=font(20, True), fill=INK,
-                  anchor="lm")
+        stamp_text(image, (x + 2 * radius + 4, y), f"×{n}", 20, INK, True, "lm")
         x += 2 * radius + 48
 
 
@@ -309,7 +326,7 @@ def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
             view: dict[str, Any]) -> None:
     rows = {crate["y"]: crate for crate in view["board"]["crates"]}
     for y in range(floor.height):
-        x0, y0, _, y1 = floor.box(floor.width, y)
+        x0, y0, _, _ = floor.box(floor.width, y)
         crate = rows.get(y)
         if crate is None:
             # A lost edge: a candy leaving here falls into the gutter.
@@ -318,27 +335,48 @@ def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
                 draw.line((floor.right + 4, yy, floor.right + 16, yy + 10), fill=HAZARD,
                           width=3)
             continue
-        name = crate["crate"]
-        panel(draw, (x0 + 8, y0 + 6, x0 + CRATE_W, y1 - 6), fill=CRATE_FILL[name],
-              outline=INK, radius=10, width=3)
-        crate_symbol(draw, name, x0 + 36, y0 + 36, 20)
-        draw.text((x0 + 64, y0 + 34), name.upper(), font=font(20, True), fill=INK,
-                  anchor="lm")
-        counts = _counts(crate["candies"])
-        if counts:
-            _candy_counts(image, draw, x0 + 16, y0 + 72, counts, x0 + CRATE_W - 4, 11)
-        else:
-            draw.text((x0 + 18, y0 + 72), "empty", font=font(17), fill=MUTED, anchor="lm")
+        image.paste(_crate_sprite(crate["crate"], _counts(crate["candies"])), (x0 + 8, y0 + 6))
 
 
-def _coordinates(draw: ImageDraw.ImageDraw, floor: Floor) -> None:
+@lru_cache(maxsize=64)
+def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image:
+    """A crate with its symbol, its name and the candies shipped into it, counted by type."""
+    width, height = CRATE_W - 8, CELL - 12
+    sprite = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
+    draw = ImageDraw.Draw(sprite)
+    panel(draw, (0, 0, width, height), fill=CRATE_FILL[name], outline=INK, radius=10, width=3)
+    crate_symbol(draw, name, 28, 30, 20)
+    stamp_text(sprite, (56, 28), name.upper(), 20, INK, True, "lm")
+    if counts:
+        _candy_counts(sprite, 8, 66, counts, width - 4, 11)
+    else:
+        stamp_text(sprite, (10, 66), "empty", 17, MUTED, False, "lm")
+    return sprite
+
+
+@lru_cache(maxsize=64)
+def _outlined_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, int, int]:
+    """Ink text outlined in white, on ``ground``; with the offset of its centre."""
+    left, top, right, bottom = font(size, True).getbbox(text, anchor="mm", stroke_width=2)
+    sprite = Image.new("RGB", (right - left, bottom - top), ground)
+    outlined_text(ImageDraw.Draw(sprite), (-left, -top), text, size, INK, WHITE, stroke=2)
+    return sprite, left, top
+
+
+def _outlined(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
+    """Outlined text centred on ``xy`` over the background, from the sprite cache."""
+    sprite, left, top = _outlined_sprite(text, size, BACKGROUND)
+    image.paste(sprite, (round(xy[0]) + left, round(xy[1]) + top))
+
+
+def _coordinates(image: Image.Image, floor: Floor) -> None:
     for x in range(floor.width):
         cx, _ = floor.centre(x, 0)
-        outlined_text(draw, (cx, floor.top - 16), chr(97 + x), 24, INK, WHITE, stroke=2)
-        outlined_text(draw, (cx, floor.bottom + 16), chr(97 + x), 24, INK, WHITE, stroke=2)
+        _outlined(image, (cx, floor.top - 16), chr(97 + x), 24)
+        _outlined(image, (cx, floor.bottom + 16), chr(97 + x), 24)
     for y in range(floor.height):
         _, cy = floor.centre(0, y)
-        outlined_text(draw, (BX - 22, cy), str(y + 1), 24, INK, WHITE, stroke=2)
+        _outlined(image, (BX - 22, cy), str(y + 1), 24)
 
 
 def _initials(view: dict[str, Any]) -> list[str]:
@@ -355,8 +393,8 @@ def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     shown = view["candies"] if candies is None else candies
     taken = {(c["x"], c["y"]) for c in shown}
     for space in view["board"]["spaces"]:
-        _tile(draw, floor, space, (space["x"], space["y"]) in taken)
-    _coordinates(draw, floor)
+        _tile(image, floor, space, (space["x"], space["y"]) in taken)
+    _coordinates(image, floor)
     _crates(image, draw, floor, view)
     initials = _initials(view)
     for candy in shown:
@@ -366,44 +404,62 @@ def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
                     initials[maker] if maker is not None else "")
 
 
-def _gutter(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-            y: int, gutter: list[dict[str, Any]] | None = None) -> int:
-    box = (BX, y, WIDTH - 16, y + 58)
-    panel(draw, box, fill=(250, 232, 232), outline=HAZARD, radius=10, width=2)
-    _x_icon(draw, BX + 28, y + 29, 34)
-    draw.text((BX + 52, y + 29), "LOST", font=font(22, True), fill=HAZARD, anchor="lm")
-    counts = _counts(view["gutter"] if gutter is None else gutter)
-    if counts:
-        _candy_counts(image, draw, BX + 130, y + 29, counts, WIDTH - 20, 14)
-    else:
-        draw.text((BX + 130, y + 29), "the gutter is empty", font=font(20), fill=MUTED,
-                  anchor="lm")
+def _gutter(image: Image.Image, view: dict[str, Any], y: int,
+            gutter: list[dict[str, Any]] | None = None) -> int:
+    image.paste(_gutter_sprite(_counts(view["gutter"] if gutter is None else gutter)), (BX, y))
     return y + 58
+
+
+@lru_cache(maxsize=64)
+def _gutter_sprite(counts: tuple[tuple[str, int], ...]) -> Image.Image:
+    """The gutter: the candies lost so far, counted by type."""
+    width = WIDTH - 16 - BX
+    sprite = Image.new("RGB", (width + 1, 59), BACKGROUND)
+    draw = ImageDraw.Draw(sprite)
+    panel(draw, (0, 0, width, 58), fill=(250, 232, 232), outline=HAZARD, radius=10, width=2)
+    _x_icon(draw, 28, 29, 34)
+    stamp_text(sprite, (52, 29), "LOST", 22, HAZARD, True, "lm")
+    if counts:
+        _candy_counts(sprite, 130, 29, counts, width - 4, 14)
+    else:
+        stamp_text(sprite, (130, 29), "the gutter is empty", 20, MUTED, False, "lm")
+    return sprite
 
 
 # --------------------------------------------------------------------------- cards
 
 
-def order_card(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
+def order_card(image: Image.Image, box: tuple[int, int, int, int],
                order: dict[str, Any] | None, label: str) -> None:
     """An order card: where to (crate or gutter), the candies it shows, its stars."""
     x0, y0, x1, y1 = box
-    if order is None:
-        _dashed_box(draw, box, MUTED)
-        centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "empty", 18, MUTED)
-        return
-    special = order["special"]
-    panel(draw, box, fill=(255, 240, 240) if special else WHITE,
+    look = None if order is None else (order["special"], order["to"], tuple(order["candies"]),
+                                       order["stars"])
+    image.paste(_order_sprite(x1 - x0, y1 - y0, look, label), (x0, y0))
+
+
+@lru_cache(maxsize=128)
+def _order_sprite(width: int, height: int, look: tuple[bool, str, tuple[str, ...], int] | None,
+                  label: str) -> Image.Image:
+    sprite = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
+    draw = ImageDraw.Draw(sprite)
+    if look is None:
+        _dashed_box(draw, (0, 0, width, height), MUTED)
+        stamp_text(sprite, (width / 2, height / 2), "empty", 18, MUTED, False, "mm")
+        return sprite
+    special, to, candies, stars = look
+    panel(draw, (0, 0, width, height), fill=(255, 240, 240) if special else WHITE,
           outline=HAZARD if special else INK, radius=10, width=2)
-    draw.text((x0 + 8, y0 + 6), label, font=font(17, True), fill=MUTED)
-    crate_symbol(draw, order["to"] if not special else "lost", x1 - 26, y0 + 24, 13)
-    x = x0 + 10
-    for kind in order["candies"]:
-        paste_candy(image, kind, x + 18, y1 - 28, 16)
+    stamp_text(sprite, (8, 6), label, 17, MUTED, True)
+    crate_symbol(draw, to if not special else "lost", width - 26, 24, 13)
+    x = 10
+    for kind in candies:
+        paste_candy(sprite, kind, x + 18, height - 28, 16)
         x += 42
-    sx, sy = x1 - 26, y1 - 28
+    sx, sy = width - 26, height - 28
     draw.polygon(_star(sx, sy, 22), fill=STAR, outline=INK)
-    centred_text(draw, (sx, sy + 2), str(order["stars"]), 20, INK, bold=True)
+    stamp_text(sprite, (sx, sy + 2), str(stars), 20, INK, True, "mm")
+    return sprite
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -412,52 +468,77 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
             for i in range(10)]
 
 
-def _section(draw: ImageDraw.ImageDraw, y: int, text: str) -> int:
-    draw.text((BX - 30, y), text, font=font(24, True), fill=INK, anchor="lt")
+def _section(image: Image.Image, y: int, text: str) -> int:
+    stamp_text(image, (BX - 30, y), text, 24, INK, True, "lt")
     return y + 34
 
 
-def _market(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-            y: int) -> int:
-    y = _section(draw, y, f"Order market  ·  deck {view['decks']['orders']}")
+def _market(image: Image.Image, view: dict[str, Any], y: int) -> int:
+    y = _section(image, y, f"Order market  ·  deck {view['decks']['orders']}")
     width = (WIDTH - BX + 30 - 16 - 3 * 12) // 4
     for i, order in enumerate(view["market"]):
         x = BX - 30 + i * (width + 12)
-        order_card(image, draw, (x, y, x + width, y + 100), order, f"{i + 1}")
+        order_card(image, (x, y, x + width, y + 100), order, f"{i + 1}")
     return y + 112
 
 
-def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-              y: int) -> int:
-    y = _section(draw, y, "Blanket orders")
-    width = 250
-    for i, blanket in enumerate(view["blankets"]):
-        x = BX - 30 + i * (width + 12)
-        colourful = blanket["colourful"]
-        panel(draw, (x, y, x + width, y + 74), fill=(255, 247, 214) if colourful else GREY_CARD,
-              outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
-        if colourful:
-            paste_candy(image, blanket["candy"], x + 30, y + 37, 18)
-        else:
-            _candy_shape(draw, blanket["candy"], x + 30, y + 37, 16, fill=(170, 170, 170))
-        draw.text((x + 58, y + 37), "→", font=font(26, True), fill=INK, anchor="lm")
-        crate_symbol(draw, blanket["crate"], x + 108, y + 37, 16)
-        text = f"+{blanket['stars']}★" if colourful else "grey"
-        draw.text((x + width - 12, y + 37), text, font=font(24, True),
-                  fill=INK if colourful else MUTED, anchor="rm")
-    x = BX - 30 + 3 * (width + 12)
-    panel(draw, (x, y, WIDTH - 16, y + 74), fill=WHITE, outline=INK, radius=10)
-    draw.text((x + 10, y + 20), "die", font=font(18, True), fill=MUTED, anchor="lm")
-    face = view["die"]
-    if face in CANDY:
-        paste_candy(image, face, x + 40, y + 50, 15)
+BLANKET_W = 250
+
+
+@lru_cache(maxsize=64)
+def _blanket_sprite(candy: str, crate: str, stars: int, colourful: bool) -> Image.Image:
+    """A blanket order: colourful (its bonus in stars) or grey."""
+    sprite = Image.new("RGB", (BLANKET_W + 1, 75), BACKGROUND)
+    draw = ImageDraw.Draw(sprite)
+    panel(draw, (0, 0, BLANKET_W, 74), fill=(255, 247, 214) if colourful else GREY_CARD,
+          outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
+    if colourful:
+        paste_candy(sprite, candy, 30, 37, 18)
     else:
-        draw.text((x + 12, y + 52), "blank", font=font(18), fill=MUTED, anchor="lm")
+        _candy_shape(draw, candy, 30, 37, 16, fill=(170, 170, 170))
+    stamp_text(sprite, (58, 37), "→", 26, INK, True, "lm")
+    crate_symbol(draw, crate, 108, 37, 16)
+    text = f"+{stars}★" if colourful else "grey"
+    stamp_text(sprite, (BLANKET_W - 12, 37), text, 24, INK if colourful else MUTED, True, "rm")
+    return sprite
+
+
+@lru_cache(maxsize=8)
+def _die_sprite(face: str) -> Image.Image:
+    """The order die's card: the candy it shows, or blank."""
+    width = WIDTH - 16 - (BX - 30 + 3 * (BLANKET_W + 12))
+    sprite = Image.new("RGB", (width + 1, 75), BACKGROUND)
+    draw = ImageDraw.Draw(sprite)
+    panel(draw, (0, 0, width, 74), fill=WHITE, outline=INK, radius=10)
+    stamp_text(sprite, (10, 20), "die", 18, MUTED, True, "lm")
+    if face in CANDY:
+        paste_candy(sprite, face, 40, 50, 15)
+    else:
+        stamp_text(sprite, (12, 52), "blank", 18, MUTED, False, "lm")
+    return sprite
+
+
+def _blankets(image: Image.Image, view: dict[str, Any], y: int) -> int:
+    y = _section(image, y, "Blanket orders")
+    for i, blanket in enumerate(view["blankets"]):
+        x = BX - 30 + i * (BLANKET_W + 12)
+        sprite = _blanket_sprite(blanket["candy"], blanket["crate"], blanket["stars"],
+                                 blanket["colourful"])
+        image.paste(sprite, (x, y))
+    image.paste(_die_sprite(view["die"]), (BX - 30 + 3 * (BLANKET_W + 12), y))
     return y + 86
 
 
-def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    y = _section(draw, y, "Sugarworkers")
+def _fit(image: Image.Image, xy: tuple[float, float], text: str, size: int, width: int,
+         fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
+    """Text shortened with an ellipsis to ``width``, stamped from the mask cache."""
+    stamp_text(image, xy, shorten(_MEASURE, text, size, width, bold), size, fill, bold, anchor)
+
+
+def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+             y: int) -> int:
+    y = _section(image, y, "Sugarworkers")
+    initials = _initials(view)
     for seat in view["seats"]:
         i = seat["seat"]
         acting = i in view["to_act"]
@@ -465,46 +546,52 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
         panel(draw, box, fill=(255, 244, 200) if acting else PANEL,
               outline=seat_colour(i), radius=10, width=3)
         draw.ellipse((BX - 18, y + 12, BX + 14, y + 44), fill=seat_colour(i))
-        centred_text(draw, (BX - 2, y + 29), _initials(view)[i], 19, WHITE, bold=True)
+        stamp_text(image, (BX - 2, y + 29), initials[i], 19, WHITE, True, "mm")
         name = seat["name"] + ("  (die)" if i == view["first"] else "")
-        fitted_text(draw, (BX + 26, y + 28), name, 24, 300, INK, bold=acting, anchor="lm")
+        _fit(image, (BX + 26, y + 28), name, 24, 300, INK, bold=acting, anchor="lm")
         points = seat["points"]
         detail = (f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
                   f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles")
-        draw.text((WIDTH - 28, y + 18), detail, font=font(22, True), fill=INK, anchor="rm")
+        stamp_text(image, (WIDTH - 28, y + 18), detail, 22, INK, True, "rm")
         split = (f"orders {points['orders']} · shipping {points['shipping']} · "
                  f"blanket {points['blanket']}")
-        draw.text((WIDTH - 28, y + 44), split, font=font(18), fill=MUTED, anchor="rm")
+        stamp_text(image, (WIDTH - 28, y + 44), split, 18, MUTED, False, "rm")
         y += 64
     return y
 
 
-def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+@lru_cache(maxsize=64)
+def _hand_tile_sprite(centre: str, corner: str | None, name: str, kind: str) -> Image.Image:
+    """A conveyor tile in the hand: its icons, its name and its notation."""
+    sprite = Image.new("RGB", (301, 87), BACKGROUND)
+    draw = ImageDraw.Draw(sprite)
+    panel(draw, (0, 0, 300, 86), fill=TILE_PLAYED, outline=INK, radius=10)
+    draw_icon(draw, centre, 44, 46, 62, ICON_PLAYED)
+    if corner:
+        draw_icon(draw, corner, 18, 18, 30, ICON_PLAYED)
+    _fit(sprite, (86, 28), name, 20, 205, INK, bold=True, anchor="lm")
+    _fit(sprite, (86, 58), f"conveyor {kind} at …", 17, 205, MUTED, anchor="lm")
+    return sprite
+
+
+def _hand(image: Image.Image, view: dict[str, Any], y: int) -> int:
     hand = view["hand"]
     name = view["seats"][view["viewer"]]["name"]
-    y = _section(draw, y, f"{name}'s hand (only you see this)")
+    y = _section(image, y, f"{name}'s hand (only you see this)")
     count = max(5, len(hand["orders"]))
     width = (WIDTH - BX + 30 - 16 - (count - 1) * 10) // count
     for i, order in enumerate(hand["orders"]):
         x = BX - 30 + i * (width + 10)
-        order_card(image, draw, (x, y, x + width, y + 100), order, order["id"])
+        order_card(image, (x, y, x + width, y + 100), order, order["id"])
     y += 112
     for i, tile in enumerate(hand["tiles"]):
-        x = BX - 30 + i * 310
-        box = (x, y, x + 300, y + 86)
-        panel(draw, box, fill=TILE_PLAYED, outline=INK, radius=10)
-        draw_icon(draw, tile["centre"], x + 44, y + 46, 62, ICON_PLAYED)
-        if tile["corner"]:
-            draw_icon(draw, tile["corner"], x + 18, y + 18, 30, ICON_PLAYED)
-        fitted_text(draw, (x + 86, y + 28), tile["name"], 20, 205, INK, bold=True,
-                    anchor="lm")
-        fitted_text(draw, (x + 86, y + 58), f"conveyor {tile['kind']} at …", 17, 205, MUTED,
-                    anchor="lm")
+        sprite = _hand_tile_sprite(tile["centre"], tile["corner"], tile["name"], tile["kind"])
+        image.paste(sprite, (BX - 30 + i * 310, y))
     return y + 98
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    draw.text((BX - 30, 14), "Sugarworks", font=font(34, True), fill=INK)
+def _header(image: Image.Image, view: dict[str, Any]) -> None:
+    stamp_text(image, (BX - 30, 14), "Sugarworks", 34, INK, True)
     if view["result"]:
         status = view["result"]["summary"]
     else:
@@ -513,35 +600,42 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         doing = {"order": "order action", "factory": "factory action",
                  "drop": "discards down to five orders"}[view["step"]]
         status = f"Round {view['round']}/{view['rounds']} · {who}: {doing}"
-    lines = wrap(draw, status, 22, WIDTH - 290)[:2]
+    lines = wrap(_MEASURE, status, 22, WIDTH - 290)[:2]
     for i, line in enumerate(lines):
-        draw.text((262, 18 + i * 27), line, font=font(22, True), fill=INK)
+        stamp_text(image, (262, 18 + i * 27), line, 22, INK, True)
 
 
 LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
           ("x", "any candy lost"))
 
 
-def _legend(draw: ImageDraw.ImageDraw, y: int) -> int:
+@cache
+def _legend_sprite() -> Image.Image:
     """The icons that are not plain arrows; a corner icon acts as soon as a candy enters."""
-    x = BX - 30
+    sprite = Image.new("RGB", (WIDTH - (BX - 30), 44), BACKGROUND)
+    draw = ImageDraw.Draw(sprite)
+    x = 0
     for icon, text in LEGEND:
-        draw_icon(draw, icon, x + 20, y + 20, 40, ICON)
-        draw.text((x + 44, y + 20), text, font=font(19), fill=INK, anchor="lm")
+        draw_icon(draw, icon, x + 20, 20, 40, ICON)
+        stamp_text(sprite, (x + 44, 20), text, 19, INK, False, "lm")
         x += 60 + font(19).getbbox(text)[2]
-    draw.text((x, y + 20), "· corner icon: on entering", font=font(19), fill=MUTED,
-              anchor="lm")
+    stamp_text(sprite, (x, 20), "· corner icon: on entering", 19, MUTED, False, "lm")
+    return sprite
+
+
+def _legend(image: Image.Image, y: int) -> int:
+    image.paste(_legend_sprite(), (BX - 30, y))
     return y + 44
 
 
-def _last_movement(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _last_movement(image: Image.Image, view: dict[str, Any], y: int) -> int:
     movement = view["movement"]
     if not movement:
         return y
     text = (f"Last candy movement (round {movement['round']}): {movement['shipped']} shipped, "
             f"{movement['lost']} lost, {movement['bonks']} Bonk!"
             f"{'s' if movement['bonks'] != 1 else ''}")
-    draw.text((BX - 30, y + 4), text, font=font(19), fill=MUTED)
+    stamp_text(image, (BX - 30, y + 4), text, 19, MUTED)
     return y + 32
 
 
@@ -557,25 +651,30 @@ def _height(view: dict[str, Any]) -> int:
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
-    image, draw = new_canvas(WIDTH, _height(view))
-    _header(draw, view)
+    image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _header(image, view)
     floor = Floor(view["board"])
     draw_floor(image, draw, view, floor)
-    y = _gutter(image, draw, view, floor.bottom + 40)
-    y = _legend(draw, y + 6)
-    y = _last_movement(draw, view, y + 2)
-    y = _market(image, draw, view, y + 6)
-    y = _blankets(image, draw, view, y + 6)
-    y = _players(draw, view, y + 4)
+    y = _gutter(image, view, floor.bottom + 40)
+    y = _legend(image, y + 6)
+    y = _last_movement(image, view, y + 2)
+    y = _market(image, view, y + 6)
+    y = _blankets(image, view, y + 6)
+    y = _players(image, draw, view, y + 4)
     if view.get("hand"):
-        _hand(image, draw, view, y + 8)
+        _hand(image, view, y + 8)
     return image
+
+
+PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240, 240),
+                                    (250, 232, 232))
 
 
 @cache
 def _palette() -> Image.Image:
-    """Every colour the pictures use: all candies, crates, tiles, seats and icons."""
-    image, draw = new_canvas(900, 200)
+    """Every colour the pictures use: all candies, crates, tiles, seats, cards and icons."""
+    image, draw = new_canvas(WIDTH, 420)
     for i, kind in enumerate(CANDY):
         paste_candy(image, kind, 40 + i * 70, 40, 26, i % 4, "A")
         _alien(draw, 40 + i * 70, 120, 24, kind)
@@ -583,13 +682,29 @@ def _palette() -> Image.Image:
         draw.rectangle((400 + i * 100, 10, 490 + i * 100, 90),
                        fill=CRATE_FILL.get(crate, (250, 232, 232)))
         crate_symbol(draw, crate, 445 + i * 100, 50, 30)
-    for i, colour in enumerate((TILE_PRINTED, TILE_PLAYED, GREY_CARD, PANEL, STAR,
-                                (255, 244, 200), (255, 247, 214), (255, 240, 240), BONK,
-                                ICON, ICON_PLAYED, MUTED, HAZARD)):
+    for i, colour in enumerate((TILE_PRINTED, TILE_PLAYED, GREY_CARD, PANEL, STAR, *PLAYER_FILLS,
+                                BONK, ICON, ICON_PLAYED, MUTED, HAZARD)):
         draw.rectangle((400 + i * 30, 110, 428 + i * 30, 190), fill=colour)
     for seat in range(4):
-        draw.rectangle((780 + seat * 28, 110, 806 + seat * 28, 190), fill=seat_colour(seat))
-    return make_palette(image)
+        draw.rectangle((880 + seat * 28, 110, 906 + seat * 28, 190), fill=seat_colour(seat))
+    # The drawn cards, crates and tiles, as the picture shows them.
+    kinds = tuple(CANDY)
+    order_card(image, (10, 200, 240, 300), {"special": False, "to": "heart", "candies": kinds[:3],
+                                            "stars": 8}, "1")
+    order_card(image, (250, 200, 480, 300), {"special": True, "to": "lost",
+                                             "candies": kinds[3:], "stars": 4}, "o55")
+    image.paste(_blanket_sprite("red", "bunny", 2, True), (490, 200))
+    image.paste(_blanket_sprite("blue", "pumpkin", 2, False), (750, 200))
+    image.paste(_crate_sprite("heart", tuple((k, 1) for k in kinds[:2])), (10, 310))
+    image.paste(_gutter_sprite(tuple((k, 2) for k in kinds)), (190, 310))
+    for i, (icon, played) in enumerate(zip(("right", "spring", "eat-blue", "x"), (True, False,
+                                                                                  True, False),
+                                           strict=True)):
+        image.paste(_tile_sprite(played, kinds[i], True, icon, "up", i % 2 == 0), (90 * i, 320))
+    flat = [BACKGROUND, PANEL, PANEL_EDGE, INK, MUTED, WHITE, TILE_PRINTED, TILE_PLAYED,
+            TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK, PATH, GREY_CARD, STAR, *PLAYER_FILLS,
+            *CANDY.values(), *CRATE_FILL.values(), *(seat_colour(s) for s in range(4))]
+    return make_palette_keeping(image, flat)
 
 
 def render(view: dict[str, Any]) -> bytes:
@@ -615,14 +730,15 @@ def _frame(base: Image.Image, view: dict[str, Any], floor: Floor,
         paste_candy(image, kind, cx - 4, cy + 8, 26, maker,
                     initials[maker] if maker is not None else "")
     if step is not None:
-        _path(draw, floor, step)
-    lines = wrap(draw, caption, 24, WIDTH - 40, bold=True)[:3]
+        _path(image, draw, floor, step)
+    lines = wrap(_MEASURE, caption, 24, WIDTH - 40, bold=True)[:3]
     for i, line in enumerate(lines):
-        draw.text((20, 8 + i * 29), line, font=font(24, True), fill=INK)
+        stamp_text(image, (20, 8 + i * 29), line, 24, INK, True)
     return to_png(image, _palette())
 
 
-def _path(draw: ImageDraw.ImageDraw, floor: Floor, step: dict[str, Any]) -> None:
+def _path(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
+          step: dict[str, Any]) -> None:
     """The moves of one activation as arrows, each Bonk! as a burst, losses as an X."""
     for event in step["events"]:
         if event["what"] in ("move", "ship") or (event["what"] == "lost"
@@ -636,7 +752,7 @@ def _path(draw: ImageDraw.ImageDraw, floor: Floor, step: dict[str, Any]) -> None
         elif event["what"] == "bonk":
             cx, cy = floor.centre(*event["at"])
             draw.polygon(_star(cx, cy - 30, 24), fill=BONK, outline=INK)
-            centred_text(draw, (cx, cy - 30), "!", 22, INK, bold=True)
+            stamp_text(image, (cx, cy - 30), "!", 22, INK, True, "mm")
         elif event["what"] == "lost":
             cx, cy = floor.centre(*event["from"])
             _x_icon(draw, cx, cy, 60)
@@ -653,8 +769,8 @@ def animate(view: dict[str, Any]) -> bytes | None:
     height = floor.bottom + 40
     base, draw = new_canvas(WIDTH, height)
     for space in view["board"]["spaces"]:
-        _tile(draw, floor, space, occupied=True)
-    _coordinates(draw, floor)
+        _tile(base, floor, space, occupied=True)
+    _coordinates(base, floor)
     _crates(base, draw, floor, dict(view, board=dict(view["board"], crates=[
         dict(c, candies=[]) for c in view["board"]["crates"]])))
     start = {c["id"]: c["cell"] for c in movement["start"]}

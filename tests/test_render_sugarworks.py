@@ -9,7 +9,8 @@ from PIL import Image
 from bot.games.engine import SeatInfo
 from bot.games.sugarworks import GAME
 from bot.games.sugarworks import content as ct
-from renderers.sugarworks import WIDTH, animate, render
+from renderers.common import seat_colour
+from renderers.sugarworks import CANDY, WIDTH, animate, render
 
 
 def take_tile(state: dict, kind: str) -> str:
@@ -94,3 +95,19 @@ def test_the_animation_is_only_offered_right_after_the_movement():
     later = GAME.apply(after, seat, "draw order").state
     assert animate(GAME.view(later, None)) is None
     assert picture(render(GAME.view(later, None))).width == WIDTH
+
+
+def test_candy_and_seat_colours_are_drawn_true_on_the_fixed_palette():
+    image = picture(render(GAME.view(example_state(), None))).convert("RGB")
+    colours = {c for _, c in image.getcolors(1 << 16)}
+    assert set(CANDY.values()) <= colours
+    assert {seat_colour(seat) for seat in range(4)} <= colours
+
+
+def test_the_picture_depends_on_the_view_alone_not_on_what_was_drawn_before():
+    state = example_state()
+    before = GAME.view(state, 3)
+    after = GAME.view(GAME.apply(state, 3, "conveyor right at b1").state, None)
+    first = render(before)
+    render(after)
+    assert render(before) == first
