@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.games.engine import Game, SeatInfo, StaleActionError, dumps
+from bot.games.engine import Game, SeatInfo, StaleActionError, State, dumps
 from bot.store import ChannelBusyError, ConflictError, GameRecord, SeatRecord
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
@@ -182,15 +182,21 @@ class Lobbies(TablesBase):
         self._startable(record, game, user_id)
         seats = renumber(record.seats)
         seed = secrets.randbits(53)
-        state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
+
+        def deal() -> tuple[State, str, bool]:
+            state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
+            humans_first = any(not s.ai and s.seat in game.to_act(state) for s in seats)
+            return state, dumps(state), humans_first
+
+        state, state_json, humans_first = await asyncio.to_thread(deal)
         now = self.clock()
-        humans_first = any(not s.ai and s.seat in game.to_act(state) for s in seats)
         try:
             started = await self.store.start(
-                record.id, record.version, seed=seed, state_json=dumps(state), seats=seats,
+                record.id, record.version, seed=seed, state_json=state_json, seats=seats,
                 now=now, next_reminder_at=now + self._interval(record) if humans_first else None)
         except ConflictError:
             raise AlreadyMadeError("The lobby changed while you clicked; try again.") from None
-        plan = await asyncio.to_thread(self._ai_chain, started, game, _Plan(state))
-        board = await self._commit(started, game, plan, headline=f"{game.title} begins!")
+        ready = await self._settled(started, game,
+                                    lambda: self._ai_chain(started, game, _Plan(state)))
+        board = await self._commit(started, game, ready, headline=f"{game.title} begins!")
         return Lobby(board.record, game, "started"), board

@@ -24,7 +24,9 @@ from bot.tables.core import (
     Conceded,
     Lobby,
     TableError,
+    _Expired,
     _Plan,
+    _Ready,
     clip_name,
     dumps_result,
     plural,
@@ -35,8 +37,8 @@ from bot.tables.lobby import Lobbies
 class Plays(Lobbies):
     """The playing part of :class:`~bot.tables.Tables`."""
 
-    async def _playable(self, channel_id: int, user_id: int, game_id: int | None,
-                        ) -> tuple[GameRecord, Game, State, int]:
+    async def _playable(self, channel_id: int, game_id: int | None) -> tuple[GameRecord, Game]:
+        """The game a move is for: the channel's, or the one its button names if still on."""
         if game_id is None:
             record = await self._current(channel_id)
         else:
@@ -44,8 +46,36 @@ class Plays(Lobbies):
             if record.status != "active":
                 raise StaleActionError("That choice has expired: this game is over. "
                                        "`/game new` starts another.")
-        game, state = self._state(record)
-        return record, game, state, self._acting_seat(record, game, state, user_id)
+        return record, self.game(record.game)
+
+    def _seated(self, record: GameRecord, game: Game, user_id: int) -> tuple[State, int]:
+        """The stored state and the caller's seat that acts in it (runs in a worker thread)."""
+        state = self._state(record)[1]
+        return state, self._acting_seat(record, game, state, user_id)
+
+    def _move(self, record: GameRecord, game: Game, user_id: int, text: str,
+              pinned: str | int | None, now: float) -> tuple[str | int | None, _Ready]:
+        """Everything of a move that is computation, in one go (runs in a worker thread):
+        read the state, check the token, apply the move, let AI seats answer, and prepare
+        the commit. Returns the token the move is tied to, and the prepared commit."""
+        state, seat = self._seated(record, game, user_id)
+        if pinned is None:
+            pinned = self.wire_token(game, state, seat)
+        token = self._token_for(game, state, seat, pinned)
+        outcome = game.apply(state, seat, text, token)
+        plan = _Plan(state)
+        self._record(plan, record, game, seat, user_id, outcome)
+        return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now)
+
+    def _checked(self, record: GameRecord, game: Game, user_id: int, text: str,
+                 expected: str | int | None) -> Checked:
+        """:meth:`check_play`'s computation (runs in a worker thread)."""
+        state, seat = self._seated(record, game, user_id)
+        token = self._token_for(game, state, seat, expected)
+        outcome = game.apply(state, seat, text, token)
+        key = game.episode(state)
+        return Checked(key is not None and key == game.episode(outcome.state)
+                       and record.board_message_id is not None)
 
     async def check_play(self, *, channel_id: int, user_id: int, text: str,
                          game_id: int | None = None, expected: str | int | None = None,
@@ -55,13 +85,11 @@ class Plays(Lobbies):
         Says whether the move only continues the episode on show, so that the answer
         to the mover can stay private while the board message is edited.
         """
-        record, game, state, seat = await self._playable(channel_id, user_id, game_id)
-        token = await self._expected(record, game, state, seat, expected, offered_at)
-        outcome = await asyncio.to_thread(game.apply, state, seat, text, token)
-        key = game.episode(state)
-        quiet = (key is not None and key == game.episode(outcome.state)
-                 and record.board_message_id is not None)
-        return Checked(quiet)
+        record, game = await self._playable(channel_id, game_id)
+        try:
+            return await asyncio.to_thread(self._checked, record, game, user_id, text, expected)
+        except _Expired:
+            raise StaleActionError(await self._expired(record, offered_at)) from None
 
     async def play(self, *, channel_id: int, user_id: int, text: str,
                    game_id: int | None = None, expected: str | int | None = None,
@@ -71,49 +99,59 @@ class Plays(Lobbies):
         ``expected`` is the token of the button (or ``None`` for a typed move, which
         is then tied to the decision open when it arrived); ``offered_at`` the move
         number the button was made at, to say what happened since if it expired.
+        The computing happens in a worker thread; the event loop only awaits the store.
         """
         pinned = expected
         for attempt in range(COMMIT_ATTEMPTS):
             try:
-                record, game, state, seat = await self._playable(channel_id, user_id, game_id)
-                if pinned is None:
-                    pinned = self.wire_token(game, state, seat)
-                token = await self._expected(record, game, state, seat, pinned, offered_at)
-                outcome = await asyncio.to_thread(game.apply, state, seat, text, token)
+                record, game = await self._playable(channel_id, game_id)
+                pinned, ready = await asyncio.to_thread(self._move, record, game, user_id, text,
+                                                        pinned, self.clock())
+            except _Expired:
+                if attempt == 0:
+                    raise StaleActionError(await self._expired(record, offered_at)) from None
+                raise AlreadyMadeError(ALREADY_MADE) from None
             except GameError:
                 if attempt == 0:
                     raise
                 # Someone else's move, saved first, settled what this one was for.
                 raise AlreadyMadeError(ALREADY_MADE) from None
-            plan = _Plan(state)
-            self._record(plan, record, game, seat, user_id, outcome)
-            plan = await asyncio.to_thread(self._ai_chain, record, game, plan)
             try:
-                return await self._save(record, game, plan, episodes=True)
+                return await self._save(record, game, ready, episodes=True)
             except ConflictError:
                 continue
         raise AlreadyMadeError("The game is busy right now; your move was not applied. "
                                "Try again in a moment.")
 
-    async def play_many(self, *, channel_id: int, user_id: int, game_id: int,
-                        expected: str | int | None, offered_at: int | None,
-                        values: Sequence[str], check_only: bool = False) -> Board | Checked:
-        """A multi-select menu's choice: the values make the notation of one action."""
-        record, game, state, seat = await self._playable(channel_id, user_id, game_id)
-        await self._expected(record, game, state, seat, expected, offered_at)
+    def _picked(self, record: GameRecord, game: Game, user_id: int, expected: str | int | None,
+                values: Sequence[str]) -> str:
+        """The notation a multi-select pick makes (runs in a worker thread)."""
+        state, seat = self._seated(record, game, user_id)
+        self._token_for(game, state, seat, expected)
         menu = game.multi_select(state, seat)
         if menu is None:
-            raise StaleActionError(await self._expired(record, offered_at))
+            raise _Expired("That choice has expired.")
         known = {value for value, _label in menu.options}
         chosen = list(dict.fromkeys(values))
         if any(v not in known for v in chosen):
-            raise StaleActionError(await self._expired(record, offered_at))
+            raise _Expired("That choice has expired.")
         if not menu.min_values <= len(chosen) <= menu.max_values:
             raise TableError(f"Choose from {menu.min_values} to "
                              f"{plural(menu.max_values, 'item')}.")
         text = menu.notation(chosen)
         # A pick means exactly the dice picked: no abbreviation may widen it.
         game.parse(state, seat, text, exact=True)
+        return text
+
+    async def play_many(self, *, channel_id: int, user_id: int, game_id: int,
+                        expected: str | int | None, offered_at: int | None,
+                        values: Sequence[str], check_only: bool = False) -> Board | Checked:
+        """A multi-select menu's choice: the values make the notation of one action."""
+        record, game = await self._playable(channel_id, game_id)
+        try:
+            text = await asyncio.to_thread(self._picked, record, game, user_id, expected, values)
+        except _Expired:
+            raise StaleActionError(await self._expired(record, offered_at)) from None
         if check_only:
             return await self.check_play(channel_id=channel_id, user_id=user_id, text=text,
                                          game_id=game_id, expected=expected,
@@ -128,7 +166,7 @@ class Plays(Lobbies):
         """What ``/game undo`` would take back: the caller's last move and the AI moves
         after it. Refuses unless nobody else acted since and nothing was revealed or drawn."""
         record = await self._current(channel_id)
-        game, _state = self._state(record)
+        game, _state = await asyncio.to_thread(self._state, record)
         if not self._seats_of(record, user_id):
             raise TableError("You are not playing in this game.")
         actions = await self.store.actions(record.id, last=LOG_LIMIT)
@@ -163,18 +201,18 @@ class Plays(Lobbies):
         if before is None:
             raise AlreadyMadeError("The game moved on before your undo arrived; nothing was "
                                    "taken back.")
-        state = loads(before, game)
+        state, state_json = await asyncio.to_thread(_restored, before, game)
         try:
             record = await self.store.undo_to(record.id, record.version, n=last.n,
-                                              state_json=dumps(state), now=self.clock())
+                                              state_json=state_json, now=self.clock())
         except ConflictError:
             raise AlreadyMadeError("The game moved on before your undo arrived; nothing was "
                                    "taken back.") from None
         name = next((s.name for s in record.seats if s.seat == last.seat), "")
         replies = len(taken) - 1
         also = f" and the {plural(replies, 'AI move')} after it" if replies else ""
-        return self.board_of(record, game, state,
-                             headline=f"{name} took back `{last.shown}`{also}.")
+        return await asyncio.to_thread(self.board_of, record, game, state,
+                                       headline=f"{name} took back `{last.shown}`{also}.")
 
     # ----------------------------------------------------------------- leave, abort
 
@@ -192,7 +230,7 @@ class Plays(Lobbies):
         record = await self.check_concede(channel_id, user_id)
         if record.status == "lobby":
             return await self.leave_lobby(record.id, user_id)
-        game, state = self._state(record)
+        game, state = await asyncio.to_thread(self._state, record)
         mine = self._seats_of(record, user_id)
         name = mine[0].name
         now = self.clock()
@@ -203,23 +241,28 @@ class Plays(Lobbies):
         except ConflictError:
             raise AlreadyMadeError("The game changed while you were leaving; try again.") from None
         if any(not s.ai for s in record.seats):
-            plan = await asyncio.to_thread(self._ai_chain, record, game, _Plan(state))
-            board = await self._commit(record, game, plan,
+            ready = await self._settled(record, game,
+                                        lambda: self._ai_chain(record, game, _Plan(state)))
+            board = await self._commit(record, game, ready,
                                        headline=f"{name} left the game; an AI took their seat.")
             return Conceded(name, board)
         # Nobody human is left: the game ends, with the leaver placed last.
         leavers = tuple(m.seat for m in mine)
         others = tuple(s.seat for s in record.seats if s.seat not in leavers)
         ranking = (others, leavers) if others else (leavers,)
-        result = Result(ranking, game.scores(state), f"{name} conceded.")
+
+        def ended() -> tuple[Result, str, str]:
+            result = Result(ranking, game.scores(state), f"{name} conceded.")
+            return result, dumps(state), dumps_result(result)
+
+        result, state_json, result_json = await asyncio.to_thread(ended)
         placements = [(user_id if s.seat in leavers else None, s.seat,
                        result.place_of(s.seat), s.seat in result.winners and bool(others))
                       for s in record.seats]
-        record = await self.store.finish(record.id, record.version, state_json=dumps(state),
-                                         result_json=dumps_result(result),
-                                         placements=placements, now=now)
-        board = self.board_of(record, game, state, headline=f"{name} left the game, and no "
-                              "players remain: the game is over.")
+        record = await self.store.finish(record.id, record.version, state_json=state_json,
+                                         result_json=result_json, placements=placements, now=now)
+        board = await asyncio.to_thread(self.board_of, record, game, state, headline=(
+            f"{name} left the game, and no players remain: the game is over."))
         return Conceded(name, board)
 
     async def abort(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord | None:
@@ -238,3 +281,9 @@ class Plays(Lobbies):
         self._check_may_end(record, user_id, can_manage)
         await self.store.abort(record.id, self.clock())
         return record
+
+
+def _restored(snapshot: str, game: Game) -> tuple[State, str]:
+    """The state an undo goes back to, read and written again as the store keeps states."""
+    state = loads(snapshot, game)
+    return state, dumps(state)

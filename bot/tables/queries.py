@@ -4,8 +4,9 @@ autocomplete of moves and of places to zoom to."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
-from bot.games.engine import Action, Game, SeatInfo, View, normalise
+from bot.games.engine import Action, Game, SeatInfo, State, View, normalise
 from bot.store import ActionRecord, GameRecord, StatLine
 from bot.tables.core import (
     LOG_LIMIT,
@@ -25,6 +26,10 @@ class Queries(TablesBase):
     async def board(self, channel_id: int, zoom: str | None = None) -> Board:
         """The current public board of the channel's game, optionally zoomed on a place."""
         record = await self._current(channel_id)
+        return await asyncio.to_thread(self._board, record, zoom)
+
+    def _board(self, record: GameRecord, zoom: str | None) -> Board:
+        """:meth:`board`'s computation (runs in a worker thread)."""
         game, state = self._state(record)
         if zoom is not None:
             zoom = normalise(zoom)
@@ -42,12 +47,16 @@ class Queries(TablesBase):
         record = await self.store.open_game(channel_id)
         if record is None or record.status != "active":
             return []
-        game, state = self._state(record)
-        needle = normalise(typed)
-        spots = game.zoom_spots(state)
-        starts = [s for s in spots if s.startswith(needle)]
-        rest = [s for s in spots if needle in s and s not in starts]
-        return [s for s in starts + rest if len(s) <= 100][:MAX_SUGGESTIONS]
+
+        def matching() -> list[str]:
+            game, state = self._state(record)
+            needle = normalise(typed)
+            spots = game.zoom_spots(state)
+            starts = [s for s in spots if s.startswith(needle)]
+            rest = [s for s in spots if needle in s and s not in starts]
+            return [s for s in starts + rest if len(s) <= 100][:MAX_SUGGESTIONS]
+
+        return await asyncio.to_thread(matching)
 
     async def hand(self, channel_id: int, user_id: int, game_id: int | None = None) -> Hand:
         """The caller's private view, choices and catch-up: only for their own eyes."""
@@ -59,6 +68,12 @@ class Queries(TablesBase):
                 raise TableError("This game has not started yet: use the lobby's Start button.")
             if record.status != "active":
                 raise TableError("This game is over: there is nothing left to decide.")
+        hand = await asyncio.to_thread(self._hand, record, user_id)
+        since, more = await self._since(record, (s.seat for s in self._seats_of(record, user_id)))
+        return replace(hand, since=since, since_more=more)
+
+    def _hand(self, record: GameRecord, user_id: int) -> Hand:
+        """:meth:`hand` but the catch-up, which reads the log (runs in a worker thread)."""
         game, state = self._state(record)
         mine = self._seats_of(record, user_id)
         if not mine:
@@ -68,17 +83,20 @@ class Queries(TablesBase):
         legal = tuple(game.legal_actions(state, seat))
         choices = tuple(game.quick_choices(state, seat)[:MAX_SUGGESTIONS]) if legal else ()
         multi = game.multi_select(state, seat) if legal else None
-        since, more = await self._since(record, (s.seat for s in mine))
         top = game.top(state)
         answer = tuple(game.answer_of(state, seat)) if top is not None and top.joint else ()
         waiting = tuple(top.waiting) if top is not None and top.joint else ()
         return Hand(record, game, seat, game.view(state, seat), legal, choices,
-                    int(state["move"]), self.wire_token(game, state, seat), multi, since, more,
-                    answer, waiting)
+                    int(state["move"]), self.wire_token(game, state, seat), multi,
+                    answer=answer, waiting=waiting)
 
     async def status(self, channel_id: int) -> Status:
         """Whose turn, since when, the scores, and when the next reminder and take-over come."""
         record = await self._current(channel_id)
+        return await asyncio.to_thread(self._status, record)
+
+    def _status(self, record: GameRecord) -> Status:
+        """:meth:`status`'s computation (runs in a worker thread)."""
         game, state = self._state(record)
         acting = game.to_act(state)
         to_act = tuple((s.name, s.user_id) for s in record.seats if s.seat in acting)
@@ -100,14 +118,18 @@ class Queries(TablesBase):
     async def check_replay(self, channel_id: int) -> GameRecord:
         """Refuse a replay that cannot be made (another rules version), before answering."""
         record = await self._current(channel_id)
+        await asyncio.to_thread(self._replayable, record)
+        return record
+
+    def _replayable(self, record: GameRecord) -> tuple[Game, State]:
         game, state = self._state(record)
         game.check_replayable(state)
-        return record
+        return game, state
 
     async def replay_views(self, channel_id: int, max_frames: int = 80) -> tuple[Game, list[View]]:
         """Public views of every position so far (thinned to ``max_frames``), for the GIF."""
-        record = await self.check_replay(channel_id)
-        game, state = self._state(record)
+        record = await self._current(channel_id)
+        game, state = await asyncio.to_thread(self._replayable, record)
         actions = await self.store.actions(record.id)
         seats = [SeatInfo(s["name"], bool(s["ai"])) for s in state["seats"]]
 

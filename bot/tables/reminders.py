@@ -55,8 +55,11 @@ class Reminders(TablesBase):
     async def _due_one(self, record: GameRecord, now: float) -> Reminder | Board | None:
         if record.status != "active":
             return None
-        game, state = self._state(record)
-        humans = self._humans_to_act(record, game, state)
+        def read() -> tuple[Game, State, list[SeatRecord]]:
+            game, state = self._state(record)
+            return game, state, self._humans_to_act(record, game, state)
+
+        game, state, humans = await asyncio.to_thread(read)
         takeover = bool(record.settings.get("ai_takeover", False))
         if not humans:
             await self.store.mark_reminded(record.id, record.version,
@@ -92,10 +95,10 @@ class Reminders(TablesBase):
                                  game.apply(plan.state, seat.seat, action))
             return self._ai_chain(record, game, plan)
 
-        plan = await asyncio.to_thread(work)
+        ready = await self._settled(record, game, work)
         names = " and ".join(s.name for s in humans)
         try:
-            return await self._commit(record, game, plan, headline=(
+            return await self._commit(record, game, ready, headline=(
                 f"No move from {names} after {plural(MAX_REMINDERS, 'reminder')}: the AI "
                 f"played for them."))
         except AlreadyMadeError:
