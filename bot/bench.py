@@ -227,12 +227,15 @@ def bench_load(slug: str, channels: int, rounds: int, renderer: Renderer) -> dic
         lags: list[float] = []
         measuring = False
         running = True
+        timed_round = 0  # goes up as each timed round starts
 
         async def ticker() -> None:
             while running:
-                start, counts = time.perf_counter(), measuring
+                start, counts, round_at_sleep = time.perf_counter(), measuring, timed_round
                 await asyncio.sleep(LOAD_TICK_S)
-                if counts and measuring:  # not the untimed choosing of moves between rounds
+                # Only a tick that slept and woke inside one timed round counts: the
+                # untimed choosing of moves between rounds is the bench's, not the bot's.
+                if counts and measuring and timed_round == round_at_sleep:
                     lags.append((time.perf_counter() - start - LOAD_TICK_S) * 1000)
 
         tick = asyncio.create_task(ticker())
@@ -243,6 +246,7 @@ def bench_load(slug: str, channels: int, rounds: int, renderer: Renderer) -> dic
             for _ in range(rounds):
                 for channel in table:
                     await _prepare(store, game, channel)
+                timed_round += 1
                 measuring = True
                 latencies += await asyncio.gather(*(_play(tables, renderer, c) for c in table))
                 measuring = False
