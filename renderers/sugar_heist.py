@@ -240,7 +240,7 @@ def _card_rows(card: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(rows)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def _card_sprite(width: int, height: int, name: str, cost: int,
                  rows: tuple[tuple[str, str], ...], size: int, fill: Colour, highlight: bool,
                  ground: Colour) -> Image.Image:
@@ -341,7 +341,7 @@ def _slot_look(view: dict[str, Any], slot: dict[str, Any] | None, kind: str,
     return ("card", kind, card["name"], card["cost"], challenge, hidden)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool) -> Image.Image:
     """One room's mod or encounter slot: empty, a card back, or a card face."""
     sprite, draw = _canvas(width, height, PANEL)
