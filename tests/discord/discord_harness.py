@@ -74,6 +74,28 @@ def fake_render(view: View) -> bytes:
     return out.getvalue()
 
 
+class PictureLog:
+    """A real renderer that remembers private pictures and every public view it drew.
+
+    Tests pass it as the bot's renderer, then check that no public view names a
+    hidden card and that no private picture reached the channel.
+    """
+
+    def __init__(self) -> None:
+        self.private: set[bytes] = set()
+        self.public_views: list[str] = []
+
+    def __call__(self, view: View) -> bytes:
+        from renderers import render
+
+        png = render(view)
+        if view.get("viewer") is None:
+            self.public_views.append(json.dumps(view))
+        else:
+            self.private.add(png)
+        return png
+
+
 def fake_animate(frames: Sequence[bytes]) -> bytes:
     images = [Image.open(io.BytesIO(f)).convert("P") for f in frames]
     out = io.BytesIO()

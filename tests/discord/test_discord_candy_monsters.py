@@ -8,35 +8,16 @@ until everybody has fed, and the channel says who is still feeding.
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
-from typing import Any
 
-from discord_harness import Sent, Session
+from discord_harness import PictureLog, Sent, Session
 from PIL import Image
 
 from bot.games import GAMES
 from bot.games.engine import loads
-from renderers import render
 
 ALICE, BOB = 340000000000000001, 340000000000000002
 GAME = GAMES["kingdoms-candy-monsters"]
-
-
-class PictureLog:
-    """Draws the real picture for every view; keeps the public views to check them."""
-
-    def __init__(self) -> None:
-        self.public_views: list[str] = []
-        self.private: set[bytes] = set()
-
-    def __call__(self, view: dict[str, Any]) -> bytes:
-        png = render(view)
-        if view.get("viewer") is None:
-            self.public_views.append(json.dumps(view))
-        else:
-            self.private.add(png)
-        return png
 
 
 def decide_button(sent: list[Sent]) -> Sent | None:

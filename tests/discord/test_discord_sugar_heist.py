@@ -9,39 +9,21 @@ that names no hidden card.
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
-from discord_harness import Sent, Session
+from discord_harness import PictureLog, Sent, Session
 from PIL import Image
 
 from bot.games import GAMES
 from bot.games.engine import loads
 from bot.games.sugar_heist import cards
-from renderers import render
 
 ALICE, BOB = 330000000000000001, 330000000000000002
 GAME = GAMES["sugar-heist"]
 #: Cards whose effect asks the defender to choose, good to build in room 1 to defend.
 DEFENDING = ("creaky door", "banana peel", "insidious lawn gnomes", "toothpick pit",
              "lights out", "hungry hamster", "big sister", "guard dog", "alarm bell")
-
-
-class PictureLog:
-    """Renders for real; remembers private pictures and checks every public view."""
-
-    def __init__(self) -> None:
-        self.private: set[bytes] = set()
-        self.public_views: list[str] = []
-
-    def __call__(self, view: dict[str, Any]) -> bytes:
-        png = render(view)
-        if view.get("viewer") is None:
-            self.public_views.append(json.dumps(view))
-        else:
-            self.private.add(png)
-        return png
 
 
 def secrets(state: dict[str, Any]) -> set[str]:

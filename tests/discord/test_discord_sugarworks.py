@@ -9,37 +9,19 @@ the deck and no conveyor tile in a hand is ever named in the channel.
 from __future__ import annotations
 
 import io
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from discord_harness import Session
+from discord_harness import PictureLog, Session
 from PIL import Image
 
 from bot.games import GAMES
 from bot.games.engine import loads
-from renderers import render
 
 ALICE, BOB = 340000000000000001, 340000000000000002
 GAME = GAMES["sugarworks"]
 NAMED_PUBLICLY = re.compile(r"(?:market is now|from the market:|filled order) (o\d\d)")
-
-
-class PictureLog:
-    """Renders for real; remembers private pictures and every public view."""
-
-    def __init__(self) -> None:
-        self.private: set[bytes] = set()
-        self.public_views: list[str] = []
-
-    def __call__(self, view: dict[str, Any]) -> bytes:
-        png = render(view)
-        if view.get("viewer") is None:
-            self.public_views.append(json.dumps(view))
-        else:
-            self.private.add(png)
-        return png
 
 
 def in_hands(state: dict[str, Any]) -> tuple[set[str], set[str]]:
