@@ -263,3 +263,21 @@ def test_the_answer_order_check_compares_joint_bids_and_catches_an_order_depende
 
     with pytest.raises(AssertionError, match="answer order"):
         compare_answer_orders(FirstComeBakeOff(), range(1), players=3)
+
+
+def test_a_secret_step_without_a_public_form_reads_is_deciding_then_has_decided():
+    from decision_game import BakeOff
+
+    from bot.games.engine import Action
+
+    class PlainBakeOff(BakeOff):
+        def decision_actions(self, state, decision, seat):
+            return [Action(a.notation, a.label) for a in
+                    super().decision_actions(state, decision, seat)]
+
+    game = PlainBakeOff()
+    state = game.new(SEATS[:2], 1)
+    first = game.apply(state, 0, "flavour cocoa")
+    second = game.apply(first.state, 0, "bid 2")
+    assert (first.public, second.public) == ("is deciding", "has decided")
+    assert "cocoa" not in " ".join(first.narration() + second.narration())

@@ -422,13 +422,14 @@ class CandyMonsters(Game):
             ability = cards.card(card_id).ability
             if card_id not in plan.used and ability is not None and ability.cost <= plan.sugar:
                 general.append(Action(f"use {cards.card(card_id).key}",
-                                      effects.ability_text(ability), public="is deciding"))
+                                      effects.ability_text(ability)))
         left = feeding.undecided(hunger, plan)
         if left:
             general.append(Action("feed all", "feed every monster left with sugar (black cubes "
-                                              "for what is short)", public="is deciding"))
+                                              "for what is short)"))
         # The first monster's choices, then abilities and "feed all", then the other
         # monsters': the list starts and ends alike (both finish the answer or neither).
+        # No public form here: the engine says "is deciding" or "has decided".
         out: list[Action] = []
         for n, (monster, need) in enumerate(left):
             if n == 1:
@@ -440,21 +441,19 @@ class CandyMonsters(Game):
             label = f"{c.name} eats {eats}: {sugar} sugar"
             if short:
                 label += f" and {plural(short, 'black cube')}"
-            out.append(Action(f"feed {c.key} sugar", label, public="is deciding"))
+            out.append(Action(f"feed {c.key} sugar", label))
             if short and plan.candy:
                 candy = min(plan.candy, short)
                 text = (f"{c.name} eats {eats}: {sugar} sugar and "
                         f"{plural(candy, 'candy', 'candies')}")
                 if short > candy:
                     text += f" and {plural(short - candy, 'black cube')}"
-                out.append(Action(f"feed {c.key} candy", text, public="is deciding"))
+                out.append(Action(f"feed {c.key} candy", text))
             if eats:
                 out.append(Action(f"feed {c.key} black",
-                                  f"{c.name} eats {eats}: take {plural(eats, 'black cube')}",
-                                  public="is deciding"))
+                                  f"{c.name} eats {eats}: take {plural(eats, 'black cube')}"))
             out.append(Action(f"let {c.key} go",
-                              f"let {c.name} go (discarded with what is tucked under it)",
-                              public="is deciding"))
+                              f"let {c.name} go (discarded with what is tucked under it)"))
         if len(left) < 2:
             out.extend(general)
         return out
