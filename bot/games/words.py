@@ -15,3 +15,8 @@ def listing(parts: Sequence[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def possessive(name: str) -> str:
+    """``Ana's``, ``Insidious Lawn Gnomes'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

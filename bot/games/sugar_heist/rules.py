@@ -21,7 +21,7 @@ from bot.games.rng import Rng
 from bot.games.sugar_heist import cards, effects
 from bot.games.sugar_heist.dice import choices, clamp, payments, spoken
 from bot.games.sugar_heist.effects import Context
-from bot.games.words import listing
+from bot.games.words import listing, possessive
 
 ROOMS = 3
 SLOTS = ("encounter", "mod")
@@ -594,7 +594,7 @@ class SugarHeist(Game):
     def _suffer(self, ctx: Context, enc: dict[str, Any], chose: bool) -> None:
         h = ctx.heist
         why = "chooses to suffer" if chose else "cannot pay and suffers"
-        ctx.say(f"{ctx.name(ctx.attacker)} {why} {enc['name']}'s bad stuff: "
+        ctx.say(f"{ctx.name(ctx.attacker)} {why} {possessive(enc['name'])} bad stuff: "
                 f"{cards.steps_phrase(enc['bad'])}.")
         h["outcomes"][h["room"]] = "suffered"
         h["stage"] = "bad"
