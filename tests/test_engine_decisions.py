@@ -155,7 +155,10 @@ def test_a_seats_token_stays_valid_while_other_seats_answer_the_same_decision():
     state = bid_round(state, {0: ("cocoa", 1), 1: ("vanilla", 2)})
     assert GAME.token(state, 2) == token
     state = GAME.apply(state, 2, "flavour cocoa", token).state
-    GAME.apply(state, 2, "bid 3", token)
+    # The seat's own step moves its token on: the same button cannot be used twice.
+    with pytest.raises(StaleActionError):
+        GAME.apply(state, 2, "bid 3", token)
+    GAME.apply(state, 2, "bid 3", GAME.token(state, 2))
 
 
 def test_a_move_number_from_the_past_is_stale_in_the_turn_flow():

@@ -521,10 +521,17 @@ class Game(ABC):
     def token(self, state: State, seat: int) -> str:
         """What a button for ``seat`` carries to prove it was made for the situation now.
 
-        The open decision's id while one is open, else the move number.
+        The open decision's id while one is open, else the move number. Inside a
+        joint decision it also counts the secret steps ``seat`` has taken, so a
+        button for one step cannot be used again for the next (a double click),
+        while other seats' answers leave it valid.
         """
         top = self.top(state)
-        return f"d{top.id}" if top is not None else f"m{state['move']}"
+        if top is None:
+            return f"m{state['move']}"
+        if top.joint:
+            return f"d{top.id}.{len(top.steps.get(seat, ()))}"
+        return f"d{top.id}"
 
     # ----------------------------------------------------------------- phases
 

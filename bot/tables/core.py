@@ -382,14 +382,8 @@ class TablesBase:
 
     @staticmethod
     def wire_token(game: Game, state: State, seat: int) -> str:
-        """What a button for ``seat`` carries: the game's decision token, and inside a
-        joint decision how many secret steps the seat had taken, so that a double
-        click cannot count twice."""
-        token = game.token(state, seat)
-        top = game.top(state)
-        if top is not None and top.joint:
-            token += f".{len(top.steps.get(seat, ()))}"
-        return token
+        """What a button for ``seat`` carries: the game's token (see ``Game.token``)."""
+        return game.token(state, seat)
 
     def _token_for(self, game: Game, state: State, seat: int,
                    wire: str | int | None) -> str | int | None:
@@ -403,11 +397,8 @@ class TablesBase:
         if isinstance(wire, int):
             if wire == state["move"]:
                 return wire
-        else:
-            token, _, steps = wire.partition(".")
-            now_token, _, now_steps = self.wire_token(game, state, seat).partition(".")
-            if token == now_token and steps == now_steps:
-                return token
+        elif wire == game.token(state, seat):
+            return wire
         raise _Expired("That choice has expired.")
 
     async def _expired(self, record: GameRecord, offered_at: int | None) -> str:
