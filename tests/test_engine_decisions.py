@@ -284,3 +284,24 @@ def test_a_secret_step_without_a_public_form_reads_is_deciding_then_has_decided(
     second = game.apply(first.state, 0, "bid 2")
     assert (first.public, second.public) == ("is deciding", "has decided")
     assert "cocoa" not in " ".join(first.narration() + second.narration())
+
+
+def test_an_old_sugartopia_game_choosing_bears_carries_over_onto_the_stack():
+    topia = GAMES["sugartopia"]
+    from playthrough import steps
+
+    from bot.games.rng import Rng
+
+    state = topia.new(SEATS, 2)
+    choosing = next((step.outcome.state for step in steps(topia, state, frozenset(), Rng(5))
+                     if topia.choosing_bears(step.outcome.state)), None)
+    assert choosing is not None, "some seeded game reaches a choice of bears"
+    legal = [a.notation for a in topia.legal_actions(choosing, choosing["turn"])]
+    old = copy.deepcopy(choosing)  # as rules 1 saved it: the choice kept in "phase"
+    for key in ("rules", "decisions", "decision_counter"):
+        del old[key]
+    old["phase"] = "feed"
+    del old["feeding"]["choosing"]
+    carried = loads(dumps(old), topia)
+    assert carried["rules"] == topia.rules_version and topia.choosing_bears(carried)
+    assert [a.notation for a in topia.legal_actions(carried, carried["turn"])] == legal

@@ -74,6 +74,14 @@ def fake_render(view: View) -> bytes:
     return out.getvalue()
 
 
+def latest_public(sent: Sequence[Sent], prefix: str) -> Sent | None:
+    """The latest public message carrying a component whose custom id starts with ``prefix``."""
+    for message in reversed(sent):
+        if not message.ephemeral and any(c.startswith(prefix) for c in message.custom_ids):
+            return message
+    return None
+
+
 class PictureLog:
     """A real renderer that remembers private pictures and every public view it drew.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from discord_harness import PictureLog, Sent, Session
+from discord_harness import PictureLog, Session, latest_public
 from PIL import Image
 
 from bot.games import GAMES
@@ -20,12 +20,6 @@ ALICE, BOB = 340000000000000001, 340000000000000002
 GAME = GAMES["kingdoms-candy-monsters"]
 
 
-def decide_button(sent: list[Sent]) -> Sent | None:
-    """The latest public message with the **Decide** button of a secret decision."""
-    for message in reversed(sent):
-        if not message.ephemeral and any(c.startswith("cb:d:") for c in message.custom_ids):
-            return message
-    return None
 
 
 async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_path: Path):
@@ -51,8 +45,8 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
             if top is not None and top.kind == "feed":
                 secret = GAME.secrets
                 if user == ALICE:
-                    decide = decide_button(table.rec.sent) or decide_button(
-                        [await table.command(ALICE, "game", "board")])
+                    decide = latest_public(table.rec.sent, "cb:d:") or latest_public(
+                        [await table.command(ALICE, "game", "board")], "cb:d:")
                     assert decide is not None, "the channel offers the Decide button"
                     assert "Still deciding, in secret" in decide.content
                     button = next(c for c in decide.custom_ids if c.startswith("cb:d:"))

@@ -12,7 +12,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from discord_harness import PictureLog, Sent, Session
+from discord_harness import PictureLog, Session, latest_public
 from PIL import Image
 
 from bot.games import GAMES
@@ -38,12 +38,6 @@ def defending_build(suggestions: list[str]) -> str | None:
     return None
 
 
-def menu_message(sent: list[Sent]) -> Sent | None:
-    """The latest public message carrying a several-at-once dice menu."""
-    for message in reversed(sent):
-        if not message.ephemeral and any(c.startswith("cb:ms:") for c in message.custom_ids):
-            return message
-    return None
 
 
 async def test_sugar_heist_two_humans_and_an_ai_from_lobby_to_result(tmp_path: Path):
@@ -74,7 +68,7 @@ async def test_sugar_heist_two_humans_and_an_ai_from_lobby_to_result(tmp_path: P
             defending = top is not None and state["heist"] is not None and \
                 top.kind in ("reroll", "lose", "add", "set") and \
                 state["heist"]["defender"] == seat
-            menu = menu_message(table.rec.sent) if defending else None
+            menu = latest_public(table.rec.sent, "cb:ms:") if defending else None
             if defending:
                 human_defended = True
                 pinged = [m for m in table.rec.sent if not m.ephemeral and f"<@{user}>" in

@@ -254,26 +254,27 @@ def _outside_roll(ctx: Context, step: Step, src: str) -> bool:
 # --------------------------------------------------------------------------- other verbs
 
 
-def _lose_candy(ctx: Context, step: Step, src: str) -> bool:
+def _take_attackers_candy(ctx: Context, amount: int) -> int:
+    """Take up to ``amount`` candy from the attacker (short if they have less); how many."""
     player = ctx.player(ctx.attacker)
-    n = min(step["amount"], player["candy"])
-    if n < step["amount"]:
+    n = min(amount, player["candy"])
+    if n < amount:
         ctx.short()
     player["candy"] -= n
-    ctx.state["supply"]["candy"] += n
     ctx.heist["lost"] += n
+    return n
+
+
+def _lose_candy(ctx: Context, step: Step, src: str) -> bool:
+    n = _take_attackers_candy(ctx, step["amount"])
+    ctx.state["supply"]["candy"] += n
     ctx.say(f"{ctx.name(ctx.attacker)} loses {n} candy.")
     return False
 
 
 def _give_candy(ctx: Context, step: Step, src: str) -> bool:
-    player = ctx.player(ctx.attacker)
-    n = min(step["amount"], player["candy"])
-    if n < step["amount"]:
-        ctx.short()
-    player["candy"] -= n
+    n = _take_attackers_candy(ctx, step["amount"])
     ctx.player(ctx.defender)["candy"] += n
-    ctx.heist["lost"] += n
     ctx.say(f"{ctx.name(ctx.attacker)} gives {n} candy to {ctx.name(ctx.defender)}.")
     return False
 
