@@ -222,7 +222,8 @@ async def test_a_click_on_an_old_board_says_privately_what_happened_since(env: E
     (sent,) = env.rec.messages_sent()
     assert sent.ephemeral and sent.kind == 4, "refused from the first byte, no placeholder"
     assert "expired" in sent.content
-    assert "Since it was offered: Player1 played `step`; AI 1 played `play " in sent.content
+    # The deal is random: the AI's reply may be a step or a card.
+    assert "Since it was offered: Player1 played `step`; AI 1 played `" in sent.content
 
 
 async def test_two_clicks_at_once_apply_exactly_one_move(env: Env) -> None:
