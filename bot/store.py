@@ -68,6 +68,15 @@ class WrongStatusError(StoreError):
     """The operation does not fit the game's status, e.g. a move in a finished game."""
 
 
+class NotSavedError(StoreError):
+    """A write failed inside the database (disk full, I/O error) and was rolled back."""
+
+    def __init__(self, message: str = "The game database could not save that (the disk may be "
+                                      "full or failing), so it was NOT saved and nothing "
+                                      "changed. Try again in a moment.") -> None:
+        super().__init__(message)
+
+
 class CorruptRowError(StoreError):
     """A stored row cannot be read back; ``game_id`` says which game, so it can be aborted."""
 
@@ -370,6 +379,26 @@ def _status_message(status: str, doing: str) -> str:
 # --------------------------------------------------------------------------- the store
 
 
+async def _connect(name: str) -> aiosqlite.Connection:
+    """A connection to the database ``name`` set up as the store needs it (WAL, waits)."""
+    try:
+        db = await aiosqlite.connect(name, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"The game database {name} could not be opened: {exc}.") from None
+    try:
+        await db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+            row = await cursor.fetchone()
+        if row is None or str(row[0]).lower() != "wal":
+            raise StoreError(f"The game database {name} cannot use write-ahead logging.")
+        await db.execute("PRAGMA synchronous = NORMAL")
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
 class Store:
     """Async access to the game database; create with :meth:`Store.open`."""
 
@@ -386,22 +415,11 @@ class Store:
     async def open(cls, path: str | os.PathLike[str]) -> Store:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
         name = os.fspath(path)
+        store = cls(await _connect(name), name)
         try:
-            db = await aiosqlite.connect(name, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"The game database {name} could not be opened: {exc}.") from None
-        store = cls(db, name)
-        try:
-            await db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            await db.execute("PRAGMA foreign_keys = ON")
-            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
-                row = await cursor.fetchone()
-            if row is None or str(row[0]).lower() != "wal":
-                raise StoreError(f"The game database {name} cannot use write-ahead logging.")
-            await db.execute("PRAGMA synchronous = NORMAL")
             await store._migrate()
         except BaseException:
-            await db.close()
+            await store.close()
             raise
         return store
 
@@ -430,7 +448,7 @@ class Store:
                 await db.execute(f"PRAGMA user_version = {number}")
                 await db.execute("COMMIT")
             except BaseException:
-                await db.execute("ROLLBACK")
+                await self._roll_back(db)
                 raise
 
     async def _user_version(self) -> int:
@@ -453,15 +471,51 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction under the lock: BEGIN IMMEDIATE, then COMMIT or ROLLBACK."""
+        """One write transaction under the lock: BEGIN IMMEDIATE, then COMMIT or ROLLBACK.
+
+        A statement or the COMMIT itself failing (disk full, I/O error) rolls everything
+        back and raises :class:`NotSavedError`; the store stays usable for the next write.
+        """
         async with self._lock:
             db = await self._begin()
             try:
                 yield db
-            except BaseException:
-                await db.execute("ROLLBACK")
+                await db.execute("COMMIT")
+            except BaseException as exc:
+                await self._roll_back(db)
+                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                    log.error("a write to the game database failed and was rolled back: %s", exc)
+                    raise NotSavedError() from exc
                 raise
-            await db.execute("COMMIT")
+
+    async def _roll_back(self, db: aiosqlite.Connection) -> None:
+        """End the open transaction, whatever it takes, so the next write can begin.
+
+        SQLite may already have rolled back on its own (some failed COMMITs do); if the
+        ROLLBACK itself fails with the transaction still open, the connection is replaced.
+        """
+        try:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            log.error("rolling back a failed write failed too (%s): reconnecting", exc)
+        try:
+            stuck = db.in_transaction
+        except (sqlite3.Error, ValueError):
+            stuck = True
+        if stuck:
+            await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        """Close the connection (dropping its transaction) and open a fresh one."""
+        old = self._db
+        self._db = None
+        if old is not None:
+            try:
+                await old.close()
+            except sqlite3.Error:
+                log.warning("closing the wedged database connection failed", exc_info=True)
+        self._db = await _connect(self.path)
 
     async def _begin(self) -> aiosqlite.Connection:
         db = self._conn()

@@ -16,8 +16,9 @@ log = logging.getLogger(__name__)
 #: Errors a user can cause; their text is written for players.
 FRIENDLY: tuple[type[Exception], ...] = (GameError, StoreError)
 PUBLIC_THINKING = "candybot.public_thinking"
-SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. The game is saved: "
-                   "try `/game board`, or try again in a moment.")
+#: Said when the bot does not know whether a move was saved, so it claims neither.
+SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. `/game board` shows "
+                   "what was saved: if your move is not there, try it again in a moment.")
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:

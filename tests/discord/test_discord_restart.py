@@ -117,7 +117,7 @@ async def test_a_failed_post_keeps_the_move_and_board_recovers_it(
         await table.gw.send(table.gw.command(ALICE, "play", options={"action": "step"}))
     assert any("unexpected error" in r.message for r in caplog.records)
     told = table.rec.last()
-    assert told.ephemeral and "The game is saved" in told.content
+    assert told.ephemeral and "`/game board` shows what was saved" in told.content
     assert "Traceback" not in told.content
 
     record = await table.bot.tables.store.open_game(CHANNEL_ID)
