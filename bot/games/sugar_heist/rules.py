@@ -521,7 +521,9 @@ class SugarHeist(Game):
             for card_id in player["hand"]:
                 decks[str(cards.design(card_id)["cost"])].append(card_id)
             player["hand"] = []
-        for name in decks:
+        # In a fixed order: a state read back from the store has its keys sorted, one
+        # kept in memory does not, and both must shuffle alike.
+        for name in sorted(decks):
             turn.rng.shuffle(decks[name])
         state["prep"] = None
         turn.say("Everybody has passed: unbought costumes and hand cards are shuffled back "
