@@ -9,11 +9,14 @@ from collections.abc import Mapping
 
 import discord
 
-from bot import ops
 from bot.config import Settings
 from bot.discord.client import CandyBot
 from bot.discord.messages import Animator, Renderer
 from bot.games.engine import Game
+from bot.ops import Exit, OpsError
+from bot.ops.access import discord_problem
+from bot.ops.database import preflight
+from bot.ops.logs import fail, setup_logging, silence_voice_warnings
 from bot.store import StoreError
 from bot.tables import Clock
 
@@ -55,7 +58,7 @@ def create_bot(settings: Settings, *, games: Mapping[str, Game] | None = None,
     """The configured, unstarted bot. Touches neither the network nor the database."""
     import time
 
-    ops.silence_voice_warnings()
+    silence_voice_warnings()
     return CandyBot(settings, games=games,
                     renderer=renderer if renderer is not None else default_renderer(),
                     animator=animator if animator is not None else default_animator(),
@@ -65,16 +68,16 @@ def create_bot(settings: Settings, *, games: Mapping[str, Game] | None = None,
 def run_bot(settings: Settings, *, debug: bool = False) -> int:
     """``candybot run``: check the database, connect and play until stopped.
 
-    Returns the exit status (:class:`bot.ops.Exit`); a problem the operator can fix is
+    Returns the exit status (:class:`bot.Exit`); a problem the operator can fix is
     reported in one line, its traceback only with ``debug`` or ``CANDYBOT_LOG=debug``.
     """
-    ops.setup_logging(settings.log_level, debug=debug)
+    setup_logging(settings.log_level, debug=debug)
     debug = debug or settings.log_level == "debug"
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
-        return ops.Exit.CONFIG
+        return Exit.CONFIG
     try:
-        info = ops.preflight(settings)
+        info = preflight(settings)
         log.debug("database %s: %s; connecting to Discord", settings.db_path,
                  info.describe_schema() if info.exists else "new, created on start")
         # Pictures are drawn in worker processes so that channels moving at once do
@@ -88,47 +91,47 @@ def run_bot(settings: Settings, *, debug: bool = False) -> int:
         finally:
             pool.close()
     except Exception as exc:
-        return ops.fail(_explain(exc), debug=debug)
-    return ops.Exit.OK
+        return fail(_explain(exc), debug=debug)
+    return Exit.OK
 
 
 def sync_commands(settings: Settings, guild_id: int | None, *, debug: bool = False) -> int:
     """``candybot sync``: register the slash commands globally or to one server."""
-    ops.setup_logging(settings.log_level, debug=debug)
+    setup_logging(settings.log_level, debug=debug)
     debug = debug or settings.log_level == "debug"
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
-        return ops.Exit.CONFIG
+        return Exit.CONFIG
     try:
         # The database is not needed to sync, but a wrong CANDYBOT_DB is best found now.
-        ops.preflight(settings)
+        preflight(settings)
         count = asyncio.run(_sync(settings, settings.token, guild_id))
     except discord.HTTPException as exc:
         hint = ""
         if guild_id and exc.status in (403, 404):
             hint = (f": is the bot in server {guild_id}, invited with the "
                     f"applications.commands scope (see docs/discord.md)?")
-        return ops.fail(ops.OpsError(ops.Exit.FAILED,
+        return fail(OpsError(Exit.FAILED,
                                      f"Discord refused the commands: {exc.status} "
                                      f"{exc.text or exc.response.reason}{hint}"), debug=debug)
     except Exception as exc:
-        return ops.fail(_explain(exc), debug=debug)
+        return fail(_explain(exc), debug=debug)
     where = f"server {guild_id} (available now)" if guild_id else \
         "every server (global commands may take up to an hour to appear)"
     print(f"Registered {count} commands to {where}.")
-    return ops.Exit.OK
+    return Exit.OK
 
 
 def _explain(exc: Exception) -> Exception:
-    """An :class:`~bot.ops.OpsError` for the failures an operator can fix; else ``exc``."""
-    if isinstance(exc, ops.OpsError):
+    """An :class:`~bot.OpsError` for the failures an operator can fix; else ``exc``."""
+    if isinstance(exc, OpsError):
         return exc
-    problem: ops.OpsError | None
+    problem: OpsError | None
     if isinstance(exc, StoreError):
-        problem = ops.OpsError(ops.Exit.DATABASE_UNUSABLE,
+        problem = OpsError(Exit.DATABASE_UNUSABLE,
                                f"{exc} Run `candybot check` for details.")
     else:
-        problem = ops.discord_problem(exc)
+        problem = discord_problem(exc)
     if problem is None:
         return exc
     problem.__cause__ = exc

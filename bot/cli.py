@@ -76,11 +76,13 @@ def _operate(args: argparse.Namespace) -> int:
         from bot.app import sync_commands
 
         return sync_commands(settings, args.guild, debug=args.debug)
-    from bot import ops
-
     if args.command == "check":
-        return ops.check(settings, debug=args.debug)
-    return ops.backup(settings, args.path, force=args.force, debug=args.debug)
+        from bot.ops.check import check
+
+        return check(settings, debug=args.debug)
+    from bot.ops.backup import backup
+
+    return backup(settings, args.path, force=args.force, debug=args.debug)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

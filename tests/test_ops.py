@@ -30,6 +30,8 @@ from bot.app import create_bot
 from bot.cli import main
 from bot.config import Settings
 from bot.games.engine import SeatInfo, dumps, loads
+from bot.ops.backup import backup_database
+from bot.ops.logs import OneLineFormatter, setup_logging
 from bot.store import MIGRATIONS, Store
 from bot.tables import Tables
 
@@ -364,7 +366,7 @@ async def test_the_ready_line_names_the_bot_servers_active_games_database_and_sc
     finally:
         await bot.close()
     [record] = [r for r in caplog.records if "ready" in r.getMessage()]
-    line = ops.OneLineFormatter().format(record)
+    line = OneLineFormatter().format(record)
     assert re.fullmatch(
         rf"{TIMESTAMP} INFO bot\.discord\.client: ready as candybot; 3 servers; "
         rf"2 active games; database {re.escape(str(db))} \(schema {len(MIGRATIONS)}\)", line)
@@ -376,19 +378,19 @@ def test_log_lines_are_one_line_each_with_level_and_logger_unless_debugging() ->
     except ValueError:
         record = logging.getLogger("bot.x").makeRecord(
             "bot.x", logging.ERROR, __file__, 1, "move %s\nfailed", ("7",), sys.exc_info())
-    line = ops.OneLineFormatter().format(record)
+    line = OneLineFormatter().format(record)
     assert "\n" not in line
     assert re.fullmatch(rf"{TIMESTAMP} ERROR bot\.x: move 7\\nfailed "
                         r"\[ValueError: the board\\nis wet\]", line)
-    debugging = ops.OneLineFormatter(tracebacks=True).format(record)
+    debugging = OneLineFormatter(tracebacks=True).format(record)
     assert debugging.startswith(line.split(" [")[0]) and "Traceback" in debugging
 
 
 def test_candybot_log_sets_the_level(capsys: pytest.CaptureFixture[str]) -> None:
-    ops.setup_logging("warning")
+    setup_logging("warning")
     logging.getLogger("bot.x").info("hidden")
     logging.getLogger("bot.x").warning("shown")
-    ops.setup_logging("info")
+    setup_logging("info")
     logging.getLogger("discord.client").info("discord's chatter")
     logging.getLogger("bot.x").info("also shown")
     err = capsys.readouterr().err
@@ -565,7 +567,7 @@ async def test_backup_while_games_are_played_copies_a_database_that_replays_ever
     try:
         for n in range(4):
             await asyncio.sleep(0.05)
-            report = await asyncio.to_thread(ops.backup_database, live.store.path,
+            report = await asyncio.to_thread(backup_database, live.store.path,
                                              tmp_path / f"copy-{n}.db")
             copies.append(report)
     finally:
@@ -587,10 +589,10 @@ async def test_backup_refuses_to_replace_a_file_unless_forced(
     target = tmp_path / "copy.db"
     target.write_text("yesterday's backup")
     with pytest.raises(ops.OpsError, match=r"already exists.*--force") as refused:
-        ops.backup_database(live.store.path, target)
+        backup_database(live.store.path, target)
     assert refused.value.code == ops.Exit.CONFIG
     assert target.read_text() == "yesterday's backup"
-    report = ops.backup_database(live.store.path, target, force=True)
+    report = backup_database(live.store.path, target, force=True)
     assert report.copy.integrity == "ok" and report.copy.schema == len(MIGRATIONS)
     assert not list(tmp_path.glob("*.partial"))
 

@@ -17,7 +17,9 @@ from bot.discord import commands, components, flows
 from bot.discord.errors import FRIENDLY, SOMETHING_WRONG, describe, tell
 from bot.discord.messages import Animator, Renderer
 from bot.games.engine import Game
-from bot.ops import ready_message
+from bot.games.words import plural
+from bot.ops import OpsError
+from bot.ops.database import inspect_database
 from bot.store import Store
 from bot.tables import Clock, Tables
 
@@ -116,4 +118,16 @@ class CandyBot(discord.Client):
             log.warning("could not answer %s", describe(interaction), exc_info=True)
 
     async def on_ready(self) -> None:
-        log.info("%s", await ready_message(self))
+        log.info("%s", await self.ready_message())
+
+    async def ready_message(self) -> str:
+        """The one line logged when the bot is connected: who, where, how busy, which
+        database (read through SQLite only, so the store's locks stay intact)."""
+        path = self.settings.db_path
+        try:
+            info = await asyncio.to_thread(inspect_database, path, probe=False)
+            games, schema = plural(info.active, "active game"), f"schema {info.schema}"
+        except OpsError as exc:
+            games, schema = "active games unknown", str(exc)
+        return (f"ready as {self.user}; {plural(len(self.guilds), 'server')}; {games}; "
+                f"database {path} ({schema})")

@@ -1,0 +1,57 @@
+"""A bot process to kill: it plays games through the tables and store until stopped.
+
+``python tests/crash_bot.py DB SLUG [SLUG...]`` opens one game per slug, each in its own
+channel, with one human seat (played with the AI's choices) and AI seats for the rest,
+and then moves on every channel in turn, starting a new game where one ended. After
+every move the store confirmed it prints ``ack GAME_ID ACTIONS`` (the number of actions
+the game's log holds) and flushes, so a test that kills it knows what was promised.
+
+Like the bot at its ready message, it also inspects the database from its own process
+after every few moves, which must not disturb the store's locks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from bot.games import GAMES
+from bot.ops.database import inspect_database
+from bot.store import Store
+from bot.tables import Tables
+
+HUMAN = 4242
+GUILD = 1
+
+
+async def main(db: Path, slugs: list[str]) -> None:
+    clock = iter(range(1_700_000_000, 1_900_000_000, 7))
+    store = await Store.open(db)
+    tables = Tables(store, GAMES, lambda: float(next(clock)))
+    channels = {100 + n: slug for n, slug in enumerate(slugs)}
+    moves = 0
+    while True:
+        for channel, slug in channels.items():
+            record = await store.open_game(channel)
+            if record is None:
+                game = GAMES[slug]
+                lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game=slug,
+                                                creator_id=HUMAN, creator_name="Human")
+                for _ in range(game.min_seats - 1):
+                    await tables.add_ai(lobby.record.id, HUMAN)
+                await tables.start(lobby.record.id, HUMAN)
+                continue
+            game, state = tables._state(record)
+            seat = next(s.seat for s in record.seats if not s.ai)
+            action = game.ai_action(state, seat)
+            await tables.play(channel_id=channel, user_id=HUMAN, text=action.notation)
+            count = len(await store.actions(record.id))
+            print(f"ack {record.id} {count}", flush=True)
+            moves += 1
+            if moves % 5 == 0:
+                inspect_database(db, probe=False)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]), sys.argv[2:]))

@@ -1,0 +1,110 @@
+"""Running tests/crash_bot.py as a real process, and checking what a database kept."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from bot.games import GAMES
+from bot.games.engine import SeatInfo, dumps, loads
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class CrashBot:
+    """tests/crash_bot.py playing ``slugs`` on ``db``; ``acked`` maps each game to the
+    number of its actions the store confirmed."""
+
+    def __init__(self, db: Path, slugs: list[str]) -> None:
+        self.acked: dict[int, int] = {}
+        self.count = 0
+        self._lock = threading.Lock()
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "crash_bot.py"), str(db), *slugs],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            kind, game_id, count = line.split()
+            if kind == "ack":
+                with self._lock:
+                    self.acked[int(game_id)] = max(self.acked.get(int(game_id), 0), int(count))
+                    self.count += 1
+
+    def snapshot(self) -> dict[int, int]:
+        with self._lock:
+            return dict(self.acked)
+
+    def wait_for(self, moves: int, timeout: float = 60.0) -> None:
+        """Wait until ``moves`` more moves are confirmed."""
+        with self._lock:
+            goal = self.count + moves
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self.count >= goal:
+                    return
+            if self.process.poll() is not None:
+                raise AssertionError(f"the bot died: {self.process.stderr.read()}")  # type: ignore[union-attr]
+            time.sleep(0.01)
+        raise AssertionError("the bot confirmed no moves in time")
+
+    def kill(self) -> dict[int, int]:
+        """SIGKILL the bot; what it had confirmed by then."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+        self._reader.join(timeout=30)
+        return self.snapshot()
+
+
+def backup(db: Path, target: Path) -> str:
+    """``candybot backup`` from its own process; its one line of output."""
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "backup", str(target)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "CANDYBOT_DB": str(db), "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def logged(db: Path) -> dict[int, int]:
+    """How many actions each game in the database file at ``db`` has logged."""
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        rows = conn.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall()
+    conn.close()
+    return dict(rows)
+
+
+def missing(acked: dict[int, int], kept: dict[int, int]) -> dict[int, tuple[int, int]]:
+    """Games with fewer actions kept than confirmed: ``{game: (confirmed, kept)}``."""
+    return {g: (n, kept.get(g, 0)) for g, n in acked.items() if kept.get(g, 0) < n}
+
+
+def replay_all(db: Path) -> int:
+    """Replay every started game in ``db`` from seed and log and compare it with its
+    stored state; the number of games replayed."""
+    with sqlite3.connect(db) as conn:
+        games = conn.execute("SELECT id, game, seats, seed, options, state_json FROM games "
+                             "WHERE seed IS NOT NULL").fetchall()
+        logs = {gid: [(seat, notation) for seat, notation in conn.execute(
+            "SELECT seat, notation FROM actions WHERE game_id = ? ORDER BY n", (gid,))]
+            for gid, *_ in games}
+    conn.close()
+    import json
+
+    for game_id, slug, seats, seed, options, state_json in games:
+        game = GAMES[slug]
+        infos = [SeatInfo(s["name"], s["ai"]) for s in json.loads(seats)]
+        rebuilt = game.replay(infos, seed, json.loads(options), logs[game_id])
+        assert dumps(rebuilt) == dumps(loads(state_json, game)), f"game {game_id} ({slug})"
+    return len(games)
