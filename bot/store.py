@@ -720,18 +720,23 @@ class Store:
     async def commit_moves(self, game_id: int, expected_version: int, moves: Sequence[MoveRecord],
                            *, state_json: str, now: float, turn_changed: bool,
                            next_reminder_at: float | None,
-                           finish: FinishRecord | None = None) -> GameRecord:
+                           finish: FinishRecord | None = None,
+                           seats: Sequence[SeatRecord] | None = None) -> GameRecord:
         """Log several actions (a move and the AI replies) and the final state at once.
 
         Raises :class:`ConflictError`, writing nothing, unless the game is still active
         at ``expected_version``. With ``turn_changed`` the turn clock restarts and the
         reminders are rescheduled to ``next_reminder_at``; otherwise they stay as they
-        were. ``finish`` ends the game in the same transaction (see :meth:`finish`).
+        were. ``finish`` ends the game in the same transaction (see :meth:`finish`);
+        ``seats`` replaces every seat in it too (a seat handed to the AI and its reply).
         """
         if not moves:
             raise StoreError("There is no move to save.")
         assignments = "state_json = ?, updated_at = ?"
         params: list[Any] = [state_json, now]
+        if seats is not None:
+            assignments += ", seats = ?"
+            params.append(_dump_seats(seats))
         if turn_changed:
             assignments += ", turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?"
             params += [now, next_reminder_at]
@@ -786,17 +791,26 @@ class Store:
                            now: float) -> GameRecord:
         """Put ``seat`` in place of the seat with the same number (e.g. a human hands over
         to an AI); allowed in a lobby or an active game."""
+        return await self.replace_seats(game_id, expected_version, (seat,), now)
+
+    async def replace_seats(self, game_id: int, expected_version: int,
+                            seats: Sequence[SeatRecord], now: float) -> GameRecord:
+        """Put each of ``seats`` in place of the seat with the same number, at once;
+        allowed in a lobby or an active game."""
         async with self._transaction():
             current = await self._fetch(game_id)
             if current.version != expected_version:
                 raise ConflictError()
             if current.status not in _OPEN:
                 raise WrongStatusError(_status_message(current.status, "change seats"))
-            if all(s.seat != seat.seat for s in current.seats):
-                raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
-            seats = [seat if s.seat == seat.seat else s for s in current.seats]
+            numbers = {s.seat for s in current.seats}
+            for seat in seats:
+                if seat.seat not in numbers:
+                    raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
+            by_number = {s.seat: s for s in seats}
+            merged = [by_number.get(s.seat, s) for s in current.seats]
             await self._guarded_update(game_id, expected_version, _OPEN, "change seats",
-                                       "seats = ?, updated_at = ?", (_dump_seats(seats), now))
+                                       "seats = ?, updated_at = ?", (_dump_seats(merged), now))
             record = await self._fetch(game_id)
         return record
 
@@ -825,12 +839,17 @@ class Store:
     async def finish(self, game_id: int, expected_version: int, *, state_json: str,
                      result_json: str,
                      placements: Sequence[tuple[int | None, int, int, bool]],
-                     now: float) -> GameRecord:
+                     now: float, seats: Sequence[SeatRecord] | None = None) -> GameRecord:
         """End an active game: store the result and one ``results`` row per placement
-        ``(user_id, seat, place, won)``."""
+        ``(user_id, seat, place, won)``; ``seats`` replaces every seat at the same time."""
+        assignments = "updated_at = ?"
+        params: list[Any] = [now]
+        if seats is not None:
+            assignments += ", seats = ?"
+            params.append(_dump_seats(seats))
         async with self._transaction():
             await self._guarded_update(game_id, expected_version, ("active",), "finish",
-                                       "updated_at = ?", (now,))
+                                       assignments, params)
             await self._finish_in_transaction(
                 game_id, state_json, FinishRecord(result_json, tuple(placements)), now)
             record = await self._fetch(game_id)

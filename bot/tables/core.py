@@ -356,7 +356,9 @@ class TablesBase:
 
     def _next_reminder(self, record: GameRecord, game: Game, state: State,
                        now: float) -> float | None:
-        if not self._humans_to_act(record, game, state):
+        """When the reminder pass next looks at the game: while anyone is to act (an AI
+        seat left to act is moved on by that pass, see :mod:`~bot.tables.reminders`)."""
+        if not game.to_act(state):
             return None
         return now + self._interval(record)
 
@@ -476,21 +478,26 @@ class TablesBase:
         return await asyncio.to_thread(lambda: self._ready(record, game, work(), now))
 
     async def _save(self, record: GameRecord, game: Game, ready: _Ready, *, headline: str = "",
-                    episodes: bool = False) -> Board:
+                    episodes: bool = False, seats: Sequence[SeatRecord] | None = None,
+                    ) -> Board:
         """Commit the planned moves in one transaction and describe the result.
 
         Raises :class:`ConflictError` if the game moved on since ``record`` was read.
         With ``episodes``, moves that continue the episode of the board message on show
-        are told by editing that message.
+        are told by editing that message. ``seats`` (``record``'s seats, some handed
+        over) are saved in the same transaction as the moves, or alone if there are none.
         """
         plan = ready.plan
         if not plan.moves:
+            if seats is not None:
+                record = await self.store.replace_seats(record.id, record.version, seats,
+                                                        ready.now)
             return await asyncio.to_thread(self.board_of, record, game, plan.state,
                                            headline=headline, steps=plan.steps)
         saved = await self.store.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
-            next_reminder_at=ready.next_reminder_at, finish=ready.finish)
+            next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats)
         if episodes and ready.episode is not None and saved.board_message_id is not None:
             steps = await self._episode_steps(saved, ready.episode)
 
@@ -507,10 +514,10 @@ class TablesBase:
                                        steps=plan.steps, batch=plan.steps, played=ready.played)
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
-                      headline: str = "") -> Board:
+                      headline: str = "", seats: Sequence[SeatRecord] | None = None) -> Board:
         """:meth:`_save`, telling the player plainly when someone else was first."""
         try:
-            return await self._save(record, game, ready, headline=headline)
+            return await self._save(record, game, ready, headline=headline, seats=seats)
         except ConflictError:
             raise AlreadyMadeError(ALREADY_MADE) from None
 

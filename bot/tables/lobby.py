@@ -183,17 +183,18 @@ class Lobbies(TablesBase):
         seats = renumber(record.seats)
         seed = secrets.randbits(53)
 
-        def deal() -> tuple[State, str, bool]:
+        def deal() -> tuple[State, str]:
             state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
-            humans_first = any(not s.ai and s.seat in game.to_act(state) for s in seats)
-            return state, dumps(state), humans_first
+            return state, dumps(state)
 
-        state, state_json, humans_first = await asyncio.to_thread(deal)
+        state, state_json = await asyncio.to_thread(deal)
         now = self.clock()
         try:
+            # Scheduled even when AI seats open the game: should their first moves fail to
+            # save, the reminder pass moves them on.
             started = await self.store.start(
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
-                now=now, next_reminder_at=now + self._interval(record) if humans_first else None)
+                now=now, next_reminder_at=now + self._interval(record))
         except ConflictError:
             raise AlreadyMadeError("The lobby changed while you clicked; try again.") from None
         ready = await self._settled(started, game,

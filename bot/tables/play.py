@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.games.engine import Game, GameError, Result, StaleActionError, State, dumps, loads
 from bot.store import ActionRecord, ConflictError, CorruptRowError, GameRecord, SeatRecord
@@ -233,34 +234,36 @@ class Plays(Lobbies):
         game, state = await asyncio.to_thread(self._state, record)
         mine = self._seats_of(record, user_id)
         name = mine[0].name
-        now = self.clock()
+        leavers = tuple(m.seat for m in mine)
+        # The seats handed over and the AI's replies are saved in one transaction: both
+        # happen or neither does.
+        seats = tuple(SeatRecord(s.seat, None, clip_name(f"{s.name} (AI)"), True)
+                      if s.seat in leavers else s for s in record.seats)
+        handed = replace(record, seats=seats)
         try:
-            for seat in mine:
-                replaced = SeatRecord(seat.seat, None, clip_name(f"{seat.name} (AI)"), True)
-                record = await self.store.replace_seat(record.id, record.version, replaced, now)
+            if any(not s.ai for s in seats):
+                ready = await self._settled(handed, game,
+                                            lambda: self._ai_chain(handed, game, _Plan(state)))
+                board = await self._save(record, game, ready, seats=seats, headline=(
+                    f"{name} left the game; an AI took their seat."))
+                return Conceded(name, board)
+            # Nobody human is left: the game ends, with the leaver placed last.
+            others = tuple(s.seat for s in record.seats if s.seat not in leavers)
+            ranking = (others, leavers) if others else (leavers,)
+
+            def ended() -> tuple[Result, str, str]:
+                result = Result(ranking, game.scores(state), f"{name} conceded.")
+                return result, dumps(state), dumps_result(result)
+
+            result, state_json, result_json = await asyncio.to_thread(ended)
+            placements = [(user_id if s.seat in leavers else None, s.seat,
+                           result.place_of(s.seat), s.seat in result.winners and bool(others))
+                          for s in record.seats]
+            record = await self.store.finish(record.id, record.version, state_json=state_json,
+                                             result_json=result_json, placements=placements,
+                                             now=self.clock(), seats=seats)
         except ConflictError:
             raise AlreadyMadeError("The game changed while you were leaving; try again.") from None
-        if any(not s.ai for s in record.seats):
-            ready = await self._settled(record, game,
-                                        lambda: self._ai_chain(record, game, _Plan(state)))
-            board = await self._commit(record, game, ready,
-                                       headline=f"{name} left the game; an AI took their seat.")
-            return Conceded(name, board)
-        # Nobody human is left: the game ends, with the leaver placed last.
-        leavers = tuple(m.seat for m in mine)
-        others = tuple(s.seat for s in record.seats if s.seat not in leavers)
-        ranking = (others, leavers) if others else (leavers,)
-
-        def ended() -> tuple[Result, str, str]:
-            result = Result(ranking, game.scores(state), f"{name} conceded.")
-            return result, dumps(state), dumps_result(result)
-
-        result, state_json, result_json = await asyncio.to_thread(ended)
-        placements = [(user_id if s.seat in leavers else None, s.seat,
-                       result.place_of(s.seat), s.seat in result.winners and bool(others))
-                      for s in record.seats]
-        record = await self.store.finish(record.id, record.version, state_json=state_json,
-                                         result_json=result_json, placements=placements, now=now)
         board = await asyncio.to_thread(self.board_of, record, game, state, headline=(
             f"{name} left the game, and no players remain: the game is over."))
         return Conceded(name, board)

@@ -61,6 +61,8 @@ class Reminders(TablesBase):
 
         game, state, humans = await asyncio.to_thread(read)
         takeover = bool(record.settings.get("ai_takeover", False))
+        if not humans and game.to_act(state):
+            return await self._move_ai_on(record, game, state)
         if not humans:
             await self.store.mark_reminded(record.id, record.version,
                                            reminders_sent=record.reminders_sent,
@@ -83,6 +85,20 @@ class Reminders(TablesBase):
                                            next_reminder_at=None)
             return None
         return await self._take_over(record, game, state, humans)
+
+    async def _move_ai_on(self, record: GameRecord, game: Game, state: State) -> Board | None:
+        """AI seats are to act but their moves were never saved (an earlier save failed,
+        or the bot stopped before it): let them play now."""
+        ready = await self._settled(record, game,
+                                    lambda: self._ai_chain(record, game, _Plan(state)))
+        names = " and ".join(s.name for s in record.seats if s.seat in game.to_act(state))
+        log.info("game %s in channel %s: moving on the AI seats left to act", record.id,
+                 record.channel_id)
+        try:
+            return await self._commit(record, game, ready,
+                                      headline=f"{names} had not moved yet, and now have.")
+        except AlreadyMadeError:
+            return None
 
     async def _take_over(self, record: GameRecord, game: Game, state: State,
                          humans: list[SeatRecord]) -> Board | None:
