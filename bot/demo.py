@@ -178,8 +178,8 @@ async def replay_folder(folder: Path, say: Callable[[str], None] = print) -> Sta
         stored = loads(record.state_json, game)
     except (GameError, ValueError) as exc:
         raise DemoError(str(exc)) from None
-    rebuilt = game.replay(seats, record.seed, record.options, [(a.seat, a.notation)
-                                                               for a in actions])
+    rebuilt = game.replay(seats, record.seed, record.options,
+                          [(a.seat, a.notation) for a in actions], stored["rules"])
     if dumps(rebuilt) != dumps(stored):
         raise DemoError(f"Replay MISMATCH: {len(actions)} actions from seed {record.seed} do not "
                         "reproduce the stored state.")

@@ -184,7 +184,8 @@ def test_paying_clears_the_room_for_one_candy(dice):
     put(state, 1, 1, "squeaky-floorboard")
     dice.extend([1, 2, 3, 4, 5, 6])
     state = everybody_passes(state)
-    assert [a.notation for a in GAME.legal_actions(state, 0)] == ["pay 5", "pay 6", "suffer"]
+    legal = [a.notation for a in GAME.legal_actions(state, 0)]
+    assert legal[:2] == ["pay 5", "pay 6"] and legal[-1] == "suffer"
     state = act(state, 0, "pay 6")
     assert state["players"][0]["candy"] == 4 and state["heist"]["outcomes"][0] == "cleared"
 
@@ -502,8 +503,8 @@ def test_typed_notation_is_forgiving_and_errors_say_why(dice):
         GAME.parse(state, 0, "pay 7")
     with pytest.raises(IllegalActionError, match="no 1 in it"):
         GAME.parse(state, 0, "pay 1 3")
-    with pytest.raises(IllegalActionError, match="to spare"):
-        GAME.parse(state, 0, "pay 3 4 5")
+    with pytest.raises(IllegalActionError, match="does not pay"):
+        GAME.parse(state, 0, "pay 3", exact=True)
 
 
 def test_the_dice_menu_offers_each_die_of_the_pool_even_when_two_show_the_same(dice):

@@ -311,6 +311,10 @@ class Game(ABC):
     has_hidden_information: ClassVar[bool] = False
     #: Bumped whenever a change of rules or cards would play an old log differently.
     rules_version: ClassVar[int] = 1
+    #: Older rules versions this bot still plays as they were: a game stored under one
+    #: goes on under it (the game reads ``state["rules"]`` where the rules differ).
+    #: A stored game of any other older version is carried over by :meth:`upgrade`.
+    older_rules: ClassVar[tuple[int, ...]] = ()
     #: The phases of a round, in order, for games that have them (see :meth:`next_phase`).
     phases: ClassVar[tuple[str, ...]] = ()
     #: One line per notation form, shown in help and parse errors.
@@ -459,6 +463,10 @@ class Game(ABC):
         """Order actions most useful first, for autocomplete. Default: as given."""
         return actions
 
+    def plays_rules(self, version: int) -> bool:
+        """Does this bot play games of rules ``version`` (the current or a kept older one)?"""
+        return version == self.rules_version or version in self.older_rules
+
     def upgrade(self, state: State) -> State:
         """Carry a state saved under an older :attr:`rules_version` over, or raise.
 
@@ -579,8 +587,15 @@ class Game(ABC):
     # ----------------------------------------------------------------- provided
 
     def new(self, seats: Sequence[SeatInfo], seed: int,
-            options: dict[str, Any] | None = None) -> State:
-        """A new game for ``seats`` (in turn order) from ``seed`` and ``options``."""
+            options: dict[str, Any] | None = None, rules: int | None = None) -> State:
+        """A new game for ``seats`` (in turn order) from ``seed`` and ``options``.
+
+        ``rules`` rebuilds a game of a kept older rules version (:attr:`older_rules`);
+        new games are always made under the current one.
+        """
+        rules = self.rules_version if rules is None else int(rules)
+        if not self.plays_rules(rules):
+            raise RulesVersionError(f"This bot does not play {self.title} rules version {rules}.")
         if not self.min_seats <= len(seats) <= self.max_seats:
             raise OptionsError(
                 f"{self.title} is for {self.min_seats} to {self.max_seats} players, "
@@ -594,7 +609,7 @@ class Game(ABC):
             "seats": [{"name": s.name, "ai": bool(s.ai)} for s in seats],
             "move": 0,
             "rng": Rng.from_seed(int(seed)).state,
-            "rules": self.rules_version,
+            "rules": rules,
             "decisions": [],
             "decision_counter": 0,
         }
@@ -761,9 +776,9 @@ class Game(ABC):
         return self.ai(self.view(state, seat), legal, rng)
 
     def replay(self, seats: Sequence[SeatInfo], seed: int, options: dict[str, Any] | None,
-               log: Iterable[tuple[int, str]]) -> State:
-        """Rebuild a game from its seed and its ``(seat, notation)`` log."""
-        state = self.new(seats, seed, options)
+               log: Iterable[tuple[int, str]], rules: int | None = None) -> State:
+        """Rebuild a game from its seed and its ``(seat, notation)`` log (under ``rules``)."""
+        state = self.new(seats, seed, options, rules)
         for seat, notation in log:
             state = self.apply(state, seat, notation).state
         return state
@@ -774,7 +789,7 @@ class Game(ABC):
         Its log would not replay to the same game under this bot's rules.
         """
         made = state.get("rules", 1)
-        if made != self.rules_version:
+        if not self.plays_rules(made):
             raise RulesVersionError(
                 f"This game was played under {self.title} rules version {made}; this bot plays "
                 f"version {self.rules_version}, so its moves cannot be replayed here.")
@@ -850,7 +865,7 @@ def loads(text: str, game: Game | None = None) -> State:
             raise CorruptStateError(f"This game's saved state is missing {key!r}.")
     for key, default in _ENVELOPE_DEFAULTS.items():
         state.setdefault(key, copy.deepcopy(default))
-    if game is not None and state["rules"] != game.rules_version:
+    if game is not None and not game.plays_rules(state["rules"]):
         if state["rules"] > game.rules_version:
             raise RulesVersionError(
                 f"This {game.title} game was saved by a newer candybot (rules version "

@@ -134,7 +134,7 @@ class Queries(TablesBase):
         seats = [SeatInfo(s["name"], bool(s["ai"])) for s in state["seats"]]
 
         def build() -> list[View]:
-            current = game.new(seats, record.seed or 0, record.options)
+            current = game.new(seats, record.seed or 0, record.options, state["rules"])
             views = [game.view(current, None)]
             for action in actions:
                 current = game.apply(current, action.seat, action.notation).state

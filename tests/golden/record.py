@@ -3,7 +3,9 @@
 A golden playthrough is a seed, the options, an action log and the hash of the
 final state. tests/test_golden.py replays every one on every run, so a change of
 rules or cards that would alter a game already played cannot pass unnoticed:
-such a change bumps the game's ``rules_version`` and records its goldens anew.
+such a change bumps the game's ``rules_version`` and records goldens of the new
+version (new seeds); the old ones stay, as stored games of the old version (see
+docs/engine.md, "Rules versions").
 """
 
 from __future__ import annotations

@@ -82,17 +82,28 @@ def _ordered(challenge: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
 
 
 def pays(payment: Pool, challenge: list[dict[str, Any]], pool: Pool) -> bool:
-    """Do exactly these dice pay ``challenge`` (each need its own dice, none left over)?"""
-    return _fits(tuple(sorted(payment)), _ordered(challenge), Counter(pool))
+    """Do these dice satisfy ``challenge`` (each need met by its own dice)?
+
+    Extra dice may go along: "spend dice from their pool that satisfy the
+    Challenge" asks only that the dice spent meet every need, so 3 4 5 pays
+    "Sum 6 or more" and three 3s pay "A pair".
+    """
+    spent = Counter(payment)
+    return any(not Counter(way) - spent for way in payments(pool, challenge))
 
 
 def payments(pool: Pool, challenge: list[dict[str, Any]]) -> list[Pool]:
-    """Every way to pay ``challenge`` from ``pool`` with no die it does not need.
+    """The cheapest ways to pay ``challenge`` from ``pool``: no die the challenge does not need.
 
     A payment is minimal: taking any die out of it no longer pays. Ordered by
     number of dice, then values.
     """
     return list(_payments(tuple(sorted(pool)), _freeze(challenge)))
+
+
+def spends(pool: Pool, challenge: list[dict[str, Any]]) -> list[Pool]:
+    """Every choice of dice from ``pool`` that pays ``challenge``, the minimal ones first."""
+    return list(_spends(tuple(sorted(pool)), _freeze(challenge)))
 
 
 _FROZEN: dict[int, tuple[list[dict[str, Any]], str]] = {}
@@ -118,6 +129,15 @@ def _payments(pool: Pool, frozen: str) -> tuple[Pool, ...]:
     minimal = [p for p in paying
                if not any(_without(p, (v,)) in found for v in set(p) if len(p) > 1)]
     return tuple(sorted(minimal, key=lambda p: (len(p), p)))
+
+
+@cache
+def _spends(pool: Pool, frozen: str) -> tuple[Pool, ...]:
+    minimal = _payments(pool, frozen)
+    ways = [Counter(w) for w in minimal]
+    larger = [p for p in sub_pools(pool)
+              if p not in minimal and any(not w - Counter(p) for w in ways)]
+    return minimal + tuple(sorted(larger, key=lambda p: (len(p), p)))
 
 
 def can_pay(pool: Pool, challenge: list[dict[str, Any]]) -> bool:

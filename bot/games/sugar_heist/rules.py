@@ -19,7 +19,7 @@ from bot.games.engine import (
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by
 from bot.games.rng import Rng
 from bot.games.sugar_heist import cards, effects
-from bot.games.sugar_heist.dice import choices, clamp, payments, spoken
+from bot.games.sugar_heist.dice import choices, clamp, payments, spends, spoken
 from bot.games.sugar_heist.effects import Context
 from bot.games.words import listing, possessive
 
@@ -52,7 +52,8 @@ class SugarHeist(Game):
 
     slug = "sugar-heist"
     title = "Sugar Heist"
-    rules_version = 1
+    #: 2: any dice that satisfy a challenge pay it, not only the minimal ones.
+    rules_version = 2
     min_seats = 3
     max_seats = 6
     has_hidden_information = True
@@ -110,6 +111,13 @@ class SugarHeist(Game):
         turn.say(f"Sugar Heist for {n} players, {rounds} rounds. Each player starts with "
                  f"{start['candy']} candy and chooses a hideout.", None, "setup")
         self.ask(state, "board", [0])
+
+    def upgrade(self, state: State) -> State:
+        """Rules 1 games go on under rules 2: the change only lets more dice pay."""
+        if state.get("rules") != 1:
+            return super().upgrade(state)
+        state["rules"] = self.rules_version
+        return state
 
     # ----------------------------------------------------------------- phases
 
@@ -232,9 +240,13 @@ class SugarHeist(Game):
         h = state["heist"]
         pool = tuple(h["pool"])
         enc = self.encounter(state)
+        need = cards.challenge_text(enc["challenge"])
+        cheapest = payments(pool, enc["challenge"])
+        # Any dice that satisfy the challenge pay it; the cheapest come first.
         out = [Action(f"pay {' '.join(map(str, p))}",
-                      f"pay {spoken(p)} for {cards.challenge_text(enc['challenge'])}")
-               for p in payments(pool, enc["challenge"])]
+                      f"pay {spoken(p)} for {need}"
+                      + ("" if p in cheapest else " (more dice than it needs)"))
+               for p in spends(pool, enc["challenge"])]
         seen: set[str] = set()
         for c in state["players"][h["attacker"]]["costumes"]:
             d = cards.design(c["id"])
@@ -384,9 +396,6 @@ class SugarHeist(Game):
             enc = self.encounter(state)
             need = cards.challenge_text(enc["challenge"])
             ways = payments(tuple(pool), enc["challenge"])
-            if any(set(_missing(values, list(w))) == set() for w in ways):
-                return (f"{spoken(values)} pays {need} with dice to spare: pay only the dice "
-                        f"it needs, e.g. `pay {' '.join(map(str, ways[0]))}`.")
             if not ways:
                 return f"No dice of yours pay {need}: use a costume or `suffer`."
             return f"{spoken(values)} does not pay {need}. Try `pay {' '.join(map(str, ways[0]))}`."
