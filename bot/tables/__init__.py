@@ -20,6 +20,7 @@ from bot.tables.core import (
     Checked,
     Clock,
     Conceded,
+    DamagedStateError,
     Hand,
     Lobby,
     Reminder,
@@ -41,7 +42,7 @@ class Tables(Plays, Reminders, Queries):
 
 __all__ = [
     "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS", "MAX_REMINDER_HOURS",
-    "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Checked", "Clock", "Conceded", "Hand",
-    "Lobby", "Reminder", "Status", "Step", "TableError", "Tables", "dumps_result",
-    "lobby_owner", "plural",
+    "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Checked", "Clock", "Conceded",
+    "DamagedStateError", "Hand", "Lobby", "Reminder", "Status", "Step", "TableError", "Tables",
+    "dumps_result", "lobby_owner", "plural",
 ]

@@ -17,11 +17,14 @@ from typing import Any
 
 from bot.games.engine import (
     Action,
+    CorruptStateError,
     Game,
     GameError,
     MultiSelect,
     Outcome,
     Result,
+    RulesVersionError,
+    SeatInfo,
     StaleActionError,
     State,
     View,
@@ -67,6 +70,15 @@ class TableError(GameError):
 
 class AlreadyMadeError(TableError):
     """Another move was committed first; this one was not applied."""
+
+
+class DamagedStateError(TableError):
+    """The stored state of a game cannot be loaded and validated; only abort clears it."""
+
+    def __init__(self, game_id: int, what: str) -> None:
+        super().__init__(f"The saved game #{game_id} is damaged ({what}), so it cannot be "
+                         f"shown or played on. Use /game abort to clear it and start a new one.")
+        self.game_id = game_id
 
 
 # --------------------------------------------------------------------------- reports
@@ -300,6 +312,10 @@ class TablesBase:
         self.store = store
         self._games = games
         self.clock = clock
+        #: Stored states already found sound, by game, version and text (see :meth:`_state`).
+        self._sound: set[tuple[int, int, int]] = set()
+        #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).
+        self._shapes: dict[int, dict[str, str | None]] = {}
 
     # ----------------------------------------------------------------- looking games up
 
@@ -336,8 +352,42 @@ class TablesBase:
         return record
 
     def _state(self, record: GameRecord) -> tuple[Game, State]:
+        """The game and its stored state, loaded and validated.
+
+        A state is sound when the engine reads it (:func:`loads`) and the game can work
+        with it: its seats match the table's, it has every key a new game of the table
+        starts with (each of the same JSON kind), and who acts, the result, the summary,
+        scores, the public view, every seat's view, the open decision and the legal
+        actions of the seats to act all compute without error. Anything else raises
+        :class:`DamagedStateError`, which points to ``/game abort``. The check runs once
+        per stored state.
+        """
         game = self.game(record.game)
-        return game, loads(record.state_json or "", game)
+        try:
+            state = loads(record.state_json or "", game)
+        except RulesVersionError:
+            raise
+        except CorruptStateError as exc:
+            raise DamagedStateError(record.id, str(exc).rstrip(".").lower()) from exc
+        key = (record.id, record.version, hash(record.state_json))
+        if key not in self._sound:
+            try:
+                shape = self._shapes.get(record.id)
+                if shape is None:
+                    shape = _shape(game, record)
+                    if len(self._shapes) >= 4096:
+                        self._shapes.clear()
+                    self._shapes[record.id] = shape
+                _exercise(game, state, record, shape)
+            except _Unsound as exc:
+                raise DamagedStateError(record.id, str(exc)) from exc
+            except Exception as exc:
+                log.warning("game %s has a damaged state", record.id, exc_info=exc)
+                raise DamagedStateError(record.id, "its rules cannot read it") from exc
+            if len(self._sound) >= 4096:
+                self._sound.clear()
+            self._sound.add(key)
+        return game, state
 
     def _interval(self, record: GameRecord) -> float:
         hours = float(record.settings.get("reminder_hours", DEFAULT_REMINDER_HOURS))
@@ -584,6 +634,54 @@ class TablesBase:
 # --------------------------------------------------------------------------- small helpers
 
 
+class _Unsound(ValueError):
+    """What is wrong with a stored state, in words safe to show (no hidden values)."""
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    return type(value).__name__
+
+
+def _shape(game: Game, record: GameRecord) -> dict[str, str | None]:
+    """The JSON kind of each key a new game of ``record``'s table starts with (None for
+    a key that starts as None)."""
+    fresh = game.new([SeatInfo(s.name, s.ai) for s in record.seats], record.seed or 0,
+                     record.options)
+    return {key: None if value is None else _json_kind(value) for key, value in fresh.items()}
+
+
+def _exercise(game: Game, state: State, record: GameRecord,
+              shape: dict[str, str | None]) -> None:
+    """Work out everything the bot asks of a state; raises if the state is unsound.
+
+    The state must also hold every key of ``shape`` (the game's keys when it started),
+    each of the same JSON kind (a key that is None on either side may be anything):
+    games add keys as they go but never drop one.
+    """
+    seats = len(record.seats)
+    if len(state["seats"]) != seats:
+        raise _Unsound(f"it has {len(state['seats'])} seats, the table {seats}")
+    for key, kind in shape.items():
+        if key not in state:
+            raise _Unsound(f"it is missing {key!r}")
+        if kind is not None and state[key] is not None and _json_kind(state[key]) != kind:
+            raise _Unsound(f"its {key!r} holds a {_json_kind(state[key])}, not a {kind}")
+    acting = game.to_act(state)
+    game.result(state)
+    game.summary(state)
+    game.scores(state)
+    game.top(state)
+    game.view(state, None)
+    for seat in range(seats):
+        game.view(state, seat)
+    for seat in acting:
+        game.legal_actions(state, seat)
+
+
 def lobby_owner(record: GameRecord) -> int | None:
     """Who runs a lobby: its creator while seated, else the first seated player."""
     humans = [s.user_id for s in record.seats if not s.ai and s.user_id is not None]
@@ -647,6 +745,6 @@ def clip_name(name: str) -> str:
 __all__ = [
     "COMMIT_ATTEMPTS", "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
     "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Checked", "Clock",
-    "Conceded", "Hand", "Lobby", "Reminder", "Status", "Step", "TableError", "TablesBase",
-    "dumps_result", "lobby_owner", "plural", "stored_result",
+    "Conceded", "DamagedStateError", "Hand", "Lobby", "Reminder", "Status", "Step", "TableError",
+    "TablesBase", "dumps_result", "lobby_owner", "plural", "stored_result",
 ]
