@@ -41,6 +41,20 @@ MAX_SELECT_TEXT = 100
 #: Up to this many quick choices become buttons; more become a select menu.
 MAX_BUTTONS = 10
 TOKEN = r"[A-Za-z0-9._-]{1,32}"
+
+
+def at_most(limit: int) -> str:
+    """A regular expression for the decimal numbers from 0 to ``limit``, nothing larger."""
+    digits = str(limit)
+    shorter = [f"[0-9]{{1,{len(digits) - 1}}}"] if len(digits) > 1 else []
+    same_length = [f"{digits[:i]}[0-{int(d) - 1}][0-9]{{{len(digits) - i - 1}}}"
+                   for i, d in enumerate(digits) if d != "0"]
+    return "(?:" + "|".join([*shorter, *same_length, digits]) + ")"
+
+
+#: A game id SQLite can hold (below 2**63): a larger, signed or malformed id matches no
+#: component, so a forged click is refused as unknown before any query.
+GAME_ID = rf"(?P<game>{at_most(2**63 - 1)})"
 UNKNOWN_BUTTON = ("This button belongs to an older version of the game, so it does nothing now. "
                   "Use `/game board` for the current board and its buttons.")
 
@@ -86,7 +100,7 @@ def _token(raw: str | None, move: int) -> str | int:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"cb:lobby:(?P<game>[0-9]{1,20}):(?P<op>join|leave|ai|start|cancel)"):
+                  template=rf"cb:lobby:{GAME_ID}:(?P<op>join|leave|ai|start|cancel)"):
     """One of the lobby's buttons."""
 
     def __init__(self, game_id: int, op: str) -> None:
@@ -106,7 +120,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=(r"cb:m:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                   template=(rf"cb:m:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                              rf"(?P<token>{TOKEN}):(?P<notation>.+)")):
     """A button that plays one action while the decision it was made for is open."""
 
@@ -131,7 +145,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=(r"cb:s:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                   template=(rf"cb:s:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                              rf"(?P<token>{TOKEN})")):
     """A select menu of actions; each option's value is the action's notation."""
 
@@ -156,7 +170,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=(r"cb:ms:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                 template=(rf"cb:ms:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN})")):
     """A menu to choose several items at once; together they make one action."""
 
@@ -184,7 +198,7 @@ class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"cb:d:(?P<game>[0-9]{1,20})"):
+                   template=rf"cb:d:{GAME_ID}"):
     """Opens the clicker's own choices privately (for secret or several-player decisions)."""
 
     def __init__(self, game_id: int) -> None:
@@ -202,7 +216,7 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"cb:move:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):(?P<notation>.+)"):
+                      template=rf"cb:move:{GAME_ID}:(?P<move>[0-9]{{1,9}}):(?P<notation>.+)"):
     """A move button posted before decision tokens: valid only at the move it was made for."""
 
     def __init__(self, game_id: int, move: int, notation: str, label: str = "") -> None:
@@ -223,7 +237,7 @@ class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                      template=r"cb:pick:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9})"):
+                      template=rf"cb:pick:{GAME_ID}:(?P<move>[0-9]{{1,9}})"):
     """A move menu posted before decision tokens."""
 
     def __init__(self, game_id: int, move: int,
