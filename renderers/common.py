@@ -9,6 +9,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.games.colours import PAINTS, SHAPES, STANDARD_SEATS, seat_paint, seat_shape
 from bot.games.content import data_path
 
 Colour = tuple[int, int, int]
@@ -23,42 +24,33 @@ PANEL: Colour = (255, 252, 247)
 PANEL_EDGE: Colour = (222, 205, 190)
 HIGHLIGHT: Colour = (255, 196, 0)
 
-#: Seat colours from the Okabe-Ito palette, told apart with every common colour-vision type.
-#: Yellow and black, the last two, are the pair that stays furthest from the first four
-#: under protanopia, deuteranopia and tritanopia simulation.
-SEAT_COLOURS: tuple[Colour, ...] = (
-    (0, 114, 178),    # blue
-    (213, 94, 0),     # vermillion
-    (0, 158, 115),    # bluish green
-    (204, 121, 167),  # reddish purple
-    (240, 228, 66),   # yellow
-    (0, 0, 0),        # black
-)
-
-#: One shape per seat, so that a seat is known by its mark even without colour.
-SEAT_SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "star", "hexagon")
+#: Seat colours in seat order and seat shapes, from the one table text uses too
+#: (:mod:`bot.games.colours`). Yellow and black, the last two, are the pair that stays
+#: furthest from the first four under protanopia, deuteranopia and tritanopia simulation.
+SEAT_COLOURS: tuple[Colour, ...] = tuple(PAINTS[name].rgb for name in STANDARD_SEATS)
+SEAT_SHAPES: tuple[str, ...] = tuple(shape for shape, _ in SHAPES)
 
 
-def seat_colour(seat: int) -> Colour:
-    """The colour of ``seat`` (colours repeat after the sixth seat)."""
-    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+def seat_colour(seat: int, colours: Sequence[str] = STANDARD_SEATS) -> Colour:
+    """The colour of ``seat`` when seats have the named ``colours`` (they repeat)."""
+    return seat_paint(seat, colours).rgb
 
 
-def seat_shape(seat: int) -> str:
-    """The name of ``seat``'s mark (shapes repeat after the sixth seat)."""
-    return SEAT_SHAPES[seat % len(SEAT_SHAPES)]
-
-
-def seat_text_colour(seat: int) -> Colour:
+def seat_text_colour(seat: int, colours: Sequence[str] = STANDARD_SEATS) -> Colour:
     """``seat``'s colour darkened until it reads as text on the light background.
 
     Yellow text on cream is invisible; this keeps the hue and reaches a contrast
     ratio of at least 3 (the WCAG figure for large text).
     """
-    colour = seat_colour(seat)
+    colour = seat_colour(seat, colours)
     while _contrast(colour, BACKGROUND) < 3.0:
         colour = (round(colour[0] * 0.85), round(colour[1] * 0.85), round(colour[2] * 0.85))
     return colour
+
+
+def ink_on(colour: Colour) -> Colour:
+    """White or ink, whichever reads better on a fill of ``colour`` (ink on yellow)."""
+    return WHITE if _contrast(WHITE, colour) >= _contrast(INK, colour) else INK
 
 
 def _luminance(colour: Colour) -> float:
@@ -117,12 +109,13 @@ def shape_mark(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: f
     draw.polygon(points, fill=fill, outline=outline, width=width)
 
 
-def seat_mark(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float) -> None:
+def seat_mark(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float,
+              colours: Sequence[str] = STANDARD_SEATS) -> None:
     """``seat``'s mark: its shape in its colour with a dark outline, e.g. beside its name.
 
     Black, the sixth colour, is outlined in white so that its star still shows on ink.
     """
-    colour = seat_colour(seat)
+    colour = seat_colour(seat, colours)
     outline = WHITE if colour == (0, 0, 0) else INK
     shape_mark(draw, seat_shape(seat), cx, cy, r, colour, outline)
 

@@ -24,12 +24,13 @@ from renderers.common import (
     INK,
     MUTED,
     PANEL,
+    SEAT_COLOURS,
     WHITE,
     Colour,
     arrow,
     badge,
     font,
-    make_palette,
+    make_palette_keeping,
     new_canvas,
     outlined_text,
     panel,
@@ -902,7 +903,7 @@ def _palette() -> Image.Image:
     for sample in [*samples, icons]:
         sheet.paste(sample, (0, y))
         y += sample.height
-    return make_palette(sheet)
+    return make_palette_keeping(sheet, SEAT_COLOURS)
 
 
 def render(view: dict[str, Any]) -> bytes:

@@ -31,11 +31,15 @@ from renderers.common import (
     MUTED,
     PANEL,
     PANEL_EDGE,
+    SEAT_COLOURS,
     WHITE,
     Colour,
     arrow,
+    ink_on,
     make_palette_keeping,
     panel,
+    seat_colour,
+    seat_mark,
     shorten,
     stamp_text,
     text_size,
@@ -79,16 +83,6 @@ ROW_CARD_H = 150
 
 #: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
 _MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
-
-
-def _hex(colour: str) -> Colour:
-    colour = colour.lstrip("#")
-    return (int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16))
-
-
-def _colour(view: dict[str, Any], seat: int) -> Colour:
-    board = view["seats"][seat]["board"]
-    return _hex(board["colour"]) if board else MUTED
 
 
 def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
@@ -215,9 +209,9 @@ def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
         if i + 1 < n:
             arrow(draw, (cx + r + 4, cy), (cx + gap - r - 6, cy), INK, width=4, head=14)
         ring = HIGHLIGHT if seat == attacker else INK
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_colour(view, seat), outline=ring,
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=seat_colour(seat), outline=ring,
                      width=5 if seat == attacker else 2)
-        _text(image, (cx, cy), str(i + 1), 24, WHITE, True, "mm")
+        _text(image, (cx, cy), str(i + 1), 24, ink_on(seat_colour(seat)), True, "mm")
         _text(image, (cx, cy + r + 6), _short(view["seats"][seat]["name"], 20, gap - 8, True),
               20, INK, True, "ma")
     # The last attacks the first: a line back under the row.
@@ -409,13 +403,15 @@ def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         defending = h is not None and h["defender"] == seat
         panel(draw, (x0, y0, x0 + width, y0 + height), outline=HIGHLIGHT if defending else
               PANEL_EDGE, width=4 if defending else 2)
-        draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12,
-                               fill=_colour(view, seat))
+        colour = seat_colour(seat)
+        draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
+        draw.ellipse((x0 + 5, y0 + 5, x0 + 35, y0 + 35), fill=PANEL)
+        seat_mark(draw, seat, x0 + 20, y0 + 20, 10)
         board = s["board"]["name"] if s["board"] else "no hideout yet"
-        _text(image, (x0 + 10, y0 + 20), _short(f"{s['name']} · {board}", 21, width - 150, True),
-              21, WHITE, True, "lm")
+        _text(image, (x0 + 42, y0 + 20), _short(f"{s['name']} · {board}", 21, width - 182, True),
+              21, ink_on(colour), True, "lm")
         if s["passed"]:
-            _text(image, (x0 + width - 10, y0 + 20), "passed", 17, WHITE, True, "rm")
+            _text(image, (x0 + width - 10, y0 + 20), "passed", 17, ink_on(colour), True, "rm")
         stats = f"{s['candy']} candy   ${s['money']}   {s['tax']} sugar tax"
         if s["hand"]:
             stats += f"   {s['hand']} in hand"
@@ -518,7 +514,7 @@ def _sample_views() -> list[dict[str, Any]]:
         up = {"face": "up", "key": "pit"}
         seats.append({
             "seat": n, "name": f"Player {n + 1}", "ai": False, "passed": n == 0, "hand": n,
-            "board": {"key": board["key"], "name": board["name"], "colour": board["colour"],
+            "board": {"key": board["key"], "name": board["name"],
                       "default": default},
             "candy": 5, "money": 2, "tax": 1, "position": n + 1,
             "costumes": [{"key": "cape", "used": False}, {"key": "cape", "used": True}],
@@ -556,8 +552,7 @@ def _palette() -> Image.Image:
         y += sample.height
     flat = [BACKGROUND, INK, MUTED, PANEL, PANEL_EDGE, WHITE, HIGHLIGHT, BACK, BACK_EDGE, USED,
             MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL, OUTSIDE_FILL, GOOD, BAD]
-    boards = load_json("sugar_heist", "boards.json")["boards"]
-    return make_palette_keeping(sheet, flat + [_hex(board["colour"]) for board in boards])
+    return make_palette_keeping(sheet, flat + list(SEAT_COLOURS))
 
 
 def render(view: dict[str, Any]) -> bytes:

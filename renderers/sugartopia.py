@@ -19,6 +19,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.colours import PAINTS
+from bot.games.sugartopia.rules import Sugartopia
 from renderers.common import (
     BACKGROUND,
     INK,
@@ -28,8 +30,11 @@ from renderers.common import (
     SEAT_SHAPES,
     WHITE,
     Colour,
-    make_palette,
+    make_palette_keeping,
     panel,
+    seat_colour,
+    seat_mark,
+    seat_text_colour,
     shape_mark,
     shorten,
     stamp_text,
@@ -65,18 +70,21 @@ SUGAR: Colour = (255, 255, 255)
 HONEY: Colour = (245, 170, 20)
 TAG: Colour = (255, 252, 240)
 TAG_DONE: Colour = (225, 225, 215)
-BEAR_COLOURS: dict[str, Colour] = {
-    "red": (222, 45, 45), "blue": (30, 100, 220), "yellow": (245, 205, 20),
-    "purple": (140, 70, 190), "green": (30, 140, 70), "orange": (240, 130, 20),
-}
-#: Score and name colours: the bear colours darkened where they would not read on cream.
-TEXT_COLOURS: dict[str, Colour] = {"yellow": (150, 118, 0)}
+#: The bears of nobody; players' bears are in their seat colours (``bot.games.colours``).
+NEUTRAL_BEARS: dict[str, Colour] = {"green": (30, 140, 70), "orange": (240, 130, 20)}
 
 HAND_H = 250
 
 
 def _colour(name: str) -> Colour:
-    return BEAR_COLOURS.get(name, (128, 128, 128))
+    if name in NEUTRAL_BEARS:
+        return NEUTRAL_BEARS[name]
+    return PAINTS[name].rgb if name in PAINTS else (128, 128, 128)
+
+
+def _players(view: dict[str, Any]) -> list[str]:
+    """The seat colours in seat order."""
+    return (view.get("colours") or {}).get("players") or [s["colour"] for s in view["seats"]]
 
 
 def _write(image: Image.Image, xy: tuple[float, float], text: str, size: int,
@@ -277,8 +285,7 @@ class Map:
     def __init__(self, view: dict[str, Any], geo: Geometry, image: Image.Image) -> None:
         self.view, self.geo, self.image = view, geo, image
         self.areas = view.get("areas") or []
-        self.players = tuple((view.get("colours") or {}).get("players")
-                             or [s["colour"] for s in view["seats"]])
+        self.players = tuple(_players(view))
         self.owner_colour = {s["seat"]: s["colour"] for s in view["seats"]}
         feeding = view.get("feeding") or {}
         self.feeding_area = feeding.get("area")
@@ -500,23 +507,23 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     _write(image, (WIDTH - MARGIN, 20), f"move {view['move']}", 22, MUTED, anchor="ra")
     y += 10
     seats = view["seats"]
+    players = _players(view)
     gap = 10
     chip = (WIDTH - 2 * MARGIN - gap * (len(seats) - 1)) / len(seats)
     routes = {r["seat"]: r for r in view.get("routes") or []}
     acting = set(view.get("to_act") or [])
     for i, seat in enumerate(seats):
         x = MARGIN + i * (chip + gap)
-        colour = _colour(seat["colour"])
+        colour = seat_colour(seat["seat"], players)
         active = seat["seat"] in acting
         panel(draw, (x, y, x + chip, y + 92), fill=PANEL,
               outline=colour if active else PANEL_EDGE, width=5 if active else 2, radius=12)
-        shape_mark(draw, SEAT_SHAPES[seat["seat"] % len(SEAT_SHAPES)], x + 24, y + 25, 14,
-                   colour)
+        seat_mark(draw, seat["seat"], x + 24, y + 25, 14, players)
         score = str(seat["score"])
         score_w = text_size(draw, score, 34, True)[0]
         _write(image, (x + 46, y + 25), seat["name"], 25, INK, True, "lm", chip - 66 - score_w)
         _write(image, (x + chip - 12, y + 25), score, 34,
-               TEXT_COLOURS.get(seat["colour"], colour), True, "rm")
+               seat_text_colour(seat["seat"], players), True, "rm")
         _write(image, (x + 14, y + 56), f"{seat['sugar']} sugar · {seat['honey']} honey", 21,
                INK, anchor="lm", max_width=chip - 24)
         route = routes.get(seat["seat"])
@@ -560,7 +567,7 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
     _write(image, (MARGIN, y + 6), "Meadows in play: bears by player, cubes to share", 24,
            INK, True)
     y += 40
-    players = (view.get("colours") or {}).get("players") or [s["colour"] for s in view["seats"]]
+    players = _players(view)
     column = (WIDTH - 2 * MARGIN) // 2
     feeding = (view.get("feeding") or {}).get("area")
     for n, area in enumerate(rows):
@@ -571,8 +578,7 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
         for seat, colour in enumerate(players):
             count = area["bears"].get(colour, 0)
             if count:
-                shape_mark(draw, SEAT_SHAPES[seat % len(SEAT_SHAPES)], px + 11, cy, 11,
-                           _colour(colour))
+                seat_mark(draw, seat, px + 11, cy, 11, players)
                 _write(image, (px + 26, cy), str(count), 24, INK, True, "lm")
                 px += 58
         others = sum(c for colour, c in area["bears"].items() if colour not in players)
@@ -606,7 +612,7 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
     entries = [
         (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
         (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
-        (lambda x, yy: _bear(draw, x, yy - 3, 14, BEAR_COLOURS["green"], None, True),
+        (lambda x, yy: _bear(draw, x, yy - 3, 14, NEUTRAL_BEARS["green"], None, True),
          "fed bear"),
         (lambda x, yy: _cookie(draw, x, yy, 10), "cookie"),
     ]
@@ -706,7 +712,8 @@ def _draw(view: dict[str, Any]) -> Image.Image:
 
 def _sample_view() -> dict[str, Any]:
     """A made-up table that uses every colour and mark, for the palette."""
-    bears = [{"colour": c, "fed": i % 2 == 0} for i, c in enumerate(BEAR_COLOURS)]
+    every = [*Sugartopia.seat_colours, *NEUTRAL_BEARS]
+    bears = [{"colour": c, "fed": i % 2 == 0} for i, c in enumerate(every)]
     fields = [{"sides": [1, 2], "sheep": 2, "rainbow": 1, "sugar": 1, "honey": 1, "done": False,
                "area": 0, "bears": bears}]
     cards = [{"kind": kind, "q": q, "r": r, "label": "a1", "owner": 0,
@@ -718,7 +725,7 @@ def _sample_view() -> dict[str, Any]:
               "gingerman": True, "sugar": 1, "honey": 1, "score": 3}
              for i, c in enumerate(("red", "blue", "yellow", "purple"))]
     areas = [{"id": 0, "number": 3, "name": "Meadow 3", "done": False, "sugar": 1, "honey": 1,
-              "fed": 3, "bears": {c: 1 for c in BEAR_COLOURS}},
+              "fed": 3, "bears": {c: 1 for c in every}},
              {"id": 1, "number": 4, "name": "Meadow 4", "done": True, "sugar": 0, "honey": 0,
               "fed": 0, "bears": {}}]
     return {"game": "sugartopia", "move": 1, "phase": "feed", "turn": 0, "to_act": [0],
@@ -735,7 +742,8 @@ def _sample_view() -> dict[str, Any]:
 
 @cache
 def _palette() -> Image.Image:
-    return make_palette(_draw(_sample_view()))
+    return make_palette_keeping(_draw(_sample_view()),
+                                [PAINTS[c].rgb for c in Sugartopia.seat_colours])
 
 
 def render(view: dict[str, Any]) -> bytes:

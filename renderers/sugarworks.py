@@ -34,11 +34,13 @@ from renderers.common import (
     Colour,
     arrow,
     font,
+    ink_on,
     make_palette_keeping,
     new_canvas,
     outlined_text,
     panel,
     seat_colour,
+    seat_mark,
     shorten,
     stamp_text,
     to_png,
@@ -116,8 +118,8 @@ def candy_sprite(kind: str, radius: int, maker: int | None = None,
         tx, ty = centre + radius * 0.62 * SUPERSAMPLE, centre + radius * 0.62 * SUPERSAMPLE
         draw.ellipse((tx - tag, ty - tag, tx + tag, ty + tag), fill=seat_colour(maker),
                      outline=WHITE, width=SUPERSAMPLE * 2)
-        draw.text((tx, ty), initial, font=font(round(tag * 1.3), True), fill=WHITE,
-                  anchor="mm")
+        draw.text((tx, ty), initial, font=font(round(tag * 1.3), True),
+                  fill=ink_on(seat_colour(maker)), anchor="mm")
     return big.resize((side, side), Image.Resampling.LANCZOS)
 
 
@@ -545,10 +547,11 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
         box = (BX - 30, y, WIDTH - 16, y + 56)
         panel(draw, box, fill=(255, 244, 200) if acting else PANEL,
               outline=seat_colour(i), radius=10, width=3)
-        draw.ellipse((BX - 18, y + 12, BX + 14, y + 44), fill=seat_colour(i))
-        stamp_text(image, (BX - 2, y + 29), initials[i], 19, WHITE, True, "mm")
+        seat_mark(draw, i, BX - 12, y + 28, 11)
+        draw.ellipse((BX + 4, y + 12, BX + 36, y + 44), fill=seat_colour(i))
+        stamp_text(image, (BX + 20, y + 29), initials[i], 19, ink_on(seat_colour(i)), True, "mm")
         name = seat["name"] + ("  (die)" if i == view["first"] else "")
-        _fit(image, (BX + 26, y + 28), name, 24, 300, INK, bold=acting, anchor="lm")
+        _fit(image, (BX + 46, y + 28), name, 24, 280, INK, bold=acting, anchor="lm")
         points = seat["points"]
         detail = (f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
                   f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles")

@@ -4,7 +4,8 @@ Everything here stays inside Discord's limits by construction: message text is
 cut to :data:`MAX_CONTENT` characters, keeping the line that says who acts next.
 Each step of a game reads once ("**Alice** swapped d3 and d4."), names the AI
 when the AI chose ("The AI, for **Alice**, swapped ..."), and every count agrees
-with its noun. Every player is shown with their seat's mark (:data:`SEAT_MARKS`).
+with its noun. Every player is shown with their seat's mark (:func:`seat_mark`), the same
+colour and shape the pictures draw them in.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.games.colours import text_mark
 from bot.games.engine import Game, View
 from bot.games.words import listing
 from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
@@ -33,12 +35,6 @@ Animator = Callable[[Sequence[bytes]], bytes]
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True,
                                      replied_user=False)
 NOBODY = discord.AllowedMentions.none()
-
-#: Each seat's colour and shape in text, in seat order, matching the seat colours and
-#: shapes of the pictures (``renderers.common``: blue circle, vermillion square, green
-#: triangle, purple diamond, yellow star, black hexagon).
-SEAT_MARKS: tuple[str, ...] = ("🟦●", "🟧■", "🟩▲", "🟪◆", "🟨★", "⬛⬢")
-
 
 @dataclass
 class Outgoing:
@@ -150,33 +146,33 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def seat_mark(seat: int) -> str:
-    """The seat's coloured square and shape."""
-    return SEAT_MARKS[seat % len(SEAT_MARKS)]
+def seat_mark(game: Game, seat: int) -> str:
+    """The seat's coloured square and shape in ``game``, as its pictures draw the seat."""
+    return text_mark(seat, game.seat_colours)
 
 
-def marked(seat: int, name: str) -> str:
+def marked(game: Game, seat: int, name: str) -> str:
     """A player's name in bold after their seat's mark."""
-    return f"{seat_mark(seat)} **{name}**"
+    return f"{seat_mark(game, seat)} **{name}**"
 
 
-def who(seat: SeatRecord) -> str:
+def who(game: Game, seat: SeatRecord) -> str:
     """A seat to address: its mark and a mention for a human, its name for an AI."""
     if seat.user_id and not seat.ai:
-        return f"{seat_mark(seat.seat)} {mention(seat.user_id)}"
-    return marked(seat.seat, seat.name)
+        return f"{seat_mark(game, seat.seat)} {mention(seat.user_id)}"
+    return marked(game, seat.seat, seat.name)
 
 
-def players_line(seats: Sequence[SeatRecord]) -> str:
-    return "Players: " + " · ".join(marked(s.seat, s.name) for s in seats)
+def players_line(game: Game, seats: Sequence[SeatRecord]) -> str:
+    return "Players: " + " · ".join(marked(game, s.seat, s.name) for s in seats)
 
 
 # --------------------------------------------------------------------------- steps
 
 
-def step_line(step: Step) -> str:
+def step_line(game: Game, step: Step) -> str:
     """One step, read once: the game's own narration with the mover in bold."""
-    name = marked(step.seat, step.name)
+    name = marked(game, step.seat, step.name)
     subject = f"The AI, for {name}," if step.for_human else name
     said = " ".join(step.events)
     if said.startswith(step.name + " "):
@@ -185,14 +181,14 @@ def step_line(step: Step) -> str:
     return f"{head} {said}" if said else head
 
 
-def step_lines(steps: Sequence[Step], seat: int | None = None) -> list[str]:
+def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None) -> list[str]:
     """The steps as lines; with ``seat``, that seat's private lines follow each step.
 
     Repeated lines (a player still drafting a secret answer) are told once.
     """
     lines: list[str] = []
     for step in steps:
-        line = clip(step_line(step), 600)
+        line = clip(step_line(game, step), 600)
         if not lines or lines[-1] != line:
             lines.append(line)
         if seat is not None:
@@ -206,15 +202,15 @@ def step_lines(steps: Sequence[Step], seat: int | None = None) -> list[str]:
 def board_text(board: Board) -> str:
     """The narration of a move message: title, players, headline, steps, who acts next."""
     game = board.game
-    lines = [f"**{game.title}** · move {board.move}", players_line(board.record.seats)]
+    lines = [f"**{game.title}** · move {board.move}", players_line(game, board.record.seats)]
     if board.headline:
         lines.append(board.headline)
-    lines.extend(step_lines(board.steps))
+    lines.extend(step_lines(game, board.steps))
     if board.result is not None or board.record.status == "finished":
         lines.append("**Game over.**" + (f" {board.result.summary}" if board.result else ""))
         marks = {s.name: s.seat for s in board.record.seats}
         for name, place, score in board.ranking:
-            lines.append(f"{place}. {marked(marks.get(name, 0), name)}: {score}")
+            lines.append(f"{place}. {marked(game, marks.get(name, 0), name)}: {score}")
         return fit(lines, keep_last=len(board.ranking) + 1, keep_first=2)
     lines.append(next_line(board))
     return fit(lines, keep_first=2)
@@ -226,10 +222,11 @@ def next_line(board: Board) -> str:
     acting = [seats[s] for s in board.to_act if s in seats]
     if not acting:
         return "Waiting for the game to go on."
-    names = listing([who(s) for s in acting])
+    names = listing([who(board.game, s) for s in acting])
     if board.joint:
         told = {step.seat for step in board.steps}
-        done = [marked(s, seats[s].name) for s in board.decided if s in seats and s not in told]
+        done = [marked(board.game, s, seats[s].name)
+                for s in board.decided if s in seats and s not in told]
         already = f"{listing(done)} {'has' if len(done) == 1 else 'have'} decided. " if done else ""
         return (f"{already}Still deciding, in secret: {names}. Press **Decide** (only you see "
                 f"your choices) or use `/play`.")
@@ -243,7 +240,7 @@ def next_line(board: Board) -> str:
 def ping_text(board: Board, link: str) -> str:
     """The short message that pings whoever must now decide in a continuing episode."""
     seats = {s.user_id: s for s in board.record.seats if s.user_id}
-    names = listing([who(seats[u]) for u in board.mentions if u in seats])
+    names = listing([who(board.game, seats[u]) for u in board.mentions if u in seats])
     return f"{names}: your turn in **{board.game.title}**: {link}"
 
 
@@ -264,12 +261,12 @@ def mover_text(board: Board, user_id: int, played: str) -> str:
     return fit(lines, keep_last=0)
 
 
-def since_lines(since: Sequence[Step], more: int, seat: int | None) -> list[str]:
+def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) -> list[str]:
     """"Since your last turn:" and the moves others made (``seat``'s private lines too)."""
     if not since:
         return []
     earlier = f" ({plural(more, 'earlier move')} in `/game log`)" if more else ""
-    return [f"Since your last turn{earlier}:", *step_lines(since, seat)]
+    return [f"Since your last turn{earlier}:", *step_lines(game, since, seat)]
 
 
 async def hand_message(hand: Hand, renderer: Renderer | None,
@@ -277,8 +274,8 @@ async def hand_message(hand: Hand, renderer: Renderer | None,
     """The ephemeral private view for one player: catch-up, secrets, choices."""
     image = await render(renderer, hand.view, game_id=hand.record.id)
     seat_name = next((s.name for s in hand.record.seats if s.seat == hand.seat), "you")
-    lines = since_lines(hand.since, hand.since_more, hand.seat)
-    lines.append(f"**{hand.game.title}**: what {marked(hand.seat, seat_name)} sees "
+    lines = since_lines(hand.game, hand.since, hand.since_more, hand.seat)
+    lines.append(f"**{hand.game.title}**: what {marked(hand.game, hand.seat, seat_name)} sees "
                  f"(only you can see this).")
     if hand.answer:
         shown = ", ".join(f"`{n}`" for n in hand.answer)
@@ -290,7 +287,7 @@ async def hand_message(hand: Hand, renderer: Renderer | None,
     elif hand.waiting:
         names = {s.seat: s.name for s in hand.record.seats}
         lines.append("You have decided; still deciding: "
-                     f"{listing([marked(s, names.get(s, '?')) for s in hand.waiting])}.")
+                     f"{listing([marked(hand.game, s, names.get(s, '?')) for s in hand.waiting])}.")
     else:
         lines.append("It is not your turn.")
     return Outgoing(fit(lines, keep_last=2), image, "hand.png", view, NOBODY)
@@ -314,7 +311,7 @@ def lobby_text(lobby: Lobby) -> str:
     lines.append(f"Reminders every {hours:g} h (at most {MAX_REMINDERS}){takeover}.")
     lines.append(f"Seats ({len(record.seats)}/{max_seats}, {game.min_seats} needed to start):")
     for seat in record.seats:
-        name = f"{marked(seat.seat, seat.name)} (AI)" if seat.ai else who(seat)
+        name = f"{marked(game, seat.seat, seat.name)} (AI)" if seat.ai else who(game, seat)
         lines.append(f"{seat.seat + 1}. {name}")
     if lobby.closed == "cancelled":
         lines.append("This lobby was cancelled.")
@@ -389,7 +386,7 @@ def reminder_text(reminder: Reminder) -> str:
     """A reminder ping, with what happened since the reminded players last acted."""
     names = " ".join(mention(u) for u in reminder.mentions)
     record = reminder.record
-    lines = since_lines(reminder.since, reminder.since_more, None)
+    lines = since_lines(reminder.game, reminder.since, reminder.since_more, None)
     lines.append(f"Reminder {reminder.number} of {MAX_REMINDERS}: {names}, it is your turn in "
                  f"**{reminder.game.title}** (waiting since {stamp(record.turn_started_at)}).")
     if reminder.last and reminder.takeover_at:

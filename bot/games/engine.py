@@ -49,6 +49,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from bot.games.colours import STANDARD_SEATS
 from bot.games.rng import Rng
 
 FORMAT_VERSION = 1
@@ -321,6 +322,9 @@ class Game(ABC):
     notation_help: ClassVar[str] = ""
     #: A few sentences on how to play, for ``/game rules``.
     rules_summary: ClassVar[str] = ""
+    #: Seat colours in seat order, names from :data:`bot.games.colours.PAINTS`: text marks
+    #: and pictures both draw a seat in this colour.
+    seat_colours: ClassVar[tuple[str, ...]] = STANDARD_SEATS
 
     # ----------------------------------------------------------------- hooks
 

@@ -191,11 +191,11 @@ def test_no_text_of_any_game_says_one_with_a_plural() -> None:
     for game in bot.games.GAMES.values():
         for seed, players in enumerate(sorted({game.min_seats, min(game.max_seats, 4)})):
 
-            def on_step(step: Any, slug: str = game.slug) -> None:
+            def on_step(step: Any, slug: str = game.slug, game: Any = game) -> None:
                 nonlocal checked
                 outcome = step.outcome
                 texts = [e.text for e in outcome.events]
-                texts.append(messages.step_line(Step(
+                texts.append(messages.step_line(game, Step(
                     step.seat, "Ann", outcome.public or outcome.action.notation,
                     tuple(outcome.narration(None)), False, bool(outcome.action.public))))
                 for text in texts:
@@ -208,8 +208,9 @@ def test_no_text_of_any_game_says_one_with_a_plural() -> None:
 
 def test_the_bots_own_counts_agree_with_their_nouns() -> None:
     assert messages.fit(["a" * 40] * 3 + ["end"], limit=120).count("1 more line:") == 1
-    assert "in 1 earlier move" not in " ".join(messages.since_lines((), 1, None))
-    assert messages.since_lines((Step(0, "Ann", "step", (), False),), 1, None)[0] == \
+    game = bot.games.GAMES["sugar-blast"]
+    assert "in 1 earlier move" not in " ".join(messages.since_lines(game, (), 1, None))
+    assert messages.since_lines(game, (Step(0, "Ann", "step", (), False),), 1, None)[0] == \
         "Since your last turn (1 earlier move in `/game log`):"
 
 

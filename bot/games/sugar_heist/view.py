@@ -36,7 +36,7 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         over                               bool
         track      [seat]                  the target track, first to last
         targets    [[attacker, defender]]  in heist order (arrows on the picture)
-        seats      [{"seat", "name", "ai", "board": {"key", "name", "colour",
+        seats      [{"seat", "name", "ai", "board": {"key", "name",
                      "default": described default encounter} | None,
                      "candy", "money", "tax", "hand": int (cards in hand),
                      "costumes": [{"key", "used"}],
@@ -70,7 +70,7 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         seats.append({
             "seat": s, "name": game.seat_name(state, s), "ai": state["seats"][s]["ai"],
             "board": None if board is None else {
-                "key": board["key"], "name": board["name"], "colour": board["colour"],
+                "key": board["key"], "name": board["name"],
                 "default": cards.describe(board["default"])},
             "candy": p["candy"], "money": p["money"], "tax": p["tax"], "hand": len(p["hand"]),
             "costumes": [{"key": cards.instances()[c["id"]], "used": c["used"]}

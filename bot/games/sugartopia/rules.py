@@ -32,6 +32,8 @@ class Sugartopia(Game):
     min_seats = 2
     max_seats = 4
     has_hidden_information = True
+    #: The bears printed on the cards are the players' colours.
+    seat_colours = tuple(tiles.player_colours())
     notation_help = (
         "Moves: `place l07 at b3 rot 60` (your land card on an open spot, turned 0, 60, 120, "
         "180, 240 or 300 degrees; `b3 60` is enough), `gingerman at c4` (your Gingerman "
@@ -458,9 +460,8 @@ class Sugartopia(Game):
     def _table(state: State) -> Table:
         return Table(state["table"], tiles.catalogue())
 
-    @staticmethod
-    def _seat_colours(state: State) -> list[str]:
-        return tiles.player_colours()[: len(state["seats"])]
+    def _seat_colours(self, state: State) -> list[str]:
+        return list(self.seat_colours[: len(state["seats"])])
 
     @staticmethod
     def _area(table: Table, key: list[int]) -> Area:

@@ -1,0 +1,33 @@
+"""Views from real AI games of every registered game, for the tests that look at pictures."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from playthrough import play
+
+import bot.games
+from bot.games.engine import Game, State
+
+
+@cache
+def states(slug: str, players: int = 3, seed: int = 4) -> tuple[State, ...]:
+    """States of one whole AI game: an early one, two in the middle and the end."""
+    game = bot.games.GAMES[slug]
+    players = max(game.min_seats, min(game.max_seats, players))
+    seen: list[State] = []
+    end, _ = play(game, seed, players, on_step=lambda step: seen.append(step.outcome.state))
+    picks = [seen[len(seen) // 8], seen[len(seen) // 3], seen[2 * len(seen) // 3], end]
+    return tuple(picks)
+
+
+def views(slug: str) -> list[tuple[str, dict[str, Any], int]]:
+    """(label, view, seats) for the public view at each state and seat 0's own mid-game view."""
+    game: Game = bot.games.GAMES[slug]
+    picked = states(slug)
+    seats = len(picked[0]["seats"])
+    out = [(f"{slug} state {n} public", game.view(state, None), seats)
+           for n, state in enumerate(picked)]
+    out.append((f"{slug} state 1 seat 0", game.view(picked[1], 0), seats))
+    return out
