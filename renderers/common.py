@@ -120,6 +120,14 @@ def seat_mark(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: flo
     shape_mark(draw, seat_shape(seat), cx, cy, r, colour, outline)
 
 
+def seat_badge(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float,
+               colours: Sequence[str] = STANDARD_SEATS) -> None:
+    """``seat``'s mark on a white disc, for a place filled with the seat's own colour."""
+    disc = r * 1.5
+    draw.ellipse((cx - disc, cy - disc, cx + disc, cy + disc), fill=WHITE)
+    seat_mark(draw, seat, cx, cy, r, colours)
+
+
 @cache
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans from ``data/fonts`` (shipped, so images look the same everywhere)."""

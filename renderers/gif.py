@@ -7,7 +7,12 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from bot.games.colours import PAINTS
+from renderers.common import BACKGROUND, INK, PANEL, WHITE, make_palette_keeping
+
 PALETTE_SAMPLES = 4  # frames, spread over the game, that the shared palette is taken from
+#: Drawn exactly in every frame: a seat's colour must not drift to a neighbour's (or white).
+KEPT = [*(paint.rgb for paint in PAINTS.values()), BACKGROUND, INK, PANEL, WHITE]
 
 
 def animate(pngs: Sequence[bytes], *, frame_ms: int = 900, last_frame_ms: int = 3000,
@@ -16,7 +21,8 @@ def animate(pngs: Sequence[bytes], *, frame_ms: int = 900, last_frame_ms: int = 
 
     Every frame is mapped onto one palette, so the GIF encoder can store only the
     part of each frame that changed: three times smaller and faster than a
-    palette per frame. Identical consecutive pictures merge into one longer frame.
+    palette per frame. Seat colours are kept exact in that palette. Identical
+    consecutive pictures merge into one longer frame.
     """
     if not pngs:
         raise ValueError("A replay needs at least one picture.")
@@ -28,7 +34,7 @@ def animate(pngs: Sequence[bytes], *, frame_ms: int = 900, last_frame_ms: int = 
     for sample in samples:
         sheet.paste(sample, (0, y))
         y += sample.height
-    palette = sheet.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    palette = make_palette_keeping(sheet, KEPT)
     mapped = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
     durations = [frame_ms] * (len(mapped) - 1) + [last_frame_ms]
     buffer = io.BytesIO()

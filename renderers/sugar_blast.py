@@ -30,15 +30,15 @@ from renderers.common import (
     arrow,
     badge,
     font,
+    ink_on,
     make_palette_keeping,
     new_canvas,
     outlined_text,
     panel,
+    seat_badge,
     seat_colour,
     seat_mark,
-    seat_shape,
     seat_text_colour,
-    shape_mark,
     shorten,
     stamp_text,
     text_size,
@@ -459,7 +459,8 @@ def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         label = shorten(band_draw, label, 24, BOARD - 70, bold=True)
         left = (BOARD - 30 - text_size(band_draw, label, 24, True)[0]) / 2
         stamp_text(band, (left + 30, BAND / 2), label, 24,
-                   WHITE if active else INK if won else seat_text_colour(seat), True, "lm")
+                   ink_on(colour) if active else INK if won else seat_text_colour(seat), True,
+                   "lm")
         # The mark goes on after the band is turned, so that it stands upright on every side.
         along, across = round(left + 11), BAND // 2  # whole pixels: the same mark everywhere
         side = info["side"]
@@ -475,8 +476,8 @@ def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         else:
             image.paste(band.rotate(-90, expand=True), (BX + BOARD + GAP, BY))
             mark = (BX + BOARD + GAP + across, BY + along)
-        if active:  # the mark in white on the seat's own colour: the shape still shows
-            shape_mark(draw, seat_shape(seat), *mark, 11, WHITE)
+        if active:  # on the seat's own colour the mark stands on a white disc
+            seat_badge(draw, seat, *mark, 10)
         else:
             seat_mark(draw, seat, *mark, 11)
     if not over:
@@ -557,9 +558,9 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         return _draw_result(image, draw, view, y)
     turn = view["turn"]
     panel(draw, (x, y, x + w, y + 52), fill=seat_colour(turn), outline=INK, radius=12)
-    shape_mark(draw, seat_shape(turn), x + 28, y + 26, 13, WHITE)
-    label = with_ending(draw, seats[turn]["name"], " to play", 30, w - 70)
-    stamp_text(image, (x + 52, y + 26), label, 30, WHITE, True, "lm")
+    seat_badge(draw, turn, x + 28, y + 26, 12)
+    label = with_ending(draw, seats[turn]["name"], " to play", 30, w - 76)
+    stamp_text(image, (x + 56, y + 26), label, 30, ink_on(seat_colour(turn)), True, "lm")
     y += 62
     phase = view["phase"]
     choices = view.get("choices") or {}

@@ -38,8 +38,8 @@ from renderers.common import (
     ink_on,
     make_palette_keeping,
     panel,
+    seat_badge,
     seat_colour,
-    seat_mark,
     shorten,
     stamp_text,
     text_size,
@@ -405,8 +405,7 @@ def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
               PANEL_EDGE, width=4 if defending else 2)
         colour = seat_colour(seat)
         draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
-        draw.ellipse((x0 + 5, y0 + 5, x0 + 35, y0 + 35), fill=PANEL)
-        seat_mark(draw, seat, x0 + 20, y0 + 20, 10)
+        seat_badge(draw, seat, x0 + 20, y0 + 20, 10)
         board = s["board"]["name"] if s["board"] else "no hideout yet"
         _text(image, (x0 + 42, y0 + 20), _short(f"{s['name']} · {board}", 21, width - 182, True),
               21, ink_on(colour), True, "lm")

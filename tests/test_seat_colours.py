@@ -65,7 +65,8 @@ def test_every_seat_is_drawn_in_the_colour_and_shape_of_its_text_mark(slug, monk
 
     cases = views(slug)
     module.render(cases[0][1])  # the palette, drawn from made-up tables, is made once first
-    monkeypatch.setattr(module, "seat_mark", spy)
+    monkeypatch.setattr(module, "seat_mark", spy, raising=False)
+    monkeypatch.setattr(renderers.common, "seat_mark", spy)  # badges draw their mark with it
     for label, view, players in cases:
         drawn.clear()
         picture = Image.open(io.BytesIO(module.render(view))).convert("RGB")
