@@ -16,8 +16,10 @@ KEPT = [*(paint.rgb for paint in PAINTS.values()), BACKGROUND, INK, PANEL, WHITE
 
 
 def animate(pngs: Sequence[bytes], *, frame_ms: int = 900, last_frame_ms: int = 3000,
-            max_width: int = 640) -> bytes:
+            max_width: int = 640, durations: Sequence[int] | None = None) -> bytes:
     """Frames in order, scaled down to ``max_width``; the final position lingers.
+
+    ``durations`` (milliseconds, one per frame) replaces the even pace when given.
 
     Every frame is mapped onto one palette, so the GIF encoder can store only the
     part of each frame that changed: three times smaller and faster than a
@@ -36,10 +38,13 @@ def animate(pngs: Sequence[bytes], *, frame_ms: int = 900, last_frame_ms: int = 
         y += sample.height
     palette = make_palette_keeping(sheet, KEPT)
     mapped = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
-    durations = [frame_ms] * (len(mapped) - 1) + [last_frame_ms]
+    if durations is None:
+        durations = [frame_ms] * (len(mapped) - 1) + [last_frame_ms]
+    elif len(durations) != len(mapped):
+        raise ValueError("One duration per frame.")
     buffer = io.BytesIO()
     mapped[0].save(buffer, format="GIF", save_all=True, append_images=mapped[1:],
-                   duration=durations, loop=0, disposal=1)
+                   duration=list(durations), loop=0, disposal=1)
     return buffer.getvalue()
 
 

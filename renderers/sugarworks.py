@@ -718,26 +718,27 @@ def render(view: dict[str, Any]) -> bytes:
 # --------------------------------------------------------------------------- the animation
 
 
-def _frame(base: Image.Image, view: dict[str, Any], floor: Floor,
-           positions: dict[str, list[int]], movement: dict[str, Any],
-           step: dict[str, Any] | None, caption: str) -> bytes:
-    image = base.copy()
-    draw = ImageDraw.Draw(image)
-    initials = _initials(view)
+def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
+           crates: dict[str, list[dict[str, Any]]], movement: dict[str, Any],
+           step: dict[str, Any] | None, caption: str) -> Image.Image:
+    """One frame: the floor as the static picture draws it, with the candies at
+    ``positions``, the crates holding ``crates``, and the activation ``step`` marked."""
+    image, draw = new_canvas(WIDTH, floor.bottom + 40)
     kinds = {c["id"]: (c["type"], c["maker"]) for c in movement["start"]}
-    for candy, (x, y) in positions.items():
-        kind, maker = kinds[candy]
-        cx, cy = floor.centre(x, y)
-        if step is not None and candy == step["candy"]:
-            draw.ellipse((cx - 44, cy - 36, cx + 36, cy + 44), outline=BONK, width=6)
-        paste_candy(image, kind, cx - 4, cy + 8, 26, maker,
-                    initials[maker] if maker is not None else "")
+    candies = [{"type": kinds[candy][0], "maker": kinds[candy][1], "x": x, "y": y}
+               for candy, (x, y) in positions.items()]
+    board = dict(view["board"], crates=[dict(c, candies=crates[c["crate"]])
+                                        for c in view["board"]["crates"]])
+    draw_floor(image, draw, dict(view, board=board), floor, candies)
     if step is not None:
+        cx, cy = floor.centre(*positions[step["candy"]]) if step["candy"] in positions \
+            else floor.centre(*step["start"])
+        draw.ellipse((cx - 44, cy - 36, cx + 36, cy + 44), outline=BONK, width=6)
         _path(image, draw, floor, step)
     lines = wrap(_MEASURE, caption, 24, WIDTH - 40, bold=True)[:3]
     for i, line in enumerate(lines):
         stamp_text(image, (20, 8 + i * 29), line, 24, INK, True)
-    return to_png(image, _palette())
+    return image
 
 
 def _path(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
@@ -761,29 +762,63 @@ def _path(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
             _x_icon(draw, cx, cy, 60)
 
 
-def animate(view: dict[str, Any]) -> bytes | None:
-    """The latest candy movement as an animated GIF; ``None`` if the latest move made none."""
-    from renderers.gif import animate as gif
+#: The whole movement GIF lasts at most this long (a phone loops it; 16-30 s was too slow).
+MOVEMENT_MS = 7500
+FIRST_MS, LAST_MS, STEP_MS = 900, 2500, (100, 700)
 
+
+def movement_frames(view: dict[str, Any]) -> list[tuple[Image.Image, int]] | None:
+    """The latest candy movement as (frame, milliseconds); ``None`` if the move made none.
+
+    The crates fill as candies are shipped. The view keeps only the crates as they
+    are now, after the orders filled at the end of the movement; a candy shipped and
+    then used by such an order shows in its crate until the last frame, which is
+    the floor exactly as the static picture draws it.
+    """
     movement = view.get("movement")
     if not movement or not movement.get("fresh"):
         return None
     floor = Floor(view["board"], top=120)
-    height = floor.bottom + 40
-    base, draw = new_canvas(WIDTH, height)
-    for space in view["board"]["spaces"]:
-        _tile(base, floor, space, occupied=True)
-    _coordinates(base, floor)
-    _crates(base, draw, floor, dict(view, board=dict(view["board"], crates=[
-        dict(c, candies=[]) for c in view["board"]["crates"]])))
+    now = {c["crate"]: c["candies"] for c in view["board"]["crates"]}
+    kinds = {c["id"]: c for c in movement["start"]}
+    arrivals = [(n, e["crate"], e["candy"]) for n, step in enumerate(movement["steps"])
+                for e in step["events"] if e["what"] == "ship"]
+    arrived = {candy for *_, candy in arrivals}
+
+    def crates_after(n: int) -> dict[str, list[dict[str, Any]]]:
+        """The crates once the first ``n`` activations are done."""
+        out = {crate: [c for c in candies if c["id"] not in arrived]
+               for crate, candies in now.items()}
+        for k, crate, candy in arrivals:
+            if k < n and crate in out:
+                out[crate].append({"id": candy, "type": kinds[candy]["type"],
+                                   "maker": kinds[candy]["maker"]})
+        return out
+
     start = {c["id"]: c["cell"] for c in movement["start"]}
     title = f"Candy movement, round {movement['round']}: red, yellow, green, blue, purple"
-    frames = [_frame(base, view, floor, start, movement, None, title)]
-    for step in movement["steps"]:
-        frames.append(_frame(base, view, floor, step["after"], movement, step, step["text"]))
+    steps = movement["steps"]
+    step_ms = max(STEP_MS[0], min(STEP_MS[1],
+                                  (MOVEMENT_MS - FIRST_MS - LAST_MS) // max(1, len(steps))))
+    step_ms -= step_ms % 10  # GIF delays are in hundredths of a second
+    frames = [(_frame(view, floor, start, crates_after(0), movement, None, title), FIRST_MS)]
+    for n, step in enumerate(steps):
+        frames.append((_frame(view, floor, step["after"], crates_after(n + 1), movement, step,
+                              step["text"]), step_ms))
     summary = (f"Round {movement['round']} done: {movement['shipped']} shipped, "
                f"{movement['lost']} lost, {movement['bonks']} Bonk!"
                f"{'s' if movement['bonks'] != 1 else ''}.")
-    last = movement["steps"][-1]["after"] if movement["steps"] else start
-    frames.append(_frame(base, view, floor, last, movement, None, summary))
-    return gif(frames, frame_ms=1300, last_frame_ms=4000)
+    last = {c["id"]: [c["x"], c["y"]] for c in view["candies"]}
+    frames.append((_frame(view, floor, last, now, movement, None, summary), LAST_MS))
+    return frames
+
+
+def animate(view: dict[str, Any]) -> bytes | None:
+    """The latest candy movement as an animated GIF; ``None`` if the latest move made none."""
+    from renderers.gif import animate as gif
+
+    frames = movement_frames(view)
+    if frames is None:
+        return None
+    return gif([to_png(image, _palette()) for image, _ in frames],
+               durations=[ms for _, ms in frames])
