@@ -48,6 +48,8 @@ from renderers.common import (
 
 WIDTH = 1000
 SIZE = 6
+#: Texts that need not read at 400 px: the move counter (the message names the move).
+FINE_PRINT = (r"move \d+",)
 CELL = 96
 BOARD = CELL * SIZE
 MARGIN = 10
@@ -505,13 +507,13 @@ def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
 def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """Right of the board: the move, the bag, and what the last turn's marks mean."""
     stamp_text(image, (SIDE_X, 56), f"move {view['move']}", 22, MUTED)
-    stamp_text(image, (SIDE_X, 86), f"bag: {view['bag']} candies", 22, INK, True)
+    stamp_text(image, (SIDE_X, 86), f"bag: {view['bag']} candies", 24, INK, True)
     y = LAST_Y
     last = view.get("last")
     stamp_text(image, (SIDE_X, y), "Last turn", 24, INK, True)
     y += 42
     if not last:
-        stamp_text(image, (SIDE_X, y), "none yet", 22, MUTED, anchor="lm")
+        stamp_text(image, (SIDE_X, y), "none yet", 24, MUTED, anchor="lm")
         return
     seat = last["seat"]
     seat_mark(draw, seat, SIDE_X + 12, y, 11)
@@ -718,7 +720,7 @@ def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
         stamp_text(image, (lx, y1), name, 26, INK, True, "lm")
         kept = info.get("kept") or {}
         if not any(kept.values()):
-            stamp_text(image, (x + 22, y2), "no candies kept yet", 22, MUTED, anchor="lm")
+            stamp_text(image, (x + 22, y2), "no candies kept yet", 24, MUTED, anchor="lm")
             continue
         kx = x + 32
         for kind in kinds:

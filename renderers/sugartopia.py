@@ -50,7 +50,7 @@ MAX_HEX = 130
 SIZE_STEP = 0.92
 #: The largest hex when zoomed on one spot.
 ZOOM_HEX = 230
-MAX_MAP_H = 820
+MAX_MAP_H = 1150
 ZOOM_MAP_H = 760
 MIN_MAP_H = 360
 SQRT3 = math.sqrt(3)
@@ -74,6 +74,12 @@ TAG_DONE: Colour = (225, 225, 215)
 NEUTRAL_BEARS: dict[str, Colour] = {"green": (30, 140, 70), "orange": (240, 130, 20)}
 
 HAND_H = 250
+#: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
+READABLE = 24
+CHIP_H = 148
+#: Texts that need not read at 400 px: the key (pieces are told apart by their look)
+#: and the move counter.
+FINE_PRINT = (r"move \d+", "sugar sheep", "honey sheep", "fed bear", "cookie")
 
 
 def _colour(name: str) -> Colour:
@@ -303,7 +309,7 @@ class Map:
                      max(4, round(geo.size * 0.09)))
         # Label sizes move in whole steps so that they rarely change as the table grows
         # (each new size is a new label to rasterise).
-        size = max(12, min(24, 3 * round(geo.size * 0.2 / 3)))
+        size = READABLE
         for card in self.view["cards"]:
             if card["kind"] != "castle":
                 cx, cy = geo.centre(card["q"], card["r"])
@@ -314,7 +320,7 @@ class Map:
         geo = self.geo
         _hexagon(draw, geo.corners(spot["q"], spot["r"], 0.92), SPOT_FILL, SPOT_EDGE,
                  max(2, round(geo.size * 0.03)))
-        size = max(16, min(40, 4 * round(geo.size * 0.42 / 4)))
+        size = max(READABLE, min(40, 4 * round(geo.size * 0.42 / 4)))
         _write(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
                "mm")
 
@@ -458,10 +464,8 @@ def _paint_field(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry,
         elif kind == "tag":
             number, done, feeding = data
             text = _short(number)
-            size = max(10, 2 * round(rad * 0.95 / 2))
-            while size > 10 and text_size(draw, text, size, True)[0] + size / 2 > step - 3:
-                size -= 2
-            _tag(image, draw, x, y, text, size, done, feeding)
+            _tag(image, draw, x, y, text, max(READABLE, 2 * round(rad * 0.95 / 2)), done,
+                 feeding)
         else:
             _stamp(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
 
@@ -491,7 +495,7 @@ def _status(view: dict[str, Any]) -> str:
 
 def _header_height(draw: ImageDraw.ImageDraw, view: dict[str, Any], zoom: str | None) -> int:
     lines = wrap(draw, _status(view), 28, WIDTH - 2 * MARGIN - 130)
-    return 16 + 36 * min(2, len(lines)) + 10 + 100 + (40 if zoom else 0)
+    return 16 + 36 * min(2, len(lines)) + 10 + CHIP_H + 8 + (40 if zoom else 0)
 
 
 def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
@@ -516,7 +520,7 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         x = MARGIN + i * (chip + gap)
         colour = seat_colour(seat["seat"], players)
         active = seat["seat"] in acting
-        panel(draw, (x, y, x + chip, y + 92), fill=PANEL,
+        panel(draw, (x, y, x + chip, y + CHIP_H), fill=PANEL,
               outline=colour if active else PANEL_EDGE, width=5 if active else 2, radius=12)
         seat_mark(draw, seat["seat"], x + 24, y + 25, 14, players)
         score = str(seat["score"])
@@ -524,8 +528,8 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         _write(image, (x + 46, y + 25), seat["name"], 25, INK, True, "lm", chip - 66 - score_w)
         _write(image, (x + chip - 12, y + 25), score, 34,
                seat_text_colour(seat["seat"], players), True, "rm")
-        _write(image, (x + 14, y + 56), f"{seat['sugar']} sugar · {seat['honey']} honey", 21,
-               INK, anchor="lm", max_width=chip - 24)
+        _write(image, (x + 14, y + 58), f"{seat['sugar']} sugar · {seat['honey']} honey",
+               READABLE, INK, anchor="lm", max_width=chip - 24)
         route = routes.get(seat["seat"])
         if seat["gingerman"]:
             extra = "Gingerman in hand"
@@ -534,18 +538,20 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         else:
             extra = "no route home"
         if seat["ai"]:
-            extra = "AI · " + extra
+            extra = "AI, " + extra
         if not seat["has_card"] and not view.get("result"):
             extra += " · no card"
-        _write(image, (x + 14, y + 79), extra, 19, MUTED, anchor="lm", max_width=chip - 24)
-    y += 100
+        for n, line in enumerate(wrap(draw, extra, READABLE, round(chip - 24))[:2]):
+            _write(image, (x + 14, y + 88 + 30 * n), line, READABLE, MUTED, anchor="lm",
+                   max_width=chip - 24)
+    y += CHIP_H + 8
     if zoom:
         _write(image, (MARGIN, y + 4), f"Zoom on {zoom} and its neighbours", 26, INK, True)
         y += 40
     return y
 
 
-ROW_H = 36
+ROW_H = 40
 
 
 def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -556,7 +562,38 @@ def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _meadows_height(view: dict[str, Any]) -> int:
     rows = _meadow_rows(view)
-    return 40 + ROW_H * math.ceil(len(rows) / 2) if rows else 0
+    columns = _meadow_columns(rows, _players(view))
+    return 40 + ROW_H * math.ceil(len(rows) / columns) if rows else 0
+
+
+def _meadow_columns(rows: list[dict[str, Any]], players: list[str]) -> int:
+    """Two columns when every meadow's line fits half the width, else one."""
+    half = (WIDTH - 2 * MARGIN) // 2 - 8
+    return 2 if all(_meadow_width(area, players) <= half for area in rows) else 1
+
+
+def _meadow_width(area: dict[str, Any], players: list[str]) -> int:
+    bears = sum(1 for colour in players if area["bears"].get(colour))
+    words = _meadow_words(area, players)
+    return 80 + 64 * bears + sum(text_size(_MEASURE, w, READABLE)[0] + 12 for w in words)
+
+
+def _meadow_words(area: dict[str, Any], players: list[str]) -> list[str]:
+    """A meadow's line after its players' bears: others' bears, then the cubes to share."""
+    words = []
+    others = sum(c for colour, c in area["bears"].items() if colour not in players)
+    if others:
+        words.append(f"+{others} nobody's")
+    if not area["bears"]:
+        words.append("no bears")
+    cubes = []
+    if area["sugar"] or area["fed"]:
+        cubes.append(f"{area['sugar'] + area['fed']} sugar")
+    if area["honey"]:
+        cubes.append(f"{area['honey']} honey")
+    if cubes:
+        words.append("· " + ", ".join(cubes))
+    return words
 
 
 def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
@@ -568,39 +605,29 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
            INK, True)
     y += 40
     players = _players(view)
-    column = (WIDTH - 2 * MARGIN) // 2
+    columns = _meadow_columns(rows, players)
+    column = (WIDTH - 2 * MARGIN) // columns
     feeding = (view.get("feeding") or {}).get("area")
     for n, area in enumerate(rows):
-        x = MARGIN + (n % 2) * column
-        cy = y + (n // 2) * ROW_H + ROW_H // 2
-        _tag(image, draw, x + 28, cy, _short(area["number"]), 22, False, area["id"] == feeding)
-        px = x + 64
+        x = MARGIN + (n % columns) * column
+        cy = y + (n // columns) * ROW_H + ROW_H // 2
+        _tag(image, draw, x + 34, cy, _short(area["number"]), READABLE, False,
+             area["id"] == feeding)
+        px = x + 80
         for seat, colour in enumerate(players):
             count = area["bears"].get(colour, 0)
             if count:
                 seat_mark(draw, seat, px + 11, cy, 11, players)
-                _write(image, (px + 26, cy), str(count), 24, INK, True, "lm")
-                px += 58
-        others = sum(c for colour, c in area["bears"].items() if colour not in players)
-        if others:
-            text = f"+{others} nobody's"
-            _write(image, (px, cy), text, 21, MUTED, anchor="lm")
-            px += text_size(draw, text, 21)[0] + 14
-        if not area["bears"]:
-            _write(image, (px, cy), "no bears", 21, MUTED, anchor="lm")
-            px += text_size(draw, "no bears", 21)[0] + 14
-        cubes = []
-        if area["sugar"] or area["fed"]:
-            cubes.append(f"{area['sugar'] + area['fed']} sugar")
-        if area["honey"]:
-            cubes.append(f"{area['honey']} honey")
-        if cubes:
-            _write(image, (px, cy), "· " + ", ".join(cubes), 21, INK, anchor="lm",
-                   max_width=max(10, x + column - 8 - px))
-    return y + ROW_H * math.ceil(len(rows) / 2)
+                _write(image, (px + 26, cy), str(count), READABLE, INK, True, "lm")
+                px += 64
+        for word in _meadow_words(area, players):
+            _write(image, (px, cy), word, READABLE, INK if word[0] == "·" else MUTED,
+                   anchor="lm")
+            px += text_size(draw, word, READABLE)[0] + 12
+    return y + ROW_H * math.ceil(len(rows) / columns)
 
 
-KEY_H = 40
+KEY_H = 80
 
 
 def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
@@ -608,7 +635,7 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
     """What the pieces are, then the deck and the supply, on one line."""
     supply = view["supply"]
     _write(image, (WIDTH - MARGIN, y + 18), f"deck {view['deck']} · left: {supply['sugar']} "
-           f"sugar, {supply['honey']} honey", 20, MUTED, anchor="rm")
+           f"sugar, {supply['honey']} honey", READABLE, MUTED, anchor="rm")
     entries = [
         (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
         (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
@@ -616,7 +643,7 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
          "fed bear"),
         (lambda x, yy: _cookie(draw, x, yy, 10), "cookie"),
     ]
-    x = MARGIN
+    x, y = MARGIN, y + 40
     for marker, label in entries:
         marker(x + 16, y + 18)
         _write(image, (x + 36, y + 18), label, 20, INK, anchor="lm")
@@ -656,8 +683,8 @@ def _draw_hand(image: Image.Image, view: dict[str, Any], top: int) -> None:
         Map({"seats": view["seats"], "colours": view.get("colours"), "areas": [],
              "spots": [], "cards": []}, geo, image).card(draw, _turned_card(hand, rot))
         fits_here = rot in fits
-        _write(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""), 20,
-               INK if fits_here else MUTED, fits_here, "mm")
+        _write(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""), READABLE,
+               INK if fits_here else MUTED, fits_here, "mm", max_width=WIDTH / 6 - 4)
 
 
 # --------------------------------------------------------------------------- the picture
