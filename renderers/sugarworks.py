@@ -48,6 +48,13 @@ from renderers.common import (
 )
 
 WIDTH = 1000
+#: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
+READABLE = 24
+#: Texts that need not read at 400 px: the icon key (the icons themselves read) and
+#: each player's score split (the total, which decides the game, is large).
+FINE_PRINT = ("jump 2", "spring up 2", "eats that shape", "any candy lost",
+              "· corner icon: on entering", r"orders \d+ · shipping \d+ · blanket \d+")
+HAND_TILE_W = 460
 CELL = 100
 BX, BY = 48, 104  # top-left corner of the floor
 CRATE_W = 178
@@ -248,8 +255,10 @@ def _tile_sprite(played: bool, output: str | None, output_space: bool, centre: s
     if output:
         colour = CANDY[output]
         draw.rectangle((4, 4, CELL - 4, CELL - 4), outline=colour, width=7)
-        stamp_text(sprite, (10, 8), "OUT", 16, colour, True)
-        _candy_shape(draw, output, CELL - 20, 18, 9)
+        # The output's name in the notation (`adjust red to c5`), on a light ground.
+        w = font(READABLE, True).getbbox(output)[2]
+        draw.rectangle((4, 4, 14 + w, 34), fill=WHITE)
+        stamp_text(sprite, (9, 19), output, READABLE, INK, True, "lm")
     elif output_space:
         _dashed_box(draw, (6, 6, CELL - 6, CELL - 6), MUTED)
     colour = ICON_PLAYED if played else ICON
@@ -320,8 +329,8 @@ def _candy_counts(image: Image.Image, x: float, y: float, counts: tuple[tuple[st
         if x + 3 * radius + 30 > max_x:
             break
         paste_candy(image, kind, x + radius, y, radius)
-        stamp_text(image, (x + 2 * radius + 4, y), f"×{n}", 20, INK, True, "lm")
-        x += 2 * radius + 48
+        stamp_text(image, (x + 2 * radius + 4, y), f"×{n}", READABLE, INK, True, "lm")
+        x += 2 * radius + 52
 
 
 def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
@@ -348,11 +357,11 @@ def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image
     draw = ImageDraw.Draw(sprite)
     panel(draw, (0, 0, width, height), fill=CRATE_FILL[name], outline=INK, radius=10, width=3)
     crate_symbol(draw, name, 28, 30, 20)
-    stamp_text(sprite, (56, 28), name.upper(), 20, INK, True, "lm")
+    stamp_text(sprite, (50, 28), name.capitalize(), READABLE, INK, True, "lm")
     if counts:
         _candy_counts(sprite, 8, 66, counts, width - 4, 11)
     else:
-        stamp_text(sprite, (10, 66), "empty", 17, MUTED, False, "lm")
+        stamp_text(sprite, (10, 66), "empty", READABLE, MUTED, False, "lm")
     return sprite
 
 
@@ -420,11 +429,11 @@ def _gutter_sprite(counts: tuple[tuple[str, int], ...]) -> Image.Image:
     draw = ImageDraw.Draw(sprite)
     panel(draw, (0, 0, width, 58), fill=(250, 232, 232), outline=HAZARD, radius=10, width=2)
     _x_icon(draw, 28, 29, 34)
-    stamp_text(sprite, (52, 29), "LOST", 22, HAZARD, True, "lm")
+    stamp_text(sprite, (52, 29), "LOST", READABLE, HAZARD, True, "lm")
     if counts:
         _candy_counts(sprite, 130, 29, counts, width - 4, 14)
     else:
-        stamp_text(sprite, (130, 29), "the gutter is empty", 20, MUTED, False, "lm")
+        stamp_text(sprite, (130, 29), "the gutter is empty", READABLE, MUTED, False, "lm")
     return sprite
 
 
@@ -447,12 +456,12 @@ def _order_sprite(width: int, height: int, look: tuple[bool, str, tuple[str, ...
     draw = ImageDraw.Draw(sprite)
     if look is None:
         _dashed_box(draw, (0, 0, width, height), MUTED)
-        stamp_text(sprite, (width / 2, height / 2), "empty", 18, MUTED, False, "mm")
+        stamp_text(sprite, (width / 2, height / 2), "empty", READABLE, MUTED, False, "mm")
         return sprite
     special, to, candies, stars = look
     panel(draw, (0, 0, width, height), fill=(255, 240, 240) if special else WHITE,
           outline=HAZARD if special else INK, radius=10, width=2)
-    stamp_text(sprite, (8, 6), label, 17, MUTED, True)
+    stamp_text(sprite, (8, 4), label, READABLE, INK, True)
     crate_symbol(draw, to if not special else "lost", width - 26, 24, 13)
     x = 10
     for kind in candies:
@@ -460,7 +469,7 @@ def _order_sprite(width: int, height: int, look: tuple[bool, str, tuple[str, ...
         x += 42
     sx, sy = width - 26, height - 28
     draw.polygon(_star(sx, sy, 22), fill=STAR, outline=INK)
-    stamp_text(sprite, (sx, sy + 2), str(stars), 20, INK, True, "mm")
+    stamp_text(sprite, (sx, sy + 2), str(stars), READABLE, INK, True, "mm")
     return sprite
 
 
@@ -512,11 +521,11 @@ def _die_sprite(face: str) -> Image.Image:
     sprite = Image.new("RGB", (width + 1, 75), BACKGROUND)
     draw = ImageDraw.Draw(sprite)
     panel(draw, (0, 0, width, 74), fill=WHITE, outline=INK, radius=10)
-    stamp_text(sprite, (10, 20), "die", 18, MUTED, True, "lm")
+    stamp_text(sprite, (10, 20), "die", READABLE, MUTED, True, "lm")
     if face in CANDY:
         paste_candy(sprite, face, 40, 50, 15)
     else:
-        stamp_text(sprite, (12, 52), "blank", 18, MUTED, False, "lm")
+        stamp_text(sprite, (12, 52), "blank", READABLE, MUTED, False, "lm")
     return sprite
 
 
@@ -549,13 +558,14 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
               outline=seat_colour(i), radius=10, width=3)
         seat_mark(draw, i, BX - 12, y + 28, 11)
         draw.ellipse((BX + 4, y + 12, BX + 36, y + 44), fill=seat_colour(i))
-        stamp_text(image, (BX + 20, y + 29), initials[i], 19, ink_on(seat_colour(i)), True, "mm")
+        stamp_text(image, (BX + 20, y + 29), initials[i], READABLE, ink_on(seat_colour(i)), True,
+                   "mm")
         name = seat["name"] + ("  (die)" if i == view["first"] else "")
         _fit(image, (BX + 46, y + 28), name, 24, 280, INK, bold=acting, anchor="lm")
         points = seat["points"]
         detail = (f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
                   f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles")
-        stamp_text(image, (WIDTH - 28, y + 18), detail, 22, INK, True, "rm")
+        stamp_text(image, (WIDTH - 28, y + 18), detail, READABLE, INK, True, "rm")
         split = (f"orders {points['orders']} · shipping {points['shipping']} · "
                  f"blanket {points['blanket']}")
         stamp_text(image, (WIDTH - 28, y + 44), split, 18, MUTED, False, "rm")
@@ -566,14 +576,15 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
 @lru_cache(maxsize=64)
 def _hand_tile_sprite(centre: str, corner: str | None, name: str, kind: str) -> Image.Image:
     """A conveyor tile in the hand: its icons, its name and its notation."""
-    sprite = Image.new("RGB", (301, 87), BACKGROUND)
+    sprite = Image.new("RGB", (HAND_TILE_W + 1, 87), BACKGROUND)
     draw = ImageDraw.Draw(sprite)
-    panel(draw, (0, 0, 300, 86), fill=TILE_PLAYED, outline=INK, radius=10)
+    panel(draw, (0, 0, HAND_TILE_W, 86), fill=TILE_PLAYED, outline=INK, radius=10)
     draw_icon(draw, centre, 44, 46, 62, ICON_PLAYED)
     if corner:
         draw_icon(draw, corner, 18, 18, 30, ICON_PLAYED)
-    _fit(sprite, (86, 28), name, 20, 205, INK, bold=True, anchor="lm")
-    _fit(sprite, (86, 58), f"conveyor {kind} at …", 17, 205, MUTED, anchor="lm")
+    _fit(sprite, (86, 28), name, READABLE, HAND_TILE_W - 96, INK, bold=True, anchor="lm")
+    _fit(sprite, (86, 60), f"conveyor {kind} at …", READABLE, HAND_TILE_W - 96, INK,
+         anchor="lm")
     return sprite
 
 
@@ -589,8 +600,8 @@ def _hand(image: Image.Image, view: dict[str, Any], y: int) -> int:
     y += 112
     for i, tile in enumerate(hand["tiles"]):
         sprite = _hand_tile_sprite(tile["centre"], tile["corner"], tile["name"], tile["kind"])
-        image.paste(sprite, (BX - 30 + i * 310, y))
-    return y + 98
+        image.paste(sprite, (BX - 30 + (i % 2) * (HAND_TILE_W + 12), y + (i // 2) * 96))
+    return y + 96 * math.ceil(len(hand["tiles"]) / 2)
 
 
 def _header(image: Image.Image, view: dict[str, Any]) -> None:
@@ -603,9 +614,9 @@ def _header(image: Image.Image, view: dict[str, Any]) -> None:
         doing = {"order": "order action", "factory": "factory action",
                  "drop": "discards down to five orders"}[view["step"]]
         status = f"Round {view['round']}/{view['rounds']} · {who}: {doing}"
-    lines = wrap(_MEASURE, status, 22, WIDTH - 290)[:2]
+    lines = wrap(_MEASURE, status, READABLE, WIDTH - 290)[:2]
     for i, line in enumerate(lines):
-        stamp_text(image, (262, 18 + i * 27), line, 22, INK, True)
+        stamp_text(image, (262, 16 + i * 29), line, READABLE, INK, True)
 
 
 LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
@@ -638,8 +649,8 @@ def _last_movement(image: Image.Image, view: dict[str, Any], y: int) -> int:
     text = (f"Last candy movement (round {movement['round']}): {movement['shipped']} shipped, "
             f"{movement['lost']} lost, {movement['bonks']} Bonk!"
             f"{'s' if movement['bonks'] != 1 else ''}")
-    stamp_text(image, (BX - 30, y + 4), text, 19, MUTED)
-    return y + 32
+    stamp_text(image, (BX - 30, y + 4), text, READABLE, MUTED)
+    return y + 36
 
 
 # --------------------------------------------------------------------------- whole pictures
@@ -647,9 +658,9 @@ def _last_movement(image: Image.Image, view: dict[str, Any], y: int) -> int:
 
 def _height(view: dict[str, Any]) -> int:
     floor_bottom = BY + view["board"]["height"] * CELL
-    height = floor_bottom + 40 + 58 + 16 + 52 + 32 + 146 + 120 + 34 + 64 * len(view["seats"]) + 16
+    height = floor_bottom + 40 + 58 + 16 + 52 + 36 + 146 + 120 + 34 + 64 * len(view["seats"]) + 16
     if view.get("hand"):
-        height += 34 + 112 + 98 + 8
+        height += 34 + 112 + 96 * math.ceil(len(view["hand"]["tiles"]) / 2) + 8
     return height
 
 
