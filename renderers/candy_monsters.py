@@ -38,10 +38,15 @@ from renderers.common import (
 
 WIDTH = 900
 MARGIN = 16
+#: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
+READABLE = 22
+LINE = 26
+#: Texts that need not read at 400 px: the key under the players.
+FINE_PRINT = (r"✓ used this round · .*",)
 CARD_W = (WIDTH - 2 * MARGIN - 2 * 12) // 3
-CARD_H = 178
-MINI_W = 206
+CARD_H = 240
 MINI_GAP = 8
+MINI_W = (WIDTH - 2 * MARGIN - 16) // 3 - MINI_GAP
 EMPTY_SLOT: Colour = (240, 232, 222)
 BLACK_CANDY: Colour = (40, 30, 45)
 SUGAR: Colour = (250, 250, 250)
@@ -54,8 +59,8 @@ WINDOWS = {
 #: Where the markets start: under the title, the status and the kingdom's supply.
 TOP = 110
 PILE_TITLE = 28
-EVENT_TITLE = 28
-EVENT_ROW = 32
+EVENT_TITLE = 30
+EVENT_ROW = 38
 FOOTER = 24
 BOTTOM = 6
 
@@ -107,13 +112,13 @@ def _sugar_cube(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: floa
                 n: int | str, r: int = 16) -> None:
     draw.rounded_rectangle((x - r, y - r, x + r, y + r), radius=5, fill=SUGAR, outline=INK,
                            width=2)
-    stamp_text(image, (x, y + 1), str(n), 20, INK, True, "mm")
+    stamp_text(image, (x, y + 1), str(n), READABLE, INK, True, "mm")
 
 
 def _candy(draw: ImageDraw.ImageDraw, x: float, y: float, n: int | str, colour: Colour,
            r: int = 16) -> None:
     draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
-    _outlined(draw, (x, y + 1), str(n), 20)
+    _outlined(draw, (x, y + 1), str(n), READABLE)
 
 
 # --------------------------------------------------------------------------- sprites
@@ -152,64 +157,88 @@ def _card(image: Image.Image, box: tuple[int, int, int, int], card: dict[str, An
 def _card_sprite(width: int, height: int, name: str, cost: int, value: int, colour: Colour,
                  facts: str, text: str) -> Image.Image:
     sprite, draw = _sprite(width, height, BACKGROUND)
+    names = wrap(_MEASURE, name, READABLE, width - 96, bold=True)[:2]
+    band = 44 if len(names) == 1 else 70
     panel(draw, (0, 0, width, height), fill=PANEL, outline=colour, width=3, radius=12)
-    draw.rounded_rectangle((0, 0, width, 44), radius=12, fill=colour)
-    draw.rectangle((0, 30, width, 44), fill=colour)
+    draw.rounded_rectangle((0, 0, width, band), radius=12, fill=colour)
+    draw.rectangle((0, band - 14, width, band), fill=colour)
     _sugar_cube(sprite, draw, 24, 22, cost)
     _candy(draw, width - 24, 22, value, colour)
-    _outlined(draw, (width / 2, 22), shorten(_MEASURE, name, 19, width - 100, True), 19)
-    _fit(sprite, (10, 52), facts, 16, width - 20, MUTED, bold=True)
-    y = 76
-    for line in wrap(_MEASURE, text, 19, width - 20)[:5]:
-        stamp_text(sprite, (10, y), line, 19, INK)
-        y += 23
+    for n, line in enumerate(names):
+        _outlined(draw, (width / 2, band / 2 + (n - (len(names) - 1) / 2) * LINE), line,
+                  READABLE)
+    y = band + 8
+    for line in wrap(_MEASURE, facts, READABLE, width - 20, bold=True)[:2]:
+        stamp_text(sprite, (10, y), line, READABLE, MUTED, True)
+        y += LINE
+    y += 4
+    for line in wrap(_MEASURE, text, READABLE, width - 20)[:(height - y - 6) // LINE]:
+        stamp_text(sprite, (10, y), line, READABLE, INK)
+        y += LINE
     return sprite
 
 
-def _mini_height(monster: dict[str, Any]) -> int:
-    return 62 + 22 * len(monster["tucked"])
+def _mini_lines(monster: dict[str, Any], printed: dict[str, Any]
+                ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """A controlled monster's name, its facts and each tucked ability, wrapped (never cut)."""
+    name = (monster["key"].upper() if not printed else printed["name"]) + \
+        (" ✓" if monster["used"] else "")
+    window = WINDOWS.get(printed.get("window") or "", "no ability")
+    facts = f"eats {monster['eats']} · {window.lower()}"
+    tucked = tuple(tuple(wrap(_MEASURE, a["key"].upper() + (" ✓" if a["used"] else "")
+                              + (" ●used once" if a["token"] else ""), READABLE,
+                              MINI_W - 44, bold=True)) for a in monster["tucked"])
+    return (tuple(wrap(_MEASURE, name, READABLE, MINI_W - 56, bold=True)),
+            tuple(wrap(_MEASURE, facts, READABLE, MINI_W - 28)), tucked)
+
+
+def _mini_height(monster: dict[str, Any], printed: dict[str, Any]) -> int:
+    names, facts, tucked = _mini_lines(monster, printed)
+    return 14 + LINE * (len(names) + len(facts) + sum(len(t) for t in tucked))
 
 
 def _mini(image: Image.Image, x: int, y: int, monster: dict[str, Any],
           printed: dict[str, Any], colours: dict[str, Colour]) -> int:
     """A monster a player controls, with the abilities tucked under it; returns its height."""
-    name = monster["key"].upper() if not printed else printed["name"]
-    window = WINDOWS.get(printed.get("window") or "", "no ability")
-    tucked = tuple((a["key"].upper(), a["used"], a["token"], colours.get(a["colour"], MUTED))
-                   for a in monster["tucked"])
-    sprite = _mini_sprite(name + (" ✓" if monster["used"] else ""), monster["value"],
-                          colours.get(monster["colour"], MUTED),
-                          f"eats {monster['eats']} · {window.lower()}", tucked)
+    names, facts, lines = _mini_lines(monster, printed)
+    tucked = tuple((text, colours.get(a["colour"], MUTED))
+                   for text, a in zip(lines, monster["tucked"], strict=True))
+    sprite = _mini_sprite(names, monster["value"], colours.get(monster["colour"], MUTED),
+                          facts, tucked)
     image.paste(sprite, (x, y))
-    return _mini_height(monster)
+    return sprite.height - 1
 
 
 @lru_cache(maxsize=256)
-def _mini_sprite(name: str, value: int, colour: Colour, facts: str,
-                 tucked: tuple[tuple[str, bool, bool, Colour], ...]) -> Image.Image:
-    height = 62 + 22 * len(tucked)
+def _mini_sprite(names: tuple[str, ...], value: int, colour: Colour, facts: tuple[str, ...],
+                 tucked: tuple[tuple[tuple[str, ...], Colour], ...]) -> Image.Image:
+    height = 14 + LINE * (len(names) + len(facts) + sum(len(t) for t, _ in tucked))
     sprite, draw = _sprite(MINI_W, height, PANEL)
     panel(draw, (0, 0, MINI_W, height), fill=WHITE, outline=colour, width=3, radius=10)
     draw.rectangle((3, 3, 13, height - 3), fill=colour)
-    _fit(sprite, (20, 6), name, 18, MINI_W - 52, INK, bold=True)
-    _candy(draw, MINI_W - 18, 17, value, colour, r=13)
-    _fit(sprite, (20, 32), facts, 14, MINI_W - 28, MUTED)
-    ty = 56
-    for key, used, token, tint in tucked:
-        tag = (" ✓" if used else "") + (" ●used once" if token else "")
-        draw.rectangle((20, ty + 3, 30, ty + 15), fill=tint, outline=INK)
-        _fit(sprite, (36, ty), key + tag, 15, MINI_W - 44, INK, bold=True)
-        ty += 22
+    _candy(draw, MINI_W - 20, 20, value, colour, r=15)
+    y = 7
+    for line in names:
+        stamp_text(sprite, (20, y), line, READABLE, INK, True)
+        y += LINE
+    for line in facts:
+        stamp_text(sprite, (20, y), line, READABLE, MUTED)
+        y += LINE
+    for lines, tint in tucked:
+        draw.rectangle((20, y + 5, 31, y + 19), fill=tint, outline=INK)
+        for line in lines:
+            stamp_text(sprite, (38, y), line, READABLE, INK, True)
+            y += LINE
     return sprite
 
 
 @lru_cache(maxsize=128)
 def _kept_sprite(label: str, colour: Colour) -> Image.Image:
     """A kept ability as a chip in its colour."""
-    width = round(_MEASURE.textlength(label, font=font(15, True))) + 16
-    sprite, draw = _sprite(width, 26, PANEL)
-    draw.rounded_rectangle((0, 0, width, 26), radius=8, fill=colour)
-    _outlined(draw, (8, 13), label, 15, "lm")
+    width = round(_MEASURE.textlength(label, font=font(READABLE, True))) + 16
+    sprite, draw = _sprite(width, 32, PANEL)
+    draw.rounded_rectangle((0, 0, width, 32), radius=8, fill=colour)
+    _outlined(draw, (8, 16), label, READABLE, "lm")
     return sprite
 
 
@@ -217,16 +246,16 @@ def _kept_sprite(label: str, colour: Colour) -> Image.Image:
 def _event_sprite(label: str, dark: bool) -> Image.Image:
     """An event drawn so far, as a chip; Black Candy in black."""
     width = _event_width(label)
-    sprite, draw = _sprite(width, 26, BACKGROUND)
-    draw.rounded_rectangle((0, 0, width, 26), radius=8, fill=BLACK_CANDY if dark else WHITE,
+    sprite, draw = _sprite(width, 32, BACKGROUND)
+    draw.rounded_rectangle((0, 0, width, 32), radius=8, fill=BLACK_CANDY if dark else WHITE,
                            outline=INK)
-    stamp_text(sprite, (9, 13), label, 15, WHITE if dark else INK, True, "lm")
+    stamp_text(sprite, (9, 16), label, READABLE, WHITE if dark else INK, True, "lm")
     return sprite
 
 
 @lru_cache(maxsize=64)
 def _event_width(label: str) -> int:
-    return round(_MEASURE.textlength(label, font=font(15, True))) + 18
+    return round(_MEASURE.textlength(label, font=font(READABLE, True))) + 18
 
 
 # --------------------------------------------------------------------------- players
@@ -242,12 +271,34 @@ def _player_height(view: dict[str, Any], player: dict[str, Any]) -> int:
     rows = _player_rows(view, player)
     height = 78
     for row in rows:
-        height += max((_mini_height(m) for m in row), default=0) + MINI_GAP
-    if player["kept"]:
-        height += 34
-    if _draft(view, player):
-        height += 28
+        height += max((_mini_height(m, view["cards"].get(m["id"], {})) for m in row),
+                      default=0) + MINI_GAP
+    height += 40 * len(_kept_rows(player))
+    height += LINE * len(_draft_lines(view, player))
     return height + 8
+
+
+def _kept_rows(player: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The kept abilities as chips, in rows that fit the panel after "Kept:"."""
+    rows: list[list[dict[str, Any]]] = []
+    x = WIDTH
+    for kept in player["kept"]:
+        w = round(_MEASURE.textlength(_kept_label(kept), font=font(READABLE, True))) + 22
+        if x + w > WIDTH - 2 * MARGIN - 14:
+            rows.append([])
+            x = 84
+        rows[-1].append(kept)
+        x += w
+    return rows
+
+
+def _kept_label(kept: dict[str, Any]) -> str:
+    return f"{kept['key'].upper()} {kept['value']}"
+
+
+def _draft_lines(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
+    draft = _draft(view, player)
+    return wrap(_MEASURE, draft, READABLE, WIDTH - 2 * MARGIN - 28, bold=True) if draft else []
 
 
 def _draft(view: dict[str, Any], player: dict[str, Any]) -> str:
@@ -286,7 +337,7 @@ def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         tags.append("FEEDING…")
     elif player["feeding"] == "decided":
         tags.append("FED ✓")
-    _fit(image, (WIDTH - MARGIN - 12, y + 10), "  ".join(tags), 18, 320, INK, bold=True,
+    _fit(image, (WIDTH - MARGIN - 12, y + 10), "  ".join(tags), READABLE, 400, INK, bold=True,
          anchor="ra")
     counts = (f"sugar {player['sugar']}   candy {player['candy']}   black {player['black']}"
               f"   score {player['score']}")
@@ -309,19 +360,18 @@ def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
             tallest = max(tallest, _mini(image, x, cy, monster, printed, colours))
             x += MINI_W + MINI_GAP
         cy += tallest + MINI_GAP
-    if player["kept"]:
-        x = MARGIN + 14
-        stamp_text(image, (x, cy + 4), "Kept:", 17, INK, True)
-        x += 56
-        for kept in player["kept"]:
-            chip = _kept_sprite(f"{kept['key'].upper()} {kept['value']}",
-                                colours.get(kept["colour"], MUTED))
+    for n, row in enumerate(_kept_rows(player)):
+        if n == 0:
+            stamp_text(image, (MARGIN + 14, cy + 6), "Kept:", READABLE, INK, True)
+        x = MARGIN + 84
+        for kept in row:
+            chip = _kept_sprite(_kept_label(kept), colours.get(kept["colour"], MUTED))
             image.paste(chip, (x, cy + 2))
             x += chip.width - 1 + 6
-        cy += 34
-    draft = _draft(view, player)
-    if draft:
-        _fit(image, (MARGIN + 14, cy + 2), draft, 17, WIDTH - 2 * MARGIN - 28, MUTED, bold=True)
+        cy += 40
+    for line in _draft_lines(view, player):
+        stamp_text(image, (MARGIN + 14, cy + 2), line, READABLE, MUTED, True)
+        cy += LINE
     return y + height
 
 
@@ -339,18 +389,18 @@ def _event_places(view: dict[str, Any]) -> tuple[list[tuple[int, int]], int]:
             y += EVENT_ROW
         places.append((x, y))
         x += w + 6
-    return places, (y + 36 if view["events"] else 30)
+    return places, (y + 42 if view["events"] else 34)
 
 
 def _events(image: Image.Image, view: dict[str, Any], y: int) -> int:
     left = view["black_candies"]["left"]
     _fit(image, (MARGIN, y), f"Events drawn ({view['decks']['events']} left in the deck, "
-         f"{left} Black {'Candy' if left == 1 else 'Candies'} to come):", 19,
+         f"{left} Black {'Candy' if left == 1 else 'Candies'} to come):", READABLE,
          WIDTH - 2 * MARGIN, INK, bold=True)
     y += EVENT_TITLE
     places, height = _event_places(view)
     if not view["events"]:
-        stamp_text(image, (MARGIN, y), "none yet", 17, MUTED)
+        stamp_text(image, (MARGIN, y), "none yet", READABLE, MUTED)
     for event, (x, dy) in zip(view["events"], places, strict=True):
         image.paste(_event_sprite(event["name"], event["kind"] == "black_candy"), (x, y + dy))
     return y + height
@@ -375,11 +425,12 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     _fit(image, (MARGIN, 46), _status(view), 22, WIDTH - 2 * MARGIN, INK, bold=True)
     k = view["kingdom"]
     _fit(image, (MARGIN, 78), f"Kingdom: {k['sugar']} sugar · {k['black']} black cubes · "
-         f"{k['candy']} candy · {k['tokens']} one-time tokens", 19, WIDTH - 2 * MARGIN, MUTED)
+         f"{k['candy']} candy · {k['tokens']} one-time tokens", READABLE, WIDTH - 2 * MARGIN,
+         MUTED)
     y = TOP
     for pile, label in (("monsters", "Monsters"), ("abilities", "Abilities")):
         _fit(image, (MARGIN, y), f"{label} for sale (deck {view['decks'][pile]}, discard "
-             f"{view['discard'][pile]})", 19, WIDTH - 2 * MARGIN, INK, bold=True)
+             f"{view['discard'][pile]})", READABLE, WIDTH - 2 * MARGIN, INK, bold=True)
         y += PILE_TITLE
         for slot, card in enumerate(view["market"][pile]):
             x = MARGIN + slot * (CARD_W + 12)
