@@ -69,17 +69,22 @@ PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
 HEADER_TITLE = 42
 HEADER_WAITING = 34
 TRACK_H = 102
-HEIST_H, HEIST_MOD_H = 420, 470
-HIDEOUT_COLS = 2
+HEIST_H, HEIST_MOD_H = 540, 640
+#: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
+READABLE = 24
+LINE = 30
+#: One hideout per row, so that its three rooms' cards can be read on a phone.
+HIDEOUT_COLS = 1
 HIDEOUT_GAP = 12
-HIDEOUT_W = (WIDTH - 2 * MARGIN - HIDEOUT_GAP) // HIDEOUT_COLS
-HIDEOUT_H = 300
+HIDEOUT_W = (WIDTH - 2 * MARGIN - HIDEOUT_GAP * (HIDEOUT_COLS - 1)) // HIDEOUT_COLS
+MOD_H, ENCOUNTER_H = 70, 190
+HIDEOUT_H = 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10 + 44
 ROOM_GAP = 8
 ROOM_W = (HIDEOUT_W - 20 - 2 * ROOM_GAP) // 3
 ROW_TITLE = 34
 PER_ROW = 3
 ROW_CARD_W = (WIDTH - 2 * MARGIN - (PER_ROW - 1) * 10) // PER_ROW
-ROW_CARD_H = 150
+ROW_CARD_H = 240
 
 #: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
 _MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
@@ -169,12 +174,12 @@ def _waiting(view: dict[str, Any]) -> str:
 def _summary_lines(view: dict[str, Any]) -> list[str]:
     if not view["result"]:
         return []
-    return wrap(_MEASURE, view["result"]["summary"], 22, WIDTH - 2 * MARGIN, True)
+    return wrap(_MEASURE, view["result"]["summary"], READABLE, WIDTH - 2 * MARGIN, True)
 
 
 def _header_height(view: dict[str, Any]) -> int:
     return (HEADER_TITLE + (HEADER_WAITING if _waiting(view) else 0)
-            + len(_summary_lines(view)) * round(22 * 1.25) + 4)
+            + len(_summary_lines(view)) * LINE + 4)
 
 
 def _header(image: Image.Image, view: dict[str, Any], y: int) -> int:
@@ -190,8 +195,8 @@ def _header(image: Image.Image, view: dict[str, Any], y: int) -> int:
         _text(image, (MARGIN, y), _short(waiting, 24, WIDTH - 2 * MARGIN), 24, MUTED)
         y += HEADER_WAITING
     for line in _summary_lines(view):
-        _text(image, (MARGIN, y), line, 22, INK, True)
-        y += round(22 * 1.25)
+        _text(image, (MARGIN, y), line, READABLE, INK, True)
+        y += LINE
     return top + _header_height(view)
 
 
@@ -212,8 +217,8 @@ def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=seat_colour(seat), outline=ring,
                      width=5 if seat == attacker else 2)
         _text(image, (cx, cy), str(i + 1), 24, ink_on(seat_colour(seat)), True, "mm")
-        _text(image, (cx, cy + r + 6), _short(view["seats"][seat]["name"], 20, gap - 8, True),
-              20, INK, True, "ma")
+        _text(image, (cx, cy + r + 6), _short(view["seats"][seat]["name"], READABLE, gap - 8,
+                                              True), READABLE, INK, True, "ma")
     # The last attacks the first: a line back under the row.
     first = MARGIN + gap * 0.5
     last = MARGIN + gap * (n - 0.5)
@@ -243,7 +248,7 @@ def _card_sprite(width: int, height: int, name: str, cost: int,
     panel(draw, (0, 0, width, height), fill=fill, outline=HIGHLIGHT if highlight else PANEL_EDGE,
           radius=10, width=5 if highlight else 2)
     inner = width - 16
-    y = _lines(sprite, 8, 6, name, size + 2, inner - 36, INK, True, 2)
+    y = _lines(sprite, 8, 6, name, size + 2, inner - 36, INK, True, 3)
     if cost:
         _text(sprite, (width - 8, 6), f"${cost}", size, MUTED, True, "ra")
     for label, text in rows:
@@ -273,23 +278,23 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     height = HEIST_MOD_H if h["mod"] else HEIST_H
     panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height), fill=PANEL, outline=HIGHLIGHT, width=4)
     title = f"{seats[h['attacker']]['name']} raids {seats[h['defender']]['name']}"
-    _text(image, (MARGIN + 14, y + 10), _short(title, 30, 620, True), 30, INK, True)
+    _text(image, (MARGIN + 14, y + 10), _short(title, 30, 560, True), 30, INK, True)
     # Room progress: three boxes, the current one highlighted.
     for r in range(3):
-        x = WIDTH - MARGIN - 14 - (3 - r) * 96
+        x = WIDTH - MARGIN - 14 - (3 - r) * 118
         outcome = h["outcomes"][r]
         current = r + 1 == h["room"] and outcome is None
         fill = {"cleared": GOOD, "suffered": BAD, "dodged": MUTED}.get(outcome or "",
                                                                        HIGHLIGHT if current
                                                                        else USED)
-        draw.rounded_rectangle((x, y + 10, x + 88, y + 48), radius=8, fill=fill, outline=INK,
+        draw.rounded_rectangle((x, y + 10, x + 110, y + 48), radius=8, fill=fill, outline=INK,
                                width=2)
         label = {"cleared": "clear", "suffered": "hurt", "dodged": "slip"}.get(outcome or "",
                                                                               f"room {r + 1}")
-        _text(image, (x + 44, y + 29), label, 19, WHITE if outcome else INK, True, "mm")
+        _text(image, (x + 55, y + 29), label, READABLE, WHITE if outcome else INK, True, "mm")
     y += 60
     pool = h["pool"]
-    _text(image, (MARGIN + 14, y), f"Dice pool ({len(pool)})", 22, MUTED, True)
+    _text(image, (MARGIN + 14, y), f"Dice pool ({len(pool)})", READABLE, MUTED, True)
     y += 30
     size = DIE if len(pool) <= 7 else 92
     x = MARGIN + 14
@@ -301,7 +306,7 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     if h["outside"] is not None:
         ox = WIDTH - MARGIN - 14 - 70
         _die(image, ox, y + 10, 64, h["outside"], OUTSIDE_FILL, number=False)
-        _text(image, (ox + 32, y + 80), "outside", 17, MUTED, False, "ma")
+        _text(image, (ox + 32, y + 80), "outside", READABLE, MUTED, False, "ma")
     y += size + 40
     # The room being entered: its mod (if any) and its encounter, text in full.
     mod, enc = h["mod"], h["encounter"]
@@ -310,15 +315,17 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     if mod:
         split = left + (right - left) * 0.36
         _card_box(image, (left, y, split - 8, y + room_h),
-                  {**mod, "name": f"Mod: {mod['name']}"}, 20, MOD_FILL, ground=PANEL)
+                  {**mod, "name": f"Mod: {mod['name']}"}, READABLE, MOD_FILL, ground=PANEL)
         left = split + 8
     name = enc["name"] + (" (default)" if enc.get("default") else "")
     _card_box(image, (left, y, right, y + room_h), {**enc, "name": f"Room {h['room']}: {name}"},
-              21, DEFAULT_FILL if enc.get("default") else ENC_FILL, highlight=True, ground=PANEL)
+              READABLE, DEFAULT_FILL if enc.get("default") else ENC_FILL, highlight=True,
+              ground=PANEL)
     y += room_h + 8
     for line in h["log"][-2:]:
-        _text(image, (MARGIN + 14, y), _short(line, 19, WIDTH - 2 * MARGIN - 28), 19, MUTED)
-        y += 25
+        _text(image, (MARGIN + 14, y), _short(line, READABLE, WIDTH - 2 * MARGIN - 28), READABLE,
+              MUTED)
+        y += LINE
     return top + height + 12
 
 
@@ -346,12 +353,12 @@ def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool
     if what == "empty":
         if kind == "mod":
             draw.rounded_rectangle(box, radius=8, outline=PANEL_EDGE, width=2)
-            _text(sprite, (width / 2, height / 2), "no mod", 16, MUTED, False, "mm")
+            _text(sprite, (width / 2, height / 2), "no mod", READABLE, MUTED, False, "mm")
             return sprite
         draw.rounded_rectangle(box, radius=8, fill=DEFAULT_FILL, outline=edge,
                                width=4 if highlight else 2)
-        _text(sprite, (6, 4), "default", 15, MUTED)
-        _lines(sprite, 6, 22, look[2], 18, inner, INK, True, 3)
+        _text(sprite, (6, 4), "default", READABLE, MUTED)
+        _lines(sprite, 6, 4 + LINE, look[2], READABLE, inner, INK, True, 3)
         return sprite
     if what == "back":
         draw.rounded_rectangle(box, radius=8, fill=BACK, outline=edge if highlight else BACK_EDGE,
@@ -359,34 +366,35 @@ def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool
         for i in range(8, width - 4, 14):
             draw.line((i, 4, i, height - 4), fill=BACK_EDGE, width=2)
         encounter = kind == "encounter"
-        _text(sprite, (width / 2, height / 2 - (8 if encounter else 0)), f"${look[2]}",
-              24 if encounter else 18, WHITE, True, "mm")
+        _text(sprite, (width / 2, height / 2 - (14 if encounter else 0)), f"${look[2]}",
+              30 if encounter else READABLE, WHITE, True, "mm")
         if encounter:
-            _text(sprite, (width / 2, height / 2 + 20), "face down", 15, WHITE, False, "mm")
+            _text(sprite, (width / 2, height / 2 + 22), "face down", READABLE, WHITE, False,
+                  "mm")
         return sprite
     _, _, name, cost, challenge, hidden = look
     fill = MOD_FILL if kind == "mod" else ENC_FILL
     draw.rounded_rectangle(box, radius=8, fill=fill, outline=BACK if hidden else edge,
                            width=4 if hidden or highlight else 2)
-    size = 16 if kind == "mod" else 18
-    y = _lines(sprite, 6, 4, name, size, inner, INK, True, 1 if kind == "mod" else 2)
+    y = _lines(sprite, 6, 4, name, READABLE, inner, INK, True, 2)
     if kind == "encounter":
-        room = int((height - 22 - y) // 19)
+        room = int((height - LINE - 4 - y) // LINE)
         if room > 0:
-            _lines(sprite, 6, y, challenge, 15, inner, INK, False, room)
+            _lines(sprite, 6, y, challenge, READABLE, inner, INK, False, room)
     note = "yours, face down" if hidden else f"${cost}"
-    _text(sprite, (6, height - 20), note, 14, BACK if hidden else MUTED, hidden)
+    _text(sprite, (width - 6, height - 4), note, READABLE, BACK if hidden else MUTED, hidden,
+          "rd")
     return sprite
 
 
 @lru_cache(maxsize=128)
 def _chip_sprite(label: str, used: bool) -> Image.Image:
     """A costume as a rounded chip: pink while face up, grey once used."""
-    width = text_size(_MEASURE, label, 16, True)[0] + 16
-    sprite, draw = _canvas(width, 32, PANEL)
-    draw.rounded_rectangle((0, 0, width, 32), radius=14, fill=USED if used else COSTUME_FILL,
+    width = text_size(_MEASURE, label, READABLE, True)[0] + 20
+    sprite, draw = _canvas(width, 38, PANEL)
+    draw.rounded_rectangle((0, 0, width, 38), radius=16, fill=USED if used else COSTUME_FILL,
                            outline=MUTED if used else INK, width=2)
-    _text(sprite, (width / 2, 16), label, 16, MUTED if used else INK, True, "mm")
+    _text(sprite, (width / 2, 19), label, READABLE, MUTED if used else INK, True, "mm")
     return sprite
 
 
@@ -407,32 +415,33 @@ def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
         seat_badge(draw, seat, x0 + 20, y0 + 20, 10)
         board = s["board"]["name"] if s["board"] else "no hideout yet"
-        _text(image, (x0 + 42, y0 + 20), _short(f"{s['name']} · {board}", 21, width - 182, True),
-              21, ink_on(colour), True, "lm")
+        _text(image, (x0 + 42, y0 + 20), _short(f"{s['name']} · {board}", READABLE, width - 182,
+                                                True), READABLE, ink_on(colour), True, "lm")
         if s["passed"]:
-            _text(image, (x0 + width - 10, y0 + 20), "passed", 17, ink_on(colour), True, "rm")
+            _text(image, (x0 + width - 10, y0 + 20), "passed", READABLE, ink_on(colour), True,
+                  "rm")
         stats = f"{s['candy']} candy   ${s['money']}   {s['tax']} sugar tax"
         if s["hand"]:
             stats += f"   {s['hand']} in hand"
-        _text(image, (x0 + 10, y0 + 48), stats, 20, INK, True)
+        _text(image, (x0 + 10, y0 + 50), stats, READABLE, INK, True)
         default = s["board"]["default"]["name"] if s["board"] else ""
         for r, room in enumerate(s["rooms"]):
             rx = x0 + 10 + r * (ROOM_W + ROOM_GAP)
-            ry = y0 + 78
+            ry = y0 + 84
             lit = defending and h["room"] == r + 1
-            _text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", 15, MUTED, True, "ma")
+            _text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", READABLE, INK, True, "ma")
             mod = _slot_look(view, room["mod"], "mod", "")
-            _paste(image, _slot_sprite(ROOM_W, 42, mod, lit), rx, ry + 20)
+            _paste(image, _slot_sprite(ROOM_W, MOD_H, mod, lit), rx, ry + 34)
             enc = _slot_look(view, room["encounter"], "encounter", default)
-            _paste(image, _slot_sprite(ROOM_W, 98, enc, lit), rx, ry + 68)
-        cy = y0 + 254
+            _paste(image, _slot_sprite(ROOM_W, ENCOUNTER_H, enc, lit), rx, ry + 42 + MOD_H)
+        cy = y0 + 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10
         cx = x0 + 10
         if not s["costumes"]:
-            _text(image, (cx, cy + 4), "no costumes", 16, MUTED)
+            _text(image, (cx, cy + 6), "no costumes", READABLE, MUTED)
         for n, c in enumerate(s["costumes"]):
-            chip = _chip_sprite(_short(view["cards"][c["key"]]["name"], 16, 150, True), c["used"])
-            if cx + chip.width - 1 > x0 + width - 44:
-                _text(image, (cx, cy + 4), f"+{len(s['costumes']) - n}", 18, INK, True)
+            chip = _chip_sprite(view["cards"][c["key"]]["name"], c["used"])
+            if cx + chip.width - 1 > x0 + width - 60:
+                _text(image, (cx, cy + 6), f"+{len(s['costumes']) - n} more", READABLE, INK, True)
                 break
             _paste(image, chip, cx, cy)
             cx += chip.width - 1 + 6
@@ -456,7 +465,7 @@ def _cards_row(image: Image.Image, view: dict[str, Any], y: int, title: str,
             shown["effect"] = card["ability"]
         else:
             shown["name"] = f"{card['name']} ({card['kind']})"
-        _card_box(image, (x0, y0, x0 + w, y0 + h), shown, 17, fill)
+        _card_box(image, (x0, y0, x0 + w, y0 + h), shown, READABLE, fill)
     return y + _rows(len(keys)) * (h + 10) + 4
 
 

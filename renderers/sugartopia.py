@@ -50,7 +50,7 @@ MAX_HEX = 130
 SIZE_STEP = 0.92
 #: The largest hex when zoomed on one spot.
 ZOOM_HEX = 230
-MAX_MAP_H = 1150
+MAX_MAP_H = 1000
 ZOOM_MAP_H = 760
 MIN_MAP_H = 360
 SQRT3 = math.sqrt(3)

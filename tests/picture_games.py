@@ -13,12 +13,13 @@ from bot.games.engine import Game, State
 
 @cache
 def states(slug: str, players: int = 3, seed: int = 4) -> tuple[State, ...]:
-    """States of one whole AI game: an early one, two in the middle and the end."""
+    """States of one whole AI game: an early one, four along the way and the end."""
     game = bot.games.GAMES[slug]
     players = max(game.min_seats, min(game.max_seats, players))
     seen: list[State] = []
     end, _ = play(game, seed, players, on_step=lambda step: seen.append(step.outcome.state))
-    picks = [seen[len(seen) // 8], seen[len(seen) // 3], seen[2 * len(seen) // 3], end]
+    picks = [seen[len(seen) // 8], seen[len(seen) // 3], seen[len(seen) // 2],
+             seen[2 * len(seen) // 3], seen[5 * len(seen) // 6], end]
     return tuple(picks)
 
 

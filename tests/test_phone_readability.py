@@ -15,11 +15,11 @@ import re
 from typing import Any
 
 import pytest
+from picture_games import views
 from PIL import Image, ImageFont
 
 import bot.games
 import renderers.common
-from picture_games import views
 
 PHONE = 400
 MIN_CAP = 7.0
@@ -73,10 +73,14 @@ def test_every_text_needed_for_a_decision_is_readable_at_400_px(slug, monkeypatc
         assert not small, f"{label} ({width} px wide): " + "; ".join(small)
 
 
-def test_the_measure_catches_small_text(monkeypatch):
-    """The recorder sees text drawn inside cached sprites as well as text drawn directly."""
+def test_the_measure_sees_sprite_text_and_catches_small_text(monkeypatch):
+    """Text drawn into cached sprites is recorded on every picture, and small text is caught:
+    the Sugarworks score split is small and allowed only as fine print."""
     view = views("sugarworks")[1][1]
     texts, width = drawn_text("sugarworks", view, monkeypatch)
     again, _ = drawn_text("sugarworks", view, monkeypatch)
     assert sorted(texts) == sorted(again)  # the caches were emptied: all of it drawn again
+    small = [text for text, size, bold in texts
+             if _cap_height(size, bold) * PHONE / width < MIN_CAP]
+    assert any(text.startswith("orders ") for text in small)
     assert _cap_height(24, False) * PHONE / 1000 >= MIN_CAP > _cap_height(23, False) * PHONE / 1000
