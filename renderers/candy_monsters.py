@@ -127,6 +127,8 @@ def _candy(draw: ImageDraw.ImageDraw, x: float, y: float, n: int | str, colour: 
 def _card_facts(card: dict[str, Any]) -> str:
     price = card.get("price", card["cost"])
     facts = []
+    if card["kind"] == "ability" and card.get("colour"):
+        facts.append(card["colour"])  # its name in the notation: `buy haggle red`
     if card["kind"] in ("monster", "starting"):
         facts.append(f"eats {card['hunger']}" if card["hunger"] is not None else "eats 1/other")
     if card.get("window"):

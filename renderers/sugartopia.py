@@ -627,13 +627,25 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
     return y + ROW_H * math.ceil(len(rows) / columns)
 
 
-KEY_H = 80
+KEY_H = 120
+
+
+def _bear_line(view: dict[str, Any]) -> str:
+    """Which bear colour is whose, in the words of the notation (`feed red`)."""
+    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    neutral = (view.get("colours") or {}).get("neutral") or list(NEUTRAL_BEARS)
+    owned = [f"{colour} {names[seat]}" for seat, colour in enumerate(_players(view))
+             if seat in names]
+    return f"Bears: {', '.join(owned)}; {' and '.join(neutral)}: nobody's"
 
 
 def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
               y: int) -> None:
-    """What the pieces are, then the deck and the supply, on one line."""
+    """Whose bears are which colour; what the pieces are, then the deck and the supply."""
+    _write(image, (MARGIN, y + 18), _bear_line(view), READABLE, INK, anchor="lm",
+           max_width=WIDTH - 2 * MARGIN)
     supply = view["supply"]
+    y += 40
     _write(image, (WIDTH - MARGIN, y + 18), f"deck {view['deck']} · left: {supply['sugar']} "
            f"sugar, {supply['honey']} honey", READABLE, MUTED, anchor="rm")
     entries = [
