@@ -12,6 +12,10 @@ Concurrency rules:
   ids and reminder bookkeeping. A writer passes the version it read; if the row
   moved on it gets :class:`ConflictError` and nothing is written.
 * At most one lobby or active game per channel, enforced by a partial unique index.
+* Reads go through a second, read-only connection, so they never queue behind a
+  write that waits for another process's lock.
+* A write that fails at any statement, COMMIT included, is rolled back whole and
+  raises :class:`NotSavedError`; the store stays usable (see docs/reliability.md).
 
 Times are UNIX seconds supplied by the caller; the store never reads the clock.
 """
@@ -402,12 +406,17 @@ async def _connect(name: str) -> aiosqlite.Connection:
 class Store:
     """Async access to the game database; create with :meth:`Store.open`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str,
+                 reader: aiosqlite.Connection | None = None) -> None:
         self._db: aiosqlite.Connection | None = db
         self.path = path
         # One connection cannot hold two transactions, so coroutines sharing this
         # store take turns; other connections are kept out by BEGIN IMMEDIATE.
         self._lock = asyncio.Lock()
+        # Reads use a connection of their own: in WAL mode they never wait for a writer,
+        # so a write waiting for another process's lock holds up no board or button.
+        self._reader = reader
+        self._read_lock = asyncio.Lock()
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -418,16 +427,30 @@ class Store:
         store = cls(await _connect(name), name)
         try:
             await store._migrate()
+            store._reader = await _connect(name)
+            await store._reader.execute("PRAGMA query_only = ON")
         except BaseException:
             await store.close()
             raise
         return store
 
     async def close(self) -> None:
-        """Close the connection; calling it again does nothing."""
-        db, self._db = self._db, None
-        if db is not None:
-            await db.close()
+        """Close the connections once the write under way (if any) is done; calling it
+        again does nothing."""
+        async with self._lock:
+            connections = (self._reader, self._db)
+            self._db = self._reader = None
+            for db in connections:
+                if db is not None:
+                    await db.close()
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The reading connection, one reader at a time."""
+        async with self._read_lock:
+            if self._reader is None:
+                raise StoreError("The game store is closed.")
+            yield self._reader
 
     def _conn(self) -> aiosqlite.Connection:
         if self._db is None:
@@ -463,7 +486,7 @@ class Store:
 
     async def journal_mode(self) -> str:
         """The SQLite journal mode in use (``'wal'``)."""
-        async with self._lock, self._conn().execute("PRAGMA journal_mode") as cursor:
+        async with self._reading() as db, db.execute("PRAGMA journal_mode") as cursor:
             row = await cursor.fetchone()
         return str(row[0]).lower() if row else ""
 
@@ -503,7 +526,7 @@ class Store:
             stuck = db.in_transaction
         except (sqlite3.Error, ValueError):
             stuck = True
-        if stuck:
+        if stuck and self._db is not None:
             await self._reconnect()
 
     async def _reconnect(self) -> None:
@@ -525,8 +548,8 @@ class Store:
             raise StoreError("The game database is busy; try again in a moment.") from None
         return db
 
-    async def _fetch(self, game_id: int) -> GameRecord:
-        async with self._conn().execute(
+    async def _fetch(self, game_id: int, db: aiosqlite.Connection | None = None) -> GameRecord:
+        async with (db or self._conn()).execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         if row is None:
@@ -578,7 +601,7 @@ class Store:
 
     async def open_game(self, channel_id: int) -> GameRecord | None:
         """The channel's lobby or active game, if any."""
-        async with self._lock, self._conn().execute(
+        async with self._reading() as db, db.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
                 f"AND status IN ('lobby', 'active')", (channel_id,)) as cursor:
             row = await cursor.fetchone()
@@ -586,12 +609,12 @@ class Store:
 
     async def get_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
-        async with self._lock:
-            return await self._fetch(game_id)
+        async with self._reading() as db:
+            return await self._fetch(game_id, db)
 
     async def games_in_channel(self, channel_id: int) -> list[GameRecord]:
         """Every game ever held in the channel, oldest first."""
-        async with self._lock, self._conn().execute(
+        async with self._reading() as db, db.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id",
                 (channel_id,)) as cursor:
             rows = await cursor.fetchall()
@@ -611,7 +634,7 @@ class Store:
         if last is not None:
             query += " LIMIT ?"
             params.append(max(0, int(last)))
-        async with self._lock, self._conn().execute(query, params) as cursor:
+        async with self._reading() as db, db.execute(query, params) as cursor:
             rows = await cursor.fetchall()
         return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable), public,
                              _load_private(game_id, private), episode, bool(snapshot))
@@ -620,7 +643,7 @@ class Store:
 
     async def snapshot(self, game_id: int, n: int) -> str | None:
         """The state text kept from before action ``n``, if one was kept."""
-        async with self._lock, self._conn().execute(
+        async with self._reading() as db, db.execute(
                 "SELECT before FROM actions WHERE game_id = ? AND n = ?",
                 (game_id, n)) as cursor:
             row = await cursor.fetchone()
@@ -628,7 +651,7 @@ class Store:
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""
-        async with self._lock, self._conn().execute(
+        async with self._reading() as db, db.execute(
                 "SELECT game, COUNT(DISTINCT game_id), "
                 "COUNT(DISTINCT CASE WHEN won THEN game_id END) FROM results "
                 "WHERE guild_id IS ? AND user_id = ? GROUP BY game ORDER BY game",
@@ -880,7 +903,7 @@ class Store:
 
         A damaged row is logged and skipped, so it cannot hold up other channels.
         """
-        async with self._lock, self._conn().execute(
+        async with self._reading() as db, db.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
                 f"AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? "
                 f"ORDER BY next_reminder_at, id", (now,)) as cursor:

@@ -85,3 +85,13 @@ def statements_of_transaction(faulty: FaultyConnection) -> list[int]:
     begin = max(i for i, s in enumerate(faulty.statements, 1) if s.startswith("BEGIN"))
     commit = max(i for i, s in enumerate(faulty.statements, 1) if s == "COMMIT")
     return list(range(begin, commit + 1))
+
+
+def watch_reads(store: Store) -> FaultyConnection:
+    """Count the statements of ``store``'s reading connection (none fail)."""
+    current = store._reader
+    real = current.real if isinstance(current, FaultyConnection) else current
+    assert real is not None
+    watched = FaultyConnection(real)
+    store._reader = watched  # type: ignore[assignment]
+    return watched

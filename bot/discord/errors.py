@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import Any, TypeVar
 
 import discord
 
@@ -12,10 +14,13 @@ from bot.games.engine import GameError
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Errors a user can cause; their text is written for players.
 FRIENDLY: tuple[type[Exception], ...] = (GameError, StoreError)
 PUBLIC_THINKING = "candybot.public_thinking"
+#: Seconds a handler may work before it acknowledges the interaction (Discord allows 3).
+ANSWER_WITHIN = 2.0
 #: Said when the bot does not know whether a move was saved, so it claims neither.
 SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. `/game board` shows "
                    "what was saved: if your move is not there, try it again in a moment.")
@@ -39,6 +44,34 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
             log.debug("could not delete the thinking placeholder", exc_info=True)
         interaction.extras[PUBLIC_THINKING] = False
     await interaction.followup.send(text, ephemeral=True)
+
+
+async def in_time(work: Awaitable[T], acknowledge: Callable[[], Awaitable[object]]) -> T:
+    """Await ``work``; if it is not done within :data:`ANSWER_WITHIN` seconds (a write
+    waiting for the database), ``acknowledge`` the interaction first, then keep waiting.
+
+    Discord drops an interaction not acknowledged within 3 s. Quick work keeps its usual
+    answer (a refusal stays private from the first byte); slow work still meets the
+    deadline. Afterwards ``interaction.response.is_done()`` says which happened.
+    """
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), ANSWER_WITHIN)
+    except TimeoutError:
+        await acknowledge()
+        return await task
+
+
+async def announce(interaction: discord.Interaction, content: str, **kwargs: Any) -> int:
+    """Answer with a public message, whether or not the interaction was deferred with a
+    public "thinking" placeholder (which the message then replaces); its message id."""
+    if interaction.response.is_done():
+        sent = await interaction.followup.send(content, wait=True, **kwargs)
+        interaction.extras[PUBLIC_THINKING] = False
+        return sent.id
+    response = await interaction.response.send_message(content, **kwargs)
+    message_id = getattr(response, "message_id", None)
+    return message_id if message_id is not None else (await interaction.original_response()).id
 
 
 async def think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:

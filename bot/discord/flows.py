@@ -1,8 +1,11 @@
 """What each command and click does: ask the tables, then tell Discord.
 
 Every handler first asks the tables whether the request can be done (that is
-quick) and answers a refusal privately from the first byte; only work that will
-post publicly gets a public "thinking" placeholder. Every change is committed
+quick: it only reads, and reads never wait for a write) and answers a refusal
+privately from the first byte; only work that will post publicly gets a public
+"thinking" placeholder. A write that runs before the answer goes through
+:func:`~bot.discord.errors.in_time`, which acknowledges the interaction if the
+database keeps it waiting, so Discord's 3 s deadline is always met. Every change is committed
 through :class:`~bot.tables.Tables` before anything is posted, so a failed post
 never loses a move. Images are rendered in worker threads.
 
@@ -22,7 +25,7 @@ from typing import Protocol
 import discord
 
 from bot.discord import components, messages
-from bot.discord.errors import PUBLIC_THINKING, guarded, think
+from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, think
 from bot.discord.messages import Animator, Outgoing, Renderer
 from bot.games.engine import StaleActionError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
@@ -177,17 +180,14 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
     """``/game new``: open a lobby message in the channel."""
     async with guarded(interaction):
         tables = host(interaction).tables
-        lobby = await tables.open_lobby(
+        lobby = await in_time(tables.open_lobby(
             channel_id=_channel(interaction), guild_id=interaction.guild_id, game=game,
             creator_id=interaction.user.id, creator_name=_user_name(interaction.user),
             seats=seats, reminder_hours=reminder_hours, ai_takeover=bool(ai_takeover),
-            options=options)
-        response = await interaction.response.send_message(
-            messages.lobby_text(lobby), view=components.lobby_view(lobby.record.id),
-            allowed_mentions=messages.NOBODY)
-        message_id = getattr(response, "message_id", None)
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
+            options=options), lambda: think(interaction))
+        message_id = await announce(interaction, messages.lobby_text(lobby),
+                                    view=components.lobby_view(lobby.record.id),
+                                    allowed_mentions=messages.NOBODY)
         await tables.store.set_lobby_message(lobby.record.id, message_id)
 
 
@@ -210,17 +210,21 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
             await publish(bot, board, interaction)
             return
         if op == "join":
-            lobby = await tables.join(game_id, user.id, _user_name(user), channel)
+            change = tables.join(game_id, user.id, _user_name(user), channel)
         elif op == "leave":
-            lobby = await tables.leave_lobby(game_id, user.id, channel)
+            change = tables.leave_lobby(game_id, user.id, channel)
         elif op == "ai":
-            lobby = await tables.add_ai(game_id, user.id, channel)
+            change = tables.add_ai(game_id, user.id, channel)
         else:
-            lobby = await tables.cancel_lobby(game_id, user.id, _can_manage(interaction),
-                                              channel)
+            change = tables.cancel_lobby(game_id, user.id, _can_manage(interaction), channel)
+        lobby = await in_time(change, interaction.response.defer)
         view = None if lobby.closed else components.lobby_view(game_id)
-        await interaction.response.edit_message(content=messages.lobby_text(lobby), view=view,
-                                                allowed_mentions=messages.NOBODY)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=messages.lobby_text(lobby),
+                                                     view=view, allowed_mentions=messages.NOBODY)
+        else:
+            await interaction.response.edit_message(content=messages.lobby_text(lobby),
+                                                    view=view, allowed_mentions=messages.NOBODY)
 
 
 # --------------------------------------------------------------------------- moves
@@ -308,8 +312,10 @@ async def undo(interaction: discord.Interaction) -> None:
     """``/game undo``."""
     async with guarded(interaction):
         bot = host(interaction)
-        board = await bot.tables.undo(_channel(interaction), interaction.user.id)
-        await think(interaction)
+        board = await in_time(bot.tables.undo(_channel(interaction), interaction.user.id),
+                              lambda: think(interaction))
+        if not interaction.response.is_done():
+            await think(interaction)
         await publish(bot, board, interaction)
 
 
@@ -335,17 +341,19 @@ async def abort(interaction: discord.Interaction) -> None:
     """``/game abort``: the host or anyone with Manage Channels."""
     async with guarded(interaction):
         bot = host(interaction)
-        record = await bot.tables.abort(_channel(interaction), interaction.user.id,
-                                        _can_manage(interaction))
+        record = await in_time(bot.tables.abort(_channel(interaction), interaction.user.id,
+                                                _can_manage(interaction)),
+                               lambda: think(interaction))
         if record is None:
-            await interaction.response.send_message(
-                f"{interaction.user.mention} ended this channel's damaged game. Start a new one "
-                "with `/game new`.", allowed_mentions=messages.NOBODY)
+            text = (f"{interaction.user.mention} ended this channel's damaged game. Start a "
+                    f"new one with `/game new`.")
+        else:
+            text = (f"{interaction.user.mention} ended this game of "
+                    f"{bot.tables.game(record.game).title}; it counts for nobody. Start a new "
+                    f"one with `/game new`.")
+        await announce(interaction, text, allowed_mentions=messages.NOBODY)
+        if record is None:
             return
-        title = bot.tables.game(record.game).title
-        await interaction.response.send_message(
-            f"{interaction.user.mention} ended this game of {title}; it counts for nobody. "
-            f"Start a new one with `/game new`.", allowed_mentions=messages.NOBODY)
         if record.status == "lobby":
             await refresh_lobby_message(bot, Lobby(record, bot.tables.game(record.game),
                                                    "cancelled"))

@@ -15,7 +15,7 @@ from race_game import CandyDash
 from bot.discord.components import UNKNOWN_BUTTON
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from faults import inject
+from faults import inject, watch_reads
 
 ALICE, BOB = 350000000000000001, 350000000000000002
 TOO_BIG = (2**63, 2**64 + 5, 10**25)
@@ -45,12 +45,13 @@ async def test_a_forged_custom_id_is_refused_as_unknown_without_a_query(
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "Forged",
                                     "custom_id": custom_id}]}]}
     watched = inject(table.bot.tables.store)
+    read = watch_reads(table.bot.tables.store)
     table.rec.clear()
     with caplog.at_level(logging.WARNING):
         await table.gw.send(table.gw.click(ALICE, message, custom_id))
     (answer,) = table.rec.messages_sent()
     assert answer.ephemeral and answer.content == UNKNOWN_BUTTON
-    assert watched.statements == []
+    assert watched.statements == [] and read.statements == []
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
