@@ -18,20 +18,13 @@ from bot.store import Store
 from bot.tables import DamagedStateError, Tables
 
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
-from discord_harness import Session
+from discord_harness import Clock, Session
 
 ALICE = 101
 CHANNEL, GUILD = 55, 66
 ENVELOPE = {"format", "game", "seed", "options", "seats", "move", "rng", "rules", "decisions",
             "decision_counter"}
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -116,7 +109,7 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
             assert f"#{game_id} is damaged" in str(told.value), (name, command)
             assert "/game abort" in str(told.value)
             assert await row(tables, game_id) == before, (name, command)
-        tables.clock.now += 3 * 3600  # type: ignore[attr-defined]
+        tables.clock.advance(3)  # type: ignore[attr-defined]
         assert await tables.due() == []
         assert await row(tables, game_id) == before, (name, "reminders")
         write_state(tables.store.path, game_id, sound)

@@ -14,18 +14,12 @@ from bot.store import NotSavedError, Store
 from bot.tables import Board, Tables
 
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
+from discord_harness import Clock
 from race_game import CandyRace
 
 ALICE, BOB = 101, 102
 CHANNEL, GUILD = 55, 66
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -99,7 +93,7 @@ async def test_an_ai_seat_left_to_act_is_moved_on_by_the_reminder_pass(tables: T
     await tables.store.replace_seat(game_id, record.version,
                                     type(alice)(0, None, "Alice (AI)", True), tables.clock())
     assert await tables.due() == []
-    tables.clock.now += 3601  # type: ignore[attr-defined]
+    tables.clock.advance(1.01)  # type: ignore[attr-defined]
     [board] = await tables.due()
     assert isinstance(board, Board)
     assert [(s.seat, s.by_ai) for s in board.steps] == [(0, True)]
