@@ -4,6 +4,7 @@ the way out (``/game abort``), and nothing but abort changes a damaged game."""
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -120,7 +121,7 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
 
 
 async def test_the_channel_is_told_the_game_is_damaged_and_how_to_clear_it(
-        tmp_path: Path) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     session = await Session.open(tmp_path, GAMES)
     try:
         await session.start("sugar-heist", humans=[ALICE], ai=2)
@@ -134,6 +135,9 @@ async def test_the_channel_is_told_the_game_is_damaged_and_how_to_clear_it(
                      await session.command(ALICE, "game", "leave")):
             assert told.ephemeral and "is damaged" in told.content, told.content
             assert "/game abort" in told.content
+        with caplog.at_level(logging.ERROR):
+            assert await session.suggest(ALICE, "") == []
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         after = await session.bot.tables.store.get_game(record.id)
         assert after.seats == record.seats and after.version == record.version
         ended = await session.command(ALICE, "game", "abort")

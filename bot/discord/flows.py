@@ -27,7 +27,7 @@ import discord
 from bot.discord import components, messages
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, think
 from bot.discord.messages import Animator, Outgoing, Renderer
-from bot.games.engine import StaleActionError
+from bot.games.engine import GameError, StaleActionError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
 
 log = logging.getLogger(__name__)
@@ -289,6 +289,8 @@ async def autocomplete_play(interaction: discord.Interaction, current: str,
     try:
         pairs = await host(interaction).tables.suggest(interaction.channel_id,
                                                        interaction.user.id, current)
+    except GameError:  # a damaged game: the player learns of it from any command
+        return []
     except Exception:
         log.exception("autocomplete failed in channel %s", interaction.channel_id)
         return []
@@ -302,6 +304,8 @@ async def autocomplete_zoom(interaction: discord.Interaction, current: str,
         return []
     try:
         spots = await host(interaction).tables.zoom_spots(interaction.channel_id, current)
+    except GameError:
+        return []
     except Exception:
         log.exception("zoom autocomplete failed in channel %s", interaction.channel_id)
         return []
