@@ -10,6 +10,7 @@ import asyncio
 import logging
 
 from bot.games.engine import Game, GameError, State
+from bot.games.words import listing
 from bot.store import GameRecord, SeatRecord
 from bot.tables.core import (
     MAX_REMINDERS,
@@ -91,12 +92,12 @@ class Reminders(TablesBase):
         or the bot stopped before it): let them play now."""
         ready = await self._settled(record, game,
                                     lambda: self._ai_chain(record, game, _Plan(state)))
-        names = " and ".join(s.name for s in record.seats if s.seat in game.to_act(state))
+        names = listing([s.name for s in record.seats if s.seat in game.to_act(state)])
         log.info("game %s in channel %s: moving on the AI seats left to act", record.id,
                  record.channel_id)
         try:
             return await self._commit(record, game, ready,
-                                      headline=f"{names} had not moved yet, and now have.")
+                                      headline=f"{names} had not played yet; the game goes on now.")
         except AlreadyMadeError:
             return None
 
