@@ -118,6 +118,19 @@ def play(state: State, seat: int, *moves: str) -> tuple[State, list[str]]:
     return state, texts
 
 
+def feed_all(state: State, seat: int, *first: str) -> tuple[State, list[str]]:
+    """Answer ``seat``'s feeding: the ``first`` steps, then no ability and sugar for the rest."""
+    state, said = play(state, seat, *first)
+    while (top := GAME.top(state)) is not None and top.kind == "feed" and seat in top.waiting:
+        legal = notations(state, seat)
+        step = "use none" if "use none" in legal else next(
+            n for n in legal if n.startswith("feed ") and n.endswith(" sugar")
+            and not n.split(" ")[-2].isdigit())
+        state, more = play(state, seat, step)
+        said += more
+    return state, said
+
+
 def notations(state: State, seat: int) -> list[str]:
     return [a.notation for a in GAME.legal_actions(state, seat)]
 
@@ -379,7 +392,9 @@ def test_a_bought_ability_is_tucked_under_a_monster_or_kept():
     state, _ = play(state, 0, "use uno", "buy pickpocket red")
     decision = GAME.top(state)
     assert decision is not None and decision.kind == "place"
-    assert sorted(notations(state, 0)) == ["keep", "tuck under jawbreaker", "tuck under uno"]
+    # Converting sugar is offered at any time; the decision's own answers are these.
+    assert sorted(n for n in notations(state, 0) if n != "convert") == [
+        "keep", "tuck under jawbreaker", "tuck under uno"]
     state, _ = play(state, 0, "tuck under jawbreaker")
     assert board.monster_entry(state, 0, "jawbreaker")["tucked"] == ["pickpocket-red"]
     check_whole(state)
@@ -556,8 +571,8 @@ def test_a_black_candy_ability_eases_the_feeding():
     arrange(state, 1, ["doro"], sugar=0)
     state = black_candy(state)
     assert "use full belly" in notations(state, 0)
-    state, _ = play(state, 0, "use full belly", "feed all")
-    state, _ = play(state, 1, "feed all")
+    state, _ = feed_all(state, 0, "use full belly")
+    state, _ = feed_all(state, 1)
     # Uno 1 + Magmot 2 = 3, less 2: one sugar.
     assert meals(state, 0) == {"uno": ("sugar", 0, 0, 0), "magmot": ("sugar", 1, 0, 0)}
     assert board.player(state, 0)["black"] == 0
@@ -597,8 +612,8 @@ def test_black_candy_holds_the_event_phase_until_everybody_has_fed():
     assert (GAME.round_of(state), GAME.phase_of(state)) == (1, "event")
     assert GAME.view(state, None)["phase"] == "feeding"
     assert GAME.episode(state) == "black-candy-1"
-    state, _ = play(state, 0, "feed all")
-    state, said = play(state, 1, "feed all")
+    state, _ = feed_all(state, 0)
+    state, said = feed_all(state, 1)
     assert (GAME.round_of(state), GAME.phase_of(state)) == (2, "turns")
     assert any(s.startswith("Round 2 begins") for s in said)
 
@@ -684,8 +699,8 @@ def test_feeding_example_magmot_oni_baba_and_uno_eat_2_each():
     arrange(state, 0, ["uno", "magmot", "oni-baba"], sugar=6)
     assert feeding.hunger_of(state, 0) == [["uno", 2], ["magmot", 2], ["oni-baba", 2]]
     state = black_candy(state)
-    state, _ = play(state, 0, "feed all")
-    state, _ = play(state, 1, "feed all")
+    state, _ = feed_all(state, 0)
+    state, _ = feed_all(state, 1)
     assert meals(state, 0) == {m: ("sugar", 2, 0, 0) for m in ("uno", "magmot", "oni-baba")}
     assert board.player(state, 0)["black"] == 0
     check_whole(state)
@@ -701,7 +716,7 @@ def test_a_monster_not_fed_with_sugar_takes_black_cubes_or_candy_or_leaves():
     state, _ = play(state, 0, "feed oni baba black")     # 2 black cubes
     assert GAME.top(state).waiting == (0, 1)
     state, _ = play(state, 0, "let jawbreaker go")
-    state, _ = play(state, 1, "feed all")
+    state, _ = feed_all(state, 1)
     p = board.player(state, 0)
     assert (p["candy"], p["black"]) == (0, 2)
     assert meals(state, 0) == {"uno": ("sugar", 3, 0, 0), "magmot": ("candy", 0, 2, 0),
@@ -715,8 +730,8 @@ def test_letting_a_monster_go_discards_its_tucked_abilities():
     state = new(2)
     arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["pickpocket-red"]}, sugar=5)
     state = black_candy(state)
-    state, _ = play(state, 0, "let magmot go", "feed all")
-    state, _ = play(state, 1, "feed all")
+    state, _ = feed_all(state, 0, "let magmot go")
+    state, _ = feed_all(state, 1)
     assert "pickpocket-red" in state["discard"]["abilities"]
     assert board.tucked_ids(state, 0) == []
     check_whole(state)
@@ -728,7 +743,8 @@ def test_black_candy_waits_for_everyone_in_any_order_and_keeps_answers_secret():
     arrange(base, 1, ["doro", "oni-baba"], sugar=5)
     arrange(base, 2, ["blip"], sugar=0)
     base = black_candy(base)
-    answers = {0: ["feed magmot black", "feed uno sugar"], 1: ["feed all"], 2: ["feed all"]}
+    answers = {0: ["feed magmot black", "feed uno sugar"],
+               1: ["feed doro sugar", "feed oni baba sugar"], 2: ["feed blip sugar"]}
     finals = []
     for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2]):
         state = base
@@ -749,7 +765,7 @@ def test_black_candy_waits_for_everyone_in_any_order_and_keeps_answers_secret():
 def test_a_seat_that_has_decided_is_told_who_is_still_feeding():
     state = new(3)
     state = black_candy(state)
-    state, _ = play(state, 0, "feed all")
+    state, _ = feed_all(state, 0)
     with pytest.raises(NotYourTurnError, match="already decided"):
         GAME.apply(state, 0, "feed all")
     assert "still feeding: P1 and P2" in GAME.summary(state)
@@ -760,8 +776,8 @@ def test_when_black_cubes_run_out_each_missing_cube_costs_a_candy():
     arrange(state, 0, ["uno", "magmot"], sugar=0, candy=5)
     arrange(state, 1, ["doro"], black=24)
     state = black_candy(state)
-    state, _ = play(state, 0, "feed all")
-    state, _ = play(state, 1, "feed all")
+    state, _ = feed_all(state, 0)
+    state, _ = feed_all(state, 1)
     p = board.player(state, 0)
     assert p["black"] == 1 and p["candy"] == 3
     check_whole(state)
@@ -771,8 +787,8 @@ def test_the_game_ends_when_the_fourth_black_candy_is_resolved():
     state = new(2)
     state["black_candies"] = 3
     state = black_candy(state)
-    state, _ = play(state, 0, "feed all")
-    state, said = play(state, 1, "feed all")
+    state, _ = feed_all(state, 0)
+    state, said = feed_all(state, 1)
     assert state["final"] is not None and GAME.view(state, None)["phase"] == "over"
     assert GAME.result(state) is not None and GAME.to_act(state) == frozenset()
     assert any("game is over" in s for s in said)

@@ -17,6 +17,7 @@ The envelope every state carries::
     rules   int   the game's rules version the state was made with
     decisions list the stack of open decisions, top last (see :class:`Decision`)
     decision_counter int  the last decision id handed out
+    aside   dict  {seat: int} standing actions each seat has taken, once one was (see below)
     flow    dict  {"round": int, "phase": str} for games that declare phases
 
 Everything else in the dict belongs to the game.
@@ -31,6 +32,13 @@ engine pops it and calls :meth:`Game.resolve`, which may ask further decisions
 its seats in any order; each answer stays secret until the last one is in, and
 then the decision resolves once, with the answers by seat, so the order they
 arrived in cannot matter.
+
+Standing actions. Some rules let a player act at any time, out of turn too
+(Kingdom's Candy Monsters: "convert 4 Sugar Cubes into 1 Candy").
+:meth:`Game.standing_actions` lists them. They are not turns: they never change
+who acts, the decision stack or the generator; a seat that may act sees them
+among its legal actions, any other seat may still take them
+(:meth:`Game.standing`), and :meth:`Game.play_standing` carries them out.
 
 Each open decision has an id. A button or command made for a decision carries
 its :meth:`Game.token`; it stays valid while that decision is open for that seat,
@@ -373,6 +381,19 @@ class Game(ABC):
         """A several-at-once choice to offer ``seat`` as a menu now, if any."""
         return None
 
+    def standing_actions(self, state: State, seat: int) -> list[Action]:
+        """What ``seat`` may do at any time, out of turn too; none by default.
+
+        A standing action is not a turn: :meth:`play_standing` may change only the
+        seat's own holdings (and what all can see of them), never who acts, the
+        decision stack or the generator.
+        """
+        return []
+
+    def play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        """Carry out a standing action (see :meth:`standing_actions`)."""
+        raise NotImplementedError(f"{self.slug} offers standing actions but cannot play them")
+
     def option_suggestions(self, name: str, current: str) -> list[str] | None:
         """Autocomplete values for option ``name`` as typed so far (``current``).
 
@@ -539,11 +560,15 @@ class Game(ABC):
         while other seats' answers leave it valid.
         """
         top = self.top(state)
+        aside = state.get("aside") or {}
+        # Standing actions leave other seats' buttons valid; one's own expire (a double click).
+        own = aside.get(str(seat), 0)
+        mine = f"_{own}" if own else ""
         if top is None:
-            return f"m{state['move']}"
+            return f"m{state['move'] - sum(aside.values())}{mine}"
         if top.joint:
-            return f"d{top.id}.{len(top.steps.get(seat, ()))}"
-        return f"d{top.id}"
+            return f"d{top.id}.{len(top.steps.get(seat, ()))}{mine}"
+        return f"d{top.id}{mine}"
 
     # ----------------------------------------------------------------- phases
 
@@ -584,9 +609,19 @@ class Game(ABC):
         if seat not in self.actors(state):
             return []
         top = self.top(state)
-        if top is not None:
-            return self.decision_actions(state, top, seat)
-        return self.turn_actions(state, seat)
+        actions = (self.decision_actions(state, top, seat) if top is not None
+                   else self.turn_actions(state, seat))
+        known = {a.notation for a in actions}
+        return actions + [a for a in self.standing(state, seat) if a.notation not in known]
+
+    def standing(self, state: State, seat: int) -> list[Action]:
+        """``seat``'s standing actions now, whether or not it may act (none once over)."""
+        if not 0 <= seat < len(state["seats"]) or self.result(state) is not None:
+            return []
+        return self.standing_actions(state, seat)
+
+    def _standing_match(self, state: State, seat: int, notation: str) -> Action | None:
+        return next((a for a in self.standing(state, seat) if a.notation == notation), None)
 
     # ----------------------------------------------------------------- provided
 
@@ -667,6 +702,9 @@ class Game(ABC):
             raise NotationError(
                 f"`{text.strip()}` is not a {self.title} move. {self.notation_help}"
             )
+        standing = self._standing_match(state, seat, canon)
+        if standing is not None:
+            return standing
         self._check_can_act(state, seat)
         legal = self.legal(state, seat)
         for action in legal:
@@ -708,20 +746,28 @@ class Game(ABC):
         decision it was made for is no longer open for ``seat``,
         :class:`StaleActionError` is raised.
         """
-        self._check_can_act(state, seat)
+        notation = action if isinstance(action, str) else action.notation
+        if isinstance(action, str):
+            notation = self.canonical(normalise(action)) or "" if normalise(action) else ""
+        if self._standing_match(state, seat, notation) is None:
+            self._check_can_act(state, seat)
         self.check_token(state, seat, expected)
         if isinstance(action, str):
             chosen = self.parse(state, seat, action)
         else:
             chosen = next((a for a in self.legal(state, seat) if a.notation == action.notation),
-                          None)
+                          None) or self._standing_match(state, seat, action.notation)
             if chosen is None:
                 raise IllegalActionError(self.explain(state, seat, action.notation))
         new = copy.deepcopy(state)
         turn = Turn(Rng(new["rng"]))
         top = self.top(new)
         public = chosen.public or chosen.notation
-        if top is None:
+        if self._standing_match(state, seat, chosen.notation) is not None:
+            self.play_standing(new, seat, chosen, turn)
+            aside = new.setdefault("aside", {})
+            aside[str(seat)] = aside.get(str(seat), 0) + 1
+        elif top is None:
             self.play(new, seat, chosen, turn)
         else:
             raw = new["decisions"][-1]

@@ -82,7 +82,10 @@ class Queries(TablesBase):
         seat = next((s.seat for s in mine if s.seat in acting), mine[0].seat)
         legal = tuple(game.legal_actions(state, seat))
         choices = tuple(game.quick_choices(state, seat)[:MAX_SUGGESTIONS]) if legal else ()
-        multi = game.multi_select(state, seat) if legal else None
+        if not legal:
+            # Out of turn: what the rules let a player do at any time (standing actions).
+            legal = choices = tuple(game.standing(state, seat))[:MAX_SUGGESTIONS]
+        multi = game.multi_select(state, seat) if legal and seat in acting else None
         top = game.top(state)
         answer = tuple(game.answer_of(state, seat)) if top is not None and top.joint else ()
         waiting = tuple(top.waiting) if top is not None and top.joint else ()
@@ -162,13 +165,15 @@ class Queries(TablesBase):
             return []
         game, state = self._state(record)
         acting = game.to_act(state)
-        seats = [s.seat for s in self._seats_of(record, user_id) if s.seat in acting]
-        if not seats:
-            return []
+        mine = [s.seat for s in self._seats_of(record, user_id)]
+        seats = [s for s in mine if s in acting]
         needle = normalise(typed)
         ranked: list[Action] = []
         for seat in seats:
             ranked.extend(game.rank_actions(state, seat, game.legal_actions(state, seat)))
+        if not seats:
+            # Out of turn: only what the rules let a player do at any time.
+            ranked = [a for seat in mine for a in game.standing(state, seat)]
         starts = [a for a in ranked if a.notation.startswith(needle)]
         contains = [a for a in ranked if a not in starts
                     and (needle in a.notation or needle in normalise(a.label))]

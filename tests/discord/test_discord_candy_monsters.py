@@ -20,6 +20,15 @@ ALICE, BOB = 340000000000000001, 340000000000000002
 GAME = GAMES["kingdoms-candy-monsters"]
 
 
+async def feed_the_rest(table: Session, user: int, game_id: int, seat: int) -> None:
+    """Type the rest of ``seat``'s feeding answer, one step per monster (the AI's choices)."""
+    while True:
+        now = loads((await table.bot.tables.store.get_game(game_id)).state_json, GAME)
+        top = GAME.top(now)
+        if top is None or top.kind != "feed" or seat not in top.waiting:
+            return
+        await table.play(user, GAME.ai_action(now, seat).notation)
+
 
 
 async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_path: Path):
@@ -63,13 +72,9 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
                         for sent in table.rec.sent:
                             if not sent.ephemeral:
                                 assert chosen not in sent.content, "a secret answer went public"
-                    after = loads((await table.bot.tables.store.get_game(record.id)).state_json,
-                                  GAME)
-                    if GAME.top(after) is not None and GAME.top(after).kind == "feed" and \
-                            seat in GAME.top(after).waiting:
-                        await table.play(ALICE, "feed all")
+                    await feed_the_rest(table, ALICE, record.id, seat)
                 else:
-                    await table.play(BOB, "feed all")
+                    await feed_the_rest(table, BOB, record.id, seat)
                 fed[user] += 1
                 now = loads((await table.bot.tables.store.get_game(record.id)).state_json, GAME)
                 still = GAME.top(now)

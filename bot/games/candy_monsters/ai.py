@@ -307,14 +307,19 @@ def _feed_values(out: Outlook, actions: Sequence[Action]) -> dict[str, float]:
     to_let_go = _doomed(out, mine, decided)
     for action in actions:
         words = action.notation.split(" ")
-        if words[0] == "use":
-            values[action.notation] = 10.0
+        if action.notation == "convert":
+            values[action.notation] = -3.0  # feeding first; sugar left over can wait
+        elif action.notation == "use none":
+            values[action.notation] = 0.0
+        elif words[0] == "use":
+            # Relief abilities ease hunger: use as many as the step allows.
+            values[action.notation] = 10.0 + action.notation.count(" and ")
         elif action.notation == "feed all":
             values[action.notation] = 5.0 if not to_let_go else -1.0
         elif words[0] == "let":
             key = " ".join(words[1:-1])
             values[action.notation] = 8.0 if key in to_let_go else -5.0
-        elif words[-1] == "sugar":
+        elif words[-1] == "sugar" and not words[-2].isdigit():
             values[action.notation] = 1.0
     return values
 

@@ -138,13 +138,27 @@ def _explain_feed(game: CandyMonsters, state: State, seat: int, notation: str) -
     hunger = top.data["hunger"][str(seat)]
     plan = feeding.plan(state, seat, hunger, list(top.steps.get(seat, ())))
     words = notation.split(" ")
+    steps = top.steps.get(seat, ())
+    if state["rules"] >= 2:
+        if notation == "feed all":
+            return ("Feed one monster at a time: every player's answer takes the same steps, "
+                    "so nobody can tell how you fed. " + _choices(game, state, seat))
+        if not steps and feeding.asks_abilities(state, seat) and words[0] != "use":
+            return ("First choose which Black Candy abilities to use (`use none` for none). "
+                    + _choices(game, state, seat))
+        if steps and words[0] == "use":
+            return "You chose your Black Candy abilities at the first step of your answer."
+    partial = len(words) > 3 and words[-2].isdigit()
     if words[0] in ("feed", "let") and len(words) > 2:
-        key = " ".join(words[1:-1])
+        key = " ".join(words[1:-2] if partial else words[1:-1])
         mine = [str(m) for m, _ in hunger if cards.card(str(m)).key == key]
         if not mine:
             return "That is not one of your monsters. " + _choices(game, state, seat)
         if mine[0] in plan.meals:
             return f"You have already decided for {cards.card(mine[0]).name}."
+        if partial:
+            return ("A partial feed gives less sugar than the monster eats and no more than "
+                    "you have; black cubes make up the rest.")
         if words[-1] == "candy":
             return "Candy feeds only what your sugar cannot: you have enough sugar or no candy."
         if words[-1] == "black":

@@ -1,10 +1,13 @@
 """Black Candy: every player's secret feeding answer, worked out step by step.
 
-A seat answers one step per monster (``feed magmot sugar``, ``feed magmot candy``,
-``feed magmot black``, ``let magmot go``), may first use its Black Candy abilities
-(``use full belly``), or answers everything at once with ``feed all``. The same
-:func:`plan` reads a draft to offer the next choices and, once all answers are in,
-to carry them out, so what a player was offered is exactly what happens.
+Under rules 2 every answer has the same shape, known to all: first one step
+choosing which Black Candy abilities to use (``use full belly``, ``use none``;
+only for a seat holding such abilities), then one step per monster (``feed magmot
+sugar``, ``feed magmot 1 sugar`` for a partial feed, ``feed magmot candy``, ``feed
+magmot black``, ``let magmot go``). Rules 1 also let a seat use abilities between
+monsters or answer everything at once with ``feed all``. The same :func:`plan`
+reads a draft to offer the next choices and, once all answers are in, to carry
+them out, so what a player was offered is exactly what happens.
 """
 
 from __future__ import annotations
@@ -77,16 +80,43 @@ def plan(state: State, seat: int, hunger: list[list[str | int]], steps: list[str
                 if monster not in out.meals:
                     _feed(out, str(monster), int(need), "sugar")
         elif words[0] == "use":
-            card_id = _card_of(state, seat, " ".join(words[1:]))
-            _use(out, card_id)
+            for key in uses_of(step):
+                _use(out, _card_of(state, seat, key, out.used))
         elif words[0] == "let":
             monster = _monster_of(hunger, " ".join(words[1:-1]))
             out.meals[monster] = Meal(monster, "go")
+        elif words[-2].isdigit():
+            monster = _monster_of(hunger, " ".join(words[1:-2]))
+            need = next(int(n) for m, n in hunger if m == monster)
+            _feed(out, monster, need, "sugar", int(words[-2]))
         else:
             monster = _monster_of(hunger, " ".join(words[1:-1]))
             need = next(int(n) for m, n in hunger if m == monster)
             _feed(out, monster, need, words[-1])
     return out
+
+
+def uses_of(step: str) -> list[str]:
+    """The ability keys of a ``use`` step: ``use none``, ``use full belly and fudge golem``."""
+    rest = step.removeprefix("use ")
+    return [] if rest == "none" else rest.split(" and ")
+
+
+def asks_abilities(state: State, seat: int) -> bool:
+    """Does ``seat``'s answer begin with the abilities step (rules 2)? Public: its cards."""
+    return bool(relief_cards(state, seat))
+
+
+def ability_choices(state: State, seat: int, sugar: int) -> list[list[str]]:
+    """Every choice of Black Candy abilities ``seat`` can pay for with ``sugar``, as keys."""
+    found: dict[tuple[str, ...], None] = {(): None}
+    relief = relief_cards(state, seat)
+    for mask in range(1, 1 << len(relief)):
+        chosen = [c for i, c in enumerate(relief) if mask >> i & 1]
+        cost = sum(cards.card(c).ability.cost for c in chosen)  # type: ignore[union-attr]
+        if cost <= sugar:
+            found[tuple(sorted(cards.card(c).key for c in chosen))] = None
+    return sorted((list(k) for k in found), key=lambda k: (len(k), k))
 
 
 def _use(out: Plan, card_id: str) -> None:
@@ -97,13 +127,14 @@ def _use(out: Plan, card_id: str) -> None:
     out.used.append(card_id)
 
 
-def _feed(out: Plan, monster: str, need: int, how: str) -> None:
+def _feed(out: Plan, monster: str, need: int, how: str, sugar: int | None = None) -> None:
+    """Feed ``monster``; ``sugar`` caps the sugar given (a partial feed: black for the rest)."""
     eased = min(out.relief, need)
     out.relief -= eased
     need -= eased
     meal = Meal(monster, how)
     if how in ("sugar", "candy"):
-        meal.sugar = min(out.sugar, need)
+        meal.sugar = min(out.sugar, need, need if sugar is None else sugar)
         need -= meal.sugar
     if how == "candy":
         meal.candy = min(out.candy, need)
@@ -118,8 +149,9 @@ def _monster_of(hunger: list[list[str | int]], key: str) -> str:
     return next(str(m) for m, _ in hunger if cards.card(str(m)).key == key)
 
 
-def _card_of(state: State, seat: int, key: str) -> str:
-    return next(c for c in board.active_cards(state, seat) if cards.card(c).key == key)
+def _card_of(state: State, seat: int, key: str, used: list[str] | None = None) -> str:
+    return next(c for c in board.active_cards(state, seat)
+                if cards.card(c).key == key and c not in (used or ()))
 
 
 def undecided(hunger: list[list[str | int]], current: Plan) -> list[tuple[str, int]]:

@@ -27,6 +27,7 @@ _REMOVE = re.compile(r"^remove(?: (\d{1,2}))?(?: black(?: cubes?)?)?$")
 _END = {"end turn", "end", "end my turn", "done", "finish", "finish turn"}
 _COLLECT = {"collect", "collect sugar", "take sugar", "collect 5"}
 _CONVERT = {"convert", "convert sugar", "convert 4", "candy"}
+_PARTIAL = re.compile(r"^(.+) (\d{1,2})(?: sugar)?$")
 _FEED_HOWS = {"sugar": "sugar", "candy": "candy", "candies": "candy", "black": "black",
               "blacks": "black", "black cubes": "black", "black cube": "black"}
 
@@ -42,15 +43,20 @@ class CandyMonsters(Game):
     max_seats = 5
     #: The decks' order and every Black Candy answer are secret until revealed.
     has_hidden_information = True
-    rules_version = 1
+    #: 2: converting at any time (a standing action), partial feeding, and feeding
+    #: answers of one shape for all (abilities step, then one step per monster).
+    rules_version = 2
+    #: Games stored under rules 1 go on under rules 1 (see docs/rules).
+    older_rules = (1,)
     #: A round: every player's turn, then the event (a Black Candy asks the joint feeding).
     phases = ("turns", "event")
     notation_help = (
         "Moves: `collect`, `buy magmot`, `buy pickpocket red`, `use pickpocket` (an ability "
         "in its window), `remove 2 black` (start of turn, 2 sugar each), `convert` (4 sugar "
         "into 1 candy), `end turn`; when buying: `pay`, `cancel`, `tuck under magmot`, "
-        "`keep`; at Black Candy: `feed magmot sugar` (or `candy`, `black`), `let magmot go`, "
-        "`feed all`."
+        "`keep`; at Black Candy, one step each: `use full belly` (or `use none`), then per "
+        "monster `feed magmot sugar` (or `feed magmot 1 sugar`, `candy`, `black`), "
+        "`let magmot go`. `convert` works at any time, in others' turns too."
     )
     rules_summary = (
         "Each turn your monsters' set bonuses pay out (2/3/4+ of one candy colour: 1/2/3 sugar; "
@@ -59,8 +65,10 @@ class CandyMonsters(Game):
         "buy a face-up monster, or buy a face-up ability and tuck it under a monster (its "
         "ability is yours) or keep it (worth its candies, and monsters of its colour get "
         "cheaper). Abilities work once per round in their window. After every round an event "
-        "is drawn; at a Black Candy every player feeds each monster its hunger or takes black "
-        "cubes or lets it go. After the 4th Black Candy the most candies wins."
+        "is drawn; at a Black Candy every player feeds each monster its hunger (sugar, then "
+        "candy if you like) and takes a black cube for each sugar not fed, or lets it go. At "
+        "any time you may turn 4 sugar into 1 candy. After the 4th Black Candy the most "
+        "candies wins."
     )
 
     # ----------------------------------------------------------------- set-up
@@ -279,9 +287,8 @@ class CandyMonsters(Game):
                 actions.append(Action(f"remove {n} black",
                                       f"pay {n * price} sugar to return "
                                       f"{plural(n, 'black cube')}"))
-        if self._can_convert(state, seat):
-            actions.append(Action("convert", f"turn {cards.kingdom()['convert']} sugar into "
-                                             "1 candy"))
+        if state["rules"] < 2 and self._can_convert(state, seat):
+            actions.append(self._convert_action())
         if t["step"] == "start":
             actions.append(Action("collect", f"take {cards.kingdom()['collect']} sugar"))
             actions.extend(self._buy_actions(state, seat))
@@ -295,6 +302,38 @@ class CandyMonsters(Game):
         if t["step"] == "start":
             return {"start", "turn", "once"}
         return {"turn", "once"} | ({"collect"} if t["action"] == "collect" else set())
+
+    @staticmethod
+    def _convert_action() -> Action:
+        return Action("convert", f"turn {cards.kingdom()['convert']} sugar into 1 candy")
+
+    def standing_actions(self, state: State, seat: int) -> list[Action]:
+        """Rules 2: "At any time in the game" a player may convert 4 sugar into 1 candy.
+
+        During a Black Candy a seat may convert only sugar its feeding draft leaves
+        over, and not once its answer is locked in (it was given with that sugar).
+        """
+        if state["rules"] < 2 or not self._can_convert(state, seat):
+            return []
+        top = self.top(state)
+        if top is not None and top.kind == "feed" and str(seat) in top.data["hunger"]:
+            if seat in top.answered:
+                return []
+            plan = feeding.plan(state, seat, top.data["hunger"][str(seat)],
+                                list(top.steps.get(seat, ())))
+            if plan.sugar < cards.kingdom()["convert"]:
+                return []
+        return [self._convert_action()]
+
+    def play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        self._convert(state, seat, turn)
+
+    def _convert(self, state: State, seat: int, turn: Turn) -> None:
+        rate = cards.kingdom()["convert"]
+        board.pay_sugar(state, seat, rate)
+        board.gain_candy(state, seat, 1)
+        turn.say(f"{self.seat_name(state, seat)} turned {rate} sugar into 1 candy.", seat,
+                 "convert")
 
     def _can_convert(self, state: State, seat: int) -> bool:
         return (board.player(state, seat)["sugar"] >= cards.kingdom()["convert"]
@@ -414,6 +453,54 @@ class CandyMonsters(Game):
         raise AssertionError(decision.kind)
 
     def _feed_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        if state["rules"] < 2:
+            return self._feed_actions_1(state, decision, seat)
+        hunger = decision.data["hunger"][str(seat)]
+        steps = list(decision.steps.get(seat, ()))
+        plan = feeding.plan(state, seat, hunger, steps)
+        if feeding.asks_abilities(state, seat) and not steps:
+            texts = {cards.card(c).key: effects.ability_text(cards.card(c).ability)
+                     for c in feeding.relief_cards(state, seat)}  # type: ignore[arg-type]
+            out = []
+            for keys in feeding.ability_choices(state, seat, plan.sugar):
+                if not keys:
+                    out.append(Action("use none", "use no Black Candy ability"))
+                    continue
+                out.append(Action("use " + " and ".join(keys),
+                                  "; ".join(texts[k] for k in keys)))
+            return out
+        out = []
+        for monster, need in feeding.undecided(hunger, plan):
+            c = cards.card(monster)
+            eats = feeding.need_now(plan, need)
+            sugar = min(plan.sugar, eats)
+            short = eats - sugar
+            label = f"{c.name} eats {eats}: {sugar} sugar"
+            if short:
+                label += f" and {plural(short, 'black cube')}"
+            out.append(Action(f"feed {c.key} sugar", label))
+            # "one Black Sugar Cube for every Sugar Cube you are unable to (or choose not
+            # to) feed": any smaller amount of sugar, black cubes for the rest.
+            for given in range(sugar - 1, 0, -1):
+                out.append(Action(f"feed {c.key} {given} sugar",
+                                  f"{c.name} eats {eats}: {given} sugar and "
+                                  f"{plural(eats - given, 'black cube')}"))
+            if short and plan.candy:
+                candy = min(plan.candy, short)
+                text = (f"{c.name} eats {eats}: {sugar} sugar and "
+                        f"{plural(candy, 'candy', 'candies')}")
+                if short > candy:
+                    text += f" and {plural(short - candy, 'black cube')}"
+                out.append(Action(f"feed {c.key} candy", text))
+            if eats:
+                out.append(Action(f"feed {c.key} black",
+                                  f"{c.name} eats {eats}: take {plural(eats, 'black cube')}"))
+            out.append(Action(f"let {c.key} go",
+                              f"let {c.name} go (discarded with what is tucked under it)"))
+        return out
+
+    def _feed_actions_1(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        """Rules 1's offers: abilities between monsters and ``feed all`` (old games only)."""
         hunger = decision.data["hunger"][str(seat)]
         steps = list(decision.steps.get(seat, ()))
         plan = feeding.plan(state, seat, hunger, steps)
@@ -463,6 +550,8 @@ class CandyMonsters(Game):
         if decision.kind != "feed":
             return True
         plan = feeding.plan(state, seat, decision.data["hunger"][str(seat)], list(steps))
+        if state["rules"] >= 2 and feeding.asks_abilities(state, seat) and not steps:
+            return False
         return not feeding.undecided(decision.data["hunger"][str(seat)], plan)
 
     def choices_are_public(self, state: State) -> bool:
@@ -481,7 +570,7 @@ class CandyMonsters(Game):
             left = feeding.undecided(hunger, plan)
             key = cards.card(left[0][0]).key if left else ""
             return [a for a in legal if not a.notation.startswith(("feed ", "let "))
-                    or a.notation == "feed all" or f" {key} " in f" {a.notation} "]
+                    or a.notation == "feed all" or f" {key} " in f" {a.notation} "][:25]
         ranked = self.rank_actions(state, seat, legal)
         return ranked[:25]
 
@@ -507,10 +596,7 @@ class CandyMonsters(Game):
             turn.say(f"{name} paid {n * price} sugar to return {plural(n, 'black cube')}.",
                      seat, "black")
         elif words[0] == "convert":
-            rate = cards.kingdom()["convert"]
-            board.pay_sugar(state, seat, rate)
-            board.gain_candy(state, seat, 1)
-            turn.say(f"{name} turned {rate} sugar into 1 candy.", seat, "convert")
+            self._convert(state, seat, turn)
         elif words[0] == "collect":
             self._collect(state, seat, turn)
             t["step"], t["action"] = "after", "collect"
@@ -689,13 +775,18 @@ class CandyMonsters(Game):
                     return f"buy {rest}"
             return f"buy {rest}" if _known(rest) else None
         if verb == "use" and rest:
-            return f"use {rest}" if _known(rest) else None
+            if rest in ("none", "nothing", "no ability", "no abilities"):
+                return "use none"
+            keys = rest.split(" and ")
+            return f"use {' and '.join(keys)}" if all(_known(k) for k in keys) else None
         if verb == "tuck" and rest:
             name = rest[6:] if rest.startswith("under ") else rest
             return f"tuck under {name}" if _known(name) else None
         if verb in ("let", "release") and rest:
             name = rest.removesuffix(" go").removeprefix("go ")
             return f"let {name} go" if _known(name) else None
+        if verb == "feed" and (m := _PARTIAL.match(rest)) and _known(m.group(1)):
+            return f"feed {m.group(1)} {int(m.group(2))} sugar"
         if verb == "feed" and rest:
             for word, how in sorted(_FEED_HOWS.items(), key=lambda kv: -len(kv[0])):
                 if rest.endswith(" " + word) and _known(rest[: -len(word) - 1]):
