@@ -497,8 +497,12 @@ BLANKET_W = 250
 
 
 @lru_cache(maxsize=64)
-def _blanket_sprite(candy: str, crate: str, stars: int, colourful: bool) -> Image.Image:
-    """A blanket order: colourful (its bonus in stars) or grey."""
+def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool) -> Image.Image:
+    """A blanket order: colourful (its bonus in stars) or grey.
+
+    ``crate`` is drawn for rules-1 games, where it paid on shipping there; without
+    one the order pays when its candy is made, and says so.
+    """
     sprite = Image.new("RGB", (BLANKET_W + 1, 75), BACKGROUND)
     draw = ImageDraw.Draw(sprite)
     panel(draw, (0, 0, BLANKET_W, 74), fill=(255, 247, 214) if colourful else GREY_CARD,
@@ -507,8 +511,11 @@ def _blanket_sprite(candy: str, crate: str, stars: int, colourful: bool) -> Imag
         paste_candy(sprite, candy, 30, 37, 18)
     else:
         _candy_shape(draw, candy, 30, 37, 16, fill=(170, 170, 170))
-    stamp_text(sprite, (58, 37), "→", 26, INK, True, "lm")
-    crate_symbol(draw, crate, 108, 37, 16)
+    if crate is None:
+        stamp_text(sprite, (72, 37), "made", 22, INK if colourful else MUTED, True, "lm")
+    else:
+        stamp_text(sprite, (58, 37), "→", 26, INK, True, "lm")
+        crate_symbol(draw, crate, 108, 37, 16)
     text = f"+{stars}★" if colourful else "grey"
     stamp_text(sprite, (BLANKET_W - 12, 37), text, 24, INK if colourful else MUTED, True, "rm")
     return sprite
@@ -533,7 +540,8 @@ def _blankets(image: Image.Image, view: dict[str, Any], y: int) -> int:
     y = _section(image, y, "Blanket orders")
     for i, blanket in enumerate(view["blankets"]):
         x = BX - 30 + i * (BLANKET_W + 12)
-        sprite = _blanket_sprite(blanket["candy"], blanket["crate"], blanket["stars"],
+        crate = blanket["crate"] if blanket.get("pays") == "shipped" else None
+        sprite = _blanket_sprite(blanket["candy"], crate, blanket["stars"],
                                  blanket["colourful"])
         image.paste(sprite, (x, y))
     image.paste(_die_sprite(view["die"]), (BX - 30 + 3 * (BLANKET_W + 12), y))
@@ -707,8 +715,8 @@ def _palette() -> Image.Image:
                                             "stars": 8}, "1")
     order_card(image, (250, 200, 480, 300), {"special": True, "to": "lost",
                                              "candies": kinds[3:], "stars": 4}, "o55")
-    image.paste(_blanket_sprite("red", "bunny", 2, True), (490, 200))
-    image.paste(_blanket_sprite("blue", "pumpkin", 2, False), (750, 200))
+    image.paste(_blanket_sprite("red", None, 2, True), (490, 200))
+    image.paste(_blanket_sprite("blue", None, 2, False), (750, 200))
     image.paste(_crate_sprite("heart", tuple((k, 1) for k in kinds[:2])), (10, 310))
     image.paste(_gutter_sprite(tuple((k, 2) for k in kinds)), (190, 310))
     for i, (icon, played) in enumerate(zip(("right", "spring", "eat-blue", "x"), (True, False,

@@ -17,8 +17,8 @@ from bot.games.sugarworks import floor as fl
 NAMES = ["Alex", "Blake", "Casey", "Dallas"]
 
 
-def new(players: int = 4, seed: int = 3, **options) -> dict:
-    return GAME.new([SeatInfo(n) for n in NAMES[:players]], seed, options)
+def new(players: int = 4, seed: int = 3, rules: int | None = None, **options) -> dict:
+    return GAME.new([SeatInfo(n) for n in NAMES[:players]], seed, options, rules)
 
 
 def play(state: dict, seat: int, text: str):
@@ -192,8 +192,8 @@ def test_a_sixth_order_must_be_discarded_in_secret():
 # --------------------------------------------------------------------------- factory: adjust
 
 
-def test_an_output_tile_moves_to_the_open_space_in_its_row_with_its_candy():
-    state = order_step(new(3), 0)
+def test_under_rules_one_an_output_tile_moves_to_the_open_space_in_its_row_with_its_candy():
+    state = order_step(new(3, rules=1), 0)
     assert {n for n in notations(state, 0) if n.startswith("adjust")} == {
         "adjust red to c5", "adjust yellow to c4", "adjust green to c3",
         "adjust blue to c2", "adjust purple to c1"}
@@ -204,8 +204,8 @@ def test_an_output_tile_moves_to_the_open_space_in_its_row_with_its_candy():
     assert fl.tiles_of(after)[(0, 4)] == ("right", None)  # the printed belt shows again
 
 
-def test_only_two_output_spaces_per_row_and_none_open_when_a_candy_sits_there():
-    state = order_step(new(3), 0)
+def test_under_rules_one_an_output_stays_in_its_row_and_a_candy_closes_a_space():
+    state = order_step(new(3, rules=1), 0)
     put_candy(state, "blue", "c4")
     assert "adjust yellow to c4" not in notations(state, 0)
     with pytest.raises(IllegalActionError, match="no open space in its row"):
@@ -367,8 +367,8 @@ def test_the_die_flips_a_colourful_blanket_order_back_to_grey():
 # --------------------------------------------------------------------------- scoring
 
 
-def shipping_state() -> dict:
-    state = order_step(new(3), 0)
+def shipping_state(rules: int | None = None) -> dict:
+    state = order_step(new(3, rules=rules), 0)
     clear_floor(state)
     for hand in state["hands"]:
         hand["orders"] = []
@@ -391,8 +391,8 @@ def test_a_shipped_candy_pays_its_maker_and_a_starting_candy_pays_nobody():
     assert sum(p["shipping"] for p in after["points"]) == ct.ship_stars()
 
 
-def test_a_colourful_blanket_order_adds_its_stars_for_its_candy_in_its_crate():
-    state = shipping_state()
+def test_under_rules_one_a_colourful_blanket_order_pays_for_its_candy_in_its_crate():
+    state = shipping_state(rules=1)
     blanket = ct.blankets()[state["blankets"][0]["id"]]
     state["blankets"][0]["colourful"] = True
     row = {"heart": "g4", "bunny": "g3", "pumpkin": "g2"}[blanket.crate]

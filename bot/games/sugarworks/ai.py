@@ -4,8 +4,9 @@ For each candidate it runs the coming candy movement with the same engine the
 rules use (:func:`bot.games.sugarworks.movement.run`), then follows every candy
 still on the floor along its icons to where it will probably end up. From that
 it values the crates and the gutter as they will fill: stars of its own orders
-the candies would complete, its own candies shipped (1★, plus a colourful
-blanket order's stars) against its rivals'. Arrivals further away count less.
+the candies would complete, its own candies shipped (their shipping stars)
+against its rivals', and a colourful blanket order's stars for a candy it
+makes. Arrivals further away count less.
 It sees only its own view: the public floor and its own hand.
 """
 
@@ -50,6 +51,8 @@ class Model:
     outputs: dict[str, ct.Cell]
     #: Rounds still to come after the coming movement.
     rounds_left: int
+    #: Stars a colourful blanket order pays for making a candy of its type (rules 2).
+    made_bonus: dict[str, int]
 
 
 def model_of(view: View) -> Model:
@@ -71,11 +74,13 @@ def model_of(view: View) -> Model:
             _add(pools[crate["crate"]], candy["type"], 1.0)
     for candy in view["gutter"]:
         _add(pools[ct.LOST], candy["type"], 1.0)
-    bonus = {(b["candy"], b["crate"]): b["stars"] for b in view["blankets"] if b["colourful"]}
+    colourful = [b for b in view["blankets"] if b["colourful"]]
+    bonus = {(b["candy"], b["crate"]): b["stars"] for b in colourful if b["pays"] == "shipped"}
+    made_bonus = {b["candy"]: b["stars"] for b in colourful if b["pays"] == "made"}
     hand = view["hand"] or {"orders": []}
     orders = [ct.orders()[o["id"]] for o in hand["orders"]]
     return Model(view["viewer"], side, tiles, candies, makers, pools, bonus, orders, outputs,
-                 view["rounds"] - view["round"])
+                 view["rounds"] - view["round"], made_bonus)
 
 
 def _add(pool: dict[str, float], kind: str, weight: float) -> None:
@@ -187,6 +192,7 @@ def factory_value(model: Model, notation: str) -> float:
         if len(orders) >= 5:
             # A full hand drops its weakest order at the next draw anyway.
             cost = -MAKE_BONUS - min(order_value(o, model.pools) for o in orders)
+        cost -= model.made_bonus.get(kind, 0)
         orders = kept
     pools, shipping = forecast(model, tiles, candies, makers, lost)
     return _worth(model, orders, pools, shipping) - cost

@@ -275,20 +275,26 @@ def orders() -> dict[str, Order]:
 
 @dataclass(frozen=True)
 class Blanket:
-    """A blanket order: while colourful side up, each matching shipped candy pays its maker."""
+    """A blanket order: while colourful side up, each candy of its type made pays its maker.
+
+    Rules 1 paid instead when such a candy was shipped into the order's crate.
+    """
 
     id: str
     candy: str
     crate: str
     stars: int
 
-    def text(self) -> str:
-        return (f"each {candy_name(self.candy)} shipped in the {self.crate} crate pays its "
-                f"maker {self.stars}★ more")
+    def text(self, rules: int = 2) -> str:
+        if rules < 2:
+            return (f"each {candy_name(self.candy)} shipped in the {self.crate} crate pays its "
+                    f"maker {self.stars}★ more")
+        return f"each {candy_name(self.candy)} made pays its maker {self.stars}★ at once"
 
-    def to_json(self, colourful: bool) -> dict[str, Any]:
+    def to_json(self, colourful: bool, rules: int = 2) -> dict[str, Any]:
         return {"id": self.id, "candy": self.candy, "crate": self.crate, "stars": self.stars,
-                "colourful": colourful, "text": self.text()}
+                "colourful": colourful, "pays": "shipped" if rules < 2 else "made",
+                "text": self.text(rules)}
 
 
 @cache

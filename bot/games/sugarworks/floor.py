@@ -57,10 +57,11 @@ def occupied(state: State) -> dict[str, dict[str, Any]]:
 
 
 def open_output_spaces(state: State, kind: str) -> list[str]:
-    """Output spaces an output tile of ``kind`` may be adjusted to: its row, no tile, no candy.
+    """Output spaces an output tile of ``kind`` may be adjusted to: no tile, no candy there.
 
-    Decision (see the rules document): an output tile moves within its own row, and a
-    space is open when no output tile and no candy is on it.
+    Decision (see the rules document): a space is open when no output tile and no candy
+    is on it; an output tile may move to any open output space (rules 1: only in its
+    own row). A row has two output spaces, so a row holding two outputs is full.
     """
     side = side_of(state)
     here = cell(state["outputs"][kind])
@@ -69,6 +70,8 @@ def open_output_spaces(state: State, kind: str) -> list[str]:
     out = []
     for space in side.output_spaces:
         name = cell_name(space)
-        if space[1] == here[1] and name not in taken and name not in candies:
+        if state["rules"] < 2 and space[1] != here[1]:
+            continue
+        if name not in taken and name not in candies:
             out.append(name)
     return out

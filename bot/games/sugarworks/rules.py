@@ -44,7 +44,11 @@ class Sugarworks(Game):
 
     slug = "sugarworks"
     title = "Sugarworks"
-    rules_version = 1
+    #: 2: an output tile may move to any open output space; a colourful blanket order
+    #: pays the maker of each candy of its type when it is made.
+    rules_version = 2
+    #: Games stored under rules 1 go on under rules 1 (see docs/rules/sugarworks.md).
+    older_rules = (1,)
     min_seats = 2
     max_seats = 4
     has_hidden_information = True
@@ -59,16 +63,18 @@ class Sugarworks(Game):
         "you hold six). Factory action: `adjust red to c5`, `conveyor up at c3`, "
         "`make blue at a2 with o17`."
     )
+    # Numbers come from the same data the rules run on, so the text cannot drift from them.
     rules_summary = (
         "Each turn take one order action (take a face-up order, draw one, or discard a "
-        "face-up one; keep at most five) and one factory action (move an output tile along "
-        "its row, play a conveyor tile from your hand onto a space, or discard an order to "
-        "make a candy it shows on its empty output). When everyone has played, every candy "
-        "activates twice by its tile's icon, type by type (red, yellow, green, blue, purple), "
-        "and collisions Bonk! Candy that lands exactly in a crate is shipped: its maker scores "
-        "1★ (more if a colourful blanket order wants it) and orders fill as soon as their "
-        "crate (or, for candy eater orders, the lost gutter) holds their candies. The game "
-        "ends after the round in which the order deck runs out; most ★ wins."
+        "face-up one; keep at most five) and one factory action (move an output tile to any "
+        "open output space, play a conveyor tile from your hand onto a space, or discard an "
+        "order to make a candy it shows on its empty output; making a candy whose blanket "
+        "order is colourful scores that order's stars at once). When everyone has played, "
+        "every candy activates twice by its tile's icon, type by type (red, yellow, green, "
+        "blue, purple), and collisions Bonk! Candy that lands exactly in a crate is shipped: "
+        f"its maker scores {ct.ship_stars()}★, and orders fill as soon as their crate (or, "
+        "for candy eater orders, the lost gutter) holds their candies. The game ends after "
+        "the round in which the order deck runs out; most ★ wins."
     )
 
     # ----------------------------------------------------------------- set-up
@@ -301,11 +307,12 @@ class Sugarworks(Game):
         if target is None or target not in side.output_spaces:
             return f"{space} is not an output space. Output spaces: " + ", ".join(
                 ct.cell_name(c) for c in side.output_spaces) + "."
-        if target[1] != fl.cell(where)[1]:
+        if state["rules"] < 2 and target[1] != fl.cell(where)[1]:
             return (f"The {ct.candy_name(kind)} output is at {where}: an output tile moves "
                     "only within its own row.")
         if not spaces:
-            return f"The {ct.candy_name(kind)} output at {where} has no open space in its row."
+            within = " in its row" if state["rules"] < 2 else " to move to"
+            return f"The {ct.candy_name(kind)} output at {where} has no open space{within}."
         return f"{space} is not open (an output tile or a candy is there)."
 
     def _explain_conveyor(self, state: State, seat: int, words: list[str]) -> str:
@@ -457,6 +464,18 @@ class Sugarworks(Game):
         turn.say(f"{self.seat_name(state, seat)} discarded {card} ({ct.orders()[card].text()}) "
                  f"to make a {ct.candy_name(kind)} on the output at {where}.", seat, "make",
                  reveals=True)
+        if state["rules"] >= 2:
+            # Casey "places a purple rectangle candy ... and is now scoring on the blanket
+            # order!": a colourful blanket order pays when its candy is made.
+            bonus = sum(b.stars for b in self._colourful(state) if b.candy == kind)
+            if bonus:
+                state["points"][seat]["blanket"] += bonus
+                turn.say(f"{self.seat_name(state, seat)} scores {bonus}★ from the colourful "
+                         f"{ct.candy_name(kind)} blanket order.", seat, "blanket")
+
+    @staticmethod
+    def _colourful(state: State) -> list[ct.Blanket]:
+        return [ct.blankets()[b["id"]] for b in state["blankets"] if b["colourful"]]
 
     def _new_candy(self, state: State, kind: str, where: str, maker: int | None) -> None:
         state["supply"][kind] -= 1
@@ -540,9 +559,9 @@ class Sugarworks(Game):
         points = state["points"][maker]
         points["shipping"] += ct.ship_stars()
         state["shipped"][maker] += 1
-        bonus = sum(ct.blankets()[b["id"]].stars for b in state["blankets"]
-                    if b["colourful"] and ct.blankets()[b["id"]].candy == candy["type"]
-                    and ct.blankets()[b["id"]].crate == where)
+        # Rules 1: a colourful blanket order paid on shipping into its crate.
+        bonus = sum(b.stars for b in self._colourful(state)
+                    if state["rules"] < 2 and b.candy == candy["type"] and b.crate == where)
         points["blanket"] += bonus
         if turn is not None:
             extra = f" and {bonus}★ from the blanket order" if bonus else ""

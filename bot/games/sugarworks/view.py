@@ -84,7 +84,8 @@ def build_view(game: Sugarworks, state: State, seat: int | None) -> View:
         "gutter": [dict(c) for c in state["gutter"]],
         "supply": dict(state["supply"]),
         "market": [ct.orders()[c].to_json() if c else None for c in state["market"]],
-        "blankets": [ct.blankets()[b["id"]].to_json(b["colourful"]) for b in state["blankets"]],
+        "blankets": [ct.blankets()[b["id"]].to_json(b["colourful"], state["rules"])
+                     for b in state["blankets"]],
         "die": state["die"],
         "decks": {"orders": len(state["deck"]), "boxed": len(state["boxed"]),
                   "order_discards": len(state["order_discards"]),
