@@ -105,3 +105,27 @@ async def test_a_player_whose_move_failed_to_save_is_told_it_was_not_saved(
         assert not moved.ephemeral and await session.state() != state
     finally:
         await session.close()
+
+
+async def test_an_undo_or_a_lobby_change_whose_commit_fails_changes_nothing(
+        tables: Tables) -> None:
+    bob = 202
+    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
+                                    creator_id=ALICE, creator_name="Alice")
+    inject(tables.store, fail_on="COMMIT")
+    with pytest.raises(NotSavedError):
+        await tables.join(lobby.record.id, bob, "Bob")
+    assert (await tables.store.get_game(lobby.record.id)).seats == lobby.record.seats
+    joined = await tables.join(lobby.record.id, bob, "Bob")
+    assert [s.user_id for s in joined.record.seats] == [ALICE, bob]
+
+    game_id = lobby.record.id
+    await tables.start(game_id, ALICE)
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    before = await saved(tables, game_id)
+    inject(tables.store, fail_on="COMMIT")
+    with pytest.raises(NotSavedError):
+        await tables.undo(CHANNEL, ALICE)
+    assert await saved(tables, game_id) == before
+    await tables.undo(CHANNEL, ALICE)
+    assert (await saved(tables, game_id))[2] == []
