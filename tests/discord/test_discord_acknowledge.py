@@ -28,7 +28,7 @@ MOVES, LOOKS, EMPTY, ENDING = (710000000000000001, 710000000000000002, 710000000
                                710000000000000005)
 LOBBY = CHANNEL_ID
 #: How long the other process holds the lock, and how soon each answer must come.
-LOCKED_FOR, BOUND = 3.0, 1.2
+LOCKED_FOR, BOUND = 5.0, 2.5
 
 HOLD = """
 import sqlite3, sys, time
