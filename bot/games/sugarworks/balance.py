@@ -1,7 +1,9 @@
 """Balance figures from whole games between AI seats.
 
 ``python -m bot.games.sugarworks.balance 40`` plays 40 games at each player count
-and prints the table that the rules document quotes.
+and prints the tables that the rules document quotes: the game's shape, then the
+"livelier Sugarworks" figures (factory actions chosen, the blanket orders' share
+of the stars, players who fill no order) under the current rules and rules 1.
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ class Figures:
     filled: float
     made: float
     first_seat_wins: float
+    #: Share of factory actions that were adjust / conveyor / make.
+    adjust: float = 0.0
+    conveyor: float = 0.0
+    make: float = 0.0
+    #: Blanket orders' share of all stars scored.
+    blanket_share: float = 0.0
+    #: Share of players who filled no order at all.
+    no_order: float = 0.0
+    rules: int = 0
 
     def row(self) -> str:
         return (f"| {self.players} | {self.games} | {self.rounds:.1f} | {self.moves:.0f} | "
@@ -41,25 +52,48 @@ class Figures:
                 f"{self.first_seat_wins:.0%} |")
 
 
+    def lively_row(self) -> str:
+        return (f"| {self.rules} | {self.players} | {self.games} | {self.bonks:.2f} | "
+                f"{self.adjust:.0%} | {self.conveyor:.0%} | {self.make:.0%} | "
+                f"{self.blanket_share:.1%} | {self.no_order:.0%} | {self.on_board:.1f} |")
+
+
+LIVELY_HEADER = ("| Rules | Players | Games | Bonks! / round | Adjust | Conveyor | Make "
+                 "| Blanket ★ share | Players filling no order | Candies on the floor |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|")
+
 HEADER = ("| Players | Games | Rounds | Moves | Winner ★ | Last ★ | Spread ★ | Shipped / round "
           "| Lost / round | Bonks! / round | Candies on the floor | Candies made / round "
           "| Orders filled / game | Seat 1 wins |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
-def simulate(games: int, players: int, game: Sugarworks | None = None) -> Figures:
-    """Play ``games`` whole games with AI seats only (seeds 0..games-1)."""
+def simulate(games: int, players: int, game: Sugarworks | None = None,
+             rules: int | None = None) -> Figures:
+    """Play ``games`` whole games with AI seats only (seeds 0..games-1) under ``rules``."""
     game = game or Sugarworks()
+    rules = rules or game.rules_version
     rows = []
+    factory = {"adjust": 0, "conveyor": 0, "make": 0}
+    stars = {"blanket": 0, "all": 0}
+    no_order = 0
     for seed in range(games):
-        state = game.new([SeatInfo(f"AI {i}", ai=True) for i in range(players)], seed)
+        state = game.new([SeatInfo(f"AI {i}", ai=True) for i in range(players)], seed,
+                         None, rules)
         moves = made = 0
         while game.to_act(state):
             (seat,) = game.to_act(state)
             action = game.ai_action(state, seat)
-            made += action.notation.startswith("make ")
+            verb = action.notation.split(" ")[0]
+            if verb in factory:
+                factory[verb] += 1
+            made += verb == "make"
             state = game.apply(state, seat, action).state
             moves += 1
+        for points in state["points"]:
+            stars["blanket"] += points["blanket"]
+            stars["all"] += points["orders"] + points["shipping"] + points["blanket"]
+        no_order += sum(1 for done in state["completed"] if not done)
         history = state["history"]
         scores = sorted(game.scores(state).values())
         result = game.result(state)
@@ -78,16 +112,30 @@ def simulate(games: int, players: int, game: Sugarworks | None = None) -> Figure
     def avg(key: str) -> float:
         return mean(float(r[key]) for r in rows)
 
+    actions = sum(factory.values()) or 1
     return Figures(players, games, avg("rounds"), avg("moves"), avg("winner"), avg("last"),
                    avg("winner") - avg("last"), avg("shipped"), avg("lost"), avg("bonks"),
-                   avg("on_board"), avg("filled"), avg("made"), avg("first"))
+                   avg("on_board"), avg("filled"), avg("made"), avg("first"),
+                   factory["adjust"] / actions, factory["conveyor"] / actions,
+                   factory["make"] / actions, stars["blanket"] / (stars["all"] or 1),
+                   no_order / (games * players), rules)
 
 
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv else 20
+    game = Sugarworks()
     print(HEADER)
+    lively = []
     for players in (2, 3, 4):
-        print(simulate(games, players).row())
+        figures = simulate(games, players, game)
+        print(figures.row())
+        lively.append(figures)
+    lively += [simulate(games, players, game, rules) for rules in game.older_rules
+               for players in (2, 3, 4)]
+    print()
+    print(LIVELY_HEADER)
+    for figures in sorted(lively, key=lambda f: (f.players, f.rules)):
+        print(figures.lively_row())
 
 
 if __name__ == "__main__":
