@@ -406,8 +406,7 @@ async def _connect(name: str) -> aiosqlite.Connection:
 class Store:
     """Async access to the game database; create with :meth:`Store.open`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str,
-                 reader: aiosqlite.Connection | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db: aiosqlite.Connection | None = db
         self.path = path
         # One connection cannot hold two transactions, so coroutines sharing this
@@ -415,7 +414,7 @@ class Store:
         self._lock = asyncio.Lock()
         # Reads use a connection of their own: in WAL mode they never wait for a writer,
         # so a write waiting for another process's lock holds up no board or button.
-        self._reader = reader
+        self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
 
     # ----------------------------------------------------------------- lifecycle
