@@ -564,10 +564,10 @@ class TablesBase:
                                        steps=plan.steps, batch=plan.steps, played=ready.played)
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
-                      headline: str = "", seats: Sequence[SeatRecord] | None = None) -> Board:
+                      headline: str = "") -> Board:
         """:meth:`_save`, telling the player plainly when someone else was first."""
         try:
-            return await self._save(record, game, ready, headline=headline, seats=seats)
+            return await self._save(record, game, ready, headline=headline)
         except ConflictError:
             raise AlreadyMadeError(ALREADY_MADE) from None
 
