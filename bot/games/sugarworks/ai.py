@@ -189,7 +189,9 @@ def factory_value(model: Model, notation: str) -> float:
         makers = dict(makers, new=model.me)
         kept = [o for o in orders if o.id != card]
         cost = CARD_FLOOR - MAKE_BONUS
-        if len(orders) >= 5:
+        if len(kept) == len(orders):
+            cost = -MAKE_BONUS  # a market order: no card of one's own is spent
+        elif len(orders) >= 5:
             # A full hand drops its weakest order at the next draw anyway.
             cost = -MAKE_BONUS - min(order_value(o, model.pools) for o in orders)
         cost -= model.made_bonus.get(kind, 0)

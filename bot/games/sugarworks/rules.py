@@ -46,9 +46,10 @@ class Sugarworks(Game):
     title = "Sugarworks"
     #: 2: an output tile may move to any open output space; a colourful blanket order
     #: pays the maker of each candy of its type when it is made.
-    rules_version = 2
-    #: Games stored under rules 1 go on under rules 1 (see docs/rules/sugarworks.md).
-    older_rules = (1,)
+    #: 3: a candy may also be made by discarding an (incomplete) order of the market.
+    rules_version = 3
+    #: Games stored under rules 1 or 2 go on under them (see docs/rules/sugarworks.md).
+    older_rules = (1, 2)
     min_seats = 2
     max_seats = 4
     has_hidden_information = True
@@ -68,7 +69,8 @@ class Sugarworks(Game):
         "Each turn take one order action (take a face-up order, draw one, or discard a "
         "face-up one; keep at most five) and one factory action (move an output tile to any "
         "open output space, play a conveyor tile from your hand onto a space, or discard an "
-        "order to make a candy it shows on its empty output; making a candy whose blanket "
+        "order from your hand or the market to make a candy it shows on its empty output; "
+        "making a candy whose blanket "
         "order is colourful scores that order's stars at once). When everyone has played, "
         "every candy activates twice by its tile's icon, type by type (red, yellow, green, "
         "blue, purple), and collisions Bonk! Candy that lands exactly in a crate is shipped: "
@@ -173,13 +175,17 @@ class Sugarworks(Game):
             name = ct.tile_kinds()[kind].name
             for space in spaces:
                 out.append(Action(f"conveyor {kind} at {space}", f"play a {name} at {space}"))
-        for card in state["hands"][seat]["orders"]:
+        # Rules 3: "Order cards in the order market are incomplete", and Make discards
+        # "an incomplete order card": a market order may be discarded to make a candy too.
+        market = [c for c in state["market"] if c is not None] if state["rules"] >= 3 else []
+        for card in [*state["hands"][seat]["orders"], *market]:
             order = ct.orders()[card]
+            whose = "the market's " if card in market else ""
             for kind in dict.fromkeys(order.candies):
                 if self._can_make(state, kind):
                     where = state["outputs"][kind]
                     out.append(Action(f"make {kind} at {where} with {card}",
-                                      f"discard {card} ({order.text()}) to make a "
+                                      f"discard {whose}{card} ({order.text()}) to make a "
                                       f"{ct.candy_name(kind)} at {where}"))
         if not out:
             out.append(Action("pass", "no factory action is possible"))
@@ -337,7 +343,10 @@ class Sugarworks(Game):
             return f"The {ct.candy_name(kind)} output at {where} is not empty."
         if len(words) >= 6:
             card = words[5]
-            if card not in state["hands"][seat]["orders"]:
+            if state["rules"] >= 3 and card not in state["hands"][seat]["orders"] \
+                    and card not in state["market"]:
+                return f"{card} is neither in your hand nor in the order market."
+            if state["rules"] < 3 and card not in state["hands"][seat]["orders"]:
                 return f"{card} is not an order card in your hand."
             return f"{card} does not show a {ct.candy_name(kind)}."
         return f"None of your orders shows a {ct.candy_name(kind)}."
@@ -457,13 +466,27 @@ class Sugarworks(Game):
                  to=[seat])
 
     def _make(self, state: State, turn: Turn, seat: int, kind: str, card: str) -> None:
-        state["hands"][seat]["orders"].remove(card)
+        from_market = card not in state["hands"][seat]["orders"]
+        if from_market:
+            slot = state["market"].index(card)
+            state["market"][slot] = None
+        else:
+            state["hands"][seat]["orders"].remove(card)
         state["order_discards"].append(card)
         where = state["outputs"][kind]
         self._new_candy(state, kind, where, seat)
-        turn.say(f"{self.seat_name(state, seat)} discarded {card} ({ct.orders()[card].text()}) "
-                 f"to make a {ct.candy_name(kind)} on the output at {where}.", seat, "make",
-                 reveals=True)
+        whose = "the market's order " if from_market else ""
+        turn.say(f"{self.seat_name(state, seat)} discarded {whose}{card} "
+                 f"({ct.orders()[card].text()}) to make a {ct.candy_name(kind)} on the output "
+                 f"at {where}.", seat, "make", reveals=True)
+        if from_market:
+            # The replacement comes from the cards cut from the deck at set-up, so that
+            # the deck stays the factory clock (one card a turn) and the game its length.
+            refill = deck_draw(state["boxed"])
+            state["market"][slot] = refill
+            if refill is not None:
+                turn.say(f"Order {slot + 1} of the market is now {refill}: "
+                         f"{ct.orders()[refill].text()}.", None, "market", reveals=True)
         if state["rules"] >= 2:
             # Casey "places a purple rectangle candy ... and is now scoring on the blanket
             # order!": a colourful blanket order pays when its candy is made.
