@@ -1,8 +1,10 @@
 """Persistent storage for games: SQLite through aiosqlite.
 
 One row in ``games`` per table (lobby, running game or finished game), the full
-action log in ``actions`` so any game can be replayed from its seed, and one row
-per seat of every finished game in ``results`` for ``/stats``.
+action log in ``actions`` so any game can be replayed from its seed, one row
+per seat of every finished game in ``results`` for ``/stats``, and the
+``outbox`` of announcements (pings, reminders) written in the same transaction
+as the change they announce, until a sender has delivered them.
 
 Concurrency rules:
 
@@ -26,6 +28,7 @@ import asyncio
 import json
 import logging
 import os
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -196,6 +199,37 @@ class FinishRecord:
 
 
 @dataclass(frozen=True)
+class Announcement:
+    """A message to post in a channel because of a committed change (see the outbox).
+
+    ``mentions`` are the only users it may ping; ``kind`` says what it is
+    ("turn", "reminder") for logs and metrics.
+    """
+
+    channel_id: int
+    guild_id: int | None
+    game_id: int | None
+    kind: str
+    content: str
+    mentions: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """A queued announcement, as claimed by a sender.
+
+    ``nonce`` goes with every attempt to post it, so Discord creates it only once;
+    ``attempts`` counts the claims so far (this one included).
+    """
+
+    id: int
+    announcement: Announcement
+    nonce: str
+    created_at: float
+    attempts: int
+
+
+@dataclass(frozen=True)
 class StatLine:
     """A player's record in one game: finished games played and won."""
 
@@ -270,6 +304,32 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN private TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE actions ADD COLUMN before TEXT;
     ALTER TABLE actions ADD COLUMN episode TEXT;
+    """,
+    # 3: the announcement outbox. A row is written with the change it announces and
+    # stays 'pending' until a sender posts it ('delivered') or gives it up ('dropped').
+    # A sender claims the oldest pending row of a channel with a lease (leased_until),
+    # so rows of one channel go out one at a time, in order.
+    """
+    CREATE TABLE outbox (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel_id   INTEGER NOT NULL,
+        guild_id     INTEGER,
+        game_id      INTEGER,
+        kind         TEXT    NOT NULL,
+        content      TEXT    NOT NULL,
+        mentions     TEXT    NOT NULL DEFAULT '[]',
+        nonce        TEXT    NOT NULL,
+        status       TEXT    NOT NULL DEFAULT 'pending'
+                     CHECK (status IN ('pending', 'delivered', 'dropped')),
+        created_at   REAL    NOT NULL,
+        due_at       REAL    NOT NULL,
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        leased_until REAL,
+        delivered_at REAL,
+        message_id   INTEGER,
+        last_error   TEXT
+    );
+    CREATE INDEX outbox_pending ON outbox (channel_id, id) WHERE status = 'pending';
     """,
 ]
 
@@ -716,14 +776,20 @@ class Store:
 
     async def start(self, game_id: int, expected_version: int, *, seed: int | None,
                     state_json: str, seats: Sequence[SeatRecord], now: float,
-                    next_reminder_at: float | None) -> GameRecord:
-        """Turn the lobby into an active game with its first state and final seats."""
+                    next_reminder_at: float | None,
+                    announce: Sequence[Announcement] = ()) -> GameRecord:
+        """Turn the lobby into an active game with its first state and final seats
+        (queuing ``announce`` in the outbox in the same transaction)."""
         _check_int(seed, "seed")
-        return await self._write(
-            game_id, expected_version, ("lobby",), "start",
-            "status = 'active', seed = ?, state_json = ?, seats = ?, updated_at = ?, "
-            "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?",
-            (seed, state_json, _dump_seats(seats), now, now, next_reminder_at))
+        async with self._transaction():
+            await self._guarded_update(
+                game_id, expected_version, ("lobby",), "start",
+                "status = 'active', seed = ?, state_json = ?, seats = ?, updated_at = ?, "
+                "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?",
+                (seed, state_json, _dump_seats(seats), now, now, next_reminder_at))
+            await self._queue(announce, now)
+            record = await self._fetch(game_id)
+        return record
 
     # ----------------------------------------------------------------- moves
 
@@ -743,14 +809,16 @@ class Store:
                            *, state_json: str, now: float, turn_changed: bool,
                            next_reminder_at: float | None,
                            finish: FinishRecord | None = None,
-                           seats: Sequence[SeatRecord] | None = None) -> GameRecord:
+                           seats: Sequence[SeatRecord] | None = None,
+                           announce: Sequence[Announcement] = ()) -> GameRecord:
         """Log several actions (a move and the AI replies) and the final state at once.
 
         Raises :class:`ConflictError`, writing nothing, unless the game is still active
         at ``expected_version``. With ``turn_changed`` the turn clock restarts and the
         reminders are rescheduled to ``next_reminder_at``; otherwise they stay as they
         were. ``finish`` ends the game in the same transaction (see :meth:`finish`);
-        ``seats`` replaces every seat in it too (a seat handed to the AI and its reply).
+        ``seats`` replaces every seat in it too (a seat handed to the AI and its reply),
+        and ``announce`` queues its announcements in the outbox.
         """
         if not moves:
             raise StoreError("There is no move to save.")
@@ -775,6 +843,7 @@ class Store:
                   m.episode) for m in moves])
             if finish is not None:
                 await self._finish_in_transaction(game_id, state_json, finish, now)
+            await self._queue(announce, now)
             record = await self._fetch(game_id)
         return record
 
@@ -916,8 +985,12 @@ class Store:
         return records
 
     async def mark_reminded(self, game_id: int, expected_version: int, *, reminders_sent: int,
-                            next_reminder_at: float | None) -> bool:
+                            next_reminder_at: float | None,
+                            announce: Sequence[Announcement] = (), now: float = 0.0) -> bool:
         """Claim a due reminder before sending it: True means send it, False means do not.
+
+        ``announce`` (the reminder itself) is queued in the outbox, due at ``now``, only
+        with a claim and in the same transaction, so it is delivered exactly once.
 
         The version is not bumped (buttons on the board stay valid), so the claim is
         guarded by the reminder columns instead. Only while the game is active at
@@ -942,9 +1015,98 @@ class Store:
                 {"sent": reminders_sent, "next": next_reminder_at, "id": game_id,
                  "version": expected_version})
             claimed = cursor.rowcount == 1
+            if claimed:
+                await self._queue(announce, now)
             if not claimed and next_reminder_at is None:
                 await db.execute(
                     "UPDATE games SET next_reminder_at = NULL WHERE id = ? AND version = ? "
                     "AND status = 'active' AND reminders_sent = ?",
                     (game_id, expected_version, reminders_sent))
         return claimed
+
+    # ----------------------------------------------------------------- the outbox
+
+    async def _queue(self, announcements: Sequence[Announcement], now: float) -> None:
+        """Add ``announcements`` to the outbox inside the caller's transaction, due at once."""
+        if not announcements:
+            return
+        await self._conn().executemany(
+            "INSERT INTO outbox (channel_id, guild_id, game_id, kind, content, mentions, nonce, "
+            "created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(_check_int(a.channel_id, "channel id"), _check_int(a.guild_id, "server id"),
+              a.game_id, a.kind, a.content, json.dumps([int(u) for u in a.mentions]),
+              secrets.token_hex(8), now, now) for a in announcements])
+
+    async def claim_announcements(self, now: float, *, lease: float,
+                                  channel_id: int | None = None,
+                                  limit: int = 50) -> list[OutboxRecord]:
+        """Claim due announcements to post: the oldest pending one of each channel (of
+        ``channel_id`` only, if given), unless another sender's lease on it still runs.
+
+        Each claimed row is leased until ``now + lease``: until then no other sender
+        (another task or process) claims it, and the later rows of its channel wait, so
+        a channel's announcements go out one at a time and in order. The claimer must
+        end the lease with :meth:`announcement_delivered`, :meth:`retry_announcement` or
+        :meth:`drop_announcement`; if it dies instead, the lease runs out and the row is
+        claimed again (its nonce keeps Discord from posting it twice).
+        """
+        where = "" if channel_id is None else "AND o.channel_id = :channel "
+        async with self._transaction() as db:
+            async with db.execute(
+                    "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
+                    "o.mentions, o.nonce, o.created_at, o.attempts FROM outbox o "
+                    "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
+                    "WHERE i.channel_id = o.channel_id AND i.status = 'pending') "
+                    "AND o.due_at <= :now AND (o.leased_until IS NULL OR o.leased_until <= :now) "
+                    f"{where}ORDER BY o.id LIMIT :limit",
+                    {"now": now, "channel": channel_id, "limit": max(1, int(limit))}) as cursor:
+                rows = await cursor.fetchall()
+            await db.executemany(
+                "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",
+                [(now + lease, row[0]) for row in rows])
+        out = []
+        for (row_id, channel, guild, game_id, kind, content, mentions, nonce, created,
+             attempts) in rows:
+            try:
+                users = tuple(int(u) for u in json.loads(mentions))
+            except (TypeError, ValueError):
+                users = ()  # a damaged list pings nobody rather than blocking the channel
+            out.append(OutboxRecord(row_id, Announcement(channel, guild, game_id, kind, content,
+                                                         users), nonce, created, attempts + 1))
+        return out
+
+    async def announcement_delivered(self, announcement_id: int, message_id: int | None,
+                                     now: float) -> None:
+        """Discord accepted the announcement: it is never sent again."""
+        _check_int(message_id, "message id")
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
+                "leased_until = NULL WHERE id = ? AND status = 'pending'",
+                (now, message_id, announcement_id))
+
+    async def retry_announcement(self, announcement_id: int, due_at: float, error: str) -> None:
+        """Posting failed: release the lease; the announcement is due again at ``due_at``."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET leased_until = NULL, due_at = ?, last_error = ? "
+                "WHERE id = ? AND status = 'pending'", (due_at, error[:500], announcement_id))
+
+    async def drop_announcement(self, announcement_id: int, error: str) -> None:
+        """Give the announcement up for good (Discord will never take it), so the later
+        ones of its channel can go."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET status = 'dropped', leased_until = NULL, last_error = ? "
+                "WHERE id = ? AND status = 'pending'", (error[:500], announcement_id))
+
+    async def pending_announcements(self) -> tuple[int, float | None]:
+        """How many announcements wait to be delivered, and when the next one is due
+        (``None`` when none waits; a leased one counts as due when its lease runs out)."""
+        async with self._lock, self._conn().execute(
+                "SELECT COUNT(*), MIN(MAX(due_at, COALESCE(leased_until, due_at))) FROM outbox "
+                "WHERE status = 'pending'") as cursor:
+            row = await cursor.fetchone()
+        if row is None or not row[0]:
+            return 0, None
+        return int(row[0]), float(row[1])

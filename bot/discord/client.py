@@ -15,7 +15,8 @@ from discord import app_commands
 from bot.config import Settings
 from bot.discord import commands, components, flows
 from bot.discord.errors import FRIENDLY, SOMETHING_WRONG, describe, tell
-from bot.discord.messages import Animator, Renderer
+from bot.discord.messages import Animator, Renderer, announcement
+from bot.discord.outbox import Outbox
 from bot.games.engine import Game
 from bot.games.words import plural
 from bot.ops import OpsError
@@ -66,7 +67,9 @@ class CandyBot(discord.Client):
         self.clock = clock
         self.store: Store | None = None
         self._tables: Tables | None = None
+        self._outbox: Outbox | None = None
         self._reminders: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
         self.tree = CandyTree(self)
         commands.install(self.tree, games)
 
@@ -77,29 +80,50 @@ class CandyBot(discord.Client):
             raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
         return self._tables
 
+    @property
+    def outbox(self) -> Outbox:
+        """The announcement sender (``await bot.outbox.drain(timeout)`` before a clean stop)."""
+        if self._outbox is None:
+            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
+        return self._outbox
+
     async def setup_hook(self) -> None:
-        """Open the database, register persistent components, start the reminder loop."""
+        """Open the database, register persistent components, start the reminder loop and
+        the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.db_path)
-        self._tables = Tables(self.store, self.games, self.clock)
+        self._tables = Tables(self.store, self.games, self.clock, announcer=announcement)
+        self._outbox = Outbox(self.store, self, self.clock)
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
+        self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")
 
     async def close(self) -> None:
-        """Stop the reminder loop and release the database."""
-        if self._reminders is not None:
-            self._reminders.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reminders
-            self._reminders = None
+        """Stop the loops and release the database (queued announcements stay queued)."""
+        for task in (self._reminders, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._reminders = self._sender = None
         await super().close()
         if self.store is not None:
             await self.store.close()
             self.store = None
             self._tables = None
+            self._outbox = None
 
     async def send_due(self) -> int:
         """One pass of the reminder loop: send what is due now."""
         return await flows.send_due(self)
+
+    async def _sender_loop(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.outbox.run()
+            except Exception:
+                log.exception("the outbox's sender failed; starting it again")
+                await asyncio.sleep(self.settings.reminder_poll_seconds)
 
     async def _reminder_loop(self) -> None:
         await self.wait_until_ready()

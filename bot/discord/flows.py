@@ -11,7 +11,12 @@ never loses a move. Images are rendered in worker threads.
 
 Boards: a new board message takes the buttons away from the previous one. A
 move that continues the episode on show (see ``Game.episode``) edits that
-message instead, and pings only players who newly have to decide.
+message instead.
+
+Pings: a board never notifies anybody. Whoever a change hands the turn to is
+pinged by a short, newly created message that the change queued in the store's
+outbox in its own transaction; :func:`publish` delivers the channel's queue
+before it posts the board, and the outbox's sender retries what Discord refused.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ from typing import Protocol
 import discord
 
 from bot.discord import components, messages
-from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, think
+from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
 from bot.discord.messages import Animator, Outgoing, Renderer
+from bot.discord.outbox import Outbox
 from bot.games.engine import GameError, StaleActionError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
 
@@ -37,6 +43,7 @@ class Host(Protocol):
     """What the handlers need from the bot."""
 
     tables: Tables
+    outbox: Outbox
     renderer: Renderer | None
     animator: Animator | None
 
@@ -81,12 +88,16 @@ def _messageable(bot: Host, board: Board) -> discord.PartialMessageable:
 
 async def publish(bot: Host, board: Board,
                   interaction: discord.Interaction | None = None) -> None:
-    """Show ``board``: edit the episode's message, or post a new board message.
+    """Deliver the channel's queued announcements (the ping for whoever the change handed
+    the turn to), then show ``board``: edit the episode's message, or post a new one.
 
     A new board is the answer to ``interaction`` when it has one to give (a public
     placeholder or a click), else it is posted in the channel. The previous board
-    message loses its buttons, so only the newest board offers live choices.
+    message loses its buttons, so only the newest board offers live choices. The board
+    itself notifies nobody (the answer to a "thinking" placeholder is an edit, which
+    Discord never lets notify): the ping is a newly created message of its own.
     """
+    await bot.outbox.deliver(board.record.channel_id)
     outgoing = await board_outgoing(bot, board)
     previous = board.record.board_message_id
     if board.edits and previous:
@@ -97,11 +108,6 @@ async def publish(bot: Host, board: Board,
             log.info("could not edit the board of game %s; posting a new one", board.record.id,
                      exc_info=True)
         else:
-            if board.mentions:
-                link = (f"https://discord.com/channels/{board.record.guild_id or '@me'}/"
-                        f"{board.record.channel_id}/{previous}")
-                await _messageable(bot, board).send(messages.ping_text(board, link),
-                                                    allowed_mentions=messages.USERS_ONLY)
             if interaction is not None and interaction.extras.get(PUBLIC_THINKING):
                 await _drop_placeholder(interaction)
             return
@@ -115,6 +121,23 @@ async def publish(bot: Host, board: Board,
     await _remember_board(bot.tables, board, sent)
     if previous and sent is not None and previous != sent.id:
         await _strip(bot, board, previous)
+
+
+async def publish_saved(bot: Host, board: Board, interaction: discord.Interaction) -> bool:
+    """:func:`publish` after a change the player made was saved: if Discord refuses the
+    board, tell them the truth privately (the move counts, the next player is told)
+    instead of an error. Returns whether the board was shown."""
+    try:
+        await publish(bot, board, interaction)
+    except discord.HTTPException:
+        log.warning("could not show the board of game %s after a saved change",
+                    board.record.id, exc_info=True)
+        try:
+            await tell(interaction, messages.saved_not_shown(board))
+        except discord.HTTPException:
+            log.warning("could not tell the player game %s was saved", board.record.id)
+        return False
+    return True
 
 
 async def _strip(bot: Host, board: Board, message_id: int) -> None:
@@ -204,10 +227,13 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
             # Dealing and any opening AI turns may take a while: answer Discord first.
             await interaction.response.defer()
             lobby, board = await tables.start(game_id, user.id, channel)
-            await interaction.edit_original_response(content=messages.lobby_text(lobby),
-                                                     view=None,
-                                                     allowed_mentions=messages.NOBODY)
-            await publish(bot, board, interaction)
+            try:
+                await interaction.edit_original_response(content=messages.lobby_text(lobby),
+                                                         view=None,
+                                                         allowed_mentions=messages.NOBODY)
+            except discord.HTTPException:
+                log.info("could not close the lobby message of game %s", game_id, exc_info=True)
+            await publish_saved(bot, board, interaction)
             return
         if op == "join":
             change = tables.join(game_id, user.id, _user_name(user), channel)
@@ -240,8 +266,8 @@ async def play(interaction: discord.Interaction, text: str) -> None:
         await think(interaction, ephemeral=checked.quiet)
         board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
                                       text=text)
-        await publish(bot, board, interaction)
-        await _tell_mover(interaction, board, board.played or text, always=checked.quiet)
+        if await publish_saved(bot, board, interaction):
+            await _tell_mover(interaction, board, board.played or text, always=checked.quiet)
 
 
 @components.handles("move")
@@ -258,8 +284,8 @@ async def choice_click(interaction: discord.Interaction, game_id: int, offered_a
         board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
                                       text=notation, game_id=game_id, expected=token,
                                       offered_at=offered_at)
-        await publish(bot, board, interaction)
-        await _tell_mover(interaction, board, board.played or notation, always=False)
+        if await publish_saved(bot, board, interaction):
+            await _tell_mover(interaction, board, board.played or notation, always=False)
 
 
 @components.handles("many")
@@ -277,8 +303,8 @@ async def many_click(interaction: discord.Interaction, game_id: int, offered_at:
                                            game_id=game_id, expected=token,
                                            offered_at=offered_at, values=values)
         assert isinstance(board, Board)
-        await publish(bot, board, interaction)
-        await _tell_mover(interaction, board, board.played, always=False)
+        if await publish_saved(bot, board, interaction):
+            await _tell_mover(interaction, board, board.played, always=False)
 
 
 async def autocomplete_play(interaction: discord.Interaction, current: str,
@@ -338,7 +364,7 @@ async def leave(interaction: discord.Interaction) -> None:
             interaction.extras[PUBLIC_THINKING] = False
             return
         assert isinstance(outcome, Conceded)
-        await publish(bot, outcome.board, interaction)
+        await publish_saved(bot, outcome.board, interaction)
 
 
 async def abort(interaction: discord.Interaction) -> None:
@@ -477,23 +503,21 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None)
 
 
 async def send_due(bot: Host) -> int:
-    """Send every due reminder and AI take-over; returns how many messages were sent."""
-    sent = 0
+    """Queue every due reminder and play every due AI take-over, then deliver the outbox;
+    returns how many reminders and take-overs there were."""
+    count = 0
     for item in await bot.tables.due():
-        channel_id = item.record.channel_id
+        count += 1
+        if isinstance(item, Reminder):
+            continue  # queued in the outbox with its claim; delivered below
         try:
-            if isinstance(item, Reminder):
-                channel = bot.get_partial_messageable(channel_id, guild_id=item.record.guild_id)
-                await channel.send(messages.reminder_text(item),
-                                   allowed_mentions=messages.USERS_ONLY)
-            else:
-                await publish(bot, item)
-            sent += 1
+            await publish(bot, item)
         except discord.HTTPException:
-            # The reminder is already marked as sent (never twice); the game is saved.
-            log.warning("could not post a reminder for game %s in channel %s",
-                        item.record.id, channel_id, exc_info=True)
-    return sent
+            # The AI's move is saved and its ping queued; /game board shows the board.
+            log.warning("could not post the take-over board of game %s in channel %s",
+                        item.record.id, item.record.channel_id, exc_info=True)
+    await bot.outbox.deliver()
+    return count
 
 
 def option_choices(tables: Tables, game_slug: str | None, name: str,

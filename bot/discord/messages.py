@@ -23,7 +23,17 @@ from bot.games.colours import text_mark
 from bot.games.engine import Game, View
 from bot.games.words import listing
 from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
-from bot.tables import MAX_REMINDERS, Board, Hand, Lobby, Reminder, Status, Step, plural
+from bot.tables import (
+    MAX_REMINDERS,
+    Board,
+    Hand,
+    Handover,
+    Lobby,
+    Reminder,
+    Status,
+    Step,
+    plural,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +41,14 @@ MAX_CONTENT = 2000
 Renderer = Callable[[View], bytes]
 Animator = Callable[[Sequence[bytes]], bytes]
 
-#: Mentions only ever ping the users named; never roles or @everyone.
-USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True,
-                                     replied_user=False)
 NOBODY = discord.AllowedMentions.none()
+
+
+def only(users: Sequence[int]) -> discord.AllowedMentions:
+    """Mentions that ping exactly ``users``: never anyone else, a role or @everyone."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in users])
+
 
 @dataclass
 class Outgoing:
@@ -237,11 +251,27 @@ def next_line(board: Board) -> str:
     return f"Your turn, {names}: use `/play`."
 
 
-def ping_text(board: Board, link: str) -> str:
-    """The short message that pings whoever must now decide in a continuing episode."""
-    seats = {s.user_id: s for s in board.record.seats if s.user_id}
-    names = listing([who(board.game, seats[u]) for u in board.mentions if u in seats])
-    return f"{names}: your turn in **{board.game.title}**: {link}"
+def message_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
+    """A link that jumps to a message (or to the channel, without one)."""
+    tail = f"/{message_id}" if message_id else ""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}{tail}"
+
+
+def ping_text(handover: Handover) -> str:
+    """The short new message that pings the players just handed the turn (the board
+    itself never pings: see :func:`board_message`)."""
+    record = handover.record
+    seats = {s.user_id: s for s in record.seats if s.user_id and not s.ai}
+    names = listing([who(handover.game, seats[u]) for u in handover.users if u in seats])
+    if handover.board_message_id:  # the board on show above is edited: point to it
+        link = message_link(record.guild_id, record.channel_id, handover.board_message_id)
+        return f"{names}: your turn in **{handover.game.title}**: {link}"
+    return f"{names}: your turn in **{handover.game.title}** (move {handover.move})."
+
+
+def announcement(item: Handover | Reminder) -> str:
+    """The text of an announcement the outbox delivers: a hand-over ping or a reminder."""
+    return ping_text(item) if isinstance(item, Handover) else reminder_text(item)
 
 
 async def board_message(board: Board, renderer: Renderer | None,
@@ -249,7 +279,7 @@ async def board_message(board: Board, renderer: Renderer | None,
     """The public move message for ``board``: image, narration, mention, choices."""
     image = await render(renderer, board.view, game_id=board.record.id)
     gif = await animate(board.game.slug, board.view, game_id=board.record.id)
-    return Outgoing(board_text(board), image, "board.png", view, USERS_ONLY, gif)
+    return Outgoing(board_text(board), image, "board.png", view, NOBODY, gif)
 
 
 def mover_text(board: Board, user_id: int, played: str) -> str:
@@ -259,6 +289,14 @@ def mover_text(board: Board, user_id: int, played: str) -> str:
     if board.edits:
         lines.append("The board message above shows the rest.")
     return fit(lines, keep_last=0)
+
+
+def saved_not_shown(board: Board) -> str:
+    """The private answer when a saved change could not be shown: the truth, no alarm."""
+    told = " The players whose turn it is are pinged as soon as Discord takes the message." \
+        if board.mentions else ""
+    return (f"Your move counts: it is saved (move {board.move}). Discord would not take the "
+            f"board just now; `/game board` shows it.{told}")
 
 
 def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) -> list[str]:

@@ -16,12 +16,14 @@ from bot.tables.core import (
     MAX_REMINDERS,
     MAX_SUGGESTIONS,
     AlreadyMadeError,
+    Announcer,
     Board,
     Checked,
     Clock,
     Conceded,
     DamagedStateError,
     Hand,
+    Handover,
     Lobby,
     Reminder,
     Status,
@@ -42,7 +44,8 @@ class Tables(Plays, Reminders, Queries):
 
 __all__ = [
     "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS", "MAX_REMINDER_HOURS",
-    "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Checked", "Clock", "Conceded",
-    "DamagedStateError", "Hand", "Lobby", "Reminder", "Status", "Step", "TableError", "Tables",
+    "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked", "Clock", "Conceded",
+    "DamagedStateError", "Hand", "Handover", "Lobby", "Reminder", "Status", "Step", "TableError",
+    "Tables",
     "dumps_result", "lobby_owner", "plural",
 ]

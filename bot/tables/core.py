@@ -34,6 +34,7 @@ from bot.games.engine import (
 from bot.games.words import plural
 from bot.store import (
     ActionRecord,
+    Announcement,
     ConflictError,
     FinishRecord,
     GameRecord,
@@ -131,7 +132,7 @@ class Board:
     view: View
     headline: str = ""
     steps: tuple[Step, ...] = ()
-    #: Seats that must act next, and the Discord users to ping about it.
+    #: Seats that must act next, and the users just handed the turn (to ping once).
     to_act: tuple[int, ...] = ()
     mentions: tuple[int, ...] = ()
     #: Public buttons for the single human who acts next, when the game allows them.
@@ -250,6 +251,22 @@ class Reminder:
 
 
 @dataclass(frozen=True)
+class Handover:
+    """The turn handed to ``users`` by a change about to be saved: announced once."""
+
+    record: GameRecord
+    game: Game
+    move: int
+    users: tuple[int, ...]
+    #: The board message the change edits (an episode going on), to point to.
+    board_message_id: int | None = None
+
+
+#: Writes the text of an announcement (the Discord layer knows how it reads).
+Announcer = Callable[[Handover | Reminder], str]
+
+
+@dataclass(frozen=True)
 class Conceded:
     """What ``/game leave`` did: either the game goes on (``board``) or it ended."""
 
@@ -266,6 +283,10 @@ class _Plan:
     steps: list[Step] = field(default_factory=list)
     #: The state the moves start from (the one stored now).
     before: State = field(init=False)
+    #: The user whose action the plan answers: never pinged, they see the result.
+    actor: int | None = None
+    #: Users who were not awaited at some moment of the plan (its start included).
+    away: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.before = self.state
@@ -285,8 +306,8 @@ class _Ready:
     played: str = ""
     #: The episode the moves continue (the board message on show may be edited).
     episode: str | None = None
-    #: Users who were awaited before the moves (not pinged again when the episode goes on).
-    waited: frozenset[int | None] = frozenset()
+    #: Users the moves hand the turn to (see :meth:`TablesBase._handed`).
+    handed: tuple[int, ...] = ()
 
 
 class _Expired(StaleActionError):
@@ -300,7 +321,9 @@ class TablesBase:
     """Loading games, tokens, AI turns and commits, shared by every part of the service."""
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, announcer: Announcer | None = None) -> None:
+        """``announcer`` writes hand-overs and reminders for the outbox; without one
+        (the tables used outside Discord) nothing is announced."""
         if games is None:
             from bot.games import GAMES
 
@@ -316,6 +339,7 @@ class TablesBase:
         self._sound: set[tuple[int, int, int]] = set()
         #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).
         self._shapes: dict[int, dict[str, str | None]] = {}
+        self.announcer = announcer
 
     # ----------------------------------------------------------------- looking games up
 
@@ -404,6 +428,37 @@ class TablesBase:
         acting = game.to_act(state)
         return [s for s in record.seats if s.seat in acting and not s.ai]
 
+    def _awaited(self, record: GameRecord, game: Game, state: State) -> set[int]:
+        """The users of the human seats that must act in ``state``."""
+        return {s.user_id for s in self._humans_to_act(record, game, state)
+                if s.user_id is not None}
+
+    def _handed(self, record: GameRecord, game: Game, plan: _Plan) -> tuple[int, ...]:
+        """The users the plan hands the turn to, to be pinged once.
+
+        A user is handed the turn when they must act at the end of the plan and were
+        not awaited at some moment of it: at its start, or after one of its moves. So a
+        follow-up decision inside a player's own turn, or a joint decision still waiting
+        for others, pings nobody again; nor is the player whose own action this is
+        pinged (they are looking at its answer).
+        """
+        humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
+        away = plan.away | (humans - self._awaited(record, game, plan.before))
+        away.discard(plan.actor)  # type: ignore[arg-type]
+        order = [s.user_id for s in self._humans_to_act(record, game, plan.state)]
+        return tuple(u for u in dict.fromkeys(order) if u is not None and u in away)
+
+    def _turn_announcement(self, record: GameRecord, game: Game, state: State,
+                           users: Sequence[int], board_message_id: int | None = None,
+                           ) -> tuple[Announcement, ...]:
+        """The ping for ``users``, just handed the turn, to queue with the change."""
+        if not users or self.announcer is None:
+            return ()
+        text = self.announcer(Handover(record, game, int(state["move"]), tuple(users),
+                                       board_message_id))
+        return (Announcement(record.channel_id, record.guild_id, record.id, "turn", text,
+                             tuple(users)),)
+
     def _next_reminder(self, record: GameRecord, game: Game, state: State,
                        now: float) -> float | None:
         """When the reminder pass next looks at the game: while anyone is to act (an AI
@@ -490,6 +545,8 @@ class TablesBase:
         plan.steps.append(Step(seat, seat_record.name, shown, events, user_id is None, hidden,
                                private, 0, seat_record.ai))
         plan.state = outcome.state
+        humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
+        plan.away |= humans - self._awaited(record, game, plan.state)
 
     def _ai_chain(self, record: GameRecord, game: Game, plan: _Plan) -> _Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
@@ -505,8 +562,9 @@ class TablesBase:
 
     def _ready(self, record: GameRecord, game: Game, plan: _Plan, now: float) -> _Ready:
         """Work out what committing ``plan`` stores (runs in a worker thread)."""
+        handed = self._handed(record, game, plan)
         if not plan.moves:
-            return _Ready(plan, now)
+            return _Ready(plan, now, handed=handed)
         before, after = plan.before, plan.state
         result = game.result(after)
         finish = None
@@ -514,12 +572,10 @@ class TablesBase:
             finish = FinishRecord(dumps_result(result), _placements(record, result))
         key = game.episode(before)
         goes_on = key is not None and key == game.episode(after) and result is None
-        waited = frozenset(s.user_id for s in self._humans_to_act(record, game, before)) \
-            if goes_on else frozenset()
         return _Ready(plan, now, dumps(after), game.to_act(before) != game.to_act(after), finish,
                       self._next_reminder(record, game, after, now),
                       plan.moves[0].notation if plan.moves[0].user_id is not None else "",
-                      key if goes_on else None, waited)
+                      key if goes_on else None, handed)
 
     async def _settled(self, record: GameRecord, game: Game, work: Callable[[], _Plan],
                        ) -> _Ready:
@@ -543,25 +599,26 @@ class TablesBase:
                 record = await self.store.replace_seats(record.id, record.version, seats,
                                                         ready.now)
             return await asyncio.to_thread(self.board_of, record, game, plan.state,
-                                           headline=headline, steps=plan.steps)
+                                           headline=headline, steps=plan.steps,
+                                           mentions=ready.handed)
+        edits = episodes and ready.episode is not None and record.board_message_id is not None
+        announce = await asyncio.to_thread(
+            self._turn_announcement, record, game, plan.state, ready.handed,
+            record.board_message_id if edits else None)
         saved = await self.store.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
-            next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats)
-        if episodes and ready.episode is not None and saved.board_message_id is not None:
+            next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats,
+            announce=announce)
+        if edits and saved.board_message_id is not None:
             steps = await self._episode_steps(saved, ready.episode)
 
-            def edited() -> Board:
-                fresh = tuple(dict.fromkeys(
-                    s.user_id for s in self._humans_to_act(saved, game, plan.state)
-                    if s.user_id is not None and s.user_id not in ready.waited))
-                return self.board_of(saved, game, plan.state, headline=headline, steps=steps,
-                                     edits=True, mentions=fresh, batch=plan.steps,
-                                     played=ready.played)
-
-            return await asyncio.to_thread(edited)
+            return await asyncio.to_thread(
+                self.board_of, saved, game, plan.state, headline=headline, steps=steps,
+                edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played)
         return await asyncio.to_thread(self.board_of, saved, game, plan.state, headline=headline,
-                                       steps=plan.steps, batch=plan.steps, played=ready.played)
+                                       steps=plan.steps, batch=plan.steps, played=ready.played,
+                                       mentions=ready.handed)
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
                       headline: str = "") -> Board:
@@ -598,14 +655,16 @@ class TablesBase:
 
     def board_of(self, record: GameRecord, game: Game, state: State, *, headline: str = "",
                  steps: Sequence[Step] = (), edits: bool = False,
-                 mentions: Sequence[int] | None = None, zoom: str | None = None,
+                 mentions: Sequence[int] = (), zoom: str | None = None,
                  batch: Sequence[Step] = (), played: str = "") -> Board:
-        """Describe ``state`` publicly: the view, who acts next, their public choices."""
+        """Describe ``state`` publicly: the view, who acts next, their public choices.
+
+        ``mentions`` are the users this change hands the turn to (none for a board
+        shown again).
+        """
         result = stored_result(record) or game.result(state)
         acting = tuple(sorted(game.to_act(state))) if record.status == "active" else ()
         humans = [s for s in record.seats if s.seat in acting and not s.ai]
-        if mentions is None:
-            mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
         top = game.top(state) if acting else None
         joint = top is not None and top.joint
         public = game.choices_are_public(state)
@@ -744,7 +803,8 @@ def clip_name(name: str) -> str:
 
 __all__ = [
     "COMMIT_ATTEMPTS", "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
-    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Checked", "Clock",
-    "Conceded", "DamagedStateError", "Hand", "Lobby", "Reminder", "Status", "Step", "TableError",
+    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked",
+    "Clock", "Conceded", "DamagedStateError", "Hand", "Handover", "Lobby", "Reminder", "Status",
+    "Step", "TableError",
     "TablesBase", "dumps_result", "lobby_owner", "plural", "stored_result",
 ]

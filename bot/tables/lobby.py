@@ -7,12 +7,13 @@ the next seated player takes it over, and a lobby everyone left closes.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.engine import Game, SeatInfo, StaleActionError, State, dumps
-from bot.store import ChannelBusyError, ConflictError, GameRecord, SeatRecord
+from bot.store import Announcement, ChannelBusyError, ConflictError, GameRecord, SeatRecord
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
@@ -183,21 +184,30 @@ class Lobbies(TablesBase):
         seats = renumber(record.seats)
         seed = secrets.randbits(53)
 
-        def deal() -> tuple[State, str]:
-            state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
-            return state, dumps(state)
+        dealt = dataclasses.replace(record, seats=seats)
 
-        state, state_json = await asyncio.to_thread(deal)
+        def deal() -> tuple[State, str, tuple[int, ...], tuple[Announcement, ...]]:
+            state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
+            # Whoever acts first is pinged, except the host, who pressed Start.
+            first = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(dealt, game, state)
+                                        if s.user_id is not None and s.user_id != user_id))
+            return state, dumps(state), first, self._turn_announcement(dealt, game, state, first)
+
+        state, state_json, first, announce = await asyncio.to_thread(deal)
         now = self.clock()
         try:
             # Scheduled even when AI seats open the game: should their first moves fail to
             # save, the reminder pass moves them on.
             started = await self.store.start(
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
-                now=now, next_reminder_at=now + self._interval(record))
+                now=now, next_reminder_at=now + self._interval(record), announce=announce)
         except ConflictError:
             raise AlreadyMadeError("The lobby changed while you clicked; try again.") from None
+        # Players to act at the deal are announced with the start; the AI turns that
+        # follow announce whoever they hand the turn to.
         ready = await self._settled(started, game,
-                                    lambda: self._ai_chain(started, game, _Plan(state)))
+                                    lambda: self._ai_chain(started, game,
+                                                           _Plan(state, actor=user_id)))
         board = await self._commit(started, game, ready, headline=f"{game.title} begins!")
+        board = dataclasses.replace(board, mentions=tuple(dict.fromkeys(first + board.mentions)))
         return Lobby(board.record, game, "started"), board

@@ -1,7 +1,8 @@
 """Reminders: pinging players who have not acted, and the AI take-over after the last one.
 
-Every reminder is marked in the store before it is reported, so a restart or a
-second bot never sends the same one twice.
+Every reminder is marked in the store together with its message, queued in the
+outbox in the same write, so a restart or a second bot never sends the same one
+twice, and a post that fails is retried until Discord takes it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import logging
 
 from bot.games.engine import Game, GameError, State
 from bot.games.words import listing
-from bot.store import GameRecord, SeatRecord
+from bot.store import Announcement, GameRecord, SeatRecord
 from bot.tables.core import (
     MAX_REMINDERS,
     AlreadyMadeError,
@@ -73,13 +74,19 @@ class Reminders(TablesBase):
             number = record.reminders_sent + 1
             last = number >= MAX_REMINDERS
             nxt = now + self._interval(record) if (not last or takeover) else None
-            if not await self.store.mark_reminded(record.id, record.version,
-                                                  reminders_sent=number, next_reminder_at=nxt):
-                return None
             mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
             since, more = await self._since(record, (s.seat for s in humans))
-            return Reminder(record, game, mentions, number, last,
-                            nxt if last and takeover else None, since, more)
+            reminder = Reminder(record, game, mentions, number, last,
+                                nxt if last and takeover else None, since, more)
+            announce = () if self.announcer is None else (Announcement(
+                record.channel_id, record.guild_id, record.id, "reminder",
+                self.announcer(reminder), mentions),)
+            # The claim and the queued reminder are one write: it goes out exactly once.
+            if not await self.store.mark_reminded(record.id, record.version,
+                                                  reminders_sent=number, next_reminder_at=nxt,
+                                                  announce=announce, now=now):
+                return None
+            return reminder
         if not takeover:
             await self.store.mark_reminded(record.id, record.version,
                                            reminders_sent=record.reminders_sent,

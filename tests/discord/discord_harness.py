@@ -29,6 +29,16 @@ The API game tests may rely on (kept stable):
     message as it stands after every edit.
 ``session.clock.advance(hours)`` then ``await session.bot.send_due()`` for reminders.
 
+Discord's notification rules are copied (discord-api-docs #5497): only a newly
+created, non-ephemeral message notifies, and only the mentioned users its
+``allowed_mentions`` lets through. An edit (a PATCH, ``edit_original_response``,
+a component's update) notifies nobody, and so does the first followup after a
+"thinking" defer, because it replaces the placeholder (keeping the placeholder's
+ephemerality). ``rec.notified()`` lists who each created message notified;
+``rec.fail_when(test, status=..., accepted=...)`` makes a request fail (5xx or
+429), optionally after Discord created the message; a channel message sent with
+a ``nonce`` and ``enforce_nonce`` is created once per nonce, as Discord does.
+
 Hidden information: a test should assert that no public :class:`Sent` (text,
 ``pngs``, ``gifs``) and no autocomplete of another player names a secret.
 """
@@ -39,6 +49,7 @@ import asyncio
 import io
 import itertools
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,6 +148,16 @@ class Sent:
     payload: dict[str, Any] | None
     files: list[tuple[str, bytes]] = field(default_factory=list)
     message_id: int | None = None
+    #: The first followup after a "thinking" defer: it replaces the placeholder (an edit).
+    replaced: bool = False
+    #: The HTTP status of an injected failure (``None`` when Discord answered normally).
+    failed: int | None = None
+    #: A failed request that Discord still carried out (the answer was lost).
+    accepted: bool = False
+    #: A repeated nonce: Discord returned the earlier message and created nothing.
+    duplicate: bool = False
+    #: The flags of the message as Discord keeps it (a replaced placeholder keeps its own).
+    kept_flags: int | None = None
 
     @property
     def body(self) -> dict[str, Any]:
@@ -152,7 +173,8 @@ class Sent:
 
     @property
     def ephemeral(self) -> bool:
-        return bool(int(self.body.get("flags") or 0) & EPHEMERAL)
+        flags = self.kept_flags if self.kept_flags is not None else self.body.get("flags")
+        return bool(int(flags or 0) & EPHEMERAL)
 
     @property
     def components(self) -> list[dict[str, Any]]:
@@ -177,8 +199,45 @@ class Sent:
 
     @property
     def edit(self) -> bool:
-        """An edit of an existing message (not a new one)."""
-        return self.method == "PATCH" or self.kind == 7
+        """An edit of an existing message (not a new one), for Discord's notifications too."""
+        return self.method == "PATCH" or self.kind == 7 or self.replaced
+
+    @property
+    def created(self) -> bool:
+        """A new message Discord created (an edit, a refused request or a repeat is not)."""
+        if self.edit or self.duplicate or self.method != "POST" or self.kind in (5, 6):
+            return False
+        if self.failed is not None and not self.accepted:
+            return False
+        return bool(self.body.get("content") or self.files or self.components)
+
+    @property
+    def mentioned(self) -> list[int]:
+        """The users the text mentions (``<@id>`` or ``<@!id>``), in order."""
+        return [int(m) for m in _MENTION.findall(self.content)]
+
+    def notifies(self) -> frozenset[int]:
+        """Who this request notified: Discord's rules for a created message's mentions."""
+        if not self.created or self.ephemeral:
+            return frozenset()
+        mentioned = set(self.mentioned)
+        allowed = self.body.get("allowed_mentions")
+        if allowed is None:  # no allowed_mentions: Discord parses every mention
+            return frozenset(mentioned)
+        if "users" in (allowed.get("parse") or []):
+            return frozenset(mentioned)
+        return frozenset(mentioned & {int(u) for u in allowed.get("users") or []})
+
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+@dataclass(frozen=True)
+class Notified:
+    """A created message that notified ``users``."""
+
+    sent: Sent
+    users: frozenset[int]
 
 
 class Recorder:
@@ -187,9 +246,14 @@ class Recorder:
     def __init__(self) -> None:
         self.sent: list[Sent] = []
         self.messages: dict[int, dict[str, Any]] = {}
-        self.failures: list[Callable[[Sent], bool]] = []
+        self.failures: list[tuple[Callable[[Sent], bool], int, bool]] = []
         self._ids = itertools.count(600000000000000001)
         self._originals: dict[str, int] = {}
+        #: Interaction tokens whose "thinking" placeholder waits for its first followup.
+        self._thinking: dict[str, int] = {}
+        #: The message each component interaction was clicked on (its "original").
+        self.clicked: dict[str, int] = {}
+        self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
 
     # ----------------------------------------------------------------- installing
 
@@ -197,9 +261,14 @@ class Recorder:
         bot.http.request = self._http  # type: ignore[method-assign]
         async_context.set(_Adapter(self))
 
-    def fail_when(self, test: Callable[[Sent], bool]) -> None:
-        """Make the next request matching ``test`` fail with a 500."""
-        self.failures.append(test)
+    def fail_when(self, test: Callable[[Sent], bool], *, status: int = 500,
+                  accepted: bool = False) -> None:
+        """Make the next request matching ``test`` fail with ``status`` (500, 503, 429...).
+
+        With ``accepted`` Discord carries the request out but the answer is lost (the
+        message exists, the bot sees an error), as after a timeout.
+        """
+        self.failures.append((test, status, accepted))
 
     # ----------------------------------------------------------------- queries
 
@@ -226,6 +295,19 @@ class Recorder:
         """A message as it stands now, after every edit."""
         return self.messages[message_id]
 
+    def notified(self) -> list[Notified]:
+        """Every created message that notified someone, in order, with whom it notified."""
+        out = []
+        for sent in self.sent:
+            users = sent.notifies()
+            if users:
+                out.append(Notified(sent, users))
+        return out
+
+    def notified_users(self) -> list[int]:
+        """Every notification in order: a user notified twice appears twice."""
+        return [user for notice in self.notified() for user in sorted(notice.users)]
+
     # ----------------------------------------------------------------- handling
 
     async def _http(self, route: Any, *, files: Any = None, form: Any = None,
@@ -245,50 +327,88 @@ class Recorder:
                     files.append((part.get("filename", ""), value.read()))
         path = url.split("discord.com/api/v10", 1)[-1]
         sent = Sent(via, method, path, payload, files)
-        for test in list(self.failures):
+        for failure in list(self.failures):
+            test, status, accepted = failure
             if test(sent):
-                self.failures.remove(test)
+                self.failures.remove(failure)
                 self.sent.append(sent)
-                raise discord.HTTPException(SimpleNamespace(status=500, reason="injected"),
-                                            "injected failure")
+                sent.failed, sent.accepted = status, accepted
+                if accepted:
+                    self._reply(sent)
+                raise _failure(status)
         self.sent.append(sent)
         return self._reply(sent)
 
     def _reply(self, sent: Sent) -> Any:
         parts = sent.path.strip("/").split("/")
         if sent.method == "DELETE":
+            if parts[0] == "webhooks" and len(parts) >= 5 and parts[4] == "@original":
+                # A deleted placeholder is gone: the next followup is a new message.
+                self._thinking.pop(parts[2], None)
             return None
         if parts[0] == "interactions":
-            message_id = next(self._ids)
-            self._originals[parts[2]] = message_id
+            token = parts[2]
+            message_id = self.clicked.get(token) if sent.kind in (6, 7) else None
+            if message_id is None:
+                message_id = next(self._ids)
+            self._originals[token] = message_id
             if sent.kind in (4, 5):
                 self._store(message_id, int(CHANNEL_ID), sent)
+            if sent.kind == 5:
+                self._thinking[token] = int(sent.body.get("flags") or 0)
+            elif sent.kind == 7:
+                self._store(message_id, int(CHANNEL_ID), sent, edit=True)
             sent.message_id = message_id
             return {"interaction": {"id": parts[1], "type": 2,
                                     "response_message_id": str(message_id)}}
         if parts[0] == "channels":
             channel_id = int(parts[1])
-            message_id = next(self._ids) if sent.method == "POST" else int(parts[3])
+            if sent.method == "POST":
+                nonce = str(sent.body.get("nonce") or "")
+                earlier = self._nonces.get((channel_id, nonce)) \
+                    if nonce and sent.body.get("enforce_nonce") else None
+                if earlier is not None:
+                    sent.duplicate = True
+                    sent.message_id = int(earlier["id"])
+                    return earlier
+                message_id = next(self._ids)
+            else:
+                message_id = int(parts[3])
             sent.message_id = message_id
-            return self._store(message_id, channel_id, sent)
+            stored = self._store(message_id, channel_id, sent)
+            if sent.method == "POST" and sent.body.get("nonce"):
+                self._nonces[(channel_id, str(sent.body["nonce"]))] = stored
+            return stored
         if parts[0] == "webhooks":
+            token = parts[2]
             if len(parts) >= 5 and parts[4] == "@original":
-                message_id = self._originals.get(parts[2], 0)
+                message_id = self._originals.get(token, 0)
+                # Once edited, the placeholder is an answer: later followups are new.
+                self._thinking.pop(token, None)
             elif len(parts) >= 5:
                 message_id = int(parts[4])
+            elif sent.method == "POST" and token in self._thinking:
+                # The first followup after "thinking" replaces the placeholder: an edit,
+                # which keeps the placeholder's ephemerality and notifies nobody.
+                sent.replaced = True
+                sent.kept_flags = self._thinking.pop(token)
+                message_id = self._originals[token]
+                sent.message_id = message_id
+                return self._store(message_id, CHANNEL_ID, sent, edit=True)
             else:
                 message_id = next(self._ids)
             sent.message_id = message_id
             return self._store(message_id, CHANNEL_ID, sent)
         raise AssertionError(f"unexpected request {sent.method} {sent.path}")
 
-    def _store(self, message_id: int, channel_id: int, sent: Sent) -> dict[str, Any]:
+    def _store(self, message_id: int, channel_id: int, sent: Sent, *,
+               edit: bool = False) -> dict[str, Any]:
         body = sent.body
         old = self.messages.get(message_id)
-        if sent.method == "PATCH" and old is not None:
-            # An edit changes only what it names.
+        if (sent.method == "PATCH" or edit) and old is not None:
+            # An edit changes only what it names (a message's flags stay as they were).
             merged = dict(old)
-            for key in ("content", "components", "flags"):
+            for key in ("content", "components"):
                 if key in body:
                     merged[key] = body[key] if body[key] is not None else \
                         ("" if key == "content" else [] if key == "components" else 0)
@@ -319,14 +439,27 @@ class _Adapter(AsyncWebhookAdapter):
         return self.recorder._handle("webhook", route.method, route.url, payload, multipart)
 
 
+def _failure(status: int) -> discord.HTTPException:
+    """The error discord.py raises for ``status`` (a 429 once its own retries gave up)."""
+    response = SimpleNamespace(status=status, reason="injected")
+    if status >= 500:
+        return discord.DiscordServerError(response, "injected failure")  # type: ignore[arg-type]
+    if status == 403:
+        return discord.Forbidden(response, "injected failure")  # type: ignore[arg-type]
+    if status == 404:
+        return discord.NotFound(response, "injected failure")  # type: ignore[arg-type]
+    return discord.HTTPException(response, "injected failure")  # type: ignore[arg-type]
+
+
 # --------------------------------------------------------------------------- payloads
 
 
 class Gateway:
     """Builds INTERACTION_CREATE payloads and feeds them to a bot."""
 
-    def __init__(self, bot: CandyBot) -> None:
+    def __init__(self, bot: CandyBot, recorder: Recorder | None = None) -> None:
         self.bot = bot
+        self.recorder = recorder
         self._ids = itertools.count(500000000000000001)
 
     def _base(self, kind: int, user_id: int, *, channel_id: int = CHANNEL_ID,
@@ -375,6 +508,9 @@ class Gateway:
             data["values"] = list(values)
         payload["data"] = data
         payload["message"] = message
+        if self.recorder is not None:
+            # A component's "original" message is the one it was clicked on.
+            self.recorder.clicked[payload["token"]] = int(message["id"])
         return payload
 
     async def send(self, *payloads: dict[str, Any]) -> None:
@@ -410,12 +546,16 @@ def _option(name: str, value: Any, focused: bool) -> dict[str, Any]:
     return option
 
 
+#: The bot's own loops, which run until it closes (tests drive them by hand).
+BACKGROUND = ("candybot-reminders", "candybot-outbox")
+
+
 async def settle() -> None:
     """Wait for every task the bot started (command handlers, component callbacks)."""
     current = asyncio.current_task()
     for _ in range(200):
         pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                   and t.get_name() != "candybot-reminders"]
+                   and t.get_name() not in BACKGROUND]
         if not pending:
             return
         await asyncio.wait(pending, timeout=10)
@@ -525,4 +665,4 @@ async def start_bot(db_path: Path, clock: Clock, games: Mapping[str, Game],
     bot._connection.application_id = APP_ID
     bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)  # type: ignore[arg-type]
     recorder.install(bot)
-    return bot, Gateway(bot)
+    return bot, Gateway(bot, recorder)

@@ -87,7 +87,8 @@ async def test_one_round_is_one_message_edited_as_the_bids_come_in(
     assert "> You have 5 coins left." in told.content and "4 coins" not in told.content
     (ping,) = posted(duel)
     assert ping.content.startswith(f"🟦● <@{ALICE}>: your turn in **Candy Duel**: https://")
-    assert str(first) in ping.content and ping.body["allowed_mentions"]["parse"] == ["users"]
+    assert str(first) in ping.content and ping.body["allowed_mentions"]["parse"] == []
+    assert ping.body["allowed_mentions"]["users"] == [ALICE]
     message = duel.rec.message(first or 0)
     assert ("🟦● **Player1** has decided.\n🟧■ **Player2** placed a bid. Bids: Player1 2, "
             "Player2 1. Player1 wins the round.\n") in message["content"]
@@ -102,7 +103,9 @@ async def test_one_round_is_one_message_edited_as_the_bids_come_in(
     assert (menu["min_values"], menu["max_values"], len(menu["options"])) == (1, 2, 5)
     await duel.click(ALICE, first or 0, menu["custom_id"], values=["e", "c"])
     # A new round is a new message; the old one keeps its story but loses its buttons.
-    (round_two,) = posted(duel)
+    # Bob, newly asked to bid, is pinged; Alice, who is still deciding, is not.
+    ping, round_two = posted(duel)
+    assert ping.notifies() == {BOB} and not round_two.notifies()
     assert "🟦● **Player1** takes c and e." in round_two.content
     assert duel.rec.message(first or 0)["components"] == []
     state = await duel.state()

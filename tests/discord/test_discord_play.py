@@ -117,7 +117,8 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
     board = env.rec.last()
     assert board.pngs, "the board is posted as a PNG"
     assert f"<@{ALICE}>" in board.content
-    assert board.body["allowed_mentions"]["parse"] == ["users"]
+    # The board names who acts but notifies nobody; Alice pressed Start and sees it.
+    assert board.notifies() == frozenset() and env.rec.notified_users() == []
     assert any(c.startswith("cb:m:") for c in board.custom_ids)
 
     for _ in range(20):

@@ -91,7 +91,8 @@ async def test_buttons_and_reminders_survive_a_restart(table: Table) -> None:
     # A player back after a day catches up at a glance.
     assert pings[0].content.startswith("Since your last turn:\n🟦● **Player1** steps to 1.")
     assert "an AI plays your move" in pings[-1].content
-    assert pings[0].body["allowed_mentions"]["parse"] == ["users"]
+    assert pings[0].body["allowed_mentions"]["parse"] == []
+    assert all(p.notifies() == {BOB} for p in pings)
 
     # After the last reminder an AI moves for the sleeper and the channel is told.
     table.clock.advance(1.01)
@@ -115,10 +116,12 @@ async def test_a_failed_post_keeps_the_move_and_board_recovers_it(
     table.rec.clear()
     with caplog.at_level(logging.ERROR):
         await table.gw.send(table.gw.command(ALICE, "play", options={"action": "step"}))
-    assert any("unexpected error" in r.message for r in caplog.records)
+    # A saved move is not an error: the mover is told it counts, and Bob is pinged.
+    assert not any("unexpected error" in r.message for r in caplog.records)
     told = table.rec.last()
-    assert told.ephemeral and "`/game board` shows what was saved" in told.content
-    assert "Traceback" not in told.content
+    assert told.ephemeral and told.content.startswith("Your move counts: it is saved")
+    assert "`/game board` shows it" in told.content and "Traceback" not in told.content
+    assert table.rec.notified_users() == [BOB]
 
     record = await table.bot.tables.store.open_game(CHANNEL_ID)
     assert record is not None

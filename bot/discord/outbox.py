@@ -1,0 +1,174 @@
+"""The announcement outbox's sender: posts what committed changes queued, until Discord
+accepts it, exactly once and in order per channel.
+
+A ping for the next player or a reminder is written to the store in the same
+transaction as the change it announces (:class:`bot.store.Announcement`). This
+sender claims the oldest pending announcement of each channel with a lease,
+posts it with the announcement's nonce (discord.py then sets ``enforce_nonce``,
+so a repeat after a lost answer returns the first message instead of posting a
+second), and marks it delivered. A failure leaves it queued, due again after a
+back-off; announcements still pending when the bot starts are sent at once.
+
+Who calls it: every handler that committed a move delivers its channel's
+announcements straight away (:meth:`Outbox.deliver`); :meth:`Outbox.run` is the
+background loop that retries; :meth:`Outbox.drain` is for a clean stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+import aiohttp
+import discord
+
+from bot.discord import messages
+from bot.store import OutboxRecord, Store, StoreError
+
+log = logging.getLogger(__name__)
+
+#: How long a claimed announcement is left to its sender before another may try it.
+LEASE_SECONDS = 120.0
+#: The first wait after a failure; it doubles with each attempt, up to the cap.
+FIRST_BACKOFF = 5.0
+MAX_BACKOFF = 600.0
+#: Discord refusing the announcement itself (missing permissions, a deleted channel)
+#: is retried for this long, so an operator can fix it, then given up.
+GIVE_UP_AFTER = 3600.0
+#: How often the background loop looks even when nothing woke it.
+POLL_SECONDS = 60.0
+
+
+class Poster(Protocol):
+    """What the sender needs from the bot: a channel to post in."""
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None,
+                                ) -> discord.PartialMessageable: ...
+
+
+def backoff(attempts: int, retry_after: float | None = None) -> float:
+    """Seconds to wait after the ``attempts``-th failed try (at least Discord's
+    ``retry_after`` for a rate limit)."""
+    wait = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** max(0, attempts - 1))
+    return max(wait, retry_after or 0.0)
+
+
+class Outbox:
+    """Delivers the store's pending announcements through ``poster``."""
+
+    def __init__(self, store: Store, poster: Poster,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.poster = poster
+        self.clock = clock
+        self._wake = asyncio.Event()
+
+    async def deliver(self, channel_id: int | None = None) -> int:
+        """Post every announcement that is due now (only ``channel_id``'s, if given),
+        each channel's in order; returns how many Discord accepted.
+
+        Never raises for a failed post: the announcement stays queued and is retried
+        after a back-off (see :meth:`run`).
+        """
+        delivered = 0
+        while True:
+            try:
+                claimed = await self.store.claim_announcements(
+                    self.clock(), lease=LEASE_SECONDS, channel_id=channel_id)
+            except StoreError:
+                log.warning("could not read the outbox; trying again later", exc_info=True)
+                return delivered
+            if not claimed:
+                return delivered
+            results = await asyncio.gather(*(self._post(row) for row in claimed))
+            accepted = sum(results)
+            delivered += accepted
+            if accepted < len(claimed) and channel_id is not None:
+                return delivered
+            if not accepted:
+                return delivered
+
+    async def _post(self, row: OutboxRecord) -> bool:
+        """Post one claimed announcement and record how it went."""
+        item = row.announcement
+        channel = self.poster.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
+        try:
+            sent = await channel.send(item.content, nonce=row.nonce,
+                                      allowed_mentions=messages.only(item.mentions))
+        except discord.HTTPException as exc:
+            await self._failed(row, exc, getattr(exc, "status", 0) or 0,
+                               getattr(exc, "retry_after", None))
+            return False
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            await self._failed(row, exc, 0, None)
+            return False
+        try:
+            await self.store.announcement_delivered(row.id, sent.id, self.clock())
+        except StoreError:
+            # Posted but not marked: the lease runs out and the nonce stops a second post.
+            log.warning("announcement %s was posted but could not be marked delivered", row.id,
+                        exc_info=True)
+        return True
+
+    async def _failed(self, row: OutboxRecord, exc: BaseException, status: int,
+                      retry_after: float | None) -> None:
+        item = row.announcement
+        now = self.clock()
+        refused = 400 <= status < 500 and status != 429
+        error = f"{type(exc).__name__} {status or ''}: {exc}".strip()
+        try:
+            if refused and now - row.created_at >= GIVE_UP_AFTER:
+                log.error("gave up announcement %s (%s) in channel %s after %s tries: %s",
+                          row.id, item.kind, item.channel_id, row.attempts, error)
+                await self.store.drop_announcement(row.id, error)
+                return
+            wait = backoff(row.attempts, retry_after)
+            log.warning("could not post announcement %s (%s) in channel %s, try %s (%s); "
+                        "trying again in %.0f s", row.id, item.kind, item.channel_id,
+                        row.attempts, error, wait)
+            await self.store.retry_announcement(row.id, now + wait, error)
+        except StoreError:
+            log.warning("could not reschedule announcement %s; its lease will run out", row.id,
+                        exc_info=True)
+        self.kick()
+
+    def kick(self) -> None:
+        """Wake the background loop (something new may be due soon)."""
+        self._wake.set()
+
+    async def pending(self) -> int:
+        """How many announcements wait to be delivered."""
+        count, _due = await self.store.pending_announcements()
+        return count
+
+    async def run(self) -> None:
+        """The background loop: deliver what is due, then sleep until the next is due."""
+        while True:
+            await self.deliver()
+            try:
+                _count, due = await self.store.pending_announcements()
+            except StoreError:
+                due = None
+            wait = POLL_SECONDS if due is None else min(POLL_SECONDS,
+                                                        max(0.05, due - self.clock()))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+
+    async def drain(self, timeout: float) -> int:
+        """Deliver what is due, retrying within ``timeout`` seconds (a clean stop calls
+        this before closing); returns how many stay queued for the next start."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            await self.deliver()
+            count, due = await self.store.pending_announcements()
+            left = deadline - loop.time()
+            if count == 0 or due is None or left <= 0:
+                return count
+            await asyncio.sleep(min(left, max(0.05, due - self.clock())))
