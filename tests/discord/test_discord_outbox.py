@@ -1,0 +1,236 @@
+"""The announcement outbox: every announcement of a committed change is delivered exactly
+once, in order per channel, despite 5xx and 429 answers, lost answers and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord_harness import CHANNEL_ID, Clock, Gateway, Recorder, Sent, start_bot
+from race_game import CandyDash
+
+from bot.discord.client import CandyBot
+from bot.discord.outbox import LEASE_SECONDS
+from bot.store import Announcement, Store
+
+ALICE, BOB, CAROL = 340000000000000001, 340000000000000002, 340000000000000003
+GAMES = {"candy-dash": CandyDash()}
+
+
+class Table:
+    """A bot whose process can be restarted; Discord (the recorder) lives on."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.clock = Clock()
+        self.rec = Recorder()
+        self.bot: CandyBot
+        self.gw: Gateway
+
+    async def boot(self) -> None:
+        self.bot, self.gw = await start_bot(self.db, self.clock, GAMES, self.rec)
+
+    async def restart(self) -> None:
+        await self.bot.close()
+        await self.boot()
+
+    async def command(self, user: int, name: str, sub: str | None = None,
+                      options: dict[str, Any] | None = None) -> None:
+        await self.gw.send(self.gw.command(user, name, sub, options))
+
+    async def click(self, user: int, message_id: int, ending: str) -> None:
+        message = self.rec.messages[message_id]
+        ids = [c["custom_id"] for row in message["components"] for c in row["components"]]
+        await self.gw.send(self.gw.click(user, message, next(i for i in ids if
+                                                              i.endswith(ending))))
+
+    async def start(self, *humans: int, **options: Any) -> None:
+        await self.command(humans[0], "game", "new", {"game": "candy-dash", **options})
+        lobby = self.rec.last().message_id
+        assert lobby is not None
+        for user in humans[1:]:
+            await self.click(user, lobby, ":join")
+        await self.click(humans[0], lobby, ":start")
+
+    async def mover(self, *humans: int) -> int:
+        record = await self.bot.tables.store.open_game(CHANNEL_ID)
+        assert record is not None and record.state_json is not None
+        return humans[json.loads(record.state_json)["turn"]]
+
+    async def step(self, *humans: int) -> int:
+        """The player to move steps; returns who moved."""
+        user = await self.mover(*humans)
+        await self.command(user, "play", options={"action": "step"})
+        return user
+
+    async def queued(self) -> list[tuple[int, str, str]]:
+        """Every announcement the store holds: (id, status, content), oldest first."""
+        store = self.bot.tables.store
+        async with store._lock, store._conn().execute(
+                "SELECT id, status, content FROM outbox ORDER BY id") as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]  # type: ignore[misc]
+
+
+def pings(rec: Recorder) -> list[Sent]:
+    """The announcements Discord created (each once, whatever the retries)."""
+    return [s for s in rec.sent if s.created and s.body.get("nonce")]
+
+
+def is_ping(sent: Sent) -> bool:
+    return sent.method == "POST" and bool((sent.payload or {}).get("nonce"))
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    t = Table(tmp_path / "bot.db")
+    await t.boot()
+    yield t
+    await t.bot.close()
+
+
+# --------------------------------------------------------------------------- failures
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 429])
+async def test_a_refused_ping_is_retried_until_discord_takes_it(table: Table,
+                                                                status: int) -> None:
+    await table.start(ALICE, BOB)
+    table.rec.clear()
+    for _ in range(3):
+        table.rec.fail_when(is_ping, status=status)
+    mover = await table.step(ALICE, BOB)
+    waiting = BOB if mover == ALICE else ALICE
+    # The move counts and the mover is not told that something went wrong.
+    told = [s for s in table.rec.messages_sent() if s.ephemeral]
+    assert not any("went wrong" in s.content for s in told)
+    assert table.rec.notified_users() == []
+    assert await table.bot.outbox.pending() == 1
+    # Nothing is due before the back-off has passed.
+    assert await table.bot.outbox.deliver() == 0
+    delivered = 0
+    for _ in range(5):
+        table.clock.advance(1.0)
+        delivered += await table.bot.outbox.deliver()
+    assert delivered == 1 and table.rec.notified_users() == [waiting]
+    assert await table.bot.outbox.pending() == 0
+    table.clock.advance(5.0)
+    assert await table.bot.outbox.deliver() == 0
+
+
+async def test_a_lost_answer_does_not_post_the_ping_twice(table: Table) -> None:
+    await table.start(ALICE, BOB)
+    table.rec.clear()
+    # Discord creates the message but the bot never hears so.
+    table.rec.fail_when(is_ping, status=503, accepted=True)
+    mover = await table.step(ALICE, BOB)
+    table.clock.advance(1.0)
+    assert await table.bot.outbox.deliver() == 1
+    attempts = [s for s in table.rec.sent if is_ping(s)]
+    assert len(attempts) == 2 and attempts[0].body["nonce"] == attempts[1].body["nonce"]
+    assert attempts[1].duplicate and len(pings(table.rec)) == 1
+    assert table.rec.notified_users() == [BOB if mover == ALICE else ALICE]
+
+
+async def test_announcements_of_a_channel_go_out_in_order(table: Table) -> None:
+    await table.start(ALICE, BOB, CAROL)
+    table.rec.clear()
+    table.rec.fail_when(is_ping, status=500)
+    movers = [await table.step(ALICE, BOB, CAROL) for _ in range(3)]
+    # The first ping failed; the two after it wait behind it instead of overtaking it.
+    assert table.rec.notified_users() == []
+    assert await table.bot.outbox.pending() == 3
+    table.clock.advance(1.0)
+    assert await table.bot.outbox.deliver() == 3
+    order = (ALICE, BOB, CAROL)
+    expected = [order[(order.index(m) + 1) % 3] for m in movers]
+    assert table.rec.notified_users() == expected
+
+
+async def test_a_failed_reminder_is_retried(table: Table) -> None:
+    await table.start(ALICE, BOB, reminder_hours=1.0)
+    waiting = await table.mover(ALICE, BOB)
+    table.rec.clear()
+    table.rec.fail_when(is_ping, status=502)
+    table.clock.advance(1.5)
+    assert await table.bot.send_due() == 1
+    assert table.rec.notified_users() == []
+    table.clock.advance(0.01)
+    assert await table.bot.send_due() == 0  # the reminder is not claimed twice...
+    assert table.rec.notified_users() == [waiting]  # ...but its post is retried
+    (reminder,) = pings(table.rec)
+    assert "Reminder 1 of 3" in reminder.content
+
+
+# --------------------------------------------------------------------------- restarts
+
+
+async def test_pending_announcements_are_sent_when_the_bot_starts(table: Table) -> None:
+    await table.start(ALICE, BOB)
+    table.rec.clear()
+    table.rec.fail_when(is_ping, status=500)
+    mover = await table.step(ALICE, BOB)
+    await table.restart()
+    # The background sender starts with the bot and sends what was left, once.
+    table.clock.advance(1.0)
+    sender = asyncio.create_task(table.bot.outbox.run())
+    for _ in range(100):
+        if table.rec.notified_users():
+            break
+        await asyncio.sleep(0.02)
+    sender.cancel()
+    assert table.rec.notified_users() == [BOB if mover == ALICE else ALICE]
+    assert await table.bot.outbox.pending() == 0
+
+
+async def test_a_ping_claimed_by_a_bot_that_died_is_sent_once_after_its_lease(
+        tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        clock = Clock()
+        item = Announcement(CHANNEL_ID, None, None, "turn", f"<@{BOB}>: your turn.", (BOB,))
+        async with store._transaction():
+            await store._queue((item,), clock())
+        (claimed,) = await store.claim_announcements(clock(), lease=LEASE_SECONDS)
+        # Another sender (or the same bot after a restart) finds it leased...
+        assert await store.claim_announcements(clock(), lease=LEASE_SECONDS) == []
+        # ...and claims it again once the lease has run out, with the same nonce.
+        clock.now += LEASE_SECONDS + 1
+        (again,) = await store.claim_announcements(clock(), lease=LEASE_SECONDS)
+        assert again.id == claimed.id and again.nonce == claimed.nonce and again.attempts == 2
+        await store.announcement_delivered(again.id, 1, clock())
+        assert await store.claim_announcements(clock() + 10 ** 6, lease=1) == []
+    finally:
+        await store.close()
+
+
+async def test_every_announcement_is_delivered_once_despite_failures_and_restarts(
+        table: Table) -> None:
+    """Many moves, random 5xx/429 answers (some after Discord created the message) and
+    restarts of the bot in the middle: each announcement is created exactly once, and
+    in the order the moves queued them."""
+    chance = random.Random(16)
+    humans = (ALICE, BOB, CAROL)
+    await table.start(*humans, target=30)
+    for _ in range(24):
+        for _ in range(chance.randrange(3)):
+            table.rec.fail_when(is_ping, status=chance.choice((500, 502, 503, 429)),
+                                accepted=chance.random() < 0.3)
+        await table.step(*humans)
+        if chance.random() < 0.25:
+            await table.restart()
+        table.clock.advance(chance.choice((0.0, 0.001, 0.01)))
+        await table.bot.outbox.deliver()
+    table.rec.failures.clear()
+    for _ in range(20):
+        table.clock.advance(0.5)
+        await table.bot.outbox.deliver()
+    queued = await table.queued()
+    assert queued and all(status == "delivered" for _id, status, _content in queued)
+    created = [s.content for s in pings(table.rec)]
+    assert created == [content for _id, _status, content in queued]
+    assert len({s.body["nonce"] for s in pings(table.rec)}) == len(created)
