@@ -1101,12 +1101,15 @@ class Store:
                 "WHERE id = ? AND status = 'pending'", (error[:500], announcement_id))
 
     async def pending_announcements(self) -> tuple[int, float | None]:
-        """How many announcements wait to be delivered, and when the next one is due
-        (``None`` when none waits; a leased one counts as due when its lease runs out)."""
+        """How many announcements wait to be delivered, and when the next can be claimed
+        (``None`` when none waits): the earliest of the channels' oldest pending ones, each
+        due at its back-off or, while leased, when its lease runs out."""
         async with self._lock, self._conn().execute(
-                "SELECT COUNT(*), MIN(MAX(due_at, COALESCE(leased_until, due_at))) FROM outbox "
-                "WHERE status = 'pending'") as cursor:
+                "SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'pending'), "
+                "MIN(MAX(o.due_at, COALESCE(o.leased_until, o.due_at))) FROM outbox o "
+                "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
+                "WHERE i.channel_id = o.channel_id AND i.status = 'pending')") as cursor:
             row = await cursor.fetchone()
-        if row is None or not row[0]:
+        if row is None or not row[0] or row[1] is None:
             return 0, None
         return int(row[0]), float(row[1])

@@ -234,3 +234,44 @@ async def test_every_announcement_is_delivered_once_despite_failures_and_restart
     created = [s.content for s in pings(table.rec)]
     assert created == [content for _id, _status, content in queued]
     assert len({s.body["nonce"] for s in pings(table.rec)}) == len(created)
+
+
+async def test_the_next_due_time_waits_for_the_oldest_announcement_of_each_channel(
+        tmp_path: Path) -> None:
+    """A later announcement stuck behind one in back-off is not due: the sender sleeps
+    until the back-off ends instead of polling."""
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        now = 1000.0
+        items = [Announcement(CHANNEL_ID, None, None, "turn", f"ping {n}", ()) for n in (1, 2)]
+        async with store._transaction():
+            await store._queue(items, now)
+        (first,) = await store.claim_announcements(now, lease=LEASE_SECONDS)
+        assert first.announcement.content == "ping 1"
+        assert await store.pending_announcements() == (2, now + LEASE_SECONDS)
+        await store.retry_announcement(first.id, now + 30, "503")
+        assert await store.pending_announcements() == (2, now + 30)
+        assert await store.claim_announcements(now + 29, lease=LEASE_SECONDS) == []
+        (again,) = await store.claim_announcements(now + 30, lease=LEASE_SECONDS)
+        assert again.id == first.id
+    finally:
+        await store.close()
+
+
+async def test_a_ping_discord_keeps_refusing_is_given_up_after_an_hour(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """A 403 (the bot may not post there) is retried for an hour, then dropped so that
+    the channel's later announcements are not held up for ever."""
+    await table.start(ALICE, BOB, CAROL)
+    table.rec.clear()
+    for _ in range(50):
+        table.rec.fail_when(is_ping, status=403)
+    await table.step(ALICE, BOB, CAROL)
+    for _ in range(12):
+        table.clock.advance(0.1)
+        await table.bot.outbox.deliver()
+    assert [status for _id, status, _content in await table.queued()] == ["dropped"]
+    assert "gave up announcement" in caplog.text
+    table.rec.failures.clear()
+    await table.step(ALICE, BOB, CAROL)
+    assert len(table.rec.notified_users()) == 1

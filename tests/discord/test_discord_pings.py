@@ -54,9 +54,11 @@ async def test_the_followup_after_thinking_replaces_the_placeholder_and_notifies
     await session.play(first, "step")
     board = next(s for s in session.rec.public() if s.pngs)
     placeholder = next(s for s in session.rec.sent if s.kind == 5)
-    # Before this fix the board was this replacing followup: its mention pinged nobody.
-    if board.replaced:
-        assert board.message_id == placeholder.message_id and board.notifies() == frozenset()
+    # The board answers the public placeholder: Discord edits the placeholder into it,
+    # so the mention the board carries notifies nobody.
+    assert board.replaced and board.edit and not board.created
+    assert board.message_id == placeholder.message_id and board.notifies() == frozenset()
+    assert f"<@{BOB if first == ALICE else ALICE}>" in board.content
 
 
 async def test_a_repeated_nonce_creates_one_message(session: Session) -> None:
@@ -204,3 +206,21 @@ async def test_undo_and_a_reposted_board_ping_nobody(session: Session) -> None:
     assert session.rec.notified_users() == []
     await session.command(BOB, "game", "board")
     assert session.rec.notified_users() == []
+
+
+async def test_messages_per_action_are_as_docs_discord_md_says(session: Session) -> None:
+    """A hand-over costs two public messages (the board and the ping), one notification."""
+    def public() -> tuple[int, int]:
+        shown = [s for s in session.rec.sent if not s.ephemeral and (s.content or s.files)]
+        return (len([s for s in shown if s.created]),
+                len([s for s in shown if s.replaced]))
+
+    board = await session.start("candy-dash", humans=(ALICE, BOB))
+    state = await session.state()
+    assert state is not None
+    first = turn_of(state, ALICE, BOB)
+    await session.play(first, "step")
+    assert public() == (1, 1) and len(session.rec.notified_users()) == 1
+    board = next(s for s in session.rec.public() if s.custom_ids)
+    await session.click(BOB if first == ALICE else ALICE, board, ":step")
+    assert public() == (2, 0) and len(session.rec.notified_users()) == 1
