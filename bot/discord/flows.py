@@ -266,8 +266,9 @@ async def play(interaction: discord.Interaction, text: str) -> None:
         await think(interaction, ephemeral=checked.quiet)
         board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
                                       text=text)
-        if await publish_saved(bot, board, interaction):
-            await _tell_mover(interaction, board, board.played or text, always=checked.quiet)
+        shown = await publish_saved(bot, board, interaction)
+        await _tell_mover(interaction, board, board.played or text,
+                          always=checked.quiet and shown)
 
 
 @components.handles("move")
@@ -284,8 +285,8 @@ async def choice_click(interaction: discord.Interaction, game_id: int, offered_a
         board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
                                       text=notation, game_id=game_id, expected=token,
                                       offered_at=offered_at)
-        if await publish_saved(bot, board, interaction):
-            await _tell_mover(interaction, board, board.played or notation, always=False)
+        await publish_saved(bot, board, interaction)
+        await _tell_mover(interaction, board, board.played or notation, always=False)
 
 
 @components.handles("many")
@@ -303,8 +304,8 @@ async def many_click(interaction: discord.Interaction, game_id: int, offered_at:
                                            game_id=game_id, expected=token,
                                            offered_at=offered_at, values=values)
         assert isinstance(board, Board)
-        if await publish_saved(bot, board, interaction):
-            await _tell_mover(interaction, board, board.played, always=False)
+        await publish_saved(bot, board, interaction)
+        await _tell_mover(interaction, board, board.played, always=False)
 
 
 async def autocomplete_play(interaction: discord.Interaction, current: str,

@@ -295,8 +295,9 @@ def saved_not_shown(board: Board) -> str:
     """The private answer when a saved change could not be shown: the truth, no alarm."""
     told = " The players whose turn it is are pinged as soon as Discord takes the message." \
         if board.mentions else ""
-    return (f"Your move counts: it is saved (move {board.move}). Discord would not take the "
-            f"board just now; `/game board` shows it.{told}")
+    lead = "Your move counts: it is saved" if board.played else "Done, and saved"
+    return (f"{lead} (move {board.move}). Discord would not take the board just now; "
+            f"`/game board` shows it.{told}")
 
 
 def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) -> list[str]:

@@ -224,3 +224,15 @@ async def test_messages_per_action_are_as_docs_discord_md_says(session: Session)
     board = next(s for s in session.rec.public() if s.custom_ids)
     await session.click(BOB if first == ALICE else ALICE, board, ":step")
     assert public() == (2, 0) and len(session.rec.notified_users()) == 1
+
+
+async def test_a_refused_board_still_pings_and_tells_the_player_the_truth(
+        session: Session) -> None:
+    lobby = await session.command(ALICE, "game", "new", {"game": "candy-duel"})
+    await session.click(BOB, lobby, ":join")
+    session.rec.fail_when(lambda s: bool(s.pngs), status=503)
+    told = await session.click(ALICE, lobby, ":start")
+    assert told.ephemeral and told.content.startswith("Done, and saved (move 0).")
+    assert "`/game board` shows it" in told.content and "went wrong" not in told.content
+    assert session.rec.notified_users() == [BOB]
+    assert await session.state() is not None
