@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 import pytest
-from discord_harness import EPHEMERAL, Session
+from discord_harness import EPHEMERAL, Sent, Session
 from race_game import CandyDash, CandyDuel, CandyRace
 
 ALICE, BOB, CAROL = 320000000000000001, 320000000000000002, 320000000000000003
@@ -43,6 +43,15 @@ async def test_the_harness_notifies_only_for_newly_created_public_messages(
                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(BOB)]))
     await channel.send(f"<@{CAROL}>", allowed_mentions=discord.AllowedMentions.none())
     assert [sorted(n.users) for n in session.rec.notified()] == [[ALICE, BOB], [BOB]]
+
+
+def test_an_ephemeral_message_notifies_nobody() -> None:
+    def followup(flags: int) -> Sent:
+        return Sent("webhook", "POST", "/webhooks/1/token", {
+            "content": f"<@{ALICE}>", "flags": flags, "allowed_mentions": {"parse": ["users"]}})
+
+    assert followup(0).notifies() == {ALICE}
+    assert followup(EPHEMERAL).notifies() == frozenset()
 
 
 async def test_the_followup_after_thinking_replaces_the_placeholder_and_notifies_nobody(
