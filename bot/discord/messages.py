@@ -294,7 +294,7 @@ def mover_text(board: Board, user_id: int, played: str) -> str:
 def saved_not_shown(board: Board) -> str:
     """The private answer when a saved change could not be shown: the truth, no alarm."""
     told = " The players whose turn it is are pinged as soon as Discord takes the message." \
-        if board.mentions else ""
+        if board.handed else ""
     lead = "Your move counts: it is saved" if board.played else "Done, and saved"
     return (f"{lead} (move {board.move}). Discord would not take the board just now; "
             f"`/game board` shows it.{told}")

@@ -132,7 +132,8 @@ class Board:
     view: View
     headline: str = ""
     steps: tuple[Step, ...] = ()
-    #: Seats that must act next, and the users just handed the turn (to ping once).
+    #: Seats that must act next, and the Discord users the board names as acting (an
+    #: episode's edited board: those who newly have to decide).
     to_act: tuple[int, ...] = ()
     mentions: tuple[int, ...] = ()
     #: Public buttons for the single human who acts next, when the game allows them.
@@ -155,6 +156,8 @@ class Board:
     batch: tuple[Step, ...] = ()
     #: The notation a player just played (theirs to see, even when hidden from others).
     played: str = ""
+    #: The users the change just handed the turn to: its queued ping names them.
+    handed: tuple[int, ...] = ()
 
     @property
     def move(self) -> int:
@@ -600,7 +603,7 @@ class TablesBase:
                                                         ready.now)
             return await asyncio.to_thread(self.board_of, record, game, plan.state,
                                            headline=headline, steps=plan.steps,
-                                           mentions=ready.handed)
+                                           handed=ready.handed)
         edits = episodes and ready.episode is not None and record.board_message_id is not None
         announce = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
@@ -615,10 +618,11 @@ class TablesBase:
 
             return await asyncio.to_thread(
                 self.board_of, saved, game, plan.state, headline=headline, steps=steps,
-                edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played)
+                edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played,
+                handed=ready.handed)
         return await asyncio.to_thread(self.board_of, saved, game, plan.state, headline=headline,
                                        steps=plan.steps, batch=plan.steps, played=ready.played,
-                                       mentions=ready.handed)
+                                       handed=ready.handed)
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
                       headline: str = "") -> Board:
@@ -655,16 +659,19 @@ class TablesBase:
 
     def board_of(self, record: GameRecord, game: Game, state: State, *, headline: str = "",
                  steps: Sequence[Step] = (), edits: bool = False,
-                 mentions: Sequence[int] = (), zoom: str | None = None,
-                 batch: Sequence[Step] = (), played: str = "") -> Board:
+                 mentions: Sequence[int] | None = None, zoom: str | None = None,
+                 batch: Sequence[Step] = (), played: str = "",
+                 handed: Sequence[int] = ()) -> Board:
         """Describe ``state`` publicly: the view, who acts next, their public choices.
 
-        ``mentions`` are the users this change hands the turn to (none for a board
-        shown again).
+        ``handed`` are the users the change hands the turn to (none for a board shown
+        again).
         """
         result = stored_result(record) or game.result(state)
         acting = tuple(sorted(game.to_act(state))) if record.status == "active" else ()
         humans = [s for s in record.seats if s.seat in acting and not s.ai]
+        if mentions is None:
+            mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
         top = game.top(state) if acting else None
         joint = top is not None and top.joint
         public = game.choices_are_public(state)
@@ -687,7 +694,7 @@ class TablesBase:
         return Board(record, game, state, view, headline, tuple(steps), acting,
                      tuple(mentions), choices, result, ranking, chooser, token, multi, joint,
                      tuple(top.answered) if joint and top is not None else (),
-                     private_choices, edits, tuple(batch), played)
+                     private_choices, edits, tuple(batch), played, tuple(handed))
 
 
 # --------------------------------------------------------------------------- small helpers

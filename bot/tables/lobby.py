@@ -209,5 +209,5 @@ class Lobbies(TablesBase):
                                     lambda: self._ai_chain(started, game,
                                                            _Plan(state, actor=user_id)))
         board = await self._commit(started, game, ready, headline=f"{game.title} begins!")
-        board = dataclasses.replace(board, mentions=tuple(dict.fromkeys(first + board.mentions)))
+        board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(board.record, game, "started"), board
