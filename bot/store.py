@@ -1104,7 +1104,7 @@ class Store:
         """How many announcements wait to be delivered, and when the next can be claimed
         (``None`` when none waits): the earliest of the channels' oldest pending ones, each
         due at its back-off or, while leased, when its lease runs out."""
-        async with self._lock, self._conn().execute(
+        async with self._reading() as db, db.execute(
                 "SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'pending'), "
                 "MIN(MAX(o.due_at, COALESCE(o.leased_until, o.due_at))) FROM outbox o "
                 "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "

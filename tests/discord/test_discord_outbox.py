@@ -71,7 +71,7 @@ class Table:
     async def queued(self) -> list[tuple[int, str, str]]:
         """Every announcement the store holds: (id, status, content), oldest first."""
         store = self.bot.tables.store
-        async with store._lock, store._conn().execute(
+        async with store._reading() as db, db.execute(
                 "SELECT id, status, content FROM outbox ORDER BY id") as cursor:
             return [tuple(row) for row in await cursor.fetchall()]  # type: ignore[misc]
 
