@@ -275,3 +275,17 @@ async def test_a_ping_discord_keeps_refusing_is_given_up_after_an_hour(
     table.rec.failures.clear()
     await table.step(ALICE, BOB, CAROL)
     assert len(table.rec.notified_users()) == 1
+
+
+async def test_drain_delivers_what_is_due_and_leaves_the_rest_queued(table: Table) -> None:
+    """A clean stop calls ``bot.outbox.drain(timeout)``: due announcements go out, one in
+    back-off past the timeout stays queued for the next start."""
+    await table.start(ALICE, BOB)
+    table.rec.clear()
+    table.rec.fail_when(is_ping, status=500)
+    await table.step(ALICE, BOB)
+    assert await table.bot.outbox.drain(0.1) == 1  # due again only in 5 s
+    await table.restart()
+    table.clock.advance(1.0)
+    assert await table.bot.outbox.drain(1.0) == 0
+    assert len(table.rec.notified_users()) == 1
