@@ -469,6 +469,21 @@ def _cards_row(image: Image.Image, view: dict[str, Any], y: int, title: str,
     return y + _rows(len(keys)) * (h + 10) + 4
 
 
+def _boards(image: Image.Image, view: dict[str, Any], y: int) -> int:
+    """The hideout boards still free, by the names players choose them with."""
+    _text(image, (MARGIN, y), "Hideouts to choose (board …)", 24, INK, True)
+    y += ROW_TITLE
+    w, h = ROW_CARD_W, ROW_CARD_H
+    for i, board in enumerate(view["boards"]):
+        x0 = MARGIN + (i % PER_ROW) * (w + 10)
+        y0 = y + (i // PER_ROW) * (h + 10)
+        default = board["default"]
+        shown = {**default, "name": f"{board['name']} (default room: {default['name']})",
+                 "cost": 0}
+        _card_box(image, (x0, y0, x0 + w, y0 + h), shown, READABLE, DEFAULT_FILL)
+    return y + _rows(len(view["boards"])) * (h + 10) + 4
+
+
 def _rows(cards: int) -> int:
     return (cards + PER_ROW - 1) // PER_ROW
 
@@ -481,7 +496,7 @@ def _height(view: dict[str, Any]) -> int:
     if view["heist"]:
         y += (HEIST_MOD_H if view["heist"]["mod"] else HEIST_H) + 12
     y += ((len(view["seats"]) + HIDEOUT_COLS - 1) // HIDEOUT_COLS) * (HIDEOUT_H + HIDEOUT_GAP)
-    for cards in (view["market"], view.get("hand")):
+    for cards in (view.get("boards"), view["market"], view.get("hand")):
         if cards:
             y += 6 + ROW_TITLE + _rows(len(cards)) * (ROW_CARD_H + 10) + 4
     return y + MARGIN
@@ -493,6 +508,8 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     y = _header(image, view, MARGIN)
     y = _track(image, draw, view, y)
     y = _heist(image, draw, view, y)
+    if view.get("boards"):
+        y = _boards(image, view, y + 6)
     y = _hideouts(image, draw, view, y)
     if view["market"]:
         y = _cards_row(image, view, y + 6, "Costume market", view["market"])

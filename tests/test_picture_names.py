@@ -45,7 +45,7 @@ def _sugartopia(notation: str) -> list[str]:
 
 
 def _sugar_heist(notation: str) -> list[str]:
-    if m := re.fullmatch(r"buy (.+)", notation):
+    if m := re.fullmatch(r"(?:buy|board) (.+)", notation):
         return [m.group(1)]
     if m := re.fullmatch(r"build (.+) room (\d)( discard)?", notation):
         return [m.group(1), f"room {m.group(2)}"]
@@ -106,3 +106,17 @@ def test_the_seat_to_act_sees_every_name_its_moves_use(slug, monkeypatch):
                         f"{action.notation}: {name}"
                     checked += 1
     assert checked >= 20
+
+
+def test_while_hideouts_are_chosen_every_free_board_is_drawn(monkeypatch):
+    game = bot.games.GAMES["sugar-heist"]
+    from bot.games.engine import SeatInfo
+
+    state = game.new([SeatInfo(n) for n in ("Ann", "Ben", "Cat")], 3)
+    state = game.apply(state, 0, game.legal_actions(state, 0)[0]).state
+    texts, _ = drawn_text("sugar-heist", game.view(state, None), monkeypatch)
+    flow = " ".join(text.lower() for text, _, _ in texts)
+    offered = [a.notation.removeprefix("board ") for a in game.legal_actions(state, 1)]
+    assert len(offered) == 5
+    for name in offered:
+        assert re.search(r"\b" + r"\s".join(map(re.escape, name.split())) + r"\b", flow), name

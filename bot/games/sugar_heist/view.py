@@ -56,6 +56,8 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
                    "encounter": described, "mod": described | None, "log": [lines]}
         decision   None | {"kind", "seats", "waiting", "source", "step" (card data), "text"}
         hand       None | [{"id", "key"}]   the viewer's own hand of hideout cards
+        boards     [{"key", "name", "default": described}]  the hideout boards nobody has
+                   taken yet, while players choose them (`board treehouse`), else []
         last       None | the last finished heist: {"round", "attacker", "defender",
                    "passed", "rooms", "cleared", "gained", "lost", "stolen"}
         result     None | {"ranking", "scores", "summary"}
@@ -128,8 +130,16 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         "decision": decision,
         "hand": hand,
         "last": state["heists"][-1] if state["heists"] else None,
+        "boards": _free_boards(state) if decision and decision["kind"] == "board" else [],
         "result": None if result is None else {
             "ranking": [list(g) for g in result.ranking],
             "scores": {str(k): v for k, v in result.scores.items()},
             "summary": result.summary},
     }
+
+
+def _free_boards(state: State) -> list[dict[str, Any]]:
+    """The hideout boards still to choose from, in the order they are offered."""
+    taken = {p["board"] for p in state["players"]}
+    return [{"key": b["key"], "name": b["name"], "default": cards.describe(b["default"])}
+            for b in cards.boards() if b["key"] not in taken]
