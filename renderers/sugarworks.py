@@ -512,7 +512,7 @@ def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool) 
     else:
         _candy_shape(draw, candy, 30, 37, 16, fill=(170, 170, 170))
     if crate is None:
-        stamp_text(sprite, (72, 37), "made", 22, INK if colourful else MUTED, True, "lm")
+        stamp_text(sprite, (60, 37), "made", READABLE, INK if colourful else MUTED, True, "lm")
     else:
         stamp_text(sprite, (58, 37), "→", 26, INK, True, "lm")
         crate_symbol(draw, crate, 108, 37, 16)

@@ -105,7 +105,7 @@ def test_the_seat_to_act_sees_every_name_its_moves_use(slug, monkeypatch):
                     assert name in drawn or re.search(rf"(^|[\s(]){words}($|[\s,.:)])", flow), \
                         f"{action.notation}: {name}"
                     checked += 1
-    assert checked >= 20
+    assert checked >= 10
 
 
 def test_while_hideouts_are_chosen_every_free_board_is_drawn(monkeypatch):
