@@ -489,7 +489,9 @@ def _market(image: Image.Image, view: dict[str, Any], y: int) -> int:
     width = (WIDTH - BX + 30 - 16 - 3 * 12) // 4
     for i, order in enumerate(view["market"]):
         x = BX - 30 + i * (width + 12)
-        order_card(image, (x, y, x + width, y + 100), order, f"{i + 1}")
+        # Its slot for `take order 2`, its card for `make red at c3 with o59`.
+        label = f"{i + 1} · {order['id']}" if order else f"{i + 1}"
+        order_card(image, (x, y, x + width, y + 100), order, label)
     return y + 112
 
 
