@@ -286,8 +286,6 @@ class _Plan:
     steps: list[Step] = field(default_factory=list)
     #: The state the moves start from (the one stored now).
     before: State = field(init=False)
-    #: The user whose action the plan answers: never pinged, they see the result.
-    actor: int | None = None
     #: Users who were not awaited at some moment of the plan (its start included).
     away: set[int] = field(default_factory=set)
 
@@ -442,12 +440,12 @@ class TablesBase:
         A user is handed the turn when they must act at the end of the plan and were
         not awaited at some moment of it: at its start, or after one of its moves. So a
         follow-up decision inside a player's own turn, or a joint decision still waiting
-        for others, pings nobody again; nor is the player whose own action this is
-        pinged (they are looking at its answer).
+        for others, pings nobody again. The mover is pinged only when the turn comes back
+        to them after others (the AI) acted, or a new round opens for everyone: that is a
+        hand-over like any other, and the host pressing Start is handed the first turn.
         """
         humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
         away = plan.away | (humans - self._awaited(record, game, plan.before))
-        away.discard(plan.actor)  # type: ignore[arg-type]
         order = [s.user_id for s in self._humans_to_act(record, game, plan.state)]
         return tuple(u for u in dict.fromkeys(order) if u is not None and u in away)
 

@@ -188,9 +188,10 @@ class Lobbies(TablesBase):
 
         def deal() -> tuple[State, str, tuple[int, ...], tuple[Announcement, ...]]:
             state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
-            # Whoever acts first is pinged, except the host, who pressed Start.
+            # Whoever acts first is pinged, the host who pressed Start included: the
+            # first turn is handed to them like any other.
             first = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(dealt, game, state)
-                                        if s.user_id is not None and s.user_id != user_id))
+                                        if s.user_id is not None))
             return state, dumps(state), first, self._turn_announcement(dealt, game, state, first)
 
         state, state_json, first, announce = await asyncio.to_thread(deal)
@@ -207,7 +208,7 @@ class Lobbies(TablesBase):
         # follow announce whoever they hand the turn to.
         ready = await self._settled(started, game,
                                     lambda: self._ai_chain(started, game,
-                                                           _Plan(state, actor=user_id)))
+                                                           _Plan(state)))
         board = await self._commit(started, game, ready, headline=f"{game.title} begins!")
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(board.record, game, "started"), board

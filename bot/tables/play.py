@@ -64,7 +64,7 @@ class Plays(Lobbies):
             pinned = self.wire_token(game, state, seat)
         token = self._token_for(game, state, seat, pinned)
         outcome = game.apply(state, seat, text, token)
-        plan = _Plan(state, actor=user_id)
+        plan = _Plan(state)
         self._record(plan, record, game, seat, user_id, outcome)
         return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now)
 

@@ -270,7 +270,8 @@ async def test_a_ping_discord_keeps_refusing_is_given_up_after_an_hour(
     for _ in range(12):
         table.clock.advance(0.1)
         await table.bot.outbox.deliver()
-    assert [status for _id, status, _content in await table.queued()] == ["dropped"]
+    statuses = [status for _id, status, _content in await table.queued()]
+    assert statuses[-1] == "dropped" and "dropped" not in statuses[:-1]
     assert "gave up announcement" in caplog.text
     table.rec.failures.clear()
     await table.step(ALICE, BOB, CAROL)

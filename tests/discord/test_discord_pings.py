@@ -109,25 +109,33 @@ async def test_after_a_button_the_next_player_is_notified_once(session: Session)
     assert session.rec.notified_users() == [BOB if mover == ALICE else ALICE]
 
 
-async def test_a_lobby_start_notifies_whoever_acts_first_except_the_host(
+async def test_a_lobby_start_notifies_whoever_acts_first_the_host_included(
         session: Session) -> None:
-    # Everybody bids at once at the start of Candy Duel: Bob is pinged; Alice pressed
-    # Start and is looking at the board.
+    # Everybody bids at once at the start of Candy Duel: all three are handed a turn.
     lobby = await session.command(ALICE, "game", "new", {"game": "candy-duel"})
     await session.click(BOB, lobby, ":join")
     await session.click(CAROL, lobby, ":join")
     await session.click(ALICE, lobby, ":start")
-    assert session.rec.notified_users() == [BOB, CAROL]
+    assert session.rec.notified_users() == [ALICE, BOB, CAROL]
     (ping,) = session.rec.notified()
-    assert ping.sent.created and ping.sent.content.startswith(f"🟧■ <@{BOB}> and 🟩▲ <@{CAROL}>")
+    assert ping.sent.created and ping.sent.content.startswith(
+        f"🟦● <@{ALICE}>, 🟧■ <@{BOB}> and 🟩▲ <@{CAROL}>")
 
 
-async def test_the_player_who_acts_is_never_pinged_for_their_own_action(
-        session: Session) -> None:
+async def test_a_move_inside_your_own_turn_pings_nobody(session: Session) -> None:
+    await session.start("candy-duel", humans=(ALICE, BOB, CAROL))
+    await session.play(BOB, "bid 3")
+    assert session.rec.notified_users() == []  # Bob answered; Alice and Carol still decide
+
+
+async def test_the_turn_coming_back_after_the_ai_pings_the_mover(session: Session) -> None:
     await session.start("candy-dash", humans=(ALICE,), ai=1)
     for _ in range(3):
+        state = await session.state()
+        assert state is not None and state["turn"] == 0
         await session.play(ALICE, "step")
-        assert session.rec.notified_users() == []
+        # The AI answered and handed the turn back: Alice hears it on a newly created message.
+        assert session.rec.notified_users() == [ALICE]
 
 
 async def test_a_joint_decision_pings_once_and_its_resolution_pings_the_winner(
@@ -243,5 +251,5 @@ async def test_a_refused_board_still_pings_and_tells_the_player_the_truth(
     told = await session.click(ALICE, lobby, ":start")
     assert told.ephemeral and told.content.startswith("Done, and saved (move 0).")
     assert "`/game board` shows it" in told.content and "went wrong" not in told.content
-    assert session.rec.notified_users() == [BOB]
+    assert session.rec.notified_users() == [ALICE, BOB]  # both bid at once
     assert await session.state() is not None

@@ -1,5 +1,6 @@
 """Every registered game, through the real bot: at each hand-over the humans newly to act
-are notified by a newly created message, once, and nobody else is."""
+are notified by a newly created message, once, and nobody else is (the mover only when
+the turn comes back to them)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,12 @@ async def test_each_hand_over_notifies_the_humans_newly_to_act_once(tmp_path: Pa
             after = await humans_to_act(session, slug) or []
             notified = session.rec.notified_users()
             assert len(notified) == len(set(notified)), f"{slug}: pinged twice: {notified}"
-            assert set(notified) <= set(after) - {mover}, (slug, offered[0], notified, after)
+            assert set(notified) <= set(after), (slug, offered[0], notified, after)
+            if mover in notified:
+                # The turn came back to the mover: others acted after them (the AI), or a
+                # joint decision they shared closed and a new one opened.
+                assert state is not None
+                assert state["move"] - played > 1 or len(before) > 1, (slug, offered[0])
             newly = set(after) - set(before) - {mover}
             assert newly <= set(notified), (slug, offered[0], newly, notified)
             hand_overs += bool(newly)

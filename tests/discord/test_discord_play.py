@@ -117,8 +117,8 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
     board = env.rec.last()
     assert board.pngs, "the board is posted as a PNG"
     assert f"<@{ALICE}>" in board.content
-    # The board names who acts but notifies nobody; Alice pressed Start and sees it.
-    assert board.notifies() == frozenset() and env.rec.notified_users() == []
+    # The board names who acts but notifies nobody; the ping before it hands Alice the turn.
+    assert board.notifies() == frozenset() and env.rec.notified_users() == [ALICE]
     assert any(c.startswith("cb:m:") for c in board.custom_ids)
 
     for _ in range(20):
@@ -127,8 +127,9 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
         step = next(c for c in board.custom_ids if c.endswith(":step"))
         env.rec.clear()
         await click(env, ALICE, board, step)
-        board = env.rec.messages_sent()[0]
-        assert board.pngs and not board.ephemeral
+        # The AI's reply hands the turn back: the ping comes first, then the board.
+        board = next(s for s in env.rec.messages_sent() if s.pngs)
+        assert not board.ephemeral
         assert "**AI 1** " in board.content or "Game over" in board.content
     assert "Game over" in board.content
     assert "1. " in board.content and "2. " in board.content
