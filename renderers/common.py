@@ -130,7 +130,7 @@ def seat_badge(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: fl
 
 @cache
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans from ``data/fonts`` (shipped, so images look the same everywhere)."""
+    """DejaVu Sans from ``candybot_data/fonts`` (shipped, so images look the same everywhere)."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(data_path("fonts", name)), size)
 

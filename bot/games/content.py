@@ -1,8 +1,9 @@
-"""Read card lists and board layouts from ``data/``.
+"""Read card lists and board layouts from ``candybot_data/``.
 
-Content ships as the ``candybot_data`` package (see pyproject.toml); when the
-project runs from a source tree that is not installed, the repository's
-``data/`` folder is used instead. Files are read once and cached.
+Content is the ``candybot_data`` package (the repository's ``candybot_data/``
+folder, shipped in the wheel beside ``bot`` and ``renderers``); when the project
+runs from a source tree that is not installed, that folder is read directly.
+Files are read once and cached.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-_SOURCE_DATA = Path(__file__).resolve().parents[2] / "data"
+_SOURCE_DATA = Path(__file__).resolve().parents[2] / "candybot_data"
 
 
 def data_path(*parts: str) -> Path:
-    """Path of a file under ``data/`` (installed package first, then the source tree)."""
+    """Path of a file under ``candybot_data/`` (installed package first, then the source tree)."""
     try:
         root = resources.files("candybot_data")
         candidate = Path(str(root.joinpath(*parts)))
@@ -30,6 +31,6 @@ def data_path(*parts: str) -> Path:
 
 @cache
 def load_json(*parts: str) -> Any:
-    """Parsed JSON of ``data/<parts>``; cached, so treat the result as read-only."""
+    """Parsed JSON of ``candybot_data/<parts>``; cached, so treat the result as read-only."""
     with data_path(*parts).open(encoding="utf-8") as handle:
         return json.load(handle)
