@@ -21,7 +21,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY renderers ./renderers
-COPY data ./data
+COPY candybot_data ./candybot_data
 RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 candy \
     && mkdir -p /data && chown candy:candy /data
