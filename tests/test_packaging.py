@@ -1,10 +1,14 @@
-"""Packaging finds every package itself, and the catalogue finds every part of a game."""
+"""The wheel ships what the bot needs (and only that), and the catalogue finds every part of a
+game."""
 
 from __future__ import annotations
 
 import importlib
+import re
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -16,20 +20,55 @@ ROOT = Path(__file__).resolve().parents[1]
 ENTRIES = sorted(CATALOGUE.values(), key=lambda e: e.slug)
 
 
-def test_setup_finds_every_python_package_in_the_tree():
-    out = subprocess.run([sys.executable, "-c",
-                          "import setuptools, runpy, sys\n"
-                          "captured = {}\n"
-                          "setuptools.setup = lambda **kw: captured.update(kw)\n"
-                          "runpy.run_path('setup.py')\n"
-                          "print('\\n'.join(captured['packages']))"],
-                         capture_output=True, text=True, check=True, cwd=ROOT)
-    listed = set(out.stdout.split())
-    found = {"candybot_data"}
-    for top in ("bot", "renderers"):
-        for init in (ROOT / top).rglob("__init__.py"):
-            found.add(".".join(init.parent.relative_to(ROOT).parts))
-    assert found == listed
+def project_files() -> list[str]:
+    """The files a fresh clone of this checkout would hold (tracked or new, never ignored)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True, cwd=ROOT).stdout.decode()
+    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
+
+
+def clean_clone(dest: Path) -> Path:
+    for name in project_files():
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A wheel built from a clean clone by pip (in its own build environment), and pip's
+    verbose output, which carries everything setuptools printed or warned."""
+    source = clean_clone(tmp_path_factory.mktemp("clone"))
+    out = tmp_path_factory.mktemp("wheel")
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v",
+                            "--wheel-dir", str(out), str(source)],
+                           capture_output=True, text=True, cwd=out)
+    assert build.returncode == 0, build.stdout + build.stderr
+    (built,) = out.glob("candybot-*.whl")
+    return built, build.stdout + build.stderr
+
+
+def test_the_wheel_holds_the_code_the_content_and_the_fonts_and_nothing_else(wheel):
+    shipped = {name for name in zipfile.ZipFile(wheel[0]).namelist()
+               if ".dist-info/" not in name}
+    wanted = {name for name in project_files()
+              if name.split("/")[0] in ("bot", "renderers", "candybot_data")}
+    assert shipped == wanted
+    assert "candybot_data/fonts/DejaVuSans.ttf" in shipped
+    assert not any(name.startswith(("tests/", "docs/")) for name in shipped)
+
+
+def test_the_wheel_says_its_licence_as_an_spdx_expression(wheel):
+    with zipfile.ZipFile(wheel[0]) as archive:
+        (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        headers = archive.read(metadata).decode()
+    assert "License-Expression: MIT" in headers.splitlines()
+
+
+def test_building_the_wheel_warns_of_nothing(wheel):
+    warnings = [line for line in wheel[1].splitlines()
+                if re.search(r"deprecat|SetuptoolsWarning|_Warning|is absent from", line, re.I)]
+    assert warnings == []
 
 
 def test_every_registered_game_is_one_package_line():
