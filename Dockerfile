@@ -1,9 +1,25 @@
-# candybot: the Discord bot in a small image. Build: docker build -t candybot .
+# candybot: the Discord bot in a small image. Operators' guide: docs/discord.md, section 8.
+# Build: docker build -t candybot .
 # Check: docker run --rm -e DISCORD_TOKEN=... -v candybot-data:/data candybot candybot check
-# Run:   docker run -d --name candybot -e DISCORD_TOKEN=... -v candybot-data:/data candybot
-# Back up (safe while it runs; see docs/discord.md, "Backups"):
+# Run:   docker run -d --name candybot --restart unless-stopped \
+#          -e DISCORD_TOKEN=... -v candybot-data:/data candybot
+# Stop:  docker stop candybot   (SIGTERM: moves in flight finish, then a clean exit 0)
+# Back up (safe while it runs):
 #        docker exec candybot candybot backup /data/backup.db --force
 #        docker cp candybot:/data/backup.db ./candybot-$(date +%F).db
+# tests/test_image.py installs what this file copies exactly as its RUN lines do, without
+# a container engine: keep every Python step a `pip` line and every COPY a plain path.
+
+# ---- stage 1: build the wheel (pyproject.toml alone says what ships)
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY renderers ./renderers
+COPY candybot_data ./candybot_data
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
+# ---- stage 2: the runtime, with the wheel and its dependencies and nothing of the build
 FROM python:3.11-slim
 
 LABEL org.opencontainers.image.title="candybot" \
@@ -17,19 +33,25 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     CANDYBOT_DB=/data/candybot.db
 
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY bot ./bot
-COPY renderers ./renderers
-COPY candybot_data ./candybot_data
-RUN pip install --no-cache-dir . \
-    && useradd --create-home --uid 10001 candy \
+# The wheel is mounted from the build stage, not copied, so no layer keeps it.
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    pip install --no-cache-dir /wheels/candybot-*.whl
+RUN useradd --create-home --uid 10001 candy \
     && mkdir -p /data && chown candy:candy /data
 
 USER candy
+WORKDIR /home/candy
 # The SQLite file (and its WAL) lives on a volume so games survive new images.
 # Copy it with `candybot backup`, never with cp while the bot runs: a plain copy
 # of a live WAL database can miss recent moves or be inconsistent.
 VOLUME ["/data"]
-# Logs: one line per event on standard error (`docker logs`); CANDYBOT_LOG=debug for more.
+# Prometheus metrics when CANDYBOT_METRICS_PORT is set (e.g. 9108); off otherwise.
+EXPOSE 9108
+# `candybot health` reads the status the running bot rewrites every 15 s beside the
+# database (gateway, database writable, announcements waiting) and answers in one line.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["candybot", "health"]
+# docker stop sends SIGTERM; the bot stops within CANDYBOT_STOP_SECONDS (8), under
+# Docker's 10 s. Logs: one line per event on standard error (`docker logs`).
+STOPSIGNAL SIGTERM
 CMD ["candybot", "run"]

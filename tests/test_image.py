@@ -1,0 +1,377 @@
+"""The Docker image, checked without a container engine (CI machines have none).
+
+One test builds what the Dockerfile builds: it reads the Dockerfile with the
+official parser (the ``dockerfile`` package), takes from the build context
+exactly what each COPY line takes (respecting ``.dockerignore``, with the rules
+docker-py applies), runs each ``pip`` RUN line as written (container paths
+mapped into a temporary folder, pip's cache allowed so that it stays fast)
+into a fresh venv, and then runs the operator's commands from that install.
+The others read the Dockerfile and compose.yaml for what operators rely on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import sqlite3
+import subprocess
+import sys
+import venv
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import dockerfile
+import pytest
+import yaml
+from docker.utils.build import exclude_paths
+
+from bot.config import DEFAULT_STOP_SECONDS
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMANDS = dockerfile.parse_file(str(ROOT / "Dockerfile"))
+#: RUN lines that prepare the system (the user, the volume's folder) rather than Python;
+#: the static tests below check what they must do.
+SYSTEM_STEP = re.compile(r"^(useradd|mkdir|chown)\b")
+
+
+@dataclass
+class Stage:
+    """One FROM ... section of the Dockerfile."""
+
+    image: str
+    name: str | None
+    commands: list[dockerfile.Command] = field(default_factory=list)
+
+    def all(self, cmd: str) -> list[dockerfile.Command]:
+        return [c for c in self.commands if c.cmd == cmd]
+
+    def last(self, cmd: str) -> dockerfile.Command:
+        found = self.all(cmd)
+        assert found, f"the stage from {self.image} has no {cmd}"
+        return found[-1]
+
+
+def stages() -> list[Stage]:
+    out: list[Stage] = []
+    for command in COMMANDS:
+        if command.cmd == "FROM":
+            image, *rest = command.value
+            name = rest[1] if len(rest) == 2 and rest[0].upper() == "AS" else None
+            out.append(Stage(image, name))
+        else:
+            out[-1].commands.append(command)
+    return out
+
+
+def flags(command: dockerfile.Command) -> dict[str, str]:
+    return dict(flag.removeprefix("--").split("=", 1) for flag in command.flags)
+
+
+def context_files() -> set[str]:
+    """Files of the build context that survive .dockerignore (docker-py's own matching)."""
+    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+                if line.strip() and not line.lstrip().startswith("#")]
+    return {p for p in exclude_paths(str(ROOT), patterns) if (ROOT / p).is_file()}
+
+
+class Filesystem:
+    """A stage's filesystem: container paths mapped into a temporary folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.workdir = PurePosixPath("/")
+        self.mounts: dict[PurePosixPath, Path] = {}
+
+    def host(self, path: str | PurePosixPath) -> Path:
+        container = self.workdir / path  # an absolute path stays as it is
+        for target, source in self.mounts.items():
+            if container == target or target in container.parents:
+                return source / container.relative_to(target)
+        return self.root / container.relative_to("/")
+
+    def copy(self, context: set[str], sources: list[str], dest: str) -> list[str]:
+        """COPY from the build context; returns the context files taken."""
+        taken = []
+        for source in sources:
+            inside = sorted(f for f in context if f == source or f.startswith(source + "/"))
+            assert inside, f"COPY {source}: nothing in the build context (.dockerignore?)"
+            for name in inside:
+                if name == source:
+                    target = self.host(dest) / Path(name).name if dest.endswith("/") \
+                        else self.host(dest)
+                else:
+                    target = self.host(dest) / Path(name).relative_to(source)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / name, target)
+                taken.append(name)
+        return taken
+
+    def run_pip(self, line: str, python: Path) -> None:
+        """A RUN line that calls pip, as written, with this stage's paths on the host."""
+        words = []
+        for word in shlex.split(line):
+            if word == "--no-cache-dir":
+                continue  # the local cache keeps the test fast; it changes nothing installed
+            if word.startswith("/"):
+                word = str(self.host(word))
+            words.append(word)
+        assert words[0] == "pip", f"not a pip line: {line}"
+        cwd = self.host(".")
+        cwd.mkdir(parents=True, exist_ok=True)
+        # Through a shell, as Docker runs a RUN line, so that globs expand.
+        command = " ".join([shlex.quote(str(python)), "-m", "pip", *[
+            w if "*" in w else shlex.quote(w) for w in words[1:]]])
+        done = subprocess.run(["sh", "-c", command], cwd=cwd, capture_output=True, text=True,
+                              env=_clean_env())
+        assert done.returncode == 0, f"RUN {line}\n{done.stdout}\n{done.stderr}"
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    """An environment without this checkout on the path, as in a fresh container."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTHON", "VIRTUAL_ENV", "CANDYBOT_", "DISCORD_"))}
+    return {**env, **extra}
+
+
+@dataclass
+class Image:
+    """What the emulated build produced: the runtime's Python, its env and what was copied."""
+
+    python: Path
+    bin: Path
+    home: Path
+    env: dict[str, str]
+    copied: list[str]
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.run_with({}, *args)
+
+    def run_with(self, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(self.bin / args[0]), *args[1:]], cwd=self.home,
+                              env={**self.env, **env}, capture_output=True, text=True,
+                              timeout=600)
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
+    context = context_files()
+    built: dict[str, Filesystem] = {}
+    copied: list[str] = []
+    runtime = tmp_path_factory.mktemp("runtime-venv")
+    venv.EnvBuilder(with_pip=True).create(runtime)
+    python = runtime / "bin" / "python"
+    env: dict[str, str] = {}
+    *builds, final = stages()
+    for number, stage in enumerate([*builds, final]):
+        fs = Filesystem(tmp_path_factory.mktemp(f"stage{number}"))
+        for command in stage.commands:
+            if command.cmd == "WORKDIR":
+                fs.workdir = fs.workdir / command.value[0]
+            elif command.cmd == "ENV":
+                env.update(zip(command.value[::2], command.value[1::2], strict=True))
+            elif command.cmd == "COPY":
+                assert not command.flags, "COPY --from would bring build files into a stage"
+                *sources, dest = command.value
+                copied += fs.copy(context, sources, dest)
+            elif command.cmd == "RUN":
+                mount = flags(command).get("mount")
+                if mount:
+                    spec = dict(part.split("=", 1) for part in mount.split(","))
+                    assert spec["type"] == "bind"
+                    fs.mounts[PurePosixPath(spec["target"])] = \
+                        built[spec["from"]].host(spec["source"])
+                line = " ".join(command.value)
+                for step in re.split(r"\s*&&\s*", line):
+                    if not SYSTEM_STEP.match(step):
+                        # A build stage's pip is any pip; the runtime's is the fresh venv.
+                        fs.run_pip(step, python if stage is final else Path(sys.executable))
+                fs.mounts.clear()
+        if stage.name:
+            built[stage.name] = fs
+    home = tmp_path_factory.mktemp("home")
+    data = tmp_path_factory.mktemp("data")
+    env["CANDYBOT_DB"] = str(data / PurePosixPath(env["CANDYBOT_DB"]).name)
+    return Image(python, runtime / "bin", home, _clean_env(**env), copied)
+
+
+def test_the_image_copies_only_what_the_wheel_is_built_from(image: Image):
+    tops = {name.split("/")[0] for name in image.copied}
+    assert tops == {"pyproject.toml", "README.md", "bot", "renderers", "candybot_data"}
+    assert not any("__pycache__" in name or name.endswith(".pyc") for name in image.copied)
+
+
+def test_the_image_runs_the_installed_bot_not_a_source_tree(image: Image):
+    where = image.run("python", "-c", "import bot, candybot_data, renderers; "
+                                      "print(bot.__file__, candybot_data.__file__)")
+    assert where.returncode == 0, where.stderr
+    site = str(image.python.parents[1] / "lib")
+    assert all(path.startswith(site) for path in where.stdout.split())
+
+
+def test_check_in_the_image_finds_a_new_database_and_exits_0(image: Image):
+    done = image.run("candybot", "check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "not created yet" in done.stdout and "Discord: skipped" in done.stdout
+
+
+@pytest.fixture(scope="module")
+def demo(image: Image) -> Path:
+    """A short demo game played by the installed ``candybot``."""
+    out = image.home / "demo-out"
+    done = image.run("candybot", "demo", "sugar-blast", "--players", "2", "--seed", "3",
+                     "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+def test_a_demo_plays_from_the_image_with_its_pictures_and_fonts(image: Image, demo: Path):
+    assert list(demo.rglob("*.png")) and list(demo.glob("*.db")) and list(demo.glob("*.gif"))
+    replayed = image.run("candybot", "replay", str(demo))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def test_backup_restore_and_health_run_from_the_image(image: Image, demo: Path):
+    database = Path(image.env["CANDYBOT_DB"])
+    shutil.copy(next(demo.glob("*.db")), database)
+    copy = database.with_name("backup.db")
+    backed_up = image.run("candybot", "backup", str(copy), "--force")
+    assert backed_up.returncode == 0, backed_up.stdout + backed_up.stderr
+    assert copy.is_file()
+    restored = image.run("candybot", "restore", str(copy))
+    assert restored.returncode == 0, restored.stdout + restored.stderr
+    assert restored.stdout.startswith(f"Restored {copy} into {database}")
+    # No bot runs here, so the HEALTHCHECK's command must say so in one line and fail.
+    health = image.run("candybot", "health")
+    assert health.returncode == 1
+    assert health.stdout.count("\n") == 1 and "unhealthy" in health.stdout
+
+
+def test_a_new_image_reads_an_older_database_and_says_it_will_upgrade_it(
+        image: Image, tmp_path: Path):
+    from bot.store import MIGRATIONS
+
+    old = tmp_path / "old.db"
+    with sqlite3.connect(old) as db:
+        db.executescript(MIGRATIONS[0])
+        db.execute("PRAGMA user_version = 1")
+    db.close()
+    done = image.run_with({"CANDYBOT_DB": str(old)}, "candybot", "check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"schema 1 (candybot run upgrades it to {len(MIGRATIONS)})" in done.stdout
+
+
+# --------------------------------------------------------------------------- the docs
+
+
+def docker_lines() -> list[str]:
+    """Every ``docker ...`` command in the README and docs/discord.md, continuations joined."""
+    out = []
+    for doc in (ROOT / "README.md", ROOT / "docs" / "discord.md"):
+        for block in re.findall(r"```sh\n(.*?)```", doc.read_text(), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = line.split("#")[0].strip()
+                out += [part.strip() for part in line.split("&&")
+                        if part.strip().startswith("docker ")]
+    return out
+
+
+def test_the_docs_docker_commands_use_the_images_name_volume_and_real_commands():
+    from bot.cli import build_parser
+
+    commands = set(build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    (volume,) = stages()[-1].last("VOLUME").value
+    lines = docker_lines()
+    assert "docker build -t candybot ." in lines
+    inner = []
+    for line in lines:
+        words = shlex.split(line)
+        if words[1] not in ("run", "exec"):
+            continue
+        positional, rest = [], iter(words[2:])
+        for word in rest:
+            if word in ("-e", "-v", "-p", "--name", "--restart"):
+                value = next(rest)
+                if word == "-v" and value.startswith("candybot-data"):
+                    assert value == f"candybot-data:{volume}", line
+            elif not word.startswith("-"):
+                positional.append(word)
+        # run: the image, then the command; exec: the container, then the command.
+        assert positional[0] == "candybot", line
+        if positional[1:]:
+            assert positional[1] == "candybot" and positional[2] in commands, line
+            inner.append(positional[2])
+    # The commands run inside the image are the ones this file runs from its install
+    # (sync is run against a stand-in Discord by tests/test_ops.py).
+    assert set(inner) == {"check", "sync", "backup", "restore", "health"}
+
+
+# --------------------------------------------------------------------------- static
+
+
+def test_the_image_is_built_in_two_stages_from_a_slim_python():
+    build, runtime = stages()
+    assert build.name == "build" and runtime.name is None
+    assert runtime.image == "python:3.11-slim"
+    assert any("pip wheel" in " ".join(c.value) for c in build.all("RUN"))
+    # The runtime takes no files from the context: only the wheel, through a mount.
+    assert runtime.all("COPY") == [] and runtime.all("ADD") == []
+
+
+def test_the_image_runs_as_a_user_it_creates_not_as_root():
+    runtime = stages()[-1]
+    user = runtime.last("USER").value[0]
+    assert user not in ("root", "0") and not user.startswith("0:")
+    created = " ".join(" ".join(c.value) for c in runtime.all("RUN"))
+    assert re.search(rf"useradd\b.*\b{re.escape(user)}\b", created)
+    # The user comes before the command, and owns the volume.
+    order = [c.cmd for c in runtime.commands]
+    assert order.index("USER") < order.index("CMD")
+    assert re.search(rf"chown {re.escape(user)}:{re.escape(user)} /data", created)
+
+
+def test_the_database_lives_on_the_volume():
+    runtime = stages()[-1]
+    (volume,) = runtime.last("VOLUME").value
+    env = dict(zip(runtime.last("ENV").value[::2], runtime.last("ENV").value[1::2], strict=True))
+    assert PurePosixPath(env["CANDYBOT_DB"]).parent == PurePosixPath(volume)
+
+
+def test_the_health_check_asks_the_running_bot():
+    health = stages()[-1].last("HEALTHCHECK")
+    assert health.json and health.value == ("CMD", "candybot", "health")
+    options = flags(health)
+    assert set(options) >= {"interval", "timeout", "start-period"}
+
+
+def test_the_image_starts_the_bot_and_stops_it_with_sigterm_in_time():
+    runtime = stages()[-1]
+    assert runtime.last("CMD").json and runtime.last("CMD").value == ("candybot", "run")
+    assert runtime.last("STOPSIGNAL").value == ("SIGTERM",)
+    # Docker waits 10 s after SIGTERM before it kills.
+    assert DEFAULT_STOP_SECONDS < 10
+
+
+def test_the_token_and_databases_never_enter_the_build_context(tmp_path: Path):
+    for secret in (".env", "candybot.db", "candybot.db-wal", "backup.db", ".venv/x"):
+        assert secret not in context_files()
+    patterns = (ROOT / ".dockerignore").read_text()
+    assert re.search(r"^\*$", patterns, re.M), "the context is an allow-list"
+
+
+def test_compose_runs_the_image_with_its_volume_restart_policy_and_token():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    (name,) = compose["services"]  # no half-made PostgreSQL service yet
+    service = compose["services"][name]
+    runtime = stages()[-1]
+    (volume,) = runtime.last("VOLUME").value
+    assert service["build"] == "."
+    assert service["restart"] == "unless-stopped"
+    mounts = {m.split(":")[1]: m.split(":")[0] for m in service["volumes"]}
+    assert mounts[volume] in compose["volumes"]
+    assert compose["volumes"][mounts[volume]]["name"] == "candybot-data"
+    assert service["environment"]["CANDYBOT_DB"].startswith(volume + "/")
+    assert "${DISCORD_TOKEN" in service["environment"]["DISCORD_TOKEN"]
+    grace = float(service["stop_grace_period"].removesuffix("s"))
+    assert grace > DEFAULT_STOP_SECONDS
