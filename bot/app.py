@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Mapping
 
@@ -87,12 +89,61 @@ def run_bot(settings: Settings, *, debug: bool = False) -> int:
         pool = PooledRenderer()
         try:
             bot = create_bot(settings, renderer=pool)
-            bot.run(settings.token, log_handler=None)
+            stopped = asyncio.run(serve(bot, settings.token))
         finally:
             pool.close()
     except Exception as exc:
         return fail(_explain(exc), debug=debug)
+    if stopped is not None:
+        log.info("%s", stopped)
     return Exit.OK
+
+
+async def serve(bot: CandyBot, token: str) -> str | None:
+    """Run ``bot`` until SIGTERM or SIGINT, then stop it cleanly (:meth:`CandyBot.stop`,
+    within ``CANDYBOT_STOP_SECONDS``). Serves the metrics when a port is configured.
+
+    Returns the line that tells how the stop went, or ``None`` when the bot ended by
+    itself; a failure to start (a refused token, no network) is raised.
+    """
+    loop = asyncio.get_running_loop()
+    signalled: asyncio.Future[signal.Signals] = loop.create_future()
+
+    def on_signal(received: signal.Signals) -> None:
+        if not signalled.done():
+            signalled.set_result(received)
+
+    stops = (signal.SIGTERM, signal.SIGINT)
+    for stop in stops:
+        loop.add_signal_handler(stop, on_signal, stop)
+    counter = bot.metrics.error_counter()
+    logging.getLogger().addHandler(counter)
+    try:
+        if bot.settings.metrics_port is not None:
+            bot.metrics.serve(bot.settings.metrics_port)
+            log.info("metrics on port %d (GET /metrics)", bot.settings.metrics_port)
+        async with bot:
+            running = asyncio.create_task(bot.start(token), name="candybot-gateway")
+            await asyncio.wait({running, signalled}, return_when=asyncio.FIRST_COMPLETED)
+            if not signalled.done():
+                running.result()
+                return None
+            began = loop.time()
+            drained = await bot.stop(bot.settings.stop_seconds)
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+            cut = f", {drained.cut} cut off at the deadline" if drained.cut else ""
+            return (f"stopped on {signalled.result().name} in {loop.time() - began:.1f} s: "
+                    f"{drained.finished} interactions in flight finished{cut}; gateway, "
+                    f"database and pictures closed")
+    finally:
+        logging.getLogger().removeHandler(counter)
+        bot.metrics.close()
+        for stop in stops:
+            loop.remove_signal_handler(stop)
+
+
 
 
 def sync_commands(settings: Settings, guild_id: int | None, *, debug: bool = False) -> int:

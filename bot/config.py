@@ -13,6 +13,9 @@ DEFAULT_LOG_LEVEL = "info"
 LOG_LEVELS = ("debug", "info", "warning", "error")
 #: How often the reminder loop looks for games that are due, in seconds.
 DEFAULT_REMINDER_POLL = 60.0
+#: How long a stop (SIGTERM, SIGINT) waits for moves in flight, in seconds: under
+#: the 10 s Docker, systemd and Kubernetes wait before they kill.
+DEFAULT_STOP_SECONDS = 8.0
 
 
 class ConfigError(ValueError):
@@ -27,19 +30,24 @@ class Settings:
     db_path: Path = Path(DEFAULT_DB)
     reminder_poll_seconds: float = DEFAULT_REMINDER_POLL
     log_level: str = DEFAULT_LOG_LEVEL
+    #: The port of the Prometheus endpoint; ``None``: no endpoint.
+    metrics_port: int | None = None
+    stop_seconds: float = DEFAULT_STOP_SECONDS
 
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
         shown = "set" if self.token else "missing"
         return (f"Settings(token=<{shown}>, db_path={str(self.db_path)!r}, "
                 f"reminder_poll_seconds={self.reminder_poll_seconds}, "
-                f"log_level={self.log_level!r})")
+                f"log_level={self.log_level!r}, metrics_port={self.metrics_port}, "
+                f"stop_seconds={self.stop_seconds})")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
                  dotenv: Path | str | None = ".env") -> Settings:
-        """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB`` and ``CANDYBOT_LOG``; the environment wins
-        over ``.env``. Raises :class:`ConfigError` for a log level it does not know."""
+        """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB``, ``CANDYBOT_LOG``, ``CANDYBOT_METRICS_PORT``
+        and ``CANDYBOT_STOP_SECONDS``; the environment wins over ``.env``. Raises
+        :class:`ConfigError` for a value it cannot use."""
         values: dict[str, str] = {}
         if dotenv is not None:
             values.update(read_dotenv(Path(dotenv)))
@@ -47,7 +55,11 @@ class Settings:
         token = values.get("DISCORD_TOKEN", "").strip() or None
         db = values.get("CANDYBOT_DB", "").strip() or DEFAULT_DB
         level = parse_log_level(values.get("CANDYBOT_LOG", ""))
-        return cls(token=token, db_path=Path(db), log_level=level)
+        port = parse_port(values.get("CANDYBOT_METRICS_PORT", ""))
+        stop = parse_seconds("CANDYBOT_STOP_SECONDS", values.get("CANDYBOT_STOP_SECONDS", ""),
+                             DEFAULT_STOP_SECONDS)
+        return cls(token=token, db_path=Path(db), log_level=level, metrics_port=port,
+                   stop_seconds=stop)
 
 
 def parse_log_level(text: str) -> str:
@@ -57,6 +69,32 @@ def parse_log_level(text: str) -> str:
         raise ConfigError(f"CANDYBOT_LOG={text.strip()!r} is not a log level: use one of "
                           f"{', '.join(LOG_LEVELS)} (or leave it unset for {DEFAULT_LOG_LEVEL}).")
     return level
+
+
+def parse_port(text: str) -> int | None:
+    """``CANDYBOT_METRICS_PORT``: a TCP port, or empty for no metrics endpoint."""
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise ConfigError(f"CANDYBOT_METRICS_PORT={text!r} is not a port: use a number from 1 "
+                          f"to 65535 (e.g. 9108), or leave it unset for no metrics endpoint.")
+    return int(text)
+
+
+def parse_seconds(name: str, text: str, default: float) -> float:
+    """A positive number of seconds; empty means ``default``."""
+    text = text.strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ConfigError(f"{name}={text!r} is not a number of seconds: use e.g. {default:g}, "
+                          f"or leave it unset for {default:g}.")
+    return value
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

@@ -494,14 +494,22 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Close the connections once the write under way (if any) is done; calling it
-        again does nothing."""
+        """Close the connections once the write under way (if any) is done, checkpointing
+        the write-ahead log into the database file first (the file alone is then the whole
+        database); calling it again does nothing."""
         async with self._lock:
-            connections = (self._reader, self._db)
+            reader, db = self._reader, self._db
             self._db = self._reader = None
-            for db in connections:
-                if db is not None:
-                    await db.close()
+            if reader is not None:
+                await reader.close()
+            if db is None:
+                return
+            try:
+                await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                # A reader elsewhere (a backup) may hold the log; SQLite checkpoints later.
+                log.warning("could not checkpoint the game database %s: %s", self.path, exc)
+            await db.close()
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -510,6 +518,24 @@ class Store:
             if self._reader is None:
                 raise StoreError("The game store is closed.")
             yield self._reader
+
+    async def check_writable(self) -> None:
+        """Take the write lock and let it go, writing nothing; raises :class:`StoreError`
+        when the database cannot be written now (read-only, locked, closed)."""
+        try:
+            async with self._transaction():
+                pass
+        except sqlite3.Error as exc:
+            raise StoreError(f"The game database {self.path} cannot be written: {exc}.") \
+                from None
+
+    async def open_game_counts(self) -> dict[tuple[str, str], int]:
+        """How many lobbies and active games there are, keyed by (game, status)."""
+        async with self._reading() as db, db.execute(
+                "SELECT game, status, COUNT(*) FROM games WHERE status IN ('lobby', 'active') "
+                "GROUP BY game, status") as cursor:
+            rows = await cursor.fetchall()
+        return {(str(game), str(status)): int(count) for game, status, count in rows}
 
     def _conn(self) -> aiosqlite.Connection:
         if self._db is None:

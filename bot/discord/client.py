@@ -1,12 +1,17 @@
-"""The bot itself: a :class:`discord.Client` with a command tree and a reminder loop."""
+"""The bot itself: a :class:`discord.Client` with a command tree, a reminder loop, a
+heartbeat (health status and metrics) and a clean stop."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import math
+import os
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -15,13 +20,16 @@ from discord import app_commands
 from bot.config import Settings
 from bot.discord import commands, components, flows
 from bot.discord.errors import FRIENDLY, SOMETHING_WRONG, describe, tell
+from bot.discord.gate import Gate
 from bot.discord.messages import Animator, Renderer, announcement
 from bot.discord.outbox import Outbox
 from bot.games.engine import Game
 from bot.games.words import plural
+from bot.health import BEAT_SECONDS, Status, status_path, write_status
+from bot.metrics import Metrics
 from bot.ops import OpsError
 from bot.ops.database import inspect_database
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.tables import Clock, Tables
 
 log = logging.getLogger(__name__)
@@ -29,6 +37,10 @@ log = logging.getLogger(__name__)
 
 class CandyTree(app_commands.CommandTree["CandyBot"]):
     """A command tree whose errors become friendly ephemeral notes."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Commands pass the bot's gate: turned away while the bot stops."""
+        return await self.client.gate.admit(interaction)
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:
@@ -44,6 +56,16 @@ class CandyTree(app_commands.CommandTree["CandyBot"]):
             await tell(interaction, text)
         except discord.HTTPException:
             log.warning("could not report an error to %s", describe(interaction))
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """How a clean stop went: interactions finished or cut off at the deadline, and
+    announcements left queued for the next start."""
+
+    finished: int
+    cut: int
+    queued: int
 
 
 class CandyBot(discord.Client):
@@ -70,6 +92,17 @@ class CandyBot(discord.Client):
         self._outbox: Outbox | None = None
         self._reminders: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
+        # Held by a reminder pass; a stop takes it so that no new pass begins.
+        self._reminding = asyncio.Lock()
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.metrics = Metrics()
+        self.metrics.follow_latency(lambda: self.latency)
+        self.gate = Gate(self.metrics.answered)
+        self.status_path: Path = status_path(settings.db_path)
+        self._connected = False
+        self._connected_at: float | None = None
+        self._connections = 0
+        self._database_problem: str | None = "not open yet"
         self.tree = CandyTree(self)
         commands.install(self.tree, games)
 
@@ -91,26 +124,63 @@ class CandyBot(discord.Client):
         """Open the database, register persistent components, start the reminder loop and
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.db_path)
-        self._tables = Tables(self.store, self.games, self.clock, announcer=announcement)
+        self._tables = Tables(self.store, self.games, self.clock, announcer=announcement,
+                              on_moves=self.metrics.moved)
         self._outbox = Outbox(self.store, self, self.clock)
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")
+        await self.beat()
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in, set up and connect (as discord.py does), with the heartbeat writing the
+        health status meanwhile."""
+        if self._heartbeat is None:
+            self._heartbeat = asyncio.create_task(self._heartbeat_loop(),
+                                                  name="candybot-heartbeat")
+        await super().start(token, reconnect=reconnect)
+
+    async def stop(self, timeout: float) -> Stopped:
+        """A clean stop: turn new interactions away, give those being handled (and a
+        reminder pass under way) up to ``timeout`` seconds, send the announcements that
+        wait in what is left of it (the rest stay queued for the next start), then
+        :meth:`close`.
+
+        Every move is committed with its announcements before anything is posted, so an
+        interaction cut off at the deadline has either stored its move whole or not at all.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        self._write_status(stopping=True)
+        drained = await self.gate.close(timeout)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._reminding.acquire(), max(0.0, deadline - loop.time()))
+        queued = 0
+        if self._outbox is not None:
+            try:
+                queued = await self._outbox.drain(max(0.0, deadline - loop.time()))
+            except Exception:
+                log.exception("sending the announcements that wait failed; they stay queued")
+        await self.close()
+        return Stopped(drained.finished, drained.cut, queued)
 
     async def close(self) -> None:
-        """Stop the loops and release the database (queued announcements stay queued)."""
-        for task in (self._reminders, self._sender):
+        """Stop the loops and release the gateway and the database (its log checkpointed;
+        queued announcements stay queued)."""
+        for task in (self._reminders, self._sender, self._heartbeat):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self._reminders = self._sender = None
+        self._reminders = self._sender = self._heartbeat = None
+        self.gate.shut()
         await super().close()
         if self.store is not None:
             await self.store.close()
             self.store = None
             self._tables = None
             self._outbox = None
+        self.metrics.close()
 
     async def send_due(self) -> int:
         """One pass of the reminder loop: send what is due now."""
@@ -128,11 +198,71 @@ class CandyBot(discord.Client):
     async def _reminder_loop(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
-            try:
-                await self.send_due()
-            except Exception:
-                log.exception("the reminder pass failed; trying again later")
+            async with self._reminding:
+                try:
+                    await self.send_due()
+                except Exception:
+                    log.exception("the reminder pass failed; trying again later")
             await asyncio.sleep(self.settings.reminder_poll_seconds)
+
+    # ----------------------------------------------------------------- health
+
+    async def beat(self) -> Status:
+        """Check the database, refresh the metrics and write the status file once."""
+        if self.store is None:
+            self._database_problem = "not open"
+        else:
+            try:
+                await self.store.check_writable()
+                self.metrics.set_open_games(await self.store.open_game_counts())
+                self._database_problem = None
+            except StoreError as exc:
+                self._database_problem = str(exc)
+        return self._write_status()
+
+    def _write_status(self, *, stopping: bool = False) -> Status:
+        """Write what the bot knows now (the database as the last beat found it)."""
+        database_problem = self._database_problem
+        now = time.time()
+        if self._connected:
+            self._connected_at = now
+        latency = self.latency
+        status = Status(
+            written_at=now, pid=os.getpid(), connected=self._connected,
+            connected_at=self._connected_at,
+            latency_ms=latency * 1000 if math.isfinite(latency) else None,
+            database_ok=database_problem is None, database_problem=database_problem,
+            stopping=stopping)
+        try:
+            write_status(self.status_path, status)
+        except OSError as exc:
+            log.warning("could not write the health status %s: %s", self.status_path, exc)
+        return status
+
+    async def _heartbeat_loop(self) -> None:
+        while not self.is_closed():
+            await asyncio.sleep(BEAT_SECONDS)
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("the heartbeat failed; trying again later")
+
+    def _gateway(self, connected: bool) -> None:
+        self._connected = connected
+        self._write_status()
+
+    async def on_connect(self) -> None:
+        self._connections += 1
+        if self._connections > 1:
+            self.metrics.reconnects.inc()
+        self._gateway(True)
+
+    async def on_resumed(self) -> None:
+        self.metrics.reconnects.inc()
+        self._gateway(True)
+
+    async def on_disconnect(self) -> None:
+        self._gateway(False)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer clicks on components no handler takes, instead of letting them fail."""

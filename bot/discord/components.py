@@ -86,6 +86,9 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
 
 
 async def _dispatch(kind: str, interaction: discord.Interaction, *args: Any) -> None:
+    # Clicks pass the bot's gate (bot/discord/gate.py): turned away while the bot stops.
+    if not await interaction.client.gate.admit(interaction):  # type: ignore[attr-defined]
+        return
     handler = HANDLERS.get(kind)
     if handler is None:
         log.error("no handler registered for %s components", kind)

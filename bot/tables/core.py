@@ -60,6 +60,8 @@ COMMIT_ATTEMPTS = 5
 SINCE_LIMIT = 12
 
 Clock = Callable[[], float]
+#: Told of moves just committed: the game's slug, how many players and AI seats made.
+MovesHook = Callable[[str, int, int], None]
 
 ALREADY_MADE = ("That move was already made: another action reached the game first, so yours "
                 "was not applied. See `/game board`.")
@@ -322,9 +324,11 @@ class TablesBase:
     """Loading games, tokens, AI turns and commits, shared by every part of the service."""
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
-                 clock: Clock | None = None, announcer: Announcer | None = None) -> None:
+                 clock: Clock | None = None, announcer: Announcer | None = None, *,
+                 on_moves: MovesHook | None = None) -> None:
         """``announcer`` writes hand-overs and reminders for the outbox; without one
-        (the tables used outside Discord) nothing is announced."""
+        (the tables used outside Discord) nothing is announced. ``on_moves`` is told of
+        every move stored (the metrics count them)."""
         if games is None:
             from bot.games import GAMES
 
@@ -336,6 +340,7 @@ class TablesBase:
         self.store = store
         self._games = games
         self.clock = clock
+        self._on_moves = on_moves
         #: Stored states already found sound, by game, version and text (see :meth:`_state`).
         self._sound: set[tuple[int, int, int]] = set()
         #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).
@@ -611,6 +616,9 @@ class TablesBase:
             now=ready.now, turn_changed=ready.turn_changed,
             next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats,
             announce=announce)
+        if self._on_moves is not None:
+            by_ai = sum(move.user_id is None for move in plan.moves)
+            self._on_moves(game.slug, len(plan.moves) - by_ai, by_ai)
         if edits and saved.board_message_id is not None:
             steps = await self._episode_steps(saved, ready.episode)
 

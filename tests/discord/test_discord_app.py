@@ -48,10 +48,10 @@ def test_run_without_a_token_explains_and_fails(capsys: pytest.CaptureFixture[st
 def test_a_rejected_token_is_reported_without_printing_it(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:
-    def refuse(self: CandyBot, token: str, **kwargs: object) -> None:
+    async def refuse(self: CandyBot, token: str, **kwargs: object) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
 
-    monkeypatch.setattr(CandyBot, "run", refuse)
+    monkeypatch.setattr(CandyBot, "start", refuse)
     assert run_bot(Settings(token=SECRET, db_path=tmp_path / "b.db")) == 3
     out = capsys.readouterr()
     assert "rejected" in out.err and SECRET not in out.err + out.out
