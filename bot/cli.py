@@ -1,4 +1,5 @@
-"""The ``candybot`` command line: run, sync, check, backup, demo, replay, bench."""
+"""The ``candybot`` command line: run, sync, check, backup, restore, health, demo, replay,
+bench."""
 
 from __future__ import annotations
 
@@ -27,6 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the copy to write, or a folder to put a dated copy in")
     backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
     _add_debug(backup)
+    restore = sub.add_parser("restore", help="put a backup in place of the database (stop "
+                                             "the bot first); the replaced one is kept")
+    restore.add_argument("backup", type=Path, help="a copy written by `candybot backup`")
+    _add_debug(restore)
+    sub.add_parser("health", help="one line: is the running bot healthy (connected, database "
+                                  "writable, announcements flowing)? exit 0 if so; for "
+                                  "container health checks")
 
     demo = sub.add_parser("demo", help="play a whole AI game offline and render every move")
     demo.add_argument("game", help="which game, e.g. sugar-blast")
@@ -60,7 +68,7 @@ def _add_debug(parser: argparse.ArgumentParser) -> None:
 
 
 def _operate(args: argparse.Namespace) -> int:
-    """run, sync, check and backup: read the settings, then hand over."""
+    """run, sync, check, backup and restore: read the settings, then hand over."""
     from bot.config import ConfigError, Settings
 
     try:
@@ -80,14 +88,35 @@ def _operate(args: argparse.Namespace) -> int:
         from bot.ops.check import check
 
         return check(settings, debug=args.debug)
+    if args.command == "restore":
+        from bot.ops.restore import restore
+
+        return restore(settings, args.backup, debug=args.debug)
     from bot.ops.backup import backup
 
     return backup(settings, args.path, force=args.force, debug=args.debug)
 
 
+def _health() -> int:
+    """``candybot health``: judge the status file the running bot writes; one line."""
+    from bot.config import ConfigError, Settings
+    from bot.health import check_health
+
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"unhealthy: {exc}")
+        return 1
+    healthy, line = check_health(settings.db_path)
+    print(line)
+    return 0 if healthy else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command in ("run", "sync", "check", "backup"):
+    if args.command == "health":
+        return _health()
+    if args.command in ("run", "sync", "check", "backup", "restore"):
         return _operate(args)
     if args.command == "demo":
         from bot.demo import demo
