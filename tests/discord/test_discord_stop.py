@@ -19,10 +19,11 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from discord_harness import Gateway
 
 from bot.config import DEFAULT_STOP_SECONDS
@@ -186,9 +187,22 @@ def database(db: Path) -> dict[int, list[tuple[int | None, str]]]:
     return moves
 
 
-async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(tmp_path: Path):
+@pytest.fixture
+def processes() -> Iterator[list[BotProcess]]:
+    """Bot processes a test started; any still running at its end (a failure) is killed."""
+    started: list[BotProcess] = []
+    yield started
+    for bot in started:
+        proc = getattr(bot, "proc", None)
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+
+
+async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(
+        tmp_path: Path, processes: list[BotProcess]):
     db = tmp_path / "candybot.db"
     bot = BotProcess(db)
+    processes.append(bot)
     await bot.start()
     await open_games(bot)
 
@@ -233,6 +247,7 @@ async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(tmp_pat
     # A restart: nothing is announced again, the games go on, SIGINT also stops cleanly.
     port = free_port()
     again = BotProcess(db, CANDYBOT_METRICS_PORT=str(port))
+    processes.append(again)
     again.channel_of = bot.channel_of
     await again.start()
     health = subprocess.run([sys.executable, "-m", "bot.cli", "health"], cwd=tmp_path,
