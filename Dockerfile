@@ -1,4 +1,6 @@
+# syntax=docker/dockerfile:1
 # candybot: the Discord bot in a small image. Operators' guide: docs/discord.md, section 8.
+# Needs BuildKit (the default builder since Docker 23) for the RUN --mount below.
 # Build: docker build -t candybot .
 # Check: docker run --rm -e DISCORD_TOKEN=... -v candybot-data:/data candybot candybot check
 # Run:   docker run -d --name candybot --restart unless-stopped \
