@@ -110,6 +110,8 @@ async def serve(bot: CandyBot, token: str) -> str | None:
     signalled: asyncio.Future[signal.Signals] = loop.create_future()
 
     def on_signal(received: signal.Signals) -> None:
+        # Taps that arrive from now on are turned away, even before the stop begins.
+        bot.gate.shut()
         if not signalled.done():
             signalled.set_result(received)
 

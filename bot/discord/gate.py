@@ -76,11 +76,15 @@ class Gate:
             task.add_done_callback(done)
         return True
 
+    def shut(self) -> None:
+        """Admit nothing more, from now on (safe to call from a signal handler)."""
+        self.closed = True
+
     async def close(self, timeout: float) -> Drained:
         """Admit nothing more; wait up to ``timeout`` seconds for the interactions being
         handled, then cancel what is left (a move is committed in one transaction, so a
         cut one is either stored whole or not at all)."""
-        self.closed = True
+        self.shut()
         pending = {task for task in self._handling if not task.done()}
         if not pending:
             return Drained(0, 0)
