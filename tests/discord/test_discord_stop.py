@@ -28,6 +28,7 @@ from discord_harness import Gateway
 
 from bot.config import DEFAULT_STOP_SECONDS
 from bot.discord.gate import RESTARTING
+from bot.health import Status, status_path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -163,6 +164,14 @@ async def open_games(bot: BotProcess) -> None:
         await bot.answered(token, lambda r: r["sent"]["pngs"] > 0)
 
 
+def stopping(db: Path) -> bool:
+    """Whether the bot's health status says it is stopping."""
+    try:
+        return Status.from_json(status_path(db).read_text()).stopping
+    except (OSError, ValueError):
+        return False
+
+
 def finished_move(report: Report) -> bool:
     return report["sent"]["pngs"] > 0 and "steps to" in report["sent"]["content"]
 
@@ -220,7 +229,10 @@ async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(
     assert not any(finished_move(r) for t in in_flight for r in bot.answers(t))
     bot.proc.send_signal(signal.SIGTERM)
     began = time.monotonic()
-    # A tap arriving while the bot stops is turned away privately.
+    # A tap arriving while the bot stops is turned away privately. (One arriving in the
+    # same instant as the signal may still be taken, and is then finished like the rest:
+    # wait until the bot says it is stopping.)
+    await bot.until(lambda: stopping(db))
     late = await bot.command(CHANNELS[0], "play", options={"action": "step"})
     turned_away = await bot.answered(late, lambda r: r["sent"]["content"] == RESTARTING)
     assert turned_away["sent"]["ephemeral"]
