@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.discord.client import CandyBot
 from bot.discord.messages import Animator, Renderer
 from bot.games.engine import Game
+from bot.games.words import plural
 from bot.ops import Exit, OpsError
 from bot.ops.access import discord_problem
 from bot.ops.database import preflight
@@ -131,14 +132,15 @@ async def serve(bot: CandyBot, token: str) -> str | None:
                 running.result()
                 return None
             began = loop.time()
-            drained = await bot.stop(bot.settings.stop_seconds)
+            stopped = await bot.stop(bot.settings.stop_seconds)
             running.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await running
-            cut = f", {drained.cut} cut off at the deadline" if drained.cut else ""
+            cut = f", {stopped.cut} cut off at the deadline" if stopped.cut else ""
             return (f"stopped on {signalled.result().name} in {loop.time() - began:.1f} s: "
-                    f"{drained.finished} interactions in flight finished{cut}; gateway, "
-                    f"database and pictures closed")
+                    f"{stopped.finished} interactions in flight finished{cut}; "
+                    f"{plural(stopped.queued, 'announcement')} left queued for the next start; "
+                    f"gateway, database and pictures closed")
     finally:
         logging.getLogger().removeHandler(counter)
         bot.metrics.close()

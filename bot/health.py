@@ -26,8 +26,9 @@ STALE_SECONDS = 90.0
 #: Disconnected from the gateway for longer than this is unhealthy (discord.py
 #: reconnects by itself; a short gap is normal).
 GATEWAY_GRACE_SECONDS = 120.0
-#: An announcement waiting longer than this means the queue is stuck.
-ANNOUNCEMENT_GRACE_SECONDS = 600.0
+#: An announcement that could have been sent this long ago and still waits means the
+#: outbox's sender is stuck (its back-off between tries is at most 10 minutes).
+ANNOUNCEMENT_GRACE_SECONDS = 900.0
 
 
 def status_path(db_path: Path) -> Path:
@@ -49,11 +50,10 @@ class Status:
     database_ok: bool
     database_problem: str | None
     stopping: bool = False
-    #: Announcements waiting to be posted, and since when the oldest waits; ``None``
-    #: while the bot has no announcement queue (the outbox of issue 16 is not in yet:
-    #: each announcement is posted by the handler that committed its move).
+    #: Announcements waiting in the outbox, and since when the first of them could have
+    #: been sent (its back-off or lease over); ``None`` when unknown.
     announcements_waiting: int | None = None
-    oldest_announcement_at: float | None = None
+    announcement_due_at: float | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -86,10 +86,10 @@ def judge(status: Status, now: float) -> tuple[bool, str]:
         problems.append(f"disconnected from Discord for {now - status.connected_at:.0f} s")
     if not status.database_ok:
         problems.append(f"database not writable ({status.database_problem})")
-    if (status.oldest_announcement_at is not None
-            and now - status.oldest_announcement_at > ANNOUNCEMENT_GRACE_SECONDS):
-        problems.append(f"{status.announcements_waiting} announcements waiting, the oldest "
-                        f"for {now - status.oldest_announcement_at:.0f} s")
+    if (status.announcement_due_at is not None
+            and now - status.announcement_due_at > ANNOUNCEMENT_GRACE_SECONDS):
+        problems.append(f"{status.announcements_waiting} announcements waiting, one of them "
+                        f"overdue for {now - status.announcement_due_at:.0f} s")
     if problems:
         return False, "unhealthy: " + "; ".join(problems)
     gateway = ("connected" if status.connected else "reconnecting") + (

@@ -11,8 +11,8 @@ What is measured, and where (docs/discord.md, "Metrics", has sample alerts):
 - ``candybot_gateway_latency_seconds`` and ``candybot_gateway_reconnects_total``;
 - ``candybot_errors_total{kind}``: every error logged, by exception class (``logged``
   when none was attached);
-- ``candybot_open_games{game,status}``: lobbies and active games, refreshed with the
-  bot's status every 15 s.
+- ``candybot_announcements_waiting`` and ``candybot_open_games{game,status}``
+  (lobbies and active games): read from the database with the bot's status every 15 s.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ class Metrics:
                                   registry=self.registry)
         self.errors = Counter("candybot_errors", "Errors logged, by exception class.",
                               ["kind"], registry=self.registry)
+        self.announcements_waiting = Gauge(
+            "candybot_announcements_waiting", "Announcements in the outbox not yet accepted "
+            "by Discord.", registry=self.registry)
         self.open_games = Gauge("candybot_open_games", "Open games, by game and status "
                                 "(lobby, active).", ["game", "status"], registry=self.registry)
         self._server: Any = None

@@ -56,12 +56,13 @@ def test_a_database_that_cannot_be_written_is_unhealthy():
     assert judge(locked, NOW) == (False, "unhealthy: database not writable (database is locked)")
 
 
-def test_announcements_waiting_too_long_are_unhealthy():
-    flowing = replace(WELL, announcements_waiting=3, oldest_announcement_at=NOW - 20)
+def test_announcements_overdue_too_long_are_unhealthy():
+    flowing = replace(WELL, announcements_waiting=3, announcement_due_at=NOW - 20)
     assert judge(flowing, NOW)[1].endswith("; 3 announcements waiting")
-    stuck = replace(flowing, oldest_announcement_at=NOW - ANNOUNCEMENT_GRACE_SECONDS - 5)
+    stuck = replace(flowing, announcement_due_at=NOW - ANNOUNCEMENT_GRACE_SECONDS - 5)
     assert judge(stuck, NOW) == (
-        False, "unhealthy: 3 announcements waiting, the oldest for 605 s")
+        False, f"unhealthy: 3 announcements waiting, one of them overdue for "
+               f"{ANNOUNCEMENT_GRACE_SECONDS + 5:.0f} s")
 
 
 def test_a_stopping_bot_is_not_healthy():

@@ -15,7 +15,7 @@ def scrape(metrics: Metrics) -> str:
         return r.read().decode()
 
 
-def test_the_endpoint_answers_with_moves_answers_gateway_errors_and_open_games():
+def test_the_endpoint_answers_with_moves_answers_gateway_games_and_announcements():
     metrics = Metrics()
     metrics.serve(0, addr="127.0.0.1")
     try:
@@ -25,6 +25,7 @@ def test_the_endpoint_answers_with_moves_answers_gateway_errors_and_open_games()
         metrics.follow_latency(lambda: 0.042)
         metrics.reconnects.inc()
         metrics.set_open_games({("sugar-blast", "active"): 2, ("sugarworks", "lobby"): 1})
+        metrics.announcements_waiting.set(3)
         text = scrape(metrics)
     finally:
         metrics.close()
@@ -36,6 +37,7 @@ def test_the_endpoint_answers_with_moves_answers_gateway_errors_and_open_games()
     assert "candybot_gateway_reconnects_total 1.0" in text
     assert 'candybot_open_games{game="sugar-blast",status="active"} 2.0' in text
     assert 'candybot_open_games{game="sugarworks",status="lobby"} 1.0' in text
+    assert "candybot_announcements_waiting 3.0" in text
     assert metrics.port is None
 
 

@@ -103,6 +103,7 @@ class CandyBot(discord.Client):
         self._connected_at: float | None = None
         self._connections = 0
         self._database_problem: str | None = "not open yet"
+        self._announcements: tuple[int | None, float | None] = (None, None)
         self.tree = CandyTree(self)
         commands.install(self.tree, games)
 
@@ -215,14 +216,18 @@ class CandyBot(discord.Client):
             try:
                 await self.store.check_writable()
                 self.metrics.set_open_games(await self.store.open_game_counts())
+                self._announcements = await self.store.pending_announcements()
+                self.metrics.announcements_waiting.set(self._announcements[0])
                 self._database_problem = None
             except StoreError as exc:
                 self._database_problem = str(exc)
         return self._write_status()
 
     def _write_status(self, *, stopping: bool = False) -> Status:
-        """Write what the bot knows now (the database as the last beat found it)."""
+        """Write what the bot knows now (the database and the outbox as the last beat
+        found them)."""
         database_problem = self._database_problem
+        waiting, due = self._announcements
         now = time.time()
         if self._connected:
             self._connected_at = now
@@ -232,7 +237,7 @@ class CandyBot(discord.Client):
             connected_at=self._connected_at,
             latency_ms=latency * 1000 if math.isfinite(latency) else None,
             database_ok=database_problem is None, database_problem=database_problem,
-            stopping=stopping)
+            stopping=stopping, announcements_waiting=waiting, announcement_due_at=due)
         try:
             write_status(self.status_path, status)
         except OSError as exc:

@@ -246,6 +246,7 @@ async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(
     assert took < DEFAULT_STOP_SECONDS + 2, f"took {took:.1f} s"
     [stopped] = [line for line in err.splitlines() if "stopped on SIGTERM" in line]
     assert "4 interactions in flight finished" in stopped and "cut off" not in stopped
+    assert "0 announcements left queued" in stopped
     # Every acknowledged move was finished and stored; the turned-away one was not.
     for token in in_flight:
         assert any(finished_move(r) for r in bot.answers(token))
@@ -274,6 +275,7 @@ async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(
     assert 'candybot_moves_total{by="player",game="candy-stroll"} 4.0' in text
     assert 'candybot_moves_total{by="ai",game="candy-stroll"} 4.0' in text
     assert 'candybot_answer_seconds_count{kind="command"}' in text
+    assert "candybot_announcements_waiting 0.0" in text
 
     code, took, err = await again.stop(signal.SIGINT)
     assert code == 0, err
