@@ -705,6 +705,20 @@ class Store:
             rows = await cursor.fetchall()
         return [_record(row) for row in rows]
 
+    async def past_games(self, channel_id: int, limit: int | None = None) -> list[GameRecord]:
+        """The channel's games that were played and have ended (finished or aborted after
+        the start), newest first; ``limit`` keeps the newest few."""
+        query = (f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
+                 "AND status IN ('finished', 'aborted') AND state_json IS NOT NULL "
+                 "ORDER BY id DESC")
+        params: list[Any] = [channel_id]
+        if limit is not None:
+            query += " LIMIT ?"
+            params.append(max(0, int(limit)))
+        async with self._lock, self._conn().execute(query, params) as cursor:
+            rows = await cursor.fetchall()
+        return [_record(row) for row in rows]
+
     async def actions(self, game_id: int, last: int | None = None, *,
                       after: int | None = None) -> list[ActionRecord]:
         """The game's action log in order; ``last=k`` gives only the final ``k``,

@@ -116,7 +116,12 @@ def _option_autocomplete(name: str) -> Any:
 
 
 def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
-    """``/game``: new, board, hand, status, log, rules, replay, undo, leave, abort."""
+    """``/game``: new, board, hand, status, log, history, rules, replay, undo, leave, abort.
+
+    After a game ends, board, status, log and replay show it until the next one starts;
+    ``game:<number>`` (numbers from ``/game history``) picks an older one for log and
+    replay.
+    """
     group = app_commands.Group(name="game", description="Play board games in this channel.",
                                guild_only=True)
     group.add_command(build_new_command(games))
@@ -141,11 +146,18 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
     async def status(interaction: discord.Interaction) -> None:
         await flows.status(interaction)
 
-    @group.command(name="log", description="The most recent moves in notation.")
-    @app_commands.describe(n="How many moves to show (1 to 50, default 10).")
+    @group.command(name="log", description="The most recent moves with all they did.")
+    @app_commands.describe(n="How many moves to show (1 to 50, default 10).",
+                           game="An ended game's number from /game history (default: the "
+                           "current or last game).")
     async def show_log(interaction: discord.Interaction,
-                       n: app_commands.Range[int, 1, 50] = 10) -> None:
-        await flows.show_log(interaction, n)
+                       n: app_commands.Range[int, 1, 50] = 10,
+                       game: app_commands.Range[int, 1] | None = None) -> None:
+        await flows.show_log(interaction, n, game)
+
+    @group.command(name="history", description="This channel's past games and their results.")
+    async def history(interaction: discord.Interaction) -> None:
+        await flows.history(interaction)
 
     @group.command(name="rules", description="A short rules summary with the move notation.")
     @app_commands.describe(game="Which game (default: this channel's).")
@@ -154,8 +166,11 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
         await flows.rules(interaction, game)
 
     @group.command(name="replay", description="An animated replay of the game so far.")
-    async def replay(interaction: discord.Interaction) -> None:
-        await flows.replay(interaction)
+    @app_commands.describe(game="An ended game's number from /game history (default: the "
+                           "current or last game).")
+    async def replay(interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        await flows.replay(interaction, game)
 
     @group.command(name="undo", description="Take back your last move and the AI replies to "
                    "it, if nothing was revealed.")

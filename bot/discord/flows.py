@@ -439,13 +439,25 @@ async def status(interaction: discord.Interaction) -> None:
                                                 allowed_mentions=messages.NOBODY)
 
 
-async def show_log(interaction: discord.Interaction, last: int) -> None:
-    """``/game log``."""
+async def show_log(interaction: discord.Interaction, last: int,
+                   game_id: int | None = None) -> None:
+    """``/game log``: the moves with their whole narration, over several messages if needed."""
     async with guarded(interaction):
         tables = host(interaction).tables
-        record, actions = await tables.log(_channel(interaction), last)
+        record, actions = await tables.log(_channel(interaction), last, game_id)
+        first, *rest = messages.log_pages(record, tables.game(record.game), actions)
+        await interaction.response.send_message(first, allowed_mentions=messages.NOBODY)
+        for page in rest:
+            await interaction.followup.send(page, allowed_mentions=messages.NOBODY)
+
+
+async def history(interaction: discord.Interaction) -> None:
+    """``/game history``: the channel's ended games with their results."""
+    async with guarded(interaction):
+        tables = host(interaction).tables
+        games = await tables.history(_channel(interaction))
         await interaction.response.send_message(
-            messages.log_text(record, tables.game(record.game), actions),
+            messages.history_text(tables.game, games),
             allowed_mentions=messages.NOBODY)
 
 
@@ -466,16 +478,16 @@ async def rules(interaction: discord.Interaction, game: str | None) -> None:
                                                 ephemeral=True)
 
 
-async def replay(interaction: discord.Interaction) -> None:
-    """``/game replay``: the game so far as an animated GIF."""
+async def replay(interaction: discord.Interaction, game_id: int | None = None) -> None:
+    """``/game replay``: the game so far (or an ended game) as an animated GIF."""
     async with guarded(interaction):
         bot = host(interaction)
         channel = _channel(interaction)
-        await bot.tables.check_replay(channel)
+        record = await bot.tables.check_replay(channel, game_id)
         if bot.animator is None or bot.renderer is None:
             raise StaleActionError("The replay cannot be drawn by this bot; try `/game log`.")
         await think(interaction)
-        game, views = await bot.tables.replay_views(channel)
+        game, views = await bot.tables.replay_views(channel, game_id=record.id)
         frames = []
         for view in views:
             png = await messages.render(bot.renderer, view)
@@ -484,8 +496,9 @@ async def replay(interaction: discord.Interaction) -> None:
         if not frames:
             raise StaleActionError("The replay cannot be drawn right now; try `/game log`.")
         gif = await asyncio.to_thread(bot.animator, frames)
+        so_far = "the game so far" if record.status == "active" else f"game {record.id}"
         await interaction.followup.send(
-            f"**{game.title}**: the game so far, {plural(len(views) - 1, 'move')}.",
+            f"**{game.title}**: {so_far}, {plural(len(views) - 1, 'move')}.",
             file=discord.File(io.BytesIO(gif), filename="replay.gif"),
             allowed_mentions=messages.NOBODY)
         interaction.extras[PUBLIC_THINKING] = False

@@ -1,7 +1,11 @@
 """Message text and images: turning table reports into what Discord shows.
 
-Everything here stays inside Discord's limits by construction: message text is
-cut to :data:`MAX_CONTENT` characters, keeping the line that says who acts next.
+Everything here stays inside Discord's limits by construction: a message keeps the
+line that says who acts next and drops whole lines from the middle when it would
+pass :data:`MAX_CONTENT` characters. Narration is never cut mid-sentence: a long
+step is summarised by its first whole sentences with a pointer to ``/game log``,
+which shows every step whole, over several messages when needed (:func:`log_pages`).
+The final message states the result once, in its "Game over" block.
 Each step of a game reads once ("**Alice** swapped d3 and d4."), names the AI
 when the AI chose ("The AI, for **Alice**, swapped ..."), and every count agrees
 with its noun. Every player is shown with their seat's mark (:func:`seat_mark`), the same
@@ -14,13 +18,14 @@ import asyncio
 import importlib
 import io
 import logging
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import discord
 
 from bot.games.colours import text_mark
-from bot.games.engine import Game, View
+from bot.games.engine import Game, Result, View
 from bot.games.words import listing
 from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
 from bot.tables import (
@@ -38,6 +43,13 @@ from bot.tables import (
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+#: How long one step's narration may be in a board message before it is summarised.
+STEP_BUDGET = 600
+#: What a summarised step ends with.
+FULL_IN_LOG = "(The full account is in `/game log`.)"
+#: At most this many messages answer one ``/game log``.
+LOG_PAGES = 5
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 Renderer = Callable[[View], bytes]
 Animator = Callable[[Sequence[bytes]], bytes]
 
@@ -98,7 +110,7 @@ def fit(lines: Sequence[str], *, keep_last: int = 1, keep_first: int = 0,
     head = list(lines[keep_first: len(lines) - len(tail)])
     while head:
         dropped = len(lines) - len(first) - len(head) - len(tail)
-        note = f"… ({plural(dropped, 'more line')}: see `/game log`)" if dropped else ""
+        note = f"({plural(dropped, 'more line')}: see `/game log`)" if dropped else ""
         text = "\n".join([*first, *head, *([note] if note else []), *tail])
         if len(text) <= limit:
             return text
@@ -108,8 +120,51 @@ def fit(lines: Sequence[str], *, keep_last: int = 1, keep_first: int = 0,
 
 
 def clip(text: str, limit: int) -> str:
-    """Cut ``text`` to ``limit`` characters with an ellipsis."""
+    """Cut ``text`` to ``limit`` characters with an ellipsis (labels, never narration)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split after each full stop, question or exclamation mark."""
+    return [part for part in _SENTENCE_BREAK.split(text.strip()) if part]
+
+
+def summarised(text: str, budget: int = STEP_BUDGET) -> str:
+    """``text`` whole if it fits ``budget``, else its first whole sentences that fit and
+    :data:`FULL_IN_LOG` (at least the first sentence, however long)."""
+    if len(text) <= budget:
+        return text
+    kept: list[str] = []
+    size = len(FULL_IN_LOG)
+    for sentence in sentences(text):
+        if kept and size + 1 + len(sentence) > budget:
+            break
+        kept.append(sentence)
+        size += 1 + len(sentence)
+    return " ".join([*kept, FULL_IN_LOG])
+
+
+def chunks(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, broken between sentences (or,
+    for a sentence longer than ``limit``, between words)."""
+    pieces: list[str] = []
+    current = ""
+    for sentence in sentences(text):
+        words = [sentence] if len(sentence) <= limit else sentence.split(" ")
+        for word in words:
+            joined = f"{current} {word}" if current else word
+            if len(joined) <= limit:
+                current = joined
+                continue
+            if current:
+                pieces.append(current)
+            while len(word) > limit:  # one unbroken "word" longer than a message
+                pieces.append(word[:limit])
+                word = word[limit:]
+            current = word
+    if current:
+        pieces.append(current)
+    return pieces
 
 
 def stamp(unix: float | None, style: str = "R") -> str:
@@ -195,14 +250,16 @@ def step_line(game: Game, step: Step) -> str:
     return f"{head} {said}" if said else head
 
 
-def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None) -> list[str]:
-    """The steps as lines; with ``seat``, that seat's private lines follow each step.
+def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None, *,
+               budget: int = STEP_BUDGET) -> list[str]:
+    """The steps as lines, each summarised to ``budget``; with ``seat``, that seat's
+    private lines follow each step.
 
     Repeated lines (a player still drafting a secret answer) are told once.
     """
     lines: list[str] = []
     for step in steps:
-        line = clip(step_line(game, step), 600)
+        line = summarised(step_line(game, step), budget)
         if not lines or lines[-1] != line:
             lines.append(line)
         if seat is not None:
@@ -219,15 +276,38 @@ def board_text(board: Board) -> str:
     lines = [f"**{game.title}** · move {board.move}", players_line(game, board.record.seats)]
     if board.headline:
         lines.append(board.headline)
-    lines.extend(step_lines(game, board.steps))
     if board.result is not None or board.record.status == "finished":
-        lines.append("**Game over.**" + (f" {board.result.summary}" if board.result else ""))
+        summary = board.result.summary if board.result else ""
+        # The final scoring is what everybody wants to read: give it more room.
+        lines.extend(step_lines(game, [without(step, summary) for step in board.steps],
+                                budget=2 * STEP_BUDGET))
+        lines.append("**Game over.**" + (f" {summary}" if summary else ""))
         marks = {s.name: s.seat for s in board.record.seats}
         for name, place, score in board.ranking:
             lines.append(f"{place}. {marked(game, marks.get(name, 0), name)}: {score}")
         return fit(lines, keep_last=len(board.ranking) + 1, keep_first=2)
+    lines.extend(step_lines(game, board.steps))
+    if board.record.status == "aborted":
+        lines.append(ended_line(board.record))
+        return fit(lines, keep_first=2)
     lines.append(next_line(board))
     return fit(lines, keep_first=2)
+
+
+def without(step: Step, said: str) -> Step:
+    """``step`` without the sentences of its narration that ``said`` already tells (the
+    result, stated once in the final message's "Game over" line)."""
+    told = [t.rstrip(".!") for t in sentences(said)]
+    if not told:
+        return step
+
+    def repeats(sentence: str) -> bool:
+        bare = sentence.rstrip(".!")
+        return any(bare == t or bare.startswith(t + " and ") for t in told)
+
+    events = tuple(" ".join(s for s in sentences(event) if not repeats(s))
+                   for event in step.events)
+    return replace(step, events=tuple(e for e in events if e))
 
 
 def next_line(board: Board) -> str:
@@ -366,9 +446,13 @@ def lobby_text(lobby: Lobby) -> str:
 def status_text(status: Status) -> str:
     """``/game status``: whose turn, since when, scores, next reminder and AI take-over."""
     record = status.record
+    lines = [f"**{status.game.title}**: {status.summary}"]
+    if record.status in ("finished", "aborted"):
+        lines.append(ended_line(record))
+        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in status.scores) + ".")
+        return fit(lines)
     waiting = ", ".join(mention(u) if u else name for name, u in status.to_act) or "nobody"
-    lines = [f"**{status.game.title}**: {status.summary}",
-             f"Waiting for {waiting} since {stamp(record.turn_started_at)}."]
+    lines.append(f"Waiting for {waiting} since {stamp(record.turn_started_at)}.")
     if status.next_reminder_at and record.reminders_sent < MAX_REMINDERS:
         lines.append(f"Next reminder {stamp(status.next_reminder_at)} "
                      f"({record.reminders_sent} of {MAX_REMINDERS} sent).")
@@ -379,20 +463,78 @@ def status_text(status: Status) -> str:
     return fit(lines)
 
 
-def log_text(record: GameRecord, game: Game, actions: Sequence[ActionRecord]) -> str:
-    """``/game log``: recent moves as everybody may see them."""
+def ended_line(record: GameRecord) -> str:
+    """How and when an ended game ended, and that a new one can start."""
+    if record.status == "aborted":
+        how = f"was ended without a result {stamp(record.updated_at)}"
+    else:
+        how = f"ended {stamp(record.updated_at)}"
+    return (f"This game (number {record.id}) {how}; `/game new` starts the next one, and "
+            f"`/game history` lists the channel's past games.")
+
+
+def history_text(game_of: Callable[[str], Game],
+                 games: Sequence[tuple[GameRecord, Result | None]]) -> str:
+    """``/game history``: the channel's ended games, newest first, with their results."""
+    if not games:
+        return "No game has ended in this channel yet."
+    lines = ["**Past games in this channel**, newest first:"]
+    for record, result in games:
+        game = game_of(record.game)
+        marks = {s.seat: s for s in record.seats}
+        head = f"`{record.id}` **{game.title}**, {stamp(record.updated_at, 'd')}"
+        if result is None:
+            lines.append(f"{head}: ended without a result.")
+            continue
+        places = [f"{result.place_of(seat)}. {marked(game, seat, marks[seat].name)} "
+                  f"{int(result.scores.get(seat, 0))}"
+                  for group in result.ranking for seat in group if seat in marks]
+        lines.append(f"{head}: {' · '.join(places)}")
+    lines.append("See one again with `/game replay game:<number>` (an animation) or "
+                 "`/game log game:<number>` (its moves).")
+    return fit(lines, keep_first=1)
+
+
+def log_line(record: GameRecord, action: ActionRecord) -> str:
+    """One logged action as everybody may read it: who, the move, its whole narration."""
+    seat = next((s for s in record.seats if s.seat == action.seat), None)
+    name = seat.name if seat is not None else f"Seat {action.seat + 1}"
+    if action.by_ai and seat is not None and not seat.ai:
+        name = f"the AI for {name}"
+    shown = action.shown if action.public else f"`{action.notation}`"
+    said = f" · {action.narration}" if action.narration else ""
+    return f"{action.n}. {name}: {shown}{said}"
+
+
+def log_pages(record: GameRecord, game: Game, actions: Sequence[ActionRecord], *,
+              pages: int = LOG_PAGES, limit: int = MAX_CONTENT) -> list[str]:
+    """``/game log``: the moves with their whole narration, in at most ``pages`` messages.
+
+    A move too long for one message continues in the next; when the moves asked for
+    need more than ``pages`` messages, the oldest are left out whole.
+    """
     if not actions:
-        return f"**{game.title}**: no moves yet."
-    seats = {s.seat: s for s in record.seats}
-    lines = [f"**{game.title}**: the last {plural(len(actions), 'move')}."]
-    for action in actions:
-        seat = seats.get(action.seat)
-        name = seat.name if seat is not None else f"Seat {action.seat + 1}"
-        if action.by_ai and seat is not None and not seat.ai:
-            name = f"the AI for {name}"
-        shown = action.shown if action.public else f"`{action.notation}`"
-        lines.append(f"{action.n}. {name}: {shown}")
-    return fit(lines, keep_last=0)
+        return [f"**{game.title}**: no moves yet."]
+    ended = "" if record.status == "active" else f" (game {record.id}, ended)"
+    blocks: list[list[str]] = []  # each move's line, in pieces that fit a message
+    room = limit - 200
+    for action in reversed(actions):
+        pieces = chunks(log_line(record, action), room)
+        if sum(len(p) + 1 for block in blocks for p in block) + \
+                sum(len(p) + 1 for p in pieces) > pages * room and blocks:
+            break
+        blocks.append(pieces)
+    blocks.reverse()
+    head = f"**{game.title}**{ended}: the last {plural(len(blocks), 'move')}."
+    if len(blocks) < len(actions):
+        head += f" ({plural(len(actions) - len(blocks), 'older move')} did not fit: ask for fewer.)"
+    out = [head]
+    for piece in (p for block in blocks for p in block):
+        if len(out[-1]) + 1 + len(piece) <= limit:
+            out[-1] = f"{out[-1]}\n{piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 def rules_text(game: Game) -> str:

@@ -1,13 +1,20 @@
-"""Looking at a game: the board, a player's private hand, status, log, replay, stats,
-autocomplete of moves and of places to zoom to."""
+"""Looking at a game: the board, a player's private hand, status, log, replay, history,
+stats, autocomplete of moves and of places to zoom to.
+
+A finished game stays readable: until the next game in the channel starts, the board,
+status, log and replay answer about the channel's last ended game (finished, or
+aborted after it started). Its views stay public views: what the game's rules keep
+hidden at the end stays hidden. ``/game history`` lists the ended games by number,
+and the log and replay take that number to show an older one.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
 
-from bot.games.engine import Action, Game, SeatInfo, State, View, normalise
-from bot.store import ActionRecord, GameRecord, StatLine
+from bot.games.engine import Action, Game, Result, SeatInfo, State, View, normalise
+from bot.store import ActionRecord, GameRecord, NotFoundError, StatLine
 from bot.tables.core import (
     LOG_LIMIT,
     MAX_SUGGESTIONS,
@@ -17,15 +24,42 @@ from bot.tables.core import (
     TableError,
     TablesBase,
     clip,
+    stored_result,
 )
+
+#: How many ended games ``/game history`` lists.
+HISTORY_LIMIT = 15
 
 
 class Queries(TablesBase):
     """The looking part of :class:`~bot.tables.Tables`; none of it changes a game."""
 
+    async def _shown(self, channel_id: int, game_id: int | None = None) -> GameRecord:
+        """The game the looking commands show: the game numbered ``game_id`` (one that
+        started in this channel), else the active game, else the last ended one."""
+        if game_id is not None:
+            try:
+                record = await self.store.get_game(game_id)
+            except NotFoundError:
+                record = None
+            if record is None or record.channel_id != channel_id:
+                raise TableError(f"There is no game {game_id} in this channel: "
+                                 f"`/game history` lists its games by number.")
+            if record.state_json is None:
+                raise TableError(f"Game {game_id} never started, so there is nothing to see.")
+            return record
+        current = await self.store.open_game(channel_id)
+        if current is not None and current.status == "active":
+            return current
+        past = await self.store.past_games(channel_id, limit=1)
+        if past:
+            return past[0]
+        return await self._current(channel_id)
+
     async def board(self, channel_id: int, zoom: str | None = None) -> Board:
-        """The current public board of the channel's game, optionally zoomed on a place."""
-        record = await self._current(channel_id)
+        """The public board of the channel's game (or its last ended one), optionally zoomed
+        on a place."""
+        record = await self._shown(channel_id)
         return await asyncio.to_thread(self._board, record, zoom)
 
     def _board(self, record: GameRecord, zoom: str | None) -> Board:
@@ -44,8 +78,9 @@ class Queries(TablesBase):
 
     async def zoom_spots(self, channel_id: int, typed: str) -> list[str]:
         """Places of the channel's game to zoom to that match ``typed``."""
-        record = await self.store.open_game(channel_id)
-        if record is None or record.status != "active":
+        try:
+            record = await self._shown(channel_id)
+        except TableError:
             return []
 
         def matching() -> list[str]:
@@ -94,33 +129,35 @@ class Queries(TablesBase):
                     answer=answer, waiting=waiting)
 
     async def status(self, channel_id: int) -> Status:
-        """Whose turn, since when, the scores, and when the next reminder and take-over come."""
-        record = await self._current(channel_id)
+        """Whose turn, since when, the scores, and when the next reminder and take-over come;
+        for an ended game, how it ended."""
+        record = await self._shown(channel_id)
         return await asyncio.to_thread(self._status, record)
 
     def _status(self, record: GameRecord) -> Status:
         """:meth:`status`'s computation (runs in a worker thread)."""
         game, state = self._state(record)
-        acting = game.to_act(state)
+        acting = game.to_act(state) if record.status == "active" else set()
         to_act = tuple((s.name, s.user_id) for s in record.seats if s.seat in acting)
         scores = game.scores(state)
         named = tuple((s.name, int(scores.get(s.seat, 0))) for s in record.seats)
         awaited = bool(self._humans_to_act(record, game, state))
         reminder = record.next_reminder_at if awaited else None
         takeover = self.takeover_at(record) if awaited else None
-        return Status(record, game, game.summary(state), to_act, named, reminder, takeover)
+        result = stored_result(record)
+        summary = result.summary if result is not None else game.summary(state)
+        return Status(record, game, summary, to_act, named, reminder, takeover)
 
-    async def log(self, channel_id: int, last: int = 10) -> tuple[GameRecord, list[ActionRecord]]:
+    async def log(self, channel_id: int, last: int = 10, game_id: int | None = None,
+                  ) -> tuple[GameRecord, list[ActionRecord]]:
         """The last ``last`` actions, oldest first."""
-        record = await self._current(channel_id, active=False)
-        if record.status == "lobby":
-            raise TableError("This game has not started yet, so nothing has been played.")
+        record = await self._shown(channel_id, game_id)
         last = max(1, min(LOG_LIMIT, int(last)))
         return record, await self.store.actions(record.id, last=last)
 
-    async def check_replay(self, channel_id: int) -> GameRecord:
+    async def check_replay(self, channel_id: int, game_id: int | None = None) -> GameRecord:
         """Refuse a replay that cannot be made (another rules version), before answering."""
-        record = await self._current(channel_id)
+        record = await self._shown(channel_id, game_id)
         await asyncio.to_thread(self._replayable, record)
         return record
 
@@ -129,9 +166,10 @@ class Queries(TablesBase):
         game.check_replayable(state)
         return game, state
 
-    async def replay_views(self, channel_id: int, max_frames: int = 80) -> tuple[Game, list[View]]:
+    async def replay_views(self, channel_id: int, max_frames: int = 80, *,
+                           game_id: int | None = None) -> tuple[Game, list[View]]:
         """Public views of every position so far (thinned to ``max_frames``), for the GIF."""
-        record = await self._current(channel_id)
+        record = await self._shown(channel_id, game_id)
         game, state = await asyncio.to_thread(self._replayable, record)
         actions = await self.store.actions(record.id)
         seats = [SeatInfo(s["name"], bool(s["ai"])) for s in state["seats"]]
@@ -148,6 +186,13 @@ class Queries(TablesBase):
             return views
 
         return game, await asyncio.to_thread(build)
+
+    async def history(self, channel_id: int,
+                      limit: int = HISTORY_LIMIT) -> list[tuple[GameRecord, Result | None]]:
+        """The channel's ended games, newest first, each with its result (``None`` for a
+        game aborted without one)."""
+        return [(record, stored_result(record))
+                for record in await self.store.past_games(channel_id, limit=limit)]
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
         """``(game title, line)`` per game the user played in this server."""

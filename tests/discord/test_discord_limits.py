@@ -55,7 +55,7 @@ def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: 
     game = next(p for p in payloads if p["name"] == "game")
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "board", "hand", "status", "log", "rules", "replay", "undo",
-                    "leave", "abort"}
+                    "leave", "abort", "history"}
     new = next(o for o in game["options"] if o["name"] == "new")
     params = {o["name"]: o for o in new["options"]}
     assert {"game", "seats", "reminder_hours", "ai_takeover", "target", "pace"} <= set(params)
@@ -142,7 +142,7 @@ def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None
     lobby = messages.lobby_text(Lobby(record(status="lobby"), game))
     assert len(lobby) <= 2000
     actions = [ActionRecord(i, 0, None, "x" * 100, "", 0.0, False) for i in range(50)]
-    assert len(messages.log_text(record(), game, actions)) <= 2000
+    assert all(len(page) <= 2000 for page in messages.log_pages(record(), game, actions))
     for each in registry.values():
         assert len(messages.rules_text(each)) <= 2000
 
