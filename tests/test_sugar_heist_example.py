@@ -55,7 +55,7 @@ def test_alice_passes_all_three_rooms_gains_two_loses_one_and_steals_one(dice):
     # die and 1 candy.
     story = [e.text for e in outcome.events]
     assert "Bob flips Venus Flytrap face up." in story
-    assert "Alice loses 1." in story
+    assert "Alice loses the die showing 1." in story
     assert state["heist"]["room"] == 2
     room = state["players"][BOB]["rooms"][2]["encounter"]
     assert room == {"id": flytrap, "up": True}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 
@@ -15,6 +16,29 @@ def listing(parts: Sequence[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+#: Letters whose names start with a vowel sound ("an X", "an L"), and word starts that
+#: begin with a consonant sound although spelled with a vowel ("a unit", "a one-way").
+_VOWEL_LETTERS = frozenset("AEFHILMNORSX")
+_CONSONANT_STARTS = ("uni", "use", "usu", "uti", "eu", "one", "once", "ewe")
+_VOWEL_STARTS = ("hour", "honest", "honour", "heir")
+
+
+def article(phrase: str) -> str:
+    """``a Left belt``, ``an Up belt``, ``an X``, ``a unit``, ``an 8``: the phrase with
+    the indefinite article its first sound takes."""
+    word = phrase.split(" ", 1)[0]
+    lower = word.lower()
+    if re.fullmatch(r"[A-Za-z]\d*", word):  # a letter said as a letter: "an L19"
+        vowel = word[0].upper() in _VOWEL_LETTERS
+    elif word[0].isdigit():
+        vowel = word.startswith(("8", "11", "18"))
+    elif lower.startswith(_VOWEL_STARTS):
+        vowel = True
+    else:
+        vowel = lower[0] in "aeiou" and not lower.startswith(_CONSONANT_STARTS)
+    return f"{'an' if vowel else 'a'} {phrase}"
 
 
 def possessive(name: str) -> str:

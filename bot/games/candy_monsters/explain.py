@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.games.candy_monsters import board, cards, effects, feeding
+from bot.games.words import article
 
 if TYPE_CHECKING:
     from bot.games.candy_monsters.rules import CandyMonsters
@@ -45,7 +46,7 @@ def explain(game: CandyMonsters, state: State, seat: int, notation: str) -> str:
         if top.kind == "place":
             if verb in ("tuck", "keep"):
                 card = cards.card(state["turn"]["purchase"]["card"])
-                return (f"You already have a {card.name} there: at most one ability of each "
+                return (f"You already have {article(card.name)} there: at most one ability of each "
                         "type among your tucked ones, and one among your kept ones. "
                         + _choices(game, state, seat))
             return "First tuck or keep the ability you bought. " + _choices(game, state, seat)
@@ -90,8 +91,9 @@ def _explain_buy(game: CandyMonsters, state: State, seat: int, rest: str) -> str
     card_id = matches[0]
     card = cards.card(card_id)
     if card.kind == "ability" and not game.placeable(state, seat, card_id):
-        return (f"You already keep a {card.name} and have one tucked (or no monster to tuck it "
-                "under): at most one of each type among your kept and your tucked abilities.")
+        return (f"You already keep {article(card.name)} and have one tucked (or no monster to "
+                "tuck it under): at most one of each type among your kept and your tucked "
+                "abilities.")
     cost = game.price(state, seat, card_id)
     return (f"{card.name} costs you {cost} sugar and you have "
             f"{board.player(state, seat)['sugar']} (4 sugar = 1 candy, not the other way).")

@@ -38,12 +38,14 @@ def tie_key(state: State, seat: int) -> tuple[int, int, int]:
 
 
 def breakdown_text(items: dict[str, int]) -> str:
-    """"3 monsters + 6 kept abilities + ... - 2 black cubes = 17"."""
+    """"16 from monsters + 6 from kept abilities + ... - 2 for black cubes = 17": candies
+    counted per item (a monster counts its value, not 1)."""
     text = ""
     for key in ITEMS:
         value = items[key]
         if not value:
             continue
         sign = "- " if value < 0 else "+ "
-        text += f"{sign if text or value < 0 else ''}{abs(value)} {ITEM_NAMES[key]} "
+        source = "for" if value < 0 else "from"
+        text += f"{sign if text or value < 0 else ''}{abs(value)} {source} {ITEM_NAMES[key]} "
     return f"{text or 'nothing '}= {items['total']}"

@@ -13,6 +13,7 @@ from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
 from bot.games.sugar_blast import powers as pw
 from bot.games.sugar_blast.ai import choose
+from bot.games.words import article
 
 _CELL = r"([a-z][0-9]{1,2})"
 _SWAP = re.compile(rf"^(?:swap )?{_CELL}(?: | ?- ?| with | and ){_CELL}$")
@@ -135,7 +136,7 @@ class SugarBlast(Game):
             return [Action(b.notation, self._describe(b))
                     for b in bd.find_blasts(state["board"], self._rules(state))]
         if decision.kind == "keep":
-            return [Action(f"keep {k}", f"keep a {obj.candy_name(k)}")
+            return [Action(f"keep {k}", f"keep {article(obj.candy_name(k))}")
                     for k in decision.data["others"]]
         if decision.kind == "rush":
             card = pw.card(decision.data["card"])
@@ -164,8 +165,8 @@ class SugarBlast(Game):
             return
         kind = action.notation.split(" ")[1]
         self._keep(state, seat, kind)
-        turn.say(f"{self.seat_name(state, seat)} kept a {obj.candy_name(kind)} as well.", seat,
-                 "keep")
+        turn.say(f"{self.seat_name(state, seat)} kept {article(obj.candy_name(kind))} as well.",
+                 seat, "keep")
         if not self._check_win(state, turn, seat):
             self._settle(state, turn, seat)
 
@@ -333,11 +334,11 @@ class SugarBlast(Game):
             locked = self._locked_reason(state, cell)
             if locked:
                 return locked
-            return (f"The candy on {cell_name(cell)} is a {self._candy(board, cell)}, the same "
-                    f"kind as the drawn one: replace a candy of another kind.")
+            return (f"The candy on {cell_name(cell)} is {article(self._candy(board, cell))}, "
+                    f"the same kind as the drawn one: replace a candy of another kind.")
         if verb == "keep":
             kind = words[1]
-            return (f"You cannot keep a {obj.candy_name(kind)} from this Blast: choose "
+            return (f"You cannot keep {article(obj.candy_name(kind))} from this Blast: choose "
                     f"{self._keep_choices(state)}.")
         return f"`{notation}` is not a Blast on the board now. {self._phase_hint(state)}"
 
@@ -532,8 +533,8 @@ class SugarBlast(Game):
             return
         state["phase"] = "replace"
         state["drawn"] = drawn
-        turn.say(f"No swap makes a Blast, so {name} drew a {obj.candy_name(drawn)} from the bag "
-                 "and must put it in place of a candy of another kind.", seat, "draw")
+        turn.say(f"No swap makes a Blast, so {name} drew {article(obj.candy_name(drawn))} from "
+                 "the bag and must put it in place of a candy of another kind.", seat, "draw")
 
     def _end_turn(self, state: State, turn: Turn) -> None:
         # Spaces left empty when the bag ran dry are filled as soon as chips are
@@ -624,7 +625,7 @@ class SugarBlast(Game):
         name = self.seat_name(state, seat)
         if blast.keeps_other and len(others) == 1:
             self._keep(state, seat, others[0])
-            turn.say(f"{name} kept a {obj.candy_name(others[0])} as well.", seat, "keep")
+            turn.say(f"{name} kept {article(obj.candy_name(others[0]))} as well.", seat, "keep")
             if self._check_win(state, turn, seat):
                 return
         elif blast.keeps_other and len(others) > 1:
@@ -660,7 +661,7 @@ class SugarBlast(Game):
         for kind, why in pw.bonus_keeps(state, blast, removed, kinds):
             if returning.get(kind):
                 self._keep(state, seat, kind)
-                turn.say(f"{name} kept a {obj.candy_name(kind)} for {why}.", seat, "keep")
+                turn.say(f"{name} kept {article(obj.candy_name(kind))} for {why}.", seat, "keep")
         if self._check_win(state, turn, seat):
             return
         if blast.kind in _TWO_BLAST:

@@ -151,6 +151,11 @@ def choices(pool: Pool, count: int, up_to: bool) -> list[Pool]:
                   key=lambda p: (len(p), p))
 
 
+def showing(values: Pool | list[int]) -> str:
+    """ "the die showing 6", "the dice showing 1, 3 and 5": dice named as dice."""
+    return f"the {'die' if len(values) == 1 else 'dice'} showing {spoken(values)}"
+
+
 def spoken(values: Pool | list[int]) -> str:
     """ "1, 3 and 5" for narration."""
     words = [str(v) for v in values]

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games.engine import State, Turn
 from bot.games.sugar_heist import cards
-from bot.games.sugar_heist.dice import choices, clamp, matches, spoken
+from bot.games.sugar_heist.dice import choices, clamp, matches, showing, spoken
 
 if TYPE_CHECKING:
     from bot.games.sugar_heist.rules import SugarHeist
@@ -128,9 +128,17 @@ def lose_dice(ctx: Context, values: list[int] | tuple[int, ...],
     _take(ctx.pool, values)
     attacker = ctx.name(ctx.attacker)
     if chooser is not None and chooser != ctx.attacker:
-        ctx.say(f"{ctx.name(chooser)} takes {spoken(list(values))} out of {attacker}'s dice.")
+        ctx.say(f"{ctx.name(chooser)} takes {showing(list(values))} out of {attacker}'s "
+                f"pool.")
     else:
-        ctx.say(f"{attacker} loses {spoken(list(values))}.")
+        ctx.say(f"{attacker} loses {showing(list(values))}.")
+
+
+def _unchanged(value: int, step: Step) -> str:
+    """Why a die the effect did not change kept its number."""
+    if step["do"] != "add":
+        return f"the {value} already shows {value}"
+    return f"the {value} cannot go {'higher' if step['amount'] > 0 else 'lower'}"
 
 
 def change_dice(ctx: Context, values: list[int] | tuple[int, ...], step: Step,
@@ -143,7 +151,7 @@ def change_dice(ctx: Context, values: list[int] | tuple[int, ...], step: Step,
         new = [clamp(step["value"]) for _ in values]
     ctx.pool.extend(new)
     _sort(ctx)
-    changes = [f"{a} to {b}" if a != b else f"{a} stays {a}"
+    changes = [f"{a} to {b}" if a != b else _unchanged(a, step)
                for a, b in zip(values, new, strict=True)]
     who = ctx.attacker if chooser is None else chooser
     whose = "their" if who == ctx.attacker else f"{ctx.name(ctx.attacker)}'s"
@@ -268,7 +276,10 @@ def _take_attackers_candy(ctx: Context, amount: int) -> int:
 def _lose_candy(ctx: Context, step: Step, src: str) -> bool:
     n = _take_attackers_candy(ctx, step["amount"])
     ctx.state["supply"]["candy"] += n
-    ctx.say(f"{ctx.name(ctx.attacker)} loses {n} candy.")
+    if n:
+        ctx.say(f"{ctx.name(ctx.attacker)} loses {n} candy.")
+    else:
+        ctx.say(f"{ctx.name(ctx.attacker)} has no candy to lose.")
     return False
 
 

@@ -726,8 +726,9 @@ class SugarHeist(Game):
             a["candy"] += steal
             h["stolen"] = steal
             tax = f" (1 + {d['tax']} for sugar tax)" if d["tax"] else ""
-            self.narrate(state, turn, f"{aname} got past all three rooms and steals {steal} "
-                         f"candy{tax} from {dname}.")
+            took = (f"steals {steal} candy{tax} from {dname}" if steal
+                    else f"finds no candy to steal in {possessive(dname)} hideout")
+            self.narrate(state, turn, f"{aname} got past all three rooms and {took}.")
         else:
             self.narrate(state, turn, f"{aname}'s heist on {dname} ends in room "
                          f"{h['room'] + 1}: nothing stolen.")

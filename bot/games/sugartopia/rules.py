@@ -11,6 +11,7 @@ from bot.games.sugartopia import tiles
 from bot.games.sugartopia.board import Area, Table, area_name, new_entry, score_area
 from bot.games.sugartopia.tiles import CASTLE, GINGERMAN, ROTATIONS, SIDE_NAMES, Card, Pos
 from bot.games.sugartopia.view import build_view
+from bot.games.words import article, plural
 
 _SPOT = r"([a-z][0-9]{1,3})"
 _PLACE = re.compile(
@@ -86,7 +87,7 @@ class Sugartopia(Game):
         for colour in self.feedable(state, self._table(state)):
             who = (f"{self.seat_name(state, owners[colour])}'s bear" if colour in owners
                    else "nobody's bear")
-            out.append(Action(f"feed {colour}", f"feed {_a(colour)} bear ({who})"))
+            out.append(Action(f"feed {colour}", f"feed {article(colour)} bear ({who})"))
         return out
 
     def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
@@ -315,8 +316,8 @@ class Sugartopia(Game):
         bear = next(b for b in table.hungry(area) if b[3] == colour)
         table.feed(area, bear)
         state["feeding"]["cubes"] -= 1
-        turn.say(f"{self.seat_name(state, seat)} fed {_a(colour)} bear in {_where(table, area)} "
-                 f"(at {table.label(bear[0])}).", seat, "feed")
+        turn.say(f"{self.seat_name(state, seat)} fed {article(colour)} bear in "
+                 f"{_where(table, area)} (at {table.label(bear[0])}).", seat, "feed")
         self._continue_feeding(state, turn, seat)
 
     def _continue_feeding(self, state: State, turn: Turn, seat: int) -> None:
@@ -501,7 +502,7 @@ class Sugartopia(Game):
         verb = "share the victory" if len(ranking[0]) > 1 else "wins"
         lines = "; ".join(
             f"{self.seat_name(state, s)} {f['total']} ({f['sugar']} sugar, {f['honey']} honey, "
-            f"{f['cookies']} cookies)" for s, f in enumerate(state["final"]))
+            f"{plural(f['cookies'], 'cookie')})" for s, f in enumerate(state["final"]))
         return Result(ranking, scores, f"{best} {verb}. {lines}.")
 
     def summary(self, state: State) -> str:
@@ -527,11 +528,6 @@ class Sugartopia(Game):
 def _where(table: Table, area: Area) -> str:
     """The area's name, unique and kept for the whole game ("Meadow 3")."""
     return area_name(table.area_numbers([area])[area.key])
-
-
-def _a(colour: str) -> str:
-    """The colour with its article: "a red", "an orange"."""
-    return f"an {colour}" if colour[0] in "aeiou" else f"a {colour}"
 
 
 def _cubes(sugar: int, honey: int) -> str:

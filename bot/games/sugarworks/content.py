@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from bot.games.content import load_json
+from bot.games.words import article
 
 Cell = tuple[int, int]
 """(column, row), 0-based; column 0 is ``a``, row 0 is ``1`` (the bottom row)."""
@@ -169,7 +170,7 @@ def tile_text(kind: str) -> str:
         text = "any candy on it is lost when it activates"
     else:
         name = candy_name(centre.eats or "")
-        text = f"a {name} on it is lost when it activates; any other candy stays put"
+        text = f"{article(name)} on it is lost when it activates; any other candy stays put"
     if tile.corner:
         text = f"{icons()[tile.corner].text.capitalize()} as soon as it enters (corner); {text}"
     else:

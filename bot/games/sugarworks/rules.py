@@ -22,6 +22,7 @@ from bot.games.sugarworks import content as ct
 from bot.games.sugarworks import floor as fl
 from bot.games.sugarworks import narration
 from bot.games.sugarworks.movement import Floor, run
+from bot.games.words import article
 
 HAND_LIMIT = 5
 TILES_IN_HAND = 3
@@ -174,7 +175,8 @@ class Sugarworks(Game):
         for kind in kinds:
             name = ct.tile_kinds()[kind].name
             for space in spaces:
-                out.append(Action(f"conveyor {kind} at {space}", f"play a {name} at {space}"))
+                out.append(Action(f"conveyor {kind} at {space}",
+                                  f"play {article(name)} at {space}"))
         # Rules 3: "Order cards in the order market are incomplete", and Make discards
         # "an incomplete order card": a market order may be discarded to make a candy too.
         market = [c for c in state["market"] if c is not None] if state["rules"] >= 3 else []
@@ -185,8 +187,8 @@ class Sugarworks(Game):
                 if self._can_make(state, kind):
                     where = state["outputs"][kind]
                     out.append(Action(f"make {kind} at {where} with {card}",
-                                      f"discard {whose}{card} ({order.text()}) to make a "
-                                      f"{ct.candy_name(kind)} at {where}"))
+                                      f"discard {whose}{card} ({order.text()}) to make "
+                                      f"{article(ct.candy_name(kind))} at {where}"))
         if not out:
             out.append(Action("pass", "no factory action is possible"))
         return out
@@ -348,8 +350,8 @@ class Sugarworks(Game):
                 return f"{card} is neither in your hand nor in the order market."
             if state["rules"] < 3 and card not in state["hands"][seat]["orders"]:
                 return f"{card} is not an order card in your hand."
-            return f"{card} does not show a {ct.candy_name(kind)}."
-        return f"None of your orders shows a {ct.candy_name(kind)}."
+            return f"{card} does not show {article(ct.candy_name(kind))}."
+        return f"None of your orders shows {article(ct.candy_name(kind))}."
 
     # ----------------------------------------------------------------- playing
 
@@ -437,7 +439,7 @@ class Sugarworks(Game):
         state["placed"][space] = {"tile": tile, "kind": kind}
         name = self.seat_name(state, seat)
         replaced = (f", replacing the {ct.tile_kinds()[old['kind']].name}" if old else "")
-        turn.say(f"{name} played a {ct.tile_kinds()[kind].name} at {space}{replaced}.", seat,
+        turn.say(f"{name} played {article(ct.tile_kinds()[kind].name)} at {space}{replaced}.", seat,
                  "conveyor")
         here = fl.cell(space)
         floor = Floor(fl.side_of(state), fl.tiles_of(state), fl.candies_on_board(state))
@@ -462,7 +464,7 @@ class Sugarworks(Game):
         state["hands"][seat]["tiles"].append(tile)
         turn.say(f"{self.seat_name(state, seat)} drew a conveyor tile.", seat, "draw",
                  reveals=True)
-        turn.say(f"You drew a {ct.tile_kinds()[ct.kind_of_tile(tile)].name}.", seat, "draw",
+        turn.say(f"You drew {article(ct.tile_kinds()[ct.kind_of_tile(tile)].name)}.", seat, "draw",
                  to=[seat])
 
     def _make(self, state: State, turn: Turn, seat: int, kind: str, card: str) -> None:
@@ -477,8 +479,8 @@ class Sugarworks(Game):
         self._new_candy(state, kind, where, seat)
         whose = "the market's order " if from_market else ""
         turn.say(f"{self.seat_name(state, seat)} discarded {whose}{card} "
-                 f"({ct.orders()[card].text()}) to make a {ct.candy_name(kind)} on the output "
-                 f"at {where}.", seat, "make", reveals=True)
+                 f"({ct.orders()[card].text()}) to make {article(ct.candy_name(kind))} on the "
+                 f"output at {where}.", seat, "make", reveals=True)
         if from_market:
             # The replacement comes from the cards cut from the deck at set-up, so that
             # the deck stays the factory clock (one card a turn) and the game its length.
