@@ -149,11 +149,13 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
     @group.command(name="log", description="The most recent moves with all they did.")
     @app_commands.describe(n="How many moves to show (1 to 50, default 10).",
                            game="An ended game's number from /game history (default: the "
-                           "current or last game).")
+                           "current or last game).",
+                           start="Show moves from this move number on (default: the latest).")
     async def show_log(interaction: discord.Interaction,
                        n: app_commands.Range[int, 1, 50] = 10,
-                       game: app_commands.Range[int, 1] | None = None) -> None:
-        await flows.show_log(interaction, n, game)
+                       game: app_commands.Range[int, 1] | None = None,
+                       start: app_commands.Range[int, 1] | None = None) -> None:
+        await flows.show_log(interaction, n, game, start)
 
     @group.command(name="history", description="This channel's past games and their results.")
     async def history(interaction: discord.Interaction) -> None:

@@ -440,12 +440,13 @@ async def status(interaction: discord.Interaction) -> None:
 
 
 async def show_log(interaction: discord.Interaction, last: int,
-                   game_id: int | None = None) -> None:
+                   game_id: int | None = None, start: int | None = None) -> None:
     """``/game log``: the moves with their whole narration, over several messages if needed."""
     async with guarded(interaction):
         tables = host(interaction).tables
-        record, actions = await tables.log(_channel(interaction), last, game_id)
-        first, *rest = messages.log_pages(record, tables.game(record.game), actions)
+        record, actions = await tables.log(_channel(interaction), last, game_id, start)
+        first, *rest = messages.log_pages(record, tables.game(record.game), actions,
+                                                 start=start)
         await interaction.response.send_message(first, allowed_mentions=messages.NOBODY)
         for page in rest:
             await interaction.followup.send(page, allowed_mentions=messages.NOBODY)

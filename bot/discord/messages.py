@@ -507,29 +507,46 @@ def log_line(record: GameRecord, action: ActionRecord) -> str:
 
 
 def log_pages(record: GameRecord, game: Game, actions: Sequence[ActionRecord], *,
-              pages: int = LOG_PAGES, limit: int = MAX_CONTENT) -> list[str]:
+              start: int | None = None, pages: int = LOG_PAGES,
+              limit: int = MAX_CONTENT) -> list[str]:
     """``/game log``: the moves with their whole narration, in at most ``pages`` messages.
 
-    A move too long for one message continues in the next; when the moves asked for
-    need more than ``pages`` messages, the oldest are left out whole.
+    A move too long for one message continues in the next. When the moves asked for
+    need more than ``pages`` messages, whole moves are left out: the oldest, or with
+    ``start`` (the moves from that number on) the newest.
     """
     if not actions:
         return [f"**{game.title}**: no moves yet."]
     ended = "" if record.status == "active" else f" (game {record.id}, ended)"
-    blocks: list[list[str]] = []  # each move's line, in pieces that fit a message
-    room = limit - 200
-    for action in reversed(actions):
-        pieces = chunks(log_line(record, action), room)
-        if sum(len(p) + 1 for block in blocks for p in block) + \
-                sum(len(p) + 1 for p in pieces) > pages * room and blocks:
+    order = list(actions) if start is not None else list(reversed(actions))
+    kept: list[ActionRecord] = []
+    out: list[str] = []
+    for action in order:
+        trial = sorted([*kept, action], key=lambda a: a.n)
+        packed = _pack(_log_head(game, ended, trial, len(actions), start), [
+            piece for a in trial for piece in chunks(log_line(record, a), limit - 200)], limit)
+        if kept and len(packed) > pages:
             break
-        blocks.append(pieces)
-    blocks.reverse()
-    head = f"**{game.title}**{ended}: the last {plural(len(blocks), 'move')}."
-    if len(blocks) < len(actions):
-        head += f" ({plural(len(actions) - len(blocks), 'older move')} did not fit: ask for fewer.)"
+        kept, out = trial, packed
+    return out
+
+
+def _log_head(game: Game, ended: str, shown: Sequence[ActionRecord], asked: int,
+              start: int | None) -> str:
+    which = (f"the last {plural(len(shown), 'move')}" if start is None
+             else f"{plural(len(shown), 'move')} from move {shown[0].n}")
+    head = f"**{game.title}**{ended}: {which}."
+    if len(shown) < asked:
+        left = "older" if start is None else "later"
+        head += (f" ({plural(asked - len(shown), f'{left} move')} did not fit: "
+                 f"ask for fewer, or use `start`.)")
+    return head
+
+
+def _pack(head: str, pieces: Sequence[str], limit: int) -> list[str]:
+    """``head`` and ``pieces`` joined by lines into as few messages as fit ``limit``."""
     out = [head]
-    for piece in (p for block in blocks for p in block):
+    for piece in pieces:
         if len(out[-1]) + 1 + len(piece) <= limit:
             out[-1] = f"{out[-1]}\n{piece}"
         else:

@@ -149,10 +149,13 @@ class Queries(TablesBase):
         return Status(record, game, summary, to_act, named, reminder, takeover)
 
     async def log(self, channel_id: int, last: int = 10, game_id: int | None = None,
-                  ) -> tuple[GameRecord, list[ActionRecord]]:
-        """The last ``last`` actions, oldest first."""
+                  start: int | None = None) -> tuple[GameRecord, list[ActionRecord]]:
+        """The last ``last`` actions, oldest first; with ``start``, the ``last`` actions
+        from the one numbered ``start`` on."""
         record = await self._shown(channel_id, game_id)
         last = max(1, min(LOG_LIMIT, int(last)))
+        if start is not None:
+            return record, (await self.store.actions(record.id, after=int(start) - 1))[:last]
         return record, await self.store.actions(record.id, last=last)
 
     async def check_replay(self, channel_id: int, game_id: int | None = None) -> GameRecord:
