@@ -19,6 +19,7 @@ from bot.tables.core import (
     LOG_LIMIT,
     MAX_SUGGESTIONS,
     Board,
+    DamagedStateError,
     Hand,
     Status,
     TableError,
@@ -62,9 +63,21 @@ class Queries(TablesBase):
         record = await self._shown(channel_id)
         return await asyncio.to_thread(self._board, record, zoom)
 
+    def _looked_at(self, record: GameRecord) -> tuple[Game, State]:
+        """:meth:`_state` of a game to show; an ended game that cannot be loaded is
+        simply unreadable (there is nothing left to abort)."""
+        try:
+            return self._state(record)
+        except DamagedStateError:
+            if record.status == "active":
+                raise
+            raise TableError(f"Game {record.id} has ended, but its saved state is damaged, "
+                             f"so it cannot be shown. `/game new` starts the next one.") \
+                from None
+
     def _board(self, record: GameRecord, zoom: str | None) -> Board:
         """:meth:`board`'s computation (runs in a worker thread)."""
-        game, state = self._state(record)
+        game, state = self._looked_at(record)
         if zoom is not None:
             zoom = normalise(zoom)
             spots = game.zoom_spots(state)
@@ -84,7 +97,7 @@ class Queries(TablesBase):
             return []
 
         def matching() -> list[str]:
-            game, state = self._state(record)
+            game, state = self._looked_at(record)
             needle = normalise(typed)
             spots = game.zoom_spots(state)
             starts = [s for s in spots if s.startswith(needle)]
@@ -136,7 +149,7 @@ class Queries(TablesBase):
 
     def _status(self, record: GameRecord) -> Status:
         """:meth:`status`'s computation (runs in a worker thread)."""
-        game, state = self._state(record)
+        game, state = self._looked_at(record)
         acting = game.to_act(state) if record.status == "active" else set()
         to_act = tuple((s.name, s.user_id) for s in record.seats if s.seat in acting)
         scores = game.scores(state)
@@ -165,7 +178,7 @@ class Queries(TablesBase):
         return record
 
     def _replayable(self, record: GameRecord) -> tuple[Game, State]:
-        game, state = self._state(record)
+        game, state = self._looked_at(record)
         game.check_replayable(state)
         return game, state
 

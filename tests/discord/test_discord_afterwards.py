@@ -141,20 +141,37 @@ async def test_an_older_game_is_replayed_and_logged_by_its_number(table: Session
     assert "no moves yet" in current.content
 
 
+async def ended_elsewhere(table: Session, channel: int, state_json: str = "{}") -> int:
+    """A game stored straight into ``channel`` (the harness plays in one channel only),
+    started and aborted: its number."""
+    store = table.bot.tables.store
+    seats = (SeatRecord(0, ALICE, "Player1", False), SeatRecord(1, BOB, "Player2", False))
+    record = await store.create_lobby(channel_id=channel, guild_id=None, game="candy-race",
+                                      creator_id=ALICE, options={}, settings={}, now=0.0)
+    record = await store.set_seats(record.id, record.version, seats, 0.0)
+    record = await store.start(record.id, record.version, seed=1, state_json=state_json,
+                               seats=seats, now=0.0, next_reminder_at=None)
+    await store.abort(record.id, 1.0)
+    return record.id
+
+
+async def test_an_ended_game_with_a_damaged_state_is_unreadable_without_pointing_to_abort(
+        table: Session) -> None:
+    number = await ended_elsewhere(table, table.channel_id)
+    for sub in ("board", "status", "replay"):
+        answer = await table.command(BOB, "game", sub)
+        assert answer.ephemeral, sub
+        assert f"Game {number} has ended, but its saved state is damaged" in answer.content
+        assert "abort" not in answer.content
+    history = await table.command(BOB, "game", "history")
+    assert f"`{number}` **Candy Race**" in history.content
+
+
 @pytest.mark.parametrize("number", [404, None])
 async def test_a_game_number_from_elsewhere_is_refused_privately(
         table: Session, number: int | None) -> None:
     if number is None:  # a game that ended in another channel
-        store = table.bot.tables.store
-        seats = (SeatRecord(0, ALICE, "Player1", False), SeatRecord(1, BOB, "Player2", False))
-        record = await store.create_lobby(channel_id=OTHER_CHANNEL, guild_id=None,
-                                          game="candy-race", creator_id=ALICE, options={},
-                                          settings={}, now=0.0)
-        record = await store.set_seats(record.id, record.version, seats, 0.0)
-        record = await store.start(record.id, record.version, seed=1, state_json="{}",
-                                   seats=seats, now=0.0, next_reminder_at=None)
-        await store.abort(record.id, 1.0)
-        number = record.id
+        number = await ended_elsewhere(table, OTHER_CHANNEL)
     for sub in ("replay", "log"):
         answer = await table.command(BOB, "game", sub, {"game": number})
         assert answer.ephemeral and f"There is no game {number} in this channel" in \
