@@ -4,6 +4,7 @@ end, and the final message states the result once."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -24,9 +25,11 @@ def squeezed(text: str) -> str:
 
 
 async def whole_log(table: Session, game_id: int, count: int) -> str:
-    """Every page `/game log` gives for the game, asked for in runs of 50 moves."""
+    """Every page `/game log` gives for the game, read from move 1 on, each time from the
+    first move the last answer left out."""
     text = []
-    for start in range(1, count + 1, LOG_LIMIT):
+    start = 1
+    while start <= count:
         table.rec.clear()
         await table.gw.send(table.gw.command(
             ALICE, "game", "log", {"game": game_id, "start": start, "n": LOG_LIMIT},
@@ -34,6 +37,9 @@ async def whole_log(table: Session, game_id: int, count: int) -> str:
         pages = table.rec.messages_sent()
         assert pages and not any(p.ephemeral for p in pages), pages[-1].content
         assert all(len(p.content) <= messages.MAX_CONTENT for p in pages)
+        shown = re.search(r": (\d+) moves? from move (\d+)\.", pages[0].content)
+        assert shown is not None and int(shown.group(2)) == start, pages[0].content
+        start += int(shown.group(1))
         text.extend(p.content for p in pages)
     return squeezed("\n".join(text))
 
