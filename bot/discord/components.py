@@ -9,6 +9,8 @@ it needs, so clicks keep working after a restart:
 ``cb:s:<game>:<move>:<token>``                     a menu of actions (values are notations)
 ``cb:ms:<game>:<move>:<token>``                    a several-at-once menu (values make one)
 ``cb:d:<game>``                                    opens the clicker's private choices
+``cb:b:<game>:<move>:<token>:<op><page>:<path>``   a step of the move builder (see below)
+``cb:bs:<game>:<move>:<token>:<n>``                a builder menu (values ``o:``/``p:`` paths)
 ``cb:move:<game>:<move>:<notation>``, ``cb:pick:``  older buttons, still honoured
 =================================================  ==========================================
 
@@ -16,6 +18,12 @@ it needs, so clicks keep working after a restart:
 was made for (see ``Tables.wire_token``); ``<move>`` the move number it was made
 at, so an expired click can be told what happened since. Custom ids are at most
 100 characters: choices whose ids would be longer go into a menu instead.
+
+A builder step (:mod:`bot.discord.builder`) carries the words of the move chosen
+so far; ``<op>`` says what a click does with them: ``o`` opens the next step
+(``<page>`` of its options), ``b`` goes back to it from a preview, ``p`` picks
+the whole move (a preview, or the move itself when it reveals or draws), ``c``
+confirms a previewed move.
 
 This module knows nothing of what a click does: :mod:`bot.discord.flows`
 registers a handler per kind with :func:`handles`, so the two modules do not
@@ -71,7 +79,8 @@ Handler = Callable[..., Awaitable[None]]
 #: ``lobby(interaction, game_id, op)``,
 #: ``move(interaction, game_id, offered_at, token, notation)`` (also for one-choice menus),
 #: ``many(interaction, game_id, offered_at, token, values)``,
-#: ``decide(interaction, game_id)``.
+#: ``decide(interaction, game_id)``,
+#: ``step(interaction, game_id, offered_at, token, op, page, carried)``.
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -218,6 +227,66 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _dispatch("decide", interaction, self.game_id)
 
 
+class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=(r"cb:b:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                           rf"(?P<token>{TOKEN}):(?P<op>[obpc])(?P<page>[0-9]{{1,3}}):"
+                           r"(?P<path>.*)")):
+    """A step of the move builder: open the next step, go back, pick or confirm a move."""
+
+    def __init__(self, game_id: int, move: int, token: str, op: str, page: int, path: str,
+                 label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                 ) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or path or "…", style=style,
+            custom_id=step_id(game_id, move, token, op, page, path)))
+        self.game_id = game_id
+        self.move = move
+        self.token = token
+        self.op = op
+        self.page = page
+        self.path = path
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: Any) -> StepButton:
+        return cls(int(match["game"]), int(match["move"]), match["token"], match["op"],
+                   int(match["page"]), match["path"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("step", interaction, self.game_id, self.move, self.token, self.op,
+                        self.page, self.path)
+
+
+class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=(r"cb:bs:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                           rf"(?P<token>{TOKEN}):(?P<n>[0-9]{{1,3}})")):
+    """A builder step as a menu: each value is ``o:<path>`` (open) or ``p:<path>`` (pick)."""
+
+    def __init__(self, game_id: int, move: int, token: str, number: int,
+                 options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose…",
+                 ) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"cb:bs:{game_id}:{move}:{token}:{number}", placeholder=placeholder,
+            min_values=1, max_values=1,
+            options=list(options) or [discord.SelectOption(label="…", value="…")]))
+        self.game_id = game_id
+        self.move = move
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: Any) -> StepSelect:
+        return cls(int(match["game"]), int(match["move"]), match["token"], int(match["n"]),
+                   item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        op, _, path = value.partition(":")
+        if op not in ("o", "p"):
+            op, path = "o", "#forged"
+        await _dispatch("step", interaction, self.game_id, self.move, self.token, op, 0, path)
+
+
 class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                       template=rf"cb:move:{GAME_ID}:(?P<move>[0-9]{{1,9}}):(?P<notation>.+)"):
     """A move button posted before decision tokens: valid only at the move it was made for."""
@@ -262,8 +331,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, OldChoiceButton,
-    OldChoiceSelect)
+    LobbyButton, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, StepButton, StepSelect,
+    OldChoiceButton, OldChoiceSelect)
 
 
 def recognised(custom_id: str) -> bool:
@@ -306,12 +375,21 @@ def choice_id(game_id: int, move: int, token: str, notation: str) -> str:
     return f"cb:m:{game_id}:{move}:{token}:{notation}"
 
 
+def step_id(game_id: int, move: int, token: str, op: str, page: int, path: str) -> str:
+    return f"cb:b:{game_id}:{move}:{token}:{op}{page}:{path}"
+
+
+def token_fits(token: str) -> bool:
+    """Can ``token`` travel in a custom id?"""
+    return re.fullmatch(TOKEN, token) is not None
+
+
 def lobby_view(game_id: int) -> discord.ui.View:
     """Join, Leave, Add AI seat, Start and Cancel."""
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game_id, op))
-    return _inert(view)
+    return inert(view)
 
 
 def choices_view(game_id: int, move: int, token: str, choices: Sequence[Action], *,
@@ -348,10 +426,10 @@ def choices_view(game_id: int, move: int, token: str, choices: Sequence[Action],
                                      placeholder=multi.placeholder))
     if decide:
         view.add_item(DecideButton(game_id))
-    return _inert(view) if view.children else None
+    return inert(view) if view.children else None
 
 
-def _inert(view: discord.ui.View) -> discord.ui.View:
+def inert(view: discord.ui.View) -> discord.ui.View:
     # The dynamic items answer clicks by their custom ids; a stopped view is not
     # kept in memory for every message sent.
     view.stop()

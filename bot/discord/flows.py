@@ -29,12 +29,13 @@ from typing import Protocol
 
 import discord
 
-from bot.discord import components, messages
+from bot.discord import builder, components, messages
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
 from bot.discord.messages import Animator, Outgoing, Renderer
 from bot.discord.outbox import Outbox
-from bot.games.engine import GameError, StaleActionError
+from bot.games.engine import Action, GameError, StaleActionError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
+from bot.tables.play import Choosing
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +78,10 @@ async def board_outgoing(bot: Host, board: Board) -> Outgoing:
     """The full move message for ``board``, with its components when there are any."""
     view = None
     if not board.finished:
-        view = components.choices_view(board.record.id, board.move, board.token, board.choices,
-                                       multi=board.multi, decide=board.private_choices)
+        offer = builder.Offer(board.record.id, board.move, board.token)
+        # Components are made on the event loop: discord.py ties them to the running loop.
+        view = builder.root_view(board.game, board.choices, offer, multi=board.multi,
+                                 decide=board.private_choices)
     return await messages.board_message(board, bot.renderer, view)
 
 
@@ -289,6 +292,152 @@ async def choice_click(interaction: discord.Interaction, game_id: int, offered_a
         await _tell_mover(interaction, board, board.played or notation, always=False)
 
 
+@components.handles("step")
+async def step_click(interaction: discord.Interaction, game_id: int, offered_at: int,
+                     token: str, op: str, page: int, carried: str) -> None:
+    """A step of the move builder: show the next step privately, preview, or play."""
+    async with guarded(interaction, game_id):
+        bot = host(interaction)
+        choosing = await bot.tables.choosing(channel_id=_channel(interaction),
+                                             user_id=interaction.user.id, game_id=game_id,
+                                             expected=token, offered_at=offered_at)
+        path = builder.decode(carried, choosing.legal)
+        if path is None:
+            raise StaleActionError(EXPIRED_STEP)
+        if op in ("o", "b"):
+            node = builder.node_at(choosing.game, choosing.legal, path)
+            if node is None:
+                raise StaleActionError(EXPIRED_STEP)
+            if node.action is None:
+                await _show_step(interaction, choosing, node, page, clear=op == "b")
+                return
+            path = node.action.notation
+        action = builder.chosen_action(choosing.legal, path)
+        if action is None:
+            raise StaleActionError(EXPIRED_STEP)
+        if op != "c":
+            view = await asyncio.to_thread(_preview_view, choosing, action)
+            if view is not None:
+                await _show_preview(bot, interaction, choosing, action, view)
+                return
+        await _play_chosen(bot, interaction, choosing, action)
+
+
+EXPIRED_STEP = ("That choice has expired: the game has moved on since it was offered. See the "
+                "newest board, or `/game board`.")
+
+
+def _private(interaction: discord.Interaction) -> bool:
+    """Was the clicked component on a message only the clicker sees?"""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+def _offer(choosing: Choosing) -> builder.Offer:
+    return builder.Offer(choosing.record.id, choosing.move, choosing.token)
+
+
+def _back_of(choosing: Choosing, path: str) -> str | None:
+    """Where Back goes from the step that offers (or is) ``path``."""
+    steps = builder.trail(choosing.game, choosing.legal, path)
+    if not steps:
+        return None
+    if steps[-1].path == path:
+        return steps[-2].path if len(steps) > 1 else None
+    return steps[-1].path
+
+
+async def _show_step(interaction: discord.Interaction, choosing: Choosing, node: builder.Node,
+                     page: int, *, clear: bool) -> None:
+    """Show a step in the player's private builder message (opening one from a board)."""
+    view = builder.step_view(choosing.game, choosing.legal, node, _offer(choosing), page=page,
+                             back=_back_of(choosing, node.path) if node.path else None)
+    text = f"**{choosing.game.title}**: {builder.prompt(node, page)}"
+    if _private(interaction):
+        extra: dict[str, object] = {"attachments": []} if clear else {}
+        await interaction.response.edit_message(content=text, view=view, **extra)  # type: ignore[arg-type]
+    else:
+        await interaction.response.send_message(text, view=view, ephemeral=True)  # type: ignore[arg-type]
+
+
+def _preview_view(choosing: Choosing, action: Action) -> dict[str, object] | None:
+    """The player's view after ``action``, when it reveals nothing and draws no chance
+    (``None`` otherwise: such a move is played at once). Runs in a worker thread."""
+    outcome = choosing.game.apply(choosing.state, choosing.seat, action)
+    if not outcome.undoable:
+        return None
+    return choosing.game.view(outcome.state, choosing.seat)
+
+
+async def _show_preview(bot: Host, interaction: discord.Interaction, choosing: Choosing,
+                        action: Action, view: dict[str, object]) -> None:
+    """Privately: the board after ``action``, with Confirm and Back."""
+    offer = _offer(choosing)
+    buttons = discord.ui.View(timeout=None)
+    confirm = offer.button("c", action.notation, choosing.legal, "Confirm",
+                           style=discord.ButtonStyle.success)
+    back = _back_of(choosing, action.notation)
+    if confirm is not None:
+        buttons.add_item(confirm)
+    if back is not None:
+        item = offer.button("b", back, choosing.legal, "◂ Back",
+                            style=discord.ButtonStyle.secondary)
+        if item is not None:
+            buttons.add_item(item)
+    components.inert(buttons)
+    label = action.label if action.label and action.label != action.notation else ""
+    text = (f"**{choosing.game.title}**: preview of `{action.notation}`"
+            f"{f' ({label})' if label else ''}, only you see this. Confirm to play it.")
+    private = _private(interaction)
+    if private:
+        await interaction.response.defer()
+    else:
+        await think(interaction, ephemeral=True)
+    image = await messages.render(bot.renderer, view, game_id=choosing.record.id)
+    files = [discord.File(io.BytesIO(image), filename="preview.png")] if image else []
+    if private:
+        await interaction.edit_original_response(content=messages.clip(text, 2000),
+                                                 attachments=files, view=buttons)
+    else:
+        await interaction.followup.send(messages.clip(text, 2000), files=files, view=buttons,
+                                        ephemeral=True)
+
+
+async def _play_chosen(bot: Host, interaction: discord.Interaction, choosing: Choosing,
+                       action: Action) -> None:
+    """Play the move the builder arrived at, as a clicked choice; then carry on in the
+    private builder message when the player still has a choice that is theirs alone."""
+    channel = _channel(interaction)
+    user = interaction.user.id
+    expected = choosing.token
+    await bot.tables.check_play(channel_id=channel, user_id=user, text=action.notation,
+                                game_id=choosing.record.id, expected=expected,
+                                offered_at=choosing.move)
+    await interaction.response.defer()
+    board = await bot.tables.play(channel_id=channel, user_id=user, text=action.notation,
+                                  game_id=choosing.record.id, expected=expected,
+                                  offered_at=choosing.move)
+    await publish(bot, board, interaction)
+    await _tell_mover(interaction, board, board.played or action.notation, always=False)
+    if not _private(interaction):
+        return
+    text = f"You played `{board.played or action.notation}`."
+    view = None
+    if not board.finished and board.chooser is None:
+        try:
+            again = await bot.tables.choosing(channel_id=channel, user_id=user,
+                                              game_id=choosing.record.id)
+        except GameError:
+            again = None
+        if again is not None:
+            view = builder.root_view(again.game, again.legal, _offer(again), multi=again.multi)
+            text += " Your next choice:"
+    try:
+        await interaction.edit_original_response(content=text, attachments=[], view=view)
+    except discord.HTTPException:
+        log.info("could not update the private choices of game %s", choosing.record.id)
+
+
 @components.handles("many")
 async def many_click(interaction: discord.Interaction, game_id: int, offered_at: int,
                      token: str, values: Sequence[str]) -> None:
@@ -425,8 +574,8 @@ async def _show_hand(interaction: discord.Interaction, game_id: int | None) -> N
     bot = host(interaction)
     private = await bot.tables.hand(_channel(interaction), interaction.user.id, game_id)
     await think(interaction, ephemeral=True)
-    view = components.choices_view(private.record.id, private.move, private.token,
-                                   private.choices, multi=private.multi)
+    offer = builder.Offer(private.record.id, private.move, private.token)
+    view = builder.root_view(private.game, private.legal, offer, multi=private.multi)
     outgoing = await messages.hand_message(private, bot.renderer, view)
     await interaction.followup.send(**outgoing.kwargs(), ephemeral=True)  # type: ignore[call-overload]
 

@@ -333,6 +333,9 @@ class Game(ABC):
     #: Seat colours in seat order, names from :data:`bot.games.colours.PAINTS`: text marks
     #: and pictures both draw a seat in this colour.
     seat_colours: ClassVar[tuple[str, ...]] = STANDARD_SEATS
+    #: Words that go with the word after them when a move is chosen step by step
+    #: (``at`` in ``at a1``), see :meth:`move_steps`.
+    step_joiners: ClassVar[frozenset[str]] = frozenset()
 
     # ----------------------------------------------------------------- hooks
 
@@ -393,6 +396,27 @@ class Game(ABC):
     def play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         """Carry out a standing action (see :meth:`standing_actions`)."""
         raise NotImplementedError(f"{self.slug} offers standing actions but cannot play them")
+    def move_steps(self, notation: str) -> tuple[str, ...]:
+        """How a move is chosen by clicks, step by step (verb, piece or card, place,
+        rotation or option): ``notation`` cut into steps that, joined by spaces, give
+        it back.
+
+        Default: one step per word, where a word of :attr:`step_joiners` goes with the
+        word after it. The move builder takes as read every step that all moves left
+        share, so a card name of several words is one choice. A game overrides where
+        its notation needs other steps (several dice chosen at once, say).
+        """
+        steps: list[str] = []
+        pending = ""
+        for word in notation.split():
+            if word in self.step_joiners:
+                pending = f"{pending} {word}".strip()
+                continue
+            steps.append(f"{pending} {word}".strip())
+            pending = ""
+        if pending:
+            steps.append(pending)
+        return tuple(steps)
 
     def option_suggestions(self, name: str, current: str) -> list[str] | None:
         """Autocomplete values for option ``name`` as typed so far (``current``).

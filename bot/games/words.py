@@ -44,3 +44,37 @@ def article(phrase: str) -> str:
 def possessive(name: str) -> str:
     """``Ana's``, ``Insidious Lawn Gnomes'``."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+#: Short forms used when a label is too long, longest saving first.
+ABBREVIATIONS: tuple[tuple[str, str], ...] = (
+    ("at the start of", "at start of"),
+    (" and ", " & "),
+    ("discarding", "discard"),
+    ("shipped in the", "to"),
+    ("candies", "cand."),
+    ("number", "no."),
+    ("sugar", "sug."),
+)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, never cut inside a word.
+
+    Short forms from :data:`ABBREVIATIONS` come first; if that is not enough, whole
+    words are dropped from the end and an ellipsis marks the gap.
+    """
+    text = " ".join(text.split())
+    for long, short in ABBREVIATIONS:
+        if len(text) <= limit:
+            return text
+        text = text.replace(long, short)
+    if len(text) <= limit:
+        return text
+    words = text.split(" ")
+    while len(words) > 1 and len(" ".join(words)) + 1 > limit:
+        words.pop()
+    kept = " ".join(words).rstrip(",;:.-–—+(")
+    if len(kept) + 1 > limit:  # one word longer than the limit: nothing sensible to keep
+        return text[: limit - 1] + "…"
+    return kept + "…"

@@ -138,7 +138,8 @@ class Board:
     #: episode's edited board: those who newly have to decide).
     to_act: tuple[int, ...] = ()
     mentions: tuple[int, ...] = ()
-    #: Public buttons for the single human who acts next, when the game allows them.
+    #: The legal moves of the single human who acts next, when the game allows them to
+    #: be offered publicly (the move builder's first step goes on the board).
     choices: tuple[Action, ...] = ()
     result: Result | None = None
     #: ``(seat name, place, score)`` in ranking order once the game is over.
@@ -687,7 +688,8 @@ class TablesBase:
         multi: MultiSelect | None = None
         if len(humans) == 1 and public:
             chooser = humans[0].seat
-            choices = tuple(game.quick_choices(state, chooser)[:MAX_SUGGESTIONS])
+            # Every legal move: the move builder offers them step by step.
+            choices = tuple(game.legal_actions(state, chooser))
             multi = game.multi_select(state, chooser)
             token = self.wire_token(game, state, chooser)
         private_choices = bool(humans) and chooser is None

@@ -11,9 +11,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from bot.games.engine import Game, GameError, Result, StaleActionError, State, dumps, loads
+from bot.games.engine import (
+    Action,
+    Game,
+    GameError,
+    MultiSelect,
+    Result,
+    StaleActionError,
+    State,
+    dumps,
+    loads,
+)
 from bot.store import ActionRecord, ConflictError, CorruptRowError, GameRecord, SeatRecord
 from bot.tables.core import (
     ALREADY_MADE,
@@ -35,8 +45,51 @@ from bot.tables.core import (
 from bot.tables.lobby import Lobbies
 
 
+@dataclass(frozen=True)
+class Choosing:
+    """A player part-way through choosing a move by clicks: their legal moves now.
+
+    Only ever shown to that player (the move builder's private steps).
+    """
+
+    record: GameRecord
+    game: Game
+    state: State
+    seat: int
+    legal: tuple[Action, ...]
+    #: The token buttons for ``seat`` carry now.
+    token: str
+    multi: MultiSelect | None = None
+
+    @property
+    def move(self) -> int:
+        return int(self.state["move"])
+
+
 class Plays(Lobbies):
     """The playing part of :class:`~bot.tables.Tables`."""
+
+    async def choosing(self, *, channel_id: int, user_id: int, game_id: int,
+                       expected: str | int | None = None,
+                       offered_at: int | None = None) -> Choosing:
+        """The caller's legal moves, for choosing one by clicks; refuses a stale token
+        (saying what happened since ``offered_at``) and a player who may not act."""
+        record, game = await self._playable(channel_id, game_id)
+
+        def compute() -> Choosing:
+            state, seat = self._seated(record, game, user_id)
+            self._token_for(game, state, seat, expected)
+            legal = tuple(game.legal_actions(state, seat))
+            if not legal:
+                raise TableError(f"It is not your turn: waiting for "
+                                 f"{self._waiting_for(record, game, state)}.")
+            return Choosing(record, game, state, seat, legal,
+                            self.wire_token(game, state, seat), game.multi_select(state, seat))
+
+        try:
+            return await asyncio.to_thread(compute)
+        except _Expired:
+            raise StaleActionError(await self._expired(record, offered_at)) from None
 
     async def _playable(self, channel_id: int, game_id: int | None) -> tuple[GameRecord, Game]:
         """The game a move is for: the channel's, or the one its button names if still on."""

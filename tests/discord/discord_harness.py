@@ -615,8 +615,9 @@ class Session:
             (c for c in ids if c.endswith(custom_id)), None)
         assert chosen is not None, f"no component {custom_id!r} in {ids}"
         self.rec.clear()
-        await self.gw.send(self.gw.click(user, message, chosen, values=values,
-                                         permissions=permissions))
+        payload = self.gw.click(user, message, chosen, values=values, permissions=permissions)
+        self.rec.clicked[payload["token"]] = message_id
+        await self.gw.send(payload)
         return self.rec.last()
 
     async def start(self, game: str, *, humans: Sequence[int], ai: int = 0,

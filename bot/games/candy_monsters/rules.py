@@ -50,6 +50,7 @@ class CandyMonsters(Game):
     older_rules = (1,)
     #: A round: every player's turn, then the event (a Black Candy asks the joint feeding).
     phases = ("turns", "event")
+    step_joiners = frozenset({"under"})
     notation_help = (
         "Moves: `collect`, `buy magmot`, `buy pickpocket red`, `use pickpocket` (an ability "
         "in its window), `remove 2 black` (start of turn, 2 sugar each), `convert` (4 sugar "
@@ -364,7 +365,7 @@ class CandyMonsters(Game):
             if self.usable(state, seat, card_id, windows):
                 c = cards.card(card_id)
                 assert c.ability is not None
-                out.append(Action(f"use {c.key}", effects.ability_text(c.ability)))
+                out.append(Action(f"use {c.key}", f"{c.name}: {effects.ability_text(c.ability)}"))
         return out
 
     def price(self, state: State, seat: int, card_id: str, extra: int = 0) -> int:
@@ -417,8 +418,10 @@ class CandyMonsters(Game):
                 cost = self.price(state, seat, card_id)
                 if sugar < cost - self._potential(state, seat, card_id):
                     continue
+                what = "monster" if c.is_monster else "ability"
                 out.append(Action(self._buy_notation(card_id),
-                                  f"{c.name} ({c.colour}, {c.value} candy) for {cost} sugar"))
+                                  f"{what} {c.name} ({c.colour}, {c.value} candy) for "
+                                  f"{cost} sugar"))
         return out
 
     @staticmethod
@@ -508,8 +511,8 @@ class CandyMonsters(Game):
         for card_id in feeding.relief_cards(state, seat):
             ability = cards.card(card_id).ability
             if card_id not in plan.used and ability is not None and ability.cost <= plan.sugar:
-                general.append(Action(f"use {cards.card(card_id).key}",
-                                      effects.ability_text(ability)))
+                c = cards.card(card_id)
+                general.append(Action(f"use {c.key}", f"{c.name}: {effects.ability_text(ability)}"))
         left = feeding.undecided(hunger, plan)
         if left:
             general.append(Action("feed all", "feed every monster left with sugar (black cubes "

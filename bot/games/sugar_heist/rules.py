@@ -62,6 +62,9 @@ class SugarHeist(Game):
         OptionSpec("rounds", "Rounds to play (0: one per player, as the rulebook says).", "int",
                    0, minimum=0, maximum=6),
     )
+    step_joiners = frozenset({"room", "move"})
+    #: Verbs followed by a handful of dice, chosen together in one step.
+    DICE_VERBS = frozenset({"pay", "reroll", "lose"})
     notation_help = (
         "Moves: `board treehouse` (choose a hideout), `buy tomboy princess` (a costume), "
         "`build toothpick pit room 1` (a hand card face down; add `discard` or `move 3` if "
@@ -280,6 +283,17 @@ class SugarHeist(Game):
             out.append(Action(f"use {name} on {values}", f"use {d['name']} on {spoken(pick)}: "
                                                          f"{text}"))
         return out
+
+    def move_steps(self, notation: str) -> tuple[str, ...]:
+        """The dice a move pays, rerolls, loses or uses a costume on are one choice
+        (``pay`` then ``3 3``; ``use ninja`` then ``on 2 5``)."""
+        verb, _, dice = notation.partition(" ")
+        if verb in self.DICE_VERBS and dice:
+            return (verb, dice)
+        head, on, dice = notation.partition(" on ")
+        if on:
+            return (*super().move_steps(head), f"on {dice}")
+        return super().move_steps(notation)
 
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         actions = self.legal_actions(state, seat)

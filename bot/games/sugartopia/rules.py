@@ -35,6 +35,7 @@ class Sugartopia(Game):
     has_hidden_information = True
     #: The bears printed on the cards are the players' colours.
     seat_colours = tuple(tiles.player_colours())
+    step_joiners = frozenset({"at", "rot"})
     notation_help = (
         "Moves: `place l07 at b3 rot 60` (your land card on an open spot, turned 0, 60, 120, "
         "180, 240 or 300 degrees; `b3 60` is enough), `gingerman at c4` (your Gingerman "

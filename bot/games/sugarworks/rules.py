@@ -60,6 +60,7 @@ class Sugarworks(Game):
         OptionSpec("rounds", "How many rounds the order deck lasts.", "int", DEFAULT_ROUNDS,
                    minimum=4, maximum=11),
     )
+    step_joiners = frozenset({"at", "to", "with", "order"})
     notation_help = (
         "Order action: `take order 2`, `draw order`, `discard order 3` (then `drop o17` if "
         "you hold six). Factory action: `adjust red to c5`, `conveyor up at c3`, "

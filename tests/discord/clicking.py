@@ -1,0 +1,168 @@
+"""A player who makes every move by clicks only, for the click-only whole-game tests.
+
+It plays what the AI policy would play for its seat, reaching that move through
+the board's and the private replies' buttons and menus (the move builder, the
+preview's Confirm), never typing; and it measures what it took.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from discord_harness import Session
+
+from bot.discord.builder import decode
+from bot.games.engine import Action, Game, loads
+
+MAX_LABEL = 80
+MAX_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+
+
+@dataclass
+class Tally:
+    """What the clicks of a game took, and every label and id they met."""
+
+    taps: list[int] = field(default_factory=list)
+    messages: list[int] = field(default_factory=list)
+    labels: set[str] = field(default_factory=set)
+    custom_ids: set[str] = field(default_factory=set)
+    menu_sizes: list[int] = field(default_factory=list)
+    previews: int = 0
+
+
+def components_of(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for row in message.get("components") or [] for c in row.get("components", [])]
+
+
+def check_limits(message: dict[str, Any], tally: Tally) -> None:
+    """Discord's limits on components, on every message a player is shown."""
+    rows = message.get("components") or []
+    assert len(rows) <= 5
+    for row in rows:
+        assert len(row["components"]) <= 5
+    for c in components_of(message):
+        if "custom_id" in c:
+            assert len(c["custom_id"]) <= MAX_CUSTOM_ID, c["custom_id"]
+            tally.custom_ids.add(c["custom_id"])
+        if c.get("label"):
+            assert len(c["label"]) <= MAX_LABEL, c["label"]
+            tally.labels.add(c["label"])
+        if c["type"] == 3:
+            assert 1 <= len(c["options"]) <= MAX_OPTIONS
+            tally.menu_sizes.append(len(c["options"]))
+            for option in c["options"]:
+                assert len(option["label"]) <= MAX_LABEL, option["label"]
+                tally.labels.add(option["label"])
+
+
+class Clicker:
+    """Drives one game of ``session`` by clicks only."""
+
+    def __init__(self, session: Session, game: Game) -> None:
+        self.session = session
+        self.game = game
+        self.tally = Tally()
+
+    async def record(self) -> Any:
+        return await self.session.bot.tables.store.open_game(self.session.channel_id)
+
+    def latest_board(self) -> int | None:
+        """The newest public message offering components."""
+        rec = self.session.rec
+        boards = [int(m["id"]) for m in rec.messages.values()
+                  if not int(m.get("flags") or 0) & 64 and any(
+                      c.get("custom_id", "").startswith(("cb:b", "cb:d:"))
+                      for c in components_of(m))]
+        return max(boards) if boards else None
+
+    async def move(self, user: int, seat: int) -> None:
+        """Make ``seat``'s next move (the AI policy's choice) by clicks only."""
+        record = await self.record()
+        state = loads(record.state_json, self.game)
+        target = self.game.ai_action(state, seat).notation
+        legal = self.game.legal_actions(state, seat)
+        start_move = state["move"]
+        message_id = self.latest_board()
+        assert message_id is not None, "no board offers anything to click"
+        taps = 0
+        created = 0
+        for _ in range(40):
+            message = self.session.rec.message(message_id)
+            check_limits(message, self.tally)
+            pick = self.pick(message, target, legal, seat == self.chooser(state))
+            assert pick is not None, (f"{target} cannot be reached from "
+                                      f"{[c.get('custom_id') for c in components_of(message)]}")
+            custom_id, values = pick
+            if custom_id.startswith("cb:b:") and ":c0:" in custom_id:
+                self.tally.previews += 1
+            before = set(self.session.rec.messages)
+            await self.session.click(user, message_id, custom_id, values=values)
+            taps += 1
+            new = [m for m in self.session.rec.messages if m not in before]
+            created += len(new)
+            refused = [s for s in self.session.rec.sent if s.ephemeral and
+                       "expired" in s.content]
+            assert not refused, refused[0].content
+            after = loads((await self.session.bot.tables.store.get_game(record.id)).state_json,
+                          self.game)
+            if after["move"] > start_move:
+                break
+            message_id = self.next_message(message_id, new)
+        else:
+            raise AssertionError(f"{target} was never played")
+        self.tally.taps.append(taps)
+        self.tally.messages.append(created)
+
+    def chooser(self, state: dict[str, Any]) -> int | None:
+        return None
+
+    def next_message(self, clicked: int, new: Sequence[int]) -> int:
+        """Where the next step is shown: a new private message, or the clicked one."""
+        private = [m for m in new if int(self.session.rec.message(m).get("flags") or 0) & 64
+                   and any(c.get("custom_id", "").startswith("cb:b")
+                           for c in components_of(self.session.rec.message(m)))]
+        return max(private) if private else clicked
+
+    def pick(self, message: dict[str, Any], target: str, legal: Sequence[Action],
+             _chooser: bool) -> tuple[str, list[str] | None] | None:
+        """The component (and menu value) on the way to ``target``, longest path first."""
+        best: tuple[int, str, list[str] | None] | None = None
+        for c in components_of(message):
+            custom_id = c.get("custom_id", "")
+            if custom_id.startswith("cb:b:"):
+                op_page, path = custom_id.split(":", 6)[5:7]
+                if op_page[0] == "b" or not (op_page[0] in "oc" or op_page[0] == "p"):
+                    continue
+                if op_page[0] == "o" and op_page[1:] != "0":
+                    continue
+                found = decode(path, legal)
+                if found is None:
+                    continue
+                if op_page[0] in "pc" and found == target:
+                    return custom_id, None
+                if op_page[0] == "o" and _on_way(found, target):
+                    score = len(found)
+                    if best is None or score > best[0]:
+                        best = (score, custom_id, None)
+            elif custom_id.startswith("cb:bs:"):
+                for option in c["options"]:
+                    op, _, carried = option["value"].partition(":")
+                    found = decode(carried, legal)
+                    if found is None:
+                        continue
+                    if op == "p" and found == target:
+                        return custom_id, [option["value"]]
+                    if op == "o" and _on_way(found, target):
+                        score = len(found)
+                        if best is None or score > best[0]:
+                            best = (score, custom_id, [option["value"]])
+            elif custom_id.startswith("cb:d:") and best is None:
+                best = (-1, custom_id, None)
+        return None if best is None else (best[1], best[2])
+
+
+def _on_way(path: str, target: str) -> bool:
+    return path == "" or target == path or target.startswith(path + " ")

@@ -1,0 +1,50 @@
+"""Every game, played to the end through the bot by clicks only: two humans and an AI.
+
+Each human move is chosen through the move builder (the board's first step, the
+private steps, the preview's Confirm) and never typed; the test checks Discord's
+limits on everything shown and measures taps per move and messages per action.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clicking import MAX_LABEL, Clicker
+from discord_harness import Session
+
+from bot.games import GAMES
+from bot.games.engine import loads
+
+ALICE, BOB = 340000000000000001, 340000000000000002
+#: Options that keep a whole game short enough for a test.
+SHORT = {"sugarworks": {"rounds": 4}}
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+async def test_every_game_can_be_played_to_the_end_by_clicks_only(tmp_path: Path, slug: str):
+    game = GAMES[slug]
+    session = await Session.open(tmp_path, GAMES)
+    try:
+        await session.start(slug, humans=[ALICE, BOB], ai=1, **SHORT.get(slug, {}))
+        record = await session.bot.tables.store.open_game(session.channel_id)
+        users = {s.seat: s.user_id for s in record.seats if s.user_id}
+        clicker = Clicker(session, game)
+        for _ in range(800):
+            record = await session.bot.tables.store.get_game(record.id)
+            state = loads(record.state_json, game)
+            if game.result(state) is not None:
+                break
+            humans = [s for s in sorted(game.to_act(state)) if s in users]
+            assert humans, "the AI seat never holds up the game"
+            await clicker.move(users[humans[0]], humans[0])
+        else:
+            raise AssertionError("the game did not end")
+        tally = clicker.tally
+        assert tally.taps and all(len(label) <= MAX_LABEL for label in tally.labels)
+        print(f"\n{slug}: {len(tally.taps)} human moves, taps per move "
+              f"{sum(tally.taps) / len(tally.taps):.2f} (max {max(tally.taps)}), messages per "
+              f"action {sum(tally.messages) / len(tally.messages):.2f}, previews "
+              f"{tally.previews}")
+    finally:
+        await session.close()
