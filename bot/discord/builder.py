@@ -5,9 +5,12 @@ rotation or option), each step a row of buttons or select menus. The steps come
 from the engine (:meth:`Game.move_steps`): the legal notations of the player,
 cut into steps, form a prefix tree. A step that every move left shares is taken
 as read, so a card name of several words is one choice and a step with one
-option is never asked. Everything offered is a prefix of a legal notation; the
-last pick goes through the tables' normal play path with the decision's token,
-so a stale or forged click is refused there as for any other.
+option is never asked. A move chosen in one tap (an answer on the first step) is
+played at once, as any choice button; a move built in several steps is first
+previewed privately when it reveals nothing and draws no chance. Everything
+offered is a prefix of a legal notation; the last pick goes through the tables'
+normal play path with the decision's token, so a stale or forged click is
+refused there as for any other.
 
 Nothing is kept in memory: a component carries the words chosen so far (its
 *path*) in its custom id, and a click recomputes the player's legal moves from
@@ -30,6 +33,8 @@ from bot.discord.components import (
     MAX_BUTTON_LABEL,
     MAX_CUSTOM_ID,
     MAX_SELECT_TEXT,
+    ChoiceButton,
+    ChoiceSelect,
     ManySelect,
     StepButton,
     StepSelect,
@@ -216,9 +221,16 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
         return None
     options = node.options
     pages = 1
+    first = back is None
     if len(options) <= MAX_STEP_BUTTONS:
         for option in options:
-            item = offer.button("p" if option.action else "o", option.path, legal, option.label)
+            item: discord.ui.Item[discord.ui.View] | None
+            if first and option.action is not None:
+                # A whole move in one tap: its button plays it, as any choice button.
+                item = _choice_button(option, offer)
+            else:
+                item = offer.button("p" if option.action else "o", option.path, legal,
+                                    option.label)
             if item is not None:
                 view.add_item(item)
     else:
@@ -228,10 +240,16 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
         shown = options[page * per_page:(page + 1) * per_page]
         for start in range(0, len(shown), MAX_MENU):
             chunk = shown[start:start + MAX_MENU]
-            menu = _menu(chunk, legal, offer, page * MENUS_PER_PAGE + start // MAX_MENU)
+            menu: discord.ui.Item[discord.ui.View] | None
+            # (One such menu at most: its custom id has no number.)
+            if first and len(options) <= MAX_MENU and all(o.action for o in chunk):
+                menu = _choice_menu(chunk, offer)
+            else:
+                menu = _menu(chunk, legal, offer, page * MENUS_PER_PAGE + start // MAX_MENU)
             if menu is not None:
                 view.add_item(menu)
-    if multi is not None and len(view.children) < MENUS_PER_PAGE and pages == 1:
+    rows = len(view.children) if len(options) > MAX_STEP_BUTTONS else 2
+    if multi is not None and rows < MENUS_PER_PAGE and pages == 1:
         picks = [discord.SelectOption(label=shorten(label or value, MAX_BUTTON_LABEL),
                                       value=value)
                  for value, label in multi.options[:MAX_MENU]
@@ -255,6 +273,29 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
         if item is not None:
             view.add_item(item)
     return components.inert(view) if view.children else None
+
+
+def _choice_button(option: Option, offer: Offer) -> ChoiceButton | None:
+    assert option.action is not None
+    notation = option.action.notation
+    if len(components.choice_id(offer.game_id, offer.move, offer.token, notation)) \
+            > MAX_CUSTOM_ID:
+        return None
+    return ChoiceButton(offer.game_id, offer.move, offer.token, notation,
+                        shorten(option.label, MAX_BUTTON_LABEL))
+
+
+def _choice_menu(chunk: Sequence[Option], offer: Offer) -> ChoiceSelect | None:
+    """A first step of whole moves only: a menu whose pick plays the move."""
+    picks = [discord.SelectOption(label=shorten(o.label, MAX_BUTTON_LABEL),
+                                  value=o.action.notation,
+                                  description=(shorten(o.action.notation, MAX_SELECT_TEXT)
+                                               if o.action.label else None))
+             for o in chunk if o.action is not None
+             and len(o.action.notation) <= MAX_SELECT_TEXT]
+    if not picks:
+        return None
+    return ChoiceSelect(offer.game_id, offer.move, offer.token, picks)
 
 
 def _menu(chunk: Sequence[Option], legal: Sequence[Action], offer: Offer,

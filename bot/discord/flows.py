@@ -279,17 +279,8 @@ async def choice_click(interaction: discord.Interaction, game_id: int, offered_a
                        token: str | int, notation: str) -> None:
     """A choice button or menu: play ``notation`` while its decision is open for the clicker."""
     async with guarded(interaction, game_id):
-        bot = host(interaction)
-        channel = _channel(interaction)
-        await bot.tables.check_play(channel_id=channel, user_id=interaction.user.id,
-                                    text=notation, game_id=game_id, expected=token,
-                                    offered_at=offered_at)
-        await interaction.response.defer()
-        board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
-                                      text=notation, game_id=game_id, expected=token,
-                                      offered_at=offered_at)
-        await publish_saved(bot, board, interaction)
-        await _tell_mover(interaction, board, board.played or notation, always=False)
+        await _play_clicked(host(interaction), interaction, game_id, token, offered_at,
+                            notation)
 
 
 @components.handles("step")
@@ -315,7 +306,7 @@ async def step_click(interaction: discord.Interaction, game_id: int, offered_at:
         action = builder.chosen_action(choosing.legal, path)
         if action is None:
             raise StaleActionError(EXPIRED_STEP)
-        if op != "c":
+        if op != "c" and len(builder.trail(choosing.game, choosing.legal, path)) > 1:
             view = await asyncio.to_thread(_preview_view, choosing, action)
             if view is not None:
                 await _show_preview(bot, interaction, choosing, action, view)
@@ -405,28 +396,33 @@ async def _show_preview(bot: Host, interaction: discord.Interaction, choosing: C
 
 async def _play_chosen(bot: Host, interaction: discord.Interaction, choosing: Choosing,
                        action: Action) -> None:
-    """Play the move the builder arrived at, as a clicked choice; then carry on in the
-    private builder message when the player still has a choice that is theirs alone."""
+    """Play the move the builder arrived at."""
+    await _play_clicked(bot, interaction, choosing.record.id, choosing.token, choosing.move,
+                        action.notation)
+
+
+async def _play_clicked(bot: Host, interaction: discord.Interaction, game_id: int,
+                        token: str | int, offered_at: int, notation: str) -> None:
+    """Play a clicked move while its decision is open for the clicker; then carry on in
+    the private message it was clicked in when the player still has a choice that is
+    theirs alone (the next monster to feed, say)."""
     channel = _channel(interaction)
     user = interaction.user.id
-    expected = choosing.token
-    await bot.tables.check_play(channel_id=channel, user_id=user, text=action.notation,
-                                game_id=choosing.record.id, expected=expected,
-                                offered_at=choosing.move)
+    await bot.tables.check_play(channel_id=channel, user_id=user, text=notation,
+                                game_id=game_id, expected=token, offered_at=offered_at)
     await interaction.response.defer()
-    board = await bot.tables.play(channel_id=channel, user_id=user, text=action.notation,
-                                  game_id=choosing.record.id, expected=expected,
-                                  offered_at=choosing.move)
-    await publish(bot, board, interaction)
-    await _tell_mover(interaction, board, board.played or action.notation, always=False)
+    board = await bot.tables.play(channel_id=channel, user_id=user, text=notation,
+                                  game_id=game_id, expected=token, offered_at=offered_at)
+    await publish_saved(bot, board, interaction)
+    await _tell_mover(interaction, board, board.played or notation, always=False)
     if not _private(interaction):
         return
-    text = f"You played `{board.played or action.notation}`."
+    text = f"You played `{board.played or notation}`."
     view = None
     if not board.finished and board.chooser is None:
         try:
             again = await bot.tables.choosing(channel_id=channel, user_id=user,
-                                              game_id=choosing.record.id)
+                                              game_id=game_id)
         except GameError:
             again = None
         if again is not None:
@@ -435,7 +431,7 @@ async def _play_chosen(bot: Host, interaction: discord.Interaction, choosing: Ch
     try:
         await interaction.edit_original_response(content=text, attachments=[], view=view)
     except discord.HTTPException:
-        log.info("could not update the private choices of game %s", choosing.record.id)
+        log.info("could not update the private choices of game %s", game_id)
 
 
 @components.handles("many")

@@ -74,7 +74,7 @@ class Clicker:
         rec = self.session.rec
         boards = [int(m["id"]) for m in rec.messages.values()
                   if not int(m.get("flags") or 0) & 64 and any(
-                      c.get("custom_id", "").startswith(("cb:b", "cb:d:"))
+                      c.get("custom_id", "").startswith(("cb:b", "cb:d:", "cb:m:", "cb:s:"))
                       for c in components_of(m))]
         return max(boards) if boards else None
 
@@ -122,7 +122,7 @@ class Clicker:
     def next_message(self, clicked: int, new: Sequence[int]) -> int:
         """Where the next step is shown: a new private message, or the clicked one."""
         private = [m for m in new if int(self.session.rec.message(m).get("flags") or 0) & 64
-                   and any(c.get("custom_id", "").startswith("cb:b")
+                   and any(c.get("custom_id", "").startswith(("cb:b", "cb:m:", "cb:s:"))
                            for c in components_of(self.session.rec.message(m)))]
         return max(private) if private else clicked
 
@@ -159,6 +159,11 @@ class Clicker:
                         score = len(found)
                         if best is None or score > best[0]:
                             best = (score, custom_id, [option["value"]])
+            elif custom_id.startswith("cb:m:") and custom_id.split(":", 5)[5] == target:
+                return custom_id, None
+            elif custom_id.startswith("cb:s:"):
+                if any(option["value"] == target for option in c["options"]):
+                    return custom_id, [target]
             elif custom_id.startswith("cb:d:") and best is None:
                 best = (-1, custom_id, None)
         return None if best is None else (best[1], best[2])

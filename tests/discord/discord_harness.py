@@ -407,6 +407,8 @@ class Recorder:
         old = self.messages.get(message_id)
         if (sent.method == "PATCH" or edit) and old is not None:
             # An edit changes only what it names (a message's flags stay as they were).
+            if sent.kept_flags is None:
+                sent.kept_flags = int(old.get("flags") or 0)
             merged = dict(old)
             for key in ("content", "components"):
                 if key in body:
@@ -516,6 +518,8 @@ class Gateway:
     async def send(self, *payloads: dict[str, Any]) -> None:
         """Dispatch payloads at the same moment and wait until the bot has answered."""
         for payload in payloads:
+            if self.recorder is not None and payload.get("message"):
+                self.recorder.clicked[payload["token"]] = int(payload["message"]["id"])
             self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await settle()
 
@@ -615,9 +619,8 @@ class Session:
             (c for c in ids if c.endswith(custom_id)), None)
         assert chosen is not None, f"no component {custom_id!r} in {ids}"
         self.rec.clear()
-        payload = self.gw.click(user, message, chosen, values=values, permissions=permissions)
-        self.rec.clicked[payload["token"]] = message_id
-        await self.gw.send(payload)
+        await self.gw.send(self.gw.click(user, message, chosen, values=values,
+                                         permissions=permissions))
         return self.rec.last()
 
     async def start(self, game: str, *, humans: Sequence[int], ai: int = 0,

@@ -287,7 +287,7 @@ async def test_hidden_hands_are_shown_only_ephemerally_to_their_owner(env: Env) 
     assert all("play " not in s.content for s in public)
 
     await click(env, ALICE, private, button(private, ":step"))
-    moved = env.rec.last()
+    moved = env.rec.public()[-1]
     assert not moved.ephemeral and "**Player1** steps to 1." in moved.content
 
 
