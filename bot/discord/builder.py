@@ -5,7 +5,8 @@ rotation or option), each step a row of buttons or select menus. The steps come
 from the engine (:meth:`Game.move_steps`): the legal notations of the player,
 cut into steps, form a prefix tree. A step that every move left shares is taken
 as read, so a card name of several words is one choice and a step with one
-option is never asked. A move chosen in one tap (an answer on the first step) is
+option is never asked. While the moves left fit one menu (25), a step offers
+them whole, each with its full label. A move chosen in one tap (an answer on the first step) is
 played at once, as any choice button; a move built in several steps is first
 previewed privately when it reveals nothing and draws no chance. Everything
 offered is a prefix of a legal notation; the last pick goes through the tables'
@@ -107,8 +108,13 @@ def _advance(entries: list[_Entry]) -> None:
             entry.depth += 1
 
 
-def node_at(game: Game, legal: Sequence[Action], path: str) -> Node | None:
-    """The step after the words ``path``; ``None`` when no legal move starts so."""
+def node_at(game: Game, legal: Sequence[Action], path: str, *,
+            whole: int = MAX_MENU) -> Node | None:
+    """The step after the words ``path``; ``None`` when no legal move starts so.
+
+    When at most ``whole`` moves remain, the step offers them whole (one tap, each
+    with its full label); more are split into the game's steps.
+    """
     entries = _entries(game, legal, path)
     _advance(entries)
     if not entries:
@@ -116,6 +122,9 @@ def node_at(game: Game, legal: Sequence[Action], path: str) -> Node | None:
     here = entries[0].path
     if len(entries) == 1 and entries[0].ended:
         return Node(here, (), entries[0].action)
+    if len(entries) <= whole:
+        return Node(here, tuple(Option(e.action.notation, e.action.label or e.action.notation,
+                                       e.action) for e in entries))
     groups: dict[str | None, list[_Entry]] = {}
     for entry in entries:
         groups.setdefault(entry.next, []).append(entry)
@@ -136,10 +145,11 @@ def node_at(game: Game, legal: Sequence[Action], path: str) -> Node | None:
     return Node(here, tuple(options))
 
 
-def trail(game: Game, legal: Sequence[Action], path: str) -> list[Node]:
+def trail(game: Game, legal: Sequence[Action], path: str, *,
+          whole: int = MAX_MENU) -> list[Node]:
     """The steps a player goes through to reach ``path``, first step first; the last
     one offers ``path`` (or is it). Empty when ``path`` is not on the way to a move."""
-    node = node_at(game, legal, "")
+    node = node_at(game, legal, "", whole=whole)
     out: list[Node] = []
     while node is not None:
         out.append(node)
@@ -149,7 +159,7 @@ def trail(game: Game, legal: Sequence[Action], path: str) -> list[Node]:
                           if o.action is None and path.startswith(o.path + " ")), None)
         if following is None:
             return []
-        node = node_at(game, legal, following.path)
+        node = node_at(game, legal, following.path, whole=whole)
     return []
 
 

@@ -40,6 +40,7 @@ from typing import Any
 import discord
 
 from bot.games.engine import Action, MultiSelect
+from bot.games.words import shorten
 
 log = logging.getLogger(__name__)
 
@@ -437,4 +438,5 @@ def inert(view: discord.ui.View) -> discord.ui.View:
 
 
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    # Shortened at a word boundary, never cut inside a word.
+    return shorten(text, limit)

@@ -9,7 +9,7 @@ import pytest
 from bot.discord import builder
 from bot.games import GAMES
 from bot.games.engine import Action, Game, SeatInfo
-from bot.games.words import shorten
+from bot.games.words import ABBREVIATIONS, shorten
 
 SEATS = [SeatInfo("Ana"), SeatInfo("Bo"), SeatInfo("Cy", True)]
 
@@ -25,15 +25,32 @@ def states(game: Game, seed: int, every: int = 3, limit: int = 400):
         state = game.apply(state, seat, game.ai_action(state, seat)).state
 
 
-def reach(game: Game, legal: list[Action], target: str) -> int:
+def assert_shortened_by_rule(label: str) -> None:
+    """The label shown for ``label``: at most 80 characters, whole words only."""
+    shown = shorten(label, 80)
+    assert len(shown) <= 80
+    if shown == label:
+        return
+    assert shown.endswith("…") or len(label) > 80
+    short = label
+    for long, brief in ABBREVIATIONS:
+        short = short.replace(long, brief)
+    whole = set(label.split()) | set(short.split())
+    whole |= {w.rstrip(",;:.-–—+(") for w in whole}
+    for kept in shown.rstrip("…").split(" "):
+        assert kept in whole, (label, shown)
+
+
+def reach(game: Game, legal: list[Action], target: str, whole: int) -> int:
     """Follow the steps to ``target``; how many choices it took."""
-    node = builder.node_at(game, legal, "")
+    node = builder.node_at(game, legal, "", whole=whole)
     taps = 0
     while node is not None:
         if node.action is not None:
             assert node.action.notation == target
             return taps + 1
         for option in node.options:
+            assert_shortened_by_rule(option.label)
             assert any(a.notation == option.path or a.notation.startswith(option.path + " ")
                        for a in legal), "an option that leads to no legal move"
         taps += 1
@@ -44,7 +61,7 @@ def reach(game: Game, legal: list[Action], target: str) -> int:
         on_way = [o for o in node.options if o.action is None
                   and (target == o.path or target.startswith(o.path + " "))]
         assert len(on_way) == 1, (target, [o.path for o in node.options])
-        node = builder.node_at(game, legal, on_way[0].path)
+        node = builder.node_at(game, legal, on_way[0].path, whole=whole)
     raise AssertionError(f"{target} cannot be reached")
 
 
@@ -54,18 +71,19 @@ def test_every_legal_move_is_reached_by_choices(slug: str):
     for state, seat in states(game, 11):
         legal = game.legal_actions(state, seat)
         for action in legal:
-            reach(game, legal, action.notation)
+            for whole in (0, 25):  # split into every step, and as the bot offers them
+                reach(game, legal, action.notation, whole)
 
 
 def test_a_step_shared_by_every_move_is_taken_as_read():
     game = GAMES["sugartopia"]
     legal = [Action("place l01 at a1 rot 0"), Action("place l01 at a1 rot 60"),
              Action("place l01 at b2 rot 0")]
-    node = builder.node_at(game, legal, "")
+    node = builder.node_at(game, legal, "", whole=0)
     assert node is not None and node.path == "place l01"
     assert [o.path for o in node.options] == ["place l01 at a1", "place l01 at b2 rot 0"]
     assert node.options[1].action == legal[2]
-    rotations = builder.node_at(game, legal, "place l01 at a1")
+    rotations = builder.node_at(game, legal, "place l01 at a1", whole=0)
     assert rotations is not None
     assert [o.label for o in rotations.options] == ["place l01 at a1 rot 0",
                                                     "place l01 at a1 rot 60"]
@@ -75,14 +93,14 @@ def test_a_card_name_of_several_words_is_one_choice():
     game = GAMES["sugar-heist"]
     legal = [Action("build alarm bell room 1"), Action("build alarm bell room 1 discard"),
              Action("build banana peel room 2"), Action("pay 1 2 3"), Action("pay 4 4")]
-    root = builder.node_at(game, legal, "")
+    root = builder.node_at(game, legal, "", whole=0)
     assert root is not None and [o.path for o in root.options] == ["build", "pay"]
-    build = builder.node_at(game, legal, "build")
+    build = builder.node_at(game, legal, "build", whole=0)
     assert build is not None
     assert [o.label for o in build.options] == ["alarm bell room 1", "build banana peel room 2"]
-    slot = builder.node_at(game, legal, "build alarm bell room 1")
+    slot = builder.node_at(game, legal, "build alarm bell room 1", whole=0)
     assert slot is not None and [o.action for o in slot.options] == legal[:2]
-    pay = builder.node_at(game, legal, "pay")
+    pay = builder.node_at(game, legal, "pay", whole=0)
     assert pay is not None and [o.action for o in pay.options] == legal[3:]
 
 
