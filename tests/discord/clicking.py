@@ -78,8 +78,9 @@ class Clicker:
                       for c in components_of(m))]
         return max(boards) if boards else None
 
-    async def move(self, user: int, seat: int) -> None:
-        """Make ``seat``'s next move (the AI policy's choice) by clicks only."""
+    async def move(self, user: int, seat: int) -> set[int]:
+        """Make ``seat``'s next move (the AI policy's choice) by clicks only; returns the
+        users that newly created messages notified meanwhile."""
         record = await self.record()
         state = loads(record.state_json, self.game)
         target = self.game.ai_action(state, seat).notation
@@ -89,6 +90,7 @@ class Clicker:
         assert message_id is not None, "no board offers anything to click"
         taps = 0
         created = 0
+        notified: set[int] = set()
         for _ in range(40):
             message = self.session.rec.message(message_id)
             check_limits(message, self.tally)
@@ -101,6 +103,7 @@ class Clicker:
             before = set(self.session.rec.messages)
             await self.session.click(user, message_id, custom_id, values=values)
             taps += 1
+            notified.update(self.session.rec.notified_users())
             new = [m for m in self.session.rec.messages if m not in before]
             created += len(new)
             refused = [s for s in self.session.rec.sent if s.ephemeral and
@@ -115,6 +118,7 @@ class Clicker:
             raise AssertionError(f"{target} was never played")
         self.tally.taps.append(taps)
         self.tally.messages.append(created)
+        return notified
 
     def chooser(self, state: dict[str, Any]) -> int | None:
         return None

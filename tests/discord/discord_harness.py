@@ -518,8 +518,6 @@ class Gateway:
     async def send(self, *payloads: dict[str, Any]) -> None:
         """Dispatch payloads at the same moment and wait until the bot has answered."""
         for payload in payloads:
-            if self.recorder is not None and payload.get("message"):
-                self.recorder.clicked[payload["token"]] = int(payload["message"]["id"])
             self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await settle()
 

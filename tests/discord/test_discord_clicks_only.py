@@ -2,7 +2,9 @@
 
 Each human move is chosen through the move builder (the board's first step, the
 private steps, the preview's Confirm) and never typed; the test checks Discord's
-limits on everything shown and measures taps per move and messages per action.
+limits on everything shown, that at each hand-over the next human is mentioned in a
+newly created message (a notification), and measures taps per move and messages per
+action.
 """
 
 from __future__ import annotations
@@ -37,7 +39,13 @@ async def test_every_game_can_be_played_to_the_end_by_clicks_only(tmp_path: Path
                 break
             humans = [s for s in sorted(game.to_act(state)) if s in users]
             assert humans, "the AI seat never holds up the game"
-            await clicker.move(users[humans[0]], humans[0])
+            notified = await clicker.move(users[humans[0]], humans[0])
+            after = loads((await session.bot.tables.store.get_game(record.id)).state_json, game)
+            if game.result(after) is None:
+                # Whoever newly has to act is mentioned in a newly created message.
+                awaited = {users[s] for s in game.to_act(after) if s in users}
+                handed = awaited - {users[s] for s in humans}
+                assert handed <= notified, (handed, notified)
         else:
             raise AssertionError("the game did not end")
         tally = clicker.tally
