@@ -240,6 +240,16 @@ class StatLine:
 
 # --------------------------------------------------------------------------- schema
 
+#: The user ids seated in ``NEW.seats`` (a damaged value reads as nobody; AI seats have none).
+_SEATED = ("SELECT json_extract(CASE WHEN j.type = 'object' THEN j.value END, '$.user_id') "
+           "AS u FROM json_each(CASE WHEN json_valid(NEW.seats) AND json_type(NEW.seats) = "
+           "'array' THEN NEW.seats ELSE '[]' END) AS j WHERE u IS NOT NULL")
+#: A trigger body keeping ``seat_users`` in step with ``NEW.seats``.
+_SYNC_SEAT_USERS = (
+    f"INSERT OR IGNORE INTO seat_users (user_id, game_id) SELECT u, NEW.id FROM ({_SEATED});\n"
+    f"UPDATE seat_users SET gone = (user_id NOT IN ({_SEATED})) WHERE game_id = NEW.id;\n"
+    "DELETE FROM seat_users WHERE game_id = NEW.id AND gone = 1 AND NEW.status = 'lobby';")
+
 #: Each entry is one migration script; ``PRAGMA user_version`` counts how many ran.
 #: Append new scripts, never edit one that has shipped.
 MIGRATIONS: list[str] = [
@@ -330,6 +340,25 @@ MIGRATIONS: list[str] = [
         last_error   TEXT
     );
     CREATE INDEX outbox_pending ON outbox (channel_id, id) WHERE status = 'pending';
+    """,
+    # 4: who sits where, by user, so /games finds a player's games without reading every
+    # row. Triggers keep it in step with games.seats whoever writes them; a user who
+    # leaves a running game stays listed with gone = 1 (a lobby forgets them).
+    f"""
+    CREATE TABLE seat_users (
+        user_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        gone    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, game_id)
+    );
+    CREATE TRIGGER seat_users_insert AFTER INSERT ON games BEGIN
+        {_SYNC_SEAT_USERS}
+    END;
+    CREATE TRIGGER seat_users_update AFTER UPDATE OF seats ON games BEGIN
+        {_SYNC_SEAT_USERS}
+    END;
+    -- Index the games that existed before: touching seats runs the trigger.
+    UPDATE games SET seats = seats;
     """,
 ]
 
@@ -747,6 +776,25 @@ class Store:
                 (game_id, n)) as cursor:
             row = await cursor.fetchone()
         return None if row is None else row[0]
+
+    async def games_of(self, user_id: int, *, finished_since: float) -> list[GameRecord]:
+        """The active games ``user_id`` sits in, and the ones they sat in (or left) that
+        finished at or after ``finished_since``, on every server, oldest first (damaged
+        rows are skipped)."""
+        async with self._reading() as db, db.execute(
+                f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} "
+                f"FROM seat_users s JOIN games g ON g.id = s.game_id "
+                f"WHERE s.user_id = ? AND ((g.status = 'active' AND s.gone = 0) "
+                f"OR (g.status = 'finished' AND g.finished_at >= ?)) ORDER BY g.id",
+                (user_id, finished_since)) as cursor:
+            rows = await cursor.fetchall()
+        records = []
+        for row in rows:
+            try:
+                records.append(_record(row))
+            except CorruptRowError as exc:
+                log.warning("leaving damaged game %s out of /games: %s", exc.game_id, exc)
+        return records
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""

@@ -223,8 +223,23 @@ def build_stats_command() -> app_commands.Command[Any, ..., None]:
     return stats
 
 
+def build_games_command() -> app_commands.Command[Any, ..., None]:
+    """``/games``: allowed in servers, DMs and group DMs (where the bot is installed for
+    the user), since it lists games from everywhere."""
+
+    @app_commands.command(name="games", description="Your games on every server: yours to "
+                          "move first (only you see it).")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def games(interaction: discord.Interaction) -> None:
+        await flows.my_games(interaction)
+
+    return games
+
+
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
     tree.add_command(build_play_command())
     tree.add_command(build_stats_command())
+    tree.add_command(build_games_command())

@@ -659,6 +659,16 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None)
                                                 allowed_mentions=messages.NOBODY)
 
 
+async def my_games(interaction: discord.Interaction) -> None:
+    """``/games``: the caller's games on every server, privately; works anywhere."""
+    async with guarded(interaction):
+        tables = host(interaction).tables
+        await think(interaction, ephemeral=True)
+        entries = await tables.my_games(interaction.user.id)
+        await interaction.followup.send(messages.my_games_text(entries, tables.clock()),
+                                        ephemeral=True, allowed_mentions=messages.NOBODY)
+
+
 # --------------------------------------------------------------------------- reminders
 
 

@@ -34,6 +34,7 @@ from bot.tables import (
     Hand,
     Handover,
     Lobby,
+    MyGame,
     Reminder,
     Status,
     Step,
@@ -578,6 +579,61 @@ def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]]) -> str:
     for title, line in lines:
         out.append(f"{title}: {line.played} played, {line.won} won.")
     return fit(out, keep_last=0)
+
+
+def waited(seconds: float) -> str:
+    """How long a wait has lasted, in its largest whole unit: "2 days", "5 hours"."""
+    minutes = int(max(0.0, seconds) // 60)
+    if minutes >= 48 * 60:
+        return plural(minutes // (24 * 60), "day")
+    if minutes >= 60:
+        return plural(minutes // 60, "hour")
+    return plural(minutes, "minute") if minutes else "less than a minute"
+
+
+def my_game_line(entry: MyGame, now: float) -> str:
+    """One game of ``/games``: where it is, whose turn or how it ended, and a link."""
+    record = entry.record
+    link = message_link(record.guild_id, record.channel_id, record.board_message_id)
+    head = f"**{entry.title}** (game #{record.id})"
+    if entry.damaged:
+        return f"{head}: cannot be read; `/game abort` in it clears it. {link}"
+    if entry.your_turn:
+        return (f"{head}: your turn for {waited(now - (record.turn_started_at or now))}. "
+                f"{link}")
+    if record.status == "finished":
+        if entry.left:
+            outcome = "you left it"
+        elif entry.place is None:
+            outcome = "finished"
+        elif entry.won:
+            outcome = "you won"
+        else:
+            outcome = f"you placed {entry.place} of {entry.players}"
+        said = f" ({clip(entry.summary, 200)})" if entry.summary else ""
+        return f"{head}: {outcome}{said}, ended {stamp(record.updated_at)}. {link}"
+    waiting = listing(list(entry.waiting_for)) or "nobody"
+    return f"{head}: waiting for {waiting}. {link}"
+
+
+def my_games_text(entries: Sequence[MyGame], now: float, limit: int = MAX_CONTENT) -> str:
+    """``/games``: the caller's games everywhere, cut by whole entries to fit one message."""
+    if not entries:
+        return ("You are not playing any game right now and finished none this week. "
+                "Start one with `/game new` in a server channel.")
+    yours = sum(1 for e in entries if e.your_turn)
+    head = (f"Your games: {plural(yours, 'game')} waiting on you." if yours
+            else "Your games: none is waiting on you.")
+    lines = [head]
+    for done, entry in enumerate(entries):
+        line = f"- {my_game_line(entry, now)}"
+        left = len(entries) - done - 1
+        tail = f"\n… and {left} more." if left else ""
+        if len("\n".join([*lines, line])) + len(tail) > limit:
+            lines.append(f"… and {len(entries) - done} more.")
+            break
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def reminder_text(reminder: Reminder) -> str:

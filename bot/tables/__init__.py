@@ -34,7 +34,7 @@ from bot.tables.core import (
     plural,
 )
 from bot.tables.play import Plays
-from bot.tables.queries import Queries
+from bot.tables.queries import MyGame, Queries
 from bot.tables.reminders import Reminders
 
 
@@ -45,7 +45,8 @@ class Tables(Plays, Reminders, Queries):
 __all__ = [
     "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS", "MAX_REMINDER_HOURS",
     "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked", "Clock", "Conceded",
-    "DamagedStateError", "Hand", "Handover", "Lobby", "Reminder", "Status", "Step", "TableError",
+    "DamagedStateError", "Hand", "Handover", "Lobby", "MyGame", "Reminder", "Status", "Step",
+    "TableError",
     "Tables",
     "dumps_result", "lobby_owner", "plural",
 ]

@@ -11,7 +11,7 @@ and the log and replay take that number to show an older one.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.games.engine import Action, Game, Result, SeatInfo, State, View, normalise
 from bot.store import ActionRecord, GameRecord, NotFoundError, StatLine
@@ -30,6 +30,30 @@ from bot.tables.core import (
 
 #: How many ended games ``/game history`` lists.
 HISTORY_LIMIT = 15
+
+#: How long finished games stay in ``/games``.
+RECENT_SECONDS = 7 * 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """One game in a player's ``/games`` list, as it stands for them."""
+
+    record: GameRecord
+    title: str
+    #: Whether the game waits on this player now.
+    your_turn: bool = False
+    #: The names of the seats to act (an active game).
+    waiting_for: tuple[str, ...] = ()
+    #: This player's place (1 is best, shared when tied) of ``players``, once finished.
+    place: int | None = None
+    players: int = 0
+    won: bool = False
+    summary: str = ""
+    #: Whether this player left the game (an AI finished it for them).
+    left: bool = False
+    #: Why the game cannot be read (a damaged state), if it cannot.
+    damaged: str = ""
 
 
 class Queries(TablesBase):
@@ -209,6 +233,40 @@ class Queries(TablesBase):
         game aborted without one)."""
         return [(record, stored_result(record))
                 for record in await self.store.past_games(channel_id, limit=limit)]
+
+    async def my_games(self, user_id: int) -> list[MyGame]:
+        """Every game ``user_id`` sits in, on every server: first the ones waiting on them
+        (longest wait first), then the other active ones, then those finished in the last
+        week (newest first)."""
+        records = await self.store.games_of(user_id, finished_since=self.clock() - RECENT_SECONDS)
+        games = await asyncio.to_thread(lambda: [self._my_game(r, user_id) for r in records
+                                                 if r.game in self._games])
+        waiting = sorted((g for g in games if g.your_turn),
+                         key=lambda g: (g.record.turn_started_at or 0.0, g.record.id))
+        others = [g for g in games if g.record.status == "active" and not g.your_turn]
+        finished = sorted((g for g in games if g.record.status == "finished"),
+                          key=lambda g: (-g.record.updated_at, -g.record.id))
+        return waiting + others + finished
+
+    def _my_game(self, record: GameRecord, user_id: int) -> MyGame:
+        title = self._games[record.game].title
+        seats = {s.seat for s in self._seats_of(record, user_id)}
+        if record.status == "finished":
+            result = stored_result(record)
+            if result is None:
+                return MyGame(record, title)
+            if not seats:
+                return MyGame(record, title, left=True, summary=result.summary)
+            place = min(result.place_of(s) for s in seats)
+            return MyGame(record, title, place=place, players=len(record.seats),
+                          won=bool(seats & set(result.winners)), summary=result.summary)
+        try:
+            game, state = self._state(record)
+        except DamagedStateError as exc:
+            return MyGame(record, title, damaged=str(exc))
+        acting = game.to_act(state)
+        return MyGame(record, title, your_turn=bool(seats & set(acting)),
+                      waiting_for=tuple(s.name for s in record.seats if s.seat in acting))
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
         """``(game title, line)`` per game the user played in this server."""

@@ -253,6 +253,8 @@ class Recorder:
         self._thinking: dict[str, int] = {}
         #: The message each component interaction was clicked on (its "original").
         self.clicked: dict[str, int] = {}
+        #: The channel each interaction came from: its answers appear there.
+        self.channels: dict[str, int] = {}
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
 
     # ----------------------------------------------------------------- installing
@@ -353,11 +355,11 @@ class Recorder:
                 message_id = next(self._ids)
             self._originals[token] = message_id
             if sent.kind in (4, 5):
-                self._store(message_id, int(CHANNEL_ID), sent)
+                self._store(message_id, self.channels.get(token, CHANNEL_ID), sent)
             if sent.kind == 5:
                 self._thinking[token] = int(sent.body.get("flags") or 0)
             elif sent.kind == 7:
-                self._store(message_id, int(CHANNEL_ID), sent, edit=True)
+                self._store(message_id, self.channels.get(token, CHANNEL_ID), sent, edit=True)
             sent.message_id = message_id
             return {"interaction": {"id": parts[1], "type": 2,
                                     "response_message_id": str(message_id)}}
@@ -394,11 +396,12 @@ class Recorder:
                 sent.kept_flags = self._thinking.pop(token)
                 message_id = self._originals[token]
                 sent.message_id = message_id
-                return self._store(message_id, CHANNEL_ID, sent, edit=True)
+                return self._store(message_id, self.channels.get(token, CHANNEL_ID), sent,
+                                   edit=True)
             else:
                 message_id = next(self._ids)
             sent.message_id = message_id
-            return self._store(message_id, CHANNEL_ID, sent)
+            return self._store(message_id, self.channels.get(token, CHANNEL_ID), sent)
         raise AssertionError(f"unexpected request {sent.method} {sent.path}")
 
     def _store(self, message_id: int, channel_id: int, sent: Sent, *,
@@ -518,6 +521,8 @@ class Gateway:
     async def send(self, *payloads: dict[str, Any]) -> None:
         """Dispatch payloads at the same moment and wait until the bot has answered."""
         for payload in payloads:
+            if self.recorder is not None:
+                self.recorder.channels[payload["token"]] = int(payload["channel_id"])
             self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await settle()
 
