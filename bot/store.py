@@ -37,6 +37,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.ratings import Rating, rate
+
 log = logging.getLogger(__name__)
 
 #: SQLite stores signed 64-bit integers.
@@ -236,6 +238,9 @@ class StatLine:
     game: str
     played: int
     won: int
+    #: The player's skill rating in this game here, once a game of theirs was rated
+    #: (left out of comparisons: a line compares by its counts).
+    rating: Rating | None = field(default=None, compare=False)
 
 
 # --------------------------------------------------------------------------- schema
@@ -359,6 +364,20 @@ MIGRATIONS: list[str] = [
     END;
     -- Index the games that existed before: touching seats runs the trigger.
     UPDATE games SET seats = seats;
+    """,
+    # 5: skill ratings per server (0 outside one), game and player (see bot/ratings.py),
+    # written in the transaction that finishes a game.
+    """
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
     """,
 ]
 
@@ -798,13 +817,24 @@ class Store:
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""
-        async with self._reading() as db, db.execute(
-                "SELECT game, COUNT(DISTINCT game_id), "
-                "COUNT(DISTINCT CASE WHEN won THEN game_id END) FROM results "
-                "WHERE guild_id IS ? AND user_id = ? GROUP BY game ORDER BY game",
-                (guild_id, user_id)) as cursor:
-            rows = await cursor.fetchall()
-        return [StatLine(game, played, won) for game, played, won in rows]
+        async with self._reading() as db:
+            # A game the player left before its end counts as played and lost.
+            async with db.execute(
+                    "SELECT game, COUNT(DISTINCT game_id), "
+                    "COUNT(DISTINCT CASE WHEN won THEN game_id END) FROM ("
+                    "SELECT game, game_id, won FROM results WHERE guild_id IS ? AND user_id = ? "
+                    "UNION ALL SELECT g.game, g.id, 0 FROM seat_users s JOIN games g "
+                    "ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 1 "
+                    "AND g.status = 'finished' AND g.guild_id IS ?) "
+                    "GROUP BY game ORDER BY game",
+                    (guild_id, user_id, user_id, guild_id)) as cursor:
+                rows = await cursor.fetchall()
+            async with db.execute(
+                    "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? "
+                    "AND user_id = ?", (guild_id or 0, user_id)) as cursor:
+                rated = {game: Rating(mu, sigma, games)
+                         for game, mu, sigma, games in await cursor.fetchall()}
+        return [StatLine(game, played, won, rated.get(game)) for game, played, won in rows]
 
     # ----------------------------------------------------------------- lobby
 
@@ -1014,6 +1044,51 @@ class Store:
             "WHERE id = ?",
             [(seat, user_id, place, int(bool(won)), now, game_id)
              for user_id, seat, place, won in finish.placements])
+        await self._rate_in_transaction(game_id, now)
+
+    async def _rate_in_transaction(self, game_id: int, now: float) -> None:
+        """Update the ratings of the finished game's human players, inside the caller's
+        transaction: each seated player at their place, and every player who left it
+        before the end (their seat went to an AI) below everyone, as a loss for them
+        only. AI seats are not rated; a game with fewer than two rated players rates
+        nobody."""
+        db = self._conn()
+        async with db.execute(
+                "SELECT COALESCE(guild_id, 0), game FROM games WHERE id = ?",
+                (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        guild, slug = row
+        async with db.execute(
+                "SELECT user_id, MIN(place) FROM results WHERE game_id = ? "
+                "AND user_id IS NOT NULL GROUP BY user_id", (game_id,)) as cursor:
+            placed = {int(user): int(place) for user, place in await cursor.fetchall()}
+        async with db.execute(
+                "SELECT COUNT(*) FROM results WHERE game_id = ?", (game_id,)) as cursor:
+            seats = await cursor.fetchone()
+        last = int(seats[0]) if seats else 0
+        async with db.execute(
+                "SELECT user_id FROM seat_users WHERE game_id = ? AND gone = 1",
+                (game_id,)) as cursor:
+            for (user,) in await cursor.fetchall():
+                placed.setdefault(int(user), last + 1)
+        if len(placed) < 2:
+            return
+        users = sorted(placed)
+        marks = ", ".join("?" for _ in users)
+        async with db.execute(
+                f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? "
+                f"AND game = ? AND user_id IN ({marks})", (guild, slug, *users)) as cursor:
+            known = {int(u): Rating(mu, sigma, games)
+                     for u, mu, sigma, games in await cursor.fetchall()}
+        new = rate([(known.get(u, Rating()), placed[u]) for u in users])
+        await db.executemany(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE "
+            "SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+            "updated_at = excluded.updated_at",
+            [(guild, slug, u, r.mu, r.sigma, r.games, now) for u, r in zip(users, new,
+                                                                          strict=True)])
 
     async def finish(self, game_id: int, expected_version: int, *, state_json: str,
                      result_json: str,

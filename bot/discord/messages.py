@@ -571,13 +571,24 @@ def rules_text(game: Game) -> str:
     return fit(lines, keep_last=0)
 
 
+def rating_text(line: StatLine) -> str:
+    """A rating as ``/stats`` shows it: a question mark while still provisional."""
+    rating = line.rating
+    if rating is None:
+        return ""
+    games = plural(rating.games, "rated game")
+    if rating.provisional:
+        return f" Rating {rating.shown}? (provisional: {games})."
+    return f" Rating {rating.shown} ({games})."
+
+
 def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]]) -> str:
-    """``/stats``: games played and won per game in this server."""
+    """``/stats``: games played and won per game in this server, with ratings."""
     if not lines:
         return f"{mention(user_id)} has not finished a game in this server yet."
     out = [f"Games of {mention(user_id)} in this server:"]
     for title, line in lines:
-        out.append(f"{title}: {line.played} played, {line.won} won.")
+        out.append(f"{title}: {line.played} played, {line.won} won.{rating_text(line)}")
     return fit(out, keep_last=0)
 
 
