@@ -43,6 +43,7 @@ class BakeOff(Game):
     min_seats = 2
     max_seats = 4
     has_hidden_information = True
+    private_choices = True
     phases = ("bid", "bake")
     notation_help = ("Moves: `flavour cocoa` then `bid 2` (secret), `steal` or `pass`, "
                      "`block` or `allow`, `push` or `yield`.")

@@ -10,17 +10,24 @@ import copy
 import io
 import itertools
 import json
+from dataclasses import dataclass
 
 import pytest
+import tiny_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playthrough import Step, play, seats_for
 
 from bot.games import GAMES
 from bot.games.engine import Action, Game, GameError, Outcome, State, dumps, loads
+from bot.games.rng import Rng
 
-GAME_LIST = sorted(GAMES.values(), key=lambda g: g.slug)
+#: Every registered game, and Candy Hunch, a tiny test-only game written from docs/engine.md
+#: alone, which shows that a new game is held to every check.
+GAME_LIST = [*sorted(GAMES.values(), key=lambda g: g.slug), tiny_game.GAME]
 SEEDS = range(12)
+#: Long games resample every few states only, to keep the suite's time.
+RESAMPLE_EVERY = {"sugar-heist": 5, "kingdoms-candy-monsters": 5, "sugarworks": 2, "sugartopia": 2}
 
 
 def check_step(game: Game, step: Step) -> None:
@@ -66,9 +73,11 @@ def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> N
 
 def check_views(game: Game, state: dict) -> None:
     players = len(state["seats"])
-    views = {None: json.dumps(game.view(state, None))}
-    for seat in range(players):
-        views[seat] = json.dumps(game.view(state, seat))
+    views = {}
+    for viewer in [None, *range(players)]:
+        view = game.view(state, viewer)
+        assert view["game"] == game.slug, "a view names its game (renderers are found by it)"
+        views[viewer] = json.dumps(view)
     for owner in range(players):
         for secret in game.secrets(state, owner):
             for viewer, text in views.items():
@@ -159,9 +168,11 @@ def _hidden_twins(game: Game, state: State, seat: int,
     return [(g[0][0], g[-1][0], g[0][1], g[-1][1]) for g in groups.values() if len(g) > 1]
 
 
-def compare_hidden_twins(game: Game, seeds: range, players: int | None = None) -> int:
+def compare_hidden_twins(game: Game, seeds: range, players: int | None = None,
+                         hidden: list[int] | None = None) -> int:
     """Play AI games; wherever two legal actions look alike to the other seats, apply both
-    and check that nothing the others see differs. Returns how many pairs were compared."""
+    and check that nothing the others see differs. Returns how many pairs were compared;
+    ``hidden`` (if given) gets how many states offered a hidden action."""
     checked = 0
     for seed in seeds:
         count = players or game.min_seats + seed % (game.max_seats - game.min_seats + 1)
@@ -169,6 +180,10 @@ def compare_hidden_twins(game: Game, seeds: range, players: int | None = None) -
         def compare(step: Step) -> None:
             nonlocal checked
             state, seat = step.before, step.seat
+            if hidden is not None:
+                top = game.top(state)
+                hidden.append(int((top is not None and top.joint) or any(
+                    a.public for a in game.legal_actions(state, seat))))
             for first, second, a, b in _hidden_twins(game, state, seat)[:2]:
                 assert a.narration() == b.narration()
                 for viewer in [None, *range(len(state["seats"]))]:
@@ -184,12 +199,19 @@ def compare_hidden_twins(game: Game, seeds: range, players: int | None = None) -
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
 def test_changing_only_a_hidden_choice_changes_nothing_other_seats_see(game: Game):
-    compare_hidden_twins(game, range(4))
+    offered: list[int] = []
+    compared = compare_hidden_twins(game, range(4), hidden=offered)
+    if not any(offered):
+        assert not game.has_joint_decisions
+        pytest.skip(f"{game.title} never offers a hidden action (one with a public form)")
+    assert compared >= 5, f"only {compared} hidden twins compared"
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
 def test_joint_decisions_resolve_the_same_in_any_answer_order(game: Game):
-    compare_answer_orders(game, range(3))
+    if not game.has_joint_decisions:
+        pytest.skip(f"{game.title} declares no joint decisions")
+    assert compare_answer_orders(game, range(3)) >= 3, "too few answer orders compared"
 
 
 def compare_answer_orders(game: Game, seeds: range, players: int | None = None) -> int:
@@ -231,6 +253,138 @@ def compare_answer_orders(game: Game, seeds: range, players: int | None = None) 
     return compared
 
 
+# --------------------------------------------------------------------------- who may know what
+
+
+@dataclass
+class Tally:
+    """What :func:`check_resampled` compared, so that a test can insist it compared enough."""
+
+    viewers: int = 0  # (state, viewer) pairs whose views were compared
+    hidden: int = 0  # of those, pairs where something was hidden from the viewer
+    changed: int = 0  # of those, pairs where the resampled state differed (generator aside)
+    moves: int = 0  # next moves of a viewer compared in both states
+    public_offers: int = 0  # actors' public quick choices compared against a spectator's resample
+    joint: int = 0  # states with an open joint decision
+    chance: int = 0  # moves that drew from the generator
+    owned: int = 0  # states where a seat knew something the others did not
+    answers: int = 0  # pairs where other seats had answered a joint decision unseen
+    redrawn: int = 0  # of those, pairs where the resampler drew other answers
+
+
+def _without_generator(state: State) -> str:
+    return dumps({k: v for k, v in state.items() if k != "rng"})
+
+
+def _hidden_from(game: Game, state: State, viewer: int | None) -> bool:
+    """Is anything besides the generator unknown to ``viewer`` and not all alike?"""
+    groups: dict[tuple[str, str], set[str]] = {}
+    for place in game.hidden(state):
+        if not place.known_to(viewer):
+            for holder, key in place.slots(state):
+                back = json.dumps(game.back_of(place.pool, holder[key]))
+                groups.setdefault((place.pool, back), set()).add(json.dumps(holder[key]))
+    top = game.top(state)
+    answers = top is not None and top.joint and any(s != viewer for s in top.steps)
+    return answers or any(len(items) > 1 for items in groups.values())
+
+
+def _someone_knows_something(game: Game, state: State) -> bool:
+    top = game.top(state)
+    if top is not None and top.joint and top.steps:
+        return True
+    return any(place.owner is not None and place.slots(state) for place in game.hidden(state))
+
+
+def check_resampled(game: Game, state: State, rng: Rng, tally: Tally, moves: int = 3) -> None:
+    """No viewer can tell ``state`` from one resampled for it: everything it does not know
+    (others' hidden cards, undrawn order, the generator, others' unrevealed answers) is
+    drawn again, and its view, its choices and what its next moves narrate stay the same."""
+    players = len(state["seats"])
+    for viewer in [None, *range(players)]:
+        other = game.resample(state, viewer, rng)
+        tally.viewers += 1
+        if _hidden_from(game, state, viewer):
+            tally.hidden += 1
+            tally.changed += _without_generator(other) != _without_generator(state)
+        top = game.top(state)
+        if top is not None and top.joint and any(s != viewer for s in top.steps):
+            tally.answers += 1
+            tally.redrawn += other["decisions"][-1] != state["decisions"][-1]
+        assert game.view(other, viewer) == game.view(state, viewer), (
+            f"the view of seat {viewer} shows something it cannot know")
+        if viewer is None:
+            if game.choices_are_public(state):
+                for seat in sorted(game.to_act(state)):
+                    assert game.quick_choices(other, seat) == game.quick_choices(state, seat), (
+                        f"seat {seat}'s choices, offered in the channel, show a secret")
+                    tally.public_offers += 1
+            continue
+        legal = game.legal_actions(state, viewer)
+        assert game.legal_actions(other, viewer) == legal, (
+            f"seat {viewer}'s legal actions depend on what it cannot know")
+        assert game.quick_choices(other, viewer) == game.quick_choices(state, viewer)
+        for action in legal[:moves]:
+            real, twin = game.apply(state, viewer, action), game.apply(other, viewer, action)
+            if real.undoable and twin.undoable:  # no chance drawn, nothing revealed
+                assert real.public == twin.public
+                assert real.narration() == twin.narration(), (
+                    f"the narration of {action.notation!r} tells what seat {viewer} cannot know")
+                assert real.narration(viewer) == twin.narration(viewer)
+                assert game.view(real.state, viewer) == game.view(twin.state, viewer), (
+                    f"after {action.notation!r} seat {viewer} sees what it cannot know")
+                tally.moves += 1
+
+
+def check_who_knows_what(game: Game, seeds: range, every: int = 1,
+                         limit: int | None = None) -> Tally:
+    """Resample states of whole games (every ``every``-th, at most ``limit``) for every
+    viewer, and count what the game showed of its features along the way."""
+    tally = Tally()
+    rng = Rng.from_seed(2023)
+    checked = 0
+
+    def step(step: Step) -> None:
+        nonlocal checked
+        state = step.before
+        top = game.top(state)
+        tally.joint += top is not None and top.joint
+        tally.chance += step.outcome.state["rng"] != state["rng"]
+        tally.owned += _someone_knows_something(game, state)
+        if state["move"] % every == 0 and (limit is None or checked < limit):
+            check_resampled(game, state, rng, tally)
+            checked += 1
+
+    for seed in seeds:
+        players = game.min_seats + seed % (game.max_seats - game.min_seats + 1)
+        play(game, 500 + seed, players, frozenset(), step)
+    return tally
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
+def test_no_viewer_can_tell_the_real_state_from_a_resampled_one(game: Game):
+    tally = check_who_knows_what(game, range(3), every=RESAMPLE_EVERY.get(game.slug, 1))
+    assert tally.viewers >= 60, f"only {tally.viewers} views compared"
+    assert (tally.joint > 0) == game.has_joint_decisions, (
+        f"has_joint_decisions is {game.has_joint_decisions}, but {tally.joint} states "
+        "had an open joint decision")
+    assert (tally.chance > 0) == game.has_chance, (
+        f"has_chance is {game.has_chance}, but {tally.chance} moves drew from the generator")
+    assert (tally.owned > 0) == game.has_hidden_information, (
+        f"has_hidden_information is {game.has_hidden_information}, but in {tally.owned} "
+        "states a seat knew something the others did not")
+    if game.has_hidden_information:
+        assert tally.hidden >= 30, f"something was hidden in only {tally.hidden} views"
+        assert tally.changed * 2 > tally.hidden, (
+            f"the resampler changed only {tally.changed} of {tally.hidden} states with secrets")
+    if game.has_joint_decisions:
+        assert tally.answers >= 10, f"only {tally.answers} views of unrevealed answers"
+        # A fair redraw from two or three legal answers often draws the same one again.
+        assert tally.redrawn * 4 >= tally.answers, (
+            f"the resampler redrew only {tally.redrawn} of {tally.answers} hidden answers")
+    assert tally.moves >= 5, f"only {tally.moves} next moves compared"
+
+
 # --------------------------------------------------------------------------- hostile input
 
 
@@ -254,7 +408,8 @@ def test_any_text_from_any_seat_is_a_game_error_or_a_legal_move(game: Game, text
 # --------------------------------------------------------------------------- pictures
 
 
-@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
+@pytest.mark.parametrize("game", sorted(GAMES.values(), key=lambda g: g.slug),
+                         ids=lambda g: g.slug)
 def test_every_seats_view_and_the_spectators_render_to_a_png(game: Game):
     from PIL import Image
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from bot.games.engine import Game, OptionsError
+from bot.games.engine import Game, OptionsError, check_contract
 
 #: One line per game, in the order games are listed to players.
 PACKAGES: tuple[str, ...] = (
@@ -53,6 +53,7 @@ def _catalogue() -> dict[str, Entry]:
     entries: dict[str, Entry] = {}
     for package in PACKAGES:
         game = importlib.import_module(f"bot.games.{package}").GAME
+        check_contract(game)
         entries[game.slug] = Entry(package, game)
     return entries
 

@@ -280,6 +280,40 @@ class OptionSpec:
     maximum: int | None = None
 
 
+@dataclass(frozen=True)
+class Hidden:
+    """A place in the state whose content not everybody may know.
+
+    ``path`` leads from the top of the state to a list of items (a hand, a deck)
+    or, with ``single``, to one item (a face-down card's id). ``owner`` is the
+    one seat that knows it, or ``None`` when nobody does (the order of an
+    undrawn deck). Items of the same ``pool`` with the same back
+    (:meth:`Game.back_of`) cannot be told apart by anybody who does not know the
+    place, so :meth:`Game.resample` may exchange them. The generator's state and
+    the unrevealed answers to a joint decision are hidden by the engine itself and
+    are never declared.
+    """
+
+    path: tuple[str | int, ...]
+    owner: int | None
+    pool: str
+    single: bool = False
+
+    def known_to(self, seat: int | None) -> bool:
+        return self.owner is not None and self.owner == seat
+
+    def slots(self, state: State) -> list[tuple[Any, str | int]]:
+        """Where each item of this place sits: ``(container, key)`` pairs."""
+        holder: Any = state
+        for key in self.path[:-1]:
+            holder = holder[key]
+        last = self.path[-1]
+        if self.single:
+            return [] if holder[last] is None else [(holder, last)]
+        items = holder[last]
+        return [(items, i) for i in range(len(items))]
+
+
 @dataclass
 class Turn:
     """Scratch space handed to :meth:`Game.play`: the generator and the event sink."""
@@ -317,7 +351,17 @@ class Game(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: Does the state hold something one seat knows and others do not (see :meth:`hidden`)?
     has_hidden_information: ClassVar[bool] = False
+    #: Are the choices of the game's own turn offered to each player privately
+    #: (their labels would show a hand)? Open decisions say it themselves (``ask``).
+    private_choices: ClassVar[bool] = False
+    #: Does the game ask joint decisions (several seats answering in secret)?
+    has_joint_decisions: ClassVar[bool] = False
+    #: Does play (not only set-up) draw from the generator?
+    has_chance: ClassVar[bool] = False
+    #: Does the game read content files from ``data/<package>/``?
+    has_content_files: ClassVar[bool] = False
     #: Bumped whenever a change of rules or cards would play an old log differently.
     rules_version: ClassVar[int] = 1
     #: Older rules versions this bot still plays as they were: a game stored under one
@@ -477,13 +521,92 @@ class Game(ABC):
         """Current score (or progress) per seat, for status messages."""
         return {i: 0 for i in range(len(state["seats"]))}
 
+    def hidden(self, state: State) -> list[Hidden]:
+        """Every place of ``state`` that not everybody knows: who knows it, and what
+        it could be exchanged with. Games without hidden information return []."""
+        return []
+
+    def back_of(self, pool: str, item: Any) -> Any:
+        """What anybody can tell of a hidden ``item`` of ``pool`` without knowing it
+        (a card's back: its level, its cost). Items with equal backs are
+        interchangeable to those who do not know them. Default: nothing."""
+        return None
+
     def secrets(self, state: State, seat: int) -> list[str]:
-        """Strings only ``seat`` may see (e.g. its hand's card ids).
+        """Strings only ``seat`` may see: by default the items of its :meth:`hidden` places.
 
         The invariant suite checks that no other seat's view and no spectator
-        view contains any of them. Games without hidden information return [].
+        view contains any of them.
         """
-        return []
+        return [str(holder[key]) for place in self.hidden(state) if place.owner == seat
+                for holder, key in place.slots(state)]
+
+    def resample(self, state: State, viewer: int | None, rng: Rng) -> State:
+        """Another state that ``viewer`` cannot tell from ``state`` (a determinisation).
+
+        Everything ``viewer`` does not know is drawn again: the items of the
+        :meth:`hidden` places it does not know are dealt afresh among those places
+        (each item only where one with the same back was), other seats' answers to
+        an open joint decision are redrawn from their legal answers, and the
+        generator is reseeded. A searching AI samples worlds with it; the invariant
+        suite checks that the viewer's view, choices and narration do not change.
+        """
+        new = copy.deepcopy(state)
+        new["rng"] = Rng.from_seed(rng.next64()).state
+        groups: dict[tuple[str, str], list[tuple[Any, str | int]]] = {}
+        for place in self.hidden(new):
+            if place.known_to(viewer):
+                continue
+            for holder, key in place.slots(new):
+                back = json.dumps(self.back_of(place.pool, holder[key]), sort_keys=True)
+                groups.setdefault((place.pool, back), []).append((holder, key))
+        for slots in groups.values():
+            items = [holder[key] for holder, key in slots]
+            rng.shuffle(items)
+            for (holder, key), item in zip(slots, items, strict=True):
+                holder[key] = item
+        self._redraw_answers(new, viewer, rng)
+        return new
+
+    def _redraw_answers(self, state: State, viewer: int | None, rng: Rng,
+                        attempts: int = 8) -> None:
+        # Only the top decision can hold answers: a decision asked on top of a joint
+        # one is asked while it resolves, when its answers are gone.
+        top = self.top(state)
+        if top is None or not top.joint:
+            return
+        stack = state["decisions"]
+        for seat, steps in sorted(top.steps.items()):
+            if seat == viewer:
+                continue
+            done, kept = seat in top.answered, stack[-1]
+            for _ in range(attempts):
+                stack[-1] = trial = copy.deepcopy(kept)
+                trial["answers"].pop(str(seat), None)
+                trial.get("drafts", {}).pop(str(seat), None)
+                for _ in steps:
+                    legal = self.decision_actions(state, Decision.from_json(trial), seat)
+                    if not legal or str(seat) in trial["answers"]:
+                        break
+                    self._take_step(state, trial, seat, rng.choice(legal).notation)
+                redrawn = Decision.from_json(trial)
+                if (len(redrawn.steps.get(seat, ())) == len(steps)
+                        and (seat in redrawn.answered) == done):
+                    break
+            else:
+                stack[-1] = kept
+
+    def _take_step(self, state: State, raw: dict[str, Any], seat: int, notation: str) -> None:
+        """Record ``seat``'s next step in the open decision ``raw`` (an answer or a draft)."""
+        decision = Decision.from_json(raw)
+        drafts = raw.setdefault("drafts", {})
+        steps = [*drafts.pop(str(seat), []), notation]
+        if not decision.joint or self.answer_complete(state, decision, seat, steps):
+            raw["answers"][str(seat)] = steps
+        else:
+            drafts[str(seat)] = steps
+        if not drafts:
+            raw.pop("drafts")
 
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         """Actions worth offering as buttons or a select menu (a *common choice*).
@@ -501,11 +624,11 @@ class Game(ABC):
         """May the quick choices be offered as buttons in the channel?
 
         A property of the open decision (:meth:`ask` ``public=``); with no decision
-        open, public unless the game has hidden information.
+        open, public unless the game declares :attr:`private_choices`.
         """
         top = self.top(state)
         if top is None:
-            return not self.has_hidden_information
+            return not self.private_choices
         return top.public and not top.joint
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
@@ -795,14 +918,7 @@ class Game(ABC):
             self.play(new, seat, chosen, turn)
         else:
             raw = new["decisions"][-1]
-            drafts = raw.setdefault("drafts", {})
-            steps = [*drafts.pop(str(seat), []), chosen.notation]
-            if not top.joint or self.answer_complete(new, top, seat, steps):
-                raw["answers"][str(seat)] = steps
-            else:
-                drafts[str(seat)] = steps
-            if not drafts:
-                raw.pop("drafts")
+            self._take_step(new, raw, seat, chosen.notation)
             decided = Decision.from_json(raw)
             if top.joint and not chosen.public:
                 public = "is deciding" if seat not in decided.answered else "has decided"
@@ -882,6 +998,67 @@ class Game(ABC):
 
     def _names(self, state: State, seats: Iterable[int]) -> str:
         return " and ".join(self.seat_name(state, s) for s in sorted(seats)) or "nobody"
+
+
+# --------------------------------------------------------------------------- the contract, declared
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One attribute every registered game declares in its own class."""
+
+    name: str
+    kind: type | tuple[type, ...]
+    meaning: str
+
+
+#: What a game must declare itself; :func:`check_contract` holds every registered game to it.
+#: The methods a game must write are :class:`Game`'s abstract methods (:data:`REQUIRED_METHODS`).
+CONTRACT: tuple[Requirement, ...] = (
+    Requirement("slug", str, "its name in commands, lower-case words joined by hyphens"),
+    Requirement("title", str, "its name as players read it"),
+    Requirement("min_seats", int, "the fewest players"),
+    Requirement("max_seats", int, "the most players"),
+    Requirement("notation_help", str, "one line per notation form"),
+    Requirement("rules_summary", str, "a few sentences on how to play"),
+    Requirement("has_hidden_information", bool,
+                "whether one seat knows something others do not"),
+    Requirement("private_choices", bool,
+                "whether its own turn's choices are offered privately"),
+    Requirement("has_joint_decisions", bool, "whether several seats answer in secret at once"),
+    Requirement("has_chance", bool, "whether play draws from the generator"),
+    Requirement("has_content_files", bool, "whether it reads data/<package>/"),
+)
+REQUIRED_METHODS: tuple[str, ...] = tuple(sorted(Game.__abstractmethods__))
+_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+class ContractError(TypeError):
+    """A game that does not declare what the engine contract requires."""
+
+
+def check_contract(game: Game) -> None:
+    """Raise :class:`ContractError` naming everything ``game`` fails to declare."""
+    own = [k for k in type(game).__mro__ if k is not Game and issubclass(k, Game)]
+    problems = []
+    for need in CONTRACT:
+        if not any(need.name in vars(k) for k in own):
+            problems.append(f"{need.name} is missing ({need.meaning})")
+        elif not isinstance(getattr(game, need.name), need.kind) or (
+                need.kind is int and isinstance(getattr(game, need.name), bool)):
+            kind = getattr(need.kind, "__name__", need.kind)
+            problems.append(f"{need.name} must be of type {kind} ({need.meaning})")
+    if not problems:
+        if not _SLUG.match(game.slug):
+            problems.append(f"slug {game.slug!r} must be lower-case words joined by hyphens")
+        if not 1 <= game.min_seats <= game.max_seats:
+            problems.append("min_seats must be at least 1 and at most max_seats")
+        if game.private_choices and not game.has_hidden_information:
+            problems.append("private_choices needs has_hidden_information: with nothing "
+                            "hidden, nothing makes a choice private")
+    if problems:
+        raise ContractError(f"{type(game).__name__} does not keep the engine contract: "
+                            + "; ".join(problems) + ".")
 
 
 def _check_option(spec: OptionSpec, value: Any) -> Any:

@@ -41,6 +41,7 @@ class CandyRace(Game):
     min_seats = 2
     max_seats = 4
     has_hidden_information = True
+    private_choices = True
     options = (
         OptionSpec("target", "Points needed to win.", "int", 10, minimum=3, maximum=30),
         OptionSpec("pace", "How the race is paced.", "choice", "steady",
@@ -153,6 +154,7 @@ class CandyDuel(Game):
     min_seats = 2
     max_seats = 4
     has_hidden_information = True
+    private_choices = True
     options = (
         OptionSpec("rounds", "How many rounds.", "int", 2, minimum=1, maximum=5),
         OptionSpec("double", "Each bid takes two secret steps.", "bool", False),

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
-from bot.games.engine import Action, Decision, Game, Result, State, Turn, View
+from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_shuffled, next_seat, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.words import plural
@@ -43,6 +43,10 @@ class CandyMonsters(Game):
     max_seats = 5
     #: The decks' order and every Black Candy answer are secret until revealed.
     has_hidden_information = True
+    private_choices = False
+    has_joint_decisions = True
+    has_chance = True
+    has_content_files = True
     #: 2: converting at any time (a standing action), partial feeding, and feeding
     #: answers of one shape for all (abilities step, then one step per monster).
     rules_version = 2
@@ -557,12 +561,6 @@ class CandyMonsters(Game):
             return False
         return not feeding.undecided(decision.data["hunger"][str(seat)], plan)
 
-    def choices_are_public(self, state: State) -> bool:
-        top = self.top(state)
-        if top is None:
-            return True
-        return top.public and not top.joint
-
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         legal = self.legal_actions(state, seat)
         top = self.top(state)
@@ -812,6 +810,10 @@ class CandyMonsters(Game):
         from bot.games.candy_monsters.view import build_view
 
         return build_view(self, state, seat)
+
+    def hidden(self, state: State) -> list[Hidden]:
+        """Only the decks' order; the Black Candy answers are the engine's to hide."""
+        return [Hidden(("decks", pile), None, pile) for pile in ("monsters", "abilities", "events")]
 
     def secrets(self, state: State, seat: int) -> list[str]:
         top = self.top(state)

@@ -32,6 +32,11 @@ class SugarBlast(Game):
     rules_version = 2
     min_seats = 2
     max_seats = 4
+    has_hidden_information = False
+    private_choices = False
+    has_joint_decisions = False
+    has_chance = True
+    has_content_files = True
     options = (
         OptionSpec("objective", "Which objective card to play (random draws one).", "choice",
                    "random", choices=("random", *(o["id"] for o in obj.objectives()))),

@@ -9,6 +9,7 @@ from bot.games.engine import (
     Action,
     Decision,
     Game,
+    Hidden,
     MultiSelect,
     OptionSpec,
     Result,
@@ -57,6 +58,10 @@ class SugarHeist(Game):
     min_seats = 3
     max_seats = 6
     has_hidden_information = True
+    private_choices = True
+    has_joint_decisions = False
+    has_chance = True
+    has_content_files = True
     phases = ("target", "prep", "heist")
     options = (
         OptionSpec("rounds", "Rounds to play (0: one per player, as the rulebook says).", "int",
@@ -786,15 +791,25 @@ class SugarHeist(Game):
 
         return build_view(self, state, seat)
 
-    def secrets(self, state: State, seat: int) -> list[str]:
-        player = state["players"][seat]
-        out = list(player["hand"])
-        for room in player["rooms"]:
-            for slot in SLOTS:
-                held = room[slot]
-                if held is not None and not held["up"]:
-                    out.append(held["id"])
-        return out
+    def hidden(self, state: State) -> list[Hidden]:
+        """Undrawn decks are nobody's; a hand and its face-down room cards are its owner's."""
+        places = [Hidden(("decks", "costume"), None, "costume"),
+                  *(Hidden(("decks", str(c)), None, "hideout") for c in (1, 2, 3))]
+        for seat, player in enumerate(state["players"]):
+            places.append(Hidden(("players", seat, "hand"), seat, "hideout"))
+            for r, room in enumerate(player["rooms"]):
+                for slot in SLOTS:
+                    if room[slot] is not None and not room[slot]["up"]:
+                        places.append(Hidden(("players", seat, "rooms", r, slot, "id"), seat,
+                                             "hideout", single=True))
+        return places
+
+    def back_of(self, pool: str, item: Any) -> Any:
+        """A hideout card's back shows its cost; others also see which slot it fills."""
+        if pool != "hideout":
+            return None
+        card = cards.design(item)
+        return [card["cost"], card["kind"]]
 
     def result(self, state: State) -> Result | None:
         if not state["over"]:

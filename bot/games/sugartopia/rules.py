@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.games.engine import Action, Decision, Game, Result, State, Turn, View, normalise
+from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View, normalise
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
@@ -36,6 +36,11 @@ class Sugartopia(Game):
     #: The bears printed on the cards are the players' colours.
     seat_colours = tuple(tiles.player_colours())
     step_joiners = frozenset({"at", "rot"})
+    private_choices = True
+    has_joint_decisions = False
+    #: Cards come from a deck shuffled at set-up; play itself never draws from the generator.
+    has_chance = False
+    has_content_files = True
     notation_help = (
         "Moves: `place l07 at b3 rot 60` (your land card on an open spot, turned 0, 60, 120, "
         "180, 240 or 300 degrees; `b3 60` is enough), `gingerman at c4` (your Gingerman "
@@ -489,6 +494,10 @@ class Sugartopia(Game):
 
     def view(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
+
+    def hidden(self, state: State) -> list[Hidden]:
+        return [Hidden(("deck",), None, "land"),
+                *(Hidden(("hands", s), s, "land", single=True) for s in range(len(state["seats"])))]
 
     def secrets(self, state: State, seat: int) -> list[str]:
         hand = state["hands"][seat]

@@ -9,6 +9,7 @@ from bot.games.engine import (
     Action,
     Decision,
     Game,
+    Hidden,
     OptionSpec,
     Result,
     State,
@@ -54,6 +55,11 @@ class Sugarworks(Game):
     min_seats = 2
     max_seats = 4
     has_hidden_information = True
+    #: Factory actions show the hand; order actions use the face-up market only.
+    private_choices = True
+    has_joint_decisions = False
+    has_chance = True
+    has_content_files = True
     options = (
         OptionSpec("side", "Which side of the board: a (first games) or b.", "choice", "a",
                    choices=("a", "b")),
@@ -690,9 +696,12 @@ class Sugarworks(Game):
 
         return build_view(self, state, seat)
 
-    def secrets(self, state: State, seat: int) -> list[str]:
-        hand = state["hands"][seat]
-        return [*hand["orders"], *hand["tiles"]]
+    def hidden(self, state: State) -> list[Hidden]:
+        """Undrawn and boxed orders and the tile stack are nobody's; a hand is its owner's."""
+        return [Hidden(("deck",), None, "order"), Hidden(("boxed",), None, "order"),
+                Hidden(("stack",), None, "tile"),
+                *(Hidden(("hands", s, part), s, pool) for s in range(len(state["seats"]))
+                  for part, pool in (("orders", "order"), ("tiles", "tile")))]
 
     def summary(self, state: State) -> str:
         if state["over"]:

@@ -1,0 +1,83 @@
+"""The invariant suite cannot be fooled: leaks planted in a game's view are caught.
+
+Each game's view is wrapped to leak (the whole raw state in every view; for a
+game with hidden information also another seat's view), with the game's own
+``secrets()`` emptied so that nothing the game lists can help. The checks of
+tests/test_invariants.py must then fail, while a harmless addition (a copy of
+the view's own content) passes them.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import tiny_game
+from playthrough import seats_for
+from test_invariants import GAME_LIST, check_views, check_who_knows_what
+
+from bot.games.engine import Game, State, View
+
+Plant = Callable[[Callable[[State, int | None], View], State, int | None], dict[str, Any]]
+
+
+def _raw_state(view: Callable[[State, int | None], View], state: State,
+               seat: int | None) -> dict[str, Any]:
+    return {"leak": copy.deepcopy(state)}
+
+
+def _next_seats_view(view: Callable[[State, int | None], View], state: State,
+                     seat: int | None) -> dict[str, Any]:
+    other = 0 if seat is None else (seat + 1) % len(state["seats"])
+    return {"leak": view(state, other)}
+
+
+def _copy_of_itself(view: Callable[[State, int | None], View], state: State,
+                    seat: int | None) -> dict[str, Any]:
+    return {"copy": copy.deepcopy(view(state, seat))}
+
+
+def _plant(monkeypatch: pytest.MonkeyPatch, game: Game, plant: Plant) -> None:
+    original = game.view
+
+    def planted(state: State, seat: int | None) -> View:
+        return {**original(state, seat), **plant(original, state, seat)}
+
+    monkeypatch.setattr(game, "view", planted)
+    monkeypatch.setattr(game, "secrets", lambda state, seat: [])
+
+
+def _suite(game: Game, limit: int | None = None) -> None:
+    """The suite's view checks over one seeded game (``limit`` states at most)."""
+    check_views(game, game.new(seats_for(game, game.max_seats), 1))
+    check_who_knows_what(game, range(1), limit=limit)
+
+
+LEAKS = [pytest.param(g, _raw_state, id=f"{g.slug}-raw-state") for g in GAME_LIST] + [
+    pytest.param(g, _next_seats_view, id=f"{g.slug}-another-seats-view")
+    for g in GAME_LIST if g.has_hidden_information]
+
+
+@pytest.mark.parametrize(("game", "plant"), LEAKS)
+def test_a_leak_planted_in_the_view_fails_the_suite(game: Game, plant: Plant,
+                                                    monkeypatch: pytest.MonkeyPatch):
+    _plant(monkeypatch, game, plant)
+    with pytest.raises(AssertionError, match="cannot know"):
+        _suite(game)
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
+def test_a_copy_of_the_views_own_content_passes_the_suite(game: Game,
+                                                          monkeypatch: pytest.MonkeyPatch):
+    _plant(monkeypatch, game, _copy_of_itself)
+    _suite(game, limit=20)
+
+
+def test_the_tiny_game_passes_and_its_leaking_twin_fails_the_suite(
+        monkeypatch: pytest.MonkeyPatch):
+    _suite(tiny_game.GAME)
+    monkeypatch.setattr(tiny_game.LEAKY, "secrets", lambda state, seat: [])
+    with pytest.raises(AssertionError, match="cannot know"):
+        _suite(tiny_game.LEAKY)
