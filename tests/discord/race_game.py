@@ -121,6 +121,7 @@ class CandyDash(CandyRace):
     slug = "candy-dash"
     title = "Candy Dash"
     has_hidden_information = False
+    private_choices = False
     options = (OptionSpec("target", "Points needed to win.", "int", 10, minimum=3, maximum=30),)
 
 
