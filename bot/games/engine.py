@@ -779,6 +779,11 @@ class Game(ABC):
         ``rules`` rebuilds a game of a kept older rules version (:attr:`older_rules`);
         new games are always made under the current one.
         """
+        return self.begin(seats, seed, options, rules)[0]
+
+    def begin(self, seats: Sequence[SeatInfo], seed: int, options: dict[str, Any] | None = None,
+              rules: int | None = None) -> tuple[State, list[Event]]:
+        """:meth:`new`, with what :meth:`setup` narrated (the bot posts the public lines)."""
         rules = self.rules_version if rules is None else int(rules)
         if not self.plays_rules(rules):
             raise RulesVersionError(f"This bot does not play {self.title} rules version {rules}.")
@@ -802,7 +807,7 @@ class Game(ABC):
         turn = Turn(Rng(state["rng"]))
         self.setup(state, turn)
         state["rng"] = turn.rng.state
-        return state
+        return state, turn.events
 
     def validate_options(self, raw: dict[str, Any]) -> dict[str, Any]:
         """Check options against :attr:`options`; fill defaults. Raises :class:`OptionsError`."""

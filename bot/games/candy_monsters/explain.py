@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.games.candy_monsters import board, cards, effects, feeding
+from bot.games.engine import Action, Decision, State
 from bot.games.words import article
 
-if TYPE_CHECKING:
-    from bot.games.candy_monsters.rules import CandyMonsters
-    from bot.games.engine import State
+
+class CandyMonsters(Protocol):
+    """What the explanations read of the rules (a protocol: the rules import this module)."""
+
+    def legal(self, state: State, seat: int) -> list[Action]: ...
+    def top(self, state: State) -> Decision | None: ...
+    def price(self, state: State, seat: int, card_id: str, extra: int = 0) -> int: ...
+    def placeable(self, state: State, seat: int, card_id: str) -> list[str]: ...
+    def buy_notation(self, card_id: str) -> str: ...
 
 
 def _choices(game: CandyMonsters, state: State, seat: int) -> str:
@@ -82,7 +89,7 @@ def explain(game: CandyMonsters, state: State, seat: int, notation: str) -> str:
 
 def _explain_buy(game: CandyMonsters, state: State, seat: int, rest: str) -> str:
     shown = [c for pile in ("monsters", "abilities") for c in state["market"][pile] if c]
-    matches = [c for c in shown if game._buy_notation(c).startswith(f"buy {rest}")]
+    matches = [c for c in shown if game.buy_notation(c).startswith(f"buy {rest}")]
     if not matches:
         names = ", ".join(f"{cards.card(c).name}"
                           + (f" {cards.card(c).colour}" if cards.card(c).kind == "ability"

@@ -18,6 +18,9 @@ import re
 from typing import Any
 
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
+from bot.games.candy_monsters.ai import action_values, choose
+from bot.games.candy_monsters.explain import explain
+from bot.games.candy_monsters.view import build_view
 from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_shuffled, next_seat, rank_by, seats_from
 from bot.games.rng import Rng
@@ -423,13 +426,13 @@ class CandyMonsters(Game):
                 if sugar < cost - self._potential(state, seat, card_id):
                     continue
                 what = "monster" if c.is_monster else "ability"
-                out.append(Action(self._buy_notation(card_id),
+                out.append(Action(self.buy_notation(card_id),
                                   f"{what} {c.name} ({c.colour}, {c.value} candy) for "
                                   f"{cost} sugar"))
         return out
 
     @staticmethod
-    def _buy_notation(card_id: str) -> str:
+    def buy_notation(card_id: str) -> str:
         c = cards.card(card_id)
         return f"buy {c.key} {c.colour}" if c.kind == "ability" else f"buy {c.key}"
 
@@ -576,8 +579,6 @@ class CandyMonsters(Game):
         return ranked[:25]
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        from bot.games.candy_monsters.ai import action_values
-
         values = action_values(self.view(state, seat), actions)
         return sorted(actions, key=lambda a: -values[a.notation])
 
@@ -657,7 +658,7 @@ class CandyMonsters(Game):
     def _market_card(self, state: State, key: str) -> str:
         for pile in ("monsters", "abilities"):
             for card_id in state["market"][pile]:
-                if card_id is not None and self._buy_notation(card_id) == f"buy {key}":
+                if card_id is not None and self.buy_notation(card_id) == f"buy {key}":
                     return card_id
         raise AssertionError(key)
 
@@ -800,15 +801,11 @@ class CandyMonsters(Game):
         return None
 
     def explain(self, state: State, seat: int, notation: str) -> str:
-        from bot.games.candy_monsters.explain import explain
-
         return explain(self, state, seat, notation)
 
     # ----------------------------------------------------------------- views and results
 
     def view(self, state: State, seat: int | None) -> View:
-        from bot.games.candy_monsters.view import build_view
-
         return build_view(self, state, seat)
 
     def hidden(self, state: State) -> list[Hidden]:
@@ -868,8 +865,6 @@ class CandyMonsters(Game):
         return None
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
-        from bot.games.candy_monsters.ai import choose
-
         return choose(view, legal, rng)
 
     @staticmethod

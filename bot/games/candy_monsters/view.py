@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
-from bot.games.engine import State, View
+from bot.games.engine import Decision, Result, State, View
 
-if TYPE_CHECKING:
-    from bot.games.candy_monsters.rules import CandyMonsters
+
+class CandyMonsters(Protocol):
+    """What the view reads of the rules (a protocol: the rules import this module)."""
+
+    slug: str
+
+    def seat_name(self, state: State, seat: int) -> str: ...
+    def to_act(self, state: State) -> frozenset[int]: ...
+    def top(self, state: State) -> Decision | None: ...
+    def result(self, state: State) -> Result | None: ...
+    def decision_view(self, state: State, seat: int | None) -> dict[str, Any] | None: ...
+    def round_of(self, state: State) -> int: ...
+    def phase_of(self, state: State) -> str: ...
+    def price(self, state: State, seat: int, card_id: str, extra: int = 0) -> int: ...
+    def answer_tag(self, state: State, seat: int, steps: Any) -> str: ...
 
 
 def describe(card_id: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from bot.games.rng import Rng
 from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
 from bot.games.sugar_blast import powers as pw
-from bot.games.sugar_blast.ai import choose
+from bot.games.sugar_blast.ai import action_value, choose
 from bot.games.words import article
 
 _CELL = r"([a-z][0-9]{1,2})"
@@ -197,8 +197,6 @@ class SugarBlast(Game):
         return state
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        from bot.games.sugar_blast.ai import action_value
-
         view = self.view(state, seat)
         return sorted(actions, key=lambda a: -action_value(view, a.notation))
 

@@ -33,15 +33,22 @@ ends after it, see :mod:`bot.games.sugar_heist.rules`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
-from bot.games.engine import State, Turn
+from bot.games.engine import Decision, State, Turn
 from bot.games.sugar_heist import cards
 from bot.games.sugar_heist.dice import choices, clamp, matches, showing, spoken
 
-if TYPE_CHECKING:
-    from bot.games.sugar_heist.rules import SugarHeist
+
+class SugarHeist(Protocol):
+    """What the steps ask of the rules (a protocol: the rules import this module)."""
+
+    def seat_name(self, state: State, seat: int) -> str: ...
+    def narrate(self, state: State, turn: Turn, text: str, reveals: bool = False) -> None: ...
+    def ask(self, state: State, kind: str, seats: Iterable[int],
+            data: dict[str, Any] | None = None, *, joint: bool = False,
+            public: bool = True) -> Decision: ...
 
 Step = dict[str, Any]
 CHOOSERS = ("attacker", "defender")

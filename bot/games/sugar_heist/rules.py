@@ -20,8 +20,10 @@ from bot.games.engine import (
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by
 from bot.games.rng import Rng
 from bot.games.sugar_heist import cards, effects
+from bot.games.sugar_heist.ai import choose, ranked
 from bot.games.sugar_heist.dice import choices, clamp, payments, spends, spoken
 from bot.games.sugar_heist.effects import Context
+from bot.games.sugar_heist.view import build_view
 from bot.games.words import listing, possessive
 
 ROOMS = 3
@@ -343,8 +345,6 @@ class SugarHeist(Game):
         return MultiSelect(options, verb + " {}", 1, 1, f"Dice to {verb}…")
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        from bot.games.sugar_heist.ai import ranked
-
         return ranked(self.view(state, seat), actions)
 
     def episode(self, state: State) -> str | None:
@@ -787,8 +787,6 @@ class SugarHeist(Game):
     # ----------------------------------------------------------------- views and results
 
     def view(self, state: State, seat: int | None) -> View:
-        from bot.games.sugar_heist.view import build_view
-
         return build_view(self, state, seat)
 
     def hidden(self, state: State) -> list[Hidden]:
@@ -845,8 +843,6 @@ class SugarHeist(Game):
         return {s: p["candy"] for s, p in enumerate(state["players"])}
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
-        from bot.games.sugar_heist.ai import choose
-
         return choose(view, legal, rng)
 
 

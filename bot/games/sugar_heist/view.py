@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from bot.games.engine import State, View
+from bot.games.engine import Decision, Result, State, View
 from bot.games.sugar_heist import cards
 
-if TYPE_CHECKING:
-    from bot.games.sugar_heist.rules import SugarHeist
+
+class SugarHeist(Protocol):
+    """What the view reads of the rules (a protocol: the rules import this module)."""
+
+    slug: str
+
+    def seat_name(self, state: State, seat: int) -> str: ...
+    def encounter(self, state: State) -> dict[str, Any]: ...
+    def top(self, state: State) -> Decision | None: ...
+    def to_act(self, state: State) -> frozenset[int]: ...
+    def result(self, state: State) -> Result | None: ...
 
 
 def _slot(held: dict[str, Any] | None, slot: str, mine: bool,

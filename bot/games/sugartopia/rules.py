@@ -8,6 +8,7 @@ from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
+from bot.games.sugartopia.ai import action_values, choose
 from bot.games.sugartopia.board import Area, Table, area_name, new_entry, score_area
 from bot.games.sugartopia.tiles import CASTLE, GINGERMAN, ROTATIONS, SIDE_NAMES, Card, Pos
 from bot.games.sugartopia.view import build_view
@@ -136,8 +137,6 @@ class Sugartopia(Game):
         return actions
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        from bot.games.sugartopia.ai import action_values
-
         values = action_values(self.view(state, seat), actions)
         return sorted(actions, key=lambda a: -values[a.notation])
 
@@ -530,8 +529,6 @@ class Sugartopia(Game):
         return {s: h["sugar"] + 2 * h["honey"] for s, h in enumerate(state["held"])}
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
-        from bot.games.sugartopia.ai import choose
-
         return choose(view, legal, rng)
 
 

@@ -22,7 +22,9 @@ from bot.games.rng import Rng
 from bot.games.sugarworks import content as ct
 from bot.games.sugarworks import floor as fl
 from bot.games.sugarworks import narration
+from bot.games.sugarworks.ai import action_values, choose
 from bot.games.sugarworks.movement import Floor, run
+from bot.games.sugarworks.view import build_view
 from bot.games.words import article
 
 HAND_LIMIT = 5
@@ -241,8 +243,6 @@ class Sugarworks(Game):
         return []
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        from bot.games.sugarworks.ai import action_values
-
         values = action_values(self.view(state, seat), actions)
         return sorted(actions, key=lambda a: -values[a.notation])
 
@@ -692,8 +692,6 @@ class Sugarworks(Game):
     # ----------------------------------------------------------------- views
 
     def view(self, state: State, seat: int | None) -> View:
-        from bot.games.sugarworks.view import build_view
-
         return build_view(self, state, seat)
 
     def hidden(self, state: State) -> list[Hidden]:
@@ -722,8 +720,6 @@ class Sugarworks(Game):
         return f"turn-{state['round']}-{state['active']}"
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
-        from bot.games.sugarworks.ai import choose
-
         return choose(view, legal, rng)
 
 

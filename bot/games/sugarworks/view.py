@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from bot.games.engine import State, View
+from bot.games.engine import Decision, Result, State, View
 from bot.games.sugarworks import content as ct
 from bot.games.sugarworks import floor as fl
 
-if TYPE_CHECKING:
-    from bot.games.sugarworks.rules import Sugarworks
+
+class Sugarworks(Protocol):
+    """What the view reads of the rules (a protocol: the rules import this module)."""
+
+    slug: str
+
+    def result(self, state: State) -> Result | None: ...
+    def top(self, state: State) -> Decision | None: ...
+    def to_act(self, state: State) -> frozenset[int]: ...
+    def total(self, state: State, seat: int) -> int: ...
 
 
 def build_view(game: Sugarworks, state: State, seat: int | None) -> View:

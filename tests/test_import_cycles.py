@@ -1,0 +1,116 @@
+"""No import cycles among the project's modules, counting every import.
+
+Imports inside functions and under ``TYPE_CHECKING`` count too: a cycle hidden
+in a function is still two modules that each need the other. An import names
+the most specific project module it reaches (``from bot.games.sugartopia import
+tiles`` is an edge to ``tiles``, not to the package), and the implicit import of
+a parent package is not an edge.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bot", "renderers")
+
+
+def project_modules() -> dict[str, Path]:
+    modules = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join(parts)] = path
+    return modules
+
+
+def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """Every project module ``module`` imports, wherever the import statement stands."""
+    found: set[str] = set()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parts, base] if base else parts)
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                     for a in node.names]
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                found.add(name)
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def project_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    return {m: imports_of(m, p, modules) for m, p in modules.items()}
+
+
+def test_the_project_has_no_import_cycle_counting_every_import():
+    found = cycles(project_graph())
+    assert not found, "modules that import each other: " + "; ".join(
+        " <-> ".join(group) for group in found)
+
+
+def test_an_import_inside_a_function_or_under_type_checking_counts(tmp_path: Path):
+    rules = tmp_path / "rules.py"
+    rules.write_text("def ai():\n    from game import view\n", encoding="utf-8")
+    view = tmp_path / "view.py"
+    view.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                    "    from game.rules import Rules\n", encoding="utf-8")
+    modules = {"game.rules": rules, "game.view": view, "game": tmp_path / "__init__.py"}
+    graph = {m: imports_of(m, p, modules) for m, p in modules.items() if m != "game"}
+    graph["game"] = set()
+    assert cycles(graph) == [["game.rules", "game.view"]]
+
+
+def test_the_rules_of_a_game_are_not_imported_by_its_view_or_its_ai():
+    graph = project_graph()
+    for module, needs in graph.items():
+        if module.startswith("bot.games.") and module.rpartition(".")[2] in ("view", "ai"):
+            rules = module.rpartition(".")[0] + ".rules"
+            assert rules not in needs, f"{module} imports {rules}: read a Protocol instead"
