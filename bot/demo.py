@@ -112,7 +112,8 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
             action = game.ai_action(state, seat)
             outcome = game.apply(state, seat, action)
             state = outcome.state
-            narration = " ".join(e.text for e in outcome.events)
+            # Only what everybody may read: a hidden move by its public form, no private line.
+            narration = " ".join(outcome.narration())
             result = game.result(state)
             finish = _finish_record(game, state) if result else None
             record = await store.commit_move(
@@ -123,7 +124,7 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
             pngs.append(png)
             _write(frames / f"move-{state['move']:03d}.png", png)
             log_lines.append(f"{state['move']}\t{seat}\t{action.notation}")
-            say(f"{state['move']:>3}. {action.notation:<24} {narration}")
+            say(f"{state['move']:>3}. {outcome.public or action.notation:<24} {narration}")
         _write(out / "log.tsv", "move\tseat\taction\n" + "\n".join(log_lines) + "\n")
         _write(out / "game.gif", animate(pngs))
     finally:

@@ -186,15 +186,18 @@ class Lobbies(TablesBase):
 
         dealt = dataclasses.replace(record, seats=seats)
 
-        def deal() -> tuple[State, str, tuple[int, ...], tuple[Announcement, ...]]:
-            state = game.new([SeatInfo(s.name, s.ai) for s in seats], seed, record.options)
+        def deal() -> tuple[State, str, str, tuple[int, ...], tuple[Announcement, ...]]:
+            state, events = game.begin([SeatInfo(s.name, s.ai) for s in seats], seed,
+                                       record.options)
+            said = " ".join(e.text for e in events if e.public and e.text)
             # Whoever acts first is pinged, the host who pressed Start included: the
             # first turn is handed to them like any other.
             first = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(dealt, game, state)
                                         if s.user_id is not None))
-            return state, dumps(state), first, self._turn_announcement(dealt, game, state, first)
+            return (state, dumps(state), said, first,
+                    self._turn_announcement(dealt, game, state, first))
 
-        state, state_json, first, announce = await asyncio.to_thread(deal)
+        state, state_json, said, first, announce = await asyncio.to_thread(deal)
         now = self.clock()
         try:
             # Scheduled even when AI seats open the game: should their first moves fail to
@@ -209,6 +212,7 @@ class Lobbies(TablesBase):
         ready = await self._settled(started, game,
                                     lambda: self._ai_chain(started, game,
                                                            _Plan(state)))
-        board = await self._commit(started, game, ready, headline=f"{game.title} begins!")
+        board = await self._commit(started, game, ready,
+                                   headline=f"{game.title} begins! {said}".strip())
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(board.record, game, "started"), board
