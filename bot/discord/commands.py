@@ -3,6 +3,11 @@
 ``/game new`` has fixed parameters (game, seats, reminder_hours, ai_takeover)
 and one text parameter per distinct option name declared by any registered
 game, autocompleted with the selected game's values. Nothing here knows a game.
+
+Only discord.py's public API: the option names come from the registry, so the
+callback's signature is built with :mod:`inspect` (Python's own way to declare
+one), and descriptions, choices and autocomplete are given with
+``app_commands.describe``, ``app_commands.choices`` and ``Command.autocomplete``.
 """
 
 from __future__ import annotations
@@ -34,18 +39,17 @@ def _optional(annotation: Any) -> Any:
 
 
 def option_params(games: Mapping[str, Game]) -> dict[str, str]:
-    """Distinct option names across games (valid Discord names only) with a description."""
-    out: dict[str, str] = {}
+    """Distinct option names across games (valid Discord names only), each described by
+    every game that has it, in its own words."""
+    meanings: dict[str, list[str]] = {}
     for game in games.values():
         for spec in game.options:
             if spec.name in FIXED_NEW_PARAMS or not _NAME.match(spec.name):
                 continue
-            if spec.name in out:
+            if spec.name not in meanings and len(meanings) + len(FIXED_NEW_PARAMS) >= MAX_PARAMS:
                 continue
-            if len(out) + len(FIXED_NEW_PARAMS) >= MAX_PARAMS:
-                break
-            out[spec.name] = _clip(f"{game.title}: {spec.description}")
-    return out
+            meanings.setdefault(spec.name, []).append(f"{game.title}: {spec.description}")
+    return {name: _clip(" ".join(said)) for name, said in meanings.items()}
 
 
 def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
@@ -80,19 +84,19 @@ def build_new_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..
     params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                  annotation=str | None) for name in extra]
     new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        "game": "Which game to play.",
-        "seats": "Most players who may join (the game's maximum if left out).",
-        "reminder_hours": "Hours before a slow player is reminded (default 24).",
-        "ai_takeover": "After the third reminder, let an AI play the move.",
+    app_commands.describe(
+        game="Which game to play.",
+        seats="Most players who may join (the game's maximum if left out).",
+        reminder_hours="Hours before a slow player is reminded (default 24).",
+        ai_takeover="After the third reminder, let an AI play the move.",
         **extra,
-    }
+    )(new)
+    if not many:
+        app_commands.choices(game=game_choices(games))(new)
     command = app_commands.Command(name="new", description="Open a lobby for a new game here.",
                                    callback=new)
     if many:
         command.autocomplete("game")(_game_autocomplete)
-    else:
-        command._params["game"].choices = game_choices(games)
     for name in extra:
         command.autocomplete(name)(_option_autocomplete(name))
     return command
