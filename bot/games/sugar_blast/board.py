@@ -61,8 +61,8 @@ class BoardRules:
 
     ``wild`` candies match every kind, ``blocked`` ones match none, ``locked``
     ones cannot be swapped, replaced or taken, and the tilt cannot move a candy
-    through an ``anchor`` cell. The basic game passes no rules at all, so its
-    code paths stay exactly as they were.
+    through an ``anchor`` cell. The basic game's rules are empty: one
+    implementation finds the Blasts and swaps of both.
     """
 
     wild: frozenset[Cell] = field(default_factory=frozenset)
@@ -104,24 +104,6 @@ def all_cells() -> list[Cell]:
     return [(c, r) for r in range(SIZE) for c in range(SIZE)]
 
 
-def _runs(board: Board) -> list[tuple[str, tuple[Cell, ...]]]:
-    """Every maximal straight run of 3+ equal candies, rows first then columns."""
-    runs: list[tuple[str, tuple[Cell, ...]]] = []
-    for horizontal in (True, False):
-        for line in range(SIZE):
-            cells = [(i, line) if horizontal else (line, i) for i in range(SIZE)]
-            start = 0
-            while start < SIZE:
-                candy = at(board, cells[start])
-                end = start + 1
-                while end < SIZE and candy is not None and at(board, cells[end]) == candy:
-                    end += 1
-                if candy is not None and end - start >= 3:
-                    runs.append((candy, tuple(cells[start:end])))
-                start = end
-    return runs
-
-
 def _span(cells: tuple[Cell, ...]) -> str:
     return f"{cell_name(cells[0])}-{cell_name(cells[-1])}"
 
@@ -130,79 +112,20 @@ def find_blasts(board: Board, rules: BoardRules | None = None) -> list[Blast]:
     """All Blasts available on ``board``, in a stable order (lines, then Mega-Blasts).
 
     With power ``rules`` wild candies match any kind and blocked ones none; a
-    big Blast still removes only the candies that really are of its kind.
+    big Blast still removes only the candies that really are of its kind. The
+    basic game has no rules: every candy is only itself.
     """
-    if rules is not None:
-        return _power_blasts(board, rules)
-    blasts: list[Blast] = []
-    for candy, run in _runs(board):
-        horizontal = run[0][1] == run[-1][1]
-        if len(run) == 3:
-            blasts.append(Blast("three", candy, run, (), f"blast {_span(run)}"))
-        elif len(run) == 4:
-            line = run[0][1] if horizontal else run[0][0]
-            whole = [(i, line) if horizontal else (line, i) for i in range(SIZE)]
-            rest = tuple(c for c in whole if c not in run and at(board, c) is not None)
-            blasts.append(Blast("four", candy, run, rest, f"blast {_span(run)}"))
-        else:
-            rest = tuple(c for c in all_cells() if c not in run and at(board, c) == candy)
-            blasts.append(Blast("big", candy, run, rest, f"blast {_span(run)}"))
-    blasts.extend(_megas(board))
-    return blasts
-
-
-def _megas(board: Board) -> list[Blast]:
-    """Mega-Blasts: a row of 3 and a column of 3 of one candy crossing inside a 3x3 square.
-
-    Every such crossing is a T, an L or a +, depending on where the two
-    arms meet; each is exactly 5 candies.
-    """
-    found: list[Blast] = []
-    for left in range(SIZE - 2):
-        for bottom in range(SIZE - 2):
-            square = [(left + dc, bottom + dr) for dr in range(3) for dc in range(3)]
-            for i in range(3):
-                row = tuple((left + dc, bottom + i) for dc in range(3))
-                candy = at(board, row[0])
-                if candy is None or any(at(board, c) != candy for c in row):
-                    continue
-                for j in range(3):
-                    col = tuple((left + j, bottom + dr) for dr in range(3))
-                    if any(at(board, c) != candy for c in col):
-                        continue
-                    matched = tuple(sorted(set(row) | set(col), key=lambda c: (c[1], c[0])))
-                    extra = tuple(c for c in square if c not in matched
-                                  and at(board, c) is not None)
-                    found.append(Blast("mega", candy, matched, extra,
-                                       f"mega {_span(row)} {_span(col)}"))
-    return found
+    return _blasts(board, rules or BoardRules())
 
 
 def has_line(board: Board) -> bool:
-    return bool(_runs(board))
+    """Whether a straight line of 3 or more equal candies is on the board."""
+    return has_blast(board)
 
 
 def has_blast(board: Board, rules: BoardRules | None = None) -> bool:
     """Whether any Blast is on the board (with power tokens taken into account)."""
-    return bool(_runs(board)) if rules is None else bool(_power_blasts(board, rules))
-
-
-def _line_through(board: Board, cell: Cell) -> bool:
-    """Whether ``cell`` is part of a straight line of 3+ equal candies."""
-    candy = at(board, cell)
-    if candy is None:
-        return False
-    col, row = cell
-    for dc, dr in ((1, 0), (0, 1)):
-        count = 1
-        for sign in (1, -1):
-            c, r = col + sign * dc, row + sign * dr
-            while 0 <= c < SIZE and 0 <= r < SIZE and board[r][c] == candy:
-                count += 1
-                c, r = c + sign * dc, r + sign * dr
-        if count >= 3:
-            return True
-    return False
+    return bool(find_blasts(board, rules))
 
 
 def blasting_swaps(board: Board, rules: BoardRules | None = None,
@@ -212,23 +135,7 @@ def blasting_swaps(board: Board, rules: BoardRules | None = None,
     With power ``rules`` locked candies cannot move; ``diagonal`` looks at
     diagonal neighbours instead (the Twist card).
     """
-    if rules is not None or diagonal:
-        return _power_swaps(board, rules or BoardRules(), diagonal)
-    swaps = []
-    for row in range(SIZE):
-        for col in range(SIZE):
-            for other in ((col + 1, row), (col, row + 1)):
-                if other[0] >= SIZE or other[1] >= SIZE:
-                    continue
-                a, b = board[row][col], at(board, other)
-                if a is None or b is None or a == b:
-                    continue
-                swap(board, (col, row), other)
-                makes = _line_through(board, (col, row)) or _line_through(board, other)
-                swap(board, (col, row), other)
-                if makes:
-                    swaps.append(((col, row), other))
-    return swaps
+    return _swaps(board, rules or BoardRules(), diagonal)
 
 
 def swap(board: Board, a: Cell, b: Cell) -> None:
@@ -294,7 +201,7 @@ def deal(bag: Bag, rng: Rng) -> Board:
                 put(board, cell, candy)
                 break
             put(board, cell, candy)
-            if not _line_through(board, cell):
+            if not _blast_through(board, cell, BoardRules()):
                 break
             aside.append(candy)
         for chip in aside:
@@ -302,7 +209,7 @@ def deal(bag: Bag, rng: Rng) -> Board:
     return board
 
 
-# --------------------------------------------------------------------------- with power tokens
+# --------------------------------------------------------------------------- finding Blasts
 
 
 def _line(horizontal: bool, line: int) -> list[Cell]:
@@ -343,7 +250,7 @@ def _runs_in(board: Board, cells: list[Cell],
     return [(kind, run) for _, kind, run in found]
 
 
-def _power_blasts(board: Board, rules: BoardRules) -> list[Blast]:
+def _blasts(board: Board, rules: BoardRules) -> list[Blast]:
     blasts: list[Blast] = []
     across: list[tuple[str | None, tuple[Cell, ...]]] = []
     down: list[tuple[str | None, tuple[Cell, ...]]] = []
@@ -362,7 +269,7 @@ def _power_blasts(board: Board, rules: BoardRules) -> list[Blast]:
                 else:
                     rest = tuple(c for c in all_cells() if c not in run and at(board, c) == candy)
                     blasts.append(Blast("big", candy, run, rest, f"blast {_span(run)}"))
-    return blasts + _power_megas(board, rules, across, down)
+    return blasts + _megas(board, rules, across, down)
 
 
 def _wild_stretches(board: Board, cells: list[Cell],
@@ -380,14 +287,14 @@ def _wild_stretches(board: Board, cells: list[Cell],
     return stretches
 
 
-def _power_megas(board: Board, rules: BoardRules,
-                 across: list[tuple[str | None, tuple[Cell, ...]]],
-                 down: list[tuple[str | None, tuple[Cell, ...]]]) -> list[Blast]:
+def _megas(board: Board, rules: BoardRules,
+          across: list[tuple[str | None, tuple[Cell, ...]]],
+          down: list[tuple[str | None, tuple[Cell, ...]]]) -> list[Blast]:
     """Mega-Blasts: three cells of a row run crossing three of a column run of the same kind.
 
     Both stretches of 3 then lie in one 3x3 square; at least one of the five
     candies must really be of the kind (not wild). Ordered as the basic game
-    orders them: by square, then row, then column.
+    ordered by square, then row, then column.
     """
     found: list[tuple[tuple[int, int, int, int], Blast]] = []
     seen: set[str] = set()
@@ -454,7 +361,7 @@ def _blast_through(board: Board, cell: Cell, rules: BoardRules) -> bool:
     return False
 
 
-def _power_swaps(board: Board, rules: BoardRules, diagonal: bool) -> list[tuple[Cell, Cell]]:
+def _swaps(board: Board, rules: BoardRules, diagonal: bool) -> list[tuple[Cell, Cell]]:
     steps = ((1, 1), (1, -1)) if diagonal else ((1, 0), (0, 1))
     swaps = []
     for row in range(SIZE):

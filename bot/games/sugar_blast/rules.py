@@ -213,17 +213,9 @@ class SugarBlast(Game):
         if use is not None:
             return self._canonical_use(verb, use, words[1:])
         if (m := _SWAP.match(text)) and verb != "replace":
-            a, b = self._cells(m.group(1), m.group(2))
-            if a is None or b is None:
-                return None
-            first, second = sorted((a, b), key=lambda c: (c[0], c[1]))
-            return f"swap {cell_name(first)} {cell_name(second)}"
-        if verb == "swap" and len(words) == 2:
-            cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
-            return f"swap {cell_name(cell)}" if cell else None
-        if verb == "replace" and len(words) == 2:
-            cell = parse_cell(words[1], bd.SIZE, bd.SIZE)
-            return f"replace {cell_name(cell)}" if cell else None
+            return self._on_cells("swap", [m.group(1), m.group(2)])
+        if verb in ("swap", "replace") and len(words) == 2:
+            return self._on_cells(verb, words[1:])
         if verb == "blast":
             span = self._span(" ".join(words[1:]))
             return f"blast {span}" if span else None
@@ -240,18 +232,9 @@ class SugarBlast(Game):
     def _canonical_use(self, verb: str, use: str, words: list[str]) -> str | None:
         if not words:
             return verb
-        if use == "diagonal_swap" and len(words) == 2:
-            a, b = self._cells(*words)
-            if a is None or b is None:
-                return None
-            first, second = sorted((a, b))
-            return f"{verb} {cell_name(first)} {cell_name(second)}"
-        if use == "diagonal_swap" and len(words) == 1:
-            cell = parse_cell(words[0], bd.SIZE, bd.SIZE)
-            return f"{verb} {cell_name(cell)}" if cell else None
-        if use == "take_chip" and len(words) == 1:
-            cell = parse_cell(words[0], bd.SIZE, bd.SIZE)
-            return f"{verb} {cell_name(cell)}" if cell else None
+        if (use == "diagonal_swap" and len(words) <= 2) or (use == "take_chip"
+                                                            and len(words) == 1):
+            return self._on_cells(verb, words)
         if use == "take_kept":
             side = words[-1] if words[-1] in _SIDE_NAMES else None
             rest = words[:-1] if side else words
@@ -266,6 +249,13 @@ class SugarBlast(Game):
     @staticmethod
     def _cells(*names: str) -> tuple[Cell | None, ...]:
         return tuple(parse_cell(n, bd.SIZE, bd.SIZE) for n in names)
+
+    def _on_cells(self, verb: str, names: list[str]) -> str | None:
+        """``verb`` on one cell, or on two in board order (a swap reads the same both ways)."""
+        cells = [c for c in self._cells(*names) if c is not None]
+        if len(cells) < len(names):
+            return None
+        return " ".join([verb, *(cell_name(c) for c in sorted(cells))])
 
     def _span(self, text: str) -> str | None:
         m = _SPAN.match(text)
@@ -596,30 +586,40 @@ class SugarBlast(Game):
                      f"{self.seat_name(state, seat)} chooses which goes first.", seat, "choice")
 
     def _blast(self, state: State, turn: Turn, seat: int, blast: bd.Blast) -> None:
-        if "power" in state:
-            self._power_blast(state, turn, seat, blast)
-            return
+        """Empty the Blast's cells, keep what it earns, then the second keep or the settle.
+
+        With power cards in play their hooks widen the Blast and add keeps
+        between the same steps.
+        """
         board = state["board"]
+        name = self.seat_name(state, seat)
         state["blasted_this_turn"] = True
-        state["last"]["blasted"].extend(list(c) for c in blast.removed)
+        removed = pw.removal(state, blast.removed) if "power" in state else None
+        cells = blast.removed if removed is None else removed.cells
+        state["last"]["blasted"].extend(list(c) for c in cells)
+        kinds = {c: bd.at(board, c) for c in cells}
         returning: dict[str, int] = {}
-        for cell in blast.removed:
-            candy = bd.at(board, cell)
+        for cell in cells:
+            candy = kinds[cell]
             assert candy is not None
             bag_add(returning, candy)
-        others = sorted({bd.at(board, c) for c in blast.extra} - {blast.candy} - {None},
-                        key=obj.candy_kinds().index)
-        for cell in blast.removed:
             bd.put(board, cell, None)
         state["returning"] = returning
-        name = self.seat_name(state, seat)
+        kept = 0
         for _ in range(blast.keep_matched):
-            self._keep(state, seat, blast.candy)
-        kept = blast.keep_matched
+            if returning.get(blast.candy):
+                self._keep(state, seat, blast.candy)
+                kept += 1
         turn.say(f"{name} {self._describe(blast, past=True)} and kept {kept} "
                  f"{obj.candy_name(blast.candy, kept)}.", seat, "blast")
+        if removed is not None:
+            self._power_keeps(state, turn, seat, blast, removed, kinds)
         if self._check_win(state, turn, seat):
             return
+        if removed is not None and blast.kind in _TWO_BLAST:
+            self._gain(state, turn, "big_blast", seat)
+        others = sorted({k for c in blast.extra if (k := kinds[c]) and returning.get(k)}
+                        - {blast.candy}, key=obj.candy_kinds().index)
         self._second_keep(state, turn, seat, blast, others)
 
     def _second_keep(self, state: State, turn: Turn, seat: int, blast: bd.Blast,
@@ -636,42 +636,19 @@ class SugarBlast(Game):
             return
         self._settle(state, turn, seat)
 
-    def _power_blast(self, state: State, turn: Turn, seat: int, blast: bd.Blast) -> None:
-        """A Blast with power cards in play: the same steps, with the card hooks between."""
-        board = state["board"]
+    def _power_keeps(self, state: State, turn: Turn, seat: int, blast: bd.Blast,
+                     removed: pw.Removal, kinds: dict[Cell, str | None]) -> None:
+        """What the power tokens added to a Blast: cleared squares, broken cages, bonus keeps."""
         name = self.seat_name(state, seat)
-        state["blasted_this_turn"] = True
-        removed = pw.removal(state, blast.removed)
-        state["last"]["blasted"].extend(list(c) for c in removed.cells)
-        kinds = {c: bd.at(board, c) for c in removed.cells}
-        returning: dict[str, int] = {}
-        for cell in removed.cells:
-            bag_add(returning, kinds[cell])
-            bd.put(board, cell, None)
-        state["returning"] = returning
-        kept = 0
-        for _ in range(blast.keep_matched):
-            if returning.get(blast.candy):
-                self._keep(state, seat, blast.candy)
-                kept += 1
-        turn.say(f"{name} {self._describe(blast, past=True)} and kept {kept} "
-                 f"{obj.candy_name(blast.candy, kept)}.", seat, "blast")
         if removed.cleared:
             turn.say(f"Boom! A bomb cleared {len(removed.cleared)} more candies.", seat, "power")
         if removed.freed:
             turn.say("The Blast broke the cage on "
                      + ", ".join(cell_name(c) for c in removed.freed) + ".", seat, "power")
         for kind, why in pw.bonus_keeps(state, blast, removed, kinds):
-            if returning.get(kind):
+            if state["returning"].get(kind):
                 self._keep(state, seat, kind)
                 turn.say(f"{name} kept {article(obj.candy_name(kind))} for {why}.", seat, "keep")
-        if self._check_win(state, turn, seat):
-            return
-        if blast.kind in _TWO_BLAST:
-            self._gain(state, turn, "big_blast", seat)
-        others = sorted({kinds[c] for c in blast.extra if returning.get(kinds[c])}
-                        - {blast.candy}, key=obj.candy_kinds().index)
-        self._second_keep(state, turn, seat, blast, others)
 
     def _gain(self, state: State, turn: Turn, event: str, seat: int) -> None:
         if "power" not in state:
