@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from openskill.models import PlackettLuce
+from functools import cache
+from typing import Any
 
 MU = 25.0
 SIGMA = MU / 3
@@ -28,7 +28,14 @@ Z = 3.0
 DISPLAY_SCALE = 40.0
 PROVISIONAL_GAMES = 5
 
-_MODEL = PlackettLuce(mu=MU, sigma=SIGMA, tau=TAU)
+
+
+@cache
+def _model() -> Any:
+    """The openskill model, imported on first use so that reading games never needs it."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=MU, sigma=SIGMA, tau=TAU)
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,8 @@ def rate(players: Sequence[tuple[Rating, int]]) -> list[Rating]:
     (place 1 is best; equal places are a tie). Fewer than two players: unchanged."""
     if len(players) < 2:
         return [rating for rating, _ in players]
-    teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r, _ in players]
-    rated = _MODEL.rate(teams, ranks=[float(place) for _, place in players])
+    model = _model()
+    teams = [[model.create_rating([r.mu, r.sigma])] for r, _ in players]
+    rated = model.rate(teams, ranks=[float(place) for _, place in players])
     return [Rating(team[0].mu, team[0].sigma, old.games + 1)
             for team, (old, _) in zip(rated, players, strict=True)]

@@ -1081,7 +1081,12 @@ class Store:
                 f"AND game = ? AND user_id IN ({marks})", (guild, slug, *users)) as cursor:
             known = {int(u): Rating(mu, sigma, games)
                      for u, mu, sigma, games in await cursor.fetchall()}
-        new = rate([(known.get(u, Rating()), placed[u]) for u in users])
+        try:
+            new = rate([(known.get(u, Rating()), placed[u]) for u in users])
+        except ImportError:
+            # A missing dependency must not cost the game its ending: it is saved unrated.
+            log.error("openskill is not installed: game %s finished without rating", game_id)
+            return
         await db.executemany(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE "

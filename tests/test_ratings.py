@@ -109,3 +109,14 @@ def test_rate_ranks_places_and_ties() -> None:
     new = rate([(Rating(), 2), (Rating(), 1), (Rating(), 2)])
     assert new[1].mu > new[0].mu == new[2].mu
     assert all(r.games == 1 for r in new)
+
+
+async def test_a_game_still_finishes_when_the_rating_library_is_missing(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> None:
+        raise ImportError("No module named 'openskill'")
+
+    monkeypatch.setattr("bot.ratings._model", missing)
+    await finished(store, "sugar-blast", Result(((0,), (1,)), {}, ""), humans=2)
+    (line,) = await store.stats(GUILD, USERS[0])
+    assert (line.played, line.won, line.rating) == (1, 1, None)
