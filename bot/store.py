@@ -379,6 +379,16 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, game, user_id)
     );
     """,
+    # 6: quiet hours per player (see bot/away.py): reminders wait until they end.
+    """
+    CREATE TABLE quiet_hours (
+        user_id    INTEGER PRIMARY KEY,
+        timezone   TEXT    NOT NULL,
+        start_hour INTEGER NOT NULL,
+        end_hour   INTEGER NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    """,
 ]
 
 
@@ -1191,6 +1201,46 @@ class Store:
                     "AND status = 'active' AND reminders_sent = ?",
                     (game_id, expected_version, reminders_sent))
         return claimed
+
+    async def postpone_reminder(self, game_id: int, expected_version: int, *,
+                                reminders_sent: int, until: float) -> bool:
+        """Move the due reminder to ``until`` without sending it (its players are in
+        quiet hours); like :meth:`mark_reminded`, only while nothing else moved on."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET next_reminder_at = ? WHERE id = ? AND version = ? "
+                "AND status = 'active' AND reminders_sent = ?",
+                (until, game_id, expected_version, reminders_sent))
+        return cursor.rowcount == 1
+
+    # ----------------------------------------------------------------- quiet hours
+
+    async def set_quiet_hours(self, user_id: int, hours: tuple[str, int, int] | None,
+                              now: float) -> None:
+        """Keep ``(timezone, start hour, end hour)`` for the user, or forget them (None)."""
+        _check_int(user_id, "user id")
+        async with self._transaction() as db:
+            if hours is None:
+                await db.execute("DELETE FROM quiet_hours WHERE user_id = ?", (user_id,))
+                return
+            await db.execute(
+                "INSERT INTO quiet_hours (user_id, timezone, start_hour, end_hour, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "timezone = excluded.timezone, start_hour = excluded.start_hour, "
+                "end_hour = excluded.end_hour, updated_at = excluded.updated_at",
+                (user_id, *hours, now))
+
+    async def quiet_hours(self, user_ids: Sequence[int]) -> dict[int, tuple[str, int, int]]:
+        """The quiet hours kept for each of ``user_ids`` that has some."""
+        users = [int(u) for u in user_ids]
+        if not users:
+            return {}
+        marks = ", ".join("?" for _ in users)
+        async with self._reading() as db, db.execute(
+                f"SELECT user_id, timezone, start_hour, end_hour FROM quiet_hours "
+                f"WHERE user_id IN ({marks})", users) as cursor:
+            rows = await cursor.fetchall()
+        return {int(u): (str(tz), int(start), int(end)) for u, tz, start, end in rows}
 
     # ----------------------------------------------------------------- the outbox
 

@@ -241,9 +241,29 @@ def build_games_command() -> app_commands.Command[Any, ..., None]:
     return games
 
 
+def build_away_command() -> app_commands.Command[Any, ..., None]:
+    """``/away [timezone quiet_from quiet_to]``: quiet hours, anywhere."""
+
+    @app_commands.command(name="away", description="Quiet hours: no reminders during them "
+                          "(no options turns them off).")
+    @app_commands.describe(timezone="Your time zone, e.g. Europe/Berlin.",
+                           quiet_from="The hour quiet starts (0-23, your time).",
+                           quiet_to="The hour quiet ends (0-23, your time).")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def away(interaction: discord.Interaction,
+                   timezone: app_commands.Range[str, 1, 64] | None = None,
+                   quiet_from: app_commands.Range[int, 0, 23] | None = None,
+                   quiet_to: app_commands.Range[int, 0, 23] | None = None) -> None:
+        await flows.away(interaction, timezone, quiet_from, quiet_to)
+
+    return away
+
+
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
     tree.add_command(build_play_command())
     tree.add_command(build_stats_command())
     tree.add_command(build_games_command())
+    tree.add_command(build_away_command())

@@ -669,6 +669,16 @@ async def my_games(interaction: discord.Interaction) -> None:
                                         ephemeral=True, allowed_mentions=messages.NOBODY)
 
 
+async def away(interaction: discord.Interaction, timezone: str | None, quiet_from: int | None,
+               quiet_to: int | None) -> None:
+    """``/away``: set or clear the caller's quiet hours, privately."""
+    async with guarded(interaction):
+        hours = await host(interaction).tables.set_quiet_hours(
+            interaction.user.id, timezone, quiet_from, quiet_to)
+        await interaction.response.send_message(messages.quiet_hours_text(hours),
+                                                ephemeral=True)
+
+
 # --------------------------------------------------------------------------- reminders
 
 

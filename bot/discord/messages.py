@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 import discord
 
+from bot.away import QuietHours
 from bot.games.colours import text_mark
 from bot.games.engine import Game, Result, View
 from bot.games.words import listing
@@ -645,6 +646,15 @@ def my_games_text(entries: Sequence[MyGame], now: float, limit: int = MAX_CONTEN
             break
         lines.append(line)
     return "\n".join(lines)
+
+
+def quiet_hours_text(hours: QuietHours | None) -> str:
+    """The private answer to ``/away``."""
+    if hours is None:
+        return "Quiet hours are off: reminders reach you at any hour."
+    return (f"Quiet hours set: from {hours.start}:00 to {hours.end}:00 every day "
+            f"({hours.timezone}). A reminder that falls in them waits until they end. "
+            f"`/away` with no options turns them off.")
 
 
 def reminder_text(reminder: Reminder) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.away import AwayError, QuietHours
 from bot.games.engine import Game, GameError, State
 from bot.games.words import listing
 from bot.store import Announcement, GameRecord, SeatRecord
@@ -18,6 +19,7 @@ from bot.tables.core import (
     AlreadyMadeError,
     Board,
     Reminder,
+    TableError,
     TablesBase,
     _Plan,
     plural,
@@ -71,6 +73,13 @@ class Reminders(TablesBase):
                                            next_reminder_at=None)
             return None
         if record.reminders_sent < MAX_REMINDERS:
+            quiet = await self._quiet_until(
+                [s.user_id for s in humans if s.user_id is not None], now)
+            if quiet is not None:
+                await self.store.postpone_reminder(record.id, record.version,
+                                                   reminders_sent=record.reminders_sent,
+                                                   until=quiet)
+                return None
             number = record.reminders_sent + 1
             last = number >= MAX_REMINDERS
             nxt = now + self._interval(record) if (not last or takeover) else None
@@ -93,6 +102,37 @@ class Reminders(TablesBase):
                                            next_reminder_at=None)
             return None
         return await self._take_over(record, game, state, humans)
+
+    async def _quiet_until(self, users: list[int], now: float) -> float | None:
+        """When the last of ``users`` in quiet hours at ``now`` comes out of them (None if
+        nobody is): a reminder waits for everyone it names."""
+        ends = []
+        for timezone, start, end in (await self.store.quiet_hours(users)).values():
+            try:
+                until = QuietHours(timezone, start, end).until(now)
+            except AwayError:
+                continue  # a zone this system no longer knows: remind as usual
+            if until is not None:
+                ends.append(until)
+        return max(ends, default=None)
+
+    async def set_quiet_hours(self, user_id: int, timezone: str | None, start: int | None,
+                              end: int | None) -> QuietHours | None:
+        """``/away``: keep the player's quiet hours (all three given), forget them (none
+        given); raises :class:`TableError` for anything in between or invalid."""
+        if timezone is None and start is None and end is None:
+            await self.store.set_quiet_hours(user_id, None, self.clock())
+            return None
+        if timezone is None or start is None or end is None:
+            raise TableError("Give all three: `timezone`, `quiet_from` and `quiet_to` (or "
+                             "none of them to turn quiet hours off).")
+        try:
+            hours = QuietHours(timezone.strip(), start, end)
+        except AwayError as err:
+            raise TableError(str(err)) from None
+        await self.store.set_quiet_hours(user_id, (hours.timezone, hours.start, hours.end),
+                                         self.clock())
+        return hours
 
     async def _move_ai_on(self, record: GameRecord, game: Game, state: State) -> Board | None:
         """AI seats are to act but their moves were never saved (an earlier save failed,
