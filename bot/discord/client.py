@@ -19,9 +19,10 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.discord import commands, components, flows
-from bot.discord.errors import FRIENDLY, SOMETHING_WRONG, describe, tell
+from bot.discord.errors import FRIENDLY, MISMATCHED, SOMETHING_WRONG, describe, tell
 from bot.discord.gate import Gate
 from bot.discord.messages import Animator, Renderer, announcement
+from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
 from bot.games.engine import Game
 from bot.games.words import plural
@@ -39,7 +40,9 @@ class CandyTree(app_commands.CommandTree["CandyBot"]):
     """A command tree whose errors become friendly ephemeral notes."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Commands pass the bot's gate: turned away while the bot stops."""
+        """Commands pass the bot's gate (turned away while the bot stops) and must carry
+        options Discord would have sent."""
+        check_options(interaction)
         return await self.client.gate.admit(interaction)
 
     async def on_error(self, interaction: discord.Interaction[Any],
@@ -47,6 +50,9 @@ class CandyTree(app_commands.CommandTree["CandyBot"]):
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(cause, FRIENDLY):
             text = str(cause)
+        elif isinstance(cause, app_commands.CommandSignatureMismatch):
+            log.warning("mismatched options in %s", describe(interaction))
+            text = MISMATCHED
         elif isinstance(cause, app_commands.TransformerError | app_commands.CheckFailure):
             text = str(cause) or "That command cannot be used like that here."
         else:

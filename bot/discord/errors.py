@@ -21,6 +21,11 @@ FRIENDLY: tuple[type[Exception], ...] = (GameError, StoreError)
 PUBLIC_THINKING = "candybot.public_thinking"
 #: Seconds a handler may work before it acknowledges the interaction (Discord allows 3).
 ANSWER_WITHIN = 2.0
+#: Said when a command's options do not match the command as registered (a stale or
+#: forged request: Discord itself sends every required option with its declared type).
+MISMATCHED = ("That command's options do not match this bot's version of it (a required "
+              "option is missing or has the wrong type). Nothing changed; type the command "
+              "again from Discord's list.")
 #: Said when the bot does not know whether a move was saved, so it claims neither.
 SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. `/game board` shows "
                    "what was saved: if your move is not there, try it again in a moment.")

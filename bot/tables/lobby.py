@@ -42,15 +42,18 @@ class Lobbies(TablesBase):
         """Open a lobby in the channel with its creator in the first seat."""
         chosen = self.game(game)
         checked = chosen.validate_options(dict(options or {}))
-        max_seats = chosen.max_seats if seats is None else int(seats)
-        if not chosen.min_seats <= max_seats <= chosen.max_seats:
+        max_seats = chosen.max_seats if seats is None else seats
+        # Discord checks option types; a forged request may still carry any JSON value.
+        if (not isinstance(max_seats, int) or isinstance(max_seats, bool)
+                or not chosen.min_seats <= max_seats <= chosen.max_seats):
             raise TableError(f"{chosen.title} is for {chosen.min_seats} to {chosen.max_seats} "
                              f"players; `seats` must be in that range.")
-        hours = DEFAULT_REMINDER_HOURS if reminder_hours is None else float(reminder_hours)
-        if not 0 < hours <= MAX_REMINDER_HOURS:
+        hours = DEFAULT_REMINDER_HOURS if reminder_hours is None else reminder_hours
+        if (not isinstance(hours, int | float) or isinstance(hours, bool)
+                or not 0 < hours <= MAX_REMINDER_HOURS):
             raise TableError(f"`reminder_hours` must be more than 0 and at most "
                              f"{MAX_REMINDER_HOURS:g}.")
-        settings = {"max_seats": max_seats, "reminder_hours": hours,
+        settings = {"max_seats": max_seats, "reminder_hours": float(hours),
                     "ai_takeover": bool(ai_takeover)}
         now = self.clock()
         try:
