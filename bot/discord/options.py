@@ -39,8 +39,10 @@ def _problem(parameter: app_commands.Parameter, value: Any) -> str | None:
                 or not math.isfinite(value)):
             return f"`{name}` must be a number."
     elif kind is Kind.string:
-        if not isinstance(value, str):
+        # A number where text is declared reads as its digits (game options do so).
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
             return f"`{name}` must be text."
+        value = str(value)
     elif kind is Kind.boolean:
         if not isinstance(value, bool):
             return f"`{name}` must be true or false."
