@@ -118,6 +118,17 @@ async def test_hostile_move_text_is_refused_privately_and_changes_nothing(
         table: Session, slug: str, caplog: pytest.LogCaptureFixture) -> None:
     await started(table, slug)
     before = await table.state()
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None
+    game = bot.games.GAMES[slug]
+    state = loads(record.state_json or "", game)
+    acting = game.to_act(state)
+    mover = next(s for s in record.seats if s.seat in acting and not s.ai)
+    legal = game.ai_action(state, mover.seat).notation
+    others = tuple(u for u in (ALICE, BOB, CAROL) if u != mover.user_id)
+    for user in others:  # the mover's own legal move, typed by another seat or a spectator
+        answer = await table.play(user, legal)
+        assert answer.ephemeral, answer.content
     for text in HOSTILE_MOVES:
         for user in (ALICE, BOB, CAROL):
             answer = await table.play(user, text)
