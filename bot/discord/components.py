@@ -64,6 +64,15 @@ def at_most(limit: int) -> str:
 #: A game id SQLite can hold (below 2**63): a larger, signed or malformed id matches no
 #: component, so a forged click is refused as unknown before any query.
 GAME_ID = rf"(?P<game>{at_most(2**63 - 1)})"
+
+#: Every component's custom-id pattern, so ids can be recognised without discord.py internals.
+_TEMPLATES: list[re.Pattern[str]] = []
+
+
+def _known(template: str) -> str:
+    """Note a DynamicItem's template as it is declared (see :func:`recognised`)."""
+    _TEMPLATES.append(re.compile(template))
+    return template
 UNKNOWN_BUTTON = ("This button belongs to an older version of the game, so it does nothing now. "
                   "Use `/game board` for the current board and its buttons.")
 
@@ -113,7 +122,7 @@ def _token(raw: str | None, move: int) -> str | int:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=rf"cb:lobby:{GAME_ID}:(?P<op>join|leave|ai|start|cancel)"):
+                  template=_known(rf"cb:lobby:{GAME_ID}:(?P<op>join|leave|ai|start|cancel)")):
     """One of the lobby's buttons."""
 
     def __init__(self, game_id: int, op: str) -> None:
@@ -133,7 +142,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=(rf"cb:m:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
+                   template=_known(rf"cb:m:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                              rf"(?P<token>{TOKEN}):(?P<notation>.+)")):
     """A button that plays one action while the decision it was made for is open."""
 
@@ -158,7 +167,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=(rf"cb:s:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
+                   template=_known(rf"cb:s:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                              rf"(?P<token>{TOKEN})")):
     """A select menu of actions; each option's value is the action's notation."""
 
@@ -183,7 +192,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=(rf"cb:ms:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
+                 template=_known(rf"cb:ms:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN})")):
     """A menu to choose several items at once; together they make one action."""
 
@@ -211,7 +220,7 @@ class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=rf"cb:d:{GAME_ID}"):
+                   template=_known(rf"cb:d:{GAME_ID}")):
     """Opens the clicker's own choices privately (for secret or several-player decisions)."""
 
     def __init__(self, game_id: int) -> None:
@@ -229,7 +238,7 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=(r"cb:b:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                 template=_known(rf"cb:b:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN}):(?P<op>[obpc])(?P<page>[0-9]{{1,3}}):"
                            r"(?P<path>.*)")):
     """A step of the move builder: open the next step, go back, pick or confirm a move."""
@@ -259,7 +268,7 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=(r"cb:bs:(?P<game>[0-9]{1,20}):(?P<move>[0-9]{1,9}):"
+                 template=_known(rf"cb:bs:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN}):(?P<n>[0-9]{{1,3}})")):
     """A builder step as a menu: each value is ``o:<path>`` (open) or ``p:<path>`` (pick)."""
 
@@ -289,7 +298,7 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=rf"cb:move:{GAME_ID}:(?P<move>[0-9]{{1,9}}):(?P<notation>.+)"):
+                      template=_known(rf"cb:move:{GAME_ID}:(?P<move>[0-9]{{1,9}}):(?P<notation>.+)")):
     """A move button posted before decision tokens: valid only at the move it was made for."""
 
     def __init__(self, game_id: int, move: int, notation: str, label: str = "") -> None:
@@ -310,7 +319,7 @@ class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                      template=rf"cb:pick:{GAME_ID}:(?P<move>[0-9]{{1,9}})"):
+                      template=_known(rf"cb:pick:{GAME_ID}:(?P<move>[0-9]{{1,9}})")):
     """A move menu posted before decision tokens."""
 
     def __init__(self, game_id: int, move: int,
@@ -338,8 +347,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 def recognised(custom_id: str) -> bool:
     """Does some component of this bot answer to ``custom_id``?"""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
-               for item in DYNAMIC_ITEMS)
+    return any(template.fullmatch(custom_id) for template in _TEMPLATES)
 
 
 async def answer_unrecognised(interaction: discord.Interaction) -> bool:

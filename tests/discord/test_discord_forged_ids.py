@@ -32,6 +32,7 @@ FORGED = ([f"cb:m:{n}:0:m0:step" for n in TOO_BIG]
           + [f"cb:lobby:{n}:join" for n in TOO_BIG]
           + [f"cb:d:{2**63}", f"cb:s:{2**63}:0:m0", f"cb:ms:{2**63}:0:m0",
              f"cb:move:{2**63}:0:step", f"cb:pick:{2**63}:0",
+             f"cb:b:{2**63}:0:m0:o0:step", f"cb:bs:{10**19}:0:m0:1",
              "cb:m:-1:0:m0:step", "cb:d:-5", "cb:m:1:-1:m0:step", "cb:m:1:0:bad token:step",
              "cb:m:1:9999999999:m0:step", "cb:lobby:1:explode", "cb:d:", "cb:d:1:2"])
 
