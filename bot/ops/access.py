@@ -103,8 +103,10 @@ async def discord_access(token: str, games: Sequence[OpenGame]) -> DiscordAccess
     client = discord.Client(intents=discord.Intents(guilds=True))
     try:
         data = await client.http.static_login(token)
-        state = client._connection
-        state.user = me = discord.ClientUser(state=state, data=data)
+        me = discord.Object(int(data["id"]))
+        name = str(data.get("username") or me.id)
+        if data.get("discriminator") not in (None, "0"):
+            name = f"{name}#{data['discriminator']}"
         guilds = [g async for g in client.fetch_guilds(limit=None)]
         by_guild: dict[int | None, list[OpenGame]] = {}
         for game in games:
@@ -115,7 +117,7 @@ async def discord_access(token: str, games: Sequence[OpenGame]) -> DiscordAccess
             channels = await _channels(client, guild.id, me.id, here) if here else ()
             servers.append(ServerAccess(guild.id, guild.name, channels))
         stranded = tuple(g for gs in by_guild.values() for g in gs)
-        return DiscordAccess(str(me), me.id, tuple(servers), stranded)
+        return DiscordAccess(name, me.id, tuple(servers), stranded)
     finally:
         await client.http.close()
 
@@ -124,10 +126,9 @@ async def _channels(client: discord.Client, guild_id: int, user_id: int,
                     games: Sequence[OpenGame]) -> tuple[ChannelAccess, ...]:
     import discord
 
-    # The full guild (its roles) and the bot's member; cached so that fetched channels
-    # and threads resolve roles and parents without a gateway connection.
+    # The full guild (its roles) and the bot's member. Channels are fetched through the
+    # guild, so they resolve its roles; a thread takes its parent channel's permissions.
     guild = await client.fetch_guild(guild_id)
-    client._connection._add_guild(guild)
     member = await guild.fetch_member(user_id)
     by_channel: dict[int, list[OpenGame]] = {}
     for game in games:
@@ -135,7 +136,7 @@ async def _channels(client: discord.Client, guild_id: int, user_id: int,
     out = []
     for channel_id, here in by_channel.items():
         try:
-            channel = await client.fetch_channel(channel_id)
+            channel = await guild.fetch_channel(channel_id)
         except discord.NotFound:
             out.append(ChannelAccess(channel_id, "channel", tuple(here),
                                      note="the channel was deleted"))
@@ -145,11 +146,13 @@ async def _channels(client: discord.Client, guild_id: int, user_id: int,
                                      missing=("View Channel",)))
             continue
         needed = NEEDED
+        where: object = channel
         if isinstance(channel, discord.Thread):
             needed = NEEDED_IN_THREADS
-            if channel.parent is None:
-                guild._add_channel(await client.fetch_channel(channel.parent_id))  # type: ignore[arg-type]
-        permissions = channel.permissions_for(member)  # type: ignore[union-attr]
+            where = await guild.fetch_channel(channel.parent_id)
+        permissions = where.permissions_for(member)  # type: ignore[attr-defined]
+        if isinstance(channel, discord.Thread) and not permissions.send_messages_in_threads:
+            permissions.attach_files = False  # as discord.py's Thread.permissions_for does
         missing = tuple(label for flag, label in needed.items() if not getattr(permissions, flag))
         out.append(ChannelAccess(channel_id, f"#{getattr(channel, 'name', channel_id)}",
                                  tuple(here), missing))
