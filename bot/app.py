@@ -194,16 +194,20 @@ def _explain(exc: Exception) -> Exception:
 
 
 async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
-    # Only the HTTP login is needed to sync; the database is never opened.
-    bot = create_bot(settings)
+    # Only the HTTP login is needed to sync; the database is never opened. A plain
+    # client logs in (which also learns the application id) and syncs the bot's commands.
+    commands = create_bot(settings).tree.get_commands()
+    client = discord.Client(intents=discord.Intents(guilds=True))
     try:
-        await bot.http.static_login(token)
-        app = await bot.application_info()
-        bot._connection.application_id = app.id
+        await client.login(token)
+        tree: discord.app_commands.CommandTree[discord.Client] = \
+            discord.app_commands.CommandTree(client)
+        for command in commands:
+            tree.add_command(command)
         guild = discord.Object(id=guild_id) if guild_id else None
         if guild is not None:
-            bot.tree.copy_global_to(guild=guild)
-        synced = await bot.tree.sync(guild=guild)
+            tree.copy_global_to(guild=guild)
+        synced = await tree.sync(guild=guild)
         return len(synced)
     finally:
-        await bot.http.close()
+        await client.close()
