@@ -1244,6 +1244,13 @@ class Store:
 
     # ----------------------------------------------------------------- the outbox
 
+    async def queue_announcements(self, announcements: Sequence[Announcement],
+                                  now: float) -> None:
+        """Add ``announcements`` to the outbox in a transaction of their own (for what a
+        change needs announced after it was saved, such as a board Discord refused)."""
+        async with self._transaction():
+            await self._queue(announcements, now)
+
     async def _queue(self, announcements: Sequence[Announcement], now: float) -> None:
         """Add ``announcements`` to the outbox inside the caller's transaction, due at once."""
         if not announcements:

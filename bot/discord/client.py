@@ -133,7 +133,9 @@ class CandyBot(discord.Client):
         self.store = await Store.open(self.settings.db_path)
         self._tables = Tables(self.store, self.games, self.clock, announcer=announcement,
                               on_moves=self.metrics.moved)
-        self._outbox = Outbox(self.store, self, self.clock)
+        self._outbox = Outbox(self.store, self, self.clock,
+                              boards=lambda game_id, shown, nonce: flows.repost_board(
+                                  self, game_id, shown, nonce))
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")

@@ -34,6 +34,7 @@ from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell
 from bot.discord.messages import Animator, Outgoing, Renderer
 from bot.discord.outbox import Outbox
 from bot.games.engine import Action, GameError, StaleActionError
+from bot.store import Announcement, StoreError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
 from bot.tables.play import Choosing
 
@@ -90,7 +91,8 @@ def _messageable(bot: Host, board: Board) -> discord.PartialMessageable:
 
 
 async def publish(bot: Host, board: Board,
-                  interaction: discord.Interaction | None = None) -> None:
+                  interaction: discord.Interaction | None = None, *,
+                  nonce: str | None = None) -> int | None:
     """Deliver the channel's queued announcements (the ping for whoever the change handed
     the turn to), then show ``board``: edit the episode's message, or post a new one.
 
@@ -99,6 +101,8 @@ async def publish(bot: Host, board: Board,
     message loses its buttons, so only the newest board offers live choices. The board
     itself notifies nobody (the answer to a "thinking" placeholder is an edit, which
     Discord never lets notify): the ping is a newly created message of its own.
+    ``nonce`` goes with a new channel post (the outbox's repeat of a refused board).
+    Returns the id of the message that shows the board.
     """
     await bot.outbox.deliver(board.record.channel_id)
     outgoing = await board_outgoing(bot, board)
@@ -113,17 +117,19 @@ async def publish(bot: Host, board: Board,
         else:
             if interaction is not None and interaction.extras.get(PUBLIC_THINKING):
                 await _drop_placeholder(interaction)
-            return
+            return previous
     sent: discord.Message | None
     if interaction is not None and (interaction.extras.get(PUBLIC_THINKING)
                                     or interaction.type is discord.InteractionType.component):
         sent = await interaction.followup.send(**outgoing.kwargs(), wait=True)  # type: ignore[call-overload]
         interaction.extras[PUBLIC_THINKING] = False
     else:
-        sent = await _messageable(bot, board).send(**outgoing.kwargs())  # type: ignore[call-overload]
+        extra = {"nonce": nonce} if nonce is not None else {}
+        sent = await _messageable(bot, board).send(**outgoing.kwargs(), **extra)  # type: ignore[call-overload]
     await _remember_board(bot.tables, board, sent)
     if previous and sent is not None and previous != sent.id:
         await _strip(bot, board, previous)
+    return sent.id if sent is not None else None
 
 
 async def publish_saved(bot: Host, board: Board, interaction: discord.Interaction) -> bool:
@@ -133,14 +139,48 @@ async def publish_saved(bot: Host, board: Board, interaction: discord.Interactio
     try:
         await publish(bot, board, interaction)
     except discord.HTTPException:
-        log.warning("could not show the board of game %s after a saved change",
+        log.warning("could not show the board of game %s after a saved change; it is queued",
                     board.record.id, exc_info=True)
+        await _queue_board(bot, board)
         try:
             await tell(interaction, messages.saved_not_shown(board))
         except discord.HTTPException:
             log.warning("could not tell the player game %s was saved", board.record.id)
         return False
     return True
+
+
+async def _queue_board(bot: Host, board: Board) -> None:
+    """Queue a refused board in the outbox: it is posted, as the game stands then, once
+    Discord takes it (unless a newer board is shown first)."""
+    shown = str(board.record.board_message_id or "")
+    item = Announcement(board.record.channel_id, board.record.guild_id, board.record.id,
+                        "board", shown)
+    try:
+        await bot.tables.store.queue_announcements((item,), bot.tables.clock())
+    except StoreError:
+        log.warning("could not queue the board of game %s", board.record.id, exc_info=True)
+        return
+    bot.outbox.kick()
+
+
+async def repost_board(bot: Host, game_id: int, shown: str, nonce: str) -> int | None:
+    """Deliver a queued board (the outbox's ``"board"`` announcement): the game's board
+    as it stands now, unless the game is gone or a newer board than ``shown`` (the board
+    message on show when it was queued) has been posted since."""
+    try:
+        record = await bot.tables.store.get_game(game_id)
+    except StoreError:
+        return None
+    if str(record.board_message_id or "") != shown:
+        return None
+    try:
+        board = await bot.tables.board(record.channel_id)
+    except GameError:
+        return None
+    if board.record.id != game_id:
+        return None
+    return await publish(bot, board, nonce=nonce)
 
 
 async def _strip(bot: Host, board: Board, message_id: int) -> None:

@@ -378,8 +378,8 @@ def saved_not_shown(board: Board) -> str:
     told = " The players whose turn it is are pinged as soon as Discord takes the message." \
         if board.handed else ""
     lead = "Your move counts: it is saved" if board.played else "Done, and saved"
-    return (f"{lead} (move {board.move}). Discord would not take the board just now; "
-            f"`/game board` shows it.{told}")
+    return (f"{lead} (move {board.move}). Discord would not take the board just now; it "
+            f"is posted as soon as Discord takes it, and `/game board` shows it.{told}")
 
 
 def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) -> list[str]:

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 import aiohttp
@@ -58,14 +58,25 @@ def backoff(attempts: int, retry_after: float | None = None) -> float:
     return max(wait, retry_after or 0.0)
 
 
+#: Posts the current board of a game (``game_id, kind's content, nonce``) and returns the
+#: message's id, or None when there is nothing to post any more (a newer board is on show).
+BoardPoster = Callable[[int, str, str], Awaitable[int | None]]
+
+
 class Outbox:
-    """Delivers the store's pending announcements through ``poster``."""
+    """Delivers the store's pending announcements through ``poster``.
+
+    An announcement of kind ``"board"`` (a board Discord refused after a saved change)
+    is delivered by ``boards``, which draws the game's board as it stands then.
+    """
 
     def __init__(self, store: Store, poster: Poster,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, *,
+                 boards: BoardPoster | None = None) -> None:
         self.store = store
         self.poster = poster
         self.clock = clock
+        self.boards = boards
         self._wake = asyncio.Event()
 
     async def deliver(self, channel_id: int | None = None) -> int:
@@ -98,8 +109,11 @@ class Outbox:
         item = row.announcement
         channel = self.poster.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
         try:
-            sent = await channel.send(item.content, nonce=row.nonce,
-                                      allowed_mentions=messages.only(item.mentions))
+            if item.kind == "board" and self.boards is not None and item.game_id is not None:
+                sent_id = await self.boards(item.game_id, item.content, row.nonce)
+            else:
+                sent_id = (await channel.send(item.content, nonce=row.nonce,
+                                              allowed_mentions=messages.only(item.mentions))).id
         except discord.HTTPException as exc:
             await self._failed(row, exc, getattr(exc, "status", 0) or 0,
                                getattr(exc, "retry_after", None))
@@ -108,7 +122,7 @@ class Outbox:
             await self._failed(row, exc, 0, None)
             return False
         try:
-            await self.store.announcement_delivered(row.id, sent.id, self.clock())
+            await self.store.announcement_delivered(row.id, sent_id, self.clock())
         except StoreError:
             # Posted but not marked: the lease runs out and the nonce stops a second post.
             log.warning("announcement %s was posted but could not be marked delivered", row.id,

@@ -290,3 +290,48 @@ async def test_drain_delivers_what_is_due_and_leaves_the_rest_queued(table: Tabl
     table.clock.advance(1.0)
     assert await table.bot.outbox.drain(1.0) == 0
     assert len(table.rec.notified_users()) == 1
+
+
+# --------------------------------------------------------------------------- refused boards
+
+
+def boards_created(rec: Recorder) -> list[Sent]:
+    return [s for s in rec.sent if s.pngs and s.created and not s.ephemeral]
+
+
+async def test_a_board_discord_refused_after_a_saved_move_is_posted_once_when_it_takes_it(
+        table: Table) -> None:
+    """The move is saved, the mover is told so, and the board follows through the outbox,
+    even across a restart: exactly one new board, showing the game as it stands."""
+    await table.start(ALICE, BOB)
+    table.rec.clear()
+    table.rec.fail_when(lambda s: bool(s.pngs), status=503)
+    mover = await table.step(ALICE, BOB)
+    told = next(s for s in table.rec.sent if s.ephemeral)
+    assert "it is posted as soon as Discord takes it" in told.content
+    assert boards_created(table.rec) == []
+    assert [status for _id, status, _content in await table.queued()][-1] == "pending"
+    await table.restart()
+    table.clock.advance(0.1)
+    await table.bot.outbox.drain(1.0)
+    (board,) = boards_created(table.rec)
+    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    assert record is not None and record.board_message_id == board.message_id
+    assert f"<@{BOB if mover == ALICE else ALICE}>" in board.content
+    await table.bot.outbox.drain(1.0)
+    assert len(boards_created(table.rec)) == 1
+
+
+async def test_a_queued_board_is_dropped_when_a_newer_board_was_shown_first(
+        table: Table) -> None:
+    await table.start(ALICE, BOB)
+    table.rec.clear()
+    table.rec.fail_when(lambda s: bool(s.pngs), status=503)
+    await table.step(ALICE, BOB)
+    table.rec.failures.clear()
+    await table.step(ALICE, BOB)  # the next move posts its own board first
+    (newer,) = boards_created(table.rec)
+    table.clock.advance(60.0)
+    await table.bot.outbox.drain(1.0)
+    assert boards_created(table.rec) == [newer]
+    assert "pending" not in [status for _id, status, _content in await table.queued()]
