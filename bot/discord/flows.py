@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import secrets
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -34,6 +35,7 @@ from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell
 from bot.discord.messages import Animator, Outgoing, Renderer
 from bot.discord.outbox import Outbox
 from bot.games.engine import Action, GameError, StaleActionError
+from bot.games.rng import Rng
 from bot.store import Announcement, StoreError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
 from bot.tables.play import Choosing
@@ -391,13 +393,34 @@ async def _show_step(interaction: discord.Interaction, choosing: Choosing, node:
         await interaction.response.send_message(text, view=view, ephemeral=True)  # type: ignore[arg-type]
 
 
+#: How many worlds the player cannot tell from the real one a drawing move is tried in.
+PREVIEW_WORLDS = 2
+
+
 def _preview_view(choosing: Choosing, action: Action) -> dict[str, object] | None:
-    """The player's view after ``action``, when it reveals nothing and draws no chance
-    (``None`` otherwise: such a move is played at once). Runs in a worker thread."""
-    outcome = choosing.game.apply(choosing.state, choosing.seat, action)
-    if not outcome.undoable:
-        return None
-    return choosing.game.view(outcome.state, choosing.seat)
+    """What the player may see of the board after ``action`` (runs in a worker thread).
+
+    A move that reveals nothing and draws no chance shows the player's own view after
+    it. A move that draws (a land card placed, a tile laid) shows the public
+    view after it, but only when that view comes out the same in worlds the player
+    cannot tell from the real one (:meth:`Game.resample`): then it tells them nothing
+    they could not work out, and what they draw stays hidden until they confirm.
+    Otherwise ``None``: the move is played at once.
+    """
+    game, state, seat = choosing.game, choosing.state, choosing.seat
+    outcome = game.apply(state, seat, action)
+    if outcome.undoable:
+        return game.view(outcome.state, seat)
+    public = game.view(outcome.state, None)
+    rng = Rng.from_seed(secrets.randbits(63))
+    for _ in range(PREVIEW_WORLDS):
+        try:
+            other = game.apply(game.resample(state, seat, rng), seat, action)
+        except GameError:
+            return None
+        if game.view(other.state, None) != public:
+            return None
+    return public
 
 
 async def _show_preview(bot: Host, interaction: discord.Interaction, choosing: Choosing,
@@ -417,8 +440,9 @@ async def _show_preview(bot: Host, interaction: discord.Interaction, choosing: C
             buttons.add_item(item)
     components.inert(buttons)
     label = action.label if action.label and action.label != action.notation else ""
+    hidden = " What you draw is shown once you confirm." if view.get("viewer") is None else ""
     text = (f"**{choosing.game.title}**: preview of `{action.notation}`"
-            f"{f' ({label})' if label else ''}, only you see this. Confirm to play it.")
+            f"{f' ({label})' if label else ''}, only you see this. Confirm to play it.{hidden}")
     private = _private(interaction)
     if private:
         await interaction.response.defer()
