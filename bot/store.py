@@ -482,6 +482,18 @@ def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
         result_json=result_json)
 
 
+def _readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
+    """The records of ``rows`` that can be read; each damaged one is logged with
+    ``warning`` (game id, error) and left out, so it cannot hold up the others."""
+    records = []
+    for row in rows:
+        try:
+            records.append(_record(row))
+        except CorruptRowError as exc:
+            log.warning(warning, exc.game_id, exc)
+    return records
+
+
 def _check_int(value: int | None, what: str) -> int | None:
     if value is not None and not _INT_MIN <= int(value) <= _INT_MAX:
         raise StoreError(f"The {what} {value} is too large to save.")
@@ -817,13 +829,7 @@ class Store:
                 f"OR (g.status = 'finished' AND g.finished_at >= ?)) ORDER BY g.id",
                 (user_id, finished_since)) as cursor:
             rows = await cursor.fetchall()
-        records = []
-        for row in rows:
-            try:
-                records.append(_record(row))
-            except CorruptRowError as exc:
-                log.warning("leaving damaged game %s out of /games: %s", exc.game_id, exc)
-        return records
+        return _readable(rows, "leaving damaged game %s out of /games: %s")
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""
@@ -1154,13 +1160,7 @@ class Store:
                 f"AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? "
                 f"ORDER BY next_reminder_at, id", (now,)) as cursor:
             rows = await cursor.fetchall()
-        records = []
-        for row in rows:
-            try:
-                records.append(_record(row))
-            except CorruptRowError as exc:
-                log.warning("skipping reminders for game %s: %s", exc.game_id, exc)
-        return records
+        return _readable(rows, "skipping reminders for game %s: %s")
 
     async def mark_reminded(self, game_id: int, expected_version: int, *, reminders_sent: int,
                             next_reminder_at: float | None,

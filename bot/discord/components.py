@@ -166,6 +166,15 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _dispatch("move", interaction, self.game_id, self.move, self.token, self.notation)
 
 
+def _one_choice(custom_id: str, placeholder: str,
+                options: Sequence[discord.SelectOption]) -> discord.ui.Select[Any]:
+    """A menu of one pick (a menu rebuilt from a click carries its options; a fresh one
+    without any gets a stand-in, as Discord refuses an empty menu)."""
+    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder, min_values=1,
+                             max_values=1, options=list(options)
+                             or [discord.SelectOption(label="…", value="…")])
+
+
 class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=_known(rf"cb:s:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                              rf"(?P<token>{TOKEN})")):
@@ -173,10 +182,8 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, game_id: int, move: int, token: str,
                  options: Sequence[discord.SelectOption] = ()) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=f"cb:s:{game_id}:{move}:{token}", placeholder="Choose your move…",
-            min_values=1, max_values=1,
-            options=list(options) or [discord.SelectOption(label="…", value="…")]))
+        super().__init__(_one_choice(f"cb:s:{game_id}:{move}:{token}", "Choose your move…",
+                                     options))
         self.game_id = game_id
         self.move = move
         self.token = token
@@ -275,10 +282,8 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     def __init__(self, game_id: int, move: int, token: str, number: int,
                  options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose…",
                  ) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=f"cb:bs:{game_id}:{move}:{token}:{number}", placeholder=placeholder,
-            min_values=1, max_values=1,
-            options=list(options) or [discord.SelectOption(label="…", value="…")]))
+        super().__init__(_one_choice(f"cb:bs:{game_id}:{move}:{token}:{number}", placeholder,
+                                     options))
         self.game_id = game_id
         self.move = move
         self.token = token
