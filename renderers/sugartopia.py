@@ -14,6 +14,7 @@ image cannot show one.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -50,8 +51,10 @@ MAX_HEX = 130
 SIZE_STEP = 0.92
 #: The largest hex when zoomed on one spot.
 ZOOM_HEX = 230
-MAX_MAP_H = 1000
-ZOOM_MAP_H = 760
+#: The tallest map: a long, narrow table may grow the picture this far down before its
+#: hexes shrink (a phone scrolls a tall picture; it cannot enlarge tiny labels).
+MAX_MAP_H = 1200
+ZOOM_MAP_H = 1000
 MIN_MAP_H = 360
 SQRT3 = math.sqrt(3)
 
@@ -295,6 +298,7 @@ class Map:
         self.owner_colour = {s["seat"]: s["colour"] for s in view["seats"]}
         feeding = view.get("feeding") or {}
         self.feeding_area = feeding.get("area")
+        self.tagged = tag_places(view)
 
     def draw(self, draw: ImageDraw.ImageDraw) -> None:
         geo = self.geo
@@ -343,11 +347,12 @@ class Map:
     def _key(self, card: dict[str, Any]) -> tuple[Any, ...]:
         """Everything that decides how a card's contents look, as a hashable key."""
         fields = []
-        for f in card["fields"]:
+        for n, f in enumerate(card["fields"]):
             index = f.get("area")
             area = self.areas[index] if index is not None and index < len(self.areas) else None
             tag = ((area["number"], bool(area["done"]), area["id"] == self.feeding_area)
-                   if area is not None and "number" in area else None)
+                   if area is not None and "number" in area
+                   and self.tagged.get(index) == (card["q"], card["r"], n) else None)
             fields.append((tuple(f["sides"]), f["sheep"], f["rainbow"], f["sugar"], f["honey"],
                            tuple((b["colour"], b["fed"]) for b in f["bears"]), tag))
         roads = tuple(tuple((a["side"], a["cookies"]) for a in road["arms"])
@@ -355,6 +360,27 @@ class Map:
         owner = card.get("owner")
         colour = self.owner_colour.get(owner) if owner is not None else None
         return (card["kind"], roads, tuple(fields), owner, colour, self.players)
+
+
+def tag_places(view: dict[str, Any]) -> dict[int, tuple[int, int, int]]:
+    """Where each meadow's tag goes: one field per meadow, as a map names a region once.
+
+    The tag sits on the meadow's largest field holding a sheep or a bear (an empty
+    meadow is not listed, so needs no name), the earliest placed card on a tie, so that
+    it rarely moves as the table grows. Returns area index -> (q, r, field).
+    """
+    best: dict[int, tuple[tuple[int, int], tuple[int, int, int]]] = {}
+    for order, card in enumerate(view["cards"]):
+        for n, field in enumerate(card["fields"]):
+            index = field.get("area")
+            if index is None:
+                continue
+            if not (field["sheep"] or field["rainbow"] or field["bears"]):
+                continue
+            rank = (-len(field["sides"]), order)
+            if index not in best or rank < best[index][0]:
+                best[index] = (rank, (card["q"], card["r"], n))
+    return {index: place for index, (_, place) in best.items()}
 
 
 @lru_cache(maxsize=768)
@@ -374,8 +400,10 @@ def _card_sprite(size: float, key: tuple[Any, ...]) -> Image.Image:
         _hexagon(draw, geo.corners(0, 0, 0.9), None, colour, max(4, round(size * 0.1)))
         _gingerman(draw, half, half, size * 0.5, colour, shape)
     shape_of = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(players)}
-    for field in fields:
-        _paint_field(sprite, draw, geo, field, shape_of)
+    blocks = [b for b in (_field_block(geo, field) for field in fields) if b is not None]
+    _arrange(geo, blocks)
+    for block in blocks:
+        _paint_block(sprite, draw, block, shape_of)
     return sprite
 
 
@@ -426,19 +454,39 @@ def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
                 _cookie(draw, hx + (x - hx) * t, hy + (y - hy) * t, max(3.0, s * 0.1))
 
 
-def _paint_field(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry,
-                 field: tuple[Any, ...], shape_of: dict[str, str]) -> None:
-    """Sheep and bears near the field's own sides, led by the meadow's tag."""
+@dataclass
+class _Block:
+    """What one field shows (its tag above a grid of tokens) and where, in a card sprite."""
+
+    tokens: list[tuple[str, Any]]
+    tag: tuple[int, bool, bool] | None
+    per_row: int
+    rad: float
+    tag_w: float
+    tag_h: float
+    x: float
+    y: float
+    tag_size: int = READABLE
+
+    @property
+    def width(self) -> float:
+        return max(self.per_row * self.rad * 2.2, self.tag_w)
+
+    @property
+    def height(self) -> float:
+        return math.ceil(len(self.tokens) / self.per_row) * self.rad * 2.2 + self.tag_h
+
+
+def _field_block(geo: Geometry, field: tuple[Any, ...]) -> _Block | None:
+    """Sheep and bears near the field's own sides, under the meadow's tag if it has one."""
     sides, sheep, rainbow, sugar, honey, bears, tag = field
-    cx, cy = geo.centre(0, 0)
     tokens: list[tuple[str, Any]] = []
     tokens += [("sheep", n < sugar) for n in range(sheep)]
     tokens += [("rainbow", n < honey) for n in range(rainbow)]
     tokens += [("bear", bear) for bear in bears]
     if not tokens:
-        return
-    if tag is not None:
-        tokens.insert(0, ("tag", tag))
+        return None
+    cx, cy = geo.centre(0, 0)
     if sides and len(sides) < 6:
         points = [geo.side_point(0, 0, side, 0.55) for side in sides]
         ax = sum(p[0] for p in points) / len(points)
@@ -449,23 +497,100 @@ def _paint_field(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry,
         ax, ay = cx, cy + geo.size * 0.08
     count = len(tokens)
     per_row = 1 if count == 1 else 2 if count <= 4 else 3
-    rows = math.ceil(count / per_row)
     small = len(sides) <= 1 and count > 2
     rad = geo.size * (0.25 if count <= 2 else 0.2 if count <= 4 and not small else 0.16)
-    step = rad * 2.2
-    for i, (kind, data) in enumerate(tokens):
-        row, col = divmod(i, per_row)
-        in_row = min(per_row, count - row * per_row)
-        x = ax + (col - (in_row - 1) / 2) * step
-        y = ay + (row - (rows - 1) / 2) * step
+    tag_w = tag_h = 0.0
+    if tag is not None:
+        w, h = _measure_tag(_short(tag[0]), _tag_size(rad))
+        tag_w, tag_h = w, h + rad * 0.3
+    return _Block(tokens, tag, per_row, rad, tag_w, tag_h, ax, ay, _tag_size(rad))
+
+
+def _tag_size(rad: float) -> int:
+    return max(READABLE, 2 * round(rad * 0.95 / 2))
+
+
+def _measure_tag(text: str, size: int) -> tuple[float, float]:
+    """The outer width and height of a tag drawn by ``_tag``."""
+    w, h = text_size(_MEASURE, text, size, True)
+    pad = max(3, size // 4)
+    return w + 2 * pad, h + 2 * pad
+
+
+def _arrange(geo: Geometry, blocks: list[_Block]) -> None:
+    """Lay out a card's blocks apart, shrinking the tokens (never the tags) if they crowd."""
+    start = [(b.x, b.y) for b in blocks]
+    for _ in range(2):  # two steps at most: smaller tokens would stop reading as sheep
+        if _push_apart(geo, blocks):
+            return
+        for b, (x, y) in zip(blocks, start, strict=True):
+            b.x, b.y = x, y
+            b.tag_h -= b.rad * 0.3 * 0.2 if b.tag is not None else 0
+            b.rad *= 0.8
+    _push_apart(geo, blocks)
+
+
+def _push_apart(geo: Geometry, blocks: list[_Block]) -> bool:
+    """Move the blocks of one card apart and inside it, below the card's own label.
+
+    A few rounds of pushing overlapping pairs apart along the line between their
+    centres, then keeping each block inside the circle that fits in the hexagon.
+    """
+    cx, cy = geo.centre(0, 0)
+    room = geo.size * SQRT3 / 2 * 0.94
+    ceiling = cy - geo.size * 0.84 + READABLE + 2  # the card's label sits above this
+
+    def clamp(b: _Block) -> None:
+        reach_x = max(0.0, room - b.width / 2)
+        reach_y = max(0.0, room - b.height / 2)
+        b.x = min(max(b.x, cx - reach_x), cx + reach_x)
+        b.y = min(max(b.y, max(cy - reach_y, ceiling + b.height / 2)), cy + reach_y)
+
+    for b in blocks:
+        clamp(b)
+    for _ in range(12):
+        moved = False
+        for i, a in enumerate(blocks):
+            for b in blocks[i + 1:]:
+                over_x = (a.width + b.width) / 2 + 2 - abs(a.x - b.x)
+                over_y = (a.height + b.height) / 2 + 2 - abs(a.y - b.y)
+                if over_x <= 0 or over_y <= 0:
+                    continue
+                moved = True
+                # Separate along the axis that needs the smaller push.
+                if over_x < over_y:
+                    sign = 1 if a.x >= b.x else -1
+                    a.x += sign * over_x / 2
+                    b.x -= sign * over_x / 2
+                else:
+                    sign = 1 if a.y >= b.y else -1
+                    a.y += sign * over_y / 2
+                    b.y -= sign * over_y / 2
+                clamp(a)
+                clamp(b)
+        if not moved:
+            return True
+    return False
+
+
+def _paint_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: _Block,
+                 shape_of: dict[str, str]) -> None:
+    top = block.y - block.height / 2
+    rad, step = block.rad, block.rad * 2.2
+    if block.tag is not None:
+        number, done, feeding = block.tag
+        _tag(image, draw, block.x, top + (block.tag_h - rad * 0.3) / 2, _short(number),
+             block.tag_size, done, feeding)
+    first = top + block.tag_h + step / 2
+    count = len(block.tokens)
+    for i, (kind, data) in enumerate(block.tokens):
+        row, col = divmod(i, block.per_row)
+        in_row = min(block.per_row, count - row * block.per_row)
+        x = block.x + (col - (in_row - 1) / 2) * step
+        y = first + row * step
         if kind == "bear":
             colour, fed = data
             _stamp(image, _token("bear", round(rad, 1), colour, shape_of.get(colour), fed), x, y)
-        elif kind == "tag":
-            number, done, feeding = data
-            text = _short(number)
-            _tag(image, draw, x, y, text, max(READABLE, 2 * round(rad * 0.95 / 2)), done,
-                 feeding)
         else:
             _stamp(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
 

@@ -131,3 +131,36 @@ def test_a_new_placement_changes_the_picture():
     before = picture(GAME.view(played(4), None)).tobytes()
     after = picture(GAME.view(played(5), None)).tobytes()
     assert before != after
+
+
+def test_each_meadow_that_holds_anything_is_named_once_on_the_map():
+    view = GAME.view(played(30), None)
+    geo, _ = Geometry.fitted([(c["q"], c["r"]) for c in view["cards"]], WIDTH, 900, 130)
+    drawn = Map(view, geo, Image.new("RGB", (WIDTH, 900)))
+    tags: list[int] = []
+    for card in view["cards"]:
+        for field in drawn._key(card)[2]:
+            if field[-1] is not None:
+                tags.append(field[-1][0])
+    holding = {view["areas"][f["area"]]["number"] for c in view["cards"] for f in c["fields"]
+               if f.get("area") is not None and (f["sheep"] or f["rainbow"] or f["bears"])}
+    assert len(holding) > 5
+    assert sorted(tags) == sorted(holding)
+
+
+def test_a_cards_tags_and_tokens_stay_apart_and_inside_it():
+    from renderers.sugartopia import _arrange, _field_block
+
+    geo = Geometry(80.0, 90.0, 90.0)
+    bears = (("red", True), ("blue", False))
+    fields = [((0, 1), 2, 1, 2, 1, bears, (3, False, False)),
+              ((1, 2), 1, 0, 1, 0, bears, (4, False, False)),
+              ((2, 3), 2, 0, 0, 0, (), None)]
+    blocks = [_field_block(geo, f) for f in fields]
+    _arrange(geo, blocks)
+    for i, a in enumerate(blocks):
+        assert abs(a.x - 90) + a.width / 2 <= 80 * SQRT3 / 2 + 1
+        for b in blocks[i + 1:]:
+            apart_x = abs(a.x - b.x) >= (a.width + b.width) / 2
+            apart_y = abs(a.y - b.y) >= (a.height + b.height) / 2
+            assert apart_x or apart_y
