@@ -401,7 +401,9 @@ async def hand_message(hand: Hand, renderer: Renderer | None,
     if hand.answer:
         shown = ", ".join(f"`{n}`" for n in hand.answer)
         lines.append(f"Your secret answer so far: {shown}.")
-    if hand.legal:
+    if hand.record.status != "active":
+        lines.append("This game is over: this is how it ended for you.")
+    elif hand.legal:
         shown = ", ".join(f"`{a.notation}`" for a in hand.legal[:20])
         more = f" and {len(hand.legal) - 20} more" if len(hand.legal) > 20 else ""
         lines.append(f"Your {'move' if len(hand.legal) == 1 else 'moves'}: {shown}{more}.")

@@ -133,7 +133,10 @@ class Queries(TablesBase):
     async def hand(self, channel_id: int, user_id: int, game_id: int | None = None) -> Hand:
         """The caller's private view, choices and catch-up: only for their own eyes."""
         if game_id is None:
-            record = await self._current(channel_id)
+            record = await self._shown(channel_id)
+            if record.status != "active":
+                # The last ended game stays readable: its final private view, nothing to do.
+                return await asyncio.to_thread(self._final_hand, record, user_id)
         else:
             record = await self._by_id(game_id, channel_id)
             if record.status == "lobby":
@@ -164,6 +167,17 @@ class Queries(TablesBase):
         return Hand(record, game, seat, game.view(state, seat), legal, choices,
                     int(state["move"]), self.wire_token(game, state, seat), multi,
                     answer=answer, waiting=waiting)
+
+    def _final_hand(self, record: GameRecord, user_id: int) -> Hand:
+        """What a player saw at the end of an ended game (no choices, no catch-up)."""
+        game, state = self._looked_at(record)
+        mine = self._seats_of(record, user_id)
+        if not mine:
+            raise TableError("You did not play in this channel's last game, so you have no "
+                             "hand to see. `/game board` shows its final board.")
+        seat = mine[0].seat
+        return Hand(record, game, seat, game.view(state, seat), (), (), int(state["move"]),
+                    self.wire_token(game, state, seat))
 
     async def status(self, channel_id: int) -> Status:
         """Whose turn, since when, the scores, and when the next reminder and take-over come;

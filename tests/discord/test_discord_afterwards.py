@@ -192,3 +192,16 @@ async def test_a_secret_bid_stays_secret_after_the_end(table: Session) -> None:
         await table.play(user, legal[0].notation)
     log = await table.command(BOB, "game", "log", {"n": 50})
     assert "placed a bid" in log.content and "bid 3" not in log.content
+
+
+async def test_after_the_end_a_player_still_sees_their_own_final_hand_privately(
+        table: Session, views: Views) -> None:
+    await race_to_the_end(table)
+    views.seen.clear()
+    hand = await table.command(BOB, "game", "hand")
+    assert hand.ephemeral and hand.pngs
+    assert "This game is over" in hand.content
+    assert not hand.custom_ids, "an ended game offers nothing to decide"
+    assert views.seen and all(v["hand"] is not None for v in views.seen), "his own view"
+    outsider = await table.command(350000000000000009, "game", "hand")
+    assert outsider.ephemeral and "did not play" in outsider.content
