@@ -135,3 +135,19 @@ def test_a_game_stored_under_rules_one_goes_on_under_rules_one():
     assert "feed all" in [a.notation for a in GAME.legal_actions(fed, 0)]
     fed, _ = play(fed, 0, "feed all")
     assert 0 in GAME.top(fed).answered
+
+
+def test_the_result_names_the_winner_once_and_leaves_each_total_to_the_ranking():
+    from bot.games import get_game
+
+    game = get_game("kingdoms-candy-monsters")
+    state = game.new([SeatInfo(name, ai=True) for name in ("Ana", "Bo", "Cy")], 5)
+    while game.to_act(state):
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, game.ai_action(state, seat)).state
+    result = game.result(state)
+    winners = {game.seat_name(state, s) for s in result.ranking[0]}
+    losers = {game.seat_name(state, s) for s in range(3)} - winners
+    assert all(name in result.summary for name in winners)
+    assert not any(name in result.summary for name in losers)
+    assert result.summary.count(str(result.scores[result.ranking[0][0]])) == 1

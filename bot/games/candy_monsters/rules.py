@@ -832,9 +832,9 @@ class CandyMonsters(Game):
         scores = {s: keys[s][0] for s in players}
         best = " and ".join(self.seat_name(state, s) for s in ranking[0])
         verb = "share the win" if len(ranking[0]) > 1 else "wins"
-        lines = "; ".join(f"{self.seat_name(state, s)} {scores[s]}" for s in players)
-        return Result(ranking, scores, f"{best} {verb} with {scores[ranking[0][0]]} candies. "
-                                       f"{lines}.")
+        # Each seat's total is in the final scoring's narration and in the ranking that
+        # follows the result: the summary names the winner only, so scores appear once.
+        return Result(ranking, scores, f"{best} {verb} with {scores[ranking[0][0]]} candies.")
 
     def summary(self, state: State) -> str:
         if state["final"] is not None:
