@@ -29,7 +29,7 @@ import threading
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from renderers import Renderer, render
+from renderers import Renderer, animate, render
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +136,18 @@ class PooledRenderer:
             if self._executor is not None:
                 self._broken(self._executor)
             return self.renderer(view)
+
+    def animate(self, view: dict[str, Any]) -> bytes | None:
+        """The GIF of the latest move of ``view`` (see :func:`renderers.animate`), drawn
+        in a worker like a picture: a long animation never holds the event loop's lock."""
+        self.start()
+        executor = self._executor
+        if executor is not None:
+            try:
+                return executor.submit(animate, view).result(timeout=TIMEOUT_S)
+            except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError):
+                self._broken(executor)
+        return animate(view)
 
     async def render_async(self, view: dict[str, Any]) -> bytes:
         """The PNG of ``view`` awaited on the event loop without tying up a thread."""

@@ -88,3 +88,23 @@ def test_a_worker_that_dies_is_replaced_and_its_picture_still_drawn():
     finally:
         renderer.close()
     assert not renderer.pooled
+
+
+def test_a_moves_gif_is_drawn_in_a_worker_and_matches_the_one_drawn_in_process(pooled):
+    from playthrough import play
+
+    from renderers import animate
+
+    game = get_game("sugarworks")
+    moving: list[dict] = []
+
+    def keep(step) -> None:
+        view = game.view(step.outcome.state, None)
+        if view["movement"] and view["movement"]["fresh"] and len(moving) < 1:
+            moving.append(view)
+
+    play(game, 6, 3, on_step=keep)
+    (view,) = moving
+    gif = pooled.animate(view)
+    assert gif is not None and gif.startswith(b"GIF8") and gif == animate(view)
+    assert pooled.animate(game.view(game.new([SeatInfo("A"), SeatInfo("B")], 1), None)) is None

@@ -13,6 +13,10 @@ Boards: a new board message takes the buttons away from the previous one. A
 move that continues the episode on show (see ``Game.episode``) edits that
 message instead.
 
+Movement: a game that animates its moves gets the GIF of a move after the
+board is shown: the GIF is drawn in the background and added to the board message by
+an edit, unless a newer board has replaced what that message shows by then.
+
 Pings: a board never notifies anybody. Whoever a change hands the turn to is
 pinged by a short, newly created message that the change queued in the store's
 outbox in its own transaction; :func:`publish` delivers the channel's queue
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import logging
 import secrets
 from collections.abc import Sequence
@@ -111,7 +116,7 @@ async def publish(bot: Host, board: Board,
     previous = board.record.board_message_id
     if board.edits and previous:
         try:
-            await _messageable(bot, board).get_partial_message(previous).edit(
+            edited = await _messageable(bot, board).get_partial_message(previous).edit(
                 **outgoing.edit_kwargs())  # type: ignore[arg-type]
         except discord.HTTPException:
             log.info("could not edit the board of game %s; posting a new one", board.record.id,
@@ -119,6 +124,7 @@ async def publish(bot: Host, board: Board,
         else:
             if interaction is not None and interaction.extras.get(PUBLIC_THINKING):
                 await _drop_placeholder(interaction)
+            _show_movement(bot, board, previous, edited.attachments if edited else [])
             return previous
     sent: discord.Message | None
     if interaction is not None and (interaction.extras.get(PUBLIC_THINKING)
@@ -131,7 +137,47 @@ async def publish(bot: Host, board: Board,
     await _remember_board(bot.tables, board, sent)
     if previous and sent is not None and previous != sent.id:
         await _strip(bot, board, previous)
+    if sent is not None:
+        _show_movement(bot, board, sent.id, sent.attachments)
     return sent.id if sent is not None else None
+
+
+#: What each board message shows, by a number that grows with every board shown: a GIF
+#: drawn for a board that an edit has since replaced is not attached.
+_showing: dict[int, int] = {}
+_boards = itertools.count(1)
+_drawing: set[asyncio.Task[None]] = set()
+
+
+def _show_movement(bot: Host, board: Board, message_id: int,
+                   attachments: Sequence[discord.Attachment]) -> None:
+    """Draw the GIF of the move ``board`` shows in the background and add it to the
+    board message (the picture is already there: a player never waits for the GIF)."""
+    if bot.renderer is None or not messages.animates(board.game):
+        return
+    mark = _showing[message_id] = next(_boards)
+    task = asyncio.create_task(_attach_movement(bot, board, message_id, list(attachments),
+                                                mark), name=f"movement-{board.record.id}")
+    _drawing.add(task)
+    task.add_done_callback(_drawing.discard)
+
+
+async def _attach_movement(bot: Host, board: Board, message_id: int,
+                           attachments: list[discord.Attachment], mark: int) -> None:
+    try:
+        gif = await messages.animate(bot.renderer, board.view, game_id=board.record.id)
+        if gif is None or _showing.get(message_id) != mark:
+            return
+        movement = discord.File(io.BytesIO(gif), filename="move.gif")
+        try:
+            await _messageable(bot, board).get_partial_message(message_id).edit(
+                attachments=[*attachments, movement], allowed_mentions=messages.NOBODY)
+        except discord.HTTPException:
+            log.info("could not add the movement to the board of game %s", board.record.id,
+                     exc_info=True)
+    finally:
+        if _showing.get(message_id) == mark:
+            del _showing[message_id]
 
 
 async def publish_saved(bot: Host, board: Board, interaction: discord.Interaction) -> bool:

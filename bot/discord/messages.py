@@ -15,7 +15,6 @@ colour and shape the pictures draw them in.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import io
 import logging
 import re
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 import discord
 
+import renderers
 from bot.away import QuietHours
 from bot.games.colours import text_mark
 from bot.games.engine import Game, Result, View
@@ -186,23 +186,19 @@ async def render(renderer: Renderer | None, view: View, *,
         return None
 
 
-def animation_for(slug: str) -> Callable[[View], bytes | None] | None:
-    """The ``animate(view)`` of the game's renderer module, if it has one."""
-    from bot.games import package_of
+def animates(game: Game) -> bool:
+    """Whether the game's renderer draws a GIF of each move."""
+    return renderers.animator_for(game.slug) is not None
 
-    try:
-        module = importlib.import_module(f"renderers.{package_of(slug)}")
-    except ImportError:
+
+async def animate(renderer: Renderer | None, view: View, *,
+                  game_id: int | None = None) -> bytes | None:
+    """The GIF of the latest move, when the game's renderer draws one: in the render
+    pool's workers when ``renderer`` is a pool, else in a worker thread."""
+    if renderer is None:
         return None
-    animate = getattr(module, "animate", None)
-    return animate if callable(animate) else None
-
-
-async def animate(slug: str, view: View, *, game_id: int | None = None) -> bytes | None:
-    """The GIF of the latest move, when the game's renderer draws one."""
-    maker = animation_for(slug)
-    if maker is None:
-        return None
+    pooled = getattr(renderer, "animate", None)
+    maker = pooled if callable(pooled) else renderers.animate
     try:
         return await asyncio.to_thread(maker, view)
     except Exception:
@@ -360,8 +356,7 @@ async def board_message(board: Board, renderer: Renderer | None,
                         view: discord.ui.View | None) -> Outgoing:
     """The public move message for ``board``: image, narration, mention, choices."""
     image = await render(renderer, board.view, game_id=board.record.id)
-    gif = await animate(board.game.slug, board.view, game_id=board.record.id)
-    return Outgoing(board_text(board), image, "board.png", view, NOBODY, gif)
+    return Outgoing(board_text(board), image, "board.png", view, NOBODY)
 
 
 def mover_text(board: Board, user_id: int, played: str) -> str:

@@ -203,6 +203,12 @@ class Sent:
         return self.method == "PATCH" or self.kind == 7 or self.replaced
 
     @property
+    def media_only(self) -> bool:
+        """An edit that only changes the attachments (text and buttons stay as they are)."""
+        return self.method == "PATCH" and bool(self.files) and not (
+            {"content", "components", "embeds"} & set(self.body))
+
+    @property
     def created(self) -> bool:
         """A new message Discord created (an edit, a refused request or a repeat is not)."""
         if self.edit or self.duplicate or self.method != "POST" or self.kind in (5, 6):
@@ -283,7 +289,13 @@ class Recorder:
                 and s.kind not in (5, 6) and (s.body.get("content") or s.files)]
 
     def last(self) -> Sent:
-        return self.messages_sent()[-1]
+        """The last message sent or edited in answer (not counting a movement GIF added
+        to a board afterwards: see :meth:`movements`)."""
+        return [s for s in self.messages_sent() if not s.media_only][-1]
+
+    def movements(self) -> list[Sent]:
+        """The edits that added a movement GIF to a board already shown."""
+        return [s for s in self.messages_sent() if s.media_only and s.gifs]
 
     def public(self) -> list[Sent]:
         """Messages everybody in the channel can see."""
@@ -404,6 +416,10 @@ class Recorder:
             return self._store(message_id, self.channels.get(token, CHANNEL_ID), sent)
         raise AssertionError(f"unexpected request {sent.method} {sent.path}")
 
+    def _attachments(self, sent: Sent) -> list[dict[str, Any]]:
+        """The attachments Discord makes of a request's files."""
+        return [_attachment_payload(next(self._ids), name, data) for name, data in sent.files]
+
     def _store(self, message_id: int, channel_id: int, sent: Sent, *,
                edit: bool = False) -> dict[str, Any]:
         body = sent.body
@@ -417,12 +433,20 @@ class Recorder:
                 if key in body:
                     merged[key] = body[key] if body[key] is not None else \
                         ("" if key == "content" else [] if key == "components" else 0)
+            if "attachments" in body or sent.files:
+                # Discord keeps the attachments an edit lists by id, adds its new files
+                # and drops the rest (an edit naming no attachments keeps them all).
+                kept = {str(a.get("id")) for a in body.get("attachments") or []}
+                merged["attachments"] = [a for a in old.get("attachments", [])
+                                         if "attachments" not in body or a["id"] in kept]
+                merged["attachments"] += self._attachments(sent)
             merged["edited_timestamp"] = "2024-01-01T00:00:01+00:00"
             self.messages[message_id] = merged
             return merged
         message = {
             "id": str(message_id), "channel_id": str(channel_id), "type": 0,
-            "content": body.get("content") or "", "author": BOT_USER, "attachments": [],
+            "content": body.get("content") or "", "author": BOT_USER,
+            "attachments": self._attachments(sent),
             "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
             "mention_everyone": False, "tts": False, "timestamp": "2024-01-01T00:00:00+00:00",
             "edited_timestamp": None, "flags": int(body.get("flags") or 0),
@@ -430,6 +454,12 @@ class Recorder:
         }
         self.messages[message_id] = message
         return message
+
+
+def _attachment_payload(attachment_id: int, filename: str, data: bytes) -> dict[str, Any]:
+    url = f"https://cdn.discordapp.com/attachments/{attachment_id}/{filename}"
+    return {"id": str(attachment_id), "filename": filename, "size": len(data), "url": url,
+            "proxy_url": url}
 
 
 class _Adapter(AsyncWebhookAdapter):

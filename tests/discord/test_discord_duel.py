@@ -66,8 +66,12 @@ def posted(session: Session) -> list[Sent]:
 async def test_one_round_is_one_message_edited_as_the_bids_come_in(
         duel: Session, animated: list[dict[str, Any]]) -> None:
     board = await duel.start("candy-duel", humans=(ALICE, BOB))
-    assert board.gifs, "the renderer's animation comes with the board"
+    assert board.pngs and not board.gifs, "the board is shown without waiting for the GIF"
     first = board.message_id
+    (movement,) = duel.rec.movements()
+    assert movement.path.endswith(f"/messages/{first}") and movement.gifs
+    assert [a["filename"] for a in duel.rec.message(first or 0)["attachments"]] == \
+        ["board.png", "move.gif"], "the GIF is added beside the picture, which stays"
 
     # A secret bid: the board message is edited, nothing new is posted, nobody is pinged.
     told = await duel.play(ALICE, "bid 2")
@@ -75,8 +79,10 @@ async def test_one_round_is_one_message_edited_as_the_bids_come_in(
         & EPHEMERAL, "the mover's placeholder is private: the change is an edit"
     assert told.ephemeral and told.content.startswith("You played `bid 2`.")
     assert posted(duel) == []
-    (edit,) = [s for s in duel.rec.public() if s.edit]
-    assert edit.path.endswith(f"/messages/{first}") and edit.pngs and edit.gifs
+    (edit,) = [s for s in duel.rec.public() if s.edit and not s.media_only]
+    assert edit.path.endswith(f"/messages/{first}") and edit.pngs
+    (movement,) = duel.rec.movements()
+    assert movement.path.endswith(f"/messages/{first}")
     assert "\n🟦● **Player1** has decided.\nStill deciding, in secret: 🟧■ " \
         f"<@{BOB}>." in edit.content
     assert "bid 2" not in edit.content
