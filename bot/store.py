@@ -214,6 +214,8 @@ class Announcement:
     kind: str
     content: str
     mentions: tuple[int, ...] = ()
+    #: When to post it (UNIX seconds), if not at once: a ping waits for a player away.
+    due_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -388,6 +390,18 @@ MIGRATIONS: list[str] = [
         end_hour   INTEGER NOT NULL,
         updated_at REAL    NOT NULL
     );
+    """,
+    # 7: vacations per player (see bot/away.py): no ping, reminder or AI take-over
+    # reaches them from ``starts`` to ``ends``; a yearly allowance is counted from them.
+    """
+    CREATE TABLE vacations (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id    INTEGER NOT NULL,
+        starts     REAL    NOT NULL,
+        ends       REAL    NOT NULL CHECK (ends > starts),
+        created_at REAL    NOT NULL
+    );
+    CREATE INDEX vacations_by_user ON vacations (user_id, ends);
     """,
 ]
 
@@ -1242,6 +1256,40 @@ class Store:
             rows = await cursor.fetchall()
         return {int(u): (str(tz), int(start), int(end)) for u, tz, start, end in rows}
 
+    async def add_vacation(self, user_id: int, starts: float, ends: float,
+                           now: float) -> None:
+        """Keep a vacation of the user from ``starts`` to ``ends``."""
+        _check_int(user_id, "user id")
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO vacations (user_id, starts, ends, created_at) "
+                             "VALUES (?, ?, ?, ?)", (user_id, starts, ends, now))
+
+    async def end_vacations(self, user_id: int, now: float) -> int:
+        """End the user's current vacation now and cancel the ones to come; how many."""
+        _check_int(user_id, "user id")
+        async with self._transaction() as db:
+            ended = await db.execute("UPDATE vacations SET ends = ? WHERE user_id = ? AND "
+                                     "starts < ? AND ends > ?", (now, user_id, now, now))
+            cancelled = await db.execute("DELETE FROM vacations WHERE user_id = ? AND "
+                                         "starts >= ?", (user_id, now))
+            return ended.rowcount + cancelled.rowcount
+
+    async def vacations(self, user_ids: Sequence[int], *, ending_after: float,
+                        ) -> dict[int, list[tuple[float, float]]]:
+        """The vacations of each of ``user_ids`` that end after ``ending_after``, in order."""
+        users = [int(u) for u in user_ids]
+        if not users:
+            return {}
+        marks = ", ".join("?" for _ in users)
+        async with self._reading() as db, db.execute(
+                f"SELECT user_id, starts, ends FROM vacations WHERE user_id IN ({marks}) "
+                f"AND ends > ? ORDER BY starts", [*users, ending_after]) as cursor:
+            rows = await cursor.fetchall()
+        out: dict[int, list[tuple[float, float]]] = {}
+        for user, starts, ends in rows:
+            out.setdefault(int(user), []).append((float(starts), float(ends)))
+        return out
+
     # ----------------------------------------------------------------- the outbox
 
     async def queue_announcements(self, announcements: Sequence[Announcement],
@@ -1252,7 +1300,8 @@ class Store:
             await self._queue(announcements, now)
 
     async def _queue(self, announcements: Sequence[Announcement], now: float) -> None:
-        """Add ``announcements`` to the outbox inside the caller's transaction, due at once."""
+        """Add ``announcements`` to the outbox inside the caller's transaction, due at once
+        (or at their own ``due_at``)."""
         if not announcements:
             return
         await self._conn().executemany(
@@ -1260,7 +1309,8 @@ class Store:
             "created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(_check_int(a.channel_id, "channel id"), _check_int(a.guild_id, "server id"),
               a.game_id, a.kind, a.content, json.dumps([int(u) for u in a.mentions]),
-              secrets.token_hex(8), now, now) for a in announcements])
+              secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at))
+             for a in announcements])
 
     async def claim_announcements(self, now: float, *, lease: float,
                                   channel_id: int | None = None,

@@ -20,6 +20,7 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
+from bot.away import VACATION_DAYS
 from bot.discord import flows
 from bot.games.engine import Game
 
@@ -242,20 +243,28 @@ def build_games_command() -> app_commands.Command[Any, ..., None]:
 
 
 def build_away_command() -> app_commands.Command[Any, ..., None]:
-    """``/away [timezone quiet_from quiet_to]``: quiet hours, anywhere."""
+    """``/away``: quiet hours every day, a vacation, or back from one; anywhere."""
 
-    @app_commands.command(name="away", description="Quiet hours: no reminders during them "
-                          "(no options turns them off).")
+    @app_commands.command(name="away", description="Quiet hours or a vacation: no pings, "
+                          "reminders or AI take-over then (no options: quiet hours off).")
     @app_commands.describe(timezone="Your time zone, e.g. Europe/Berlin.",
                            quiet_from="The hour quiet starts (0-23, your time).",
-                           quiet_to="The hour quiet ends (0-23, your time).")
+                           quiet_to="The hour quiet ends (0-23, your time).",
+                           vacation_days="A vacation of this many days (21 a year).",
+                           vacation_from="The vacation's first day, e.g. 2026-12-24 "
+                                         "(default: now).",
+                           back="End your vacation now.")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
     async def away(interaction: discord.Interaction,
                    timezone: app_commands.Range[str, 1, 64] | None = None,
                    quiet_from: app_commands.Range[int, 0, 23] | None = None,
-                   quiet_to: app_commands.Range[int, 0, 23] | None = None) -> None:
-        await flows.away(interaction, timezone, quiet_from, quiet_to)
+                   quiet_to: app_commands.Range[int, 0, 23] | None = None,
+                   vacation_days: app_commands.Range[int, 1, VACATION_DAYS] | None = None,
+                   vacation_from: app_commands.Range[str, 1, 16] | None = None,
+                   back: bool | None = None) -> None:
+        await flows.away(interaction, timezone, quiet_from, quiet_to, vacation_days,
+                         vacation_from, bool(back))
 
     return away
 

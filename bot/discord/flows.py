@@ -780,13 +780,23 @@ async def my_games(interaction: discord.Interaction) -> None:
 
 
 async def away(interaction: discord.Interaction, timezone: str | None, quiet_from: int | None,
-               quiet_to: int | None) -> None:
-    """``/away``: set or clear the caller's quiet hours, privately."""
+               quiet_to: int | None, vacation_days: int | None = None,
+               vacation_from: str | None = None, back: bool = False) -> None:
+    """``/away``: quiet hours, a vacation, or back from one; answered privately."""
     async with guarded(interaction):
-        hours = await host(interaction).tables.set_quiet_hours(
-            interaction.user.id, timezone, quiet_from, quiet_to)
-        await interaction.response.send_message(messages.quiet_hours_text(hours),
-                                                ephemeral=True)
+        tables = host(interaction).tables
+        user = interaction.user.id
+        if back:
+            text = messages.back_text(await tables.come_back(user))
+        elif vacation_days is not None or vacation_from is not None:
+            if vacation_days is None:
+                raise GameError("Say how long: `vacation_days` (1 to 21).")
+            text = messages.vacation_text(
+                await tables.take_vacation(user, vacation_days, vacation_from))
+        else:
+            text = messages.quiet_hours_text(
+                await tables.set_quiet_hours(user, timezone, quiet_from, quiet_to))
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 # --------------------------------------------------------------------------- reminders

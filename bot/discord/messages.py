@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import discord
 
 import renderers
-from bot.away import QuietHours
+from bot.away import DAY, QuietHours, Vacation
 from bot.games.colours import text_mark
 from bot.games.engine import Game, Result, View
 from bot.games.words import listing
@@ -289,7 +289,21 @@ def board_text(board: Board) -> str:
         lines.append(ended_line(board.record))
         return fit(lines, keep_first=2)
     lines.append(next_line(board))
-    return fit(lines, keep_first=2)
+    away = away_line(game, board.record.seats, board.away)
+    if away:
+        lines.append(away)
+    return fit(lines, keep_first=2, keep_last=2 if away else 1)
+
+
+def away_line(game: Game, seats: Sequence[SeatRecord],
+              away: Sequence[tuple[int, float]]) -> str:
+    """Who of those awaited is away, and until when (each reader sees their own time)."""
+    names = {s.user_id: marked(game, s.seat, s.name) for s in seats if s.user_id}
+    parts = [f"{names.get(user, 'a player')} until {stamp(until)}" for user, until in away]
+    if not parts:
+        return ""
+    return (f"🌙 Away: {listing(parts)}. Their ping waits until then, and so do reminders "
+            f"and the AI take-over.")
 
 
 def without(step: Step, said: str) -> Step:
@@ -452,6 +466,9 @@ def status_text(status: Status) -> str:
         return fit(lines)
     waiting = ", ".join(mention(u) if u else name for name, u in status.to_act) or "nobody"
     lines.append(f"Waiting for {waiting} since {stamp(record.turn_started_at)}.")
+    away = away_line(status.game, record.seats, status.away)
+    if away:
+        lines.append(away)
     if status.next_reminder_at and record.reminders_sent < MAX_REMINDERS:
         lines.append(f"Next reminder {stamp(status.next_reminder_at)} "
                      f"({record.reminders_sent} of {MAX_REMINDERS} sent).")
@@ -652,6 +669,22 @@ def quiet_hours_text(hours: QuietHours | None) -> str:
     return (f"Quiet hours set: from {hours.start}:00 to {hours.end}:00 every day "
             f"({hours.timezone}). A reminder that falls in them waits until they end. "
             f"`/away` with no options turns them off.")
+
+
+def vacation_text(vacation: Vacation) -> str:
+    """The private answer to ``/away vacation_days``."""
+    days = round((vacation.ends - vacation.starts) / DAY)
+    return (f"Vacation set: {plural(days, 'day')}, from {stamp(vacation.starts, 'f')} to "
+            f"{stamp(vacation.ends, 'f')}. Nobody pings or reminds you then, and no AI takes "
+            f"your turn; the boards tell your tables you are away. `/away back:True` ends it "
+            f"early.")
+
+
+def back_text(ended: bool) -> str:
+    """The private answer to ``/away back``."""
+    if ended:
+        return "Welcome back: your vacation is over, and pings and reminders reach you again."
+    return "You had no vacation to end."
 
 
 def reminder_text(reminder: Reminder) -> str:

@@ -12,9 +12,10 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
     Action,
     CorruptStateError,
@@ -161,6 +162,8 @@ class Board:
     played: str = ""
     #: The users the change just handed the turn to: its queued ping names them.
     handed: tuple[int, ...] = ()
+    #: The awaited players who are away (quiet hours, vacation): ``(user, until)``.
+    away: tuple[tuple[int, float], ...] = ()
 
     @property
     def move(self) -> int:
@@ -239,6 +242,8 @@ class Status:
     next_reminder_at: float | None = None
     #: When an AI moves for the sleeper, if the lobby asked for it and someone is awaited.
     takeover_at: float | None = None
+    #: The awaited players who are away (quiet hours, vacation): ``(user, until)``.
+    away: tuple[tuple[int, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -457,14 +462,54 @@ class TablesBase:
 
     def _turn_announcement(self, record: GameRecord, game: Game, state: State,
                            users: Sequence[int], board_message_id: int | None = None,
+                           away: Mapping[int, float] | None = None,
                            ) -> tuple[Announcement, ...]:
-        """The ping for ``users``, just handed the turn, to queue with the change."""
+        """The ping for ``users``, just handed the turn, to queue with the change: at once
+        for those who can be reached, and for each player ``away`` when they are back."""
         if not users or self.announcer is None:
             return ()
-        text = self.announcer(Handover(record, game, int(state["move"]), tuple(users),
-                                       board_message_id))
-        return (Announcement(record.channel_id, record.guild_id, record.id, "turn", text,
-                             tuple(users)),)
+        away = away or {}
+        groups: dict[float | None, list[int]] = {}
+        for user in users:
+            groups.setdefault(away.get(user), []).append(user)
+        out = []
+        for due, group in sorted(groups.items(), key=lambda item: item[0] or 0.0):
+            text = self.announcer(Handover(record, game, int(state["move"]), tuple(group),
+                                           board_message_id))
+            out.append(Announcement(record.channel_id, record.guild_id, record.id, "turn",
+                                    text, tuple(group), due))
+        return tuple(out)
+
+    async def away_until(self, users: Iterable[int], now: float | None = None,
+                         ) -> dict[int, float]:
+        """The players among ``users`` who are away now (quiet hours or vacation), with
+        when each can be reached again."""
+        wanted = list(dict.fromkeys(u for u in users if u is not None))
+        if not wanted:
+            return {}
+        now = self.clock() if now is None else now
+        hours = await self.store.quiet_hours(wanted)
+        vacations = await self.store.vacations(wanted, ending_after=now)
+        out: dict[int, float] = {}
+        for user in wanted:
+            quiet = None
+            if user in hours:
+                try:
+                    quiet = QuietHours(*hours[user])
+                except AwayError:
+                    quiet = None  # a zone this system no longer knows: reach them as usual
+            spans = [Vacation(a, b) for a, b in vacations.get(user, [])]
+            until = away_until(now, quiet, spans)
+            if until is not None:
+                out[user] = until
+        return out
+
+    async def _with_away(self, board: Board) -> Board:
+        """``board`` with the awaited players who are away now, for the channel to see."""
+        users = [s.user_id for s in board.record.seats
+                 if s.seat in board.to_act and not s.ai and s.user_id is not None]
+        away = await self.away_until(users)
+        return replace(board, away=tuple(away.items())) if away else board
 
     def _next_reminder(self, record: GameRecord, game: Game, state: State,
                        now: float) -> float | None:
@@ -605,13 +650,14 @@ class TablesBase:
             if seats is not None:
                 record = await self.store.replace_seats(record.id, record.version, seats,
                                                         ready.now)
-            return await asyncio.to_thread(self.board_of, record, game, plan.state,
-                                           headline=headline, steps=plan.steps,
-                                           handed=ready.handed)
+            return await self._with_away(await asyncio.to_thread(
+                self.board_of, record, game, plan.state, headline=headline, steps=plan.steps,
+                handed=ready.handed))
         edits = episodes and ready.episode is not None and record.board_message_id is not None
+        away = await self.away_until(ready.handed, ready.now)
         announce = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
-            record.board_message_id if edits else None)
+            record.board_message_id if edits else None, away)
         saved = await self.store.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
@@ -623,13 +669,13 @@ class TablesBase:
         if edits and saved.board_message_id is not None:
             steps = await self._episode_steps(saved, ready.episode)
 
-            return await asyncio.to_thread(
+            return await self._with_away(await asyncio.to_thread(
                 self.board_of, saved, game, plan.state, headline=headline, steps=steps,
                 edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played,
-                handed=ready.handed)
-        return await asyncio.to_thread(self.board_of, saved, game, plan.state, headline=headline,
-                                       steps=plan.steps, batch=plan.steps, played=ready.played,
-                                       handed=ready.handed)
+                handed=ready.handed))
+        return await self._with_away(await asyncio.to_thread(
+            self.board_of, saved, game, plan.state, headline=headline, steps=plan.steps,
+            batch=plan.steps, played=ready.played, handed=ready.handed))
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
                       headline: str = "") -> Board:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.engine import Game, SeatInfo, StaleActionError, State, dumps
-from bot.store import Announcement, ChannelBusyError, ConflictError, GameRecord, SeatRecord
+from bot.store import ChannelBusyError, ConflictError, GameRecord, SeatRecord
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
@@ -189,7 +189,7 @@ class Lobbies(TablesBase):
 
         dealt = dataclasses.replace(record, seats=seats)
 
-        def deal() -> tuple[State, str, str, tuple[int, ...], tuple[Announcement, ...]]:
+        def deal() -> tuple[State, str, str, tuple[int, ...]]:
             state, events = game.begin([SeatInfo(s.name, s.ai) for s in seats], seed,
                                        record.options)
             said = " ".join(e.text for e in events if e.public and e.text)
@@ -197,11 +197,12 @@ class Lobbies(TablesBase):
             # first turn is handed to them like any other.
             first = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(dealt, game, state)
                                         if s.user_id is not None))
-            return (state, dumps(state), said, first,
-                    self._turn_announcement(dealt, game, state, first))
+            return state, dumps(state), said, first
 
-        state, state_json, said, first, announce = await asyncio.to_thread(deal)
+        state, state_json, said, first = await asyncio.to_thread(deal)
         now = self.clock()
+        announce = self._turn_announcement(dealt, game, state, first, None,
+                                           await self.away_until(first, now))
         try:
             # Scheduled even when AI seats open the game: should their first moves fail to
             # save, the reminder pass moves them on.

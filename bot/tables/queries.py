@@ -85,7 +85,7 @@ class Queries(TablesBase):
         """The public board of the channel's game (or its last ended one), optionally zoomed
         on a place."""
         record = await self._shown(channel_id)
-        return await asyncio.to_thread(self._board, record, zoom)
+        return await self._with_away(await asyncio.to_thread(self._board, record, zoom))
 
     def _looked_at(self, record: GameRecord) -> tuple[Game, State]:
         """:meth:`_state` of a game to show; an ended game that cannot be loaded is
@@ -183,7 +183,9 @@ class Queries(TablesBase):
         """Whose turn, since when, the scores, and when the next reminder and take-over come;
         for an ended game, how it ended."""
         record = await self._shown(channel_id)
-        return await asyncio.to_thread(self._status, record)
+        status = await asyncio.to_thread(self._status, record)
+        away = await self.away_until(u for _, u in status.to_act if u is not None)
+        return replace(status, away=tuple(away.items())) if away else status
 
     def _status(self, record: GameRecord) -> Status:
         """:meth:`status`'s computation (runs in a worker thread)."""

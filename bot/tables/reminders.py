@@ -8,9 +8,12 @@ twice, and a post that fails is retried until Discord takes it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
-from bot.away import AwayError, QuietHours
+from bot.away import AwayError, QuietHours, Vacation, plan_vacation
 from bot.games.engine import Game, GameError, State
 from bot.games.words import listing
 from bot.store import Announcement, GameRecord, SeatRecord
@@ -73,8 +76,9 @@ class Reminders(TablesBase):
                                            next_reminder_at=None)
             return None
         if record.reminders_sent < MAX_REMINDERS:
-            quiet = await self._quiet_until(
-                [s.user_id for s in humans if s.user_id is not None], now)
+            away = await self.away_until([s.user_id for s in humans if s.user_id is not None],
+                                         now)
+            quiet = max(away.values(), default=None)
             if quiet is not None:
                 await self.store.postpone_reminder(record.id, record.version,
                                                    reminders_sent=record.reminders_sent,
@@ -103,19 +107,6 @@ class Reminders(TablesBase):
             return None
         return await self._take_over(record, game, state, humans)
 
-    async def _quiet_until(self, users: list[int], now: float) -> float | None:
-        """When the last of ``users`` in quiet hours at ``now`` comes out of them (None if
-        nobody is): a reminder waits for everyone it names."""
-        ends = []
-        for timezone, start, end in (await self.store.quiet_hours(users)).values():
-            try:
-                until = QuietHours(timezone, start, end).until(now)
-            except AwayError:
-                continue  # a zone this system no longer knows: remind as usual
-            if until is not None:
-                ends.append(until)
-        return max(ends, default=None)
-
     async def set_quiet_hours(self, user_id: int, timezone: str | None, start: int | None,
                               end: int | None) -> QuietHours | None:
         """``/away``: keep the player's quiet hours (all three given), forget them (none
@@ -133,6 +124,41 @@ class Reminders(TablesBase):
         await self.store.set_quiet_hours(user_id, (hours.timezone, hours.start, hours.end),
                                          self.clock())
         return hours
+
+    async def take_vacation(self, user_id: int, days: int, start: str | None = None,
+                            ) -> Vacation:
+        """``/away vacation_days``: a vacation of ``days`` from now, or from the day
+        ``start`` (YYYY-MM-DD, in the player's quiet-hours time zone, else UTC)."""
+        now = self.clock()
+        zone = ZoneInfo("UTC")
+        hours = (await self.store.quiet_hours([user_id])).get(user_id)
+        if hours is not None:
+            with contextlib.suppress(AwayError):
+                zone = ZoneInfo(QuietHours(*hours).timezone)
+        starts = now
+        if start:
+            try:
+                day = date.fromisoformat(start.strip())
+            except ValueError:
+                raise TableError(f"`{start}` is not a date: write it as 2026-12-24.") from None
+            midnight = datetime(day.year, day.month, day.day, tzinfo=zone).timestamp()
+            if day < datetime.fromtimestamp(now, zone).date():
+                raise TableError("That day is over: a vacation starts today or later.")
+            starts = max(now, midnight)
+        year_start = datetime(datetime.fromtimestamp(starts, zone).year - 1, 1, 1,
+                              tzinfo=zone).timestamp()
+        taken = [Vacation(a, b) for a, b in
+                 (await self.store.vacations([user_id], ending_after=year_start)).get(user_id, [])]
+        try:
+            vacation = plan_vacation(taken, starts, days)
+        except AwayError as err:
+            raise TableError(str(err)) from None
+        await self.store.add_vacation(user_id, vacation.starts, vacation.ends, now)
+        return vacation
+
+    async def come_back(self, user_id: int) -> bool:
+        """``/away back``: end the player's vacation now (and cancel those to come)."""
+        return await self.store.end_vacations(user_id, self.clock()) > 0
 
     async def _move_ai_on(self, record: GameRecord, game: Game, state: State) -> Board | None:
         """AI seats are to act but their moves were never saved (an earlier save failed,

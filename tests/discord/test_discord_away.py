@@ -1,4 +1,4 @@
-"""``/away`` quiet hours: a reminder that falls in them arrives when they end."""
+"""``/away`` quiet hours: a reminder or a ping that falls in them arrives when they end."""
 
 from __future__ import annotations
 
@@ -34,8 +34,12 @@ async def reminders_heard(session: Session) -> list[int]:
 async def test_a_reminder_in_quiet_hours_arrives_when_they_end(session: Session) -> None:
     answer = await session.command(ALICE, "away", options=BERLIN)
     assert answer.ephemeral and "from 22:00 to 8:00" in answer.content
-    await session.start("candy-race", humans=(ALICE, BOB))
-    session.clock.advance(24)  # the first reminder is due at 23:13 in Berlin: quiet
+    start = await session.start("candy-race", humans=(ALICE, BOB))
+    assert "🌙 Away: " in start.content, "the board says Alice is in her quiet hours"
+    assert ALICE not in session.rec.notified_users(), "her first ping waits for 08:00"
+    session.clock.advance(9)  # 08:13 in Berlin: the held ping arrives
+    assert await reminders_heard(session) == [ALICE]
+    session.clock.advance(15)  # the first reminder is due at 23:13 in Berlin: quiet
     assert await reminders_heard(session) == []
     session.clock.advance(7.7)  # 06:55 in Berlin: still quiet
     assert await reminders_heard(session) == []
