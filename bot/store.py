@@ -403,6 +403,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX vacations_by_user ON vacations (user_id, ends);
     """,
+    # 8: how each player is reached (see /notify): a mention in the channel (the
+    # default, no row), a direct message as well, or quietly (no mention); dm_closed
+    # notes that Discord refused a DM, so the bot stops trying until they ask again.
+    """
+    CREATE TABLE notify (
+        user_id    INTEGER PRIMARY KEY,
+        mode       TEXT    NOT NULL CHECK (mode IN ('channel', 'dm', 'quiet')),
+        dm_closed  INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL
+    );
+    """,
 ]
 
 
@@ -1289,6 +1300,38 @@ class Store:
         for user, starts, ends in rows:
             out.setdefault(int(user), []).append((float(starts), float(ends)))
         return out
+
+    async def set_notify(self, user_id: int, mode: str, now: float) -> None:
+        """Keep how the user is reached: ``channel`` (the default), ``dm`` or ``quiet``."""
+        _check_int(user_id, "user id")
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO notify (user_id, mode, dm_closed, updated_at) VALUES (?, ?, 0, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, dm_closed = 0, "
+                "updated_at = excluded.updated_at", (user_id, mode, now))
+
+    async def notify_modes(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """How each of ``user_ids`` that chose is reached: ``dm`` (only while Discord
+        takes their DMs), ``quiet`` or ``channel``."""
+        users = [int(u) for u in user_ids]
+        if not users:
+            return {}
+        marks = ", ".join("?" for _ in users)
+        async with self._reading() as db, db.execute(
+                f"SELECT user_id, mode, dm_closed FROM notify WHERE user_id IN ({marks})",
+                users) as cursor:
+            rows = await cursor.fetchall()
+        return {int(u): ("channel" if mode == "dm" and closed else str(mode))
+                for u, mode, closed in rows}
+
+    async def dm_refused(self, user_id: int, now: float) -> bool:
+        """Note that Discord refused a DM to the user; whether this is the first time
+        since they chose DMs (the one time to tell them)."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE notify SET dm_closed = 1, updated_at = ? WHERE user_id = ? AND "
+                "mode = 'dm' AND dm_closed = 0", (now, int(user_id)))
+            return cursor.rowcount > 0
 
     # ----------------------------------------------------------------- the outbox
 

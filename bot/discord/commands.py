@@ -269,6 +269,24 @@ def build_away_command() -> app_commands.Command[Any, ..., None]:
     return away
 
 
+def build_notify_command() -> app_commands.Command[Any, ..., None]:
+    """``/notify how``: how the caller is told it is their turn, anywhere."""
+
+    @app_commands.command(name="notify", description="How you hear it is your turn: in the "
+                          "channel, by DM as well, or quietly.")
+    @app_commands.describe(how="Channel mention (default), a DM as well, or no mention.")
+    @app_commands.choices(how=[
+        app_commands.Choice(name="Mention me in the game's channel", value="channel"),
+        app_commands.Choice(name="Mention me and send me a direct message", value="dm"),
+        app_commands.Choice(name="Do not mention me (I check /games)", value="quiet")])
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def notify(interaction: discord.Interaction, how: str) -> None:
+        await flows.notify(interaction, how)
+
+    return notify
+
+
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
@@ -276,3 +294,4 @@ def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> N
     tree.add_command(build_stats_command())
     tree.add_command(build_games_command())
     tree.add_command(build_away_command())
+    tree.add_command(build_notify_command())

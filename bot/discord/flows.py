@@ -799,6 +799,13 @@ async def away(interaction: discord.Interaction, timezone: str | None, quiet_fro
         await interaction.response.send_message(text, ephemeral=True)
 
 
+async def notify(interaction: discord.Interaction, how: str) -> None:
+    """``/notify``: keep how the caller is reached, privately."""
+    async with guarded(interaction):
+        mode = await host(interaction).tables.set_notify(interaction.user.id, how)
+        await interaction.response.send_message(messages.notify_text(mode), ephemeral=True)
+
+
 # --------------------------------------------------------------------------- reminders
 
 

@@ -680,6 +680,23 @@ def vacation_text(vacation: Vacation) -> str:
             f"early.")
 
 
+def notify_text(mode: str) -> str:
+    """The private answer to ``/notify``."""
+    return {
+        "channel": "You are reached by a mention in the game's channel (the default).",
+        "dm": "You are reached by a mention in the game's channel and a direct message as "
+              "well. If your DMs are closed to me I say so once and keep to the channel.",
+        "quiet": "You are no longer mentioned when it is your turn or in reminders: "
+                 "`/games` lists the games waiting on you.",
+    }[mode]
+
+
+def dm_closed_text(user_id: int) -> str:
+    """Said once in the channel when a player's DMs turn out to be closed."""
+    return (f"I could not send {mention(user_id)} a direct message (their DMs are closed to "
+            f"me), so I reach them in this channel only. `/notify` changes it.")
+
+
 def back_text(ended: bool) -> str:
     """The private answer to ``/away back``."""
     if ended:

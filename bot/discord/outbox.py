@@ -27,7 +27,7 @@ import aiohttp
 import discord
 
 from bot.discord import messages
-from bot.store import OutboxRecord, Store, StoreError
+from bot.store import Announcement, OutboxRecord, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,13 @@ POLL_SECONDS = 60.0
 
 
 class Poster(Protocol):
-    """What the sender needs from the bot: a channel to post in."""
+    """What the sender needs from the bot: a channel to post in, a DM to open."""
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
                                 type: discord.ChannelType | None = None,
                                 ) -> discord.PartialMessageable: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
 
 def backoff(attempts: int, retry_after: float | None = None) -> float:
@@ -111,6 +113,8 @@ class Outbox:
         try:
             if item.kind == "board" and self.boards is not None and item.game_id is not None:
                 sent_id = await self.boards(item.game_id, item.content, row.nonce)
+            elif item.kind == "dm":
+                sent_id = await self._direct(row)
             else:
                 sent_id = (await channel.send(item.content, nonce=row.nonce,
                                               allowed_mentions=messages.only(item.mentions))).id
@@ -128,6 +132,25 @@ class Outbox:
             log.warning("announcement %s was posted but could not be marked delivered", row.id,
                         exc_info=True)
         return True
+
+    async def _direct(self, row: OutboxRecord) -> int | None:
+        """Send a ``dm`` announcement to its one user. Discord refusing it (the user closed
+        their DMs) is final: the bot stops trying and says so once in the channel, where
+        the player is still named by every ping."""
+        item = row.announcement
+        (user,) = item.mentions
+        try:
+            channel = await self.poster.create_dm(discord.Object(id=user))
+            return (await channel.send(item.content, nonce=row.nonce,
+                                       allowed_mentions=messages.NOBODY)).id
+        except discord.Forbidden:
+            log.info("user %s does not take direct messages; reaching them in channel %s",
+                     user, item.channel_id)
+            if await self.store.dm_refused(user, self.clock()):
+                notice = Announcement(item.channel_id, item.guild_id, item.game_id, "notice",
+                                      messages.dm_closed_text(user))
+                await self.store.queue_announcements((notice,), self.clock())
+            return None
 
     async def _failed(self, row: OutboxRecord, exc: BaseException, status: int,
                       retry_after: float | None) -> None:

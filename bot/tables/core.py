@@ -463,12 +463,14 @@ class TablesBase:
     def _turn_announcement(self, record: GameRecord, game: Game, state: State,
                            users: Sequence[int], board_message_id: int | None = None,
                            away: Mapping[int, float] | None = None,
+                           modes: Mapping[int, str] | None = None,
                            ) -> tuple[Announcement, ...]:
         """The ping for ``users``, just handed the turn, to queue with the change: at once
-        for those who can be reached, and for each player ``away`` when they are back."""
+        for those who can be reached, and for each player ``away`` when they are back; a
+        DM as well for those who asked (``modes``, see :meth:`reach`)."""
         if not users or self.announcer is None:
             return ()
-        away = away or {}
+        away, modes = away or {}, modes or {}
         groups: dict[float | None, list[int]] = {}
         for user in users:
             groups.setdefault(away.get(user), []).append(user)
@@ -476,9 +478,33 @@ class TablesBase:
         for due, group in sorted(groups.items(), key=lambda item: item[0] or 0.0):
             text = self.announcer(Handover(record, game, int(state["move"]), tuple(group),
                                            board_message_id))
-            out.append(Announcement(record.channel_id, record.guild_id, record.id, "turn",
-                                    text, tuple(group), due))
+            out.append(self._reaching(record, "turn", text, group, due, modes))
+            out.extend(self._direct(record, self.announcer(Handover(
+                record, game, int(state["move"]), (user,), board_message_id)), user, due)
+                for user in group if modes.get(user) == "dm")
         return tuple(out)
+
+    @staticmethod
+    def _reaching(record: GameRecord, kind: str, text: str, users: Sequence[int],
+                  due: float | None, modes: Mapping[int, str]) -> Announcement:
+        """A channel announcement naming ``users`` that pings those who did not ask to be
+        left quiet (``/notify``)."""
+        pinged = tuple(u for u in users if modes.get(u) != "quiet")
+        return Announcement(record.channel_id, record.guild_id, record.id, kind, text,
+                            pinged, due)
+
+    @staticmethod
+    def _direct(record: GameRecord, text: str, user: int, due: float | None) -> Announcement:
+        """The same news as a direct message to ``user`` (kind ``dm``), pointing to the
+        channel; queued in the game's channel so that it keeps the channel's order."""
+        return Announcement(record.channel_id, record.guild_id, record.id, "dm",
+                            f"{text} · <#{record.channel_id}>", (user,), due)
+
+    async def reach(self, users: Iterable[int], now: float | None = None,
+                    ) -> tuple[dict[int, float], dict[int, str]]:
+        """For ``users``: who is away until when, and how each chose to be reached."""
+        wanted = list(dict.fromkeys(u for u in users if u is not None))
+        return await self.away_until(wanted, now), await self.store.notify_modes(wanted)
 
     async def away_until(self, users: Iterable[int], now: float | None = None,
                          ) -> dict[int, float]:
@@ -654,10 +680,10 @@ class TablesBase:
                 self.board_of, record, game, plan.state, headline=headline, steps=plan.steps,
                 handed=ready.handed))
         edits = episodes and ready.episode is not None and record.board_message_id is not None
-        away = await self.away_until(ready.handed, ready.now)
+        away, modes = await self.reach(ready.handed, ready.now)
         announce = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
-            record.board_message_id if edits else None, away)
+            record.board_message_id if edits else None, away, modes)
         saved = await self.store.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,

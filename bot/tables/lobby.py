@@ -202,7 +202,7 @@ class Lobbies(TablesBase):
         state, state_json, said, first = await asyncio.to_thread(deal)
         now = self.clock()
         announce = self._turn_announcement(dealt, game, state, first, None,
-                                           await self.away_until(first, now))
+                                           *await self.reach(first, now))
         try:
             # Scheduled even when AI seats open the game: should their first moves fail to
             # save, the reminder pass moves them on.

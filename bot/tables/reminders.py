@@ -91,9 +91,13 @@ class Reminders(TablesBase):
             since, more = await self._since(record, (s.seat for s in humans))
             reminder = Reminder(record, game, mentions, number, last,
                                 nxt if last and takeover else None, since, more)
-            announce = () if self.announcer is None else (Announcement(
-                record.channel_id, record.guild_id, record.id, "reminder",
-                self.announcer(reminder), mentions),)
+            announce: tuple[Announcement, ...] = ()
+            if self.announcer is not None:
+                text = self.announcer(reminder)
+                modes = await self.store.notify_modes(mentions)
+                announce = (self._reaching(record, "reminder", text, mentions, None, modes),
+                            *(self._direct(record, text, user, None) for user in mentions
+                              if modes.get(user) == "dm"))
             # The claim and the queued reminder are one write: it goes out exactly once.
             if not await self.store.mark_reminded(record.id, record.version,
                                                   reminders_sent=number, next_reminder_at=nxt,
@@ -155,6 +159,13 @@ class Reminders(TablesBase):
             raise TableError(str(err)) from None
         await self.store.add_vacation(user_id, vacation.starts, vacation.ends, now)
         return vacation
+
+    async def set_notify(self, user_id: int, mode: str) -> str:
+        """``/notify``: how the player is reached (``channel``, ``dm`` or ``quiet``)."""
+        if mode not in ("channel", "dm", "quiet"):
+            raise TableError("Choose how you are reached: channel, dm or quiet.")
+        await self.store.set_notify(user_id, mode, self.clock())
+        return mode
 
     async def come_back(self, user_id: int) -> bool:
         """``/away back``: end the player's vacation now (and cancel those to come)."""

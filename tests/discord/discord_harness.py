@@ -158,6 +158,8 @@ class Sent:
     duplicate: bool = False
     #: The flags of the message as Discord keeps it (a replaced placeholder keeps its own).
     kept_flags: int | None = None
+    #: The user a message in a direct-message channel reaches.
+    dm_to: int | None = None
 
     @property
     def body(self) -> dict[str, Any]:
@@ -223,9 +225,12 @@ class Sent:
         return [int(m) for m in _MENTION.findall(self.content)]
 
     def notifies(self) -> frozenset[int]:
-        """Who this request notified: Discord's rules for a created message's mentions."""
+        """Who this request notified: Discord's rules for a created message's mentions
+        (a direct message notifies its reader whatever it mentions)."""
         if not self.created or self.ephemeral:
             return frozenset()
+        if self.dm_to is not None:
+            return frozenset({self.dm_to})
         mentioned = set(self.mentioned)
         allowed = self.body.get("allowed_mentions")
         if allowed is None:  # no allowed_mentions: Discord parses every mention
@@ -262,6 +267,8 @@ class Recorder:
         #: The channel each interaction came from: its answers appear there.
         self.channels: dict[str, int] = {}
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
+        #: Direct-message channels the bot opened, and the user each one reaches.
+        self.dm_channels: dict[int, int] = {}
 
     # ----------------------------------------------------------------- installing
 
@@ -317,6 +324,10 @@ class Recorder:
             if users:
                 out.append(Notified(sent, users))
         return out
+
+    def direct_messages(self) -> list[Sent]:
+        """Messages created in direct-message channels."""
+        return [s for s in self.sent if s.dm_to is not None and s.created]
 
     def notified_users(self) -> list[int]:
         """Every notification in order: a user notified twice appears twice."""
@@ -375,8 +386,16 @@ class Recorder:
             sent.message_id = message_id
             return {"interaction": {"id": parts[1], "type": 2,
                                     "response_message_id": str(message_id)}}
+        if parts[0] == "users" and parts[1:3] == ["@me", "channels"]:
+            user = int(sent.body["recipient_id"])
+            channel_id = next((c for c, u in self.dm_channels.items() if u == user), 0) \
+                or next(self._ids)
+            self.dm_channels[channel_id] = user
+            return {"id": str(channel_id), "type": 1, "last_message_id": None,
+                    "recipients": [user_payload(user)]}
         if parts[0] == "channels":
             channel_id = int(parts[1])
+            sent.dm_to = self.dm_channels.get(channel_id)
             if sent.method == "POST":
                 nonce = str(sent.body.get("nonce") or "")
                 earlier = self._nonces.get((channel_id, nonce)) \
