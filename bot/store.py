@@ -106,6 +106,13 @@ class SeatRecord:
     user_id: int | None
     name: str
     ai: bool
+    #: An AI plays this player's seat until they are back (see ``/game back``).
+    standing_in: bool = False
+
+    @property
+    def machine(self) -> bool:
+        """Whether an AI plays this seat now (an AI seat, or one standing in)."""
+        return self.ai or self.standing_in
 
 
 @dataclass(frozen=True)
@@ -454,7 +461,8 @@ def _dump_seats(seats: Sequence[SeatRecord]) -> str:
     if len(set(numbers)) != len(numbers):
         raise StoreError("Two players cannot share one seat.")
     return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
-                        "ai": bool(s.ai)} for s in seats])
+                        "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {})}
+                       for s in seats])
 
 
 def _load_object(game_id: int, text: str, what: str) -> dict[str, Any]:
@@ -472,7 +480,7 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
         raw = json.loads(text)
         seats = tuple(
             SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
-                       str(s["name"]), bool(s["ai"]))
+                       str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)))
             for s in raw)
     except (TypeError, ValueError, KeyError):
         raise CorruptRowError(game_id, "unreadable seats") from None

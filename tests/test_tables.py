@@ -302,7 +302,7 @@ async def test_an_ai_moves_after_the_last_reminder_when_the_lobby_asked_for_it(
     assert reminder.last and reminder.takeover_at is not None
     clock.advance(1.01)
     (board,) = await tables.due()
-    assert isinstance(board, Board) and "the AI played for them" in board.headline
+    assert isinstance(board, Board) and "an AI stands in for them" in board.headline
     assert board.steps[0].name == "Alice" and board.mentions == (BOB,)
     clock.advance(1.01)
     (next_reminder,) = await tables.due()

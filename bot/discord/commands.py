@@ -143,6 +143,11 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
                             current: str) -> list[app_commands.Choice[str]]:
         return await flows.autocomplete_zoom(interaction, current)
 
+    @group.command(name="back", description="Take your seat back from the AI standing "
+                   "in for you.")
+    async def back(interaction: discord.Interaction) -> None:
+        await flows.back(interaction)
+
     @group.command(name="hand", description="See your private view (only you see it).")
     async def hand(interaction: discord.Interaction) -> None:
         await flows.hand(interaction)

@@ -244,6 +244,24 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _dispatch("decide", interaction, self.game_id)
 
 
+class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=_known(rf"cb:k:{GAME_ID}")):
+    """"I'm back": the AI standing in for the clicker hands their seat back."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="I'm back", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"cb:k:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: Any) -> BackButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("back", interaction, self.game_id)
+
+
 class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=_known(rf"cb:b:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN}):(?P<op>[obpc])(?P<page>[0-9]{{1,3}}):"
@@ -346,7 +364,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, StepButton, StepSelect,
+    LobbyButton, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, BackButton, StepButton,
+    StepSelect,
     OldChoiceButton, OldChoiceSelect)
 
 

@@ -90,6 +90,10 @@ async def board_outgoing(bot: Host, board: Board) -> Outgoing:
         # Components are made on the event loop: discord.py ties them to the running loop.
         view = builder.root_view(board.game, board.choices, offer, multi=board.multi,
                                  decide=board.private_choices)
+        if any(s.standing_in for s in board.record.seats):
+            view = view or discord.ui.View(timeout=None)
+            if len(view.children) < 25:
+                view.add_item(components.BackButton(board.record.id))
     return await messages.board_message(board, bot.renderer, view)
 
 
@@ -621,6 +625,32 @@ async def leave(interaction: discord.Interaction) -> None:
             return
         assert isinstance(outcome, Conceded)
         await publish_saved(bot, outcome.board, interaction)
+
+
+async def back(interaction: discord.Interaction) -> None:
+    """``/game back``: take your seat back from the AI standing in for you."""
+    async with guarded(interaction):
+        await _come_back(interaction, None)
+
+
+@components.handles("back")
+async def back_click(interaction: discord.Interaction, game_id: int) -> None:
+    """The board's "I'm back" button."""
+    async with guarded(interaction, game_id):
+        await _come_back(interaction, game_id)
+
+
+async def _come_back(interaction: discord.Interaction, game_id: int | None) -> None:
+    bot = host(interaction)
+    channel = _channel(interaction)
+    record = await bot.tables.store.get_game(game_id) if game_id is not None else \
+        await bot.tables.store.open_game(channel)
+    if record is None or not any(s.standing_in and s.user_id == interaction.user.id
+                                 for s in record.seats):
+        raise GameError("No AI is standing in for you in this game: your seat is yours.")
+    await think(interaction)
+    board = await bot.tables.come_back_to(channel, interaction.user.id, game_id)
+    await publish_saved(bot, board, interaction)
 
 
 async def abort(interaction: discord.Interaction) -> None:

@@ -231,7 +231,18 @@ def who(game: Game, seat: SeatRecord) -> str:
 
 
 def players_line(game: Game, seats: Sequence[SeatRecord]) -> str:
-    return "Players: " + " · ".join(marked(game, s.seat, s.name) for s in seats)
+    return "Players: " + " · ".join(
+        marked(game, s.seat, s.name) + (" (AI standing in)" if s.standing_in else "")
+        for s in seats)
+
+
+def standing_in_line(game: Game, seats: Sequence[SeatRecord]) -> str:
+    """Who an AI plays for until they are back, and how they come back."""
+    names = [marked(game, s.seat, s.name) for s in seats if s.standing_in]
+    if not names:
+        return ""
+    return (f"🤖 An AI plays for {listing(names)} until they are back: **I'm back** below, "
+            f"`/game back` or any move hands the seat back.")
 
 
 # --------------------------------------------------------------------------- steps
@@ -289,10 +300,10 @@ def board_text(board: Board) -> str:
         lines.append(ended_line(board.record))
         return fit(lines, keep_first=2)
     lines.append(next_line(board))
-    away = away_line(game, board.record.seats, board.away)
-    if away:
-        lines.append(away)
-    return fit(lines, keep_first=2, keep_last=2 if away else 1)
+    extra = [line for line in (away_line(game, board.record.seats, board.away),
+                               standing_in_line(game, board.record.seats)) if line]
+    lines.extend(extra)
+    return fit(lines, keep_first=2, keep_last=1 + len(extra))
 
 
 def away_line(game: Game, seats: Sequence[SeatRecord],

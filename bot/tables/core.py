@@ -438,7 +438,7 @@ class TablesBase:
 
     def _humans_to_act(self, record: GameRecord, game: Game, state: State) -> list[SeatRecord]:
         acting = game.to_act(state)
-        return [s for s in record.seats if s.seat in acting and not s.ai]
+        return [s for s in record.seats if s.seat in acting and not s.machine]
 
     def _awaited(self, record: GameRecord, game: Game, state: State) -> set[int]:
         """The users of the human seats that must act in ``state``."""
@@ -628,7 +628,7 @@ class TablesBase:
 
     def _ai_chain(self, record: GameRecord, game: Game, plan: _Plan) -> _Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
-        ai_seats = {s.seat for s in record.seats if s.ai}
+        ai_seats = {s.seat for s in record.seats if s.machine}
         for _ in range(MAX_AI_STEPS):
             acting = sorted(game.to_act(plan.state) & ai_seats)
             if not acting:
@@ -704,12 +704,24 @@ class TablesBase:
             batch=plan.steps, played=ready.played, handed=ready.handed))
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
-                      headline: str = "") -> Board:
+                      headline: str = "", seats: Sequence[SeatRecord] | None = None) -> Board:
         """:meth:`_save`, telling the player plainly when someone else was first."""
         try:
-            return await self._save(record, game, ready, headline=headline)
+            return await self._save(record, game, ready, headline=headline, seats=seats)
         except ConflictError:
             raise AlreadyMadeError(ALREADY_MADE) from None
+
+    async def _hand_back(self, record: GameRecord, user_id: int) -> Board:
+        """The AI standing in for ``user_id`` hands their seat back (saved at once)."""
+        seats = tuple(replace(s, standing_in=False) if s.user_id == user_id else s
+                      for s in record.seats)
+        back = replace(record, seats=seats)
+        game = self.game(record.game)
+        state = (await asyncio.to_thread(self._state, record))[1]
+        ready = await self._settled(back, game, lambda: _Plan(state))
+        name = next((s.name for s in seats if s.user_id == user_id), "A player")
+        return await self._commit(record, game, ready, seats=seats,
+                                  headline=f"{name} is back: the AI hands the seat back.")
 
     async def _episode_steps(self, record: GameRecord, key: str) -> list[Step]:
         """The steps of the episode ``key`` so far: the trailing run of the log in it."""
@@ -748,7 +760,7 @@ class TablesBase:
         """
         result = stored_result(record) or game.result(state)
         acting = tuple(sorted(game.to_act(state))) if record.status == "active" else ()
-        humans = [s for s in record.seats if s.seat in acting and not s.ai]
+        humans = [s for s in record.seats if s.seat in acting and not s.machine]
         if mentions is None:
             mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
         top = game.top(state) if acting else None
@@ -877,7 +889,7 @@ def _said(step: Step) -> str:
 
 
 def renumber(seats: Sequence[SeatRecord]) -> tuple[SeatRecord, ...]:
-    return tuple(SeatRecord(i, s.user_id, s.name, s.ai) for i, s in enumerate(seats))
+    return tuple(replace(s, seat=i) for i, s in enumerate(seats))
 
 
 def clip(text: str, limit: int) -> str:

@@ -140,6 +140,9 @@ class Plays(Lobbies):
         to the mover can stay private while the board message is edited.
         """
         record, game = await self._playable(channel_id, game_id)
+        if any(s.standing_in for s in self._seats_of(record, user_id)):
+            # A player who acts is back: the AI standing in for them gives the seat back.
+            record = (await self._hand_back(record, user_id)).record
         try:
             return await asyncio.to_thread(self._checked, record, game, user_id, text, expected)
         except _Expired:

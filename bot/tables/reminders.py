@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -187,20 +188,32 @@ class Reminders(TablesBase):
 
     async def _take_over(self, record: GameRecord, game: Game, state: State,
                          humans: list[SeatRecord]) -> Board | None:
-        def work() -> _Plan:
-            plan = _Plan(state)
-            for seat in humans:
-                if seat.seat in game.to_act(plan.state):
-                    action = game.ai_action(plan.state, seat.seat)
-                    self._record(plan, record, game, seat.seat, None,
-                                 game.apply(plan.state, seat.seat, action))
-            return self._ai_chain(record, game, plan)
+        """An AI stands in for the players who let every reminder pass: it plays their
+        seats from now on, saved with its first moves, until they are back (their next
+        ``/play`` or ``/game back``)."""
+        away = {s.seat for s in humans}
+        seats = tuple(replace(s, standing_in=True) if s.seat in away else s
+                      for s in record.seats)
+        standing = replace(record, seats=seats)
 
-        ready = await self._settled(record, game, work)
+        def work() -> _Plan:
+            return self._ai_chain(standing, game, _Plan(state))
+
+        ready = await self._settled(standing, game, work)
         names = " and ".join(s.name for s in humans)
         try:
-            return await self._commit(record, game, ready, headline=(
-                f"No move from {names} after {plural(MAX_REMINDERS, 'reminder')}: the AI "
-                f"played for them."))
+            return await self._commit(record, game, ready, seats=seats, headline=(
+                f"No move from {names} after {plural(MAX_REMINDERS, 'reminder')}: an AI "
+                f"stands in for them until they are back."))
         except AlreadyMadeError:
             return None
+
+    async def come_back_to(self, channel_id: int, user_id: int,
+                           game_id: int | None = None) -> Board:
+        """``/game back`` or the "I'm back" button: the AI standing in for the caller hands
+        their seat back. Raises :class:`TableError` if no AI stands in for them."""
+        record = (await self._current(channel_id) if game_id is None
+                  else await self._by_id(game_id, channel_id))
+        if not any(s.standing_in for s in self._seats_of(record, user_id)):
+            raise TableError("No AI is standing in for you in this game: your seat is yours.")
+        return await self._hand_back(record, user_id)

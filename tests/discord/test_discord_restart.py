@@ -98,7 +98,7 @@ async def test_buttons_and_reminders_survive_a_restart(table: Table) -> None:
     table.clock.advance(1.01)
     assert await table.bot.send_due() == 1
     takeover = table.rec.last()
-    assert "the AI played for them" in takeover.content and takeover.pngs
+    assert "an AI stands in for them" in takeover.content and takeover.pngs
     assert takeover.via == "http" and takeover.path == f"/channels/{CHANNEL_ID}/messages"
 
 
