@@ -173,7 +173,7 @@ class BakeOff(Game):
     def canonical(self, text: str) -> str | None:
         return text if _FORMS.match(text) else None
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         return {"game": self.slug, "viewer": seat, "move": state["move"],
                 "round": min(self.round_of(state), ROUNDS), "phase": self.phase_of(state),
                 "points": list(state["points"]), "flavours": list(state["flavours"]),

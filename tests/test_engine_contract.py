@@ -57,6 +57,58 @@ def test_registering_a_game_that_lacks_a_declaration_fails_at_import(monkeypatch
 
 
 def test_the_contract_names_every_abstract_method_and_no_other():
-    assert set(REQUIRED_METHODS) == {"setup", "turn_actors", "turn_actions", "play", "view",
+    assert set(REQUIRED_METHODS) == {"setup", "turn_actors", "turn_actions", "play", "show",
                                      "result", "ai", "canonical"}
     assert len({need.name for need in CONTRACT}) == len(CONTRACT)
+
+
+def test_a_game_that_writes_its_own_view_is_refused():
+    with pytest.raises(ContractError, match="view is the engine's own"):
+        check_contract(tiny_game.LEAKY)
+
+
+def test_show_is_given_other_hands_dealt_from_what_the_seat_cannot_see_never_the_real_ones():
+    from bot.games.engine import SeatInfo
+    from bot.games.rng import Rng
+
+    seen: list[dict] = []
+
+    class Peeking(tiny_game.CandyHunch):
+        def show(self, state, seat):
+            seen.append(state)
+            return {**super().show(state, seat), "peek": list(state["hands"])}
+
+    game = Peeking()
+    state = game.new([SeatInfo(n) for n in ("A", "B", "C")], 3)
+    views = {tuple(game.view(game.resample(state, 0, Rng.from_seed(n)), 0)["peek"])
+             for n in range(12)}
+    assert len(views) == 1, "what seat 0 is shown depends only on what it knows"
+    (peek,) = views
+    assert peek[0] == state["hands"][0], "its own hand is the real one"
+    assert all(s["rng"] != state["rng"] for s in seen), "the generator never reaches a view"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES.values(), key=lambda g: g.slug),
+                         ids=lambda g: g.slug)
+def test_what_a_seat_may_know_is_the_same_in_every_world_it_cannot_tell_apart(game):
+    from playthrough import play
+
+    from bot.games.engine import dumps
+    from bot.games.rng import Rng
+
+    checked = 0
+
+    def compare(step) -> None:
+        nonlocal checked
+        state = step.outcome.state
+        if checked >= 6 or not game.hidden(state):
+            return
+        for viewer in (None, 0):
+            known = dumps(game.known_to(state, viewer))
+            for n in range(2):
+                twin = game.resample(state, viewer, Rng.from_seed(n))
+                assert dumps(game.known_to(twin, viewer)) == known
+        checked += 1
+
+    play(game, 1, game.min_seats, on_step=compare)
+    assert checked == 6 or not game.has_hidden_information

@@ -91,7 +91,7 @@ class CandyHunch(Game):
     def canonical(self, text: str) -> str | None:
         return text if _FORMS.match(text) else None
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         own = seat is not None and 0 <= seat < len(state["seats"])
         return {"game": self.slug, "viewer": seat, "move": state["move"],
                 "candies": list(state["candies"]), "deck": len(state["deck"]),

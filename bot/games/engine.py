@@ -144,6 +144,12 @@ class Action:
         return bool(self.public)
 
 
+#: The seed of the fixed arrangement :meth:`Game.known_to` puts unknown things in, and the
+#: generator state a view is drawn with (never the game's own).
+VEIL_SEED = 0x5EC12E7
+_VEILED_RNG = Rng.from_seed(VEIL_SEED).state
+
+
 @dataclass(frozen=True)
 class Event:
     """One line of narration. ``reveals`` marks hidden information made public.
@@ -488,9 +494,18 @@ class Game(ABC):
         """Called by :meth:`next_phase` when a phase (of :attr:`phases`) begins."""
         raise NotImplementedError(f"{self.slug} declares phases but does not begin them")
 
-    @abstractmethod
     def view(self, state: State, seat: int | None) -> View:
-        """What ``seat`` (or a spectator, ``None``) may see. JSON-compatible."""
+        """What ``seat`` (or a spectator, ``None``) may see. JSON-compatible.
+
+        The one way out of a state for a seat: the game's :meth:`show` draws the view
+        from :meth:`known_to`, never from the state itself, so a view cannot show what
+        the seat does not know, whatever the game's own code reads.
+        """
+        return self.show(self.known_to(state, seat), seat)
+
+    @abstractmethod
+    def show(self, state: State, seat: int | None) -> View:
+        """What ``seat`` sees, drawn from ``state`` as :meth:`known_to` gives it."""
 
     @abstractmethod
     def result(self, state: State) -> Result | None:
@@ -541,6 +556,26 @@ class Game(ABC):
         return [str(holder[key]) for place in self.hidden(state) if place.owner == seat
                 for holder, key in place.slots(state)]
 
+    def known_to(self, state: State, viewer: int | None) -> State:
+        """``state`` as ``viewer`` may know it: everything it cannot know put in one fixed
+        arrangement that depends only on what it knows.
+
+        The items of the :meth:`hidden` places the viewer does not know are sorted and
+        dealt back by a generator with a fixed seed (each only where an item with the
+        same back was), other seats' unrevealed joint answers are drawn by that
+        generator, and the game's own generator is replaced. Two states the viewer
+        cannot tell apart give the same result, so nothing drawn from it can tell them
+        apart either.
+        """
+        places = [p for p in self.hidden(state) if not p.known_to(viewer)]
+        top = self.top(state)
+        answers = top is not None and top.joint and any(s != viewer for s in top.steps)
+        if not places and not answers:
+            return {**state, "rng": _VEILED_RNG} if "rng" in state else state
+        # A state is JSON: a round trip copies it faster than deepcopy.
+        return self._redeal(json.loads(json.dumps(state)), viewer, places,
+                            Rng.from_seed(VEIL_SEED), canonical=True)
+
     def resample(self, state: State, viewer: int | None, rng: Rng) -> State:
         """Another state that ``viewer`` cannot tell from ``state`` (a determinisation).
 
@@ -552,16 +587,24 @@ class Game(ABC):
         suite checks that the viewer's view, choices and narration do not change.
         """
         new = copy.deepcopy(state)
-        new["rng"] = Rng.from_seed(rng.next64()).state
+        places = [p for p in self.hidden(new) if not p.known_to(viewer)]
+        return self._redeal(new, viewer, places, rng)
+
+    def _redeal(self, new: State, viewer: int | None, places: list[Hidden], rng: Rng, *,
+                canonical: bool = False) -> State:
+        """Deal the items of ``places`` afresh among them (in ``new``, a copy), redraw
+        others' unrevealed joint answers and replace the generator. ``canonical`` sorts
+        the items first, so the deal depends only on which items there are."""
+        new["rng"] = _VEILED_RNG if canonical else Rng.from_seed(rng.next64()).state
         groups: dict[tuple[str, str], list[tuple[Any, str | int]]] = {}
-        for place in self.hidden(new):
-            if place.known_to(viewer):
-                continue
+        for place in places:
             for holder, key in place.slots(new):
                 back = json.dumps(self.back_of(place.pool, holder[key]), sort_keys=True)
                 groups.setdefault((place.pool, back), []).append((holder, key))
         for slots in groups.values():
             items = [holder[key] for holder, key in slots]
+            if canonical:
+                items.sort(key=lambda item: json.dumps(item, sort_keys=True))
             rng.shuffle(items)
             for (holder, key), item in zip(slots, items, strict=True):
                 holder[key] = item
@@ -1058,6 +1101,9 @@ def check_contract(game: Game) -> None:
             problems.append(f"slug {game.slug!r} must be lower-case words joined by hyphens")
         if not 1 <= game.min_seats <= game.max_seats:
             problems.append("min_seats must be at least 1 and at most max_seats")
+        if type(game).view is not Game.view:
+            problems.append("view is the engine's own: write show(state, seat), which is "
+                            "given the state as that seat may know it")
         if game.private_choices and not game.has_hidden_information:
             problems.append("private_choices needs has_hidden_information: with nothing "
                             "hidden, nothing makes a choice private")

@@ -77,7 +77,7 @@ class CandyRace(Game):
             turn.say(f"{name} plays a {card} and reaches {state['totals'][seat]}.", seat)
         state["turn"] = (seat + 1) % len(state["seats"])
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         return {"game": self.slug, "totals": list(state["totals"]),
                 "hand": list(state["hands"][seat]) if seat is not None else None,
                 "hand_sizes": [len(h) for h in state["hands"]]}
@@ -239,7 +239,7 @@ class CandyDuel(Game):
     def zoom_spots(self, state: State) -> list[str]:
         return ["pool", *(f"seat-{i + 1}" for i in range(len(state["seats"])))]
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         return {"game": self.slug, "viewer": seat, "move": state["move"],
                 "to_act": sorted(self.to_act(state)), "pool": list(state["pool"]),
                 "totals": list(state["totals"]), "round": state["round"],

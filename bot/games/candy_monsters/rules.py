@@ -805,7 +805,7 @@ class CandyMonsters(Game):
 
     # ----------------------------------------------------------------- views and results
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
     def hidden(self, state: State) -> list[Hidden]:

@@ -706,7 +706,7 @@ class SugarBlast(Game):
 
     # ----------------------------------------------------------------- views and results
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         card = obj.objective(state["objective"])
         sides = bd.SEATING[len(state["seats"])]
         may_act = self.to_act(state)

@@ -786,7 +786,7 @@ class SugarHeist(Game):
 
     # ----------------------------------------------------------------- views and results
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
     def hidden(self, state: State) -> list[Hidden]:

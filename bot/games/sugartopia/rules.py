@@ -491,7 +491,7 @@ class Sugartopia(Game):
         placed = [table.label(i) for i in range(len(table.entries))]
         return placed + [tiles.label_of(p) for p in table.open_spots()]
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
     def hidden(self, state: State) -> list[Hidden]:

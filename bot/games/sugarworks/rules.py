@@ -691,7 +691,7 @@ class Sugarworks(Game):
 
     # ----------------------------------------------------------------- views
 
-    def view(self, state: State, seat: int | None) -> View:
+    def show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
     def hidden(self, state: State) -> list[Hidden]:
