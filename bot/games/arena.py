@@ -1,7 +1,12 @@
-"""Whole games between the AI and players who choose at random: balance figures and the bench.
+"""Whole games between the AI and other players: balance figures and the bench.
+
+The others are either players who choose at random, or the **greedy baseline**: a
+player that tries each of its legal moves (up to :data:`GREEDY_WIDTH` of them) in the
+world as it may know it (:meth:`~bot.games.engine.Game.known_to`) and keeps the one
+after which its own visible score is highest, breaking ties at random.
 
 Pure and deterministic like the rules: game ``n`` uses seed ``seed_base + n``, the
-AI sits in seat ``n % players`` (so sitting first favours nobody), and the random
+AI sits in seat ``n % players`` (so sitting first favours nobody), and the other
 players draw from a generator seeded per game.
 """
 
@@ -10,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.games.engine import Action, Game, SeatInfo, State
+from bot.games.engine import Action, Game, GameError, SeatInfo, State
 from bot.games.rng import Rng
+
+#: The most moves the greedy baseline tries in one turn (a sample when there are more).
+GREEDY_WIDTH = 40
 
 Chooser = Callable[[State, int], Action]
 
@@ -27,10 +35,43 @@ def play_out(game: Game, state: State, choose: Chooser, max_moves: int = 20_000)
     raise RuntimeError(f"{game.title} did not end within {max_moves} moves")
 
 
+def greedy_action(game: Game, state: State, seat: int, rng: Rng) -> Action:
+    """The greedy baseline's move: the best own score one move ahead, in the world as
+    ``seat`` may know it (so it never reads a hidden card or the dice to come)."""
+    legal = game.legal_actions(state, seat)
+    tried = list(legal)
+    if len(tried) > GREEDY_WIDTH:
+        rng.shuffle(tried)
+        tried = tried[:GREEDY_WIDTH]
+    world = game.known_to(state, seat)
+    best: list[Action] = []
+    top = float("-inf")
+    for action in tried:
+        try:
+            after = game.apply(world, seat, action.notation).state
+        except GameError:
+            continue
+        score = float(game.scores(after).get(seat, 0))
+        if score > top:
+            top, best = score, [action]
+        elif score == top:
+            best.append(action)
+    return rng.choice(best or legal)
+
+
 def win_rate_vs_random(game: Game, games: int, players: int,
                        options: dict[str, Any] | None = None, seed_base: int = 0) -> float:
     """Share of ``games`` the AI wins (alone or shared, as the rulebooks share victories)
     against ``players - 1`` players choosing uniformly among their legal moves."""
+    return win_rate(game, games, players, "random", options, seed_base)
+
+
+def win_rate(game: Game, games: int, players: int, against: str = "random",
+             options: dict[str, Any] | None = None, seed_base: int = 0) -> float:
+    """Share of ``games`` the AI wins (alone or shared) against ``players - 1`` others
+    playing ``against``: ``"random"`` (uniform among legal moves) or ``"greedy"``."""
+    if against not in ("random", "greedy"):
+        raise ValueError(f"unknown opponent {against!r}")
     wins = 0
     for n in range(games):
         ai_seat = n % players
@@ -40,6 +81,8 @@ def win_rate_vs_random(game: Game, games: int, players: int,
         def choose(state: State, seat: int, ai_seat: int = ai_seat, pick: Rng = pick) -> Action:
             if seat == ai_seat:
                 return game.ai_action(state, seat)
+            if against == "greedy":
+                return greedy_action(game, state, seat, pick)
             return pick.choice(game.legal_actions(state, seat))
 
         seats = [SeatInfo(f"Seat {i + 1}", ai=i == ai_seat) for i in range(players)]
