@@ -887,6 +887,32 @@ class Store:
 
     # ----------------------------------------------------------------- lobby
 
+    async def leaders(self, guild_id: int | None, game: str, limit: int = 10,
+                      ) -> list[tuple[int, str, Rating]]:
+        """The best-rated players of ``game`` in this server (``(user, name, rating)``, best
+        shown rating first), each named as in the last game of theirs here."""
+        async with self._reading() as db:
+            async with db.execute(
+                    "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND "
+                    "game = ?", (guild_id or 0, game)) as cursor:
+                rated = [(int(u), Rating(mu, sigma, n))
+                         for u, mu, sigma, n in await cursor.fetchall()]
+            rated.sort(key=lambda item: (-item[1].shown, item[0]))
+            rated = rated[:limit]
+            names: dict[int, str] = {}
+            for user, _rating in rated:
+                async with db.execute(
+                        "SELECT g.seats FROM seat_users s JOIN games g ON g.id = s.game_id "
+                        "WHERE s.user_id = ? AND g.guild_id IS ? ORDER BY g.id DESC LIMIT 1",
+                        (user, guild_id)) as cursor:
+                    row = await cursor.fetchone()
+                try:
+                    seats = _load_seats(0, row[0]) if row else ()
+                except CorruptRowError:
+                    seats = ()
+                names[user] = next((s.name for s in seats if s.user_id == user), f"Player {user}")
+        return [(user, names[user], rating) for user, rating in rated]
+
     async def create_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
                            creator_id: int, options: Mapping[str, Any],
                            settings: Mapping[str, Any], now: float) -> GameRecord:

@@ -221,15 +221,18 @@ def build_play_command() -> app_commands.Command[Any, ..., None]:
     return play
 
 
-def build_stats_command() -> app_commands.Command[Any, ..., None]:
-    """``/stats [user]``."""
+def build_stats_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..., None]:
+    """``/stats [user] [board]``."""
 
-    @app_commands.command(name="stats", description="Games played and won, per game, here.")
-    @app_commands.describe(user="Whose statistics (default: yours).")
-    @app_commands.guild_only()
-    async def stats(interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        await flows.stats(interaction, user)
+    @app_commands.command(name="stats", description="Games played, won and ratings, per "
+                          "game, here; or a game's leaderboard.")
+    @app_commands.describe(user="Whose record (default: yours).",
+                           board="Show this game's leaderboard in this server instead.")
+    async def stats(interaction: discord.Interaction, user: discord.User | None = None,
+                    board: str | None = None) -> None:
+        await flows.stats(interaction, user, board)
 
+    app_commands.choices(board=game_choices(games))(stats)
     return stats
 
 
@@ -296,7 +299,7 @@ def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> N
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
     tree.add_command(build_play_command())
-    tree.add_command(build_stats_command())
+    tree.add_command(build_stats_command(games))
     tree.add_command(build_games_command())
     tree.add_command(build_away_command())
     tree.add_command(build_notify_command())

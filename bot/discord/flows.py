@@ -44,6 +44,7 @@ from bot.games.rng import Rng
 from bot.store import Announcement, StoreError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
 from bot.tables.play import Choosing
+from renderers import leaderboard
 
 log = logging.getLogger(__name__)
 
@@ -790,9 +791,20 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
         interaction.extras[PUBLIC_THINKING] = False
 
 
-async def stats(interaction: discord.Interaction, user: discord.abc.User | None) -> None:
-    """``/stats``: games played and won per game in this server."""
+async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
+                board: str | None = None) -> None:
+    """``/stats``: games played and won per game in this server, or a leaderboard."""
     async with guarded(interaction):
+        if board is not None:
+            tables = host(interaction).tables
+            ranks = await tables.leaderboard(interaction.guild_id, board)
+            await think(interaction)
+            png = await asyncio.to_thread(leaderboard.render, ranks)
+            await interaction.followup.send(
+                content=messages.leaderboard_text(ranks), allowed_mentions=messages.NOBODY,
+                file=discord.File(io.BytesIO(png), filename="leaderboard.png"))
+            interaction.extras[PUBLIC_THINKING] = False
+            return
         who = user or interaction.user
         lines = await host(interaction).tables.stats(interaction.guild_id, who.id)
         await interaction.response.send_message(messages.stats_text(who.id, lines),

@@ -618,6 +618,14 @@ def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]]) -> str:
     return fit(out, keep_last=0)
 
 
+def leaderboard_text(board: dict[str, object]) -> str:
+    """The words beside the leaderboard picture (the picture has the figures)."""
+    rows = board["rows"]
+    if not rows:
+        return f"**{board['title']}**: nobody has a rated game here yet."
+    return f"**{board['title']}** (top {len(rows)})."  # type: ignore[arg-type]
+
+
 def waited(seconds: float) -> str:
     """How long a wait has lasted, in its largest whole unit: "2 days", "5 hours"."""
     minutes = int(max(0.0, seconds) // 60)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.games.engine import Action, Game, Result, SeatInfo, State, View, normalise
 from bot.store import ActionRecord, GameRecord, NotFoundError, StatLine
@@ -289,6 +290,15 @@ class Queries(TablesBase):
         lines = await self.store.stats(guild_id, user_id)
         return [(self._games[s.game].title if s.game in self._games else s.game, s)
                 for s in lines]
+
+    async def leaderboard(self, guild_id: int | None, slug: str) -> dict[str, Any]:
+        """The leaderboard of the game ``slug`` in this server, as the picture's input."""
+        game = self.game(slug)
+        rows = [{"name": name, "rating": rating.shown, "games": rating.games,
+                 "provisional": rating.provisional}
+                for _user, name, rating in await self.store.leaders(guild_id, slug)]
+        return {"title": f"{game.title}: best ratings here", "rows": rows,
+                "note": "? = provisional: fewer than 5 rated games."}
 
     def suggestions(self, record: GameRecord | None, user_id: int,
                     typed: str) -> list[tuple[str, str]]:
