@@ -53,7 +53,7 @@ SIZE_STEP = 0.92
 ZOOM_HEX = 230
 #: The tallest map: a long, narrow table may grow the picture this far down before its
 #: hexes shrink (a phone scrolls a tall picture; it cannot enlarge tiny labels).
-MAX_MAP_H = 1200
+MAX_MAP_H = 1000
 ZOOM_MAP_H = 1000
 MIN_MAP_H = 360
 SQRT3 = math.sqrt(3)
