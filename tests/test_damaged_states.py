@@ -145,3 +145,32 @@ async def test_the_channel_is_told_the_game_is_damaged_and_how_to_clear_it(
         assert await session.bot.tables.store.open_game(session.channel_id) is None
     finally:
         await session.close()
+
+
+async def test_a_state_the_bot_just_saved_is_not_checked_again_but_one_changed_is(
+        tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.tables.core as core
+
+    checked: list[int] = []
+    exercise = core._exercise
+    monkeypatch.setattr(core, "_exercise", lambda game, state, record, shape: (
+        checked.append(record.version), exercise(game, state, record, shape)))
+    slug = "sugar-blast"
+    game = GAMES[slug]
+    game_id = await started(tables, slug)
+
+    async def alice_moves() -> None:
+        state = loads((await tables.store.get_game(game_id)).state_json or "", game)
+        await tables.play(channel_id=CHANNEL, user_id=ALICE,
+                          text=game.ai_action(state, 0).notation)
+
+    await alice_moves()
+    assert len(checked) == 1  # the state the lobby stored, checked once
+    await alice_moves()
+    assert len(checked) == 1  # the state the bot saved after Alice's move is trusted
+    sound = (await tables.store.get_game(game_id)).state_json or ""
+    move = game.ai_action(loads(sound, game), 0).notation
+    write_state(tables.store.path, game_id, damages(loads(sound, game))["no-rng"](
+        json.loads(sound)))
+    with pytest.raises(DamagedStateError):
+        await tables.play(channel_id=CHANNEL, user_id=ALICE, text=move)

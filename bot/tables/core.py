@@ -387,6 +387,12 @@ class TablesBase:
                              f"this channel, so it does nothing here.")
         return record
 
+    def _vouch(self, key: tuple[int, int, int]) -> None:
+        """Remember that the state stored under ``key`` (id, version, JSON hash) is sound."""
+        if len(self._sound) >= 4096:
+            self._sound.clear()
+        self._sound.add(key)
+
     def _state(self, record: GameRecord) -> tuple[Game, State]:
         """The game and its stored state, loaded and validated.
 
@@ -420,9 +426,7 @@ class TablesBase:
             except Exception as exc:
                 log.warning("game %s has a damaged state", record.id, exc_info=exc)
                 raise DamagedStateError(record.id, "its rules cannot read it") from exc
-            if len(self._sound) >= 4096:
-                self._sound.clear()
-            self._sound.add(key)
+            self._vouch(key)
         return game, state
 
     def _interval(self, record: GameRecord) -> float:
@@ -689,6 +693,9 @@ class TablesBase:
             now=ready.now, turn_changed=ready.turn_changed,
             next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats,
             announce=announce)
+        # The engine just made this state from a sound one: the next move need not check
+        # it again (a row changed behind the bot's back has another hash, and is checked).
+        self._vouch((saved.id, saved.version, hash(ready.state_json)))
         if self._on_moves is not None:
             by_ai = sum(move.user_id is None for move in plan.moves)
             self._on_moves(game.slug, len(plan.moves) - by_ai, by_ai)
