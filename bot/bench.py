@@ -27,12 +27,15 @@ chosen by the AI before the clock starts), so one /play is exactly one move.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import inspect
 import io
 import json
 import platform
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -192,12 +195,21 @@ def bench_play(slug: str, samples: int,
 
     game = get_game(slug)
 
+    stages = Stages()
+    pictures = stages.timed("pictures", render)
+
     async def work(store: Any, tables: Any) -> tuple[list[float], list[float], list[float]]:
         channel = _Channel(1)
         times, others, loop = [], [], []
         for n in range(samples + 1):
             await _prepare(store, game, channel)
-            took = await _play(tables, render, channel)
+            if n == 1:  # the warm-up move is not counted
+                stages.spent = dict.fromkeys(STAGES, 0.0)
+            restore = stages.watching(store, game)
+            try:
+                took = await _play(tables, pictures, channel)
+            finally:
+                restore()
             if n:
                 loop.append(channel.loop_ms)
             if between is not None:
@@ -211,7 +223,8 @@ def bench_play(slug: str, samples: int,
 
     with tempfile.TemporaryDirectory() as folder:
         times, others, loop = asyncio.run(_with_tables(Path(folder), work))
-    out: dict[str, Any] = {"play_ms": _stats(times), "play_loop_cpu_ms": _stats(loop)}
+    out: dict[str, Any] = {"play_ms": _stats(times), "play_loop_cpu_ms": _stats(loop),
+                           "play_stages_ms": stages.per_move(len(times), sum(times))}
     if others:
         out["chess_ms"] = _stats(others)
     return out
@@ -257,6 +270,100 @@ def bench_load(slug: str, channels: int, rounds: int, renderer: Renderer) -> dic
 
     with tempfile.TemporaryDirectory() as folder:
         return asyncio.run(_with_tables(Path(folder), work))
+
+
+# --------------------------------------------------------------------------- stages
+
+#: The stages of a /play, in the order a move goes through them.
+STAGES = ("engine", "state JSON", "views", "store", "pictures", "bot")
+
+
+class Stages:
+    """Where a /play's time goes, stage by stage, while :meth:`watching` a store and a game.
+
+    The rules (parse, apply), the state's JSON, the views and the pictures run whole in
+    one thread each, so their figure is that thread's CPU time (``time.thread_time``). The
+    store's work runs in SQLite's own thread, so its figure is the time its calls were
+    awaited. ``bot`` is what remains of the move's wall time: the tables service, the
+    event loop and thread hand-offs. A stage called from inside another counts once,
+    in the outer one.
+    """
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+        self._lock = threading.Lock()
+        self._inside = threading.local()
+        self._awaiting: contextvars.ContextVar[bool] = contextvars.ContextVar(
+            "awaiting_store", default=False)
+
+    def _add(self, stage: str, ms: float) -> None:
+        with self._lock:
+            self.spent[stage] += ms
+
+    def timed(self, stage: str, work: Callable[..., Any]) -> Callable[..., Any]:
+        """``work`` (a plain function run in one thread) with its CPU time added to ``stage``."""
+        def run(*args: Any, **kwargs: Any) -> Any:
+            if getattr(self._inside, "stage", None):
+                return work(*args, **kwargs)
+            self._inside.stage = stage
+            start = time.thread_time()
+            try:
+                return work(*args, **kwargs)
+            finally:
+                self._add(stage, (time.thread_time() - start) * 1000)
+                self._inside.stage = None
+        return run
+
+    def awaited(self, work: Callable[..., Any]) -> Callable[..., Any]:
+        """The store coroutine ``work`` with the time it was awaited added to ``store``."""
+        async def run(*args: Any, **kwargs: Any) -> Any:
+            if self._awaiting.get():
+                return await work(*args, **kwargs)
+            token = self._awaiting.set(True)
+            start = time.perf_counter()
+            try:
+                return await work(*args, **kwargs)
+            finally:
+                self._add("store", (time.perf_counter() - start) * 1000)
+                self._awaiting.reset(token)
+        return run
+
+    def watching(self, store: Any, game: Game) -> Callable[[], None]:
+        """Time ``store``'s and ``game``'s calls and the tables' state JSON; returns the undo."""
+        import bot.tables.core
+        import bot.tables.play
+
+        undo: list[Callable[[], None]] = []
+
+        def patch(owner: Any, name: str, replacement: Any, instance: bool) -> None:
+            old = getattr(owner, name)
+            setattr(owner, name, replacement)
+            undo.append((lambda: delattr(owner, name)) if instance
+                        else (lambda: setattr(owner, name, old)))
+
+        for name in ("parse", "apply"):
+            patch(game, name, self.timed("engine", getattr(game, name)), instance=True)
+        patch(game, "view", self.timed("views", game.view), instance=True)
+        for module in (bot.tables.core, bot.tables.play):
+            for name in ("loads", "dumps"):
+                if hasattr(module, name):
+                    patch(module, name, self.timed("state JSON", getattr(module, name)),
+                          instance=False)
+        for name in dir(type(store)):
+            if not name.startswith("_") and inspect.iscoroutinefunction(
+                    getattr(type(store), name)):
+                patch(store, name, self.awaited(getattr(store, name)), instance=True)
+
+        def restore() -> None:
+            for step in reversed(undo):
+                step()
+        return restore
+
+    def per_move(self, moves: int, wall_ms: float) -> dict[str, float]:
+        """Milliseconds per move by stage; ``bot`` is the wall time no other stage claims."""
+        out = {stage: self.spent[stage] / moves for stage in STAGES if stage != "bot"}
+        out["bot"] = max(0.0, wall_ms / moves - sum(out.values()))
+        return out
 
 
 # --------------------------------------------------------------------------- chess
@@ -363,6 +470,8 @@ def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
           f"PNG median {f['png_kb']['median']:.0f} KB")
     print(f"  whole /play:   {_ms(f['play_ms'])} (load, apply, commit, view, render); "
           f"{f['play_loop_cpu_ms']['median']:.1f} ms of it on the event loop's thread")
+    print("  /play by stage: " + ", ".join(
+        f"{stage} {ms:.1f}" for stage, ms in f["play_stages_ms"].items()) + " ms per move")
     if "chess_ms" in f:
         ok = "ok" if f["play_vs_chess_p95"] <= TARGET_PLAY_VS_CHESS else "OVER TARGET"
         print(f"  chess board:   {_ms(f['chess_ms'])} (python-chess + cairosvg, same width)")

@@ -79,3 +79,23 @@ def test_json_gives_one_line_with_every_figure_per_game(monkeypatch, capsys):
 def test_an_unknown_game_is_refused_before_measuring(capsys):
     assert bench(games=["no-such-game"]) == 2
     assert "no game called 'no-such-game'" in capsys.readouterr().err
+
+
+def test_a_play_is_split_by_stage_and_the_stages_add_up_to_the_whole_move():
+    figures = bench_play(SLUG, 3)
+    stages = figures["play_stages_ms"]
+    assert list(stages) == list(bench_module.STAGES)
+    for stage in ("engine", "views", "store", "pictures"):
+        assert stages[stage] > 0, stage
+    # The stages share out the mean move: never more than the slowest one.
+    assert sum(stages.values()) <= figures["play_ms"]["max"] + 1e-6
+
+
+def test_stages_count_a_call_made_inside_another_stage_once():
+    stages = bench_module.Stages()
+    inner = stages.timed("views", lambda: sum(range(20000)))
+    outer = stages.timed("engine", lambda: inner() + sum(range(20000)))
+    outer()
+    assert stages.spent["views"] == 0 and stages.spent["engine"] > 0
+    inner()
+    assert stages.spent["views"] > 0
