@@ -173,6 +173,11 @@ async def _play(tables: Any, renderer: Renderer, channel: _Channel) -> float:
     return elapsed
 
 
+def _game_of(games: Sequence[Game], channel: _Channel) -> Game:
+    """The game a channel of the load test plays: the games in turn, channel by channel."""
+    return games[(channel.channel_id - 1) % len(games)]
+
+
 async def _with_tables(folder: Path, work: Callable[[Any, Any], Any]) -> Any:
     from bot.store import Store
     from bot.tables import Tables
@@ -230,13 +235,19 @@ def bench_play(slug: str, samples: int,
     return out
 
 
-def bench_load(slug: str, channels: int, rounds: int, renderer: Renderer) -> dict[str, Any]:
-    """``channels`` channels move at once, ``rounds`` times: answer times and loop stalls."""
-    game = get_game(slug)
+def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
+               renderer: Renderer) -> dict[str, Any]:
+    """``channels`` channels move at once, ``rounds`` times: answer times and loop stalls.
+
+    With several games (``slug`` a sequence) the channels play them in turn: the mixed burst.
+    """
+    games = [get_game(s) for s in ([slug] if isinstance(slug, str) else slug)]
 
     async def work(store: Any, tables: Any) -> dict[str, Any]:
         table = [_Channel(n + 1) for n in range(channels)]
         latencies: list[float] = []
+        firsts: list[float] = []  # each round's first answer
+        busy = 0.0  # seconds the timed rounds took
         lags: list[float] = []
         measuring = False
         running = True
@@ -254,19 +265,24 @@ def bench_load(slug: str, channels: int, rounds: int, renderer: Renderer) -> dic
         tick = asyncio.create_task(ticker())
         try:
             for channel in table:  # a first move each, untimed: caches warm as in a live bot
-                await _prepare(store, game, channel)
+                await _prepare(store, _game_of(games, channel), channel)
                 await _play(tables, renderer, channel)
             for _ in range(rounds):
                 for channel in table:
-                    await _prepare(store, game, channel)
+                    await _prepare(store, _game_of(games, channel), channel)
                 timed_round += 1
                 measuring = True
-                latencies += await asyncio.gather(*(_play(tables, renderer, c) for c in table))
+                start = time.perf_counter()
+                answers = await asyncio.gather(*(_play(tables, renderer, c) for c in table))
+                busy += time.perf_counter() - start
                 measuring = False
+                latencies += answers
+                firsts.append(min(answers))
         finally:
             running = False
             await tick
-        return {"latency_ms": _stats(latencies), "stall_ms": _stats(lags or [0.0])}
+        return {"latency_ms": _stats(latencies), "stall_ms": _stats(lags or [0.0]),
+                "first_ms": _stats(firsts), "moves_per_s": len(latencies) / busy}
 
     with tempfile.TemporaryDirectory() as folder:
         return asyncio.run(_with_tables(Path(folder), work))
@@ -449,6 +465,10 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
             out["games"][slug] = bench_game(slug, samples, channels, rounds, ai_games, pool)
             if not as_json:
                 _print_game(slug, out["games"][slug], samples)
+        if pool is not None and len(slugs) > 1:
+            out["mixed_load"] = bench_load(slugs, channels, rounds, pool)
+            if not as_json:
+                _print_load("every game mixed, render pool", out["mixed_load"])
     finally:
         if pool is not None:
             pool.close()
@@ -462,6 +482,14 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
 
 def _ms(figure: dict[str, float]) -> str:
     return f"median {figure['median']:.1f} ms, p95 {figure['p95']:.1f} ms"
+
+
+def _print_load(name: str, load: dict[str, Any]) -> None:
+    ok = ("ok" if load["latency_ms"]["p95"] < TARGET_LOAD_P95_MS
+          and load["stall_ms"]["max"] < TARGET_STALL_MS else "OVER TARGET")
+    print(f"  load, {name}: {load['moves_per_s']:.0f} moves/s; answers "
+          f"{_ms(load['latency_ms'])}, first p95 {load['first_ms']['p95']:.0f} ms; "
+          f"event loop stalls at most {load['stall_ms']['max']:.0f} ms ({ok})")
 
 
 def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
@@ -480,11 +508,7 @@ def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
               f"{f['render_vs_chess_p95']:.2f}x")
     for key, name in (("load_in_process", "in-process"), ("load_pooled", "render pool")):
         if key in f:
-            load = f[key]
-            ok = ("ok" if load["latency_ms"]["p95"] < TARGET_LOAD_P95_MS
-                  and load["stall_ms"]["max"] < TARGET_STALL_MS else "OVER TARGET")
-            print(f"  load, {name:<11} answers {_ms(load['latency_ms'])}; event loop "
-                  f"stalls at most {load['stall_ms']['max']:.0f} ms ({ok})")
+            _print_load(name, f[key])
     if "ai" in f:
         ai = f["ai"]
         print(f"  AI wins {ai['win_rate']:.0%} of {ai['games']} {ai['players']}-player games "

@@ -47,6 +47,9 @@ def test_the_load_test_moves_every_channel_once_per_round():
     assert Counter(seen) == {1: 3, 2: 3, 3: 3}
     assert figures["latency_ms"]["median"] > 0
     assert figures["stall_ms"]["max"] >= 0
+    # The first answer of each round comes no later than the round's others.
+    assert 0 < figures["first_ms"]["max"] <= figures["latency_ms"]["max"]
+    assert figures["moves_per_s"] > 0
 
 
 def test_the_chess_board_is_timed_after_every_play_and_divides_the_play_p95(monkeypatch):
@@ -99,3 +102,25 @@ def test_stages_count_a_call_made_inside_another_stage_once():
     assert stages.spent["views"] == 0 and stages.spent["engine"] > 0
     inner()
     assert stages.spent["views"] > 0
+
+
+def test_the_mixed_burst_gives_each_channel_the_games_in_turn():
+    played: list[str] = []
+
+    def counting(view):
+        played.append(view["game"])
+        return render(view)
+
+    slugs = ["sugartopia", "sugar-blast"]
+    figures = bench_load(slugs, channels=4, rounds=1, renderer=counting)
+    # Four channels, two of each game, each moving twice (warm-up and one round).
+    assert Counter(played) == {slug: 4 for slug in slugs}
+    assert figures["moves_per_s"] > 0
+
+
+def test_with_several_games_the_bench_also_runs_the_mixed_burst(monkeypatch, capsys):
+    monkeypatch.setattr(bench_module, "chess_board", lambda width: None)
+    assert bench(as_json=True, samples=1, games=[SLUG, "sugar-blast"], channels=2, rounds=1,
+                 ai_games=0) == 0
+    mixed = json.loads(capsys.readouterr().out)["mixed_load"]
+    assert mixed["moves_per_s"] > 0 and mixed["first_ms"]["p95"] <= mixed["latency_ms"]["max"]
