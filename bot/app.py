@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import discord
 
 from bot.config import Settings
-from bot.discord.client import CandyBot
+from bot.discord.client import CandyBot, ShardedCandyBot
 from bot.discord.messages import Animator, Renderer
 from bot.games.engine import Game
 from bot.games.words import plural
@@ -62,7 +62,8 @@ def create_bot(settings: Settings, *, games: Mapping[str, Game] | None = None,
     import time
 
     silence_voice_warnings()
-    return CandyBot(settings, games=games,
+    kind = CandyBot if settings.shard_count is None else ShardedCandyBot
+    return kind(settings, games=games,
                     renderer=renderer if renderer is not None else default_renderer(),
                     animator=animator if animator is not None else default_animator(),
                     clock=clock or time.time)

@@ -14,6 +14,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    run.add_argument("--shard-count", type=int, default=None, metavar="N",
+                     help="split the servers into N shards across all processes "
+                          "(see docs/scale.md)")
+    run.add_argument("--shard-ids", default=None, metavar="IDS",
+                     help="the shards this process connects, e.g. 0,1 (default: all N)")
     _add_debug(run)
     sync = sub.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None,
@@ -69,10 +74,15 @@ def _add_debug(parser: argparse.ArgumentParser) -> None:
 
 def _operate(args: argparse.Namespace) -> int:
     """run, sync, check, backup and restore: read the settings, then hand over."""
-    from bot.config import ConfigError, Settings
+    from dataclasses import replace
+
+    from bot.config import ConfigError, Settings, parse_shards
 
     try:
         settings = Settings.from_env()
+        if args.command == "run":
+            count, ids = parse_shards(args.shard_count, args.shard_ids)
+            settings = replace(settings, shard_count=count, shard_ids=ids)
     except ConfigError as exc:
         print(f"candybot: {exc}", file=sys.stderr)
         return 2

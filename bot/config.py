@@ -33,6 +33,10 @@ class Settings:
     #: The port of the Prometheus endpoint; ``None``: no endpoint.
     metrics_port: int | None = None
     stop_seconds: float = DEFAULT_STOP_SECONDS
+    #: Shards across all processes (``--shard-count``); ``None``: one unsharded connection.
+    shard_count: int | None = None
+    #: The shards this process runs (``--shard-ids``); ``None``: all of ``shard_count``.
+    shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
@@ -40,7 +44,8 @@ class Settings:
         return (f"Settings(token=<{shown}>, db_path={str(self.db_path)!r}, "
                 f"reminder_poll_seconds={self.reminder_poll_seconds}, "
                 f"log_level={self.log_level!r}, metrics_port={self.metrics_port}, "
-                f"stop_seconds={self.stop_seconds})")
+                f"stop_seconds={self.stop_seconds}, shard_count={self.shard_count}, "
+                f"shard_ids={self.shard_ids})")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
@@ -60,6 +65,31 @@ class Settings:
                              DEFAULT_STOP_SECONDS)
         return cls(token=token, db_path=Path(db), log_level=level, metrics_port=port,
                    stop_seconds=stop)
+
+
+def parse_shards(count: int | None, ids: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """``--shard-count N`` and ``--shard-ids 0,1`` checked together: every id below ``N``,
+    none twice; ids need a count."""
+    if count is None:
+        if ids is not None:
+            raise ConfigError("--shard-ids needs --shard-count: say how many shards there are "
+                              "in all, e.g. --shard-count 4 --shard-ids 0,1.")
+        return None, None
+    if count < 1:
+        raise ConfigError(f"--shard-count {count} is not a number of shards: use 1 or more.")
+    if ids is None:
+        return count, None
+    parts = [part.strip() for part in ids.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise ConfigError(f"--shard-ids {ids!r} is not a list of shard numbers: use e.g. 0,1.")
+    numbers = tuple(int(part) for part in parts)
+    outside = [n for n in numbers if n >= count]
+    if outside:
+        raise ConfigError(f"--shard-ids {ids!r}: shard {outside[0]} does not exist; with "
+                          f"--shard-count {count} the shards are 0 to {count - 1}.")
+    if len(set(numbers)) != len(numbers):
+        raise ConfigError(f"--shard-ids {ids!r} names a shard twice.")
+    return count, numbers
 
 
 def parse_log_level(text: str) -> str:

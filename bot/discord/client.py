@@ -24,6 +24,7 @@ from bot.discord.gate import Gate
 from bot.discord.messages import Animator, Renderer, announcement
 from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
+from bot.discord.shards import IdentifyPacer, identify_lock_path
 from bot.games.engine import Game
 from bot.games.words import plural
 from bot.health import BEAT_SECONDS, Status, status_path, write_status
@@ -83,7 +84,8 @@ class CandyBot(discord.Client):
         # Slash commands and components need no privileged intents; guilds is enough.
         super().__init__(intents=discord.Intents(guilds=True),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                                  users=True))
+                                                                  users=True),
+                         **self.connection_options(settings))
         if games is None:
             from bot.games import GAMES
 
@@ -112,6 +114,18 @@ class CandyBot(discord.Client):
         self._announcements: tuple[int | None, float | None] = (None, None)
         self.tree = CandyTree(self)
         commands.install(self.tree, games)
+        self.identify_pacer = IdentifyPacer(identify_lock_path(settings.db_path))
+
+    @staticmethod
+    def connection_options(settings: Settings) -> dict[str, Any]:
+        """Keyword arguments for discord.py's client beyond intents and mentions."""
+        return {}
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Space gateway logins across every process on this database (replaces
+        discord.py's in-process 5 s wait, which only spaces one process's shards)."""
+        waited = await self.identify_pacer.wait()
+        log.debug("shard %s identifies after waiting %.1f s", shard_id, waited)
 
     @property
     def tables(self) -> Tables:
@@ -298,3 +312,18 @@ class CandyBot(discord.Client):
             games, schema = "active games unknown", str(exc)
         return (f"ready as {self.user}; {plural(len(self.guilds), 'server')}; {games}; "
                 f"database {path} ({schema})")
+
+
+class ShardedCandyBot(CandyBot, discord.AutoShardedClient):
+    """The bot on the shards ``--shard-count``/``--shard-ids`` name (discord.py's
+    AutoShardedClient): several processes, each with some of the shards, split the servers.
+
+    Nothing a tap needs is kept in memory: custom ids carry the game, the version and the
+    choice, and the database holds the rest, so whichever process Discord hands a tap to
+    can answer it.
+    """
+
+    @staticmethod
+    def connection_options(settings: Settings) -> dict[str, Any]:
+        ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        return {"shard_count": settings.shard_count, "shard_ids": ids}
