@@ -108,3 +108,23 @@ async def test_the_bot_asks_the_shared_pacer_before_each_login(tmp_path: Path) -
     stamp = float(identify_lock_path(tmp_path / "bot.db").read_text())
     await bot.before_identify_hook(1)
     assert float(identify_lock_path(tmp_path / "bot.db").read_text()) >= stamp + 0.19
+
+
+def _doc_run_lines() -> list[str]:
+    doc = (Path(__file__).parent.parent / "docs" / "scale.md").read_text()
+    return [line.split("candybot ", 1)[1] for line in doc.splitlines()
+            if line.lstrip().startswith(("candybot run", "ExecStart=candybot run"))]
+
+
+def test_every_run_line_in_the_scaling_guide_starts_its_shards(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Settings] = []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("bot.app.run_bot", lambda settings, debug: seen.append(settings) or 0)
+    lines = _doc_run_lines()
+    assert len(lines) == 3
+    for line in lines:
+        for instance in range(4):
+            assert cli.main(line.replace("%i", str(instance)).split()) == 0
+    assert {ids for s in seen for ids in s.shard_ids or ()} == {0, 1, 2, 3}
+    assert {s.shard_count for s in seen} == {4}
