@@ -26,7 +26,7 @@ import discord
 import renderers
 from bot.away import DAY, QuietHours, Vacation
 from bot.games.colours import text_mark
-from bot.games.engine import Game, Result, View
+from bot.games.engine import ALERT, Game, Result, View
 from bot.games.words import listing
 from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
 from bot.tables import (
@@ -271,8 +271,9 @@ def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None, *,
         line = summarised(step_line(game, step), budget)
         if not lines or lines[-1] != line:
             lines.append(line)
-        if seat is not None:
-            lines.extend(f"> {clip(p, 300)}" for p in step.private.get(seat, ()))
+        if seat is not None:  # lines that hit the seat are told apart (see since_lines)
+            lines.extend(f"> {clip(p, 300)}" for p in step.private.get(seat, ())
+                         if not p.startswith(ALERT))
     return lines
 
 
@@ -403,11 +404,14 @@ def saved_not_shown(board: Board) -> str:
 
 
 def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) -> list[str]:
-    """"Since your last turn:" and the moves others made (``seat``'s private lines too)."""
+    """"Since your last turn:" and the moves others made (``seat``'s private lines too),
+    led by what hit ``seat`` (a raid on its hideout, say)."""
     if not since:
         return []
     earlier = f" ({plural(more, 'earlier move')} in `/game log`)" if more else ""
-    return [f"Since your last turn{earlier}:", *step_lines(game, since, seat)]
+    hits = [clip(line, 300) for step in since for line in step.private.get(seat, ())
+            if line.startswith(ALERT)] if seat is not None else []
+    return [f"Since your last turn{earlier}:", *hits, *step_lines(game, since, seat)]
 
 
 async def hand_message(hand: Hand, renderer: Renderer | None,

@@ -144,6 +144,9 @@ class Action:
         return bool(self.public)
 
 
+#: The mark of a private line telling a seat that another player's action hit it.
+ALERT = "⚠ "
+
 #: The seed of the fixed arrangement :meth:`Game.known_to` puts unknown things in, and the
 #: generator state a view is drawn with (never the game's own).
 VEIL_SEED = 0x5EC12E7
@@ -328,10 +331,16 @@ class Turn:
     events: list[Event] = field(default_factory=list)
 
     def say(self, text: str, seat: int | None = None, kind: str = "info", *,
-            reveals: bool = False, to: Sequence[int] | None = None) -> None:
-        """Narrate; ``to`` makes the line private to those seats."""
+            reveals: bool = False, to: Sequence[int] | None = None,
+            hits: Sequence[int] = ()) -> None:
+        """Narrate; ``to`` makes the line private to those seats. ``hits`` names the seats
+        this event hurts (a raid on their hideout, sugar taken from them): each also gets
+        the line privately, marked with :data:`ALERT`, so that their next catch-up leads
+        with it."""
         self.events.append(Event(text, seat, kind, reveals,
                                  None if to is None else tuple(sorted(set(to)))))
+        for victim in sorted(set(hits) - {seat}):
+            self.events.append(Event(ALERT + text, seat, "alert", False, (victim,)))
 
     def reveal(self) -> None:
         """Mark the turn as having revealed hidden information (so it cannot be undone)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
+    ALERT,
     Action,
     CorruptStateError,
     Game,
@@ -504,6 +505,20 @@ class TablesBase:
         return Announcement(record.channel_id, record.guild_id, record.id, "dm",
                             f"{text} · <#{record.channel_id}>", (user,), due)
 
+    @staticmethod
+    def _hit(record: GameRecord, plan: _Plan) -> dict[int, list[str]]:
+        """The lines telling players that the plan's moves hit them, by user (a DM
+        subscriber gets each as one line)."""
+        users = {s.seat: s.user_id for s in record.seats
+                 if s.user_id is not None and not s.machine}
+        out: dict[int, list[str]] = {}
+        for step in plan.steps:
+            for seat, lines in step.private.items():
+                user = users.get(seat)
+                if user is not None:
+                    out.setdefault(user, []).extend(x for x in lines if x.startswith(ALERT))
+        return {user: lines for user, lines in out.items() if lines}
+
     async def reach(self, users: Iterable[int], now: float | None = None,
                     ) -> tuple[dict[int, float], dict[int, str]]:
         """For ``users``: who is away until when, and how each chose to be reached."""
@@ -684,10 +699,14 @@ class TablesBase:
                 self.board_of, record, game, plan.state, headline=headline, steps=plan.steps,
                 handed=ready.handed))
         edits = episodes and ready.episode is not None and record.board_message_id is not None
-        away, modes = await self.reach(ready.handed, ready.now)
+        hit = self._hit(record, plan)
+        away, modes = await self.reach([*ready.handed, *hit], ready.now)
         announce = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
             record.board_message_id if edits else None, away, modes)
+        announce += tuple(self._direct(record, f"{line} ({game.title})", user, away.get(user))
+                          for user, lines in hit.items() if modes.get(user) == "dm"
+                          for line in lines)
         saved = await self.store.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,

@@ -198,6 +198,8 @@ class Context:
     #: The card whose ability fires (for "this monster" measures).
     source: str | None = None
     said: list[str] = field(default_factory=list)
+    #: Other seats the effects hurt (sugar taken from them): alerted (see ``Turn.say``).
+    hit: set[int] = field(default_factory=set)
 
 
 def amount(ctx: Context, effect: Effect) -> int:
@@ -270,6 +272,8 @@ def _run(ctx: Context, effect: Effect) -> None:
         else:
             got = board.take_sugar_from(state, seat, victim, n)
             ctx.said.append(f"took {got} sugar from {ctx.names[victim]}")
+            if got:
+                ctx.hit.add(victim)
     elif verb == "remove_black":
         got = board.remove_black(state, seat, n)
         ctx.said.append(f"returned {plural(got, 'black cube', 'black cubes')}")
@@ -282,6 +286,7 @@ def _run(ctx: Context, effect: Effect) -> None:
         for other, p in enumerate(state["players"]):
             if other != seat and p["sugar"] >= 2:
                 lost.append(f"{ctx.names[other]} {board.pay_sugar(state, other, p['sugar'] // 2)}")
+                ctx.hit.add(other)
         ctx.said.append("made every other player return half their sugar"
                         + (f" ({', '.join(lost)})" if lost else ""))
     elif verb == "discount":

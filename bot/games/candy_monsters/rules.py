@@ -201,7 +201,7 @@ class CandyMonsters(Game):
                 if board.holds(state, seat, card.condition):
                     ctx = effects.Context(state, seat, turn, names)
                     said = effects.run(ctx, card.effects)
-                    turn.say(f"{names[seat]} {', '.join(said)}.", seat, "event")
+                    turn.say(f"{names[seat]} {', '.join(said)}.", seat, "event", hits=ctx.hit)
         self._after_event(state, turn)
 
     def _refresh_market(self, state: State, turn: Turn) -> None:
@@ -641,7 +641,7 @@ class CandyMonsters(Game):
         where = f" (under {cards.card(host).name})" if host else ""
         paid = f", paid {ability.cost} sugar" if ability.cost else ""
         turn.say(f"{self.seat_name(state, seat)} used {c.name}{where}{paid}: {', '.join(said)}.",
-                 seat, "use")
+                 seat, "use", hits=ctx.hit)
 
     def _collect(self, state: State, seat: int, turn: Turn) -> None:
         want = cards.kingdom()["collect"]

@@ -657,12 +657,13 @@ class SugarHeist(Game):
                           "outside": None, "log": []}
         self.narrate(state, turn, f"{self.seat_name(state, attacker)} raids "
                      f"{self.seat_name(state, defender)}'s hideout and rolls {spoken(pool)}.",
-                     reveals=True)
+                     reveals=True, hits=(defender,))
 
-    def narrate(self, state: State, turn: Turn, text: str, reveals: bool = False) -> None:
+    def narrate(self, state: State, turn: Turn, text: str, reveals: bool = False,
+                hits: tuple[int, ...] = ()) -> None:
         """A public line of the heist story (kept for the picture as well)."""
         h = state["heist"]
-        turn.say(text, h["attacker"] if h else None, "heist", reveals=reveals)
+        turn.say(text, h["attacker"] if h else None, "heist", reveals=reveals, hits=hits)
         if h is not None:
             h["log"] = [*h["log"][-3:], text]
 
@@ -747,7 +748,8 @@ class SugarHeist(Game):
             tax = f" (1 + {d['tax']} for sugar tax)" if d["tax"] else ""
             took = (f"steals {steal} candy{tax} from {dname}" if steal
                     else f"finds no candy to steal in {possessive(dname)} hideout")
-            self.narrate(state, turn, f"{aname} got past all three rooms and {took}.")
+            self.narrate(state, turn, f"{aname} got past all three rooms and {took}.",
+                         hits=(h["defender"],) if steal else ())
         else:
             self.narrate(state, turn, f"{aname}'s heist on {dname} ends in room "
                          f"{h['room'] + 1}: nothing stolen.")

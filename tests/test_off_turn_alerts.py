@@ -1,0 +1,74 @@
+"""Off-turn alerts: an action that hits another player (a raid on their hideout, candy
+stolen) is told to them privately as well, and their next catch-up leads with it."""
+
+from __future__ import annotations
+
+from playthrough import play
+
+from bot.discord.messages import since_lines
+from bot.games import get_game
+from bot.games.engine import ALERT
+from bot.store import GameRecord, SeatRecord
+from bot.tables.core import Step, TablesBase, _Plan
+
+HEIST = get_game("sugar-heist")
+
+
+def test_a_raid_is_told_to_the_raided_player_alone_as_an_alert() -> None:
+    raids = []
+
+    def keep(step) -> None:
+        for event in step.outcome.events:
+            if event.kind == "alert":
+                raids.append((step.outcome, event))
+
+    play(HEIST, 3, 4, on_step=keep)
+    assert len(raids) >= 4
+    for outcome, event in raids:
+        (victim,) = event.to
+        public = outcome.narration(None)
+        assert event.text.startswith(ALERT) and event.text[len(ALERT):] in public
+        assert event.text in outcome.narration(victim)
+        others = set(range(4)) - {victim}
+        assert all(event.text not in outcome.narration(s) for s in others)
+        assert event.seat != victim, "an attacker is never alerted of their own raid"
+
+
+def test_the_catch_up_leads_with_what_hit_you_and_tells_it_once() -> None:
+    alert = f"{ALERT}Ana raids Bo's hideout and rolls 1, 2 and 6."
+    steps = [Step(0, "Ana", "build trap room 1", ("Ana builds a trap.",), False),
+             Step(0, "Ana", "enter", ("Ana raids Bo's hideout and rolls 1, 2 and 6.",), False,
+                  private={1: (alert,)})]
+    lines = since_lines(HEIST, steps, 0, 1)
+    assert lines[0] == "Since your last turn:" and lines[1] == alert
+    assert sum(alert in line for line in lines) == 1
+    assert alert not in "\n".join(since_lines(HEIST, steps, 0, 2))
+
+
+def test_a_dm_subscriber_is_sent_each_alert_that_hit_them() -> None:
+    seats = (SeatRecord(0, 11, "Ana", False), SeatRecord(1, 12, "Bo", False),
+             SeatRecord(2, None, "Cy", True))
+    record = GameRecord(id=1, channel_id=7, guild_id=None, game="sugar-heist",
+                        status="active", creator_id=11, options={}, settings={}, seed=1,
+                        state_json="{}", version=1, seats=seats, created_at=0.0,
+                        updated_at=0.0, turn_started_at=None, reminders_sent=0,
+                        next_reminder_at=None, lobby_message_id=None, board_message_id=None,
+                        result_json=None)
+    plan = _Plan({})
+    plan.steps.append(Step(0, "Ana", "x", ("Ana raids Bo.",), False,
+                           private={1: (f"{ALERT}Ana raids Bo.",), 0: ("You rolled 6.",)}))
+    assert TablesBase._hit(record, plan) == {12: [f"{ALERT}Ana raids Bo."]}
+
+
+def test_sugar_taken_in_candy_monsters_alerts_the_player_it_was_taken_from() -> None:
+    game = get_game("kingdoms-candy-monsters")
+    alerts = []
+
+    def keep(step) -> None:
+        alerts.extend(e for e in step.outcome.events if e.kind == "alert")
+
+    for seed in range(6):
+        play(game, seed, 4, on_step=keep)
+    assert alerts, "some sugar was taken in six games"
+    assert all(e.text.startswith(ALERT) and ("sugar" in e.text) for e in alerts)
+    assert all(e.to and e.seat not in e.to for e in alerts)
