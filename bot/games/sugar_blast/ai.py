@@ -1,4 +1,5 @@
-"""The Sugar Blast AI: a greedy player that looks one Blast ahead.
+"""The Sugar Blast AI: a greedy player that looks one Blast ahead, and at the chain
+its tilt makes.
 
 It sees only its own view (the board is public in Sugar Blast, but the policy
 still works from the view so it could never peek at anything hidden). With
@@ -21,6 +22,10 @@ from bot.games.sugar_blast import powers as pw
 
 #: A free action (Sweet Tooth) that gains something comes before the move itself.
 FREE_FIRST = 1000.0
+#: What each candy a Blast removes is worth beside one step toward the objective (10).
+SIZE_WEIGHT = 1.0
+#: The share of a chain's value counted for a Blast whose tilt makes a new line.
+CHAIN_WEIGHT = 0.5
 #: What a draw is worth when no swap works: a little, so a useful token beats it.
 DRAW_VALUE = 2.0
 
@@ -59,14 +64,32 @@ def _blast_value(card: dict[str, Any], kept: dict[str, int], board: bd.Board,
         for kind, n in base.items():
             merged[kind] = merged.get(kind, 0) + n
         best_other = max((_gain(card, merged, {k: 1}) for k in others if k), default=0)
-    return 10 * (_gain(card, kept, base) + best_other) + len(removed)
+    return 10 * (_gain(card, kept, base) + best_other) + SIZE_WEIGHT * len(removed)
 
 
 def _board_value(card: dict[str, Any], kept: dict[str, int], board: bd.Board,
-                 power: dict[str, Any] | None = None) -> float:
+                 power: dict[str, Any] | None = None, side: str | None = None) -> float:
+    """The best Blast on ``board``; with ``side`` (basic game only), plus part of the best
+    chain its tilt toward ``side`` makes before any refill (the refill is not known)."""
     rules = pw.board_rules(power) if power else None
-    return max((_blast_value(card, kept, board, b, power)
-                for b in bd.find_blasts(board, rules)), default=0.0)
+    best = 0.0
+    for blast in bd.find_blasts(board, rules):
+        value = _blast_value(card, kept, board, blast, power)
+        if side is not None and power is None:
+            value += CHAIN_WEIGHT * _chain_value(card, kept, board, blast, side)
+        best = max(best, value)
+    return best
+
+
+def _chain_value(card: dict[str, Any], kept: dict[str, int], board: bd.Board,
+                 blast: bd.Blast, side: str) -> float:
+    after = copy.deepcopy(board)
+    for cell in blast.removed:
+        bd.put(after, cell, None)
+    bd.tilt(after, side)
+    more = dict(kept)
+    more[blast.candy] = more.get(blast.candy, 0) + blast.keep_matched
+    return _board_value(card, more, after)
 
 
 def _after_swap(view: View, words: list[str]) -> float:
@@ -82,7 +105,7 @@ def _swap_value(view: View, a: bd.Cell, b: bd.Cell) -> float:
     if power is not None:
         power = copy.deepcopy(power)
         pw.swap_tokens(power, a, b)
-    return _board_value(card, kept, trial, power)
+    return _board_value(card, kept, trial, power, view.get("tilt"))
 
 
 def _context(view: View) -> tuple[dict[str, Any], dict[str, int], bd.Board,
