@@ -173,6 +173,14 @@ async def _attach_movement(bot: Host, board: Board, message_id: int,
         gif = await messages.animate(bot.renderer, board.view, game_id=board.record.id)
         if gif is None or _showing.get(message_id) != mark:
             return
+        # Another process (a shard, a board reposted by its outbox) may have moved the game
+        # on meanwhile: the stored game tells, whoever made the change.
+        try:
+            now = await bot.tables.store.get_game(board.record.id)
+        except StoreError:
+            return
+        if now.version != board.record.version or now.board_message_id != message_id:
+            return
         movement = discord.File(io.BytesIO(gif), filename="move.gif")
         try:
             await _messageable(bot, board).get_partial_message(message_id).edit(

@@ -46,17 +46,32 @@ def slow_movie(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     return go
 
 
-def board(move: int) -> Any:
+def board(move: int, version: int = 3) -> Any:
     return SimpleNamespace(game=SimpleNamespace(slug="slow-movie"),
                            view={"game": "slow-movie", "move": move},
-                           record=SimpleNamespace(id=1, channel_id=7, guild_id=None))
+                           record=SimpleNamespace(id=1, channel_id=7, guild_id=None,
+                                                  version=version))
+
+
+class Stored:
+    """The store as another process left it: the game at ``version``, shown in ``message``."""
+
+    def __init__(self, version: int, message: int) -> None:
+        self.version, self.message = version, message
+
+    async def get_game(self, game_id: int) -> Any:
+        return SimpleNamespace(version=self.version, board_message_id=self.message)
+
+
+def host(channel: Messages, stored: Stored) -> Any:
+    return SimpleNamespace(renderer=lambda view: b"png", tables=SimpleNamespace(store=stored),
+                           get_partial_messageable=lambda *a, **k: channel)
 
 
 async def test_a_gif_for_a_board_an_edit_replaced_is_dropped_and_the_newer_one_lands(
         slow_movie: threading.Event) -> None:
     channel = Messages()
-    bot = SimpleNamespace(renderer=lambda view: b"png",
-                          get_partial_messageable=lambda *a, **k: channel)
+    bot = host(channel, Stored(3, 55))
     flows._show_movement(bot, board(1), 55, [])  # type: ignore[arg-type]
     flows._show_movement(bot, board(2), 55, [])  # type: ignore[arg-type]
     assert channel.edits == [], "nothing waits for the GIF"
@@ -70,9 +85,18 @@ async def test_a_gif_for_a_board_an_edit_replaced_is_dropped_and_the_newer_one_l
 
 async def test_a_game_without_animation_draws_no_gif(slow_movie: threading.Event) -> None:
     channel = Messages()
-    bot = SimpleNamespace(renderer=lambda view: b"png",
-                          get_partial_messageable=lambda *a, **k: channel)
+    bot = host(channel, Stored(3, 56))
     still = board(1)
     still.game.slug = "sugar-blast"
     flows._show_movement(bot, still, 56, [])  # type: ignore[arg-type]
     assert not flows._drawing and channel.edits == []
+
+
+async def test_a_gif_is_dropped_when_another_process_moved_the_game_on_meanwhile(
+        slow_movie: threading.Event) -> None:
+    channel = Messages()
+    slow_movie.set()
+    flows._show_movement(host(channel, Stored(4, 57)), board(1, version=3), 57, [])  # type: ignore[arg-type]
+    flows._show_movement(host(channel, Stored(3, 99)), board(1, version=3), 58, [])  # type: ignore[arg-type]
+    await asyncio.gather(*flows._drawing)
+    assert channel.edits == [], "a newer version, or another board on show: no GIF"
