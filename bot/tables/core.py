@@ -549,12 +549,19 @@ class TablesBase:
                 out[user] = until
         return out
 
-    async def _with_away(self, board: Board) -> Board:
-        """``board`` with the awaited players who are away now, for the channel to see."""
-        users = [s.user_id for s in board.record.seats
-                 if s.seat in board.to_act and not s.ai and s.user_id is not None]
-        away = await self.away_until(users)
-        return replace(board, away=tuple(away.items())) if away else board
+    async def _with_away(self, board: Board, asked: Iterable[int] = (),
+                         known: Mapping[int, float] | None = None) -> Board:
+        """``board`` with the awaited players who are away now, for the channel to see.
+
+        ``known`` answers for the users in ``asked`` (read just before, for the same move),
+        so that only the others are read from the store.
+        """
+        users = _awaited_users(board.record, board.to_act)
+        done = set(asked)
+        read = await self.away_until([u for u in users if u not in done])
+        found = {**(known or {}), **read}
+        away = [(u, found[u]) for u in users if u in found]
+        return replace(board, away=tuple(away)) if away else board
 
     def _next_reminder(self, record: GameRecord, game: Game, state: State,
                        now: float) -> float | None:
@@ -700,7 +707,12 @@ class TablesBase:
                 handed=ready.handed))
         edits = episodes and ready.episode is not None and record.board_message_id is not None
         hit = self._hit(record, plan)
-        away, modes = await self.reach([*ready.handed, *hit], ready.now)
+        told = [u for u in dict.fromkeys([*ready.handed, *hit]) if u is not None]
+        # Whether the told and the awaited players are away, read once for the move.
+        asked = list(dict.fromkeys([*told, *_awaited_users(record, game.to_act(plan.state))]))
+        known = await self.away_until(asked, ready.now)
+        away = {u: t for u, t in known.items() if u in told}
+        modes = await self.store.notify_modes(told)
         announce = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
             record.board_message_id if edits else None, away, modes)
@@ -724,10 +736,10 @@ class TablesBase:
             return await self._with_away(await asyncio.to_thread(
                 self.board_of, saved, game, plan.state, headline=headline, steps=steps,
                 edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played,
-                handed=ready.handed))
+                handed=ready.handed), asked, known)
         return await self._with_away(await asyncio.to_thread(
             self.board_of, saved, game, plan.state, headline=headline, steps=plan.steps,
-            batch=plan.steps, played=ready.played, handed=ready.handed))
+            batch=plan.steps, played=ready.played, handed=ready.handed), asked, known)
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
                       headline: str = "", seats: Sequence[SeatRecord] | None = None) -> Board:
@@ -864,6 +876,13 @@ def _exercise(game: Game, state: State, record: GameRecord,
         game.view(state, seat)
     for seat in acting:
         game.legal_actions(state, seat)
+
+
+def _awaited_users(record: GameRecord, to_act: Iterable[int]) -> list[int]:
+    """The human players of ``record`` among the seats ``to_act``, in seat order."""
+    acting = set(to_act)
+    return [s.user_id for s in record.seats
+            if s.seat in acting and not s.ai and s.user_id is not None]
 
 
 def lobby_owner(record: GameRecord) -> int | None:

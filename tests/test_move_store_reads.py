@@ -1,0 +1,58 @@
+"""A move asks the store only what it needs, once: every read is a round trip through the
+one SQLite thread that all channels queue for."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bot.games import GAMES
+from bot.games.engine import loads
+from bot.store import Store
+from bot.tables import Tables
+
+sys.path.insert(0, str(Path(__file__).parent / "discord"))
+from discord_harness import Clock
+
+ALICE, BOB = 101, 102
+CHANNEL, GUILD = 55, 66
+
+
+def counting(reads: Counter[str], name: str, read: Callable[..., Any]) -> Callable[..., Any]:
+    """``read``, counting its calls under ``name``."""
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads[name] += 1
+        return read(*args, **kwargs)
+    return counted
+
+
+async def test_a_move_reads_whether_its_players_are_away_once(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "reads.db")
+    try:
+        await one_move_reads_away_once(Tables(store, GAMES, Clock()))
+    finally:
+        await store.close()
+
+
+async def one_move_reads_away_once(tables: Tables) -> None:
+    slug = "sugar-blast"
+    game = GAMES[slug]
+    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
+                                    creator_id=ALICE, creator_name="Alice", reminder_hours=1.0)
+    await tables.join(lobby.record.id, BOB, "Bob")
+    await tables.start(lobby.record.id, ALICE)
+    reads: Counter[str] = Counter()
+    store = tables.store
+    for name in ("quiet_hours", "vacations", "notify_modes"):
+        setattr(store, name, counting(reads, name, getattr(store, name)))
+    record = await store.open_game(CHANNEL)
+    state = loads(record.state_json or "", game)
+    seat = min(game.to_act(state))
+    mover = next(s.user_id for s in record.seats if s.seat == seat)
+    board = await tables.play(channel_id=CHANNEL, user_id=mover,
+                              text=game.ai_action(state, seat).notation)
+    assert board.to_act  # someone is awaited, and the board says whether they are away
+    assert reads == {"quiet_hours": 1, "vacations": 1, "notify_modes": 1}
