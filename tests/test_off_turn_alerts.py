@@ -72,3 +72,23 @@ def test_sugar_taken_in_candy_monsters_alerts_the_player_it_was_taken_from() -> 
     assert alerts, "some sugar was taken in six games"
     assert all(e.text.startswith(ALERT) and ("sugar" in e.text) for e in alerts)
     assert all(e.to and e.seat not in e.to for e in alerts)
+
+
+def test_a_meadow_closed_by_another_player_is_an_alert_to_those_who_share_it() -> None:
+    game = get_game("sugartopia")
+    closed = []
+
+    def keep(step) -> None:
+        closed.extend((step, e) for e in step.outcome.events if e.kind == "alert")
+
+    for seed in (4, 9):
+        play(game, seed, 4, on_step=keep)
+    assert len(closed) >= 3, "some area is closed off by one player while another shares it"
+    for step, event in closed:
+        (sharer,) = event.to
+        assert sharer != step.seat, "the player who closed the area is not alerted"
+        assert "is complete" in event.text
+        assert event.text[len(ALERT):] in step.outcome.narration(None)
+        before = step.before["held"][sharer]
+        after = step.outcome.state["held"][sharer]
+        assert after != before, "only a player who takes a share of the area is alerted"

@@ -312,7 +312,7 @@ class Sugartopia(Game):
         state["last"] = {"seat": seat, "card": GINGERMAN, "index": index, "label": spot}
         turn.say(f"{self.seat_name(state, seat)} placed their Gingerman at {spot}.", seat,
                  "gingerman")
-        self._score_completed(state, turn, table)
+        self._score_completed(state, turn, table, seat)
         self._end_turn(state, turn, seat)
 
     def _feed_choice(self, state: State, turn: Turn, seat: int, colour: str) -> None:
@@ -362,18 +362,23 @@ class Sugartopia(Game):
                 feeding["area"] = list(area.key)
                 feeding["cubes"] = min(sugar, len(hungry))
         state["feeding"] = None
-        self._score_completed(state, turn, table)
+        self._score_completed(state, turn, table, seat)
         self._end_turn(state, turn, seat)
 
-    def _score_completed(self, state: State, turn: Turn, table: Table) -> None:
-        """Score Calculation 1 for every area just closed off."""
+    def _score_completed(self, state: State, turn: Turn, table: Table, seat: int) -> None:
+        """Score Calculation 1 for every area just closed off by ``seat``; every other
+        player who takes a share of it gets the line as an off-turn alert (their meadow
+        closed)."""
         for area in table.areas():
             if area.open or table.done(area):
                 continue
             had = bool(table.bears(area)) or table.sheep_sugar(area) or table.honey(area)
+            before = [dict(held) for held in state["held"]]
             text = self._score_area(state, table, area)
+            sharers = [s for s, held in enumerate(state["held"]) if held != before[s] and s != seat]
             if had:
-                turn.say(f"{_where(table, area)} is complete. {text}", None, "score")
+                turn.say(f"{_where(table, area)} is complete. {text}", None, "score",
+                         hits=sharers)
 
     def _score_area(self, state: State, table: Table, area: Area) -> str:
         scored = score_area(table, area, self._seat_colours(state))
