@@ -92,3 +92,21 @@ def test_a_meadow_closed_by_another_player_is_an_alert_to_those_who_share_it() -
         before = step.before["held"][sharer]
         after = step.outcome.state["held"][sharer]
         assert after != before, "only a player who takes a share of the area is alerted"
+
+
+def test_a_candy_bonked_into_the_gutter_is_an_alert_to_its_maker_alone() -> None:
+    game = get_game("sugarworks")
+    bonked = []
+
+    def keep(step) -> None:
+        bonked.extend((step, e) for e in step.outcome.events if e.kind == "alert")
+
+    for seed in (1, 3):
+        play(game, seed, 3, on_step=keep)
+    assert len(bonked) >= 3, "candies are Bonked off the floor in these games"
+    for step, event in bonked:
+        (maker,) = event.to
+        name = step.before["seats"][maker]["name"]
+        assert event.text.startswith(f"{ALERT}{name}'s ") and "Bonked off the floor" in event.text
+        assert event.text[len(ALERT):] in step.outcome.narration(None)
+        assert all(event.text not in step.outcome.narration(s) for s in range(3) if s != maker)

@@ -546,6 +546,11 @@ class Sugarworks(Game):
         turn.say(f"Candy movement, round {state['round']}:", None, "movement")
         for line in lines:
             turn.say(line, None, "movement")
+        for event in story.events():
+            maker = makers[event["candy"]] if event["what"] == "lost" else None
+            if maker is not None and event["by"] == "bonk":
+                turn.say(f"{names[maker]}'s {ct.candy_name(story.types[event['candy']])} was "
+                         "Bonked off the floor into the gutter.", None, "bonked", hits=[maker])
         state["candies"] = [dict(by_id[c], at=ct.cell_name(story.final[c]))
                             for c in by_id if c in story.final]
         shipped = lost = 0
