@@ -74,15 +74,17 @@ def test_sugar_taken_in_candy_monsters_alerts_the_player_it_was_taken_from() -> 
     assert all(e.to and e.seat not in e.to for e in alerts)
 
 
+def alerts_in(game, seeds: tuple[int, ...], players: int) -> list:
+    """Every (step, alert event) of whole games played from ``seeds``."""
+    found = []
+    for seed in seeds:
+        play(game, seed, players, on_step=lambda step: found.extend(
+            (step, e) for e in step.outcome.events if e.kind == "alert"))
+    return found
+
+
 def test_a_meadow_closed_by_another_player_is_an_alert_to_those_who_share_it() -> None:
-    game = get_game("sugartopia")
-    closed = []
-
-    def keep(step) -> None:
-        closed.extend((step, e) for e in step.outcome.events if e.kind == "alert")
-
-    for seed in (4, 9):
-        play(game, seed, 4, on_step=keep)
+    closed = alerts_in(get_game("sugartopia"), (4, 9), 4)
     assert len(closed) >= 3, "some area is closed off by one player while another shares it"
     for step, event in closed:
         (sharer,) = event.to
@@ -95,14 +97,7 @@ def test_a_meadow_closed_by_another_player_is_an_alert_to_those_who_share_it() -
 
 
 def test_a_candy_bonked_into_the_gutter_is_an_alert_to_its_maker_alone() -> None:
-    game = get_game("sugarworks")
-    bonked = []
-
-    def keep(step) -> None:
-        bonked.extend((step, e) for e in step.outcome.events if e.kind == "alert")
-
-    for seed in (1, 3):
-        play(game, seed, 3, on_step=keep)
+    bonked = alerts_in(get_game("sugarworks"), (1, 3), 3)
     assert len(bonked) >= 3, "candies are Bonked off the floor in these games"
     for step, event in bonked:
         (maker,) = event.to
