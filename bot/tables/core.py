@@ -318,6 +318,8 @@ class _Ready:
     episode: str | None = None
     #: Users the moves hand the turn to (see :meth:`TablesBase._handed`).
     handed: tuple[int, ...] = ()
+    #: The human players who must act once the moves are made.
+    awaited: tuple[int, ...] = ()
 
 
 class _Expired(StaleActionError):
@@ -679,7 +681,8 @@ class TablesBase:
         return _Ready(plan, now, dumps(after), game.to_act(before) != game.to_act(after), finish,
                       self._next_reminder(record, game, after, now),
                       plan.moves[0].notation if plan.moves[0].user_id is not None else "",
-                      key if goes_on else None, handed)
+                      key if goes_on else None, handed,
+                      tuple(_awaited_users(record, game.to_act(after))))
 
     async def _settled(self, record: GameRecord, game: Game, work: Callable[[], _Plan],
                        ) -> _Ready:
@@ -709,7 +712,7 @@ class TablesBase:
         hit = self._hit(record, plan)
         told = [u for u in dict.fromkeys([*ready.handed, *hit]) if u is not None]
         # Whether the told and the awaited players are away, read once for the move.
-        asked = list(dict.fromkeys([*told, *_awaited_users(record, game.to_act(plan.state))]))
+        asked = list(dict.fromkeys([*told, *ready.awaited]))
         known = await self.away_until(asked, ready.now)
         away = {u: t for u, t in known.items() if u in told}
         modes = await self.store.notify_modes(told)
