@@ -82,7 +82,7 @@ def run_bot(settings: Settings, *, debug: bool = False) -> int:
         return Exit.CONFIG
     try:
         info = preflight(settings)
-        log.debug("database %s: %s; connecting to Discord", settings.db_path,
+        log.debug("database %s: %s; connecting to Discord", settings.database_shown,
                  info.describe_schema() if info.exists else "new, created on start")
         # Pictures are drawn in worker processes so that channels moving at once do
         # not queue for one interpreter lock (docs/benchmarks.md, load test).

@@ -7,7 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.store.base import is_postgres
+from bot.store.postgres import redacted
+
 DEFAULT_DB = "./candybot.db"
+#: With ``CANDYBOT_DB`` a PostgreSQL URL: the stem of this process's local files.
+DEFAULT_STATE = "./candybot-postgres"
 DEFAULT_LOG_LEVEL = "info"
 #: The values ``CANDYBOT_LOG`` accepts, quietest last.
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -28,6 +33,9 @@ class Settings:
 
     token: str | None = field(default=None, repr=False)
     db_path: Path = Path(DEFAULT_DB)
+    #: ``CANDYBOT_DB`` when it is a ``postgresql://`` URL; ``db_path`` then only names the
+    #: local files (the health status) of this process.
+    db_url: str | None = field(default=None, repr=False)
     reminder_poll_seconds: float = DEFAULT_REMINDER_POLL
     log_level: str = DEFAULT_LOG_LEVEL
     #: The port of the Prometheus endpoint; ``None``: no endpoint.
@@ -41,29 +49,47 @@ class Settings:
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
         shown = "set" if self.token else "missing"
-        return (f"Settings(token=<{shown}>, db_path={str(self.db_path)!r}, "
+        return (f"Settings(token=<{shown}>, database={self.database_shown!r}, "
                 f"reminder_poll_seconds={self.reminder_poll_seconds}, "
                 f"log_level={self.log_level!r}, metrics_port={self.metrics_port}, "
                 f"stop_seconds={self.stop_seconds}, shard_count={self.shard_count}, "
                 f"shard_ids={self.shard_ids})")
 
+    @property
+    def database(self) -> str:
+        """Where the games are kept: the PostgreSQL URL, or the SQLite file."""
+        return self.db_url or str(self.db_path)
+
+    @property
+    def database_shown(self) -> str:
+        """:attr:`database` fit for logs (a URL's password left out)."""
+        if self.db_url is None:
+            return str(self.db_path)
+        return redacted(self.db_url)
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
                  dotenv: Path | str | None = ".env") -> Settings:
-        """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB``, ``CANDYBOT_LOG``, ``CANDYBOT_METRICS_PORT``
-        and ``CANDYBOT_STOP_SECONDS``; the environment wins over ``.env``. Raises
-        :class:`ConfigError` for a value it cannot use."""
+        """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB`` (a SQLite file, or a ``postgresql://`` URL
+        with ``CANDYBOT_STATE`` naming this process's local files), ``CANDYBOT_LOG``,
+        ``CANDYBOT_METRICS_PORT`` and ``CANDYBOT_STOP_SECONDS``; the environment wins over
+        ``.env``. Raises :class:`ConfigError` for a value it cannot use."""
         values: dict[str, str] = {}
         if dotenv is not None:
             values.update(read_dotenv(Path(dotenv)))
         values.update(os.environ if environ is None else environ)
         token = values.get("DISCORD_TOKEN", "").strip() or None
         db = values.get("CANDYBOT_DB", "").strip() or DEFAULT_DB
+        url = db if is_postgres(db) else None
+        if url is not None:
+            # Local files of a process on PostgreSQL (its health status) go here.
+            db = values.get("CANDYBOT_STATE", "").strip() or DEFAULT_STATE
         level = parse_log_level(values.get("CANDYBOT_LOG", ""))
         port = parse_port(values.get("CANDYBOT_METRICS_PORT", ""))
         stop = parse_seconds("CANDYBOT_STOP_SECONDS", values.get("CANDYBOT_STOP_SECONDS", ""),
                              DEFAULT_STOP_SECONDS)
-        return cls(token=token, db_path=Path(db), log_level=level, metrics_port=port,
+        return cls(token=token, db_path=Path(db), db_url=url, log_level=level,
+                   metrics_port=port,
                    stop_seconds=stop)
 
 

@@ -16,3 +16,32 @@ def deterministic_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = itertools.count(1)
     monkeypatch.setattr("bot.tables.lobby.secrets",
                         SimpleNamespace(randbits=lambda bits: next(seeds)))
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One throwaway PostgreSQL server for the whole run (see tests/pgserver.py)."""
+    import pgserver
+
+    try:
+        server = pgserver.start()
+    except RuntimeError as exc:
+        if pgserver.REQUIRED:
+            raise
+        pytest.skip(str(exc))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """A fresh, empty PostgreSQL database for this test."""
+    return postgres_server.database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store test keeps its games: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "candybot.db")
+    return request.getfixturevalue("postgres_url")

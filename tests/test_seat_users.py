@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import bot.store as store_module
+import bot.store.migrations as store_module
 from bot.store import SeatRecord, Store
 
 T0 = 1_700_000_000.0
@@ -17,7 +17,7 @@ async def test_a_database_of_an_older_schema_indexes_its_games_when_migrating(
     db_path = tmp_path / "old.db"
     with sqlite3.connect(db_path) as raw:
         for script in store_module.MIGRATIONS[:3]:
-            for statement in store_module._statements(script):
+            for statement in store_module.statements(script):
                 raw.execute(statement)
         raw.execute("PRAGMA user_version = 3")
         raw.execute(

@@ -1,4 +1,5 @@
-"""The SQLite store: schema, optimistic concurrency, logs, results and reminders."""
+"""The store on both backends (SQLite, PostgreSQL): schema, optimistic concurrency, logs,
+results and reminders. Tests taking ``db_path`` are about the SQLite file itself."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
-import bot.store as store_module
+import bot.store.migrations as store_module
 from bot.store import (
     ChannelBusyError,
     ConflictError,
@@ -39,8 +41,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path)
+async def store(db_target: str) -> AsyncIterator[Store]:
+    opened = await Store.open(db_target)
     yield opened
     await opened.close()
 
@@ -73,9 +75,13 @@ async def move(store: Store, record: GameRecord, notation: str = "a1", *,
         next_reminder_at=next_reminder_at, finish=finish)
 
 
-def corrupt(db_path: Path, game_id: int, column: str, value: str) -> None:
+def corrupt(target: str, game_id: int, column: str, value: str) -> None:
     """Damage one column of a game row behind the store's back."""
-    with sqlite3.connect(db_path) as raw:
+    if target.startswith("postgresql://"):
+        with psycopg.connect(target) as conn:
+            conn.execute(f"UPDATE games SET {column} = %s WHERE id = %s", (value, game_id))
+        return
+    with sqlite3.connect(target) as raw:
         raw.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
     raw.close()
 
@@ -101,26 +107,26 @@ async def test_open_creates_the_file_in_wal_mode_with_foreign_keys(db_path: Path
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
-    db = store._conn()
-    with pytest.raises(sqlite3.IntegrityError):
-        await db.execute("INSERT INTO actions (game_id, n, seat, notation, narration, at, "
-                         "undoable) VALUES (999, 1, 0, 'x', '', 0, 0)")
+    with pytest.raises(store._integrity_errors):
+        async with store._transaction() as db:
+            await db.execute("INSERT INTO actions (game_id, n, seat, notation, narration, at, "
+                             "undoable) VALUES (999, 1, 0, 'x', '', 0, 0)")
 
 
-async def test_close_is_idempotent_and_a_closed_store_refuses_politely(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_close_is_idempotent_and_a_closed_store_refuses_politely(db_target: str) -> None:
+    store = await Store.open(db_target)
     await store.close()
     await store.close()
     with pytest.raises(StoreError, match="closed"):
         await store.open_game(CHANNEL)
 
 
-async def test_reopening_keeps_games_and_their_logs(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_reopening_keeps_games_and_their_logs(db_target: str) -> None:
+    store = await Store.open(db_target)
     record = await move(store, await active(store))
     await store.close()
 
-    again = await Store.open(db_path)
+    again = await Store.open(db_target)
     try:
         kept = await again.get_game(record.id)
         assert kept == record
@@ -179,7 +185,7 @@ async def test_a_failing_migration_changes_nothing(
 async def test_a_database_of_the_first_schema_keeps_its_log_after_migrating(
         db_path: Path) -> None:
     with sqlite3.connect(db_path) as raw:
-        for statement in store_module._statements(store_module.MIGRATIONS[0]):
+        for statement in store_module.statements(store_module.MIGRATIONS[0]):
             raw.execute(statement)
         raw.execute("PRAGMA user_version = 1")
         raw.execute("INSERT INTO games (id, channel_id, game, status, creator_id, seats, "
@@ -671,8 +677,8 @@ async def test_a_reminder_claim_does_not_bump_the_version(store: Store) -> None:
     await move(store, record)  # the board's buttons still work
 
 
-async def test_each_reminder_is_sent_once_across_two_bots(db_path: Path) -> None:
-    first, second = await Store.open(db_path), await Store.open(db_path)
+async def test_each_reminder_is_sent_once_across_two_bots(db_target: str) -> None:
+    first, second = await Store.open(db_target), await Store.open(db_target)
     try:
         record = await active(first, next_reminder_at=T0 + 10)
         [seen_by_first] = await first.due_reminders(T0 + 20)
@@ -737,10 +743,10 @@ async def test_a_skipped_reminder_number_is_refused(store: Store) -> None:
     ("seats", '[{"seat": 0}]', "unreadable seats"),
     ("seats", "nonsense", "unreadable seats"),
 ])
-async def test_a_damaged_row_gives_a_friendly_error(store: Store, db_path: Path, column: str,
+async def test_a_damaged_row_gives_a_friendly_error(store: Store, db_target: str, column: str,
                                                     value: str, what: str) -> None:
     record = await active(store)
-    corrupt(db_path, record.id, column, value)
+    corrupt(db_target, record.id, column, value)
     for read in (store.get_game(record.id), store.open_game(CHANNEL)):
         with pytest.raises(CorruptRowError) as caught:
             await read
@@ -748,9 +754,9 @@ async def test_a_damaged_row_gives_a_friendly_error(store: Store, db_path: Path,
         assert what in str(caught.value) and "/game abort" in str(caught.value)
 
 
-async def test_a_damaged_row_can_still_be_aborted(store: Store, db_path: Path) -> None:
+async def test_a_damaged_row_can_still_be_aborted(store: Store, db_target: str) -> None:
     record = await active(store)
-    corrupt(db_path, record.id, "seats", "{oops")
+    corrupt(db_target, record.id, "seats", "{oops")
     with pytest.raises(CorruptRowError):
         await move(store, record)
     assert await store.actions(record.id) == []
@@ -759,10 +765,10 @@ async def test_a_damaged_row_can_still_be_aborted(store: Store, db_path: Path) -
 
 
 async def test_a_damaged_row_does_not_hold_up_other_reminders(store: Store,
-                                                              db_path: Path) -> None:
+                                                              db_target: str) -> None:
     broken = await active(store, channel=1, next_reminder_at=T0)
     fine = await active(store, channel=2, next_reminder_at=T0)
-    corrupt(db_path, broken.id, "options", "")
+    corrupt(db_target, broken.id, "options", "")
     assert [g.id for g in await store.due_reminders(T0)] == [fine.id]
 
 
@@ -771,7 +777,7 @@ def test_migration_scripts_split_into_whole_statements() -> None:
         CREATE TABLE a (x TEXT DEFAULT ';');
         CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1; SELECT 2; END;
     """
-    parts: list[Any] = store_module._statements(script)
+    parts: list[Any] = store_module.statements(script)
     assert len(parts) == 2 and parts[1].endswith("END;")
     with pytest.raises(StoreError, match="incomplete"):
-        store_module._statements("CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1;")
+        store_module.statements("CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1;")

@@ -24,14 +24,14 @@ from bot.discord.gate import Gate
 from bot.discord.messages import Animator, Renderer, announcement
 from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
-from bot.discord.shards import IdentifyPacer, identify_lock_path
+from bot.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, identify_lock_path
 from bot.games.engine import Game
 from bot.games.words import plural
 from bot.health import BEAT_SECONDS, Status, status_path, write_status
 from bot.metrics import Metrics
 from bot.ops import OpsError
-from bot.ops.database import inspect_database
-from bot.store import Store, StoreError
+from bot.ops.database import inspect_target
+from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables
 
 log = logging.getLogger(__name__)
@@ -124,7 +124,13 @@ class CandyBot(discord.Client):
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Space gateway logins across every process on this database (replaces
         discord.py's in-process 5 s wait, which only spaces one process's shards)."""
-        waited = await self.identify_pacer.wait()
+        if isinstance(self.store, PostgresStore):
+            # Processes on several machines share the database, not a file.
+            started = self.clock()
+            async with self.store.identify_turn(IDENTIFY_WINDOW):
+                waited = self.clock() - started
+        else:
+            waited = await self.identify_pacer.wait()
         log.debug("shard %s identifies after waiting %.1f s", shard_id, waited)
 
     @property
@@ -144,7 +150,7 @@ class CandyBot(discord.Client):
     async def setup_hook(self) -> None:
         """Open the database, register persistent components, start the reminder loop and
         the outbox's sender (which first sends what a previous run left queued)."""
-        self.store = await Store.open(self.settings.db_path)
+        self.store = await Store.open(self.settings.database)
         self._tables = Tables(self.store, self.games, self.clock, announcer=announcement,
                               on_moves=self.metrics.moved)
         self._outbox = Outbox(self.store, self, self.clock,
@@ -304,9 +310,9 @@ class CandyBot(discord.Client):
     async def ready_message(self) -> str:
         """The one line logged when the bot is connected: who, where, how busy, which
         database (read through SQLite only, so the store's locks stay intact)."""
-        path = self.settings.db_path
+        path = self.settings.database_shown
         try:
-            info = await asyncio.to_thread(inspect_database, path, probe=False)
+            info = await asyncio.to_thread(inspect_target, self.settings.database, probe=False)
             games, schema = plural(info.active, "active game"), f"schema {info.schema}"
         except OpsError as exc:
             games, schema = "active games unknown", str(exc)

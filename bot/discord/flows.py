@@ -366,10 +366,10 @@ async def play(interaction: discord.Interaction, text: str) -> None:
         bot = host(interaction)
         channel = _channel(interaction)
         checked = await bot.tables.check_play(channel_id=channel, user_id=interaction.user.id,
-                                              text=text)
+                                              text=text, interaction_id=interaction.id)
         await think(interaction, ephemeral=checked.quiet)
         board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
-                                      text=text)
+                                      text=text, interaction_id=interaction.id)
         shown = await publish_saved(bot, board, interaction)
         await _tell_mover(interaction, board, board.played or text,
                           always=checked.quiet and shown)
@@ -532,10 +532,12 @@ async def _play_clicked(bot: Host, interaction: discord.Interaction, game_id: in
     channel = _channel(interaction)
     user = interaction.user.id
     await bot.tables.check_play(channel_id=channel, user_id=user, text=notation,
-                                game_id=game_id, expected=token, offered_at=offered_at)
+                                game_id=game_id, expected=token, offered_at=offered_at,
+                                interaction_id=interaction.id)
     await interaction.response.defer()
     board = await bot.tables.play(channel_id=channel, user_id=user, text=notation,
-                                  game_id=game_id, expected=token, offered_at=offered_at)
+                                  game_id=game_id, expected=token, offered_at=offered_at,
+                                  interaction_id=interaction.id)
     await publish_saved(bot, board, interaction)
     await _tell_mover(interaction, board, board.played or notation, always=False)
     if not _private(interaction):
@@ -570,7 +572,8 @@ async def many_click(interaction: discord.Interaction, game_id: int, offered_at:
         await interaction.response.defer()
         board = await bot.tables.play_many(channel_id=channel, user_id=interaction.user.id,
                                            game_id=game_id, expected=token,
-                                           offered_at=offered_at, values=values)
+                                           offered_at=offered_at, values=values,
+                                           interaction_id=interaction.id)
         assert isinstance(board, Board)
         await publish_saved(bot, board, interaction)
         await _tell_mover(interaction, board, board.played, always=False)

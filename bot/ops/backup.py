@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
+import subprocess
 import time
 from contextlib import closing
 from dataclasses import dataclass, replace
@@ -13,7 +15,13 @@ from pathlib import Path
 from bot.config import Settings
 from bot.games.words import plural
 from bot.ops import Exit, OpsError
-from bot.ops.database import DatabaseInfo, connect, database_error, inspect_database
+from bot.ops.database import (
+    DatabaseInfo,
+    connect,
+    database_error,
+    inspect_database,
+    inspect_postgres,
+)
 from bot.ops.logs import fail, setup_logging
 
 
@@ -90,12 +98,60 @@ def backup_database(source: Path | str, target: Path | str, *,
                         time.monotonic() - started)
 
 
+#: How ``candybot backup`` on PostgreSQL says to do it when ``pg_dump`` is not installed.
+PG_DUMP_HELP = ("PostgreSQL databases are backed up with PostgreSQL's own pg_dump, which is "
+                "not installed here: install PostgreSQL's client tools (Debian: apt-get install "
+                "postgresql-client) and run `candybot backup` again, or run `pg_dump "
+                "--format=custom --file=candybot.dump \"$CANDYBOT_DB\"` where it is installed. "
+                "Restore with `pg_restore --clean --if-exists --dbname=\"$CANDYBOT_DB\" "
+                "candybot.dump` while no bot runs.")
+
+
+def dump_postgres(url: str, target: Path | str, *, force: bool = False) -> str:
+    """Back the PostgreSQL database ``url`` up into ``target`` (a file, or a folder for a
+    dated one) with ``pg_dump`` in its custom format, a consistent snapshot taken while
+    the bots run; returns what was done, in one sentence."""
+    started = time.monotonic()
+    info = inspect_postgres(url)
+    if not info.exists:
+        raise OpsError(Exit.DATABASE_PATH,
+                       f"There is no candybot database at {info.path} to back up: check "
+                       f"CANDYBOT_DB.")
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise OpsError(Exit.CONFIG, PG_DUMP_HELP)
+    target = Path(target)
+    if target.is_dir():
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        target = target / f"candybot-{stamp}.dump"
+    if target.exists() and not force:
+        raise OpsError(Exit.CONFIG,
+                       f"{target} already exists: choose another name or a folder (for a "
+                       f"dated copy), or pass --force to replace it.")
+    partial = target.with_name(f"{target.name}.partial")
+    done = subprocess.run([pg_dump, "--format=custom", f"--file={partial}", "--no-owner",
+                           f"--dbname={url}"], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        partial.unlink(missing_ok=True)
+        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise OpsError(Exit.DATABASE_UNUSABLE, f"pg_dump could not back up {info.path}: {said}")
+    os.replace(partial, target)
+    total = sum(info.counts.values())
+    return (f"Backed up {info.path} to {target} with pg_dump: "
+            f"{target.stat().st_size / 1024:.0f} KiB, schema {info.schema}, "
+            f"{plural(total, 'game')} ({info.describe_counts()}), "
+            f"in {time.monotonic() - started:.1f} s.")
+
+
 def backup(settings: Settings, target: Path, *, force: bool = False,
            debug: bool = False) -> int:
     """``candybot backup PATH``: copy the live database and say what the copy holds."""
     setup_logging(settings.log_level, debug=debug)
     debug = debug or settings.log_level == "debug"
     try:
+        if settings.db_url is not None:
+            print(dump_postgres(settings.db_url, target, force=force))
+            return Exit.OK
         report = backup_database(settings.db_path, target, force=force)
     except Exception as exc:
         return fail(exc, debug=debug)

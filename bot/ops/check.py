@@ -10,7 +10,7 @@ from bot.config import Settings
 from bot.games.words import plural
 from bot.ops import Exit, OpsError
 from bot.ops.access import DiscordAccess, discord_access, discord_problem
-from bot.ops.database import OpenGame, inspect_database
+from bot.ops.database import OpenGame, inspect_target
 from bot.ops.logs import fail, setup_logging
 
 log = logging.getLogger(__name__)
@@ -33,9 +33,9 @@ def check(settings: Settings, *, debug: bool = False) -> int:
     debug = debug or settings.log_level == "debug"
     problems: list[OpsError] = []
     games: tuple[OpenGame, ...] = ()
-    path = settings.db_path
+    path = settings.database_shown
     try:
-        info = inspect_database(path, integrity=True)
+        info = inspect_target(settings.database, integrity=True)
     except OpsError as exc:
         print(f"Database {path}: PROBLEM")
         problems.append(exc)
@@ -43,7 +43,10 @@ def check(settings: Settings, *, debug: bool = False) -> int:
         return fail(exc, debug=debug)
     else:
         games = info.open_games
-        if not info.exists:
+        if not info.exists and settings.db_url is not None:
+            print(f"Database {path}: reachable, no candybot tables yet; candybot run "
+                  f"creates them.")
+        elif not info.exists:
             print(f"Database {path}: not created yet; candybot run creates it (the folder is "
                   f"writable).")
         else:
@@ -52,7 +55,7 @@ def check(settings: Settings, *, debug: bool = False) -> int:
             if info.integrity != "ok":
                 problems.append(OpsError(
                     Exit.DATABASE_UNUSABLE,
-                    f"The database {path} fails SQLite's integrity check: stop the bot and "
+                    f"The database {path} fails its integrity check: stop the bot and "
                     f"restore the latest backup (see docs/discord.md)."))
     if not settings.token:
         print("Discord: skipped (no DISCORD_TOKEN); set it to also check the token and the "

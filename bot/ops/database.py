@@ -1,8 +1,9 @@
-"""The database pre-flight: can candybot use the file at ``CANDYBOT_DB``?
+"""The database pre-flight: can candybot use the database ``CANDYBOT_DB`` names?
 
-The database is only ever opened through SQLite, never read as a plain file: in the
+A SQLite file is only ever opened through SQLite, never read as a plain file: in the
 bot's process, closing any other descriptor of the file would drop the POSIX locks
-SQLite holds on it (see docs/reliability.md). Nothing here changes the database.
+SQLite holds on it (see docs/reliability.md). A PostgreSQL database is read through
+psycopg. Nothing here changes the database.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psycopg
+
 from bot.config import Settings
 from bot.ops import Exit, OpsError
+from bot.store.base import is_postgres
+from bot.store.postgres import redacted
 
 #: The tables of the first migration: a database holding them is a candybot database.
 CANDYBOT_TABLES = frozenset({"games", "actions", "results"})
@@ -37,7 +42,8 @@ class OpenGame:
 class DatabaseInfo:
     """What the pre-flight found: schema, games by status, the integrity check."""
 
-    path: Path
+    #: The SQLite file, or the PostgreSQL URL without its password.
+    path: Path | str
     exists: bool
     schema: int
     known_schema: int
@@ -176,6 +182,71 @@ def _read(db: sqlite3.Connection, path: Path, known: int, integrity: bool) -> Da
                         open_games=games, integrity=verdict)
 
 
+def inspect_postgres(url: str, *, integrity: bool = False) -> DatabaseInfo:
+    """Can candybot use the PostgreSQL database at ``url``? Raises :class:`OpsError` if not.
+
+    ``integrity`` reads every row of candybot's tables (PostgreSQL checks its own pages as
+    it reads them; ``amcheck`` goes further): ``"ok"`` when they all read.
+    """
+    shown = redacted(url)
+    known = known_schema()
+    try:
+        conn = psycopg.connect(url, connect_timeout=10, autocommit=True)
+    except psycopg.Error as exc:
+        raise OpsError(Exit.DATABASE_PATH,
+                       f"The PostgreSQL database {shown} cannot be reached ({_first(exc)}): "
+                       f"check CANDYBOT_DB, that the server runs, and the user's rights.") \
+            from exc
+    try:
+        with conn:
+            tables = {name for (name,) in conn.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema()")}
+            schema = 0
+            if "candybot_schema" in tables:
+                row = conn.execute("SELECT MAX(version) FROM candybot_schema").fetchone()
+                schema = int(row[0]) if row and row[0] is not None else 0
+            if schema > known:
+                raise OpsError(Exit.DATABASE_TOO_NEW,
+                               f"The database {shown} was written by a newer candybot (schema "
+                               f"{schema}; this one knows up to {known}): upgrade candybot.")
+            if schema > 0 and not CANDYBOT_TABLES.issubset(tables):
+                raise OpsError(Exit.NOT_CANDYBOT,
+                               f"The database {shown} counts candybot migrations but lacks its "
+                               f"tables: set CANDYBOT_DB to candybot's database.")
+            counts: dict[str, int] = {}
+            games: tuple[OpenGame, ...] = ()
+            verdict = None
+            if schema > 0:
+                counts = {str(k): int(v) for k, v in conn.execute(
+                    "SELECT status, COUNT(*) FROM games GROUP BY status")}
+                games = tuple(OpenGame(*row) for row in conn.execute(
+                    "SELECT id, guild_id, channel_id, game, status FROM games "
+                    "WHERE status IN ('lobby', 'active') ORDER BY guild_id, channel_id, id"))
+            if integrity:
+                for table in sorted(tables & CANDYBOT_TABLES):
+                    conn.execute(f"SELECT * FROM {table}").fetchall()
+                verdict = "ok"
+    except psycopg.Error as exc:
+        raise OpsError(Exit.DATABASE_UNUSABLE,
+                       f"The PostgreSQL database {shown} cannot be used ({_first(exc)}).") \
+            from exc
+    return DatabaseInfo(shown, exists=schema > 0, schema=schema, known_schema=known,
+                        counts=counts, open_games=games, integrity=verdict)
+
+
+def _first(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def inspect_target(target: str | Path, *, integrity: bool = False,
+                   probe: bool = True) -> DatabaseInfo:
+    """:func:`inspect_postgres` or :func:`inspect_database`, by what ``target`` names."""
+    if isinstance(target, str) and is_postgres(target):
+        return inspect_postgres(target, integrity=integrity)
+    return inspect_database(target, integrity=integrity, probe=probe)
+
+
 def preflight(settings: Settings) -> DatabaseInfo:
     """The check ``run`` and ``sync`` make before connecting to Discord."""
-    return inspect_database(settings.db_path)
+    return inspect_target(settings.database)

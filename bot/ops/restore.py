@@ -81,6 +81,12 @@ def restore(settings: Settings, backup: Path, *, debug: bool = False) -> int:
     setup_logging(settings.log_level, debug=debug)
     debug = debug or settings.log_level == "debug"
     try:
+        if settings.db_url is not None:
+            raise OpsError(Exit.CONFIG,
+                           "candybot restore puts back SQLite files; a PostgreSQL database is "
+                           "restored with PostgreSQL's pg_restore, while no bot runs: "
+                           "`pg_restore --clean --if-exists --no-owner "
+                           "--dbname=\"$CANDYBOT_DB\" BACKUP.dump`.")
         print(restore_database(backup, settings.db_path))
     except Exception as exc:
         return fail(exc, debug=debug)

@@ -692,7 +692,7 @@ class TablesBase:
 
     async def _save(self, record: GameRecord, game: Game, ready: _Ready, *, headline: str = "",
                     episodes: bool = False, seats: Sequence[SeatRecord] | None = None,
-                    ) -> Board:
+                    interaction_id: int | None = None) -> Board:
         """Commit the planned moves in one transaction and describe the result.
 
         Raises :class:`ConflictError` if the game moved on since ``record`` was read.
@@ -726,7 +726,7 @@ class TablesBase:
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
             next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats,
-            announce=announce)
+            announce=announce, interaction_id=interaction_id)
         # The engine just made this state from a sound one: the next move need not check
         # it again (a row changed behind the bot's back has another hash, and is checked).
         self._vouch((saved.id, saved.version, hash(ready.state_json)))

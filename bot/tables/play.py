@@ -24,7 +24,14 @@ from bot.games.engine import (
     dumps,
     loads,
 )
-from bot.store import ActionRecord, ConflictError, CorruptRowError, GameRecord, SeatRecord
+from bot.store import (
+    ActionRecord,
+    AlreadyDoneError,
+    ConflictError,
+    CorruptRowError,
+    GameRecord,
+    SeatRecord,
+)
 from bot.tables.core import (
     ALREADY_MADE,
     COMMIT_ATTEMPTS,
@@ -133,12 +140,16 @@ class Plays(Lobbies):
 
     async def check_play(self, *, channel_id: int, user_id: int, text: str,
                          game_id: int | None = None, expected: str | int | None = None,
-                         offered_at: int | None = None) -> Checked:
+                         offered_at: int | None = None,
+                         interaction_id: int | None = None) -> Checked:
         """Refuse a move that cannot be played, without saving anything (it is quick).
 
         Says whether the move only continues the episode on show, so that the answer
-        to the mover can stay private while the board message is edited.
+        to the mover can stay private while the board message is edited. An
+        ``interaction_id`` that already made its move is refused as such.
         """
+        if interaction_id is not None and await self.store.move_of(interaction_id):
+            raise AlreadyMadeError(str(AlreadyDoneError()))
         record, game = await self._playable(channel_id, game_id)
         if any(s.standing_in for s in self._seats_of(record, user_id)):
             # A player who acts is back: the AI standing in for them gives the seat back.
@@ -150,12 +161,14 @@ class Plays(Lobbies):
 
     async def play(self, *, channel_id: int, user_id: int, text: str,
                    game_id: int | None = None, expected: str | int | None = None,
-                   offered_at: int | None = None) -> Board:
+                   offered_at: int | None = None, interaction_id: int | None = None) -> Board:
         """Apply a typed or clicked action, then any AI turns that follow; commit them at once.
 
         ``expected`` is the token of the button (or ``None`` for a typed move, which
         is then tied to the decision open when it arrived); ``offered_at`` the move
         number the button was made at, to say what happened since if it expired.
+        ``interaction_id`` (the Discord interaction asking) is saved with the move, so the
+        same interaction delivered again, here or to another process, plays it once.
         The computing happens in a worker thread; the event loop only awaits the store.
         """
         pinned = expected
@@ -174,7 +187,10 @@ class Plays(Lobbies):
                 # Someone else's move, saved first, settled what this one was for.
                 raise AlreadyMadeError(ALREADY_MADE) from None
             try:
-                return await self._save(record, game, ready, episodes=True)
+                return await self._save(record, game, ready, episodes=True,
+                                        interaction_id=interaction_id)
+            except AlreadyDoneError as exc:
+                raise AlreadyMadeError(str(exc)) from None
             except ConflictError:
                 continue
         raise AlreadyMadeError("The game is busy right now; your move was not applied. "
@@ -202,7 +218,8 @@ class Plays(Lobbies):
 
     async def play_many(self, *, channel_id: int, user_id: int, game_id: int,
                         expected: str | int | None, offered_at: int | None,
-                        values: Sequence[str], check_only: bool = False) -> Board | Checked:
+                        values: Sequence[str], check_only: bool = False,
+                        interaction_id: int | None = None) -> Board | Checked:
         """A multi-select menu's choice: the values make the notation of one action."""
         record, game = await self._playable(channel_id, game_id)
         try:
@@ -214,7 +231,8 @@ class Plays(Lobbies):
                                          game_id=game_id, expected=expected,
                                          offered_at=offered_at)
         return await self.play(channel_id=channel_id, user_id=user_id, text=text,
-                               game_id=game_id, expected=expected, offered_at=offered_at)
+                               game_id=game_id, expected=expected, offered_at=offered_at,
+                               interaction_id=interaction_id)
 
     # ----------------------------------------------------------------- undo
 

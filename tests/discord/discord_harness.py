@@ -50,6 +50,7 @@ import io
 import itertools
 import json
 import re
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +65,7 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.discord.client import CandyBot
 from bot.games.engine import Game, View
+from bot.store import is_postgres
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -508,13 +510,18 @@ def _failure(status: int) -> discord.HTTPException:
 # --------------------------------------------------------------------------- payloads
 
 
+#: Interaction ids, unique across every gateway of the run as Discord's snowflakes are (a
+#: bot restarted in a test, or a second process, never sees an id again by chance).
+_INTERACTION_IDS = itertools.count(500000000000000001)
+
+
 class Gateway:
     """Builds INTERACTION_CREATE payloads and feeds them to a bot."""
 
     def __init__(self, bot: CandyBot, recorder: Recorder | None = None) -> None:
         self.bot = bot
         self.recorder = recorder
-        self._ids = itertools.count(500000000000000001)
+        self._ids = _INTERACTION_IDS
 
     def _base(self, kind: int, user_id: int, *, channel_id: int = CHANNEL_ID,
               permissions: int = 0) -> dict[str, Any]:
@@ -604,6 +611,17 @@ def _option(name: str, value: Any, focused: bool) -> dict[str, Any]:
 
 #: The bot's own loops, which run until it closes (tests drive them by hand).
 BACKGROUND = ("candybot-reminders", "candybot-outbox")
+#: The PostgreSQL connection pool's own tasks (they live as long as the store).
+POOL_TASKS = "candybot-pool-"
+
+
+def _background(task: asyncio.Task[Any]) -> bool:
+    """Whether ``task`` lives as long as the bot (the loops, the pool's workers and the
+    bare ``Event.wait`` its scheduler waits in) rather than answering something."""
+    name = task.get_name()
+    coro = task.get_coro()
+    return (name in BACKGROUND or name.startswith(POOL_TASKS)
+            or getattr(coro, "__qualname__", "") == "Event.wait")
 
 
 async def settle() -> None:
@@ -611,7 +629,7 @@ async def settle() -> None:
     current = asyncio.current_task()
     for _ in range(200):
         pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                   and t.get_name() not in BACKGROUND]
+                   and not _background(t)]
         if not pending:
             return
         await asyncio.wait(pending, timeout=10)
@@ -694,28 +712,38 @@ class Session:
         return json.loads(record.state_json)
 
 
-async def start_bot(db_path: Path, clock: Clock, games: Mapping[str, Game],
+def bot_settings(db: Path | str) -> Settings:
+    """Settings for a bot on ``db``: a SQLite file, or a PostgreSQL URL (its local files
+    then go to a folder of their own)."""
+    if isinstance(db, str) and is_postgres(db):
+        folder = Path(tempfile.mkdtemp(prefix="candybot-state-"))
+        return Settings(token=None, db_path=folder / "state", db_url=db)
+    return Settings(token=None, db_path=Path(db))
+
+
+async def start_bot(db_path: Path | str, clock: Clock, games: Mapping[str, Game],
                     recorder: Recorder, *, real_pictures: bool = False,
                     renderer: Callable[[View], bytes] | None = None) -> tuple[CandyBot, Gateway]:
-    """A bot set up as ``login`` would, minus the network.
+    """A bot set up as ``login`` would, minus the network, on a SQLite file or a
+    PostgreSQL URL.
 
     Test-only games have no renderer, so pictures are faked unless ``real_pictures``
     (or a ``renderer`` is given).
     """
+    settings = bot_settings(db_path)
     if renderer is not None:
         from renderers.gif import animate
 
-        bot = create_bot(Settings(token=None, db_path=db_path), games=games,
-                         renderer=renderer, animator=animate, clock=clock)
+        bot = create_bot(settings, games=games, renderer=renderer, animator=animate,
+                         clock=clock)
     elif real_pictures:
         from renderers import render
         from renderers.gif import animate
 
-        bot = create_bot(Settings(token=None, db_path=db_path), games=games,
-                         renderer=render, animator=animate, clock=clock)
+        bot = create_bot(settings, games=games, renderer=render, animator=animate, clock=clock)
     else:
-        bot = create_bot(Settings(token=None, db_path=db_path), games=games,
-                         renderer=fake_render, animator=fake_animate, clock=clock)
+        bot = create_bot(settings, games=games, renderer=fake_render, animator=fake_animate,
+                         clock=clock)
     await bot._async_setup_hook()
     await bot.setup_hook()
     bot._connection.application_id = APP_ID

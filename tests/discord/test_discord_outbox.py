@@ -193,8 +193,8 @@ async def test_a_ping_claimed_by_a_bot_that_died_is_sent_once_after_its_lease(
     try:
         clock = Clock()
         item = Announcement(CHANNEL_ID, None, None, "turn", f"<@{BOB}>: your turn.", (BOB,))
-        async with store._transaction():
-            await store._queue((item,), clock())
+        async with store._transaction() as db:
+            await store._queue(db, (item,), clock())
         (claimed,) = await store.claim_announcements(clock(), lease=LEASE_SECONDS)
         # Another sender (or the same bot after a restart) finds it leased...
         assert await store.claim_announcements(clock(), lease=LEASE_SECONDS) == []
@@ -244,8 +244,8 @@ async def test_the_next_due_time_waits_for_the_oldest_announcement_of_each_chann
     try:
         now = 1000.0
         items = [Announcement(CHANNEL_ID, None, None, "turn", f"ping {n}", ()) for n in (1, 2)]
-        async with store._transaction():
-            await store._queue(items, now)
+        async with store._transaction() as db:
+            await store._queue(db, items, now)
         (first,) = await store.claim_announcements(now, lease=LEASE_SECONDS)
         assert first.announcement.content == "ping 1"
         assert await store.pending_announcements() == (2, now + LEASE_SECONDS)

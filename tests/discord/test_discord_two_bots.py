@@ -1,9 +1,9 @@
-"""Two bot processes on one database (as two shards would be): a game begun through one
-is played through either, and the bot never registers commands when it starts."""
+"""Two bot processes on one database (as two shards would be), on SQLite and on
+PostgreSQL: a game begun through one is played through either, simultaneous moves are
+applied once, the same interaction delivered to both changes the game once, and the bot
+never registers commands when it starts."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from discord_harness import Clock, Recorder, Session, settle, start_bot
 
@@ -13,16 +13,16 @@ from bot.games.engine import loads
 ALICE = 340000000000000001
 
 
-async def two_bots(folder: Path) -> tuple[Session, Session]:
+async def two_bots(db: str) -> tuple[Session, Session]:
     """Two bots on one database behind one Discord stand-in."""
     rec, clock = Recorder(), Clock()
-    bots = [await start_bot(folder / "bot.db", clock, GAMES, rec) for _ in range(2)]
+    bots = [await start_bot(db, clock, GAMES, rec) for _ in range(2)]
     return Session(*bots[0], rec, clock), Session(*bots[1], rec, clock)
 
 
 async def test_a_game_begun_on_one_process_is_played_to_the_end_through_both(
-        tmp_path: Path) -> None:
-    first, second = await two_bots(tmp_path)
+        db_target: str) -> None:
+    first, second = await two_bots(db_target)
     try:
         game = GAMES["sugar-blast"]
         await first.start(game.slug, humans=(ALICE,), ai=1)
@@ -46,8 +46,8 @@ async def test_a_game_begun_on_one_process_is_played_to_the_end_through_both(
 
 
 async def test_one_move_sent_to_both_processes_at_once_is_applied_once_and_the_other_told(
-        tmp_path: Path) -> None:
-    first, second = await two_bots(tmp_path)
+        db_target: str) -> None:
+    first, second = await two_bots(db_target)
     try:
         game = GAMES["sugar-blast"]
         await first.start(game.slug, humans=(ALICE,), ai=1)
@@ -67,6 +67,36 @@ async def test_one_move_sent_to_both_processes_at_once_is_applied_once_and_the_o
         told = [s.content for s in first.rec.private()]
         assert len(told) == 1 and told[0], told
         assert "not applied" in told[0]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_the_same_interaction_delivered_to_both_processes_changes_the_game_once(
+        db_target: str) -> None:
+    first, second = await two_bots(db_target)
+    try:
+        game = GAMES["sugar-blast"]
+        await first.start(game.slug, humans=(ALICE,), ai=1)
+        store = first.bot.tables.store
+        record = await store.open_game(first.channel_id)
+        assert record is not None
+        (seat,) = [s.seat for s in record.seats if not s.ai]
+        action = game.ai_action(loads(record.state_json or "", game), seat)
+        payload = first.gw.command(ALICE, "play", options={"action": action.notation})
+        first.rec.channels[payload["token"]] = int(payload["channel_id"])
+        first.rec.clear()
+        # One delivery first, the other once it is saved: the second finds the game moved
+        # on and would play the same typed move again but for the interaction's key.
+        first.bot._connection.parse_interaction_create(dict(payload))  # type: ignore[arg-type]
+        await settle()
+        second.bot._connection.parse_interaction_create(dict(payload))  # type: ignore[arg-type]
+        await settle()
+        mine = [a for a in await store.actions(record.id) if a.user_id == ALICE]
+        assert len(mine) == 1
+        assert await store.move_of(int(payload["id"])) == (record.id, mine[0].n)
+        told = [s.content for s in first.rec.private()]
+        assert any("played once" in text for text in told), told
     finally:
         await first.close()
         await second.close()

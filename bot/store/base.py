@@ -1,636 +1,125 @@
-"""Persistent storage for games: SQLite through aiosqlite.
+"""The store's queries, written once for both backends.
 
-One row in ``games`` per table (lobby, running game or finished game), the full
-action log in ``actions`` so any game can be replayed from its seed, one row
-per seat of every finished game in ``results`` for ``/stats``, and the
-``outbox`` of announcements (pings, reminders) written in the same transaction
-as the change they announce, until a sender has delivered them.
+:class:`Store` holds every read and write of the game database as SQL that SQLite and
+PostgreSQL both run (``?`` marks parameters; the PostgreSQL backend translates them). A
+backend supplies connections (:meth:`Store._transaction` for a write transaction,
+:meth:`Store._reading` for reads) and the few words where the two dialects differ.
 
-Concurrency rules:
+Concurrency rules, on both backends:
 
-* Every write runs in an explicit ``BEGIN IMMEDIATE`` transaction, so writers
-  serialise across connections and processes (WAL mode lets readers carry on).
-* ``games.version`` goes up on every write to a game row except the two message
-  ids and reminder bookkeeping. A writer passes the version it read; if the row
-  moved on it gets :class:`ConflictError` and nothing is written.
+* Every write runs in one transaction; a statement or the COMMIT failing rolls the whole
+  write back and raises :class:`NotSavedError`, and the store stays usable.
+* ``games.version`` goes up on every write to a game row except the two message ids and
+  reminder bookkeeping. A writer passes the version it read; the UPDATE is conditional on
+  it, so if the row moved on (another task or process wrote first) the writer gets
+  :class:`ConflictError` and nothing is written.
 * At most one lobby or active game per channel, enforced by a partial unique index.
-* Reads go through a second, read-only connection, so they never queue behind a
-  write that waits for another process's lock.
-* A write that fails at any statement, COMMIT included, is rolled back whole and
-  raises :class:`NotSavedError`; the store stays usable (see docs/reliability.md).
+* A move made by a Discord interaction records its id under a unique key, so a delivery
+  seen twice (by one process or two) makes the move once (:class:`AlreadyDoneError`).
+* Announcements are claimed with a lease (and, on PostgreSQL, ``FOR UPDATE SKIP
+  LOCKED``), so several senders never post the same one twice; a dead sender's lease
+  runs out and another takes the row over. Reminders are claimed by a compare-and-set on
+  their count, in the transaction that queues them.
 
 Times are UNIX seconds supplied by the caller; the store never reads the clock.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 import os
 import secrets
-import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any
-
-import aiosqlite
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, ClassVar
 
 from bot.ratings import Rating, rate
-
-log = logging.getLogger(__name__)
-
-#: SQLite stores signed 64-bit integers.
-_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
-_BUSY_TIMEOUT_MS = 10_000
-_OPEN = ("lobby", "active")
-
-# --------------------------------------------------------------------------- errors
-
-
-class StoreError(Exception):
-    """Base class of storage errors; ``str()`` is safe to show to players."""
-
-
-class ChannelBusyError(StoreError):
-    """The channel already has a lobby or an active game."""
-
-    def __init__(self, message: str = "This channel already has a game. Finish it or use "
-                                      "/game abort first.") -> None:
-        super().__init__(message)
-
-
-class ConflictError(StoreError):
-    """The row moved on since the caller read it: someone else wrote first."""
-
-    def __init__(self, message: str = "That move was already made by someone else; the board "
-                                      "has moved on.") -> None:
-        super().__init__(message)
-
-
-class NotFoundError(StoreError):
-    """The game (or the thing asked for in it) does not exist."""
-
-
-class WrongStatusError(StoreError):
-    """The operation does not fit the game's status, e.g. a move in a finished game."""
-
-
-class NotSavedError(StoreError):
-    """A write failed inside the database (disk full, I/O error) and was rolled back."""
-
-    def __init__(self, message: str = "The game database could not save that (the disk may be "
-                                      "full or failing), so it was NOT saved and nothing "
-                                      "changed. Try again in a moment.") -> None:
-        super().__init__(message)
-
-
-class CorruptRowError(StoreError):
-    """A stored row cannot be read back; ``game_id`` says which game, so it can be aborted."""
-
-    def __init__(self, game_id: int, what: str) -> None:
-        super().__init__(f"The saved game #{game_id} is damaged ({what}) and cannot be loaded. "
-                         f"Use /game abort to clear it and start a new one.")
-        self.game_id = game_id
-
-
-# --------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True)
-class SeatRecord:
-    """A seat at the table: a Discord user (``user_id``) or an AI (``ai``, no user)."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    ai: bool
-    #: An AI plays this player's seat until they are back (see ``/game back``).
-    standing_in: bool = False
-
-    @property
-    def machine(self) -> bool:
-        """Whether an AI plays this seat now (an AI seat, or one standing in)."""
-        return self.ai or self.standing_in
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One row of ``games`` with its seats, as read at ``version``."""
-
-    id: int
-    channel_id: int
-    guild_id: int | None
-    game: str
-    status: str  # 'lobby' | 'active' | 'finished' | 'aborted'
-    creator_id: int
-    options: dict[str, Any]
-    settings: dict[str, Any]
-    seed: int | None
-    state_json: str | None  # engine state text, None in the lobby; never parsed here
-    version: int
-    seats: tuple[SeatRecord, ...]
-    created_at: float
-    updated_at: float
-    turn_started_at: float | None
-    reminders_sent: int
-    next_reminder_at: float | None
-    lobby_message_id: int | None
-    board_message_id: int | None
-    result_json: str | None
-
-
-@dataclass(frozen=True)
-class ActionRecord:
-    """One logged action: ``n`` counts from 1 within its game.
-
-    ``notation`` is what was really played (the replay needs it); ``public`` is how
-    everybody else saw it ("" in rows logged before hidden actions existed: then the
-    notation itself was public). ``narration`` is public; ``private`` holds the lines
-    only some seats may read, by seat. ``user_id`` is None when an AI chose the action.
-    """
-
-    n: int
-    seat: int
-    user_id: int | None
-    notation: str
-    narration: str
-    at: float
-    undoable: bool
-    public: str = ""
-    private: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    #: The game's episode key after this action (see ``Game.episode``), if any.
-    episode: str | None = None
-    #: Whether the state before this action was kept, so undo can restore it.
-    snapshot: bool = False
-
-    @property
-    def shown(self) -> str:
-        """The action as everybody may see it."""
-        return self.public or self.notation
-
-    @property
-    def by_ai(self) -> bool:
-        return self.user_id is None
-
-    def lines_for(self, seat: int | None) -> tuple[str, ...]:
-        """The narration ``seat`` may read: the public lines, then its private ones."""
-        public = (self.narration,) if self.narration else ()
-        return public + (tuple(self.private.get(seat, ())) if seat is not None else ())
-
-
-@dataclass(frozen=True)
-class MoveRecord:
-    """An action to log with :meth:`Store.commit_moves` (``user_id`` None for an AI).
-
-    ``before`` is the state text before the action, kept so that undo can restore it
-    (None for actions that cannot or need not be undone).
-    """
-
-    seat: int
-    user_id: int | None
-    notation: str
-    narration: str
-    undoable: bool
-    public: str = ""
-    private: Mapping[int, Sequence[str]] = field(default_factory=dict)
-    before: str | None = None
-    episode: str | None = None
-
-
-@dataclass(frozen=True)
-class FinishRecord:
-    """How a game ended: the result text and ``(user_id, seat, place, won)`` per seat."""
-
-    result_json: str
-    placements: Sequence[tuple[int | None, int, int, bool]]
-
-
-@dataclass(frozen=True)
-class Announcement:
-    """A message to post in a channel because of a committed change (see the outbox).
-
-    ``mentions`` are the only users it may ping; ``kind`` says what it is
-    ("turn", "reminder") for logs and metrics.
-    """
-
-    channel_id: int
-    guild_id: int | None
-    game_id: int | None
-    kind: str
-    content: str
-    mentions: tuple[int, ...] = ()
-    #: When to post it (UNIX seconds), if not at once: a ping waits for a player away.
-    due_at: float | None = None
-
-
-@dataclass(frozen=True)
-class OutboxRecord:
-    """A queued announcement, as claimed by a sender.
-
-    ``nonce`` goes with every attempt to post it, so Discord creates it only once;
-    ``attempts`` counts the claims so far (this one included).
-    """
-
-    id: int
-    announcement: Announcement
-    nonce: str
-    created_at: float
-    attempts: int
-
-
-@dataclass(frozen=True)
-class StatLine:
-    """A player's record in one game: finished games played and won."""
-
-    game: str
-    played: int
-    won: int
-    #: The player's skill rating in this game here, once a game of theirs was rated
-    #: (left out of comparisons: a line compares by its counts).
-    rating: Rating | None = field(default=None, compare=False)
-
-
-# --------------------------------------------------------------------------- schema
-
-#: The user ids seated in ``NEW.seats`` (a damaged value reads as nobody; AI seats have none).
-_SEATED = ("SELECT json_extract(CASE WHEN j.type = 'object' THEN j.value END, '$.user_id') "
-           "AS u FROM json_each(CASE WHEN json_valid(NEW.seats) AND json_type(NEW.seats) = "
-           "'array' THEN NEW.seats ELSE '[]' END) AS j WHERE u IS NOT NULL")
-#: A trigger body keeping ``seat_users`` in step with ``NEW.seats``.
-_SYNC_SEAT_USERS = (
-    f"INSERT OR IGNORE INTO seat_users (user_id, game_id) SELECT u, NEW.id FROM ({_SEATED});\n"
-    f"UPDATE seat_users SET gone = (user_id NOT IN ({_SEATED})) WHERE game_id = NEW.id;\n"
-    "DELETE FROM seat_users WHERE game_id = NEW.id AND gone = 1 AND NEW.status = 'lobby';")
-
-#: Each entry is one migration script; ``PRAGMA user_version`` counts how many ran.
-#: Append new scripts, never edit one that has shipped.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE games (
-        id               INTEGER PRIMARY KEY AUTOINCREMENT,
-        channel_id       INTEGER NOT NULL,
-        guild_id         INTEGER,
-        game             TEXT    NOT NULL,
-        status           TEXT    NOT NULL
-                         CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
-        creator_id       INTEGER NOT NULL,
-        options          TEXT    NOT NULL DEFAULT '{}',
-        settings         TEXT    NOT NULL DEFAULT '{}',
-        seats            TEXT    NOT NULL DEFAULT '[]',
-        seed             INTEGER,
-        state_json       TEXT,
-        version          INTEGER NOT NULL DEFAULT 1,
-        created_at       REAL    NOT NULL,
-        updated_at       REAL    NOT NULL,
-        turn_started_at  REAL,
-        reminders_sent   INTEGER NOT NULL DEFAULT 0,
-        next_reminder_at REAL,
-        lobby_message_id INTEGER,
-        board_message_id INTEGER,
-        result_json      TEXT,
-        finished_at      REAL
-    );
-    CREATE UNIQUE INDEX games_one_open_per_channel
-        ON games (channel_id) WHERE status IN ('lobby', 'active');
-    CREATE INDEX games_reminders_due
-        ON games (next_reminder_at) WHERE status = 'active' AND next_reminder_at IS NOT NULL;
-    CREATE TABLE actions (
-        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        n         INTEGER NOT NULL,
-        seat      INTEGER NOT NULL,
-        user_id   INTEGER,
-        notation  TEXT    NOT NULL,
-        narration TEXT    NOT NULL,
-        at        REAL    NOT NULL,
-        undoable  INTEGER NOT NULL,
-        PRIMARY KEY (game_id, n)
-    );
-    CREATE TABLE results (
-        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat        INTEGER NOT NULL,
-        guild_id    INTEGER,
-        channel_id  INTEGER NOT NULL,
-        game        TEXT    NOT NULL,
-        user_id     INTEGER,
-        place       INTEGER NOT NULL,
-        won         INTEGER NOT NULL,
-        finished_at REAL    NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX results_by_player ON results (guild_id, user_id, game);
-    """,
-    # 2: hidden actions (their public form and private narration per seat), undo by
-    # snapshot instead of re-running the rules, and episodes narrated in one message.
-    """
-    ALTER TABLE actions ADD COLUMN public TEXT NOT NULL DEFAULT '';
-    ALTER TABLE actions ADD COLUMN private TEXT NOT NULL DEFAULT '{}';
-    ALTER TABLE actions ADD COLUMN before TEXT;
-    ALTER TABLE actions ADD COLUMN episode TEXT;
-    """,
-    # 3: the announcement outbox. A row is written with the change it announces and
-    # stays 'pending' until a sender posts it ('delivered') or gives it up ('dropped').
-    # A sender claims the oldest pending row of a channel with a lease (leased_until),
-    # so rows of one channel go out one at a time, in order.
-    """
-    CREATE TABLE outbox (
-        id           INTEGER PRIMARY KEY AUTOINCREMENT,
-        channel_id   INTEGER NOT NULL,
-        guild_id     INTEGER,
-        game_id      INTEGER,
-        kind         TEXT    NOT NULL,
-        content      TEXT    NOT NULL,
-        mentions     TEXT    NOT NULL DEFAULT '[]',
-        nonce        TEXT    NOT NULL,
-        status       TEXT    NOT NULL DEFAULT 'pending'
-                     CHECK (status IN ('pending', 'delivered', 'dropped')),
-        created_at   REAL    NOT NULL,
-        due_at       REAL    NOT NULL,
-        attempts     INTEGER NOT NULL DEFAULT 0,
-        leased_until REAL,
-        delivered_at REAL,
-        message_id   INTEGER,
-        last_error   TEXT
-    );
-    CREATE INDEX outbox_pending ON outbox (channel_id, id) WHERE status = 'pending';
-    """,
-    # 4: who sits where, by user, so /games finds a player's games without reading every
-    # row. Triggers keep it in step with games.seats whoever writes them; a user who
-    # leaves a running game stays listed with gone = 1 (a lobby forgets them).
-    f"""
-    CREATE TABLE seat_users (
-        user_id INTEGER NOT NULL,
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        gone    INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (user_id, game_id)
-    );
-    CREATE TRIGGER seat_users_insert AFTER INSERT ON games BEGIN
-        {_SYNC_SEAT_USERS}
-    END;
-    CREATE TRIGGER seat_users_update AFTER UPDATE OF seats ON games BEGIN
-        {_SYNC_SEAT_USERS}
-    END;
-    -- Index the games that existed before: touching seats runs the trigger.
-    UPDATE games SET seats = seats;
-    """,
-    # 5: skill ratings per server (0 outside one), game and player (see bot/ratings.py),
-    # written in the transaction that finishes a game.
-    """
-    CREATE TABLE ratings (
-        guild_id   INTEGER NOT NULL,
-        game       TEXT    NOT NULL,
-        user_id    INTEGER NOT NULL,
-        mu         REAL    NOT NULL,
-        sigma      REAL    NOT NULL,
-        games      INTEGER NOT NULL,
-        updated_at REAL    NOT NULL,
-        PRIMARY KEY (guild_id, game, user_id)
-    );
-    """,
-    # 6: quiet hours per player (see bot/away.py): reminders wait until they end.
-    """
-    CREATE TABLE quiet_hours (
-        user_id    INTEGER PRIMARY KEY,
-        timezone   TEXT    NOT NULL,
-        start_hour INTEGER NOT NULL,
-        end_hour   INTEGER NOT NULL,
-        updated_at REAL    NOT NULL
-    );
-    """,
-    # 7: vacations per player (see bot/away.py): no ping, reminder or AI take-over
-    # reaches them from ``starts`` to ``ends``; a yearly allowance is counted from them.
-    """
-    CREATE TABLE vacations (
-        id         INTEGER PRIMARY KEY AUTOINCREMENT,
-        user_id    INTEGER NOT NULL,
-        starts     REAL    NOT NULL,
-        ends       REAL    NOT NULL CHECK (ends > starts),
-        created_at REAL    NOT NULL
-    );
-    CREATE INDEX vacations_by_user ON vacations (user_id, ends);
-    """,
-    # 8: how each player is reached (see /notify): a mention in the channel (the
-    # default, no row), a direct message as well, or quietly (no mention); dm_closed
-    # notes that Discord refused a DM, so the bot stops trying until they ask again.
-    """
-    CREATE TABLE notify (
-        user_id    INTEGER PRIMARY KEY,
-        mode       TEXT    NOT NULL CHECK (mode IN ('channel', 'dm', 'quiet')),
-        dm_closed  INTEGER NOT NULL DEFAULT 0,
-        updated_at REAL    NOT NULL
-    );
-    """,
-]
-
-
-def _statements(script: str) -> list[str]:
-    """Split a migration script into statements (``executescript`` would commit early)."""
-    out: list[str] = []
-    buffer = ""
-    for piece in script.split(";"):
-        buffer += piece + ";"
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip(" \t\r\n;"):
-                out.append(buffer.strip())
-            buffer = ""
-    if buffer.strip(" \t\r\n;"):
-        raise StoreError("A database migration script is incomplete.")
-    return out
-
-
-# --------------------------------------------------------------------------- encoding
-
-_GAME_COLUMNS = (
-    "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
-    "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
-    "next_reminder_at, lobby_message_id, board_message_id, result_json"
+from bot.store.records import (
+    _GAME_COLUMNS,
+    _OPEN,
+    ActionRecord,
+    AlreadyDoneError,
+    Announcement,
+    ChannelBusyError,
+    ConflictError,
+    CorruptRowError,
+    FinishRecord,
+    GameRecord,
+    MoveRecord,
+    NotFoundError,
+    OutboxRecord,
+    SeatRecord,
+    StatLine,
+    StoreError,
+    WrongStatusError,
+    _check_int,
+    _dump_object,
+    _dump_private,
+    _dump_seats,
+    _load_private,
+    _load_seats,
+    _readable,
+    _record,
+    _status_message,
+    log,
 )
 
-
-def _dump_object(value: Mapping[str, Any], what: str) -> str:
-    try:
-        return json.dumps(dict(value), sort_keys=True)
-    except (TypeError, ValueError):
-        raise StoreError(f"The game {what} could not be saved: they must be plain "
-                         f"text, numbers, true/false, lists or mappings.") from None
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def _dump_seats(seats: Sequence[SeatRecord]) -> str:
-    numbers = [s.seat for s in seats]
-    if len(set(numbers)) != len(numbers):
-        raise StoreError("Two players cannot share one seat.")
-    return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
-                        "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {})}
-                       for s in seats])
-
-
-def _load_object(game_id: int, text: str, what: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError):
-        raise CorruptRowError(game_id, f"unreadable {what}") from None
-    if not isinstance(value, dict):
-        raise CorruptRowError(game_id, f"{what} are not a mapping")
-    return value
-
-
-def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
-    try:
-        raw = json.loads(text)
-        seats = tuple(
-            SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
-                       str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)))
-            for s in raw)
-    except (TypeError, ValueError, KeyError):
-        raise CorruptRowError(game_id, "unreadable seats") from None
-    return seats
-
-
-def _dump_private(private: Mapping[int, Sequence[str]]) -> str:
-    return json.dumps({str(int(seat)): [str(line) for line in lines]
-                       for seat, lines in private.items() if lines}, sort_keys=True)
-
-
-def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
-    try:
-        raw = json.loads(text or "{}")
-        return {int(seat): tuple(str(line) for line in lines) for seat, lines in raw.items()}
-    except (TypeError, ValueError, AttributeError):
-        raise CorruptRowError(game_id, "unreadable private narration") from None
-
-
-def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
-    (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
-     state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
-     next_reminder_at, lobby_message_id, board_message_id, result_json) = row
-    return GameRecord(
-        id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
-        creator_id=creator_id, options=_load_object(game_id, options, "options"),
-        settings=_load_object(game_id, settings, "settings"), seed=seed,
-        state_json=state_json, version=version, seats=_load_seats(game_id, seats),
-        created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
-        reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
-        lobby_message_id=lobby_message_id, board_message_id=board_message_id,
-        result_json=result_json)
-
-
-def _readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
-    """The records of ``rows`` that can be read; each damaged one is logged with
-    ``warning`` (game id, error) and left out, so it cannot hold up the others."""
-    records = []
-    for row in rows:
-        try:
-            records.append(_record(row))
-        except CorruptRowError as exc:
-            log.warning(warning, exc.game_id, exc)
-    return records
-
-
-def _check_int(value: int | None, what: str) -> int | None:
-    if value is not None and not _INT_MIN <= int(value) <= _INT_MAX:
-        raise StoreError(f"The {what} {value} is too large to save.")
-    return value
-
-
-def _status_message(status: str, doing: str) -> str:
-    if status == "lobby":
-        return f"This game has not started yet, so you cannot {doing} now."
-    if status == "active":
-        return f"This game has already started, so you cannot {doing} now."
-    if status == "finished":
-        return f"This game is over, so you cannot {doing} now."
-    return f"This game was ended early, so you cannot {doing} now."
-
-
-# --------------------------------------------------------------------------- the store
-
-
-async def _connect(name: str) -> aiosqlite.Connection:
-    """A connection to the database ``name`` set up as the store needs it (WAL, waits)."""
-    try:
-        db = await aiosqlite.connect(name, isolation_level=None)
-    except sqlite3.Error as exc:
-        raise StoreError(f"The game database {name} could not be opened: {exc}.") from None
-    try:
-        await db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-        await db.execute("PRAGMA foreign_keys = ON")
-        async with db.execute("PRAGMA journal_mode = WAL") as cursor:
-            row = await cursor.fetchone()
-        if row is None or str(row[0]).lower() != "wal":
-            raise StoreError(f"The game database {name} cannot use write-ahead logging.")
-        await db.execute("PRAGMA synchronous = NORMAL")
-    except BaseException:
-        await db.close()
-        raise
-    return db
+def is_postgres(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` (``CANDYBOT_DB``) names a PostgreSQL database rather than a file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
 class Store:
     """Async access to the game database; create with :meth:`Store.open`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
-        self._db: aiosqlite.Connection | None = db
-        self.path = path
-        # One connection cannot hold two transactions, so coroutines sharing this
-        # store take turns; other connections are kept out by BEGIN IMMEDIATE.
-        self._lock = asyncio.Lock()
-        # Reads use a connection of their own: in WAL mode they never wait for a writer,
-        # so a write waiting for another process's lock holds up no board or button.
-        self._reader: aiosqlite.Connection | None = None
-        self._read_lock = asyncio.Lock()
+    #: How the backend's SQL says "equal, NULL included" and "the larger of two values",
+    #: and what it adds to a SELECT to lock its rows, skipping rows others hold.
+    _same: ClassVar[str] = "IS"
+    _greatest: ClassVar[str] = "MAX"
+    _skip_locked: ClassVar[str] = ""
+    #: The driver's exceptions for a broken unique key or constraint.
+    _integrity_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: Where the database is: a file path or a PostgreSQL URL (its password left out).
+    path: str
 
     # ----------------------------------------------------------------- lifecycle
 
+    #: The backends by kind ("sqlite", "postgresql"), filled in by :mod:`bot.store`.
+    backends: ClassVar[dict[str, type[Store]]] = {}
+
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Store:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
-        name = os.fspath(path)
-        store = cls(await _connect(name), name)
-        try:
-            await store._migrate()
-            store._reader = await _connect(name)
-            await store._reader.execute("PRAGMA query_only = ON")
-        except BaseException:
-            await store.close()
-            raise
-        return store
+    async def open(cls, target: str | os.PathLike[str]) -> Store:
+        """Open the database ``target`` (a SQLite file, created if needed, or a
+        ``postgresql://`` URL) and bring its schema up to date."""
+        kind = "postgresql" if is_postgres(target) else "sqlite"
+        if cls is not Store or kind not in Store.backends:
+            raise NotImplementedError(f"no {kind} backend for {cls.__name__}")
+        return await Store.backends[kind].open(target)
 
     async def close(self) -> None:
-        """Close the connections once the write under way (if any) is done, checkpointing
-        the write-ahead log into the database file first (the file alone is then the whole
-        database); calling it again does nothing."""
-        async with self._lock:
-            reader, db = self._reader, self._db
-            self._db = self._reader = None
-            if reader is not None:
-                await reader.close()
-            if db is None:
-                return
-            try:
-                await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            except sqlite3.Error as exc:
-                # A reader elsewhere (a backup) may hold the log; SQLite checkpoints later.
-                log.warning("could not checkpoint the game database %s: %s", self.path, exc)
-            await db.close()
+        """Close the connections once the writes under way are done; again does nothing."""
+        raise NotImplementedError
 
-    @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The reading connection, one reader at a time."""
-        async with self._read_lock:
-            if self._reader is None:
-                raise StoreError("The game store is closed.")
-            yield self._reader
+    def _transaction(self) -> AbstractAsyncContextManager[Any]:
+        """A write transaction: yields a connection, commits at the end, rolls back on
+        any error (raising :class:`NotSavedError` for a database failure)."""
+        raise NotImplementedError
+
+    def _reading(self) -> AbstractAsyncContextManager[Any]:
+        """A connection for reads, which never wait for a writer."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        """How many migrations this database has run."""
+        raise NotImplementedError
 
     async def check_writable(self) -> None:
         """Take the write lock and let it go, writing nothing; raises :class:`StoreError`
         when the database cannot be written now (read-only, locked, closed)."""
-        try:
-            async with self._transaction():
-                pass
-        except sqlite3.Error as exc:
-            raise StoreError(f"The game database {self.path} cannot be written: {exc}.") \
-                from None
+        raise NotImplementedError
 
     async def open_game_counts(self) -> dict[tuple[str, str], int]:
         """How many lobbies and active games there are, keyed by (game, status)."""
@@ -640,120 +129,26 @@ class Store:
             rows = await cursor.fetchall()
         return {(str(game), str(status)): int(count) for game, status, count in rows}
 
-    def _conn(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise StoreError("The game store is closed.")
-        return self._db
-
-    async def _migrate(self) -> None:
-        db = self._conn()
-        for number, script in enumerate(MIGRATIONS, start=1):
-            await self._begin()
-            try:
-                # Read inside the transaction: another process may have migrated meanwhile.
-                if await self._user_version() >= number:
-                    await db.execute("ROLLBACK")
-                    continue
-                for statement in _statements(script):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {number}")
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._roll_back(db)
-                raise
-
-    async def _user_version(self) -> int:
-        async with self._conn().execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
-
-    async def schema_version(self) -> int:
-        """How many migrations this database has run."""
-        async with self._lock:
-            return await self._user_version()
-
-    async def journal_mode(self) -> str:
-        """The SQLite journal mode in use (``'wal'``)."""
-        async with self._reading() as db, db.execute("PRAGMA journal_mode") as cursor:
-            row = await cursor.fetchone()
-        return str(row[0]).lower() if row else ""
-
     # ----------------------------------------------------------------- low-level helpers
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction under the lock: BEGIN IMMEDIATE, then COMMIT or ROLLBACK.
-
-        A statement or the COMMIT itself failing (disk full, I/O error) rolls everything
-        back and raises :class:`NotSavedError`; the store stays usable for the next write.
-        """
-        async with self._lock:
-            db = await self._begin()
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException as exc:
-                await self._roll_back(db)
-                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
-                    log.error("a write to the game database failed and was rolled back: %s", exc)
-                    raise NotSavedError() from exc
-                raise
-
-    async def _roll_back(self, db: aiosqlite.Connection) -> None:
-        """End the open transaction, whatever it takes, so the next write can begin.
-
-        SQLite may already have rolled back on its own (some failed COMMITs do); if the
-        ROLLBACK itself fails with the transaction still open, the connection is replaced.
-        """
-        try:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
-        except sqlite3.Error as exc:
-            log.error("rolling back a failed write failed too (%s): reconnecting", exc)
-        try:
-            stuck = db.in_transaction
-        except (sqlite3.Error, ValueError):
-            stuck = True
-        if stuck and self._db is not None:
-            await self._reconnect()
-
-    async def _reconnect(self) -> None:
-        """Close the connection (dropping its transaction) and open a fresh one."""
-        old = self._db
-        self._db = None
-        if old is not None:
-            try:
-                await old.close()
-            except sqlite3.Error:
-                log.warning("closing the wedged database connection failed", exc_info=True)
-        self._db = await _connect(self.path)
-
-    async def _begin(self) -> aiosqlite.Connection:
-        db = self._conn()
-        try:
-            await db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError:
-            raise StoreError("The game database is busy; try again in a moment.") from None
-        return db
-
-    async def _fetch(self, game_id: int, db: aiosqlite.Connection | None = None) -> GameRecord:
-        async with (db or self._conn()).execute(
+    async def _fetch(self, db: Any, game_id: int) -> GameRecord:
+        async with db.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         if row is None:
             raise NotFoundError("That game no longer exists.")
         return _record(row)
 
-    async def _raw(self, game_id: int) -> tuple[str, int] | None:
-        async with self._conn().execute(
+    async def _raw(self, db: Any, game_id: int) -> tuple[str, int] | None:
+        async with db.execute(
                 "SELECT status, version FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         return None if row is None else (row[0], row[1])
 
-    async def _explain_miss(self, game_id: int, expected_version: int,
+    async def _explain_miss(self, db: Any, game_id: int, expected_version: int,
                             statuses: Sequence[str], doing: str) -> StoreError:
         """Why a guarded UPDATE matched no row: gone, moved on, or the wrong status."""
-        raw = await self._raw(game_id)
+        raw = await self._raw(db, game_id)
         if raw is None:
             return NotFoundError("That game no longer exists.")
         status, version = raw
@@ -763,26 +158,26 @@ class Store:
             return WrongStatusError(_status_message(status, doing))
         return ConflictError()
 
-    async def _guarded_update(self, game_id: int, expected_version: int,
+    async def _guarded_update(self, db: Any, game_id: int, expected_version: int,
                               statuses: Sequence[str], doing: str, assignments: str,
                               params: Sequence[Any]) -> None:
         """``UPDATE games`` at ``expected_version`` in one of ``statuses``, bumping the
         version; raises (inside the caller's transaction) if no row matched."""
         marks = ", ".join("?" for _ in statuses)
-        cursor = await self._conn().execute(
+        cursor = await db.execute(
             f"UPDATE games SET {assignments}, version = version + 1 "
             f"WHERE id = ? AND version = ? AND status IN ({marks})",
             (*params, game_id, expected_version, *statuses))
         if cursor.rowcount != 1:
-            raise await self._explain_miss(game_id, expected_version, statuses, doing)
+            raise await self._explain_miss(db, game_id, expected_version, statuses, doing)
 
     async def _write(self, game_id: int, expected_version: int, statuses: Sequence[str],
                      doing: str, assignments: str, params: Sequence[Any]) -> GameRecord:
         """One guarded update in its own transaction; returns the new record."""
-        async with self._transaction():
-            await self._guarded_update(game_id, expected_version, statuses, doing,
+        async with self._transaction() as db:
+            await self._guarded_update(db, game_id, expected_version, statuses, doing,
                                        assignments, params)
-            record = await self._fetch(game_id)
+            record = await self._fetch(db, game_id)
         return record
 
     # ----------------------------------------------------------------- reading
@@ -798,7 +193,7 @@ class Store:
     async def get_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
         async with self._reading() as db:
-            return await self._fetch(game_id, db)
+            return await self._fetch(db, game_id)
 
     async def games_in_channel(self, channel_id: int) -> list[GameRecord]:
         """Every game ever held in the channel, oldest first."""
@@ -818,7 +213,7 @@ class Store:
         if limit is not None:
             query += " LIMIT ?"
             params.append(max(0, int(limit)))
-        async with self._lock, self._conn().execute(query, params) as cursor:
+        async with self._reading() as db, db.execute(query, params) as cursor:
             rows = await cursor.fetchall()
         return [_record(row) for row in rows]
 
@@ -870,11 +265,11 @@ class Store:
             # A game the player left before its end counts as played and lost.
             async with db.execute(
                     "SELECT game, COUNT(DISTINCT game_id), "
-                    "COUNT(DISTINCT CASE WHEN won THEN game_id END) FROM ("
-                    "SELECT game, game_id, won FROM results WHERE guild_id IS ? AND user_id = ? "
-                    "UNION ALL SELECT g.game, g.id, 0 FROM seat_users s JOIN games g "
-                    "ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 1 "
-                    "AND g.status = 'finished' AND g.guild_id IS ?) "
+                    "COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) FROM ("
+                    f"SELECT game, game_id, won FROM results WHERE guild_id {self._same} ? "
+                    "AND user_id = ? UNION ALL SELECT g.game, g.id, 0 FROM seat_users s "
+                    "JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 1 "
+                    f"AND g.status = 'finished' AND g.guild_id {self._same} ?) x "
                     "GROUP BY game ORDER BY game",
                     (guild_id, user_id, user_id, guild_id)) as cursor:
                 rows = await cursor.fetchall()
@@ -903,7 +298,8 @@ class Store:
             for user, _rating in rated:
                 async with db.execute(
                         "SELECT g.seats FROM seat_users s JOIN games g ON g.id = s.game_id "
-                        "WHERE s.user_id = ? AND g.guild_id IS ? ORDER BY g.id DESC LIMIT 1",
+                        f"WHERE s.user_id = ? AND g.guild_id {self._same} ? "
+                        "ORDER BY g.id DESC LIMIT 1",
                         (user, guild_id)) as cursor:
                     row = await cursor.fetchone()
                 try:
@@ -924,16 +320,16 @@ class Store:
         _check_int(creator_id, "user id")
         try:
             async with self._transaction() as db:
-                cursor = await db.execute(
-                    "INSERT INTO games (channel_id, guild_id, game, status, creator_id, options, "
-                    "settings, seats, version, created_at, updated_at) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?)",
-                    (channel_id, guild_id, game, creator_id, options_text, settings_text,
-                     now, now))
-                game_id = cursor.lastrowid
-                assert game_id is not None
-                record = await self._fetch(game_id)
-        except sqlite3.IntegrityError:
+                async with db.execute(
+                        "INSERT INTO games (channel_id, guild_id, game, status, creator_id, "
+                        "options, settings, seats, version, created_at, updated_at) "
+                        "VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?) RETURNING id",
+                        (channel_id, guild_id, game, creator_id, options_text, settings_text,
+                         now, now)) as cursor:
+                    row = await cursor.fetchone()
+                assert row is not None
+                record = await self._fetch(db, int(row[0]))
+        except self._integrity_errors:
             raise ChannelBusyError() from None
         return record
 
@@ -974,14 +370,14 @@ class Store:
         """Turn the lobby into an active game with its first state and final seats
         (queuing ``announce`` in the outbox in the same transaction)."""
         _check_int(seed, "seed")
-        async with self._transaction():
+        async with self._transaction() as db:
             await self._guarded_update(
-                game_id, expected_version, ("lobby",), "start",
+                db, game_id, expected_version, ("lobby",), "start",
                 "status = 'active', seed = ?, state_json = ?, seats = ?, updated_at = ?, "
                 "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?",
                 (seed, state_json, _dump_seats(seats), now, now, next_reminder_at))
-            await self._queue(announce, now)
-            record = await self._fetch(game_id)
+            await self._queue(db, announce, now)
+            record = await self._fetch(db, game_id)
         return record
 
     # ----------------------------------------------------------------- moves
@@ -1003,7 +399,8 @@ class Store:
                            next_reminder_at: float | None,
                            finish: FinishRecord | None = None,
                            seats: Sequence[SeatRecord] | None = None,
-                           announce: Sequence[Announcement] = ()) -> GameRecord:
+                           announce: Sequence[Announcement] = (),
+                           interaction_id: int | None = None) -> GameRecord:
         """Log several actions (a move and the AI replies) and the final state at once.
 
         Raises :class:`ConflictError`, writing nothing, unless the game is still active
@@ -1011,7 +408,9 @@ class Store:
         reminders are rescheduled to ``next_reminder_at``; otherwise they stay as they
         were. ``finish`` ends the game in the same transaction (see :meth:`finish`);
         ``seats`` replaces every seat in it too (a seat handed to the AI and its reply),
-        and ``announce`` queues its announcements in the outbox.
+        and ``announce`` queues its announcements in the outbox. ``interaction_id`` (the
+        Discord interaction that asked for the move) is kept with the first action under
+        a unique key: asking again raises :class:`AlreadyDoneError` and writes nothing.
         """
         if not moves:
             raise StoreError("There is no move to save.")
@@ -1023,22 +422,48 @@ class Store:
         if turn_changed:
             assignments += ", turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?"
             params += [now, next_reminder_at]
-        async with self._transaction() as db:
-            await self._guarded_update(game_id, expected_version, ("active",), "play",
-                                       assignments, params)
-            await db.executemany(
-                "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
-                "undoable, public, private, before, episode) VALUES (?, (SELECT "
-                "COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?, ?)",
-                [(game_id, game_id, m.seat, m.user_id, m.notation, m.narration, now,
-                  int(bool(m.undoable)), m.public, _dump_private(m.private), m.before,
-                  m.episode) for m in moves])
-            if finish is not None:
-                await self._finish_in_transaction(game_id, state_json, finish, now)
-            await self._queue(announce, now)
-            record = await self._fetch(game_id)
+        _check_int(interaction_id, "interaction id")
+        try:
+            async with self._transaction() as db:
+                if interaction_id is not None:
+                    await self._not_done(db, interaction_id)
+                await self._guarded_update(db, game_id, expected_version, ("active",), "play",
+                                           assignments, params)
+                await db.executemany(
+                    "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
+                    "undoable, public, private, before, episode, interaction_id) VALUES (?, "
+                    "(SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, "
+                    "?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, game_id, m.seat, m.user_id, m.notation, m.narration, now,
+                      int(bool(m.undoable)), m.public, _dump_private(m.private), m.before,
+                      m.episode, interaction_id if i == 0 else None)
+                     for i, m in enumerate(moves)])
+                if finish is not None:
+                    await self._finish_in_transaction(db, game_id, state_json, finish, now)
+                await self._queue(db, announce, now)
+                record = await self._fetch(db, game_id)
+        except self._integrity_errors:
+            if interaction_id is None:
+                raise
+            # Another delivery of the same interaction committed its move first.
+            raise AlreadyDoneError() from None
         return record
+
+    async def _not_done(self, db: Any, interaction_id: int) -> None:
+        """Raise :class:`AlreadyDoneError` if ``interaction_id`` already made a move."""
+        async with db.execute("SELECT 1 FROM actions WHERE interaction_id = ?",
+                              (interaction_id,)) as cursor:
+            if await cursor.fetchone() is not None:
+                raise AlreadyDoneError()
+
+    async def move_of(self, interaction_id: int) -> tuple[int, int] | None:
+        """The game and action number that the interaction ``interaction_id`` made, if any."""
+        async with self._reading() as db, db.execute(
+                "SELECT game_id, n FROM actions WHERE interaction_id = ?",
+                (interaction_id,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
 
     async def undo_last(self, game_id: int, expected_version: int, *, state_json: str,
                         now: float) -> GameRecord:
@@ -1047,14 +472,14 @@ class Store:
         The turn clock and reminder schedule are left as they were.
         """
         async with self._transaction() as db:
-            await self._guarded_update(game_id, expected_version, ("active",), "undo",
+            await self._guarded_update(db, game_id, expected_version, ("active",), "undo",
                                        "state_json = ?, updated_at = ?", (state_json, now))
             cursor = await db.execute(
                 "DELETE FROM actions WHERE game_id = ? AND n = "
                 "(SELECT MAX(n) FROM actions WHERE game_id = ?)", (game_id, game_id))
             if cursor.rowcount != 1:
                 raise NotFoundError("There is nothing to undo yet.")
-            record = await self._fetch(game_id)
+            record = await self._fetch(db, game_id)
         return record
 
     async def undo_to(self, game_id: int, expected_version: int, *, n: int, state_json: str,
@@ -1062,13 +487,13 @@ class Store:
         """Delete action ``n`` and every later one, storing ``state_json`` (the state
         before ``n``), atomically. The turn clock and reminders are left as they were."""
         async with self._transaction() as db:
-            await self._guarded_update(game_id, expected_version, ("active",), "undo",
+            await self._guarded_update(db, game_id, expected_version, ("active",), "undo",
                                        "state_json = ?, updated_at = ?", (state_json, now))
             cursor = await db.execute("DELETE FROM actions WHERE game_id = ? AND n >= ?",
                                       (game_id, int(n)))
             if cursor.rowcount < 1:
                 raise NotFoundError("There is nothing to undo yet.")
-            record = await self._fetch(game_id)
+            record = await self._fetch(db, game_id)
         return record
 
     async def replace_seat(self, game_id: int, expected_version: int, seat: SeatRecord,
@@ -1081,8 +506,8 @@ class Store:
                             seats: Sequence[SeatRecord], now: float) -> GameRecord:
         """Put each of ``seats`` in place of the seat with the same number, at once;
         allowed in a lobby or an active game."""
-        async with self._transaction():
-            current = await self._fetch(game_id)
+        async with self._transaction() as db:
+            current = await self._fetch(db, game_id)
             if current.version != expected_version:
                 raise ConflictError()
             if current.status not in _OPEN:
@@ -1093,20 +518,19 @@ class Store:
                     raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
             by_number = {s.seat: s for s in seats}
             merged = [by_number.get(s.seat, s) for s in current.seats]
-            await self._guarded_update(game_id, expected_version, _OPEN, "change seats",
+            await self._guarded_update(db, game_id, expected_version, _OPEN, "change seats",
                                        "seats = ?, updated_at = ?", (_dump_seats(merged), now))
-            record = await self._fetch(game_id)
+            record = await self._fetch(db, game_id)
         return record
 
     # ----------------------------------------------------------------- the end
 
-    async def _finish_in_transaction(self, game_id: int, state_json: str, finish: FinishRecord,
-                                     now: float) -> None:
+    async def _finish_in_transaction(self, db: Any, game_id: int, state_json: str,
+                                     finish: FinishRecord, now: float) -> None:
         """Mark the (already version-checked) game finished and record its placements."""
         seats = [p[1] for p in finish.placements]
         if len(set(seats)) != len(seats):
             raise StoreError("A result cannot place the same seat twice.")
-        db = self._conn()
         await db.execute(
             "UPDATE games SET status = 'finished', state_json = ?, result_json = ?, "
             "finished_at = ?, updated_at = ?, next_reminder_at = NULL WHERE id = ?",
@@ -1115,19 +539,19 @@ class Store:
         await db.execute("UPDATE actions SET before = NULL WHERE game_id = ?", (game_id,))
         await db.executemany(
             "INSERT INTO results (game_id, seat, guild_id, channel_id, game, user_id, place, won, "
-            "finished_at) SELECT id, ?, guild_id, channel_id, game, ?, ?, ?, ? FROM games "
-            "WHERE id = ?",
+            "finished_at) SELECT id, CAST(? AS BIGINT), guild_id, channel_id, game, "
+            "CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+            "CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?",
             [(seat, user_id, place, int(bool(won)), now, game_id)
              for user_id, seat, place, won in finish.placements])
-        await self._rate_in_transaction(game_id, now)
+        await self._rate_in_transaction(db, game_id, now)
 
-    async def _rate_in_transaction(self, game_id: int, now: float) -> None:
+    async def _rate_in_transaction(self, db: Any, game_id: int, now: float) -> None:
         """Update the ratings of the finished game's human players, inside the caller's
         transaction: each seated player at their place, and every player who left it
         before the end (their seat went to an AI) below everyone, as a loss for them
         only. AI seats are not rated; a game with fewer than two rated players rates
         nobody."""
-        db = self._conn()
         async with db.execute(
                 "SELECT COALESCE(guild_id, 0), game FROM games WHERE id = ?",
                 (game_id,)) as cursor:
@@ -1181,12 +605,12 @@ class Store:
         if seats is not None:
             assignments += ", seats = ?"
             params.append(_dump_seats(seats))
-        async with self._transaction():
-            await self._guarded_update(game_id, expected_version, ("active",), "finish",
+        async with self._transaction() as db:
+            await self._guarded_update(db, game_id, expected_version, ("active",), "finish",
                                        assignments, params)
             await self._finish_in_transaction(
-                game_id, state_json, FinishRecord(result_json, tuple(placements)), now)
-            record = await self._fetch(game_id)
+                db, game_id, state_json, FinishRecord(result_json, tuple(placements)), now)
+            record = await self._fetch(db, game_id)
         return record
 
     async def abort(self, game_id: int, now: float) -> None:
@@ -1201,7 +625,7 @@ class Store:
                 "next_reminder_at = NULL WHERE id = ? AND status IN ('lobby', 'active')",
                 (now, game_id))
             if cursor.rowcount != 1:
-                raw = await self._raw(game_id)
+                raw = await self._raw(db, game_id)
                 if raw is None:
                     raise NotFoundError("That game no longer exists.")
                 if raw[0] != "aborted":
@@ -1246,14 +670,13 @@ class Store:
         """
         async with self._transaction() as db:
             cursor = await db.execute(
-                "UPDATE games SET reminders_sent = :sent, next_reminder_at = :next "
-                "WHERE id = :id AND version = :version AND status = 'active' "
-                "AND reminders_sent = :sent - 1",
-                {"sent": reminders_sent, "next": next_reminder_at, "id": game_id,
-                 "version": expected_version})
+                "UPDATE games SET reminders_sent = ?, next_reminder_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active' AND reminders_sent = ?",
+                (reminders_sent, next_reminder_at, game_id, expected_version,
+                 reminders_sent - 1))
             claimed = cursor.rowcount == 1
             if claimed:
-                await self._queue(announce, now)
+                await self._queue(db, announce, now)
             if not claimed and next_reminder_at is None:
                 await db.execute(
                     "UPDATE games SET next_reminder_at = NULL WHERE id = ? AND version = ? "
@@ -1373,15 +796,15 @@ class Store:
                                   now: float) -> None:
         """Add ``announcements`` to the outbox in a transaction of their own (for what a
         change needs announced after it was saved, such as a board Discord refused)."""
-        async with self._transaction():
-            await self._queue(announcements, now)
+        async with self._transaction() as db:
+            await self._queue(db, announcements, now)
 
-    async def _queue(self, announcements: Sequence[Announcement], now: float) -> None:
+    async def _queue(self, db: Any, announcements: Sequence[Announcement], now: float) -> None:
         """Add ``announcements`` to the outbox inside the caller's transaction, due at once
         (or at their own ``due_at``)."""
         if not announcements:
             return
-        await self._conn().executemany(
+        await db.executemany(
             "INSERT INTO outbox (channel_id, guild_id, game_id, kind, content, mentions, nonce, "
             "created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(_check_int(a.channel_id, "channel id"), _check_int(a.guild_id, "server id"),
@@ -1402,16 +825,20 @@ class Store:
         :meth:`drop_announcement`; if it dies instead, the lease runs out and the row is
         claimed again (its nonce keeps Discord from posting it twice).
         """
-        where = "" if channel_id is None else "AND o.channel_id = :channel "
+        where, params = "", [now, now]
+        if channel_id is not None:
+            where, params = "AND o.channel_id = ? ", [*params, channel_id]
         async with self._transaction() as db:
+            # Rows another process has locked (it is claiming them) are skipped, not waited
+            # for; once it commits, their lease keeps them from being claimed twice.
             async with db.execute(
                     "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
                     "o.mentions, o.nonce, o.created_at, o.attempts FROM outbox o "
                     "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
                     "WHERE i.channel_id = o.channel_id AND i.status = 'pending') "
-                    "AND o.due_at <= :now AND (o.leased_until IS NULL OR o.leased_until <= :now) "
-                    f"{where}ORDER BY o.id LIMIT :limit",
-                    {"now": now, "channel": channel_id, "limit": max(1, int(limit))}) as cursor:
+                    "AND o.due_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?) "
+                    f"{where}ORDER BY o.id LIMIT ?{self._skip_locked}",
+                    [*params, max(1, int(limit))]) as cursor:
                 rows = await cursor.fetchall()
             await db.executemany(
                 "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",
@@ -1458,7 +885,8 @@ class Store:
         due at its back-off or, while leased, when its lease runs out."""
         async with self._reading() as db, db.execute(
                 "SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'pending'), "
-                "MIN(MAX(o.due_at, COALESCE(o.leased_until, o.due_at))) FROM outbox o "
+                f"MIN({self._greatest}(o.due_at, COALESCE(o.leased_until, o.due_at))) "
+                "FROM outbox o "
                 "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
                 "WHERE i.channel_id = o.channel_id AND i.status = 'pending')") as cursor:
             row = await cursor.fetchone()

@@ -1,0 +1,273 @@
+"""The schema: one numbered list of migrations, applied in order by both backends.
+
+A migration is SQL written once for both (SQLite's column types are translated for
+PostgreSQL by :func:`for_postgres`), or a :class:`Migration` with a PostgreSQL script of
+its own where the two really differ (triggers). Append new migrations; never edit one
+that has shipped. Each backend counts how many ran (SQLite in ``PRAGMA user_version``,
+PostgreSQL in ``candybot_schema``) and runs the rest under a lock, one transaction each,
+so processes starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+
+from bot.store.records import StoreError
+
+#: The user ids seated in ``NEW.seats`` (a damaged value reads as nobody; AI seats have none).
+_SEATED = ("SELECT json_extract(CASE WHEN j.type = 'object' THEN j.value END, '$.user_id') "
+           "AS u FROM json_each(CASE WHEN json_valid(NEW.seats) AND json_type(NEW.seats) = "
+           "'array' THEN NEW.seats ELSE '[]' END) AS j WHERE u IS NOT NULL")
+#: A trigger body keeping ``seat_users`` in step with ``NEW.seats``.
+_SYNC_SEAT_USERS = (
+    f"INSERT OR IGNORE INTO seat_users (user_id, game_id) SELECT u, NEW.id FROM ({_SEATED});\n"
+    f"UPDATE seat_users SET gone = (user_id NOT IN ({_SEATED})) WHERE game_id = NEW.id;\n"
+    "DELETE FROM seat_users WHERE game_id = NEW.id AND gone = 1 AND NEW.status = 'lobby';")
+
+
+
+@dataclass(frozen=True)
+class Migration:
+    """A migration whose PostgreSQL script is not a translation of its SQLite one."""
+
+    sqlite: str
+    postgres: str
+
+
+#: PostgreSQL's form of migration 4: the same table, its triggers in PL/pgSQL. A damaged
+#: ``seats`` value (not a JSON array of objects with whole user ids) reads as nobody.
+_SEAT_USERS_POSTGRES = """
+    CREATE TABLE seat_users (
+        user_id BIGINT NOT NULL,
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        gone    BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, game_id)
+    );
+    CREATE FUNCTION candybot_sync_seat_users() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        seated BIGINT[];
+    BEGIN
+        BEGIN
+            seated := ARRAY(
+                SELECT DISTINCT (j.value ->> 'user_id')::BIGINT
+                FROM jsonb_array_elements(NEW.seats::jsonb) AS j
+                WHERE jsonb_typeof(j.value) = 'object' AND j.value ->> 'user_id' IS NOT NULL);
+        EXCEPTION WHEN others THEN
+            seated := ARRAY[]::BIGINT[];
+        END;
+        INSERT INTO seat_users (user_id, game_id) SELECT u, NEW.id FROM unnest(seated) AS u
+            ON CONFLICT DO NOTHING;
+        UPDATE seat_users SET gone = CASE WHEN user_id = ANY (seated) THEN 0 ELSE 1 END
+            WHERE game_id = NEW.id;
+        DELETE FROM seat_users WHERE game_id = NEW.id AND gone = 1 AND NEW.status = 'lobby';
+        RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER seat_users_insert AFTER INSERT ON games
+        FOR EACH ROW EXECUTE FUNCTION candybot_sync_seat_users();
+    CREATE TRIGGER seat_users_update AFTER UPDATE OF seats ON games
+        FOR EACH ROW EXECUTE FUNCTION candybot_sync_seat_users();
+    UPDATE games SET seats = seats;
+"""
+
+MIGRATIONS: list[str | Migration] = [
+    """
+    CREATE TABLE games (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel_id       INTEGER NOT NULL,
+        guild_id         INTEGER,
+        game             TEXT    NOT NULL,
+        status           TEXT    NOT NULL
+                         CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+        creator_id       INTEGER NOT NULL,
+        options          TEXT    NOT NULL DEFAULT '{}',
+        settings         TEXT    NOT NULL DEFAULT '{}',
+        seats            TEXT    NOT NULL DEFAULT '[]',
+        seed             INTEGER,
+        state_json       TEXT,
+        version          INTEGER NOT NULL DEFAULT 1,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL,
+        turn_started_at  REAL,
+        reminders_sent   INTEGER NOT NULL DEFAULT 0,
+        next_reminder_at REAL,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        result_json      TEXT,
+        finished_at      REAL
+    );
+    CREATE UNIQUE INDEX games_one_open_per_channel
+        ON games (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_reminders_due
+        ON games (next_reminder_at) WHERE status = 'active' AND next_reminder_at IS NOT NULL;
+    CREATE TABLE actions (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        n         INTEGER NOT NULL,
+        seat      INTEGER NOT NULL,
+        user_id   INTEGER,
+        notation  TEXT    NOT NULL,
+        narration TEXT    NOT NULL,
+        at        REAL    NOT NULL,
+        undoable  INTEGER NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE results (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        user_id     INTEGER,
+        place       INTEGER NOT NULL,
+        won         INTEGER NOT NULL,
+        finished_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (guild_id, user_id, game);
+    """,
+    # 2: hidden actions (their public form and private narration per seat), undo by
+    # snapshot instead of re-running the rules, and episodes narrated in one message.
+    """
+    ALTER TABLE actions ADD COLUMN public TEXT NOT NULL DEFAULT '';
+    ALTER TABLE actions ADD COLUMN private TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE actions ADD COLUMN before TEXT;
+    ALTER TABLE actions ADD COLUMN episode TEXT;
+    """,
+    # 3: the announcement outbox. A row is written with the change it announces and
+    # stays 'pending' until a sender posts it ('delivered') or gives it up ('dropped').
+    # A sender claims the oldest pending row of a channel with a lease (leased_until),
+    # so rows of one channel go out one at a time, in order.
+    """
+    CREATE TABLE outbox (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel_id   INTEGER NOT NULL,
+        guild_id     INTEGER,
+        game_id      INTEGER,
+        kind         TEXT    NOT NULL,
+        content      TEXT    NOT NULL,
+        mentions     TEXT    NOT NULL DEFAULT '[]',
+        nonce        TEXT    NOT NULL,
+        status       TEXT    NOT NULL DEFAULT 'pending'
+                     CHECK (status IN ('pending', 'delivered', 'dropped')),
+        created_at   REAL    NOT NULL,
+        due_at       REAL    NOT NULL,
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        leased_until REAL,
+        delivered_at REAL,
+        message_id   INTEGER,
+        last_error   TEXT
+    );
+    CREATE INDEX outbox_pending ON outbox (channel_id, id) WHERE status = 'pending';
+    """,
+    # 4: who sits where, by user, so /games finds a player's games without reading every
+    # row. Triggers keep it in step with games.seats whoever writes them; a user who
+    # leaves a running game stays listed with gone = 1 (a lobby forgets them).
+    Migration(sqlite=f"""
+    CREATE TABLE seat_users (
+        user_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        gone    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, game_id)
+    );
+    CREATE TRIGGER seat_users_insert AFTER INSERT ON games BEGIN
+        {_SYNC_SEAT_USERS}
+    END;
+    CREATE TRIGGER seat_users_update AFTER UPDATE OF seats ON games BEGIN
+        {_SYNC_SEAT_USERS}
+    END;
+    -- Index the games that existed before: touching seats runs the trigger.
+    UPDATE games SET seats = seats;
+    """, postgres=_SEAT_USERS_POSTGRES),
+    # 5: skill ratings per server (0 outside one), game and player (see bot/ratings.py),
+    # written in the transaction that finishes a game.
+    """
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    """,
+    # 6: quiet hours per player (see bot/away.py): reminders wait until they end.
+    """
+    CREATE TABLE quiet_hours (
+        user_id    INTEGER PRIMARY KEY,
+        timezone   TEXT    NOT NULL,
+        start_hour INTEGER NOT NULL,
+        end_hour   INTEGER NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    """,
+    # 7: vacations per player (see bot/away.py): no ping, reminder or AI take-over
+    # reaches them from ``starts`` to ``ends``; a yearly allowance is counted from them.
+    """
+    CREATE TABLE vacations (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id    INTEGER NOT NULL,
+        starts     REAL    NOT NULL,
+        ends       REAL    NOT NULL CHECK (ends > starts),
+        created_at REAL    NOT NULL
+    );
+    CREATE INDEX vacations_by_user ON vacations (user_id, ends);
+    """,
+    # 8: how each player is reached (see /notify): a mention in the channel (the
+    # default, no row), a direct message as well, or quietly (no mention); dm_closed
+    # notes that Discord refused a DM, so the bot stops trying until they ask again.
+    """
+    CREATE TABLE notify (
+        user_id    INTEGER PRIMARY KEY,
+        mode       TEXT    NOT NULL CHECK (mode IN ('channel', 'dm', 'quiet')),
+        dm_closed  INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL
+    );
+    """,
+    # 9: the Discord interaction that made a move, on its first action: a delivery seen
+    # twice (by one process or two) finds its move already made and changes nothing.
+    """
+    ALTER TABLE actions ADD COLUMN interaction_id INTEGER;
+    CREATE UNIQUE INDEX actions_by_interaction ON actions (interaction_id)
+        WHERE interaction_id IS NOT NULL;
+    """,
+]
+
+
+def for_sqlite(migration: str | Migration) -> str:
+    """The SQLite script of ``migration``."""
+    return migration.sqlite if isinstance(migration, Migration) else migration
+
+
+_TYPES = ((re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b"),
+           "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+          (re.compile(r"\bINTEGER\b"), "BIGINT"),
+          (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"))
+
+
+def for_postgres(migration: str | Migration) -> str:
+    """The PostgreSQL script of ``migration``: its own, or the SQLite one with 64-bit
+    integers, double-precision reals and identity keys (the same values SQLite keeps)."""
+    if isinstance(migration, Migration):
+        return migration.postgres
+    for pattern, replacement in _TYPES:
+        migration = pattern.sub(replacement, migration)
+    return migration
+
+
+def statements(script: str) -> list[str]:
+    """Split a migration script into statements (``executescript`` would commit early)."""
+    out: list[str] = []
+    buffer = ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \t\r\n;"):
+                out.append(buffer.strip())
+            buffer = ""
+    if buffer.strip(" \t\r\n;"):
+        raise StoreError("A database migration script is incomplete.")
+    return out

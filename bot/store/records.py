@@ -1,0 +1,338 @@
+"""What the store reads and writes: its errors, records and their encoding as row values.
+
+Shared by every backend (see :mod:`bot.store`); nothing here talks to a database.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.ratings import Rating
+
+log = logging.getLogger("bot.store")
+
+#: Both backends store signed 64-bit integers.
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+_OPEN = ("lobby", "active")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class StoreError(Exception):
+    """Base class of storage errors; ``str()`` is safe to show to players."""
+
+
+class ChannelBusyError(StoreError):
+    """The channel already has a lobby or an active game."""
+
+    def __init__(self, message: str = "This channel already has a game. Finish it or use "
+                                      "/game abort first.") -> None:
+        super().__init__(message)
+
+
+class ConflictError(StoreError):
+    """The row moved on since the caller read it: someone else wrote first."""
+
+    def __init__(self, message: str = "That move was already made by someone else; the board "
+                                      "has moved on.") -> None:
+        super().__init__(message)
+
+
+class AlreadyDoneError(ConflictError):
+    """The Discord interaction asking for this move has already made it (a delivery seen
+    twice); nothing changed the second time."""
+
+    def __init__(self, message: str = "That move was already made: the request reached the "
+                                      "bot twice, and it was played once.") -> None:
+        super().__init__(message)
+
+
+class NotFoundError(StoreError):
+    """The game (or the thing asked for in it) does not exist."""
+
+
+class WrongStatusError(StoreError):
+    """The operation does not fit the game's status, e.g. a move in a finished game."""
+
+
+class NotSavedError(StoreError):
+    """A write failed inside the database (disk full, I/O error) and was rolled back."""
+
+    def __init__(self, message: str = "The game database could not save that (the disk may be "
+                                      "full or failing), so it was NOT saved and nothing "
+                                      "changed. Try again in a moment.") -> None:
+        super().__init__(message)
+
+
+class CorruptRowError(StoreError):
+    """A stored row cannot be read back; ``game_id`` says which game, so it can be aborted."""
+
+    def __init__(self, game_id: int, what: str) -> None:
+        super().__init__(f"The saved game #{game_id} is damaged ({what}) and cannot be loaded. "
+                         f"Use /game abort to clear it and start a new one.")
+        self.game_id = game_id
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """A seat at the table: a Discord user (``user_id``) or an AI (``ai``, no user)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    ai: bool
+    #: An AI plays this player's seat until they are back (see ``/game back``).
+    standing_in: bool = False
+
+    @property
+    def machine(self) -> bool:
+        """Whether an AI plays this seat now (an AI seat, or one standing in)."""
+        return self.ai or self.standing_in
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One row of ``games`` with its seats, as read at ``version``."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    game: str
+    status: str  # 'lobby' | 'active' | 'finished' | 'aborted'
+    creator_id: int
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    seed: int | None
+    state_json: str | None  # engine state text, None in the lobby; never parsed here
+    version: int
+    seats: tuple[SeatRecord, ...]
+    created_at: float
+    updated_at: float
+    turn_started_at: float | None
+    reminders_sent: int
+    next_reminder_at: float | None
+    lobby_message_id: int | None
+    board_message_id: int | None
+    result_json: str | None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One logged action: ``n`` counts from 1 within its game.
+
+    ``notation`` is what was really played (the replay needs it); ``public`` is how
+    everybody else saw it ("" in rows logged before hidden actions existed: then the
+    notation itself was public). ``narration`` is public; ``private`` holds the lines
+    only some seats may read, by seat. ``user_id`` is None when an AI chose the action.
+    """
+
+    n: int
+    seat: int
+    user_id: int | None
+    notation: str
+    narration: str
+    at: float
+    undoable: bool
+    public: str = ""
+    private: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    #: The game's episode key after this action (see ``Game.episode``), if any.
+    episode: str | None = None
+    #: Whether the state before this action was kept, so undo can restore it.
+    snapshot: bool = False
+
+    @property
+    def shown(self) -> str:
+        """The action as everybody may see it."""
+        return self.public or self.notation
+
+    @property
+    def by_ai(self) -> bool:
+        return self.user_id is None
+
+    def lines_for(self, seat: int | None) -> tuple[str, ...]:
+        """The narration ``seat`` may read: the public lines, then its private ones."""
+        public = (self.narration,) if self.narration else ()
+        return public + (tuple(self.private.get(seat, ())) if seat is not None else ())
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """An action to log with :meth:`Store.commit_moves` (``user_id`` None for an AI).
+
+    ``before`` is the state text before the action, kept so that undo can restore it
+    (None for actions that cannot or need not be undone).
+    """
+
+    seat: int
+    user_id: int | None
+    notation: str
+    narration: str
+    undoable: bool
+    public: str = ""
+    private: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    before: str | None = None
+    episode: str | None = None
+
+
+@dataclass(frozen=True)
+class FinishRecord:
+    """How a game ended: the result text and ``(user_id, seat, place, won)`` per seat."""
+
+    result_json: str
+    placements: Sequence[tuple[int | None, int, int, bool]]
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A message to post in a channel because of a committed change (see the outbox).
+
+    ``mentions`` are the only users it may ping; ``kind`` says what it is
+    ("turn", "reminder") for logs and metrics.
+    """
+
+    channel_id: int
+    guild_id: int | None
+    game_id: int | None
+    kind: str
+    content: str
+    mentions: tuple[int, ...] = ()
+    #: When to post it (UNIX seconds), if not at once: a ping waits for a player away.
+    due_at: float | None = None
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """A queued announcement, as claimed by a sender.
+
+    ``nonce`` goes with every attempt to post it, so Discord creates it only once;
+    ``attempts`` counts the claims so far (this one included).
+    """
+
+    id: int
+    announcement: Announcement
+    nonce: str
+    created_at: float
+    attempts: int
+
+
+@dataclass(frozen=True)
+class StatLine:
+    """A player's record in one game: finished games played and won."""
+
+    game: str
+    played: int
+    won: int
+    #: The player's skill rating in this game here, once a game of theirs was rated
+    #: (left out of comparisons: a line compares by its counts).
+    rating: Rating | None = field(default=None, compare=False)
+
+# --------------------------------------------------------------------------- encoding
+
+_GAME_COLUMNS = (
+    "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
+    "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
+    "next_reminder_at, lobby_message_id, board_message_id, result_json"
+)
+
+
+def _dump_object(value: Mapping[str, Any], what: str) -> str:
+    try:
+        return json.dumps(dict(value), sort_keys=True)
+    except (TypeError, ValueError):
+        raise StoreError(f"The game {what} could not be saved: they must be plain "
+                         f"text, numbers, true/false, lists or mappings.") from None
+
+
+def _dump_seats(seats: Sequence[SeatRecord]) -> str:
+    numbers = [s.seat for s in seats]
+    if len(set(numbers)) != len(numbers):
+        raise StoreError("Two players cannot share one seat.")
+    return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
+                        "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {})}
+                       for s in seats])
+
+
+def _load_object(game_id: int, text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise CorruptRowError(game_id, f"unreadable {what}") from None
+    if not isinstance(value, dict):
+        raise CorruptRowError(game_id, f"{what} are not a mapping")
+    return value
+
+
+def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
+    try:
+        raw = json.loads(text)
+        seats = tuple(
+            SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
+                       str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)))
+            for s in raw)
+    except (TypeError, ValueError, KeyError):
+        raise CorruptRowError(game_id, "unreadable seats") from None
+    return seats
+
+
+def _dump_private(private: Mapping[int, Sequence[str]]) -> str:
+    return json.dumps({str(int(seat)): [str(line) for line in lines]
+                       for seat, lines in private.items() if lines}, sort_keys=True)
+
+
+def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
+    try:
+        raw = json.loads(text or "{}")
+        return {int(seat): tuple(str(line) for line in lines) for seat, lines in raw.items()}
+    except (TypeError, ValueError, AttributeError):
+        raise CorruptRowError(game_id, "unreadable private narration") from None
+
+
+def _record(row: Sequence[Any]) -> GameRecord:
+    (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
+     state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
+     next_reminder_at, lobby_message_id, board_message_id, result_json) = row
+    return GameRecord(
+        id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
+        creator_id=creator_id, options=_load_object(game_id, options, "options"),
+        settings=_load_object(game_id, settings, "settings"), seed=seed,
+        state_json=state_json, version=version, seats=_load_seats(game_id, seats),
+        created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
+        reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
+        lobby_message_id=lobby_message_id, board_message_id=board_message_id,
+        result_json=result_json)
+
+
+def _readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
+    """The records of ``rows`` that can be read; each damaged one is logged with
+    ``warning`` (game id, error) and left out, so it cannot hold up the others."""
+    records = []
+    for row in rows:
+        try:
+            records.append(_record(row))
+        except CorruptRowError as exc:
+            log.warning(warning, exc.game_id, exc)
+    return records
+
+
+def _check_int(value: int | None, what: str) -> int | None:
+    if value is not None and not _INT_MIN <= int(value) <= _INT_MAX:
+        raise StoreError(f"The {what} {value} is too large to save.")
+    return value
+
+
+def _status_message(status: str, doing: str) -> str:
+    if status == "lobby":
+        return f"This game has not started yet, so you cannot {doing} now."
+    if status == "active":
+        return f"This game has already started, so you cannot {doing} now."
+    if status == "finished":
+        return f"This game is over, so you cannot {doing} now."
+    return f"This game was ended early, so you cannot {doing} now."
