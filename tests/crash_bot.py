@@ -1,10 +1,12 @@
 """A bot process to kill: it plays games through the tables and store until stopped.
 
-``python tests/crash_bot.py DB SLUG [SLUG...]`` opens one game per slug, each in its own
-channel, with one human seat (played with the AI's choices) and AI seats for the rest,
-and then moves on every channel in turn, starting a new game where one ended. After
-every move the store confirmed it prints ``ack GAME_ID ACTIONS`` (the number of actions
-the game's log holds) and flushes, so a test that kills it knows what was promised.
+``python tests/crash_bot.py DB SLUG [SLUG...]`` (DB a SQLite file or a PostgreSQL URL)
+opens one game per slug, each in its own channel (numbered from ``$CRASH_BOT_CHANNELS``,
+100 by default, so that two of them can share a database), with one human seat (played
+with the AI's choices) and AI seats for the rest, and then moves on every channel in
+turn, starting a new game where one ended. After every move the store confirmed it prints
+``ack GAME_ID ACTIONS`` (the number of actions the game's log holds) and flushes, so a
+test that kills it knows what was promised.
 
 Like the bot at its ready message, it also inspects the database from its own process
 after every few moves, which must not disturb the store's locks. Started again on the
@@ -14,11 +16,11 @@ same database it carries on with the games it finds.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
-from pathlib import Path
 
 from bot.games import GAMES
-from bot.ops.database import inspect_database
+from bot.ops.database import inspect_target
 from bot.store import Store
 from bot.tables import Tables
 
@@ -40,11 +42,12 @@ class Clock:
         self.now += days * 86_400
 
 
-async def main(db: Path, slugs: list[str]) -> None:
+async def main(db: str, slugs: list[str]) -> None:
     clock = Clock()
     store = await Store.open(db)
     tables = Tables(store, GAMES, clock)
-    channels = {100 + n: slug for n, slug in enumerate(slugs)}
+    first = int(os.environ.get("CRASH_BOT_CHANNELS", "100"))
+    channels = {first + n: slug for n, slug in enumerate(slugs)}
     moves = 0
     while True:
         for channel, slug in channels.items():
@@ -71,8 +74,8 @@ async def main(db: Path, slugs: list[str]) -> None:
             print(f"ack {record.id} {count}", flush=True)
             moves += 1
             if moves % 5 == 0:
-                inspect_database(db, probe=False)
+                inspect_target(db, probe=False)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), sys.argv[2:]))
+    asyncio.run(main(sys.argv[1], sys.argv[2:]))

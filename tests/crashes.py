@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import psycopg
+
 from bot.games import GAMES
 from bot.games.engine import SeatInfo, dumps, loads
 
@@ -21,14 +23,14 @@ class CrashBot:
     """tests/crash_bot.py playing ``slugs`` on ``db``; ``acked`` maps each game to the
     number of its actions the store confirmed."""
 
-    def __init__(self, db: Path, slugs: list[str]) -> None:
+    def __init__(self, db: Path | str, slugs: list[str], *, channels: int = 100) -> None:
         self.acked: dict[int, int] = {}
         self.count = 0
         self._lock = threading.Lock()
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "tests" / "crash_bot.py"), str(db), *slugs],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)})
+            env={**os.environ, "PYTHONPATH": str(ROOT), "CRASH_BOT_CHANNELS": str(channels)})
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -76,13 +78,23 @@ def backup(db: Path, target: Path) -> str:
     return done.stdout
 
 
-def logged(db: Path) -> dict[int, int]:
-    """How many actions each game in the database file at ``db`` has logged."""
+def _query(db: Path | str, sql: str, params: tuple[object, ...] = ()) -> list[tuple]:
+    """Rows of ``sql`` (``?`` marks) read from a SQLite file or a PostgreSQL URL."""
+    if isinstance(db, str) and db.startswith("postgresql://"):
+        with psycopg.connect(db) as pg:
+            return pg.execute(sql.replace("?", "%s"), params).fetchall()
     with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        rows = conn.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall()
+        rows = conn.execute(sql, params).fetchall()
     conn.close()
-    return dict(rows)
+    return rows
+
+
+def logged(db: Path | str) -> dict[int, int]:
+    """How many actions each game in the database ``db`` has logged (a SQLite file passes
+    its integrity check first)."""
+    if not (isinstance(db, str) and db.startswith("postgresql://")):
+        assert _query(db, "PRAGMA integrity_check") == [("ok",)]
+    return dict(_query(db, "SELECT game_id, COUNT(*) FROM actions GROUP BY game_id"))
 
 
 def missing(acked: dict[int, int], kept: dict[int, int]) -> dict[int, tuple[int, int]]:
@@ -90,16 +102,14 @@ def missing(acked: dict[int, int], kept: dict[int, int]) -> dict[int, tuple[int,
     return {g: (n, kept.get(g, 0)) for g, n in acked.items() if kept.get(g, 0) < n}
 
 
-def replay_all(db: Path) -> int:
+def replay_all(db: Path | str) -> int:
     """Replay every started game in ``db`` from seed and log and compare it with its
     stored state; the number of games replayed."""
-    with sqlite3.connect(db) as conn:
-        games = conn.execute("SELECT id, game, seats, seed, options, state_json FROM games "
-                             "WHERE seed IS NOT NULL").fetchall()
-        logs = {gid: [(seat, notation) for seat, notation in conn.execute(
-            "SELECT seat, notation FROM actions WHERE game_id = ? ORDER BY n", (gid,))]
-            for gid, *_ in games}
-    conn.close()
+    games = _query(db, "SELECT id, game, seats, seed, options, state_json FROM games "
+                       "WHERE seed IS NOT NULL")
+    logs = {gid: [(seat, notation) for seat, notation in _query(
+        db, "SELECT seat, notation FROM actions WHERE game_id = ? ORDER BY n", (gid,))]
+        for gid, *_ in games}
     import json
 
     for game_id, slug, seats, seed, options, state_json in games:
