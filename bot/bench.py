@@ -32,6 +32,7 @@ import inspect
 import io
 import json
 import platform
+import secrets
 import statistics
 import sys
 import tempfile
@@ -178,19 +179,39 @@ def _game_of(games: Sequence[Game], channel: _Channel) -> Game:
     return games[(channel.channel_id - 1) % len(games)]
 
 
-async def _with_tables(folder: Path, work: Callable[[Any, Any], Any]) -> Any:
+async def _with_tables(folder: Path, work: Callable[[Any, Any], Any],
+                       db: str | None = None) -> Any:
+    """Run ``work(store, tables)`` on a new SQLite file in ``folder``, or with ``db`` a
+    PostgreSQL URL, in a new schema of that database dropped afterwards."""
     from bot.store import Store
     from bot.tables import Tables
 
-    store = await Store.open(folder / "bench.db")
+    if db is None:
+        store = await Store.open(folder / "bench.db")
+        try:
+            return await work(store, Tables(store))
+        finally:
+            await store.close()
+    import psycopg
+
+    schema = f"candybot_bench_{secrets.token_hex(4)}"
+    async with await psycopg.AsyncConnection.connect(db, autocommit=True) as conn:
+        await conn.execute(f"CREATE SCHEMA {schema}")
     try:
-        return await work(store, Tables(store))
+        scoped = f"{db}{'&' if '?' in db else '?'}options=-csearch_path%3D{schema}"
+        store = await Store.open(scoped)
+        try:
+            return await work(store, Tables(store))
+        finally:
+            await store.close()
     finally:
-        await store.close()
+        async with await psycopg.AsyncConnection.connect(db, autocommit=True) as conn:
+            await conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def bench_play(slug: str, samples: int,
-               between: Callable[[], Any] | None = None) -> dict[str, Any]:
+               between: Callable[[], Any] | None = None, db: str | None = None,
+               ) -> dict[str, Any]:
     """Whole /play moves one after another in one channel, rendered in-process.
 
     ``between`` (the chess board) is timed after each move, so that both figures
@@ -227,7 +248,7 @@ def bench_play(slug: str, samples: int,
         return times, others, loop
 
     with tempfile.TemporaryDirectory() as folder:
-        times, others, loop = asyncio.run(_with_tables(Path(folder), work))
+        times, others, loop = asyncio.run(_with_tables(Path(folder), work, db))
     out: dict[str, Any] = {"play_ms": _stats(times), "play_loop_cpu_ms": _stats(loop),
                            "play_stages_ms": stages.per_move(len(times), sum(times))}
     if others:
@@ -236,7 +257,7 @@ def bench_play(slug: str, samples: int,
 
 
 def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
-               renderer: Renderer) -> dict[str, Any]:
+               renderer: Renderer, db: str | None = None) -> dict[str, Any]:
     """``channels`` channels move at once, ``rounds`` times: answer times and loop stalls.
 
     With several games (``slug`` a sequence) the channels play them in turn: the mixed burst.
@@ -285,7 +306,7 @@ def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
                 "first_ms": _stats(firsts), "moves_per_s": len(latencies) / busy}
 
     with tempfile.TemporaryDirectory() as folder:
-        return asyncio.run(_with_tables(Path(folder), work))
+        return asyncio.run(_with_tables(Path(folder), work, db))
 
 
 # --------------------------------------------------------------------------- stages
@@ -419,22 +440,22 @@ def win_rate(slug: str, games: int, players: int) -> float:
 
 
 def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: int,
-               pool: Any | None) -> dict[str, Any]:
+               pool: Any | None, db: str | None = None) -> dict[str, Any]:
     """Every figure of one game."""
     from renderers import render
 
     game = get_game(slug)
     figures: dict[str, Any] = {"players": _players(game)}
     figures.update(bench_render(slug, samples))
-    figures.update(bench_play(slug, samples, chess_board(figures["width_px"])))
+    figures.update(bench_play(slug, samples, chess_board(figures["width_px"]), db))
     if "chess_ms" in figures:
         chess_p95 = figures["chess_ms"]["p95"]
         figures["play_vs_chess_p95"] = figures["play_ms"]["p95"] / chess_p95
         figures["render_vs_chess_p95"] = figures["render_ms"]["p95"] / chess_p95
     if channels:
-        figures["load_in_process"] = bench_load(slug, channels, rounds, render)
+        figures["load_in_process"] = bench_load(slug, channels, rounds, render, db)
         if pool is not None:
-            figures["load_pooled"] = bench_load(slug, channels, rounds, pool)
+            figures["load_pooled"] = bench_load(slug, channels, rounds, pool, db)
             figures["pool_workers"] = pool.workers if pool.pooled else 0
     if ai_games:
         players = max(2, game.min_seats)
@@ -444,8 +465,11 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
 
 
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
-          channels: int = 50, rounds: int = 3, ai_games: int = 200) -> int:
-    """Measure every game (or ``games``) and print the figures (one JSON line with ``as_json``)."""
+          channels: int = 50, rounds: int = 3, ai_games: int = 200,
+          db: str | None = None) -> int:
+    """Measure every game (or ``games``) and print the figures (one JSON line with
+    ``as_json``); the store is a new SQLite file, or with ``db`` (a PostgreSQL URL) a new
+    schema in that database."""
     from renderers.pool import PooledRenderer
 
     slugs = list(games) if games else list(GAMES)
@@ -456,17 +480,18 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
         return 2
     out: dict[str, Any] = {"machine": f"{platform.machine()} {platform.python_version()}",
                            "samples": samples, "channels": channels, "rounds": rounds,
-                           "games": {}}
+                           "backend": "postgresql" if db else "sqlite", "games": {}}
     pool = PooledRenderer() if channels else None
     try:
         if pool is not None:
             pool.start()
         for slug in slugs:
-            out["games"][slug] = bench_game(slug, samples, channels, rounds, ai_games, pool)
+            out["games"][slug] = bench_game(slug, samples, channels, rounds, ai_games, pool,
+                                            db)
             if not as_json:
                 _print_game(slug, out["games"][slug], samples)
         if pool is not None and len(slugs) > 1:
-            out["mixed_load"] = bench_load(slugs, channels, rounds, pool)
+            out["mixed_load"] = bench_load(slugs, channels, rounds, pool, db)
             if not as_json:
                 _print_load("every game mixed, render pool", out["mixed_load"])
     finally:

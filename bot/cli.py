@@ -62,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="channels moving at once in the load test (0: no load test)")
     bench.add_argument("--rounds", type=int, default=3,
                        help="times every channel moves at once in the load test")
+    bench.add_argument("--db", default=None, metavar="URL",
+                       help="a postgresql:// URL: measure on PostgreSQL (a scratch schema "
+                            "there, dropped afterwards) instead of a new SQLite file")
     bench.add_argument("--ai-games", type=int, default=200,
                        help="games of the AI against random players (0: skip)")
     return parser
@@ -140,7 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.bench import bench
 
         return bench(as_json=args.json, samples=args.samples, games=args.game,
-                     channels=args.channels, rounds=args.rounds, ai_games=args.ai_games)
+                     channels=args.channels, rounds=args.rounds, ai_games=args.ai_games,
+                     db=args.db)
     raise AssertionError(args.command)
 
 

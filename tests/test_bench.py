@@ -124,3 +124,21 @@ def test_with_several_games_the_bench_also_runs_the_mixed_burst(monkeypatch, cap
                  ai_games=0) == 0
     mixed = json.loads(capsys.readouterr().out)["mixed_load"]
     assert mixed["moves_per_s"] > 0 and mixed["first_ms"]["p95"] <= mixed["latency_ms"]["max"]
+
+
+def test_the_load_test_runs_on_postgresql_in_a_schema_it_drops(postgres_url: str) -> None:
+    import psycopg
+
+    seen: list[int] = []
+
+    def counting(view):
+        seen.append(view["move"])
+        return render(view)
+
+    figures = bench_load(SLUG, channels=3, rounds=1, renderer=counting, db=postgres_url)
+    assert Counter(seen) == {1: 3, 2: 3}
+    assert figures["moves_per_s"] > 0
+    with psycopg.connect(postgres_url) as conn:
+        left = conn.execute("SELECT schema_name FROM information_schema.schemata "
+                            "WHERE schema_name LIKE 'candybot_bench_%'").fetchall()
+    assert left == []
