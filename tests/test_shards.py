@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from bot import cli
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord.shards import IdentifyPacer, identify_lock_path
+from bot.store import Store
 
 
 def test_shard_flags_give_a_sharded_client_with_those_shards(tmp_path: Path) -> None:
@@ -128,3 +130,47 @@ def test_every_run_line_in_the_scaling_guide_starts_its_shards(
             assert cli.main(line.replace("%i", str(instance)).split()) == 0
     assert {ids for s in seen for ids in s.shard_ids or ()} == {0, 1, 2, 3}
     assert {s.shard_count for s in seen} == {4}
+
+
+PACED_ON_POSTGRES = """
+import asyncio, sys, time
+from bot.store import Store
+async def main():
+    store = await Store.open(sys.argv[1])
+    for _ in range(3):
+        async with store.identify_turn(float(sys.argv[2])):
+            print(time.time(), flush=True)
+    await asyncio.sleep(float(sys.argv[2]) + 0.2)  # let the last turn go before closing
+    await store.close()
+asyncio.run(main())
+"""
+
+
+def test_processes_on_one_postgresql_log_in_one_window_apart(postgres_url: str) -> None:
+    # Processes on different machines share no file: the turn is PostgreSQL's.
+    window = 0.25
+    processes = [subprocess.Popen([sys.executable, "-c", PACED_ON_POSTGRES, postgres_url,
+                                   str(window)], stdout=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+    logins = sorted(float(line) for p in processes for line in p.communicate(timeout=60)[0].split())
+    assert all(p.returncode == 0 for p in processes)
+    assert len(logins) == 6
+    gaps = [later - earlier for earlier, later in itertools.pairwise(logins)]
+    assert min(gaps) >= window - 0.01, gaps
+
+
+async def test_the_bot_on_postgresql_takes_its_login_turn_from_the_database(
+        postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.discord.client.IDENTIFY_WINDOW", 0.2)
+    bot = create_bot(Settings(db_path=tmp_path / "state", db_url=postgres_url, shard_count=2))
+    bot.store = await Store.open(postgres_url)
+    try:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await bot.before_identify_hook(0, initial=True)
+        await bot.before_identify_hook(1)
+        assert loop.time() - start >= 0.19
+        assert not identify_lock_path(tmp_path / "state").exists()
+    finally:
+        await asyncio.sleep(0.3)
+        await bot.store.close()

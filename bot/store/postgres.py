@@ -236,7 +236,10 @@ async def _release_later(pool: AsyncConnectionPool, conn: psycopg.AsyncConnectio
     except (psycopg.Error, asyncio.CancelledError):
         await conn.close()
     finally:
-        await pool.putconn(conn)
+        try:
+            await pool.putconn(conn)
+        except Exception:  # the pool closed meanwhile (a stop): the connection goes too
+            await conn.close()
 
 
 def _first_line(exc: BaseException) -> str:
