@@ -280,17 +280,23 @@ def build_away_command() -> app_commands.Command[Any, ..., None]:
 def build_notify_command() -> app_commands.Command[Any, ..., None]:
     """``/notify how``: how the caller is told it is their turn, anywhere."""
 
-    @app_commands.command(name="notify", description="How you hear it is your turn: in the "
-                          "channel, by DM as well, or quietly.")
-    @app_commands.describe(how="Channel mention (default), a DM as well, or no mention.")
+    @app_commands.command(name="notify", description="How you hear it is your turn (channel, "
+                          "DM as well, or quietly) and which reminders ping you.")
+    @app_commands.describe(how="Channel mention (default), a DM as well, or no mention.",
+                           reminders="Which of a turn's reminders ping you (default: each).")
     @app_commands.choices(how=[
         app_commands.Choice(name="Mention me in the game's channel", value="channel"),
         app_commands.Choice(name="Mention me and send me a direct message", value="dm"),
-        app_commands.Choice(name="Do not mention me (I check /games)", value="quiet")])
+        app_commands.Choice(name="Do not mention me (I check /games)", value="quiet")],
+        reminders=[
+        app_commands.Choice(name="Every reminder of my turn pings me", value="each"),
+        app_commands.Choice(name="Only the first reminder of my turn pings me", value="first"),
+        app_commands.Choice(name="Reminders never ping me (they still name me)", value="none")])
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
-    async def notify(interaction: discord.Interaction, how: str) -> None:
-        await flows.notify(interaction, how)
+    async def notify(interaction: discord.Interaction, how: str | None = None,
+                     reminders: str | None = None) -> None:
+        await flows.notify(interaction, how, reminders)
 
     return notify
 

@@ -852,11 +852,20 @@ async def away(interaction: discord.Interaction, timezone: str | None, quiet_fro
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def notify(interaction: discord.Interaction, how: str) -> None:
-    """``/notify``: keep how the caller is reached, privately."""
+async def notify(interaction: discord.Interaction, how: str | None,
+                 reminders: str | None = None) -> None:
+    """``/notify``: keep how the caller is reached and which reminders ping them, privately
+    (with neither given, say what they are)."""
     async with guarded(interaction):
-        mode = await host(interaction).tables.set_notify(interaction.user.id, how)
-        await interaction.response.send_message(messages.notify_text(mode), ephemeral=True)
+        tables = host(interaction).tables
+        user = interaction.user.id
+        if how is not None:
+            await tables.set_notify(user, how)
+        if reminders is not None:
+            await tables.set_reminder_pings(user, reminders)
+        mode, pings = await tables.notify_settings(user)
+        await interaction.response.send_message(messages.notify_text(mode, pings),
+                                                ephemeral=True)
 
 
 # --------------------------------------------------------------------------- reminders

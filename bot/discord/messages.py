@@ -703,15 +703,25 @@ def vacation_text(vacation: Vacation) -> str:
             f"early.")
 
 
-def notify_text(mode: str) -> str:
-    """The private answer to ``/notify``."""
-    return {
+def notify_text(mode: str, pings: str = "each") -> str:
+    """The private answer to ``/notify``: how the player is reached, and which reminders
+    ping them."""
+    how = {
         "channel": "You are reached by a mention in the game's channel (the default).",
         "dm": "You are reached by a mention in the game's channel and a direct message as "
               "well. If your DMs are closed to me I say so once and keep to the channel.",
         "quiet": "You are no longer mentioned when it is your turn or in reminders: "
                  "`/games` lists the games waiting on you.",
     }[mode]
+    if mode == "quiet":
+        return how
+    often = {
+        "each": "Every reminder of your turn pings you.",
+        "first": "Only the first reminder of each turn pings you; later ones name you "
+                 "without a ping.",
+        "none": "Reminders name you without a ping; only the turn itself pings you.",
+    }.get(pings, "")
+    return f"{how} {often}".strip()
 
 
 def dm_closed_text(user_id: int) -> str:

@@ -767,6 +767,30 @@ class Store:
                 "ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, dm_closed = 0, "
                 "updated_at = excluded.updated_at", (user_id, mode, now))
 
+    async def set_reminder_pings(self, user_id: int, pings: str, now: float) -> None:
+        """Keep which reminders ping the user: ``each`` (the default), ``first`` or
+        ``none``; how they are reached stays as it was."""
+        _check_int(user_id, "user id")
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO notify (user_id, mode, dm_closed, updated_at, reminders) "
+                "VALUES (?, 'channel', 0, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "reminders = excluded.reminders, updated_at = excluded.updated_at",
+                (user_id, now, pings))
+
+    async def reminder_pings(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """Which reminders ping each of ``user_ids`` that chose (``first`` or ``none``;
+        ``each`` for the rest)."""
+        users = [int(u) for u in user_ids]
+        if not users:
+            return {}
+        marks = ", ".join("?" for _ in users)
+        async with self._reading() as db, db.execute(
+                f"SELECT user_id, reminders FROM notify WHERE user_id IN ({marks})",
+                users) as cursor:
+            rows = await cursor.fetchall()
+        return {int(u): str(pings) for u, pings in rows}
+
     async def notify_modes(self, user_ids: Sequence[int]) -> dict[int, str]:
         """How each of ``user_ids`` that chose is reached: ``dm`` (only while Discord
         takes their DMs), ``quiet`` or ``channel``."""

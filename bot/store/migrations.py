@@ -234,6 +234,12 @@ MIGRATIONS: list[str | Migration] = [
     CREATE UNIQUE INDEX actions_by_interaction ON actions (interaction_id)
         WHERE interaction_id IS NOT NULL;
     """,
+    # 10: how often a player's reminders ping them (see /notify): every reminder of a
+    # turn ('each', the default), only the first, or none; the table's schedule and its
+    # AI take-over clock are the table's and do not change.
+    """
+    ALTER TABLE notify ADD COLUMN reminders TEXT NOT NULL DEFAULT 'each';
+    """,
 ]
 
 

@@ -31,6 +31,9 @@ from bot.tables.core import (
 
 log = logging.getLogger(__name__)
 
+#: Which of a turn's reminders ping a player (``/notify reminders``).
+REMINDER_PINGS = ("each", "first", "none")
+
 
 class Reminders(TablesBase):
     """The reminder part of :class:`~bot.tables.Tables`."""
@@ -96,6 +99,10 @@ class Reminders(TablesBase):
             if self.announcer is not None:
                 text = self.announcer(reminder)
                 modes = await self.store.notify_modes(mentions)
+                pings = await self.store.reminder_pings(mentions)
+                # A player who asked for fewer reminder pings is named but not pinged.
+                modes = {**modes, **{u: "quiet" for u, how in pings.items()
+                                     if how == "none" or (how == "first" and number > 1)}}
                 announce = (self._reaching(record, "reminder", text, mentions, None, modes),
                             *(self._direct(record, text, user, None) for user in mentions
                               if modes.get(user) == "dm"))
@@ -167,6 +174,20 @@ class Reminders(TablesBase):
             raise TableError("Choose how you are reached: channel, dm or quiet.")
         await self.store.set_notify(user_id, mode, self.clock())
         return mode
+
+    async def set_reminder_pings(self, user_id: int, pings: str) -> str:
+        """``/notify reminders``: which of a turn's reminders ping the player (``each``,
+        ``first`` or ``none``). The reminders are still posted for the table."""
+        if pings not in REMINDER_PINGS:
+            raise TableError("Choose which reminders ping you: each, first or none.")
+        await self.store.set_reminder_pings(user_id, pings, self.clock())
+        return pings
+
+    async def notify_settings(self, user_id: int) -> tuple[str, str]:
+        """How the player is reached and which reminders ping them."""
+        mode = (await self.store.notify_modes([user_id])).get(user_id, "channel")
+        pings = (await self.store.reminder_pings([user_id])).get(user_id, "each")
+        return mode, pings
 
     async def come_back(self, user_id: int) -> bool:
         """``/away back``: end the player's vacation now (and cancel those to come)."""

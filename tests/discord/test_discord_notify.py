@@ -87,3 +87,49 @@ async def test_a_quiet_player_is_named_but_never_notified(session: Session) -> N
     await session.play(BOB, "step")
     await session.play(ALICE, "step")
     assert BOB in session.rec.notified_users()
+
+
+async def reminders_of_bobs_turn(session: Session) -> list[Sent]:
+    """Alice moves, then three days pass, one reminder a day: the reminders posted."""
+    await session.start("candy-race", humans=(ALICE, BOB))
+    await session.play(ALICE, "step")
+    posted: list[Sent] = []
+    for _ in range(3):
+        session.rec.clear()
+        session.clock.advance(24)
+        await session.bot.send_due()
+        posted += [s for s in session.rec.public() if "Reminder" in s.content]
+    return posted
+
+
+async def test_a_player_who_wants_only_the_first_reminder_is_named_in_the_others(
+        session: Session) -> None:
+    answer = await session.command(BOB, "notify", options={"reminders": "first"})
+    assert answer.ephemeral and "Only the first reminder" in answer.content
+    posted = await reminders_of_bobs_turn(session)
+    assert [("Reminder 1" in s.content, s.notifies()) for s in posted] == [
+        (True, {BOB}), (False, frozenset()), (False, frozenset())]
+    assert all(f"<@{BOB}>" in s.content for s in posted), "named in every reminder"
+
+
+async def test_reminders_ping_nobody_who_asked_for_none_and_the_turn_still_pings(
+        session: Session) -> None:
+    await session.command(BOB, "notify", options={"reminders": "none"})
+    await session.start("candy-race", humans=(ALICE, BOB))
+    session.rec.clear()
+    await session.play(ALICE, "step")
+    assert BOB in session.rec.notified_users(), "his turn itself pings him"
+    session.rec.clear()
+    session.clock.advance(24)
+    await session.bot.send_due()
+    (reminder,) = [s for s in session.rec.public() if "Reminder 1" in s.content]
+    assert reminder.notifies() == frozenset() and f"<@{BOB}>" in reminder.content
+
+
+async def test_each_reminder_pings_by_default_and_notify_alone_says_the_settings(
+        session: Session) -> None:
+    answer = await session.command(BOB, "notify")
+    assert answer.ephemeral and "mention in the game's channel" in answer.content
+    assert "Every reminder" in answer.content
+    posted = await reminders_of_bobs_turn(session)
+    assert [s.notifies() for s in posted] == [{BOB}] * 3
