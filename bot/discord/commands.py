@@ -143,6 +143,20 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
                             current: str) -> list[app_commands.Choice[str]]:
         return await flows.autocomplete_zoom(interaction, current)
 
+    @group.command(name="vote", description="Vote to give the seat of a player an AI stands "
+                   "in for to the AI for good, or to a new player.")
+    @app_commands.describe(player="The player an AI stands in for.",
+                           give="Who gets the seat if most of the others agree.")
+    @app_commands.choices(give=[
+        app_commands.Choice(name="The AI, for good", value="ai"),
+        app_commands.Choice(name="A new player (/game sit)", value="newcomer")])
+    async def vote(interaction: discord.Interaction, player: discord.User, give: str) -> None:
+        await flows.vote(interaction, player, give)
+
+    @group.command(name="sit", description="Take the seat the table opened for a new player.")
+    async def sit(interaction: discord.Interaction) -> None:
+        await flows.sit(interaction)
+
     @group.command(name="back", description="Take your seat back from the AI standing "
                    "in for you.")
     async def back(interaction: discord.Interaction) -> None:

@@ -639,6 +639,31 @@ async def leave(interaction: discord.Interaction) -> None:
         await publish_saved(bot, outcome.board, interaction)
 
 
+async def vote(interaction: discord.Interaction, player: discord.abc.User, give: str) -> None:
+    """``/game vote``: vote on the seat of a player an AI stands in for; the table sees the
+    vote (naming without pinging), and the board when the vote carries."""
+    async with guarded(interaction):
+        bot = host(interaction)
+        await think(interaction)
+        outcome = await bot.tables.vote_seat(_channel(interaction), interaction.user.id,
+                                             player.id, give)
+        if outcome.board is None:
+            await announce(interaction, messages.vote_text(outcome, interaction.user.display_name),
+                           allowed_mentions=messages.NOBODY)
+            return
+        await publish_saved(bot, outcome.board, interaction)
+
+
+async def sit(interaction: discord.Interaction) -> None:
+    """``/game sit``: take the seat the table opened for a new player."""
+    async with guarded(interaction):
+        bot = host(interaction)
+        await think(interaction)
+        board = await bot.tables.sit(_channel(interaction), interaction.user.id,
+                                     interaction.user.display_name)
+        await publish_saved(bot, board, interaction)
+
+
 async def back(interaction: discord.Interaction) -> None:
     """``/game back``: take your seat back from the AI standing in for you."""
     async with guarded(interaction):

@@ -37,6 +37,7 @@ from bot.tables import (
     Lobby,
     MyGame,
     Reminder,
+    SeatVote,
     Status,
     Step,
     plural,
@@ -701,6 +702,14 @@ def vacation_text(vacation: Vacation) -> str:
             f"{stamp(vacation.ends, 'f')}. Nobody pings or reminds you then, and no AI takes "
             f"your turn; the boards tell your tables you are away. `/away back:True` ends it "
             f"early.")
+
+
+def vote_text(vote: SeatVote, voter: str) -> str:
+    """A vote on a stood-in seat that has not carried yet, as the table sees it."""
+    what = "to the AI for good" if vote.give == "ai" else "to a new player"
+    return (f"{clip(voter, 40)} votes to give {vote.player}'s seat {what}: "
+            f"{vote.votes} of the {vote.needed} votes it needs. The others vote with "
+            f"`/game vote`; {vote.player} keeps the seat by coming back.")
 
 
 def notify_text(mode: str, pings: str = "each") -> str:

@@ -767,6 +767,28 @@ class Store:
                 "ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, dm_closed = 0, "
                 "updated_at = excluded.updated_at", (user_id, mode, now))
 
+    async def vote_seat(self, game_id: int, player: int, voter: int, give: str,
+                        now: float) -> dict[int, str]:
+        """Keep ``voter``'s vote on ``player``'s seat (``give`` is what to do with it); all
+        the votes on that seat now, by voter."""
+        _check_int(player, "user id")
+        _check_int(voter, "user id")
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO seat_votes (game_id, player, voter, give, at) VALUES "
+                "(?, ?, ?, ?, ?) ON CONFLICT (game_id, player, voter) DO UPDATE SET "
+                "give = excluded.give, at = excluded.at", (game_id, player, voter, give, now))
+            async with db.execute("SELECT voter, give FROM seat_votes WHERE game_id = ? "
+                                  "AND player = ?", (game_id, player)) as cursor:
+                rows = await cursor.fetchall()
+        return {int(v): str(g) for v, g in rows}
+
+    async def clear_seat_votes(self, game_id: int, player: int) -> None:
+        """Forget the votes on ``player``'s seat (they are back, or the vote carried)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM seat_votes WHERE game_id = ? AND player = ?",
+                             (game_id, int(player)))
+
     async def set_reminder_pings(self, user_id: int, pings: str, now: float) -> None:
         """Keep which reminders ping the user: ``each`` (the default), ``first`` or
         ``none``; how they are reached stays as it was."""

@@ -240,6 +240,19 @@ MIGRATIONS: list[str | Migration] = [
     """
     ALTER TABLE notify ADD COLUMN reminders TEXT NOT NULL DEFAULT 'each';
     """,
+    # 11: the table's votes on the seat of a player an AI stands in for: give it to the AI
+    # for good, or open it for a new player. A vote is the voter's latest; votes on a
+    # player end when they are back or the vote carries.
+    """
+    CREATE TABLE seat_votes (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        player  INTEGER NOT NULL,
+        voter   INTEGER NOT NULL,
+        give    TEXT    NOT NULL,
+        at      REAL    NOT NULL,
+        PRIMARY KEY (game_id, player, voter)
+    );
+    """,
 ]
 
 

@@ -91,6 +91,8 @@ class SeatRecord:
     ai: bool
     #: An AI plays this player's seat until they are back (see ``/game back``).
     standing_in: bool = False
+    #: The table opened this seat for a new player (``/game sit``); an AI plays it meanwhile.
+    open: bool = False
 
     @property
     def machine(self) -> bool:
@@ -256,7 +258,8 @@ def _dump_seats(seats: Sequence[SeatRecord]) -> str:
     if len(set(numbers)) != len(numbers):
         raise StoreError("Two players cannot share one seat.")
     return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
-                        "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {})}
+                        "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {}),
+                        **({"open": True} if s.open else {})}
                        for s in seats])
 
 
@@ -275,7 +278,8 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
         raw = json.loads(text)
         seats = tuple(
             SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
-                       str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)))
+                       str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)),
+                       bool(s.get("open", False)))
             for s in raw)
     except (TypeError, ValueError, KeyError):
         raise CorruptRowError(game_id, "unreadable seats") from None

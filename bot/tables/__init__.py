@@ -2,7 +2,8 @@
 
 The service is split by what it does: :mod:`~bot.tables.lobby` (seats and
 starting), :mod:`~bot.tables.play` (moves, undo, leaving),
-:mod:`~bot.tables.reminders` and :mod:`~bot.tables.queries` (board, hand,
+:mod:`~bot.tables.reminders`, :mod:`~bot.tables.seats` (the table's votes on a stood-in
+seat) and :mod:`~bot.tables.queries` (board, hand,
 status, log, replay, autocomplete), on the shared :mod:`~bot.tables.core`.
 """
 
@@ -36,16 +37,18 @@ from bot.tables.core import (
 from bot.tables.play import Plays
 from bot.tables.queries import MyGame, Queries
 from bot.tables.reminders import Reminders
+from bot.tables.seats import SeatVote, SeatVotes
 
 
-class Tables(Plays, Reminders, Queries):
+class Tables(Plays, Reminders, Queries, SeatVotes):
     """The service layer over a :class:`~bot.store.Store` and the game registry."""
 
 
 __all__ = [
     "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS", "MAX_REMINDER_HOURS",
     "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked", "Clock", "Conceded",
-    "DamagedStateError", "Hand", "Handover", "Lobby", "MyGame", "Reminder", "Status", "Step",
+    "DamagedStateError", "Hand", "Handover", "Lobby", "MyGame", "Reminder", "SeatVote",
+    "Status", "Step",
     "TableError",
     "Tables",
     "dumps_result", "lobby_owner", "plural",

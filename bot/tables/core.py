@@ -761,8 +761,11 @@ class TablesBase:
         state = (await asyncio.to_thread(self._state, record))[1]
         ready = await self._settled(back, game, lambda: _Plan(state))
         name = next((s.name for s in seats if s.user_id == user_id), "A player")
-        return await self._commit(record, game, ready, seats=seats,
-                                  headline=f"{name} is back: the AI hands the seat back.")
+        board = await self._commit(record, game, ready, seats=seats,
+                                   headline=f"{name} is back: the AI hands the seat back.")
+        # A vote on their seat ends with their return.
+        await self.store.clear_seat_votes(record.id, user_id)
+        return board
 
     async def _episode_steps(self, record: GameRecord, key: str) -> list[Step]:
         """The steps of the episode ``key`` so far: the trailing run of the log in it."""

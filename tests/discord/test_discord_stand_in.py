@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_harness import Session
+from discord_harness import Sent, Session, UserOption, user_payload
 from race_game import CandyDash
 
 ALICE, BOB = 330000000000000001, 330000000000000002
@@ -75,3 +75,89 @@ async def test_any_move_of_the_absent_player_takes_the_seat_back(table: Session)
     assert record is not None and not any(s.standing_in for s in record.seats)
     again = await table.command(ALICE, "game", "back")
     assert again.ephemeral and "your seat is yours" in again.content
+
+
+CAROL, DAN = 330000000000000003, 330000000000000004
+
+
+async def vote(table: Session, voter: int, player: int, give: str) -> Sent:
+    return await table.command(
+        voter, "game", "vote", {"player": UserOption(player), "give": give},
+        resolved={"users": {str(player): user_payload(player)}})
+
+
+async def alice_stood_in_at_three(table: Session) -> None:
+    """Alice, Bob and Carol play; Alice lets every reminder pass."""
+    await table.start("candy-dash", humans=(ALICE, BOB, CAROL), reminder_hours=1.0,
+                      ai_takeover=True)
+    for _ in range(4):
+        table.clock.advance(1.01)
+        await table.bot.send_due()
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None and record.seats[0].standing_in
+
+
+async def test_a_majority_of_the_others_gives_a_stood_in_seat_to_the_ai_for_good(
+        table: Session) -> None:
+    await alice_stood_in_at_three(table)
+    first = await vote(table, BOB, ALICE, "ai")
+    assert not first.ephemeral and "1 of the 2 votes" in first.content
+    assert not first.notifies(), "a vote names, it pings nobody"
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None and record.seats[0].standing_in, "one vote of two carries not"
+
+    carried = await vote(table, CAROL, ALICE, "ai")
+    assert "gives Player1's seat to the AI for good" in carried.content
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None
+    assert (record.seats[0].ai, record.seats[0].user_id) == (True, None)
+    back = await table.command(ALICE, "game", "back")
+    assert back.ephemeral and "No AI is standing in for you" in back.content
+
+
+async def test_only_the_other_players_vote_and_only_on_a_stood_in_seat(
+        table: Session) -> None:
+    await alice_stood_in_at_three(table)
+    own = await vote(table, ALICE, ALICE, "ai")
+    assert own.ephemeral and "Only the other players" in own.content
+    stranger = await vote(table, DAN, ALICE, "ai")
+    assert stranger.ephemeral and "Only the other players" in stranger.content
+    present = await vote(table, BOB, CAROL, "ai")
+    assert present.ephemeral and "No AI is standing in for that player" in present.content
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None and record.seats[0].standing_in
+
+
+async def test_coming_back_ends_the_vote_on_the_seat(table: Session) -> None:
+    await alice_stood_in_at_three(table)
+    await vote(table, BOB, ALICE, "ai")
+    await table.command(ALICE, "game", "back")
+    # Stood in for again later: Bob's old vote is gone, so Carol's alone does not carry.
+    state = await table.state()
+    while state is not None and state["turn"] != 0:
+        await table.play((ALICE, BOB, CAROL)[state["turn"]], "step")
+        state = await table.state()
+    for _ in range(4):
+        table.clock.advance(1.01)
+        await table.bot.send_due()
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None and record.seats[0].standing_in
+    again = await vote(table, CAROL, ALICE, "ai")
+    assert "1 of the 2 votes" in again.content
+
+
+async def test_a_seat_opened_by_vote_is_taken_by_a_newcomer(table: Session) -> None:
+    await alice_stood_in_at_three(table)
+    await vote(table, BOB, ALICE, "newcomer")
+    opened = await vote(table, CAROL, ALICE, "newcomer")
+    assert "opens Player1's seat for a new player" in opened.content
+    taken_by_bob = await table.command(BOB, "game", "sit")
+    assert taken_by_bob.ephemeral and "already have a seat" in taken_by_bob.content
+    sat = await table.command(DAN, "game", "sit")
+    assert "takes the open seat" in sat.content
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None
+    assert (record.seats[0].user_id, record.seats[0].ai, record.seats[0].open) == (
+        DAN, False, False)
+    nobody = await table.command(ALICE, "game", "sit")
+    assert nobody.ephemeral and "No seat is open" in nobody.content

@@ -1,0 +1,91 @@
+"""The table's say over a seat an AI stands in for: give it to the AI for good, or open it
+for a new player, by a majority of the other players; and a newcomer taking an open seat.
+
+A vote only concerns a seat an AI is standing in for (its player was away past the
+take-over deadline). Each other human at the table has one vote, their latest; the choice
+that more than half of them make carries at once. The player's own return (a move, "I'm
+back", ``/game back``) ends the vote. A seat given to the AI is an AI seat from then on,
+and its player counts as having left (a loss for them alone when the game is rated). An
+opened seat is played by the AI until someone not at the table takes it with ``/game sit``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+
+from bot.store import GameRecord, SeatRecord
+from bot.tables.core import Board, TableError, TablesBase, _Plan, clip_name
+
+#: What a vote may give a seat to: the AI for good, or a new player.
+GIVE = ("ai", "newcomer")
+
+
+@dataclass(frozen=True)
+class SeatVote:
+    """Where a vote stands after a player voted: ``board`` is set when it carried."""
+
+    player: str
+    give: str
+    votes: int
+    needed: int
+    board: Board | None = None
+
+
+class SeatVotes(TablesBase):
+    """Votes on stood-in seats and newcomers taking opened ones."""
+
+    async def vote_seat(self, channel_id: int, voter_id: int, player_id: int,
+                        give: str) -> SeatVote:
+        """``voter_id`` votes to ``give`` the seat of ``player_id`` (an AI stands in for
+        them) to the AI for good or to a newcomer; carried at a majority of the others."""
+        if give not in GIVE:
+            raise TableError("Vote to give the seat to `ai` (for good) or to a `newcomer`.")
+        record = await self._current(channel_id)
+        seat = next((s for s in record.seats if s.user_id == player_id and s.standing_in),
+                    None)
+        if seat is None:
+            raise TableError("No AI is standing in for that player here: the table votes only "
+                             "on a seat an AI plays for someone away.")
+        voters = {s.user_id for s in record.seats
+                  if s.user_id is not None and not s.ai and s.user_id != player_id}
+        if voter_id not in voters:
+            raise TableError("Only the other players at this table vote on a seat.")
+        tally = await self.store.vote_seat(record.id, player_id, voter_id, give, self.clock())
+        votes = sum(1 for voter, said in tally.items() if voter in voters and said == give)
+        needed = len(voters) // 2 + 1
+        if votes < needed:
+            return SeatVote(seat.name, give, votes, needed)
+        if give == "ai":
+            given = SeatRecord(seat.seat, None, seat.name, True)
+            headline = (f"The table gives {seat.name}'s seat to the AI for good "
+                        f"({votes} of {len(voters)} votes).")
+        else:
+            given = SeatRecord(seat.seat, None, seat.name, True, open=True)
+            headline = (f"The table opens {seat.name}'s seat for a new player ({votes} of "
+                        f"{len(voters)} votes): `/game sit` takes it, and the AI plays it "
+                        f"meanwhile.")
+        board = await self._reseat(record, given, headline)
+        await self.store.clear_seat_votes(record.id, player_id)
+        return SeatVote(seat.name, give, votes, needed, board)
+
+    async def sit(self, channel_id: int, user_id: int, name: str) -> Board:
+        """``/game sit``: a player not at the table takes a seat the table opened."""
+        record = await self._current(channel_id)
+        if self._seats_of(record, user_id):
+            raise TableError("You already have a seat in this game.")
+        seat = next((s for s in record.seats if s.open), None)
+        if seat is None:
+            raise TableError("No seat is open in this game: the table opens one by vote "
+                             "(`/game vote`) when an AI has been standing in for someone.")
+        taken = SeatRecord(seat.seat, user_id, clip_name(name), False)
+        return await self._reseat(record, taken,
+                                  f"{taken.name} takes the open seat ({seat.name}'s).")
+
+    async def _reseat(self, record: GameRecord, seat: SeatRecord, headline: str) -> Board:
+        """Save ``seat`` in place of the one with its number, telling ``headline``."""
+        seats = tuple(seat if s.seat == seat.seat else s for s in record.seats)
+        game = self.game(record.game)
+        state = (await asyncio.to_thread(self._state, record))[1]
+        ready = await self._settled(replace(record, seats=seats), game, lambda: _Plan(state))
+        return await self._commit(record, game, ready, seats=seats, headline=headline)
