@@ -775,15 +775,17 @@ class TablesBase:
 
     async def _since(self, record: GameRecord, seats: Iterable[int],
                      limit: int = SINCE_LIMIT) -> tuple[tuple[Step, ...], int]:
-        """The moves by other seats since any of ``seats`` last acted, and how many older
-        ones were left out."""
+        """The moves made since the player of ``seats`` last acted, and how many older
+        ones were left out: other seats' moves, and the moves an AI made for the player
+        in ``seats`` (standing in for them), which are not their own turns."""
         wanted = set(seats)
         actions = await self.store.actions(record.id, last=LOG_LIMIT)
         start = 0
         for index, action in enumerate(actions):
-            if action.seat in wanted:
+            if action.seat in wanted and not action.by_ai:
                 start = index + 1
-        others = [Step.of(a, record) for a in actions[start:] if a.seat not in wanted]
+        others = [Step.of(a, record) for a in actions[start:]
+                  if a.seat not in wanted or a.by_ai]
         shown = others[-limit:]
         return tuple(shown), len(others) - len(shown)
 
