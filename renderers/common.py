@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.colours import PAINTS, SHAPES, STANDARD_SEATS, seat_paint, seat_shape
 from bot.games.content import data_path
+from bot.games.words import STANDING_IN, STANDING_IN_SHORT
 
 Colour = tuple[int, int, int]
 #: Draws a legend marker centred on the given point.
@@ -188,7 +189,30 @@ def outlined_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
 
 def shorten(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int,
             bold: bool = False) -> str:
-    """``text`` cut and ended with an ellipsis so that it fits ``max_width``."""
+    """``text`` cut and ended with an ellipsis so that it fits ``max_width``.
+
+    A name marked as stood in for by an AI (:data:`~bot.games.words.STANDING_IN`)
+    keeps its mark, in the short form if need be: what follows the mark is cut
+    first, then the name itself.
+    """
+    if text_size(draw, text, size, bold)[0] <= max_width:
+        return text
+    name, mark, rest = text.partition(STANDING_IN)
+    if not mark:
+        return _cut(draw, text, size, max_width, bold)
+    for tag in (STANDING_IN, STANDING_IN_SHORT):
+        if text_size(draw, name + tag + rest, size, bold)[0] <= max_width:
+            return name + tag + rest
+    for tag in (STANDING_IN, STANDING_IN_SHORT):
+        if rest and text_size(draw, name + tag + "…", size, bold)[0] <= max_width:
+            return _cut(draw, name + tag + rest, size, max_width, bold)
+    room = max_width - text_size(draw, STANDING_IN_SHORT, size, bold)[0]
+    return _cut(draw, name, size, room, bold) + STANDING_IN_SHORT
+
+
+def _cut(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int,
+         bold: bool) -> str:
+    """``text`` cut from the end and ended with an ellipsis so that it fits ``max_width``."""
     if text_size(draw, text, size, bold)[0] <= max_width:
         return text
     while len(text) > 1 and text_size(draw, text + "…", size, bold)[0] > max_width:

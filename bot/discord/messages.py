@@ -27,7 +27,7 @@ import renderers
 from bot.away import DAY, QuietHours, Vacation
 from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Game, Result, View
-from bot.games.words import listing
+from bot.games.words import STANDING_IN, listing
 from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
 from bot.tables import (
     MAX_REMINDERS,
@@ -233,7 +233,7 @@ def who(game: Game, seat: SeatRecord) -> str:
 
 def players_line(game: Game, seats: Sequence[SeatRecord]) -> str:
     return "Players: " + " · ".join(
-        marked(game, s.seat, s.name) + (" (AI standing in)" if s.standing_in else "")
+        marked(game, s.seat, s.name) + (STANDING_IN if s.standing_in else "")
         for s in seats)
 
 
@@ -249,10 +249,15 @@ def standing_in_line(game: Game, seats: Sequence[SeatRecord]) -> str:
 # --------------------------------------------------------------------------- steps
 
 
-def step_line(game: Game, step: Step) -> str:
-    """One step, read once: the game's own narration with the mover in bold."""
+def step_line(game: Game, step: Step, you: int | None = None) -> str:
+    """One step, read once: the game's own narration with the mover in bold. A move
+    an AI made for a human's seat is told as the AI's, for that player ("for you"
+    when told privately to ``you``, the seat's own player)."""
     name = marked(game, step.seat, step.name)
-    subject = f"The AI, for {name}," if step.for_human else name
+    if step.for_human:
+        subject = "The AI, for you," if step.seat == you else f"The AI, for {name},"
+    else:
+        subject = name
     said = " ".join(step.events)
     if said.startswith(step.name + " "):
         return f"{subject}{said[len(step.name):]}"
@@ -262,14 +267,14 @@ def step_line(game: Game, step: Step) -> str:
 
 def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None, *,
                budget: int = STEP_BUDGET) -> list[str]:
-    """The steps as lines, each summarised to ``budget``; with ``seat``, that seat's
-    private lines follow each step.
+    """The steps as lines, each summarised to ``budget``; with ``seat`` (told privately
+    to its player), that seat's private lines follow each step.
 
     Repeated lines (a player still drafting a secret answer) are told once.
     """
     lines: list[str] = []
     for step in steps:
-        line = summarised(step_line(game, step), budget)
+        line = summarised(step_line(game, step, seat), budget)
         if not lines or lines[-1] != line:
             lines.append(line)
         if seat is not None:  # lines that hit the seat are told apart (see since_lines)

@@ -46,6 +46,19 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+#: How a seat an AI plays for an absent player is marked after their name, in the
+#: messages and in every picture ("Ana (AI standing in)"). A picture short of room
+#: shows the short form, never the plain "(AI)" of an AI's own seat (see
+#: :func:`renderers.common.shorten`).
+STANDING_IN = " (AI standing in)"
+STANDING_IN_SHORT = " (AI sub)"
+
+
+def standing_in(name: str) -> str:
+    """``name`` marked as a seat an AI plays until its player is back."""
+    return name + STANDING_IN
+
+
 #: Short forms used when a label is too long, longest saving first.
 ABBREVIATIONS: tuple[tuple[str, str], ...] = (
     ("at the start of", "at start of"),

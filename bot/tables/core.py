@@ -33,7 +33,7 @@ from bot.games.engine import (
     dumps,
     loads,
 )
-from bot.games.words import plural
+from bot.games.words import plural, standing_in
 from bot.store import (
     ActionRecord,
     Announcement,
@@ -778,15 +778,17 @@ class TablesBase:
 
     async def _since(self, record: GameRecord, seats: Iterable[int],
                      limit: int = SINCE_LIMIT) -> tuple[tuple[Step, ...], int]:
-        """The moves by other seats since any of ``seats`` last acted, and how many older
-        ones were left out."""
+        """The moves made since the player of ``seats`` last acted, and how many older
+        ones were left out: other seats' moves, and the moves an AI made for the player
+        in ``seats`` (standing in for them), which are not their own turns."""
         wanted = set(seats)
         actions = await self.store.actions(record.id, last=LOG_LIMIT)
         start = 0
         for index, action in enumerate(actions):
-            if action.seat in wanted:
+            if action.seat in wanted and not action.by_ai:
                 start = index + 1
-        others = [Step.of(a, record) for a in actions[start:] if a.seat not in wanted]
+        others = [Step.of(a, record) for a in actions[start:]
+                  if a.seat not in wanted or a.by_ai]
         shown = others[-limit:]
         return tuple(shown), len(others) - len(shown)
 
@@ -824,7 +826,7 @@ class TablesBase:
         ranking: tuple[tuple[str, int, int], ...] = ()
         if result is not None:
             ranking = _ranking(record, result)
-        view = game.view(state, None)
+        view = game.view(marked_stand_ins(state, record.seats), None)
         if zoom is not None:
             view = {**view, "zoom": zoom}
         return Board(record, game, state, view, headline, tuple(steps), acting,
@@ -939,6 +941,18 @@ def _said(step: Step) -> str:
     return f"{who} {step.notation}" if step.hidden else f"{who} played `{step.notation}`"
 
 
+def marked_stand_ins(state: State, seats: Sequence[SeatRecord]) -> State:
+    """``state`` as its pictures show it: the name of each seat an AI stands in for
+    marked ("Ana (AI standing in)"). A copy: the saved state, and so the narration,
+    keep the plain names."""
+    standing = {s.seat for s in seats if s.standing_in}
+    if not standing:
+        return state
+    named = [{**info, "name": standing_in(str(info["name"]))} if i in standing else info
+             for i, info in enumerate(state["seats"])]
+    return {**state, "seats": named}
+
+
 def renumber(seats: Sequence[SeatRecord]) -> tuple[SeatRecord, ...]:
     return tuple(replace(s, seat=i) for i, s in enumerate(seats))
 
@@ -956,5 +970,5 @@ __all__ = [
     "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked",
     "Clock", "Conceded", "DamagedStateError", "Hand", "Handover", "Lobby", "Reminder", "Status",
     "Step", "TableError",
-    "TablesBase", "dumps_result", "lobby_owner", "plural", "stored_result",
+    "TablesBase", "dumps_result", "lobby_owner", "marked_stand_ins", "plural", "stored_result",
 ]

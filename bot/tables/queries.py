@@ -26,6 +26,7 @@ from bot.tables.core import (
     TableError,
     TablesBase,
     clip,
+    marked_stand_ins,
     stored_result,
 )
 
@@ -165,7 +166,8 @@ class Queries(TablesBase):
         top = game.top(state)
         answer = tuple(game.answer_of(state, seat)) if top is not None and top.joint else ()
         waiting = tuple(top.waiting) if top is not None and top.joint else ()
-        return Hand(record, game, seat, game.view(state, seat), legal, choices,
+        view = game.view(marked_stand_ins(state, record.seats), seat)
+        return Hand(record, game, seat, view, legal, choices,
                     int(state["move"]), self.wire_token(game, state, seat), multi,
                     answer=answer, waiting=waiting)
 
@@ -177,7 +179,8 @@ class Queries(TablesBase):
             raise TableError("You did not play in this channel's last game, so you have no "
                              "hand to see. `/game board` shows its final board.")
         seat = mine[0].seat
-        return Hand(record, game, seat, game.view(state, seat), (), (), int(state["move"]),
+        view = game.view(marked_stand_ins(state, record.seats), seat)
+        return Hand(record, game, seat, view, (), (), int(state["move"]),
                     self.wire_token(game, state, seat))
 
     async def status(self, channel_id: int) -> Status:

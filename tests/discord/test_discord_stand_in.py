@@ -4,12 +4,21 @@ after turn, marked as standing in, until the player is back (a click on "I'm bac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord_harness import Sent, Session, UserOption, user_payload
+from PIL import ImageFont
 from race_game import CandyDash
+
+import renderers.common
+from bot.games import GAMES
+from bot.games.engine import View, loads
+from bot.games.words import STANDING_IN, STANDING_IN_SHORT
+from renderers import render
 
 ALICE, BOB = 330000000000000001, 330000000000000002
 
@@ -161,3 +170,74 @@ async def test_a_seat_opened_by_vote_is_taken_by_a_newcomer(table: Session) -> N
         DAN, False, False)
     nobody = await table.command(ALICE, "game", "sit")
     assert nobody.ephemeral and "No seat is open" in nobody.content
+
+
+class DrawnNames:
+    """A real renderer that keeps, for each picture, every text it drew."""
+
+    def __init__(self) -> None:
+        self.pictures: list[list[str]] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, view: View) -> bytes:
+        seen: list[str] = []
+        real = ImageFont.FreeTypeFont.getmask2
+
+        def spy(font: ImageFont.FreeTypeFont, text: str, *args: Any, **kwargs: Any) -> Any:
+            seen.append(text)
+            return real(font, text, *args, **kwargs)
+
+        with self._lock:
+            renderers.common._text_mask.cache_clear()  # so every text is drawn afresh
+            ImageFont.FreeTypeFont.getmask2 = spy  # type: ignore[method-assign]
+            try:
+                png = render(view)
+            finally:
+                ImageFont.FreeTypeFont.getmask2 = real  # type: ignore[method-assign]
+            self.pictures.append(seen)
+        return png
+
+    def marked(self, name: str) -> bool:
+        """Whether the latest picture drew ``name`` with the stand-in's mark beside it."""
+        return any(text.startswith(name) and (STANDING_IN in text or STANDING_IN_SHORT in text)
+                   for text in self.pictures[-1])
+
+
+async def test_a_stand_in_is_marked_on_the_board_and_in_the_narration(tmp_path: Path) -> None:
+    pictures = DrawnNames()
+    table = await Session.open(tmp_path, GAMES, renderer=pictures)
+    try:
+        await table.start("sugar-blast", humans=(ALICE, BOB), reminder_hours=1.0,
+                          ai_takeover=True)
+        assert not pictures.marked("Player1"), "no mark before anyone is stood in for"
+        for _ in range(4):
+            table.clock.advance(1.01)
+            await table.bot.send_due()
+        board = table.rec.last()
+        assert board.pngs and pictures.marked("Player1"), "the picture marks the stand-in"
+        assert not pictures.marked("Player2")
+        assert "**Player1** (AI standing in)" in board.content
+
+        record = await table.bot.tables.store.open_game(table.channel_id)
+        assert record is not None
+        game = GAMES["sugar-blast"]
+        move = game.legal_actions(loads(record.state_json, game), 1)[0].notation
+        table.rec.clear()
+        await table.play(BOB, move)
+        told = table.rec.public()[-1]
+        assert any(line.startswith("The AI, for ") and "**Player1**," in line
+                   for line in told.content.splitlines()), "the AI's move, for Player1"
+        assert pictures.marked("Player1"), "every new board keeps the mark"
+        log = await table.command(BOB, "game", "log", {"n": 3})
+        assert "the AI for Player1" in log.content
+
+        hand = await table.command(ALICE, "game", "hand")
+        assert hand.ephemeral and "Since your last turn" in hand.content
+        assert "The AI, for you," in hand.content, "her catch-up says the AI played for her"
+        assert pictures.marked("Player1"), "her own picture shows the mark too"
+
+        back = await table.command(ALICE, "game", "back")
+        assert "(AI standing in)" not in back.content
+        assert not pictures.marked("Player1"), "the mark goes when the seat is handed back"
+    finally:
+        await table.close()
