@@ -640,3 +640,24 @@ def test_settings_read_candybot_log_from_the_dotenv_file(tmp_path: Path) -> None
     assert Settings.from_env({}, tmp_path / "none").log_level == "info"
     assert "log_level='warning'" in repr(Settings(log_level="warning"))
 
+
+
+def test_run_on_postgresql_checks_the_database_then_meets_discord(
+        env: dict[str, str], fake_discord: FakeDiscord, postgres_url: str,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CANDYBOT_DB", postgres_url)
+    monkeypatch.setenv("DISCORD_TOKEN", WRONG)
+    assert main(["run"]) == ops.Exit.TOKEN_REFUSED
+    assert fake_discord.requests == ["GET /users/@me"], "the database passed its check"
+
+
+def test_run_on_an_unreachable_postgresql_stops_before_discord(
+        env: dict[str, str], fake_discord: FakeDiscord, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CANDYBOT_DB", f"postgresql://candybot:hunter2@/gone?host={tmp_path}")
+    monkeypatch.setenv("DISCORD_TOKEN", WRONG)
+    assert main(["run"]) == ops.Exit.DATABASE_PATH
+    out = capsys.readouterr()
+    [line] = error_lines(out.err)
+    assert "cannot be reached" in line and "hunter2" not in out.err + out.out
+    assert fake_discord.requests == []
