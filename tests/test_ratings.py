@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from playthrough import play
@@ -21,8 +20,8 @@ USERS = (101, 102, 103, 104, 105, 106)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "bot.db")
+async def store(db_target: str) -> AsyncIterator[Store]:
+    opened = await Store.open(db_target)
     yield opened
     await opened.close()
 

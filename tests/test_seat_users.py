@@ -36,8 +36,8 @@ async def test_a_database_of_an_older_schema_indexes_its_games_when_migrating(
         await store.close()
 
 
-async def test_a_damaged_seats_value_is_saved_and_indexes_nobody(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.db")
+async def test_a_damaged_seats_value_is_saved_and_indexes_nobody(db_target: str) -> None:
+    store = await Store.open(db_target)
     try:
         record = await store.create_lobby(channel_id=1, guild_id=2, game="sugar-blast",
                                           creator_id=ALICE, options={}, settings={}, now=T0)
@@ -54,8 +54,8 @@ async def test_a_damaged_seats_value_is_saved_and_indexes_nobody(tmp_path: Path)
         await store.close()
 
 
-async def test_leaving_a_lobby_forgets_the_player(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.db")
+async def test_leaving_a_lobby_forgets_the_player(db_target: str) -> None:
+    store = await Store.open(db_target)
     try:
         record = await store.create_lobby(channel_id=1, guild_id=2, game="sugar-blast",
                                           creator_id=ALICE, options={}, settings={}, now=T0)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,8 @@ T0 = 1_700_000_000.0
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "candybot.db")
+async def store(db_target: str) -> AsyncIterator[Store]:
+    opened = await Store.open(db_target)
     yield opened
     await opened.close()
 
