@@ -697,6 +697,18 @@ class Store:
 
     # ----------------------------------------------------------------- quiet hours
 
+    async def _of_users(self, sql: str, user_ids: Sequence[int],
+                        *params: Any) -> list[Any]:
+        """The rows ``sql`` reads for ``user_ids`` (put in place of ``{users}``) and then
+        ``params``; none for no users."""
+        users = [int(u) for u in user_ids]
+        if not users:
+            return []
+        marks = ", ".join("?" for _ in users)
+        async with self._reading() as db, db.execute(sql.format(users=marks),
+                                                     [*users, *params]) as cursor:
+            return list(await cursor.fetchall())
+
     async def set_quiet_hours(self, user_id: int, hours: tuple[str, int, int] | None,
                               now: float) -> None:
         """Keep ``(timezone, start hour, end hour)`` for the user, or forget them (None)."""
@@ -714,14 +726,9 @@ class Store:
 
     async def quiet_hours(self, user_ids: Sequence[int]) -> dict[int, tuple[str, int, int]]:
         """The quiet hours kept for each of ``user_ids`` that has some."""
-        users = [int(u) for u in user_ids]
-        if not users:
-            return {}
-        marks = ", ".join("?" for _ in users)
-        async with self._reading() as db, db.execute(
-                f"SELECT user_id, timezone, start_hour, end_hour FROM quiet_hours "
-                f"WHERE user_id IN ({marks})", users) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._of_users(
+            "SELECT user_id, timezone, start_hour, end_hour FROM quiet_hours "
+            "WHERE user_id IN ({users})", user_ids)
         return {int(u): (str(tz), int(start), int(end)) for u, tz, start, end in rows}
 
     async def add_vacation(self, user_id: int, starts: float, ends: float,
@@ -745,14 +752,9 @@ class Store:
     async def vacations(self, user_ids: Sequence[int], *, ending_after: float,
                         ) -> dict[int, list[tuple[float, float]]]:
         """The vacations of each of ``user_ids`` that end after ``ending_after``, in order."""
-        users = [int(u) for u in user_ids]
-        if not users:
-            return {}
-        marks = ", ".join("?" for _ in users)
-        async with self._reading() as db, db.execute(
-                f"SELECT user_id, starts, ends FROM vacations WHERE user_id IN ({marks}) "
-                f"AND ends > ? ORDER BY starts", [*users, ending_after]) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._of_users(
+            "SELECT user_id, starts, ends FROM vacations WHERE user_id IN ({users}) "
+            "AND ends > ? ORDER BY starts", user_ids, ending_after)
         out: dict[int, list[tuple[float, float]]] = {}
         for user, starts, ends in rows:
             out.setdefault(int(user), []).append((float(starts), float(ends)))
@@ -803,27 +805,15 @@ class Store:
     async def reminder_pings(self, user_ids: Sequence[int]) -> dict[int, str]:
         """Which reminders ping each of ``user_ids`` that chose (``first`` or ``none``;
         ``each`` for the rest)."""
-        users = [int(u) for u in user_ids]
-        if not users:
-            return {}
-        marks = ", ".join("?" for _ in users)
-        async with self._reading() as db, db.execute(
-                f"SELECT user_id, reminders FROM notify WHERE user_id IN ({marks})",
-                users) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._of_users(
+            "SELECT user_id, reminders FROM notify WHERE user_id IN ({users})", user_ids)
         return {int(u): str(pings) for u, pings in rows}
 
     async def notify_modes(self, user_ids: Sequence[int]) -> dict[int, str]:
         """How each of ``user_ids`` that chose is reached: ``dm`` (only while Discord
         takes their DMs), ``quiet`` or ``channel``."""
-        users = [int(u) for u in user_ids]
-        if not users:
-            return {}
-        marks = ", ".join("?" for _ in users)
-        async with self._reading() as db, db.execute(
-                f"SELECT user_id, mode, dm_closed FROM notify WHERE user_id IN ({marks})",
-                users) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._of_users(
+            "SELECT user_id, mode, dm_closed FROM notify WHERE user_id IN ({users})", user_ids)
         return {int(u): ("channel" if mode == "dm" and closed else str(mode))
                 for u, mode, closed in rows}
 
