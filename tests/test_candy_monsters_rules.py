@@ -165,7 +165,7 @@ def check_whole(state: State) -> None:
             len(p["tokens"]) for p in state["players"])
         assert state["kingdom"][key] + held == total, key
         assert state["kingdom"][key] >= 0
-    expected = Counter(c for c in cards.catalogue() if c != "first-player")
+    expected = Counter(cards.dealt(state["rules"]))
     assert everywhere(state) == expected
 
 
@@ -359,7 +359,7 @@ def test_buying_a_monster_pays_the_kingdom_and_refills_the_slot():
 def test_untucked_ability_example_oni_baba_costs_2_less_and_gives_a_candy():
     """Rulebook: two purple candies on kept abilities and a full set of them."""
     state = new()
-    arrange(state, 0, ["uno"], kept=["pickpocket-purple", "sugar-rush-red", "toothbrush-green"],
+    arrange(state, 0, ["uno"], kept=["pickpocket-purple", "sugar-rush-3-red", "toothbrush-3-green"],
             sugar=4, candy=0)
     assert board.kept_candies(state, 0) == {"red": 1, "green": 1, "purple": 2}
     market(state, monsters=["oni-baba"])
@@ -374,7 +374,7 @@ def test_untucked_ability_example_oni_baba_costs_2_less_and_gives_a_candy():
 
 def test_a_cost_never_goes_below_zero():
     state = new()
-    arrange(state, 0, ["crumble"], kept=["loot-stash-red", "candy-crush-red"], sugar=0)
+    arrange(state, 0, ["crumble"], kept=["loot-stash-red", "candy-crush-3-red"], sugar=0)
     market(state, monsters=["jawbreaker"])
     turn_of(state, 0)
     assert GAME.price(state, 0, "jawbreaker") == 0
@@ -522,7 +522,7 @@ def test_im_inevitable_example_magmot_and_sugar_rush_let_it_be_used_at_once():
     """Rulebook: buy I'M INEVITABLE, Magmot makes it 1 cheaper, the ability tucked under
     Magmot (1 sugar) lets it be used at once, and using it costs 3 sugar."""
     state = new()
-    arrange(state, 0, ["crumble", "magmot"], tucked={"magmot": ["sugar-rush-red"]}, sugar=12)
+    arrange(state, 0, ["crumble", "magmot"], tucked={"magmot": ["sugar-rush-3-red"]}, sugar=12)
     arrange(state, 1, ["doro"], sugar=9)
     arrange(state, 2, ["blip"], sugar=4)
     market(state, abilities=["im-inevitable-red"])
@@ -567,14 +567,14 @@ def test_a_once_per_game_ability_keeps_its_token():
 
 def test_a_black_candy_ability_eases_the_feeding():
     state = new(2)
-    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["full-belly-red"]}, sugar=1)
+    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["full-belly-3-red"]}, sugar=1)
     arrange(state, 1, ["doro"], sugar=0)
     state = black_candy(state)
     assert "use full belly" in notations(state, 0)
     state, _ = feed_all(state, 0, "use full belly")
     state, _ = feed_all(state, 1)
-    # Uno 1 + Magmot 2 = 3, less 2: one sugar.
-    assert meals(state, 0) == {"uno": ("sugar", 0, 0, 0), "magmot": ("sugar", 1, 0, 0)}
+    # Uno 1 + Magmot 2 = 3, less 3 (rules 3's FULL BELLY): nothing to eat.
+    assert meals(state, 0) == {"uno": ("sugar", 0, 0, 0), "magmot": ("sugar", 0, 0, 0)}
     assert board.player(state, 0)["black"] == 0
 
 
@@ -802,7 +802,7 @@ def test_candies_count_example_items_add_up_to_17():
     printed under them)."""
     state = new(2)
     arrange(state, 0, ["blip", "sour-sprite", "oni-yami"], tucked={"sour-sprite": ["haggle-red"]},
-            kept=["loot-stash-red", "candy-crush-green"], sugar=5, candy=6, black=2)
+            kept=["loot-stash-red", "candy-crush-3-green"], sugar=5, candy=6, black=2)
     items = scoring.breakdown(state, 0)
     assert items == {"monsters": 3, "kept": 6, "tucked": 1, "candy": 6, "sugar": 1,
                      "black": -2, "bonus": 2, "total": 17}

@@ -78,22 +78,25 @@ def _black_candy_chance(view: View) -> float:
     return 1.0 / (per_pile - position)
 
 
-def effect_value(out: Outlook, effect: dict[str, Any], source: str | None = None) -> float:
-    """What one use of an effect is worth now, in candies."""
+def effect_value(out: Outlook, effect: dict[str, Any], adding: str | None = None) -> float:
+    """What one use of an effect is worth now, in candies (``adding``: the colour of a
+    monster being bought, counted as if it were already in play)."""
     verb = effect["verb"]
     n = int(effect.get("n", 1))
     sv = out.sugar_value
     if "per" in effect:
         per = effect["per"]
         kind, _, colour = per.partition(":")
-        counts = out.counts()
+        counts = out.counts(adding)
         n *= {"monsters": counts[colour] if colour else len(out.me["monsters"]),
               "colours": sum(1 for v in counts.values() if v),
               "kept": len(out.me["kept"])}.get(kind, 1)
     if "if" in effect:
         cond = effect["if"]
-        if cond.get("measure") == "colours" and sum(1 for v in out.counts().values() if v) < 3:
-            return 0.0
+        if cond.get("measure") == "colours":
+            # Every colour is usually within reach: a monster or two away.
+            have = sum(1 for v in out.counts(adding).values() if v)
+            n *= {0: 0.0, 1: 0.4, 2: 0.8}.get(have, 1.0)
     if verb == "gain_sugar":
         return n * sv
     if verb == "gain_candy":
@@ -108,17 +111,31 @@ def effect_value(out: Outlook, effect: dict[str, Any], source: str | None = None
     if verb == "discount":
         return n * sv
     if verb == "ready_purchase":
-        return 0.2
+        return ready_value(out)
     if verb == "eat_less":
         return n * sv
     return 0.0
 
 
-def ability_value(out: Outlook, ability: Any) -> float:
+def ready_value(out: Outlook) -> float:
+    """One use now of the ability being bought (a SUGAR RUSH): worth it only for an
+    ability used in the rest of this turn; before a purchase, about a third of them are."""
+    turn = out.view.get("turn")
+    buying = turn.get("buying") if turn else None
+    if buying is None:
+        return 0.3
+    ability = cards.card(buying).ability
+    if ability is None or ability.window not in ("turn", "once"):
+        return 0.0
+    return max(0.0, ability_value(out, ability))
+
+
+def ability_value(out: Outlook, ability: Any, adding: str | None = None) -> float:
     """One use of an ability, less its activation cost."""
     if ability is None:
         return 0.0
-    return sum(effect_value(out, e) for e in ability.effects) - ability.cost * out.sugar_value
+    return (sum(effect_value(out, e, adding) for e in ability.effects)
+            - ability.cost * out.sugar_value)
 
 
 def income(out: Outlook, card: cards.Card) -> float:
@@ -126,7 +143,7 @@ def income(out: Outlook, card: cards.Card) -> float:
     ability = card.ability
     if ability is None:
         return 0.0
-    per_use = max(0.0, ability_value(out, ability))
+    per_use = max(0.0, ability_value(out, ability, card.colour if card.is_monster else None))
     if ability.window == "black_candy":
         return per_use * out.black_candies
     if ability.window == "once":
@@ -139,7 +156,9 @@ def end_estimate(out: Outlook, card: cards.Card) -> float:
     for effect in card.end:
         if "per" in effect:
             kind, _, colour = effect["per"].partition(":")
-            total += out.counts()[colour] if kind == "other_monsters" else 1.0
+            # Monsters of that colour still to come: about one in three buys.
+            later = min(2.0, out.turns * 0.1)
+            total += out.counts()[colour] + later if kind == "other_monsters" else 1.0
         elif effect.get("if", {}).get("measure") == "black":
             total += effect.get("n", 1) * (0.8 if out.me["black"] == 0 else 0.3)
         else:
