@@ -52,8 +52,8 @@ class CandyMonsters(Game):
     has_content_files = True
     #: 2: converting at any time (a standing action), partial feeding, and feeding
     #: answers of one shape for all (abilities step, then one step per monster).
-    #: 3: five ability types play stronger (SUGAR RUSH, SWEET TOOTH, FULL BELLY, CANDY
-    #: CRUSH, TOOTHBRUSH; new card ids, see cards.py), so buying abilities pays.
+    #: 3: abilities pay: every ability costs 1 sugar less and five play stronger (SUGAR
+    #: RUSH, SWEET TOOTH, FULL BELLY, CANDY CRUSH, TOOTHBRUSH); new card ids, see cards.py.
     rules_version = 3
     #: Games stored under rules 1 and 2 go on under their rules and cards (see docs/rules).
     older_rules = (1, 2)
