@@ -36,7 +36,7 @@ def test_sugar_rush_is_bought_and_every_card_in_a_fair_share_of_games():
     figures = card_figures(16, 3, seed=700)
     assert figures["SUGAR RUSH"]["games"] >= 0.5
     assert figures["SUGAR RUSH"]["used"] > 0
-    dead = {name: row["games"] for name, row in figures.items() if row["games"] < 0.15}
+    dead = {name: row["games"] for name, row in figures.items() if row["games"] < 2 / 16}
     assert not dead
 
 

@@ -22,9 +22,11 @@ from bot.games.rng import Rng
 
 #: Expected events drawn in a whole game (the 4th Black Candy lies among the last three).
 EXPECTED_EVENTS = 11
-#: How often each window comes round per round, for an ability's income.
-FREQUENCY = {"turn": 1.0, "start": 1.0, "collect": 0.5, "buy_monster": 0.3,
-             "buy_ability": 0.25, "black_candy": 0.0, "once": 0.0, "event": 0.0}
+#: How often each window comes round per round, for an ability's income: about the share
+#: of turns the AI collects (0.24, rounded up: a SWEET TOOTH owner collects more), buys a
+#: monster (0.28) or an ability (0.48) in rules-3 games (3 players, 1017 turns).
+FREQUENCY = {"turn": 1.0, "start": 1.0, "collect": 0.3, "buy_monster": 0.3,
+             "buy_ability": 0.45, "black_candy": 0.0, "once": 0.0, "event": 0.0}
 #: Tiers keep the order of a turn: window abilities before the action, the action, the rest.
 FIRST, ACTION, LATER = 300.0, 200.0, 100.0
 
