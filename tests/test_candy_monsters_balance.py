@@ -24,15 +24,15 @@ STRONGER = ("sugar-rush", "sweet-tooth", "full-belly", "candy-crush", "toothbrus
 
 def test_the_full_ai_outscores_the_same_ai_that_never_buys_an_ability():
     # On these 24 three-player games the full seats led by 4.0 candies under rules 2 (its
-    # cards and AI) and lead by 7.0 under rules 3; they win more than their share.
+    # cards and AI) and lead by 8.3 under rules 3; they win more than their share.
     figures = duel(24, 3, seed=300)
-    assert figures["lead"] >= 5.5
+    assert figures["lead"] >= 6.0
     assert figures["full_win_ratio"] >= 1.3
 
 
 def test_sugar_rush_is_bought_and_every_card_in_a_fair_share_of_games():
     # Rules 2: SUGAR RUSH was bought in none of these 16 three-player games (4% of 200);
-    # rules 3: in 13 of them, and every card in at least 4.
+    # rules 3: in 15 of them, and every card in at least 3.
     figures = card_figures(16, 3, seed=700)
     assert figures["SUGAR RUSH"]["games"] >= 0.5
     assert figures["SUGAR RUSH"]["used"] > 0
