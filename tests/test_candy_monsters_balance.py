@@ -11,7 +11,7 @@ from test_candy_monsters_rules import arrange, check_whole, market, new, notatio
 
 from bot.games.candy_monsters import CandyMonsters, board, cards, effects
 from bot.games.candy_monsters.ai import action_values
-from bot.games.candy_monsters.balance import card_figures, duel
+from bot.games.candy_monsters.balance import card_figures, duel, play_mixed
 from bot.games.engine import SeatInfo, dumps, loads
 
 GAME = CandyMonsters()
@@ -28,6 +28,13 @@ def test_the_full_ai_outscores_the_same_ai_that_never_buys_an_ability():
     figures = duel(24, 3, seed=300)
     assert figures["lead"] >= 6.0
     assert figures["full_win_ratio"] >= 1.3
+
+
+def test_the_no_ability_ai_never_buys_an_ability_and_the_full_ai_does():
+    final = play_mixed(GAME, [True, False], 11)
+    full, plain = final["players"]
+    assert full["kept"] or board.tucked_ids(final, 0)
+    assert not plain["kept"] and not board.tucked_ids(final, 1)
 
 
 def test_sugar_rush_is_bought_and_every_card_in_a_fair_share_of_games():
