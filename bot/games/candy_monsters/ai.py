@@ -140,12 +140,13 @@ def ability_value(out: Outlook, ability: Any, adding: str | None = None) -> floa
             - ability.cost * out.sugar_value)
 
 
-def income(out: Outlook, card: cards.Card) -> float:
-    """What a card's ability brings over the rest of the game if it is in play."""
+def income(out: Outlook, card: cards.Card, adding: str | None = None) -> float:
+    """What a card's ability brings over the rest of the game if it is in play (``adding``:
+    the colour of the monster being bought, when the card is that monster)."""
     ability = card.ability
     if ability is None:
         return 0.0
-    per_use = max(0.0, ability_value(out, ability, card.colour if card.is_monster else None))
+    per_use = max(0.0, ability_value(out, ability, adding))
     if ability.window == "black_candy":
         return per_use * out.black_candies
     if ability.window == "once":
@@ -177,7 +178,7 @@ def monster_gain(out: Outlook, card_id: str, price: int) -> float:
     starters = sum(1 for m in out.me["monsters"] if m["kind"] == "starting")
     eats = ((card.hunger or 0) + starters) * out.black_candies * max(0.3, out.sugar_value)
     return (card.value + end_estimate(out, card) + (after - before) * out.turns
-            + income(out, card) + kept_sets - eats - price * out.sugar_value)
+            + income(out, card, card.colour) + kept_sets - eats - price * out.sugar_value)
 
 
 def ability_gain(out: Outlook, card_id: str, price: int, places: Sequence[str]) -> float:
