@@ -165,7 +165,7 @@ def check_whole(state: State) -> None:
             len(p["tokens"]) for p in state["players"])
         assert state["kingdom"][key] + held == total, key
         assert state["kingdom"][key] >= 0
-    expected = Counter(c for c in cards.catalogue() if c != "first-player")
+    expected = Counter(cards.dealt(state["rules"]))
     assert everywhere(state) == expected
 
 
@@ -227,8 +227,8 @@ def test_the_rulebook_names_fit_their_examples():
     assert cards.card("oni-baba").hunger == 2
     assert cards.card("uno").kind == "starting"
     assert cards.card("oni-yami").end
-    assert cards.card("pickpocket-red").kind == "ability"
-    assert cards.card("im-inevitable-red").kind == "ability"
+    assert cards.card("pickpocket-3-red").kind == "ability"
+    assert cards.card("im-inevitable-3-red").kind == "ability"
     for event in ("the-one-gummy", "exlollipor", "home-sweet-home"):
         assert cards.card(event).condition
 
@@ -359,7 +359,8 @@ def test_buying_a_monster_pays_the_kingdom_and_refills_the_slot():
 def test_untucked_ability_example_oni_baba_costs_2_less_and_gives_a_candy():
     """Rulebook: two purple candies on kept abilities and a full set of them."""
     state = new()
-    arrange(state, 0, ["uno"], kept=["pickpocket-purple", "sugar-rush-red", "toothbrush-green"],
+    arrange(state, 0, ["uno"],
+            kept=["pickpocket-3-purple", "sugar-rush-3-red", "toothbrush-3-green"],
             sugar=4, candy=0)
     assert board.kept_candies(state, 0) == {"red": 1, "green": 1, "purple": 2}
     market(state, monsters=["oni-baba"])
@@ -374,7 +375,7 @@ def test_untucked_ability_example_oni_baba_costs_2_less_and_gives_a_candy():
 
 def test_a_cost_never_goes_below_zero():
     state = new()
-    arrange(state, 0, ["crumble"], kept=["loot-stash-red", "candy-crush-red"], sugar=0)
+    arrange(state, 0, ["crumble"], kept=["loot-stash-3-red", "candy-crush-3-red"], sugar=0)
     market(state, monsters=["jawbreaker"])
     turn_of(state, 0)
     assert GAME.price(state, 0, "jawbreaker") == 0
@@ -387,7 +388,7 @@ def test_a_cost_never_goes_below_zero():
 def test_a_bought_ability_is_tucked_under_a_monster_or_kept():
     state = new()
     arrange(state, 0, ["uno", "jawbreaker"], sugar=10)
-    market(state, abilities=["pickpocket-red"])
+    market(state, abilities=["pickpocket-3-red"])
     turn_of(state, 0)
     state, _ = play(state, 0, "use uno", "buy pickpocket red")
     decision = GAME.top(state)
@@ -396,22 +397,22 @@ def test_a_bought_ability_is_tucked_under_a_monster_or_kept():
     assert sorted(n for n in notations(state, 0) if n != "convert") == [
         "keep", "tuck under jawbreaker", "tuck under uno"]
     state, _ = play(state, 0, "tuck under jawbreaker")
-    assert board.monster_entry(state, 0, "jawbreaker")["tucked"] == ["pickpocket-red"]
+    assert board.monster_entry(state, 0, "jawbreaker")["tucked"] == ["pickpocket-3-red"]
     check_whole(state)
 
 
 def test_only_one_ability_of_each_type_among_tucked_and_one_among_kept():
     state = new()
-    arrange(state, 0, ["uno", "jawbreaker"], tucked={"uno": ["pickpocket-red"]}, sugar=20)
-    market(state, abilities=["pickpocket-green", "pickpocket-purple"])
+    arrange(state, 0, ["uno", "jawbreaker"], tucked={"uno": ["pickpocket-3-red"]}, sugar=20)
+    market(state, abilities=["pickpocket-3-green", "pickpocket-3-purple"])
     turn_of(state, 0)
     state, _ = play(state, 0, "buy pickpocket green")
     # Tucking a second PICKPOCKET is not allowed; keeping one is, so it is kept at once.
-    assert board.player(state, 0)["kept"] == ["pickpocket-green"]
+    assert board.player(state, 0)["kept"] == ["pickpocket-3-green"]
     state = new()
-    arrange(state, 0, ["uno"], tucked={"uno": ["pickpocket-red"]}, kept=["pickpocket-green"],
+    arrange(state, 0, ["uno"], tucked={"uno": ["pickpocket-3-red"]}, kept=["pickpocket-3-green"],
             sugar=20)
-    market(state, abilities=["pickpocket-purple"])
+    market(state, abilities=["pickpocket-3-purple"])
     turn_of(state, 0)
     assert "buy pickpocket purple" not in notations(state, 0)
     with pytest.raises(IllegalActionError, match="at most one of each type"):
@@ -420,7 +421,7 @@ def test_only_one_ability_of_each_type_among_tucked_and_one_among_kept():
 
 def test_a_kept_ability_cannot_be_used():
     state = new()
-    arrange(state, 0, ["kompeito"], kept=["pickpocket-red"], sugar=3)
+    arrange(state, 0, ["kompeito"], kept=["pickpocket-3-red"], sugar=3)
     arrange(state, 1, ["uno"], sugar=6)
     turn_of(state, 0)
     assert "use pickpocket" not in notations(state, 0)
@@ -453,7 +454,7 @@ def test_a_start_of_turn_ability_works_only_before_the_action():
 
 def test_an_any_time_ability_works_before_and_after_the_action_once_per_round():
     state = new()
-    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-red"]}, sugar=1)
+    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-3-red"]}, sugar=1)
     arrange(state, 1, ["uno"], sugar=6)
     turn_of(state, 0)
     assert "use pickpocket" in notations(state, 0)
@@ -467,7 +468,7 @@ def test_an_any_time_ability_works_before_and_after_the_action_once_per_round():
 
 def test_abilities_are_ready_again_next_round():
     state = new(2)
-    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-red"]}, sugar=1)
+    arrange(state, 0, ["kompeito"], tucked={"kompeito": ["pickpocket-3-red"]}, sugar=1)
     arrange(state, 1, ["doro"], sugar=6)
     turn_of(state, 0)
     state, _ = play(state, 0, "use pickpocket", "collect")
@@ -494,7 +495,7 @@ def test_a_collect_ability_works_only_in_a_turn_you_collected():
 
 def test_a_buy_monster_ability_is_offered_while_buying_a_monster():
     state = new()
-    arrange(state, 0, ["uno"], tucked={"uno": ["haggle-red"]}, sugar=3)
+    arrange(state, 0, ["uno"], tucked={"uno": ["haggle-3-red"]}, sugar=3)
     market(state, monsters=["oni-baba"])
     turn_of(state, 0)
     state, _ = play(state, 0, "buy oni baba")
@@ -509,27 +510,27 @@ def test_a_buy_monster_ability_is_offered_while_buying_a_monster():
 
 def test_cancelling_a_purchase_keeps_the_action_but_not_the_used_ability():
     state = new()
-    arrange(state, 0, ["uno"], tucked={"uno": ["haggle-red"]}, sugar=4)
+    arrange(state, 0, ["uno"], tucked={"uno": ["haggle-3-red"]}, sugar=4)
     market(state, monsters=["oni-baba"])
     turn_of(state, 0)
     state, _ = play(state, 0, "buy oni baba", "use haggle", "cancel")
     assert GAME.top(state) is None
     assert "collect" in notations(state, 0)
-    assert "haggle-red" in board.player(state, 0)["used"]
+    assert "haggle-3-red" in board.player(state, 0)["used"]
 
 
 def test_im_inevitable_example_magmot_and_sugar_rush_let_it_be_used_at_once():
     """Rulebook: buy I'M INEVITABLE, Magmot makes it 1 cheaper, the ability tucked under
     Magmot (1 sugar) lets it be used at once, and using it costs 3 sugar."""
     state = new()
-    arrange(state, 0, ["crumble", "magmot"], tucked={"magmot": ["sugar-rush-red"]}, sugar=12)
+    arrange(state, 0, ["crumble", "magmot"], tucked={"magmot": ["sugar-rush-3-red"]}, sugar=12)
     arrange(state, 1, ["doro"], sugar=9)
     arrange(state, 2, ["blip"], sugar=4)
-    market(state, abilities=["im-inevitable-red"])
-    cost = cards.card("im-inevitable-red").cost
+    market(state, abilities=["im-inevitable-3-red"])
+    cost = cards.card("im-inevitable-3-red").cost
     turn_of(state, 0)
     state, _ = play(state, 0, "buy im inevitable red", "use magmot")
-    assert GAME.price(state, 0, "im-inevitable-red",
+    assert GAME.price(state, 0, "im-inevitable-3-red",
                       state["turn"]["purchase"]["discount"]) == cost - 1
     state, _ = play(state, 0, "use sugar rush", "pay", "tuck under magmot")
     assert board.player(state, 0)["sugar"] == 12 - 1 - (cost - 1)
@@ -538,7 +539,7 @@ def test_im_inevitable_example_magmot_and_sugar_rush_let_it_be_used_at_once():
     state, _ = play(state, 0, "use im inevitable")
     assert board.player(state, 0)["sugar"] == before - 3
     assert board.player(state, 1)["sugar"] == 5 and board.player(state, 2)["sugar"] == 2
-    assert board.player(state, 0)["tokens"] == ["im-inevitable-red"]
+    assert board.player(state, 0)["tokens"] == ["im-inevitable-3-red"]
     assert state["kingdom"]["tokens"] == 2
     check_whole(state)
 
@@ -547,7 +548,7 @@ def test_without_sugar_rush_a_bought_ability_waits_for_the_next_turn():
     state = new()
     arrange(state, 0, ["uno"], sugar=12)
     arrange(state, 1, ["doro"], sugar=9)
-    market(state, abilities=["im-inevitable-red"])
+    market(state, abilities=["im-inevitable-3-red"])
     turn_of(state, 0)
     state, _ = play(state, 0, "buy im inevitable red", "tuck under uno")
     with pytest.raises(IllegalActionError, match="bought this turn"):
@@ -556,7 +557,7 @@ def test_without_sugar_rush_a_bought_ability_waits_for_the_next_turn():
 
 def test_a_once_per_game_ability_keeps_its_token():
     state = new()
-    arrange(state, 0, ["uno"], tucked={"uno": ["im-inevitable-red"]}, sugar=12)
+    arrange(state, 0, ["uno"], tucked={"uno": ["im-inevitable-3-red"]}, sugar=12)
     arrange(state, 1, ["doro"], sugar=9)
     turn_of(state, 0)
     state, _ = play(state, 0, "use im inevitable")
@@ -567,14 +568,14 @@ def test_a_once_per_game_ability_keeps_its_token():
 
 def test_a_black_candy_ability_eases_the_feeding():
     state = new(2)
-    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["full-belly-red"]}, sugar=1)
+    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["full-belly-3-red"]}, sugar=1)
     arrange(state, 1, ["doro"], sugar=0)
     state = black_candy(state)
     assert "use full belly" in notations(state, 0)
     state, _ = feed_all(state, 0, "use full belly")
     state, _ = feed_all(state, 1)
-    # Uno 1 + Magmot 2 = 3, less 2: one sugar.
-    assert meals(state, 0) == {"uno": ("sugar", 0, 0, 0), "magmot": ("sugar", 1, 0, 0)}
+    # Uno 1 + Magmot 2 = 3, less 3 (rules 3's FULL BELLY): nothing to eat.
+    assert meals(state, 0) == {"uno": ("sugar", 0, 0, 0), "magmot": ("sugar", 0, 0, 0)}
     assert board.player(state, 0)["black"] == 0
 
 
@@ -728,11 +729,11 @@ def test_a_monster_not_fed_with_sugar_takes_black_cubes_or_candy_or_leaves():
 
 def test_letting_a_monster_go_discards_its_tucked_abilities():
     state = new(2)
-    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["pickpocket-red"]}, sugar=5)
+    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["pickpocket-3-red"]}, sugar=5)
     state = black_candy(state)
     state, _ = feed_all(state, 0, "let magmot go")
     state, _ = feed_all(state, 1)
-    assert "pickpocket-red" in state["discard"]["abilities"]
+    assert "pickpocket-3-red" in state["discard"]["abilities"]
     assert board.tucked_ids(state, 0) == []
     check_whole(state)
 
@@ -801,8 +802,8 @@ def test_candies_count_example_items_add_up_to_17():
     """Rulebook items 3 + 6 + 1 + 6 + 1 - 2 + 2: their sum, 17, is the score (not the 16
     printed under them)."""
     state = new(2)
-    arrange(state, 0, ["blip", "sour-sprite", "oni-yami"], tucked={"sour-sprite": ["haggle-red"]},
-            kept=["loot-stash-red", "candy-crush-green"], sugar=5, candy=6, black=2)
+    arrange(state, 0, ["blip", "sour-sprite", "oni-yami"], tucked={"sour-sprite": ["haggle-3-red"]},
+            kept=["loot-stash-3-red", "candy-crush-3-green"], sugar=5, candy=6, black=2)
     items = scoring.breakdown(state, 0)
     assert items == {"monsters": 3, "kept": 6, "tucked": 1, "candy": 6, "sugar": 1,
                      "black": -2, "bonus": 2, "total": 17}
@@ -841,7 +842,7 @@ def test_typed_moves_are_read_in_the_games_own_words():
 def test_a_unique_abbreviation_buys_and_an_unknown_name_is_not_a_move():
     state = new()
     arrange(state, 0, ["uno"], sugar=20)
-    market(state, monsters=["oni-baba", "oni-yami"], abilities=["pickpocket-red"])
+    market(state, monsters=["oni-baba", "oni-yami"], abilities=["pickpocket-3-red"])
     turn_of(state, 0)
     assert GAME.parse(state, 0, "buy pickpocket").notation == "buy pickpocket red"
     with pytest.raises(AmbiguousActionError):

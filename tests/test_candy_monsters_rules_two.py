@@ -106,7 +106,7 @@ def _public_shape(state, seat: int, steps: list[str]) -> list[tuple[str, str]]:
 
 def test_every_feeding_answer_takes_the_same_public_steps_however_the_monsters_are_fed():
     state = new(3)
-    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["full-belly-red"]}, sugar=4)
+    arrange(state, 0, ["uno", "magmot"], tucked={"magmot": ["full-belly-3-red"]}, sugar=4)
     arrange(state, 1, ["doro"], sugar=0)
     arrange(state, 2, ["blip"], sugar=0)
     state = black_candy(state)

@@ -22,9 +22,11 @@ from bot.games.rng import Rng
 
 #: Expected events drawn in a whole game (the 4th Black Candy lies among the last three).
 EXPECTED_EVENTS = 11
-#: How often each window comes round per round, for an ability's income.
-FREQUENCY = {"turn": 1.0, "start": 1.0, "collect": 0.5, "buy_monster": 0.3,
-             "buy_ability": 0.25, "black_candy": 0.0, "once": 0.0, "event": 0.0}
+#: How often each window comes round per round, for an ability's income: about the share
+#: of turns the AI collects (0.24, rounded up: a SWEET TOOTH owner collects more), buys a
+#: monster (0.28) or an ability (0.48) in rules-3 games (3 players, 1017 turns).
+FREQUENCY = {"turn": 1.0, "start": 1.0, "collect": 0.3, "buy_monster": 0.3,
+             "buy_ability": 0.45, "black_candy": 0.0, "once": 0.0, "event": 0.0}
 #: Tiers keep the order of a turn: window abilities before the action, the action, the rest.
 FIRST, ACTION, LATER = 300.0, 200.0, 100.0
 
@@ -78,22 +80,25 @@ def _black_candy_chance(view: View) -> float:
     return 1.0 / (per_pile - position)
 
 
-def effect_value(out: Outlook, effect: dict[str, Any], source: str | None = None) -> float:
-    """What one use of an effect is worth now, in candies."""
+def effect_value(out: Outlook, effect: dict[str, Any], adding: str | None = None) -> float:
+    """What one use of an effect is worth now, in candies (``adding``: the colour of a
+    monster being bought, counted as if it were already in play)."""
     verb = effect["verb"]
     n = int(effect.get("n", 1))
     sv = out.sugar_value
     if "per" in effect:
         per = effect["per"]
         kind, _, colour = per.partition(":")
-        counts = out.counts()
+        counts = out.counts(adding)
         n *= {"monsters": counts[colour] if colour else len(out.me["monsters"]),
               "colours": sum(1 for v in counts.values() if v),
               "kept": len(out.me["kept"])}.get(kind, 1)
     if "if" in effect:
         cond = effect["if"]
-        if cond.get("measure") == "colours" and sum(1 for v in out.counts().values() if v) < 3:
-            return 0.0
+        if cond.get("measure") == "colours":
+            # Every colour is usually within reach: a monster or two away.
+            have = sum(1 for v in out.counts(adding).values() if v)
+            n *= {0: 0.0, 1: 0.4, 2: 0.8}.get(have, 1.0)
     if verb == "gain_sugar":
         return n * sv
     if verb == "gain_candy":
@@ -108,25 +113,40 @@ def effect_value(out: Outlook, effect: dict[str, Any], source: str | None = None
     if verb == "discount":
         return n * sv
     if verb == "ready_purchase":
-        return 0.2
+        return ready_value(out)
     if verb == "eat_less":
         return n * sv
     return 0.0
 
 
-def ability_value(out: Outlook, ability: Any) -> float:
+def ready_value(out: Outlook) -> float:
+    """One use now of the ability being bought (a SUGAR RUSH): worth it only for an
+    ability used in the rest of this turn; before a purchase, about a third of them are."""
+    turn = out.view.get("turn")
+    buying = turn.get("buying") if turn else None
+    if buying is None:
+        return 0.3
+    ability = cards.card(buying).ability
+    if ability is None or ability.window not in ("turn", "once"):
+        return 0.0
+    return max(0.0, ability_value(out, ability))
+
+
+def ability_value(out: Outlook, ability: Any, adding: str | None = None) -> float:
     """One use of an ability, less its activation cost."""
     if ability is None:
         return 0.0
-    return sum(effect_value(out, e) for e in ability.effects) - ability.cost * out.sugar_value
+    return (sum(effect_value(out, e, adding) for e in ability.effects)
+            - ability.cost * out.sugar_value)
 
 
-def income(out: Outlook, card: cards.Card) -> float:
-    """What a card's ability brings over the rest of the game if it is in play."""
+def income(out: Outlook, card: cards.Card, adding: str | None = None) -> float:
+    """What a card's ability brings over the rest of the game if it is in play (``adding``:
+    the colour of the monster being bought, when the card is that monster)."""
     ability = card.ability
     if ability is None:
         return 0.0
-    per_use = max(0.0, ability_value(out, ability))
+    per_use = max(0.0, ability_value(out, ability, adding))
     if ability.window == "black_candy":
         return per_use * out.black_candies
     if ability.window == "once":
@@ -139,7 +159,9 @@ def end_estimate(out: Outlook, card: cards.Card) -> float:
     for effect in card.end:
         if "per" in effect:
             kind, _, colour = effect["per"].partition(":")
-            total += out.counts()[colour] if kind == "other_monsters" else 1.0
+            # Monsters of that colour still to come: about one in three buys.
+            later = min(2.0, out.turns * 0.1)
+            total += out.counts()[colour] + later if kind == "other_monsters" else 1.0
         elif effect.get("if", {}).get("measure") == "black":
             total += effect.get("n", 1) * (0.8 if out.me["black"] == 0 else 0.3)
         else:
@@ -156,7 +178,7 @@ def monster_gain(out: Outlook, card_id: str, price: int) -> float:
     starters = sum(1 for m in out.me["monsters"] if m["kind"] == "starting")
     eats = ((card.hunger or 0) + starters) * out.black_candies * max(0.3, out.sugar_value)
     return (card.value + end_estimate(out, card) + (after - before) * out.turns
-            + income(out, card) + kept_sets - eats - price * out.sugar_value)
+            + income(out, card, card.colour) + kept_sets - eats - price * out.sugar_value)
 
 
 def ability_gain(out: Outlook, card_id: str, price: int, places: Sequence[str]) -> float:

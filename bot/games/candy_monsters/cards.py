@@ -4,6 +4,11 @@ Every card is a :class:`Card`; its ability (or an event's effect) is data, a
 list of verbs that :mod:`bot.games.candy_monsters.effects` interprets and turns
 into the printed text. Cards are found by id (``magmot``, ``pickpocket-red``,
 ``black-candy-2``) and, for typed moves, by key (``oni baba``, ``im inevitable``).
+
+A card changed by a newer rules version gets a new id (``sugar-rush-3-red``) and
+the old one stays in the catalogue with ``until``, the last rules version it is
+dealt in: a stored game holds card ids, so it keeps the cards it was dealt, and
+:func:`ids_of` deals each rules version its own cards.
 """
 
 from __future__ import annotations
@@ -51,6 +56,15 @@ class Card:
     #: An event's condition and effects.
     condition: dict[str, Any] | None = None
     effects: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    #: The rules versions that deal this card: ``since`` to ``until`` (``None``: still dealt).
+    since: int = 1
+    until: int | None = None
+
+    def dealt_in(self, rules: int | None) -> bool:
+        """Is this card dealt in games of rules ``rules`` (``None``: the newest)?"""
+        if rules is None:
+            return self.until is None
+        return self.since <= rules and (self.until is None or rules <= self.until)
 
     @property
     def key(self) -> str:
@@ -108,6 +122,17 @@ def supply() -> dict[str, int]:
     }
 
 
+def _in_place(current: list[dict[str, Any]],
+              retired: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The current entries with each retired one just before its successor (same name), so
+    every rules version deals its cards in the order it always did (the shuffles agree)."""
+    out: list[dict[str, Any]] = []
+    for raw in current:
+        out.extend(old for old in retired if old["name"] == raw["name"])
+        out.append(raw)
+    return out
+
+
 @cache
 def catalogue() -> dict[str, Card]:
     """Every card by id."""
@@ -117,16 +142,18 @@ def catalogue() -> dict[str, Card]:
         cards[raw["id"]] = Card(raw["id"], raw["name"], "starting", raw["colour"], 0,
                                 raw["value"], None, _ability(raw.get("ability")),
                                 tuple(raw.get("end", ())))
-    for raw in monsters["deck"]:
+    for raw in _in_place(monsters["deck"], monsters.get("retired", [])):
         cards[raw["id"]] = Card(raw["id"], raw["name"], "monster", raw["colour"], raw["cost"],
                                 raw["value"], raw["hunger"], _ability(raw.get("ability")),
-                                tuple(raw.get("end", ())))
-    for raw in load_json(PACKAGE, "abilities.json")["types"]:
+                                tuple(raw.get("end", ())), since=raw.get("since", 1),
+                                until=raw.get("until"))
+    abilities = load_json(PACKAGE, "abilities.json")
+    for raw in _in_place(abilities["types"], abilities.get("retired", [])):
         for colour in colours():
             card_id = f"{raw['id']}-{colour}"
             cards[card_id] = Card(card_id, raw["name"], "ability", colour, raw["cost"],
                                   raw["value"], None, _ability(raw["ability"]), (),
-                                  raw["id"])
+                                  raw["id"], since=raw.get("since", 1), until=raw.get("until"))
     events = load_json(PACKAGE, "events.json")
     for raw in events["events"]:
         cards[raw["id"]] = Card(raw["id"], raw["name"], "event", condition=raw.get("if"),
@@ -145,14 +172,21 @@ def card(card_id: str) -> Card:
     return catalogue()[card_id]
 
 
-def ids_of(kind: str) -> list[str]:
-    """Card ids of one kind, in data order."""
-    return [c.id for c in catalogue().values() if c.kind == kind]
+def ids_of(kind: str, rules: int | None = None) -> list[str]:
+    """Card ids of one kind dealt under rules ``rules`` (``None``: the newest), in data order."""
+    return [c.id for c in catalogue().values() if c.kind == kind and c.dealt_in(rules)]
+
+
+def dealt(rules: int | None = None) -> list[str]:
+    """Every card id a game of rules ``rules`` holds somewhere (not the first player card)."""
+    return [c.id for c in catalogue().values()
+            if c.kind != "first_player" and c.dealt_in(rules)]
 
 
 @cache
-def ability_types() -> tuple[str, ...]:
-    return tuple(raw["id"] for raw in load_json(PACKAGE, "abilities.json")["types"])
+def ability_types(rules: int | None = None) -> tuple[str, ...]:
+    """The ability types dealt under rules ``rules`` (``None``: the newest)."""
+    return tuple(dict.fromkeys(card(c).type or "" for c in ids_of("ability", rules)))
 
 
 @cache

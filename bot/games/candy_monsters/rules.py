@@ -52,9 +52,11 @@ class CandyMonsters(Game):
     has_content_files = True
     #: 2: converting at any time (a standing action), partial feeding, and feeding
     #: answers of one shape for all (abilities step, then one step per monster).
-    rules_version = 2
-    #: Games stored under rules 1 go on under rules 1 (see docs/rules).
-    older_rules = (1,)
+    #: 3: abilities pay: every ability costs 1 sugar less and five play stronger (SUGAR
+    #: RUSH, SWEET TOOTH, FULL BELLY, CANDY CRUSH, TOOTHBRUSH); new card ids, see cards.py.
+    rules_version = 3
+    #: Games stored under rules 1 and 2 go on under their rules and cards (see docs/rules).
+    older_rules = (1, 2)
     #: A round: every player's turn, then the event (a Black Candy asks the joint feeding).
     phases = ("turns", "event")
     step_joiners = frozenset({"under"})
@@ -84,7 +86,7 @@ class CandyMonsters(Game):
     def setup(self, state: State, turn: Turn) -> None:
         players = len(state["seats"])
         rng = turn.rng
-        box = deck_shuffled(cards.ids_of("starting"), rng)
+        box = deck_shuffled(cards.ids_of("starting", state["rules"]), rng)
         kingdom = dict(cards.supply())
         start = cards.kingdom()["starting_sugar"]
         state["kingdom"] = kingdom
@@ -95,8 +97,9 @@ class CandyMonsters(Game):
                                      "monsters": [{"card": box.pop(), "tucked": []}],
                                      "kept": [], "used": [], "tokens": []})
         state["box"] = sorted(box)
-        state["decks"] = {"monsters": deck_shuffled(cards.ids_of("monster"), rng),
-                          "abilities": self._ability_deck(rng),
+        rules = state["rules"]
+        state["decks"] = {"monsters": deck_shuffled(cards.ids_of("monster", rules), rng),
+                          "abilities": self._ability_deck(rng, rules),
                           "events": self._event_deck(rng)}
         size = cards.kingdom()["market_size"]
         state["market"] = {"monsters": [None] * size, "abilities": [None] * size}
@@ -113,11 +116,12 @@ class CandyMonsters(Game):
         self.start_phases(state, turn)
 
     @staticmethod
-    def _ability_deck(rng: Rng) -> list[str]:
+    def _ability_deck(rng: Rng, rules: int) -> list[str]:
         """One ability of each type shuffled at the bottom, the rest shuffled on top."""
         bottom, rest = [], []
-        for type_id in cards.ability_types():
-            copies = [c for c in cards.ids_of("ability") if cards.card(c).type == type_id]
+        for type_id in cards.ability_types(rules):
+            copies = [c for c in cards.ids_of("ability", rules)
+                      if cards.card(c).type == type_id]
             pick = rng.choice(copies)
             bottom.append(pick)
             rest.extend(c for c in copies if c != pick)
