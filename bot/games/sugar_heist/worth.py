@@ -87,10 +87,9 @@ def _fill(base: Pool, k: int, steps: str, challenge: str) -> float:
 @cache
 def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float:
     """The chance the attacker can pay after ``steps`` run on ``pool``."""
-    steps: Steps = _load(frozen_steps)
-    if not steps:
+    if frozen_steps == "[]":
         return 1.0 if payable(pool, frozen_challenge) else 0.0
-    step, rest = steps[0], _freeze(steps[1:])
+    step, rest = _split(frozen_steps)
     do, count, by = step["do"], step.get("count", 1), step.get("by", "attacker")
     pick = min if by == "defender" else max
     counts = Counter(pool)
@@ -99,7 +98,7 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
         return _value(_sorted(p), rest, frozen_challenge)
 
     if do == "reroll":
-        options = [(), *choices(pool, count, up_to=True)] if pool else [()]
+        options = [(), *_choices(pool, count, up_to=True)] if pool else [()]
         return pick(_fill(_without(pool, s), len(s), rest, frozen_challenge) for s in options)
     if do == "reroll_all":
         hit = tuple(v for v in pool if matches(v, step, counts))
@@ -110,7 +109,7 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
             return then(_without(pool, tuple(drop)))
         if len(pool) <= count:
             return then(())
-        return pick(then(_without(pool, s)) for s in choices(pool, count, up_to=False))
+        return pick(then(_without(pool, s)) for s in _choices(pool, count, up_to=False))
     if do == "lose_all":
         return then(tuple(v for v in pool if not matches(v, step, counts)))
     if do in ("add", "set"):
@@ -122,7 +121,7 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
         if by in ("highest", "lowest"):
             s = tuple(sorted(pool, reverse=by == "highest")[:count])
             return then(changed(s))
-        options = choices(pool, count, up_to=by != "defender")
+        options = _choices(pool, count, up_to=by != "defender")
         if by != "defender":
             options = [(), *options]
         return pick(then(changed(s)) for s in options)
@@ -135,16 +134,39 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
     if do == "outside_roll":
         hit = sum(1 for face in range(1, 7)
                   if face >= step.get("at_least", 7) or face <= step.get("at_most", 0)) / 6
-        now = _freeze([*step["then"], *steps[1:]])
-        other = _freeze([*step.get("else", []), *steps[1:]])
+        now = _join(_freeze(step["then"]), rest)
+        other = _join(_freeze(step.get("else", [])), rest)
         return hit * _value(pool, now, frozen_challenge) + \
             (1 - hit) * _value(pool, other, frozen_challenge)
+    if do == "choice":
+        return max(_value(pool, _join(_freeze(o), rest), frozen_challenge)
+                   for o in step["options"])
+    if do == "dodge":
+        return 1.0
     # Steps that do not touch the dice (candy, money, costumes) leave the chance as it is.
     return then(pool)
 
 
 def _freeze(data: Any) -> str:
     return json.dumps(data, sort_keys=True)
+
+
+@cache
+def _split(frozen_steps: str) -> tuple[dict[str, Any], str]:
+    """The first step of a frozen list and the frozen rest."""
+    steps = _load(frozen_steps)
+    return steps[0], _freeze(steps[1:])
+
+
+@cache
+def _join(first: str, then: str) -> str:
+    """Two frozen step lists as one."""
+    return _freeze([*_load(first), *_load(then)])
+
+
+@cache
+def _choices(pool: Pool, count: int, up_to: bool) -> list[Pool]:
+    return choices(pool, count, up_to)
 
 
 @cache
@@ -235,3 +257,29 @@ def stop_chance(encounter: dict[str, Any], mod: dict[str, Any] | None, dice: int
     paid = pay_chance(encounter["challenge"], effect, dice)
     left = max(0.0, dice - dice_lost(effect, dice))
     return (1 - paid) * suffering(encounter["bad"], round(left), candy)["ends"]
+
+
+def optional(ability: Steps) -> Steps:
+    """A costume's ability as one step the attacker may take or leave."""
+    return [{"do": "choice", "options": [[], ability]}]
+
+
+def fail_cost(encounter: dict[str, Any], dice: int, stake: float, candy: int = 3,
+              die: float = 0.5, money: float = 0.3) -> float:
+    """What failing ``encounter`` costs, in candy: the room's candy, then its bad stuff."""
+    bad = suffering(encounter["bad"], dice, candy)
+    return 1.0 + bad["candy"] + die * bad["dice"] + money * bad["money"] + stake * bad["ends"]
+
+
+def costume_gain(ability: Steps, encounter: dict[str, Any], dice: int, stake: float) -> float:
+    """The candy a costume saves in one room of ``encounter`` met with ``dice`` dice:
+    the rise in the chance of paying times what failing costs (a dodge saves the bad
+    stuff but gains no candy)."""
+    effect = encounter.get("effect", [])
+    before = pay_chance(encounter["challenge"], effect, dice)
+    after = pay_chance(encounter["challenge"], [*effect, *optional(ability)], dice)
+    left = max(0, round(dice - dice_lost(effect, dice)))
+    fail = fail_cost(encounter, left, stake)
+    if any(s["do"] == "dodge" for s in ability):
+        return (1 - before) * (fail - 1.0)
+    return (after - before) * fail
