@@ -58,13 +58,21 @@ class CardTally:
     cleared: int = 0
     stopped: int = 0
     candy_cost: float = 0.0
+    #: For a mod: the rooms it was in whose encounter was also met without a mod, and
+    #: what the mod added there over that encounter without one (its own share).
+    compared: int = 0
+    added_stopped: float = 0.0
+    added_cost: float = 0.0
 
     def figures(self, games: int) -> dict[str, float]:
-        """Per game bought/used, per room met: stop rate, clear rate, candy cost."""
+        """Per game bought/used, per room met: stop rate, clear rate, candy cost, and
+        (mods) the stop rate and candy cost added to the encounters they were on."""
         met = self.met or 1
         return {"bought": self.bought / games, "used": self.used / games, "met": self.met,
                 "stop_rate": self.stopped / met, "clear_rate": self.cleared / met,
-                "candy_cost": self.candy_cost / met}
+                "candy_cost": self.candy_cost / met,
+                "added_stop": self.added_stopped / (self.compared or 1),
+                "added_cost": self.added_cost / (self.compared or 1)}
 
 
 @dataclass
@@ -80,6 +88,10 @@ class _Recorder(SugarHeist):
     def __init__(self) -> None:
         super().__init__()
         self.tally: dict[str, CardTally] = defaultdict(CardTally)
+        #: Encounters met in rooms without a mod, apart.
+        self.bare: dict[str, CardTally] = defaultdict(CardTally)
+        #: (mod, encounter) -> what the pair did.
+        self.pairs: dict[tuple[str, str], CardTally] = defaultdict(CardTally)
         self.rooms: list[_Room] = []
 
     def _enter(self, state: State, turn: Turn) -> None:
@@ -102,8 +114,12 @@ class _Recorder(SugarHeist):
             gained, lost = after.gained - room.gained, after.lost - room.lost
             stopped = not passed and r == len(self.rooms) - 1
             cost = (1 - gained) + lost + (steal if stopped else 0)
-            for key in room.keys:
-                t = self.tally[key]
+            tallies = [self.tally[key] for key in room.keys]
+            if len(room.keys) == 1:
+                tallies.append(self.bare[room.keys[0]])
+            else:
+                tallies.append(self.pairs[(room.keys[1], room.keys[0])])
+            for t in tallies:
                 t.met += 1
                 t.cleared += h["outcomes"][r] == "cleared"
                 t.stopped += stopped
@@ -137,6 +153,13 @@ def card_figures(games: int, players: int, seed: int = 0,
                 end = words.index("on") if "on" in words else len(words)
                 game.tally[names[" ".join(words[1:end])]].used += 1
             state = game.apply(state, seat, action).state
+    for (mod, encounter), pair in game.pairs.items():
+        bare = game.bare[encounter]
+        if bare.met:
+            t = game.tally[mod]
+            t.compared += pair.met
+            t.added_stopped += pair.stopped - pair.met * bare.stopped / bare.met
+            t.added_cost += pair.candy_cost - pair.met * bare.candy_cost / bare.met
     return {key: t.figures(games) for key, t in sorted(game.tally.items())}
 
 
@@ -150,8 +173,10 @@ def card_table(figures: dict[str, dict[str, float]]) -> str:
         d = designs[key]
         rows.append((d["cost"], d["kind"], -f["stop_rate"], d["name"], f))
     lines = ["| Card | Cost | Kind | Bought / game | Rooms met | Stop rate | Clear rate "
-             "| Candy cost |", "|---|---|---|---|---|---|---|---|"]
+             "| Candy cost | Mod's own: stops, candy |", "|---|---|---|---|---|---|---|---|---|"]
     for cost, kind, _, name, f in sorted(rows):
+        own = f"{f['added_stop']:+.0%}, {f['added_cost']:+.2f}" if kind == "mod" else "-"
         lines.append(f"| {name} | ${cost} | {kind} | {f['bought']:.2f} | {int(f['met'])} | "
-                     f"{f['stop_rate']:.0%} | {f['clear_rate']:.0%} | {f['candy_cost']:.2f} |")
+                     f"{f['stop_rate']:.0%} | {f['clear_rate']:.0%} | {f['candy_cost']:.2f} "
+                     f"| {own} |")
     return "\n".join(lines)
