@@ -185,7 +185,7 @@ def test_paying_clears_the_room_for_one_candy(dice):
     dice.extend([1, 2, 3, 4, 5, 6])
     state = everybody_passes(state)
     legal = [a.notation for a in GAME.legal_actions(state, 0)]
-    assert legal[:2] == ["pay 5", "pay 6"] and legal[-1] == "suffer"
+    assert legal[:3] == ["pay 4", "pay 5", "pay 6"] and legal[-1] == "suffer"
     state = act(state, 0, "pay 6")
     assert state["players"][0]["candy"] == 4 and state["heist"]["outcomes"][0] == "cleared"
 
@@ -204,11 +204,11 @@ def test_one_may_suffer_instead_of_paying_and_go_on_without_candy(dice):
 def test_bad_stuff_that_says_end_the_heist_ends_it(dice):
     state = new_game()
     arrange_track(state, [0, 1, 2])
-    put(state, 1, 1, "slime-bucket")
-    dice.extend([1, 2, 3, 4, 5, 6])  # no pair
+    put(state, 1, 1, "grandmas-knitting-trap")
+    dice.extend([1, 2, 3, 4, 5, 6])  # no pair: lose 2 candy and end the heist
     state = everybody_passes(state)
     record = state["heists"][-1]
-    assert not record["passed"] and record["lost"] == 1
+    assert not record["passed"] and record["lost"] == 2
     assert state["heist"]["attacker"] == 1, "Bob's heist begins"
 
 
