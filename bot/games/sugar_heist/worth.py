@@ -47,7 +47,8 @@ def _without(pool: Pool, values: Pool) -> Pool:
     return tuple(left)
 
 
-def _fits(step: dict[str, Any]) -> bool:
+def _filtered(step: dict[str, Any]) -> bool:
+    """Does the step name die words (only dice that fit them are touched)?"""
     return any(k in step for k in cards.FILTER_KEYS)
 
 
@@ -74,14 +75,10 @@ def payable(pool: Pool, frozen_challenge: str) -> bool:
     return fits(pool, 0)
 
 
-def _value(pool: Pool, steps: str, challenge: str) -> float:
-    return _chance_after(pool, steps, challenge)
-
-
 @cache
 def _fill(base: Pool, k: int, steps: str, challenge: str) -> float:
     """The chance of paying after ``k`` fresh dice join ``base``, then ``steps``."""
-    return sum(p * _value(_sorted(base + r), steps, challenge) for r, p in rolls(k))
+    return sum(p * _chance_after(_sorted(base + r), steps, challenge) for r, p in rolls(k))
 
 
 @cache
@@ -95,7 +92,7 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
     counts = Counter(pool)
 
     def then(p: Pool) -> float:
-        return _value(_sorted(p), rest, frozen_challenge)
+        return _chance_after(_sorted(p), rest, frozen_challenge)
 
     if do == "reroll":
         options = [(), *_choices(pool, count, up_to=True)] if pool else [()]
@@ -126,7 +123,7 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
             options = [(), *options]
         return pick(then(changed(s)) for s in options)
     if do == "add_all":
-        return then(tuple(clamp(v + step["amount"]) if not _fits(step)
+        return then(tuple(clamp(v + step["amount"]) if not _filtered(step)
                           or matches(v, step, counts) else v for v in pool))
     if do == "gain_die":
         k = min(count, MAX_DICE - len(pool))
@@ -136,10 +133,10 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
                   if face >= step.get("at_least", 7) or face <= step.get("at_most", 0)) / 6
         now = _join(_freeze(step["then"]), rest)
         other = _join(_freeze(step.get("else", [])), rest)
-        return hit * _value(pool, now, frozen_challenge) + \
-            (1 - hit) * _value(pool, other, frozen_challenge)
+        return hit * _chance_after(pool, now, frozen_challenge) + \
+            (1 - hit) * _chance_after(pool, other, frozen_challenge)
     if do == "choice":
-        return max(_value(pool, _join(_freeze(o), rest), frozen_challenge)
+        return max(_chance_after(pool, _join(_freeze(o), rest), frozen_challenge)
                    for o in step["options"])
     if do == "dodge":
         return 1.0
@@ -148,6 +145,7 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
 
 
 def _freeze(data: Any) -> str:
+    """A hashable text of a challenge or step list (the caches' keys)."""
     return json.dumps(data, sort_keys=True)
 
 
@@ -166,6 +164,7 @@ def _join(first: str, then: str) -> str:
 
 @cache
 def _choices(pool: Pool, count: int, up_to: bool) -> list[Pool]:
+    """:func:`~bot.games.sugar_heist.dice.choices`, kept (pools recur very often)."""
     return choices(pool, count, up_to)
 
 
