@@ -152,7 +152,8 @@ def _prep_value(view: View, notation: str) -> float:
     money = _money_worth(view)
     if words[0] == "pass":
         passed = len(view["prep"]["passed"]) if view["prep"] else 0
-        bonus = (2 if passed == 0 else 1) if passed < 2 else 0
+        bonuses = cards.track(len(view["seats"]))["pass_bonus"]
+        bonus = bonuses[passed] if passed < len(bonuses) else 0
         # Money left over also breaks ties at the end: passing beats a card worth nothing.
         return money * bonus + 0.01
     rounds = _rounds_left(view)
