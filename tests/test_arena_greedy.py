@@ -34,7 +34,7 @@ def test_the_greedy_baseline_moves_the_same_in_every_world_it_cannot_tell_apart(
 
 
 def test_the_sugar_heist_ai_beats_the_greedy_baseline_well_above_its_fair_share():
-    # 91% of 100 three-player games (docs/benchmarks.md); the fair share is a third.
+    # 98% of 100 three-player games (docs/rules/sugar-heist.md); the fair share is a third.
     assert win_rate(get_game("sugar-heist"), 6, 3, "greedy", seed_base=500) >= 4 / 6
 
 

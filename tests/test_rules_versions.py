@@ -29,4 +29,16 @@ def test_a_kept_older_version_loads_and_replays_under_its_own_rules():
 def test_a_version_the_game_does_not_keep_is_not_made_new():
     game = SugarHeist()
     with pytest.raises(RulesVersionError, match="does not play"):
-        game.new([SeatInfo("A"), SeatInfo("B"), SeatInfo("C")], 4, None, rules=1)
+        game.new([SeatInfo("A"), SeatInfo("B"), SeatInfo("C")], 4, None,
+                 rules=game.rules_version + 1)
+
+
+def test_sugar_heist_keeps_playing_rules_one_and_two_as_they_were():
+    # Rules 3 changed cards: games stored under 1 and 2 go on with the cards they had.
+    game = SugarHeist()
+    assert game.plays_rules(1) and game.plays_rules(2)
+    seats = [SeatInfo("A"), SeatInfo("B"), SeatInfo("C")]
+    for rules in (1, 2):
+        old = game.new(seats, 4, None, rules=rules)
+        assert loads(dumps(old), game)["rules"] == rules
+        assert game.replay(seats, 4, None, [], rules=rules) == old

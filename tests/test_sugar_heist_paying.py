@@ -60,9 +60,21 @@ def test_pays_accepts_any_dice_holding_a_payment():
     assert heist_dice.spends((1, 3, 4, 5), sum_six)[0] == (1, 5)
 
 
-def test_a_game_stored_under_rules_one_is_carried_over_and_pays_the_new_way(dice):
+def test_a_game_stored_under_rules_one_goes_on_paying_only_the_cheapest_way(dice):
     state = _facing(dice, "slime-bucket", [3, 3, 3, 4, 5, 6])
     state["rules"] = 1
     loaded = loads(dumps(state), GAME)
-    assert loaded["rules"] == GAME.rules_version
+    assert loaded["rules"] == 1
+    pays = [a.notation for a in GAME.legal_actions(loaded, 0) if a.notation.startswith("pay ")]
+    assert pays == ["pay 3 3"]
+    with pytest.raises(IllegalActionError):
+        GAME.parse(loaded, 0, "pay 3 3 3")
+    assert act(loaded, 0, "pay 3 3")["heist"]["outcomes"][0] == "cleared"
+
+
+def test_a_game_stored_under_rules_two_pays_with_any_satisfying_dice(dice):
+    state = _facing(dice, "slime-bucket", [3, 3, 3, 4, 5, 6])
+    state["rules"] = 2
+    loaded = loads(dumps(state), GAME)
+    assert loaded["rules"] == 2
     assert act(loaded, 0, "pay 3 3 3")["heist"]["outcomes"][0] == "cleared"

@@ -204,11 +204,11 @@ def test_one_may_suffer_instead_of_paying_and_go_on_without_candy(dice):
 def test_bad_stuff_that_says_end_the_heist_ends_it(dice):
     state = new_game()
     arrange_track(state, [0, 1, 2])
-    put(state, 1, 1, "slime-bucket")
-    dice.extend([1, 2, 3, 4, 5, 6])  # no pair
+    put(state, 1, 1, "grandmas-knitting-trap")
+    dice.extend([1, 2, 3, 4, 5, 6])  # no pair: lose 2 candy and end the heist
     state = everybody_passes(state)
     record = state["heists"][-1]
-    assert not record["passed"] and record["lost"] == 1
+    assert not record["passed"] and record["lost"] == 2
     assert state["heist"]["attacker"] == 1, "Bob's heist begins"
 
 

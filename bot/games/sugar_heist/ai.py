@@ -1,8 +1,11 @@
 """The Sugar Heist AI, for both sides of a heist, working from its own view only.
 
-Prep: it buys with a plan: an encounter card in every room first (dearer cards
-are harder), then mods, then costumes up to three, keeping money when nothing
-is worth its price. Heist, as attacker: it pays with the dice it can spare best
+Prep: it values each card by what it does (:mod:`bot.games.sugar_heist.worth`):
+a hideout card by how much more candy the room costs an attacker with it, at the
+dice an attacker usually brings to that room and with the viewer's own stake
+(steal plus sugar tax); a costume by the candy it saves over the box's
+encounters; both times the rounds left to use them, against what the money would
+be worth kept. Heist, as attacker: it pays with the dice it can spare best
 (low, few), uses a costume when that turns a failure into a clear, and picks the
 lightest bad stuff. As defender: it rerolls and removes the dice that make the
 attacker's payment likely, counting every outcome of the dice.
@@ -11,12 +14,13 @@ attacker's payment likely, counting every outcome of the dice.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import product
 from typing import Any
 
 from bot.games.engine import Action, View
 from bot.games.rng import Rng
-from bot.games.sugar_heist import cards
+from bot.games.sugar_heist import cards, worth
 from bot.games.sugar_heist.dice import can_pay, clamp
 
 #: What bad stuff costs the attacker, per unit.
@@ -24,8 +28,6 @@ CANDY_COST = 1.6
 DIE_COST = 0.8
 MONEY_COST = 0.3
 END_COST = 4.0
-#: Money kept for the next round is worth this much per dollar.
-MONEY_VALUE = 0.9
 
 
 def choose(view: View, legal: list[Action], rng: Rng) -> Action:
@@ -56,38 +58,117 @@ def action_values(view: View, actions: list[Action]) -> dict[str, float]:
 # --------------------------------------------------------------------------- prep
 
 
-def _held_cost(slot: dict[str, Any] | None) -> int:
-    if slot is None:
-        return 0
-    if "key" in slot:
-        return int(cards.hideout_cards()[slot["key"]]["cost"])
-    return int(slot["cost"])
+#: Dice an attacker usually still holds on reaching rooms 1, 2 and 3.
+ROOM_DICE = (6, 5, 4)
+#: Candy a heist still stands to win per room after the one it might end in.
+ROOM_STAKE = 0.5
+#: What a dollar kept is worth, in candy, per round still to come after this one.
+MONEY_PER_ROUND = 0.12
+#: Each costume already owned makes the next one worth this much less (fewer rooms
+#: left to use it in, once per heist).
+COSTUME_CROWD = 0.2
+#: What making the attacker flip a costume is worth, in candy.
+EXHAUST_WORTH = 0.4
+
+
+def _rules(view: View) -> int:
+    """The rules version the game is played under (its cards differ between them)."""
+    return int(view["rules"])
+
+
+def _held(view: View, room: int, slot: str) -> dict[str, Any] | None:
+    """The design in one of the viewer's own slots (a board default for an empty
+    encounter slot, None for an empty mod slot)."""
+    me = view["seats"][view["viewer"]]
+    held = me["rooms"][room][slot]
+    if held is not None:
+        return cards.hideout_cards(_rules(view))[held["key"]]
+    if slot == "encounter" and me["board"]:
+        return cards.board(me["board"]["key"])["default"]
+    return None
+
+
+def _room_harm(view: View, room: int, encounter: dict[str, Any] | None,
+               mod: dict[str, Any] | None) -> float:
+    """What room ``room`` of the viewer's hideout costs an attacker, in candy: the
+    chances of the dice against its cards, what its bad stuff takes, and the steal
+    (1 + the viewer's sugar tax) plus the rooms after it that ending the heist saves."""
+    if encounter is None:
+        return 0.0
+    me = view["seats"][view["viewer"]]
+    stake = 1 + me["tax"] + ROOM_STAKE * (2 - room)
+    harm = worth.room_harm(encounter, mod, ROOM_DICE[room], stake)
+    if mod is not None and any(s["do"] == "exhaust" for s in mod["effect"]):
+        harm += EXHAUST_WORTH
+    return harm
+
+
+def _rounds_left(view: View) -> int:
+    """Rounds still to play, this one included."""
+    return max(1, int(view["rounds"]) - int(view["round"]) + 1)
+
+
+def _money_worth(view: View) -> float:
+    return MONEY_PER_ROUND * (_rounds_left(view) - 1)
+
+
+def _build_gain(view: View, d: dict[str, Any], room: int, how: str, to: int) -> float:
+    """How much harder building ``d`` in ``room`` makes the hideout, per heist."""
+    slot = d["kind"]
+    enc, mod = _held(view, room, "encounter"), _held(view, room, "mod")
+    before = _room_harm(view, room, enc, mod)
+    after = _room_harm(view, room, d if slot == "encounter" else enc,
+                       d if slot == "mod" else mod)
+    gain = after - before
+    if how == "move":
+        # The card there moves on to room ``to``, whose slot of that kind is empty.
+        old = _held(view, room, slot)
+        enc2, mod2 = _held(view, to, "encounter"), _held(view, to, "mod")
+        gain += _room_harm(view, to, old if slot == "encounter" else enc2,
+                           old if slot == "mod" else mod2) - _room_harm(view, to, enc2, mod2)
+    return gain
+
+
+@cache
+def _costume_worth(key: str, rules: int) -> float:
+    """The candy a costume saves per heist, over the encounters of the box (each design
+    as often as it is printed, the boards' defaults as one design each) met with
+    four dice."""
+    ability = cards.costumes()[key]["ability"]
+    encounters = [(c, c["copies"]) for c in cards.hideout_cards(rules).values()
+                  if c["kind"] == "encounter"]
+    encounters += [(b["default"], 6) for b in cards.boards()]
+    total = sum(n for _, n in encounters)
+    dice = ROOM_DICE[-1]
+    per_room = sum(n * worth.costume_gain(ability, c, dice, 1.0 + ROOM_STAKE)
+                   for c, n in encounters) / total
+    # Used once per heist, in the room where it helps most: about two rooms' worth.
+    return 2.0 * per_room
 
 
 def _prep_value(view: View, notation: str) -> float:
     me = view["seats"][view["viewer"]]
     words = notation.split(" ")
+    money = _money_worth(view)
     if words[0] == "pass":
         passed = len(view["prep"]["passed"]) if view["prep"] else 0
-        return 3.0 + (2 if passed == 0 else 1 if passed == 1 else 0)
+        bonuses = cards.track(len(view["seats"]))["pass_bonus"]
+        bonus = bonuses[passed] if passed < len(bonuses) else 0
+        # Money left over also breaks ties at the end: passing beats a card worth nothing.
+        return money * bonus + 0.01
+    rounds = _rounds_left(view)
     if words[0] == "buy":
-        d = cards.costumes()[cards.names()[" ".join(words[1:])]]
-        owned = len(me["costumes"])
-        want = 7.5 if owned < 2 else 5.0 if owned < 4 else 1.0
-        return want + 1.6 * d["cost"] - MONEY_VALUE * d["cost"]
+        key = cards.names()[" ".join(words[1:])]
+        d = cards.costumes()[key]
+        crowd = max(0.0, 1.0 - COSTUME_CROWD * len(me["costumes"]))
+        return rounds * crowd * _costume_worth(key, _rules(view)) - money * d["cost"]
     # build <name> room r [discard | move m]
     room_at = words.index("room")
-    d = cards.hideout_cards()[cards.names()[" ".join(words[1:room_at])]]
+    d = cards.hideout_cards(_rules(view))[cards.names()[" ".join(words[1:room_at])]]
     room = int(words[room_at + 1]) - 1
-    held = me["rooms"][room][d["kind"]]
-    base = 8.0 if d["kind"] == "encounter" else 5.5
-    strength = base + 2.2 * d["cost"] - MONEY_VALUE * d["cost"]
-    if held is None:
-        return strength
-    if words[-2] == "move":
-        return strength - 0.5
-    # Replacing a card throws it away: worth only the step up in cost.
-    return 2.5 * (d["cost"] - _held_cost(held)) - MONEY_VALUE * d["cost"]
+    how = words[-2] if words[-2] == "move" else words[-1]
+    to = int(words[-1]) - 1 if how == "move" else room
+    return rounds * _build_gain(view, d, room, how, to) - money * d["cost"]
 
 
 # --------------------------------------------------------------------------- heist
@@ -97,7 +178,7 @@ def _challenge_of(view: View) -> list[dict[str, Any]]:
     heist = view["heist"]
     key = heist["encounter"]["key"]
     if key:
-        return cards.hideout_cards()[key]["challenge"]
+        return cards.hideout_cards(_rules(view))[key]["challenge"]
     board = view["seats"][heist["defender"]]["board"]["key"]
     return cards.board(board)["default"]["challenge"]
 
@@ -106,7 +187,7 @@ def _bad_of(view: View) -> list[dict[str, Any]]:
     heist = view["heist"]
     key = heist["encounter"]["key"]
     if key:
-        return cards.hideout_cards()[key]["bad"]
+        return cards.hideout_cards(_rules(view))[key]["bad"]
     board = view["seats"][heist["defender"]]["board"]["key"]
     return cards.board(board)["default"]["bad"]
 

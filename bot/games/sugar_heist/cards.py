@@ -31,9 +31,20 @@ def costumes() -> dict[str, Card]:
 
 
 @cache
-def hideout_cards() -> dict[str, Card]:
-    """Hideout designs (encounters and mods) by key."""
-    return {c["key"]: c for c in load_json("sugar_heist", "hideout.json")["cards"]}
+def hideout_cards(rules: int | None = None) -> dict[str, Card]:
+    """Hideout designs (encounters and mods) by key, as printed under ``rules``.
+
+    ``None`` (or the current rules version) gives the cards as ``hideout.json``
+    lists them; its ``older`` sections give, for older rules versions, the fields
+    a design had then (names, kinds, costs and copies never change, so card ids
+    and decks are the same under every version).
+    """
+    data = load_json("sugar_heist", "hideout.json")
+    out = {c["key"]: c for c in data["cards"]}
+    for older in data.get("older", []):
+        if rules in older["rules"]:
+            out = {k: {**c, **older["cards"].get(k, {})} for k, c in out.items()}
+    return out
 
 
 @cache
@@ -83,10 +94,10 @@ def instances() -> dict[str, str]:
     return out
 
 
-def design(card_id: str) -> Card:
-    """The design of a physical card id."""
+def design(card_id: str, rules: int | None = None) -> Card:
+    """The design of a physical card id (a hideout card as printed under ``rules``)."""
     key = instances()[card_id]
-    return costumes()[key] if card_id.startswith("c-") else hideout_cards()[key]
+    return costumes()[key] if card_id.startswith("c-") else hideout_cards(rules)[key]
 
 
 def costume_ids() -> list[str]:
@@ -256,17 +267,18 @@ def steps_text(steps: list[Step]) -> str:
     return phrase[0].upper() + phrase[1:] + "."
 
 
-def describe(card: Card) -> dict[str, Any]:
-    """The printed card: name, cost, kind and the generated texts (a fresh dict)."""
-    return dict(_described(card.get("key") or card["name"], "ability" in card))
+def describe(card: Card, rules: int | None = None) -> dict[str, Any]:
+    """The printed card (a hideout card as printed under ``rules``): name, cost, kind
+    and the generated texts (a fresh dict)."""
+    return dict(_described(card.get("key") or card["name"], "ability" in card, rules))
 
 
 @cache
-def _described(name: str, costume: bool) -> dict[str, Any]:
+def _described(name: str, costume: bool, rules: int | None) -> dict[str, Any]:
     if costume:
         card = costumes()[name]
-    elif name in hideout_cards():
-        card = hideout_cards()[name]
+    elif name in hideout_cards(rules):
+        card = hideout_cards(rules)[name]
     else:
         card = next(b["default"] for b in boards() if b["default"]["name"] == name)
     return _describe(card)

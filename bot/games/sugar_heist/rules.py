@@ -56,7 +56,11 @@ class SugarHeist(Game):
     slug = "sugar-heist"
     title = "Sugar Heist"
     #: 2: any dice that satisfy a challenge pay it, not only the minimal ones.
-    rules_version = 2
+    #: 3: the hideout cards rebalanced so that dearer cards stop more heists
+    #: (``older`` in ``hideout.json`` keeps the cards of rules 1 and 2).
+    rules_version = 3
+    #: Games stored under these go on as they were (``state["rules"]``).
+    older_rules = (1, 2)
     min_seats = 3
     max_seats = 6
     has_hidden_information = True
@@ -121,13 +125,6 @@ class SugarHeist(Game):
         turn.say(f"Sugar Heist for {n} players, {rounds} rounds. Each player starts with "
                  f"{start['candy']} candy and chooses a hideout.", None, "setup")
         self.ask(state, "board", [0])
-
-    def upgrade(self, state: State) -> State:
-        """Rules 1 games go on under rules 2: the change only lets more dice pay."""
-        if state.get("rules") != 1:
-            return super().upgrade(state)
-        state["rules"] = self.rules_version
-        return state
 
     # ----------------------------------------------------------------- phases
 
@@ -252,11 +249,13 @@ class SugarHeist(Game):
         enc = self.encounter(state)
         need = cards.challenge_text(enc["challenge"])
         cheapest = payments(pool, enc["challenge"])
-        # Any dice that satisfy the challenge pay it; the cheapest come first.
+        # Any dice that satisfy the challenge pay it (rules 2 on; rules 1 took only the
+        # cheapest ways); the cheapest come first.
+        ways = spends(pool, enc["challenge"]) if state["rules"] >= 2 else cheapest
         out = [Action(f"pay {' '.join(map(str, p))}",
                       f"pay {spoken(p)} for {need}"
                       + ("" if p in cheapest else " (more dice than it needs)"))
-               for p in spends(pool, enc["challenge"])]
+               for p in ways]
         seen: set[str] = set()
         for c in state["players"][h["attacker"]]["costumes"]:
             d = cards.design(c["id"])
@@ -639,7 +638,7 @@ class SugarHeist(Game):
         defender = state["players"][h["defender"]]
         held = defender["rooms"][h["room"]]["encounter"]
         if held is not None:
-            return cards.design(held["id"])
+            return cards.design(held["id"], state["rules"])
         return cards.board(defender["board"])["default"]
 
     def _begin_heists(self, state: State, turn: Turn) -> None:
@@ -680,7 +679,7 @@ class SugarHeist(Game):
                 held["up"] = True
                 flipped.append(self._slot_name(held))
         enc = self.encounter(state)
-        mod = cards.design(room["mod"]["id"]) if room["mod"] else None
+        mod = cards.design(room["mod"]["id"], state["rules"]) if room["mod"] else None
         where = f"room {h['room'] + 1}: {enc['name']}" + (f" with {mod['name']}" if mod else "")
         self.narrate(state, turn, f"{self.seat_name(state, h['attacker'])} enters {where}.")
         if flipped:

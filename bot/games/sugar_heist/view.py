@@ -21,17 +21,17 @@ class SugarHeist(Protocol):
 
 
 def _slot(held: dict[str, Any] | None, slot: str, mine: bool,
-          shown: dict[str, Any]) -> dict[str, Any] | None:
+          shown: dict[str, Any], rules: int) -> dict[str, Any] | None:
     """A board slot: face-up cards by key; face-down ones only as card backs to others."""
     if held is None:
         return None
-    d = cards.design(held["id"])
+    d = cards.design(held["id"], rules)
     if held["up"]:
-        shown.setdefault(d["key"], cards.describe(d))
+        shown.setdefault(d["key"], cards.describe(d, rules))
         return {"face": "up", "key": d["key"]}
     if not mine:
         return {"face": "down", "kind": slot, "cost": d["cost"]}
-    shown.setdefault(d["key"], cards.describe(d))
+    shown.setdefault(d["key"], cards.describe(d, rules))
     return {"face": "down", "key": d["key"], "id": held["id"]}
 
 
@@ -41,6 +41,7 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
     Schema::
 
         game, viewer, move, to_act         as every game
+        rules                              the rules version the game is played under
         round, rounds, phase               phase: "setup" | "target" | "prep" | "heist"
         over                               bool
         track      [seat]                  the target track, first to last
@@ -72,6 +73,7 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         result     None | {"ranking", "scores", "summary"}
     """
     players = state["players"]
+    rules = state["rules"]
     n = len(players)
     track = state["track"]
     seats = []
@@ -87,8 +89,9 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
             "costumes": [{"key": cards.instances()[c["id"]], "used": c["used"]}
                          for c in p["costumes"]],
             "rooms": [{"room": r + 1,
-                       "encounter": _slot(room["encounter"], "encounter", s == seat, shown),
-                       "mod": _slot(room["mod"], "mod", s == seat, shown)}
+                       "encounter": _slot(room["encounter"], "encounter", s == seat, shown,
+                                                  rules),
+                       "mod": _slot(room["mod"], "mod", s == seat, shown, rules)}
                       for r, room in enumerate(p["rooms"])],
             "passed": bool(state["prep"]) and s in state["prep"]["passed"],
             "position": track.index(s) + 1 if s in track else None,
@@ -100,9 +103,9 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         heist = {k: h[k] for k in ("attacker", "defender", "pool", "start", "outcomes",
                                    "gained", "lost", "stolen", "outside", "stage", "log")}
         heist["room"] = h["room"] + 1
-        heist["encounter"] = cards.describe(game.encounter(state))
+        heist["encounter"] = cards.describe(game.encounter(state), rules)
         heist["encounter"]["default"] = room["encounter"] is None
-        heist["mod"] = cards.describe(cards.design(room["mod"]["id"])) \
+        heist["mod"] = cards.describe(cards.design(room["mod"]["id"], rules), rules) \
             if room["mod"] and room["mod"]["up"] else None
     top = game.top(state)
     decision = None
@@ -119,9 +122,9 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
     for key in sorted(costume_keys):
         shown[key] = cards.describe(cards.costumes()[key])
     for c in hand or []:
-        shown.setdefault(c["key"], cards.describe(cards.hideout_cards()[c["key"]]))
+        shown.setdefault(c["key"], cards.describe(cards.hideout_cards(rules)[c["key"]], rules))
     return {
-        "game": game.slug, "viewer": seat, "move": state["move"],
+        "game": game.slug, "viewer": seat, "move": state["move"], "rules": rules,
         "to_act": sorted(game.to_act(state)),
         "round": state["flow"]["round"], "rounds": state["rounds"],
         "phase": state["flow"]["phase"], "over": state["over"],
