@@ -11,6 +11,7 @@ Run on its own, ``python tests/pgserver.py`` starts one and prints its URL until
 
 from __future__ import annotations
 
+import ctypes
 import glob
 import os
 import pwd
@@ -76,6 +77,16 @@ class Server:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def _die_with_parent() -> None:
+    """Have the server shut down fast when the test process dies (killed by a timeout,
+    say), instead of outliving it: Linux's parent-death signal, set in the child."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _as_unprivileged() -> dict[str, Any]:
     """``subprocess`` arguments that drop root to ``nobody`` (nothing when not root)."""
     if os.geteuid() != 0:
@@ -107,7 +118,8 @@ def start() -> Server:
          "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c",
          "full_page_writes=off", "-c", "max_connections=200", "-c",
          "unix_socket_permissions=0777"],
-        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=folder, **drop)
+        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=folder,
+        preexec_fn=_die_with_parent, **drop)
     server = Server(folder, process)
     deadline = time.monotonic() + 30
     while True:
