@@ -644,9 +644,11 @@ async def vote(interaction: discord.Interaction, player: discord.abc.User, give:
     vote (naming without pinging), and the board when the vote carries."""
     async with guarded(interaction):
         bot = host(interaction)
+        channel = _channel(interaction)
+        # A vote that cannot be cast is refused privately before anything is shown.
+        await bot.tables.check_vote(channel, interaction.user.id, player.id, give)
         await think(interaction)
-        outcome = await bot.tables.vote_seat(_channel(interaction), interaction.user.id,
-                                             player.id, give)
+        outcome = await bot.tables.vote_seat(channel, interaction.user.id, player.id, give)
         if outcome.board is None:
             await announce(interaction, messages.vote_text(outcome, interaction.user.display_name),
                            allowed_mentions=messages.NOBODY)
@@ -658,8 +660,10 @@ async def sit(interaction: discord.Interaction) -> None:
     """``/game sit``: take the seat the table opened for a new player."""
     async with guarded(interaction):
         bot = host(interaction)
+        channel = _channel(interaction)
+        await bot.tables.check_sit(channel, interaction.user.id)
         await think(interaction)
-        board = await bot.tables.sit(_channel(interaction), interaction.user.id,
+        board = await bot.tables.sit(channel, interaction.user.id,
                                      interaction.user.display_name)
         await publish_saved(bot, board, interaction)
 

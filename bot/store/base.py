@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar
@@ -72,8 +73,9 @@ def is_postgres(target: str | os.PathLike[str]) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
-class Store:
-    """Async access to the game database; create with :meth:`Store.open`."""
+class Store(ABC):
+    """Async access to the game database; create with :meth:`Store.open`. The backends
+    (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`) supply the abstract methods."""
 
     #: How the backend's SQL says "equal, NULL included" and "the larger of two values",
     #: and what it adds to a SELECT to lock its rows, skipping rows others hold.
@@ -95,31 +97,31 @@ class Store:
         """Open the database ``target`` (a SQLite file, created if needed, or a
         ``postgresql://`` URL) and bring its schema up to date."""
         kind = "postgresql" if is_postgres(target) else "sqlite"
-        if cls is not Store or kind not in Store.backends:
-            raise NotImplementedError(f"no {kind} backend for {cls.__name__}")
+        if kind not in Store.backends:
+            raise StoreError(f"This candybot has no {kind} backend.")
         return await Store.backends[kind].open(target)
 
+    @abstractmethod
     async def close(self) -> None:
         """Close the connections once the writes under way are done; again does nothing."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _transaction(self) -> AbstractAsyncContextManager[Any]:
         """A write transaction: yields a connection, commits at the end, rolls back on
         any error (raising :class:`NotSavedError` for a database failure)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _reading(self) -> AbstractAsyncContextManager[Any]:
         """A connection for reads, which never wait for a writer."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def schema_version(self) -> int:
         """How many migrations this database has run."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def check_writable(self) -> None:
         """Take the write lock and let it go, writing nothing; raises :class:`StoreError`
         when the database cannot be written now (read-only, locked, closed)."""
-        raise NotImplementedError
 
     async def open_game_counts(self) -> dict[tuple[str, str], int]:
         """How many lobbies and active games there are, keyed by (game, status)."""

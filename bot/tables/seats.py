@@ -35,10 +35,10 @@ class SeatVote:
 class SeatVotes(TablesBase):
     """Votes on stood-in seats and newcomers taking opened ones."""
 
-    async def vote_seat(self, channel_id: int, voter_id: int, player_id: int,
-                        give: str) -> SeatVote:
-        """``voter_id`` votes to ``give`` the seat of ``player_id`` (an AI stands in for
-        them) to the AI for good or to a newcomer; carried at a majority of the others."""
+    async def check_vote(self, channel_id: int, voter_id: int, player_id: int,
+                         give: str) -> tuple[GameRecord, SeatRecord, set[int]]:
+        """Refuse a vote that cannot be cast, changing nothing; the game, the seat voted
+        on and who may vote on it."""
         if give not in GIVE:
             raise TableError("Vote to give the seat to `ai` (for good) or to a `newcomer`.")
         record = await self._current(channel_id)
@@ -51,6 +51,13 @@ class SeatVotes(TablesBase):
                   if s.user_id is not None and not s.ai and s.user_id != player_id}
         if voter_id not in voters:
             raise TableError("Only the other players at this table vote on a seat.")
+        return record, seat, voters
+
+    async def vote_seat(self, channel_id: int, voter_id: int, player_id: int,
+                        give: str) -> SeatVote:
+        """``voter_id`` votes to ``give`` the seat of ``player_id`` (an AI stands in for
+        them) to the AI for good or to a newcomer; carried at a majority of the others."""
+        record, seat, voters = await self.check_vote(channel_id, voter_id, player_id, give)
         tally = await self.store.vote_seat(record.id, player_id, voter_id, give, self.clock())
         votes = sum(1 for voter, said in tally.items() if voter in voters and said == give)
         needed = len(voters) // 2 + 1
@@ -69,8 +76,9 @@ class SeatVotes(TablesBase):
         await self.store.clear_seat_votes(record.id, player_id)
         return SeatVote(seat.name, give, votes, needed, board)
 
-    async def sit(self, channel_id: int, user_id: int, name: str) -> Board:
-        """``/game sit``: a player not at the table takes a seat the table opened."""
+    async def check_sit(self, channel_id: int, user_id: int) -> tuple[GameRecord, SeatRecord]:
+        """Refuse ``/game sit`` when there is no seat for the caller, changing nothing;
+        the game and its open seat."""
         record = await self._current(channel_id)
         if self._seats_of(record, user_id):
             raise TableError("You already have a seat in this game.")
@@ -78,6 +86,11 @@ class SeatVotes(TablesBase):
         if seat is None:
             raise TableError("No seat is open in this game: the table opens one by vote "
                              "(`/game vote`) when an AI has been standing in for someone.")
+        return record, seat
+
+    async def sit(self, channel_id: int, user_id: int, name: str) -> Board:
+        """``/game sit``: a player not at the table takes a seat the table opened."""
+        record, seat = await self.check_sit(channel_id, user_id)
         taken = SeatRecord(seat.seat, user_id, clip_name(name), False)
         return await self._reseat(record, taken,
                                   f"{taken.name} takes the open seat ({seat.name}'s).")

@@ -127,12 +127,13 @@ async def test_a_majority_of_the_others_gives_a_stood_in_seat_to_the_ai_for_good
 async def test_only_the_other_players_vote_and_only_on_a_stood_in_seat(
         table: Session) -> None:
     await alice_stood_in_at_three(table)
-    own = await vote(table, ALICE, ALICE, "ai")
-    assert own.ephemeral and "Only the other players" in own.content
-    stranger = await vote(table, DAN, ALICE, "ai")
-    assert stranger.ephemeral and "Only the other players" in stranger.content
-    present = await vote(table, BOB, CAROL, "ai")
-    assert present.ephemeral and "No AI is standing in for that player" in present.content
+    for voter, player, said in ((ALICE, ALICE, "Only the other players"),
+                                (DAN, ALICE, "Only the other players"),
+                                (BOB, CAROL, "No AI is standing in for that player")):
+        await vote(table, voter, player, "ai")
+        (refusal,) = table.rec.messages_sent()
+        assert refusal.ephemeral and refusal.kind == 4, "private from the first byte"
+        assert said in refusal.content
     record = await table.bot.tables.store.open_game(table.channel_id)
     assert record is not None and record.seats[0].standing_in
 
@@ -168,8 +169,9 @@ async def test_a_seat_opened_by_vote_is_taken_by_a_newcomer(table: Session) -> N
     assert record is not None
     assert (record.seats[0].user_id, record.seats[0].ai, record.seats[0].open) == (
         DAN, False, False)
-    nobody = await table.command(ALICE, "game", "sit")
-    assert nobody.ephemeral and "No seat is open" in nobody.content
+    await table.command(ALICE, "game", "sit")
+    (nobody,) = table.rec.messages_sent()
+    assert nobody.ephemeral and nobody.kind == 4 and "No seat is open" in nobody.content
 
 
 class DrawnNames:

@@ -5,10 +5,13 @@ never registers commands when it starts."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from discord_harness import Clock, Recorder, Session, settle, start_bot
 
 from bot.games import GAMES
 from bot.games.engine import loads
+from bot.store import GameRecord
 
 ALICE = 340000000000000001
 
@@ -18,6 +21,22 @@ async def two_bots(db: str) -> tuple[Session, Session]:
     rec, clock = Recorder(), Clock()
     bots = [await start_bot(db, clock, GAMES, rec) for _ in range(2)]
     return Session(*bots[0], rec, clock), Session(*bots[1], rec, clock)
+
+
+async def alices_first_move(first: Session) -> tuple[GameRecord, str]:
+    """A Sugar Blast game against an AI begun through ``first``; Alice's first move."""
+    game = GAMES["sugar-blast"]
+    await first.start(game.slug, humans=(ALICE,), ai=1)
+    record = await first.bot.tables.store.open_game(first.channel_id)
+    assert record is not None
+    (seat,) = [s.seat for s in record.seats if not s.ai]
+    return record, game.ai_action(loads(record.state_json or "", game), seat).notation
+
+
+def deliver(session: Session, payload: dict[str, Any]) -> None:
+    """Hand ``payload`` to ``session``'s bot as its gateway would (answers recorded)."""
+    session.rec.channels[payload["token"]] = int(payload["channel_id"])
+    session.bot._connection.parse_interaction_create(dict(payload))  # type: ignore[arg-type]
 
 
 async def test_a_game_begun_on_one_process_is_played_to_the_end_through_both(
@@ -49,17 +68,10 @@ async def test_one_move_sent_to_both_processes_at_once_is_applied_once_and_the_o
         db_target: str) -> None:
     first, second = await two_bots(db_target)
     try:
-        game = GAMES["sugar-blast"]
-        await first.start(game.slug, humans=(ALICE,), ai=1)
-        record = await first.bot.tables.store.open_game(first.channel_id)
-        assert record is not None
-        (seat,) = [s.seat for s in record.seats if not s.ai]
-        action = game.ai_action(loads(record.state_json or "", game), seat)
+        record, move = await alices_first_move(first)
         first.rec.clear()
         for session in (first, second):
-            payload = session.gw.command(ALICE, "play", options={"action": action.notation})
-            first.rec.channels[payload["token"]] = int(payload["channel_id"])
-            session.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+            deliver(session, session.gw.command(ALICE, "play", options={"action": move}))
         await settle()
         after = await first.bot.tables.store.get_game(record.id)
         mine = [a for a in await first.bot.tables.store.actions(record.id) if a.user_id == ALICE]
@@ -76,21 +88,15 @@ async def test_the_same_interaction_delivered_to_both_processes_changes_the_game
         db_target: str) -> None:
     first, second = await two_bots(db_target)
     try:
-        game = GAMES["sugar-blast"]
-        await first.start(game.slug, humans=(ALICE,), ai=1)
         store = first.bot.tables.store
-        record = await store.open_game(first.channel_id)
-        assert record is not None
-        (seat,) = [s.seat for s in record.seats if not s.ai]
-        action = game.ai_action(loads(record.state_json or "", game), seat)
-        payload = first.gw.command(ALICE, "play", options={"action": action.notation})
-        first.rec.channels[payload["token"]] = int(payload["channel_id"])
+        record, move = await alices_first_move(first)
+        payload = first.gw.command(ALICE, "play", options={"action": move})
         first.rec.clear()
         # One delivery first, the other once it is saved: the second finds the game moved
         # on and would play the same typed move again but for the interaction's key.
-        first.bot._connection.parse_interaction_create(dict(payload))  # type: ignore[arg-type]
+        deliver(first, payload)
         await settle()
-        second.bot._connection.parse_interaction_create(dict(payload))  # type: ignore[arg-type]
+        deliver(second, payload)
         await settle()
         mine = [a for a in await store.actions(record.id) if a.user_id == ALICE]
         assert len(mine) == 1
