@@ -1,0 +1,572 @@
+"""An offline Discord: the real bot, with only Discord's network replaced.
+
+``candybot bench`` times a player's ``/play`` through it, and the tests drive
+the bot with it; the running bot never imports it. Gateway payloads are built
+here and fed to the bot's connection state as INTERACTION_CREATE events, as
+discord.py's gateway does; the bot's REST client (``bot.http.request``) and
+discord.py's webhook adapter (which carries interaction responses and
+followups) both go to one :class:`Recorder`, which answers as Discord does
+and remembers every request. This reaches into two discord.py internals, the
+connection state's ``parse_interaction_create`` and the webhook adapter's
+context variable: the one place the project does (see :func:`connect`).
+
+Discord's rules the bot relies on are copied (discord-api-docs #5497): only a
+newly created, non-ephemeral message notifies, and only the mentioned users its
+``allowed_mentions`` lets through. An edit (a PATCH, ``edit_original_response``,
+a component's update) notifies nobody, and so does the first followup after a
+"thinking" defer, because it replaces the placeholder (keeping the placeholder's
+ephemerality). A channel message sent with a ``nonce`` and ``enforce_nonce`` is
+created once per nonce. :meth:`Recorder.fail_when` makes a request fail (5xx or
+429), optionally after Discord carried it out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot.discord.client import CandyBot
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 800000000000000001
+CHANNEL_ID = 700000000000000001
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+EPHEMERAL = 1 << 6
+MANAGE_CHANNELS = 1 << 4
+BOT_USER = {"id": str(BOT_ID), "username": "candybot", "discriminator": "0",
+            "global_name": "CandyBot", "avatar": None, "bot": True}
+
+
+
+# --------------------------------------------------------------------------- recording
+
+
+@dataclass
+class Sent:
+    """One request the bot made to Discord."""
+
+    via: str  # "http" or "webhook"
+    method: str
+    path: str
+    payload: dict[str, Any] | None
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    message_id: int | None = None
+    #: The first followup after a "thinking" defer: it replaces the placeholder (an edit).
+    replaced: bool = False
+    #: The HTTP status of an injected failure (``None`` when Discord answered normally).
+    failed: int | None = None
+    #: A failed request that Discord still carried out (the answer was lost).
+    accepted: bool = False
+    #: A repeated nonce: Discord returned the earlier message and created nothing.
+    duplicate: bool = False
+    #: The flags of the message as Discord keeps it (a replaced placeholder keeps its own).
+    kept_flags: int | None = None
+    #: The user a message in a direct-message channel reaches.
+    dm_to: int | None = None
+    #: The channel the message is in (``None`` for requests outside any channel).
+    channel_id: int | None = None
+    #: When the request reached Discord (``time.perf_counter``).
+    at: float = field(default_factory=time.perf_counter)
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """The message part: for interaction callbacks it sits under ``data``."""
+        payload = self.payload or {}
+        if self.path.endswith("/callback"):
+            return payload.get("data") or {}
+        return payload
+
+    @property
+    def content(self) -> str:
+        return str(self.body.get("content") or "")
+
+    @property
+    def ephemeral(self) -> bool:
+        flags = self.kept_flags if self.kept_flags is not None else self.body.get("flags")
+        return bool(int(flags or 0) & EPHEMERAL)
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return list(self.body.get("components") or [])
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.components for c in row.get("components", [])
+                if "custom_id" in c]
+
+    @property
+    def kind(self) -> int | None:
+        return (self.payload or {}).get("type") if self.path.endswith("/callback") else None
+
+    @property
+    def pngs(self) -> list[bytes]:
+        return [data for _, data in self.files if data.startswith(PNG_MAGIC)]
+
+    @property
+    def gifs(self) -> list[bytes]:
+        return [data for _, data in self.files if data.startswith(b"GIF8")]
+
+    @property
+    def edit(self) -> bool:
+        """An edit of an existing message (not a new one), for Discord's notifications too."""
+        return self.method == "PATCH" or self.kind == 7 or self.replaced
+
+    @property
+    def media_only(self) -> bool:
+        """An edit that only changes the attachments (text and buttons stay as they are)."""
+        return self.method == "PATCH" and bool(self.files) and not (
+            {"content", "components", "embeds"} & set(self.body))
+
+    @property
+    def created(self) -> bool:
+        """A new message Discord created (an edit, a refused request or a repeat is not)."""
+        if self.edit or self.duplicate or self.method != "POST" or self.kind in (5, 6):
+            return False
+        if self.failed is not None and not self.accepted:
+            return False
+        return bool(self.body.get("content") or self.files or self.components)
+
+    @property
+    def mentioned(self) -> list[int]:
+        """The users the text mentions (``<@id>`` or ``<@!id>``), in order."""
+        return [int(m) for m in _MENTION.findall(self.content)]
+
+    def notifies(self) -> frozenset[int]:
+        """Who this request notified: Discord's rules for a created message's mentions
+        (a direct message notifies its reader whatever it mentions)."""
+        if not self.created or self.ephemeral:
+            return frozenset()
+        if self.dm_to is not None:
+            return frozenset({self.dm_to})
+        mentioned = set(self.mentioned)
+        allowed = self.body.get("allowed_mentions")
+        if allowed is None:  # no allowed_mentions: Discord parses every mention
+            return frozenset(mentioned)
+        if "users" in (allowed.get("parse") or []):
+            return frozenset(mentioned)
+        return frozenset(mentioned & {int(u) for u in allowed.get("users") or []})
+
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+@dataclass(frozen=True)
+class Notified:
+    """A created message that notified ``users``."""
+
+    sent: Sent
+    users: frozenset[int]
+
+
+class Recorder:
+    """Stands in for Discord's HTTP API and remembers every request."""
+
+    def __init__(self) -> None:
+        self.sent: list[Sent] = []
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.failures: list[tuple[Callable[[Sent], bool], int, bool]] = []
+        self._ids = itertools.count(600000000000000001)
+        self._originals: dict[str, int] = {}
+        #: Interaction tokens whose "thinking" placeholder waits for its first followup.
+        self._thinking: dict[str, int] = {}
+        #: The message each component interaction was clicked on (its "original").
+        self.clicked: dict[str, int] = {}
+        #: The channel each interaction came from: its answers appear there.
+        self.channels: dict[str, int] = {}
+        self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
+        #: Direct-message channels the bot opened, and the user each one reaches.
+        self.dm_channels: dict[int, int] = {}
+
+    # ----------------------------------------------------------------- installing
+
+    def install(self, bot: CandyBot) -> None:
+        bot.http.request = self._http  # type: ignore[method-assign]
+        async_context.set(_Adapter(self))
+
+    def fail_when(self, test: Callable[[Sent], bool], *, status: int = 500,
+                  accepted: bool = False) -> None:
+        """Make the next request matching ``test`` fail with ``status`` (500, 503, 429...).
+
+        With ``accepted`` Discord carries the request out but the answer is lost (the
+        message exists, the bot sees an error), as after a timeout.
+        """
+        self.failures.append((test, status, accepted))
+
+    # ----------------------------------------------------------------- queries
+
+    def clear(self) -> None:
+        self.sent.clear()
+
+    def messages_sent(self) -> list[Sent]:
+        """Requests that post or rewrite message text (not defers, deletes or button clean-up)."""
+        return [s for s in self.sent if s.method in ("POST", "PATCH")
+                and s.kind not in (5, 6) and (s.body.get("content") or s.files)]
+
+    def last(self) -> Sent:
+        """The last message sent or edited in answer (not counting a movement GIF added
+        to a board afterwards: see :meth:`movements`)."""
+        return [s for s in self.messages_sent() if not s.media_only][-1]
+
+    def movements(self) -> list[Sent]:
+        """The edits that added a movement GIF to a board already shown."""
+        return [s for s in self.messages_sent() if s.media_only and s.gifs]
+
+    def public(self) -> list[Sent]:
+        """Messages everybody in the channel can see."""
+        return [s for s in self.messages_sent() if not s.ephemeral]
+
+    def private(self) -> list[Sent]:
+        """Ephemeral messages (only the user who acted sees them)."""
+        return [s for s in self.messages_sent() if s.ephemeral]
+
+    def message(self, message_id: int) -> dict[str, Any]:
+        """A message as it stands now, after every edit."""
+        return self.messages[message_id]
+
+    def notified(self) -> list[Notified]:
+        """Every created message that notified someone, in order, with whom it notified."""
+        out = []
+        for sent in self.sent:
+            users = sent.notifies()
+            if users:
+                out.append(Notified(sent, users))
+        return out
+
+    def direct_messages(self) -> list[Sent]:
+        """Messages created in direct-message channels."""
+        return [s for s in self.sent if s.dm_to is not None and s.created]
+
+    def notified_users(self) -> list[int]:
+        """Every notification in order: a user notified twice appears twice."""
+        return [user for notice in self.notified() for user in sorted(notice.users)]
+
+    # ----------------------------------------------------------------- handling
+
+    async def _http(self, route: Any, *, files: Any = None, form: Any = None,
+                    **kwargs: Any) -> Any:
+        return self._handle("http", route.method, route.url, kwargs.get("json"), form)
+
+    def _handle(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
+                multipart: list[dict[str, Any]] | None) -> Any:
+        files: list[tuple[str, bytes]] = []
+        if multipart:
+            for part in multipart:
+                if part["name"] == "payload_json":
+                    payload = json.loads(part["value"])
+                else:
+                    value = part["value"]
+                    value.seek(0)
+                    files.append((part.get("filename", ""), value.read()))
+        path = url.split("discord.com/api/v10", 1)[-1]
+        sent = Sent(via, method, path, payload, files)
+        sent.channel_id = self._channel_of(path)
+        for failure in list(self.failures):
+            test, status, accepted = failure
+            if test(sent):
+                self.failures.remove(failure)
+                self.sent.append(sent)
+                sent.failed, sent.accepted = status, accepted
+                if accepted:
+                    self._reply(sent)
+                raise _failure(status)
+        self.sent.append(sent)
+        return self._reply(sent)
+
+    def _channel_of(self, path: str) -> int | None:
+        parts = path.strip("/").split("/")
+        if parts[0] == "channels" and len(parts) > 1 and parts[1].isdigit():
+            return int(parts[1])
+        if parts[0] in ("interactions", "webhooks") and len(parts) > 2:
+            return self.channels.get(parts[2])
+        return None
+
+    def _reply(self, sent: Sent) -> Any:
+        parts = sent.path.strip("/").split("/")
+        if sent.method == "DELETE":
+            if parts[0] == "webhooks" and len(parts) >= 5 and parts[4] == "@original":
+                # A deleted placeholder is gone: the next followup is a new message.
+                self._thinking.pop(parts[2], None)
+            return None
+        if parts[0] == "interactions":
+            token = parts[2]
+            message_id = self.clicked.get(token) if sent.kind in (6, 7) else None
+            if message_id is None:
+                message_id = next(self._ids)
+            self._originals[token] = message_id
+            if sent.kind in (4, 5):
+                self._store(message_id, self.channels.get(token, CHANNEL_ID), sent)
+            if sent.kind == 5:
+                self._thinking[token] = int(sent.body.get("flags") or 0)
+            elif sent.kind == 7:
+                self._store(message_id, self.channels.get(token, CHANNEL_ID), sent, edit=True)
+            sent.message_id = message_id
+            return {"interaction": {"id": parts[1], "type": 2,
+                                    "response_message_id": str(message_id)}}
+        if parts[0] == "users" and parts[1:3] == ["@me", "channels"]:
+            user = int(sent.body["recipient_id"])
+            channel_id = next((c for c, u in self.dm_channels.items() if u == user), 0) \
+                or next(self._ids)
+            self.dm_channels[channel_id] = user
+            return {"id": str(channel_id), "type": 1, "last_message_id": None,
+                    "recipients": [user_payload(user)]}
+        if parts[0] == "channels":
+            channel_id = int(parts[1])
+            sent.dm_to = self.dm_channels.get(channel_id)
+            if sent.method == "POST":
+                nonce = str(sent.body.get("nonce") or "")
+                earlier = self._nonces.get((channel_id, nonce)) \
+                    if nonce and sent.body.get("enforce_nonce") else None
+                if earlier is not None:
+                    sent.duplicate = True
+                    sent.message_id = int(earlier["id"])
+                    return earlier
+                message_id = next(self._ids)
+            else:
+                message_id = int(parts[3])
+            sent.message_id = message_id
+            stored = self._store(message_id, channel_id, sent)
+            if sent.method == "POST" and sent.body.get("nonce"):
+                self._nonces[(channel_id, str(sent.body["nonce"]))] = stored
+            return stored
+        if parts[0] == "webhooks":
+            token = parts[2]
+            if len(parts) >= 5 and parts[4] == "@original":
+                message_id = self._originals.get(token, 0)
+                # Once edited, the placeholder is an answer: later followups are new.
+                self._thinking.pop(token, None)
+            elif len(parts) >= 5:
+                message_id = int(parts[4])
+            elif sent.method == "POST" and token in self._thinking:
+                # The first followup after "thinking" replaces the placeholder: an edit,
+                # which keeps the placeholder's ephemerality and notifies nobody.
+                sent.replaced = True
+                sent.kept_flags = self._thinking.pop(token)
+                message_id = self._originals[token]
+                sent.message_id = message_id
+                return self._store(message_id, self.channels.get(token, CHANNEL_ID), sent,
+                                   edit=True)
+            else:
+                message_id = next(self._ids)
+            sent.message_id = message_id
+            return self._store(message_id, self.channels.get(token, CHANNEL_ID), sent)
+        raise AssertionError(f"unexpected request {sent.method} {sent.path}")
+
+    def _attachments(self, sent: Sent) -> list[dict[str, Any]]:
+        """The attachments Discord makes of a request's files."""
+        return [_attachment_payload(next(self._ids), name, data) for name, data in sent.files]
+
+    def _store(self, message_id: int, channel_id: int, sent: Sent, *,
+               edit: bool = False) -> dict[str, Any]:
+        body = sent.body
+        old = self.messages.get(message_id)
+        if (sent.method == "PATCH" or edit) and old is not None:
+            # An edit changes only what it names (a message's flags stay as they were).
+            if sent.kept_flags is None:
+                sent.kept_flags = int(old.get("flags") or 0)
+            merged = dict(old)
+            for key in ("content", "components"):
+                if key in body:
+                    merged[key] = body[key] if body[key] is not None else \
+                        ("" if key == "content" else [] if key == "components" else 0)
+            if "attachments" in body or sent.files:
+                # Discord keeps the attachments an edit lists by id, adds its new files
+                # and drops the rest (an edit naming no attachments keeps them all).
+                kept = {str(a.get("id")) for a in body.get("attachments") or []}
+                merged["attachments"] = [a for a in old.get("attachments", [])
+                                         if "attachments" not in body or a["id"] in kept]
+                merged["attachments"] += self._attachments(sent)
+            merged["edited_timestamp"] = "2024-01-01T00:00:01+00:00"
+            self.messages[message_id] = merged
+            return merged
+        message = {
+            "id": str(message_id), "channel_id": str(channel_id), "type": 0,
+            "content": body.get("content") or "", "author": BOT_USER,
+            "attachments": self._attachments(sent),
+            "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
+            "mention_everyone": False, "tts": False, "timestamp": "2024-01-01T00:00:00+00:00",
+            "edited_timestamp": None, "flags": int(body.get("flags") or 0),
+            "components": body.get("components") or [],
+        }
+        self.messages[message_id] = message
+        return message
+
+
+def _attachment_payload(attachment_id: int, filename: str, data: bytes) -> dict[str, Any]:
+    url = f"https://cdn.discordapp.com/attachments/{attachment_id}/{filename}"
+    return {"id": str(attachment_id), "filename": filename, "size": len(data), "url": url,
+            "proxy_url": url}
+
+
+class _Adapter(AsyncWebhookAdapter):
+    """discord.py's webhook adapter with the network replaced by the recorder."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+
+    async def request(self, route: Any, session: Any, *, payload: Any = None,
+                      multipart: Any = None, files: Any = None, **kwargs: Any) -> Any:
+        return self.recorder._handle("webhook", route.method, route.url, payload, multipart)
+
+
+def _failure(status: int) -> discord.HTTPException:
+    """The error discord.py raises for ``status`` (a 429 once its own retries gave up)."""
+    response = SimpleNamespace(status=status, reason="injected")
+    if status >= 500:
+        return discord.DiscordServerError(response, "injected failure")  # type: ignore[arg-type]
+    if status == 403:
+        return discord.Forbidden(response, "injected failure")  # type: ignore[arg-type]
+    if status == 404:
+        return discord.NotFound(response, "injected failure")  # type: ignore[arg-type]
+    return discord.HTTPException(response, "injected failure")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- payloads
+
+
+#: Interaction ids, unique across every gateway of the run as Discord's snowflakes are (a
+#: bot restarted in a test, or a second process, never sees an id again by chance).
+_INTERACTION_IDS = itertools.count(500000000000000001)
+
+
+class Gateway:
+    """Builds INTERACTION_CREATE payloads and feeds them to a bot."""
+
+    def __init__(self, bot: CandyBot, recorder: Recorder | None = None) -> None:
+        self.bot = bot
+        self.recorder = recorder
+        self._ids = _INTERACTION_IDS
+
+    def _base(self, kind: int, user_id: int, *, channel_id: int = CHANNEL_ID,
+              permissions: int = 0) -> dict[str, Any]:
+        interaction_id = next(self._ids)
+        return {
+            "id": str(interaction_id), "application_id": str(APP_ID), "type": kind,
+            "token": f"token-{interaction_id}", "version": 1, "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
+                        "name": "games", "position": 0, "permission_overwrites": [],
+                        "nsfw": False, "parent_id": None},
+            "member": {"user": user_payload(user_id), "roles": [], "nick": None,
+                       "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                       "flags": 0,
+                       "permissions": str(permissions)},
+            "app_permissions": str((1 << 40) - 1), "locale": "en-US", "guild_locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {}, "context": 0,
+            "attachment_size_limit": 25 * 1024 * 1024,
+        }
+
+    def command(self, user_id: int, name: str, sub: str | None = None,
+                options: Mapping[str, Any] | None = None, *, permissions: int = 0,
+                channel_id: int = CHANNEL_ID, focused: str | None = None,
+                resolved: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A slash command (or, with ``focused``, its autocomplete) payload."""
+        opts = [_option(k, v, focused == k) for k, v in (options or {}).items()]
+        if sub is not None:
+            opts = [{"type": 1, "name": sub, "options": opts}]
+        data: dict[str, Any] = {"id": "1", "name": name, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        payload = self._base(4 if focused else 2, user_id, channel_id=channel_id,
+                             permissions=permissions)
+        payload["data"] = data
+        return payload
+
+    def click(self, user_id: int, message: dict[str, Any], custom_id: str, *,
+              values: Sequence[str] | None = None, permissions: int = 0) -> dict[str, Any]:
+        """A button click (or, with ``values``, a select choice) on a recorded message."""
+        payload = self._base(3, user_id, channel_id=int(message["channel_id"]),
+                             permissions=permissions)
+        data: dict[str, Any] = {"custom_id": custom_id,
+                                "component_type": 3 if values is not None else 2}
+        if values is not None:
+            data["values"] = list(values)
+        payload["data"] = data
+        payload["message"] = message
+        if self.recorder is not None:
+            # A component's "original" message is the one it was clicked on.
+            self.recorder.clicked[payload["token"]] = int(message["id"])
+        return payload
+
+    async def send(self, *payloads: dict[str, Any]) -> None:
+        """Dispatch payloads at the same moment and wait until the bot has answered."""
+        for payload in payloads:
+            if self.recorder is not None:
+                self.recorder.channels[payload["token"]] = int(payload["channel_id"])
+            self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        await settle()
+
+
+def user_payload(user_id: int) -> dict[str, Any]:
+    return {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
+            "global_name": f"Player{user_id % 1000}", "avatar": None}
+
+
+class UserOption(int):
+    """A user option value (type 6); the payload carries the id as a string."""
+
+
+def _option(name: str, value: Any, focused: bool) -> dict[str, Any]:
+    if isinstance(value, UserOption):
+        return {"type": 6, "name": name, "value": str(int(value))}
+    if isinstance(value, bool):
+        kind = 5
+    elif isinstance(value, int):
+        kind = 4
+    elif isinstance(value, float):
+        kind = 10
+    else:
+        kind = 3
+    option: dict[str, Any] = {"type": kind, "name": name, "value": value}
+    if focused:
+        option["focused"] = True
+    return option
+
+
+#: The bot's own loops, which run until it closes (tests drive them by hand).
+BACKGROUND = ("candybot-reminders", "candybot-outbox")
+#: The PostgreSQL connection pool's own tasks (they live as long as the store).
+POOL_TASKS = "candybot-pool-"
+
+
+def _background(task: asyncio.Task[Any]) -> bool:
+    """Whether ``task`` lives as long as the bot (the loops, the pool's workers and the
+    bare ``Event.wait`` its scheduler waits in) rather than answering something."""
+    name = task.get_name()
+    coro = task.get_coro()
+    return (name in BACKGROUND or name.startswith(POOL_TASKS)
+            or getattr(coro, "__qualname__", "") == "Event.wait")
+
+
+async def settle() -> None:
+    """Wait for every task the bot started (command handlers, component callbacks)."""
+    current = asyncio.current_task()
+    for _ in range(200):
+        pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
+                   and not _background(t)]
+        if not pending:
+            return
+        await asyncio.wait(pending, timeout=10)
+    raise AssertionError("the bot never settled")
+
+
+async def connect(bot: CandyBot, recorder: Recorder) -> Gateway:
+    """Set ``bot`` up as logging in would, minus the network, with ``recorder`` as Discord;
+    returns the gateway that feeds it interactions."""
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    bot._connection.application_id = APP_ID
+    bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)  # type: ignore[arg-type]
+    recorder.install(bot)
+    return Gateway(bot, recorder)
