@@ -151,14 +151,24 @@ class PooledRenderer:
 
     async def render_async(self, view: dict[str, Any]) -> bytes:
         """The PNG of ``view`` awaited on the event loop without tying up a thread."""
+        return await self._awaited(self.renderer, view)
+
+    async def animate_async(self, view: dict[str, Any]) -> bytes | None:
+        """The GIF of the latest move of ``view``, awaited like :meth:`render_async`."""
+        return await self._awaited(animate, view)
+
+    async def _awaited(self, work: Any, view: dict[str, Any]) -> Any:
         if not self._started:
             await asyncio.to_thread(self.start)
-        try:
-            return await asyncio.wait_for(asyncio.wrap_future(self.submit(view)), TIMEOUT_S)
-        except (BrokenProcessPool, TimeoutError):
-            if self._executor is not None:
-                self._broken(self._executor)
-            return await asyncio.to_thread(self.renderer, view)
+        executor = self._executor
+        if executor is not None:
+            try:
+                return await asyncio.wait_for(asyncio.wrap_future(executor.submit(work, view)),
+                                              TIMEOUT_S)
+            except (BrokenProcessPool, RuntimeError, TimeoutError):
+                # A new pool takes seconds to start: not on the event loop's thread.
+                await asyncio.to_thread(self._broken, executor)
+        return await asyncio.to_thread(work, view)
 
     def _broken(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
         """A worker died or hung: start a fresh pool once, else stay in-process."""

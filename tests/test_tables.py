@@ -179,6 +179,33 @@ async def test_two_moves_at_once_apply_exactly_one(tables: Tables) -> None:
     assert len(await tables.store.actions(record.id)) == 1
 
 
+async def test_a_checked_move_is_applied_once_and_committed_as_checked(
+        tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    await started(tables, ai=2)
+    game = tables.game("candy-race")
+    applied: list[int] = []
+    apply = game.apply
+    monkeypatch.setattr(game, "apply", lambda state, seat, *a, **k: (
+        applied.append(seat), apply(state, seat, *a, **k))[1])
+    checked = await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    board = await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step", checked=checked)
+    assert applied == [0, 1, 2]  # Alice's move once, then each AI's answer
+    assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
+    assert [a.seat for a in await tables.store.actions(board.record.id)] == [0, 1, 2]
+
+
+async def test_a_checked_move_is_worked_out_afresh_when_the_game_moved_on_meanwhile(
+        tables: Tables) -> None:
+    await started(tables, humans=(BOB,))
+    checked = await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")  # another tap, saved first
+    with pytest.raises(NotYourTurnError, match="waiting for P102"):
+        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step", checked=checked)
+    record = await tables.store.open_game(CHANNEL)
+    assert record is not None
+    assert [a.seat for a in await tables.store.actions(record.id)] == [0]
+
+
 async def test_autocomplete_lists_the_callers_moves_best_first_and_filtered(
         tables: Tables) -> None:
     await started(tables, humans=(BOB,))

@@ -369,7 +369,8 @@ async def play(interaction: discord.Interaction, text: str) -> None:
                                               text=text, interaction_id=interaction.id)
         await think(interaction, ephemeral=checked.quiet)
         board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
-                                      text=text, interaction_id=interaction.id)
+                                      text=text, interaction_id=interaction.id,
+                                      checked=checked)
         shown = await publish_saved(bot, board, interaction)
         await _tell_mover(interaction, board, board.played or text,
                           always=checked.quiet and shown)
@@ -531,13 +532,13 @@ async def _play_clicked(bot: Host, interaction: discord.Interaction, game_id: in
     theirs alone (the next monster to feed, say)."""
     channel = _channel(interaction)
     user = interaction.user.id
-    await bot.tables.check_play(channel_id=channel, user_id=user, text=notation,
-                                game_id=game_id, expected=token, offered_at=offered_at,
-                                interaction_id=interaction.id)
+    checked = await bot.tables.check_play(channel_id=channel, user_id=user, text=notation,
+                                          game_id=game_id, expected=token,
+                                          offered_at=offered_at, interaction_id=interaction.id)
     await interaction.response.defer()
     board = await bot.tables.play(channel_id=channel, user_id=user, text=notation,
                                   game_id=game_id, expected=token, offered_at=offered_at,
-                                  interaction_id=interaction.id)
+                                  interaction_id=interaction.id, checked=checked)
     await publish_saved(bot, board, interaction)
     await _tell_mover(interaction, board, board.played or notation, always=False)
     if not _private(interaction):

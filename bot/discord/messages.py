@@ -177,10 +177,18 @@ def stamp(unix: float | None, style: str = "R") -> str:
 
 async def render(renderer: Renderer | None, view: View, *,
                  game_id: int | None = None) -> bytes | None:
-    """Render ``view`` to PNG in a worker thread; ``None`` (and a log line) if it fails."""
+    """Render ``view`` to PNG; ``None`` (and a log line) if it fails.
+
+    A render pool is awaited on the event loop (``render_async``): a thread blocked on
+    the pool would hold one of the few worker threads the moves' rules need. Any other
+    renderer draws in a worker thread.
+    """
     if renderer is None:
         return None
+    pooled = getattr(renderer, "render_async", None)
     try:
+        if callable(pooled):
+            return await pooled(view)
         return await asyncio.to_thread(renderer, view)
     except Exception:
         log.exception("rendering failed for game %s", game_id)
@@ -194,14 +202,17 @@ def animates(game: Game) -> bool:
 
 async def animate(renderer: Renderer | None, view: View, *,
                   game_id: int | None = None) -> bytes | None:
-    """The GIF of the latest move, when the game's renderer draws one: in the render
-    pool's workers when ``renderer`` is a pool, else in a worker thread."""
+    """The GIF of the latest move, when the game's renderer draws one: awaited from the
+    render pool's workers when ``renderer`` is a pool, else drawn in a worker thread
+    (by the renderer's own ``animate`` when it has one)."""
     if renderer is None:
         return None
-    pooled = getattr(renderer, "animate", None)
-    maker = pooled if callable(pooled) else renderers.animate
     try:
-        return await asyncio.to_thread(maker, view)
+        pooled = getattr(renderer, "animate_async", None)
+        if callable(pooled):
+            return await pooled(view)
+        maker = getattr(renderer, "animate", None)
+        return await asyncio.to_thread(maker if callable(maker) else renderers.animate, view)
     except Exception:
         log.exception("animating failed for game %s", game_id)
         return None

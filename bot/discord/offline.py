@@ -27,7 +27,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -499,12 +499,16 @@ class Gateway:
             self.recorder.clicked[payload["token"]] = int(message["id"])
         return payload
 
-    async def send(self, *payloads: dict[str, Any]) -> None:
-        """Dispatch payloads at the same moment and wait until the bot has answered."""
+    def dispatch(self, *payloads: dict[str, Any]) -> None:
+        """Hand payloads to the bot at the same moment, as its gateway would."""
         for payload in payloads:
             if self.recorder is not None:
                 self.recorder.channels[payload["token"]] = int(payload["channel_id"])
             self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+
+    async def send(self, *payloads: dict[str, Any]) -> None:
+        """Dispatch payloads at the same moment and wait until the bot has answered."""
+        self.dispatch(*payloads)
         await settle()
 
 
@@ -549,12 +553,13 @@ def _background(task: asyncio.Task[Any]) -> bool:
             or getattr(coro, "__qualname__", "") == "Event.wait")
 
 
-async def settle() -> None:
-    """Wait for every task the bot started (command handlers, component callbacks)."""
+async def settle(*, ignore: Collection[asyncio.Task[Any]] = ()) -> None:
+    """Wait for every task the bot started (command handlers, component callbacks, movement
+    GIFs), other than its lifelong ones and ``ignore``."""
     current = asyncio.current_task()
     for _ in range(200):
         pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                   and not _background(t)]
+                   and not _background(t) and t not in ignore]
         if not pending:
             return
         await asyncio.wait(pending, timeout=10)

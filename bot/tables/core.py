@@ -192,6 +192,11 @@ class Checked:
     (the board message is edited, so the mover's answer can be private)."""
 
     quiet: bool
+    #: The move as the check worked it out (the game it read, the token the move is tied
+    #: to, the plan): :meth:`~bot.tables.Tables.play` commits it without reading and
+    #: applying it again, and works it out afresh only if the game moved on meanwhile.
+    prepared: tuple[GameRecord, str | int | None, _Plan] | None = field(
+        default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

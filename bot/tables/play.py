@@ -114,29 +114,35 @@ class Plays(Lobbies):
         state = self._state(record)[1]
         return state, self._acting_seat(record, game, state, user_id)
 
-    def _move(self, record: GameRecord, game: Game, user_id: int, text: str,
-              pinned: str | int | None, now: float) -> tuple[str | int | None, _Ready]:
-        """Everything of a move that is computation, in one go (runs in a worker thread):
-        read the state, check the token, apply the move, let AI seats answer, and prepare
-        the commit. Returns the token the move is tied to, and the prepared commit."""
+    def _applied(self, record: GameRecord, game: Game, user_id: int, text: str,
+                 pinned: str | int | None) -> tuple[str | int | None, _Plan]:
+        """Read the state, check the token and apply the player's move (runs in a worker
+        thread). Returns the token the move is tied to, and the plan holding the move."""
         state, seat = self._seated(record, game, user_id)
         if pinned is None:
             pinned = self.wire_token(game, state, seat)
         token = self._token_for(game, state, seat, pinned)
-        outcome = game.apply(state, seat, text, token)
         plan = _Plan(state)
-        self._record(plan, record, game, seat, user_id, outcome)
+        self._record(plan, record, game, seat, user_id, game.apply(state, seat, text, token))
+        return pinned, plan
+
+    def _move(self, record: GameRecord, game: Game, user_id: int, text: str,
+              pinned: str | int | None, now: float) -> tuple[str | int | None, _Ready]:
+        """Everything of a move that is computation, in one go (runs in a worker thread):
+        the player's move, the AI seats' answers, the prepared commit."""
+        pinned, plan = self._applied(record, game, user_id, text, pinned)
         return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now)
 
     def _checked(self, record: GameRecord, game: Game, user_id: int, text: str,
                  expected: str | int | None) -> Checked:
-        """:meth:`check_play`'s computation (runs in a worker thread)."""
-        state, seat = self._seated(record, game, user_id)
-        token = self._token_for(game, state, seat, expected)
-        outcome = game.apply(state, seat, text, token)
-        key = game.episode(state)
-        return Checked(key is not None and key == game.episode(outcome.state)
-                       and record.board_message_id is not None)
+        """:meth:`check_play`'s computation (runs in a worker thread): the move applied,
+        kept for :meth:`play`. AI seats answer only in :meth:`play`, after the player's
+        interaction is acknowledged."""
+        pinned, plan = self._applied(record, game, user_id, text, expected)
+        key = game.episode(plan.before)
+        quiet = (key is not None and key == game.episode(plan.state)
+                 and record.board_message_id is not None)
+        return Checked(quiet, (record, pinned, plan))
 
     async def check_play(self, *, channel_id: int, user_id: int, text: str,
                          game_id: int | None = None, expected: str | int | None = None,
@@ -161,7 +167,8 @@ class Plays(Lobbies):
 
     async def play(self, *, channel_id: int, user_id: int, text: str,
                    game_id: int | None = None, expected: str | int | None = None,
-                   offered_at: int | None = None, interaction_id: int | None = None) -> Board:
+                   offered_at: int | None = None, interaction_id: int | None = None,
+                   checked: Checked | None = None) -> Board:
         """Apply a typed or clicked action, then any AI turns that follow; commit them at once.
 
         ``expected`` is the token of the button (or ``None`` for a typed move, which
@@ -170,7 +177,20 @@ class Plays(Lobbies):
         ``interaction_id`` (the Discord interaction asking) is saved with the move, so the
         same interaction delivered again, here or to another process, plays it once.
         The computing happens in a worker thread; the event loop only awaits the store.
+        ``checked`` (what :meth:`check_play` said of this very move) spares reading and
+        applying the move again, unless the game moved on since.
         """
+        if checked is not None and checked.prepared is not None:
+            record, _token, plan = checked.prepared
+            game = self.game(record.game)
+            ready = await self._settled(record, game, lambda: self._ai_chain(record, game, plan))
+            try:
+                return await self._save(record, game, ready, episodes=True,
+                                        interaction_id=interaction_id)
+            except AlreadyDoneError as exc:
+                raise AlreadyMadeError(str(exc)) from None
+            except ConflictError:
+                pass  # worked out afresh below, as if never checked
         pinned = expected
         for attempt in range(COMMIT_ATTEMPTS):
             try:
