@@ -105,6 +105,8 @@ class Outbox:
                 return delivered
             if not accepted:
                 return delivered
+            if channel_id is not None and not any(row.more for row in claimed):
+                return delivered  # the channel's queue is empty: no need to ask again
 
     async def _post(self, row: OutboxRecord) -> bool:
         """Post one claimed announcement and record how it went."""

@@ -871,25 +871,29 @@ class Store(ABC):
             # for; once it commits, their lease keeps them from being claimed twice.
             async with db.execute(
                     "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
-                    "o.mentions, o.nonce, o.created_at, o.attempts FROM outbox o "
+                    "o.mentions, o.nonce, o.created_at, o.attempts, "
+                    "(SELECT COUNT(*) FROM outbox m WHERE m.channel_id = o.channel_id "
+                    "AND m.status = 'pending') FROM outbox o "
                     "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
                     "WHERE i.channel_id = o.channel_id AND i.status = 'pending') "
                     "AND o.due_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?) "
                     f"{where}ORDER BY o.id LIMIT ?{self._skip_locked}",
                     [*params, max(1, int(limit))]) as cursor:
                 rows = await cursor.fetchall()
-            await db.executemany(
-                "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",
-                [(now + lease, row[0]) for row in rows])
+            if rows:
+                await db.executemany(
+                    "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",
+                    [(now + lease, row[0]) for row in rows])
         out = []
         for (row_id, channel, guild, game_id, kind, content, mentions, nonce, created,
-             attempts) in rows:
+             attempts, pending) in rows:
             try:
                 users = tuple(int(u) for u in json.loads(mentions))
             except (TypeError, ValueError):
                 users = ()  # a damaged list pings nobody rather than blocking the channel
             out.append(OutboxRecord(row_id, Announcement(channel, guild, game_id, kind, content,
-                                                         users), nonce, created, attempts + 1))
+                                                         users), nonce, created, attempts + 1,
+                                    more=int(pending) > 1))
         return out
 
     async def announcement_delivered(self, announcement_id: int, message_id: int | None,

@@ -215,7 +215,8 @@ class OutboxRecord:
     """A queued announcement, as claimed by a sender.
 
     ``nonce`` goes with every attempt to post it, so Discord creates it only once;
-    ``attempts`` counts the claims so far (this one included).
+    ``attempts`` counts the claims so far (this one included); ``more`` says whether
+    later announcements of its channel were waiting behind it when it was claimed.
     """
 
     id: int
@@ -223,6 +224,7 @@ class OutboxRecord:
     nonce: str
     created_at: float
     attempts: int
+    more: bool = False
 
 
 @dataclass(frozen=True)

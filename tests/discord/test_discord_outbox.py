@@ -151,6 +151,38 @@ async def test_announcements_of_a_channel_go_out_in_order(table: Table) -> None:
     assert table.rec.notified_users() == expected
 
 
+async def test_a_move_asks_the_queue_once_when_its_ping_was_all_that_waited(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    await table.start(ALICE, BOB, CAROL)
+    store = table.bot.tables.store
+    claims: list[int | None] = []
+    claim = store.claim_announcements
+
+    async def counted(now: float, **kwargs: Any) -> Any:
+        claims.append(kwargs.get("channel_id"))
+        return await claim(now, **kwargs)
+
+    monkeypatch.setattr(store, "claim_announcements", counted)
+    table.rec.clear()
+    await table.step(ALICE, BOB, CAROL)
+    assert len(pings(table.rec)) == 1
+    assert claims == [CHANNEL_ID]
+
+
+async def test_a_channels_whole_queue_goes_out_with_the_next_move_in_order(
+        table: Table) -> None:
+    await table.start(ALICE, BOB, CAROL)
+    table.rec.clear()
+    table.rec.fail_when(is_ping, status=500)  # refused: it waits, and the next waits behind
+    movers = [await table.step(ALICE, BOB, CAROL), await table.step(ALICE, BOB, CAROL)]
+    assert table.rec.notified_users() == []
+    table.clock.advance(1.0)
+    movers.append(await table.step(ALICE, BOB, CAROL))
+    order = (ALICE, BOB, CAROL)
+    assert table.rec.notified_users() == [order[(order.index(m) + 1) % 3] for m in movers]
+    assert await table.bot.outbox.pending() == 0
+
+
 async def test_a_failed_reminder_is_retried(table: Table) -> None:
     await table.start(ALICE, BOB, reminder_hours=1.0)
     waiting = await table.mover(ALICE, BOB)
