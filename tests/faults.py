@@ -64,6 +64,9 @@ class FaultyConnection:
     def executemany(self, sql: str, *args: Any) -> Any:
         return self._next(sql) or self.real.executemany(sql, *args)
 
+    def execute_fetchall(self, sql: str, *args: Any) -> Any:
+        return self._next(sql) or self.real.execute_fetchall(sql, *args)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 

@@ -134,12 +134,11 @@ class Store(ABC):
     # ----------------------------------------------------------------- low-level helpers
 
     async def _fetch(self, db: Any, game_id: int) -> GameRecord:
-        async with db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
+        rows = await db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        if not rows:
             raise NotFoundError("That game no longer exists.")
-        return _record(row)
+        return _record(rows[0])
 
     async def _raw(self, db: Any, game_id: int) -> tuple[str, int] | None:
         async with db.execute(
@@ -186,11 +185,11 @@ class Store(ABC):
 
     async def open_game(self, channel_id: int) -> GameRecord | None:
         """The channel's lobby or active game, if any."""
-        async with self._reading() as db, db.execute(
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
-                f"AND status IN ('lobby', 'active')", (channel_id,)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else _record(row)
+                f"AND status IN ('lobby', 'active')", (channel_id,))
+        return _record(rows[0]) if rows else None
 
     async def get_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
@@ -460,11 +459,10 @@ class Store(ABC):
 
     async def move_of(self, interaction_id: int) -> tuple[int, int] | None:
         """The game and action number that the interaction ``interaction_id`` made, if any."""
-        async with self._reading() as db, db.execute(
-                "SELECT game_id, n FROM actions WHERE interaction_id = ?",
-                (interaction_id,)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else (int(row[0]), int(row[1]))
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT game_id, n FROM actions WHERE interaction_id = ?", (interaction_id,))
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
 
     async def undo_last(self, game_id: int, expected_version: int, *, state_json: str,
@@ -707,9 +705,8 @@ class Store(ABC):
         if not users:
             return []
         marks = ", ".join("?" for _ in users)
-        async with self._reading() as db, db.execute(sql.format(users=marks),
-                                                     [*users, *params]) as cursor:
-            return list(await cursor.fetchall())
+        async with self._reading() as db:
+            return list(await db.execute_fetchall(sql.format(users=marks), [*users, *params]))
 
     async def set_quiet_hours(self, user_id: int, hours: tuple[str, int, int] | None,
                               now: float) -> None:

@@ -88,6 +88,11 @@ class _Connection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
         return _Statement(self.raw, sql, params)
 
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Every row of ``sql`` (as aiosqlite's method of that name)."""
+        async with _Statement(self.raw, sql, params) as cursor:
+            return list(await cursor.fetchall())
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(row) for row in rows]
         if rows:
