@@ -3,20 +3,22 @@
 For each registered game (or one, ``--game``):
 
 - **render**: drawing one public picture, over pictures from real AI games;
-- **/play**: a whole move through the bot as a player pays for it: the
-  :class:`~bot.tables.Tables` service loads the game from SQLite, parses and
-  applies the move, commits it, builds the public view, and the picture is
-  rendered in a worker thread, as the Discord layer does; also how much of it
-  ran on the event loop's own thread (the part that makes other channels wait);
+- **/play**: what a player waits for: their ``/play`` goes through the real bot (the
+  discord.py client, the command tree, the handlers, the tables service, the store,
+  the pictures, the movement GIF) on an offline Discord
+  (:mod:`bot.discord.offline`), and is timed until the interaction is acknowledged,
+  until the board reaches the channel, and until a movement GIF is added to it;
+  its CPU is split by stage (see :class:`Stages`), so the next bottleneck shows;
 - **chess**: python-chess drawing a board as SVG and cairosvg turning it into a
   PNG of the same width, which is what a Discord chess bot pays per move, timed
   right after each /play so that both see the same machine. The figure that
   matters is the ratio of the /play p95 to the chess p95: it holds across
   machines better than milliseconds do (needs the ``bench`` extra);
 - **load**: ``--channels`` channels (50) each making a move at the same moment
-  through one bot, rendering in-process and in a :class:`~renderers.pool.PooledRenderer`;
-  the p95 answer time, and the longest stall of the event loop, measured by a
-  task that asks to wake every 5 ms;
+  through the same bot, drawing in a :class:`~renderers.pool.PooledRenderer` as
+  ``candybot run`` does; answer times, moves per second, the bot process's CPU per
+  move, and the longest stall of the event loop, measured by a task that asks to
+  wake every 5 ms; with several games, also every game mixed;
 - **AI**: how often the game's AI wins against players choosing uniformly at
   random among their legal moves.
 
@@ -224,10 +226,11 @@ class _Bot:
 
 
 async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
-                    db: str | None = None) -> Any:
+                    db: str | None = None, stages: Stages | None = None) -> Any:
     """Run ``work`` with the real bot on an offline Discord, on a new SQLite file in
     ``folder``, or with ``db`` a PostgreSQL URL, in a new schema of that database dropped
-    afterwards."""
+    afterwards. With ``stages``, the offline Discord's own work is timed apart, so that
+    it is not taken for the bot's."""
     from bot.app import create_bot
     from bot.config import Settings
     from bot.discord.offline import Recorder, connect
@@ -236,6 +239,8 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
     async def run(settings: Any) -> Any:
         bot = create_bot(settings, renderer=renderer, animator=animate, clock=time.time)
         recorder = Recorder()
+        if stages is not None:
+            recorder._handle = stages.timed(OFFLINE, recorder._handle)  # type: ignore[method-assign]
         gateway = await connect(bot, recorder)
         try:
             return await work(_Bot(bot, gateway, recorder))
@@ -307,7 +312,7 @@ def bench_play(slug: str, samples: int,
         return out
 
     with tempfile.TemporaryDirectory() as folder:
-        times = asyncio.run(_with_bot(Path(folder), work, _TimedPictures(stages), db))
+        times = asyncio.run(_with_bot(Path(folder), work, _TimedPictures(stages), db, stages))
     out: dict[str, Any] = {"play_ms": _stats(times["board"]), "ack_ms": _stats(times["ack"]),
                            "play_cpu_ms": stages.per_move()}
     if times["movement"]:
@@ -377,6 +382,8 @@ def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
 
 #: The stages of a /play, in the order a move goes through them.
 STAGES = ("engine", "state JSON", "views", "store", "pictures", "animation", "Discord layer")
+#: The offline Discord answering the bot's requests: the bench's work, not the bot's.
+OFFLINE = "offline Discord"
 #: Threads that run the SQLite store's queries (aiosqlite names them after their function).
 SQLITE_THREAD = "_connection_worker_thread"
 
@@ -403,11 +410,13 @@ class Stages:
     work is not in it: ``store_wait`` is the time the calls were awaited). The Discord
     layer's is the event loop's thread CPU that no other stage claims: discord.py
     parsing the interaction and building the requests, the handlers, the tables service
-    around the rules. A stage called from inside another counts once, in the outer one.
+    around the rules. The offline Discord's answers are timed apart (``offline Discord``):
+    the real one answers over the network instead. A stage called from inside another
+    counts once, in the outer one.
     """
 
     def __init__(self) -> None:
-        self.spent: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+        self.spent: dict[str, float] = dict.fromkeys((*STAGES, OFFLINE), 0.0)
         self.store_wait = 0.0
         self.moves = 0
         self._on_loop = 0.0  # stage CPU that ran on the event loop's thread
@@ -475,7 +484,7 @@ class Stages:
         with self._lock:
             self._marks = None
             if not count:
-                self.spent = dict.fromkeys(STAGES, 0.0)
+                self.spent = dict.fromkeys((*STAGES, OFFLINE), 0.0)
                 self.store_wait = self._on_loop = 0.0
                 self.moves = 0
                 return
@@ -515,10 +524,12 @@ class Stages:
         return restore
 
     def per_move(self) -> dict[str, float]:
-        """CPU milliseconds per move by stage, and ``store wait``: the store's wall time."""
+        """CPU milliseconds per move by stage, then ``store wait`` (the store's wall time)
+        and the offline Discord's CPU (the bench's stand-in for Discord, not the bot)."""
         moves = max(self.moves, 1)
         out = {stage: self.spent[stage] / moves for stage in STAGES}
         out["store wait"] = self.store_wait / moves
+        out[OFFLINE] = self.spent[OFFLINE] / moves
         return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 
 import pytest
@@ -21,18 +22,45 @@ def test_render_figures_come_from_real_pictures():
         assert 0 < figures[key]["median"] <= figures[key]["p95"] <= figures[key]["max"]
 
 
-def test_a_play_is_timed_through_the_tables_service_and_the_renderer(monkeypatch):
+def test_a_play_is_a_players_slash_command_through_the_real_bot(monkeypatch):
+    import bot.discord.flows
+
     drawn: list[int] = []
+    handled: list[str] = []
 
     def counting(view):
         drawn.append(view["move"])
         return render(view)
 
+    handler = bot.discord.flows.play
+
+    async def play(interaction, text):
+        handled.append(text)
+        await handler(interaction, text)
+
     monkeypatch.setattr("renderers.render", counting)
+    monkeypatch.setattr(bot.discord.flows, "play", play)
     figures = bench_play(SLUG, 2)
-    assert figures["play_ms"]["median"] > 0
-    assert 0 <= figures["play_loop_cpu_ms"]["median"] <= figures["play_ms"]["max"]
-    assert drawn == [1, 2, 3]  # one untimed warm-up move, then the two timed ones
+    assert len(handled) == 3  # one untimed warm-up move, then the two timed ones
+    assert drawn == [1, 2, 3]
+    # The player hears the interaction acknowledged before the board arrives.
+    assert 0 < figures["ack_ms"]["max"] < figures["play_ms"]["max"]
+
+
+def test_a_movement_gif_is_timed_after_the_board_it_is_added_to(monkeypatch):
+    import io
+
+    from PIL import Image
+
+    def movement(view):
+        out = io.BytesIO()
+        Image.new("P", (4, 4)).save(out, "GIF")
+        return out.getvalue()
+
+    monkeypatch.setattr("renderers.animate", movement)
+    figures = bench_play("sugarworks", 2)
+    assert figures["movement_ms"]["median"] > figures["play_ms"]["median"]
+    assert figures["play_cpu_ms"]["animation"] > 0
 
 
 def test_the_load_test_moves_every_channel_once_per_round():
@@ -47,9 +75,9 @@ def test_the_load_test_moves_every_channel_once_per_round():
     assert Counter(seen) == {1: 3, 2: 3, 3: 3}
     assert figures["latency_ms"]["median"] > 0
     assert figures["stall_ms"]["max"] >= 0
-    # The first answer of each round comes no later than the round's others.
+    # Every interaction is acknowledged before its board arrives.
     assert 0 < figures["first_ms"]["max"] <= figures["latency_ms"]["max"]
-    assert figures["moves_per_s"] > 0
+    assert figures["moves_per_s"] > 0 and figures["bot_cpu_ms_per_move"] > 0
 
 
 def test_the_chess_board_is_timed_after_every_play_and_divides_the_play_p95(monkeypatch):
@@ -84,14 +112,35 @@ def test_an_unknown_game_is_refused_before_measuring(capsys):
     assert "no game called 'no-such-game'" in capsys.readouterr().err
 
 
-def test_a_play_is_split_by_stage_and_the_stages_add_up_to_the_whole_move():
+def test_a_play_is_split_by_stage():
     figures = bench_play(SLUG, 3)
-    stages = figures["play_stages_ms"]
-    assert list(stages) == list(bench_module.STAGES)
-    for stage in ("engine", "views", "store", "pictures"):
+    stages = figures["play_cpu_ms"]
+    assert list(stages) == [*bench_module.STAGES, "store wait", "offline Discord"]
+    for stage in ("engine", "views", "store", "pictures", "Discord layer", "store wait",
+                  "offline Discord"):
         assert stages[stage] > 0, stage
-    # The stages share out the mean move: never more than the slowest one.
-    assert sum(stages.values()) <= figures["play_ms"]["max"] + 1e-6
+    assert stages["animation"] == 0  # Sugartopia draws no movement
+
+
+async def test_the_event_loops_cpu_that_no_stage_claims_is_the_discord_layers():
+    stages = bench_module.Stages()
+
+    def burn(seconds: float) -> None:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    engine = stages.timed("engine", burn)
+    stages.start()
+    engine(0.03)
+    burn(0.02)  # the handlers' own work, on the loop's thread
+    stages.stop()
+    cpu = stages.per_move()
+    assert cpu["engine"] == pytest.approx(30, abs=5)
+    assert cpu["Discord layer"] == pytest.approx(20, abs=5)
+    stages.start()
+    stages.stop(count=False)  # a warm-up: forgets everything
+    assert stages.per_move()["engine"] == 0
 
 
 def test_stages_count_a_call_made_inside_another_stage_once():
