@@ -193,3 +193,18 @@ def test_the_load_test_runs_on_postgresql_in_a_schema_it_drops(postgres_url: str
         left = conn.execute("SELECT schema_name FROM information_schema.schemata "
                             "WHERE schema_name LIKE 'candybot_bench_%'").fetchall()
     assert left == []
+
+
+def test_the_documented_command_runs_from_the_shell_with_smaller_counts(tmp_path):
+    """docs/benchmarks.md's ``candybot bench --game sugartopia --ai-games 0``, with the
+    counts cut down so that it is quick (the figures are not checked here)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "bench", "--game", SLUG, "--ai-games", "0",
+         "--samples", "2", "--channels", "2", "--rounds", "1"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "whole /play:" in done.stdout and "CPU per /play:" in done.stdout
+    assert "load, render pool:" in done.stdout
