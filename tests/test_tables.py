@@ -194,12 +194,12 @@ async def test_a_checked_move_is_applied_once_and_committed_as_checked(
     assert [a.seat for a in await tables.store.actions(board.record.id)] == [0, 1, 2]
 
 
-async def test_a_checked_move_is_worked_out_afresh_when_the_game_moved_on_meanwhile(
+async def test_a_checked_move_that_another_move_overtook_is_refused_as_not_applied(
         tables: Tables) -> None:
     await started(tables, humans=(BOB,))
     checked = await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")  # another tap, saved first
-    with pytest.raises(NotYourTurnError, match="waiting for P102"):
+    with pytest.raises(AlreadyMadeError, match="not applied"):
         await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step", checked=checked)
     record = await tables.store.open_game(CHANNEL)
     assert record is not None

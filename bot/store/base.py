@@ -452,10 +452,9 @@ class Store(ABC):
 
     async def _not_done(self, db: Any, interaction_id: int) -> None:
         """Raise :class:`AlreadyDoneError` if ``interaction_id`` already made a move."""
-        async with db.execute("SELECT 1 FROM actions WHERE interaction_id = ?",
-                              (interaction_id,)) as cursor:
-            if await cursor.fetchone() is not None:
-                raise AlreadyDoneError()
+        if await db.execute_fetchall("SELECT 1 FROM actions WHERE interaction_id = ?",
+                                     (interaction_id,)):
+            raise AlreadyDoneError()
 
     async def move_of(self, interaction_id: int) -> tuple[int, int] | None:
         """The game and action number that the interaction ``interaction_id`` made, if any."""
@@ -866,7 +865,7 @@ class Store(ABC):
         async with self._transaction() as db:
             # Rows another process has locked (it is claiming them) are skipped, not waited
             # for; once it commits, their lease keeps them from being claimed twice.
-            async with db.execute(
+            rows = await db.execute_fetchall(
                     "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
                     "o.mentions, o.nonce, o.created_at, o.attempts, "
                     "(SELECT COUNT(*) FROM outbox m WHERE m.channel_id = o.channel_id "
@@ -875,8 +874,7 @@ class Store(ABC):
                     "WHERE i.channel_id = o.channel_id AND i.status = 'pending') "
                     "AND o.due_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?) "
                     f"{where}ORDER BY o.id LIMIT ?{self._skip_locked}",
-                    [*params, max(1, int(limit))]) as cursor:
-                rows = await cursor.fetchall()
+                    [*params, max(1, int(limit))])
             if rows:
                 await db.executemany(
                     "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",

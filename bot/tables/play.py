@@ -178,8 +178,10 @@ class Plays(Lobbies):
         same interaction delivered again, here or to another process, plays it once.
         The computing happens in a worker thread; the event loop only awaits the store.
         ``checked`` (what :meth:`check_play` said of this very move) spares reading and
-        applying the move again, unless the game moved on since.
+        applying the move again; if the game moved on since, the move is worked out
+        afresh as after any lost race.
         """
+        first = 0
         if checked is not None and checked.prepared is not None:
             record, _token, plan = checked.prepared
             game = self.game(record.game)
@@ -190,9 +192,9 @@ class Plays(Lobbies):
             except AlreadyDoneError as exc:
                 raise AlreadyMadeError(str(exc)) from None
             except ConflictError:
-                pass  # worked out afresh below, as if never checked
+                first = 1  # another move was saved first: the race is lost once already
         pinned = expected
-        for attempt in range(COMMIT_ATTEMPTS):
+        for attempt in range(first, COMMIT_ATTEMPTS):
             try:
                 record, game = await self._playable(channel_id, game_id)
                 pinned, ready = await asyncio.to_thread(self._move, record, game, user_id, text,
