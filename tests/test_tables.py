@@ -206,6 +206,42 @@ async def test_a_checked_move_that_another_move_overtook_is_refused_as_not_appli
     assert [a.seat for a in await tables.store.actions(record.id)] == [0]
 
 
+async def test_a_burst_of_moves_is_worked_out_a_few_at_a_time(
+        tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    from bot.tables.core import MOVES_AT_ONCE
+
+    channels = range(900, 900 + 3 * MOVES_AT_ONCE)
+    for channel in channels:
+        lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
+                                        creator_id=ALICE, creator_name="Alice")
+        await tables.join(lobby.record.id, BOB, "Bob")
+        await tables.start(lobby.record.id, ALICE)
+    game = tables.game("candy-race")
+    apply = game.apply
+    lock = threading.Lock()
+    now_working, most = [0], [0]
+
+    def slow_apply(*args: object, **kwargs: object) -> object:
+        with lock:
+            now_working[0] += 1
+            most[0] = max(most[0], now_working[0])
+        time.sleep(0.02)  # lets the other threads in, as a long move would
+        try:
+            return apply(*args, **kwargs)
+        finally:
+            with lock:
+                now_working[0] -= 1
+
+    monkeypatch.setattr(game, "apply", slow_apply)
+    boards = await asyncio.gather(*(tables.play(channel_id=c, user_id=ALICE, text="step")
+                                    for c in channels))
+    assert all(b.move == 1 for b in boards)
+    assert most[0] == MOVES_AT_ONCE
+
+
 async def test_autocomplete_lists_the_callers_moves_best_first_and_filtered(
         tables: Tables) -> None:
     await started(tables, humans=(BOB,))

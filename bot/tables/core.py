@@ -58,6 +58,10 @@ MAX_SUGGESTIONS = 25
 LOG_LIMIT = 50
 #: How often a move is re-applied when another seat's move was saved first.
 COMMIT_ATTEMPTS = 5
+#: Moves worked out and committed at the same time; the next wait their turn. The work
+#: is the interpreter's (one lock), so running fifty at once finishes them all late
+#: together; in turn, the first player of a burst sees their board first.
+MOVES_AT_ONCE = 4
 #: How many moves "Since your last turn" lists before pointing at ``/game log``.
 SINCE_LIMIT = 12
 
@@ -355,6 +359,7 @@ class TablesBase:
         self._games = games
         self.clock = clock
         self._on_moves = on_moves
+        self._working = asyncio.Semaphore(MOVES_AT_ONCE)
         #: Stored states already found sound, by game, version and text (see :meth:`_state`).
         self._sound: set[tuple[int, int, int]] = set()
         #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).

@@ -181,6 +181,13 @@ class Plays(Lobbies):
         applying the move again; if the game moved on since, the move is worked out
         afresh as after any lost race.
         """
+        async with self._working:
+            return await self._play(channel_id, user_id, text, game_id, expected, offered_at,
+                                    interaction_id, checked)
+
+    async def _play(self, channel_id: int, user_id: int, text: str, game_id: int | None,
+                    expected: str | int | None, offered_at: int | None,
+                    interaction_id: int | None, checked: Checked | None) -> Board:
         first = 0
         if checked is not None and checked.prepared is not None:
             record, _token, plan = checked.prepared
