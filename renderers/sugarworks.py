@@ -836,10 +836,10 @@ def movement_frames(view: dict[str, Any]) -> list[tuple[Image.Image, int]] | Non
 
 def animate(view: dict[str, Any]) -> bytes | None:
     """The latest candy movement as an animated GIF; ``None`` if the latest move made none."""
-    from renderers.gif import animate as gif
+    from renderers.gif import animate_drawn
 
     frames = movement_frames(view)
     if frames is None:
         return None
-    return gif([to_png(image, _palette()) for image, _ in frames],
-               durations=[ms for _, ms in frames])
+    return animate_drawn([image for image, _ in frames], _palette(),
+                         durations=[ms for _, ms in frames])
