@@ -105,3 +105,21 @@ def test_the_gif_is_the_one_its_frames_pngs_would_make():
         assert len(got) == len(expected)
         for a, b in zip(got, expected, strict=True):
             assert ImageChops.difference(a, b).getbbox() is None
+
+
+def test_frames_on_the_shared_ground_are_the_frames_drawn_whole(monkeypatch):
+    # A movement draws the empty floor once (floor_ground) and redraws only the tiles
+    # under candies; each frame must equal the frame drawn from a blank picture.
+    whole = works._frame
+    checked = 0
+    for view in _movements()[:3]:
+        frames = works.movement_frames(view)
+        assert frames is not None
+        monkeypatch.setattr(works, "_frame", lambda *args, ground=None: whole(*args))
+        drawn = works.movement_frames(view)
+        monkeypatch.setattr(works, "_frame", whole)
+        assert drawn is not None and len(drawn) == len(frames)
+        for (a, _), (b, _) in zip(frames, drawn, strict=True):
+            assert ImageChops.difference(a, b).getbbox() is None
+            checked += 1
+    assert checked >= 20
