@@ -239,9 +239,12 @@ def _tile(image: Image.Image, floor: Floor, space: dict[str, Any],
     """One space: its tile, its centre icon (small in the top right corner under a candy so
     that both stay readable) and its corner icon; pasted from the sprite of its look."""
     left, top, _, _ = floor.box(space["x"], space["y"])
-    look = (space["tile"] is not None, space["output"], space["output_space"], space["centre"],
-            space["corner"], occupied)
-    image.paste(_tile_sprite(*look), (left, top))
+    image.paste(_space_sprite(space, occupied), (left, top))
+
+
+def _space_sprite(space: dict[str, Any], occupied: bool) -> Image.Image:
+    return _tile_sprite(space["tile"] is not None, space["output"], space["output_space"],
+                        space["centre"], space["corner"], occupied)
 
 
 @lru_cache(maxsize=128)
@@ -399,13 +402,22 @@ def _initials(view: dict[str, Any]) -> list[str]:
 
 
 def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-               floor: Floor, candies: list[dict[str, Any]] | None = None) -> None:
-    """Tiles, coordinates, crates and the candies (``candies`` overrides the view's)."""
+               floor: Floor, candies: list[dict[str, Any]] | None = None,
+               ground: Image.Image | None = None) -> None:
+    """Tiles, coordinates, crates and the candies (``candies`` overrides the view's).
+
+    With ``ground`` (the :func:`floor_ground` of the same view and floor, pasted
+    into ``image`` by the caller), only the tiles under candies are drawn again.
+    """
     shown = view["candies"] if candies is None else candies
     taken = {(c["x"], c["y"]) for c in shown}
-    for space in view["board"]["spaces"]:
-        _tile(image, floor, space, (space["x"], space["y"]) in taken)
-    _coordinates(image, floor)
+    spaces = view["board"]["spaces"]
+    if ground is None:
+        for space in spaces:
+            _tile(image, floor, space, (space["x"], space["y"]) in taken)
+        _coordinates(image, floor)
+    else:
+        _retile(image, floor, spaces, taken)
     _crates(image, draw, floor, view)
     initials = _initials(view)
     for candy in shown:
@@ -413,6 +425,43 @@ def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
         maker = candy["maker"]
         paste_candy(image, candy["type"], cx - 4, cy + 8, 26, maker,
                     initials[maker] if maker is not None else "")
+
+
+def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
+            taken: set[tuple[int, int]]) -> None:
+    """On a :func:`floor_ground`, the tiles under candies, as drawing every tile would.
+
+    A tile's sprite is a pixel wider and taller than its cell, so each tile's last
+    row and column lie under its neighbour's first: after an occupied tile, the
+    part of each later neighbour that it covered is pasted again.
+    """
+    for n, space in enumerate(spaces):
+        x, y = space["x"], space["y"]
+        if (x, y) not in taken:
+            continue
+        _tile(image, floor, space, True)
+        left, top, right, bottom = floor.box(x, y)
+        for later in spaces[n + 1:]:
+            if abs(later["x"] - x) > 1 or abs(later["y"] - y) > 1:
+                continue
+            box = floor.box(later["x"], later["y"])
+            sprite = _space_sprite(later, (later["x"], later["y"]) in taken)
+            # The overlap of the two (CELL + 1)-wide tiles, in the later one's sprite.
+            x0, y0 = max(left, box[0]), max(top, box[1])
+            x1, y1 = min(right, box[2]) + 1, min(bottom, box[3]) + 1
+            if x0 < x1 and y0 < y1:
+                image.paste(sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0], y1 - box[1])),
+                            (x0, y0))
+
+
+def floor_ground(view: dict[str, Any], floor: Floor, size: tuple[int, int]) -> Image.Image:
+    """A blank picture of ``size`` with the floor's empty tiles and its coordinates:
+    what every frame of a movement shares."""
+    image, _ = new_canvas(*size)
+    for space in view["board"]["spaces"]:
+        _tile(image, floor, space, False)
+    _coordinates(image, floor)
+    return image
 
 
 def _gutter(image: Image.Image, view: dict[str, Any], y: int,
@@ -741,16 +790,24 @@ def render(view: dict[str, Any]) -> bytes:
 
 def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
            crates: dict[str, list[dict[str, Any]]], movement: dict[str, Any],
-           step: dict[str, Any] | None, caption: str) -> Image.Image:
+           step: dict[str, Any] | None, caption: str,
+           ground: Image.Image | None = None) -> Image.Image:
     """One frame: the floor as the static picture draws it, with the candies at
-    ``positions``, the crates holding ``crates``, and the activation ``step`` marked."""
-    image, draw = new_canvas(WIDTH, floor.bottom + 40)
+    ``positions``, the crates holding ``crates``, and the activation ``step`` marked.
+
+    ``ground`` is :func:`floor_ground` of the frame's size, drawn once per movement.
+    """
+    if ground is None:
+        image, draw = new_canvas(WIDTH, floor.bottom + 40)
+    else:
+        image = ground.copy()
+        draw = ImageDraw.Draw(image)
     kinds = {c["id"]: (c["type"], c["maker"]) for c in movement["start"]}
     candies = [{"type": kinds[candy][0], "maker": kinds[candy][1], "x": x, "y": y}
                for candy, (x, y) in positions.items()]
     board = dict(view["board"], crates=[dict(c, candies=crates[c["crate"]])
                                         for c in view["board"]["crates"]])
-    draw_floor(image, draw, dict(view, board=board), floor, candies)
+    draw_floor(image, draw, dict(view, board=board), floor, candies, ground)
     if step is not None:
         cx, cy = floor.centre(*positions[step["candy"]]) if step["candy"] in positions \
             else floor.centre(*step["start"])
@@ -822,24 +879,27 @@ def movement_frames(view: dict[str, Any]) -> list[tuple[Image.Image, int]] | Non
     step_ms = max(STEP_MS[0], min(STEP_MS[1],
                                   (MOVEMENT_MS - FIRST_MS - LAST_MS) // max(1, len(steps))))
     step_ms -= step_ms % 10  # GIF delays are in hundredths of a second
-    frames = [(_frame(view, floor, start, crates_after(0), movement, None, title), FIRST_MS)]
+    ground = floor_ground(view, floor, (WIDTH, floor.bottom + 40))
+    frames = [(_frame(view, floor, start, crates_after(0), movement, None, title,
+                      ground=ground), FIRST_MS)]
     for n, step in enumerate(steps):
         frames.append((_frame(view, floor, step["after"], crates_after(n + 1), movement, step,
-                              step["text"]), step_ms))
+                              step["text"], ground=ground), step_ms))
     summary = (f"Round {movement['round']} done: {movement['shipped']} shipped, "
                f"{movement['lost']} lost, {movement['bonks']} Bonk!"
                f"{'s' if movement['bonks'] != 1 else ''}.")
     last = {c["id"]: [c["x"], c["y"]] for c in view["candies"]}
-    frames.append((_frame(view, floor, last, now, movement, None, summary), LAST_MS))
+    frames.append((_frame(view, floor, last, now, movement, None, summary, ground=ground),
+                   LAST_MS))
     return frames
 
 
 def animate(view: dict[str, Any]) -> bytes | None:
     """The latest candy movement as an animated GIF; ``None`` if the latest move made none."""
-    from renderers.gif import animate as gif
+    from renderers.gif import animate_drawn
 
     frames = movement_frames(view)
     if frames is None:
         return None
-    return gif([to_png(image, _palette()) for image, _ in frames],
-               durations=[ms for _, ms in frames])
+    return animate_drawn([image for image, _ in frames], _palette(),
+                         durations=[ms for _, ms in frames])

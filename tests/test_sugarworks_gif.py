@@ -12,6 +12,7 @@ from playthrough import play
 import renderers.sugarworks as works
 from bot.games.sugarworks import GAME
 from renderers.common import to_png
+from renderers.gif import animate
 
 
 @cache
@@ -82,3 +83,43 @@ def test_the_whole_movement_runs_under_eight_seconds():
         assert total <= 8000
         longest = max(longest, len(view["movement"]["steps"]))
     assert longest >= 8  # a movement long enough to have run well over 8 s at the old pace
+
+
+def _gif_frames(data: bytes) -> list[Image.Image]:
+    gif = Image.open(io.BytesIO(data))
+    frames = []
+    for frame in range(gif.n_frames):
+        gif.seek(frame)
+        frames.append(gif.convert("RGB"))
+    return frames
+
+
+def test_the_gif_is_the_one_its_frames_pngs_would_make():
+    # animate_drawn skips the PNGs and scales only changed rows: same frames exactly.
+    for view in _movements()[:3]:
+        frames = works.movement_frames(view)
+        assert frames is not None
+        pngs = [to_png(image, works._palette()) for image, _ in frames]
+        expected = _gif_frames(animate(pngs, durations=[ms for _, ms in frames]))
+        got = _gif_frames(works.animate(view))
+        assert len(got) == len(expected)
+        for a, b in zip(got, expected, strict=True):
+            assert ImageChops.difference(a, b).getbbox() is None
+
+
+def test_frames_on_the_shared_ground_are_the_frames_drawn_whole(monkeypatch):
+    # A movement draws the empty floor once (floor_ground) and redraws only the tiles
+    # under candies; each frame must equal the frame drawn from a blank picture.
+    whole = works._frame
+    checked = 0
+    for view in _movements()[:3]:
+        frames = works.movement_frames(view)
+        assert frames is not None
+        monkeypatch.setattr(works, "_frame", lambda *args, ground=None: whole(*args))
+        drawn = works.movement_frames(view)
+        monkeypatch.setattr(works, "_frame", whole)
+        assert drawn is not None and len(drawn) == len(frames)
+        for (a, _), (b, _) in zip(frames, drawn, strict=True):
+            assert ImageChops.difference(a, b).getbbox() is None
+            checked += 1
+    assert checked >= 20
