@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import gc
 import inspect
 import io
 import json
@@ -233,6 +234,7 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
     it is not taken for the bot's."""
     from bot.app import create_bot
     from bot.config import Settings
+    from bot.discord.client import freeze_heap
     from bot.discord.offline import Recorder, connect
     from renderers.gif import animate
 
@@ -242,10 +244,12 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
         if stages is not None:
             recorder._handle = stages.timed(OFFLINE, recorder._handle)  # type: ignore[method-assign]
         gateway = await connect(bot, recorder)
+        freeze_heap()  # as the live bot does once it is connected
         try:
             return await work(_Bot(bot, gateway, recorder))
         finally:
             await bot.close()
+            gc.unfreeze()  # the bench's own objects are collected as before
 
     if db is None:
         return await run(Settings(token=None, db_path=folder / "bench.db"))

@@ -7,6 +7,7 @@ answers 401 to a wrong token), and a refused loopback port stands for "no networ
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import re
@@ -370,6 +371,25 @@ async def test_the_ready_line_names_the_bot_servers_active_games_database_and_sc
     assert re.fullmatch(
         rf"{TIMESTAMP} INFO bot\.discord\.client: ready as candybot; 3 servers; "
         rf"2 active games; database {re.escape(str(db))} \(schema {len(MIGRATIONS)}\)", line)
+
+
+async def test_a_ready_bot_keeps_what_it_holds_out_of_later_garbage_collections(
+        tmp_path: Path) -> None:
+    # A full collection walks every object not frozen, pausing the event loop meanwhile.
+    bot = create_bot(Settings(db_path=tmp_path / "candybot.db"), games=GAMES,
+                     renderer=lambda v: b"", animator=lambda f: b"")
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)  # type: ignore[arg-type]
+    gc.unfreeze()
+    try:
+        held = len(gc.get_objects())
+        await bot.on_ready()
+        assert gc.get_freeze_count() > held // 2
+        assert bot.games[next(iter(bot.games))] not in gc.get_objects()  # frozen, so unseen
+    finally:
+        gc.unfreeze()
+        await bot.close()
 
 
 def test_log_lines_are_one_line_each_with_level_and_logger_unless_debugging() -> None:

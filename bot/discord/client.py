@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import math
 import os
@@ -35,6 +36,19 @@ from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables
 
 log = logging.getLogger(__name__)
+
+
+def freeze_heap() -> None:
+    """Collect once, then keep everything the process holds now (modules, game data, fonts,
+    discord.py's caches of servers and members) out of every later garbage collection.
+
+    A full collection walks every container object the process holds and pauses the event
+    loop meanwhile: with the heap of a connected bot that was 40 to 80 ms, longer than a
+    whole /play (docs/benchmarks.md, "Event-loop stalls"). Frozen objects are still freed
+    when nothing refers to them; only cycles among them wait for the process to end.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 class CandyTree(app_commands.CommandTree["CandyBot"]):
@@ -305,6 +319,7 @@ class CandyBot(discord.Client):
             log.warning("could not answer %s", describe(interaction), exc_info=True)
 
     async def on_ready(self) -> None:
+        freeze_heap()  # the caches Discord has just filled are with the bot for good
         log.info("%s", await self.ready_message())
 
     async def ready_message(self) -> str:
