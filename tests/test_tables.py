@@ -206,6 +206,25 @@ async def test_a_checked_move_that_another_move_overtook_is_refused_as_not_appli
     assert [a.seat for a in await tables.store.actions(record.id)] == [0]
 
 
+async def test_a_move_hands_over_the_board_it_shows_before_it_is_committed(
+        tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    await started(tables, ai=2)
+    sketched: list[tuple[object, int]] = []
+    commit = tables.store.commit_moves
+
+    async def committing(*args: object, **kwargs: object) -> object:
+        sketched.append(("committing", len(sketched)))
+        return await commit(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tables.store, "commit_moves", committing)
+    checked = await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    board = await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step", checked=checked,
+                              sketch=lambda view: sketched.append((view, len(sketched))))
+    assert [n for _what, n in sketched] == [0, 1] and sketched[1][0] == "committing"
+    assert sketched[0][0] is board.view  # the very view shown, after the AI's answers
+    assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
+
+
 async def test_a_burst_of_moves_is_worked_out_a_few_at_a_time(
         tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading

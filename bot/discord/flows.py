@@ -26,11 +26,12 @@ before it posts the board, and the outbox's sender retries what Discord refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import itertools
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 import discord
@@ -83,8 +84,10 @@ def _channel(interaction: discord.Interaction) -> int:
 # --------------------------------------------------------------------------- posting
 
 
-async def board_outgoing(bot: Host, board: Board) -> Outgoing:
-    """The full move message for ``board``, with its components when there are any."""
+async def board_outgoing(bot: Host, board: Board,
+                         early: messages.EarlyPicture | None = None) -> Outgoing:
+    """The full move message for ``board``, with its components when there are any
+    (and the picture ``early`` began, when it is of this board)."""
     view = None
     if not board.finished:
         offer = builder.Offer(board.record.id, board.move, board.token)
@@ -95,7 +98,7 @@ async def board_outgoing(bot: Host, board: Board) -> Outgoing:
             view = view or discord.ui.View(timeout=None)
             if len(view.children) < 25:
                 view.add_item(components.BackButton(board.record.id))
-    return await messages.board_message(board, bot.renderer, view)
+    return await messages.board_message(board, bot.renderer, view, early)
 
 
 def _messageable(bot: Host, board: Board) -> discord.PartialMessageable:
@@ -104,7 +107,8 @@ def _messageable(bot: Host, board: Board) -> discord.PartialMessageable:
 
 async def publish(bot: Host, board: Board,
                   interaction: discord.Interaction | None = None, *,
-                  nonce: str | None = None) -> int | None:
+                  nonce: str | None = None,
+                  early: messages.EarlyPicture | None = None) -> int | None:
     """Deliver the channel's queued announcements (the ping for whoever the change handed
     the turn to), then show ``board``: edit the episode's message, or post a new one.
 
@@ -113,11 +117,12 @@ async def publish(bot: Host, board: Board,
     message loses its buttons, so only the newest board offers live choices. The board
     itself notifies nobody (the answer to a "thinking" placeholder is an edit, which
     Discord never lets notify): the ping is a newly created message of its own.
-    ``nonce`` goes with a new channel post (the outbox's repeat of a refused board).
+    ``nonce`` goes with a new channel post (the outbox's repeat of a refused board);
+    ``early`` is the picture begun before the change was committed.
     Returns the id of the message that shows the board.
     """
     await bot.outbox.deliver(board.record.channel_id)
-    outgoing = await board_outgoing(bot, board)
+    outgoing = await board_outgoing(bot, board, early)
     previous = board.record.board_message_id
     if board.edits and previous:
         try:
@@ -193,12 +198,23 @@ async def _attach_movement(bot: Host, board: Board, message_id: int,
             del _showing[message_id]
 
 
-async def publish_saved(bot: Host, board: Board, interaction: discord.Interaction) -> bool:
+@contextlib.contextmanager
+def _early_picture(bot: Host, game_id: int | None = None) -> Iterator[messages.EarlyPicture]:
+    """A picture to begin before a move is committed, dropped if the move is not shown."""
+    early = messages.EarlyPicture(bot.renderer, game_id)
+    try:
+        yield early
+    finally:
+        early.cancel()
+
+
+async def publish_saved(bot: Host, board: Board, interaction: discord.Interaction,
+                        early: messages.EarlyPicture | None = None) -> bool:
     """:func:`publish` after a change the player made was saved: if Discord refuses the
     board, tell them the truth privately (the move counts, the next player is told)
     instead of an error. Returns whether the board was shown."""
     try:
-        await publish(bot, board, interaction)
+        await publish(bot, board, interaction, early=early)
     except discord.HTTPException:
         log.warning("could not show the board of game %s after a saved change; it is queued",
                     board.record.id, exc_info=True)
@@ -368,10 +384,11 @@ async def play(interaction: discord.Interaction, text: str) -> None:
         checked = await bot.tables.check_play(channel_id=channel, user_id=interaction.user.id,
                                               text=text, interaction_id=interaction.id)
         await think(interaction, ephemeral=checked.quiet)
-        board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
-                                      text=text, interaction_id=interaction.id,
-                                      checked=checked)
-        shown = await publish_saved(bot, board, interaction)
+        with _early_picture(bot) as early:
+            board = await bot.tables.play(channel_id=channel, user_id=interaction.user.id,
+                                          text=text, interaction_id=interaction.id,
+                                          checked=checked, sketch=early)
+            shown = await publish_saved(bot, board, interaction, early)
         await _tell_mover(interaction, board, board.played or text,
                           always=checked.quiet and shown)
 
@@ -536,10 +553,12 @@ async def _play_clicked(bot: Host, interaction: discord.Interaction, game_id: in
                                           game_id=game_id, expected=token,
                                           offered_at=offered_at, interaction_id=interaction.id)
     await interaction.response.defer()
-    board = await bot.tables.play(channel_id=channel, user_id=user, text=notation,
-                                  game_id=game_id, expected=token, offered_at=offered_at,
-                                  interaction_id=interaction.id, checked=checked)
-    await publish_saved(bot, board, interaction)
+    with _early_picture(bot, game_id) as early:
+        board = await bot.tables.play(channel_id=channel, user_id=user, text=notation,
+                                      game_id=game_id, expected=token, offered_at=offered_at,
+                                      interaction_id=interaction.id, checked=checked,
+                                      sketch=early)
+        await publish_saved(bot, board, interaction, early)
     await _tell_mover(interaction, board, board.played or notation, always=False)
     if not _private(interaction):
         return
@@ -571,12 +590,13 @@ async def many_click(interaction: discord.Interaction, game_id: int, offered_at:
                                    game_id=game_id, expected=token, offered_at=offered_at,
                                    values=values, check_only=True)
         await interaction.response.defer()
-        board = await bot.tables.play_many(channel_id=channel, user_id=interaction.user.id,
-                                           game_id=game_id, expected=token,
-                                           offered_at=offered_at, values=values,
-                                           interaction_id=interaction.id)
-        assert isinstance(board, Board)
-        await publish_saved(bot, board, interaction)
+        with _early_picture(bot, game_id) as early:
+            board = await bot.tables.play_many(channel_id=channel, user_id=interaction.user.id,
+                                               game_id=game_id, expected=token,
+                                               offered_at=offered_at, values=values,
+                                               interaction_id=interaction.id, sketch=early)
+            assert isinstance(board, Board)
+            await publish_saved(bot, board, interaction, early)
         await _tell_mover(interaction, board, board.played, always=False)
 
 

@@ -195,6 +195,41 @@ async def render(renderer: Renderer | None, view: View, *,
         return None
 
 
+class EarlyPicture:
+    """A move's board picture, begun just before the move is committed: the tables call it
+    with the board's view (a :data:`~bot.tables.core.Sketch`), so that the picture is
+    drawn (by the render pool's processes, when there is one) while the store commits and
+    the message is put together.
+
+    The picture is used only for a board that shows that very view; one drawn for a move
+    that lost its race to another is dropped (:meth:`cancel`), never shown.
+    """
+
+    def __init__(self, renderer: Renderer | None, game_id: int | None = None) -> None:
+        self.renderer = renderer
+        self.game_id = game_id
+        self._view: View | None = None
+        self._drawing: asyncio.Task[bytes | None] | None = None
+
+    def __call__(self, view: View) -> None:
+        if self.renderer is None:
+            return
+        self.cancel()  # a view from an earlier try at the same move
+        self._view = view
+        self._drawing = asyncio.create_task(render(self.renderer, view, game_id=self.game_id),
+                                            name=f"picture-{self.game_id}")
+
+    def drawing(self, view: View) -> asyncio.Task[bytes | None] | None:
+        """The picture of ``view`` if it is the one begun (the very object), else ``None``."""
+        return self._drawing if view is self._view else None
+
+    def cancel(self) -> None:
+        """Stop drawing a picture nobody will show."""
+        if self._drawing is not None and not self._drawing.done():
+            self._drawing.cancel()
+        self._drawing = self._view = None
+
+
 def animates(game: Game) -> bool:
     """Whether the game's renderer draws a GIF of each move."""
     return renderers.animator_for(game.slug) is not None
@@ -396,9 +431,13 @@ def announcement(item: Handover | Reminder) -> str:
 
 
 async def board_message(board: Board, renderer: Renderer | None,
-                        view: discord.ui.View | None) -> Outgoing:
-    """The public move message for ``board``: image, narration, mention, choices."""
-    image = await render(renderer, board.view, game_id=board.record.id)
+                        view: discord.ui.View | None,
+                        early: EarlyPicture | None = None) -> Outgoing:
+    """The public move message for ``board``: image, narration, mention, choices
+    (the picture ``early`` began, when it is of this board's view)."""
+    drawing = early.drawing(board.view) if early is not None else None
+    image = (await drawing if drawing is not None
+             else await render(renderer, board.view, game_id=board.record.id))
     return Outgoing(board_text(board), image, "board.png", view, NOBODY)
 
 

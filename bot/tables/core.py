@@ -329,6 +329,8 @@ class _Ready:
     handed: tuple[int, ...] = ()
     #: The human players who must act once the moves are made.
     awaited: tuple[int, ...] = ()
+    #: What the board will show once the moves are made (the public view).
+    view: View | None = None
 
 
 class _Expired(StaleActionError):
@@ -692,7 +694,8 @@ class TablesBase:
                       self._next_reminder(record, game, after, now),
                       plan.moves[0].notation if plan.moves[0].user_id is not None else "",
                       key if goes_on else None, handed,
-                      tuple(_awaited_users(record, game.to_act(after))))
+                      tuple(_awaited_users(record, game.to_act(after))),
+                      public_view(record, game, after))
 
     async def _settled(self, record: GameRecord, game: Game, work: Callable[[], _Plan],
                        ) -> _Ready:
@@ -702,13 +705,14 @@ class TablesBase:
 
     async def _save(self, record: GameRecord, game: Game, ready: _Ready, *, headline: str = "",
                     episodes: bool = False, seats: Sequence[SeatRecord] | None = None,
-                    interaction_id: int | None = None) -> Board:
+                    interaction_id: int | None = None, sketch: Sketch | None = None) -> Board:
         """Commit the planned moves in one transaction and describe the result.
 
         Raises :class:`ConflictError` if the game moved on since ``record`` was read.
         With ``episodes``, moves that continue the episode of the board message on show
         are told by editing that message. ``seats`` (``record``'s seats, some handed
         over) are saved in the same transaction as the moves, or alone if there are none.
+        ``sketch`` is handed the board's view just before the commit (see :data:`Sketch`).
         """
         plan = ready.plan
         if not plan.moves:
@@ -732,6 +736,10 @@ class TablesBase:
         announce += tuple(self._direct(record, f"{line} ({game.title})", user, away.get(user))
                           for user, lines in hit.items() if modes.get(user) == "dm"
                           for line in lines)
+        # Seats saved with the moves may change who is marked as stood in for.
+        view = ready.view if seats is None else None
+        if sketch is not None and view is not None:
+            sketch(view)
         saved = await self.store.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
@@ -749,10 +757,10 @@ class TablesBase:
             return await self._with_away(await asyncio.to_thread(
                 self.board_of, saved, game, plan.state, headline=headline, steps=steps,
                 edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played,
-                handed=ready.handed), asked, known)
+                handed=ready.handed, view=view), asked, known)
         return await self._with_away(await asyncio.to_thread(
             self.board_of, saved, game, plan.state, headline=headline, steps=plan.steps,
-            batch=plan.steps, played=ready.played, handed=ready.handed), asked, known)
+            batch=plan.steps, played=ready.played, handed=ready.handed, view=view), asked, known)
 
     async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
                       headline: str = "", seats: Sequence[SeatRecord] | None = None) -> Board:
@@ -808,11 +816,11 @@ class TablesBase:
                  steps: Sequence[Step] = (), edits: bool = False,
                  mentions: Sequence[int] | None = None, zoom: str | None = None,
                  batch: Sequence[Step] = (), played: str = "",
-                 handed: Sequence[int] = ()) -> Board:
+                 handed: Sequence[int] = (), view: View | None = None) -> Board:
         """Describe ``state`` publicly: the view, who acts next, their public choices.
 
         ``handed`` are the users the change hands the turn to (none for a board shown
-        again).
+        again); ``view``, when given, is ``state``'s public view worked out already.
         """
         result = stored_result(record) or game.result(state)
         acting = tuple(sorted(game.to_act(state))) if record.status == "active" else ()
@@ -836,7 +844,8 @@ class TablesBase:
         ranking: tuple[tuple[str, int, int], ...] = ()
         if result is not None:
             ranking = _ranking(record, result)
-        view = game.view(marked_stand_ins(state, record.seats), None)
+        if view is None:
+            view = public_view(record, game, state)
         if zoom is not None:
             view = {**view, "zoom": zoom}
         return Board(record, game, state, view, headline, tuple(steps), acting,
@@ -846,6 +855,16 @@ class TablesBase:
 
 
 # --------------------------------------------------------------------------- small helpers
+
+
+#: Called with a move's board view just before the move is committed, so that the board
+#: picture can be drawn while the store works; if the commit fails, the view is not shown.
+Sketch = Callable[[View], object]
+
+
+def public_view(record: GameRecord, game: Game, state: State) -> View:
+    """What the channel sees of ``state``: no seat's secrets, stand-ins marked."""
+    return game.view(marked_stand_ins(state, record.seats), None)
 
 
 class _Unsound(ValueError):

@@ -41,6 +41,7 @@ from bot.tables.core import (
     Checked,
     Conceded,
     Lobby,
+    Sketch,
     TableError,
     _Expired,
     _Plan,
@@ -168,7 +169,7 @@ class Plays(Lobbies):
     async def play(self, *, channel_id: int, user_id: int, text: str,
                    game_id: int | None = None, expected: str | int | None = None,
                    offered_at: int | None = None, interaction_id: int | None = None,
-                   checked: Checked | None = None) -> Board:
+                   checked: Checked | None = None, sketch: Sketch | None = None) -> Board:
         """Apply a typed or clicked action, then any AI turns that follow; commit them at once.
 
         ``expected`` is the token of the button (or ``None`` for a typed move, which
@@ -179,15 +180,17 @@ class Plays(Lobbies):
         The computing happens in a worker thread; the event loop only awaits the store.
         ``checked`` (what :meth:`check_play` said of this very move) spares reading and
         applying the move again; if the game moved on since, the move is worked out
-        afresh as after any lost race.
+        afresh as after any lost race. ``sketch`` is handed the board's view before the
+        commit (see :data:`~bot.tables.core.Sketch`).
         """
         async with self._working:
             return await self._play(channel_id, user_id, text, game_id, expected, offered_at,
-                                    interaction_id, checked)
+                                    interaction_id, checked, sketch)
 
     async def _play(self, channel_id: int, user_id: int, text: str, game_id: int | None,
                     expected: str | int | None, offered_at: int | None,
-                    interaction_id: int | None, checked: Checked | None) -> Board:
+                    interaction_id: int | None, checked: Checked | None,
+                    sketch: Sketch | None) -> Board:
         first = 0
         if checked is not None and checked.prepared is not None:
             record, _token, plan = checked.prepared
@@ -195,7 +198,7 @@ class Plays(Lobbies):
             ready = await self._settled(record, game, lambda: self._ai_chain(record, game, plan))
             try:
                 return await self._save(record, game, ready, episodes=True,
-                                        interaction_id=interaction_id)
+                                        interaction_id=interaction_id, sketch=sketch)
             except AlreadyDoneError as exc:
                 raise AlreadyMadeError(str(exc)) from None
             except ConflictError:
@@ -217,7 +220,7 @@ class Plays(Lobbies):
                 raise AlreadyMadeError(ALREADY_MADE) from None
             try:
                 return await self._save(record, game, ready, episodes=True,
-                                        interaction_id=interaction_id)
+                                        interaction_id=interaction_id, sketch=sketch)
             except AlreadyDoneError as exc:
                 raise AlreadyMadeError(str(exc)) from None
             except ConflictError:
@@ -248,7 +251,8 @@ class Plays(Lobbies):
     async def play_many(self, *, channel_id: int, user_id: int, game_id: int,
                         expected: str | int | None, offered_at: int | None,
                         values: Sequence[str], check_only: bool = False,
-                        interaction_id: int | None = None) -> Board | Checked:
+                        interaction_id: int | None = None,
+                        sketch: Sketch | None = None) -> Board | Checked:
         """A multi-select menu's choice: the values make the notation of one action."""
         record, game = await self._playable(channel_id, game_id)
         try:
@@ -261,7 +265,7 @@ class Plays(Lobbies):
                                          offered_at=offered_at)
         return await self.play(channel_id=channel_id, user_id=user_id, text=text,
                                game_id=game_id, expected=expected, offered_at=offered_at,
-                               interaction_id=interaction_id)
+                               interaction_id=interaction_id, sketch=sketch)
 
     # ----------------------------------------------------------------- undo
 
