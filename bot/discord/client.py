@@ -44,7 +44,7 @@ def freeze_heap() -> None:
 
     A full collection walks every container object the process holds and pauses the event
     loop meanwhile: with the heap of a connected bot that was 40 to 80 ms, longer than a
-    whole /play (docs/benchmarks.md, "Event-loop stalls"). Frozen objects are still freed
+    whole /play (docs/benchmarks.md, "What made the difference"). Frozen objects are still freed
     when nothing refers to them; only cycles among them wait for the process to end.
     """
     gc.collect()
