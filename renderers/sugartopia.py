@@ -339,10 +339,10 @@ class Map:
         elif fields and all(f["done"] for f in fields):
             fill = GRASS_DONE
         _hexagon(draw, geo.corners(q, r), fill, HEX_EDGE, max(1, round(s * 0.02)))
-        sprite = _card_sprite(round(s, 1), self._key(card))
-        cx, cy = geo.centre(q, r)
-        self.image.paste(sprite, (round(cx) - sprite.width // 2, round(cy) - sprite.height // 2),
-                         sprite)
+        sprite, (dx, dy) = _card_sprite(round(s, 1), self._key(card))
+        if sprite is not None:
+            cx, cy = geo.centre(q, r)
+            self.image.paste(sprite, (round(cx) + dx, round(cy) + dy), sprite)
 
     def _key(self, card: dict[str, Any]) -> tuple[Any, ...]:
         """Everything that decides how a card's contents look, as a hashable key."""
@@ -384,8 +384,11 @@ def tag_places(view: dict[str, Any]) -> dict[int, tuple[int, int, int]]:
 
 
 @lru_cache(maxsize=768)
-def _card_sprite(size: float, key: tuple[Any, ...]) -> Image.Image:
-    """A card's contents on a transparent square, the card's centre in its middle."""
+def _card_sprite(size: float, key: tuple[Any, ...]
+                 ) -> tuple[Image.Image | None, tuple[int, int]]:
+    """A card's contents on a transparent background, cut to what they cover (pasting
+    costs by the pixel, and a card's contents cover half its square), with where the
+    sprite's corner lies from the card's centre; ``None`` for a card with no contents."""
     kind, roads, fields, owner, owner_colour, players = key
     half = math.ceil(size) + 2
     sprite = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
@@ -404,7 +407,10 @@ def _card_sprite(size: float, key: tuple[Any, ...]) -> Image.Image:
     _arrange(geo, blocks)
     for block in blocks:
         _paint_block(sprite, draw, block, shape_of)
-    return sprite
+    box = sprite.getchannel("A").getbbox()
+    if box is None:
+        return None, (0, 0)
+    return sprite.crop(box), (box[0] - half, box[1] - half)
 
 
 @lru_cache(maxsize=256)
