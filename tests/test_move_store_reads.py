@@ -29,7 +29,8 @@ def counting(reads: Counter[str], name: str, read: Callable[..., Any]) -> Callab
     return counted
 
 
-async def test_a_move_reads_whether_its_players_are_away_once(tmp_path: Path) -> None:
+async def test_a_move_reads_whether_and_how_its_players_are_reached_once(
+        tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "reads.db")
     try:
         await one_move_reads_away_once(Tables(store, GAMES, Clock()))
@@ -46,7 +47,7 @@ async def one_move_reads_away_once(tables: Tables) -> None:
     await tables.start(lobby.record.id, ALICE)
     reads: Counter[str] = Counter()
     store = tables.store
-    for name in ("quiet_hours", "vacations", "notify_modes"):
+    for name in ("quiet_hours", "vacations", "notify_modes", "reach"):
         setattr(store, name, counting(reads, name, getattr(store, name)))
     record = await store.open_game(CHANNEL)
     state = loads(record.state_json or "", game)
@@ -55,4 +56,4 @@ async def one_move_reads_away_once(tables: Tables) -> None:
     board = await tables.play(channel_id=CHANNEL, user_id=mover,
                               text=game.ai_action(state, seat).notation)
     assert board.to_act  # someone is awaited, and the board says whether they are away
-    assert reads == {"quiet_hours": 1, "vacations": 1, "notify_modes": 1}
+    assert reads == {"reach": 1}  # quiet hours, vacations and notifications in one statement

@@ -21,6 +21,7 @@ from bot.store import (
     GameRecord,
     MoveRecord,
     NotFoundError,
+    Reach,
     SeatRecord,
     StatLine,
     Store,
@@ -781,3 +782,24 @@ def test_migration_scripts_split_into_whole_statements() -> None:
     assert len(parts) == 2 and parts[1].endswith("END;")
     with pytest.raises(StoreError, match="incomplete"):
         store_module.statements("CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1;")
+
+
+async def test_reach_reads_quiet_hours_vacations_and_notification_in_one_go(
+        store: Store) -> None:
+    carol = 333_333_333_333_333_333
+    await store.set_quiet_hours(ALICE, ("Europe/Paris", 22, 7), T0)
+    await store.add_vacation(ALICE, T0 + 100, T0 + 200, T0)
+    await store.add_vacation(ALICE, T0 - 50, T0 + 50, T0)
+    await store.add_vacation(ALICE, T0 - 300, T0 - 100, T0)  # over: not read
+    await store.set_notify(ALICE, "quiet", T0)
+    await store.set_notify(BOB, "dm", T0)
+    await store.dm_refused(BOB, T0)  # Discord refused a DM: the channel it is
+    users = [ALICE, BOB, carol]
+    reach = await store.reach(users, ending_after=T0)
+    assert reach == Reach({ALICE: ("Europe/Paris", 22, 7)},
+                          {ALICE: [(T0 - 50, T0 + 50), (T0 + 100, T0 + 200)]},
+                          {ALICE: "quiet", BOB: "channel"})
+    assert reach == Reach(await store.quiet_hours(users),
+                          await store.vacations(users, ending_after=T0),
+                          await store.notify_modes(users))
+    assert await store.reach([], ending_after=T0) == Reach({}, {}, {})

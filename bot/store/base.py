@@ -49,6 +49,7 @@ from bot.store.records import (
     MoveRecord,
     NotFoundError,
     OutboxRecord,
+    Reach,
     SeatRecord,
     StatLine,
     StoreError,
@@ -814,6 +815,35 @@ class Store(ABC):
             "SELECT user_id, mode, dm_closed FROM notify WHERE user_id IN ({users})", user_ids)
         return {int(u): ("channel" if mode == "dm" and closed else str(mode))
                 for u, mode, closed in rows}
+
+    async def reach(self, user_ids: Sequence[int], *, ending_after: float) -> Reach:
+        """:meth:`quiet_hours`, :meth:`vacations` (ending after ``ending_after``) and
+        :meth:`notify_modes` of ``user_ids`` in one statement: every move reads them."""
+        users = [int(u) for u in user_ids]
+        if not users:
+            return Reach({}, {}, {})
+        marks = ", ".join("?" for _ in users)
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT 'q', user_id, timezone, start_hour, end_hour FROM quiet_hours "
+                f"WHERE user_id IN ({marks}) UNION ALL "
+                f"SELECT 'v', user_id, NULL, starts, ends FROM vacations "
+                f"WHERE user_id IN ({marks}) AND ends > ? UNION ALL "
+                f"SELECT 'n', user_id, mode, dm_closed, NULL FROM notify "
+                f"WHERE user_id IN ({marks})", [*users, *users, ending_after, *users])
+        hours: dict[int, tuple[str, int, int]] = {}
+        vacations: dict[int, list[tuple[float, float]]] = {}
+        modes: dict[int, str] = {}
+        for kind, user, text, first, second in rows:
+            if kind == "q":
+                hours[int(user)] = (str(text), int(first), int(second))
+            elif kind == "v":
+                vacations.setdefault(int(user), []).append((float(first), float(second)))
+            else:
+                modes[int(user)] = "channel" if text == "dm" and first else str(text)
+        for spans in vacations.values():
+            spans.sort()
+        return Reach(hours, vacations, modes)
 
     async def dm_refused(self, user_id: int, now: float) -> bool:
         """Note that Discord refused a DM to the user; whether this is the first time

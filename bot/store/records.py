@@ -82,6 +82,18 @@ class CorruptRowError(StoreError):
 
 
 @dataclass(frozen=True)
+class Reach:
+    """What decides whether and how some players are reached now, read in one go."""
+
+    #: ``(timezone, start hour, end hour)`` of each player who keeps quiet hours.
+    quiet_hours: dict[int, tuple[str, int, int]]
+    #: Each player's vacations still to end, in order.
+    vacations: dict[int, list[tuple[float, float]]]
+    #: How each player who chose is reached (see :meth:`Store.notify_modes`).
+    modes: dict[int, str]
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     """A seat at the table: a Discord user (``user_id``) or an AI (``ai``, no user)."""
 

@@ -535,33 +535,20 @@ class TablesBase:
 
     async def reach(self, users: Iterable[int], now: float | None = None,
                     ) -> tuple[dict[int, float], dict[int, str]]:
-        """For ``users``: who is away until when, and how each chose to be reached."""
+        """For ``users``: who is away until when, and how each chose to be reached (one
+        read of the store)."""
         wanted = list(dict.fromkeys(u for u in users if u is not None))
-        return await self.away_until(wanted, now), await self.store.notify_modes(wanted)
+        if not wanted:
+            return {}, {}
+        now = self.clock() if now is None else now
+        read = await self.store.reach(wanted, ending_after=now)
+        return _away(wanted, now, read.quiet_hours, read.vacations), read.modes
 
     async def away_until(self, users: Iterable[int], now: float | None = None,
                          ) -> dict[int, float]:
         """The players among ``users`` who are away now (quiet hours or vacation), with
         when each can be reached again."""
-        wanted = list(dict.fromkeys(u for u in users if u is not None))
-        if not wanted:
-            return {}
-        now = self.clock() if now is None else now
-        hours = await self.store.quiet_hours(wanted)
-        vacations = await self.store.vacations(wanted, ending_after=now)
-        out: dict[int, float] = {}
-        for user in wanted:
-            quiet = None
-            if user in hours:
-                try:
-                    quiet = QuietHours(*hours[user])
-                except AwayError:
-                    quiet = None  # a zone this system no longer knows: reach them as usual
-            spans = [Vacation(a, b) for a, b in vacations.get(user, [])]
-            until = away_until(now, quiet, spans)
-            if until is not None:
-                out[user] = until
-        return out
+        return (await self.reach(users, now))[0]
 
     async def _with_away(self, board: Board, asked: Iterable[int] = (),
                          known: Mapping[int, float] | None = None) -> Board:
@@ -727,9 +714,9 @@ class TablesBase:
         told = [u for u in dict.fromkeys([*ready.handed, *hit]) if u is not None]
         # Whether the told and the awaited players are away, read once for the move.
         asked = list(dict.fromkeys([*told, *ready.awaited]))
-        known = await self.away_until(asked, ready.now)
+        known, chosen = await self.reach(asked, ready.now)
         away = {u: t for u, t in known.items() if u in told}
-        modes = await self.store.notify_modes(told)
+        modes = {u: m for u, m in chosen.items() if u in told}
         announce = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
             record.board_message_id if edits else None, away, modes)
@@ -855,6 +842,25 @@ class TablesBase:
 
 
 # --------------------------------------------------------------------------- small helpers
+
+
+def _away(users: Sequence[int], now: float, hours: Mapping[int, tuple[str, int, int]],
+          vacations: Mapping[int, Sequence[tuple[float, float]]]) -> dict[int, float]:
+    """Which of ``users`` are away at ``now``, given their quiet hours and vacations, and
+    until when."""
+    out: dict[int, float] = {}
+    for user in users:
+        quiet = None
+        if user in hours:
+            try:
+                quiet = QuietHours(*hours[user])
+            except AwayError:
+                quiet = None  # a zone this system no longer knows: reach them as usual
+        spans = [Vacation(a, b) for a, b in vacations.get(user, [])]
+        until = away_until(now, quiet, spans)
+        if until is not None:
+            out[user] = until
+    return out
 
 
 #: Called with a move's board view just before the move is committed, so that the board
