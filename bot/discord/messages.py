@@ -197,11 +197,13 @@ async def render(renderer: Renderer | None, view: View, *,
 
 class EarlyPicture:
     """A move's board picture, begun just before the move is committed: the tables call it
-    with the board's view (a :data:`~bot.tables.core.Sketch`), so that the picture is
-    drawn (by the render pool's processes, when there is one) while the store commits and
-    the message is put together.
+    with the board's view (a :data:`~bot.tables.core.Sketch`), so that the render pool's
+    processes draw it while the store commits and the message is put together.
 
-    The picture is used only for a board that shows that very view; one drawn for a move
+    Only a renderer that draws in other processes (``render_async``, the pool) begins
+    early: a picture drawn in a thread of this process would hold the interpreter lock
+    that the commit needs, and the move would be no sooner (docs/benchmarks.md). The
+    picture is used only for a board that shows that very view; one drawn for a move
     that lost its race to another is dropped (:meth:`cancel`), never shown.
     """
 
@@ -212,7 +214,7 @@ class EarlyPicture:
         self._drawing: asyncio.Task[bytes | None] | None = None
 
     def __call__(self, view: View) -> None:
-        if self.renderer is None:
+        if not callable(getattr(self.renderer, "render_async", None)):
             return
         self.cancel()  # a view from an earlier try at the same move
         self._view = view

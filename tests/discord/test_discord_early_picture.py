@@ -1,5 +1,5 @@
-"""The board picture of a move is drawn while the move is committed, and shown only for
-the move it was drawn for."""
+"""With the render pool, the board picture of a move is drawn while the move is
+committed, and shown only for the move it was drawn for."""
 
 from __future__ import annotations
 
@@ -16,18 +16,27 @@ from renderers import render
 ALICE, BOB = 300000000000000001, 300000000000000002
 
 
-async def test_the_board_picture_is_drawn_while_the_move_is_committed(tmp_path: Path) -> None:
-    loop = asyncio.get_running_loop()
-    begun = asyncio.Event()
-    drawn: list[View] = []
+class Pool:
+    """Draws as the render pool does, awaited on the event loop (here in a thread)."""
 
-    def renderer(view: View) -> bytes:
-        if view.get("viewer") is None:
-            drawn.append(view)
-            loop.call_soon_threadsafe(begun.set)
+    def __init__(self) -> None:
+        self.begun = asyncio.Event()
+        self.drawn: list[View] = []
+
+    def __call__(self, view: View) -> bytes:
         return render(view)
 
-    session = await Session.open(tmp_path, GAMES, renderer=renderer)
+    async def render_async(self, view: View) -> bytes:
+        if view.get("viewer") is None:
+            self.drawn.append(view)
+            self.begun.set()
+        return await asyncio.to_thread(render, view)
+
+
+async def test_the_board_picture_is_drawn_while_the_move_is_committed(tmp_path: Path) -> None:
+    pool = Pool()
+    begun, drawn = pool.begun, pool.drawn
+    session = await Session.open(tmp_path, GAMES, renderer=pool)
     try:
         await session.start("sugar-blast", humans=[ALICE, BOB])
         store = session.bot.tables.store
@@ -57,14 +66,18 @@ async def test_the_board_picture_is_drawn_while_the_move_is_committed(tmp_path: 
         await session.close()
 
 
+class Named:
+    """A pool whose picture of a view is the view's name."""
+
+    def __call__(self, view: View) -> bytes:
+        return str(view["name"]).encode()
+
+    async def render_async(self, view: View) -> bytes:
+        return self(view)
+
+
 async def test_a_picture_begun_for_an_earlier_try_is_dropped() -> None:
-    calls: list[str] = []
-
-    def renderer(view: View) -> bytes:
-        calls.append(view["name"])
-        return view["name"].encode()
-
-    early = EarlyPicture(renderer)
+    early = EarlyPicture(Named())
     first: View = {"name": "lost the race"}
     second: View = {"name": "committed"}
     early(first)
@@ -77,8 +90,10 @@ async def test_a_picture_begun_for_an_earlier_try_is_dropped() -> None:
     assert early.drawing(second) is None
 
 
-async def test_without_a_renderer_nothing_is_begun() -> None:
-    early = EarlyPicture(None)
+async def test_a_picture_drawn_in_this_process_is_not_begun_early() -> None:
+    # Its thread would hold the interpreter lock the commit needs: no sooner, only slower.
     view: View = {"name": "board"}
-    early(view)
-    assert early.drawing(view) is None
+    for renderer in (None, Named().__call__):
+        early = EarlyPicture(renderer)
+        early(view)
+        assert early.drawing(view) is None
