@@ -14,6 +14,7 @@ import pytest
 
 import bot.store.migrations as store_module
 from bot.store import (
+    AlreadyDoneError,
     ChannelBusyError,
     ConflictError,
     CorruptRowError,
@@ -803,3 +804,24 @@ async def test_reach_reads_quiet_hours_vacations_and_notification_in_one_go(
                           await store.vacations(users, ending_after=T0),
                           await store.notify_modes(users))
     assert await store.reach([], ending_after=T0) == Reach({}, {}, {})
+
+
+async def test_a_move_delivered_twice_is_saved_once_and_the_twin_told_so(
+        store: Store) -> None:
+    record = await active(store)
+    moves = [MoveRecord(0, ALICE, "a1", "Alice plays.", True)]
+
+    async def deliver(version: int) -> GameRecord:
+        return await store.commit_moves(record.id, version, moves, state_json='{"n": 1}',
+                                        now=T0 + 5, turn_changed=True, next_reminder_at=None,
+                                        interaction_id=77)
+
+    saved = await deliver(record.version)
+    # The twin read the game before the move was saved, or after it: either way it is
+    # told the move is made, not that someone else moved, and it writes nothing.
+    for version in (record.version, saved.version):
+        with pytest.raises(AlreadyDoneError):
+            await deliver(version)
+    assert (await store.get_game(record.id)).version == saved.version
+    assert [a.notation for a in await store.actions(record.id)] == ["a1"]
+    assert await store.move_of(77) is not None

@@ -427,10 +427,16 @@ class Store(ABC):
         _check_int(interaction_id, "interaction id")
         try:
             async with self._transaction() as db:
-                if interaction_id is not None:
-                    await self._not_done(db, interaction_id)
-                await self._guarded_update(db, game_id, expected_version, ("active",), "play",
-                                           assignments, params)
+                try:
+                    await self._guarded_update(db, game_id, expected_version, ("active",),
+                                               "play", assignments, params)
+                except StoreError:
+                    # The game moved on: by this very interaction's move, delivered twice?
+                    # (Asked only then, a move costs one round trip less; a twin that
+                    # gets past the update is stopped by the unique interaction key.)
+                    if interaction_id is not None:
+                        await self._not_done(db, interaction_id)
+                    raise
                 await db.executemany(
                     "INSERT INTO actions (game_id, n, seat, user_id, notation, narration, at, "
                     "undoable, public, private, before, episode, interaction_id) VALUES (?, "
