@@ -162,24 +162,32 @@ class Store(ABC):
 
     async def _guarded_update(self, db: Any, game_id: int, expected_version: int,
                               statuses: Sequence[str], doing: str, assignments: str,
-                              params: Sequence[Any]) -> None:
+                              params: Sequence[Any], *, returning: bool = False,
+                              ) -> GameRecord | None:
         """``UPDATE games`` at ``expected_version`` in one of ``statuses``, bumping the
-        version; raises (inside the caller's transaction) if no row matched."""
+        version; raises (inside the caller's transaction) if no row matched. With
+        ``returning``, the updated game comes back from the same statement."""
         marks = ", ".join("?" for _ in statuses)
-        cursor = await db.execute(
-            f"UPDATE games SET {assignments}, version = version + 1 "
-            f"WHERE id = ? AND version = ? AND status IN ({marks})",
-            (*params, game_id, expected_version, *statuses))
+        sql = (f"UPDATE games SET {assignments}, version = version + 1 "
+               f"WHERE id = ? AND version = ? AND status IN ({marks})")
+        values = (*params, game_id, expected_version, *statuses)
+        if returning:
+            rows = await db.execute_fetchall(f"{sql} RETURNING {_GAME_COLUMNS}", values)
+            if len(rows) != 1:
+                raise await self._explain_miss(db, game_id, expected_version, statuses, doing)
+            return _record(rows[0])
+        cursor = await db.execute(sql, values)
         if cursor.rowcount != 1:
             raise await self._explain_miss(db, game_id, expected_version, statuses, doing)
+        return None
 
     async def _write(self, game_id: int, expected_version: int, statuses: Sequence[str],
                      doing: str, assignments: str, params: Sequence[Any]) -> GameRecord:
         """One guarded update in its own transaction; returns the new record."""
         async with self._transaction() as db:
-            await self._guarded_update(db, game_id, expected_version, statuses, doing,
-                                       assignments, params)
-            record = await self._fetch(db, game_id)
+            record = await self._guarded_update(db, game_id, expected_version, statuses, doing,
+                                                assignments, params, returning=True)
+        assert record is not None
         return record
 
     # ----------------------------------------------------------------- reading
@@ -428,8 +436,10 @@ class Store(ABC):
         try:
             async with self._transaction() as db:
                 try:
-                    await self._guarded_update(db, game_id, expected_version, ("active",),
-                                               "play", assignments, params)
+                    # A finished game is changed again below: read back at the end.
+                    updated = await self._guarded_update(
+                        db, game_id, expected_version, ("active",), "play", assignments,
+                        params, returning=finish is None)
                 except StoreError:
                     # The game moved on: by this very interaction's move, delivered twice?
                     # (Asked only then, a move costs one round trip less; a twin that
@@ -449,7 +459,7 @@ class Store(ABC):
                 if finish is not None:
                     await self._finish_in_transaction(db, game_id, state_json, finish, now)
                 await self._queue(db, announce, now)
-                record = await self._fetch(db, game_id)
+                record = updated or await self._fetch(db, game_id)
         except self._integrity_errors:
             if interaction_id is None:
                 raise
