@@ -545,53 +545,38 @@ def _push_apart(geo: Geometry, blocks: list[_Block]) -> bool:
     cx, cy = geo.centre(0, 0)
     room = geo.size * SQRT3 / 2 * 0.94
     ceiling = cy - geo.size * 0.84 + READABLE + 2  # the card's label sits above this
-    # Sizes do not change while blocks move: worked out once, not in every comparison.
-    ws = [b.width for b in blocks]
-    hs = [b.height for b in blocks]
-    xs = [b.x for b in blocks]
-    ys = [b.y for b in blocks]
-    low_x, high_x, low_y, high_y = [], [], [], []
-    for w, h in zip(ws, hs, strict=True):
-        reach_x = max(0.0, room - w / 2)
-        reach_y = max(0.0, room - h / 2)
-        low_x.append(cx - reach_x)
-        high_x.append(cx + reach_x)
-        low_y.append(max(cy - reach_y, ceiling + h / 2))
-        high_y.append(cy + reach_y)
 
-    def clamp(i: int) -> None:
-        xs[i] = min(max(xs[i], low_x[i]), high_x[i])
-        ys[i] = min(max(ys[i], low_y[i]), high_y[i])
+    def clamp(b: _Block) -> None:
+        reach_x = max(0.0, room - b.width / 2)
+        reach_y = max(0.0, room - b.height / 2)
+        b.x = min(max(b.x, cx - reach_x), cx + reach_x)
+        b.y = min(max(b.y, max(cy - reach_y, ceiling + b.height / 2)), cy + reach_y)
 
-    for i in range(len(blocks)):
-        clamp(i)
-    apart = False
+    for b in blocks:
+        clamp(b)
     for _ in range(12):
         moved = False
-        for i in range(len(blocks)):
-            for j in range(i + 1, len(blocks)):
-                over_x = (ws[i] + ws[j]) / 2 + 2 - abs(xs[i] - xs[j])
-                over_y = (hs[i] + hs[j]) / 2 + 2 - abs(ys[i] - ys[j])
+        for i, a in enumerate(blocks):
+            for b in blocks[i + 1:]:
+                over_x = (a.width + b.width) / 2 + 2 - abs(a.x - b.x)
+                over_y = (a.height + b.height) / 2 + 2 - abs(a.y - b.y)
                 if over_x <= 0 or over_y <= 0:
                     continue
                 moved = True
                 # Separate along the axis that needs the smaller push.
                 if over_x < over_y:
-                    sign = 1 if xs[i] >= xs[j] else -1
-                    xs[i] += sign * over_x / 2
-                    xs[j] -= sign * over_x / 2
+                    sign = 1 if a.x >= b.x else -1
+                    a.x += sign * over_x / 2
+                    b.x -= sign * over_x / 2
                 else:
-                    sign = 1 if ys[i] >= ys[j] else -1
-                    ys[i] += sign * over_y / 2
-                    ys[j] -= sign * over_y / 2
-                clamp(i)
-                clamp(j)
+                    sign = 1 if a.y >= b.y else -1
+                    a.y += sign * over_y / 2
+                    b.y -= sign * over_y / 2
+                clamp(a)
+                clamp(b)
         if not moved:
-            apart = True
-            break
-    for b, x, y in zip(blocks, xs, ys, strict=True):
-        b.x, b.y = x, y
-    return apart
+            return True
+    return False
 
 
 def _paint_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: _Block,
