@@ -3,6 +3,7 @@ one SQLite thread that all channels queue for."""
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -57,3 +58,31 @@ async def one_move_reads_away_once(tables: Tables) -> None:
                               text=game.ai_action(state, seat).notation)
     assert board.to_act  # someone is awaited, and the board says whether they are away
     assert reads == {"reach": 1}  # quiet hours, vacations and notifications in one statement
+
+
+async def test_a_reminder_reads_whether_and_how_its_players_are_reached_once(
+        tmp_path: Path) -> None:
+    from bot.discord.messages import announcement
+
+    store = await Store.open(tmp_path / "reads.db")
+    clock = Clock()
+    tables = Tables(store, GAMES, clock, announcer=announcement)
+    try:
+        lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="sugar-blast",
+                                        creator_id=ALICE, creator_name="Alice",
+                                        reminder_hours=1.0)
+        await tables.join(lobby.record.id, BOB, "Bob")
+        await tables.start(lobby.record.id, ALICE)
+        await store.set_notify(BOB, "dm", clock())
+        await store.set_notify(ALICE, "dm", clock())
+        reads: Counter[str] = Counter()
+        for name in ("quiet_hours", "vacations", "notify_modes", "reach"):
+            setattr(store, name, counting(reads, name, getattr(store, name)))
+        clock.advance(2)
+        assert len(await tables.due()) == 1
+        assert reads == {"reach": 1}
+        with sqlite3.connect(tmp_path / "reads.db") as db:
+            kinds = [kind for (kind,) in db.execute("SELECT kind FROM outbox")]
+        assert "dm" in kinds  # the way they chose to be reached held
+    finally:
+        await store.close()

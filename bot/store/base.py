@@ -829,8 +829,7 @@ class Store(ABC):
         takes their DMs), ``quiet`` or ``channel``."""
         rows = await self._of_users(
             "SELECT user_id, mode, dm_closed FROM notify WHERE user_id IN ({users})", user_ids)
-        return {int(u): ("channel" if mode == "dm" and closed else str(mode))
-                for u, mode, closed in rows}
+        return {int(u): _reached_by(mode, closed) for u, mode, closed in rows}
 
     async def reach(self, user_ids: Sequence[int], *, ending_after: float) -> Reach:
         """:meth:`quiet_hours`, :meth:`vacations` (ending after ``ending_after``) and
@@ -856,7 +855,7 @@ class Store(ABC):
             elif kind == "v":
                 vacations.setdefault(int(user), []).append((float(first), float(second)))
             else:
-                modes[int(user)] = "channel" if text == "dm" and first else str(text)
+                modes[int(user)] = _reached_by(text, first)
         for spans in vacations.values():
             spans.sort()
         return Reach(hours, vacations, modes)
@@ -976,3 +975,8 @@ class Store(ABC):
         if row is None or not row[0] or row[1] is None:
             return 0, None
         return int(row[0]), float(row[1])
+
+
+def _reached_by(mode: Any, dm_closed: Any) -> str:
+    """How a player who chose ``mode`` is reached: by DM only while Discord takes them."""
+    return "channel" if mode == "dm" and dm_closed else str(mode)

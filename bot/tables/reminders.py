@@ -80,8 +80,8 @@ class Reminders(TablesBase):
                                            next_reminder_at=None)
             return None
         if record.reminders_sent < MAX_REMINDERS:
-            away = await self.away_until([s.user_id for s in humans if s.user_id is not None],
-                                         now)
+            mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
+            away, modes = await self.reach(mentions, now)
             quiet = max(away.values(), default=None)
             if quiet is not None:
                 await self.store.postpone_reminder(record.id, record.version,
@@ -91,14 +91,12 @@ class Reminders(TablesBase):
             number = record.reminders_sent + 1
             last = number >= MAX_REMINDERS
             nxt = now + self._interval(record) if (not last or takeover) else None
-            mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
             since, more = await self._since(record, (s.seat for s in humans))
             reminder = Reminder(record, game, mentions, number, last,
                                 nxt if last and takeover else None, since, more)
             announce: tuple[Announcement, ...] = ()
             if self.announcer is not None:
                 text = self.announcer(reminder)
-                modes = await self.store.notify_modes(mentions)
                 pings = await self.store.reminder_pings(mentions)
                 # A player who asked for fewer reminder pings is named but not pinged.
                 modes = {**modes, **{u: "quiet" for u, how in pings.items()
