@@ -392,6 +392,8 @@ class Game(ABC):
     #: Seat colours in seat order, names from :data:`bot.games.colours.PAINTS`: text marks
     #: and pictures both draw a seat in this colour.
     seat_colours: ClassVar[tuple[str, ...]] = STANDARD_SEATS
+    #: The share of moves the easy AI plays at random instead of its normal choice.
+    ai_easy_slips: ClassVar[float] = 0.5
     #: Words that go with the word after them when a move is chosen step by step
     #: (``at`` in ``at a1``), see :meth:`move_steps`.
     step_joiners: ClassVar[frozenset[str]] = frozenset()
@@ -510,7 +512,37 @@ class Game(ABC):
         from :meth:`known_to`, never from the state itself, so a view cannot show what
         the seat does not know, whatever the game's own code reads.
         """
-        return self.show(self.known_to(state, seat), seat)
+        known = self.known_to(state, seat)
+        return {**self.show(known, seat), "table": self.table(known, seat)}
+
+    def table(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The envelope every view carries under ``"table"``, the same for every game, so
+        that pictures and messages draw their header from one place::
+
+            viewer    int | None   the seat the view is for (None: a spectator)
+            move      int          actions applied so far
+            acting    [int]        seats that may act now (empty once it is over)
+            decision  {"kind", "seats", "joint", "answered"} | None   the open decision
+            result    {"ranking": [[int]], "scores": {seat: int}, "summary"} | None
+            seats     [{"name", "ai", "colour"}]   colour: a name of colours.PAINTS
+
+        Everything in it is public: who has answered a joint decision, never what.
+        """
+        top = self.top(state)
+        result = self.result(state)
+        colours = self.seat_colours
+        return {
+            "viewer": seat,
+            "move": int(state["move"]),
+            "acting": sorted(self.to_act(state)),
+            "decision": None if top is None or result is not None else {
+                "kind": top.kind, "seats": list(top.seats), "joint": top.joint,
+                "answered": list(top.answered)},
+            "result": None if result is None else result.to_json(),
+            "seats": [{"name": str(s["name"]), "ai": bool(s["ai"]),
+                       "colour": colours[i % len(colours)]}
+                      for i, s in enumerate(state["seats"])],
+        }
 
     @abstractmethod
     def show(self, state: State, seat: int | None) -> View:
@@ -523,6 +555,13 @@ class Game(ABC):
     @abstractmethod
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         """The AI policy: choose from ``legal`` seeing only ``view``."""
+
+    def ai_strong(self, view: View, legal: list[Action], rng: Rng,
+                  look: Lookahead) -> Action:
+        """The strong AI: by default :meth:`ai`; a game with a search writes its own,
+        which may play worlds its seat cannot tell from the real one forward
+        (:class:`Lookahead`)."""
+        return self.ai(view, legal, rng)
 
     @abstractmethod
     def canonical(self, text: str) -> str | None:
@@ -1011,8 +1050,16 @@ class Game(ABC):
             state["decision_counter"] += 1
             stack[-1]["id"] = state["decision_counter"]
 
-    def ai_action(self, state: State, seat: int) -> Action:
-        """The AI's choice for ``seat``. The policy sees only that seat's view."""
+    def ai_action(self, state: State, seat: int, level: str = "normal") -> Action:
+        """The AI's choice for ``seat`` at ``level`` (one of :data:`AI_LEVELS`).
+
+        Every level sees only what the seat may know: its view, its legal actions and,
+        for ``strong``, worlds made from :meth:`known_to` (:class:`Lookahead`). ``easy``
+        is ``normal`` that plays a random legal move a share :attr:`ai_easy_slips` of
+        the time.
+        """
+        if level not in AI_LEVELS:
+            raise ValueError(f"unknown AI level {level!r}")
         legal = self.legal_actions(state, seat)
         if not legal:
             raise NotYourTurnError(f"{self.seat_name(state, seat)} has nothing to do now.")
@@ -1020,7 +1067,13 @@ class Game(ABC):
         # game's randomness: replaying the log alone reproduces the game.
         digest = hashlib.sha256(f"{state['seed']}:{state['move']}:{seat}".encode()).digest()
         rng = Rng.from_seed(int.from_bytes(digest[:8], "big"))
-        return self.ai(self.view(state, seat), legal, rng)
+        if level == "easy" and rng.random() < self.ai_easy_slips:
+            return rng.choice(legal)
+        view = self.view(state, seat)
+        if level == "strong":
+            return self.ai_strong(view, legal, rng, Lookahead(self, seat,
+                                                              self.known_to(state, seat)))
+        return self.ai(view, legal, rng)
 
     def replay(self, seats: Sequence[SeatInfo], seed: int, options: dict[str, Any] | None,
                log: Iterable[tuple[int, str]], rules: int | None = None) -> State:
@@ -1055,6 +1108,28 @@ class Game(ABC):
 
     def _names(self, state: State, seats: Iterable[int]) -> str:
         return " and ".join(self.seat_name(state, s) for s in sorted(seats)) or "nobody"
+
+
+# --------------------------------------------------------------------------- AI levels
+
+
+#: The levels an AI seat can play at, weakest first.
+AI_LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    """What a searching AI may use besides its view: the state as its seat may know it
+    (:meth:`Game.known_to`), worlds it cannot tell from the real one, and the rules to
+    play them forward. Nothing here holds what the seat does not know."""
+
+    game: Game
+    seat: int
+    known: State
+
+    def world(self, rng: Rng) -> State:
+        """A state the seat cannot tell from the real one (hidden items dealt afresh)."""
+        return self.game.resample(self.known, self.seat, rng)
 
 
 # --------------------------------------------------------------------------- the contract, declared

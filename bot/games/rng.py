@@ -45,6 +45,10 @@ class Rng:
             if x < limit:
                 return x % n
 
+    def random(self) -> float:
+        """A uniform float in ``[0, 1)`` (53 random bits)."""
+        return (self.next64() >> 11) / (1 << 53)
+
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
