@@ -16,8 +16,12 @@ newly created, non-ephemeral message notifies, and only the mentioned users its
 a component's update) notifies nobody, and so does the first followup after a
 "thinking" defer, because it replaces the placeholder (keeping the placeholder's
 ephemerality). A channel message sent with a ``nonce`` and ``enforce_nonce`` is
-created once per nonce. :meth:`Recorder.fail_when` makes a request fail (5xx or
-429), optionally after Discord carried it out.
+created once per nonce. An interaction must get its first answer (the callback)
+within :data:`ANSWER_DEADLINE` seconds of its creation and only once: a late one is
+refused as Discord refuses it (404, "Unknown interaction", code 10062), a second one
+with 400 ("Interaction has already been acknowledged", code 40060).
+:meth:`Recorder.fail_when` makes a request fail (5xx or 429), optionally after
+Discord carried it out.
 """
 
 from __future__ import annotations
@@ -46,6 +50,10 @@ EPHEMERAL = 1 << 6
 MANAGE_CHANNELS = 1 << 4
 BOT_USER = {"id": str(BOT_ID), "username": "candybot", "discriminator": "0",
             "global_name": "CandyBot", "avatar": None, "bot": True}
+#: Seconds Discord waits for an interaction's first answer before it drops the interaction.
+ANSWER_DEADLINE = 3.0
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
 
 
 
@@ -187,6 +195,11 @@ class Recorder:
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
         #: Direct-message channels the bot opened, and the user each one reaches.
         self.dm_channels: dict[int, int] = {}
+        #: When each interaction reached the bot (``time.monotonic``), by token, and the
+        #: tokens already answered: the first answer must come within the deadline, once.
+        self.created: dict[str, float] = {}
+        self.answered: set[str] = set()
+        self.deadline = ANSWER_DEADLINE
 
     # ----------------------------------------------------------------- installing
 
@@ -271,6 +284,11 @@ class Recorder:
         path = url.split("discord.com/api/v10", 1)[-1]
         sent = Sent(via, method, path, payload, files)
         sent.channel_id = self._channel_of(path)
+        refused = self._refused_answer(sent)
+        if refused is not None:
+            self.sent.append(sent)
+            sent.failed = refused.status
+            raise refused
         for failure in list(self.failures):
             test, status, accepted = failure
             if test(sent):
@@ -282,6 +300,19 @@ class Recorder:
                 raise _failure(status)
         self.sent.append(sent)
         return self._reply(sent)
+
+    def _refused_answer(self, sent: Sent) -> discord.HTTPException | None:
+        """Discord's answer to an interaction callback that comes too late or twice."""
+        if not sent.path.endswith("/callback"):
+            return None
+        token = sent.path.strip("/").split("/")[2]
+        if token in self.answered:
+            return _failure(400, ALREADY_ACKNOWLEDGED,
+                            "Interaction has already been acknowledged.")
+        created = self.created.get(token)
+        if created is not None and time.monotonic() - created > self.deadline:
+            return _failure(404, UNKNOWN_INTERACTION, "Unknown interaction")
+        return None
 
     def _channel_of(self, path: str) -> int | None:
         parts = path.strip("/").split("/")
@@ -300,6 +331,7 @@ class Recorder:
             return None
         if parts[0] == "interactions":
             token = parts[2]
+            self.answered.add(token)
             message_id = self.clicked.get(token) if sent.kind in (6, 7) else None
             if message_id is None:
                 message_id = next(self._ids)
@@ -420,16 +452,19 @@ class _Adapter(AsyncWebhookAdapter):
         return self.recorder._handle("webhook", route.method, route.url, payload, multipart)
 
 
-def _failure(status: int) -> discord.HTTPException:
-    """The error discord.py raises for ``status`` (a 429 once its own retries gave up)."""
+def _failure(status: int, code: int = 0, message: str = "injected failure",
+             ) -> discord.HTTPException:
+    """The error discord.py raises for ``status`` (a 429 once its own retries gave up),
+    with Discord's JSON error ``code`` when one is given."""
     response = SimpleNamespace(status=status, reason="injected")
+    body: str | dict[str, Any] = {"code": code, "message": message} if code else message
     if status >= 500:
-        return discord.DiscordServerError(response, "injected failure")  # type: ignore[arg-type]
+        return discord.DiscordServerError(response, body)  # type: ignore[arg-type]
     if status == 403:
-        return discord.Forbidden(response, "injected failure")  # type: ignore[arg-type]
+        return discord.Forbidden(response, body)  # type: ignore[arg-type]
     if status == 404:
-        return discord.NotFound(response, "injected failure")  # type: ignore[arg-type]
-    return discord.HTTPException(response, "injected failure")  # type: ignore[arg-type]
+        return discord.NotFound(response, body)  # type: ignore[arg-type]
+    return discord.HTTPException(response, body)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- payloads
@@ -504,6 +539,7 @@ class Gateway:
         for payload in payloads:
             if self.recorder is not None:
                 self.recorder.channels[payload["token"]] = int(payload["channel_id"])
+                self.recorder.created[payload["token"]] = time.monotonic()
             self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
     async def send(self, *payloads: dict[str, Any]) -> None:
