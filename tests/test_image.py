@@ -196,9 +196,10 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
     return Image(python, runtime / "bin", home, _clean_env(**env), copied)
 
 
-def test_the_image_copies_only_what_the_wheel_is_built_from(image: Image):
+def test_the_image_copies_only_the_wheel_sources_and_the_pinned_versions(image: Image):
     tops = {name.split("/")[0] for name in image.copied}
-    assert tops == {"pyproject.toml", "README.md", "bot", "renderers", "candybot_data"}
+    assert tops == {"pyproject.toml", "README.md", "bot", "renderers", "candybot_data",
+                    "constraints.txt"}
     assert not any("__pycache__" in name or name.endswith(".pyc") for name in image.copied)
 
 

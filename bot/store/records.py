@@ -5,9 +5,11 @@ Shared by every backend (see :mod:`bot.store`); nothing here talks to a database
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +107,9 @@ class SeatRecord:
     standing_in: bool = False
     #: The table opened this seat for a new player (``/game sit``); an AI plays it meanwhile.
     open: bool = False
+    #: The user who played this seat before it became an AI's (they left, or the table
+    #: gave it to the AI): so that what is kept about them can still be found and removed.
+    left: int | None = None
 
     @property
     def machine(self) -> bool:
@@ -273,7 +278,8 @@ def _dump_seats(seats: Sequence[SeatRecord]) -> str:
         raise StoreError("Two players cannot share one seat.")
     return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
                         "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {}),
-                        **({"open": True} if s.open else {})}
+                        **({"open": True} if s.open else {}),
+                        **({"left": int(s.left)} if s.left is not None else {})}
                        for s in seats])
 
 
@@ -293,7 +299,8 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
         seats = tuple(
             SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
                        str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)),
-                       bool(s.get("open", False)))
+                       bool(s.get("open", False)),
+                       None if s.get("left") is None else int(s["left"]))
             for s in raw)
     except (TypeError, ValueError, KeyError):
         raise CorruptRowError(game_id, "unreadable seats") from None
@@ -354,3 +361,15 @@ def _status_message(status: str, doing: str) -> str:
     if status == "finished":
         return f"This game is over, so you cannot {doing} now."
     return f"This game was ended early, so you cannot {doing} now."
+
+
+@contextlib.contextmanager
+def owner_only() -> Iterator[None]:
+    """Files created meanwhile (a database, its log, a backup) are readable and writable by
+    this user only: games hold names and private narration. (The process's umask; files
+    that exist keep their permissions.)"""
+    before = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(before)

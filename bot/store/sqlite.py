@@ -18,7 +18,7 @@ import aiosqlite
 
 from bot.store import migrations
 from bot.store.base import Store
-from bot.store.records import NotSavedError, StoreError, log
+from bot.store.records import NotSavedError, StoreError, log, owner_only
 
 _BUSY_TIMEOUT_MS = 10_000
 
@@ -64,7 +64,8 @@ class SqliteStore(Store):
     async def open(cls, path: str | os.PathLike[str]) -> SqliteStore:  # type: ignore[override]
         """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
         name = os.fspath(path)
-        store = cls(await _connect(name), name)
+        with owner_only():
+            store = cls(await _connect(name), name)
         try:
             await store._migrate()
             store._reader = await _connect(name)
