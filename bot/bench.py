@@ -236,10 +236,9 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
     from bot.config import Settings
     from bot.discord.client import freeze_heap
     from bot.discord.offline import Recorder, connect
-    from renderers.gif import animate
 
     async def run(settings: Any) -> Any:
-        bot = create_bot(settings, renderer=renderer, animator=animate, clock=time.time)
+        bot = create_bot(settings, renderer=renderer, clock=time.time)
         recorder = Recorder()
         if stages is not None:
             recorder._handle = stages.timed(OFFLINE, recorder._handle)  # type: ignore[method-assign]
@@ -384,6 +383,126 @@ def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
 
     with tempfile.TemporaryDirectory() as folder:
         return asyncio.run(_with_bot(Path(folder), work, renderer, db))
+
+
+# --------------------------------------------------------------------------- replays
+
+#: The game the replay measure asks for: five players of Kingdom's Candy Monsters, a long one.
+REPLAY_GAME, REPLAY_PLAYERS, REPLAY_SEED = "kingdoms-candy-monsters", 5, 3
+TARGET_REPLAY_MB = 600.0
+
+
+def _rss_mb(pid: int | str = "self") -> float:
+    """The resident memory of process ``pid`` (Linux ``/proc``), in MiB; 0 where unknown."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+async def _stored_ai_game(store: Any, slug: str, players: int, seed: int,
+                          channel_id: int) -> int:
+    """A whole AI game between ``players`` seats, stored as played (every action logged)
+    in ``channel_id``; its id."""
+    from bot.discord.offline import GUILD_ID
+    from bot.store import MoveRecord, SeatRecord
+
+    game = get_game(slug)
+    seats = [SeatInfo(f"Player {i + 1}") for i in range(players)]
+    state = game.new(seats, seed)
+    first = dumps(state)
+    moves = []
+    while game.to_act(state):
+        seat = min(game.to_act(state))
+        outcome = game.apply(state, seat, game.ai_action(state, seat))
+        moves.append(MoveRecord(seat, USER_BASE + seat, outcome.action.notation,
+                                " ".join(outcome.narration(None)), False))
+        state = outcome.state
+    record = await store.create_lobby(channel_id=channel_id, guild_id=GUILD_ID, game=slug,
+                                      creator_id=USER_BASE, options={}, settings={},
+                                      now=time.time())
+    rows = [SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
+    record = await store.start(record.id, record.version, seed=seed, state_json=first,
+                               seats=rows, now=time.time(), next_reminder_at=None)
+    await store.commit_moves(record.id, record.version, moves, state_json=dumps(state),
+                             now=time.time(), turn_changed=True, next_reminder_at=None)
+    return int(record.id)
+
+
+def bench_replays(requests: int, renderer: Any) -> dict[str, Any]:
+    """``requests`` people ask for the replay of one long game at once (a 5-player Candy
+    Monsters game) while a player moves in another channel: the bot process's memory at its
+    peak (and the render workers'), how long that move waited, and how many replays were
+    drawn."""
+    async def work(bot: _Bot) -> dict[str, Any]:
+        from bot.discord.offline import settle
+
+        replayed, moving = 1, 2
+        game_id = await _stored_ai_game(bot.store, REPLAY_GAME, REPLAY_PLAYERS, REPLAY_SEED,
+                                        replayed)
+        moves = len(await bot.store.actions(game_id))
+        blast = get_game("sugar-blast")
+        channel = _Channel(moving)
+        await _prepare(bot.store, blast, channel)
+        await bot.play([channel])  # caches warm, as in a live bot
+        await _prepare(bot.store, blast, channel)
+        gc.collect()
+        workers = list(getattr(getattr(renderer, "_executor", None), "_processes", {}) or {})
+        base, worker_base = _rss_mb(), sum(_rss_mb(pid) for pid in workers)
+        peak, worker_peak = base, worker_base
+        sampling = True
+
+        async def sample() -> None:
+            nonlocal peak, worker_peak
+            while sampling:
+                peak = max(peak, _rss_mb())
+                worker_peak = max(worker_peak, sum(_rss_mb(pid) for pid in workers))
+                await asyncio.sleep(0.02)
+
+        sampler = asyncio.create_task(sample())
+        bot.recorder.clear()
+        asks = [bot.gateway.command(USER_BASE + 100 + n, "game", "replay",
+                                    channel_id=replayed) for n in range(requests)]
+        move = bot.gateway.command(channel.user_id, "play", options={"action": channel.text},
+                                   channel_id=moving)
+        start = time.perf_counter()
+        bot.gateway.dispatch(*asks)
+        await asyncio.sleep(0.05)  # the replays are under way when the move arrives
+        moved_at = time.perf_counter()
+        bot.gateway.dispatch(move)
+        await settle(ignore=[sampler])
+        sampling = False
+        await sampler
+        answer = bot._answer(move, moved_at)
+        gifs = [s for s in bot.recorder.sent if s.gifs and s.channel_id == replayed]
+        return {"requests": requests, "moves": moves, "answered": len(gifs),
+                "drawn": bot.bot.replays.drawn, "gif_kb": max(len(s.gifs[0]) for s in gifs)
+                / 1024 if gifs else 0.0, "seconds": time.perf_counter() - start,
+                "bot_rss_mb": {"before": base, "peak": peak},
+                "workers_rss_mb": {"before": worker_base, "peak": worker_peak},
+                "move_acknowledged_ms": answer.acknowledged, "move_board_ms": answer.board}
+
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(_with_bot(Path(folder), work, renderer))
+
+
+def _print_replays(f: dict[str, Any]) -> None:
+    ok = ("ok" if f["bot_rss_mb"]["peak"] < TARGET_REPLAY_MB
+          and f["move_acknowledged_ms"] < TARGET_FIRST_MS else "OVER TARGET")
+    print(f"{f['requests']} replays of a {REPLAY_PLAYERS}-player {get_game(REPLAY_GAME).title} "
+          f"game ({f['moves']} moves) asked at once: {f['answered']} answered, "
+          f"{f['drawn']} drawn, GIF {f['gif_kb']:.0f} KB, in {f['seconds']:.1f} s")
+    print(f"  bot process memory {f['bot_rss_mb']['before']:.0f} MB before, peak "
+          f"{f['bot_rss_mb']['peak']:.0f} MB (target under {TARGET_REPLAY_MB:.0f} MB); render "
+          f"workers {f['workers_rss_mb']['before']:.0f} MB before, peak "
+          f"{f['workers_rss_mb']['peak']:.0f} MB")
+    print(f"  a move in another channel meanwhile: acknowledged in "
+          f"{f['move_acknowledged_ms']:.0f} ms, its board in {f['move_board_ms']:.0f} ms "
+          f"(target: acknowledged under {TARGET_FIRST_MS:.0f} ms) ({ok})")
 
 
 # --------------------------------------------------------------------------- stages
@@ -600,11 +719,25 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
 
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
           channels: int = 50, rounds: int = 3, ai_games: int = 200,
-          db: str | None = None) -> int:
+          db: str | None = None, replays: int = 0) -> int:
     """Measure every game (or ``games``) and print the figures (one JSON line with
     ``as_json``); the store is a new SQLite file, or with ``db`` (a PostgreSQL URL) a new
-    schema in that database."""
+    schema in that database. With ``replays``, measure only that many replays asked at
+    once (:func:`bench_replays`)."""
     from renderers.pool import PooledRenderer
+
+    if replays:
+        pool = PooledRenderer()
+        try:
+            pool.start()
+            figures = bench_replays(replays, pool)
+        finally:
+            pool.close()
+        if as_json:
+            print(json.dumps(figures, sort_keys=True))
+        else:
+            _print_replays(figures)
+        return 0
 
     slugs = list(games) if games else list(GAMES)
     unknown = [slug for slug in slugs if slug not in GAMES]

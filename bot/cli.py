@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "there, dropped afterwards) instead of a new SQLite file")
     bench.add_argument("--ai-games", type=int, default=200,
                        help="games of the AI against random players (0: skip)")
+    bench.add_argument("--replays", type=int, default=0, metavar="N",
+                       help="measure only this: N people asking for the replay of one long "
+                            "game at once, and a move elsewhere meanwhile")
     return parser
 
 
@@ -144,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return bench(as_json=args.json, samples=args.samples, games=args.game,
                      channels=args.channels, rounds=args.rounds, ai_games=args.ai_games,
-                     db=args.db)
+                     db=args.db, replays=args.replays)
     raise AssertionError(args.command)
 
 
