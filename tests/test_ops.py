@@ -31,6 +31,7 @@ from bot.app import create_bot
 from bot.cli import main
 from bot.config import Settings
 from bot.games.engine import SeatInfo, dumps, loads
+from bot.limits import Limits
 from bot.ops.backup import backup_database
 from bot.ops.logs import OneLineFormatter, setup_logging
 from bot.store import MIGRATIONS, Store
@@ -192,7 +193,10 @@ def error_lines(err: str) -> list[str]:
 async def make_games(path: Path, layout: list[tuple[int, int, str]]) -> None:
     """Games in the database at ``path``: (guild, channel, 'lobby'|'active'|'finished')."""
     store = await Store.open(path)
-    tables = Tables(store, GAMES, lambda: 1_700_000_000.0)
+    # One made-up host opens them all: no limit applies to building a test database.
+    unbounded = Limits(lobbies_per_person=10**6, games_per_person=10**6,
+                       games_per_server=10**6)
+    tables = Tables(store, GAMES, lambda: 1_700_000_000.0, limits=unbounded)
     for guild, channel, status in layout:
         lobby = await tables.open_lobby(channel_id=channel, guild_id=guild, game="candy-race",
                                         creator_id=101, creator_name="Alice")
@@ -352,8 +356,7 @@ async def test_the_ready_line_names_the_bot_servers_active_games_database_and_sc
     db = tmp_path / "candybot.db"
     await make_games(db, [(CLUB, GENERAL, "active"), (CLUB, LOCKED, "active"),
                           (OTHER, THREAD, "lobby")])
-    bot = create_bot(Settings(db_path=db), games=GAMES, renderer=lambda v: b"",
-                     animator=lambda f: b"")
+    bot = create_bot(Settings(db_path=db), games=GAMES, renderer=lambda v: b"")
     await bot._async_setup_hook()
     await bot.setup_hook()
     state = bot._connection
@@ -377,7 +380,7 @@ async def test_a_ready_bot_keeps_what_it_holds_out_of_later_garbage_collections(
         tmp_path: Path) -> None:
     # A full collection walks every object not frozen, pausing the event loop meanwhile.
     bot = create_bot(Settings(db_path=tmp_path / "candybot.db"), games=GAMES,
-                     renderer=lambda v: b"", animator=lambda f: b"")
+                     renderer=lambda v: b"")
     await bot._async_setup_hook()
     await bot.setup_hook()
     bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)  # type: ignore[arg-type]
@@ -553,7 +556,9 @@ async def replay_every_game(path: Path) -> int:
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Tables]:
     store = await Store.open(tmp_path / "live.db")
-    yield Tables(store, GAMES, lambda: 1_700_000_000.0)
+    # One player keeps six tables busy at once: a load, not a stranger.
+    yield Tables(store, GAMES, lambda: 1_700_000_000.0,
+                 limits=Limits(lobbies_per_person=50, games_per_person=50))
     await store.close()
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.games.engine import NotationError, NotYourTurnError, OptionsError, StaleActionError
+from bot.refusals import HostOnly, MayNotEnd, OthersStillPlaying
 from bot.store import Store
 from bot.tables import AlreadyMadeError, Board, Reminder, TableError, Tables
 
@@ -107,8 +108,9 @@ async def test_only_the_creator_starts_and_only_with_enough_players(tables: Tabl
     with pytest.raises(TableError, match="at least 2"):
         await tables.start(game_id, ALICE)
     await tables.join(game_id, BOB, "Bob")
-    with pytest.raises(TableError, match="who hosts this lobby"):
+    with pytest.raises(HostOnly) as refused:
         await tables.start(game_id, BOB)
+    assert refused.value.what == "start" and refused.value.host == ALICE
     _lobby, board = await tables.start(game_id, ALICE)
     assert board.mentions == (ALICE,)
 
@@ -352,8 +354,11 @@ async def test_the_last_human_leaving_ends_the_game_and_it_counts_as_a_loss(
 
 async def test_only_the_creator_or_a_channel_manager_may_abort(tables: Tables) -> None:
     await started(tables, humans=(BOB,))
-    with pytest.raises(TableError, match="Manage Channels"):
+    with pytest.raises(MayNotEnd):
         await tables.abort(CHANNEL, BOB, can_manage=False)
+    with pytest.raises(OthersStillPlaying) as refused:
+        await tables.abort(CHANNEL, ALICE, can_manage=False)
+    assert refused.value.players == 1
     await tables.abort(CHANNEL, BOB, can_manage=True)
     assert await tables.store.open_game(CHANNEL) is None
 

@@ -120,9 +120,9 @@ async def test_the_watch_tells_a_view_built_on_the_loop_from_one_built_in_a_thre
     watch = watch_heavy_work(monkeypatch, [game])
     state = await asyncio.to_thread(game.new, [SeatInfo("Alice"), SeatInfo("Bob")], 5)
     await asyncio.to_thread(game.view, state, None)
-    assert watch.seen == {"new", "view"} and watch.on_loop == []
+    assert {"new", "view"} <= watch.seen and watch.on_loop == []
     game.view(state, None)
-    assert watch.on_loop == ["view"]
+    assert "view" in watch.on_loop
 
 
 # --------------------------------------------------------------------------- moves
@@ -182,8 +182,8 @@ async def test_secret_bids_menus_episodes_and_zoom_stay_off_the_event_loop(
                            expected=board.token, offered_at=board.move, values=["a", "e"])
     assert await tables.zoom_spots(CHANNEL, "po") == ["pool"]
     assert (await tables.board(CHANNEL, zoom="pool")).view["zoom"] == "pool"
-    frames = (await tables.replay_views(CHANNEL))[1]
-    assert len(frames) == 4
+    _game, job = await tables.replay_job(await tables.check_replay(CHANNEL))
+    assert job.moves == 3
     assert watch.on_loop == []
     assert {"multi_select", "parse", "episode", "zoom_spots"} <= watch.seen
 

@@ -89,7 +89,8 @@ def build_new_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..
         game="Which game to play.",
         seats="Most players who may join (the game's maximum if left out).",
         reminder_hours="Hours before a slow player is reminded (default 24).",
-        ai_takeover="After the third reminder, let an AI play the move.",
+        ai_takeover="After the third reminder an AI plays for a silent player until they "
+                    "are back (default: yes).",
         **extra,
     )(new)
     if not many:
@@ -315,6 +316,21 @@ def build_notify_command() -> app_commands.Command[Any, ..., None]:
     return notify
 
 
+def build_privacy_command() -> app_commands.Command[Any, ..., None]:
+    """``/privacy [delete]``: what the bot keeps about the caller, or deleting it; anywhere."""
+
+    @app_commands.command(name="privacy", description="See everything candybot keeps about "
+                          "you (only you see it), or delete it.")
+    @app_commands.describe(delete="Delete what is kept about you (games under way keep your "
+                                  "seat until they end).")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def privacy(interaction: discord.Interaction, delete: bool | None = None) -> None:
+        await flows.privacy(interaction, bool(delete))
+
+    return privacy
+
+
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
@@ -323,3 +339,4 @@ def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> N
     tree.add_command(build_games_command())
     tree.add_command(build_away_command())
     tree.add_command(build_notify_command())
+    tree.add_command(build_privacy_command())

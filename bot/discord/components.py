@@ -5,6 +5,7 @@ it needs, so clicks keep working after a restart:
 
 =================================================  ==========================================
 ``cb:lobby:<game>:<join|leave|ai|start|cancel>``   a lobby button
+``cb:lr:<game>``                                   the host's menu to remove a seat
 ``cb:m:<game>:<move>:<token>:<notation>``          plays one action
 ``cb:s:<game>:<move>:<token>``                     a menu of actions (values are notations)
 ``cb:ms:<game>:<move>:<token>``                    a several-at-once menu (values make one)
@@ -139,6 +140,25 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("lobby", interaction, self.game_id, self.op)
+
+
+class LobbyRemove(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=_known(rf"cb:lr:{GAME_ID}")):
+    """The lobby's menu for its host to remove a seat: ``u<user>`` a player, ``s<seat>`` an
+    AI seat (anyone may open it; the tables refuse everyone but the host)."""
+
+    def __init__(self, game_id: int, options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(_one_choice(f"cb:lr:{game_id}", "Host: remove a seat…", options))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: Any) -> LobbyRemove:
+        return cls(int(match["game"]), item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _dispatch("lobby", interaction, self.game_id, "remove", value)
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -364,9 +384,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, BackButton, StepButton,
-    StepSelect,
-    OldChoiceButton, OldChoiceSelect)
+    LobbyButton, LobbyRemove, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, BackButton,
+    StepButton, StepSelect, OldChoiceButton, OldChoiceSelect)
 
 
 def recognised(custom_id: str) -> bool:
@@ -417,11 +436,16 @@ def token_fits(token: str) -> bool:
     return re.fullmatch(TOKEN, token) is not None
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
-    """Join, Leave, Add AI seat, Start and Cancel."""
+def lobby_view(game_id: int, removable: Sequence[tuple[str, str]] = ()) -> discord.ui.View:
+    """Join, Leave, Add AI seat, Start and Cancel; with ``removable`` seats (``(value,
+    label)``: every seat but the host's), the host's menu to remove one."""
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game_id, op))
+    options = [discord.SelectOption(label=_clip(label, MAX_BUTTON_LABEL), value=value)
+               for value, label in removable[:25]]
+    if options:
+        view.add_item(LobbyRemove(game_id, options))
     return inert(view)
 
 

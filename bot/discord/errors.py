@@ -10,7 +10,9 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.discord import words
 from bot.games.engine import GameError
+from bot.refusals import Refused
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,14 @@ MISMATCHED = ("That command's options do not match this bot's version of it (a r
 #: Said when the bot does not know whether a move was saved, so it claims neither.
 SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. `/game board` shows "
                    "what was saved: if your move is not there, try it again in a moment.")
+
+
+def friendly(exc: BaseException) -> str:
+    """What a person reads for one of the :data:`FRIENDLY` errors their request caused."""
+    if isinstance(exc, Refused):
+        return words.refusal(exc)
+    # Such a message may quote a player's name: no name in it may make a link.
+    return words.unlinked(str(exc))
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
@@ -101,7 +111,7 @@ async def guarded(interaction: discord.Interaction, game_id: int | None = None,
     try:
         yield
     except FRIENDLY as exc:
-        await _safe_tell(interaction, str(exc))
+        await _safe_tell(interaction, friendly(exc))
     except Exception:
         log.exception("unexpected error handling %s (game %s)", describe(interaction), game_id)
         await _safe_tell(interaction, SOMETHING_WRONG)

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import io
 import itertools
+import json
 import logging
 import secrets
 from collections.abc import Iterator, Sequence
@@ -36,13 +37,19 @@ from typing import Protocol
 
 import discord
 
-from bot.discord import builder, components, messages
+from bot.discord import builder, components, messages, words
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
-from bot.discord.messages import Animator, Outgoing, Renderer
+from bot.discord.messages import Outgoing, Renderer
 from bot.discord.outbox import Outbox
+from bot.discord.words import escaped
+from bot.games import GAMES
 from bot.games.engine import Action, GameError, StaleActionError
 from bot.games.rng import Rng
-from bot.store import Announcement, StoreError
+from bot.limits import Cooldowns
+from bot.refusals import Refused
+from bot.replays import Replays, draw_in_worker
+from bot.replays import draw as draw_replay
+from bot.store import Announcement, GameRecord, StoreError
 from bot.tables import Board, Conceded, Lobby, Reminder, Tables, plural
 from bot.tables.play import Choosing
 from renderers import leaderboard
@@ -56,7 +63,8 @@ class Host(Protocol):
     tables: Tables
     outbox: Outbox
     renderer: Renderer | None
-    animator: Animator | None
+    cooldowns: Cooldowns
+    replays: Replays
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
                                 type: discord.ChannelType | None = None,
@@ -294,7 +302,7 @@ async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:
         return
     channel = bot.get_partial_messageable(lobby.record.channel_id,
                                           guild_id=lobby.record.guild_id)
-    view = components.lobby_view(lobby.record.id) if not lobby.closed else None
+    view = lobby_view(lobby) if not lobby.closed else None
     try:
         await channel.get_partial_message(message_id).edit(
             content=messages.lobby_text(lobby), view=view,
@@ -326,17 +334,29 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
         lobby = await in_time(tables.open_lobby(
             channel_id=_channel(interaction), guild_id=interaction.guild_id, game=game,
             creator_id=interaction.user.id, creator_name=_user_name(interaction.user),
-            seats=seats, reminder_hours=reminder_hours, ai_takeover=bool(ai_takeover),
+            seats=seats, reminder_hours=reminder_hours,
+            ai_takeover=True if ai_takeover is None else ai_takeover,
             options=options), lambda: think(interaction))
         message_id = await announce(interaction, messages.lobby_text(lobby),
-                                    view=components.lobby_view(lobby.record.id),
+                                    view=lobby_view(lobby),
                                     allowed_mentions=messages.NOBODY)
         await tables.store.set_lobby_message(lobby.record.id, message_id)
 
 
+def lobby_view(lobby: Lobby) -> discord.ui.View:
+    """The lobby's buttons, and its host's menu of the seats they may remove."""
+    owner = lobby.owner
+    removable = [(f"s{s.seat}" if s.ai else f"u{s.user_id}",
+                  f"{s.seat + 1}. {s.name}{' (AI)' if s.ai else ''}")
+                 for s in lobby.record.seats if s.ai or s.user_id != owner]
+    return components.lobby_view(lobby.record.id, removable)
+
+
 @components.handles("lobby")
-async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
-    """A lobby button: join, leave, add an AI seat, start or cancel."""
+async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
+                      target: str = "") -> None:
+    """A lobby button: join, leave, add an AI seat, start or cancel; or the host's menu
+    removing ``target`` from the lobby."""
     async with guarded(interaction, game_id):
         bot = host(interaction)
         tables = bot.tables
@@ -361,10 +381,12 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
             change = tables.leave_lobby(game_id, user.id, channel)
         elif op == "ai":
             change = tables.add_ai(game_id, user.id, channel)
+        elif op == "remove":
+            change = tables.remove_from_lobby(game_id, user.id, target, channel)
         else:
             change = tables.cancel_lobby(game_id, user.id, _can_manage(interaction), channel)
         lobby = await in_time(change, interaction.response.defer)
-        view = None if lobby.closed else components.lobby_view(game_id)
+        view = None if lobby.closed else lobby_view(lobby)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=messages.lobby_text(lobby),
                                                      view=view, allowed_mentions=messages.NOBODY)
@@ -516,7 +538,7 @@ async def _show_preview(bot: Host, interaction: discord.Interaction, choosing: C
         if item is not None:
             buttons.add_item(item)
     components.inert(buttons)
-    label = action.label if action.label and action.label != action.notation else ""
+    label = escaped(action.label) if action.label and action.label != action.notation else ""
     hidden = " What you draw is shown once you confirm." if view.get("viewer") is None else ""
     text = (f"**{choosing.game.title}**: preview of `{action.notation}`"
             f"{f' ({label})' if label else ''}, only you see this. Confirm to play it.{hidden}")
@@ -746,11 +768,29 @@ async def abort(interaction: discord.Interaction) -> None:
 # --------------------------------------------------------------------------- looking
 
 
+def _plays(record: GameRecord, user_id: int) -> bool:
+    """Whether ``user_id`` has a seat of their own in the game (an AI may stand in)."""
+    return any(s.user_id == user_id and not s.ai for s in record.seats)
+
+
 async def board(interaction: discord.Interaction, zoom: str | None = None) -> None:
-    """``/game board``: post the current board again (also the recovery after a failed post)."""
+    """``/game board``: a player posts the current board again, moving its buttons to it
+    (also the recovery after a failed post), at most once in a while; anyone else sees
+    it privately, and the players' board keeps its buttons."""
     async with guarded(interaction):
         bot = host(interaction)
+        user = interaction.user.id
         current = await bot.tables.board(_channel(interaction), zoom)
+        cooling = bot.cooldowns.waiting(user, "board")
+        if not _plays(current.record, user) or cooling is not None:
+            await think(interaction, ephemeral=True)
+            outgoing = await messages.board_message(current, bot.renderer, None)
+            if cooling is not None:
+                outgoing.content = messages.fit([outgoing.content, words.only_you("board",
+                                                                                  cooling)])
+            await interaction.followup.send(**outgoing.kwargs(), ephemeral=True)  # type: ignore[call-overload]
+            return
+        bot.cooldowns.spend(user, "board")
         await think(interaction)
         await publish(bot, current, interaction)
 
@@ -792,11 +832,23 @@ async def show_log(interaction: discord.Interaction, last: int,
     async with guarded(interaction):
         tables = host(interaction).tables
         record, actions = await tables.log(_channel(interaction), last, game_id, start)
-        first, *rest = messages.log_pages(record, tables.game(record.game), actions,
-                                                 start=start)
-        await interaction.response.send_message(first, allowed_mentions=messages.NOBODY)
+        cooldowns, user = host(interaction).cooldowns, interaction.user.id
+        cooling = cooldowns.waiting(user, "log")
+        if cooling is None:
+            cooldowns.spend(user, "log")
+            pages = messages.log_pages(record, tables.game(record.game), actions, start=start)
+        else:
+            note = words.only_you("log", cooling)
+            pages = messages.log_pages(record, tables.game(record.game), actions, start=start,
+                                       limit=messages.MAX_CONTENT - len(note) - 1)
+            pages[0] = f"{note}\n{pages[0]}"
+        first, *rest = pages
+        private = cooling is not None
+        await interaction.response.send_message(first, allowed_mentions=messages.NOBODY,
+                                                ephemeral=private)
         for page in rest:
-            await interaction.followup.send(page, allowed_mentions=messages.NOBODY)
+            await interaction.followup.send(page, allowed_mentions=messages.NOBODY,
+                                            ephemeral=private)
 
 
 async def history(interaction: discord.Interaction) -> None:
@@ -832,22 +884,33 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
         bot = host(interaction)
         channel = _channel(interaction)
         record = await bot.tables.check_replay(channel, game_id)
-        if bot.animator is None or bot.renderer is None:
+        renderer = bot.renderer
+        if renderer is None:
             raise StaleActionError("The replay cannot be drawn by this bot; try `/game log`.")
+        bot.cooldowns.take(interaction.user.id, "replay")
         await think(interaction)
-        game, views = await bot.tables.replay_views(channel, game_id=record.id)
-        frames = []
-        for view in views:
-            png = await messages.render(bot.renderer, view)
-            if png is not None:
-                frames.append(png)
-        if not frames:
-            raise StaleActionError("The replay cannot be drawn right now; try `/game log`.")
-        gif = await asyncio.to_thread(bot.animator, frames)
+        game, job = await bot.tables.replay_job(record)
+
+        async def drawing() -> bytes:
+            pooled = getattr(renderer, "run_async", None)
+            if callable(pooled) and job.slug in GAMES:
+                return bytes(await pooled(draw_in_worker, job))
+            return await asyncio.to_thread(draw_replay, game, job, renderer)
+
+        try:
+            gif = await bot.replays.gif((record.id, record.version), drawing)
+        except Refused:
+            raise
+        except Exception:
+            log.exception("the replay of game %s could not be drawn", record.id)
+            raise StaleActionError("The replay cannot be drawn right now; try `/game log`.") \
+                from None
         so_far = "the game so far" if record.status == "active" else f"game {record.id}"
         await interaction.followup.send(
-            f"**{game.title}**: {so_far}, {plural(len(views) - 1, 'move')}.",
-            file=discord.File(io.BytesIO(gif), filename="replay.gif"),
+            f"**{game.title}**: {so_far}, {plural(job.moves, 'move')}.",
+            file=discord.File(io.BytesIO(gif), filename="replay.gif",
+                              description=f"An animated replay of {game.title}: "
+                                          f"{plural(job.moves, 'move')}."),
             allowed_mentions=messages.NOBODY)
         interaction.extras[PUBLIC_THINKING] = False
 
@@ -859,11 +922,20 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
         if board is not None:
             tables = host(interaction).tables
             ranks = await tables.leaderboard(interaction.guild_id, board)
-            await think(interaction)
+            cooldowns, user = host(interaction).cooldowns, interaction.user.id
+            cooling = cooldowns.waiting(user, "leaderboard")
+            if cooling is None:
+                cooldowns.spend(user, "leaderboard")
+            await think(interaction, ephemeral=cooling is not None)
             png = await asyncio.to_thread(leaderboard.render, ranks)
+            text = messages.leaderboard_text(ranks)
+            if cooling is not None:
+                text = f"{text} {words.only_you('leaderboard', cooling)}"
             await interaction.followup.send(
-                content=messages.leaderboard_text(ranks), allowed_mentions=messages.NOBODY,
-                file=discord.File(io.BytesIO(png), filename="leaderboard.png"))
+                content=text, allowed_mentions=messages.NOBODY,
+                ephemeral=cooling is not None,
+                file=discord.File(io.BytesIO(png), filename="leaderboard.png",
+                                  description=messages.leaderboard_alt(ranks)))
             interaction.extras[PUBLIC_THINKING] = False
             return
         who = user or interaction.user
@@ -916,6 +988,26 @@ async def notify(interaction: discord.Interaction, how: str | None,
         mode, pings = await tables.notify_settings(user)
         await interaction.response.send_message(messages.notify_text(mode, pings),
                                                 ephemeral=True)
+
+
+async def privacy(interaction: discord.Interaction, delete: bool) -> None:
+    """``/privacy``: everything kept about the caller as a private file, or (``delete``)
+    delete what no game under way needs; privately, anywhere."""
+    async with guarded(interaction):
+        tables = host(interaction).tables
+        user = interaction.user.id
+        await think(interaction, ephemeral=True)
+        if delete:
+            forgotten = await tables.forget(user)
+            await interaction.followup.send(messages.forgotten_text(forgotten),
+                                            ephemeral=True)
+            return
+        kept = await tables.about(user)
+        data = json.dumps(kept, indent=2, sort_keys=True, ensure_ascii=False).encode()
+        await interaction.followup.send(
+            messages.privacy_text(kept), ephemeral=True,
+            file=discord.File(io.BytesIO(data), filename=f"candybot-{user}.json",
+                              description="Everything candybot keeps about you, as JSON."))
 
 
 # --------------------------------------------------------------------------- reminders

@@ -25,13 +25,16 @@ import discord
 
 import renderers
 from bot.away import DAY, QuietHours, Vacation
+from bot.discord.words import escaped, names_escaped
 from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Game, Result, View
 from bot.games.words import STANDING_IN, listing
 from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
 from bot.tables import (
+    FORMER_PLAYER,
     MAX_REMINDERS,
     Board,
+    Forgotten,
     Hand,
     Handover,
     Lobby,
@@ -54,7 +57,6 @@ FULL_IN_LOG = "(The full account is in `/game log`.)"
 LOG_PAGES = 5
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 Renderer = Callable[[View], bytes]
-Animator = Callable[[Sequence[bytes]], bytes]
 
 NOBODY = discord.AllowedMentions.none()
 
@@ -268,8 +270,8 @@ def seat_mark(game: Game, seat: int) -> str:
 
 
 def marked(game: Game, seat: int, name: str) -> str:
-    """A player's name in bold after their seat's mark."""
-    return f"{seat_mark(game, seat)} **{name}**"
+    """A player's name in bold after their seat's mark (escaped: a name shows as typed)."""
+    return f"{seat_mark(game, seat)} **{escaped(name)}**"
 
 
 def who(game: Game, seat: SeatRecord) -> str:
@@ -308,8 +310,10 @@ def step_line(game: Game, step: Step, you: int | None = None) -> str:
         subject = name
     said = " ".join(step.events)
     if said.startswith(step.name + " "):
-        return f"{subject}{said[len(step.name):]}"
-    head = f"{subject} {step.notation}." if step.hidden else f"{subject} played `{step.notation}`."
+        return f"{subject}{escaped(said[len(step.name):])}"
+    said = escaped(said)
+    head = (f"{subject} {escaped(step.notation)}." if step.hidden
+            else f"{subject} played `{step.notation}`.")
     return f"{head} {said}" if said else head
 
 
@@ -326,7 +330,7 @@ def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None, *,
         if not lines or lines[-1] != line:
             lines.append(line)
         if seat is not None:  # lines that hit the seat are told apart (see since_lines)
-            lines.extend(f"> {clip(p, 300)}" for p in step.private.get(seat, ())
+            lines.extend(f"> {clip(escaped(p), 300)}" for p in step.private.get(seat, ())
                          if not p.startswith(ALERT))
     return lines
 
@@ -339,13 +343,15 @@ def board_text(board: Board) -> str:
     game = board.game
     lines = [f"**{game.title}** · move {board.move}", players_line(game, board.record.seats)]
     if board.headline:
-        lines.append(board.headline)
+        names = [s.name for s in board.record.seats] + [
+            str(s["name"]) for s in board.state.get("seats", ())]
+        lines.append(names_escaped(board.headline, names))
     if board.result is not None or board.record.status == "finished":
         summary = board.result.summary if board.result else ""
         # The final scoring is what everybody wants to read: give it more room.
         lines.extend(step_lines(game, [without(step, summary) for step in board.steps],
                                 budget=2 * STEP_BUDGET))
-        lines.append("**Game over.**" + (f" {summary}" if summary else ""))
+        lines.append("**Game over.**" + (f" {escaped(summary)}" if summary else ""))
         marks = {s.name: s.seat for s in board.record.seats}
         for name, place, score in board.ranking:
             lines.append(f"{place}. {marked(game, marks.get(name, 0), name)}: {score}")
@@ -446,7 +452,7 @@ async def board_message(board: Board, renderer: Renderer | None,
 def mover_text(board: Board, user_id: int, played: str) -> str:
     """The private answer to the player who moved: their move and what only they learn."""
     lines = [f"You played `{played}`."]
-    lines.extend(f"> {clip(line, 300)}" for line in board.private_lines(user_id))
+    lines.extend(f"> {clip(escaped(line), 300)}" for line in board.private_lines(user_id))
     if board.edits:
         lines.append("The board message above shows the rest.")
     return fit(lines, keep_last=0)
@@ -467,7 +473,7 @@ def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) 
     if not since:
         return []
     earlier = f" ({plural(more, 'earlier move')} in `/game log`)" if more else ""
-    hits = [clip(line, 300) for step in since for line in step.private.get(seat, ())
+    hits = [clip(escaped(line), 300) for step in since for line in step.private.get(seat, ())
             if line.startswith(ALERT)] if seat is not None else []
     return [f"Since your last turn{earlier}:", *hits, *step_lines(game, since, seat)]
 
@@ -509,10 +515,15 @@ def lobby_text(lobby: Lobby) -> str:
     host = f", hosted by {mention(owner)}" if owner else ""
     lines = [f"**{game.title}** lobby{host}."]
     if record.options:
-        shown = ", ".join(f"{k}: {v}" for k, v in record.options.items())
+        shown = ", ".join(f"{k}: {escaped(str(v))}" for k, v in record.options.items())
         lines.append(f"Options: {shown}.")
     hours = float(record.settings.get("reminder_hours", 24))
-    takeover = ", then an AI moves for them" if record.settings.get("ai_takeover") else ""
+    if record.settings.get("ai_takeover"):
+        takeover = (", then an AI plays for a silent player until they are back (the table "
+                    "can vote to give the seat to the AI for good)")
+    else:
+        takeover = (", then the others can vote to give a silent player's seat to the AI "
+                    "(`/game vote`)")
     lines.append(f"Reminders every {hours:g} h (at most {MAX_REMINDERS}){takeover}.")
     lines.append(f"Seats ({len(record.seats)}/{max_seats}, {game.min_seats} needed to start):")
     for seat in record.seats:
@@ -532,12 +543,13 @@ def lobby_text(lobby: Lobby) -> str:
 def status_text(status: Status) -> str:
     """``/game status``: whose turn, since when, scores, next reminder and AI take-over."""
     record = status.record
-    lines = [f"**{status.game.title}**: {status.summary}"]
+    lines = [f"**{status.game.title}**: {escaped(status.summary)}"]
     if record.status in ("finished", "aborted"):
         lines.append(ended_line(record))
-        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in status.scores) + ".")
+        lines.append(scores_line(status))
         return fit(lines)
-    waiting = ", ".join(mention(u) if u else name for name, u in status.to_act) or "nobody"
+    waiting = ", ".join(mention(u) if u else escaped(name)
+                        for name, u in status.to_act) or "nobody"
     lines.append(f"Waiting for {waiting} since {stamp(record.turn_started_at)}.")
     away = away_line(status.game, record.seats, status.away)
     if away:
@@ -548,8 +560,12 @@ def status_text(status: Status) -> str:
     if status.takeover_at:
         lines.append(f"The AI moves for them {stamp(status.takeover_at)} "
                      f"({stamp(status.takeover_at, 'f')}) if they have not moved by then.")
-    lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in status.scores) + ".")
+    lines.append(scores_line(status))
     return fit(lines)
+
+
+def scores_line(status: Status) -> str:
+    return "Scores: " + ", ".join(f"{escaped(n)} {s}" for n, s in status.scores) + "."
 
 
 def ended_line(record: GameRecord) -> str:
@@ -587,11 +603,11 @@ def history_text(game_of: Callable[[str], Game],
 def log_line(record: GameRecord, action: ActionRecord) -> str:
     """One logged action as everybody may read it: who, the move, its whole narration."""
     seat = next((s for s in record.seats if s.seat == action.seat), None)
-    name = seat.name if seat is not None else f"Seat {action.seat + 1}"
+    name = escaped(seat.name) if seat is not None else f"Seat {action.seat + 1}"
     if action.by_ai and seat is not None and not seat.ai:
         name = f"the AI for {name}"
-    shown = action.shown if action.public else f"`{action.notation}`"
-    said = f" · {action.narration}" if action.narration else ""
+    shown = escaped(action.shown) if action.public else f"`{action.notation}`"
+    said = f" · {escaped(action.narration)}" if action.narration else ""
     return f"{action.n}. {name}: {shown}{said}"
 
 
@@ -688,6 +704,16 @@ def leaderboard_text(board: dict[str, object]) -> str:
     return f"**{board['title']}** (top {len(rows)})."  # type: ignore[arg-type]
 
 
+def leaderboard_alt(board: dict[str, object]) -> str:
+    """The leaderboard picture in words, for a screen reader (Discord's ``description``)."""
+    rows = board["rows"]
+    assert isinstance(rows, list)
+    ranked = "; ".join(f"{n}. {row['name']}, {row['rating']}"
+                       f"{' (provisional)' if row['provisional'] else ''}"
+                       for n, row in enumerate(rows, start=1))
+    return clip(f"{board['title']}: {ranked or 'nobody rated yet'}.", 1024)
+
+
 def waited(seconds: float) -> str:
     """How long a wait has lasted, in its largest whole unit: "2 days", "5 hours"."""
     minutes = int(max(0.0, seconds) // 60)
@@ -717,9 +743,9 @@ def my_game_line(entry: MyGame, now: float) -> str:
             outcome = "you won"
         else:
             outcome = f"you placed {entry.place} of {entry.players}"
-        said = f" ({clip(entry.summary, 200)})" if entry.summary else ""
+        said = f" ({clip(escaped(entry.summary), 200)})" if entry.summary else ""
         return f"{head}: {outcome}{said}, ended {stamp(record.updated_at)}. {link}"
-    waiting = listing(list(entry.waiting_for)) or "nobody"
+    waiting = listing([escaped(n) for n in entry.waiting_for]) or "nobody"
     return f"{head}: waiting for {waiting}. {link}"
 
 
@@ -764,9 +790,10 @@ def vacation_text(vacation: Vacation) -> str:
 def vote_text(vote: SeatVote, voter: str) -> str:
     """A vote on a stood-in seat that has not carried yet, as the table sees it."""
     what = "to the AI for good" if vote.give == "ai" else "to a new player"
-    return (f"{clip(voter, 40)} votes to give {vote.player}'s seat {what}: "
+    player = escaped(vote.player)
+    return (f"{escaped(clip(voter, 40))} votes to give {player}'s seat {what}: "
             f"{vote.votes} of the {vote.needed} votes it needs. The others vote with "
-            f"`/game vote`; {vote.player} keeps the seat by coming back.")
+            f"`/game vote`; {player} keeps the seat by coming back.")
 
 
 def notify_text(mode: str, pings: str = "each") -> str:
@@ -814,5 +841,38 @@ def reminder_text(reminder: Reminder) -> str:
         lines.append(f"This is the last one: if you have not moved {stamp(reminder.takeover_at)}, "
                      f"an AI plays your move.")
     elif reminder.last:
-        lines.append("This is the last reminder.")
+        lines.append("This is the last reminder: if they still do not move, the others can "
+                     "give the seat to the AI with `/game vote`.")
     return fit(lines, keep_last=2)
+
+
+def privacy_text(kept: dict[str, object]) -> str:
+    """The private answer to ``/privacy``: what the attached file holds, in a few words."""
+    def count(key: str) -> int:
+        value = kept.get(key)
+        return len(value) if isinstance(value, list) else 0
+
+    return (f"Everything candybot keeps about you is in the file below: "
+            f"{plural(count('games'), 'game')} you sat in, "
+            f"{plural(count('results'), 'result')}, {plural(count('ratings'), 'rating')}, "
+            f"your settings (quiet hours, vacations, notifications), table votes and "
+            f"{plural(count('announcements'), 'message')} that named you. "
+            f"docs/privacy.md says why each is kept and for how long. "
+            f"`/privacy delete:True` deletes all of it that no game under way needs.")
+
+
+def forgotten_text(forgotten: Forgotten) -> str:
+    """The private answer to ``/privacy delete``."""
+    deleted = forgotten.deleted
+    settings = sum(deleted.get(k, 0) for k in ("quiet_hours", "vacations", "notify"))
+    lines = [f"Deleted: {plural(settings, 'setting')} (quiet hours, vacations, notifications), "
+             f"{plural(deleted.get('ratings', 0), 'rating')}, "
+             f"{plural(deleted.get('seat_votes', 0), 'vote')} and "
+             f"{plural(deleted.get('announcements', 0), 'message')} that named you. "
+             f"In {plural(deleted.get('ended_games', 0), 'ended game')} you are now "
+             f"\"{FORMER_PLAYER}\", and your results there count for nobody."]
+    if forgotten.kept_games:
+        lines.append(f"{plural(forgotten.kept_games, 'game')} under way (or lobbies) still "
+                     f"hold your seat and name, for the other players; leave with "
+                     f"`/game leave`, or run this again once they have ended.")
+    return fit(lines, keep_last=0)

@@ -344,18 +344,23 @@ class Store(ABC):
         return record
 
     async def set_seats(self, game_id: int, expected_version: int, seats: Sequence[SeatRecord],
-                        now: float, *, creator_id: int | None = None) -> GameRecord:
-        """Replace all seats of a lobby (join, leave, add an AI).
+                        now: float, *, creator_id: int | None = None,
+                        settings: Mapping[str, Any] | None = None) -> GameRecord:
+        """Replace all seats of a lobby (join, leave, add an AI, remove someone).
 
-        ``creator_id`` hands the lobby to another player (its creator left).
+        ``creator_id`` hands the lobby to another player (its creator left); ``settings``
+        replaces the table's settings in the same write.
         """
-        if creator_id is None:
-            return await self._write(game_id, expected_version, ("lobby",), "change seats",
-                                     "seats = ?, updated_at = ?", (_dump_seats(seats), now))
-        _check_int(creator_id, "user id")
+        assignments, params = "seats = ?, updated_at = ?", [_dump_seats(seats), now]
+        if creator_id is not None:
+            _check_int(creator_id, "user id")
+            assignments += ", creator_id = ?"
+            params.append(creator_id)
+        if settings is not None:
+            assignments += ", settings = ?"
+            params.append(_dump_object(settings, "settings"))
         return await self._write(game_id, expected_version, ("lobby",), "change seats",
-                                 "seats = ?, updated_at = ?, creator_id = ?",
-                                 (_dump_seats(seats), now, creator_id))
+                                 assignments, params)
 
     async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
         _check_int(message_id, "message id")
@@ -975,6 +980,226 @@ class Store(ABC):
         if row is None or not row[0] or row[1] is None:
             return 0, None
         return int(row[0]), float(row[1])
+
+    # ----------------------------------------------------------------- limits
+
+    async def open_counts(self, user_id: int, guild_id: int | None) -> tuple[int, int, int]:
+        """For the limits of :mod:`bot.limits`, in one statement: the lobbies ``user_id``
+        hosts, the seats they hold in lobbies and games under way (everywhere), and the
+        lobbies and games under way in the server ``guild_id``."""
+        async with self._reading() as db, db.execute(
+                "SELECT (SELECT COUNT(*) FROM games WHERE status = 'lobby' "
+                "AND creator_id = ?), (SELECT COUNT(*) FROM seat_users s JOIN games g "
+                "ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 0 "
+                "AND g.status IN ('lobby', 'active')), (SELECT COUNT(*) FROM games "
+                f"WHERE guild_id {self._same} ? AND status IN ('lobby', 'active'))",
+                (user_id, user_id, guild_id)) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1]), int(row[2])
+
+    # ----------------------------------------------------------------- privacy
+
+    async def about(self, user_id: int) -> dict[str, Any]:
+        """Everything kept about ``user_id``, as plain JSON values (docs/privacy.md)."""
+        _check_int(user_id, "user id")
+        user = int(user_id)
+        out: dict[str, Any] = {"user_id": user}
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT timezone, start_hour, end_hour, updated_at FROM quiet_hours "
+                "WHERE user_id = ?", (user,))
+            out["quiet_hours"] = [dict(zip(("timezone", "from_hour", "to_hour", "updated_at"),
+                                           row, strict=True)) for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT starts, ends, created_at FROM vacations WHERE user_id = ? "
+                "ORDER BY starts", (user,))
+            out["vacations"] = [dict(zip(("starts", "ends", "created_at"), row, strict=True))
+                                for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT mode, dm_closed, reminders, updated_at FROM notify WHERE user_id = ?",
+                (user,))
+            out["notifications"] = [
+                {"how": mode, "dm_refused": bool(closed), "reminders": reminders,
+                 "updated_at": at} for mode, closed, reminders, at in rows]
+            rows = await db.execute_fetchall(
+                "SELECT guild_id, game, mu, sigma, games, updated_at FROM ratings "
+                "WHERE user_id = ? ORDER BY guild_id, game", (user,))
+            out["ratings"] = [dict(zip(("server_id", "game", "mu", "sigma", "games",
+                                        "updated_at"), row, strict=True)) for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT game_id, guild_id, channel_id, game, place, won, finished_at "
+                "FROM results WHERE user_id = ? ORDER BY game_id", (user,))
+            out["results"] = [
+                {"game_id": g, "server_id": guild, "channel_id": channel, "game": game,
+                 "place": place, "won": bool(won), "finished_at": at}
+                for g, guild, channel, game, place, won, at in rows]
+            rows = await db.execute_fetchall(
+                "SELECT g.id, g.guild_id, g.channel_id, g.game, g.status, g.seats, "
+                "g.created_at, g.updated_at, s.gone FROM seat_users s JOIN games g "
+                "ON g.id = s.game_id WHERE s.user_id = ? ORDER BY g.id", (user,))
+            games = []
+            for game_id, guild, channel, game, status, seats, created, updated, gone in rows:
+                try:
+                    names = [seat.name for seat in _load_seats(game_id, seats)
+                             if user in (seat.user_id, seat.left)]
+                except CorruptRowError:
+                    names = []
+                games.append({"game_id": game_id, "server_id": guild, "channel_id": channel,
+                              "game": game, "status": status, "name": names[0] if names else None,
+                              "left": bool(gone), "created_at": created, "updated_at": updated})
+            out["games"] = games
+            rows = await db.execute_fetchall(
+                "SELECT game_id, player, voter, give, at FROM seat_votes WHERE player = ? "
+                "OR voter = ?", (user, user))
+            out["seat_votes"] = [dict(zip(("game_id", "player", "voter", "give", "at"), row,
+                                          strict=True)) for row in rows]
+        out["announcements"] = [
+            {"kind": kind, "channel_id": channel, "status": status, "text": content,
+             "created_at": created, "delivered_at": delivered}
+            for _id, kind, channel, status, content, created, delivered
+            in await self._announcements_of(user)]
+        return out
+
+    async def _announcements_of(self, user: int, *, not_needed: bool = False) -> list[Any]:
+        """The outbox rows that mention ``user`` (pinged or sent to them); with
+        ``not_needed``, only those no game under way still waits to deliver."""
+        needed = ("AND (status <> 'pending' OR game_id IS NULL OR game_id NOT IN "
+                  "(SELECT id FROM games WHERE status IN ('lobby', 'active'))) "
+                  if not_needed else "")
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT id, kind, channel_id, status, content, created_at, delivered_at, "
+                f"mentions FROM outbox WHERE mentions LIKE ? {needed}ORDER BY id",
+                (f"%{user}%",))
+        out = []
+        for *row, mentions in rows:
+            try:
+                if user in {int(u) for u in json.loads(mentions)}:
+                    out.append(row)
+            except (TypeError, ValueError):
+                continue
+        return out
+
+    async def forget(self, user_id: int, name: str, now: float) -> dict[str, int]:
+        """Delete what is kept about ``user_id`` that no game under way needs: their
+        settings, vacations, notification choices, ratings, votes and the announcements
+        that named them; in ended games their seat becomes ``name`` with no user, in the
+        seats, the state and the narration. Games under way keep their seat. Returns
+        how many of each were deleted or renamed."""
+        _check_int(user_id, "user id")
+        user = int(user_id)
+        told = [row[0] for row in await self._announcements_of(user, not_needed=True)]
+        async with self._transaction() as db:
+            counts: dict[str, int] = {}
+            for table, key in (("quiet_hours", "user_id"), ("vacations", "user_id"),
+                               ("notify", "user_id"), ("ratings", "user_id")):
+                cursor = await db.execute(f"DELETE FROM {table} WHERE {key} = ?", (user,))
+                counts[table] = max(0, cursor.rowcount)
+            cursor = await db.execute(
+                "DELETE FROM seat_votes WHERE (player = ? OR voter = ?) AND game_id IN "
+                "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))", (user, user))
+            counts["seat_votes"] = max(0, cursor.rowcount)
+            cursor = await db.execute("UPDATE results SET user_id = NULL WHERE user_id = ?",
+                                      (user,))
+            counts["results"] = max(0, cursor.rowcount)
+            if told:
+                marks = ", ".join("?" for _ in told)
+                cursor = await db.execute(f"DELETE FROM outbox WHERE id IN ({marks})", told)
+            counts["announcements"] = len(told)
+            rows = await db.execute_fetchall(
+                "SELECT g.id, g.seats, g.state_json FROM seat_users s JOIN games g "
+                "ON g.id = s.game_id WHERE s.user_id = ? AND g.status NOT IN "
+                "('lobby', 'active')", (user,))
+            # A seat the user left (or the table gave to the AI) no longer names them.
+            rows += await db.execute_fetchall(
+                "SELECT id, seats, state_json FROM games WHERE status NOT IN "
+                "('lobby', 'active') AND seats LIKE ?", (f'%"left": {user}%',))
+            renamed = 0
+            for game_id, seats_text, state_json in {row[0]: row for row in rows}.values():
+                try:
+                    seats = _load_seats(game_id, seats_text)
+                except CorruptRowError:
+                    continue
+                mine = {s.seat: s.name for s in seats if user in (s.user_id, s.left)}
+                kept = [SeatRecord(s.seat, None, name, s.ai, s.standing_in, s.open)
+                        if s.seat in mine else s for s in seats]
+                state_text, said = _renamed_state(state_json, mine, name)
+                await db.execute("UPDATE games SET seats = ?, state_json = ?, "
+                                 "version = version + 1 WHERE id = ?",
+                                 (_dump_seats(kept), state_text, game_id))
+                for old in sorted({*mine.values(), *said}, key=len, reverse=True):
+                    if len(old) < 2:
+                        continue  # a one-letter name would rename every such letter
+                    await db.execute(
+                        "UPDATE actions SET narration = REPLACE(narration, ?, ?), "
+                        "public = REPLACE(public, ?, ?), private = REPLACE(private, ?, ?) "
+                        "WHERE game_id = ?", (old, name, old, name, old, name, game_id))
+                renamed += 1
+            await db.execute("DELETE FROM seat_users WHERE user_id = ? AND game_id IN "
+                             "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
+                             (user,))
+            counts["ended_games"] = renamed
+        return counts
+
+    async def prune_announcements(self, before: float) -> int:
+        """Delete announcements delivered or given up that were queued before ``before``."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM outbox WHERE status <> 'pending' AND created_at < ?", (before,))
+        return max(0, cursor.rowcount)
+
+    async def server_gone(self, guild_id: int, now: float) -> int:
+        """The server removed the bot: close its lobbies, and note when, so that its data
+        is dropped after a grace period (:meth:`purge_servers`); how many lobbies closed."""
+        _check_int(guild_id, "server id")
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "
+                "next_reminder_at = NULL WHERE guild_id = ? AND status = 'lobby'",
+                (now, guild_id))
+            closed = max(0, cursor.rowcount)
+            await db.execute(
+                "INSERT INTO servers_gone (guild_id, gone_at) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO NOTHING", (guild_id, now))
+        return closed
+
+    async def server_back(self, guild_id: int) -> None:
+        """The server added the bot again: its games are kept."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (int(guild_id),))
+
+    async def purge_servers(self, before: float) -> list[int]:
+        """Drop every game, result, rating and announcement of the servers that removed
+        the bot before ``before``; the servers dropped."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "SELECT guild_id FROM servers_gone WHERE gone_at < ?", (before,))
+            gone = [int(row[0]) for row in rows]
+            for guild in gone:
+                await db.execute("DELETE FROM outbox WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM results WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM games WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))
+        return gone
+
+
+def _renamed_state(state_json: str | None, seats: Mapping[int, str],
+                   name: str) -> tuple[str | None, set[str]]:
+    """``state_json`` with the names of ``seats`` replaced by ``name``, and the names the
+    state had for them (the narration says those). A state that cannot be read is left as
+    it is."""
+    if not state_json or not seats:
+        return state_json, set()
+    try:
+        state = json.loads(state_json)
+        said = {str(state["seats"][seat]["name"]) for seat in seats}
+        for seat in seats:
+            state["seats"][seat]["name"] = name
+    except (TypeError, ValueError, KeyError, IndexError):
+        return state_json, set()
+    return json.dumps(state, sort_keys=True, separators=(",", ":")), said
 
 
 def _reached_by(mode: Any, dm_closed: Any) -> str:

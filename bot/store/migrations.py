@@ -253,6 +253,19 @@ MIGRATIONS: list[str | Migration] = [
         PRIMARY KEY (game_id, player, voter)
     );
     """,
+    # 12: what limits and privacy need. Open games counted by server and lobbies by host
+    # (the limits of bot/limits.py); servers that removed the bot, kept until their
+    # games are dropped after a grace period; announcements no longer pending, by age,
+    # so that old ones are pruned (docs/privacy.md).
+    """
+    CREATE INDEX games_open_by_guild ON games (guild_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_lobbies_by_creator ON games (creator_id) WHERE status = 'lobby';
+    CREATE TABLE servers_gone (
+        guild_id INTEGER PRIMARY KEY,
+        gone_at  REAL    NOT NULL
+    );
+    CREATE INDEX outbox_done ON outbox (created_at) WHERE status <> 'pending';
+    """,
 ]
 
 

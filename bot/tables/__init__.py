@@ -35,7 +35,7 @@ from bot.tables.core import (
     plural,
 )
 from bot.tables.play import Plays
-from bot.tables.queries import MyGame, Queries
+from bot.tables.queries import FORMER_PLAYER, Forgotten, MyGame, Queries
 from bot.tables.reminders import Reminders
 from bot.tables.seats import SeatVote, SeatVotes
 
@@ -45,11 +45,9 @@ class Tables(Plays, Reminders, Queries, SeatVotes):
 
 
 __all__ = [
-    "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS", "MAX_REMINDER_HOURS",
-    "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked", "Clock", "Conceded",
-    "DamagedStateError", "Hand", "Handover", "Lobby", "MyGame", "Reminder", "SeatVote",
-    "Status", "Step",
-    "TableError",
-    "Tables",
-    "dumps_result", "lobby_owner", "plural",
+    "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
+    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked",
+    "Clock", "Conceded", "DamagedStateError", "Forgotten", "Hand", "Handover", "Lobby", "MyGame",
+    "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables", "dumps_result",
+    "lobby_owner", "plural",
 ]

@@ -34,6 +34,7 @@ from bot.games.engine import (
     loads,
 )
 from bot.games.words import plural, standing_in
+from bot.limits import Limits
 from bot.store import (
     ActionRecord,
     Announcement,
@@ -345,10 +346,11 @@ class TablesBase:
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  clock: Clock | None = None, announcer: Announcer | None = None, *,
-                 on_moves: MovesHook | None = None) -> None:
+                 on_moves: MovesHook | None = None, limits: Limits | None = None) -> None:
         """``announcer`` writes hand-overs and reminders for the outbox; without one
         (the tables used outside Discord) nothing is announced. ``on_moves`` is told of
-        every move stored (the metrics count them)."""
+        every move stored (the metrics count them). ``limits`` bound what one person or
+        server may open (:mod:`bot.limits`; the defaults when not given)."""
         if games is None:
             from bot.games import GAMES
 
@@ -367,6 +369,7 @@ class TablesBase:
         #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).
         self._shapes: dict[int, dict[str, str | None]] = {}
         self.announcer = announcer
+        self.limits = limits or Limits()
 
     # ----------------------------------------------------------------- looking games up
 

@@ -13,6 +13,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.engine import Game, SeatInfo, StaleActionError, State, dumps
+from bot.refusals import (
+    HostCannotRemoveSelf,
+    HostOnly,
+    LimitReached,
+    MayNotEnd,
+    NotInLobby,
+    OthersStillPlaying,
+    RemovedFromLobby,
+)
 from bot.store import ChannelBusyError, ConflictError, GameRecord, SeatRecord
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
@@ -28,8 +37,10 @@ from bot.tables.core import (
     renumber,
 )
 
-#: A change of seats: the new seats, and the new owner if the lobby changes hands.
-SeatChange = Callable[[GameRecord, Game], tuple[tuple[SeatRecord, ...], int | None]]
+#: A change of seats: the new seats, and the new owner if the lobby changes hands; a
+#: change may also return new settings as a third item.
+SeatChange = Callable[[GameRecord, Game], tuple[tuple[SeatRecord, ...], int | None]
+                      | tuple[tuple[SeatRecord, ...], int | None, dict[str, Any]]]
 
 
 class Lobbies(TablesBase):
@@ -37,9 +48,13 @@ class Lobbies(TablesBase):
 
     async def open_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
                          creator_id: int, creator_name: str, seats: int | None = None,
-                         reminder_hours: float | None = None, ai_takeover: bool = False,
+                         reminder_hours: float | None = None, ai_takeover: bool = True,
                          options: Mapping[str, Any] | None = None) -> Lobby:
-        """Open a lobby in the channel with its creator in the first seat."""
+        """Open a lobby in the channel with its creator in the first seat.
+
+        The AI takes over a seat whose player let every reminder pass unless the host
+        turns ``ai_takeover`` off: a table is never held up for good by one silent seat.
+        """
         chosen = self.game(game)
         checked = chosen.validate_options(dict(options or {}))
         max_seats = chosen.max_seats if seats is None else seats
@@ -55,6 +70,13 @@ class Lobbies(TablesBase):
                              f"{MAX_REMINDER_HOURS:g}.")
         settings = {"max_seats": max_seats, "reminder_hours": float(hours),
                     "ai_takeover": bool(ai_takeover)}
+        hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
+        if hosting >= self.limits.lobbies_per_person:
+            raise LimitReached(limit="lobbies", allowed=self.limits.lobbies_per_person)
+        if seated >= self.limits.games_per_person:
+            raise LimitReached(limit="games", allowed=self.limits.games_per_person)
+        if in_server >= self.limits.games_per_server:
+            raise LimitReached(limit="server_games", allowed=self.limits.games_per_server)
         now = self.clock()
         try:
             record = await self.store.create_lobby(
@@ -89,10 +111,11 @@ class Lobbies(TablesBase):
             if record.status != "lobby":
                 raise StaleActionError("That lobby has closed.")
             game = self.game(record.game)
-            seats, owner = change(record, game)
+            seats, owner, *rest = change(record, game)
             try:
                 record = await self.store.set_seats(record.id, record.version, seats,
-                                                    self.clock(), creator_id=owner)
+                                                    self.clock(), creator_id=owner,
+                                                    settings=rest[0] if rest else None)
             except ConflictError:
                 continue
             return Lobby(record, game)
@@ -100,15 +123,49 @@ class Lobbies(TablesBase):
 
     async def join(self, game_id: int, user_id: int, name: str,
                    channel_id: int | None = None) -> Lobby:
-        """Take the next free seat."""
+        """Take the next free seat (not for someone the host removed, nor past the
+        number of games one person may sit in)."""
+        _hosting, seated, _server = await self.store.open_counts(user_id, None)
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
             if self._seats_of(record, user_id):
                 raise TableError("You have already joined this game.")
+            if user_id in record.settings.get("removed", ()):
+                raise RemovedFromLobby()
             if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
                 raise TableError("This game is full.")
+            if seated >= self.limits.games_per_person:
+                raise LimitReached(limit="games", allowed=self.limits.games_per_person)
             seat = SeatRecord(len(record.seats), user_id, clip_name(name), False)
             return (*record.seats, seat), None
+
+        return await self._edit_lobby(game_id, channel_id, change)
+
+    async def remove_from_lobby(self, game_id: int, host_id: int, target: str,
+                                channel_id: int | None = None) -> Lobby:
+        """The host removes a seat from the lobby: ``u<user id>`` a player (who may not
+        join this lobby again) or ``s<seat>`` an AI seat."""
+        def change(record: GameRecord, game: Game,
+                   ) -> tuple[tuple[SeatRecord, ...], None, dict[str, Any]]:
+            owner = lobby_owner(record)
+            if host_id != owner:
+                raise HostOnly(what="remove", host=owner)
+            kind, number = target[:1], target[1:]
+            if not number.isdigit():
+                raise NotInLobby()
+            if kind == "u":
+                if int(number) == host_id:
+                    raise HostCannotRemoveSelf()
+                kept = [s for s in record.seats if s.ai or s.user_id != int(number)]
+                barred = sorted({*record.settings.get("removed", ()), int(number)})
+            elif kind == "s":
+                kept = [s for s in record.seats if not (s.ai and s.seat == int(number))]
+                barred = list(record.settings.get("removed", ()))
+            else:
+                raise NotInLobby()
+            if len(kept) == len(record.seats):
+                raise NotInLobby()
+            return renumber(kept), None, {**record.settings, "removed": barred}
 
         return await self._edit_lobby(game_id, channel_id, change)
 
@@ -133,11 +190,13 @@ class Lobbies(TablesBase):
         return lobby
 
     async def add_ai(self, game_id: int, user_id: int, channel_id: int | None = None) -> Lobby:
-        """Fill the next free seat with an AI player; any seated player may."""
+        """Fill the next free seat with an AI player; the host does (a guest filling every
+        seat with AIs would take the table from the players invited)."""
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
-            if not self._seats_of(record, user_id):
-                raise TableError("Join the game first; then you can add AI players.")
+            owner = lobby_owner(record)
+            if user_id != owner:
+                raise HostOnly(what="add_ai", host=owner)
             if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
                 raise TableError("This game is full.")
             number = sum(1 for s in record.seats if s.ai) + 1
@@ -156,11 +215,24 @@ class Lobbies(TablesBase):
         return Lobby(await self._by_id(game_id), self.game(record.game), "cancelled")
 
     def _check_may_end(self, record: GameRecord, user_id: int, can_manage: bool) -> None:
-        owner = lobby_owner(record) if record.status == "lobby" else record.creator_id
-        if user_id != owner and not can_manage:
-            host = f"<@{owner}>" if owner else "its host"
-            raise TableError(f"Only the game's host ({host}) or someone with the Manage "
-                             f"Channels permission can end it.")
+        """Who may end a game without a result (docs/reliability.md, "Ending a game"):
+        someone with Manage Channels always; a lobby's host; once the game is under way,
+        only its host while still seated, and only while nobody else plays it, so that a
+        host who is losing cannot take the others' game from them."""
+        if can_manage:
+            return
+        if record.status == "lobby":
+            owner = lobby_owner(record)
+            if user_id != owner:
+                raise MayNotEnd(host=owner, started=False)
+            return
+        seated = any(s.user_id == user_id and not s.ai for s in record.seats)
+        if user_id != record.creator_id or not seated:
+            raise MayNotEnd(host=record.creator_id, started=True)
+        others = {s.user_id for s in record.seats
+                  if not s.ai and s.user_id is not None and s.user_id != user_id}
+        if others:
+            raise OthersStillPlaying(players=len(others))
 
     async def check_start(self, game_id: int, user_id: int,
                           channel_id: int | None = None) -> None:
@@ -173,7 +245,7 @@ class Lobbies(TablesBase):
             raise StaleActionError("That lobby has closed.")
         owner = lobby_owner(record)
         if user_id != owner:
-            raise TableError(f"Only <@{owner}>, who hosts this lobby, can start the game.")
+            raise HostOnly(what="start", host=owner)
         if len(record.seats) < game.min_seats:
             raise TableError(f"{game.title} needs at least {game.min_seats} players; "
                              f"{len(record.seats)} joined. Invite someone or add an AI seat.")

@@ -344,7 +344,8 @@ class Plays(Lobbies):
         leavers = tuple(m.seat for m in mine)
         # The seats handed over and the AI's replies are saved in one transaction: both
         # happen or neither does.
-        seats = tuple(SeatRecord(s.seat, None, clip_name(f"{s.name} (AI)"), True)
+        seats = tuple(SeatRecord(s.seat, None, clip_name(f"{s.name} (AI)"), True,
+                                 left=user_id)
                       if s.seat in leavers else s for s in record.seats)
         handed = replace(record, seats=seats)
         try:

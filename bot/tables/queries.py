@@ -14,7 +14,8 @@ import asyncio
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.engine import Action, Game, Result, SeatInfo, State, View, normalise
+from bot.games.engine import Action, Game, Result, State, normalise
+from bot.replays import ReplayJob
 from bot.store import ActionRecord, GameRecord, NotFoundError, StatLine
 from bot.tables.core import (
     LOG_LIMIT,
@@ -32,6 +33,17 @@ from bot.tables.core import (
 
 #: How many ended games ``/game history`` lists.
 HISTORY_LIMIT = 15
+#: The name an ended game gives a player who asked to be forgotten.
+FORMER_PLAYER = "a former player"
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What ``/privacy delete`` removed (counts by kind) and how many games under way (or
+    lobbies) still hold the person's seat."""
+
+    deleted: dict[str, int]
+    kept_games: int
 
 #: How long finished games stay in ``/games``.
 RECENT_SECONDS = 7 * 24 * 3600.0
@@ -226,26 +238,15 @@ class Queries(TablesBase):
         game.check_replayable(state)
         return game, state
 
-    async def replay_views(self, channel_id: int, max_frames: int = 80, *,
-                           game_id: int | None = None) -> tuple[Game, list[View]]:
-        """Public views of every position so far (thinned to ``max_frames``), for the GIF."""
-        record = await self._shown(channel_id, game_id)
+    async def replay_job(self, record: GameRecord) -> tuple[Game, ReplayJob]:
+        """What drawing ``record``'s replay needs (see :mod:`bot.replays`): its table and
+        its log, read once."""
         game, state = await asyncio.to_thread(self._replayable, record)
         actions = await self.store.actions(record.id)
-        seats = [SeatInfo(s["name"], bool(s["ai"])) for s in state["seats"]]
-
-        def build() -> list[View]:
-            current = game.new(seats, record.seed or 0, record.options, state["rules"])
-            views = [game.view(current, None)]
-            for action in actions:
-                current = game.apply(current, action.seat, action.notation).state
-                views.append(game.view(current, None))
-            if len(views) > max_frames:
-                step = len(views) / max_frames
-                views = [views[int(i * step)] for i in range(max_frames - 1)] + [views[-1]]
-            return views
-
-        return game, await asyncio.to_thread(build)
+        return game, ReplayJob(
+            slug=game.slug, seats=tuple((str(s["name"]), bool(s["ai"])) for s in state["seats"]),
+            seed=record.seed or 0, options=dict(record.options), rules=int(state["rules"]),
+            log=tuple((a.seat, a.notation) for a in actions))
 
     async def history(self, channel_id: int,
                       limit: int = HISTORY_LIMIT) -> list[tuple[GameRecord, Result | None]]:
@@ -287,6 +288,21 @@ class Queries(TablesBase):
         acting = game.to_act(state)
         return MyGame(record, title, your_turn=bool(seats & set(acting)),
                       waiting_for=tuple(s.name for s in record.seats if s.seat in acting))
+
+    async def about(self, user_id: int) -> dict[str, Any]:
+        """Everything kept about ``user_id`` (``/privacy``): settings, games, results,
+        ratings, votes and the announcements that named them."""
+        return await self.store.about(user_id)
+
+    async def forget(self, user_id: int) -> Forgotten:
+        """Delete what is kept about ``user_id`` that no game under way needs (``/privacy
+        delete``); their ended games name them :data:`FORMER_PLAYER` from now on."""
+        counts = await self.store.forget(user_id, FORMER_PLAYER, self.clock())
+        under_way = [r for r in await self.store.games_of(user_id, finished_since=self.clock())
+                     if r.status == "active"]
+        lobbies = [g for g in (await self.store.about(user_id))["games"]
+                   if g["status"] == "lobby"]
+        return Forgotten(counts, len(under_way) + len(lobbies))
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
         """``(game title, line)`` per game the user played in this server."""

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from bot.away import AwayError, QuietHours, Vacation, plan_vacation
 from bot.games.engine import Game, GameError, State
 from bot.games.words import listing
+from bot.refusals import OutOfRange
 from bot.store import Announcement, GameRecord, SeatRecord
 from bot.tables.core import (
     MAX_REMINDERS,
@@ -31,6 +32,8 @@ from bot.tables.core import (
 
 log = logging.getLogger(__name__)
 
+#: How far ahead a vacation may be planned, in seconds (a year).
+VACATION_AHEAD = 366 * 24 * 3600.0
 #: Which of a turn's reminders ping a player (``/notify reminders``).
 REMINDER_PINGS = ("each", "first", "none")
 
@@ -154,6 +157,8 @@ class Reminders(TablesBase):
             midnight = datetime(day.year, day.month, day.day, tzinfo=zone).timestamp()
             if day < datetime.fromtimestamp(now, zone).date():
                 raise TableError("That day is over: a vacation starts today or later.")
+            if midnight - now > VACATION_AHEAD:
+                raise OutOfRange(option="vacation_from", reason="too_far")
             starts = max(now, midnight)
         year_start = datetime(datetime.fromtimestamp(starts, zone).year - 1, 1, 1,
                               tzinfo=zone).timestamp()

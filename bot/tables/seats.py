@@ -15,7 +15,7 @@ import asyncio
 from dataclasses import dataclass, replace
 
 from bot.store import GameRecord, SeatRecord
-from bot.tables.core import Board, TableError, TablesBase, _Plan, clip_name
+from bot.tables.core import MAX_REMINDERS, Board, TableError, TablesBase, _Plan, clip_name
 
 #: What a vote may give a seat to: the AI for good, or a new player.
 GIVE = ("ai", "newcomer")
@@ -43,10 +43,11 @@ class SeatVotes(TablesBase):
             raise TableError("Vote to give the seat to `ai` (for good) or to a `newcomer`.")
         record = await self._current(channel_id)
         seat = next((s for s in record.seats if s.user_id == player_id and s.standing_in),
-                    None)
+                    None) or await self._silent_seat(record, player_id)
         if seat is None:
-            raise TableError("No AI is standing in for that player here: the table votes only "
-                             "on a seat an AI plays for someone away.")
+            raise TableError("That player's seat is not up for a vote: the table votes only on "
+                             "a seat an AI stands in for, or one whose player let every "
+                             "reminder pass.")
         voters = {s.user_id for s in record.seats
                   if s.user_id is not None and not s.ai and s.user_id != player_id}
         if voter_id not in voters:
@@ -64,11 +65,11 @@ class SeatVotes(TablesBase):
         if votes < needed:
             return SeatVote(seat.name, give, votes, needed)
         if give == "ai":
-            given = SeatRecord(seat.seat, None, seat.name, True)
+            given = SeatRecord(seat.seat, None, seat.name, True, left=player_id)
             headline = (f"The table gives {seat.name}'s seat to the AI for good "
                         f"({votes} of {len(voters)} votes).")
         else:
-            given = SeatRecord(seat.seat, None, seat.name, True, open=True)
+            given = SeatRecord(seat.seat, None, seat.name, True, open=True, left=player_id)
             headline = (f"The table opens {seat.name}'s seat for a new player ({votes} of "
                         f"{len(voters)} votes): `/game sit` takes it, and the AI plays it "
                         f"meanwhile.")
@@ -95,10 +96,23 @@ class SeatVotes(TablesBase):
         return await self._reseat(record, taken,
                                   f"{taken.name} takes the open seat ({seat.name}'s).")
 
+    async def _silent_seat(self, record: GameRecord, player_id: int) -> SeatRecord | None:
+        """The seat of ``player_id`` if the game waits on them and every reminder has gone
+        unanswered (a table whose host turned the AI take-over off is not stuck for good:
+        the others can vote)."""
+        if record.reminders_sent < MAX_REMINDERS:
+            return None
+        game, state = await asyncio.to_thread(self._state, record)
+        return next((s for s in self._humans_to_act(record, game, state)
+                     if s.user_id == player_id), None)
+
     async def _reseat(self, record: GameRecord, seat: SeatRecord, headline: str) -> Board:
-        """Save ``seat`` in place of the one with its number, telling ``headline``."""
+        """Save ``seat`` in place of the one with its number, telling ``headline``; an AI
+        that now plays a seat whose turn it is moves at once."""
         seats = tuple(seat if s.seat == seat.seat else s for s in record.seats)
         game = self.game(record.game)
         state = (await asyncio.to_thread(self._state, record))[1]
-        ready = await self._settled(replace(record, seats=seats), game, lambda: _Plan(state))
+        reseated = replace(record, seats=seats)
+        ready = await self._settled(reseated, game,
+                                    lambda: self._ai_chain(reseated, game, _Plan(state)))
         return await self._commit(record, game, ready, seats=seats, headline=headline)

@@ -113,13 +113,6 @@ class PictureLog:
         return png
 
 
-def fake_animate(frames: Sequence[bytes]) -> bytes:
-    images = [Image.open(io.BytesIO(f)).convert("P") for f in frames]
-    out = io.BytesIO()
-    images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=200)
-    return out.getvalue()
-
-
 class Clock:
     """A clock the test moves by hand."""
 
@@ -228,17 +221,9 @@ async def start_bot(db_path: Path | str, clock: Clock, games: Mapping[str, Game]
     (or a ``renderer`` is given).
     """
     settings = bot_settings(db_path)
-    if renderer is not None:
-        from renderers.gif import animate
-
-        bot = create_bot(settings, games=games, renderer=renderer, animator=animate,
-                         clock=clock)
-    elif real_pictures:
+    if renderer is None and real_pictures:
         from renderers import render
-        from renderers.gif import animate
 
-        bot = create_bot(settings, games=games, renderer=render, animator=animate, clock=clock)
-    else:
-        bot = create_bot(settings, games=games, renderer=fake_render, animator=fake_animate,
-                         clock=clock)
+        renderer = render
+    bot = create_bot(settings, games=games, renderer=renderer or fake_render, clock=clock)
     return bot, await connect(bot, recorder)

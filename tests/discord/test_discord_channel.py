@@ -147,7 +147,7 @@ async def test_the_lobby_passes_to_the_next_player_when_its_host_leaves(table: S
     assert f"hosted by <@{BOB}>" in left.content
     assert f"1. 🟦● <@{BOB}>" in left.content and f"2. 🟧■ <@{CAROL}>" in left.content
     refused = await table.click(CAROL, lobby, ":start")
-    assert refused.ephemeral and f"Only <@{BOB}>, who hosts this lobby" in refused.content
+    assert refused.ephemeral and f"Only the lobby's host (<@{BOB}>) can start" in refused.content
     board = await table.click(BOB, lobby, ":start")
     assert "Players: 🟦● **Player2** · 🟧■ **Player3**" in board.content
 

@@ -129,7 +129,7 @@ async def test_only_the_other_players_vote_and_only_on_a_stood_in_seat(
     await alice_stood_in_at_three(table)
     for voter, player, said in ((ALICE, ALICE, "Only the other players"),
                                 (DAN, ALICE, "Only the other players"),
-                                (BOB, CAROL, "No AI is standing in for that player")):
+                                (BOB, CAROL, "not up for a vote")):
         await vote(table, voter, player, "ai")
         (refusal,) = table.rec.messages_sent()
         assert refusal.ephemeral and refusal.kind == 4, "private from the first byte"
