@@ -18,10 +18,10 @@ WORKDIR /src
 # The versions tested together travel with the wheel to the runtime (pyproject.toml only
 # bounds them).
 COPY constraints.txt /wheels/constraints.txt
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY renderers ./renderers
-COPY candybot_data ./candybot_data
+COPY data ./data
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 # ---- stage 2: the runtime, with the wheel and its dependencies and nothing of the build

@@ -198,7 +198,7 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
 
 def test_the_image_copies_only_the_wheel_sources_and_the_pinned_versions(image: Image):
     tops = {name.split("/")[0] for name in image.copied}
-    assert tops == {"pyproject.toml", "README.md", "bot", "renderers", "candybot_data",
+    assert tops == {"pyproject.toml", "setup.py", "README.md", "bot", "renderers", "data",
                     "constraints.txt"}
     assert not any("__pycache__" in name or name.endswith(".pyc") for name in image.copied)
 

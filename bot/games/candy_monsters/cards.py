@@ -1,4 +1,4 @@
-"""The cards of Kingdom's Candy Monsters, read from ``candybot_data/candy_monsters/``.
+"""The cards of Kingdom's Candy Monsters, read from ``data/candy_monsters/``.
 
 Every card is a :class:`Card`; its ability (or an event's effect) is data, a
 list of verbs that :mod:`bot.games.candy_monsters.effects` interprets and turns

@@ -1,4 +1,4 @@
-"""Power cards: the one interpreter of ``candybot_data/sugar_blast/power_cards.json``.
+"""Power cards: the one interpreter of ``data/sugar_blast/power_cards.json``.
 
 A card is data: its template type (``board``: tokens never leave the board;
 ``pile``: tokens that leave wait in a pile and all come back together;

@@ -1,4 +1,4 @@
-"""Sugar Heist content: costumes, hideout cards, boards and tracks read from ``candybot_data/``.
+"""Sugar Heist content: costumes, hideout cards, boards and tracks read from ``data/``.
 
 Every card is data: effects and bad stuff are lists of steps run by
 :mod:`bot.games.sugar_heist.effects`, a challenge is a list of needs paid by

@@ -1,4 +1,4 @@
-"""Sugarworks content read from ``candybot_data/sugarworks``: candies, tiles, board sides, orders.
+"""Sugarworks content read from ``data/sugarworks``: candies, tiles, board sides, orders.
 
 Everything a player reads about a tile, an order card or a blanket order is made
 here from the same data the rules use, so text and behaviour cannot disagree.
