@@ -112,3 +112,26 @@ def test_what_a_seat_may_know_is_the_same_in_every_world_it_cannot_tell_apart(ga
 
     play(game, 1, game.min_seats, on_step=compare)
     assert checked == 6 or not game.has_hidden_information
+
+
+def test_a_game_that_overrides_any_service_is_refused_naming_it() -> None:
+    from bot.games.engine import SERVICES
+
+    refused = 0
+    for name, hook in SERVICES.items():
+        twin = type(f"Overrides{name}", (tiny_game.CandyHunch,),
+                    {name: lambda self, *args, **kwargs: None})
+        with pytest.raises(ContractError, match=rf"{name} is the engine's own service") as err:
+            check_contract(twin())
+        if hook:
+            assert f"write {hook} instead" in str(err.value)
+        refused += 1
+    assert refused == len(SERVICES) >= 25
+
+
+def test_every_public_method_of_a_game_is_a_hook_or_a_service() -> None:
+    from bot.games.engine import HOOKS, SERVICES
+
+    public = {n for n in dir(Game) if not n.startswith("_") and callable(getattr(Game, n))}
+    assert public == set(HOOKS) | set(SERVICES)
+    assert not set(HOOKS) & set(SERVICES)

@@ -55,7 +55,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from bot.games.colours import STANDARD_SEATS
 from bot.games.rng import Rng
@@ -563,6 +563,13 @@ class Game(ABC):
         (:class:`Lookahead`)."""
         return self.ai(view, legal, rng)
 
+    def expand(self, state: State, seat: int, text: str) -> str:
+        """A shorthand ``seat`` may type, written out in full notation (``text`` is
+        normalised); by default ``text`` as it is. Sugartopia lets ``place at c4`` mean the
+        card in the player's hand: the engine's :meth:`parse` reads every typed move
+        through this hook, so the shorthand needs no parser of its own."""
+        return text
+
     @abstractmethod
     def canonical(self, text: str) -> str | None:
         """Rewrite normalised text into canonical notation, or ``None`` if it is not notation.
@@ -835,16 +842,16 @@ class Game(ABC):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def actors(self, state: State) -> frozenset[int]:
+    def _actors(self, state: State) -> frozenset[int]:
         """Seats that may act now: the top decision's waiting seats, else the turn's."""
         top = self.top(state)
         if top is not None:
             return frozenset(top.waiting)
         return self.turn_actors(state)
 
-    def legal(self, state: State, seat: int) -> list[Action]:
+    def _legal(self, state: State, seat: int) -> list[Action]:
         """Every legal action for ``seat`` (empty if it may not act)."""
-        if seat not in self.actors(state):
+        if seat not in self._actors(state):
             return []
         top = self.top(state)
         actions = (self.decision_actions(state, top, seat) if top is not None
@@ -909,9 +916,16 @@ class Game(ABC):
             raise OptionsError(f"Unknown option {unknown[0]!r} for {self.title} (known: {known}).")
         out: dict[str, Any] = {}
         for spec in self.options:
-            value = raw.get(spec.name, spec.default)
-            out[spec.name] = _check_option(spec, value)
+            value = self.option_value(spec, raw.get(spec.name, spec.default))
+            if value is not None:
+                out[spec.name] = value
         return out
+
+    def option_value(self, spec: OptionSpec, value: Any) -> Any:
+        """``value`` of option ``spec`` as the game keeps it, or :class:`OptionsError`;
+        ``None`` leaves the option out of the game's options. By default the spec's own
+        kind checks it (a whole number in range, one of the choices, yes or no)."""
+        return _check_option(spec, value)
 
     def seat_name(self, state: State, seat: int) -> str:
         return str(state["seats"][seat]["name"])
@@ -920,13 +934,13 @@ class Game(ABC):
         """Seats that may act now; empty once the game is over."""
         if self.result(state) is not None:
             return frozenset()
-        return self.actors(state)
+        return self._actors(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Legal actions of ``seat``; empty when it may not act."""
         if seat not in self.to_act(state):
             return []
-        return self.legal(state, seat)
+        return self._legal(state, seat)
 
     def parse(self, state: State, seat: int, text: str, *, exact: bool = False) -> Action:
         """Turn typed text into a legal action, or raise a clear :class:`GameError`.
@@ -940,6 +954,7 @@ class Game(ABC):
         norm = normalise(text)
         if not norm:
             raise NotationError(f"Type a move. {self.notation_help}")
+        norm = normalise(self.expand(state, seat, norm))
         canon = self.canonical(norm)
         if canon is None:
             raise NotationError(
@@ -949,7 +964,7 @@ class Game(ABC):
         if standing is not None:
             return standing
         self._check_can_act(state, seat)
-        legal = self.legal(state, seat)
+        legal = self._legal(state, seat)
         for action in legal:
             if action.notation == canon:
                 return action
@@ -998,7 +1013,7 @@ class Game(ABC):
         if isinstance(action, str):
             chosen = self.parse(state, seat, action)
         else:
-            chosen = next((a for a in self.legal(state, seat) if a.notation == action.notation),
+            chosen = next((a for a in self._legal(state, seat) if a.notation == action.notation),
                           None) or self._standing_match(state, seat, action.notation)
             if chosen is None:
                 raise IllegalActionError(self.explain(state, seat, action.notation))
@@ -1097,7 +1112,7 @@ class Game(ABC):
     def _check_can_act(self, state: State, seat: int) -> None:
         if self.result(state) is not None:
             raise GameOverError("This game is over.")
-        actors = self.actors(state)
+        actors = self._actors(state)
         if seat not in actors:
             top = self.top(state)
             if top is not None and seat in top.answered:
@@ -1108,6 +1123,109 @@ class Game(ABC):
 
     def _names(self, state: State, seats: Iterable[int]) -> str:
         return " and ".join(self.seat_name(state, s) for s in sorted(seats)) or "nobody"
+
+
+# --------------------------------------------------------------------------- hooks and services
+
+
+class Hooks(Protocol):
+    """What a game writes: each hook the engine calls, and only these (docs/engine.md
+    explains each). :class:`Game` gives every optional hook a default; the required ones
+    are its abstract methods. A game never writes a service (:data:`SERVICES`)."""
+
+    # Required.
+    def setup(self, state: State, turn: Turn) -> None:
+        """Fill in the game's own fields of a new state; deal with ``turn.rng``."""
+    def turn_actors(self, state: State) -> frozenset[int]:
+        """The seats that act when no decision is open."""
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
+        """``seat``'s legal actions when no decision is open."""
+    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        """Carry out a turn action on ``state``; narrate with ``turn.say``."""
+    def show(self, state: State, seat: int | None) -> View:
+        """What ``seat`` sees, from the state as it may know it (spectators: ``None``)."""
+    def result(self, state: State) -> Result | None:
+        """The final ranking, or ``None`` while the game goes on."""
+    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+        """The normal AI: a choice from ``legal`` seeing only ``view``."""
+    def canonical(self, text: str) -> str | None:
+        """Normalised text as canonical notation (or a prefix of some), else ``None``."""
+    # Decisions, phases and standing actions, for games that have them.
+    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        """``seat``'s answers to an open ``decision``."""
+    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                turn: Turn) -> None:
+        """Carry on once ``decision`` is answered."""
+    def answer_complete(self, state: State, decision: Decision, seat: int,
+                        steps: Sequence[str]) -> bool:
+        """Whether a joint answer is whole after ``steps`` (default: one step)."""
+    def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+        """Begin a phase of :attr:`Game.phases`."""
+    def standing_actions(self, state: State, seat: int) -> list[Action]:
+        """What ``seat`` may do at any time, out of turn too (default: nothing)."""
+    def play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        """Carry out a standing action."""
+    # Who may know what.
+    def hidden(self, state: State) -> list[Hidden]:
+        """Every place only one seat, or nobody, knows (default: none)."""
+    def back_of(self, pool: str, item: Any) -> Any:
+        """What anybody can tell of a hidden item (default: nothing)."""
+    def secrets(self, state: State, seat: int) -> list[str]:
+        """Strings only ``seat`` may see (default: its hidden items)."""
+    # Words of the game's own rules, and figures.
+    def expand(self, state: State, seat: int, text: str) -> str:
+        """A typed shorthand written out in full notation (default: as typed)."""
+    def explain(self, state: State, seat: int, notation: str) -> str:
+        """Why well-formed ``notation`` is not legal now."""
+    def summary(self, state: State) -> str:
+        """One line on where the game stands."""
+    def scores(self, state: State) -> dict[int, int]:
+        """Each seat's score so far."""
+    # How choices are offered.
+    def quick_choices(self, state: State, seat: int) -> list[Action]:
+        """Actions worth offering as buttons (default: a decision's answers, up to 25)."""
+    def choices_are_public(self, state: State) -> bool:
+        """Whether the choices may be buttons in the channel."""
+    def multi_select(self, state: State, seat: int) -> MultiSelect | None:
+        """A several-at-once menu to offer now (default: none)."""
+    def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        """Actions most useful first, for autocomplete (default: as given)."""
+    def move_steps(self, notation: str) -> tuple[str, ...]:
+        """A notation cut into the steps a player clicks through."""
+    def option_suggestions(self, name: str, current: str) -> list[str] | None:
+        """Autocomplete values of a lobby option (default: its own choices)."""
+    def option_value(self, spec: OptionSpec, value: Any) -> Any:
+        """A lobby option's value as the game keeps it (default: checked by its kind)."""
+    def zoom_spots(self, state: State) -> list[str]:
+        """Places a player may ask to see large (default: none)."""
+    def episode(self, state: State) -> str | None:
+        """A key shared by moves that read as one story (default: none)."""
+    # AI and rules versions.
+    def ai_strong(self, view: View, legal: list[Action], rng: Rng,
+                  look: Lookahead) -> Action:
+        """The strong AI, which may search worlds the seat cannot tell apart."""
+    def upgrade(self, state: State) -> State:
+        """Carry a state of an older rules version over (default: refuse)."""
+
+
+#: Every hook a game may write (:class:`Hooks`).
+HOOKS: tuple[str, ...] = tuple(name for name in Hooks.__dict__
+                               if not name.startswith("_") and callable(Hooks.__dict__[name]))
+
+#: The engine's services: what the bot, the renderers, the AI and the tests call. A game
+#: writes hooks, never these; :func:`check_contract` refuses a game that overrides one,
+#: naming it and the hook to write instead.
+SERVICES: dict[str, str] = {
+    "new": "setup", "begin": "setup", "validate_options": "options",
+    "view": "show", "table": "show", "known_to": "hidden", "resample": "hidden",
+    "to_act": "turn_actors", "legal_actions": "turn_actions or decision_actions",
+    "standing": "standing_actions", "parse": "expand (for a shorthand) or canonical",
+    "check_token": "", "apply": "play or resolve", "ai_action": "ai or ai_strong",
+    "replay": "", "check_replayable": "upgrade", "plays_rules": "older_rules",
+    "ask": "", "top": "", "open_decisions": "", "answer_of": "", "decision_view": "",
+    "token": "", "start_phases": "begin_phase", "next_phase": "begin_phase",
+    "round_of": "", "phase_of": "", "seat_name": "",
+}
 
 
 # --------------------------------------------------------------------------- AI levels
@@ -1185,9 +1303,11 @@ def check_contract(game: Game) -> None:
             problems.append(f"slug {game.slug!r} must be lower-case words joined by hyphens")
         if not 1 <= game.min_seats <= game.max_seats:
             problems.append("min_seats must be at least 1 and at most max_seats")
-        if type(game).view is not Game.view:
-            problems.append("view is the engine's own: write show(state, seat), which is "
-                            "given the state as that seat may know it")
+        for name, hook in SERVICES.items():
+            if getattr(type(game), name) is not getattr(Game, name):
+                instead = f": write {hook} instead" if hook else ""
+                problems.append(f"{name} is the engine's own service and may not be "
+                                f"overridden{instead}")
         if game.private_choices and not game.has_hidden_information:
             problems.append("private_choices needs has_hidden_information: with nothing "
                             "hidden, nothing makes a choice private")

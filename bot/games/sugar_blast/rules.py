@@ -66,19 +66,14 @@ class SugarBlast(Game):
         """
         return pw.suggestions(current) if name == "power" else None
 
-    def validate_options(self, raw: dict[str, Any]) -> dict[str, Any]:
-        """As the engine's, but ``power`` takes pairs in any order and names.
-
-        ``power`` is left out when it is ``none``, so a basic game's options,
-        and with them its states, are exactly what they were before power cards.
-        """
-        raw = dict(raw)
-        power = pw.parse_option(raw.pop("power", pw.NONE))
-        out = super().validate_options(raw)
-        out.pop("power", None)
-        if power != pw.NONE:
-            out["power"] = power
-        return out
+    def option_value(self, spec: OptionSpec, value: Any) -> Any:
+        """``power`` takes pairs in any order and names, and is left out when it is
+        ``none``, so a basic game's options, and with them its states, are exactly what
+        they were before power cards."""
+        if spec.name != "power":
+            return super().option_value(spec, value)
+        power = pw.parse_option(value)
+        return None if power == pw.NONE else power
 
     # ----------------------------------------------------------------- set-up
 

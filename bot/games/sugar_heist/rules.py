@@ -330,7 +330,7 @@ class SugarHeist(Game):
         if top.kind == "reroll":
             count = min(top.data["step"].get("count", 1), len(pool))
             return MultiSelect(dice, "reroll {}", 1, count, "Dice to reroll…", words)
-        legal = self.legal(state, seat)
+        legal = self.legal_actions(state, seat)
         if top.kind == "challenge":
             if not any(a.notation.startswith("pay ") for a in legal):
                 return None
@@ -399,7 +399,7 @@ class SugarHeist(Game):
                  "lose": ("lose",), "add": ("raise", "lower"), "set": ("set",),
                  "choice": ("choose",), "exhaust": ("flip",)}
         expected = kinds.get(top.kind, ())
-        hint = " or ".join(f"`{a.notation}`" for a in self.legal(state, seat)[:4])
+        hint = " or ".join(f"`{a.notation}`" for a in self.legal_actions(state, seat)[:4])
         if verb not in expected:
             return f"Now answer the room: for example {hint}."
         if h is None:
