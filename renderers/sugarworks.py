@@ -29,20 +29,26 @@ from renderers.common import (
     INK,
     MUTED,
     PANEL,
-    PANEL_EDGE,
     WHITE,
     Colour,
+    Header,
+    Sample,
+    Table,
     arrow,
+    box_canvas,
     font,
+    header,
+    header_height,
     ink_on,
-    make_palette_keeping,
     new_canvas,
     outlined_text,
+    palette_of,
     panel,
-    seat_colour,
-    seat_mark,
-    shorten,
+    paste_centred,
+    real_views,
+    smooth_sprite,
     stamp_text,
+    table_of,
     to_png,
     wrap,
 )
@@ -56,9 +62,10 @@ FINE_PRINT = ("jump 2", "spring up 2", "eats that shape", "any candy lost",
               "· corner icon: on entering", r"orders \d+ · shipping \d+ · blanket \d+")
 HAND_TILE_W = 460
 CELL = 100
-BX, BY = 48, 104  # top-left corner of the floor
+#: The floor's left edge, and its top: under the tallest header (two lines under its
+#: banner) and the row of column letters.
+BX, BY = 48, 14 + header_height(True, 2, READABLE) + 36
 CRATE_W = 178
-SUPERSAMPLE = 4
 
 CANDY: dict[str, Colour] = {
     "red": (220, 38, 38), "yellow": (250, 196, 20), "green": (34, 160, 70),
@@ -77,10 +84,6 @@ PATH: Colour = (20, 20, 20)
 GREY_CARD: Colour = (225, 225, 225)
 STAR: Colour = (255, 196, 0)
 CRATE_FILL = {"heart": (252, 214, 222), "pumpkin": (255, 222, 186), "bunny": (226, 226, 244)}
-
-#: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
-_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
-
 
 # --------------------------------------------------------------------------- candies
 
@@ -112,29 +115,30 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: 
 
 
 @lru_cache(maxsize=256)
-def candy_sprite(kind: str, radius: int, maker: int | None = None,
+def candy_sprite(kind: str, radius: int, maker: Colour | None = None,
                  initial: str = "") -> Image.Image:
-    """A candy with smooth edges (and its maker's tag) on a transparent square."""
+    """A candy with smooth edges (and its maker's tag in ``maker``'s seat colour) on a
+    transparent square."""
     side = 2 * radius + 8
-    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(big)
-    centre = side * SUPERSAMPLE / 2
-    _candy_shape(draw, kind, centre, centre, radius * SUPERSAMPLE)
-    if maker is not None:
-        tag = radius * 0.55 * SUPERSAMPLE
-        tx, ty = centre + radius * 0.62 * SUPERSAMPLE, centre + radius * 0.62 * SUPERSAMPLE
-        draw.ellipse((tx - tag, ty - tag, tx + tag, ty + tag), fill=seat_colour(maker),
-                     outline=WHITE, width=SUPERSAMPLE * 2)
-        draw.text((tx, ty), initial, font=font(round(tag * 1.3), True),
-                  fill=ink_on(seat_colour(maker)), anchor="mm")
-    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        centre = side * k / 2
+        _candy_shape(draw, kind, centre, centre, radius * k)
+        if maker is not None:
+            tag = radius * 0.55 * k
+            tx = ty = centre + radius * 0.62 * k
+            draw.ellipse((tx - tag, ty - tag, tx + tag, ty + tag), fill=maker, outline=WHITE,
+                         width=k * 2)
+            draw.text((tx, ty), initial, font=font(round(tag * 1.3), True), fill=ink_on(maker),
+                      anchor="mm")
+
+    return smooth_sprite(side, side, paint)
 
 
 def paste_candy(image: Image.Image, kind: str, cx: float, cy: float, radius: int,
-                maker: int | None = None, initial: str = "") -> None:
-    sprite = candy_sprite(kind, radius, maker, initial)
-    half = sprite.width // 2
-    image.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
+                maker: Colour | None = None, initial: str = "") -> None:
+    """A candy centred on (cx, cy), tagged with its maker's seat colour and initial."""
+    paste_centred(image, candy_sprite(kind, radius, maker, initial), cx, cy)
 
 
 # --------------------------------------------------------------------------- geometry
@@ -250,8 +254,7 @@ def _space_sprite(space: dict[str, Any], occupied: bool) -> Image.Image:
 @lru_cache(maxsize=128)
 def _tile_sprite(played: bool, output: str | None, output_space: bool, centre: str,
                  corner: str | None, occupied: bool) -> Image.Image:
-    sprite = Image.new("RGB", (CELL + 1, CELL + 1), TILE_PRINTED)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(CELL, CELL, TILE_PRINTED)
     box = (0, 0, CELL, CELL)
     draw.rectangle(box, fill=TILE_PLAYED if played else TILE_PRINTED, outline=TILE_EDGE, width=2)
     cx, cy = CELL / 2, CELL / 2
@@ -356,8 +359,7 @@ def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
 def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image:
     """A crate with its symbol, its name and the candies shipped into it, counted by type."""
     width, height = CRATE_W - 8, CELL - 12
-    sprite = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, height)
     panel(draw, (0, 0, width, height), fill=CRATE_FILL[name], outline=INK, radius=10, width=3)
     crate_symbol(draw, name, 28, 30, 20)
     stamp_text(sprite, (50, 28), name.capitalize(), READABLE, INK, True, "lm")
@@ -393,9 +395,9 @@ def _coordinates(image: Image.Image, floor: Floor) -> None:
         _outlined(image, (BX - 22, cy), str(y + 1), 24)
 
 
-def _initials(view: dict[str, Any]) -> list[str]:
+def _initials(table: Table) -> list[str]:
     """A seat's tag on its candies: its name's initial, or its number if initials clash."""
-    initials = [(s["name"][:1] or "?").upper() for s in view["seats"]]
+    initials = [(name[:1] or "?").upper() for name in table.names]
     if len(set(initials)) < len(initials):
         return [str(i + 1) for i in range(len(initials))]
     return initials
@@ -419,12 +421,16 @@ def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     else:
         _retile(image, floor, spaces, taken)
     _crates(image, draw, floor, view)
-    initials = _initials(view)
+    table = table_of(view)
+    initials = _initials(table)
     for candy in shown:
         cx, cy = floor.centre(candy["x"], candy["y"])
         maker = candy["maker"]
-        paste_candy(image, candy["type"], cx - 4, cy + 8, 26, maker,
-                    initials[maker] if maker is not None else "")
+        if maker is None:
+            paste_candy(image, candy["type"], cx - 4, cy + 8, 26)
+        else:
+            paste_candy(image, candy["type"], cx - 4, cy + 8, 26, table.rgb(maker),
+                        initials[maker])
 
 
 def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
@@ -474,8 +480,7 @@ def _gutter(image: Image.Image, view: dict[str, Any], y: int,
 def _gutter_sprite(counts: tuple[tuple[str, int], ...]) -> Image.Image:
     """The gutter: the candies lost so far, counted by type."""
     width = WIDTH - 16 - BX
-    sprite = Image.new("RGB", (width + 1, 59), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, 58)
     panel(draw, (0, 0, width, 58), fill=(250, 232, 232), outline=HAZARD, radius=10, width=2)
     _x_icon(draw, 28, 29, 34)
     stamp_text(sprite, (52, 29), "LOST", READABLE, HAZARD, True, "lm")
@@ -501,8 +506,7 @@ def order_card(image: Image.Image, box: tuple[int, int, int, int],
 @lru_cache(maxsize=128)
 def _order_sprite(width: int, height: int, look: tuple[bool, str, tuple[str, ...], int] | None,
                   label: str) -> Image.Image:
-    sprite = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, height)
     if look is None:
         _dashed_box(draw, (0, 0, width, height), MUTED)
         stamp_text(sprite, (width / 2, height / 2), "empty", READABLE, MUTED, False, "mm")
@@ -554,8 +558,7 @@ def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool) 
     ``crate`` is drawn for rules-1 games, where it paid on shipping there; without
     one the order pays when its candy is made, and says so.
     """
-    sprite = Image.new("RGB", (BLANKET_W + 1, 75), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(BLANKET_W, 74)
     panel(draw, (0, 0, BLANKET_W, 74), fill=(255, 247, 214) if colourful else GREY_CARD,
           outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
     if colourful:
@@ -576,8 +579,7 @@ def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool) 
 def _die_sprite(face: str) -> Image.Image:
     """The order die's card: the candy it shows, or blank."""
     width = WIDTH - 16 - (BX - 30 + 3 * (BLANKET_W + 12))
-    sprite = Image.new("RGB", (width + 1, 75), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, 74)
     panel(draw, (0, 0, width, 74), fill=WHITE, outline=INK, radius=10)
     stamp_text(sprite, (10, 20), "die", READABLE, MUTED, True, "lm")
     if face in CANDY:
@@ -599,28 +601,22 @@ def _blankets(image: Image.Image, view: dict[str, Any], y: int) -> int:
     return y + 86
 
 
-def _fit(image: Image.Image, xy: tuple[float, float], text: str, size: int, width: int,
-         fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
-    """Text shortened with an ellipsis to ``width``, stamped from the mask cache."""
-    stamp_text(image, xy, shorten(_MEASURE, text, size, width, bold), size, fill, bold, anchor)
-
-
 def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-             y: int) -> int:
+             table: Table, y: int) -> int:
     y = _section(image, y, "Sugarworkers")
-    initials = _initials(view)
+    initials = _initials(table)
     for seat in view["seats"]:
         i = seat["seat"]
-        acting = i in view["to_act"]
+        acting = i in table.acting
         box = (BX - 30, y, WIDTH - 16, y + 56)
         panel(draw, box, fill=(255, 244, 200) if acting else PANEL,
-              outline=seat_colour(i), radius=10, width=3)
-        seat_mark(draw, i, BX - 12, y + 28, 11)
-        draw.ellipse((BX + 4, y + 12, BX + 36, y + 44), fill=seat_colour(i))
-        stamp_text(image, (BX + 20, y + 29), initials[i], READABLE, ink_on(seat_colour(i)), True,
+              outline=table.rgb(i), radius=10, width=3)
+        table.mark(draw, i, BX - 12, y + 28, 11)
+        draw.ellipse((BX + 4, y + 12, BX + 36, y + 44), fill=table.rgb(i))
+        stamp_text(image, (BX + 20, y + 29), initials[i], READABLE, ink_on(table.rgb(i)), True,
                    "mm")
-        name = seat["name"] + ("  (die)" if i == view["first"] else "")
-        _fit(image, (BX + 46, y + 28), name, 24, 280, INK, bold=acting, anchor="lm")
+        name = table.names[i] + ("  (die)" if i == view["first"] else "")
+        stamp_text(image, (BX + 46, y + 28), name, 24, INK, acting, "lm", width=280)
         points = seat["points"]
         detail = (f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
                   f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles")
@@ -635,21 +631,20 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
 @lru_cache(maxsize=64)
 def _hand_tile_sprite(centre: str, corner: str | None, name: str, kind: str) -> Image.Image:
     """A conveyor tile in the hand: its icons, its name and its notation."""
-    sprite = Image.new("RGB", (HAND_TILE_W + 1, 87), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(HAND_TILE_W, 86)
     panel(draw, (0, 0, HAND_TILE_W, 86), fill=TILE_PLAYED, outline=INK, radius=10)
     draw_icon(draw, centre, 44, 46, 62, ICON_PLAYED)
     if corner:
         draw_icon(draw, corner, 18, 18, 30, ICON_PLAYED)
-    _fit(sprite, (86, 28), name, READABLE, HAND_TILE_W - 96, INK, bold=True, anchor="lm")
-    _fit(sprite, (86, 60), f"conveyor {kind} at …", READABLE, HAND_TILE_W - 96, INK,
-         anchor="lm")
+    stamp_text(sprite, (86, 28), name, READABLE, INK, True, "lm", width=HAND_TILE_W - 96)
+    stamp_text(sprite, (86, 60), f"conveyor {kind} at …", READABLE, INK, anchor="lm",
+               width=HAND_TILE_W - 96)
     return sprite
 
 
-def _hand(image: Image.Image, view: dict[str, Any], y: int) -> int:
+def _hand(image: Image.Image, view: dict[str, Any], table: Table, y: int) -> int:
     hand = view["hand"]
-    name = view["seats"][view["viewer"]]["name"]
+    name = table.names[table.viewer] if table.viewer is not None else "Your"
     y = _section(image, y, f"{name}'s hand (only you see this)")
     count = max(5, len(hand["orders"]))
     width = (WIDTH - BX + 30 - 16 - (count - 1) * 10) // count
@@ -663,19 +658,19 @@ def _hand(image: Image.Image, view: dict[str, Any], y: int) -> int:
     return y + 96 * math.ceil(len(hand["tiles"]) / 2)
 
 
-def _header(image: Image.Image, view: dict[str, Any]) -> None:
-    stamp_text(image, (BX - 30, 14), "Sugarworks", 34, INK, True)
-    if view["result"]:
-        status = view["result"]["summary"]
-    else:
-        names = [s["name"] for s in view["seats"]]
-        who = ", ".join(names[s] for s in view["to_act"]) or "—"
-        doing = {"order": "order action", "factory": "factory action",
-                 "drop": "discards down to five orders"}[view["step"]]
-        status = f"Round {view['round']}/{view['rounds']} · {who}: {doing}"
-    lines = wrap(_MEASURE, status, READABLE, WIDTH - 290)[:2]
-    for i, line in enumerate(lines):
-        stamp_text(image, (262, 16 + i * 29), line, READABLE, INK, True)
+#: What the seat to act is to do, by the open decision or else the step of its turn.
+DOING = {"order": "Order action", "factory": "Factory action",
+         "drop": "Discard down to five orders"}
+
+
+def _header(view: dict[str, Any]) -> Header:
+    """The shared header under the game's title and round."""
+    table = table_of(view)
+    title = "Sugarworks" if table.over else \
+        f"Sugarworks · round {view['round']} of {view['rounds']}"
+    return header(view, WIDTH - 2 * (BX - 30), title=title,
+                  what=DOING.get(table.decision or view["step"], ""), what_lines=2,
+                  summary_lines=2)
 
 
 LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
@@ -685,8 +680,7 @@ LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "ea
 @cache
 def _legend_sprite() -> Image.Image:
     """The icons that are not plain arrows; a corner icon acts as soon as a candy enters."""
-    sprite = Image.new("RGB", (WIDTH - (BX - 30), 44), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = new_canvas(WIDTH - (BX - 30), 44)
     x = 0
     for icon, text in LEGEND:
         draw_icon(draw, icon, x + 20, 20, 40, ICON)
@@ -724,9 +718,9 @@ def _height(view: dict[str, Any]) -> int:
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
-    image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    _header(image, view)
+    head = _header(view)
+    image, draw = new_canvas(WIDTH, _height(view))
+    head.draw(image, draw, BX - 30, 14)
     floor = Floor(view["board"])
     draw_floor(image, draw, view, floor)
     y = _gutter(image, view, floor.bottom + 40)
@@ -734,9 +728,9 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     y = _last_movement(image, view, y + 2)
     y = _market(image, view, y + 6)
     y = _blankets(image, view, y + 6)
-    y = _players(image, draw, view, y + 4)
+    y = _players(image, draw, view, head.table, y + 4)
     if view.get("hand"):
-        _hand(image, view, y + 8)
+        _hand(image, view, head.table, y + 8)
     return image
 
 
@@ -744,40 +738,18 @@ PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240,
                                     (250, 232, 232))
 
 
+#: The real game the palette is drawn from: four seats (every maker's tag) at the start and
+#: later with candies made, orders filled and a seat's hand.
+PALETTE_GAMES = (Sample(4, 6, (2, 24), (None, 0)),)
+
+
 @cache
 def _palette() -> Image.Image:
-    """Every colour the pictures use: all candies, crates, tiles, seats, cards and icons."""
-    image, draw = new_canvas(WIDTH, 420)
-    for i, kind in enumerate(CANDY):
-        paste_candy(image, kind, 40 + i * 70, 40, 26, i % 4, "A")
-        _alien(draw, 40 + i * 70, 120, 24, kind)
-    for i, crate in enumerate(("heart", "pumpkin", "bunny", "lost")):
-        draw.rectangle((400 + i * 100, 10, 490 + i * 100, 90),
-                       fill=CRATE_FILL.get(crate, (250, 232, 232)))
-        crate_symbol(draw, crate, 445 + i * 100, 50, 30)
-    for i, colour in enumerate((TILE_PRINTED, TILE_PLAYED, GREY_CARD, PANEL, STAR, *PLAYER_FILLS,
-                                BONK, ICON, ICON_PLAYED, MUTED, HAZARD)):
-        draw.rectangle((400 + i * 30, 110, 428 + i * 30, 190), fill=colour)
-    for seat in range(4):
-        draw.rectangle((880 + seat * 28, 110, 906 + seat * 28, 190), fill=seat_colour(seat))
-    # The drawn cards, crates and tiles, as the picture shows them.
-    kinds = tuple(CANDY)
-    order_card(image, (10, 200, 240, 300), {"special": False, "to": "heart", "candies": kinds[:3],
-                                            "stars": 8}, "1")
-    order_card(image, (250, 200, 480, 300), {"special": True, "to": "lost",
-                                             "candies": kinds[3:], "stars": 4}, "o55")
-    image.paste(_blanket_sprite("red", None, 2, True), (490, 200))
-    image.paste(_blanket_sprite("blue", None, 2, False), (750, 200))
-    image.paste(_crate_sprite("heart", tuple((k, 1) for k in kinds[:2])), (10, 310))
-    image.paste(_gutter_sprite(tuple((k, 2) for k in kinds)), (190, 310))
-    for i, (icon, played) in enumerate(zip(("right", "spring", "eat-blue", "x"), (True, False,
-                                                                                  True, False),
-                                           strict=True)):
-        image.paste(_tile_sprite(played, kinds[i], True, icon, "up", i % 2 == 0), (90 * i, 320))
-    flat = [BACKGROUND, PANEL, PANEL_EDGE, INK, MUTED, WHITE, TILE_PRINTED, TILE_PLAYED,
-            TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK, PATH, GREY_CARD, STAR, *PLAYER_FILLS,
-            *CANDY.values(), *CRATE_FILL.values(), *(seat_colour(s) for s in range(4))]
-    return make_palette_keeping(image, flat)
+    """The palette of real pictures; the movement GIF's frames are drawn on it too."""
+    return palette_of([_draw(view) for view in real_views("sugarworks", PALETTE_GAMES)],
+                      (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK,
+                       PATH, GREY_CARD, STAR, *PLAYER_FILLS, *CANDY.values(),
+                       *CRATE_FILL.values()))
 
 
 def render(view: dict[str, Any]) -> bytes:
@@ -813,7 +785,7 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
             else floor.centre(*step["start"])
         draw.ellipse((cx - 44, cy - 36, cx + 36, cy + 44), outline=BONK, width=6)
         _path(image, draw, floor, step)
-    lines = wrap(_MEASURE, caption, 24, WIDTH - 40, bold=True)[:3]
+    lines = wrap(caption, 24, WIDTH - 40, bold=True)[:3]
     for i, line in enumerate(lines):
         stamp_text(image, (20, 8 + i * 29), line, 24, INK, True)
     return image
