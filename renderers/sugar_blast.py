@@ -98,6 +98,8 @@ FRAME_EDGE: Colour = (180, 150, 125)
 CARD: Colour = (255, 238, 214)
 CARD_EDGE: Colour = (235, 150, 40)
 ACTIVE_ROW: Colour = (255, 240, 200)
+WINNER_ROW: Colour = (255, 234, 160)
+CELL_EDGE: Colour = (215, 195, 175)
 BLAST_NAMES = {"three": "3 in a line", "four": "4 in a line", "big": "5+ in a line",
                "mega": "Mega-Blast"}
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -644,7 +646,7 @@ def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
         colour = table.rgb(seat)
         top = PANEL_Y + i * ROW
         if places.get(seat) == 0:
-            panel(draw, (x, top, x + w, top + ROW - 6), fill=(255, 234, 160), outline=GOLD,
+            panel(draw, (x, top, x + w, top + ROW - 6), fill=WINNER_ROW, outline=GOLD,
                   radius=12, width=3)
         elif seat in table.acting:
             panel(draw, (x, top, x + w, top + ROW - 6), fill=ACTIVE_ROW, outline=colour,
@@ -697,7 +699,7 @@ def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
     for row in range(SIZE):
         for col in range(SIZE):
             fill = CELL_LIGHT if (row + col) % 2 else CELL_DARK
-            draw.rectangle(cell_box(col, row), fill=fill, outline=(215, 195, 175))
+            draw.rectangle(cell_box(col, row), fill=fill, outline=CELL_EDGE)
     for i in range(SIZE):
         cx = BX + i * CELL + CELL / 2
         cy = BY + (SIZE - 1 - i) * CELL + CELL / 2
@@ -767,7 +769,7 @@ def _card_icon(image: Image.Image, card: dict[str, Any], view: dict[str, Any], x
     if place in ("space", "chip"):
         draw = ImageDraw.Draw(image)
         draw.rounded_rectangle((x, y, x + side, y + side), radius=8, fill=CELL_LIGHT,
-                               outline=(215, 195, 175))
+                               outline=CELL_EDGE)
         if place == "space":
             paste_token(image, card["id"], x + 2, y + 2, side - 4)
         paste_candy(image, "lollipop", x + side / 2, y + side / 2 + 1, round(side * 0.36))
@@ -807,7 +809,10 @@ def _palette() -> Image.Image:
     for i, card in enumerate(powers.cards()):
         _card_icon(icons, card, {}, 10 + 80 * i, 8, 64)
     pictures = [_draw(view) for view in real_views("sugar-blast", PALETTE_GAMES)]
-    return palette_of([*pictures, icons], CANDY_COLOURS.values())
+    # Flat fills kept exact: an octree bucket shared with their edges would shade them.
+    return palette_of([*pictures, icons],
+                      (*CANDY_COLOURS.values(), CELL_LIGHT, CELL_DARK, CELL_EDGE, FRAME,
+                       FRAME_EDGE, CARD, CARD_EDGE, ACTIVE_ROW, WINNER_ROW, BLASTED))
 
 
 def render(view: dict[str, Any]) -> bytes:

@@ -854,8 +854,10 @@ PALETTE_GAMES = (Sample(4, 8, (3, 12), (None, 1)),)
 
 @cache
 def _palette() -> Image.Image:
+    # Flat fills kept exact: an octree bucket shared with their edges would shade them.
     return palette_of([_draw(view) for view in real_views("sugartopia", PALETTE_GAMES)],
-                      NEUTRAL_BEARS.values())
+                      (*NEUTRAL_BEARS.values(), GRASS, GRASS_DONE, HEX_EDGE, ROAD, ROAD_EDGE,
+                       SPOT_FILL, SPOT_EDGE, TAG, TAG_DONE, LAST))
 
 
 def render(view: dict[str, Any]) -> bytes:

@@ -371,7 +371,7 @@ def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image
 
 
 @lru_cache(maxsize=64)
-def _outlined_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, int, int]:
+def _letter_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, int, int]:
     """Ink text outlined in white, on ``ground``; with the offset of its centre."""
     left, top, right, bottom = font(size, True).getbbox(text, anchor="mm", stroke_width=2)
     sprite = Image.new("RGB", (right - left, bottom - top), ground)
@@ -379,20 +379,20 @@ def _outlined_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image,
     return sprite, left, top
 
 
-def _outlined(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
+def _letter(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
     """Outlined text centred on ``xy`` over the background, from the sprite cache."""
-    sprite, left, top = _outlined_sprite(text, size, BACKGROUND)
+    sprite, left, top = _letter_sprite(text, size, BACKGROUND)
     image.paste(sprite, (round(xy[0]) + left, round(xy[1]) + top))
 
 
 def _coordinates(image: Image.Image, floor: Floor) -> None:
     for x in range(floor.width):
         cx, _ = floor.centre(x, 0)
-        _outlined(image, (cx, floor.top - 16), chr(97 + x), 24)
-        _outlined(image, (cx, floor.bottom + 16), chr(97 + x), 24)
+        _letter(image, (cx, floor.top - 16), chr(97 + x), 24)
+        _letter(image, (cx, floor.bottom + 16), chr(97 + x), 24)
     for y in range(floor.height):
         _, cy = floor.centre(0, y)
-        _outlined(image, (BX - 22, cy), str(y + 1), 24)
+        _letter(image, (BX - 22, cy), str(y + 1), 24)
 
 
 def _initials(table: Table) -> list[str]:
