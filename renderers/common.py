@@ -153,7 +153,7 @@ def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     third of the cost of text. Needs no picture to measure on.
     """
     left, top, right, bottom = font(size, bold).getbbox(text)
-    return right - left, bottom - top
+    return int(right - left), int(bottom - top)
 
 
 def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,

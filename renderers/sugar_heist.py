@@ -251,7 +251,8 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     y += size + 40
     # The room being entered: its mod (if any) and its encounter, text in full.
     mod, enc = h["mod"], h["encounter"]
-    left, right = MARGIN + 14, WIDTH - MARGIN - 14
+    left: float = MARGIN + 14
+    right = WIDTH - MARGIN - 14
     room_h = top + height - 74 - y
     if mod:
         split = left + (right - left) * 0.36

@@ -14,6 +14,7 @@ image cannot show one.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -109,7 +110,8 @@ class Geometry:
 
     @classmethod
     def fitted(cls, cells: list[tuple[int, int]], width: float, max_height: float,
-               max_size: float, edge: list[tuple[int, int]] = ()) -> tuple[Geometry, float]:
+               max_size: float, edge: Sequence[tuple[int, int]] = ()
+               ) -> tuple[Geometry, float]:
         """The largest layout showing ``cells`` whole in ``width``; returns it and its height.
 
         ``edge`` cells (the open spots round the table) need only their middle,
@@ -189,9 +191,10 @@ def _sheep(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, rainbow: b
         draw.ellipse((px - puff, py - puff, px + puff, py + puff), fill=wool, outline=INK)
     draw.ellipse((x - rad * 0.55, y - rad * 0.5, x + rad * 0.55, y + rad * 0.5), fill=wool)
     if rainbow:
-        for k, c in enumerate(((230, 60, 60), (245, 170, 20), (60, 170, 80), (60, 110, 220))):
+        for k, band in enumerate(((230, 60, 60), (245, 170, 20), (60, 170, 80),
+                                  (60, 110, 220))):
             d = rad * (0.95 - k * 0.16)
-            draw.arc((x - d, y - d, x + d, y + d), 200, 340, fill=c,
+            draw.arc((x - d, y - d, x + d, y + d), 200, 340, fill=band,
                      width=max(2, round(rad * 0.16)))
     if cube:
         c = rad * 0.42

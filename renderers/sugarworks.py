@@ -373,7 +373,8 @@ def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image
 @lru_cache(maxsize=64)
 def _letter_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, int, int]:
     """Ink text outlined in white, on ``ground``; with the offset of its centre."""
-    left, top, right, bottom = font(size, True).getbbox(text, anchor="mm", stroke_width=2)
+    left, top, right, bottom = (int(v) for v in font(size, True).getbbox(text, anchor="mm",
+                                                                          stroke_width=2))
     sprite = Image.new("RGB", (right - left, bottom - top), ground)
     outlined_text(ImageDraw.Draw(sprite), (-left, -top), text, size, INK, WHITE, stroke=2)
     return sprite, left, top
@@ -685,7 +686,7 @@ def _legend_sprite() -> Image.Image:
     for icon, text in LEGEND:
         draw_icon(draw, icon, x + 20, 20, 40, ICON)
         stamp_text(sprite, (x + 44, 20), text, 19, INK, False, "lm")
-        x += 60 + font(19).getbbox(text)[2]
+        x += 60 + int(font(19).getbbox(text)[2])
     stamp_text(sprite, (x, 20), "· corner icon: on entering", 19, MUTED, False, "lm")
     return sprite
 
