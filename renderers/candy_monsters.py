@@ -32,6 +32,7 @@ from renderers.common import (
     outlined_text,
     palette_of,
     panel,
+    paste_at,
     real_views,
     seat_text_colour,
     stamp_text,
@@ -117,7 +118,7 @@ def _card(image: Image.Image, box: tuple[int, int, int, int], card: dict[str, An
     colour = colours.get(card.get("colour") or "", MUTED)
     sprite = _card_sprite(x1 - x0, y1 - y0, card["name"], card["cost"], card["value"], colour,
                           _card_facts(card), _card_text(card))
-    image.paste(sprite, (x0, y0))
+    paste_at(image, sprite, x0, y0)
 
 
 @lru_cache(maxsize=128)
@@ -172,7 +173,7 @@ def _mini(image: Image.Image, x: int, y: int, monster: dict[str, Any],
                    for text, a in zip(lines, monster["tucked"], strict=True))
     sprite = _mini_sprite(names, monster["value"], colours.get(monster["colour"], MUTED),
                           facts, tucked)
-    image.paste(sprite, (x, y))
+    paste_at(image, sprite, x, y)
     return sprite.height - 1
 
 
@@ -332,7 +333,7 @@ def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         x = MARGIN + 84
         for kept in row:
             chip = _kept_sprite(_kept_label(kept), colours.get(kept["colour"], MUTED))
-            image.paste(chip, (x, cy + 2))
+            paste_at(image, chip, x, cy + 2)
             x += chip.width - 1 + 6
         cy += 40
     for line in _draft_lines(view, player):
@@ -368,7 +369,7 @@ def _events(image: Image.Image, view: dict[str, Any], y: int) -> int:
     if not view["events"]:
         stamp_text(image, (MARGIN, y), "none yet", READABLE, MUTED)
     for event, (x, dy) in zip(view["events"], places, strict=True):
-        image.paste(_event_sprite(event["name"], event["kind"] == "black_candy"), (x, y + dy))
+        paste_at(image, _event_sprite(event["name"], event["kind"] == "black_candy"), x, y + dy)
     return y + height
 
 

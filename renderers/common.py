@@ -113,7 +113,23 @@ def shape_mark(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: f
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
         return
     points = shape_points(shape, cx, cy, r)
-    draw.polygon(points, fill=fill, outline=outline, width=width)
+    if width == 1 or draw.mode != draw.im.mode:  # a thin outline, or drawing blended
+        draw.polygon(points, fill=fill, outline=outline, width=width)
+        return
+    # Pillow clips a wide polygon outline with a mask the size of the whole picture (a
+    # 2,700 px tall one takes 0.2 ms a mark); drawn in a copy of the box round the mark
+    # and put back, the pixels are the same at a sixth of the cost.
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    size_x, size_y = draw.im.size
+    left, top = max(0, math.floor(min(xs)) - width - 2), max(0, math.floor(min(ys)) - width - 2)
+    box = (left, top, min(size_x, math.ceil(max(xs)) + width + 3),
+           min(size_y, math.ceil(max(ys)) + width + 3))
+    if box[2] <= left or box[3] <= top:
+        return
+    part = Image.Image()._new(draw.im.crop(box))
+    ImageDraw.Draw(part).polygon([(x - left, y - top) for x, y in points], fill=fill,
+                                 outline=outline, width=width)
+    draw.im.paste(part.im, box)
 
 
 def seat_mark(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float,
@@ -169,25 +185,26 @@ def stamp_text(image: Image.Image, xy: tuple[float, float], text: str, size: int
     shortened with an ellipsis (:func:`shorten`) when wider than ``width``.
 
     Pictures repeat the same labels move after move (spot names, player names,
-    counts); rasterising text is most of a picture's drawing time, and pasting a
-    kept mask costs a tenth of it. Same pixels as ``draw.text``.
+    counts); rasterising text is most of a picture's drawing time, and laying a
+    kept mask on costs a tenth of it. The mask is laid on as ``draw.text`` lays
+    its own (``draw_bitmap``, the same pixels): 40% faster than ``Image.paste``
+    of a colour through the mask, which a picture does dozens of times.
     """
     if width is not None:
         text = shorten(text, size, round(width), bold)
     mask, (dx, dy) = _text_mask(text, size, bold, anchor)
     if mask is not None:
-        image.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+        target = Image.core.draw(image.im, 0)
+        target.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, target.draw_ink(fill))
 
 
 @lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, bold: bool, anchor: str
-               ) -> tuple[Image.Image | None, tuple[int, int]]:
-    # getmask2 is the one rasterisation draw.text itself makes; wrapping its result
-    # (Pillow's own idiom, Image()._new) keeps a miss as cheap as a plain draw.text.
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Any, tuple[int, int]]:
+    """The rasterised text (Pillow's core mask, as ``draw.text`` gets it) and its offset."""
     core, offset = font(size, bold).getmask2(text, "L", anchor=anchor)
     if core.size[0] == 0 or core.size[1] == 0:
         return None, (0, 0)
-    return Image.Image()._new(core), (int(offset[0]), int(offset[1]))
+    return core, (int(offset[0]), int(offset[1]))
 
 
 def stamp_lines(image: Image.Image, xy: tuple[float, float], text: str, size: int,
@@ -328,8 +345,14 @@ def smooth_sprite(width: int, height: int,
 
 def paste_at(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
     """Paste ``sprite`` with its top-left corner at ``(x, y)``, through its own transparency
-    if it has any."""
-    image.paste(sprite, (round(x), round(y)), sprite if sprite.mode == "RGBA" else None)
+    if it has any: what ``image.paste`` does for pictures drawn here, without its checks
+    for modes and files (half its cost, paid some seventy times a picture)."""
+    left, top = round(x), round(y)
+    box = (left, top, left + sprite.width, top + sprite.height)
+    if sprite.mode == "RGBA":
+        image.im.paste(sprite.im, box, sprite.im)
+    else:
+        image.im.paste(sprite.im, box)
 
 
 def paste_centred(image: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:

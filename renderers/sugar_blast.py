@@ -458,16 +458,16 @@ def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         along, across = round(left + 11), BAND // 2  # whole pixels: the same mark everywhere
         side = info["side"]
         if side == "south":
-            image.paste(band, (BX, BY + BOARD + GAP))
+            paste_at(image, band, BX, BY + BOARD + GAP)
             mark = (BX + along, BY + BOARD + GAP + across)
         elif side == "north":
-            image.paste(band, (BX, BY - GAP - BAND))
+            paste_at(image, band, BX, BY - GAP - BAND)
             mark = (BX + along, BY - GAP - BAND + across)
         elif side == "west":
-            image.paste(band.rotate(90, expand=True), (BX - GAP - BAND, BY))
+            paste_at(image, band.rotate(90, expand=True), BX - GAP - BAND, BY)
             mark = (BX - GAP - BAND + across, BY + BOARD - along)
         else:
-            image.paste(band.rotate(-90, expand=True), (BX + BOARD + GAP, BY))
+            paste_at(image, band.rotate(-90, expand=True), BX + BOARD + GAP, BY)
             mark = (BX + BOARD + GAP + across, BY + along)
         if active:  # on the seat's own colour the mark stands on a white disc
             table.badge(draw, seat, *mark, 10)

@@ -432,7 +432,7 @@ def _rows(cards: int) -> int:
 
 def _height(view: dict[str, Any]) -> int:
     """The picture's height: every section's, as the drawing lays them out."""
-    y = MARGIN + _header(view).height + 10
+    y = MARGIN + _header(view).height
     if view["track"]:
         y += TRACK_H
     if view["heist"]:
@@ -448,7 +448,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
     draw = ImageDraw.Draw(image)
     table = table_of(view)
-    y = _header(view).draw(image, draw, MARGIN, MARGIN) + 10
+    y = _header(view).draw(image, draw, MARGIN, MARGIN)
     y = _track(image, draw, view, table, y)
     y = _heist(image, draw, view, table, y)
     if view.get("boards"):

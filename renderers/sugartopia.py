@@ -37,6 +37,7 @@ from renderers.common import (
     header,
     palette_of,
     panel,
+    paste_at,
     paste_centred,
     real_views,
     shape_mark,
@@ -333,7 +334,7 @@ class Map:
         sprite, (dx, dy) = _card_sprite(round(s, 1), self._key(card))
         if sprite is not None:
             cx, cy = geo.centre(q, r)
-            self.image.paste(sprite, (round(cx) + dx, round(cy) + dy), sprite)
+            paste_at(self.image, sprite, round(cx) + dx, round(cy) + dy)
 
     def _key(self, card: dict[str, Any]) -> tuple[Any, ...]:
         """Everything that decides how a card's contents look, as a hashable key."""

@@ -44,6 +44,7 @@ from renderers.common import (
     outlined_text,
     palette_of,
     panel,
+    paste_at,
     paste_centred,
     real_views,
     smooth_sprite,
@@ -62,9 +63,11 @@ FINE_PRINT = ("jump 2", "spring up 2", "eats that shape", "any candy lost",
               "· corner icon: on entering", r"orders \d+ · shipping \d+ · blanket \d+")
 HAND_TILE_W = 460
 CELL = 100
+#: The header, right of the title, as wide as the rest of the picture.
+HEADER_X = 262
 #: The floor's left edge, and its top: under the tallest header (two lines under its
 #: banner) and the row of column letters.
-BX, BY = 48, 14 + header_height(True, 2, READABLE) + 36
+BX, BY = 48, 14 + header_height(False, 2, READABLE) + 30
 CRATE_W = 178
 
 CANDY: dict[str, Colour] = {
@@ -243,7 +246,7 @@ def _tile(image: Image.Image, floor: Floor, space: dict[str, Any],
     """One space: its tile, its centre icon (small in the top right corner under a candy so
     that both stay readable) and its corner icon; pasted from the sprite of its look."""
     left, top, _, _ = floor.box(space["x"], space["y"])
-    image.paste(_space_sprite(space, occupied), (left, top))
+    paste_at(image, _space_sprite(space, occupied), left, top)
 
 
 def _space_sprite(space: dict[str, Any], occupied: bool) -> Image.Image:
@@ -352,7 +355,7 @@ def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
                 draw.line((floor.right + 4, yy, floor.right + 16, yy + 10), fill=HAZARD,
                           width=3)
             continue
-        image.paste(_crate_sprite(crate["crate"], _counts(crate["candies"])), (x0 + 8, y0 + 6))
+        paste_at(image, _crate_sprite(crate["crate"], _counts(crate["candies"])), x0 + 8, y0 + 6)
 
 
 @lru_cache(maxsize=64)
@@ -383,7 +386,7 @@ def _letter_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, i
 def _letter(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
     """Outlined text centred on ``xy`` over the background, from the sprite cache."""
     sprite, left, top = _letter_sprite(text, size, BACKGROUND)
-    image.paste(sprite, (round(xy[0]) + left, round(xy[1]) + top))
+    paste_at(image, sprite, round(xy[0]) + left, round(xy[1]) + top)
 
 
 def _coordinates(image: Image.Image, floor: Floor) -> None:
@@ -457,8 +460,8 @@ def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
             x0, y0 = max(left, box[0]), max(top, box[1])
             x1, y1 = min(right, box[2]) + 1, min(bottom, box[3]) + 1
             if x0 < x1 and y0 < y1:
-                image.paste(sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0], y1 - box[1])),
-                            (x0, y0))
+                paste_at(image, sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0],
+                                             y1 - box[1])), x0, y0)
 
 
 def floor_ground(view: dict[str, Any], floor: Floor, size: tuple[int, int]) -> Image.Image:
@@ -473,7 +476,7 @@ def floor_ground(view: dict[str, Any], floor: Floor, size: tuple[int, int]) -> I
 
 def _gutter(image: Image.Image, view: dict[str, Any], y: int,
             gutter: list[dict[str, Any]] | None = None) -> int:
-    image.paste(_gutter_sprite(_counts(view["gutter"] if gutter is None else gutter)), (BX, y))
+    paste_at(image, _gutter_sprite(_counts(view["gutter"] if gutter is None else gutter)), BX, y)
     return y + 58
 
 
@@ -501,7 +504,7 @@ def order_card(image: Image.Image, box: tuple[int, int, int, int],
     x0, y0, x1, y1 = box
     look = None if order is None else (order["special"], order["to"], tuple(order["candies"]),
                                        order["stars"])
-    image.paste(_order_sprite(x1 - x0, y1 - y0, look, label), (x0, y0))
+    paste_at(image, _order_sprite(x1 - x0, y1 - y0, look, label), x0, y0)
 
 
 @lru_cache(maxsize=128)
@@ -597,36 +600,49 @@ def _blankets(image: Image.Image, view: dict[str, Any], y: int) -> int:
         crate = blanket["crate"] if blanket.get("pays") == "shipped" else None
         sprite = _blanket_sprite(blanket["candy"], crate, blanket["stars"],
                                  blanket["colourful"])
-        image.paste(sprite, (x, y))
-    image.paste(_die_sprite(view["die"]), (BX - 30 + 3 * (BLANKET_W + 12), y))
+        paste_at(image, sprite, x, y)
+    paste_at(image, _die_sprite(view["die"]), BX - 30 + 3 * (BLANKET_W + 12), y)
     return y + 86
 
 
 def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
              table: Table, y: int) -> int:
+    """One row per player: its mark (drawn here, where the picture's marks are), then the
+    rest of the row from the sprite of what it shows."""
     y = _section(image, y, "Sugarworkers")
     initials = _initials(table)
     for seat in view["seats"]:
         i = seat["seat"]
-        acting = i in table.acting
-        box = (BX - 30, y, WIDTH - 16, y + 56)
-        panel(draw, box, fill=(255, 244, 200) if acting else PANEL,
-              outline=table.rgb(i), radius=10, width=3)
-        table.mark(draw, i, BX - 12, y + 28, 11)
-        draw.ellipse((BX + 4, y + 12, BX + 36, y + 44), fill=table.rgb(i))
-        stamp_text(image, (BX + 20, y + 29), initials[i], READABLE, ink_on(table.rgb(i)), True,
-                   "mm")
-        name = table.names[i] + ("  (die)" if i == view["first"] else "")
-        stamp_text(image, (BX + 46, y + 28), name, 24, INK, acting, "lm", width=280)
         points = seat["points"]
-        detail = (f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
-                  f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles")
-        stamp_text(image, (WIDTH - 28, y + 18), detail, READABLE, INK, True, "rm")
-        split = (f"orders {points['orders']} · shipping {points['shipping']} · "
-                 f"blanket {points['blanket']}")
-        stamp_text(image, (WIDTH - 28, y + 44), split, 18, MUTED, False, "rm")
+        row = _player_sprite(
+            table.names[i] + ("  (die)" if i == view["first"] else ""), i in table.acting,
+            table.rgb(i), initials[i],
+            f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
+            f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles",
+            f"orders {points['orders']} · shipping {points['shipping']} · "
+            f"blanket {points['blanket']}")
+        paste_at(image, row, BX - 30, y)
+        table.mark(draw, i, BX - 12, y + 28, 11)
         y += 64
     return y
+
+
+@lru_cache(maxsize=64)
+def _player_sprite(name: str, acting: bool, colour: Colour, initial: str, detail: str,
+                   split: str) -> Image.Image:
+    """A player's row but its mark: name (bold while acting), the initial its candies carry,
+    stars, orders filled and hand, and the score split."""
+    width = WIDTH - 16 - (BX - 30)
+    sprite, draw = box_canvas(width, 56)
+    panel(draw, (0, 0, width, 56), fill=(255, 244, 200) if acting else PANEL, outline=colour,
+          radius=10, width=3)
+    x = 30  # the row's own left edge is BX - 30
+    draw.ellipse((x + 4, 12, x + 36, 44), fill=colour)
+    stamp_text(sprite, (x + 20, 29), initial, READABLE, ink_on(colour), True, "mm")
+    stamp_text(sprite, (x + 46, 28), name, 24, INK, acting, "lm", width=280)
+    stamp_text(sprite, (width - 12, 18), detail, READABLE, INK, True, "rm")
+    stamp_text(sprite, (width - 12, 44), split, 18, MUTED, False, "rm")
+    return sprite
 
 
 @lru_cache(maxsize=64)
@@ -655,7 +671,7 @@ def _hand(image: Image.Image, view: dict[str, Any], table: Table, y: int) -> int
     y += 112
     for i, tile in enumerate(hand["tiles"]):
         sprite = _hand_tile_sprite(tile["centre"], tile["corner"], tile["name"], tile["kind"])
-        image.paste(sprite, (BX - 30 + (i % 2) * (HAND_TILE_W + 12), y + (i // 2) * 96))
+        paste_at(image, sprite, BX - 30 + (i % 2) * (HAND_TILE_W + 12), y + (i // 2) * 96)
     return y + 96 * math.ceil(len(hand["tiles"]) / 2)
 
 
@@ -665,13 +681,19 @@ DOING = {"order": "Order action", "factory": "Factory action",
 
 
 def _header(view: dict[str, Any]) -> Header:
-    """The shared header under the game's title and round."""
+    """The shared header, right of the title and round."""
     table = table_of(view)
-    title = "Sugarworks" if table.over else \
-        f"Sugarworks · round {view['round']} of {view['rounds']}"
-    return header(view, WIDTH - 2 * (BX - 30), title=title,
+    return header(view, WIDTH - 16 - HEADER_X,
                   what=DOING.get(table.decision or view["step"], ""), what_lines=2,
                   summary_lines=2)
+
+
+def _title(image: Image.Image, view: dict[str, Any]) -> None:
+    """The game's name, and the round left of the header."""
+    stamp_text(image, (BX - 30, 14), "Sugarworks", 34, INK, True)
+    rounds = "final count" if view["table"]["result"] else \
+        f"round {view['round']} of {view['rounds']}"
+    stamp_text(image, (BX - 30, 60), rounds, READABLE, MUTED, width=HEADER_X - BX + 10)
 
 
 LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
@@ -692,7 +714,7 @@ def _legend_sprite() -> Image.Image:
 
 
 def _legend(image: Image.Image, y: int) -> int:
-    image.paste(_legend_sprite(), (BX - 30, y))
+    paste_at(image, _legend_sprite(), BX - 30, y)
     return y + 44
 
 
@@ -721,7 +743,8 @@ def _height(view: dict[str, Any]) -> int:
 def _draw(view: dict[str, Any]) -> Image.Image:
     head = _header(view)
     image, draw = new_canvas(WIDTH, _height(view))
-    head.draw(image, draw, BX - 30, 14)
+    _title(image, view)
+    head.draw(image, draw, HEADER_X, 14)
     floor = Floor(view["board"])
     draw_floor(image, draw, view, floor)
     y = _gutter(image, view, floor.bottom + 40)
