@@ -437,8 +437,9 @@ def _draw(view: dict[str, Any]) -> Image.Image:
 
 
 #: The real game the palette is drawn from: five seats (every seat colour), early and late
-#: (every candy colour on cards, events, Black Candies), in a seat's eyes too.
-PALETTE_GAMES = (Sample(5, 2, (12, 120), (None, 0)),)
+#: (every candy colour on cards, events, Black Candies), in a seat's own eyes (all that is
+#: public and its secret feeding).
+PALETTE_GAMES = (Sample(5, 2, (12, 120), (0,)),)
 
 
 @cache

@@ -1,4 +1,20 @@
-"""Drawing helpers shared by every game's renderer: fonts, colours, text, panels, PNG."""
+"""The frame every game's picture is drawn in: each idea once, for all five renderers.
+
+- Colours and seat marks: the seat colours and shapes of :mod:`bot.games.colours`.
+- Text: measured without a picture, fitted one way (:func:`stamp_text` with ``width``
+  shortens, :func:`wrap` with ``limit`` cuts the last line, :func:`with_ending` keeps
+  "to play"), each string rasterised once.
+- Shapes and sprites: panels, arrows, canvases for sprites kept by what they show,
+  smooth (supersampled) sprites and pasting them.
+- The envelope and the header: :class:`Table` reads ``view["table"]`` (``Game.table``),
+  and :class:`Header` draws who is to act, the move and the result from it alone.
+- Palettes: one fixed palette per renderer, from pictures of :func:`real_views`, views of
+  real games made and played by the game's own rules.
+- PNG: mapped onto that palette and written with ISA-L.
+
+One module, not a package: the tests that check every seat mark's colour replace
+:func:`seat_mark` here and rely on badges and headers calling it by that name.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +38,8 @@ from bot.games.engine import SeatInfo
 from bot.games.words import STANDING_IN, STANDING_IN_SHORT, listing
 
 Colour = tuple[int, int, int]
+
+# --------------------------------------------------------------------------- colours and marks
 
 BACKGROUND: Colour = (253, 246, 236)
 INK: Colour = (45, 35, 40)

@@ -793,9 +793,9 @@ def _card_status(card: dict[str, Any], view: dict[str, Any]) -> str:
     return "marker" if power.get("marker") else ""
 
 
-#: The real games the palette is drawn from: four seats from the start to the end (a seat's
-#: own picture too), and a game with power cards.
-PALETTE_GAMES = (Sample(4, 5, (0, 6, END), (None, 0)),
+#: The real games the palette is drawn from: four seats from the start to the end, and a
+#: game with power cards.
+PALETTE_GAMES = (Sample(4, 5, (0, 6, END)),
                  Sample(3, 4, (3,), options=(("power", "random 2"),)))
 
 

@@ -851,9 +851,9 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     return image
 
 
-#: The real games the palette is drawn from: four seats (every bear colour) early, mid-game
-#: with a seat's hand.
-PALETTE_GAMES = (Sample(4, 8, (3, 12), (None, 1)),)
+#: The real game the palette is drawn from: four seats (every bear colour) early and
+#: mid-game, in a seat's own eyes (the table and its hand).
+PALETTE_GAMES = (Sample(4, 8, (3, 12), (1,)),)
 
 
 @cache

@@ -763,8 +763,8 @@ PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240,
 
 
 #: The real game the palette is drawn from: four seats (every maker's tag) at the start and
-#: later with candies made, orders filled and a seat's hand.
-PALETTE_GAMES = (Sample(4, 6, (2, 24), (None, 0)),)
+#: later with candies made and orders filled, in a seat's own eyes (its hand too).
+PALETTE_GAMES = (Sample(4, 6, (2, 24), (0,)),)
 
 
 @cache
