@@ -509,7 +509,7 @@ class Header:
 
     def draw(self, image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> int:
         """Draw at ``(x, y)``; returns the y under the header."""
-        table, width = self.table, self.width
+        table, width, top = self.table, self.width, y
         move = f"move {table.move}" if self.move else ""
         move_w = text_size(move, self.size)[0] + 16 if move else 0
         if self.title:
@@ -545,7 +545,7 @@ class Header:
         for line in self.lines:
             stamp_text(image, (x, y), line, self.size, INK)
             y += self.leading
-        return y + 4 if self.lines else y - 10
+        return top + self.height
 
     def _result(self, image: Image.Image, draw: ImageDraw.ImageDraw, x: int, mid: int,
                 room: int) -> None:

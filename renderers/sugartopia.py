@@ -598,7 +598,9 @@ def _what(view: dict[str, Any], table: Table) -> str:
     if table.decision == "feed" and feeding:
         area = next((a for a in view.get("areas", []) if a["id"] == feeding["area"]), None)
         where = f" in {area['name']}" if area and "name" in area else ""
-        bears = " or ".join(feeding["colours"])
+        colours = feeding["colours"]
+        bears = " or ".join([", ".join(colours[:-1]), colours[-1]] if len(colours) > 1
+                            else colours)
         return (f"Choose which bear eats{where}: {feeding['cubes']} sugar left for {bears} "
                 f"bears (feed {feeding['colours'][0]}).")
     if table.viewer in table.acting and view.get("hand"):
