@@ -95,7 +95,8 @@ def draw(game: Game, job: ReplayJob, render: Renderer) -> bytes:
     more than a few open pictures. The palette comes from a few frames spread over the
     game, the canvas from the largest frame (a board can grow as a game goes on).
     """
-    from renderers.gif import GifStream, palette_of, sample_indices, scaled, scaled_size
+    from renderers.common import palette_of
+    from renderers.gif import GifStream, sample_indices, scaled, scaled_size
 
     pngs = [render(view) for view in views(game, job)]
 

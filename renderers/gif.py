@@ -8,12 +8,9 @@ from collections.abc import Sequence
 
 from PIL import GifImagePlugin, Image, ImageChops
 
-from bot.games.colours import PAINTS
-from renderers.common import BACKGROUND, INK, PANEL, WHITE, make_palette_keeping
+from renderers.common import BACKGROUND, palette_of
 
 PALETTE_SAMPLES = 4  # frames, spread over the game, that the shared palette is taken from
-#: Drawn exactly in every frame: a seat's colour must not drift to a neighbour's (or white).
-KEPT = [*(paint.rgb for paint in PAINTS.values()), BACKGROUND, INK, PANEL, WHITE]
 
 
 def animate(pngs: Sequence[bytes], *, frame_ms: int = 900, last_frame_ms: int = 3000,
@@ -251,17 +248,6 @@ def _as_before_clear(before: Image.Image, after: Image.Image,
     frame = after.copy()
     frame.paste(clear, mask=same)
     return frame, clear
-
-
-def palette_of(samples: Sequence[Image.Image]) -> Image.Image:
-    """One palette for a GIF whose frames look like ``samples`` (RGB), keeping every seat
-    colour and the frame colours exact (:data:`KEPT`)."""
-    sheet = Image.new("RGB", (max(f.width for f in samples), sum(f.height for f in samples)))
-    y = 0
-    for sample in samples:
-        sheet.paste(sample, (0, y))
-        y += sample.height
-    return make_palette_keeping(sheet, KEPT)
 
 
 def scaled(frame: Image.Image, max_width: int = 640) -> Image.Image:

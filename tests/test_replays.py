@@ -14,7 +14,8 @@ from bot.games.engine import SeatInfo
 from bot.refusals import Busy
 from bot.replays import MAX_FRAMES, ReplayJob, Replays, draw, shown_positions, views
 from renderers import render
-from renderers.gif import GifStream, palette_of
+from renderers.common import palette_of
+from renderers.gif import GifStream
 
 
 def picture(n: int, size: tuple[int, int] = (120, 80)) -> Image.Image:
