@@ -622,7 +622,7 @@ class Stages:
     def watching(self, store: Any, game: Game) -> Callable[[], None]:
         """Time ``store``'s and ``game``'s calls and the tables' state JSON; returns the undo."""
         import bot.tables.core
-        import bot.tables.play
+        import bot.tables.moves
 
         undo: list[Callable[[], None]] = []
 
@@ -635,7 +635,7 @@ class Stages:
         for name in ("parse", "apply"):
             patch(game, name, self.timed("engine", getattr(game, name)), instance=True)
         patch(game, "view", self.timed("views", game.view), instance=True)
-        for module in (bot.tables.core, bot.tables.play):
+        for module in (bot.tables.core, bot.tables.moves):
             for name in ("loads", "dumps"):
                 if hasattr(module, name):
                     patch(module, name, self.timed("state JSON", getattr(module, name)),
@@ -669,7 +669,7 @@ def chess_board(width: int) -> Callable[[], bytes] | None:
     ``None`` without the ``bench`` extra (python-chess and cairosvg).
     """
     try:
-        import cairosvg
+        import cairosvg  # type: ignore[import-untyped]
         import chess
         import chess.svg
     except (ImportError, OSError):  # OSError: cairosvg installed but no cairo library
@@ -727,12 +727,12 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
     from renderers.pool import PooledRenderer
 
     if replays:
-        pool = PooledRenderer()
+        replaying = PooledRenderer()
         try:
-            pool.start()
-            figures = bench_replays(replays, pool)
+            replaying.start()
+            figures = bench_replays(replays, replaying)
         finally:
-            pool.close()
+            replaying.close()
         if as_json:
             print(json.dumps(figures, sort_keys=True))
         else:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord.words import refusal
 from bot.games import GAMES
 from bot.games.engine import dumps, loads
 from bot.store import Store
@@ -107,8 +108,9 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
         for command, attempt in attempts.items():
             with pytest.raises(DamagedStateError) as told:
                 await attempt
-            assert f"#{game_id} is damaged" in str(told.value), (name, command)
-            assert "/game abort" in str(told.value)
+            assert told.value.game_id == game_id, (name, command)
+            assert f"#{game_id} is damaged" in refusal(told.value), (name, command)
+            assert "/game abort" in refusal(told.value)
             assert await row(tables, game_id) == before, (name, command)
         tables.clock.advance(3)  # type: ignore[attr-defined]
         assert await tables.due() == []

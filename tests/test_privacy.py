@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.messages import announcement
 from bot.store import Announcement, Store
 from bot.tables import FORMER_PLAYER, Tables
 
@@ -28,7 +27,7 @@ DAY = 86400.0
 async def tables(db_target: str) -> AsyncIterator[Tables]:
     store = await Store.open(db_target)
     clock = [NOW]
-    yield Tables(store, {"candy-race": CandyRace()}, lambda: clock[0], announcer=announcement)
+    yield Tables(store, {"candy-race": CandyRace()}, lambda: clock[0])
     await store.close()
 
 

@@ -19,10 +19,10 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows
-from bot.discord.errors import FRIENDLY, MISMATCHED, SOMETHING_WRONG, describe, friendly, tell
+from bot.discord import commands, components, flows, publish, words
+from bot.discord.errors import FRIENDLY, MISMATCHED, SOMETHING_WRONG, describe, tell
 from bot.discord.gate import Gate
-from bot.discord.messages import Renderer, announcement
+from bot.discord.messages import Renderer
 from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
 from bot.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, identify_lock_path
@@ -70,7 +70,7 @@ class CandyTree(app_commands.CommandTree["CandyBot"]):
                        error: app_commands.AppCommandError) -> None:
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(cause, FRIENDLY):
-            text = friendly(cause)
+            text = words.refusal(cause)
         elif isinstance(cause, app_commands.CommandSignatureMismatch):
             log.warning("mismatched options in %s", describe(interaction))
             text = MISMATCHED
@@ -173,11 +173,10 @@ class CandyBot(discord.Client):
         """Open the database, register persistent components, start the reminder loop and
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.database)
-        self._tables = Tables(self.store, self.games, self.clock, announcer=announcement,
+        self._tables = Tables(self.store, self.games, self.clock,
                               on_moves=self.metrics.moved, limits=self.settings.limits)
-        self._outbox = Outbox(self.store, self, self.clock,
-                              boards=lambda game_id, shown, nonce: flows.repost_board(
-                                  self, game_id, shown, nonce))
+        self._outbox = Outbox(self.store, self, self.clock, games=self.games,
+                              boards=lambda row: publish.repost_board(self, row))
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")

@@ -25,30 +25,32 @@ import discord
 
 import renderers
 from bot.away import DAY, QuietHours, Vacation
-from bot.discord.words import escaped, names_escaped
+from bot.discord import words
+from bot.discord.words import escaped
 from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Game, Result, View
 from bot.games.words import STANDING_IN, listing
-from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
+from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLine
 from bot.tables import (
     FORMER_PLAYER,
     MAX_REMINDERS,
     Board,
     Forgotten,
     Hand,
-    Handover,
     Lobby,
     MyGame,
-    Reminder,
     SeatVote,
     Status,
     Step,
     plural,
+    step_of,
 )
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+#: Discord keeps at most this many characters of an attachment's description (alt text).
+MAX_ALT = 1024
 #: How long one step's narration may be in a board message before it is summarised.
 STEP_BUDGET = 600
 #: What a summarised step ends with.
@@ -78,13 +80,17 @@ class Outgoing:
     mentions: discord.AllowedMentions = field(default_factory=lambda: NOBODY)
     #: An animation of the latest move, attached beside the picture.
     gif: bytes | None = None
+    #: The picture in words, for a screen reader (Discord's attachment description).
+    alt: str = ""
 
     def files(self) -> list[discord.File]:
         out = []
         if self.image is not None:
-            out.append(discord.File(io.BytesIO(self.image), filename=self.filename))
+            out.append(discord.File(io.BytesIO(self.image), filename=self.filename,
+                                    description=clip(self.alt, MAX_ALT) or None))
         if self.gif is not None:
-            out.append(discord.File(io.BytesIO(self.gif), filename="move.gif"))
+            out.append(discord.File(io.BytesIO(self.gif), filename="move.gif",
+                                    description=clip(self.alt, MAX_ALT) or None))
         return out
 
     def kwargs(self, *, with_view: bool = True) -> dict[str, object]:
@@ -342,10 +348,7 @@ def board_text(board: Board) -> str:
     """The narration of a move message: title, players, headline, steps, who acts next."""
     game = board.game
     lines = [f"**{game.title}** · move {board.move}", players_line(game, board.record.seats)]
-    if board.headline:
-        names = [s.name for s in board.record.seats] + [
-            str(s["name"]) for s in board.state.get("seats", ())]
-        lines.append(names_escaped(board.headline, names))
+    lines.extend(words.news(item) for item in board.news)
     if board.result is not None or board.record.status == "finished":
         summary = board.result.summary if board.result else ""
         # The final scoring is what everybody wants to read: give it more room.
@@ -421,21 +424,40 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int | None) 
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}{tail}"
 
 
-def ping_text(handover: Handover) -> str:
-    """The short new message that pings the players just handed the turn (the board
-    itself never pings: see :func:`board_message`)."""
-    record = handover.record
-    seats = {s.user_id: s for s in record.seats if s.user_id and not s.ai}
-    names = listing([who(handover.game, seats[u]) for u in handover.users if u in seats])
-    if handover.board_message_id:  # the board on show above is edited: point to it
-        link = message_link(record.guild_id, record.channel_id, handover.board_message_id)
-        return f"{names}: your turn in **{handover.game.title}**: {link}"
-    return f"{names}: your turn in **{handover.game.title}** (move {handover.move})."
+def addressed(game: Game, users: Sequence[Sequence[int]]) -> str:
+    """``[[user, seat], ...]`` as an announcement addresses them: each seat's mark and a
+    mention."""
+    return listing([f"{seat_mark(game, int(seat))} {mention(int(user))}" for user, seat in users])
 
 
-def announcement(item: Handover | Reminder) -> str:
-    """The text of an announcement the outbox delivers: a hand-over ping or a reminder."""
-    return ping_text(item) if isinstance(item, Handover) else reminder_text(item)
+def ping_text(item: Announcement, game: Game) -> str:
+    """The words of a hand-over (an announcement about ``turn``) for the players it hands
+    the turn to; with a board to point to (an episode's edited board), a link to it."""
+    data = item.data or {}
+    names = addressed(game, data.get("users", ()))
+    if data.get("board"):
+        link = message_link(item.guild_id, item.channel_id, int(data["board"]))
+        return f"{names}: your turn in **{game.title}**: {link}"
+    return f"{names}: your turn in **{game.title}** (move {int(data.get('move', 0))})."
+
+
+def announcement(item: Announcement, game_of: Callable[[str], Game]) -> str:
+    """The text of an announcement the outbox delivers, worded from its data (an older
+    announcement queued as text is sent as it was)."""
+    data = item.data
+    if data is None:
+        return item.content
+    if item.kind == "notice":
+        return dm_closed_text(int(data["dm_closed"]))
+    game = game_of(str(data.get("game", "")))
+    about = data.get("about")
+    if about == "alert":
+        text = f"{clip(escaped(str(data.get('line', ''))), 1800)} ({game.title})"
+    elif about == "reminder":
+        text = reminder_text(item, game)
+    else:
+        text = ping_text(item, game)
+    return f"{text} · <#{item.channel_id}>" if item.kind == "dm" else text
 
 
 async def board_message(board: Board, renderer: Renderer | None,
@@ -446,7 +468,42 @@ async def board_message(board: Board, renderer: Renderer | None,
     drawing = early.drawing(board.view) if early is not None else None
     image = (await drawing if drawing is not None
              else await render(renderer, board.view, game_id=board.record.id))
-    return Outgoing(board_text(board), image, "board.png", view, NOBODY)
+    return Outgoing(board_text(board), image, "board.png", view, NOBODY, alt=board_alt(board))
+
+
+def _plain_step(step: Step) -> str:
+    """A step in plain words (alt text reads no markdown)."""
+    said = " ".join(step.events)
+    who = f"The AI for {step.name}" if step.for_human else step.name
+    if said.startswith(step.name + " "):
+        return f"{who}{said[len(step.name):]}"
+    return f"{who} {step.notation}." + (f" {said}" if said else "")
+
+
+def board_alt(board: Board) -> str:
+    """The board picture in words, for a screen reader: the game and move, whose turn or
+    the result, the scores, and the last move (what everybody may know)."""
+    names = {s.seat: s.name for s in board.record.seats}
+    parts = [f"{board.game.title} board, move {board.move}."]
+    if board.ranking:
+        parts.append("Game over: " + "; ".join(f"{place}. {name} {score}"
+                                              for name, place, score in board.ranking) + ".")
+    else:
+        acting = [names.get(seat, f"Seat {seat + 1}") for seat in board.to_act]
+        if acting:
+            parts.append(f"To play: {listing(acting)}.")
+        scores = board.game.scores(board.state)
+        parts.append("Scores: " + ", ".join(f"{names.get(seat, seat)} {score}"
+                                             for seat, score in sorted(scores.items())) + ".")
+    if board.steps:
+        parts.append("Last: " + _plain_step(board.steps[-1]))
+    return clip(" ".join(parts), MAX_ALT)
+
+
+def movement_alt(board: Board) -> str:
+    """The movement GIF in words."""
+    last = f": {_plain_step(board.steps[-1])}" if board.steps else ""
+    return clip(f"An animation of the last move of {board.game.title}{last}", MAX_ALT)
 
 
 def mover_text(board: Board, user_id: int, played: str) -> str:
@@ -501,7 +558,10 @@ async def hand_message(hand: Hand, renderer: Renderer | None,
                      f"{listing([marked(hand.game, s, names.get(s, '?')) for s in hand.waiting])}.")
     else:
         lines.append("It is not your turn.")
-    return Outgoing(fit(lines, keep_last=2), image, "hand.png", view, NOBODY)
+    seen = (f"{hand.game.title}: what {seat_name} sees, move {hand.move}. "
+            + (f"Your moves: {', '.join(a.notation for a in hand.legal[:30])}." if hand.legal
+               else "Nothing to do now."))
+    return Outgoing(fit(lines, keep_last=2), image, "hand.png", view, NOBODY, alt=seen)
 
 
 # --------------------------------------------------------------------------- lobby and info
@@ -830,17 +890,21 @@ def back_text(ended: bool) -> str:
     return "You had no vacation to end."
 
 
-def reminder_text(reminder: Reminder) -> str:
-    """A reminder ping, with what happened since the reminded players last acted."""
-    names = " ".join(mention(u) for u in reminder.mentions)
-    record = reminder.record
-    lines = since_lines(reminder.game, reminder.since, reminder.since_more, None)
-    lines.append(f"Reminder {reminder.number} of {MAX_REMINDERS}: {names}, it is your turn in "
-                 f"**{reminder.game.title}** (waiting since {stamp(record.turn_started_at)}).")
-    if reminder.last and reminder.takeover_at:
-        lines.append(f"This is the last one: if you have not moved {stamp(reminder.takeover_at)}, "
+def reminder_text(item: Announcement, game: Game) -> str:
+    """A reminder (an announcement about ``reminder``), with what happened since the
+    reminded players last acted."""
+    data = item.data or {}
+    since = [step_of(step) for step in data.get("since", ())]
+    lines = since_lines(game, since, int(data.get("since_more", 0)), None)
+    number, of = int(data.get("number", 1)), int(data.get("of", MAX_REMINDERS))
+    lines.append(f"Reminder {number} of {of}: {addressed(game, data.get('users', ()))}, it is "
+                 f"your turn in **{game.title}** (waiting since "
+                 f"{stamp(data.get('waiting_since'))}).")
+    takeover_at = data.get("takeover_at")
+    if data.get("last") and takeover_at:
+        lines.append(f"This is the last one: if you have not moved {stamp(takeover_at)}, "
                      f"an AI plays your move.")
-    elif reminder.last:
+    elif data.get("last"):
         lines.append("This is the last reminder: if they still do not move, the others can "
                      "give the seat to the AI with `/game vote`.")
     return fit(lines, keep_last=2)

@@ -76,7 +76,13 @@ class GameError(Exception):
 
 
 class NotationError(GameError):
-    """The text is not an action in this game's notation at all."""
+    """The text is not an action in this game's notation at all: ``typed`` (empty: nothing
+    was typed) and the game's ``help``."""
+
+    def __init__(self, message: str, *, typed: str = "", help: str = "") -> None:
+        super().__init__(message)
+        self.typed = typed
+        self.help = help
 
 
 class IllegalActionError(GameError):
@@ -86,13 +92,21 @@ class IllegalActionError(GameError):
 class AmbiguousActionError(GameError):
     """The text fits more than one legal action."""
 
-    def __init__(self, message: str, candidates: Sequence[str]) -> None:
+    def __init__(self, message: str, candidates: Sequence[str], *, typed: str = "") -> None:
         super().__init__(message)
         self.candidates = list(candidates)
+        self.typed = typed
 
 
 class NotYourTurnError(GameError):
-    """The seat may not act now."""
+    """The seat may not act now: ``waiting`` names the seats the game waits for, and
+    ``decided`` says the seat has already given its answer to a joint decision."""
+
+    def __init__(self, message: str, *, waiting: Sequence[str] = (),
+                 decided: bool = False) -> None:
+        super().__init__(message)
+        self.waiting = tuple(waiting)
+        self.decided = decided
 
 
 class StaleActionError(GameError):
@@ -112,7 +126,15 @@ class CorruptStateError(GameError):
 
 
 class RulesVersionError(GameError):
-    """A saved game made under other rules than this bot plays, with no way to carry it over."""
+    """A saved game made under other rules than this bot plays, with no way to carry it over:
+    ``made`` is its rules version, ``plays`` this bot's, for the game ``title``."""
+
+    def __init__(self, message: str, *, title: str = "", made: int = 0, plays: int = 0,
+                 replaying: bool = False) -> None:
+        super().__init__(message)
+        self.title, self.made, self.plays = title, made, plays
+        #: Only a replay of the game is refused; the game itself plays on.
+        self.replaying = replaying
 
 
 # --------------------------------------------------------------------------- values
@@ -331,8 +353,8 @@ class Turn:
     events: list[Event] = field(default_factory=list)
 
     def say(self, text: str, seat: int | None = None, kind: str = "info", *,
-            reveals: bool = False, to: Sequence[int] | None = None,
-            hits: Sequence[int] = ()) -> None:
+            reveals: bool = False, to: Iterable[int] | None = None,
+            hits: Iterable[int] = ()) -> None:
         """Narrate; ``to`` makes the line private to those seats. ``hits`` names the seats
         this event hurts (a raid on their hideout, sugar taken from them): each also gets
         the line privately, marked with :data:`ALERT`, so that their next catch-up leads
@@ -744,8 +766,8 @@ class Game(ABC):
         """
         raise RulesVersionError(
             f"This {self.title} game was started under rules version {state.get('rules')}, "
-            f"and this bot plays version {self.rules_version}; it cannot be carried over. "
-            "End it with `/game abort` and start a new one.")
+            f"and this bot plays version {self.rules_version}; it cannot be carried over.",
+            title=self.title, made=int(state.get("rules", 1)), plays=self.rules_version)
 
     # ----------------------------------------------------------------- decisions
 
@@ -953,13 +975,13 @@ class Game(ABC):
         """
         norm = normalise(text)
         if not norm:
-            raise NotationError(f"Type a move. {self.notation_help}")
+            raise NotationError(f"Type a move. {self.notation_help}", help=self.notation_help)
         norm = normalise(self.expand(state, seat, norm))
         canon = self.canonical(norm)
         if canon is None:
             raise NotationError(
-                f"`{text.strip()}` is not a {self.title} move. {self.notation_help}"
-            )
+                f"`{text.strip()}` is not a {self.title} move. {self.notation_help}",
+                typed=text.strip(), help=self.notation_help)
         standing = self._standing_match(state, seat, canon)
         if standing is not None:
             return standing
@@ -978,8 +1000,7 @@ class Game(ABC):
             more = f" and {len(prefixed) - 8} more" if len(prefixed) > 8 else ""
             raise AmbiguousActionError(
                 f"`{canon}` could mean {shown}{more}. Type the whole move.",
-                [a.notation for a in prefixed],
-            )
+                [a.notation for a in prefixed], typed=canon)
         raise IllegalActionError(self.explain(state, seat, canon))
 
     def check_token(self, state: State, seat: int, expected: str | int | None) -> None:
@@ -1013,10 +1034,11 @@ class Game(ABC):
         if isinstance(action, str):
             chosen = self.parse(state, seat, action)
         else:
-            chosen = next((a for a in self._legal(state, seat) if a.notation == action.notation),
-                          None) or self._standing_match(state, seat, action.notation)
-            if chosen is None:
+            found = next((a for a in self._legal(state, seat) if a.notation == action.notation),
+                         None) or self._standing_match(state, seat, action.notation)
+            if found is None:
                 raise IllegalActionError(self.explain(state, seat, action.notation))
+            chosen = found
         new = copy.deepcopy(state)
         turn = Turn(Rng(new["rng"]))
         top = self.top(new)
@@ -1107,7 +1129,8 @@ class Game(ABC):
         if not self.plays_rules(made):
             raise RulesVersionError(
                 f"This game was played under {self.title} rules version {made}; this bot plays "
-                f"version {self.rules_version}, so its moves cannot be replayed here.")
+                f"version {self.rules_version}, so its moves cannot be replayed here.",
+                title=self.title, made=int(made), plays=self.rules_version, replaying=True)
 
     def _check_can_act(self, state: State, seat: int) -> None:
         if self.result(state) is not None:
@@ -1117,9 +1140,14 @@ class Game(ABC):
             top = self.top(state)
             if top is not None and seat in top.answered:
                 raise NotYourTurnError("You have already decided; waiting for "
-                                       f"{self._names(state, actors)}.")
+                                       f"{self._names(state, actors)}.",
+                                       waiting=self._seat_names(state, actors), decided=True)
             raise NotYourTurnError(f"It is not your turn: waiting for "
-                                   f"{self._names(state, actors)}.")
+                                   f"{self._names(state, actors)}.",
+                                   waiting=self._seat_names(state, actors))
+
+    def _seat_names(self, state: State, seats: Iterable[int]) -> tuple[str, ...]:
+        return tuple(self.seat_name(state, s) for s in sorted(seats))
 
     def _names(self, state: State, seats: Iterable[int]) -> str:
         return " and ".join(self.seat_name(state, s) for s in sorted(seats)) or "nobody"
@@ -1375,6 +1403,7 @@ def loads(text: str, game: Game | None = None) -> State:
         if state["rules"] > game.rules_version:
             raise RulesVersionError(
                 f"This {game.title} game was saved by a newer candybot (rules version "
-                f"{state['rules']}); this one plays version {game.rules_version}.")
+                f"{state['rules']}); this one plays version {game.rules_version}.",
+                title=game.title, made=int(state["rules"]), plays=game.rules_version)
         state = game.upgrade(state)
     return state

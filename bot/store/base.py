@@ -890,10 +890,11 @@ class Store(ABC):
             return
         await db.executemany(
             "INSERT INTO outbox (channel_id, guild_id, game_id, kind, content, mentions, nonce, "
-            "created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, due_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(_check_int(a.channel_id, "channel id"), _check_int(a.guild_id, "server id"),
               a.game_id, a.kind, a.content, json.dumps([int(u) for u in a.mentions]),
-              secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at))
+              secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at),
+              None if a.data is None else _dump_object(a.data, "announcement"))
              for a in announcements])
 
     async def claim_announcements(self, now: float, *, lease: float,
@@ -917,7 +918,7 @@ class Store(ABC):
             # for; once it commits, their lease keeps them from being claimed twice.
             rows = await db.execute_fetchall(
                     "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
-                    "o.mentions, o.nonce, o.created_at, o.attempts, "
+                    "o.mentions, o.nonce, o.created_at, o.attempts, o.data, "
                     "(SELECT COUNT(*) FROM outbox m WHERE m.channel_id = o.channel_id "
                     "AND m.status = 'pending') FROM outbox o "
                     "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
@@ -931,14 +932,18 @@ class Store(ABC):
                     [(now + lease, row[0]) for row in rows])
         out = []
         for (row_id, channel, guild, game_id, kind, content, mentions, nonce, created,
-             attempts, pending) in rows:
+             attempts, data, pending) in rows:
             try:
                 users = tuple(int(u) for u in json.loads(mentions))
             except (TypeError, ValueError):
                 users = ()  # a damaged list pings nobody rather than blocking the channel
+            try:
+                said = json.loads(data) if data else None
+            except (TypeError, ValueError):
+                said = None  # worded as "damaged" rather than blocking the channel
             out.append(OutboxRecord(row_id, Announcement(channel, guild, game_id, kind, content,
-                                                         users), nonce, created, attempts + 1,
-                                    more=int(pending) > 1))
+                                                         users, data=said), nonce, created,
+                                    attempts + 1, more=int(pending) > 1))
         return out
 
     async def announcement_delivered(self, announcement_id: int, message_id: int | None,
@@ -1056,8 +1061,9 @@ class Store(ABC):
                                           strict=True)) for row in rows]
         out["announcements"] = [
             {"kind": kind, "channel_id": channel, "status": status, "text": content,
-             "created_at": created, "delivered_at": delivered}
-            for _id, kind, channel, status, content, created, delivered
+             "data": json.loads(data) if data else None, "created_at": created,
+             "delivered_at": delivered}
+            for _id, kind, channel, status, content, created, delivered, data
             in await self._announcements_of(user)]
         return out
 
@@ -1069,7 +1075,7 @@ class Store(ABC):
                   if not_needed else "")
         async with self._reading() as db:
             rows = await db.execute_fetchall(
-                "SELECT id, kind, channel_id, status, content, created_at, delivered_at, "
+                "SELECT id, kind, channel_id, status, content, created_at, delivered_at, data, "
                 f"mentions FROM outbox WHERE mentions LIKE ? {needed}ORDER BY id",
                 (f"%{user}%",))
         out = []

@@ -266,6 +266,11 @@ MIGRATIONS: list[str | Migration] = [
     );
     CREATE INDEX outbox_done ON outbox (created_at) WHERE status <> 'pending';
     """,
+    # 13: what an announcement says, as JSON data the Discord layer words when it sends
+    # it (the tables write no words); older rows keep their text in ``content``.
+    """
+    ALTER TABLE outbox ADD COLUMN data TEXT;
+    """,
 ]
 
 

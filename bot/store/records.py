@@ -32,8 +32,7 @@ class StoreError(Exception):
 class ChannelBusyError(StoreError):
     """The channel already has a lobby or an active game."""
 
-    def __init__(self, message: str = "This channel already has a game. Finish it or use "
-                                      "/game abort first.") -> None:
+    def __init__(self, message: str = "This channel already has a game.") -> None:
         super().__init__(message)
 
 
@@ -72,12 +71,13 @@ class NotSavedError(StoreError):
 
 
 class CorruptRowError(StoreError):
-    """A stored row cannot be read back; ``game_id`` says which game, so it can be aborted."""
+    """A stored row cannot be read back; ``game_id`` says which game (so it can be aborted),
+    ``what`` what is wrong with it."""
 
     def __init__(self, game_id: int, what: str) -> None:
-        super().__init__(f"The saved game #{game_id} is damaged ({what}) and cannot be loaded. "
-                         f"Use /game abort to clear it and start a new one.")
+        super().__init__(f"The saved game #{game_id} is damaged ({what}) and cannot be loaded.")
         self.game_id = game_id
+        self.what = what
 
 
 # --------------------------------------------------------------------------- records
@@ -213,18 +213,21 @@ class FinishRecord:
 class Announcement:
     """A message to post in a channel because of a committed change (see the outbox).
 
-    ``mentions`` are the only users it may ping; ``kind`` says what it is
-    ("turn", "reminder") for logs and metrics.
+    ``mentions`` are the only users it may ping; ``kind`` says what it is ("turn",
+    "reminder", "dm", "notice", "board"). What it says is ``data`` (JSON), worded by the
+    Discord layer when it is sent; ``content`` is the text of announcements queued before
+    they were data.
     """
 
     channel_id: int
     guild_id: int | None
     game_id: int | None
     kind: str
-    content: str
+    content: str = ""
     mentions: tuple[int, ...] = ()
     #: When to post it (UNIX seconds), if not at once: a ping waits for a player away.
     due_at: float | None = None
+    data: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

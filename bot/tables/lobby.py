@@ -12,13 +12,22 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.games.engine import Game, SeatInfo, StaleActionError, State, dumps
+from bot.games.engine import Game, SeatInfo, State, dumps
 from bot.refusals import (
+    AlreadyJoined,
+    AlreadyMade,
+    BadReminderHours,
+    BadSeats,
+    ChannelTaken,
     HostCannotRemoveSelf,
     HostOnly,
     LimitReached,
+    LobbyClosed,
+    LobbyFull,
     MayNotEnd,
+    NeedMorePlayers,
     NotInLobby,
+    NotJoined,
     OthersStillPlaying,
     RemovedFromLobby,
 )
@@ -26,16 +35,15 @@ from bot.store import ChannelBusyError, ConflictError, GameRecord, SeatRecord
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
-    AlreadyMadeError,
     Board,
     Lobby,
-    TableError,
+    Plan,
     TablesBase,
-    _Plan,
     clip_name,
     lobby_owner,
     renumber,
 )
+from bot.tables.news import Begins
 
 #: A change of seats: the new seats, and the new owner if the lobby changes hands; a
 #: change may also return new settings as a third item.
@@ -61,13 +69,11 @@ class Lobbies(TablesBase):
         # Discord checks option types; a forged request may still carry any JSON value.
         if (not isinstance(max_seats, int) or isinstance(max_seats, bool)
                 or not chosen.min_seats <= max_seats <= chosen.max_seats):
-            raise TableError(f"{chosen.title} is for {chosen.min_seats} to {chosen.max_seats} "
-                             f"players; `seats` must be in that range.")
+            raise BadSeats(title=chosen.title, low=chosen.min_seats, high=chosen.max_seats)
         hours = DEFAULT_REMINDER_HOURS if reminder_hours is None else reminder_hours
         if (not isinstance(hours, int | float) or isinstance(hours, bool)
                 or not 0 < hours <= MAX_REMINDER_HOURS):
-            raise TableError(f"`reminder_hours` must be more than 0 and at most "
-                             f"{MAX_REMINDER_HOURS:g}.")
+            raise BadReminderHours(most=MAX_REMINDER_HOURS)
         settings = {"max_seats": max_seats, "reminder_hours": float(hours),
                     "ai_takeover": bool(ai_takeover)}
         hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
@@ -84,19 +90,12 @@ class Lobbies(TablesBase):
                 creator_id=creator_id, options=checked, settings=settings, now=now)
         except ChannelBusyError:
             busy = await self.store.open_game(channel_id)
-            raise TableError(self._busy_message(busy)) from None
+            known = busy is not None and busy.game in self._games
+            raise ChannelTaken(title=self.game(busy.game).title if known and busy else None,
+                               lobby=busy is not None and busy.status == "lobby") from None
         seat = SeatRecord(0, creator_id, clip_name(creator_name), False)
         record = await self.store.set_seats(record.id, record.version, (seat,), now)
         return Lobby(record, chosen)
-
-    def _busy_message(self, busy: GameRecord | None) -> str:
-        if busy is None:
-            return "This channel already has a game. Try again in a moment."
-        title = self.game(busy.game).title if busy.game in self._games else busy.game
-        stage = "a lobby for" if busy.status == "lobby" else "a game of"
-        return (f"This channel already has {stage} {title}: one game per channel. Finish it, "
-                f"leave it with `/game leave`, or end it with `/game abort` (its host or "
-                f"anyone with Manage Channels). Or start yours in another channel.")
 
     async def lobby(self, game_id: int, channel_id: int | None = None) -> Lobby:
         """The lobby ``game_id`` as it stands."""
@@ -109,7 +108,7 @@ class Lobbies(TablesBase):
         for _ in range(5):
             record = await self._by_id(game_id, channel_id)
             if record.status != "lobby":
-                raise StaleActionError("That lobby has closed.")
+                raise LobbyClosed()
             game = self.game(record.game)
             seats, owner, *rest = change(record, game)
             try:
@@ -119,7 +118,7 @@ class Lobbies(TablesBase):
             except ConflictError:
                 continue
             return Lobby(record, game)
-        raise AlreadyMadeError("The lobby is busy right now; try again.")
+        raise AlreadyMade(reason="lobby_busy")
 
     async def join(self, game_id: int, user_id: int, name: str,
                    channel_id: int | None = None) -> Lobby:
@@ -129,11 +128,11 @@ class Lobbies(TablesBase):
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
             if self._seats_of(record, user_id):
-                raise TableError("You have already joined this game.")
+                raise AlreadyJoined()
             if user_id in record.settings.get("removed", ()):
                 raise RemovedFromLobby()
             if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
-                raise TableError("This game is full.")
+                raise LobbyFull()
             if seated >= self.limits.games_per_person:
                 raise LimitReached(limit="games", allowed=self.limits.games_per_person)
             seat = SeatRecord(len(record.seats), user_id, clip_name(name), False)
@@ -176,7 +175,7 @@ class Lobbies(TablesBase):
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], int | None]:
             if not self._seats_of(record, user_id):
-                raise TableError("You have not joined this game.")
+                raise NotJoined()
             kept = renumber([s for s in record.seats if s.user_id != user_id or s.ai])
             heir = None
             if lobby_owner(record) == user_id:
@@ -198,7 +197,7 @@ class Lobbies(TablesBase):
             if user_id != owner:
                 raise HostOnly(what="add_ai", host=owner)
             if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
-                raise TableError("This game is full.")
+                raise LobbyFull()
             number = sum(1 for s in record.seats if s.ai) + 1
             return (*record.seats, SeatRecord(len(record.seats), None, f"AI {number}", True)), None
 
@@ -209,7 +208,7 @@ class Lobbies(TablesBase):
         """Close a lobby: its host, or anyone with Manage Channels."""
         record = await self._by_id(game_id, channel_id)
         if record.status != "lobby":
-            raise StaleActionError("That lobby has closed.")
+            raise LobbyClosed()
         self._check_may_end(record, user_id, can_manage)
         await self.store.abort(record.id, self.clock())
         return Lobby(await self._by_id(game_id), self.game(record.game), "cancelled")
@@ -242,13 +241,13 @@ class Lobbies(TablesBase):
 
     def _startable(self, record: GameRecord, game: Game, user_id: int) -> None:
         if record.status != "lobby":
-            raise StaleActionError("That lobby has closed.")
+            raise LobbyClosed()
         owner = lobby_owner(record)
         if user_id != owner:
             raise HostOnly(what="start", host=owner)
         if len(record.seats) < game.min_seats:
-            raise TableError(f"{game.title} needs at least {game.min_seats} players; "
-                             f"{len(record.seats)} joined. Invite someone or add an AI seat.")
+            raise NeedMorePlayers(title=game.title, needed=game.min_seats,
+                                  joined=len(record.seats))
 
     async def start(self, game_id: int, user_id: int,
                     channel_id: int | None = None) -> tuple[Lobby, Board]:
@@ -261,10 +260,10 @@ class Lobbies(TablesBase):
 
         dealt = dataclasses.replace(record, seats=seats)
 
-        def deal() -> tuple[State, str, str, tuple[int, ...]]:
+        def deal() -> tuple[State, str, tuple[str, ...], tuple[int, ...]]:
             state, events = game.begin([SeatInfo(s.name, s.ai) for s in seats], seed,
                                        record.options)
-            said = " ".join(e.text for e in events if e.public and e.text)
+            said = tuple(e.text for e in events if e.public and e.text)
             # Whoever acts first is pinged, the host who pressed Start included: the
             # first turn is handed to them like any other.
             first = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(dealt, game, state)
@@ -282,13 +281,12 @@ class Lobbies(TablesBase):
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
                 now=now, next_reminder_at=now + self._interval(record), announce=announce)
         except ConflictError:
-            raise AlreadyMadeError("The lobby changed while you clicked; try again.") from None
+            raise AlreadyMade(reason="lobby_changed") from None
         # Players to act at the deal are announced with the start; the AI turns that
         # follow announce whoever they hand the turn to.
         ready = await self._settled(started, game,
-                                    lambda: self._ai_chain(started, game,
-                                                           _Plan(state)))
+                                    lambda: self._ai_chain(started, game, Plan(state)))
         board = await self._commit(started, game, ready,
-                                   headline=f"{game.title} begins! {said}".strip())
+                                   news=(Begins(title=game.title, setup=said),))
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(board.record, game, "started"), board

@@ -15,6 +15,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.engine import Action, Game, Result, State, normalise
+from bot.refusals import (
+    EndedDamaged,
+    NeverStarted,
+    NoGameNumbered,
+    NoHand,
+    NotAPlace,
+    NothingToDecide,
+    NotStarted,
+)
 from bot.replays import ReplayJob
 from bot.store import ActionRecord, GameRecord, NotFoundError, StatLine
 from bot.tables.core import (
@@ -82,10 +91,9 @@ class Queries(TablesBase):
             except NotFoundError:
                 record = None
             if record is None or record.channel_id != channel_id:
-                raise TableError(f"There is no game {game_id} in this channel: "
-                                 f"`/game history` lists its games by number.")
+                raise NoGameNumbered(game_id=game_id)
             if record.state_json is None:
-                raise TableError(f"Game {game_id} never started, so there is nothing to see.")
+                raise NeverStarted(game_id=game_id)
             return record
         current = await self.store.open_game(channel_id)
         if current is not None and current.status == "active":
@@ -101,6 +109,10 @@ class Queries(TablesBase):
         record = await self._shown(channel_id)
         return await self._with_away(await asyncio.to_thread(self._board, record, zoom))
 
+    async def board_of_game(self, record: GameRecord) -> Board:
+        """The public board of the game ``record`` as it stands."""
+        return await self._with_away(await asyncio.to_thread(self._board, record, None))
+
     def _looked_at(self, record: GameRecord) -> tuple[Game, State]:
         """:meth:`_state` of a game to show; an ended game that cannot be loaded is
         simply unreadable (there is nothing left to abort)."""
@@ -109,9 +121,7 @@ class Queries(TablesBase):
         except DamagedStateError:
             if record.status == "active":
                 raise
-            raise TableError(f"Game {record.id} has ended, but its saved state is damaged, "
-                             f"so it cannot be shown. `/game new` starts the next one.") \
-                from None
+            raise EndedDamaged(game_id=record.id) from None
 
     def _board(self, record: GameRecord, zoom: str | None) -> Board:
         """:meth:`board`'s computation (runs in a worker thread)."""
@@ -120,11 +130,7 @@ class Queries(TablesBase):
             zoom = normalise(zoom)
             spots = game.zoom_spots(state)
             if zoom not in spots:
-                if not spots:
-                    raise TableError(f"{game.title} has no places to zoom to.")
-                shown = ", ".join(f"`{s}`" for s in spots[:12])
-                more = " …" if len(spots) > 12 else ""
-                raise TableError(f"`{zoom}` is not a place on this board. Try {shown}{more}.")
+                raise NotAPlace(title=game.title, zoom=zoom, spots=tuple(spots))
         return self.board_of(record, game, state, zoom=zoom)
 
     async def zoom_spots(self, channel_id: int, typed: str) -> list[str]:
@@ -154,9 +160,9 @@ class Queries(TablesBase):
         else:
             record = await self._by_id(game_id, channel_id)
             if record.status == "lobby":
-                raise TableError("This game has not started yet: use the lobby's Start button.")
+                raise NotStarted()
             if record.status != "active":
-                raise TableError("This game is over: there is nothing left to decide.")
+                raise NothingToDecide()
         hand = await asyncio.to_thread(self._hand, record, user_id)
         since, more = await self._since(record, (s.seat for s in self._seats_of(record, user_id)))
         return replace(hand, since=since, since_more=more)
@@ -166,7 +172,7 @@ class Queries(TablesBase):
         game, state = self._state(record)
         mine = self._seats_of(record, user_id)
         if not mine:
-            raise TableError("You are not playing in this game, so you have no hand to see.")
+            raise NoHand()
         acting = game.to_act(state)
         seat = next((s.seat for s in mine if s.seat in acting), mine[0].seat)
         legal = tuple(game.legal_actions(state, seat))
@@ -188,8 +194,7 @@ class Queries(TablesBase):
         game, state = self._looked_at(record)
         mine = self._seats_of(record, user_id)
         if not mine:
-            raise TableError("You did not play in this channel's last game, so you have no "
-                             "hand to see. `/game board` shows its final board.")
+            raise NoHand(ended=True)
         seat = mine[0].seat
         view = game.view(marked_stand_ins(state, record.seats), seat)
         return Hand(record, game, seat, view, (), (), int(state["move"]),

@@ -183,6 +183,11 @@ class Session:
                                          permissions=permissions))
         return self.rec.last()
 
+    def answer(self) -> Sent:
+        """The private answer to the last command or click: the mover hears it before the
+        channel's new board goes out, so it need not be the last message sent."""
+        return self.rec.private()[-1]
+
     async def start(self, game: str, *, humans: Sequence[int], ai: int = 0,
                     **options: Any) -> Sent:
         """Open a lobby as ``humans[0]``, seat everyone, press Start: the first board."""

@@ -18,6 +18,7 @@ from bot.discord import commands, components, messages
 from bot.games.engine import Action, MultiSelect, OptionSpec
 from bot.store import ActionRecord, GameRecord, SeatRecord
 from bot.tables import Board, Lobby, Step
+from bot.tables.news import Begins
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 BIG_ID = 2**63 - 1
@@ -134,7 +135,8 @@ def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None
     game = registry["candy-race"]
     steps = tuple(Step(1, "N" * 32, "play 3", ("A very long chain. " * 60,), True)
                   for _ in range(30))
-    board = Board(record(), game, {"move": 12}, {}, "h" * 300, steps, (0,), (10**17,))
+    board = Board(record=record(), game=game, state={"move": 12}, view={}, steps=steps,
+                  news=(Begins(title="h" * 300),), to_act=(0,), mentions=(10**17,))
     text = messages.board_text(board)
     assert len(text) <= 2000 and text.endswith("use `/play`.")
     assert text.startswith("**Candy Race** · move 12\nPlayers: 🟦● **" + "N" * 32)

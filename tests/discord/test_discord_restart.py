@@ -112,7 +112,7 @@ async def test_no_reminder_without_a_human_to_wait_for(table: Table) -> None:
 async def test_a_failed_post_keeps_the_move_and_board_recovers_it(
         table: Table, caplog: pytest.LogCaptureFixture) -> None:
     await two_player_dash(table)
-    table.rec.fail_when(lambda s: s.via == "webhook" and bool(s.pngs))
+    table.rec.fail_when(lambda s: bool(s.pngs) and not s.ephemeral)
     table.rec.clear()
     with caplog.at_level(logging.ERROR):
         await table.gw.send(table.gw.command(ALICE, "play", options={"action": "step"}))
@@ -120,6 +120,7 @@ async def test_a_failed_post_keeps_the_move_and_board_recovers_it(
     assert not any("unexpected error" in r.message for r in caplog.records)
     told = table.rec.last()
     assert told.ephemeral and told.content.startswith("Your move counts: it is saved")
+    assert [s for s in table.rec.public() if s.pngs and s.created] == []
     assert "`/game board` shows it" in told.content and "Traceback" not in told.content
     assert table.rec.notified_users() == [BOB]
 
