@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 from collections.abc import Mapping
+from typing import Any
 
 import discord
 
@@ -117,7 +118,8 @@ async def serve(bot: CandyBot, token: str) -> str | None:
                      bot.settings.metrics_port)
         async with bot:
             running = asyncio.create_task(bot.start(token), name="candybot-gateway")
-            await asyncio.wait({running, signalled}, return_when=asyncio.FIRST_COMPLETED)
+            either: set[asyncio.Future[Any]] = {running, signalled}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
             if not signalled.done():
                 running.result()
                 return None

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from bot.limits import Limits
 from bot.store.base import is_postgres
@@ -127,7 +128,7 @@ def parse_limits(values: Mapping[str, str]) -> Limits:
     """The :class:`~bot.limits.Limits` the ``CANDYBOT_MAX_*``/``*_SECONDS`` variables set
     (each a positive number; unset: the default)."""
     limits = Limits()
-    changes: dict[str, int | float] = {}
+    changes: dict[str, Any] = {}
     for variable, name in LIMIT_VARIABLES.items():
         text = values.get(variable, "").strip()
         if not text:

@@ -71,7 +71,7 @@ FOOTER = 24
 BOTTOM = 6
 
 def _colours(view: dict[str, Any]) -> dict[str, Colour]:
-    return {c["id"]: tuple(c["rgb"]) for c in view["colours"]}  # type: ignore[misc]
+    return {c["id"]: tuple(c["rgb"]) for c in view["colours"]}
 
 
 def _sugar_cube(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,

@@ -742,7 +742,7 @@ def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     zlib a quarter of the data. A per-picture octree palette is 2-3 ms slower for
     the same size, hence one fixed palette per renderer.
 
-    Measured again (issue 19) on 40 public pictures of real AI games of every game,
+    Measured on 40 public pictures of real AI games of every game,
     1000 px wide and 1100-2100 px tall (Pillow 13, zlib 1.2.13, 2 cores): mapping
     costs 1.6 ns a pixel (2-3.5 ms), whatever the picture holds (a plain canvas
     maps as slowly), and Pillow's PNG writer spent 4-7 ms in zlib level 1 (65-95

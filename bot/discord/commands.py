@@ -95,8 +95,8 @@ def build_new_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..
     )(new)
     if not many:
         app_commands.choices(game=game_choices(games))(new)
-    command = app_commands.Command(name="new", description="Open a lobby for a new game here.",
-                                   callback=new)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="new", description="Open a lobby for a new game here.", callback=new)
     if many:
         command.autocomplete("game")(_game_autocomplete)
     for name in extra:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -122,6 +122,20 @@ def _token(raw: str | None, move: int) -> str | int:
     return move if raw is None else raw
 
 
+def _select(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """The menu a click came from, as discord.py rebuilt it (a forged id on another kind
+    of component reads as an empty menu)."""
+    return item if isinstance(item, discord.ui.Select) else discord.ui.Select()
+
+
+def _options(item: discord.ui.Item[Any]) -> list[discord.SelectOption]:
+    return _select(item).options
+
+
+def _label(item: discord.ui.Item[Any]) -> str:
+    return (item.label or "") if isinstance(item, discord.ui.Button) else ""
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=_known(rf"cb:lobby:{GAME_ID}:(?P<op>join|leave|ai|start|cancel)")):
     """One of the lobby's buttons."""
@@ -135,7 +149,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> LobbyButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -153,8 +167,8 @@ class LobbyRemove(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> LobbyRemove:
-        return cls(int(match["game"]), item.options)
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyRemove:
+        return cls(int(match["game"]), _options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
@@ -178,9 +192,9 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> ChoiceButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ChoiceButton:
         return cls(int(match["game"]), int(match["move"]), match["token"], match["notation"],
-                   item.label or "")
+                   _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("move", interaction, self.game_id, self.move, self.token, self.notation)
@@ -210,8 +224,8 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> ChoiceSelect:
-        return cls(int(match["game"]), int(match["move"]), match["token"], item.options)
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ChoiceSelect:
+        return cls(int(match["game"]), int(match["move"]), match["token"], _options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         notation = self.item.values[0] if self.item.values else ""
@@ -237,9 +251,9 @@ class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> ManySelect:
-        return cls(int(match["game"]), int(match["move"]), match["token"], item.options,
-                   min_values=item.min_values, max_values=item.max_values)
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ManySelect:
+        return cls(int(match["game"]), int(match["move"]), match["token"], _options(item),
+                   min_values=_select(item).min_values, max_values=_select(item).max_values)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("many", interaction, self.game_id, self.move, self.token,
@@ -257,7 +271,7 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> DecideButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> DecideButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -275,7 +289,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> BackButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> BackButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -303,9 +317,9 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> StepButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> StepButton:
         return cls(int(match["game"]), int(match["move"]), match["token"], match["op"],
-                   int(match["page"]), match["path"], item.label or "")
+                   int(match["page"]), match["path"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("step", interaction, self.game_id, self.move, self.token, self.op,
@@ -328,9 +342,9 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> StepSelect:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> StepSelect:
         return cls(int(match["game"]), int(match["move"]), match["token"], int(match["n"]),
-                   item.options)
+                   _options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
@@ -354,8 +368,8 @@ class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> OldChoiceButton:
-        return cls(int(match["game"]), int(match["move"]), match["notation"], item.label or "")
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> OldChoiceButton:
+        return cls(int(match["game"]), int(match["move"]), match["notation"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("move", interaction, self.game_id, self.move, self.move, self.notation)
@@ -375,8 +389,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> OldChoiceSelect:
-        return cls(int(match["game"]), int(match["move"]), item.options)
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> OldChoiceSelect:
+        return cls(int(match["game"]), int(match["move"]), _options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         notation = self.item.values[0] if self.item.values else ""
@@ -400,7 +414,8 @@ async def answer_unrecognised(interaction: discord.Interaction) -> bool:
     """
     if interaction.type is not discord.InteractionType.component:
         return False
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    data: Mapping[str, object] = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
     if recognised(custom_id) and _on_message(interaction, custom_id):
         return False
     if interaction.response.is_done():

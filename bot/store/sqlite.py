@@ -61,7 +61,7 @@ class SqliteStore(Store):
     # ----------------------------------------------------------------- lifecycle
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> SqliteStore:  # type: ignore[override]
+    async def open(cls, path: str | os.PathLike[str]) -> SqliteStore:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
         name = os.fspath(path)
         with owner_only():

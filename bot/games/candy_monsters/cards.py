@@ -172,6 +172,14 @@ def card(card_id: str) -> Card:
     return catalogue()[card_id]
 
 
+def ability(card_id: str) -> Ability:
+    """The ability of an ability card (or a monster that has one)."""
+    found = card(card_id).ability
+    if found is None:
+        raise KeyError(f"card {card_id} has no ability")
+    return found
+
+
 def ids_of(kind: str, rules: int | None = None) -> list[str]:
     """Card ids of one kind dealt under rules ``rules`` (``None``: the newest), in data order."""
     return [c.id for c in catalogue().values() if c.kind == kind and c.dealt_in(rules)]

@@ -293,12 +293,12 @@ def removal(state: State, cells: tuple[Cell, ...]) -> Removal:
     gone_set = set(gone)
     freed = []
     for name, card_id in sorted(power["chips"].items()):
-        cell = parse_cell(name, bd.SIZE, bd.SIZE)
-        assert cell is not None
+        caged = parse_cell(name, bd.SIZE, bd.SIZE)
+        assert caged is not None
         if "break_by_neighbour" in effects(card(card_id), "removed") and \
-                any(n in gone_set for n in neighbours(cell, bd.SIZE, bd.SIZE)):
+                any(n in gone_set for n in neighbours(caged, bd.SIZE, bd.SIZE)):
             _leave(power, power["chips"], name)
-            freed.append(cell)
+            freed.append(caged)
     full = tuple(c for c in power["cards"] if c in power["pile"]
                  and power["pile"][c] == int(card(c)["tokens"]) > before[c])
     return Removal(tuple(gone), tuple(cleared), kept_cells, full, tuple(freed))
@@ -612,5 +612,5 @@ def preview(board: bd.Board, power: dict[str, Any],
     """
     trial: State = {"board": copy.deepcopy(board), "power": copy.deepcopy(power)}
     removed = removal(trial, blast.removed)
-    kinds = {c: bd.at(board, c) for c in removed.cells}
+    kinds = {c: k for c in removed.cells if (k := bd.at(board, c)) is not None}
     return removed.cells, [k for k, _ in bonus_keeps(trial, blast, removed, kinds)]

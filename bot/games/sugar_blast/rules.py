@@ -307,8 +307,9 @@ class SugarBlast(Game):
                 return f"No swap of {cell_name(a)} makes a Blast."
             b = cells[1]
             assert b is not None
-            if self._locked_reason(state, b):
-                return self._locked_reason(state, b)
+            locked = self._locked_reason(state, b)
+            if locked:
+                return locked
             if not adjacent(a, b):
                 return (f"{cell_name(a)} and {cell_name(b)} are not next to each other: swap two "
                         "candies that share a side (no diagonals).")
@@ -592,7 +593,7 @@ class SugarBlast(Game):
         removed = pw.removal(state, blast.removed) if "power" in state else None
         cells = blast.removed if removed is None else removed.cells
         state["last"]["blasted"].extend(list(c) for c in cells)
-        kinds = {c: bd.at(board, c) for c in cells}
+        kinds = {c: k for c in cells if (k := bd.at(board, c)) is not None}
         returning: dict[str, int] = {}
         for cell in cells:
             candy = kinds[cell]
@@ -632,7 +633,7 @@ class SugarBlast(Game):
         self._settle(state, turn, seat)
 
     def _power_keeps(self, state: State, turn: Turn, seat: int, blast: bd.Blast,
-                     removed: pw.Removal, kinds: dict[Cell, str | None]) -> None:
+                     removed: pw.Removal, kinds: dict[Cell, str]) -> None:
         """What the power tokens added to a Blast: cleared squares, broken cages, bonus keeps."""
         name = self.seat_name(state, seat)
         if removed.cleared:

@@ -446,7 +446,7 @@ class SugarHeist(Game):
             key = cards.names().get(name)
             hand = {cards.instances()[c] for c in player["hand"]}
             if key not in hand:
-                return "That card is not in your hand: see `/game hand`."
+                return "That card is not in your hand."
             d = cards.hideout_cards()[key]
             if d["cost"] > player["money"]:
                 return f"{d['name']} costs ${d['cost']}; you have ${player['money']}."

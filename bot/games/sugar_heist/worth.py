@@ -129,12 +129,12 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
         k = min(count, MAX_DICE - len(pool))
         return _fill(pool, k, rest, frozen_challenge)
     if do == "outside_roll":
-        hit = sum(1 for face in range(1, 7)
-                  if face >= step.get("at_least", 7) or face <= step.get("at_most", 0)) / 6
+        chance = sum(1 for face in range(1, 7)
+                     if face >= step.get("at_least", 7) or face <= step.get("at_most", 0)) / 6
         now = _join(_freeze(step["then"]), rest)
         other = _join(_freeze(step.get("else", [])), rest)
-        return hit * _chance_after(pool, now, frozen_challenge) + \
-            (1 - hit) * _chance_after(pool, other, frozen_challenge)
+        return chance * _chance_after(pool, now, frozen_challenge) + \
+            (1 - chance) * _chance_after(pool, other, frozen_challenge)
     if do == "choice":
         return max(_chance_after(pool, _join(_freeze(o), rest), frozen_challenge)
                    for o in step["options"])

@@ -136,7 +136,7 @@ class Table:
     def placements(self, card: Card) -> list[tuple[Pos, int]]:
         """Every legal (spot, rotation) for a land card (the same answer as :meth:`fits`)."""
         turns = [(rot, [card.edge(side, rot) for side in range(SIDES)]) for rot in ROTATIONS]
-        out = []
+        out: list[tuple[Pos, int]] = []
         for pos in self.open_spots():
             needs = self._needs(pos)
             out.extend((pos, rot) for rot, edges in turns

@@ -125,7 +125,7 @@ def icons() -> dict[str, Icon]:
     out = {}
     for key, raw in _data("tiles.json")["icons"].items():
         move = tuple(raw["move"]) if "move" in raw else None
-        out[key] = Icon(key, move, raw.get("eats"), raw["text"])  # type: ignore[arg-type]
+        out[key] = Icon(key, move, raw.get("eats"), raw["text"])
     return out
 
 
@@ -149,7 +149,7 @@ def tile_stack() -> list[str]:
 @cache
 def tile_ids() -> tuple[tuple[str, str], ...]:
     """(tile id, kind) for every physical conveyor tile."""
-    out = []
+    out: list[tuple[str, str]] = []
     for kind in tile_kinds().values():
         for _ in range(kind.count):
             out.append((f"t{len(out) + 1:02d}", kind.kind))

@@ -302,7 +302,7 @@ class Sugarworks(Game):
         if verb == "draw":
             return "The order deck is empty."
         if verb == "skip" or verb == "pass":
-            return "You can still act: see the suggestions of `/play`."
+            return "You may not pass while you can still act."
         if verb == "adjust":
             return self._explain_adjust(state, words)
         if verb == "conveyor":
@@ -399,6 +399,7 @@ class Sugarworks(Game):
             self._refill(state, turn, slot)
         elif verb == "draw":
             card = deck_draw(state["deck"])
+            assert card is not None  # legal only while the deck holds a card
             hand.append(card)
             turn.say(f"{name} drew an order card.", seat, "draw", reveals=True)
             turn.say(f"You drew {card}: {ct.orders()[card].text()}.", seat, "draw", to=[seat])
