@@ -13,11 +13,11 @@ from bot.games.engine import GameError
 
 
 @contextmanager
-def refused(pattern: str) -> Iterator[None]:
+def refused(pattern: str) -> Iterator[pytest.ExceptionInfo[GameError]]:
     """The block raises a refusal (or any error a player can cause) whose words, as the
-    Discord layer says them, match ``pattern``."""
+    Discord layer says them, match ``pattern``; the error is kept in what it gives."""
     with pytest.raises(GameError) as caught:
-        yield
+        yield caught
     said = refusal(caught.value)
     assert re.search(pattern, said), said
 

@@ -13,7 +13,12 @@ import re
 from functools import singledispatch
 
 from bot import refusals as r
-from bot.games.engine import NotYourTurnError, RulesVersionError
+from bot.games.engine import (
+    AmbiguousActionError,
+    NotationError,
+    NotYourTurnError,
+    RulesVersionError,
+)
 from bot.games.words import listing, plural
 from bot.store import CorruptRowError
 from bot.tables import news as n
@@ -41,6 +46,12 @@ def unlinked(text: str) -> str:
     """A message that may quote a name between the bot's own formatting (a refusal): no
     name in it can make a link, masked or bare; code spans and mentions stay."""
     return _LINKING.sub(lambda m: "".join("\\" + c for c in m.group(0)), text)
+
+
+def code(text: str) -> str:
+    """``text`` as a code span, as a typed move reads; a backtick in it (a player's
+    text) cannot end the span."""
+    return "`" + text.replace("`", "ˋ") + "`"
 
 
 def stamp(unix: float | None, style: str = "R") -> str:
@@ -84,6 +95,20 @@ def refusal(refused: Exception) -> str:
         raise TypeError(f"no words for {type(refused).__name__}")
     # A game's explanation may quote a player's name: no name in it may make a link.
     return unlinked(str(refused))
+
+
+@refusal.register
+def _(refused: NotationError) -> str:
+    if not refused.typed:
+        return f"Type a move. {refused.help}"
+    return f"{code(refused.typed)} is not a {refused.game} move. {refused.help}"
+
+
+@refusal.register
+def _(refused: AmbiguousActionError) -> str:
+    shown = ", ".join(code(c) for c in refused.candidates[:8])
+    more = f" and {len(refused.candidates) - 8} more" if len(refused.candidates) > 8 else ""
+    return f"{code(refused.typed)} could mean {shown}{more}. Type the whole move."
 
 
 @refusal.register

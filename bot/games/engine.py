@@ -76,11 +76,12 @@ class GameError(Exception):
 
 
 class NotationError(GameError):
-    """The text is not an action in this game's notation at all: ``typed`` (empty: nothing
+    """The text is not an action in ``game``'s notation at all: ``typed`` (empty: nothing
     was typed) and the game's ``help``."""
 
-    def __init__(self, message: str, *, typed: str = "", help: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, game: str, typed: str, help: str) -> None:
+        super().__init__(f"not a move of {game}: {typed!r}")
+        self.game = game
         self.typed = typed
         self.help = help
 
@@ -90,10 +91,10 @@ class IllegalActionError(GameError):
 
 
 class AmbiguousActionError(GameError):
-    """The text fits more than one legal action."""
+    """The text ``typed`` fits more than one legal action: the ``candidates``."""
 
-    def __init__(self, message: str, candidates: Sequence[str], *, typed: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, typed: str, candidates: Sequence[str]) -> None:
+        super().__init__(f"{typed!r} could mean any of {len(candidates)} moves")
         self.candidates = list(candidates)
         self.typed = typed
 
@@ -975,13 +976,11 @@ class Game(ABC):
         """
         norm = normalise(text)
         if not norm:
-            raise NotationError(f"Type a move. {self.notation_help}", help=self.notation_help)
+            raise NotationError(self.title, "", self.notation_help)
         norm = normalise(self.expand(state, seat, norm))
         canon = self.canonical(norm)
         if canon is None:
-            raise NotationError(
-                f"`{text.strip()}` is not a {self.title} move. {self.notation_help}",
-                typed=text.strip(), help=self.notation_help)
+            raise NotationError(self.title, text.strip(), self.notation_help)
         standing = self._standing_match(state, seat, canon)
         if standing is not None:
             return standing
@@ -996,11 +995,7 @@ class Game(ABC):
         if len(prefixed) == 1:
             return prefixed[0]
         if prefixed:
-            shown = ", ".join(f"`{a.notation}`" for a in prefixed[:8])
-            more = f" and {len(prefixed) - 8} more" if len(prefixed) > 8 else ""
-            raise AmbiguousActionError(
-                f"`{canon}` could mean {shown}{more}. Type the whole move.",
-                [a.notation for a in prefixed], typed=canon)
+            raise AmbiguousActionError(canon, [a.notation for a in prefixed])
         raise IllegalActionError(self.explain(state, seat, canon))
 
     def check_token(self, state: State, seat: int, expected: str | int | None) -> None:
