@@ -143,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay(args.folder)
     if args.command == "bench":
-        from bot.bench import bench
+        from tools.bench import bench
 
         return bench(as_json=args.json, samples=args.samples, games=args.game,
                      channels=args.channels, rounds=args.rounds, ai_games=args.ai_games,

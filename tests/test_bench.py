@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from bot import bench as bench_module
-from bot.bench import bench, bench_load, bench_play, bench_render
 from renderers import render
+from tools import bench as bench_module
+from tools.bench import bench, bench_load, bench_play, bench_render
 
 SLUG = "sugartopia"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.games.candy_monsters import GAME
-from bot.games.candy_monsters.docs import cards_markdown
+from tools.rules_pages import candy_monsters_cards as cards_markdown
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules" / "kingdoms-candy-monsters.md"
 
@@ -14,6 +14,17 @@ def test_the_rules_document_holds_the_current_card_list():
     text = PAGE.read_text(encoding="utf-8")
     assert GAME.title in text
     assert cards_markdown() in text
+
+
+def test_the_command_the_page_names_prints_the_list() -> None:
+    import subprocess
+    import sys
+
+    printed = subprocess.run([sys.executable, "-m", "tools.rules_pages",
+                              "kingdoms-candy-monsters"], capture_output=True, text=True,
+                             check=True, cwd=PAGE.parents[2]).stdout
+    assert printed == cards_markdown()
+    assert "python -m tools.rules_pages kingdoms-candy-monsters" in PAGE.read_text()
 
 
 def test_the_card_list_names_every_card():

@@ -11,9 +11,9 @@ from playthrough import Step, play, seats_for
 from test_candy_monsters_rules import check_whole
 from test_invariants import check_step
 
-from bot.games.arena import win_rate_vs_random
 from bot.games.candy_monsters import CandyMonsters, cards
 from bot.games.engine import dumps, loads
+from tools.arena import win_rate_vs_random
 
 GAME = CandyMonsters()
 

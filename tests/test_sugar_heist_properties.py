@@ -8,9 +8,9 @@ import re
 import pytest
 from playthrough import Step, play, seats_for
 
-from bot.games.arena import win_rate_vs_random
 from bot.games.engine import dumps, loads
 from bot.games.sugar_heist import GAME, cards
+from tools.arena import win_rate_vs_random
 
 SUPPLY = cards.supply()
 

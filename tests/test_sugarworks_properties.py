@@ -6,10 +6,10 @@ import pytest
 from playthrough import Step, play, seats_for
 from test_invariants import check_step
 
-from bot.games.arena import win_rate_vs_random
 from bot.games.engine import dumps, loads
 from bot.games.sugarworks import GAME
 from bot.games.sugarworks import content as ct
+from tools.arena import win_rate_vs_random
 
 
 def candies_everywhere(state: dict) -> dict[str, int]:

@@ -53,7 +53,7 @@ import hashlib
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -1271,6 +1271,47 @@ class Lookahead:
     def world(self, rng: Rng) -> State:
         """A state the seat cannot tell from the real one (hidden items dealt afresh)."""
         return self.game.resample(self.known, self.seat, rng)
+
+
+# --------------------------------------------------------------------------- playing on
+
+
+#: Chooses ``seat``'s move in ``state`` (a player who is not the game's AI, in a tool).
+Chooser = Callable[[State, int], Action]
+
+
+def playing(game: Game, state: State, choose: Chooser | None = None, *,
+            max_moves: int = 20_000) -> Iterator[tuple[int, Outcome]]:
+    """Play ``state`` on to the end, the lowest seat that may act moving first, each
+    move chosen by ``choose`` (by default the seat's AI); yields every move as ``(seat,
+    outcome)``. The one loop every all-AI game goes through (the demo, the arena, the
+    bench, balance studies, tests).
+
+    >>> from bot.games import get_game
+    >>> game = get_game("sugar-blast")
+    >>> state = game.new([SeatInfo("A", ai=True), SeatInfo("B", ai=True)], seed=3)
+    >>> moves = list(playing(game, state))
+    >>> game.result(moves[-1][1].state) is not None
+    True
+    """
+    for _ in range(max_moves):
+        acting = game.to_act(state)
+        if not acting:
+            return
+        seat = min(acting)
+        action = game.ai_action(state, seat) if choose is None else choose(state, seat)
+        outcome = game.apply(state, seat, action)
+        yield seat, outcome
+        state = outcome.state
+    raise RuntimeError(f"{game.title} did not end within {max_moves} moves")
+
+
+def play_out(game: Game, state: State, choose: Chooser | None = None, *,
+             max_moves: int = 20_000) -> State:
+    """The state at the end of :func:`playing`."""
+    for _seat, outcome in playing(game, state, choose, max_moves=max_moves):
+        state = outcome.state
+    return state
 
 
 # --------------------------------------------------------------------------- the contract, declared

@@ -1,6 +1,6 @@
 """Drive the real discord.py machinery offline, for tests.
 
-The offline Discord itself (:mod:`bot.discord.offline`: the :class:`Recorder`
+The offline Discord itself (:mod:`tools.offline`: the :class:`Recorder`
 standing in for Discord's HTTP API with its notification rules, the
 :class:`Gateway` building INTERACTION_CREATE payloads, :func:`settle`) lives in
 the package, because ``candybot bench`` drives the bot with it too; this module
@@ -50,7 +50,9 @@ from PIL import Image, ImageDraw
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord.client import CandyBot
-from bot.discord.offline import (  # noqa: F401 (the tests import these from here)
+from bot.games.engine import Game, View
+from bot.store import is_postgres
+from tools.offline import (  # noqa: F401 (the tests import these from here)
     APP_ID,
     BACKGROUND,
     BOT_ID,
@@ -70,8 +72,6 @@ from bot.discord.offline import (  # noqa: F401 (the tests import these from her
     settle,
     user_payload,
 )
-from bot.games.engine import Game, View
-from bot.store import is_postgres
 
 
 def fake_render(view: View) -> bytes:

@@ -10,7 +10,7 @@ import pytest
 from discord_harness import Session
 from race_game import CandyDash
 
-from bot.discord.offline import ALREADY_ACKNOWLEDGED, ANSWER_DEADLINE, UNKNOWN_INTERACTION
+from tools.offline import ALREADY_ACKNOWLEDGED, ANSWER_DEADLINE, UNKNOWN_INTERACTION
 
 ALICE = 350000000000000001
 

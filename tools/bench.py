@@ -6,7 +6,7 @@ For each registered game (or one, ``--game``):
 - **/play**: what a player waits for: their ``/play`` goes through the real bot (the
   discord.py client, the command tree, the handlers, the tables service, the store,
   the pictures, the movement GIF) on an offline Discord
-  (:mod:`bot.discord.offline`), and is timed until the interaction is acknowledged,
+  (:mod:`tools.offline`), and is timed until the interaction is acknowledged,
   until the board reaches the channel, and until a movement GIF is added to it;
   its CPU is split by stage (see :class:`Stages`), so the next bottleneck shows;
 - **chess**: python-chess drawing a board as SVG and cairosvg turning it into a
@@ -48,8 +48,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES, get_game
-from bot.games.arena import win_rate_vs_random
-from bot.games.engine import Game, SeatInfo, State, View, dumps, loads
+from bot.games.engine import Game, SeatInfo, State, View, dumps, loads, playing
+from tools.arena import win_rate_vs_random
 
 #: Every seat of a timed game is a human with this Discord id plus the seat number.
 USER_BASE = 10_000
@@ -81,20 +81,15 @@ def _ai_game(game: Game, seed: int, players: int) -> State:
     return game.new([SeatInfo(f"Seat {i + 1}", ai=True) for i in range(players)], seed)
 
 
-def _step(game: Game, state: State) -> State:
-    seat = min(game.to_act(state))
-    return game.apply(state, seat, game.ai_action(state, seat)).state
-
-
 def sample_views(game: Game, samples: int) -> list[View]:
     """Public views from real AI games, one per move, ``samples`` of them."""
     views: list[View] = []
     seed = 0
     while len(views) < samples:
-        state = _ai_game(game, seed, _players(game))
-        while game.to_act(state) and len(views) < samples:
-            state = _step(game, state)
-            views.append(game.view(state, None))
+        for _seat, outcome in playing(game, _ai_game(game, seed, _players(game))):
+            views.append(game.view(outcome.state, None))
+            if len(views) == samples:
+                break
         seed += 1
     return views
 
@@ -147,8 +142,8 @@ class Answer:
 
 async def _open(store: Any, game: Game, channel: _Channel) -> None:
     """Start a fresh all-human game in the channel (the previous one is over)."""
-    from bot.discord.offline import GUILD_ID
     from bot.store import SeatRecord
+    from tools.offline import GUILD_ID
 
     channel.games += 1
     seed = channel.channel_id * 1000 + channel.games
@@ -201,7 +196,7 @@ class _Bot:
                    ignore: Sequence[asyncio.Task[Any]] = ()) -> list[Answer]:
         """Each channel's player types their /play at the same moment; waits until the bot
         has done everything the moves started (movement GIFs included)."""
-        from bot.discord.offline import settle
+        from tools.offline import settle
 
         self.recorder.clear()
         payloads = [self.gateway.command(c.user_id, "play", options={"action": c.text},
@@ -235,7 +230,7 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
     from bot.app import create_bot
     from bot.config import Settings
     from bot.discord.client import freeze_heap
-    from bot.discord.offline import Recorder, connect
+    from tools.offline import Recorder, connect
 
     async def run(settings: Any) -> Any:
         bot = create_bot(settings, renderer=renderer, clock=time.time)
@@ -408,17 +403,15 @@ async def _stored_ai_game(store: Any, slug: str, players: int, seed: int,
                           channel_id: int) -> int:
     """A whole AI game between ``players`` seats, stored as played (every action logged)
     in ``channel_id``; its id."""
-    from bot.discord.offline import GUILD_ID
     from bot.store import MoveRecord, SeatRecord
+    from tools.offline import GUILD_ID
 
     game = get_game(slug)
     seats = [SeatInfo(f"Player {i + 1}") for i in range(players)]
     state = game.new(seats, seed)
     first = dumps(state)
     moves = []
-    while game.to_act(state):
-        seat = min(game.to_act(state))
-        outcome = game.apply(state, seat, game.ai_action(state, seat))
+    for seat, outcome in playing(game, state):
         moves.append(MoveRecord(seat, USER_BASE + seat, outcome.action.notation,
                                 " ".join(outcome.narration(None)), False))
         state = outcome.state
@@ -439,7 +432,7 @@ def bench_replays(requests: int, renderer: Any) -> dict[str, Any]:
     peak (and the render workers'), how long that move waited, and how many replays were
     drawn."""
     async def work(bot: _Bot) -> dict[str, Any]:
-        from bot.discord.offline import settle
+        from tools.offline import settle
 
         replayed, moving = 1, 2
         game_id = await _stored_ai_game(bot.store, REPLAY_GAME, REPLAY_PLAYERS, REPLAY_SEED,
@@ -689,7 +682,7 @@ def chess_board(width: int) -> Callable[[], bytes] | None:
 
 
 def win_rate(slug: str, games: int, players: int) -> float:
-    """The AI's share of wins against random players (see :mod:`bot.games.arena`)."""
+    """The AI's share of wins against random players (see :mod:`tools.arena`)."""
     return win_rate_vs_random(get_game(slug), games, players)
 
 
