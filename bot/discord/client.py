@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows, publish, words
+from bot.discord import commands, components, flows, publish, threads, words
 from bot.discord.errors import FRIENDLY, MISMATCHED, SOMETHING_WRONG, describe, tell
 from bot.discord.gate import Gate
 from bot.discord.messages import Renderer
@@ -176,7 +176,8 @@ class CandyBot(discord.Client):
         self._tables = Tables(self.store, self.games, self.clock,
                               on_moves=self.metrics.moved, limits=self.settings.limits)
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
-                              boards=lambda row: publish.repost_board(self, row))
+                              boards=lambda row: publish.repost_board(self, row),
+                              directs=lambda row: publish.turn_dm(self, row))
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")
@@ -276,6 +277,22 @@ class CandyBot(discord.Client):
             await self.store.server_back(guild.id)
         except StoreError:
             log.exception("could not note that server %s added the bot", guild.id)
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Discord archived a thread: a game going on in it must not stay archived (an
+        archived thread delivers no click or command)."""
+        if self.store is not None and payload.data.get("thread_metadata", {}).get("archived"):
+            await threads.thread_archived(self, payload.thread_id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread was deleted: the game ends without a result."""
+        if self.store is not None:
+            await threads.channel_gone(self, payload.thread_id, thread=True)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its games, and those of its threads, end without a result."""
+        if self.store is not None:
+            await threads.channel_gone(self, channel.id, thread=False)
 
     async def _sender_loop(self) -> None:
         await self.wait_until_ready()

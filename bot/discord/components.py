@@ -296,6 +296,31 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _dispatch("back", interaction, self.game_id)
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=_known(rf"cb:rm:{GAME_ID}")):
+    """Rematch: a new lobby for the same game and options, the same players seated."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                           custom_id=f"cb:rm:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("rematch", interaction, self.game_id)
+
+
+def rematch_view(game_id: int) -> discord.ui.View:
+    """The Rematch button alone (on a game-over board and on the game's card)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id))
+    return inert(view)
+
+
 class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=_known(rf"cb:b:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN}):(?P<op>[obpc])(?P<page>[0-9]{{1,3}}):"
@@ -399,7 +424,7 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, LobbyRemove, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, BackButton,
-    StepButton, StepSelect, OldChoiceButton, OldChoiceSelect)
+    RematchButton, StepButton, StepSelect, OldChoiceButton, OldChoiceSelect)
 
 
 def recognised(custom_id: str) -> bool:

@@ -141,6 +141,15 @@ class GameRecord:
     lobby_message_id: int | None
     board_message_id: int | None
     result_json: str | None
+    #: The channel whose thread the game is played in (``channel_id``); ``None`` when the
+    #: game is played in its channel itself. The lobby message, then the game's card,
+    #: is in this channel.
+    parent_id: int | None = None
+
+    @property
+    def card_channel_id(self) -> int:
+        """Where the lobby message (in thread mode: the game's card) is."""
+        return self.parent_id if self.parent_id is not None else self.channel_id
 
 
 @dataclass(frozen=True)
@@ -263,7 +272,7 @@ class StatLine:
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
     "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
-    "next_reminder_at, lobby_message_id, board_message_id, result_json"
+    "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id"
 )
 
 
@@ -326,7 +335,7 @@ def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
 def _record(row: Sequence[Any]) -> GameRecord:
     (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
      state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
-     next_reminder_at, lobby_message_id, board_message_id, result_json) = row
+     next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id) = row
     return GameRecord(
         id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
         creator_id=creator_id, options=_load_object(game_id, options, "options"),
@@ -335,7 +344,7 @@ def _record(row: Sequence[Any]) -> GameRecord:
         created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
         reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
         lobby_message_id=lobby_message_id, board_message_id=board_message_id,
-        result_json=result_json)
+        result_json=result_json, parent_id=parent_id)
 
 
 def _readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:

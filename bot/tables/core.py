@@ -384,12 +384,13 @@ class TablesBase:
         return record
 
     async def _by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
-        """The game a button names; it must live in the channel the button was clicked in."""
+        """The game a button names; it must live in the channel the button was clicked in
+        (its thread, or the channel holding its card)."""
         try:
             record = await self.store.get_game(game_id)
         except NotFoundError:
             raise GameGone() from None
-        if channel_id is not None and record.channel_id != channel_id:
+        if channel_id is not None and channel_id not in (record.channel_id, record.parent_id):
             raise ElsewhereButton(channel_id=record.channel_id)
         return record
 

@@ -18,6 +18,7 @@ from bot.games.engine import Action, Game, Result, State, normalise
 from bot.refusals import (
     EndedDamaged,
     NeverStarted,
+    NoGameHere,
     NoGameNumbered,
     NoHand,
     NotAPlace,
@@ -150,9 +151,13 @@ class Queries(TablesBase):
 
         return await asyncio.to_thread(matching)
 
-    async def hand(self, channel_id: int, user_id: int, game_id: int | None = None) -> Hand:
-        """The caller's private view, choices and catch-up: only for their own eyes."""
+    async def hand(self, channel_id: int | None, user_id: int,
+                   game_id: int | None = None) -> Hand:
+        """The caller's private view, choices and catch-up: only for their own eyes (in a
+        direct message, ``channel_id`` is ``None`` and ``game_id`` names the game)."""
         if game_id is None:
+            if channel_id is None:
+                raise NoGameHere()
             record = await self._shown(channel_id)
             if record.status != "active":
                 # The last ended game stays readable: its final private view, nothing to do.
