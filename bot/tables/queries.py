@@ -91,7 +91,7 @@ class Queries(TablesBase):
                 record = await self.store.get_game(game_id)
             except NotFoundError:
                 record = None
-            if record is None or record.channel_id != channel_id:
+            if record is None or channel_id not in (record.channel_id, record.parent_id):
                 raise NoGameNumbered(game_id=game_id)
             if record.state_json is None:
                 raise NeverStarted(game_id=game_id)

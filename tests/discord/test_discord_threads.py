@@ -103,6 +103,13 @@ async def test_one_channel_holds_three_games_each_in_its_own_thread(table: Sessi
     # The channel's history lists the three games; the log works from a thread too.
     await table.gw.send(table.gw.command(ALICE, "game", "history", channel_id=CHANNEL_ID))
     assert table.rec.last().content.count("Candy Dash") == 3
+    first = (await game_in(table, threads[0])).id
+    table.rec.room(threads[0]).archived = False  # someone wrote in it: Discord reopens it
+    for asker, where in ((BOB, CHANNEL_ID), (ALICE, threads[0])):
+        table.rec.clear()
+        await table.gw.send(table.gw.command(asker, "game", "log", {"game": first},
+                                             channel_id=where))
+        assert "step" in table.rec.last().content and not table.rec.last().ephemeral
 
 
 async def game_in(table: Session, thread: int) -> Any:
