@@ -201,6 +201,8 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
             change = tables.add_ai(game_id, user.id, channel)
         elif op == "remove":
             change = tables.remove_from_lobby(game_id, user.id, target, channel)
+        elif op == "level":
+            change = tables.set_ai_level(game_id, user.id, target, channel)
         else:
             change = tables.cancel_lobby(game_id, user.id, _can_manage(interaction), channel)
         lobby = await in_time(change, interaction.response.defer)

@@ -35,6 +35,7 @@ from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLi
 from bot.tables import (
     FORMER_PLAYER,
     MAX_REMINDERS,
+    STAND_IN_LEVEL,
     Board,
     Forgotten,
     Hand,
@@ -44,6 +45,7 @@ from bot.tables import (
     Status,
     Step,
     plural,
+    seat_label,
     step_of,
 )
 
@@ -580,15 +582,16 @@ def lobby_text(lobby: Lobby) -> str:
         lines.append(f"Options: {shown}.")
     hours = float(record.settings.get("reminder_hours", 24))
     if record.settings.get("ai_takeover"):
-        takeover = (", then an AI plays for a silent player until they are back (the table "
-                    "can vote to give the seat to the AI for good)")
+        level = record.settings.get("stand_in_level", STAND_IN_LEVEL)
+        takeover = (f", then an AI plays for a silent player, at its {level} level, until "
+                    f"they are back (the table can vote to give the seat to the AI for good)")
     else:
         takeover = (", then the others can vote to give a silent player's seat to the AI "
                     "(`/game vote`)")
     lines.append(f"Reminders every {hours:g} h (at most {MAX_REMINDERS}){takeover}.")
     lines.append(f"Seats ({len(record.seats)}/{max_seats}, {game.min_seats} needed to start):")
     for seat in record.seats:
-        name = f"{marked(game, seat.seat, seat.name)} (AI)" if seat.ai else who(game, seat)
+        name = f"{marked(game, seat.seat, seat_label(seat))} (AI)" if seat.ai else who(game, seat)
         lines.append(f"{seat.seat + 1}. {name}")
     if lobby.closed == "cancelled":
         lines.append("This lobby was cancelled.")

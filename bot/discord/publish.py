@@ -34,9 +34,9 @@ import discord
 from bot.discord import builder, components, messages, threads
 from bot.discord.host import Host, messageable
 from bot.discord.messages import Outgoing
-from bot.games.engine import GameError
+from bot.games.engine import AI_LEVELS, GameError
 from bot.store import Announcement, OutboxRecord, StoreError
-from bot.tables import Board, Lobby, Tables
+from bot.tables import Board, Lobby, Tables, seat_label
 
 log = logging.getLogger(__name__)
 
@@ -276,9 +276,11 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
     """The lobby's buttons, and its host's menu of the seats they may remove."""
     owner = lobby.owner
     removable = [(f"s{s.seat}" if s.ai else f"u{s.user_id}",
-                  f"{s.seat + 1}. {s.name}{' (AI)' if s.ai else ''}")
+                  f"{s.seat + 1}. {seat_label(s)}{' (AI)' if s.ai else ''}")
                  for s in lobby.record.seats if s.ai or s.user_id != owner]
-    return components.lobby_view(lobby.record.id, removable)
+    levels = [(f"s{s.seat}:{level}", f"{s.seat + 1}. {s.name} plays {level}")
+              for s in lobby.record.seats if s.ai for level in AI_LEVELS if level != s.level]
+    return components.lobby_view(lobby.record.id, removable, levels)
 
 
 async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:

@@ -159,7 +159,8 @@ def _(refused: r.Busy) -> str:
 def _(refused: r.HostOnly) -> str:
     host = mention(refused.host) if refused.host else "its host"
     doing = {"start": "start the game", "add_ai": "add AI seats",
-             "remove": "remove someone from the lobby"}.get(refused.what, "do that")
+             "remove": "remove someone from the lobby",
+             "level": "set how an AI seat plays"}.get(refused.what, "do that")
     return f"Only the lobby's host ({host}) can {doing}."
 
 

@@ -110,6 +110,8 @@ class SeatRecord:
     #: The user who played this seat before it became an AI's (they left, or the table
     #: gave it to the AI): so that what is kept about them can still be found and removed.
     left: int | None = None
+    #: How well an AI seat plays (``easy``, ``normal`` or ``strong``).
+    level: str = "normal"
 
     @property
     def machine(self) -> bool:
@@ -291,7 +293,8 @@ def _dump_seats(seats: Sequence[SeatRecord]) -> str:
     return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
                         "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {}),
                         **({"open": True} if s.open else {}),
-                        **({"left": int(s.left)} if s.left is not None else {})}
+                        **({"left": int(s.left)} if s.left is not None else {}),
+                        **({"level": str(s.level)} if s.level != "normal" else {})}
                        for s in seats])
 
 
@@ -312,7 +315,8 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
             SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
                        str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)),
                        bool(s.get("open", False)),
-                       None if s.get("left") is None else int(s["left"]))
+                       None if s.get("left") is None else int(s["left"]),
+                       str(s.get("level", "normal")))
             for s in raw)
     except (TypeError, ValueError, KeyError):
         raise CorruptRowError(game_id, "unreadable seats") from None

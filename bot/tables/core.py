@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
+    AI_LEVELS,
     ALERT,
     Action,
     CorruptStateError,
@@ -67,6 +68,9 @@ MAX_REMINDER_HOURS = 24.0 * 14
 MAX_REMINDERS = 3
 #: A safety net against a game whose AI seats never hand the turn back.
 MAX_AI_STEPS = 500
+#: How the AI plays for an absent player unless the table says otherwise: at its best,
+#: so that the player comes back to a position worth having.
+STAND_IN_LEVEL = "strong"
 #: Discord shows at most 25 autocomplete suggestions and 25 select options.
 MAX_SUGGESTIONS = 25
 LOG_LIMIT = 50
@@ -643,15 +647,23 @@ class TablesBase:
 
     def _ai_chain(self, record: GameRecord, game: Game, plan: Plan) -> Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
-        ai_seats = {s.seat for s in record.seats if s.machine}
+        levels = {s.seat: self._level(record, s) for s in record.seats if s.machine}
         for _ in range(MAX_AI_STEPS):
-            acting = sorted(game.to_act(plan.state) & ai_seats)
+            acting = sorted(game.to_act(plan.state) & levels.keys())
             if not acting:
                 break
             seat = acting[0]
-            action = game.ai_action(plan.state, seat)
+            action = game.ai_action(plan.state, seat, levels[seat])
             self._record(plan, record, game, seat, None, game.apply(plan.state, seat, action))
         return plan
+
+    @staticmethod
+    def _level(record: GameRecord, seat: SeatRecord) -> str:
+        """How an AI plays a seat: an AI seat at its own level; the stand-in for an absent
+        player (and a seat the table opened) at the table's stand-in level."""
+        if seat.standing_in or seat.open:
+            return str(record.settings.get("stand_in_level", STAND_IN_LEVEL))
+        return seat.level if seat.level in AI_LEVELS else "normal"
 
     def _ready(self, record: GameRecord, game: Game, plan: Plan, now: float) -> Ready:
         """Work out what committing ``plan`` stores (runs in a worker thread)."""
@@ -1012,6 +1024,14 @@ def renumber(seats: Sequence[SeatRecord]) -> tuple[SeatRecord, ...]:
     return tuple(replace(s, seat=i) for i, s in enumerate(seats))
 
 
+def seat_label(seat: SeatRecord) -> str:
+    """A seat's name as the table shows it: an AI seat's level follows its name unless
+    it plays at the usual level ("AI 2 · easy")."""
+    if seat.ai and seat.level != "normal" and seat.open is False and not seat.standing_in:
+        return f"{seat.name} · {seat.level}"
+    return seat.name
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -1021,9 +1041,38 @@ def clip_name(name: str) -> str:
 
 
 __all__ = [
-    "COMMIT_ATTEMPTS", "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
-    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Clock", "Conceded",
-    "DamagedStateError", "Hand", "Handover", "Lobby", "Plan", "Ready", "Reminder", "StaleToken",
-    "Status", "Step", "TableError", "TablesBase", "dumps_result", "handover", "lobby_owner",
-    "marked_stand_ins", "plural", "reminded", "step_data", "step_of", "stored_result",
+    "COMMIT_ATTEMPTS",
+    "DEFAULT_REMINDER_HOURS",
+    "LOG_LIMIT",
+    "MAX_AI_STEPS",
+    "MAX_REMINDERS",
+    "MAX_REMINDER_HOURS",
+    "MAX_SUGGESTIONS",
+    "STAND_IN_LEVEL",
+    "AlreadyMadeError",
+    "Board",
+    "Clock",
+    "Conceded",
+    "DamagedStateError",
+    "Hand",
+    "Handover",
+    "Lobby",
+    "Plan",
+    "Ready",
+    "Reminder",
+    "StaleToken",
+    "Status",
+    "Step",
+    "TableError",
+    "TablesBase",
+    "dumps_result",
+    "handover",
+    "lobby_owner",
+    "marked_stand_ins",
+    "plural",
+    "reminded",
+    "seat_label",
+    "step_data",
+    "step_of",
+    "stored_result",
 ]

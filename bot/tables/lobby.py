@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.games.engine import Game, SeatInfo, State, dumps
+from bot.games.engine import AI_LEVELS, Game, SeatInfo, State, dumps
 from bot.refusals import (
     AlreadyJoined,
     AlreadyMade,
@@ -45,6 +45,7 @@ from bot.tables.core import (
     clip_name,
     lobby_owner,
     renumber,
+    seat_label,
 )
 from bot.tables.news import Begins
 
@@ -317,6 +318,23 @@ class Lobbies(TablesBase):
 
         return await self._edit_lobby(game_id, channel_id, change)
 
+    async def set_ai_level(self, game_id: int, user_id: int, target: str,
+                           channel_id: int | None = None) -> Lobby:
+        """Set how an AI seat plays: ``target`` is ``s<seat>:<level>``; the host does."""
+        seat_text, _, level = target.partition(":")
+
+        def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
+            owner = lobby_owner(record)
+            if user_id != owner:
+                raise HostOnly(what="level", host=owner)
+            chosen = next((s for s in record.seats if s.ai and f"s{s.seat}" == seat_text), None)
+            if chosen is None or level not in AI_LEVELS:
+                raise NotInLobby()
+            return tuple(dataclasses.replace(s, level=level) if s is chosen else s
+                         for s in record.seats), None
+
+        return await self._edit_lobby(game_id, channel_id, change)
+
     async def cancel_lobby(self, game_id: int, user_id: int, can_manage: bool,
                            channel_id: int | None = None) -> Lobby:
         """Close a lobby: its host, or anyone with Manage Channels."""
@@ -369,7 +387,9 @@ class Lobbies(TablesBase):
         record = await self._by_id(game_id, channel_id)
         game = self.game(record.game)
         self._startable(record, game, user_id)
-        seats = renumber(record.seats)
+        # A level shows wherever the seat's name does, the pictures and narration too.
+        seats = tuple(dataclasses.replace(s, name=seat_label(s))
+                      for s in renumber(record.seats))
         seed = secrets.randbits(53)
 
         dealt = dataclasses.replace(record, seats=seats)
