@@ -40,6 +40,7 @@ import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord.client import CandyBot
+from bot.watch import Watch, unwatched
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -272,6 +273,8 @@ class Recorder:
         self.gone: set[int] = set()
         #: Interactions Discord did not deliver (clicked in an archived thread).
         self.undelivered: list[dict[str, Any]] = []
+        #: Times the offline Discord's own work (the bench keeps it apart from the bot's).
+        self.watch: Watch = unwatched
 
     def room(self, channel_id: int) -> Channel:
         """The channel ``channel_id``, a text channel if nothing else was declared."""
@@ -361,6 +364,11 @@ class Recorder:
         return self._handle("http", route.method, route.url, kwargs.get("json"), form)
 
     def _handle(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
+                multipart: list[dict[str, Any]] | None) -> Any:
+        with self.watch("offline Discord"):
+            return self._answer(via, method, url, payload, multipart)
+
+    def _answer(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
                 multipart: list[dict[str, Any]] | None) -> Any:
         files: list[tuple[str, bytes]] = []
         if multipart:

@@ -36,6 +36,7 @@ from bot.ops.database import inspect_target
 from bot.replays import Replays
 from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,8 @@ class CandyBot(discord.Client):
     """The candybot Discord client. Network work starts only in :meth:`start`/:meth:`login`."""
 
     def __init__(self, settings: Settings, *, games: Mapping[str, Game] | None = None,
-                 renderer: Renderer | None = None, clock: Clock = time.time) -> None:
+                 renderer: Renderer | None = None, clock: Clock = time.time,
+                 watch: Watch = unwatched) -> None:
         # Slash commands and components need no privileged intents; guilds is enough.
         super().__init__(intents=discord.Intents(guilds=True),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
@@ -113,6 +115,7 @@ class CandyBot(discord.Client):
         self.games = games
         self.renderer = renderer
         self.clock = clock
+        self.watch = watch
         self.cooldowns = Cooldowns(settings.limits, clock)
         self.replays = Replays(at_once=settings.limits.heavy_at_once,
                                queue=settings.limits.heavy_queue, clock=clock)
@@ -173,8 +176,10 @@ class CandyBot(discord.Client):
         """Open the database, register persistent components, start the reminder loop and
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.database)
+        self.store.watch = self.watch
         self._tables = Tables(self.store, self.games, self.clock,
-                              on_moves=self.metrics.moved, limits=self.settings.limits)
+                              on_moves=self.metrics.moved, limits=self.settings.limits,
+                              watch=self.watch)
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               boards=lambda row: publish.repost_board(self, row),
                               directs=lambda row: publish.turn_dm(self, row))

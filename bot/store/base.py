@@ -65,6 +65,7 @@ from bot.store.records import (
     _status_message,
     log,
 )
+from bot.watch import Watch, unwatched
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -87,6 +88,8 @@ class Store(ABC):
     _integrity_errors: ClassVar[tuple[type[BaseException], ...]] = ()
     #: Where the database is: a file path or a PostgreSQL URL (its password left out).
     path: str
+    #: Times every read and write (``store``) for a tool that measures them (bot/watch.py).
+    watch: Watch = staticmethod(unwatched)
 
     # ----------------------------------------------------------------- lifecycle
 

@@ -60,6 +60,7 @@ from bot.store import (
     Store,
 )
 from bot.tables.news import Back, News
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
 
@@ -343,10 +344,10 @@ class TablesBase:
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, watch: Watch = unwatched) -> None:
         """``on_moves`` is told of every move stored (the metrics count them). ``limits``
         bound what one person or server may open (:mod:`bot.limits`; the defaults when
-        not given)."""
+        not given). ``watch`` times the rules, views and state JSON (:mod:`bot.watch`)."""
         if games is None:
             from bot.games import GAMES
 
@@ -359,6 +360,7 @@ class TablesBase:
         self._games = games
         self.clock = clock
         self._on_moves = on_moves
+        self.watch = watch
         self._working = asyncio.Semaphore(MOVES_AT_ONCE)
         #: Stored states already found sound, by game, version and text (see :meth:`_state`).
         self._sound: set[tuple[int, int, int]] = set()
@@ -417,7 +419,8 @@ class TablesBase:
         """
         game = self.game(record.game)
         try:
-            state = loads(record.state_json or "", game)
+            with self.watch("state JSON"):
+                state = loads(record.state_json or "", game)
         except RulesVersionError:
             raise
         except CorruptStateError as exc:
@@ -635,7 +638,10 @@ class TablesBase:
         shown = outcome.public or outcome.action.notation
         hidden = shown != outcome.action.notation
         # Undo restores the state a human's own move was made from; AI moves need none.
-        before = dumps(plan.state) if outcome.undoable and user_id is not None else None
+        before = None
+        if outcome.undoable and user_id is not None:
+            with self.watch("state JSON"):
+                before = dumps(plan.state)
         plan.moves.append(MoveRecord(seat, user_id, outcome.action.notation, " ".join(events),
                                      outcome.undoable, shown if hidden else "", private, before,
                                      game.episode(outcome.state)))
@@ -653,9 +659,16 @@ class TablesBase:
             if not acting:
                 break
             seat = acting[0]
-            action = game.ai_action(plan.state, seat, levels[seat])
-            self._record(plan, record, game, seat, None, game.apply(plan.state, seat, action))
+            with self.watch("AI"):
+                action = game.ai_action(plan.state, seat, levels[seat])
+            with self.watch("engine"):
+                outcome = game.apply(plan.state, seat, action)
+            self._record(plan, record, game, seat, None, outcome)
         return plan
+
+    def _public_view(self, record: GameRecord, game: Game, state: State) -> View:
+        with self.watch("views"):
+            return public_view(record, game, state)
 
     @staticmethod
     def _level(record: GameRecord, seat: SeatRecord) -> str:
@@ -677,12 +690,14 @@ class TablesBase:
             finish = FinishRecord(dumps_result(result), _placements(record, result))
         key = game.episode(before)
         goes_on = key is not None and key == game.episode(after) and result is None
-        return Ready(plan, now, dumps(after), game.to_act(before) != game.to_act(after), finish,
+        with self.watch("state JSON"):
+            state_json = dumps(after)
+        return Ready(plan, now, state_json, game.to_act(before) != game.to_act(after), finish,
                       self._next_reminder(record, game, after, now),
                       plan.moves[0].notation if plan.moves[0].user_id is not None else "",
                       key if goes_on else None, handed,
                       tuple(_awaited_users(record, game.to_act(after))),
-                      public_view(record, game, after))
+                      self._public_view(record, game, after))
 
     async def _settled(self, record: GameRecord, game: Game, work: Callable[[], Plan],
                        ) -> Ready:
@@ -833,7 +848,7 @@ class TablesBase:
         if result is not None:
             ranking = _ranking(record, result)
         if view is None:
-            view = public_view(record, game, state)
+            view = self._public_view(record, game, state)
         if zoom is not None:
             view = {**view, "zoom": zoom}
         return Board(record=record, game=game, state=state, view=view, news=tuple(news),

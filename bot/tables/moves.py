@@ -219,8 +219,9 @@ class Moves(Lobbies):
         text = (self._picked(game, state, seat, request.values) if request.values
                 else request.text)
         plan = Plan(state)
-        self._record(plan, record, game, seat, request.user_id,
-                     game.apply(state, seat, text, checked))
+        with self.watch("engine"):
+            outcome = game.apply(state, seat, text, checked)
+        self._record(plan, record, game, seat, request.user_id, outcome)
         return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now)
 
     @staticmethod
