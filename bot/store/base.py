@@ -79,9 +79,8 @@ class Store(ABC):
     """Async access to the game database; create with :meth:`Store.open`. The backends
     (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`) supply the abstract methods."""
 
-    #: How the backend's SQL says "equal, NULL included" and "the larger of two values",
-    #: and what it adds to a SELECT to lock its rows, skipping rows others hold.
-    _same: ClassVar[str] = "IS"
+    #: How the backend's SQL says "the larger of two values", and what it adds to a
+    #: SELECT to lock its rows, skipping rows others hold.
     _greatest: ClassVar[str] = "MAX"
     _skip_locked: ClassVar[str] = ""
     #: The driver's exceptions for a broken unique key or constraint.
@@ -285,15 +284,17 @@ class Store(ABC):
         """Finished games played and won by ``user_id`` in this server, per game."""
         async with self._reading() as db:
             # A game the player left before its end counts as played and lost.
+            server, given = _same("guild_id", guild_id)
+            game_server, _ = _same("g.guild_id", guild_id)
             async with db.execute(
                     "SELECT game, COUNT(DISTINCT game_id), "
                     "COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) FROM ("
-                    f"SELECT game, game_id, won FROM results WHERE guild_id {self._same} ? "
+                    f"SELECT game, game_id, won FROM results WHERE {server} "
                     "AND user_id = ? UNION ALL SELECT g.game, g.id, 0 FROM seat_users s "
                     "JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 1 "
-                    f"AND g.status = 'finished' AND g.guild_id {self._same} ?) x "
+                    f"AND g.status = 'finished' AND {game_server}) x "
                     "GROUP BY game ORDER BY game",
-                    (guild_id, user_id, user_id, guild_id)) as cursor:
+                    (*given, user_id, user_id, *given)) as cursor:
                 rows = await cursor.fetchall()
             async with db.execute(
                     "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? "
@@ -317,12 +318,12 @@ class Store(ABC):
             rated.sort(key=lambda item: (-item[1].shown, item[0]))
             rated = rated[:limit]
             names: dict[int, str] = {}
+            server, given = _same("g.guild_id", guild_id)
             for user, _rating in rated:
                 async with db.execute(
                         "SELECT g.seats FROM seat_users s JOIN games g ON g.id = s.game_id "
-                        f"WHERE s.user_id = ? AND g.guild_id {self._same} ? "
-                        "ORDER BY g.id DESC LIMIT 1",
-                        (user, guild_id)) as cursor:
+                        f"WHERE s.user_id = ? AND {server} ORDER BY g.id DESC LIMIT 1",
+                        (user, *given)) as cursor:
                     row = await cursor.fetchone()
                 try:
                     seats = _load_seats(0, row[0]) if row else ()
@@ -1040,13 +1041,14 @@ class Store(ABC):
         """For the limits of :mod:`bot.limits`, in one statement: the lobbies ``user_id``
         hosts, the seats they hold in lobbies and games under way (everywhere), and the
         lobbies and games under way in the server ``guild_id``."""
+        server, given = _same("guild_id", guild_id)
         async with self._reading() as db, db.execute(
                 "SELECT (SELECT COUNT(*) FROM games WHERE status = 'lobby' "
                 "AND creator_id = ?), (SELECT COUNT(*) FROM seat_users s JOIN games g "
                 "ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 0 "
                 "AND g.status IN ('lobby', 'active')), (SELECT COUNT(*) FROM games "
-                f"WHERE guild_id {self._same} ? AND status IN ('lobby', 'active'))",
-                (user_id, user_id, guild_id)) as cursor:
+                f"WHERE {server} AND status IN ('lobby', 'active'))",
+                (user_id, user_id, *given)) as cursor:
             row = await cursor.fetchone()
         assert row is not None
         return int(row[0]), int(row[1]), int(row[2])
@@ -1255,6 +1257,14 @@ def _renamed_state(state_json: str | None, seats: Mapping[int, str],
     except (TypeError, ValueError, KeyError, IndexError):
         return state_json, set()
     return json.dumps(state, sort_keys=True, separators=(",", ":")), said
+
+
+def _same(column: str, value: int | None) -> tuple[str, tuple[int, ...]]:
+    """``column`` equal to ``value``, NULL included, as SQL that an index serves on both
+    backends (PostgreSQL's ``IS NOT DISTINCT FROM`` reads every row), and its parameters."""
+    if value is None:
+        return f"{column} IS NULL", ()
+    return f"{column} = ?", (value,)
 
 
 def _reached_by(mode: Any, dm_closed: Any) -> str:

@@ -283,6 +283,14 @@ MIGRATIONS: list[str | Migration] = [
         updated_at REAL    NOT NULL
     );
     """,
+    # 15: a database of many games (docs/scale.md). The seats of one game: the triggers of
+    # migration 4 (a lobby's every join, a game's start) and the end of a game look them up
+    # by game, which read every seat of every game without this; and every game of a
+    # channel, newest last, for the ended games the looking commands and /game history show.
+    """
+    CREATE INDEX seat_users_by_game ON seat_users (game_id);
+    CREATE INDEX games_by_channel ON games (channel_id, id);
+    """,
 ]
 
 

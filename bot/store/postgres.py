@@ -125,7 +125,6 @@ class _Connection:
 class PostgresStore(Store):
     """The game database in PostgreSQL, shared by every process of the bot."""
 
-    _same = "IS NOT DISTINCT FROM"
     _greatest = "GREATEST"
     _skip_locked = " FOR UPDATE OF o SKIP LOCKED"
     _integrity_errors = (psycopg.errors.IntegrityError,)
