@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import contextvars
 import gc
+import itertools
 import json
 import os
 import platform
@@ -546,6 +547,9 @@ class Side:
     clock: StoreClock
     #: The channel of each measured game, and how many games it opened.
     channels: dict[str, int]
+    #: Interaction ids no move stored in either schema has (a reused schema keeps those of
+    #: its earlier runs, which the bot would take for the same request delivered twice).
+    ids: Iterator[int] = field(default_factory=lambda: iter(()))
     opened: dict[str, int] = field(default_factory=dict)
     moves: dict[str, list[float]] = field(default_factory=dict)
     store_ms: list[float] = field(default_factory=list)
@@ -590,8 +594,8 @@ async def _play(side: Side, recorder: Any, game: Game) -> tuple[float, float]:
     from tools.offline import settle
 
     channel, user, text = await _next_move(side, game)
-    payload = side.gateway.command(user, "play", options={"action": text},
-                                   channel_id=channel)
+    payload = _fresh(side, side.gateway.command(user, "play", options={"action": text},
+                                                channel_id=channel))
     recorder.clear()
     store_before = side.clock.total
     start = time.perf_counter()
@@ -606,6 +610,25 @@ async def _play(side: Side, recorder: Any, game: Game) -> tuple[float, float]:
     return (min(boards) - start) * 1000, side.clock.total - store_before
 
 
+def _fresh(side: Side, payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` (an interaction) under an id of :attr:`Side.ids`."""
+    number = next(side.ids)
+    payload.update(id=str(number), token=f"token-{number}")
+    return payload
+
+
+def _unused_interactions(urls: Sequence[str]) -> Iterator[int]:
+    """Interaction ids above every one stored in the schemas of ``urls``."""
+    import psycopg
+
+    highest = INTERACTIONS_FROM + 10**15  # above the filled games' own
+    for url in urls:
+        with psycopg.connect(url) as conn:
+            stored = _value(conn, "SELECT MAX(interaction_id) FROM actions")
+        highest = max(highest, int(stored or 0))
+    return itertools.count(highest + 1)
+
+
 async def _timed(work: Callable[[], Awaitable[Any]]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = await work()
@@ -616,7 +639,7 @@ async def _my_games(side: Side, recorder: Any, channel: int) -> tuple[float, str
     """``/games`` of :data:`PLAYER`: milliseconds until the list reached them, and its text."""
     from tools.offline import settle
 
-    payload = side.gateway.command(PLAYER, "games", channel_id=channel)
+    payload = _fresh(side, side.gateway.command(PLAYER, "games", channel_id=channel))
     recorder.clear()
     start = time.perf_counter()
     side.gateway.dispatch(payload)
@@ -649,6 +672,9 @@ async def measure(full_url: str, empty_url: str, samples: int, passes: int,
                 gateway = await connect(bot, recorder)
                 channels = {slug: 100 * (number + 1) + i for i, slug in enumerate(slugs)}
                 sides.append(Side(name, bot, gateway, clock, channels))
+            ids = _unused_interactions((full_url, empty_url))  # once both are migrated
+            for side in sides:
+                side.ids = ids
             freeze_heap()  # as the live bot does once it is connected
             games = [GAMES[slug] for slug in slugs]
             for side in sides:  # a first move each, untimed: caches warm as in a live bot
