@@ -83,6 +83,11 @@ COMMIT_ATTEMPTS = 5
 MOVES_AT_ONCE = 4
 #: How many moves "Since your last turn" lists before pointing at ``/game log``.
 SINCE_LIMIT = 12
+#: How many games' states a process remembers as checked (200 bytes each): more than
+#: the games under way of a large bot, so that the check of :meth:`TablesBase._state`
+#: runs once per game and process rather than once per move when moves of thousands of
+#: games take turns (a set of 4,096 states, emptied when full, checked nearly every move).
+SOUND_GAMES = 50_000
 
 Clock = Callable[[], float]
 #: Told of moves just committed: the game's slug, how many players and AI seats made.
@@ -362,8 +367,9 @@ class TablesBase:
         self._on_moves = on_moves
         self.watch = watch
         self._working = asyncio.Semaphore(MOVES_AT_ONCE)
-        #: Stored states already found sound, by game, version and text (see :meth:`_state`).
-        self._sound: set[tuple[int, int, int]] = set()
+        #: The stored state of each game already found sound, as its version and the hash
+        #: of its text (see :meth:`_state`), the games vouched for longest ago first.
+        self._sound: dict[int, tuple[int, int]] = {}
         #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).
         self._shapes: dict[int, dict[str, str | None]] = {}
         self.limits = limits or Limits()
@@ -401,10 +407,25 @@ class TablesBase:
         return record
 
     def _vouch(self, key: tuple[int, int, int]) -> None:
-        """Remember that the state stored under ``key`` (id, version, JSON hash) is sound."""
-        if len(self._sound) >= 4096:
-            self._sound.clear()
-        self._sound.add(key)
+        """Remember that the state stored under ``key`` (id, version, JSON hash) is sound:
+        the latest of each game, for the :data:`SOUND_GAMES` games seen last."""
+        game_id, version, text = key
+        self._sound.pop(game_id, None)
+        if len(self._sound) >= SOUND_GAMES:
+            del self._sound[next(iter(self._sound))]  # the game vouched for longest ago
+        self._sound[game_id] = (version, text)
+
+    def _loaded(self, record: GameRecord) -> tuple[Game, State]:
+        """The game and its stored state as the engine reads it, not yet checked (see
+        :meth:`_state`); :class:`DamagedStateError` if the engine cannot read it."""
+        game = self.game(record.game)
+        try:
+            with self.watch("state JSON"):
+                return game, loads(record.state_json or "", game)
+        except RulesVersionError:
+            raise
+        except CorruptStateError as exc:
+            raise Damaged(game_id=record.id, what=str(exc).rstrip(".").lower()) from exc
 
     def _state(self, record: GameRecord) -> tuple[Game, State]:
         """The game and its stored state, loaded and validated.
@@ -415,18 +436,12 @@ class TablesBase:
         scores, the public view, every seat's view, the open decision and the legal
         actions of the seats to act all compute without error. Anything else raises
         :class:`DamagedStateError`, which points to ``/game abort``. The check runs once
-        per stored state.
+        per stored state (the latest of each game the process has seen, up to
+        :data:`SOUND_GAMES` games).
         """
-        game = self.game(record.game)
-        try:
-            with self.watch("state JSON"):
-                state = loads(record.state_json or "", game)
-        except RulesVersionError:
-            raise
-        except CorruptStateError as exc:
-            raise Damaged(game_id=record.id, what=str(exc).rstrip(".").lower()) from exc
+        game, state = self._loaded(record)
         key = (record.id, record.version, hash(record.state_json))
-        if key not in self._sound:
+        if self._sound.get(record.id) != key[1:]:
             try:
                 shape = self._shapes.get(record.id)
                 if shape is None:
