@@ -460,6 +460,7 @@ def _copy_actions(cur: Any, templates: Sequence[Template], layout: Layout) -> No
                                 action["public"], action["private"], action["before"],
                                 action["episode"], action["interaction_id"] is not None))
     cur.execute("ANALYZE scale_copies; ANALYZE scale_seats; ANALYZE scale_actions")
+    cur.execute("SET LOCAL work_mem = '256MB'")  # the sort below, in memory where it fits
     cur.execute(
         f"INSERT INTO actions (game_id, {', '.join(ACTION_COLUMNS)}) "
         "SELECT c.game_id, a.n, a.seat, CASE WHEN a.human THEN s.user_id END, a.notation, "
