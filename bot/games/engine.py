@@ -579,6 +579,17 @@ class Game(ABC):
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         """The AI policy: choose from ``legal`` seeing only ``view``."""
 
+    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
+        """Why the AI standing in for an absent player made the move that led from
+        ``before`` to ``after``, in one short sentence everybody may read (the player
+        who comes back reads it in the log), or ``None`` when it is not cheap to say.
+        By default, the points the move scored (scores are public in every view).
+        """
+        gained = self.scores(after).get(seat, 0) - self.scores(before).get(seat, 0)
+        if gained <= 0:
+            return None
+        return f"It chose this move to score {gained} {'point' if gained == 1 else 'points'}."
+
     def ai_strong(self, view: View, legal: list[Action], rng: Rng,
                   look: Lookahead) -> Action:
         """The strong AI: by default :meth:`ai`; a game with a search writes its own,
@@ -1227,6 +1238,8 @@ class Hooks(Protocol):
     def ai_strong(self, view: View, legal: list[Action], rng: Rng,
                   look: Lookahead) -> Action:
         """The strong AI, which may search worlds the seat cannot tell apart."""
+    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
+        """Why the stand-in AI chose its move, in one public sentence (default: points)."""
     def upgrade(self, state: State) -> State:
         """Carry a state of an older rules version over (default: refuse)."""
 
