@@ -410,7 +410,7 @@ class Game(ABC):
     phases: ClassVar[tuple[str, ...]] = ()
     #: One line per notation form, shown in help and parse errors.
     notation_help: ClassVar[str] = ""
-    #: A few sentences on how to play, for ``/game rules``.
+    #: A few sentences on how to play, for ``game rules``.
     rules_summary: ClassVar[str] = ""
     #: Seat colours in seat order, names from :data:`bot.games.colours.PAINTS`: text marks
     #: and pictures both draw a seat in this colour.
@@ -510,7 +510,7 @@ class Game(ABC):
         return None
 
     def zoom_spots(self, state: State) -> list[str]:
-        """Places a player may ask to see large (``/game board zoom:``); none by default.
+        """Places a player may ask to see large (``game board zoom:``); none by default.
 
         A renderer draws the neighbourhood of ``view["zoom"]`` when it is set.
         """
