@@ -67,9 +67,17 @@ async def start_thread(bot: Host, channel_id: int, guild_id: int | None, title: 
     threads as Discord allows (the card is then taken back)."""
     channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
     card = await channel.send(opening, allowed_mentions=messages.NOBODY)
+    name = thread_name(title, host_name)
     try:
-        thread = await card.create_thread(name=thread_name(title, host_name),
-                                          auto_archive_duration=AUTO_ARCHIVE_MINUTES)
+        try:
+            thread = await card.create_thread(name=name,
+                                              auto_archive_duration=AUTO_ARCHIVE_MINUTES)
+        except ValueError:
+            # discord.py knows no server for the card yet (the gateway has not announced
+            # it): start the thread through the channel, asked of Discord.
+            parent = await bot.fetch_channel(channel_id)
+            thread = await parent.create_thread(name=name, message=card,
+                                                auto_archive_duration=AUTO_ARCHIVE_MINUTES)
     except discord.HTTPException as exc:
         await _forget(card)
         if exc.code == MAX_ACTIVE_THREADS:

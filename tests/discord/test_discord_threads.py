@@ -247,3 +247,14 @@ async def test_a_deleted_card_ends_its_game_at_the_next_change_said_in_the_threa
     (said,) = [s for s in table.rec.public() if "card was deleted" in s.content]
     assert said.channel_id == thread and not said.notifies()
     assert table.rec.room(thread).archived
+
+
+async def test_a_thread_starts_even_before_discord_announced_the_server(
+        table: Session) -> None:
+    # A bot that has not yet heard the server's GUILD_CREATE knows no guild for its card.
+    guild = table.bot.get_guild(800000000000000001)
+    assert guild is not None
+    table.bot._connection._remove_guild(guild)
+    thread = await new_game(table, ALICE)
+    record = await table.bot.tables.store.open_game(thread)
+    assert record is not None and record.parent_id == CHANNEL_ID
