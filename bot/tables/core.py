@@ -271,18 +271,6 @@ class Reminder:
 
 
 @dataclass(frozen=True)
-class Handover:
-    """The turn handed to ``users`` by a change about to be saved: announced once."""
-
-    record: GameRecord
-    game: Game
-    move: int
-    users: tuple[int, ...]
-    #: The board message the change edits (an episode going on), to point to.
-    board_message_id: int | None = None
-
-
-@dataclass(frozen=True)
 class Conceded:
     """What ``game leave`` did: either the game goes on (``board``) or it ended."""
 
@@ -1074,7 +1062,6 @@ __all__ = [
     "Conceded",
     "DamagedStateError",
     "Hand",
-    "Handover",
     "Lobby",
     "Plan",
     "Ready",
