@@ -17,6 +17,7 @@ without a result; a deleted card is noticed when it cannot be edited.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any, Literal
 
@@ -186,6 +187,22 @@ def turn_of(board: Board) -> str:
     if not names:
         return "the game goes on."
     return f"waiting for {listing(names)}."
+
+
+async def ended_without_result(bot: Host, record: GameRecord, title: str) -> None:
+    """A game of a thread ended with no result (aborted, its lobby cancelled or left
+    empty): its card says so, with no buttons, and its thread is archived."""
+    if record.parent_id is None:
+        return
+    if record.lobby_message_id:
+        card = bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id) \
+            .get_partial_message(record.lobby_message_id)
+        text = card_text(title, dataclasses.replace(record, status="aborted"))
+        try:
+            await card.edit(content=text, view=None, allowed_mentions=messages.NOBODY)
+        except discord.HTTPException:
+            log.info("could not update the card of game %s", record.id, exc_info=True)
+    await close_thread(bot, record)
 
 
 async def show_card(bot: Host, board: Board) -> None:

@@ -258,3 +258,20 @@ async def test_a_thread_starts_even_before_discord_announced_the_server(
     thread = await new_game(table, ALICE)
     record = await table.bot.tables.store.open_game(thread)
     assert record is not None and record.parent_id == CHANNEL_ID
+
+
+async def test_an_aborted_game_or_a_cancelled_lobby_leaves_its_thread_archived(
+        table: Session) -> None:
+    thread = await new_game(table, ALICE)
+    await table.click(BOB, thread, ":join")
+    await table.click(ALICE, thread, ":start")
+    await table.gw.send(table.gw.command(ALICE, "game", "abort", channel_id=thread,
+                                         permissions=1 << 4))  # Manage Channels
+    assert "ended without a result" in table.rec.message(thread)["content"]
+    assert table.rec.message(thread)["components"] == []
+    assert table.rec.room(thread).archived
+    other = await new_game(table, BOB)
+    await table.click(BOB, other, ":cancel")
+    assert "cancelled" in table.rec.message(other)["content"]
+    assert table.rec.room(other).archived
+    assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []
