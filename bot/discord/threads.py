@@ -230,12 +230,13 @@ async def show_card(bot: Host, board: Board) -> None:
 
 
 async def thread_archived(bot: Host, thread_id: int) -> None:
-    """Discord archived a thread: unarchive it if a game is on in it."""
+    """Discord archived a thread: unarchive it if a game is on in it (a thread of its own,
+    or one a player opened and played in, such as a forum's post)."""
     try:
         record = await bot.tables.store.open_game(thread_id)
     except StoreError:
         return
-    if record is not None and record.parent_id is not None:
+    if record is not None:
         await keep_open(bot, thread_id)
 
 

@@ -275,3 +275,17 @@ async def test_an_aborted_game_or_a_cancelled_lobby_leaves_its_thread_archived(
     assert "cancelled" in table.rec.message(other)["content"]
     assert table.rec.room(other).archived
     assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []
+
+
+async def test_a_game_in_a_thread_someone_opened_is_played_there_and_kept_open(
+        table: Session) -> None:
+    from tools.offline import PUBLIC_THREAD, Channel
+
+    post = CHANNEL_ID + 99  # a forum's post, say: a thread the bot did not make
+    table.rec.rooms[post] = Channel(post, PUBLIC_THREAD, parent_id=CHANNEL_ID)
+    table.channel_id = post
+    board = await table.start("candy-dash", humans=(ALICE, BOB))
+    assert board.channel_id == post and not table.rec.threads(post)
+    table.gw.archive(post)
+    await table.gw.send()
+    assert not table.rec.room(post).archived
