@@ -293,7 +293,12 @@ def lay_out(templates: Sequence[Template], games: int, active: int, player_games
             when = now - rng.uniform(0, 3 * DAY)
         else:
             channel = rng.randrange(channels)
-            days = rng.uniform(0.1, 6.5) if index in recent else rng.uniform(0, HISTORY_DAYS)
+            if index in recent:
+                days = rng.uniform(0.1, 6.5)
+            elif index in mine:  # the player's older games fall outside /games' week
+                days = rng.uniform(7.5, max(7.5, HISTORY_DAYS))
+            else:
+                days = rng.uniform(0, HISTORY_DAYS)
             when = now - days * DAY
         guild_number = channel % guilds
         guild = GUILD_ID if guild_number == 0 else GUILDS_FROM + guild_number
