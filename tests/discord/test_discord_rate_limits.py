@@ -94,7 +94,7 @@ async def test_a_banned_bot_gets_cloudflares_429_which_discord_py_does_not_retry
 
 
 #: The offline Discord's global limit in the bot's tests, and the bot's own pace under it
-#: (with its burst of 5: at most 25 in any second, 5 to spare for the network's jitter).
+#: (with its burst of 2: at most 22 in any second, 8 to spare for the network's jitter).
 GLOBAL, PACE = 30, 20
 ANNOUNCING = range(100, 140)  # channels with announcements queued
 PER_CHANNEL = 2
