@@ -158,8 +158,8 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
         turn = 0
         try:
             while await bot.bot.outbox.pending():
-                if time.perf_counter() - start > timeout:
-                    break
+                if time.perf_counter() - start > timeout or limits.banned_until is not None:
+                    break  # a banned bot delivers nothing for an hour
                 channel = table[turn % len(table)]
                 turn += 1
                 await _prepare(bot.store, _game_of(games, channel), channel)
@@ -194,6 +194,7 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
             "global_429": limits.count(429, "global"), "route_429": limits.count(429, "user"),
             "shared_429": limits.count(429, "shared"),
             "banned_429": limits.count(429, "cloudflare"), "invalid": limits.invalid_total,
+            "banned": limits.banned_until is not None,
             "moves": len(boards), "move_board_ms": _stats(boards),
             "move_acknowledged_ms": _stats(acks), "stall_ms": _stats(lags),
             "paced": {"granted": pacer.granted, "waited": pacer.waited} if pacer else None,
@@ -227,13 +228,16 @@ async def _move(bot: _Bot, channel: _Channel, moved: float,
 
 
 def print_burst(f: dict[str, Any]) -> None:
-    ok = ("ok" if f["peak_per_s"] <= TARGET_PEAK and f["global_429"] == 0
+    ok = ("ok" if not f["banned"] and f["peak_per_s"] <= TARGET_PEAK and f["global_429"] == 0
           and f["route_429"] == 0 and f["invalid"] < TARGET_INVALID
           and f["out_of_order"] == 0 and f["twice"] == 0 and f["left"] == 0
           and f["move_board_ms"]["p95"] < TARGET_MOVE_P95_MS else "OVER TARGET")
     pace = f"paced at {f['pace']} a second" if f["pace"] else "not paced"
     print(f"Morning burst: {f['announcements']} announcements due at once over "
           f"{f['channels']} channels, the bot {pace}")
+    if f["banned"]:
+        print(f"  BANNED by Cloudflare after {f['seconds']:.0f} s: {f['invalid']} invalid "
+              "requests in ten minutes")
     print(f"  delivered {f['delivered']} in {f['seconds']:.0f} s "
           f"({f['delivered_per_s']:.1f} a second), {f['left']} left, {f['twice']} twice, "
           f"{f['out_of_order']} out of order ({f['channels_out_of_order']} channels); "
