@@ -294,7 +294,7 @@ async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:
                                           guild_id=lobby.record.guild_id)
     view = lobby_view(lobby) if not lobby.closed else None
     try:
-        with pacing.background():  # the command was answered already; moves go first
+        with pacing.background():  # the command is acknowledged already; moves go first
             await channel.get_partial_message(message_id).edit(
                 content=messages.lobby_text(lobby), view=view,
                 allowed_mentions=messages.NOBODY)
