@@ -23,6 +23,7 @@ from bot.ops.database import preflight
 from bot.ops.logs import fail, setup_logging, silence_voice_warnings
 from bot.store import StoreError
 from bot.tables import Clock
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +48,17 @@ def default_renderer() -> Renderer | None:
 
 
 def create_bot(settings: Settings, *, games: Mapping[str, Game] | None = None,
-               renderer: Renderer | None = None, clock: Clock | None = None) -> CandyBot:
-    """The configured, unstarted bot. Touches neither the network nor the database."""
+               renderer: Renderer | None = None, clock: Clock | None = None,
+               watch: Watch = unwatched) -> CandyBot:
+    """The configured, unstarted bot. Touches neither the network nor the database.
+    ``watch`` times where a move spends its time (the bench's; :mod:`bot.watch`)."""
     import time
 
     silence_voice_warnings()
     kind = CandyBot if settings.shard_count is None else ShardedCandyBot
     return kind(settings, games=games,
                 renderer=renderer if renderer is not None else default_renderer(),
-                clock=clock or time.time)
+                clock=clock or time.time, watch=watch)
 
 
 def run_bot(settings: Settings, *, debug: bool = False) -> int:

@@ -183,6 +183,45 @@ class ChannelTaken(Refused):
 
     title: str | None
     lobby: bool
+    #: Why the game could not have a thread of its own here ("" when nobody asked:
+    #: ``off`` the server turned threads off, ``type`` a channel without threads,
+    #: ``permissions`` the bot may not create or post in threads here).
+    no_thread: str = ""
+
+
+@dataclass(eq=False, kw_only=True)
+class ManageServerOnly(Refused):
+    """A server's settings are changed by people with Manage Server only."""
+
+
+@dataclass(eq=False, kw_only=True)
+class ThreadsFull(Refused):
+    """Discord's cap on a server's active threads is reached (its error 160006)."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotAGamesChannel(Refused):
+    """The server lets games open only in ``channels``."""
+
+    channels: tuple[int, ...]
+
+
+@dataclass(eq=False, kw_only=True)
+class NotOver(Refused):
+    """A rematch of a game that has not ended with a result."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotAPlayer(Refused):
+    """A rematch asked by someone who did not finish the game at its table."""
+
+
+@dataclass(eq=False, kw_only=True)
+class RematchOpened(Refused):
+    """The game's rematch is already open (game ``game_id``, played in ``channel_id``)."""
+
+    game_id: int
+    channel_id: int | None
 
 
 @dataclass(eq=False, kw_only=True)

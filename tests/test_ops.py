@@ -52,6 +52,7 @@ GENERAL, LOCKED, HIDDEN, THREAD, DELETED = (700000000000000001, 7000000000000000
                                             700000000000000003, 700000000000000004,
                                             700000000000000005)
 VIEW, SEND, ATTACH, SEND_IN_THREADS = 1 << 10, 1 << 11, 1 << 15, 1 << 38
+CREATE_THREADS = 1 << 35
 ROOT = Path(__file__).resolve().parents[1]
 TIMESTAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 
@@ -140,6 +141,9 @@ class FakeDiscord:
                 "owner_id": "1", "features": [], "emojis": [], "stickers": [],
                 "roles": [role(guild_id, "@everyone", self.everyone, 0),
                           role(BOT_ROLE, "candybot", 0, 1)]})
+        if parts[0] == "guilds" and parts[2:3] == ["channels"]:
+            return answer([c for c in self.channels.values() if c.get("type") == 0
+                           and int(parts[1]) == CLUB])
         if parts[0] == "guilds" and parts[2:3] == ["members"]:
             return answer({"user": BOT_USER, "roles": [str(BOT_ROLE)], "nick": None,
                                       "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
@@ -686,3 +690,15 @@ def test_run_on_an_unreachable_postgresql_stops_before_discord(
     [line] = error_lines(out.err)
     assert "cannot be reached" in line and "hunter2" not in out.err + out.out
     assert fake_discord.requests == []
+
+
+def test_check_says_where_new_games_get_a_thread_of_their_own(
+        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fake_discord.everyone = VIEW | SEND | ATTACH | SEND_IN_THREADS | CREATE_THREADS
+    fake_discord.channels[LOCKED] = text_channel(LOCKED, "locked", deny=CREATE_THREADS)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["check"]) == 0, "a channel without threads still plays one game: no problem"
+    out = capsys.readouterr().out
+    assert "A thread per game in: #general." in out
+    assert "One game per channel in: #locked (lacks Create Public Threads)." in out

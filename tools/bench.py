@@ -32,7 +32,6 @@ import asyncio
 import contextlib
 import contextvars
 import gc
-import inspect
 import io
 import json
 import platform
@@ -42,13 +41,14 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES, get_game
 from bot.games.engine import Game, SeatInfo, State, View, dumps, loads, playing
+from bot.watch import unwatched
 from tools.arena import win_rate_vs_random
 
 #: Every seat of a timed game is a human with this Discord id plus the seat number.
@@ -234,10 +234,11 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
     from tools.offline import Recorder, connect
 
     async def run(settings: Any) -> Any:
-        bot = create_bot(settings, renderer=renderer, clock=time.time)
+        bot = create_bot(settings, renderer=renderer, clock=time.time,
+                         watch=stages if stages is not None else unwatched)
         recorder = Recorder()
         if stages is not None:
-            recorder._handle = stages.timed(OFFLINE, recorder._handle)  # type: ignore[method-assign]
+            recorder.watch = stages
         gateway = await connect(bot, recorder)
         freeze_heap()  # as the live bot does once it is connected
         try:
@@ -291,13 +292,11 @@ def bench_play(slug: str, samples: int,
         out: dict[str, list[float]] = {"board": [], "ack": [], "movement": [], "chess": []}
         for n in range(samples + 1):
             await _prepare(bot.store, game, channel)
-            restore = stages.watching(bot.store, game)
             stages.start()
             try:
                 answer = (await bot.play([channel]))[0]
             finally:
                 stages.stop(count=n > 0)  # the first move warms the caches
-                restore()
             if between is not None:
                 start = time.perf_counter()
                 between()
@@ -502,7 +501,8 @@ def _print_replays(f: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------- stages
 
 #: The stages of a /play, in the order a move goes through them.
-STAGES = ("engine", "state JSON", "views", "store", "pictures", "animation", "Discord layer")
+STAGES = ("engine", "AI", "state JSON", "views", "store", "pictures", "animation",
+          "Discord layer")
 #: The offline Discord answering the bot's requests: the bench's work, not the bot's.
 OFFLINE = "offline Discord"
 #: Threads that run the SQLite store's queries (aiosqlite names them after their function).
@@ -522,10 +522,12 @@ def _thread_cpu(threads: Sequence[threading.Thread]) -> float:
 
 
 class Stages:
-    """Where a /play's CPU goes, stage by stage, while :meth:`watching` a store and a game.
+    """Where a /play's CPU goes, stage by stage: the bot's own marks (:mod:`bot.watch`:
+    the rules, the AI seats' choices, the state's JSON, the views, each store call) and
+    the bench's renderer and offline Discord, timed by this one :class:`~bot.watch.Watch`.
 
-    The rules (parse, apply), the state's JSON, the views, the pictures and the movement
-    GIF run whole in one thread each, so their figure is that thread's CPU time
+    The rules (parse, apply), the AI, the state's JSON, the views, the pictures and the
+    movement GIF run whole in one thread each, so their figure is that thread's CPU time
     (``time.thread_time``). The store's is the CPU of SQLite's own threads plus that of
     the event loop's thread while a store call was awaited (with PostgreSQL the server's
     work is not in it: ``store_wait`` is the time the calls were awaited). The Discord
@@ -568,21 +570,35 @@ class Stages:
                 self._inside.stage = None
         return run
 
-    def awaited(self, work: Callable[..., Any]) -> Callable[..., Any]:
-        """The store coroutine ``work``, its loop-thread CPU and wait added to ``store``."""
-        async def run(*args: Any, **kwargs: Any) -> Any:
+    @contextlib.contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        """The bot's mark of a stage (:mod:`bot.watch`): its thread's CPU goes to ``stage``;
+        a store call's wall time also goes to :attr:`store_wait`. A mark inside another
+        counts once, in the outer one."""
+        if stage == "store":
             if self._awaiting.get():
-                return await work(*args, **kwargs)
+                yield
+                return
             token = self._awaiting.set(True)
             start, cpu = time.perf_counter(), time.thread_time()
             try:
-                return await work(*args, **kwargs)
+                yield
             finally:
                 with self._lock:
                     self.store_wait += (time.perf_counter() - start) * 1000
                 self._add("store", time.thread_time() - cpu)
                 self._awaiting.reset(token)
-        return run
+            return
+        if getattr(self._inside, "stage", None):
+            yield
+            return
+        self._inside.stage = stage
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            self._add(stage, time.thread_time() - start)
+            self._inside.stage = None
 
     @staticmethod
     def _store_threads() -> list[threading.Thread]:
@@ -613,37 +629,6 @@ class Stages:
             self.spent["Discord layer"] += max(0.0, loop_cpu - (self._on_loop - on_loop))
             self.moves += 1
 
-    def watching(self, store: Any, game: Game) -> Callable[[], None]:
-        """Time ``store``'s and ``game``'s calls and the tables' state JSON; returns the undo."""
-        import bot.tables.core
-        import bot.tables.moves
-
-        undo: list[Callable[[], None]] = []
-
-        def patch(owner: Any, name: str, replacement: Any, instance: bool) -> None:
-            old = getattr(owner, name)
-            setattr(owner, name, replacement)
-            undo.append((lambda: delattr(owner, name)) if instance
-                        else (lambda: setattr(owner, name, old)))
-
-        for name in ("parse", "apply"):
-            patch(game, name, self.timed("engine", getattr(game, name)), instance=True)
-        patch(game, "view", self.timed("views", game.view), instance=True)
-        for module in (bot.tables.core, bot.tables.moves):
-            for name in ("loads", "dumps"):
-                if hasattr(module, name):
-                    patch(module, name, self.timed("state JSON", getattr(module, name)),
-                          instance=False)
-        for name in dir(type(store)):
-            if not name.startswith("_") and inspect.iscoroutinefunction(
-                    getattr(type(store), name)):
-                patch(store, name, self.awaited(getattr(store, name)), instance=True)
-
-        def restore() -> None:
-            for step in reversed(undo):
-                step()
-        return restore
-
     def per_move(self) -> dict[str, float]:
         """CPU milliseconds per move by stage, then ``store wait`` (the store's wall time)
         and the offline Discord's CPU (the bench's stand-in for Discord, not the bot)."""
@@ -663,7 +648,7 @@ def chess_board(width: int) -> Callable[[], bytes] | None:
     ``None`` without the ``bench`` extra (python-chess and cairosvg).
     """
     try:
-        import cairosvg  # type: ignore[import-untyped]
+        import cairosvg
         import chess
         import chess.svg
     except (ImportError, OSError):  # OSError: cairosvg installed but no cairo library

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows, publish, words
+from bot.discord import commands, components, flows, publish, threads, words
 from bot.discord.errors import FRIENDLY, MISMATCHED, SOMETHING_WRONG, describe, tell
 from bot.discord.gate import Gate
 from bot.discord.messages import Renderer
@@ -37,6 +37,7 @@ from bot.ops.database import inspect_target
 from bot.replays import Replays
 from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,8 @@ class CandyBot(discord.Client):
     """The candybot Discord client. Network work starts only in :meth:`start`/:meth:`login`."""
 
     def __init__(self, settings: Settings, *, games: Mapping[str, Game] | None = None,
-                 renderer: Renderer | None = None, clock: Clock = time.time) -> None:
+                 renderer: Renderer | None = None, clock: Clock = time.time,
+                 watch: Watch = unwatched) -> None:
         # Every request outside interaction answers shares one budget under Discord's
         # global limit, moves' requests first (bot.discord.pacing).
         self.pacer = Pacer(settings.requests_per_second) \
@@ -120,6 +122,7 @@ class CandyBot(discord.Client):
         self.games = games
         self.renderer = renderer
         self.clock = clock
+        self.watch = watch
         self.cooldowns = Cooldowns(settings.limits, clock)
         self.replays = Replays(at_once=settings.limits.heavy_at_once,
                                queue=settings.limits.heavy_queue, clock=clock)
@@ -180,10 +183,13 @@ class CandyBot(discord.Client):
         """Open the database, register persistent components, start the reminder loop and
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.database)
+        self.store.watch = self.watch
         self._tables = Tables(self.store, self.games, self.clock,
-                              on_moves=self.metrics.moved, limits=self.settings.limits)
+                              on_moves=self.metrics.moved, limits=self.settings.limits,
+                              watch=self.watch)
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
-                              boards=lambda row: publish.repost_board(self, row))
+                              boards=lambda row: publish.repost_board(self, row),
+                              directs=lambda row: publish.turn_dm(self, row))
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")
@@ -283,6 +289,22 @@ class CandyBot(discord.Client):
             await self.store.server_back(guild.id)
         except StoreError:
             log.exception("could not note that server %s added the bot", guild.id)
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Discord archived a thread: a game going on in it must not stay archived (an
+        archived thread delivers no click or command)."""
+        if self.store is not None and payload.data.get("thread_metadata", {}).get("archived"):
+            await threads.thread_archived(self, payload.thread_id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread was deleted: the game ends without a result."""
+        if self.store is not None:
+            await threads.channel_gone(self, payload.thread_id, thread=True)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its games, and those of its threads, end without a result."""
+        if self.store is not None:
+            await threads.channel_gone(self, channel.id, thread=False)
 
     async def _sender_loop(self) -> None:
         await self.wait_until_ready()

@@ -331,6 +331,32 @@ def build_privacy_command() -> app_commands.Command[Any, ..., None]:
     return privacy
 
 
+def build_settings_command() -> app_commands.Command[Any, ..., None]:
+    """``/settings``: the server's defaults for new games (Manage Server)."""
+
+    @app_commands.command(name="settings", description="This server's defaults for new "
+                          "games (people with Manage Server).")
+    @app_commands.describe(
+        threads="Give each game a thread of its own (where I may create threads).",
+        reminder_hours="Hours between reminders to a player whose turn it is (default 24).",
+        ai_takeover="An AI plays for a player who let every reminder pass.",
+        games_channel="Allow games in this channel (add several one by one).",
+        any_channel="Allow games in every channel again.")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(interaction: discord.Interaction, threads: bool | None = None,
+                       reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
+                       ai_takeover: bool | None = None,
+                       games_channel: discord.TextChannel | None = None,
+                       any_channel: bool | None = None) -> None:
+        await flows.server_settings(interaction, threads=threads, reminder_hours=reminder_hours,
+                                    ai_takeover=ai_takeover,
+                                    games_channel=games_channel.id if games_channel else None,
+                                    any_channel=bool(any_channel))
+
+    return settings
+
+
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
@@ -340,3 +366,4 @@ def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> N
     tree.add_command(build_away_command())
     tree.add_command(build_notify_command())
     tree.add_command(build_privacy_command())
+    tree.add_command(build_settings_command())

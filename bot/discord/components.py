@@ -175,6 +175,25 @@ class LobbyRemove(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await _dispatch("lobby", interaction, self.game_id, "remove", value)
 
 
+class LobbyLevel(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=_known(rf"cb:ll:{GAME_ID}")):
+    """The lobby's menu for its host to set how an AI seat plays: ``s<seat>:<level>``."""
+
+    def __init__(self, game_id: int, options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(_one_choice(f"cb:ll:{game_id}", "Host: how an AI seat plays…",
+                                     options))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyLevel:
+        return cls(int(match["game"]), _options(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _dispatch("lobby", interaction, self.game_id, "level", value)
+
+
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=_known(rf"cb:m:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                              rf"(?P<token>{TOKEN}):(?P<notation>.+)")):
@@ -296,6 +315,31 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _dispatch("back", interaction, self.game_id)
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=_known(rf"cb:rm:{GAME_ID}")):
+    """Rematch: a new lobby for the same game and options, the same players seated."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                           custom_id=f"cb:rm:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("rematch", interaction, self.game_id)
+
+
+def rematch_view(game_id: int) -> discord.ui.View:
+    """The Rematch button alone (on a game-over board and on the game's card)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id))
+    return inert(view)
+
+
 class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=_known(rf"cb:b:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN}):(?P<op>[obpc])(?P<page>[0-9]{{1,3}}):"
@@ -398,8 +442,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, LobbyRemove, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, BackButton,
-    StepButton, StepSelect, OldChoiceButton, OldChoiceSelect)
+    LobbyButton, LobbyRemove, LobbyLevel, ChoiceButton, ChoiceSelect, ManySelect, DecideButton,
+    BackButton, RematchButton, StepButton, StepSelect, OldChoiceButton, OldChoiceSelect)
 
 
 def recognised(custom_id: str) -> bool:
@@ -451,9 +495,12 @@ def token_fits(token: str) -> bool:
     return re.fullmatch(TOKEN, token) is not None
 
 
-def lobby_view(game_id: int, removable: Sequence[tuple[str, str]] = ()) -> discord.ui.View:
+def lobby_view(game_id: int, removable: Sequence[tuple[str, str]] = (),
+               levels: Sequence[tuple[str, str]] = ()) -> discord.ui.View:
     """Join, Leave, Add AI seat, Start and Cancel; with ``removable`` seats (``(value,
-    label)``: every seat but the host's), the host's menu to remove one."""
+    label)``: every seat but the host's), the host's menu to remove one; with ``levels``
+    (``(value, label)`` per AI seat and level it may change to), the host's menu to set
+    how an AI seat plays."""
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game_id, op))
@@ -461,6 +508,10 @@ def lobby_view(game_id: int, removable: Sequence[tuple[str, str]] = ()) -> disco
                for value, label in removable[:25]]
     if options:
         view.add_item(LobbyRemove(game_id, options))
+    picks = [discord.SelectOption(label=_clip(label, MAX_BUTTON_LABEL), value=value)
+             for value, label in levels[:25]]
+    if picks:
+        view.add_item(LobbyLevel(game_id, picks))
     return inert(view)
 
 

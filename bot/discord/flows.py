@@ -13,29 +13,33 @@ loses a move. Words are written by :mod:`bot.discord.messages` and
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import logging
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, pacing, words
+from bot.discord import builder, components, messages, pacing, threads, words
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
-from bot.discord.publish import (
-    Host,
-    host,
-    lobby_view,
-    publish_saved,
-    refresh_lobby_message,
-)
+from bot.discord.host import Host, host
+from bot.discord.publish import lobby_view, publish_saved, refresh_lobby_message
 from bot.discord.surfaces import acknowledge, move, private
 from bot.discord.words import escaped
 from bot.games import GAMES
 from bot.games.engine import Action, GameError, StaleActionError
 from bot.games.rng import Rng
-from bot.refusals import Expired, NoStandIn, Refused
+from bot.refusals import (
+    Expired,
+    ManageServerOnly,
+    NoGameHere,
+    NoStandIn,
+    NotAGamesChannel,
+    Refused,
+)
 from bot.replays import draw as draw_replay
 from bot.replays import draw_in_worker
 from bot.store import GameRecord
@@ -96,19 +100,73 @@ async def _said_in_channel(interaction: discord.Interaction, text: str) -> None:
 async def new_game(interaction: discord.Interaction, *, game: str, seats: int | None,
                    reminder_hours: float | None, ai_takeover: bool | None,
                    options: dict[str, str]) -> None:
-    """``/game new``: open a lobby message in the channel."""
+    """``/game new``: open a lobby. In thread mode its message in the channel starts the
+    game's own thread and becomes the game's card (:mod:`bot.discord.threads`); else the
+    lobby message is posted in the channel, which then holds this one game."""
     async with guarded(interaction):
-        tables = host(interaction).tables
+        bot = host(interaction)
+        tables = bot.tables
+        where = _channel(interaction)
+        defaults = await tables.server_defaults(interaction.guild_id)
+        allowed = tuple(int(c) for c in defaults.get("channels") or ())
+        parent = getattr(interaction.channel, "parent_id", None)
+        if allowed and where not in allowed and parent not in allowed:
+            raise NotAGamesChannel(channels=allowed)
+        asked: dict[str, Any] = {"guild_id": interaction.guild_id, "game": game,
+                 "creator_id": interaction.user.id, "seats": seats,
+                 "reminder_hours": (defaults.get("reminder_hours") if reminder_hours is None
+                                    else reminder_hours),
+                 "ai_takeover": (defaults.get("ai_takeover", True) if ai_takeover is None
+                                 else ai_takeover),
+                 "options": options}
+        name = _user_name(interaction.user)
+        why = threads.no_thread(interaction, defaults)
+        if not why:
+            await _new_in_thread(interaction, where, asked, name)
+            return
         lobby = await in_time(tables.open_lobby(
-            channel_id=_channel(interaction), guild_id=interaction.guild_id, game=game,
-            creator_id=interaction.user.id, creator_name=_user_name(interaction.user),
-            seats=seats, reminder_hours=reminder_hours,
-            ai_takeover=True if ai_takeover is None else ai_takeover,
-            options=options), lambda: think(interaction))
+            channel_id=where, creator_name=name, no_thread=why, **asked),
+            lambda: think(interaction))
         message_id = await announce(interaction, messages.lobby_text(lobby),
                                     view=lobby_view(lobby),
                                     allowed_mentions=messages.NOBODY)
         await tables.store.set_lobby_message(lobby.record.id, message_id)
+
+
+async def _new_in_thread(interaction: discord.Interaction, parent: int, asked: dict[str, Any],
+                         host_name: str, seated: GameRecord | None = None) -> Lobby:
+    """Open a lobby in a thread of ``parent``: check it, post its card in the channel,
+    start the thread from the card, then open the lobby there (the card gets its buttons)
+    and tell the host privately where it is. ``seated``: the ended game a rematch carries."""
+    bot = host(interaction)
+    tables = bot.tables
+    if seated is None:
+        await tables.check_lobby(**asked)
+    await acknowledge(interaction)
+    title = tables.game(str(asked["game"])).title
+    thread_id, card_id = await threads.start_thread(
+        bot, parent, interaction.guild_id, title, host_name,
+        messages.opening_text(title))
+    try:
+        if seated is None:
+            lobby = await tables.open_lobby(channel_id=thread_id, parent_id=parent,
+                                            creator_name=host_name, **asked)
+        else:
+            lobby = await tables.open_rematch(seated, interaction.user.id, host_name,
+                                              channel_id=thread_id,
+                                              guild_id=interaction.guild_id, parent_id=parent)
+    except BaseException:
+        await threads.abandon(bot, parent, interaction.guild_id, card_id, thread_id)
+        raise
+    await tables.store.set_lobby_message(lobby.record.id, card_id)
+    lobby = dataclasses.replace(lobby, record=dataclasses.replace(
+        lobby.record, lobby_message_id=card_id))
+    await refresh_lobby_message(bot, lobby)
+    for seat in lobby.record.seats:
+        if seat.user_id is not None and not seat.ai:
+            await threads.seat_in_thread(bot, lobby.record, seat.user_id)
+    await tell(interaction, messages.lobby_opened_text(lobby))
+    return lobby
 
 
 @components.handles("lobby")
@@ -143,9 +201,15 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
             change = tables.add_ai(game_id, user.id, channel)
         elif op == "remove":
             change = tables.remove_from_lobby(game_id, user.id, target, channel)
+        elif op == "level":
+            change = tables.set_ai_level(game_id, user.id, target, channel)
         else:
             change = tables.cancel_lobby(game_id, user.id, _can_manage(interaction), channel)
         lobby = await in_time(change, interaction.response.defer)
+        if op == "join":
+            await threads.seat_in_thread(bot, lobby.record, user.id)
+        elif lobby.closed:  # cancelled, or everyone left: a thread of its own goes quiet
+            await threads.close_thread(bot, lobby.record)
         view = None if lobby.closed else lobby_view(lobby)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=messages.lobby_text(lobby),
@@ -153,6 +217,32 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
         else:
             await interaction.response.edit_message(content=messages.lobby_text(lobby),
                                                     view=view, allowed_mentions=messages.NOBODY)
+
+
+@components.handles("rematch")
+async def rematch_click(interaction: discord.Interaction, game_id: int) -> None:
+    """Rematch (on a game-over board, or the game's card): a new lobby for the same game,
+    options and players, hosted by whoever pressed it; in a new thread when the game had
+    one."""
+    async with guarded(interaction, game_id):
+        bot = host(interaction)
+        user = interaction.user
+        ended, _game = await bot.tables.claim_rematch(game_id, user.id, _channel(interaction))
+        name = _user_name(user)
+        try:
+            if ended.parent_id is not None:
+                await _new_in_thread(interaction, ended.parent_id, {"game": ended.game}, name,
+                                     seated=ended)
+                return
+            lobby = await bot.tables.open_rematch(ended, user.id, name,
+                                                  channel_id=ended.channel_id,
+                                                  guild_id=ended.guild_id)
+        except BaseException:
+            await bot.tables.release_rematch(ended.id)
+            raise
+        message_id = await announce(interaction, messages.lobby_text(lobby),
+                                    view=lobby_view(lobby), allowed_mentions=messages.NOBODY)
+        await bot.tables.store.set_lobby_message(lobby.record.id, message_id)
 
 
 # --------------------------------------------------------------------------- moves
@@ -437,10 +527,12 @@ async def abort(interaction: discord.Interaction) -> None:
         await announce(interaction, text, allowed_mentions=messages.NOBODY)
         if record is None:
             return
-        if record.status == "lobby":
+        if record.parent_id is not None:
+            await threads.ended_without_result(bot, record, bot.tables.game(record.game).title)
+        elif record.status == "lobby":
             await refresh_lobby_message(bot, Lobby(record, bot.tables.game(record.game),
                                                    "cancelled"))
-        elif record.board_message_id:
+        if record.status != "lobby" and record.board_message_id:
             channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
             try:
                 await channel.get_partial_message(record.board_message_id).edit(view=None)
@@ -691,6 +783,30 @@ async def privacy(interaction: discord.Interaction, delete: bool) -> None:
             messages.privacy_text(kept), ephemeral=True,
             file=discord.File(io.BytesIO(data), filename=f"candybot-{user}.json",
                               description="Everything candybot keeps about you, as JSON."))
+
+
+async def server_settings(interaction: discord.Interaction, *, threads: bool | None,
+                          reminder_hours: float | None, ai_takeover: bool | None,
+                          games_channel: int | None, any_channel: bool) -> None:
+    """``/settings``: change the server's defaults for new games (Manage Server; Discord
+    hides the command from others, and a forged call is refused here too), then say them,
+    privately."""
+    async with guarded(interaction):
+        if interaction.guild_id is None:
+            raise NoGameHere()
+        if not interaction.permissions.manage_guild:
+            raise ManageServerOnly()
+        tables = host(interaction).tables
+        current = await tables.server_defaults(interaction.guild_id)
+        channels: list[int] | None = None
+        if any_channel:
+            channels = []
+        elif games_channel is not None:
+            channels = [*current.get("channels", ()), games_channel]
+        now = await tables.set_server_defaults(
+            interaction.guild_id, threads=threads, reminder_hours=reminder_hours,
+            ai_takeover=ai_takeover, channels=channels)
+        await interaction.response.send_message(messages.settings_text(now), ephemeral=True)
 
 
 # --------------------------------------------------------------------------- reminders

@@ -20,6 +20,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import discord
 
@@ -34,6 +35,7 @@ from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLi
 from bot.tables import (
     FORMER_PLAYER,
     MAX_REMINDERS,
+    STAND_IN_LEVEL,
     Board,
     Forgotten,
     Hand,
@@ -43,6 +45,7 @@ from bot.tables import (
     Status,
     Step,
     plural,
+    seat_label,
     step_of,
 )
 
@@ -579,15 +582,16 @@ def lobby_text(lobby: Lobby) -> str:
         lines.append(f"Options: {shown}.")
     hours = float(record.settings.get("reminder_hours", 24))
     if record.settings.get("ai_takeover"):
-        takeover = (", then an AI plays for a silent player until they are back (the table "
-                    "can vote to give the seat to the AI for good)")
+        level = record.settings.get("stand_in_level", STAND_IN_LEVEL)
+        takeover = (f", then an AI plays for a silent player, at its {level} level, until "
+                    f"they are back (the table can vote to give the seat to the AI for good)")
     else:
         takeover = (", then the others can vote to give a silent player's seat to the AI "
                     "(`/game vote`)")
     lines.append(f"Reminders every {hours:g} h (at most {MAX_REMINDERS}){takeover}.")
     lines.append(f"Seats ({len(record.seats)}/{max_seats}, {game.min_seats} needed to start):")
     for seat in record.seats:
-        name = f"{marked(game, seat.seat, seat.name)} (AI)" if seat.ai else who(game, seat)
+        name = f"{marked(game, seat.seat, seat_label(seat))} (AI)" if seat.ai else who(game, seat)
         lines.append(f"{seat.seat + 1}. {name}")
     if lobby.closed == "cancelled":
         lines.append("This lobby was cancelled.")
@@ -626,6 +630,39 @@ def status_text(status: Status) -> str:
 
 def scores_line(status: Status) -> str:
     return "Scores: " + ", ".join(f"{escaped(n)} {s}" for n, s in status.scores) + "."
+
+
+def settings_text(settings: dict[str, Any]) -> str:
+    """The server's defaults for new games, as ``/settings`` says them."""
+    threads = ("each game gets a thread of its own where I may create threads"
+               if settings.get("threads", True) else "one game per channel, no threads")
+    hours = settings.get("reminder_hours")
+    takeover = settings.get("ai_takeover", True)
+    channels = settings.get("channels") or []
+    where = ", ".join(f"<#{int(c)}>" for c in channels) if channels else "any channel"
+    return ("This server's defaults for new games:\n"
+            f"- Threads: {threads}.\n"
+            f"- Reminders every {hours if hours is not None else 24:g} h.\n"
+            f"- AI take-over of a silent seat: {'on' if takeover else 'off'}.\n"
+            f"- Games may open in: {where}.\n"
+            "A lobby's own options still win over these.")
+
+
+def opening_text(title: str) -> str:
+    """The card for the moment between its post and its lobby."""
+    return f"A lobby for **{title}** is opening…"
+
+
+def lobby_opened_text(lobby: Lobby) -> str:
+    """The host's private answer: where their lobby is (thread mode)."""
+    return (f"Your lobby for **{lobby.game.title}** is open: <#{lobby.record.channel_id}>. "
+            f"Players join with the buttons on its card; the game is played in its thread.")
+
+
+def gone_text(what: str) -> str:
+    """Said where it can still be said when a moderator deleted a game's ``thread``,
+    ``channel`` or ``card``."""
+    return f"This game ended without a result: its {what} was deleted."
 
 
 def ended_line(record: GameRecord) -> str:

@@ -21,7 +21,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 import aiohttp
 import discord
@@ -65,6 +65,9 @@ def backoff(attempts: int, retry_after: float | None = None) -> float:
 #: that rides on one) and returns the message's id, or None when there is no board to
 #: post any more (a newer board is on show).
 BoardPoster = Callable[[OutboxRecord], Awaitable[int | None]]
+#: The message a ``dm`` announcement sends, as keyword arguments of ``send`` (a turn DM:
+#: the player's own view and their first choices), or None for its words alone.
+DirectMaker = Callable[[OutboxRecord], Awaitable[dict[str, Any] | None]]
 
 
 def rides_on_board(item: Announcement) -> bool:
@@ -87,11 +90,13 @@ class Outbox:
     def __init__(self, store: Store, poster: Poster,
                  clock: Callable[[], float] = time.time, *,
                  boards: BoardPoster | None = None,
+                 directs: DirectMaker | None = None,
                  games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.poster = poster
         self.clock = clock
         self.boards = boards
+        self.directs = directs
         if games is None:
             from bot.games import GAMES
 
@@ -202,8 +207,17 @@ class Outbox:
         the player is still named by every ping."""
         item = row.announcement
         (user,) = item.mentions
+        made = None
+        if self.directs is not None:
+            try:
+                made = await self.directs(row)
+            except Exception:
+                # The words alone still reach the player.
+                log.exception("could not make the direct message of announcement %s", row.id)
         try:
             channel = await self.poster.create_dm(discord.Object(id=user))
+            if made is not None:
+                return (await channel.send(**made, nonce=row.nonce)).id
             return (await channel.send(self.words(item), nonce=row.nonce,
                                        allowed_mentions=messages.NOBODY)).id
         except discord.Forbidden:

@@ -27,52 +27,26 @@ import io
 import itertools
 import logging
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, pacing
-from bot.discord.messages import Outgoing, Renderer
-from bot.discord.outbox import Outbox
-from bot.limits import Cooldowns
-from bot.replays import Replays
+from bot.discord import builder, components, messages, pacing, threads
+from bot.discord.host import Host, messageable
+from bot.discord.messages import Outgoing
+from bot.games.engine import AI_LEVELS, GameError
 from bot.store import Announcement, OutboxRecord, StoreError
-from bot.tables import Board, Lobby, Tables
+from bot.tables import Board, Lobby, Tables, seat_label
 
 log = logging.getLogger(__name__)
-
-
-class Host(Protocol):
-    """What the handlers need from the bot."""
-
-    @property
-    def tables(self) -> Tables: ...
-    @property
-    def outbox(self) -> Outbox: ...
-
-    renderer: Renderer | None
-    cooldowns: Cooldowns
-    replays: Replays
-
-    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
-                                type: discord.ChannelType | None = None,
-                                ) -> discord.PartialMessageable: ...
-
-
-def host(interaction: discord.Interaction) -> Host:
-    return interaction.client  # type: ignore[return-value]
-
-
-def messageable(bot: Host, board: Board) -> discord.PartialMessageable:
-    """The game's channel (or thread)."""
-    return bot.get_partial_messageable(board.record.channel_id, guild_id=board.record.guild_id)
 
 
 async def board_outgoing(bot: Host, board: Board,
                          early: messages.EarlyPicture | None = None) -> Outgoing:
     """The full move message for ``board``, with its components when there are any
     (and the picture ``early`` began, when it is of this board)."""
-    view = None
+    view = components.rematch_view(board.record.id) if board.record.status == "finished" \
+        else None
     if not board.finished:
         offer = builder.Offer(board.record.id, board.move, board.token)
         # Components are made on the event loop: discord.py ties them to the running loop.
@@ -211,6 +185,7 @@ async def publish_saved(bot: Host, board: Board,
     if ping is not None:
         await bot.outbox.delivered(ping, message_id)
         bot.outbox.kick()  # what waited behind the ping (its DMs) goes out from the loop
+    await threads.show_card(bot, board)
     return True
 
 
@@ -257,6 +232,28 @@ async def repost_board(bot: Host, row: OutboxRecord) -> int | None:
     return await publish(bot, board, nonce=row.nonce)
 
 
+async def turn_dm(bot: Host, row: OutboxRecord) -> dict[str, Any] | None:
+    """The direct message handing a player their turn (``/notify how:dm``): its words,
+    the player's own view (theirs alone to see) and the first step of the move builder,
+    so that the move is made from the DM with the same taps as in the channel. ``None``
+    (the words alone) when it is no longer their turn or the game cannot be read."""
+    item = row.announcement
+    data = item.data or {}
+    if data.get("about") != "turn" or item.game_id is None or len(item.mentions) != 1:
+        return None
+    try:
+        mine = await bot.tables.hand(None, item.mentions[0], item.game_id)
+    except GameError:
+        return None
+    if not mine.legal:
+        return None
+    offer = builder.Offer(mine.record.id, mine.move, mine.token)
+    view = builder.root_view(mine.game, mine.legal, offer, multi=mine.multi)
+    outgoing = await messages.hand_message(mine, bot.renderer, view)
+    outgoing.content = messages.fit([bot.outbox.words(item), outgoing.content], keep_first=1)
+    return outgoing.kwargs()
+
+
 async def _strip(bot: Host, board: Board, message_id: int) -> None:
     """Take the buttons off an older board message."""
     try:
@@ -280,9 +277,11 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
     """The lobby's buttons, and its host's menu of the seats they may remove."""
     owner = lobby.owner
     removable = [(f"s{s.seat}" if s.ai else f"u{s.user_id}",
-                  f"{s.seat + 1}. {s.name}{' (AI)' if s.ai else ''}")
+                  f"{s.seat + 1}. {seat_label(s)}{' (AI)' if s.ai else ''}")
                  for s in lobby.record.seats if s.ai or s.user_id != owner]
-    return components.lobby_view(lobby.record.id, removable)
+    levels = [(f"s{s.seat}:{level}", f"{s.seat + 1}. {s.name} plays {level}")
+              for s in lobby.record.seats if s.ai for level in AI_LEVELS if level != s.level]
+    return components.lobby_view(lobby.record.id, removable, levels)
 
 
 async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:
@@ -290,7 +289,7 @@ async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:
     message_id = lobby.record.lobby_message_id
     if not message_id:
         return
-    channel = bot.get_partial_messageable(lobby.record.channel_id,
+    channel = bot.get_partial_messageable(lobby.record.card_channel_id,
                                           guild_id=lobby.record.guild_id)
     view = lobby_view(lobby) if not lobby.closed else None
     try:

@@ -30,7 +30,8 @@ import discord
 
 from bot.discord import builder, messages
 from bot.discord.errors import PUBLIC_THINKING, guarded, tell
-from bot.discord.publish import early_picture, host, publish_saved
+from bot.discord.host import host
+from bot.discord.publish import early_picture, publish_saved
 from bot.games.engine import GameError
 from bot.tables import Board, MoveRequest
 

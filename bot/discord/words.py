@@ -159,7 +159,8 @@ def _(refused: r.Busy) -> str:
 def _(refused: r.HostOnly) -> str:
     host = mention(refused.host) if refused.host else "its host"
     doing = {"start": "start the game", "add_ai": "add AI seats",
-             "remove": "remove someone from the lobby"}.get(refused.what, "do that")
+             "remove": "remove someone from the lobby",
+             "level": "set how an AI seat plays"}.get(refused.what, "do that")
     return f"Only the lobby's host ({host}) can {doing}."
 
 
@@ -316,9 +317,55 @@ def _(refused: r.ChannelTaken) -> str:
     if refused.title is None:
         return "This channel already has a game. Try again in a moment."
     stage = "a lobby for" if refused.lobby else "a game of"
-    return (f"This channel already has {stage} {refused.title}: one game per channel. Finish "
+    said = (f"This channel already has {stage} {refused.title}: one game per channel. Finish "
             f"it, leave it with `/game leave`, or end it with `/game abort` (its host or anyone "
             f"with Manage Channels). Or start yours in another channel.")
+    why = _NO_THREAD.get(refused.no_thread)
+    return f"{said} {why}" if why else said
+
+
+#: Why a game could not get a thread of its own (then a channel holds one game).
+_NO_THREAD = {
+    "off": "This server plays one game per channel: its admins turned game threads off "
+           "(`/settings`).",
+    "type": "Games get threads of their own only in a server's text channels.",
+    "permissions": "Each game could have a thread of its own here if I had the **Create "
+                   "Public Threads** and **Send Messages in Threads** permissions in this "
+                   "channel: ask a server admin.",
+}
+
+
+@refusal.register
+def _(refused: r.ManageServerOnly) -> str:
+    return "Only people with the Manage Server permission can change this server's settings."
+
+
+@refusal.register
+def _(refused: r.ThreadsFull) -> str:
+    return ("This server has as many active threads as Discord allows, so I cannot open a "
+            "thread for a new game. Finish or archive some threads and try again.")
+
+
+@refusal.register
+def _(refused: r.NotAGamesChannel) -> str:
+    where = ", ".join(f"<#{c}>" for c in refused.channels)
+    return f"Games are played in {where} on this server: start yours there."
+
+
+@refusal.register
+def _(refused: r.NotOver) -> str:
+    return "A rematch can be asked for once the game has ended with a result."
+
+
+@refusal.register
+def _(refused: r.NotAPlayer) -> str:
+    return "Only the players who finished this game can ask for its rematch."
+
+
+@refusal.register
+def _(refused: r.RematchOpened) -> str:
+    where = f" in <#{refused.channel_id}>" if refused.channel_id else ""
+    return f"This game's rematch is already open{where} (game {refused.game_id}): join it there."
 
 
 @refusal.register

@@ -65,6 +65,7 @@ from bot.store.records import (
     _status_message,
     log,
 )
+from bot.watch import Watch, unwatched
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -87,6 +88,8 @@ class Store(ABC):
     _integrity_errors: ClassVar[tuple[type[BaseException], ...]] = ()
     #: Where the database is: a file path or a PostgreSQL URL (its password left out).
     path: str
+    #: Times every read and write (``store``) for a tool that measures them (bot/watch.py).
+    watch: Watch = staticmethod(unwatched)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -200,6 +203,14 @@ class Store(ABC):
                 f"AND status IN ('lobby', 'active')", (channel_id,))
         return _record(rows[0]) if rows else None
 
+    async def open_games_in(self, channel_id: int) -> list[GameRecord]:
+        """The lobbies and active games held in a channel or in its threads."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
+                f"AND status IN ('lobby', 'active')", (channel_id, channel_id))
+        return _readable(rows, "a game of a deleted channel, %s, cannot be read: %s")
+
     async def get_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
         async with self._reading() as db:
@@ -215,11 +226,12 @@ class Store(ABC):
 
     async def past_games(self, channel_id: int, limit: int | None = None) -> list[GameRecord]:
         """The channel's games that were played and have ended (finished or aborted after
-        the start), newest first; ``limit`` keeps the newest few."""
-        query = (f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
+        the start), in the channel or in threads of it, newest first; ``limit`` keeps the
+        newest few."""
+        query = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
                  "AND status IN ('finished', 'aborted') AND state_json IS NOT NULL "
                  "ORDER BY id DESC")
-        params: list[Any] = [channel_id]
+        params: list[Any] = [channel_id, channel_id]
         if limit is not None:
             query += " LIMIT ?"
             params.append(max(0, int(limit)))
@@ -267,7 +279,7 @@ class Store(ABC):
                 f"OR (g.status = 'finished' AND g.finished_at >= ?)) ORDER BY g.id",
                 (user_id, finished_since)) as cursor:
             rows = await cursor.fetchall()
-        return _readable(rows, "leaving damaged game %s out of /games: %s")
+        return _readable(rows, "leaving damaged game %s out of a player's list of games: %s")
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""
@@ -321,21 +333,25 @@ class Store(ABC):
 
     async def create_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
                            creator_id: int, options: Mapping[str, Any],
-                           settings: Mapping[str, Any], now: float) -> GameRecord:
-        """Open a lobby (no seats yet) in the channel; :class:`ChannelBusyError` if taken."""
+                           settings: Mapping[str, Any], now: float,
+                           parent_id: int | None = None) -> GameRecord:
+        """Open a lobby (no seats yet) in the channel (a thread of ``parent_id``, when
+        given); :class:`ChannelBusyError` if taken."""
         options_text = _dump_object(options, "options")
         settings_text = _dump_object(settings, "settings")
         _check_int(channel_id, "channel id")
         _check_int(guild_id, "server id")
         _check_int(creator_id, "user id")
+        _check_int(parent_id, "channel id")
         try:
             async with self._transaction() as db:
                 async with db.execute(
                         "INSERT INTO games (channel_id, guild_id, game, status, creator_id, "
-                        "options, settings, seats, version, created_at, updated_at) "
-                        "VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?) RETURNING id",
+                        "options, settings, seats, version, created_at, updated_at, "
+                        "parent_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?, ?) "
+                        "RETURNING id",
                         (channel_id, guild_id, game, creator_id, options_text, settings_text,
-                         now, now)) as cursor:
+                         now, now, parent_id)) as cursor:
                     row = await cursor.fetchone()
                 assert row is not None
                 record = await self._fetch(db, int(row[0]))
@@ -361,6 +377,13 @@ class Store(ABC):
             params.append(_dump_object(settings, "settings"))
         return await self._write(game_id, expected_version, ("lobby",), "change seats",
                                  assignments, params)
+
+    async def set_ended_settings(self, game_id: int, expected_version: int,
+                                 settings: Mapping[str, Any]) -> GameRecord:
+        """Replace an ended game's settings (what it keeps after its end, its rematch)."""
+        return await self._write(game_id, expected_version, ("finished", "aborted"),
+                                 "change settings", "settings = ?",
+                                 [_dump_object(settings, "settings")])
 
     async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
         _check_int(message_id, "message id")
@@ -789,6 +812,31 @@ class Store(ABC):
                 "ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, dm_closed = 0, "
                 "updated_at = excluded.updated_at", (user_id, mode, now))
 
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's defaults for new games (empty: none set). A damaged row reads as none:
+        the defaults of the bot then hold."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT settings FROM server_settings WHERE guild_id = ?", (guild_id,))
+        if not rows:
+            return {}
+        try:
+            value = json.loads(rows[0][0])
+        except (TypeError, ValueError):
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    async def set_server_settings(self, guild_id: int, settings: Mapping[str, Any],
+                                  now: float) -> None:
+        """Keep a server's defaults for new games (the whole mapping, replacing the last)."""
+        _check_int(guild_id, "server id")
+        text = _dump_object(settings, "settings")
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at", (guild_id, text, now))
+
     async def vote_seat(self, game_id: int, player: int, voter: int, give: str,
                         now: float) -> dict[int, str]:
         """Keep ``voter``'s vote on ``player``'s seat (``give`` is what to do with it); all
@@ -1191,6 +1239,7 @@ class Store(ABC):
                 await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM games WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild,))
         return gone
 
 

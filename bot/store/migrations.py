@@ -271,6 +271,18 @@ MIGRATIONS: list[str | Migration] = [
     """
     ALTER TABLE outbox ADD COLUMN data TEXT;
     """,
+    # 14: a game played in a thread of its own: the channel the thread hangs off (NULL: the
+    # game is played in its channel itself), by which a channel finds its games; and each
+    # server's defaults for new games (thread mode, reminders, where games may open).
+    """
+    ALTER TABLE games ADD COLUMN parent_id INTEGER;
+    CREATE INDEX games_by_parent ON games (parent_id) WHERE parent_id IS NOT NULL;
+    CREATE TABLE server_settings (
+        guild_id   INTEGER PRIMARY KEY,
+        settings   TEXT    NOT NULL DEFAULT '{}',
+        updated_at REAL    NOT NULL
+    );
+    """,
 ]
 
 

@@ -170,8 +170,9 @@ class PostgresStore(Store):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Connection]:
         try:
-            async with self._pool_or_closed().connection() as conn, conn.transaction():
-                yield _Connection(conn)
+            with self.watch("store"):
+                async with self._pool_or_closed().connection() as conn, conn.transaction():
+                    yield _Connection(conn)
         except psycopg.errors.IntegrityError:
             raise
         except psycopg.Error as exc:
@@ -182,8 +183,9 @@ class PostgresStore(Store):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[_Connection]:
         try:
-            async with self._pool_or_closed().connection() as conn:
-                yield _Connection(conn)
+            with self.watch("store"):
+                async with self._pool_or_closed().connection() as conn:
+                    yield _Connection(conn)
         except psycopg.Error as exc:
             raise StoreError(f"The game database could not be read: {_first_line(exc)}.") \
                 from None

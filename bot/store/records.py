@@ -103,13 +103,15 @@ class SeatRecord:
     user_id: int | None
     name: str
     ai: bool
-    #: An AI plays this player's seat until they are back (see ``/game back``).
+    #: An AI plays this player's seat until they are back (see ``game back``).
     standing_in: bool = False
-    #: The table opened this seat for a new player (``/game sit``); an AI plays it meanwhile.
+    #: The table opened this seat for a new player (``game sit``); an AI plays it meanwhile.
     open: bool = False
     #: The user who played this seat before it became an AI's (they left, or the table
     #: gave it to the AI): so that what is kept about them can still be found and removed.
     left: int | None = None
+    #: How well an AI seat plays (``easy``, ``normal`` or ``strong``).
+    level: str = "normal"
 
     @property
     def machine(self) -> bool:
@@ -141,6 +143,15 @@ class GameRecord:
     lobby_message_id: int | None
     board_message_id: int | None
     result_json: str | None
+    #: The channel whose thread the game is played in (``channel_id``); ``None`` when the
+    #: game is played in its channel itself. The lobby message, then the game's card,
+    #: is in this channel.
+    parent_id: int | None = None
+
+    @property
+    def card_channel_id(self) -> int:
+        """Where the lobby message (in thread mode: the game's card) is."""
+        return self.parent_id if self.parent_id is not None else self.channel_id
 
 
 @dataclass(frozen=True)
@@ -263,7 +274,7 @@ class StatLine:
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
     "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
-    "next_reminder_at, lobby_message_id, board_message_id, result_json"
+    "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id"
 )
 
 
@@ -282,7 +293,8 @@ def _dump_seats(seats: Sequence[SeatRecord]) -> str:
     return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
                         "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {}),
                         **({"open": True} if s.open else {}),
-                        **({"left": int(s.left)} if s.left is not None else {})}
+                        **({"left": int(s.left)} if s.left is not None else {}),
+                        **({"level": str(s.level)} if s.level != "normal" else {})}
                        for s in seats])
 
 
@@ -303,7 +315,8 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
             SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
                        str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)),
                        bool(s.get("open", False)),
-                       None if s.get("left") is None else int(s["left"]))
+                       None if s.get("left") is None else int(s["left"]),
+                       str(s.get("level", "normal")))
             for s in raw)
     except (TypeError, ValueError, KeyError):
         raise CorruptRowError(game_id, "unreadable seats") from None
@@ -326,7 +339,7 @@ def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
 def _record(row: Sequence[Any]) -> GameRecord:
     (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
      state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
-     next_reminder_at, lobby_message_id, board_message_id, result_json) = row
+     next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id) = row
     return GameRecord(
         id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
         creator_id=creator_id, options=_load_object(game_id, options, "options"),
@@ -335,7 +348,7 @@ def _record(row: Sequence[Any]) -> GameRecord:
         created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
         reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
         lobby_message_id=lobby_message_id, board_message_id=board_message_id,
-        result_json=result_json)
+        result_json=result_json, parent_id=parent_id)
 
 
 def _readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:

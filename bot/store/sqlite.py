@@ -96,10 +96,11 @@ class SqliteStore(Store):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
         """The reading connection, one reader at a time."""
-        async with self._read_lock:
-            if self._reader is None:
-                raise StoreError("The game store is closed.")
-            yield self._reader
+        with self.watch("store"):
+            async with self._read_lock:
+                if self._reader is None:
+                    raise StoreError("The game store is closed.")
+                yield self._reader
 
     async def check_writable(self) -> None:
         """Take the write lock and let it go, writing nothing; raises :class:`StoreError`
@@ -158,17 +159,20 @@ class SqliteStore(Store):
         A statement or the COMMIT itself failing (disk full, I/O error) rolls everything
         back and raises :class:`NotSavedError`; the store stays usable for the next write.
         """
-        async with self._lock:
-            db = await self._begin()
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException as exc:
-                await self._roll_back(db)
-                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
-                    log.error("a write to the game database failed and was rolled back: %s", exc)
-                    raise NotSavedError() from exc
-                raise
+        with self.watch("store"):
+            async with self._lock:
+                db = await self._begin()
+                try:
+                    yield db
+                    await db.execute("COMMIT")
+                except BaseException as exc:
+                    await self._roll_back(db)
+                    if isinstance(exc, sqlite3.Error) and not isinstance(
+                            exc, sqlite3.IntegrityError):
+                        log.error("a write to the game database failed and was rolled back: "
+                                  "%s", exc)
+                        raise NotSavedError() from exc
+                    raise
 
     async def _roll_back(self, db: aiosqlite.Connection) -> None:
         """End the open transaction, whatever it takes, so the next write can begin.

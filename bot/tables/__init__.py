@@ -20,13 +20,13 @@ from bot.tables.core import (
     MAX_REMINDER_HOURS,
     MAX_REMINDERS,
     MAX_SUGGESTIONS,
+    STAND_IN_LEVEL,
     AlreadyMadeError,
     Board,
     Clock,
     Conceded,
     DamagedStateError,
     Hand,
-    Handover,
     Lobby,
     Reminder,
     Status,
@@ -35,6 +35,7 @@ from bot.tables.core import (
     dumps_result,
     lobby_owner,
     plural,
+    seat_label,
     step_of,
 )
 from bot.tables.leave import Leaving
@@ -50,8 +51,9 @@ class Tables(Leaving, Reminders, Queries, SeatVotes):
 
 __all__ = [
     "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
-    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Choosing", "Clock",
-    "Conceded", "DamagedStateError", "Forgotten", "Hand", "Handover", "Lobby", "MoveRequest",
+    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
+    "Choosing", "Clock",
+    "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
     "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables",
-    "dumps_result", "lobby_owner", "plural", "step_of",
+    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of",
 ]

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
+    AI_LEVELS,
     ALERT,
     Action,
     CorruptStateError,
@@ -59,6 +60,7 @@ from bot.store import (
     Store,
 )
 from bot.tables.news import Back, News
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,9 @@ MAX_REMINDER_HOURS = 24.0 * 14
 MAX_REMINDERS = 3
 #: A safety net against a game whose AI seats never hand the turn back.
 MAX_AI_STEPS = 500
+#: How the AI plays for an absent player unless the table says otherwise: at its best,
+#: so that the player comes back to a position worth having.
+STAND_IN_LEVEL = "strong"
 #: Discord shows at most 25 autocomplete suggestions and 25 select options.
 MAX_SUGGESTIONS = 25
 LOG_LIMIT = 50
@@ -76,7 +81,7 @@ COMMIT_ATTEMPTS = 5
 #: is the interpreter's (one lock), so running fifty at once finishes them all late
 #: together; in turn, the first player of a burst sees their board first.
 MOVES_AT_ONCE = 4
-#: How many moves "Since your last turn" lists before pointing at ``/game log``.
+#: How many moves "Since your last turn" lists before pointing at ``game log``.
 SINCE_LIMIT = 12
 
 Clock = Callable[[], float]
@@ -164,7 +169,7 @@ class Board:
     #: An open joint decision: the seats that have already decided (in secret).
     joint: bool = False
     decided: tuple[int, ...] = ()
-    #: Some human decides privately (``/game hand`` or the Decide button).
+    #: Some human decides privately (``game hand`` or the Decide button).
     private_choices: bool = False
     #: The episode goes on: edit the board message ``record.board_message_id``.
     edits: bool = False
@@ -236,7 +241,7 @@ class Hand:
 
 @dataclass(frozen=True)
 class Status:
-    """Where a game stands, for ``/game status``."""
+    """Where a game stands, for ``game status``."""
 
     record: GameRecord
     game: Game
@@ -266,20 +271,8 @@ class Reminder:
 
 
 @dataclass(frozen=True)
-class Handover:
-    """The turn handed to ``users`` by a change about to be saved: announced once."""
-
-    record: GameRecord
-    game: Game
-    move: int
-    users: tuple[int, ...]
-    #: The board message the change edits (an episode going on), to point to.
-    board_message_id: int | None = None
-
-
-@dataclass(frozen=True)
 class Conceded:
-    """What ``/game leave`` did: either the game goes on (``board``) or it ended."""
+    """What ``game leave`` did: either the game goes on (``board``) or it ended."""
 
     name: str
     board: Board
@@ -339,10 +332,10 @@ class TablesBase:
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, watch: Watch = unwatched) -> None:
         """``on_moves`` is told of every move stored (the metrics count them). ``limits``
         bound what one person or server may open (:mod:`bot.limits`; the defaults when
-        not given)."""
+        not given). ``watch`` times the rules, views and state JSON (:mod:`bot.watch`)."""
         if games is None:
             from bot.games import GAMES
 
@@ -355,6 +348,7 @@ class TablesBase:
         self._games = games
         self.clock = clock
         self._on_moves = on_moves
+        self.watch = watch
         self._working = asyncio.Semaphore(MOVES_AT_ONCE)
         #: Stored states already found sound, by game, version and text (see :meth:`_state`).
         self._sound: set[tuple[int, int, int]] = set()
@@ -384,12 +378,13 @@ class TablesBase:
         return record
 
     async def _by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
-        """The game a button names; it must live in the channel the button was clicked in."""
+        """The game a button names; it must live in the channel the button was clicked in
+        (its thread, or the channel holding its card)."""
         try:
             record = await self.store.get_game(game_id)
         except NotFoundError:
             raise GameGone() from None
-        if channel_id is not None and record.channel_id != channel_id:
+        if channel_id is not None and channel_id not in (record.channel_id, record.parent_id):
             raise ElsewhereButton(channel_id=record.channel_id)
         return record
 
@@ -407,12 +402,13 @@ class TablesBase:
         starts with (each of the same JSON kind), and who acts, the result, the summary,
         scores, the public view, every seat's view, the open decision and the legal
         actions of the seats to act all compute without error. Anything else raises
-        :class:`DamagedStateError`, which points to ``/game abort``. The check runs once
+        :class:`DamagedStateError`, which points to ``game abort``. The check runs once
         per stored state.
         """
         game = self.game(record.game)
         try:
-            state = loads(record.state_json or "", game)
+            with self.watch("state JSON"):
+                state = loads(record.state_json or "", game)
         except RulesVersionError:
             raise
         except CorruptStateError as exc:
@@ -497,7 +493,7 @@ class TablesBase:
     def _reaching(record: GameRecord, kind: str, data: dict[str, Any], users: Sequence[int],
                   due: float | None, modes: Mapping[int, str]) -> Announcement:
         """A channel announcement naming ``users`` that pings those who did not ask to be
-        left quiet (``/notify``)."""
+        left quiet (``notify``)."""
         pinged = tuple(u for u in users if modes.get(u) != "quiet")
         return Announcement(record.channel_id, record.guild_id, record.id, kind,
                             mentions=pinged, due_at=due, data=data)
@@ -627,10 +623,17 @@ class TablesBase:
             if lines:
                 private[other.seat] = lines
         events = tuple(line for line in public if line)
+        if user_id is None and (seat_record.standing_in or seat_record.open):
+            # The player who comes back learns why the AI played for them as it did.
+            reason = game.stand_in_reason(plan.state, outcome.state, seat)
+            events += (reason,) if reason else ()
         shown = outcome.public or outcome.action.notation
         hidden = shown != outcome.action.notation
         # Undo restores the state a human's own move was made from; AI moves need none.
-        before = dumps(plan.state) if outcome.undoable and user_id is not None else None
+        before = None
+        if outcome.undoable and user_id is not None:
+            with self.watch("state JSON"):
+                before = dumps(plan.state)
         plan.moves.append(MoveRecord(seat, user_id, outcome.action.notation, " ".join(events),
                                      outcome.undoable, shown if hidden else "", private, before,
                                      game.episode(outcome.state)))
@@ -642,15 +645,30 @@ class TablesBase:
 
     def _ai_chain(self, record: GameRecord, game: Game, plan: Plan) -> Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
-        ai_seats = {s.seat for s in record.seats if s.machine}
+        levels = {s.seat: self._level(record, s) for s in record.seats if s.machine}
         for _ in range(MAX_AI_STEPS):
-            acting = sorted(game.to_act(plan.state) & ai_seats)
+            acting = sorted(game.to_act(plan.state) & levels.keys())
             if not acting:
                 break
             seat = acting[0]
-            action = game.ai_action(plan.state, seat)
-            self._record(plan, record, game, seat, None, game.apply(plan.state, seat, action))
+            with self.watch("AI"):
+                action = game.ai_action(plan.state, seat, levels[seat])
+            with self.watch("engine"):
+                outcome = game.apply(plan.state, seat, action)
+            self._record(plan, record, game, seat, None, outcome)
         return plan
+
+    def _public_view(self, record: GameRecord, game: Game, state: State) -> View:
+        with self.watch("views"):
+            return public_view(record, game, state)
+
+    @staticmethod
+    def _level(record: GameRecord, seat: SeatRecord) -> str:
+        """How an AI plays a seat: an AI seat at its own level; the stand-in for an absent
+        player (and a seat the table opened) at the table's stand-in level."""
+        if seat.standing_in or seat.open:
+            return str(record.settings.get("stand_in_level", STAND_IN_LEVEL))
+        return seat.level if seat.level in AI_LEVELS else "normal"
 
     def _ready(self, record: GameRecord, game: Game, plan: Plan, now: float) -> Ready:
         """Work out what committing ``plan`` stores (runs in a worker thread)."""
@@ -664,12 +682,14 @@ class TablesBase:
             finish = FinishRecord(dumps_result(result), _placements(record, result))
         key = game.episode(before)
         goes_on = key is not None and key == game.episode(after) and result is None
-        return Ready(plan, now, dumps(after), game.to_act(before) != game.to_act(after), finish,
+        with self.watch("state JSON"):
+            state_json = dumps(after)
+        return Ready(plan, now, state_json, game.to_act(before) != game.to_act(after), finish,
                       self._next_reminder(record, game, after, now),
                       plan.moves[0].notation if plan.moves[0].user_id is not None else "",
                       key if goes_on else None, handed,
                       tuple(_awaited_users(record, game.to_act(after))),
-                      public_view(record, game, after))
+                      self._public_view(record, game, after))
 
     async def _settled(self, record: GameRecord, game: Game, work: Callable[[], Plan],
                        ) -> Ready:
@@ -820,7 +840,7 @@ class TablesBase:
         if result is not None:
             ranking = _ranking(record, result)
         if view is None:
-            view = public_view(record, game, state)
+            view = self._public_view(record, game, state)
         if zoom is not None:
             view = {**view, "zoom": zoom}
         return Board(record=record, game=game, state=state, view=view, news=tuple(news),
@@ -1011,6 +1031,14 @@ def renumber(seats: Sequence[SeatRecord]) -> tuple[SeatRecord, ...]:
     return tuple(replace(s, seat=i) for i, s in enumerate(seats))
 
 
+def seat_label(seat: SeatRecord) -> str:
+    """A seat's name as the table shows it: an AI seat's level follows its name unless
+    it plays at the usual level ("AI 2 · easy")."""
+    if seat.ai and seat.level != "normal" and seat.open is False and not seat.standing_in:
+        return f"{seat.name} · {seat.level}"
+    return seat.name
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -1020,9 +1048,37 @@ def clip_name(name: str) -> str:
 
 
 __all__ = [
-    "COMMIT_ATTEMPTS", "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
-    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Board", "Clock", "Conceded",
-    "DamagedStateError", "Hand", "Handover", "Lobby", "Plan", "Ready", "Reminder", "StaleToken",
-    "Status", "Step", "TableError", "TablesBase", "dumps_result", "handover", "lobby_owner",
-    "marked_stand_ins", "plural", "reminded", "step_data", "step_of", "stored_result",
+    "COMMIT_ATTEMPTS",
+    "DEFAULT_REMINDER_HOURS",
+    "LOG_LIMIT",
+    "MAX_AI_STEPS",
+    "MAX_REMINDERS",
+    "MAX_REMINDER_HOURS",
+    "MAX_SUGGESTIONS",
+    "STAND_IN_LEVEL",
+    "AlreadyMadeError",
+    "Board",
+    "Clock",
+    "Conceded",
+    "DamagedStateError",
+    "Hand",
+    "Lobby",
+    "Plan",
+    "Ready",
+    "Reminder",
+    "StaleToken",
+    "Status",
+    "Step",
+    "TableError",
+    "TablesBase",
+    "dumps_result",
+    "handover",
+    "lobby_owner",
+    "marked_stand_ins",
+    "plural",
+    "reminded",
+    "seat_label",
+    "step_data",
+    "step_of",
+    "stored_result",
 ]

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.games.engine import Game, SeatInfo, State, dumps
+from bot.games.engine import AI_LEVELS, Game, SeatInfo, State, dumps
 from bot.refusals import (
     AlreadyJoined,
     AlreadyMade,
@@ -26,12 +26,15 @@ from bot.refusals import (
     LobbyFull,
     MayNotEnd,
     NeedMorePlayers,
+    NotAPlayer,
     NotInLobby,
     NotJoined,
+    NotOver,
     OthersStillPlaying,
+    RematchOpened,
     RemovedFromLobby,
 )
-from bot.store import ChannelBusyError, ConflictError, GameRecord, SeatRecord
+from bot.store import ChannelBusyError, ConflictError, GameRecord, NotFoundError, SeatRecord
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
@@ -42,6 +45,7 @@ from bot.tables.core import (
     clip_name,
     lobby_owner,
     renumber,
+    seat_label,
 )
 from bot.tables.news import Begins
 
@@ -54,15 +58,14 @@ SeatChange = Callable[[GameRecord, Game], tuple[tuple[SeatRecord, ...], int | No
 class Lobbies(TablesBase):
     """The lobby part of :class:`~bot.tables.Tables`."""
 
-    async def open_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
-                         creator_id: int, creator_name: str, seats: int | None = None,
-                         reminder_hours: float | None = None, ai_takeover: bool = True,
-                         options: Mapping[str, Any] | None = None) -> Lobby:
-        """Open a lobby in the channel with its creator in the first seat.
-
-        The AI takes over a seat whose player let every reminder pass unless the host
-        turns ``ai_takeover`` off: a table is never held up for good by one silent seat.
-        """
+    async def check_lobby(self, *, guild_id: int | None, game: str, creator_id: int,
+                          seats: int | None = None, reminder_hours: float | None = None,
+                          ai_takeover: bool = True,
+                          options: Mapping[str, Any] | None = None,
+                          ) -> tuple[Game, dict[str, Any], dict[str, Any]]:
+        """Refuse a lobby that cannot open (a wrong option, seats or reminder interval; a
+        limit reached), before anything is posted; the game, its checked options and the
+        table's settings."""
         chosen = self.game(game)
         checked = chosen.validate_options(dict(options or {}))
         max_seats = chosen.max_seats if seats is None else seats
@@ -83,19 +86,131 @@ class Lobbies(TablesBase):
             raise LimitReached(limit="games", allowed=self.limits.games_per_person)
         if in_server >= self.limits.games_per_server:
             raise LimitReached(limit="server_games", allowed=self.limits.games_per_server)
+        return chosen, checked, settings
+
+    async def open_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
+                         creator_id: int, creator_name: str, seats: int | None = None,
+                         reminder_hours: float | None = None, ai_takeover: bool = True,
+                         options: Mapping[str, Any] | None = None,
+                         parent_id: int | None = None, no_thread: str = "",
+                         seated: tuple[SeatRecord, ...] = ()) -> Lobby:
+        """Open a lobby in the channel (a thread of ``parent_id``, the game's own) with its
+        creator in the first seat (``seated``: the seats a rematch carries over instead).
+
+        The AI takes over a seat whose player let every reminder pass unless the host
+        turns ``ai_takeover`` off: a table is never held up for good by one silent seat.
+        ``no_thread`` says why the game has no thread of its own, for the refusal should
+        the channel already hold a game.
+        """
+        chosen, checked, settings = await self.check_lobby(
+            guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
+            reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options)
         now = self.clock()
         try:
             record = await self.store.create_lobby(
                 channel_id=channel_id, guild_id=guild_id, game=chosen.slug,
-                creator_id=creator_id, options=checked, settings=settings, now=now)
+                creator_id=creator_id, options=checked, settings=settings, now=now,
+                parent_id=parent_id)
         except ChannelBusyError:
             busy = await self.store.open_game(channel_id)
             known = busy is not None and busy.game in self._games
             raise ChannelTaken(title=self.game(busy.game).title if known and busy else None,
-                               lobby=busy is not None and busy.status == "lobby") from None
-        seat = SeatRecord(0, creator_id, clip_name(creator_name), False)
-        record = await self.store.set_seats(record.id, record.version, (seat,), now)
+                               lobby=busy is not None and busy.status == "lobby",
+                               no_thread=no_thread) from None
+        first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
+        record = await self.store.set_seats(record.id, record.version, first, now)
         return Lobby(record, chosen)
+
+    async def claim_rematch(self, game_id: int, user_id: int,
+                            channel_id: int | None = None) -> tuple[GameRecord, Game]:
+        """Take the right to open ``game_id``'s rematch for ``user_id``, who finished it at
+        its table; refused for a game not over, someone else, or a rematch already open
+        (two presses at once: one wins). The ended game and its rules."""
+        record = await self._by_id(game_id, channel_id)
+        game = self.game(record.game)
+        if record.status != "finished":
+            raise NotOver()
+        if not any(s.user_id == user_id and not s.ai for s in record.seats):
+            raise NotAPlayer()
+        opened = record.settings.get("rematch")
+        if opened is not None:
+            await self._opened_rematch(opened)
+        try:
+            claimed = await self.store.set_ended_settings(
+                record.id, record.version, {**record.settings, "rematch": 0})
+        except ConflictError:
+            raise AlreadyMade(reason="twice") from None
+        return claimed, game
+
+    async def _opened_rematch(self, opened: Any) -> None:
+        """Refuse a second rematch, pointing to the first (being opened: ``0``)."""
+        try:
+            lobby = await self.store.get_game(int(opened)) if opened else None
+        except (NotFoundError, TypeError, ValueError):
+            lobby = None
+        raise RematchOpened(game_id=lobby.id if lobby else 0,
+                            channel_id=lobby.channel_id if lobby else None)
+
+    async def open_rematch(self, ended: GameRecord, host_id: int, host_name: str, *,
+                           channel_id: int, guild_id: int | None,
+                           parent_id: int | None = None) -> Lobby:
+        """The rematch lobby: the same game, options and table settings, the humans who
+        finished seated (each may leave), the AI seats kept, ``host_id`` hosting. Marks the
+        ended game with it, so that it is opened once (should it fail, the caller
+        :meth:`release_rematch`)."""
+        kept = [s for s in ended.seats if s.ai or (s.user_id is not None and s.left is None)]
+        seated = tuple(SeatRecord(i, s.user_id if not s.ai else None,
+                                  host_name if s.user_id == host_id else s.name, s.ai)
+                       for i, s in enumerate(kept))
+        settings = ended.settings
+        lobby = await self.open_lobby(
+            channel_id=channel_id, guild_id=guild_id, game=ended.game, creator_id=host_id,
+            creator_name=host_name, seats=int(settings.get("max_seats", len(seated))),
+            reminder_hours=settings.get("reminder_hours"),
+            ai_takeover=bool(settings.get("ai_takeover", True)), options=ended.options,
+            parent_id=parent_id, seated=seated)
+        await self._mark_rematch(ended.id, lobby.record.id)
+        return lobby
+
+    async def release_rematch(self, game_id: int) -> None:
+        """The rematch claimed for ``game_id`` could not open: it may be asked again."""
+        await self._mark_rematch(game_id, None)
+
+    async def _mark_rematch(self, game_id: int, lobby_id: int | None) -> None:
+        """Keep which lobby is ``game_id``'s rematch (``None``: none after all)."""
+        for _ in range(5):
+            record = await self.store.get_game(game_id)
+            settings = {k: v for k, v in record.settings.items() if k != "rematch"}
+            if lobby_id is not None:
+                settings["rematch"] = lobby_id
+            try:
+                await self.store.set_ended_settings(record.id, record.version, settings)
+                return
+            except ConflictError:
+                continue
+
+    async def server_defaults(self, guild_id: int | None) -> dict[str, Any]:
+        """A server's defaults for new games (none for a direct message)."""
+        return {} if guild_id is None else await self.store.server_settings(guild_id)
+
+    async def set_server_defaults(self, guild_id: int, **changes: Any) -> dict[str, Any]:
+        """Change a server's defaults (``None`` leaves one as it is): ``threads`` (a game
+        in a thread of its own), ``reminder_hours``, ``ai_takeover``, ``channels`` (the
+        channels games may open in; empty: any). The defaults as they are now."""
+        hours = changes.get("reminder_hours")
+        if hours is not None and (not isinstance(hours, int | float) or isinstance(hours, bool)
+                                  or not 0 < hours <= MAX_REMINDER_HOURS):
+            raise BadReminderHours(most=MAX_REMINDER_HOURS)
+        current = await self.store.server_settings(guild_id)
+        for key in ("threads", "reminder_hours", "ai_takeover", "channels"):
+            value = changes.get(key)
+            if value is None:
+                continue
+            if key == "channels":
+                value = sorted({int(c) for c in value})
+            current[key] = value
+        await self.store.set_server_settings(guild_id, current, self.clock())
+        return current
 
     async def lobby(self, game_id: int, channel_id: int | None = None) -> Lobby:
         """The lobby ``game_id`` as it stands."""
@@ -203,6 +318,23 @@ class Lobbies(TablesBase):
 
         return await self._edit_lobby(game_id, channel_id, change)
 
+    async def set_ai_level(self, game_id: int, user_id: int, target: str,
+                           channel_id: int | None = None) -> Lobby:
+        """Set how an AI seat plays: ``target`` is ``s<seat>:<level>``; the host does."""
+        seat_text, _, level = target.partition(":")
+
+        def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
+            owner = lobby_owner(record)
+            if user_id != owner:
+                raise HostOnly(what="level", host=owner)
+            chosen = next((s for s in record.seats if s.ai and f"s{s.seat}" == seat_text), None)
+            if chosen is None or level not in AI_LEVELS:
+                raise NotInLobby()
+            return tuple(dataclasses.replace(s, level=level) if s is chosen else s
+                         for s in record.seats), None
+
+        return await self._edit_lobby(game_id, channel_id, change)
+
     async def cancel_lobby(self, game_id: int, user_id: int, can_manage: bool,
                            channel_id: int | None = None) -> Lobby:
         """Close a lobby: its host, or anyone with Manage Channels."""
@@ -255,7 +387,9 @@ class Lobbies(TablesBase):
         record = await self._by_id(game_id, channel_id)
         game = self.game(record.game)
         self._startable(record, game, user_id)
-        seats = renumber(record.seats)
+        # A level shows wherever the seat's name does, the pictures and narration too.
+        seats = tuple(dataclasses.replace(s, name=seat_label(s))
+                      for s in renumber(record.seats))
         seed = secrets.randbits(53)
 
         dealt = dataclasses.replace(record, seats=seats)

@@ -59,7 +59,8 @@ async def test_after_the_end_board_status_log_and_replay_show_the_finished_game(
     board = await table.command(BOB, "game", "board")
     assert not board.ephemeral and board.pngs
     assert "**Game over.** Player1 reached 3 first." in board.content
-    assert not board.custom_ids, "an ended game offers nothing to click"
+    assert [c.split(":")[1] for c in board.custom_ids] == ["rm"], \
+        "an ended game offers only its rematch"
     assert views.seen and all(v["hand"] is None for v in views.seen), "hands stay hidden"
 
     status = await table.command(BOB, "game", "status")

@@ -48,7 +48,7 @@ def walk_options(options: list[dict[str, Any]], where: str) -> None:
 def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: Path) -> None:
     client = create_bot(Settings(db_path=tmp_path / "x.db"), renderer=None, clock=Clock())
     payloads = [c.to_dict(client.tree) for c in client.tree.get_commands()]
-    assert {p["name"] for p in payloads} == {"away", "game", "games", "notify", "play",
+    assert {p["name"] for p in payloads} == {"away", "game", "games", "notify", "play", "settings",
                                                "privacy", "stats"}
     for payload in payloads:
         assert NAME.match(payload["name"])

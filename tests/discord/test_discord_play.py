@@ -133,7 +133,7 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
         assert "**AI 1** " in board.content or "Game over" in board.content
     assert "Game over" in board.content
     assert "1. " in board.content and "2. " in board.content
-    assert board.custom_ids == []
+    assert [c.split(":")[1] for c in board.custom_ids] == ["rm"], "only Rematch is left"
 
     env.rec.clear()
     await env.gw.send(env.gw.command(ALICE, "stats"))

@@ -154,7 +154,8 @@ async def test_the_ai_takes_over_a_silent_seat_by_default_and_the_lobby_says_so(
         table: Session) -> None:
     lobby = await table.command(ALICE, "game", "new", {"game": "candy-dash",
                                                        "reminder_hours": 1.0})
-    assert "an AI plays for a silent player until they are back" in lobby.content
+    assert "an AI plays for a silent player, at its strong level, until they are back" \
+        in lobby.content
     await table.click(BOB, lobby, ":join")
     await table.click(ALICE, lobby, ":start")
     for _ in range(4):
