@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from bot.discord.pacing import DEFAULT_PER_SECOND, MOST_PER_SECOND
 from bot.limits import Limits
 from bot.store.base import is_postgres
 from bot.store.postgres import redacted
@@ -69,6 +70,9 @@ class Settings:
     shard_count: int | None = None
     #: The shards this process runs (``--shard-ids``); ``None``: all of ``shard_count``.
     shard_ids: tuple[int, ...] | None = None
+    #: Requests a second this process sends to Discord outside interaction answers
+    #: (:mod:`bot.discord.pacing`); 0 turns the pacing off.
+    requests_per_second: int = DEFAULT_PER_SECOND
 
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
@@ -79,7 +83,8 @@ class Settings:
                 f"metrics_host={self.metrics_host!r}, limits={self.limits}, "
                 f"keep_days={self.keep_days:g}, grace_days={self.grace_days:g}, "
                 f"stop_seconds={self.stop_seconds}, shard_count={self.shard_count}, "
-                f"shard_ids={self.shard_ids})")
+                f"shard_ids={self.shard_ids}, "
+                f"requests_per_second={self.requests_per_second})")
 
     @property
     def database(self) -> str:
@@ -98,7 +103,8 @@ class Settings:
                  dotenv: Path | str | None = ".env") -> Settings:
         """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB`` (a SQLite file, or a ``postgresql://`` URL
         with ``CANDYBOT_STATE`` naming this process's local files), ``CANDYBOT_LOG``,
-        ``CANDYBOT_METRICS_PORT`` and ``CANDYBOT_STOP_SECONDS``; the environment wins over
+        ``CANDYBOT_METRICS_PORT``, ``CANDYBOT_STOP_SECONDS`` and
+        ``CANDYBOT_REQUESTS_PER_SECOND``; the environment wins over
         ``.env``. Raises :class:`ConfigError` for a value it cannot use."""
         values: dict[str, str] = {}
         if dotenv is not None:
@@ -119,9 +125,27 @@ class Settings:
                              DEFAULT_KEEP_DAYS)
         grace = parse_seconds("CANDYBOT_GRACE_DAYS", values.get("CANDYBOT_GRACE_DAYS", ""),
                               DEFAULT_GRACE_DAYS)
+        pace = parse_pace(values.get("CANDYBOT_REQUESTS_PER_SECOND", ""))
         return cls(token=token, db_path=Path(db), db_url=url, log_level=level,
                    metrics_port=port, metrics_host=host, limits=parse_limits(values),
-                   keep_days=keep, grace_days=grace, stop_seconds=stop)
+                   keep_days=keep, grace_days=grace, stop_seconds=stop,
+                   requests_per_second=pace)
+
+
+def parse_pace(text: str) -> int:
+    """``CANDYBOT_REQUESTS_PER_SECOND``: a whole number from 0 (no pacing) to
+    :data:`~bot.discord.pacing.MOST_PER_SECOND` (under Discord's global limit of 50 with
+    the pacing's burst); empty means the default. Processes sharing one bot token share
+    Discord's limit, so each takes its part of it."""
+    text = text.strip()
+    if not text:
+        return DEFAULT_PER_SECOND
+    if not text.isdigit() or int(text) > MOST_PER_SECOND:
+        raise ConfigError(f"CANDYBOT_REQUESTS_PER_SECOND={text!r} is not a pace: use a whole "
+                          f"number from 1 to {MOST_PER_SECOND} (e.g. {DEFAULT_PER_SECOND}; "
+                          f"processes on one bot token share {DEFAULT_PER_SECOND} between "
+                          "them), or 0 for no pacing (not advised).")
+    return int(text)
 
 
 def parse_limits(values: Mapping[str, str]) -> Limits:

@@ -172,7 +172,8 @@ async def _prepare(store: Any, game: Game, channel: _Channel) -> None:
     assert state is not None
     seat = min(game.to_act(state))
     channel.user_id = USER_BASE + seat
-    channel.text = game.ai_action(state, seat).notation
+    # Off the event loop: an AI may think for a while, and the bot keeps working meanwhile.
+    channel.text = (await asyncio.to_thread(game.ai_action, state, seat)).notation
 
 
 def _game_of(games: Sequence[Game], channel: _Channel) -> Game:
@@ -697,13 +698,30 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
 
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
           channels: int = 50, rounds: int = 3, ai_games: int = 200,
-          db: str | None = None, replays: int = 0) -> int:
+          db: str | None = None, replays: int = 0, burst: int = 0,
+          burst_channels: int = 2000, pace: int | None = None) -> int:
     """Measure every game (or ``games``) and print the figures (one JSON line with
     ``as_json``); the store is a new SQLite file, or with ``db`` (a PostgreSQL URL) a new
     schema in that database. With ``replays``, measure only that many replays asked at
-    once (:func:`bench_replays`)."""
+    once (:func:`bench_replays`); with ``burst``, only that many announcements due at once
+    over ``burst_channels`` channels, the bot pacing itself at ``pace`` requests a second
+    (``None``: its default, 0: not at all; :mod:`tools.burst`)."""
     from renderers.pool import PooledRenderer
 
+    if burst:
+        from tools.burst import bench_burst, print_burst
+
+        drawing = PooledRenderer()
+        try:
+            drawing.start()
+            figures = bench_burst(burst, burst_channels, renderer=drawing, pace=pace)
+        finally:
+            drawing.close()
+        if as_json:
+            print(json.dumps(figures, sort_keys=True))
+        else:
+            print_burst(figures)
+        return 0
     if replays:
         replaying = PooledRenderer()
         try:

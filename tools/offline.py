@@ -21,7 +21,8 @@ within :data:`ANSWER_DEADLINE` seconds of its creation and only once: a late one
 refused as Discord refuses it (404, "Unknown interaction", code 10062), a second one
 with 400 ("Interaction has already been acknowledged", code 40060).
 :meth:`Recorder.fail_when` makes a request fail (5xx or 429), optionally after
-Discord carried it out.
+Discord carried it out. :attr:`Recorder.limits` (off unless set) copies Discord's
+rate limits (:mod:`tools.ratelimits`): a request over one is answered 429.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord.client import CandyBot
 from bot.watch import Watch, unwatched
+from tools.ratelimits import RateLimits
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -265,6 +267,8 @@ class Recorder:
         self.created: dict[str, float] = {}
         self.answered: set[str] = set()
         self.deadline = ANSWER_DEADLINE
+        #: Discord's rate limits, when a test or the bench sets them (``None``: no limits).
+        self.limits: RateLimits | None = None
         #: Every channel, thread and DM channel Discord knows (see :class:`Channel`); a
         #: channel the tests never declared is a text channel where the bot may do all.
         self.rooms: dict[int, Channel] = {}
@@ -382,6 +386,11 @@ class Recorder:
         path = url.split("discord.com/api/v10", 1)[-1]
         sent = Sent(via, method, path, payload, files)
         sent.channel_id = self._channel_of(path)
+        over = self.limits.admit(method, path) if self.limits is not None else None
+        if over is not None:
+            self.sent.append(sent)
+            sent.failed = over.status
+            raise over
         refused = self._refused_answer(sent) or self._refused_by_rules(sent)
         if refused is not None:
             self.sent.append(sent)

@@ -25,6 +25,7 @@ from bot.discord.gate import Gate
 from bot.discord.messages import Renderer
 from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
+from bot.discord.pacing import Pacer
 from bot.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, identify_lock_path
 from bot.games.engine import Game
 from bot.games.words import plural
@@ -102,11 +103,17 @@ class CandyBot(discord.Client):
     def __init__(self, settings: Settings, *, games: Mapping[str, Game] | None = None,
                  renderer: Renderer | None = None, clock: Clock = time.time,
                  watch: Watch = unwatched) -> None:
+        # Every request outside interaction answers shares one budget under Discord's
+        # global limit, moves' requests first (bot.discord.pacing).
+        self.pacer = Pacer(settings.requests_per_second) \
+            if settings.requests_per_second > 0 else None
+        paced: dict[str, Any] = {} if self.pacer is None else {
+            "http_trace": self.pacer.trace(lambda: self.application_id)}
         # Slash commands and components need no privileged intents; guilds is enough.
         super().__init__(intents=discord.Intents(guilds=True),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                                   users=True),
-                         **self.connection_options(settings))
+                         **paced, **self.connection_options(settings))
         if games is None:
             from bot.games import GAMES
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, threads, words
+from bot.discord import builder, components, messages, pacing, threads, words
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
 from bot.discord.host import Host, host
 from bot.discord.publish import lobby_view, publish_saved, refresh_lobby_message
@@ -814,14 +814,16 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
 
 async def send_due(bot: Host) -> int:
     """Queue every due reminder and play every due AI take-over, then deliver the outbox;
-    returns how many reminders and take-overs there were."""
+    returns how many reminders and take-overs there were. Its requests are background work
+    (:mod:`~bot.discord.pacing`): a move being answered meanwhile goes first."""
     count = 0
-    for item in await bot.tables.due():
-        count += 1
-        if isinstance(item, Reminder):
-            continue  # queued in the outbox with its claim; delivered below
-        await publish_saved(bot, item)
-    await bot.outbox.deliver()
+    with pacing.background():
+        for item in await bot.tables.due():
+            count += 1
+            if isinstance(item, Reminder):
+                continue  # queued in the outbox with its claim; delivered below
+            await publish_saved(bot, item)
+        await bot.outbox.deliver()
     return count
 
 

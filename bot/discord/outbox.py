@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import aiohttp
 import discord
 
-from bot.discord import messages
+from bot.discord import messages, pacing
 from bot.games.engine import Game
 from bot.store import Announcement, OutboxRecord, Store, StoreError
 
@@ -261,7 +261,12 @@ class Outbox:
         return count
 
     async def run(self) -> None:
-        """The background loop: deliver what is due, then sleep until the next is due."""
+        """The background loop: deliver what is due, then sleep until the next is due.
+        Its requests wait behind those of moves being answered (:mod:`~bot.discord.pacing`)."""
+        with pacing.background():
+            await self._run()
+
+    async def _run(self) -> None:
         while True:
             await self.deliver()
             try:

@@ -31,7 +31,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, threads
+from bot.discord import builder, components, messages, pacing, threads
 from bot.discord.host import Host, messageable
 from bot.discord.messages import Outgoing
 from bot.games.engine import AI_LEVELS, GameError
@@ -140,8 +140,9 @@ async def _attach_movement(bot: Host, board: Board, message_id: int,
         movement = discord.File(io.BytesIO(gif), filename="move.gif",
                                 description=messages.movement_alt(board))
         try:
-            await messageable(bot, board).get_partial_message(message_id).edit(
-                attachments=[*attachments, movement], allowed_mentions=messages.NOBODY)
+            with pacing.background():  # the board is shown: moves being answered go first
+                await messageable(bot, board).get_partial_message(message_id).edit(
+                    attachments=[*attachments, movement], allowed_mentions=messages.NOBODY)
         except discord.HTTPException:
             log.info("could not add the movement to the board of game %s", board.record.id,
                      exc_info=True)
@@ -292,9 +293,10 @@ async def refresh_lobby_message(bot: Host, lobby: Lobby) -> None:
                                           guild_id=lobby.record.guild_id)
     view = lobby_view(lobby) if not lobby.closed else None
     try:
-        await channel.get_partial_message(message_id).edit(
-            content=messages.lobby_text(lobby), view=view,
-            allowed_mentions=messages.NOBODY)
+        with pacing.background():  # the command is acknowledged already; moves go first
+            await channel.get_partial_message(message_id).edit(
+                content=messages.lobby_text(lobby), view=view,
+                allowed_mentions=messages.NOBODY)
     except discord.HTTPException:
         log.warning("could not update the lobby message of game %s", lobby.record.id,
                     exc_info=True)

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.discord import components, messages
+from bot.discord import components, messages, pacing
 from bot.discord.host import Host, messageable
 from bot.discord.words import escaped
 from bot.games.words import listing
@@ -216,7 +216,8 @@ async def show_card(bot: Host, board: Board) -> None:
     card = bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id) \
         .get_partial_message(record.lobby_message_id)
     try:
-        await card.edit(content=text, view=view, allowed_mentions=messages.NOBODY)
+        with pacing.background():  # the board is shown: moves being answered go first
+            await card.edit(content=text, view=view, allowed_mentions=messages.NOBODY)
     except discord.HTTPException as exc:
         if exc.code == UNKNOWN_MESSAGE:
             await ended_elsewhere(bot, record, "card")

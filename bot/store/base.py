@@ -959,22 +959,25 @@ class Store(ABC):
         :meth:`drop_announcement`; if it dies instead, the lease runs out and the row is
         claimed again (its nonce keeps Discord from posting it twice).
         """
-        where, params = "", [now, now]
+        where, params = "", []
         if channel_id is not None:
-            where, params = "AND o.channel_id = ? ", [*params, channel_id]
+            where, params = "AND i.channel_id = ? ", [channel_id]
         async with self._transaction() as db:
-            # Rows another process has locked (it is claiming them) are skipped, not waited
-            # for; once it commits, their lease keeps them from being claimed twice.
+            # Each channel's oldest pending row, read from the index of pending rows only
+            # (outbox_pending): a claim costs in proportion to what waits, not to the
+            # delivered announcements kept for keep_days. Rows another process has locked
+            # (it is claiming them) are skipped, not waited for; once it commits, their
+            # lease keeps them from being claimed twice.
             rows = await db.execute_fetchall(
                     "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
                     "o.mentions, o.nonce, o.created_at, o.attempts, o.data, "
                     "(SELECT COUNT(*) FROM outbox m WHERE m.channel_id = o.channel_id "
                     "AND m.status = 'pending') FROM outbox o "
-                    "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
-                    "WHERE i.channel_id = o.channel_id AND i.status = 'pending') "
+                    "WHERE o.status = 'pending' AND o.id IN (SELECT MIN(i.id) FROM outbox i "
+                    f"WHERE i.status = 'pending' {where}GROUP BY i.channel_id) "
                     "AND o.due_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?) "
-                    f"{where}ORDER BY o.id LIMIT ?{self._skip_locked}",
-                    [*params, max(1, int(limit))])
+                    f"ORDER BY o.id LIMIT ?{self._skip_locked}",
+                    [*params, now, now, max(1, int(limit))])
             if rows:
                 await db.executemany(
                     "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",
