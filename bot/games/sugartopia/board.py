@@ -81,6 +81,16 @@ class Table:
         self.cards = cards
         self.at: dict[Pos, int] = {(e["q"], e["r"]): i for i, e in enumerate(entries)}
 
+    def sharing(self, entries: list[Entry]) -> Table:
+        """A table over ``entries``, a copy of this table's list in which some entries may
+        be copies of this one's (the same cards on the same spots): the spots are not
+        looked up again."""
+        table = Table.__new__(Table)
+        table.entries = entries
+        table.cards = self.cards
+        table.at = dict(self.at)
+        return table
+
     # ----------------------------------------------------------------- basics
 
     def card(self, index: int) -> Card:
@@ -277,18 +287,22 @@ class Table:
                 return i
         return None
 
-    def best_route(self, seat: int) -> Route | None:
+    def best_route(self, seat: int, links: Sequence[tuple[tuple[int, int], tuple[int, int], int]]
+                   | None = None) -> Route | None:
         """The route from ``seat``'s Gingerman to the castle with the most cookies.
 
         A route runs along stretches of road (the arms of the printed roads);
         no stretch is used twice, though a card may be crossed again on other
         stretches; it never enters a card holding another Gingerman, and it ends
-        when it reaches the castle. ``None`` if no route reaches the castle.
+        when it reaches the castle. ``None`` if no route reaches the castle. ``links`` are
+        the table's :meth:`_road_links`, when they are known already (in any order: the
+        route's cookies are the most any route collects, whatever order it is found in).
         """
         start = self.gingerman_of(seat)
         if start is None:
             return None
-        links = self._road_links()
+        if links is None:
+            links = self._road_links()
         goal = next(i for i, e in enumerate(self.entries) if e["card"] == CASTLE)
         blocked = {i for i, e in enumerate(self.entries)
                    if e["card"] == GINGERMAN and i != start}
