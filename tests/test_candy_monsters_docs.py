@@ -16,17 +16,6 @@ def test_the_rules_document_holds_the_current_card_list():
     assert cards_markdown() in text
 
 
-def test_the_command_the_page_names_prints_the_list() -> None:
-    import subprocess
-    import sys
-
-    printed = subprocess.run([sys.executable, "-m", "tools.rules_pages",
-                              "kingdoms-candy-monsters"], capture_output=True, text=True,
-                             check=True, cwd=PAGE.parents[2]).stdout
-    assert printed == cards_markdown()
-    assert "python -m tools.rules_pages kingdoms-candy-monsters" in PAGE.read_text()
-
-
 def test_the_card_list_names_every_card():
     listed = cards_markdown()
     for name in ("UNO", "MAGMOT", "ONI BABA", "ONI YAMI", "PICKPOCKET", "I'M INEVITABLE",

@@ -697,7 +697,7 @@ def chess_board(width: int) -> Callable[[], bytes] | None:
     ``None`` without the ``bench`` extra (python-chess and cairosvg).
     """
     try:
-        import cairosvg  # type: ignore[import-untyped]
+        import cairosvg
         import chess
         import chess.svg
     except (ImportError, OSError):  # OSError: cairosvg installed but no cairo library

@@ -1,9 +1,9 @@
 """The content lists of the rules pages, generated from the data the games play.
 
-``docs/rules/kingdoms-candy-monsters.md`` ends with every card and
-``docs/rules/sugarworks.md`` with its boards, tiles and orders: this prints them
-(``python -m tools.rules_pages kingdoms-candy-monsters``), and tests check that each
-page holds exactly what its generator makes.
+The rules pages of Sugar Blast (its power cards), Sugar Heist (costumes, hideout cards,
+boards, tracks), Kingdom's Candy Monsters (every card) and Sugarworks (boards, tiles,
+orders) list their content as the data has it: this prints a page's list (``python -m
+tools.rules_pages sugar-heist``), and tests check that each page holds exactly that.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 
 from bot.games.candy_monsters import cards, effects
+from bot.games.sugar_blast import powers
+from bot.games.sugar_heist import cards as heist
 from bot.games.sugarworks.content import (
     blankets,
     bonk_table,
@@ -106,7 +108,56 @@ def sugarworks_content() -> str:
     return "\n".join(lines) + "\n"
 
 
-PAGES = {"kingdoms-candy-monsters": candy_monsters_cards, "sugarworks": sugarworks_content}
+def sugar_blast_cards() -> str:
+    """The card list for the rules document, generated from the data."""
+    lines = ["| card | tokens | kind | how to play with the token | condition |",
+             "|---|---|---|---|---|"]
+    kinds = {"board": "stays on the board", "pile": "pile of 3", "discard": "discard to use",
+             "card": "stays on the card"}
+    for entry in powers.cards():
+        text = powers.card_text(entry)
+        lines.append(f"| **{entry['name']}** (`{entry['id']}`) | {entry['tokens']} "
+                     f"{powers.token_name(entry, int(entry['tokens']))} | {kinds[entry['type']]} | "
+                     f"{text['reminder']} | {text['condition']} |")
+    total = sum(int(c["tokens"]) for c in powers.cards())
+    lines.append("")
+    lines.append(f"{len(powers.cards())} cards, {total} tokens in all.")
+    return "\n".join(lines)
+
+
+def sugar_heist_cards() -> str:
+    """The card list of the rules document, generated from the data."""
+    lines = ["### Costumes (48: 12 designs x 4)", "",
+             "| Costume | Cost | Copies | Ability (once per heist) |", "|---|---|---|---|"]
+    for c in heist.costumes().values():
+        lines.append(f"| {c['name']} | ${c['cost']} | {c['copies']} | "
+                     f"{heist.steps_text(c['ability'])} |")
+    for cost in (1, 2, 3):
+        group = [c for c in heist.hideout_cards().values() if c["cost"] == cost]
+        total = sum(c["copies"] for c in group)
+        lines += ["", f"### {cost}-cost hideout cards ({total})", "",
+                  "| Card | Kind | Copies | Effect | Challenge | Bad stuff |",
+                  "|---|---|---|---|---|---|"]
+        for c in group:
+            d = heist.describe(c)
+            lines.append(f"| {c['name']} | {d['kind']} | {c['copies']} | {d['effect'] or '-'} "
+                         f"| {d.get('challenge', '-')} | {d.get('bad', '-')} |")
+    lines += ["", "### Hideout boards and their default encounters", "",
+              "| Board | Default encounter | Challenge | Bad stuff |", "|---|---|---|---|"]
+    for b in heist.boards():
+        d = b["default"]
+        lines.append(f"| {b['name']} | {d['name']} | {heist.challenge_text(d['challenge'])} | "
+                     f"{heist.steps_text(d['bad'])} |")
+    lines += ["", "### Target tracks", "",
+              "| Players | Rounds | Money for the 1st, 2nd, 3rd to pass |", "|---|---|---|"]
+    for t in heist._tracks()["tracks"]:
+        bonus = ", ".join(f"${b}" for b in t["pass_bonus"])
+        lines.append(f"| {t['players']} | {t['rounds']} | {bonus} |")
+    return "\n".join(lines) + "\n"
+
+
+PAGES = {"kingdoms-candy-monsters": candy_monsters_cards, "sugarworks": sugarworks_content,
+         "sugar-blast": sugar_blast_cards, "sugar-heist": sugar_heist_cards}
 
 
 def main(argv: list[str]) -> int:

@@ -208,6 +208,8 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
         lobby = await in_time(change, interaction.response.defer)
         if op == "join":
             await threads.seat_in_thread(bot, lobby.record, user.id)
+        elif lobby.closed:  # cancelled, or everyone left: a thread of its own goes quiet
+            await threads.close_thread(bot, lobby.record)
         view = None if lobby.closed else lobby_view(lobby)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=messages.lobby_text(lobby),
@@ -525,10 +527,12 @@ async def abort(interaction: discord.Interaction) -> None:
         await announce(interaction, text, allowed_mentions=messages.NOBODY)
         if record is None:
             return
-        if record.status == "lobby":
+        if record.parent_id is not None:
+            await threads.ended_without_result(bot, record, bot.tables.game(record.game).title)
+        elif record.status == "lobby":
             await refresh_lobby_message(bot, Lobby(record, bot.tables.game(record.game),
                                                    "cancelled"))
-        elif record.board_message_id:
+        if record.status != "lobby" and record.board_message_id:
             channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
             try:
                 await channel.get_partial_message(record.board_message_id).edit(view=None)

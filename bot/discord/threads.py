@@ -17,6 +17,7 @@ without a result; a deleted card is noticed when it cannot be edited.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any, Literal
 
@@ -67,9 +68,17 @@ async def start_thread(bot: Host, channel_id: int, guild_id: int | None, title: 
     threads as Discord allows (the card is then taken back)."""
     channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
     card = await channel.send(opening, allowed_mentions=messages.NOBODY)
+    name = thread_name(title, host_name)
     try:
-        thread = await card.create_thread(name=thread_name(title, host_name),
-                                          auto_archive_duration=AUTO_ARCHIVE_MINUTES)
+        try:
+            thread = await card.create_thread(name=name,
+                                              auto_archive_duration=AUTO_ARCHIVE_MINUTES)
+        except ValueError:
+            # discord.py knows no server for the card yet (the gateway has not announced
+            # it): start the thread through the channel, asked of Discord.
+            parent = await bot.fetch_channel(channel_id)
+            thread = await parent.create_thread(name=name, message=card,
+                                                auto_archive_duration=AUTO_ARCHIVE_MINUTES)
     except discord.HTTPException as exc:
         await _forget(card)
         if exc.code == MAX_ACTIVE_THREADS:
@@ -180,6 +189,22 @@ def turn_of(board: Board) -> str:
     return f"waiting for {listing(names)}."
 
 
+async def ended_without_result(bot: Host, record: GameRecord, title: str) -> None:
+    """A game of a thread ended with no result (aborted, its lobby cancelled or left
+    empty): its card says so, with no buttons, and its thread is archived."""
+    if record.parent_id is None:
+        return
+    if record.lobby_message_id:
+        card = bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id) \
+            .get_partial_message(record.lobby_message_id)
+        text = card_text(title, dataclasses.replace(record, status="aborted"))
+        try:
+            await card.edit(content=text, view=None, allowed_mentions=messages.NOBODY)
+        except discord.HTTPException:
+            log.info("could not update the card of game %s", record.id, exc_info=True)
+    await close_thread(bot, record)
+
+
 async def show_card(bot: Host, board: Board) -> None:
     """Edit the game's card after a change its thread shows (whose turn, the result)."""
     record = board.record
@@ -205,12 +230,13 @@ async def show_card(bot: Host, board: Board) -> None:
 
 
 async def thread_archived(bot: Host, thread_id: int) -> None:
-    """Discord archived a thread: unarchive it if a game is on in it."""
+    """Discord archived a thread: unarchive it if a game is on in it (a thread of its own,
+    or one a player opened and played in, such as a forum's post)."""
     try:
         record = await bot.tables.store.open_game(thread_id)
     except StoreError:
         return
-    if record is not None and record.parent_id is not None:
+    if record is not None:
         await keep_open(bot, thread_id)
 
 

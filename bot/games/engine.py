@@ -411,7 +411,7 @@ class Game(ABC):
     phases: ClassVar[tuple[str, ...]] = ()
     #: One line per notation form, shown in help and parse errors.
     notation_help: ClassVar[str] = ""
-    #: A few sentences on how to play, for ``/game rules``.
+    #: A few sentences on how to play, for ``game rules``.
     rules_summary: ClassVar[str] = ""
     #: Seat colours in seat order, names from :data:`bot.games.colours.PAINTS`: text marks
     #: and pictures both draw a seat in this colour.
@@ -511,7 +511,7 @@ class Game(ABC):
         return None
 
     def zoom_spots(self, state: State) -> list[str]:
-        """Places a player may ask to see large (``/game board zoom:``); none by default.
+        """Places a player may ask to see large (``game board zoom:``); none by default.
 
         A renderer draws the neighbourhood of ``view["zoom"]`` when it is set.
         """
@@ -579,6 +579,17 @@ class Game(ABC):
     @abstractmethod
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         """The AI policy: choose from ``legal`` seeing only ``view``."""
+
+    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
+        """Why the AI standing in for an absent player made the move that led from
+        ``before`` to ``after``, in one short sentence everybody may read (the player
+        who comes back reads it in the log), or ``None`` when it is not cheap to say.
+        By default, the points the move scored (scores are public in every view).
+        """
+        gained = self.scores(after).get(seat, 0) - self.scores(before).get(seat, 0)
+        if gained <= 0:
+            return None
+        return f"It chose this move to score {gained} {'point' if gained == 1 else 'points'}."
 
     def ai_strong(self, view: View, legal: list[Action], rng: Rng,
                   look: Lookahead) -> Action:
@@ -1228,6 +1239,8 @@ class Hooks(Protocol):
     def ai_strong(self, view: View, legal: list[Action], rng: Rng,
                   look: Lookahead) -> Action:
         """The strong AI, which may search worlds the seat cannot tell apart."""
+    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
+        """Why the stand-in AI chose its move, in one public sentence (default: points)."""
     def upgrade(self, state: State) -> State:
         """Carry a state of an older rules version over (default: refuse)."""
 

@@ -56,13 +56,6 @@ def deck_draw(deck: list[str]) -> str | None:
     return deck.pop() if deck else None
 
 
-# --------------------------------------------------------------------------- dice
-
-
-def roll_dice(rng: Rng, count: int, sides: int = 6) -> list[int]:
-    return [rng.roll(sides) for _ in range(count)]
-
-
 # --------------------------------------------------------------------------- seats
 
 

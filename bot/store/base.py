@@ -279,7 +279,7 @@ class Store(ABC):
                 f"OR (g.status = 'finished' AND g.finished_at >= ?)) ORDER BY g.id",
                 (user_id, finished_since)) as cursor:
             rows = await cursor.fetchall()
-        return _readable(rows, "leaving damaged game %s out of /games: %s")
+        return _readable(rows, "leaving damaged game %s out of a player's list of games: %s")
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""

@@ -103,9 +103,9 @@ class SeatRecord:
     user_id: int | None
     name: str
     ai: bool
-    #: An AI plays this player's seat until they are back (see ``/game back``).
+    #: An AI plays this player's seat until they are back (see ``game back``).
     standing_in: bool = False
-    #: The table opened this seat for a new player (``/game sit``); an AI plays it meanwhile.
+    #: The table opened this seat for a new player (``game sit``); an AI plays it meanwhile.
     open: bool = False
     #: The user who played this seat before it became an AI's (they left, or the table
     #: gave it to the AI): so that what is kept about them can still be found and removed.

@@ -27,7 +27,6 @@ from bot.tables.core import (
     Conceded,
     DamagedStateError,
     Hand,
-    Handover,
     Lobby,
     Reminder,
     Status,
@@ -54,7 +53,7 @@ __all__ = [
     "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
     "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
     "Choosing", "Clock",
-    "Conceded", "DamagedStateError", "Forgotten", "Hand", "Handover", "Lobby", "MoveRequest",
+    "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
     "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables",
     "dumps_result", "lobby_owner", "plural", "seat_label", "step_of",
 ]

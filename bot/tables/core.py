@@ -81,7 +81,7 @@ COMMIT_ATTEMPTS = 5
 #: is the interpreter's (one lock), so running fifty at once finishes them all late
 #: together; in turn, the first player of a burst sees their board first.
 MOVES_AT_ONCE = 4
-#: How many moves "Since your last turn" lists before pointing at ``/game log``.
+#: How many moves "Since your last turn" lists before pointing at ``game log``.
 SINCE_LIMIT = 12
 
 Clock = Callable[[], float]
@@ -169,7 +169,7 @@ class Board:
     #: An open joint decision: the seats that have already decided (in secret).
     joint: bool = False
     decided: tuple[int, ...] = ()
-    #: Some human decides privately (``/game hand`` or the Decide button).
+    #: Some human decides privately (``game hand`` or the Decide button).
     private_choices: bool = False
     #: The episode goes on: edit the board message ``record.board_message_id``.
     edits: bool = False
@@ -241,7 +241,7 @@ class Hand:
 
 @dataclass(frozen=True)
 class Status:
-    """Where a game stands, for ``/game status``."""
+    """Where a game stands, for ``game status``."""
 
     record: GameRecord
     game: Game
@@ -271,20 +271,8 @@ class Reminder:
 
 
 @dataclass(frozen=True)
-class Handover:
-    """The turn handed to ``users`` by a change about to be saved: announced once."""
-
-    record: GameRecord
-    game: Game
-    move: int
-    users: tuple[int, ...]
-    #: The board message the change edits (an episode going on), to point to.
-    board_message_id: int | None = None
-
-
-@dataclass(frozen=True)
 class Conceded:
-    """What ``/game leave`` did: either the game goes on (``board``) or it ended."""
+    """What ``game leave`` did: either the game goes on (``board``) or it ended."""
 
     name: str
     board: Board
@@ -414,7 +402,7 @@ class TablesBase:
         starts with (each of the same JSON kind), and who acts, the result, the summary,
         scores, the public view, every seat's view, the open decision and the legal
         actions of the seats to act all compute without error. Anything else raises
-        :class:`DamagedStateError`, which points to ``/game abort``. The check runs once
+        :class:`DamagedStateError`, which points to ``game abort``. The check runs once
         per stored state.
         """
         game = self.game(record.game)
@@ -505,7 +493,7 @@ class TablesBase:
     def _reaching(record: GameRecord, kind: str, data: dict[str, Any], users: Sequence[int],
                   due: float | None, modes: Mapping[int, str]) -> Announcement:
         """A channel announcement naming ``users`` that pings those who did not ask to be
-        left quiet (``/notify``)."""
+        left quiet (``notify``)."""
         pinged = tuple(u for u in users if modes.get(u) != "quiet")
         return Announcement(record.channel_id, record.guild_id, record.id, kind,
                             mentions=pinged, due_at=due, data=data)
@@ -635,6 +623,10 @@ class TablesBase:
             if lines:
                 private[other.seat] = lines
         events = tuple(line for line in public if line)
+        if user_id is None and (seat_record.standing_in or seat_record.open):
+            # The player who comes back learns why the AI played for them as it did.
+            reason = game.stand_in_reason(plan.state, outcome.state, seat)
+            events += (reason,) if reason else ()
         shown = outcome.public or outcome.action.notation
         hidden = shown != outcome.action.notation
         # Undo restores the state a human's own move was made from; AI moves need none.
@@ -1070,7 +1062,6 @@ __all__ = [
     "Conceded",
     "DamagedStateError",
     "Hand",
-    "Handover",
     "Lobby",
     "Plan",
     "Ready",

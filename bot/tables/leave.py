@@ -1,5 +1,5 @@
-"""Leaving a game (``/game leave``: an AI takes the seat) and ending one without a result
-(``/game abort``)."""
+"""Leaving a game (``game leave``: an AI takes the seat) and ending one without a result
+(``game abort``)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ class Leaving(Moves):
     """Leaving and ending games, for :class:`~bot.tables.Tables`."""
 
     async def check_concede(self, channel_id: int, user_id: int) -> GameRecord:
-        """Refuse ``/game leave`` from someone without a seat, before anything is posted."""
+        """Refuse ``game leave`` from someone without a seat, before anything is posted."""
         record = await self._current(channel_id, active=False)
         if not self._seats_of(record, user_id):
             raise NotJoined(started=record.status == "active")
         return record
 
     async def concede(self, channel_id: int, user_id: int) -> Conceded | Lobby:
-        """``/game leave``: leave a lobby, or hand your seat to an AI (the game ends if no
+        """``game leave``: leave a lobby, or hand your seat to an AI (the game ends if no
         humans remain)."""
         record = await self.check_concede(channel_id, user_id)
         if record.status == "lobby":

@@ -1,7 +1,7 @@
 """The one move pipeline: a move request is prepared, then committed; the Discord layer
 publishes what was committed.
 
-Every surface makes a :class:`MoveRequest` (a typed ``/play``, a button, a menu, the
+Every surface makes a :class:`MoveRequest` (a typed ``play``, a button, a menu, the
 move builder, a click in a thread or a direct message) and hands it to
 :meth:`Moves.prepare`, which reads the game, checks the request (the seat, the
 decision the button was made for, the notation) and works out the move with the AI
@@ -269,7 +269,7 @@ class Moves(Lobbies):
 
     async def check_undo(self, channel_id: int, user_id: int,
                          ) -> tuple[GameRecord, Game, ActionRecord, list[ActionRecord]]:
-        """What ``/game undo`` would take back: the caller's last move and the AI moves
+        """What ``game undo`` would take back: the caller's last move and the AI moves
         after it. Refuses unless nobody else acted since and nothing was revealed or drawn."""
         record = await self._current(channel_id)
         game, _state = await asyncio.to_thread(self._state, record)

@@ -4,7 +4,7 @@ stats, autocomplete of moves and of places to zoom to.
 A finished game stays readable: until the next game in the channel starts, the board,
 status, log and replay answer about the channel's last ended game (finished, or
 aborted after it started). Its views stay public views: what the game's rules keep
-hidden at the end stays hidden. ``/game history`` lists the ended games by number,
+hidden at the end stays hidden. ``game history`` lists the ended games by number,
 and the log and replay take that number to show an older one.
 """
 
@@ -41,7 +41,7 @@ from bot.tables.core import (
     stored_result,
 )
 
-#: How many ended games ``/game history`` lists.
+#: How many ended games ``game history`` lists.
 HISTORY_LIMIT = 15
 #: The name an ended game gives a player who asked to be forgotten.
 FORMER_PLAYER = "a former player"
@@ -49,19 +49,19 @@ FORMER_PLAYER = "a former player"
 
 @dataclass(frozen=True)
 class Forgotten:
-    """What ``/privacy delete`` removed (counts by kind) and how many games under way (or
+    """What ``privacy delete`` removed (counts by kind) and how many games under way (or
     lobbies) still hold the person's seat."""
 
     deleted: dict[str, int]
     kept_games: int
 
-#: How long finished games stay in ``/games``.
+#: How long finished games stay in ``games``.
 RECENT_SECONDS = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
 class MyGame:
-    """One game in a player's ``/games`` list, as it stands for them."""
+    """One game in a player's ``games`` list, as it stands for them."""
 
     record: GameRecord
     title: str
@@ -300,12 +300,12 @@ class Queries(TablesBase):
                       waiting_for=tuple(s.name for s in record.seats if s.seat in acting))
 
     async def about(self, user_id: int) -> dict[str, Any]:
-        """Everything kept about ``user_id`` (``/privacy``): settings, games, results,
+        """Everything kept about ``user_id`` (``privacy``): settings, games, results,
         ratings, votes and the announcements that named them."""
         return await self.store.about(user_id)
 
     async def forget(self, user_id: int) -> Forgotten:
-        """Delete what is kept about ``user_id`` that no game under way needs (``/privacy
+        """Delete what is kept about ``user_id`` that no game under way needs (``privacy
         delete``); their ended games name them :data:`FORMER_PLAYER` from now on."""
         counts = await self.store.forget(user_id, FORMER_PLAYER, self.clock())
         under_way = [r for r in await self.store.games_of(user_id, finished_since=self.clock())
@@ -331,7 +331,7 @@ class Queries(TablesBase):
 
     def suggestions(self, record: GameRecord | None, user_id: int,
                     typed: str) -> list[tuple[str, str]]:
-        """Autocomplete for ``/play``: ``(label, notation)`` pairs, most useful first.
+        """Autocomplete for ``play``: ``(label, notation)`` pairs, most useful first.
 
         Only the caller's own legal actions: never another seat's choices.
         """

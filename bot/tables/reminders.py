@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 #: How far ahead a vacation may be planned, in seconds (a year).
 VACATION_AHEAD = 366 * 24 * 3600.0
-#: Which of a turn's reminders ping a player (``/notify reminders``).
+#: Which of a turn's reminders ping a player (``notify reminders``).
 REMINDER_PINGS = ("each", "first", "none")
 
 
@@ -119,7 +119,7 @@ class Reminders(TablesBase):
 
     async def set_quiet_hours(self, user_id: int, timezone: str | None, start: int | None,
                               end: int | None) -> QuietHours | None:
-        """``/away``: keep the player's quiet hours (all three given), forget them (none
+        """``away``: keep the player's quiet hours (all three given), forget them (none
         given); raises :class:`TableError` for anything in between or invalid."""
         if timezone is None and start is None and end is None:
             await self.store.set_quiet_hours(user_id, None, self.clock())
@@ -133,7 +133,7 @@ class Reminders(TablesBase):
 
     async def take_vacation(self, user_id: int, days: int, start: str | None = None,
                             ) -> Vacation:
-        """``/away vacation_days``: a vacation of ``days`` from now, or from the day
+        """``away vacation_days``: a vacation of ``days`` from now, or from the day
         ``start`` (YYYY-MM-DD, in the player's quiet-hours time zone, else UTC)."""
         now = self.clock()
         zone = ZoneInfo("UTC")
@@ -162,14 +162,14 @@ class Reminders(TablesBase):
         return vacation
 
     async def set_notify(self, user_id: int, mode: str) -> str:
-        """``/notify``: how the player is reached (``channel``, ``dm`` or ``quiet``)."""
+        """``notify``: how the player is reached (``channel``, ``dm`` or ``quiet``)."""
         if mode not in ("channel", "dm", "quiet"):
             raise BadChoice(option="how", choices=("channel", "dm", "quiet"))
         await self.store.set_notify(user_id, mode, self.clock())
         return mode
 
     async def set_reminder_pings(self, user_id: int, pings: str) -> str:
-        """``/notify reminders``: which of a turn's reminders ping the player (``each``,
+        """``notify reminders``: which of a turn's reminders ping the player (``each``,
         ``first`` or ``none``). The reminders are still posted for the table."""
         if pings not in REMINDER_PINGS:
             raise BadChoice(option="reminders", choices=REMINDER_PINGS)
@@ -183,7 +183,7 @@ class Reminders(TablesBase):
         return mode, pings
 
     async def come_back(self, user_id: int) -> bool:
-        """``/away back``: end the player's vacation now (and cancel those to come)."""
+        """``away back``: end the player's vacation now (and cancel those to come)."""
         return await self.store.end_vacations(user_id, self.clock()) > 0
 
     async def _move_ai_on(self, record: GameRecord, game: Game, state: State) -> Board | None:
@@ -203,7 +203,7 @@ class Reminders(TablesBase):
                          humans: list[SeatRecord]) -> Board | None:
         """An AI stands in for the players who let every reminder pass: it plays their
         seats from now on, saved with its first moves, until they are back (their next
-        ``/play`` or ``/game back``)."""
+        ``play`` or ``game back``)."""
         away = {s.seat for s in humans}
         seats = tuple(replace(s, standing_in=True) if s.seat in away else s
                       for s in record.seats)
@@ -221,7 +221,7 @@ class Reminders(TablesBase):
 
     async def come_back_to(self, channel_id: int, user_id: int,
                            game_id: int | None = None) -> Board:
-        """``/game back`` or the "I'm back" button: the AI standing in for the caller hands
+        """``game back`` or the "I'm back" button: the AI standing in for the caller hands
         their seat back. Raises :class:`TableError` if no AI stands in for them."""
         record = (await self._current(channel_id) if game_id is None
                   else await self._by_id(game_id, channel_id))

@@ -4,9 +4,9 @@ for a new player, by a majority of the other players; and a newcomer taking an o
 A vote only concerns a seat an AI is standing in for (its player was away past the
 take-over deadline). Each other human at the table has one vote, their latest; the choice
 that more than half of them make carries at once. The player's own return (a move, "I'm
-back", ``/game back``) ends the vote. A seat given to the AI is an AI seat from then on,
+back", ``game back``) ends the vote. A seat given to the AI is an AI seat from then on,
 and its player counts as having left (a loss for them alone when the game is rated). An
-opened seat is played by the AI until someone not at the table takes it with ``/game sit``.
+opened seat is played by the AI until someone not at the table takes it with ``game sit``.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class SeatVotes(TablesBase):
         return SeatVote(seat.name, give, votes, needed, board)
 
     async def check_sit(self, channel_id: int, user_id: int) -> tuple[GameRecord, SeatRecord]:
-        """Refuse ``/game sit`` when there is no seat for the caller, changing nothing;
+        """Refuse ``game sit`` when there is no seat for the caller, changing nothing;
         the game and its open seat."""
         record = await self._current(channel_id)
         if self._seats_of(record, user_id):
@@ -83,7 +83,7 @@ class SeatVotes(TablesBase):
         return record, seat
 
     async def sit(self, channel_id: int, user_id: int, name: str) -> Board:
-        """``/game sit``: a player not at the table takes a seat the table opened."""
+        """``game sit``: a player not at the table takes a seat the table opened."""
         record, seat = await self.check_sit(channel_id, user_id)
         taken = SeatRecord(seat.seat, user_id, clip_name(name), False)
         return await self._reseat(record, taken, SeatTaken(name=taken.name, previous=seat.name))

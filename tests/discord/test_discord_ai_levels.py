@@ -72,3 +72,18 @@ async def test_the_stand_in_for_an_absent_player_plays_at_its_strongest(
     record = await table.bot.tables.store.open_game(table.channel_id)
     assert record is not None and any(s.standing_in for s in record.seats)
     assert "strong" in game(table).asked
+
+
+async def test_the_stand_in_says_why_it_moved_where_it_is_cheap_to_say(
+        table: Session) -> None:
+    await table.start("candy-dash", humans=(ALICE, BOB), target=20)
+    for _ in range(4):
+        table.clock.advance(25)
+        await table.bot.send_due()
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None
+    stood = [s.seat for s in record.seats if s.standing_in]
+    assert stood
+    moves = [a for a in await table.bot.tables.store.actions(record.id)
+             if a.user_id is None and a.seat in stood]
+    assert moves and all("It chose this move to score" in a.narration for a in moves)

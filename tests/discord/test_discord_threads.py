@@ -247,3 +247,45 @@ async def test_a_deleted_card_ends_its_game_at_the_next_change_said_in_the_threa
     (said,) = [s for s in table.rec.public() if "card was deleted" in s.content]
     assert said.channel_id == thread and not said.notifies()
     assert table.rec.room(thread).archived
+
+
+async def test_a_thread_starts_even_before_discord_announced_the_server(
+        table: Session) -> None:
+    # A bot that has not yet heard the server's GUILD_CREATE knows no guild for its card.
+    guild = table.bot.get_guild(800000000000000001)
+    assert guild is not None
+    table.bot._connection._remove_guild(guild)
+    thread = await new_game(table, ALICE)
+    record = await table.bot.tables.store.open_game(thread)
+    assert record is not None and record.parent_id == CHANNEL_ID
+
+
+async def test_an_aborted_game_or_a_cancelled_lobby_leaves_its_thread_archived(
+        table: Session) -> None:
+    thread = await new_game(table, ALICE)
+    await table.click(BOB, thread, ":join")
+    await table.click(ALICE, thread, ":start")
+    await table.gw.send(table.gw.command(ALICE, "game", "abort", channel_id=thread,
+                                         permissions=1 << 4))  # Manage Channels
+    assert "ended without a result" in table.rec.message(thread)["content"]
+    assert table.rec.message(thread)["components"] == []
+    assert table.rec.room(thread).archived
+    other = await new_game(table, BOB)
+    await table.click(BOB, other, ":cancel")
+    assert "cancelled" in table.rec.message(other)["content"]
+    assert table.rec.room(other).archived
+    assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []
+
+
+async def test_a_game_in_a_thread_someone_opened_is_played_there_and_kept_open(
+        table: Session) -> None:
+    from tools.offline import PUBLIC_THREAD, Channel
+
+    post = CHANNEL_ID + 99  # a forum's post, say: a thread the bot did not make
+    table.rec.rooms[post] = Channel(post, PUBLIC_THREAD, parent_id=CHANNEL_ID)
+    table.channel_id = post
+    board = await table.start("candy-dash", humans=(ALICE, BOB))
+    assert board.channel_id == post and not table.rec.threads(post)
+    table.gw.archive(post)
+    await table.gw.send()
+    assert not table.rec.room(post).archived

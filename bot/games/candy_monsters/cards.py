@@ -209,12 +209,6 @@ def typed_keys() -> dict[str, str]:
     return out
 
 
-@cache
-def type_key(type_id: str) -> str:
-    """The typed key of an ability type: ``pickpocket`` -> ``pickpocket``."""
-    return next(c.key for c in catalogue().values() if c.type == type_id)
-
-
 def piles() -> tuple[int, int]:
     """(number of event piles, ordinary events per pile)."""
     raw = load_json(PACKAGE, "events.json")

@@ -567,23 +567,6 @@ def card_text(entry: dict[str, Any]) -> dict[str, str]:
     return {"reminder": " ".join(reminder), "condition": condition, "short": "; ".join(short)}
 
 
-def cards_markdown() -> str:
-    """The card list for the rules document, generated from the data."""
-    lines = ["| card | tokens | kind | how to play with the token | condition |",
-             "|---|---|---|---|---|"]
-    kinds = {"board": "stays on the board", "pile": "pile of 3", "discard": "discard to use",
-             "card": "stays on the card"}
-    for entry in cards():
-        text = card_text(entry)
-        lines.append(f"| **{entry['name']}** (`{entry['id']}`) | {entry['tokens']} "
-                     f"{token_name(entry, int(entry['tokens']))} | {kinds[entry['type']]} | "
-                     f"{text['reminder']} | {text['condition']} |")
-    total = sum(int(c["tokens"]) for c in cards())
-    lines.append("")
-    lines.append(f"{len(cards())} cards, {total} tokens in all.")
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- views
 
 

@@ -41,10 +41,6 @@ def candy_name(candy: str) -> str:
     return str(_data("candies.json")["types"][candy]["name"])
 
 
-def candy_shape(candy: str) -> str:
-    return str(_data("candies.json")["types"][candy]["shape"])
-
-
 def plural(candy: str, count: int = 2) -> str:
     name = candy_name(candy)
     return name if count == 1 else f"{name}s"
@@ -196,10 +192,6 @@ class Side:
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
-
-    def crate_cell(self, crate: str) -> Cell:
-        return next(c for c, name in self.crates.items() if name == crate)
-
 
 def cell_name(cell: Cell) -> str:
     return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
