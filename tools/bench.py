@@ -22,8 +22,11 @@ For each registered game (or one, ``--game``):
 - **AI**: how often the game's AI wins against players choosing uniformly at
   random among their legal moves.
 
-Every seat in the timed games is a human (the bench types the move for them,
-chosen by the AI before the clock starts), so one /play is exactly one move.
+The timed tables are what players have: two humans and one AI seat at the normal level
+(:data:`HUMANS`, :data:`AI_LEVEL`), the AI acting between the humans' moves. The bench
+types each human's move (chosen by the AI before the clock starts); a /play is timed until
+the board that follows it, with the AI's reply when the AI acts next, reaches the channel,
+and the AI's own choosing is a stage of its CPU (``AI``).
 """
 
 from __future__ import annotations
@@ -51,8 +54,11 @@ from bot.games.engine import Game, SeatInfo, State, View, dumps, loads, playing
 from bot.watch import unwatched
 from tools.arena import win_rate_vs_random
 
-#: Every seat of a timed game is a human with this Discord id plus the seat number.
+#: Every human seat of a timed game is a Discord user with this id plus the seat number.
 USER_BASE = 10_000
+#: The humans at a timed table; the seats after them are AI seats playing at ``AI_LEVEL``.
+HUMANS = 2
+AI_LEVEL = "normal"
 LOAD_TICK_S = 0.005
 TARGET_PLAY_VS_CHESS = 0.25
 TARGET_LOAD_P95_MS = 500.0
@@ -75,6 +81,14 @@ def _stats(samples: Sequence[float]) -> dict[str, float]:
 def _players(game: Game) -> int:
     """Seats in the timed games: three where the game allows it."""
     return min(max(game.min_seats, 3), game.max_seats)
+
+
+def _table(game: Game) -> list[SeatInfo]:
+    """The seats of a timed table: :data:`HUMANS` humans, then AI seats (one for a game
+    of three)."""
+    return [SeatInfo(f"Player {i + 1}") if i < HUMANS else SeatInfo(f"AI {i - HUMANS + 1}",
+                                                                   ai=True)
+            for i in range(_players(game))]
 
 
 def _ai_game(game: Game, seed: int, players: int) -> State:
@@ -141,36 +155,55 @@ class Answer:
 
 
 async def _open(store: Any, game: Game, channel: _Channel) -> None:
-    """Start a fresh all-human game in the channel (the previous one is over)."""
-    from bot.store import SeatRecord
+    """Start a fresh game in the channel (the previous one is over): :data:`HUMANS` humans
+    and an AI seat, the AI's moves at the deal played and logged as the bot's start
+    plays them."""
+    from bot.store import MoveRecord, SeatRecord
     from tools.offline import GUILD_ID
 
     channel.games += 1
     seed = channel.channel_id * 1000 + channel.games
-    players = _players(game)
-    seats = [SeatInfo(f"Player {i + 1}") for i in range(players)]
+    seats = _table(game)
     state = game.new(seats, seed)
     record = await store.create_lobby(channel_id=channel.channel_id, guild_id=GUILD_ID,
                                       game=game.slug, creator_id=USER_BASE, options={},
                                       settings={}, now=time.time())
-    rows = [SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
-    await store.start(record.id, record.version, seed=seed, state_json=dumps(state), seats=rows,
-                      now=time.time(), next_reminder_at=None)
+    rows = [SeatRecord(i, None, s.name, True, level=AI_LEVEL) if s.ai
+            else SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
+    record = await store.start(record.id, record.version, seed=seed, state_json=dumps(state),
+                               seats=rows, now=time.time(), next_reminder_at=None)
+    opening = []
+    while acting := sorted(s for s in game.to_act(state) if seats[s].ai):
+        outcome = game.apply(state, acting[0], game.ai_action(state, acting[0], AI_LEVEL))
+        opening.append(MoveRecord(acting[0], None, outcome.action.notation,
+                                  " ".join(outcome.narration(None)), False))
+        state = outcome.state
+    if opening:
+        await store.commit_moves(record.id, record.version, opening, state_json=dumps(state),
+                                 now=time.time(), turn_changed=True, next_reminder_at=None)
     channel.state = state
 
 
+def _humans_to_act(game: Game, state: State) -> list[int]:
+    return sorted(s for s in game.to_act(state) if not state["seats"][s]["ai"])
+
+
 async def _prepare(store: Any, game: Game, channel: _Channel) -> None:
-    """Choose the channel's next move (untimed), opening a new game if the last one ended."""
+    """Choose the channel's next move (untimed), opening a new game if the last one ended:
+    the move of the first human to act, as the AI would choose it."""
     record = await store.open_game(channel.channel_id)
     channel.state = (loads(record.state_json, game) if record is not None
                      and record.state_json else None)
-    if channel.state is None or not game.to_act(channel.state):
+    if channel.state is None or not _humans_to_act(game, channel.state):
         if record is not None:
             await store.abort(record.id, time.time())
         await _open(store, game, channel)
     state = channel.state
     assert state is not None
-    seat = min(game.to_act(state))
+    humans = _humans_to_act(game, state)
+    if not humans:
+        raise RuntimeError(f"a new {game.title} game waits for no human")
+    seat = humans[0]
     channel.user_id = USER_BASE + seat
     # Off the event loop: an AI may think for a while, and the bot keeps working meanwhile.
     channel.text = (await asyncio.to_thread(game.ai_action, state, seat)).notation
@@ -278,24 +311,29 @@ class _TimedPictures:
 def bench_play(slug: str, samples: int,
                between: Callable[[], Any] | None = None, db: str | None = None,
                ) -> dict[str, Any]:
-    """Whole /play moves one after another in one channel, through the real bot on an
-    offline Discord, pictures drawn in-process.
+    """Whole /play moves one after another in one channel (two humans and an AI seat),
+    through the real bot on an offline Discord, pictures drawn in-process.
 
     ``between`` (the chess board) is timed after each move, so that both figures
     see the same machine: a busy moment slows them alike and their ratio holds.
+    Besides every /play's figures, those of the /plays the AI answered before the board
+    (``with_ai``: the board and the AI's CPU in that /play).
     """
     game = get_game(slug)
     stages = Stages()
 
     async def work(bot: _Bot) -> dict[str, list[float]]:
         channel = _Channel(1)
-        out: dict[str, list[float]] = {"board": [], "ack": [], "movement": [], "chess": []}
+        out: dict[str, list[float]] = {"board": [], "ack": [], "movement": [], "chess": [],
+                                       "ai_board": [], "ai_cpu": []}
         for n in range(samples + 1):
             await _prepare(bot.store, game, channel)
             stages.start()
+            ai_moves, ai_cpu = stages.ai_moves, stages.spent["AI"]
             try:
                 answer = (await bot.play([channel]))[0]
             finally:
+                ai_moves, ai_cpu = stages.ai_moves - ai_moves, stages.spent["AI"] - ai_cpu
                 stages.stop(count=n > 0)  # the first move warms the caches
             if between is not None:
                 start = time.perf_counter()
@@ -307,12 +345,19 @@ def bench_play(slug: str, samples: int,
                 out["ack"].append(answer.acknowledged)
                 if answer.movement is not None:
                     out["movement"].append(answer.movement)
+                if ai_moves:
+                    out["ai_board"].append(answer.board)
+                    out["ai_cpu"].append(ai_cpu)
         return out
 
     with tempfile.TemporaryDirectory() as folder:
         times = asyncio.run(_with_bot(Path(folder), work, _TimedPictures(stages), db, stages))
     out: dict[str, Any] = {"play_ms": _stats(times["board"]), "ack_ms": _stats(times["ack"]),
-                           "play_cpu_ms": stages.per_move()}
+                           "play_cpu_ms": stages.per_move(),
+                           "ai_moves_per_play": stages.ai_moves / max(stages.moves, 1)}
+    if times["ai_board"]:
+        out["with_ai"] = {"plays": len(times["ai_board"]), "play_ms": _stats(times["ai_board"]),
+                          "ai_cpu_ms": _stats(times["ai_cpu"])}
     if times["movement"]:
         out["movement_ms"] = _stats(times["movement"])
     if times["chess"]:
@@ -542,6 +587,8 @@ class Stages:
         self.spent: dict[str, float] = dict.fromkeys((*STAGES, OFFLINE), 0.0)
         self.store_wait = 0.0
         self.moves = 0
+        #: The AI's choices marked so far (one per AI move; the warm-up's forgotten).
+        self.ai_moves = 0
         self._on_loop = 0.0  # stage CPU that ran on the event loop's thread
         self._lock = threading.Lock()
         self._inside = threading.local()
@@ -589,6 +636,9 @@ class Stages:
                 self._add("store", time.thread_time() - cpu)
                 self._awaiting.reset(token)
             return
+        if stage == "AI":
+            with self._lock:
+                self.ai_moves += 1
         if getattr(self._inside, "stage", None):
             yield
             return
@@ -623,7 +673,7 @@ class Stages:
             if not count:
                 self.spent = dict.fromkeys((*STAGES, OFFLINE), 0.0)
                 self.store_wait = self._on_loop = 0.0
-                self.moves = 0
+                self.moves = self.ai_moves = 0
                 return
             self.spent["store"] += max(0.0, store_threads)
             self.spent["Discord layer"] += max(0.0, loop_cpu - (self._on_loop - on_loop))
@@ -679,7 +729,7 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
                pool: Any | None, db: str | None = None) -> dict[str, Any]:
     """Every figure of one game."""
     game = get_game(slug)
-    figures: dict[str, Any] = {"players": _players(game)}
+    figures: dict[str, Any] = {"players": _players(game), "humans": HUMANS, "ai_level": AI_LEVEL}
     figures.update(bench_render(slug, samples))
     figures.update(bench_play(slug, samples, chess_board(figures["width_px"]), db))
     if "chess_ms" in figures:
@@ -785,7 +835,8 @@ def _print_load(name: str, load: dict[str, Any]) -> None:
 
 
 def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
-    print(f"{get_game(slug).title} ({slug}), {f['players']} players, {samples} samples")
+    print(f"{get_game(slug).title} ({slug}), {f['players']} players ({HUMANS} humans, AI seats "
+          f"at {AI_LEVEL}), {samples} samples")
     print(f"  render:        {_ms(f['render_ms'])}, {f['width_px']} x {f['height_px']} px, "
           f"PNG median {f['png_kb']['median']:.0f} KB")
     print(f"  whole /play:   board {_ms(f['play_ms'])}; acknowledged "
@@ -793,6 +844,11 @@ def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
                                    if "movement_ms" in f else ""))
     print("  CPU per /play:  " + ", ".join(
         f"{stage} {ms:.1f}" for stage, ms in f["play_cpu_ms"].items()) + " ms")
+    if "with_ai" in f:
+        ai = f["with_ai"]
+        print(f"  answered by the AI: {ai['plays']} of {samples} /plays "
+              f"({f['ai_moves_per_play']:.2f} AI moves a /play), board {_ms(ai['play_ms'])}; "
+              f"the AI's CPU in them {_ms(ai['ai_cpu_ms'])}")
     if "chess_ms" in f:
         ok = "ok" if f["play_vs_chess_p95"] <= TARGET_PLAY_VS_CHESS else "OVER TARGET"
         print(f"  chess board:   {_ms(f['chess_ms'])} (python-chess + cairosvg, same width)")

@@ -55,6 +55,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
 from bot.games.colours import STANDARD_SEATS
@@ -688,12 +689,12 @@ class Game(ABC):
         groups: dict[tuple[str, str], list[tuple[Any, str | int]]] = {}
         for place in places:
             for holder, key in place.slots(new):
-                back = json.dumps(self.back_of(place.pool, holder[key]), sort_keys=True)
+                back = _back_text(self, place.pool, holder[key])
                 groups.setdefault((place.pool, back), []).append((holder, key))
         for slots in groups.values():
             items = [holder[key] for holder, key in slots]
             if canonical:
-                items.sort(key=lambda item: json.dumps(item, sort_keys=True))
+                items.sort(key=_json_text)
             rng.shuffle(items)
             for (holder, key), item in zip(slots, items, strict=True):
                 holder[key] = item
@@ -1262,6 +1263,35 @@ SERVICES: dict[str, str] = {
     "token": "", "start_phases": "begin_phase", "next_phase": "begin_phase",
     "round_of": "", "phase_of": "", "seat_name": "",
 }
+
+
+# --------------------------------------------------------------------------- hidden items
+
+
+def _json_text(item: Any) -> str:
+    """``json.dumps(item, sort_keys=True)``, kept for the card ids and numbers that hidden
+    items mostly are (every view of a game with decks sorts them all)."""
+    if type(item) is str or type(item) is int:
+        return _scalar_text(item)
+    return json.dumps(item, sort_keys=True)
+
+
+@lru_cache(maxsize=65536, typed=True)
+def _scalar_text(item: str | int) -> str:
+    return json.dumps(item)
+
+
+def _back_text(game: Game, pool: str, item: Any) -> str:
+    """The JSON text of :meth:`Game.back_of` (a function of the pool and the item alone),
+    kept for items that are card ids or numbers."""
+    if type(item) is str or type(item) is int:
+        return _kept_back(game, pool, item)
+    return json.dumps(game.back_of(pool, item), sort_keys=True)
+
+
+@lru_cache(maxsize=65536, typed=True)
+def _kept_back(game: Game, pool: str, item: str | int) -> str:
+    return json.dumps(game.back_of(pool, item), sort_keys=True)
 
 
 # --------------------------------------------------------------------------- AI levels
