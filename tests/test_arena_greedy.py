@@ -9,6 +9,8 @@ from bot.games import GAMES, get_game
 from bot.games.rng import Rng
 from tools.arena import greedy_action, win_rate
 
+pytestmark = pytest.mark.slow  # many whole AI games
+
 
 @pytest.mark.parametrize("game", [g for g in sorted(GAMES.values(), key=lambda g: g.slug)
                                   if g.has_hidden_information], ids=lambda g: g.slug)

@@ -21,6 +21,8 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.ops.database import inspect_database
 
+pytestmark = pytest.mark.slow  # backups and a kill of a running bot
+
 
 def test_every_confirmed_move_survives_backups_and_a_kill(tmp_path: Path) -> None:
     db = tmp_path / "live.db"

@@ -12,6 +12,8 @@ from renderers import render
 from tools import bench as bench_module
 from tools.bench import bench, bench_load, bench_play, bench_render
 
+pytestmark = pytest.mark.slow  # runs the bench from the shell
+
 SLUG = "sugartopia"
 
 

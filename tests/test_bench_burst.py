@@ -9,8 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tools.burst import _order
 from tools.offline import Sent
+
+pytestmark = pytest.mark.slow  # the morning burst over sockets
 
 
 def test_the_burst_is_delivered_in_order_within_discords_limits_from_the_shell(

@@ -7,12 +7,15 @@ larger sets (``python -m tools.balance.candy_monsters cards|duel``).
 
 from __future__ import annotations
 
+import pytest
 from test_candy_monsters_rules import arrange, check_whole, market, new, notations, play, turn_of
 
 from bot.games.candy_monsters import CandyMonsters, board, cards, effects
 from bot.games.candy_monsters.ai import action_values
 from bot.games.engine import SeatInfo, dumps, loads
 from tools.balance.candy_monsters import card_figures, duel, play_mixed
+
+pytestmark = pytest.mark.slow  # many whole AI games
 
 GAME = CandyMonsters()
 #: Rules 3 made every ability type 1 sugar cheaper (SUGAR RUSH: 2 to 1) and five of them

@@ -7,9 +7,12 @@ import random
 import time
 from pathlib import Path
 
+import pytest
 from crashes import CrashBot, backup, logged, missing, replay_all
 
 from bot.games import GAMES
+
+pytestmark = pytest.mark.slow  # kills a running bot many times
 
 KILLS = 7
 

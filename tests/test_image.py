@@ -31,6 +31,8 @@ from docker.utils.build import exclude_paths
 
 from bot.config import DEFAULT_STOP_SECONDS
 
+pytestmark = pytest.mark.slow  # builds the image's install in a fresh venv
+
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = dockerfile.parse_file(str(ROOT / "Dockerfile"))
 #: RUN lines that prepare the system (the user, the volume's folder) rather than Python;

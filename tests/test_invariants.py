@@ -25,7 +25,9 @@ from bot.games.rng import Rng
 #: Every registered game, and Candy Hunch, a tiny test-only game written from docs/engine.md
 #: alone, which shows that a new game is held to every check.
 GAME_LIST = [*sorted(GAMES.values(), key=lambda g: g.slug), tiny_game.GAME]
-SEEDS = range(12)
+#: Whole games per game: the first four cover every table size from two to five players,
+#: with and without a seat playing at random; the rest run with the slow tests.
+SEEDS = [seed if seed < 4 else pytest.param(seed, marks=pytest.mark.slow) for seed in range(12)]
 #: Long games resample every few states only, to keep the suite's time.
 RESAMPLE_EVERY = {"sugar-heist": 5, "kingdoms-candy-monsters": 5, "sugarworks": 2, "sugartopia": 2}
 

@@ -14,11 +14,14 @@ import threading
 import time
 
 import psycopg
+import pytest
 from crashes import ROOT, CrashBot, logged, missing, replay_all
 
 from bot.games import GAMES
 from bot.store import MIGRATIONS, Announcement, Store
 from bot.tables import Tables
+
+pytestmark = pytest.mark.slow  # bot processes on PostgreSQL, one killed
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 OPEN_STORE = ("import asyncio, sys\nfrom bot.store import Store\n"

@@ -10,11 +10,14 @@ import sys
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from bot.games import GAMES
 from bot.games.engine import loads
 from bot.store import MIGRATIONS
 from tools.scale import PLAYER, scoped
+
+pytestmark = pytest.mark.slow  # fills a PostgreSQL schema
 
 ROOT = Path(__file__).parent.parent
 GAMES_STORED, ACTIVE, PLAYER_GAMES = 2000, 200, 50

@@ -17,6 +17,8 @@ from bot.config import Settings
 from bot.discord.shards import IdentifyPacer, identify_lock_path
 from bot.store import Store
 
+pytestmark = pytest.mark.slow  # processes logging in seconds apart
+
 
 def test_shard_flags_give_a_sharded_client_with_those_shards(tmp_path: Path) -> None:
     bot = create_bot(Settings(db_path=tmp_path / "bot.db", shard_count=4, shard_ids=(2, 3)))

@@ -13,6 +13,8 @@ from bot.games.sugar_heist import ai, cards, worth
 from bot.games.sugar_heist.dice import can_pay
 from tools import heist_chances
 
+pytestmark = pytest.mark.slow  # works out every chance again
+
 GAME = get_game("sugar-heist")
 
 

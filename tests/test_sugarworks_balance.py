@@ -7,6 +7,8 @@ import pytest
 from bot.games.sugarworks import GAME
 from tools.balance import sugarworks as balance
 
+pytestmark = pytest.mark.slow  # many whole AI games
+
 
 def test_the_balance_command_prints_the_shape_and_the_livelier_figures_per_rules(
         capsys: pytest.CaptureFixture[str]):

@@ -30,6 +30,8 @@ from bot.config import DEFAULT_STOP_SECONDS
 from bot.discord.gate import RESTARTING
 from bot.health import Status, status_path
 
+pytestmark = pytest.mark.slow  # a bot process stopped and restarted
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 ALICE = 320000000000000001
@@ -41,6 +43,16 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+async def metrics_once(port: int, line: str, seconds: float = 10.0) -> str:
+    """The bot's metrics page once it shows ``line`` (the last read after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read()
+        if line in text.decode() or time.monotonic() > deadline:
+            return str(text.decode())
+        await asyncio.sleep(0.05)
 
 
 class BotProcess:
@@ -282,8 +294,8 @@ async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(
     more = [await again.command(c, "play", options={"action": "step"}) for c in CHANNELS]
     for token in more:
         await again.answered(token, finished_move)
-    metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read()
-    text = metrics.decode()
+    # A handler's time is observed once it returns, just after its last answer was seen.
+    text = await metrics_once(port, 'candybot_answer_seconds_count{kind="command"}')
     assert 'candybot_moves_total{by="player",game="candy-stroll"} 4.0' in text
     assert 'candybot_moves_total{by="ai",game="candy-stroll"} 4.0' in text
     assert 'candybot_answer_seconds_count{kind="command"}' in text
