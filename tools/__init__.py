@@ -1,0 +1,1 @@
+"""Developer tools: measures and helpers that the running bot never imports."""
