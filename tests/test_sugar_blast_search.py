@@ -99,16 +99,16 @@ def test_progress_on_counts_is_the_objective_cards_progress():
             assert mine.progress(sr.counts(kept)) == obj.progress(card, kept)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [3, 4])
 def test_the_strong_ai_chooses_the_same_in_every_world_its_seat_cannot_tell_apart(players):
     # Only the order of the bag is hidden: a strong AI that read the real generator
-    # would choose differently in some resampled twin.
+    # would choose differently in some resampled twin. (Two players: test_ai_strength.)
     states: list[State] = []
     play(GAME, players, players, frozenset({0}), lambda step: states.append(step.before))
     compared = 0
     for state in states[1::2]:
         seat = min(GAME.to_act(state))
-        if len(GAME.legal_actions(state, seat)) < 2 or compared == 6:
+        if len(GAME.legal_actions(state, seat)) < 2 or compared == 4:
             continue
         chosen = GAME.ai_action(state, seat, "strong").notation
         for k in range(2):
@@ -116,12 +116,13 @@ def test_the_strong_ai_chooses_the_same_in_every_world_its_seat_cannot_tell_apar
             assert twin["rng"] != state["rng"]
             assert GAME.ai_action(twin, seat, "strong").notation == chosen
         compared += 1
-    assert compared >= 4
+    assert compared == 4
 
 
-@pytest.mark.parametrize("power", ["random 2", "bomb + wild", "twist + rush", "steal + tongs",
+@pytest.mark.parametrize("power", ["bomb + wild", "twist + rush", "steal + tongs",
                                    "frozen + toffee", "cage + jelly", "star + flavour"])
 def test_the_strong_ai_plays_whole_games_with_power_cards(power):
+    # Every card once; the search plays them through the rules' own hooks.
     seats = seats_for(GAME, 2)
     state = GAME.new(seats, 11, {"power": power})
     final = play_out(GAME, state, lambda s, seat: GAME.ai_action(s, seat, "strong"))

@@ -2,8 +2,9 @@
 AI is measured against (``tools/strength.py``, policy ``previous``).
 
 A copy of ``bot/games/candy_monsters/ai.py`` as the rules' ``ai`` policy plays it; never edit it,
-so that it keeps playing exactly as that policy did. It reads only its view and the
-game's board and card helpers. The original module's text follows.
+so that it keeps playing exactly as that policy did (one annotation is added, for the
+type checker only). It reads only its view and the game's board and card helpers. The
+original module's text follows.
 
 The Kingdom's Candy Monsters AI: prices every choice in expected candies.
 
@@ -91,7 +92,7 @@ def effect_value(out: Outlook, effect: dict[str, Any], adding: str | None = None
     """What one use of an effect is worth now, in candies (``adding``: the colour of a
     monster being bought, counted as if it were already in play)."""
     verb = effect["verb"]
-    n = int(effect.get("n", 1))
+    n: float = int(effect.get("n", 1))
     sv = out.sugar_value
     if "per" in effect:
         per = effect["per"]

@@ -2,8 +2,9 @@
 against (``tools/strength.py``, policy ``previous``).
 
 A copy of ``bot/games/sugarworks/ai.py`` as the rules' ``ai`` policy plays it; never edit it,
-so that it keeps playing exactly as that policy did. It reads only its view and the
-game's board and card helpers. The original module's text follows.
+so that it keeps playing exactly as that policy did (two local variables are renamed,
+for the type checker only). It reads only its view and the game's board and card
+helpers. The original module's text follows.
 
 The Sugarworks AI: it plays every factory action out on a copy of the floor.
 
@@ -144,12 +145,12 @@ def forecast(model: Model, tiles: dict[ct.Cell, Tile],
     limit = min(LOOKAHEAD, 2 * model.rounds_left)
     for candy, cell in story.final.items():
         kind = types[candy]
-        where, steps = trace(model.side, tiles, cell, kind, limit)
-        if where is None:
+        end, steps = trace(model.side, tiles, cell, kind, limit)
+        if end is None:
             continue
         weight = DISCOUNT ** ((steps + 1) // 2)
-        _add(pools[where], kind, weight)
-        shipping += _shipping(model, makers.get(candy), kind, where, weight)
+        _add(pools[end], kind, weight)
+        shipping += _shipping(model, makers.get(candy), kind, end, weight)
     return pools, shipping
 
 
@@ -182,10 +183,10 @@ def factory_value(model: Model, notation: str) -> float:
         tiles[target] = ct.output_icons()
         candies = [(c, t, target if cell == old else cell) for c, t, cell in candies]
     elif words[0] == "conveyor":
-        kind, target = ct.tile_kinds()[words[1]], ct.parse_cell(words[3])
+        tile, target = ct.tile_kinds()[words[1]], ct.parse_cell(words[3])
         assert target is not None
         tiles = dict(tiles)
-        tiles[target] = (kind.centre, kind.corner)
+        tiles[target] = (tile.centre, tile.corner)
         floor = Floor(model.side, tiles, candies)
         if floor.eat_on_placement(target):
             lost = [(c, t) for c, t, cell in candies if cell == target]

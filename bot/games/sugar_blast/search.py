@@ -30,9 +30,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
-from bot.games.engine import Action, Decision, Lookahead, Outcome, State, View
+from bot.games.engine import Action, Decision, Lookahead, Outcome, Result, State, View
 from bot.games.grid import cell_name, parse_cell
 from bot.games.rng import Rng
 from bot.games.sugar_blast import board as bd
@@ -51,7 +51,7 @@ RULES_ORDER: tuple[int, ...] = tuple(KIND_INDEX[k] for k in obj.candy_kinds())
 
 #: Worlds sampled per decision, and candidates searched in each at most (the rest are
 #: cut by the quick value of the Blast they make, as the one-step AI sees it).
-WORLDS = 16
+WORLDS = 24
 WIDTH = 14
 #: What a move is worth besides the win chance it leads to: a thousandth for each
 #: step of progress it brings at once (ties between equal chances go to the surer gain).
@@ -64,9 +64,11 @@ PROGRESS_TIEBREAK = 0.001
 #: tools.sugar_blast_value``).
 VALUE_WEIGHTS: tuple[float, float, float, float, float, float] = (
     -0.213, -0.957, 1.038, 0.644, 0.131, -0.176)
-#: With power cards: candidates and worlds per candidate played through the rules.
+#: With power cards: candidates and worlds per candidate played through the rules, and
+#: what a won turn is worth against steps of progress.
 POWER_WIDTH = 3
 POWER_WORLDS = 3
+POWER_WIN = 100.0
 
 
 class Rules(Protocol):
@@ -84,6 +86,8 @@ class Rules(Protocol):
     def view(self, state: State, seat: int | None) -> View: ...
 
     def top(self, state: State) -> Decision | None: ...
+
+    def result(self, state: State) -> Result | None: ...
 
 
 # --------------------------------------------------------------------------- the flat board
@@ -588,13 +592,14 @@ def play_swap(pos: Position, seat: int, a: int, b: int, rng: Rng) -> bool:
 
 @dataclass(frozen=True)
 class Step:
-    """A root move as the flat simulation plays it."""
+    """A root move as the flat simulation plays it: a swap of two cells, the drawn
+    ``candy`` put on a cell, a Blast chosen to go first, or the ``candy`` kept second."""
 
     action: Action
     verb: str
     cells: tuple[int, ...] = ()
     blast: Blast | None = None
-    keep: int = EMPTY
+    candy: int = EMPTY
 
 
 class Search:
@@ -614,20 +619,19 @@ class Search:
             won = play_swap(pos, seat, step.cells[0], step.cells[1], rng)
         elif step.verb == "replace":
             cell = step.cells[0]
-            drawn = step.keep
             pos.bag[pos.board[cell]] += 1
-            pos.board[cell] = drawn
+            pos.board[cell] = step.candy
             won = finish_turn(pos, seat, rng)
         elif step.verb == "blast":
             assert step.blast is not None
             won = resolve(pos, seat, step.blast) or settle(pos, seat, rng)
         else:  # keep: the Blast's cells are empty, what it removed waits in ``returning``
             assert self.returning is not None
-            pos.kept[seat][step.keep] += 1
+            pos.kept[seat][step.candy] += 1
             won = pos.won(seat)
             if not won:
                 back = list(self.returning)
-                back[step.keep] -= 1
+                back[step.candy] -= 1
                 for kind, n in enumerate(back):
                     pos.bag[kind] += n
                 won = settle(pos, seat, rng)
@@ -691,11 +695,11 @@ def _steps(state: State, decision: Decision | None, legal: list[Action]) -> list
             cell = parse_cell(words[1], SIZE, SIZE)
             assert cell is not None
             steps.append(Step(action, "replace", (_index(cell),),
-                              keep=KIND_INDEX[state["drawn"]]))
+                              candy=KIND_INDEX[state["drawn"]]))
         elif words[0] in ("blast", "mega"):
             steps.append(Step(action, "blast", blast=blasts[action.notation]))
         elif words[0] == "keep":
-            steps.append(Step(action, "keep", keep=KIND_INDEX[words[1]]))
+            steps.append(Step(action, "keep", candy=KIND_INDEX[words[1]]))
         else:
             raise ValueError(f"the basic game has no move {action.notation!r}")
     return steps
@@ -717,7 +721,7 @@ def choose_strong(view: View, legal: list[Action], rng: Rng, look: Lookahead) ->
     known = look.known
     if "power" in known:
         return _choose_with_powers(view, legal, rng, look)
-    game: Any = look.game
+    game: Rules = look.game
     decision = game.top(known)
     worlds = [Rng(look.world(rng)["rng"]) for _ in range(WORLDS)]
     pos = Position(flatten(known["board"]), counts(known["bag"]),
@@ -741,35 +745,32 @@ def choose_strong(view: View, legal: list[Action], rng: Rng, look: Lookahead) ->
 
 def _choose_with_powers(view: View, legal: list[Action], rng: Rng, look: Lookahead) -> Action:
     """With power cards: the one-step AI's few best candidates, each played through the
-    rules to the end of the turn in a few worlds (its later choices the one-step AI's),
-    valued by the progress the turn brings and what it leaves the next player."""
+    rules to the end of the seat's turn in a few worlds (its later choices in the turn
+    the one-step AI's), valued by the progress the turn brings against the best rival's
+    and by a win."""
     game: Rules = look.game
-    seat = look.seat
     ranked = sorted(legal, key=lambda a: -action_value(view, a.notation))
-    candidates = ranked[:POWER_WIDTH]
     worlds = [look.world(rng) for _ in range(POWER_WORLDS)]
-    best, top = candidates[0], -math.inf
-    for action in candidates:
-        total = 0.0
-        for world in worlds:
-            total += _power_turn(game, world, seat, action, rng)
-        if total > top:
-            best, top = action, total
+    best, top = ranked[0], -math.inf
+    for action in ranked[:POWER_WIDTH]:
+        value = sum(_power_turn(game, world, look.seat, action, rng) for world in worlds)
+        if value > top:
+            best, top = action, value
     return best
 
 
 def _power_turn(game: Rules, world: State, seat: int, action: Action, rng: Rng) -> float:
+    """``action`` and the rest of the seat's turn in ``world``, valued."""
     state = game.apply(world, seat, action).state
-    for _ in range(20):  # a turn's own decisions: Blast order, keeps, a rush
+    # The turn's own later decisions (Blast order, keeps, a rush and the turn it buys)
+    # are few; the bound only guards against a loop.
+    for _ in range(20):
         if seat not in game.to_act(state):
             break
-        view = game.view(state, seat)
-        state = game.apply(state, seat, choose(view, game.legal_actions(state, seat),
-                                               rng)).state
+        state = game.apply(state, seat, choose(game.view(state, seat),
+                                               game.legal_actions(state, seat), rng)).state
+    result = game.result(state)
+    if result is not None:
+        return POWER_WIN if seat in result.winners else 0.0
     scores = game.scores(state)
-    if game.to_act(state) == frozenset() and scores[seat] == max(scores.values()):
-        result = getattr(game, "result")(state)  # noqa: B009 - the Protocol stays small
-        if result is not None and seat in result.winners:
-            return 100.0
-    rival = max(v for s, v in scores.items() if s != seat)
-    return float(scores[seat]) - 0.5 * rival
+    return float(scores[seat]) - 0.5 * max(v for s, v in scores.items() if s != seat)
