@@ -5,10 +5,10 @@ worlds the seat cannot tell from the real one (``Lookahead.world``: the engine's
 resampler reseeds the generator that draws refills) and plays each candidate move
 forward in every world: the swap, the Blasts, keeps, tilts and refills it sets off
 (chains included, with its own in-turn choices made greedily, as they will be made
-once the refill is seen), then the next player's best reply as that player can
-judge it (the Blast it makes before its refill) and what that reply sets off, and
-finally a static value of the position it gets back: its own progress and the best
-Blast waiting for it, against the others'. The move with the best average over the
+once the refill is seen), then each other player's reply until its turn comes back,
+the best that player can judge (the Blast it makes before its refill) with what it
+sets off, and finally a static value of the position it gets back: its own progress
+and the best Blast waiting for it, against the others'. The move with the best average over the
 worlds is played; every world is shared by all candidates, so they are compared on
 the same refills.
 
@@ -116,13 +116,6 @@ PAIRS: tuple[tuple[int, int], ...] = tuple(
     (r * SIZE + c, (r + dr) * SIZE + c + dc)
     for r in range(SIZE) for c in range(SIZE) for dc, dr in ((1, 0), (0, 1))
     if c + dc < SIZE and r + dr < SIZE)
-#: The lines a swap of each pair can make a run in: the row and column of both cells.
-PAIR_LINES: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]]
-PAIR_LINES = {
-    (a, b): (tuple(ROWS[r] for r in sorted({a // SIZE, b // SIZE})),
-             tuple(COLS[c] for c in sorted({a % SIZE, b % SIZE})))
-    for a, b in PAIRS}
-
 Flat = list[int]
 
 
@@ -288,11 +281,9 @@ def _neighbours(i: int) -> tuple[int, ...]:
 WINDOWS: tuple[tuple[int, int, int, tuple[tuple[int, tuple[int, ...]], ...]], ...] = tuple(
     (w[0], w[1], w[2], tuple((i, tuple(n for n in _neighbours(i) if n not in w)) for i in w))
     for line in ROWS + COLS for w in (line[k:k + 3] for k in range(SIZE - 2)))
-
-
+#: Where each pair stands in :data:`PAIRS`, so that swaps are listed in the rules' order.
 PAIR_ORDER: dict[tuple[int, int], int] = {pair: k for k, pair in enumerate(PAIRS)}
-
-
+#: The windows' cells alone, for :func:`has_blast`.
 TRIPLES: tuple[tuple[int, int, int], ...] = tuple((a, b, c) for a, b, c, _ in WINDOWS)
 
 
