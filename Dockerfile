@@ -15,10 +15,13 @@
 # ---- stage 1: build the wheel (pyproject.toml alone says what ships)
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+# The versions tested together travel with the wheel to the runtime (pyproject.toml only
+# bounds them).
+COPY constraints.txt /wheels/constraints.txt
+COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY renderers ./renderers
-COPY candybot_data ./candybot_data
+COPY data ./data
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 # ---- stage 2: the runtime, with the wheel and its dependencies and nothing of the build
@@ -35,9 +38,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     CANDYBOT_DB=/data/candybot.db
 
-# The wheel is mounted from the build stage, not copied, so no layer keeps it.
+# The wheel and the versions tested with it (constraints.txt) are mounted from the build
+# stage, not copied, so no layer keeps them.
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
-    pip install --no-cache-dir /wheels/candybot-*.whl
+    pip install --no-cache-dir --constraint /wheels/constraints.txt /wheels/candybot-*.whl
 RUN useradd --create-home --uid 10001 candy \
     && mkdir -p /data && chown candy:candy /data
 

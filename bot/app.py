@@ -8,12 +8,13 @@ import logging
 import signal
 import sys
 from collections.abc import Mapping
+from typing import Any
 
 import discord
 
 from bot.config import Settings
 from bot.discord.client import CandyBot, ShardedCandyBot
-from bot.discord.messages import Animator, Renderer
+from bot.discord.messages import Renderer
 from bot.games.engine import Game
 from bot.games.words import plural
 from bot.ops import Exit, OpsError
@@ -22,6 +23,7 @@ from bot.ops.database import preflight
 from bot.ops.logs import fail, setup_logging, silence_voice_warnings
 from bot.store import StoreError
 from bot.tables import Clock
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
 
@@ -45,28 +47,18 @@ def default_renderer() -> Renderer | None:
     return render
 
 
-def default_animator() -> Animator | None:
-    """The GIF maker for ``/game replay``, if available."""
-    try:
-        from renderers.gif import animate
-    except ImportError:
-        log.warning("no GIF maker available: /game replay is disabled")
-        return None
-    return animate
-
-
 def create_bot(settings: Settings, *, games: Mapping[str, Game] | None = None,
-               renderer: Renderer | None = None, animator: Animator | None = None,
-               clock: Clock | None = None) -> CandyBot:
-    """The configured, unstarted bot. Touches neither the network nor the database."""
+               renderer: Renderer | None = None, clock: Clock | None = None,
+               watch: Watch = unwatched) -> CandyBot:
+    """The configured, unstarted bot. Touches neither the network nor the database.
+    ``watch`` times where a move spends its time (the bench's; :mod:`bot.watch`)."""
     import time
 
     silence_voice_warnings()
     kind = CandyBot if settings.shard_count is None else ShardedCandyBot
     return kind(settings, games=games,
-                    renderer=renderer if renderer is not None else default_renderer(),
-                    animator=animator if animator is not None else default_animator(),
-                    clock=clock or time.time)
+                renderer=renderer if renderer is not None else default_renderer(),
+                clock=clock or time.time, watch=watch)
 
 
 def run_bot(settings: Settings, *, debug: bool = False) -> int:
@@ -124,11 +116,13 @@ async def serve(bot: CandyBot, token: str) -> str | None:
     logging.getLogger().addHandler(counter)
     try:
         if bot.settings.metrics_port is not None:
-            bot.metrics.serve(bot.settings.metrics_port)
-            log.info("metrics on port %d (GET /metrics)", bot.settings.metrics_port)
+            bot.metrics.serve(bot.settings.metrics_port, bot.settings.metrics_host)
+            log.info("metrics on %s port %d (GET /metrics)", bot.settings.metrics_host,
+                     bot.settings.metrics_port)
         async with bot:
             running = asyncio.create_task(bot.start(token), name="candybot-gateway")
-            await asyncio.wait({running, signalled}, return_when=asyncio.FIRST_COMPLETED)
+            either: set[asyncio.Future[Any]] = {running, signalled}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
             if not signalled.done():
                 running.result()
                 return None

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.refusals import Away
 
-class AwayError(ValueError):
-    """Quiet hours that cannot be kept; ``str()`` is safe to show to players."""
+#: Quiet hours or a vacation that cannot be kept: a refusal (:class:`bot.refusals.Away`).
+AwayError = Away
 
 
 @dataclass(frozen=True)
@@ -27,14 +28,13 @@ class QuietHours:
 
     def __post_init__(self) -> None:
         if not (0 <= self.start <= 23 and 0 <= self.end <= 23):
-            raise AwayError("Quiet hours are whole hours from 0 to 23.")
+            raise Away(problem="hours")
         if self.start == self.end:
-            raise AwayError("Quiet hours must start and end at different hours.")
+            raise Away(problem="same_hours")
         try:
             ZoneInfo(self.timezone)
         except (ZoneInfoNotFoundError, ValueError):
-            raise AwayError(f"`{self.timezone}` is not a time zone I know: use a name such "
-                            f"as Europe/Berlin or America/New_York.") from None
+            raise Away(problem="zone", detail={"zone": self.timezone}) from None
 
     def until(self, now: float) -> float | None:
         """When the quiet span around ``now`` ends (UNIX seconds), or None if ``now``
@@ -82,21 +82,20 @@ def days_taken(vacations: list[Vacation], year: int) -> float:
 def plan_vacation(taken: list[Vacation], starts: float, days: int,
                   allowance: int = VACATION_DAYS) -> Vacation:
     """A new vacation of ``days`` from ``starts``, if the yearly allowance lets it be taken
-    beside ``taken``; :class:`AwayError` (safe to show) if not."""
+    beside ``taken``; an :class:`~bot.refusals.Away` refusal if not."""
     if days < 1:
-        raise AwayError("A vacation lasts at least one day.")
+        raise Away(problem="short")
     wanted = Vacation(starts, starts + days * DAY)
     if any(v.starts < wanted.ends and wanted.starts < v.ends for v in taken):
-        raise AwayError("That overlaps a vacation you already have: `/away back:True` ends "
-                        "the current one first.")
+        raise Away(problem="overlap")
     first = datetime.fromtimestamp(wanted.starts, ZoneInfo("UTC")).year
     last = datetime.fromtimestamp(wanted.ends - 1, ZoneInfo("UTC")).year
     for year in range(first, last + 1):
         total = days_taken([*taken, wanted], year)
         if total > allowance + 1e-6:
             left = max(0.0, allowance - days_taken(taken, year))
-            raise AwayError(f"That would be {total:g} vacation days in {year}; you have "
-                            f"{left:g} of {allowance} left that year.")
+            raise Away(problem="allowance", detail={"total": total, "year": year,
+                                                    "left": left, "allowance": allowance})
     return wanted
 
 

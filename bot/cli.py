@@ -67,6 +67,17 @@ def build_parser() -> argparse.ArgumentParser:
                             "there, dropped afterwards) instead of a new SQLite file")
     bench.add_argument("--ai-games", type=int, default=200,
                        help="games of the AI against random players (0: skip)")
+    bench.add_argument("--replays", type=int, default=0, metavar="N",
+                       help="measure only this: N people asking for the replay of one long "
+                            "game at once, and a move elsewhere meanwhile")
+    bench.add_argument("--burst", type=int, default=0, metavar="N",
+                       help="measure only this: N announcements due at once, delivered under "
+                            "Discord's rate limits while players move elsewhere")
+    bench.add_argument("--burst-channels", type=int, default=2000, metavar="N",
+                       help="the channels the --burst announcements are spread over")
+    bench.add_argument("--pace", type=int, default=None, metavar="N",
+                       help="with --burst: the bot's requests a second (0: no pacing, as "
+                            "before issue 35; default: CANDYBOT_REQUESTS_PER_SECOND's default)")
     return parser
 
 
@@ -140,11 +151,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay(args.folder)
     if args.command == "bench":
-        from bot.bench import bench
+        from tools.bench import bench
 
         return bench(as_json=args.json, samples=args.samples, games=args.game,
                      channels=args.channels, rounds=args.rounds, ai_games=args.ai_games,
-                     db=args.db)
+                     db=args.db, replays=args.replays, burst=args.burst,
+                     burst_channels=args.burst_channels, pace=args.pace)
     raise AssertionError(args.command)
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
+from bot.discord.pacing import DEFAULT_PER_SECOND, MOST_PER_SECOND
+from bot.limits import Limits
 from bot.store.base import is_postgres
 from bot.store.postgres import redacted
 
@@ -21,6 +24,21 @@ DEFAULT_REMINDER_POLL = 60.0
 #: How long a stop (SIGTERM, SIGINT) waits for moves in flight, in seconds: under
 #: the 10 s Docker, systemd and Kubernetes wait before they kill.
 DEFAULT_STOP_SECONDS = 8.0
+#: Where the metrics endpoint listens unless ``CANDYBOT_METRICS_HOST`` says otherwise.
+DEFAULT_METRICS_HOST = "127.0.0.1"
+#: Days delivered announcements are kept (docs/privacy.md).
+DEFAULT_KEEP_DAYS = 30.0
+#: Days a server's games are kept after it removed the bot, in case it comes back.
+DEFAULT_GRACE_DAYS = 30.0
+#: The limits one person or server meets, each from its own variable (docs/reliability.md).
+LIMIT_VARIABLES: dict[str, str] = {
+    "CANDYBOT_MAX_LOBBIES": "lobbies_per_person",
+    "CANDYBOT_MAX_GAMES": "games_per_person",
+    "CANDYBOT_MAX_SERVER_GAMES": "games_per_server",
+    "CANDYBOT_COOLDOWN_SECONDS": "public_cooldown",
+    "CANDYBOT_REPLAY_COOLDOWN_SECONDS": "replay_cooldown",
+    "CANDYBOT_HEAVY_AT_ONCE": "heavy_at_once",
+}
 
 
 class ConfigError(ValueError):
@@ -40,11 +58,21 @@ class Settings:
     log_level: str = DEFAULT_LOG_LEVEL
     #: The port of the Prometheus endpoint; ``None``: no endpoint.
     metrics_port: int | None = None
+    #: The address the metrics endpoint listens on (loopback unless told otherwise).
+    metrics_host: str = DEFAULT_METRICS_HOST
+    #: What one person or one server may ask (see :mod:`bot.limits`).
+    limits: Limits = field(default_factory=Limits)
+    #: Days delivered announcements are kept, and a removed server's games.
+    keep_days: float = DEFAULT_KEEP_DAYS
+    grace_days: float = DEFAULT_GRACE_DAYS
     stop_seconds: float = DEFAULT_STOP_SECONDS
     #: Shards across all processes (``--shard-count``); ``None``: one unsharded connection.
     shard_count: int | None = None
     #: The shards this process runs (``--shard-ids``); ``None``: all of ``shard_count``.
     shard_ids: tuple[int, ...] | None = None
+    #: Requests a second this process sends to Discord outside interaction answers
+    #: (:mod:`bot.discord.pacing`); 0 turns the pacing off.
+    requests_per_second: int = DEFAULT_PER_SECOND
 
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
@@ -52,8 +80,11 @@ class Settings:
         return (f"Settings(token=<{shown}>, database={self.database_shown!r}, "
                 f"reminder_poll_seconds={self.reminder_poll_seconds}, "
                 f"log_level={self.log_level!r}, metrics_port={self.metrics_port}, "
+                f"metrics_host={self.metrics_host!r}, limits={self.limits}, "
+                f"keep_days={self.keep_days:g}, grace_days={self.grace_days:g}, "
                 f"stop_seconds={self.stop_seconds}, shard_count={self.shard_count}, "
-                f"shard_ids={self.shard_ids})")
+                f"shard_ids={self.shard_ids}, "
+                f"requests_per_second={self.requests_per_second})")
 
     @property
     def database(self) -> str:
@@ -72,7 +103,8 @@ class Settings:
                  dotenv: Path | str | None = ".env") -> Settings:
         """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB`` (a SQLite file, or a ``postgresql://`` URL
         with ``CANDYBOT_STATE`` naming this process's local files), ``CANDYBOT_LOG``,
-        ``CANDYBOT_METRICS_PORT`` and ``CANDYBOT_STOP_SECONDS``; the environment wins over
+        ``CANDYBOT_METRICS_PORT``, ``CANDYBOT_STOP_SECONDS`` and
+        ``CANDYBOT_REQUESTS_PER_SECOND``; the environment wins over
         ``.env``. Raises :class:`ConfigError` for a value it cannot use."""
         values: dict[str, str] = {}
         if dotenv is not None:
@@ -88,9 +120,52 @@ class Settings:
         port = parse_port(values.get("CANDYBOT_METRICS_PORT", ""))
         stop = parse_seconds("CANDYBOT_STOP_SECONDS", values.get("CANDYBOT_STOP_SECONDS", ""),
                              DEFAULT_STOP_SECONDS)
+        host = values.get("CANDYBOT_METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
+        keep = parse_seconds("CANDYBOT_KEEP_DAYS", values.get("CANDYBOT_KEEP_DAYS", ""),
+                             DEFAULT_KEEP_DAYS)
+        grace = parse_seconds("CANDYBOT_GRACE_DAYS", values.get("CANDYBOT_GRACE_DAYS", ""),
+                              DEFAULT_GRACE_DAYS)
+        pace = parse_pace(values.get("CANDYBOT_REQUESTS_PER_SECOND", ""))
         return cls(token=token, db_path=Path(db), db_url=url, log_level=level,
-                   metrics_port=port,
-                   stop_seconds=stop)
+                   metrics_port=port, metrics_host=host, limits=parse_limits(values),
+                   keep_days=keep, grace_days=grace, stop_seconds=stop,
+                   requests_per_second=pace)
+
+
+def parse_pace(text: str) -> int:
+    """``CANDYBOT_REQUESTS_PER_SECOND``: a whole number from 0 (no pacing) to
+    :data:`~bot.discord.pacing.MOST_PER_SECOND` (under Discord's global limit of 50 with
+    the pacing's burst); empty means the default. Processes sharing one bot token share
+    Discord's limit, so each takes its part of it."""
+    text = text.strip()
+    if not text:
+        return DEFAULT_PER_SECOND
+    if not text.isdigit() or int(text) > MOST_PER_SECOND:
+        raise ConfigError(f"CANDYBOT_REQUESTS_PER_SECOND={text!r} is not a pace: use a whole "
+                          f"number from 1 to {MOST_PER_SECOND} (e.g. {DEFAULT_PER_SECOND}; "
+                          f"processes on one bot token share {DEFAULT_PER_SECOND} between "
+                          "them), or 0 for no pacing (not advised).")
+    return int(text)
+
+
+def parse_limits(values: Mapping[str, str]) -> Limits:
+    """The :class:`~bot.limits.Limits` the ``CANDYBOT_MAX_*``/``*_SECONDS`` variables set
+    (each a positive number; unset: the default)."""
+    limits = Limits()
+    changes: dict[str, Any] = {}
+    for variable, name in LIMIT_VARIABLES.items():
+        text = values.get(variable, "").strip()
+        if not text:
+            continue
+        default = getattr(limits, name)
+        if isinstance(default, int):
+            if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
+                raise ConfigError(f"{variable}={text!r} is not a count: use a whole number "
+                                  f"from 1 (e.g. {default}), or leave it unset for {default}.")
+            changes[name] = int(text)
+        else:
+            changes[name] = parse_seconds(variable, text, default)
+    return replace(limits, **changes)
 
 
 def parse_shards(count: int | None, ids: str | None) -> tuple[int | None, tuple[int, ...] | None]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.games import get_game
-from bot.games.engine import Game, GameError, SeatInfo, State, dumps, loads
+from bot.games.engine import Game, GameError, SeatInfo, State, dumps, loads, playing
 from bot.store import FinishRecord, SeatRecord, Store
 
 DEMO_CHANNEL = 0
@@ -107,11 +107,8 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
         say(f"{game.title}: {players} AI players, seed {seed}"
             f"{f', options {chosen}' if chosen else ''}. {game.summary(state)}")
         log_lines = []
-        while game.to_act(state):
-            seat = min(game.to_act(state))
-            action = game.ai_action(state, seat)
-            outcome = game.apply(state, seat, action)
-            state = outcome.state
+        for seat, outcome in playing(game, state):
+            action, state = outcome.action, outcome.state
             # Only what everybody may read: a hidden move by its public form, no private line.
             narration = " ".join(outcome.narration())
             result = game.result(state)

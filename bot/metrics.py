@@ -82,7 +82,7 @@ class Metrics:
 
     # ----------------------------------------------------------------- serving
 
-    def serve(self, port: int, addr: str = "0.0.0.0") -> None:
+    def serve(self, port: int, addr: str = "127.0.0.1") -> None:
         """Answer ``GET /metrics`` on ``addr:port`` from a daemon thread."""
         self._server, _thread = start_http_server(port, addr=addr, registry=self.registry)
 

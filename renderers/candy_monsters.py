@@ -16,7 +16,6 @@ from PIL import Image, ImageDraw
 
 from bot.games.content import load_json
 from renderers.common import (
-    BACKGROUND,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -24,14 +23,21 @@ from renderers.common import (
     PANEL_EDGE,
     WHITE,
     Colour,
-    font,
-    make_palette_keeping,
+    Header,
+    Sample,
+    Table,
+    box_canvas,
+    header,
+    new_canvas,
+    outlined_text,
+    palette_of,
     panel,
-    seat_colour,
-    seat_mark,
+    paste_at,
+    real_views,
     seat_text_colour,
-    shorten,
     stamp_text,
+    table_of,
+    text_size,
     to_png,
     wrap,
 )
@@ -56,56 +62,16 @@ WINDOWS = {
     "black_candy": "BLACK CANDY", "once": "ONCE PER GAME", "event": "EVENT PHASE",
     "end": "GAME END",
 }
-#: Where the markets start: under the title, the status and the kingdom's supply.
-TOP = 110
+#: The line of the kingdom's supply under the header.
+KINGDOM_H = 32
 PILE_TITLE = 28
 EVENT_TITLE = 30
 EVENT_ROW = 38
 FOOTER = 24
 BOTTOM = 6
 
-#: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
-_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
-
-
 def _colours(view: dict[str, Any]) -> dict[str, Colour]:
-    return {c["id"]: tuple(c["rgb"]) for c in view["colours"]}  # type: ignore[misc]
-
-
-def _status(view: dict[str, Any]) -> str:
-    names = {p["seat"]: p["name"] for p in view["players"]}
-    if view["result"]:
-        return view["result"]["summary"]
-    if view["phase"] == "feeding" and view["feeding"]:
-        waiting = " and ".join(names[s] for s in view["feeding"]["waiting"])
-        return f"BLACK CANDY: still feeding: {waiting}"
-    if view["turn"]:
-        seat = view["turn"]["seat"]
-        if view["turn"]["buying"]:
-            return f"{names[seat]} is buying"
-        return f"{names[seat]}'s turn" + (" (action taken)"
-                                          if view["turn"]["step"] == "after" else "")
-    return ""
-
-
-def _fit(image: Image.Image, xy: tuple[float, float], text: str, size: int, width: float,
-         fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
-    """Text shortened with an ellipsis to ``width``, stamped from the mask cache."""
-    text = shorten(_MEASURE, text, size, int(width), bold)
-    stamp_text(image, xy, text, size, fill, bold, anchor)
-
-
-def _sprite(width: int, height: int, ground: Colour) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A sprite of a box ``width`` x ``height`` (both edges drawn) on the colour under it."""
-    image = Image.new("RGB", (width + 1, height + 1), ground)
-    return image, ImageDraw.Draw(image)
-
-
-def _outlined(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-              anchor: str = "mm") -> None:
-    """White bold text outlined in ink (drawn into sprites only: strokes are slow)."""
-    draw.text(xy, text, font=font(size, True), fill=WHITE, anchor=anchor, stroke_width=2,
-              stroke_fill=INK)
+    return {c["id"]: tuple(c["rgb"]) for c in view["colours"]}
 
 
 def _sugar_cube(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
@@ -118,7 +84,7 @@ def _sugar_cube(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: floa
 def _candy(draw: ImageDraw.ImageDraw, x: float, y: float, n: int | str, colour: Colour,
            r: int = 16) -> None:
     draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
-    _outlined(draw, (x, y + 1), str(n), READABLE)
+    outlined_text(draw, (x, y + 1), str(n), READABLE)
 
 
 # --------------------------------------------------------------------------- sprites
@@ -152,14 +118,14 @@ def _card(image: Image.Image, box: tuple[int, int, int, int], card: dict[str, An
     colour = colours.get(card.get("colour") or "", MUTED)
     sprite = _card_sprite(x1 - x0, y1 - y0, card["name"], card["cost"], card["value"], colour,
                           _card_facts(card), _card_text(card))
-    image.paste(sprite, (x0, y0))
+    paste_at(image, sprite, x0, y0)
 
 
 @lru_cache(maxsize=128)
 def _card_sprite(width: int, height: int, name: str, cost: int, value: int, colour: Colour,
                  facts: str, text: str) -> Image.Image:
-    sprite, draw = _sprite(width, height, BACKGROUND)
-    names = wrap(_MEASURE, name, READABLE, width - 96, bold=True)[:2]
+    sprite, draw = box_canvas(width, height)
+    names = wrap(name, READABLE, width - 96, bold=True)[:2]
     band = 44 if len(names) == 1 else 70
     panel(draw, (0, 0, width, height), fill=PANEL, outline=colour, width=3, radius=12)
     draw.rounded_rectangle((0, 0, width, band), radius=12, fill=colour)
@@ -167,14 +133,14 @@ def _card_sprite(width: int, height: int, name: str, cost: int, value: int, colo
     _sugar_cube(sprite, draw, 24, 22, cost)
     _candy(draw, width - 24, 22, value, colour)
     for n, line in enumerate(names):
-        _outlined(draw, (width / 2, band / 2 + (n - (len(names) - 1) / 2) * LINE), line,
-                  READABLE)
+        outlined_text(draw, (width / 2, band / 2 + (n - (len(names) - 1) / 2) * LINE), line,
+                      READABLE)
     y = band + 8
-    for line in wrap(_MEASURE, facts, READABLE, width - 20, bold=True)[:2]:
+    for line in wrap(facts, READABLE, width - 20, bold=True)[:2]:
         stamp_text(sprite, (10, y), line, READABLE, MUTED, True)
         y += LINE
     y += 4
-    for line in wrap(_MEASURE, text, READABLE, width - 20)[:(height - y - 6) // LINE]:
+    for line in wrap(text, READABLE, width - 20)[:(height - y - 6) // LINE]:
         stamp_text(sprite, (10, y), line, READABLE, INK)
         y += LINE
     return sprite
@@ -187,11 +153,11 @@ def _mini_lines(monster: dict[str, Any], printed: dict[str, Any]
         (" ✓" if monster["used"] else "")
     window = WINDOWS.get(printed.get("window") or "", "no ability")
     facts = f"eats {monster['eats']} · {window.lower()}"
-    tucked = tuple(tuple(wrap(_MEASURE, a["key"].upper() + (" ✓" if a["used"] else "")
+    tucked = tuple(tuple(wrap(a["key"].upper() + (" ✓" if a["used"] else "")
                               + (" ●used once" if a["token"] else ""), READABLE,
                               MINI_W - 44, bold=True)) for a in monster["tucked"])
-    return (tuple(wrap(_MEASURE, name, READABLE, MINI_W - 56, bold=True)),
-            tuple(wrap(_MEASURE, facts, READABLE, MINI_W - 28)), tucked)
+    return (tuple(wrap(name, READABLE, MINI_W - 56, bold=True)),
+            tuple(wrap(facts, READABLE, MINI_W - 28)), tucked)
 
 
 def _mini_height(monster: dict[str, Any], printed: dict[str, Any]) -> int:
@@ -207,7 +173,7 @@ def _mini(image: Image.Image, x: int, y: int, monster: dict[str, Any],
                    for text, a in zip(lines, monster["tucked"], strict=True))
     sprite = _mini_sprite(names, monster["value"], colours.get(monster["colour"], MUTED),
                           facts, tucked)
-    image.paste(sprite, (x, y))
+    paste_at(image, sprite, x, y)
     return sprite.height - 1
 
 
@@ -215,7 +181,7 @@ def _mini(image: Image.Image, x: int, y: int, monster: dict[str, Any],
 def _mini_sprite(names: tuple[str, ...], value: int, colour: Colour, facts: tuple[str, ...],
                  tucked: tuple[tuple[tuple[str, ...], Colour], ...]) -> Image.Image:
     height = 14 + LINE * (len(names) + len(facts) + sum(len(t) for t, _ in tucked))
-    sprite, draw = _sprite(MINI_W, height, PANEL)
+    sprite, draw = box_canvas(MINI_W, height, PANEL)
     panel(draw, (0, 0, MINI_W, height), fill=WHITE, outline=colour, width=3, radius=10)
     draw.rectangle((3, 3, 13, height - 3), fill=colour)
     _candy(draw, MINI_W - 20, 20, value, colour, r=15)
@@ -237,10 +203,10 @@ def _mini_sprite(names: tuple[str, ...], value: int, colour: Colour, facts: tupl
 @lru_cache(maxsize=128)
 def _kept_sprite(label: str, colour: Colour) -> Image.Image:
     """A kept ability as a chip in its colour."""
-    width = round(_MEASURE.textlength(label, font=font(READABLE, True))) + 16
-    sprite, draw = _sprite(width, 32, PANEL)
+    width = text_size(label, READABLE, True)[0] + 16
+    sprite, draw = box_canvas(width, 32, PANEL)
     draw.rounded_rectangle((0, 0, width, 32), radius=8, fill=colour)
-    _outlined(draw, (8, 16), label, READABLE, "lm")
+    outlined_text(draw, (8, 16), label, READABLE, anchor="lm")
     return sprite
 
 
@@ -248,7 +214,7 @@ def _kept_sprite(label: str, colour: Colour) -> Image.Image:
 def _event_sprite(label: str, dark: bool) -> Image.Image:
     """An event drawn so far, as a chip; Black Candy in black."""
     width = _event_width(label)
-    sprite, draw = _sprite(width, 32, BACKGROUND)
+    sprite, draw = box_canvas(width, 32)
     draw.rounded_rectangle((0, 0, width, 32), radius=8, fill=BLACK_CANDY if dark else WHITE,
                            outline=INK)
     stamp_text(sprite, (9, 16), label, READABLE, WHITE if dark else INK, True, "lm")
@@ -257,7 +223,7 @@ def _event_sprite(label: str, dark: bool) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def _event_width(label: str) -> int:
-    return round(_MEASURE.textlength(label, font=font(READABLE, True))) + 18
+    return text_size(label, READABLE, True)[0] + 18
 
 
 # --------------------------------------------------------------------------- players
@@ -285,7 +251,7 @@ def _kept_rows(player: dict[str, Any]) -> list[list[dict[str, Any]]]:
     rows: list[list[dict[str, Any]]] = []
     x = WIDTH
     for kept in player["kept"]:
-        w = round(_MEASURE.textlength(_kept_label(kept), font=font(READABLE, True))) + 22
+        w = text_size(_kept_label(kept), READABLE, True)[0] + 22
         if x + w > WIDTH - 2 * MARGIN - 14:
             rows.append([])
             x = 84
@@ -300,12 +266,12 @@ def _kept_label(kept: dict[str, Any]) -> str:
 
 def _draft_lines(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
     draft = _draft(view, player)
-    return wrap(_MEASURE, draft, READABLE, WIDTH - 2 * MARGIN - 28, bold=True) if draft else []
+    return wrap(draft, READABLE, WIDTH - 2 * MARGIN - 28, bold=True) if draft else []
 
 
 def _draft(view: dict[str, Any], player: dict[str, Any]) -> str:
     feeding = view.get("feeding")
-    if not feeding or not feeding.get("mine") or view["viewer"] != player["seat"]:
+    if not feeding or not feeding.get("mine") or view["table"]["viewer"] != player["seat"]:
         return ""
     meals = feeding["mine"]["meals"]
     if not meals:
@@ -321,26 +287,25 @@ def _draft(view: dict[str, Any], player: dict[str, Any]) -> str:
 
 
 def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-            player: dict[str, Any], y: int, colours: dict[str, Colour]) -> int:
+            table: Table, player: dict[str, Any], y: int, colours: dict[str, Colour]) -> int:
     height = _player_height(view, player)
     seat = player["seat"]
-    acting = player["acting"] or player["feeding"] == "waiting"
+    acting = seat in table.acting
+    feeding = table.decision == "feed" and seat in table.deciding
     panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height),
           outline=HIGHLIGHT if acting else PANEL_EDGE, width=4 if acting else 2)
-    seat_mark(draw, seat, MARGIN + 22, y + 22, 11)
-    title = player["name"] + (" (you)" if view["viewer"] == seat else "")
-    _fit(image, (MARGIN + 40, y + 8), title, 24, 330, seat_text_colour(seat), bold=True)
+    table.mark(draw, seat, MARGIN + 22, y + 22, 11)
+    title = table.names[seat] + (" (you)" if table.viewer == seat else "")
+    stamp_text(image, (MARGIN + 40, y + 8), title, 24, table.text_rgb(seat), True, width=330)
     tags = []
     if player["first"]:
         tags.append("FIRST PLAYER")
-    if player["acting"]:
+    if acting and not feeding:
         tags.append("TO PLAY")
-    if player["feeding"] == "waiting":
-        tags.append("FEEDING…")
-    elif player["feeding"] == "decided":
-        tags.append("FED ✓")
-    _fit(image, (WIDTH - MARGIN - 12, y + 10), "  ".join(tags), READABLE, 400, INK, bold=True,
-         anchor="ra")
+    if feeding:
+        tags.append("FEEDING…" if acting else "FED ✓")
+    stamp_text(image, (WIDTH - MARGIN - 12, y + 10), "  ".join(tags), READABLE, INK, True, "ra",
+               width=400)
     counts = (f"sugar {player['sugar']}   candy {player['candy']}   black {player['black']}"
               f"   score {player['score']}")
     if player["tokens"]:
@@ -352,7 +317,7 @@ def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         bonus.append(f"+{player['set_candy']} candy")
     if bonus:
         counts += "   sets: " + " ".join(bonus)
-    _fit(image, (MARGIN + 14, y + 40), counts, 22, WIDTH - 2 * MARGIN - 28, INK, bold=True)
+    stamp_text(image, (MARGIN + 14, y + 40), counts, 22, INK, True, width=WIDTH - 2 * MARGIN - 28)
     cy = y + 72
     for row in _player_rows(view, player):
         x = MARGIN + 10
@@ -368,7 +333,7 @@ def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         x = MARGIN + 84
         for kept in row:
             chip = _kept_sprite(_kept_label(kept), colours.get(kept["colour"], MUTED))
-            image.paste(chip, (x, cy + 2))
+            paste_at(image, chip, x, cy + 2)
             x += chip.width - 1 + 6
         cy += 40
     for line in _draft_lines(view, player):
@@ -396,43 +361,62 @@ def _event_places(view: dict[str, Any]) -> tuple[list[tuple[int, int]], int]:
 
 def _events(image: Image.Image, view: dict[str, Any], y: int) -> int:
     left = view["black_candies"]["left"]
-    _fit(image, (MARGIN, y), f"Events drawn ({view['decks']['events']} left in the deck, "
-         f"{left} Black {'Candy' if left == 1 else 'Candies'} to come):", READABLE,
-         WIDTH - 2 * MARGIN, INK, bold=True)
+    stamp_text(image, (MARGIN, y), f"Events drawn ({view['decks']['events']} left in the deck, "
+               f"{left} Black {'Candy' if left == 1 else 'Candies'} to come):", READABLE, INK,
+               True, width=WIDTH - 2 * MARGIN)
     y += EVENT_TITLE
     places, height = _event_places(view)
     if not view["events"]:
         stamp_text(image, (MARGIN, y), "none yet", READABLE, MUTED)
     for event, (x, dy) in zip(view["events"], places, strict=True):
-        image.paste(_event_sprite(event["name"], event["kind"] == "black_candy"), (x, y + dy))
+        paste_at(image, _event_sprite(event["name"], event["kind"] == "black_candy"), x, y + dy)
     return y + height
 
 
 # --------------------------------------------------------------------------- the picture
 
 
-def _height(view: dict[str, Any]) -> int:
+#: What the seats to act are to do: by the open decision, else by the step of the turn.
+DOING = {"feed": "Black Candy: each player feeds their monsters in secret",
+         "buy": "Buying: pay or cancel", "place": "Tuck the ability under a monster, or keep it",
+         "start": "Take one action: collect 5 sugar, buy a monster or buy an ability",
+         "after": "Action taken: use an ability or end the turn"}
+
+
+def _header(view: dict[str, Any]) -> Header:
+    """The shared header under the game's title and round."""
+    table = table_of(view)
+    step = (view.get("turn") or {}).get("step")
+    return header(view, WIDTH - 2 * MARGIN, size=READABLE,
+                  title=f"Kingdom's Candy Monsters · round {view['round']}",
+                  what=DOING.get(table.decision or step or "", ""))
+
+
+def _top(head: Header) -> int:
+    """Where the markets start: under the header and the kingdom's supply."""
+    return 10 + head.height + 6 + KINGDOM_H
+
+
+def _height(view: dict[str, Any], head: Header) -> int:
     """The picture's height, as the drawing lays its sections out."""
-    y = TOP + 2 * (PILE_TITLE + CARD_H + 12) + 4 + EVENT_TITLE + _event_places(view)[1]
+    y = _top(head) + 2 * (PILE_TITLE + CARD_H + 12) + 4 + EVENT_TITLE + _event_places(view)[1]
     y += sum(_player_height(view, p) + 10 for p in view["players"])
     return y + FOOTER + BOTTOM
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
     colours = _colours(view)
-    image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    _fit(image, (MARGIN, 10), f"Kingdom's Candy Monsters · round {view['round']}", 28,
-         WIDTH - 2 * MARGIN, INK, bold=True)
-    _fit(image, (MARGIN, 46), _status(view), 22, WIDTH - 2 * MARGIN, INK, bold=True)
+    head = _header(view)
+    image, draw = new_canvas(WIDTH, _height(view, head))
+    y = head.draw(image, draw, MARGIN, 10) + 6
     k = view["kingdom"]
-    _fit(image, (MARGIN, 78), f"Kingdom: {k['sugar']} sugar · {k['black']} black cubes · "
-         f"{k['candy']} candy · {k['tokens']} one-time tokens", READABLE, WIDTH - 2 * MARGIN,
-         MUTED)
-    y = TOP
+    stamp_text(image, (MARGIN, y), f"Kingdom: {k['sugar']} sugar · {k['black']} black cubes · "
+               f"{k['candy']} candy · {k['tokens']} one-time tokens", READABLE, MUTED,
+               width=WIDTH - 2 * MARGIN)
+    y = _top(head)
     for pile, label in (("monsters", "Monsters"), ("abilities", "Abilities")):
-        _fit(image, (MARGIN, y), f"{label} for sale (deck {view['decks'][pile]}, discard "
-             f"{view['discard'][pile]})", READABLE, WIDTH - 2 * MARGIN, INK, bold=True)
+        stamp_text(image, (MARGIN, y), f"{label} for sale (deck {view['decks'][pile]}, discard "
+                   f"{view['discard'][pile]})", READABLE, INK, True, width=WIDTH - 2 * MARGIN)
         y += PILE_TITLE
         for slot, card in enumerate(view["market"][pile]):
             x = MARGIN + slot * (CARD_W + 12)
@@ -443,57 +427,28 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         y += CARD_H + 12
     y = _events(image, view, y + 4)
     for player in view["players"]:
-        y = _player(image, draw, view, player, y, colours) + 10
-    _fit(image, (MARGIN, y), "✓ used this round · ● one-time-use token on it · "
-         "sets: start-of-turn set bonus", 16, WIDTH - 2 * MARGIN, MUTED)
+        y = _player(image, draw, view, head.table, player, y, colours) + 10
+    stamp_text(image, (MARGIN, y), "✓ used this round · ● one-time-use token on it · "
+               "sets: start-of-turn set bonus", 16, MUTED, width=WIDTH - 2 * MARGIN)
     return image
 
 
 # --------------------------------------------------------------------------- palette
 
 
-def _sample_sheet() -> Image.Image:
-    """Every kind of thing the picture draws, in every candy and seat colour, for the palette."""
-    kingdom = load_json("candy_monsters", "kingdom.json")["colours"]
-    colours = {c["id"]: tuple(c["rgb"]) for c in kingdom}
-    rows = 5
-    image = Image.new("RGB", (WIDTH, rows * (CARD_H + 90) + 120), PANEL)
-    draw = ImageDraw.Draw(image)
-    for i, (name, colour) in enumerate(colours.items()):
-        card = {"name": "SAMPLE MONSTER", "kind": "monster", "colour": name, "cost": 4,
-                "value": 2, "hunger": 1, "window": "start", "price": 3,
-                "text": "Start of your turn: gain 1 sugar and take one black cube."}
-        x = MARGIN + (i % 3) * (CARD_W + 12)
-        y = (i // 3) * (CARD_H + 90)
-        _card(image, (x, y, x + CARD_W, y + CARD_H), card, colours)
-        monster = {"key": "sample", "colour": name, "value": 3, "eats": 2, "used": True,
-                   "tucked": [{"key": "sweet", "used": True, "token": True, "colour": other}
-                              for other in colours]}
-        _mini(image, x, y + CARD_H + 4, monster, {"name": "SAMPLE", "window": "turn"}, colours)
-        image.paste(_kept_sprite("KEPT 3", colour), (x, y + CARD_H + 60))
-    y = 2 * (CARD_H + 90)
-    image.paste(_event_sprite("BLACK CANDY", True), (MARGIN, y))
-    image.paste(_event_sprite("AN EVENT", False), (MARGIN + 200, y))
-    for seat in range(5):
-        x = MARGIN + seat * 170
-        panel(draw, (x, y + 40, x + 160, y + 120), outline=HIGHLIGHT if seat else PANEL_EDGE,
-              width=4)
-        seat_mark(draw, seat, x + 22, y + 62, 11)
-        stamp_text(image, (x + 40, y + 48), "Seat", 24, seat_text_colour(seat), True)
-        stamp_text(image, (x + 10, y + 84), "sugar 3", 22, INK, True)
-        stamp_text(image, (x + 10, y + 104), "eats 2", 17, MUTED, True)
-    panel(draw, (MARGIN, y + 140, MARGIN + 200, y + 200), fill=EMPTY_SLOT)
-    stamp_text(image, (MARGIN, y + 220), "Kingdom: 12 sugar", 19, MUTED)
-    return image
+#: The real game the palette is drawn from: five seats (every seat colour), early and late
+#: (every candy colour on cards, events, Black Candies), in a seat's own eyes (all that is
+#: public and its secret feeding).
+PALETTE_GAMES = (Sample(5, 2, (12, 120), (0,)),)
 
 
 @cache
 def _palette() -> Image.Image:
     kingdom = load_json("candy_monsters", "kingdom.json")["colours"]
-    flat = [BACKGROUND, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHLIGHT, SUGAR, BLACK_CANDY,
-            EMPTY_SLOT, *(tuple(c["rgb"]) for c in kingdom),
-            *(seat_colour(s) for s in range(5)), *(seat_text_colour(s) for s in range(5))]
-    return make_palette_keeping(_sample_sheet(), flat)
+    return palette_of([_draw(view) for view in real_views("kingdoms-candy-monsters",
+                                                            PALETTE_GAMES)],
+                      (SUGAR, BLACK_CANDY, EMPTY_SLOT, *(tuple(c["rgb"]) for c in kingdom),
+                       *(seat_text_colour(s) for s in range(5))))
 
 
 def render(view: dict[str, Any]) -> bytes:

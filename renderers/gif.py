@@ -1,4 +1,4 @@
-"""An animated GIF of a whole game from its per-move PNGs."""
+"""Animated GIFs: of a whole game from its per-move PNGs, or written frame by frame."""
 
 from __future__ import annotations
 
@@ -6,14 +6,11 @@ import io
 import math
 from collections.abc import Sequence
 
-from PIL import Image, ImageChops
+from PIL import GifImagePlugin, Image, ImageChops
 
-from bot.games.colours import PAINTS
-from renderers.common import BACKGROUND, INK, PANEL, WHITE, make_palette_keeping
+from renderers.common import BACKGROUND, palette_of
 
 PALETTE_SAMPLES = 4  # frames, spread over the game, that the shared palette is taken from
-#: Drawn exactly in every frame: a seat's colour must not drift to a neighbour's (or white).
-KEPT = [*(paint.rgb for paint in PAINTS.values()), BACKGROUND, INK, PANEL, WHITE]
 
 
 def animate(pngs: Sequence[bytes], *, frame_ms: int = 900, last_frame_ms: int = 3000,
@@ -125,14 +122,7 @@ def _durations(frames: int, frame_ms: int, last_frame_ms: int,
 
 def _gif(frames: list[Image.Image], durations: list[int]) -> bytes:
     """Scaled RGB ``frames`` on one shared palette, as a looping GIF."""
-    step = max(1, len(frames) // PALETTE_SAMPLES)
-    samples = [*frames[::step][:PALETTE_SAMPLES - 1], frames[-1]]
-    sheet = Image.new("RGB", (max(f.width for f in samples), sum(f.height for f in samples)))
-    y = 0
-    for sample in samples:
-        sheet.paste(sample, (0, y))
-        y += sample.height
-    palette = make_palette_keeping(sheet, KEPT)
+    palette = palette_of([frames[i] for i in sample_indices(len(frames))])
     mapped = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
     buffer = io.BytesIO()
     mapped[0].save(buffer, format="GIF", save_all=True, append_images=mapped[1:],
@@ -140,9 +130,126 @@ def _gif(frames: list[Image.Image], durations: list[int]) -> bytes:
     return buffer.getvalue()
 
 
+def scaled_size(width: int, height: int, max_width: int = 640) -> tuple[int, int]:
+    """The size of a ``width`` x ``height`` picture once no wider than ``max_width``."""
+    if width <= max_width:
+        return width, height
+    return max_width, round(height * max_width / width)
+
+
 def _scaled(frame: Image.Image, max_width: int) -> Image.Image:
-    if frame.width > max_width:
-        height = round(frame.height * max_width / frame.width)
+    size = scaled_size(frame.width, frame.height, max_width)
+    if size != frame.size:
         # Area averaging: as sharp as Lanczos at this ratio and three times faster.
-        frame = frame.resize((max_width, height), Image.Resampling.BOX)
+        frame = frame.resize(size, Image.Resampling.BOX)
     return frame
+
+
+class GifStream:
+    """A looping GIF written one frame at a time on one fixed ``palette``.
+
+    Only the frame before and the one waiting to be written (its changed part) are
+    held, so the memory a GIF takes does not grow with its length. As in
+    :func:`animate`, a frame stores only the rectangle that changed since the one
+    before, and a frame like the one before lengthens it instead::
+
+        stream = GifStream(palette)
+        for picture, ms in frames:
+            stream.add(picture, ms)
+        data = stream.finish()
+    """
+
+    def __init__(self, palette: Image.Image, size: tuple[int, int] | None = None,
+                 background: tuple[int, int, int] = BACKGROUND) -> None:
+        """``size``: the canvas (the largest frame); a smaller frame is shown on it with
+        ``background`` below and beside it, so a frame never leaves part of the one
+        before it showing."""
+        self._palette = palette
+        self._size = size
+        self._background = background
+        self._out = io.BytesIO()
+        self._before: Image.Image | None = None
+        #: The frame (or its changed part) still to write: picture, offset, milliseconds
+        #: and the index that stands for "as before" in it (``None``: every pixel drawn).
+        self._waiting: tuple[Image.Image, tuple[int, int], int, int | None] | None = None
+        self.frames = 0
+
+    def add(self, picture: Image.Image, duration: int) -> None:
+        """Add ``picture`` (any mode; mapped onto the palette), shown ``duration`` ms."""
+        if self._size is not None and picture.size != self._size:
+            framed = Image.new("RGB", self._size, self._background)
+            framed.paste(picture.convert("RGB"), (0, 0))
+            picture = framed
+        mapped = picture.quantize(palette=self._palette, dither=Image.Dither.NONE)
+        if self._before is None:
+            header, _used = GifImagePlugin.getheader(mapped, info={"loop": 0,
+                                                                   "duration": duration})
+            self._out.write(b"".join(header))
+            self._waiting = (mapped, (0, 0), duration, None)
+        else:
+            box = _changed(self._before, mapped)
+            if box is None:
+                assert self._waiting is not None
+                frame, offset, ms, clear = self._waiting
+                self._waiting = (frame, offset, ms + duration, clear)
+            else:
+                self._write()
+                frame, clear = _as_before_clear(self._before.crop(box), mapped.crop(box))
+                self._waiting = (frame, (box[0], box[1]), duration, clear)
+        self._before = mapped
+        self.frames += 1
+
+    def _write(self) -> None:
+        if self._waiting is None:
+            return
+        frame, offset, ms, clear = self._waiting
+        extra = {"transparency": clear} if clear is not None else {}
+        self._out.write(b"".join(GifImagePlugin.getdata(frame, offset, duration=ms,
+                                                        disposal=1, **extra)))
+        self._waiting = None
+
+    def finish(self) -> bytes:
+        """The whole GIF (the stream takes no more frames)."""
+        if self._before is None:
+            raise ValueError("A GIF needs at least one frame.")
+        self._write()
+        self._out.write(b";")
+        return self._out.getvalue()
+
+
+def _changed(before: Image.Image, after: Image.Image) -> tuple[int, int, int, int] | None:
+    """The rectangle in which two frames on the same palette differ (``None``: alike)."""
+    if before.size != after.size:
+        return (0, 0, *after.size)
+    # Palette indices compared as grey levels: equal indices, equal colours.
+    indices = [Image.frombytes("L", f.size, f.tobytes()) for f in (before, after)]
+    return ImageChops.difference(*indices).getbbox()
+
+
+def sample_indices(frames: int) -> list[int]:
+    """Which of ``frames`` frames a GIF's palette is taken from: some spread over the
+    game, and the last (:data:`PALETTE_SAMPLES` in all)."""
+    step = max(1, frames // PALETTE_SAMPLES)
+    return [*range(0, frames, step)[:PALETTE_SAMPLES - 1], frames - 1]
+
+
+def _as_before_clear(before: Image.Image, after: Image.Image,
+                     ) -> tuple[Image.Image, int | None]:
+    """``after`` with the pixels it shares with ``before`` made clear (the frame below
+    shows through them), and the palette index that means clear: one ``after`` does not
+    use. Long runs of one index compress far better than the picture itself. With every
+    index in use, ``after`` is kept whole (``None``)."""
+    counts = after.histogram()
+    clear = next((index for index in range(255, -1, -1) if counts[index] == 0), None)
+    if clear is None:
+        return after, None
+    indices = [Image.frombytes("L", f.size, f.tobytes()) for f in (before, after)]
+    same = ImageChops.difference(*indices).point(lambda v: 255 if v == 0 else 0, "1")
+    frame = after.copy()
+    frame.paste(clear, mask=same)
+    return frame, clear
+
+
+def scaled(frame: Image.Image, max_width: int = 640) -> Image.Image:
+    """``frame`` no wider than ``max_width`` (area averaging)."""
+    return _scaled(frame, max_width)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderers.common import INK, MUTED, fitted_text, font, new_canvas, panel, to_png
+from renderers.common import INK, MUTED, new_canvas, panel, stamp_text, to_png
 
 WIDTH = 800
 ROW_H = 64
@@ -24,24 +24,21 @@ def render(board: dict[str, Any]) -> bytes:
     rows = board["rows"]
     height = TOP + ROW_H * max(1, len(rows)) + 70
     image, draw = new_canvas(WIDTH, height)
-    fitted_text(draw, (24, 24), board["title"], TITLE, WIDTH - 48, INK, bold=True)
+    stamp_text(image, (24, 24), board["title"], TITLE, INK, True, width=WIDTH - 48)
     if not rows:
-        draw.text((24, TOP + 14), "No rated games yet.", font=font(TEXT), fill=MUTED)
+        stamp_text(image, (24, TOP + 14), "No rated games yet.", TEXT, MUTED)
     for n, row in enumerate(rows):
         y = TOP + n * ROW_H
+        mid = y + ROW_H // 2
         panel(draw, (16, y + 4, WIDTH - 16, y + ROW_H - 4), radius=12)
         rank = n + 1
         if rank <= len(MEDALS):
             draw.ellipse((32, y + 14, 68, y + 50), fill=MEDALS[rank - 1], outline=INK, width=2)
-        draw.text((50, y + ROW_H // 2), str(rank), font=font(TEXT, True), fill=INK,
-                  anchor="mm")
-        fitted_text(draw, (88, y + ROW_H // 2), row["name"], TEXT, 420, INK, bold=True,
-                    anchor="lm")
+        stamp_text(image, (50, mid), str(rank), TEXT, INK, True, "mm")
+        stamp_text(image, (88, mid), row["name"], TEXT, INK, True, "lm", width=420)
         mark = "?" if row["provisional"] else ""
-        draw.text((620, y + ROW_H // 2), f"{row['rating']}{mark}", font=font(TEXT, True),
-                  fill=INK, anchor="rm")
-        draw.text((WIDTH - 32, y + ROW_H // 2), f"{row['games']} games", font=font(TEXT - 4),
-                  fill=MUTED, anchor="rm")
-    fitted_text(draw, (24, height - 50), board.get("note", ""), 22, WIDTH - 48, MUTED)
+        stamp_text(image, (620, mid), f"{row['rating']}{mark}", TEXT, INK, True, "rm")
+        stamp_text(image, (WIDTH - 32, mid), f"{row['games']} games", TEXT - 4, MUTED,
+                   anchor="rm")
+    stamp_text(image, (24, height - 50), board.get("note", ""), 22, MUTED, width=WIDTH - 48)
     return to_png(image)
-

@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 #: A picture that takes longer than this in a worker is drawn again in-process.
 TIMEOUT_S = 30.0
+#: A heavy job (a whole replay) gets this long before it is given up.
+HEAVY_TIMEOUT_S = 600.0
 
 
 def _warm_worker() -> None:
@@ -157,14 +159,20 @@ class PooledRenderer:
         """The GIF of the latest move of ``view``, awaited like :meth:`render_async`."""
         return await self._awaited(animate, view)
 
-    async def _awaited(self, work: Any, view: dict[str, Any]) -> Any:
+    async def run_async(self, work: Any, job: Any) -> Any:
+        """``work(job)`` in a worker (``work`` a module-level function, ``job`` picklable),
+        given :data:`HEAVY_TIMEOUT_S`: for heavy pictures such as a whole replay, which the
+        bot's own process then never holds in memory."""
+        return await self._awaited(work, job, HEAVY_TIMEOUT_S)
+
+    async def _awaited(self, work: Any, view: Any, timeout: float = TIMEOUT_S) -> Any:
         if not self._started:
             await asyncio.to_thread(self.start)
         executor = self._executor
         if executor is not None:
             try:
                 return await asyncio.wait_for(asyncio.wrap_future(executor.submit(work, view)),
-                                              TIMEOUT_S)
+                                              timeout)
             except (BrokenProcessPool, RuntimeError, TimeoutError):
                 # A new pool takes seconds to start: not on the event loop's thread.
                 await asyncio.to_thread(self._broken, executor)

@@ -21,28 +21,35 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    END,
+    GOLD,
     INK,
     MUTED,
     PANEL,
-    SEAT_COLOURS,
     WHITE,
     Colour,
+    Sample,
+    Table,
     arrow,
     badge,
     font,
+    header,
     ink_on,
-    make_palette_keeping,
     new_canvas,
     outlined_text,
+    palette_of,
     panel,
-    seat_badge,
-    seat_colour,
-    seat_mark,
-    seat_text_colour,
+    paste_at,
+    paste_centred,
+    real_views,
     shorten,
+    smooth_sprite,
+    stamp_lines,
     stamp_text,
+    table_of,
     text_size,
     to_png,
+    with_ending,
     wrap,
 )
 
@@ -67,7 +74,6 @@ ROW = 84  # one seat's row in the panel
 TEXT = 24  # the panel's running text
 LEADING = 31
 LETTERS = "abcdef"
-SUPERSAMPLE = 4
 CANDY_RADIUS = 35
 
 CANDY_COLOURS: dict[str, Colour] = {
@@ -91,8 +97,9 @@ FRAME: Colour = (232, 214, 196)
 FRAME_EDGE: Colour = (180, 150, 125)
 CARD: Colour = (255, 238, 214)
 CARD_EDGE: Colour = (235, 150, 40)
-GOLD: Colour = (255, 200, 40)
 ACTIVE_ROW: Colour = (255, 240, 200)
+WINNER_ROW: Colour = (255, 234, 160)
+CELL_EDGE: Colour = (215, 195, 175)
 BLAST_NAMES = {"three": "3 in a line", "four": "4 in a line", "big": "5+ in a line",
                "mega": "Mega-Blast"}
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -185,18 +192,14 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str | None, cx: float, cy: flo
 def candy_sprite(kind: str | None, radius: int) -> Image.Image:
     """A candy drawn with smooth edges on a transparent square of side ``2 * radius + 4``."""
     side = 2 * radius + 4
-    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
-    centre = side * SUPERSAMPLE / 2
-    _candy_shape(ImageDraw.Draw(big), kind, centre, centre, radius * SUPERSAMPLE)
-    return big.resize((side, side), Image.Resampling.LANCZOS)
+    return smooth_sprite(side, side, lambda draw, k: _candy_shape(draw, kind, side * k / 2,
+                                                                  side * k / 2, radius * k))
 
 
 def paste_candy(image: Image.Image, kind: str | None, cx: float, cy: float,
                 radius: int) -> None:
     """Paste the candy (``None``: the "any kind" chip) centred on (cx, cy)."""
-    sprite = candy_sprite(kind, radius)
-    half = sprite.width // 2
-    image.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
+    paste_centred(image, candy_sprite(kind, radius), cx, cy)
 
 
 # --------------------------------------------------------------------------- power tokens
@@ -299,15 +302,12 @@ def _token_art(draw: ImageDraw.ImageDraw, card_id: str, side: float) -> None:
 @cache
 def token_sprite(card_id: str, side: int) -> Image.Image:
     """A power token with smooth edges on a transparent square of ``side`` pixels."""
-    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
-    _token_art(ImageDraw.Draw(big, "RGBA"), card_id, side * SUPERSAMPLE)
-    return big.resize((side, side), Image.Resampling.LANCZOS)
+    return smooth_sprite(side, side, lambda draw, k: _token_art(draw, card_id, side * k))
 
 
 def paste_token(image: Image.Image, card_id: str, x: float, y: float, side: int) -> None:
     """Paste a token with its top-left corner at (x, y)."""
-    sprite = token_sprite(card_id, side)
-    image.paste(sprite, (round(x), round(y)), sprite)
+    paste_at(image, token_sprite(card_id, side), x, y)
 
 
 def _cell_of(name: str) -> Cell:
@@ -430,60 +430,52 @@ def _draw_blast_choices(draw: ImageDraw.ImageDraw, options: list[dict[str, Any]]
 # --------------------------------------------------------------------------- seats on the board
 
 
-def with_ending(draw: ImageDraw.ImageDraw, name: str, ending: str, size: int, width: int) -> str:
-    """``name + ending`` in bold ``size`` within ``width``: only the name is shortened."""
-    return shorten(draw, name, size, width - text_size(draw, ending, size, True)[0],
-                   bold=True) + ending
-
-
-def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                table: Table) -> None:
     """Each player's mark and name along their own edge; the player to act gets a filled band."""
-    over = view.get("phase") == "over"
-    turn = view.get("turn")
-    ranking = (view.get("result") or {}).get("ranking") or [[]]
     for seat, info in enumerate(view["seats"]):
-        colour = seat_colour(seat)
-        active = seat == turn and not over
-        won = over and seat in ranking[0]
+        colour = table.rgb(seat)
+        active = seat in table.acting
+        won = seat in table.winners
         band = Image.new("RGB", (BOARD, BAND), colour if active else GOLD if won else PANEL)
-        band_draw = ImageDraw.Draw(band)
-        band_draw.rectangle((0, 0, BOARD - 1, BAND - 1), outline=colour, width=3)
-        name = shorten(band_draw, info["name"], 24, 220, bold=True)
+        ImageDraw.Draw(band).rectangle((0, 0, BOARD - 1, BAND - 1), outline=colour, width=3)
+        name = shorten(table.names[seat], 24, 220, bold=True)
         score = f"{info['progress']}/{info['needed']}"
         if active:
             label = f"{name} to play · board tilts this way"
-            if text_size(band_draw, label, 24, True)[0] > BOARD - 70:
-                label = with_ending(band_draw, name, " to play", 24, BOARD - 70)
+            if text_size(label, 24, True)[0] > BOARD - 70:
+                label = with_ending(name, " to play", 24, BOARD - 70)
         elif won:
             label = f"{name} wins · {score}"
         else:
-            label = f"{name}{' (AI)' if info.get('ai') else ''} · {score}"
-        label = shorten(band_draw, label, 24, BOARD - 70, bold=True)
-        left = (BOARD - 30 - text_size(band_draw, label, 24, True)[0]) / 2
+            label = f"{name}{' (AI)' if table.ais[seat] else ''} · {score}"
+        label = shorten(label, 24, BOARD - 70, bold=True)
+        left = (BOARD - 30 - text_size(label, 24, True)[0]) / 2
         stamp_text(band, (left + 30, BAND / 2), label, 24,
-                   ink_on(colour) if active else INK if won else seat_text_colour(seat), True,
+                   ink_on(colour) if active else INK if won else table.text_rgb(seat), True,
                    "lm")
         # The mark goes on after the band is turned, so that it stands upright on every side.
         along, across = round(left + 11), BAND // 2  # whole pixels: the same mark everywhere
         side = info["side"]
         if side == "south":
-            image.paste(band, (BX, BY + BOARD + GAP))
+            paste_at(image, band, BX, BY + BOARD + GAP)
             mark = (BX + along, BY + BOARD + GAP + across)
         elif side == "north":
-            image.paste(band, (BX, BY - GAP - BAND))
+            paste_at(image, band, BX, BY - GAP - BAND)
             mark = (BX + along, BY - GAP - BAND + across)
         elif side == "west":
-            image.paste(band.rotate(90, expand=True), (BX - GAP - BAND, BY))
+            paste_at(image, band.rotate(90, expand=True), BX - GAP - BAND, BY)
             mark = (BX - GAP - BAND + across, BY + BOARD - along)
         else:
-            image.paste(band.rotate(-90, expand=True), (BX + BOARD + GAP, BY))
+            paste_at(image, band.rotate(-90, expand=True), BX + BOARD + GAP, BY)
             mark = (BX + BOARD + GAP + across, BY + along)
         if active:  # on the seat's own colour the mark stands on a white disc
-            seat_badge(draw, seat, *mark, 10)
+            table.badge(draw, seat, *mark, 10)
         else:
-            seat_mark(draw, seat, *mark, 11)
-    if not over:
-        _tilt_arrows(draw, view.get("tilt") or view["seats"][turn]["side"], seat_colour(turn))
+            table.mark(draw, seat, *mark, 11)
+    if table.acting:
+        turn = table.acting[0]
+        _tilt_arrows(draw, view.get("tilt") or view["seats"][turn]["side"], table.rgb(turn))
 
 
 def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
@@ -504,9 +496,10 @@ def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
 # --------------------------------------------------------------------------- the key column
 
 
-def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+               table: Table) -> None:
     """Right of the board: the move, the bag, and what the last turn's marks mean."""
-    stamp_text(image, (SIDE_X, 56), f"move {view['move']}", 22, MUTED)
+    stamp_text(image, (SIDE_X, 56), f"move {table.move}", 22, MUTED)
     stamp_text(image, (SIDE_X, 86), f"bag: {view['bag']} candies", 24, INK, True)
     y = LAST_Y
     last = view.get("last")
@@ -516,9 +509,9 @@ def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
         stamp_text(image, (SIDE_X, y), "none yet", 24, MUTED, anchor="lm")
         return
     seat = last["seat"]
-    seat_mark(draw, seat, SIDE_X + 12, y, 11)
-    name = shorten(draw, view["seats"][seat]["name"], 24, SIDE_W - 32, bold=True)
-    stamp_text(image, (SIDE_X + 32, y), name, 24, seat_text_colour(seat), True, "lm")
+    table.mark(draw, seat, SIDE_X + 12, y, 11)
+    stamp_text(image, (SIDE_X + 32, y), table.names[seat], 24, table.text_rgb(seat), True, "lm",
+               width=SIDE_W - 32)
     marks = [(mark, label) for mark, label in (("swap", "swapped"), ("replaced", "replaced"),
                                                ("taken", "taken"), ("blasted", "blasted"))
              if last.get(mark)]
@@ -542,28 +535,20 @@ def _names(view: dict[str, Any]) -> dict[str, str]:
     return view.get("names") or {}
 
 
-def _paragraph(image: Image.Image, y: int, text: str, size: int = TEXT,
-               fill: Colour = INK) -> int:
+def _paragraph(image: Image.Image, y: int, text: str) -> int:
     """``text`` wrapped to the left column from ``y``; returns the y below it."""
-    for line in wrap(ImageDraw.Draw(image), text, size, COL_W):
-        stamp_text(image, (LEFT_X, y), line, size, fill)
-        y += size + 7
-    return y + 4
+    return stamp_lines(image, (LEFT_X, y), text, TEXT, COL_W, leading=LEADING) + 4
 
 
 def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                  y: int) -> int:
-    """The turn banner and what the player to act may do now; the outcome once over."""
+    """The shared header (whose turn, or the result and how it ended) and what the
+    player to act may do now."""
     x, w = LEFT_X, COL_W
-    seats = view["seats"]
-    if view.get("result"):
-        return _draw_result(image, draw, view, y)
-    turn = view["turn"]
-    panel(draw, (x, y, x + w, y + 52), fill=seat_colour(turn), outline=INK, radius=12)
-    seat_badge(draw, turn, x + 28, y + 26, 12)
-    label = with_ending(draw, seats[turn]["name"], " to play", 30, w - 76)
-    stamp_text(image, (x + 56, y + 26), label, 30, ink_on(seat_colour(turn)), True, "lm")
-    y += 62
+    y = header(view, w, move=False).draw(image, draw, x, y)
+    if table_of(view).over:
+        return y
+    y += 10
     phase = view["phase"]
     choices = view.get("choices") or {}
     names = _names(view)
@@ -611,7 +596,7 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         y = _paragraph(image, y, f"Keep one more candy{example}:")
         cx = x  # the options flow left to right, as many to a line as fit
         for kind in options:
-            width = 44 + text_size(draw, kind, TEXT, True)[0]
+            width = 44 + text_size(kind, TEXT, True)[0]
             if cx > x and cx + width > x + w:
                 cx, y = x, y + 40
             paste_candy(image, kind, cx + 18, y + 18, 18)
@@ -619,22 +604,6 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             cx += width + 24
         return y + 40 if options else y
     return y
-
-
-def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 y: int) -> int:
-    """The game-over banner and how it ended (the ranking is in the seat rows)."""
-    x, w = LEFT_X, COL_W
-    result = view["result"]
-    ranking = result["ranking"]
-    winners = ranking[0] if ranking else []
-    panel(draw, (x, y, x + w, y + 52), fill=GOLD, outline=INK, radius=12)
-    title = "Game over"
-    if len(winners) == 1:
-        title = f"Game over · {view['seats'][winners[0]]['name']} wins!"
-    stamp_text(image, (x + 16, y + 26), shorten(draw, title, 30, w - 32, True), 30, INK, True,
-               "lm")
-    return _paragraph(image, y + 62, result.get("summary", ""))
 
 
 OBJECTIVE_MIN = 104  # the objective card without its text: its name and its candies
@@ -647,11 +616,11 @@ def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[st
     bottom = PANEL_Y + PANEL_H
     objective = view["objective"]
     panel(draw, (x, top, x + w, bottom), fill=CARD, outline=CARD_EDGE, width=3)
-    title = shorten(draw, f"Objective: {objective['name']}", 26, w - 28, bold=True)
-    stamp_text(image, (x + 14, top + 12), title, 26, INK, True)
+    stamp_text(image, (x + 14, top + 12), f"Objective: {objective['name']}", 26, INK, True,
+               width=w - 28)
     room = (bottom - top - OBJECTIVE_MIN) // LEADING
     ty = top + 46
-    for line in wrap(draw, objective["text"], TEXT, w - 28)[:min(2, room)]:
+    for line in wrap(objective["text"], TEXT, w - 28)[:min(2, room)]:
         stamp_text(image, (x + 14, ty), line, TEXT, MUTED)
         ty += LEADING
     gx, gy = x + 36, bottom - 32
@@ -661,39 +630,25 @@ def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[st
         if group["count"] > 1:
             count = f"×{group['count']}"
             stamp_text(image, (gx, gy), count, 28, INK, True, "lm")
-            gx += text_size(draw, count, 28, True)[0]
+            gx += text_size(count, 28, True)[0]
         gx += 34
 
 
-def _seat_order(view: dict[str, Any]) -> list[int]:
-    """Seats in seat order while playing, best first once the game is over."""
-    result = view.get("result")
-    if not result or not result.get("ranking"):
-        return list(range(len(view["seats"])))
-    order = [seat for group in result["ranking"] for seat in group]
-    return order + [s for s in range(len(view["seats"])) if s not in order]
-
-
-def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                  table: Table) -> None:
     """One row per player: mark, name, tokens held, progress, and every kept candy."""
     x, w = RIGHT_X, COL_W
-    over = view.get("phase") == "over"
     kinds = view["types"]
-    places: dict[int, int] = {}
-    if over and view.get("result"):
-        place = 0
-        for group in view["result"]["ranking"]:
-            places.update((seat, place) for seat in group)
-            place += len(group)
+    places = table.places()
     hands = (view.get("power") or {}).get("hands") or []
-    for i, seat in enumerate(_seat_order(view)):
+    for i, seat in enumerate(table.order()):
         info = view["seats"][seat]
-        colour = seat_colour(seat)
+        colour = table.rgb(seat)
         top = PANEL_Y + i * ROW
-        if over and places.get(seat) == 0:
-            panel(draw, (x, top, x + w, top + ROW - 6), fill=(255, 234, 160), outline=GOLD,
+        if places.get(seat) == 0:
+            panel(draw, (x, top, x + w, top + ROW - 6), fill=WINNER_ROW, outline=GOLD,
                   radius=12, width=3)
-        elif seat == view.get("turn") and not over:
+        elif seat in table.acting:
             panel(draw, (x, top, x + w, top + ROW - 6), fill=ACTIVE_ROW, outline=colour,
                   radius=12, width=3)
         y1, y2 = top + 22, top + 58
@@ -701,23 +656,21 @@ def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
         if seat in places:
             ordinal = ORDINALS[min(places[seat], 3)]
             stamp_text(image, (lx, y1), ordinal, 24, INK, True, "lm")
-            lx += text_size(draw, ordinal, 24, True)[0] + 10
-        seat_mark(draw, seat, lx + 12, y1, 12)
+            lx += text_size(ordinal, 24, True)[0] + 10
+        table.mark(draw, seat, lx + 12, y1, 12)
         lx += 32
         score = f"{info['progress']}/{info['needed']}"
-        stamp_text(image, (x + w - 12, y1 + 2), score, 34, seat_text_colour(seat), True, "rm")
-        hx = x + w - 24 - text_size(draw, score, 34, True)[0]
+        stamp_text(image, (x + w - 12, y1 + 2), score, 34, table.text_rgb(seat), True, "rm")
+        hx = x + w - 24 - text_size(score, 34, True)[0]
         hand = hands[seat] if seat < len(hands) else {}
         for card_id, count in sorted(hand.items(), reverse=True):  # right to left
             if count:
                 if count > 1:
                     stamp_text(image, (hx, y1), f"×{count}", 24, INK, True, "rm")
-                    hx -= text_size(draw, f"×{count}", 24, True)[0] + 2
+                    hx -= text_size(f"×{count}", 24, True)[0] + 2
                 paste_token(image, card_id, hx - 34, y1 - 17, 34)
                 hx -= 42
-        name = info["name"] + (" (AI)" if info.get("ai") else "")
-        name = shorten(draw, name, 26, hx - lx - 8, bold=True)
-        stamp_text(image, (lx, y1), name, 26, INK, True, "lm")
+        stamp_text(image, (lx, y1), table.label(seat), 26, INK, True, "lm", width=hx - lx - 8)
         kept = info.get("kept") or {}
         if not any(kept.values()):
             stamp_text(image, (x + 22, y2), "no candies kept yet", 24, MUTED, anchor="lm")
@@ -746,7 +699,7 @@ def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
     for row in range(SIZE):
         for col in range(SIZE):
             fill = CELL_LIGHT if (row + col) % 2 else CELL_DARK
-            draw.rectangle(cell_box(col, row), fill=fill, outline=(215, 195, 175))
+            draw.rectangle(cell_box(col, row), fill=fill, outline=CELL_EDGE)
     for i in range(SIZE):
         cx = BX + i * CELL + CELL / 2
         cy = BY + (SIZE - 1 - i) * CELL + CELL / 2
@@ -758,8 +711,7 @@ def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
     for i, kind in enumerate(kinds):
         y = LEGEND_Y + 40 + 44 * i + 20
         paste_candy(image, kind, SIDE_X + 16, y, 17)
-        draw.text((SIDE_X + 40, y), shorten(draw, kind, 24, SIDE_W - 44), font=font(24),
-                  fill=INK, anchor="lm")
+        stamp_text(image, (SIDE_X + 40, y), kind, 24, INK, anchor="lm", width=SIDE_W - 44)
     return image
 
 
@@ -768,12 +720,13 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     image = _base(tuple(view["types"]), HEIGHT + STRIP if power else HEIGHT).copy()
     draw = ImageDraw.Draw(image)
     _draw_board(image, draw, view)
-    _draw_seats(image, draw, view)
-    _draw_side(image, draw, view)
+    table = table_of(view)
+    _draw_seats(image, draw, view, table)
+    _draw_side(image, draw, view, table)
     bottom = _draw_status(image, draw, view, PANEL_Y)
     _draw_objective(image, draw, view, max(bottom + 4, PANEL_Y + PANEL_H - OBJECTIVE_MIN
                                            - 2 * LEADING))
-    _draw_players(image, draw, view)
+    _draw_players(image, draw, view, table)
     if power:
         _draw_power_strip(image, draw, view)
     return image
@@ -795,16 +748,15 @@ def _draw_power_strip(image: Image.Image, draw: ImageDraw.ImageDraw,
         status = _card_status(card, view)
         marker = view["power"].get("marker") if card.get("id") == "flavour" else None
         status_x = x1 - 12 - (36 if marker else 0)  # the marker candy goes right of "marker"
-        status_w = text_size(draw, status, 22)[0] + x1 - status_x
+        status_w = text_size(status, 22)[0] + x1 - status_x
         room = x1 - tx - status_w - 20
-        size = 26 if text_size(draw, card["name"], 26, True)[0] <= room else 24
-        name = shorten(draw, card["name"], size, room, bold=True)
-        stamp_text(image, (tx, top + 26), name, size, INK, True, "lm")
+        size = 26 if text_size(card["name"], 26, True)[0] <= room else 24
+        stamp_text(image, (tx, top + 26), card["name"], size, INK, True, "lm", width=room)
         stamp_text(image, (status_x, top + 26), status, 22, MUTED, anchor="rm")
         if marker:
             paste_candy(image, marker, x1 - 27, top + 26, 16)
         y = top + 50
-        for line in wrap(draw, card.get("short", "").replace("; ", " · "), 22,
+        for line in wrap(card.get("short", "").replace("; ", " · "), 22,
                          x1 - tx - 12)[:3]:
             stamp_text(image, (tx, y), line, 22, INK)
             y += 28
@@ -817,7 +769,7 @@ def _card_icon(image: Image.Image, card: dict[str, Any], view: dict[str, Any], x
     if place in ("space", "chip"):
         draw = ImageDraw.Draw(image)
         draw.rounded_rectangle((x, y, x + side, y + side), radius=8, fill=CELL_LIGHT,
-                               outline=(215, 195, 175))
+                               outline=CELL_EDGE)
         if place == "space":
             paste_token(image, card["id"], x + 2, y + 2, side - 4)
         paste_candy(image, "lollipop", x + side / 2, y + side / 2 + 1, round(side * 0.36))
@@ -841,72 +793,26 @@ def _card_status(card: dict[str, Any], view: dict[str, Any]) -> str:
     return "marker" if power.get("marker") else ""
 
 
-def _sample_views() -> list[dict[str, Any]]:
-    """Made-up 4-player positions that use every colour and mark the picture can show."""
-    kinds = list(CANDY_COLOURS)
-    sides = ("south", "west", "north", "east")
-    views = []
-    for active, phase in enumerate(("blast", "keep", "replace", "over")):
-        views.append({
-            "game": "sugar-blast", "move": 1, "size": SIZE, "types": kinds,
-            "board": [[kinds[(c + 2 * r + active) % 6] for c in range(SIZE)]
-                      for r in range(SIZE)],
-            "seats": [{"name": f"Seat {i}", "ai": bool(i), "side": sides[i], "progress": i,
-                       "needed": 5, "kept": {k: 1 for k in kinds[: i + 2]}}
-                      for i in range(4)],
-            "objective": {"id": "x", "name": "Sample", "text": "Sample card.",
-                          "groups": [{"count": 3, "kind": None}, {"count": 2, "kind": "corn"}]},
-            "bag": 30, "turn": active, "to_act": [active], "tilt": sides[active],
-            "phase": phase, "drawn": "corn",
-            "choices": {"keep": kinds[:3],
-                        "blasts": [{"notation": f"blast a{i + 1}-c{i + 1}", "kind": "three",
-                                    "cells": [[0, i], [1, i], [2, i]]} for i in range(6)]},
-            "last": {"seat": 0, "swap": [[3, 3], [4, 3]], "replaced": [5, 5],
-                     "blasted": [[3, 0], [4, 0], [5, 0]]},
-            "result": None if phase != "over" else {
-                "ranking": [[0], [1, 2], [3]], "scores": {"0": 5, "1": 3, "2": 3, "3": 1},
-                "summary": "Seat 0 completed Sample."},
-        })
-    return views
-
-
-@cache
-def _power_sample() -> dict[str, Any]:
-    """A made-up position with every power token on the board, in hands and on cards."""
-    from bot.games.sugar_blast import powers
-
-    view = _sample_views()[0]
-    cards = powers.cards()
-    texts = [{"id": c["id"], "name": c["name"], "type": c["type"], "place": c["place"],
-              "tokens": c["tokens"], **powers.card_text(c)} for c in cards]
-    chips = [c["id"] for c in cards if c["place"] == "chip"]
-    spaces = [c["id"] for c in cards if c["place"] == "space"]
-    hands = [c["id"] for c in cards if c["place"] == "hand"]
-    view["power"] = {
-        "texts": texts[:2], "marker": "corn", "pile": {}, "supply": {},
-        "chips": {f"{LETTERS[i]}2": card_id for i, card_id in enumerate(chips)},
-        "spaces": {f"{LETTERS[i]}5": card_id for i, card_id in enumerate(spaces)},
-        "hands": [{card_id: 2} for card_id in hands],
-    }
-    view["last"]["taken"] = [0, 0]
-    view["phase"], view["choices"] = "rush", {"rush": "rush"}
-    return view
+#: The real games the palette is drawn from: four seats from the start to the end, and a
+#: game with power cards.
+PALETTE_GAMES = (Sample(4, 5, (0, 6, END)),
+                 Sample(3, 4, (3,), options=(("power", "random 2"),)))
 
 
 @cache
 def _palette() -> Image.Image:
-    samples = [_draw(v) for v in [*_sample_views(), _power_sample()]]
-    icons = Image.new("RGB", (WIDTH, 80), PANEL)
+    """The palette of real pictures, and of every power card's icon (as the strip draws it,
+    from the cards' content) for the cards those games did not deal."""
     from bot.games.sugar_blast import powers
 
-    for i, card in enumerate(powers.cards()):  # every card's icon, as the strip draws it
-        _card_icon(icons, {"id": card["id"], "place": card["place"]}, {}, 10 + 90 * i, 8, 64)
-    sheet = Image.new("RGB", (WIDTH, sum(s.height for s in samples) + icons.height))
-    y = 0
-    for sample in [*samples, icons]:
-        sheet.paste(sample, (0, y))
-        y += sample.height
-    return make_palette_keeping(sheet, SEAT_COLOURS)
+    icons = Image.new("RGB", (WIDTH, 80), PANEL)
+    for i, card in enumerate(powers.cards()):
+        _card_icon(icons, card, {}, 10 + 80 * i, 8, 64)
+    pictures = [_draw(view) for view in real_views("sugar-blast", PALETTE_GAMES)]
+    # Flat fills kept exact: an octree bucket shared with their edges would shade them.
+    return palette_of([*pictures, icons],
+                      (*CANDY_COLOURS.values(), CELL_LIGHT, CELL_DARK, CELL_EDGE, FRAME,
+                       FRAME_EDGE, CARD, CARD_EDGE, ACTIVE_ROW, WINNER_ROW, BLASTED))
 
 
 def render(view: dict[str, Any]) -> bytes:

@@ -23,7 +23,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.games.content import load_json
 from renderers.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -31,20 +30,24 @@ from renderers.common import (
     MUTED,
     PANEL,
     PANEL_EDGE,
-    SEAT_COLOURS,
     WHITE,
     Colour,
+    Header,
+    Sample,
+    Table,
     arrow,
+    box_canvas,
+    header,
     ink_on,
-    make_palette_keeping,
+    palette_of,
     panel,
-    seat_badge,
-    seat_colour,
-    shorten,
+    paste_at,
+    real_views,
+    stamp_lines,
     stamp_text,
+    table_of,
     text_size,
     to_png,
-    wrap,
 )
 
 WIDTH = 1000
@@ -66,8 +69,6 @@ PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 
 # Layout, in pixels.
-HEADER_TITLE = 42
-HEADER_WAITING = 34
 TRACK_H = 102
 HEIST_H, HEIST_MOD_H = 540, 640
 #: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
@@ -86,46 +87,6 @@ PER_ROW = 3
 ROW_CARD_W = (WIDTH - 2 * MARGIN - (PER_ROW - 1) * 10) // PER_ROW
 ROW_CARD_H = 240
 
-#: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
-_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
-
-
-def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
-          fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
-    stamp_text(image, xy, text, size, fill, bold, anchor)
-
-
-def _short(text: str, size: int, width: float, bold: bool = False) -> str:
-    return shorten(_MEASURE, text, size, int(width), bold)
-
-
-def _wrapped(text: str, size: int, width: int, bold: bool, limit: int) -> list[str]:
-    """``text`` in lines no wider than ``width``, at most ``limit`` of them (the last cut)."""
-    lines = wrap(_MEASURE, text, size, width, bold)
-    if len(lines) > limit:
-        lines = [*lines[:limit - 1], _short(" ".join(lines[limit - 1:]), size, width, bold)]
-    return lines
-
-
-def _lines(image: Image.Image, x: float, y: float, text: str, size: int, width: int,
-           fill: Colour = INK, bold: bool = False, limit: int = 99) -> float:
-    """Wrapped text from (x, y); returns the y under it."""
-    for line in _wrapped(text, size, width, bold, limit):
-        _text(image, (x, y), line, size, fill, bold)
-        y += round(size * 1.25)
-    return y
-
-
-def _paste(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    image.paste(sprite, (round(x), round(y)))
-
-
-def _canvas(width: int, height: int, ground: Colour) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A sprite of a box ``width`` x ``height`` (both edges drawn) on the colour under it."""
-    image = Image.new("RGB", (width + 1, height + 1), ground)
-    return image, ImageDraw.Draw(image)
-
-
 def _die_face(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: int,
               fill: Colour = WHITE) -> None:
     """A die face with pips."""
@@ -140,7 +101,7 @@ def _die_face(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: i
 
 @lru_cache(maxsize=64)
 def _die_sprite(size: int, value: int, fill: Colour, ground: Colour) -> Image.Image:
-    sprite, draw = _canvas(size, size, ground)
+    sprite, draw = box_canvas(size, size, ground)
     _die_face(draw, 0, 0, size, value, fill)
     return sprite
 
@@ -148,59 +109,39 @@ def _die_sprite(size: int, value: int, fill: Colour, ground: Colour) -> Image.Im
 def _die(image: Image.Image, x: float, y: float, size: int, value: int,
          fill: Colour = WHITE, number: bool = True) -> None:
     """A die from the sprite cache, its value written underneath unless ``number`` is off."""
-    _paste(image, _die_sprite(size, value, fill, PANEL), x, y)
+    paste_at(image, _die_sprite(size, value, fill, PANEL), x, y)
     if number:
-        _text(image, (x + size / 2, y + size + 4), str(value), max(18, size // 3), INK, True,
-              "ma")
+        stamp_text(image, (x + size / 2, y + size + 4), str(value), max(18, size // 3), INK, True,
+                   "ma")
 
 
 # --------------------------------------------------------------------------- sections
 
 
-def _waiting(view: dict[str, Any]) -> str:
-    """Who must decide and what, or "" when nobody is waited for."""
-    waiting = view["to_act"]
-    if not waiting or view["over"]:
-        return ""
-    names = " and ".join(view["seats"][s]["name"] for s in waiting)
-    kind = view["decision"]["kind"] if view["decision"] else "buy a card or pass"
-    what = {"challenge": "pay, use a costume or suffer", "reroll": "choose dice to reroll",
-            "lose": "choose dice to lose", "add": "choose a die to change",
-            "set": "choose a die to set", "choice": "choose the bad stuff",
-            "exhaust": "choose a costume to flip", "board": "choose a hideout"}.get(kind, kind)
-    return f"Waiting for {names}: {what}"
+#: What the seats to act are asked, by the open decision's kind (none: the prep phase's turn).
+DECIDING = {None: "buy a card or pass", "challenge": "pay, use a costume or suffer",
+            "reroll": "choose dice to reroll", "lose": "choose dice to lose",
+            "add": "choose a die to change", "set": "choose a die to set",
+            "choice": "choose the bad stuff", "exhaust": "choose a costume to flip",
+            "board": "choose a hideout"}
+PHASES = {"setup": "choosing hideouts", "target": "target phase", "prep": "prep phase",
+          "heist": "heist phase"}
 
 
-def _summary_lines(view: dict[str, Any]) -> list[str]:
-    if not view["result"]:
-        return []
-    return wrap(_MEASURE, view["result"]["summary"], READABLE, WIDTH - 2 * MARGIN, True)
+def _header(view: dict[str, Any]) -> Header:
+    """The shared header under the round and phase; once over, the summary says who won
+    with how much candy, tax and money."""
+    table = table_of(view)
+    title = "Sugar Heist" if table.over else \
+        f"Sugar Heist — round {view['round']} of {view['rounds']}, " \
+        f"{PHASES.get(view['phase'], view['phase'])}"
+    what = DECIDING.get(table.decision, table.decision or "")
+    return header(view, WIDTH - 2 * MARGIN, title=title, what=what[:1].upper() + what[1:],
+                  summary_lines=5)
 
 
-def _header_height(view: dict[str, Any]) -> int:
-    return (HEADER_TITLE + (HEADER_WAITING if _waiting(view) else 0)
-            + len(_summary_lines(view)) * LINE + 4)
-
-
-def _header(image: Image.Image, view: dict[str, Any], y: int) -> int:
-    phase = {"setup": "choosing hideouts", "target": "target phase", "prep": "prep phase",
-             "heist": "heist phase"}.get(view["phase"], view["phase"])
-    title = "Sugar Heist — game over" if view["over"] else \
-        f"Sugar Heist — round {view['round']} of {view['rounds']}, {phase}"
-    top = y
-    _text(image, (MARGIN, y), title, 30, INK, True)
-    y += HEADER_TITLE
-    waiting = _waiting(view)
-    if waiting:
-        _text(image, (MARGIN, y), _short(waiting, 24, WIDTH - 2 * MARGIN), 24, MUTED)
-        y += HEADER_WAITING
-    for line in _summary_lines(view):
-        _text(image, (MARGIN, y), line, READABLE, INK, True)
-        y += LINE
-    return top + _header_height(view)
-
-
-def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], table: Table,
+           y: int) -> int:
     track = view["track"]
     if not track:
         return y
@@ -214,11 +155,11 @@ def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
         if i + 1 < n:
             arrow(draw, (cx + r + 4, cy), (cx + gap - r - 6, cy), INK, width=4, head=14)
         ring = HIGHLIGHT if seat == attacker else INK
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=seat_colour(seat), outline=ring,
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=table.rgb(seat), outline=ring,
                      width=5 if seat == attacker else 2)
-        _text(image, (cx, cy), str(i + 1), 24, ink_on(seat_colour(seat)), True, "mm")
-        _text(image, (cx, cy + r + 6), _short(view["seats"][seat]["name"], READABLE, gap - 8,
-                                              True), READABLE, INK, True, "ma")
+        stamp_text(image, (cx, cy), str(i + 1), 24, ink_on(table.rgb(seat)), True, "mm")
+        stamp_text(image, (cx, cy + r + 6), table.names[seat], READABLE, INK, True, "ma",
+                   width=gap - 8)
     # The last attacks the first: a line back under the row.
     first = MARGIN + gap * 0.5
     last = MARGIN + gap * (n - 0.5)
@@ -244,19 +185,19 @@ def _card_sprite(width: int, height: int, name: str, cost: int,
                  rows: tuple[tuple[str, str], ...], size: int, fill: Colour, highlight: bool,
                  ground: Colour) -> Image.Image:
     """A card with its whole text: name and cost, then effect, challenge and bad stuff."""
-    sprite, draw = _canvas(width, height, ground)
+    sprite, draw = box_canvas(width, height, ground)
     panel(draw, (0, 0, width, height), fill=fill, outline=HIGHLIGHT if highlight else PANEL_EDGE,
           radius=10, width=5 if highlight else 2)
     inner = width - 16
-    y = _lines(sprite, 8, 6, name, size + 2, inner - 36, INK, True, 3)
+    y = stamp_lines(sprite, (8, 6), name, size + 2, inner - 36, INK, True, 3)
     if cost:
-        _text(sprite, (width - 8, 6), f"${cost}", size, MUTED, True, "ra")
+        stamp_text(sprite, (width - 8, 6), f"${cost}", size, MUTED, True, "ra")
     for label, text in rows:
         if y > height - size:
             break
         room = max(1, int((height - y - 4) // round(size * 1.25)))
-        y = _lines(sprite, 8, y, f"{label}: {text}", size, inner,
-                   BAD if label == "Bad stuff" else INK, False, room)
+        y = stamp_lines(sprite, (8, y), f"{label}: {text}", size, inner,
+                        BAD if label == "Bad stuff" else INK, False, room)
     return sprite
 
 
@@ -266,19 +207,19 @@ def _card_box(image: Image.Image, box: tuple[float, float, float, float],
     x0, y0, x1, y1 = (round(v) for v in box)
     sprite = _card_sprite(x1 - x0, y1 - y0, card["name"], card.get("cost") or 0,
                           _card_rows(card), size, fill, highlight, ground)
-    _paste(image, sprite, x0, y0)
+    paste_at(image, sprite, x0, y0)
 
 
-def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], table: Table,
+           y: int) -> int:
     h = view["heist"]
     if h is None:
         return y
-    seats = view["seats"]
     top = y
     height = HEIST_MOD_H if h["mod"] else HEIST_H
     panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height), fill=PANEL, outline=HIGHLIGHT, width=4)
-    title = f"{seats[h['attacker']]['name']} raids {seats[h['defender']]['name']}"
-    _text(image, (MARGIN + 14, y + 10), _short(title, 30, 560, True), 30, INK, True)
+    title = f"{table.names[h['attacker']]} raids {table.names[h['defender']]}"
+    stamp_text(image, (MARGIN + 14, y + 10), title, 30, INK, True, width=560)
     # Room progress: three boxes, the current one highlighted.
     for r in range(3):
         x = WIDTH - MARGIN - 14 - (3 - r) * 118
@@ -291,10 +232,10 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
                                width=2)
         label = {"cleared": "clear", "suffered": "hurt", "dodged": "slip"}.get(outcome or "",
                                                                               f"room {r + 1}")
-        _text(image, (x + 55, y + 29), label, READABLE, WHITE if outcome else INK, True, "mm")
+        stamp_text(image, (x + 55, y + 29), label, READABLE, WHITE if outcome else INK, True, "mm")
     y += 60
     pool = h["pool"]
-    _text(image, (MARGIN + 14, y), f"Dice pool ({len(pool)})", READABLE, MUTED, True)
+    stamp_text(image, (MARGIN + 14, y), f"Dice pool ({len(pool)})", READABLE, MUTED, True)
     y += 30
     size = DIE if len(pool) <= 7 else 92
     x = MARGIN + 14
@@ -302,15 +243,16 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
         _die(image, x, y, size, value)
         x += size + 18
     if not pool:
-        _text(image, (x, y + size / 2), "no dice left", 28, BAD, True, "lm")
+        stamp_text(image, (x, y + size / 2), "no dice left", 28, BAD, True, "lm")
     if h["outside"] is not None:
         ox = WIDTH - MARGIN - 14 - 70
         _die(image, ox, y + 10, 64, h["outside"], OUTSIDE_FILL, number=False)
-        _text(image, (ox + 32, y + 80), "outside", READABLE, MUTED, False, "ma")
+        stamp_text(image, (ox + 32, y + 80), "outside", READABLE, MUTED, False, "ma")
     y += size + 40
     # The room being entered: its mod (if any) and its encounter, text in full.
     mod, enc = h["mod"], h["encounter"]
-    left, right = MARGIN + 14, WIDTH - MARGIN - 14
+    left: float = MARGIN + 14
+    right = WIDTH - MARGIN - 14
     room_h = top + height - 74 - y
     if mod:
         split = left + (right - left) * 0.36
@@ -323,8 +265,7 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
               ground=PANEL)
     y += room_h + 8
     for line in h["log"][-2:]:
-        _text(image, (MARGIN + 14, y), _short(line, READABLE, WIDTH - 2 * MARGIN - 28), READABLE,
-              MUTED)
+        stamp_text(image, (MARGIN + 14, y), line, READABLE, MUTED, width=WIDTH - 2 * MARGIN - 28)
         y += LINE
     return top + height + 12
 
@@ -345,7 +286,7 @@ def _slot_look(view: dict[str, Any], slot: dict[str, Any] | None, kind: str,
 @lru_cache(maxsize=256)
 def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool) -> Image.Image:
     """One room's mod or encounter slot: empty, a card back, or a card face."""
-    sprite, draw = _canvas(width, height, PANEL)
+    sprite, draw = box_canvas(width, height, PANEL)
     edge = HIGHLIGHT if highlight else PANEL_EDGE
     inner = width - 12
     box = (0, 0, width, height)
@@ -353,12 +294,12 @@ def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool
     if what == "empty":
         if kind == "mod":
             draw.rounded_rectangle(box, radius=8, outline=PANEL_EDGE, width=2)
-            _text(sprite, (width / 2, height / 2), "no mod", READABLE, MUTED, False, "mm")
+            stamp_text(sprite, (width / 2, height / 2), "no mod", READABLE, MUTED, False, "mm")
             return sprite
         draw.rounded_rectangle(box, radius=8, fill=DEFAULT_FILL, outline=edge,
                                width=4 if highlight else 2)
-        _text(sprite, (6, 4), "default", READABLE, MUTED)
-        _lines(sprite, 6, 4 + LINE, look[2], READABLE, inner, INK, True, 3)
+        stamp_text(sprite, (6, 4), "default", READABLE, MUTED)
+        stamp_lines(sprite, (6, 4 + LINE), look[2], READABLE, inner, INK, True, 3)
         return sprite
     if what == "back":
         draw.rounded_rectangle(box, radius=8, fill=BACK, outline=edge if highlight else BACK_EDGE,
@@ -366,40 +307,40 @@ def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool
         for i in range(8, width - 4, 14):
             draw.line((i, 4, i, height - 4), fill=BACK_EDGE, width=2)
         encounter = kind == "encounter"
-        _text(sprite, (width / 2, height / 2 - (14 if encounter else 0)), f"${look[2]}",
-              30 if encounter else READABLE, WHITE, True, "mm")
+        stamp_text(sprite, (width / 2, height / 2 - (14 if encounter else 0)), f"${look[2]}",
+                   30 if encounter else READABLE, WHITE, True, "mm")
         if encounter:
-            _text(sprite, (width / 2, height / 2 + 22), "face down", READABLE, WHITE, False,
-                  "mm")
+            stamp_text(sprite, (width / 2, height / 2 + 22), "face down", READABLE, WHITE, False,
+                       "mm")
         return sprite
     _, _, name, cost, challenge, hidden = look
     fill = MOD_FILL if kind == "mod" else ENC_FILL
     draw.rounded_rectangle(box, radius=8, fill=fill, outline=BACK if hidden else edge,
                            width=4 if hidden or highlight else 2)
-    y = _lines(sprite, 6, 4, name, READABLE, inner, INK, True, 2)
+    y = stamp_lines(sprite, (6, 4), name, READABLE, inner, INK, True, 2)
     if kind == "encounter":
         room = int((height - LINE - 4 - y) // LINE)
         if room > 0:
-            _lines(sprite, 6, y, challenge, READABLE, inner, INK, False, room)
+            stamp_lines(sprite, (6, y), challenge, READABLE, inner, INK, False, room)
     note = "yours, face down" if hidden else f"${cost}"
-    _text(sprite, (width - 6, height - 4), note, READABLE, BACK if hidden else MUTED, hidden,
-          "rd")
+    stamp_text(sprite, (width - 6, height - 4), note, READABLE, BACK if hidden else MUTED, hidden,
+               "rd")
     return sprite
 
 
 @lru_cache(maxsize=128)
 def _chip_sprite(label: str, used: bool) -> Image.Image:
     """A costume as a rounded chip: pink while face up, grey once used."""
-    width = text_size(_MEASURE, label, READABLE, True)[0] + 20
-    sprite, draw = _canvas(width, 38, PANEL)
+    width = text_size(label, READABLE, True)[0] + 20
+    sprite, draw = box_canvas(width, 38, PANEL)
     draw.rounded_rectangle((0, 0, width, 38), radius=16, fill=USED if used else COSTUME_FILL,
                            outline=MUTED if used else INK, width=2)
-    _text(sprite, (width / 2, 19), label, READABLE, MUTED if used else INK, True, "mm")
+    stamp_text(sprite, (width / 2, 19), label, READABLE, MUTED if used else INK, True, "mm")
     return sprite
 
 
 def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-              y: int) -> int:
+              table: Table, y: int) -> int:
     seats = view["seats"]
     width, height = HIDEOUT_W, HIDEOUT_H
     h = view["heist"]
@@ -411,39 +352,40 @@ def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         defending = h is not None and h["defender"] == seat
         panel(draw, (x0, y0, x0 + width, y0 + height), outline=HIGHLIGHT if defending else
               PANEL_EDGE, width=4 if defending else 2)
-        colour = seat_colour(seat)
+        colour = table.rgb(seat)
         draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
-        seat_badge(draw, seat, x0 + 20, y0 + 20, 10)
+        table.badge(draw, seat, x0 + 20, y0 + 20, 10)
         board = s["board"]["name"] if s["board"] else "no hideout yet"
-        _text(image, (x0 + 42, y0 + 20), _short(f"{s['name']} · {board}", READABLE, width - 182,
-                                                True), READABLE, ink_on(colour), True, "lm")
+        stamp_text(image, (x0 + 42, y0 + 20), f"{table.names[seat]} · {board}", READABLE,
+                   ink_on(colour), True, "lm", width=width - 182)
         if s["passed"]:
-            _text(image, (x0 + width - 10, y0 + 20), "passed", READABLE, ink_on(colour), True,
-                  "rm")
+            stamp_text(image, (x0 + width - 10, y0 + 20), "passed", READABLE, ink_on(colour),
+                       True, "rm")
         stats = f"{s['candy']} candy   ${s['money']}   {s['tax']} sugar tax"
         if s["hand"]:
             stats += f"   {s['hand']} in hand"
-        _text(image, (x0 + 10, y0 + 50), stats, READABLE, INK, True)
+        stamp_text(image, (x0 + 10, y0 + 50), stats, READABLE, INK, True)
         default = s["board"]["default"]["name"] if s["board"] else ""
         for r, room in enumerate(s["rooms"]):
             rx = x0 + 10 + r * (ROOM_W + ROOM_GAP)
             ry = y0 + 84
             lit = defending and h["room"] == r + 1
-            _text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", READABLE, INK, True, "ma")
+            stamp_text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", READABLE, INK, True, "ma")
             mod = _slot_look(view, room["mod"], "mod", "")
-            _paste(image, _slot_sprite(ROOM_W, MOD_H, mod, lit), rx, ry + 34)
+            paste_at(image, _slot_sprite(ROOM_W, MOD_H, mod, lit), rx, ry + 34)
             enc = _slot_look(view, room["encounter"], "encounter", default)
-            _paste(image, _slot_sprite(ROOM_W, ENCOUNTER_H, enc, lit), rx, ry + 42 + MOD_H)
+            paste_at(image, _slot_sprite(ROOM_W, ENCOUNTER_H, enc, lit), rx, ry + 42 + MOD_H)
         cy = y0 + 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10
         cx = x0 + 10
         if not s["costumes"]:
-            _text(image, (cx, cy + 6), "no costumes", READABLE, MUTED)
+            stamp_text(image, (cx, cy + 6), "no costumes", READABLE, MUTED)
         for n, c in enumerate(s["costumes"]):
             chip = _chip_sprite(view["cards"][c["key"]]["name"], c["used"])
             if cx + chip.width - 1 > x0 + width - 60:
-                _text(image, (cx, cy + 6), f"+{len(s['costumes']) - n} more", READABLE, INK, True)
+                stamp_text(image, (cx, cy + 6), f"+{len(s['costumes']) - n} more", READABLE, INK,
+                           True)
                 break
-            _paste(image, chip, cx, cy)
+            paste_at(image, chip, cx, cy)
             cx += chip.width - 1 + 6
     rows = (len(order) + HIDEOUT_COLS - 1) // HIDEOUT_COLS
     return y + rows * (height + HIDEOUT_GAP)
@@ -451,7 +393,7 @@ def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
 
 def _cards_row(image: Image.Image, view: dict[str, Any], y: int, title: str,
                keys: list[str]) -> int:
-    _text(image, (MARGIN, y), title, 24, INK, True)
+    stamp_text(image, (MARGIN, y), title, 24, INK, True)
     y += ROW_TITLE
     w, h = ROW_CARD_W, ROW_CARD_H
     for i, key in enumerate(keys):
@@ -471,7 +413,7 @@ def _cards_row(image: Image.Image, view: dict[str, Any], y: int, title: str,
 
 def _boards(image: Image.Image, view: dict[str, Any], y: int) -> int:
     """The hideout boards still free, by the names players choose them with."""
-    _text(image, (MARGIN, y), "Hideouts to choose (board …)", 24, INK, True)
+    stamp_text(image, (MARGIN, y), "Hideouts to choose (board …)", 24, INK, True)
     y += ROW_TITLE
     w, h = ROW_CARD_W, ROW_CARD_H
     for i, board in enumerate(view["boards"]):
@@ -490,7 +432,7 @@ def _rows(cards: int) -> int:
 
 def _height(view: dict[str, Any]) -> int:
     """The picture's height: every section's, as the drawing lays them out."""
-    y = MARGIN + _header_height(view)
+    y = MARGIN + _header(view).height
     if view["track"]:
         y += TRACK_H
     if view["heist"]:
@@ -505,12 +447,13 @@ def _height(view: dict[str, Any]) -> int:
 def _draw(view: dict[str, Any]) -> Image.Image:
     image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    y = _header(image, view, MARGIN)
-    y = _track(image, draw, view, y)
-    y = _heist(image, draw, view, y)
+    table = table_of(view)
+    y = _header(view).draw(image, draw, MARGIN, MARGIN)
+    y = _track(image, draw, view, table, y)
+    y = _heist(image, draw, view, table, y)
     if view.get("boards"):
         y = _boards(image, view, y + 6)
-    y = _hideouts(image, draw, view, y)
+    y = _hideouts(image, draw, view, table, y)
     if view["market"]:
         y = _cards_row(image, view, y + 6, "Costume market", view["market"])
     if view.get("hand"):
@@ -522,62 +465,17 @@ def _draw(view: dict[str, Any]) -> Image.Image:
 # --------------------------------------------------------------------------- palette
 
 
-def _sample_views() -> list[dict[str, Any]]:
-    """Made-up six-player tables that use every colour the picture can draw, for the palette."""
-    boards = load_json("sugar_heist", "boards.json")["boards"]
-    cards = {
-        "pit": {"key": "pit", "name": "Pit", "cost": 2, "kind": "encounter",
-                "effect": "Lose a die.", "challenge": "A pair", "bad": "Lose 1 candy."},
-        "dog": {"key": "dog", "name": "Dog", "cost": 3, "kind": "mod", "effect": "Reroll a die."},
-        "cape": {"key": "cape", "name": "Cape", "cost": 1, "kind": "costume",
-                 "ability": "+1 to one of your dice."},
-    }
-    seats = []
-    for n, board in enumerate(boards):
-        default = {"key": "", "name": board["default"]["name"], "cost": 0, "kind": "encounter",
-                   "effect": "", "challenge": "A die", "bad": "Lose a die."}
-        up = {"face": "up", "key": "pit"}
-        seats.append({
-            "seat": n, "name": f"Player {n + 1}", "ai": False, "passed": n == 0, "hand": n,
-            "board": {"key": board["key"], "name": board["name"],
-                      "default": default},
-            "candy": 5, "money": 2, "tax": 1, "position": n + 1,
-            "costumes": [{"key": "cape", "used": False}, {"key": "cape", "used": True}],
-            "rooms": [{"room": 1, "encounter": up, "mod": {"face": "up", "key": "dog"}},
-                      {"room": 2, "encounter": {"face": "down", "key": "pit", "id": "x"},
-                       "mod": {"face": "down", "kind": "mod", "cost": 1}},
-                      {"room": 3, "encounter": {"face": "down", "kind": "encounter", "cost": 2},
-                       "mod": None}],
-        })
-    seats[1]["board"] = None
-    views = []
-    for outcomes, mod in ((["cleared", "suffered", None], cards["dog"]),
-                          (["dodged", None, None], None)):
-        views.append({
-            "game": "sugar-heist", "viewer": 0, "move": 1, "to_act": [0], "round": 2,
-            "rounds": 3, "phase": "heist", "over": False, "track": list(range(6)),
-            "seats": seats, "market": ["cape", "dog", "pit"], "cards": cards,
-            "hand": [{"id": "y", "key": "pit"}], "result": {"summary": "Player 1 wins."},
-            "decision": {"kind": "challenge"},
-            "heist": {"attacker": 0, "defender": 2, "pool": [1, 2, 3, 4, 5, 6], "outside": 3,
-                      "outcomes": outcomes, "room": 3 if mod else 2, "mod": mod,
-                      "encounter": cards["pit"] if mod else {**cards["pit"], "default": True},
-                      "log": ["Player 1 enters room 3."]},
-        })
-    return views
+#: The real game the palette is drawn from, in a seat's own eyes (its face-down cards, the
+#: others' backs, its hand): six seats choosing hideouts, in the prep phase, and in a heist
+#: through a room with a mod. Random legal moves: the AI's prep takes a second to warm up.
+PALETTE_GAMES = (Sample(6, 1, (0, 8, 34), (0,), ai=False),)
 
 
 @cache
 def _palette() -> Image.Image:
-    samples = [_draw(view) for view in _sample_views()]
-    sheet = Image.new("RGB", (WIDTH, sum(s.height for s in samples)))
-    y = 0
-    for sample in samples:
-        sheet.paste(sample, (0, y))
-        y += sample.height
-    flat = [BACKGROUND, INK, MUTED, PANEL, PANEL_EDGE, WHITE, HIGHLIGHT, BACK, BACK_EDGE, USED,
-            MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL, OUTSIDE_FILL, GOOD, BAD]
-    return make_palette_keeping(sheet, flat + list(SEAT_COLOURS))
+    return palette_of([_draw(view) for view in real_views("sugar-heist", PALETTE_GAMES)],
+                      (BACK, BACK_EDGE, USED, MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL,
+                       OUTSIDE_FILL, GOOD, BAD))
 
 
 def render(view: dict[str, Any]) -> bytes:

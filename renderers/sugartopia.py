@@ -14,6 +14,7 @@ image cannot show one.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -21,7 +22,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.colours import PAINTS
-from bot.games.sugartopia.rules import Sugartopia
 from renderers.common import (
     BACKGROUND,
     INK,
@@ -31,14 +31,18 @@ from renderers.common import (
     SEAT_SHAPES,
     WHITE,
     Colour,
-    make_palette_keeping,
+    Header,
+    Sample,
+    Table,
+    header,
+    palette_of,
     panel,
-    seat_colour,
-    seat_mark,
-    seat_text_colour,
+    paste_at,
+    paste_centred,
+    real_views,
     shape_mark,
-    shorten,
     stamp_text,
+    table_of,
     text_size,
     to_png,
     wrap,
@@ -91,21 +95,7 @@ def _colour(name: str) -> Colour:
     return PAINTS[name].rgb if name in PAINTS else (128, 128, 128)
 
 
-def _players(view: dict[str, Any]) -> list[str]:
-    """The seat colours in seat order."""
-    return (view.get("colours") or {}).get("players") or [s["colour"] for s in view["seats"]]
-
-
-def _write(image: Image.Image, xy: tuple[float, float], text: str, size: int,
-           fill: Colour = INK, bold: bool = False, anchor: str = "la",
-           max_width: float | None = None) -> None:
-    """Text through the shared mask cache, shortened with an ellipsis to ``max_width``."""
-    if max_width is not None:
-        text = shorten(ImageDraw.Draw(image), text, size, round(max_width), bold)
-    stamp_text(image, xy, text, size, fill, bold, anchor)
-
-
-def _short(number: int) -> str:
+def _meadow_tag(number: int) -> str:
     """The tag of a meadow on the map: M3 for Meadow 3."""
     return f"M{number}"
 
@@ -121,7 +111,8 @@ class Geometry:
 
     @classmethod
     def fitted(cls, cells: list[tuple[int, int]], width: float, max_height: float,
-               max_size: float, edge: list[tuple[int, int]] = ()) -> tuple[Geometry, float]:
+               max_size: float, edge: Sequence[tuple[int, int]] = ()
+               ) -> tuple[Geometry, float]:
         """The largest layout showing ``cells`` whole in ``width``; returns it and its height.
 
         ``edge`` cells (the open spots round the table) need only their middle,
@@ -201,9 +192,10 @@ def _sheep(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, rainbow: b
         draw.ellipse((px - puff, py - puff, px + puff, py + puff), fill=wool, outline=INK)
     draw.ellipse((x - rad * 0.55, y - rad * 0.5, x + rad * 0.55, y + rad * 0.5), fill=wool)
     if rainbow:
-        for k, c in enumerate(((230, 60, 60), (245, 170, 20), (60, 170, 80), (60, 110, 220))):
+        for k, band in enumerate(((230, 60, 60), (245, 170, 20), (60, 170, 80),
+                                  (60, 110, 220))):
             d = rad * (0.95 - k * 0.16)
-            draw.arc((x - d, y - d, x + d, y + d), 200, 340, fill=c,
+            draw.arc((x - d, y - d, x + d, y + d), 200, 340, fill=band,
                      width=max(2, round(rad * 0.16)))
     if cube:
         c = rad * 0.42
@@ -241,12 +233,12 @@ def _cookie(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float) -> None:
 def _tag(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, text: str,
          size: int, done: bool, feeding: bool) -> None:
     """A meadow's short name as a small label; gold while its bears are being fed."""
-    w, h = text_size(draw, text, size, True)
+    w, h = text_size(text, size, True)
     fill = LAST if feeding else TAG_DONE if done else TAG
     pad = max(3, size // 4)
     draw.rectangle((x - w / 2 - pad, y - h / 2 - pad, x + w / 2 + pad, y + h / 2 + pad),
                    fill=fill, outline=INK, width=max(1, size // 12))
-    _write(image, (x, y), text, size, MUTED if done and not feeding else INK, True, "mm")
+    stamp_text(image, (x, y), text, size, MUTED if done and not feeding else INK, True, "mm")
 
 
 def _gingerman(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: Colour,
@@ -294,8 +286,8 @@ class Map:
     def __init__(self, view: dict[str, Any], geo: Geometry, image: Image.Image) -> None:
         self.view, self.geo, self.image = view, geo, image
         self.areas = view.get("areas") or []
-        self.players = tuple(_players(view))
-        self.owner_colour = {s["seat"]: s["colour"] for s in view["seats"]}
+        self.players = table_of(view).colours
+        self.owner_colour = dict(enumerate(self.players))
         feeding = view.get("feeding") or {}
         self.feeding_area = feeding.get("area")
         self.tagged = tag_places(view)
@@ -317,16 +309,16 @@ class Map:
         for card in self.view["cards"]:
             if card["kind"] != "castle":
                 cx, cy = geo.centre(card["q"], card["r"])
-                _write(self.image, (cx, cy - geo.size * 0.84), card["label"], size,
-                       (30, 60, 25), True, "mt")
+                stamp_text(self.image, (cx, cy - geo.size * 0.84), card["label"], size,
+                           (30, 60, 25), True, "mt")
 
     def _spot(self, draw: ImageDraw.ImageDraw, spot: dict[str, Any]) -> None:
         geo = self.geo
         _hexagon(draw, geo.corners(spot["q"], spot["r"], 0.92), SPOT_FILL, SPOT_EDGE,
                  max(2, round(geo.size * 0.03)))
         size = max(READABLE, min(40, 4 * round(geo.size * 0.42 / 4)))
-        _write(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
-               "mm")
+        stamp_text(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
+                   "mm")
 
     def card(self, draw: ImageDraw.ImageDraw, card: dict[str, Any]) -> None:
         """One placed card: its hexagon, then its contents from the sprite cache."""
@@ -342,7 +334,7 @@ class Map:
         sprite, (dx, dy) = _card_sprite(round(s, 1), self._key(card))
         if sprite is not None:
             cx, cy = geo.centre(q, r)
-            self.image.paste(sprite, (round(cx) + dx, round(cy) + dy), sprite)
+            paste_at(self.image, sprite, round(cx) + dx, round(cy) + dy)
 
     def _key(self, card: dict[str, Any]) -> tuple[Any, ...]:
         """Everything that decides how a card's contents look, as a hashable key."""
@@ -426,11 +418,6 @@ def _token(kind: str, rad: float, colour: str, shape: str | None, cube: bool) ->
     return sprite
 
 
-def _stamp(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    """Paste a sprite centred on (x, y); its edges are hard, so its alpha is its mask."""
-    image.paste(sprite, (round(x) - sprite.width // 2, round(y) - sprite.height // 2), sprite)
-
-
 def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
                  roads: tuple[tuple[tuple[int, int], ...], ...]) -> None:
     """Roads from their hubs to their sides, a cottage at a dead end, cookies on the arms."""
@@ -507,7 +494,7 @@ def _field_block(geo: Geometry, field: tuple[Any, ...]) -> _Block | None:
     rad = geo.size * (0.25 if count <= 2 else 0.2 if count <= 4 and not small else 0.16)
     tag_w = tag_h = 0.0
     if tag is not None:
-        w, h = _measure_tag(_short(tag[0]), _tag_size(rad))
+        w, h = _measure_tag(_meadow_tag(tag[0]), _tag_size(rad))
         tag_w, tag_h = w, h + rad * 0.3
     return _Block(tokens, tag, per_row, rad, tag_w, tag_h, ax, ay, _tag_size(rad))
 
@@ -518,7 +505,7 @@ def _tag_size(rad: float) -> int:
 
 def _measure_tag(text: str, size: int) -> tuple[float, float]:
     """The outer width and height of a tag drawn by ``_tag``."""
-    w, h = text_size(_MEASURE, text, size, True)
+    w, h = text_size(text, size, True)
     pad = max(3, size // 4)
     return w + 2 * pad, h + 2 * pad
 
@@ -585,7 +572,7 @@ def _paint_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: _Block,
     rad, step = block.rad, block.rad * 2.2
     if block.tag is not None:
         number, done, feeding = block.tag
-        _tag(image, draw, block.x, top + (block.tag_h - rad * 0.3) / 2, _short(number),
+        _tag(image, draw, block.x, top + (block.tag_h - rad * 0.3) / 2, _meadow_tag(number),
              block.tag_size, done, feeding)
     first = top + block.tag_h + step / 2
     count = len(block.tokens)
@@ -596,71 +583,62 @@ def _paint_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: _Block,
         y = first + row * step
         if kind == "bear":
             colour, fed = data
-            _stamp(image, _token("bear", round(rad, 1), colour, shape_of.get(colour), fed), x, y)
+            paste_centred(image, _token("bear", round(rad, 1), colour, shape_of.get(colour), fed),
+                          x, y)
         else:
-            _stamp(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
+            paste_centred(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
 
 
 # --------------------------------------------------------------------------- the panels
 
 
-def _status(view: dict[str, Any]) -> str:
-    seats = view["seats"]
-    result = view.get("result")
-    if result:
-        best = [seats[s]["name"] for s in result["ranking"][0]] if result["ranking"] else []
-        if len(best) == 1:
-            return f"Game over: {best[0]} wins!"
-        return f"Game over: {' and '.join(best)} share the victory!"
-    name = seats[view["turn"]]["name"]
+def _what(view: dict[str, Any], table: Table) -> str:
+    """What the seat to act is to do, in the notation's words."""
     feeding = view.get("feeding")
-    if view["phase"] == "feed" and feeding:
+    if table.decision == "feed" and feeding:
         area = next((a for a in view.get("areas", []) if a["id"] == feeding["area"]), None)
         where = f" in {area['name']}" if area and "name" in area else ""
-        return (f"{name} chooses which bear eats{where}: {feeding['cubes']} sugar for "
-                f"{', '.join(feeding['colours'])}.")
-    if view.get("viewer") == view["turn"] and view.get("hand"):
-        return f"Your turn: place {view['hand']['name']} on a labelled spot."
-    return f"{name} to play: a land card on a labelled spot."
+        colours = feeding["colours"]
+        bears = " or ".join([", ".join(colours[:-1]), colours[-1]] if len(colours) > 1
+                            else colours)
+        return (f"Choose which bear eats{where}: {feeding['cubes']} sugar left for {bears} "
+                f"bears (feed {feeding['colours'][0]}).")
+    if table.viewer in table.acting and view.get("hand"):
+        return f"Place your card {view['hand']['name']} on a labelled spot (below: how it fits)."
+    return "Place a land card on a labelled spot."
 
 
-def _header_height(draw: ImageDraw.ImageDraw, view: dict[str, Any], zoom: str | None) -> int:
-    lines = wrap(draw, _status(view), 28, WIDTH - 2 * MARGIN - 130)
-    return 16 + 36 * min(2, len(lines)) + 10 + CHIP_H + 8 + (40 if zoom else 0)
+def _header(view: dict[str, Any], table: Table) -> Header:
+    return header(view, WIDTH - 2 * MARGIN, what=_what(view, table))
+
+
+def _header_height(view: dict[str, Any], table: Table, zoom: str | None) -> int:
+    return 16 + _header(view, table).height + 10 + CHIP_H + 8 + (40 if zoom else 0)
 
 
 def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 zoom: str | None) -> int:
-    """Status and seats; returns where the map starts."""
-    y = 16
-    lines = wrap(draw, _status(view), 28, WIDTH - 2 * MARGIN - 130)
-    if len(lines) > 2:
-        lines = [lines[0], " ".join(lines[1:])]
-    for i, line in enumerate(lines):
-        _write(image, (MARGIN, y), line, 28, INK, i == 0, max_width=WIDTH - 2 * MARGIN - 130)
-        y += 36
-    _write(image, (WIDTH - MARGIN, 20), f"move {view['move']}", 22, MUTED, anchor="ra")
-    y += 10
+                 table: Table, zoom: str | None) -> int:
+    """The shared header, then a card per seat; returns where the map starts."""
+    y = _header(view, table).draw(image, draw, MARGIN, 16) + 10
     seats = view["seats"]
-    players = _players(view)
     gap = 10
     chip = (WIDTH - 2 * MARGIN - gap * (len(seats) - 1)) / len(seats)
     routes = {r["seat"]: r for r in view.get("routes") or []}
-    acting = set(view.get("to_act") or [])
     for i, seat in enumerate(seats):
         x = MARGIN + i * (chip + gap)
-        colour = seat_colour(seat["seat"], players)
-        active = seat["seat"] in acting
+        colour = table.rgb(seat["seat"])
+        active = seat["seat"] in table.acting
         panel(draw, (x, y, x + chip, y + CHIP_H), fill=PANEL,
               outline=colour if active else PANEL_EDGE, width=5 if active else 2, radius=12)
-        seat_mark(draw, seat["seat"], x + 24, y + 25, 14, players)
+        table.mark(draw, seat["seat"], x + 24, y + 25, 14)
         score = str(seat["score"])
-        score_w = text_size(draw, score, 34, True)[0]
-        _write(image, (x + 46, y + 25), seat["name"], 25, INK, True, "lm", chip - 66 - score_w)
-        _write(image, (x + chip - 12, y + 25), score, 34,
-               seat_text_colour(seat["seat"], players), True, "rm")
-        _write(image, (x + 14, y + 58), f"{seat['sugar']} sugar · {seat['honey']} honey",
-               READABLE, INK, anchor="lm", max_width=chip - 24)
+        score_w = text_size(score, 34, True)[0]
+        stamp_text(image, (x + 46, y + 25), table.names[seat["seat"]], 25, INK, True, "lm",
+                   width=chip - 66 - score_w)
+        stamp_text(image, (x + chip - 12, y + 25), score, 34, table.text_rgb(seat["seat"]), True,
+                   "rm")
+        stamp_text(image, (x + 14, y + 58), f"{seat['sugar']} sugar · {seat['honey']} honey",
+                   READABLE, INK, anchor="lm", width=chip - 24)
         route = routes.get(seat["seat"])
         if seat["gingerman"]:
             extra = "Gingerman in hand"
@@ -668,16 +646,16 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             extra = f"route {route['cookies']} cookie{'' if route['cookies'] == 1 else 's'}"
         else:
             extra = "no route home"
-        if seat["ai"]:
+        if table.ais[seat["seat"]]:
             extra = "AI, " + extra
-        if not seat["has_card"] and not view.get("result"):
+        if not seat["has_card"] and not table.over:
             extra += " · no card"
-        for n, line in enumerate(wrap(draw, extra, READABLE, round(chip - 24))[:2]):
-            _write(image, (x + 14, y + 88 + 30 * n), line, READABLE, MUTED, anchor="lm",
-                   max_width=chip - 24)
+        for n, line in enumerate(wrap(extra, READABLE, round(chip - 24))[:2]):
+            stamp_text(image, (x + 14, y + 88 + 30 * n), line, READABLE, MUTED, anchor="lm",
+                       width=chip - 24)
     y += CHIP_H + 8
     if zoom:
-        _write(image, (MARGIN, y + 4), f"Zoom on {zoom} and its neighbours", 26, INK, True)
+        stamp_text(image, (MARGIN, y + 4), f"Zoom on {zoom} and its neighbours", 26, INK, True)
         y += 40
     return y
 
@@ -693,23 +671,23 @@ def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _meadows_height(view: dict[str, Any]) -> int:
     rows = _meadow_rows(view)
-    columns = _meadow_columns(rows, _players(view))
+    columns = _meadow_columns(rows, table_of(view).colours)
     return 40 + ROW_H * math.ceil(len(rows) / columns) if rows else 0
 
 
-def _meadow_columns(rows: list[dict[str, Any]], players: list[str]) -> int:
+def _meadow_columns(rows: list[dict[str, Any]], players: tuple[str, ...]) -> int:
     """Two columns when every meadow's line fits half the width, else one."""
     half = (WIDTH - 2 * MARGIN) // 2 - 8
     return 2 if all(_meadow_width(area, players) <= half for area in rows) else 1
 
 
-def _meadow_width(area: dict[str, Any], players: list[str]) -> int:
+def _meadow_width(area: dict[str, Any], players: tuple[str, ...]) -> int:
     bears = sum(1 for colour in players if area["bears"].get(colour))
     words = _meadow_words(area, players)
-    return 80 + 64 * bears + sum(text_size(_MEASURE, w, READABLE)[0] + 12 for w in words)
+    return 80 + 64 * bears + sum(text_size(w, READABLE)[0] + 12 for w in words)
 
 
-def _meadow_words(area: dict[str, Any], players: list[str]) -> list[str]:
+def _meadow_words(area: dict[str, Any], players: tuple[str, ...]) -> list[str]:
     """A meadow's line after its players' bears: others' bears, then the cubes to share."""
     words = []
     others = sum(c for colour, c in area["bears"].items() if colour not in players)
@@ -728,57 +706,55 @@ def _meadow_words(area: dict[str, Any], players: list[str]) -> list[str]:
 
 
 def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                  y: int) -> int:
+                  table: Table, y: int) -> int:
     rows = _meadow_rows(view)
     if not rows:
         return y
-    _write(image, (MARGIN, y + 6), "Meadows in play: bears by player, cubes to share", 24,
-           INK, True)
+    stamp_text(image, (MARGIN, y + 6), "Meadows in play: bears by player, cubes to share", 24,
+               INK, True)
     y += 40
-    players = _players(view)
+    players = table.colours
     columns = _meadow_columns(rows, players)
     column = (WIDTH - 2 * MARGIN) // columns
     feeding = (view.get("feeding") or {}).get("area")
     for n, area in enumerate(rows):
         x = MARGIN + (n % columns) * column
         cy = y + (n // columns) * ROW_H + ROW_H // 2
-        _tag(image, draw, x + 34, cy, _short(area["number"]), READABLE, False,
+        _tag(image, draw, x + 34, cy, _meadow_tag(area["number"]), READABLE, False,
              area["id"] == feeding)
         px = x + 80
         for seat, colour in enumerate(players):
             count = area["bears"].get(colour, 0)
             if count:
-                seat_mark(draw, seat, px + 11, cy, 11, players)
-                _write(image, (px + 26, cy), str(count), READABLE, INK, True, "lm")
+                table.mark(draw, seat, px + 11, cy, 11)
+                stamp_text(image, (px + 26, cy), str(count), READABLE, INK, True, "lm")
                 px += 64
         for word in _meadow_words(area, players):
-            _write(image, (px, cy), word, READABLE, INK if word[0] == "·" else MUTED,
-                   anchor="lm")
-            px += text_size(draw, word, READABLE)[0] + 12
+            stamp_text(image, (px, cy), word, READABLE, INK if word[0] == "·" else MUTED,
+                       anchor="lm")
+            px += text_size(word, READABLE)[0] + 12
     return y + ROW_H * math.ceil(len(rows) / columns)
 
 
 KEY_H = 120
 
 
-def _bear_line(view: dict[str, Any]) -> str:
+def _bear_line(view: dict[str, Any], table: Table) -> str:
     """Which bear colour is whose, in the words of the notation (`feed red`)."""
-    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
     neutral = (view.get("colours") or {}).get("neutral") or list(NEUTRAL_BEARS)
-    owned = [f"{colour} {names[seat]}" for seat, colour in enumerate(_players(view))
-             if seat in names]
+    owned = [f"{colour} {name}" for colour, name in zip(table.colours, table.names, strict=True)]
     return f"Bears: {', '.join(owned)}; {' and '.join(neutral)}: nobody's"
 
 
 def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-              y: int) -> None:
+              table: Table, y: int) -> None:
     """Whose bears are which colour; what the pieces are, then the deck and the supply."""
-    _write(image, (MARGIN, y + 18), _bear_line(view), READABLE, INK, anchor="lm",
-           max_width=WIDTH - 2 * MARGIN)
+    stamp_text(image, (MARGIN, y + 18), _bear_line(view, table), READABLE, INK, anchor="lm",
+               width=WIDTH - 2 * MARGIN)
     supply = view["supply"]
     y += 40
-    _write(image, (WIDTH - MARGIN, y + 18), f"deck {view['deck']} · left: {supply['sugar']} "
-           f"sugar, {supply['honey']} honey", READABLE, MUTED, anchor="rm")
+    stamp_text(image, (WIDTH - MARGIN, y + 18), f"deck {view['deck']} · left: {supply['sugar']} "
+               f"sugar, {supply['honey']} honey", READABLE, MUTED, anchor="rm")
     entries = [
         (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
         (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
@@ -789,8 +765,8 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
     x, y = MARGIN, y + 40
     for marker, label in entries:
         marker(x + 16, y + 18)
-        _write(image, (x + 36, y + 18), label, 20, INK, anchor="lm")
-        x += 36 + text_size(draw, label, 20)[0] + 18
+        stamp_text(image, (x + 36, y + 18), label, 20, INK, anchor="lm")
+        x += 36 + text_size(label, 20)[0] + 18
 
 
 # --------------------------------------------------------------------------- the hand
@@ -816,18 +792,18 @@ def _draw_hand(image: Image.Image, view: dict[str, Any], top: int) -> None:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, top, WIDTH, top + HAND_H), fill=(244, 232, 216))
     fits = sorted({p["rot"] for p in hand.get("placements", [])})
-    _write(image, (MARGIN, top + 12), f"Your card {hand['name']} (only you see this)", 24, INK,
-           True, max_width=WIDTH - 2 * MARGIN)
+    stamp_text(image, (MARGIN, top + 12), f"Your card {hand['name']} (only you see this)", 24,
+               INK, True, width=WIDTH - 2 * MARGIN)
     slot = (WIDTH - 2 * MARGIN) / 6
     geo = Geometry(min(64.0, slot / 2 - 8), 0, 0)
     for i, rot in enumerate((0, 60, 120, 180, 240, 300)):
         cx = MARGIN + slot * (i + 0.5)
         geo.ox, geo.oy = cx, top + 140
-        Map({"seats": view["seats"], "colours": view.get("colours"), "areas": [],
-             "spots": [], "cards": []}, geo, image).card(draw, _turned_card(hand, rot))
+        Map({"table": view["table"], "areas": [], "spots": [], "cards": []}, geo,
+            image).card(draw, _turned_card(hand, rot))
         fits_here = rot in fits
-        _write(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""), READABLE,
-               INK if fits_here else MUTED, fits_here, "mm", max_width=WIDTH / 6 - 4)
+        stamp_text(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""),
+                   READABLE, INK if fits_here else MUTED, fits_here, "mm", width=WIDTH / 6 - 4)
 
 
 # --------------------------------------------------------------------------- the picture
@@ -843,11 +819,9 @@ def _zoom_cells(view: dict[str, Any], label: str) -> list[tuple[int, int]] | Non
     return None
 
 
-_MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-
-
 def _draw(view: dict[str, Any]) -> Image.Image:
-    if view.get("result"):  # nowhere left to play: the table alone, larger
+    table = table_of(view)
+    if table.over:  # nowhere left to play: the table alone, larger
         view = {**view, "spots": []}
     zoom = view.get("zoom")
     cells = _zoom_cells(view, zoom) if zoom else None
@@ -858,7 +832,7 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         edge = [(s["q"], s["r"]) for s in view["spots"]]
     geo, map_h = Geometry.fitted(cells, WIDTH, ZOOM_MAP_H if zoom else MAX_MAP_H,
                                  ZOOM_HEX if zoom else MAX_HEX, edge)
-    top = _header_height(_MEASURE, view, zoom)
+    top = _header_height(view, table, zoom)
     meadows = _meadows_height(view)
     height = top + round(map_h) + meadows + KEY_H
     hand = view.get("hand")
@@ -870,50 +844,26 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     Map(view, geo, image).draw(draw)
     draw.rectangle((0, 0, WIDTH, top - 1), fill=BACKGROUND)
     draw.rectangle((0, top + round(map_h), WIDTH, image.height), fill=BACKGROUND)
-    _draw_header(image, draw, view, zoom)
-    y = top
-    y += round(map_h)
-    y = _draw_meadows(image, draw, view, y)
-    _draw_key(image, draw, view, y)
+    _draw_header(image, draw, view, table, zoom)
+    y = top + round(map_h)
+    y = _draw_meadows(image, draw, view, table, y)
+    _draw_key(image, draw, view, table, y)
     if hand:
         _draw_hand(image, view, height)
     return image
 
 
-def _sample_view() -> dict[str, Any]:
-    """A made-up table that uses every colour and mark, for the palette."""
-    every = [*Sugartopia.seat_colours, *NEUTRAL_BEARS]
-    bears = [{"colour": c, "fed": i % 2 == 0} for i, c in enumerate(every)]
-    fields = [{"sides": [1, 2], "sheep": 2, "rainbow": 1, "sugar": 1, "honey": 1, "done": False,
-               "area": 0, "bears": bears}]
-    cards = [{"kind": kind, "q": q, "r": r, "label": "a1", "owner": 0,
-              "roads": [{"arms": [{"side": 0, "cookies": 2}, {"side": 3, "cookies": 1}]}],
-              "fields": fields if kind == "land" else []}
-             for kind, q, r in (("castle", 0, 0), ("land", 1, 0), ("gingerman", 0, 1))]
-    cards.append(dict(cards[1], q=-1, r=0, fields=[dict(fields[0], done=True, area=1)]))
-    seats = [{"seat": i, "name": f"Seat {i}", "ai": False, "colour": c, "has_card": True,
-              "gingerman": True, "sugar": 1, "honey": 1, "score": 3}
-             for i, c in enumerate(("red", "blue", "yellow", "purple"))]
-    areas = [{"id": 0, "number": 3, "name": "Meadow 3", "done": False, "sugar": 1, "honey": 1,
-              "fed": 3, "bears": {c: 1 for c in every}},
-             {"id": 1, "number": 4, "name": "Meadow 4", "done": True, "sugar": 0, "honey": 0,
-              "fed": 0, "bears": {}}]
-    return {"game": "sugartopia", "move": 1, "phase": "feed", "turn": 0, "to_act": [0],
-            "seats": seats, "supply": {"sugar": 1, "honey": 1}, "deck": 1, "cards": cards,
-            "areas": areas, "spots": [{"label": "b1", "q": 2, "r": -1}], "routes": [],
-            "last": {"index": 1}, "colours": {"players": ["red", "blue", "yellow", "purple"],
-                                              "neutral": ["green", "orange"]},
-            "feeding": {"area": 0, "cubes": 1, "colours": ["red"]}, "result": None,
-            "hand": {"name": "L01", "placements": [{"rot": 0}],
-                     "roads": [{"arms": [{"side": 0, "cookies": 1}, {"side": 3, "cookies": 0}]}],
-                     "fields": [{"sides": [1, 2], "sheep": 1, "rainbow": 1,
-                                 "bears": ["red", "green"]}]}}
+#: The real game the palette is drawn from: four seats (every bear colour) early and
+#: mid-game, in a seat's own eyes (the table and its hand).
+PALETTE_GAMES = (Sample(4, 8, (3, 12), (1,)),)
 
 
 @cache
 def _palette() -> Image.Image:
-    return make_palette_keeping(_draw(_sample_view()),
-                                [PAINTS[c].rgb for c in Sugartopia.seat_colours])
+    # Flat fills kept exact: an octree bucket shared with their edges would shade them.
+    return palette_of([_draw(view) for view in real_views("sugartopia", PALETTE_GAMES)],
+                      (*NEUTRAL_BEARS.values(), GRASS, GRASS_DONE, HEX_EDGE, ROAD, ROAD_EDGE,
+                       SPOT_FILL, SPOT_EDGE, TAG, TAG_DONE, LAST))
 
 
 def render(view: dict[str, Any]) -> bytes:

@@ -29,20 +29,27 @@ from renderers.common import (
     INK,
     MUTED,
     PANEL,
-    PANEL_EDGE,
     WHITE,
     Colour,
+    Header,
+    Sample,
+    Table,
     arrow,
+    box_canvas,
     font,
+    header,
+    header_height,
     ink_on,
-    make_palette_keeping,
     new_canvas,
     outlined_text,
+    palette_of,
     panel,
-    seat_colour,
-    seat_mark,
-    shorten,
+    paste_at,
+    paste_centred,
+    real_views,
+    smooth_sprite,
     stamp_text,
+    table_of,
     to_png,
     wrap,
 )
@@ -56,9 +63,12 @@ FINE_PRINT = ("jump 2", "spring up 2", "eats that shape", "any candy lost",
               "· corner icon: on entering", r"orders \d+ · shipping \d+ · blanket \d+")
 HAND_TILE_W = 460
 CELL = 100
-BX, BY = 48, 104  # top-left corner of the floor
+#: The header, right of the title, as wide as the rest of the picture.
+HEADER_X = 262
+#: The floor's left edge, and its top: under the tallest header (two lines under its
+#: banner) and the row of column letters.
+BX, BY = 48, 14 + header_height(False, 2, READABLE) + 30
 CRATE_W = 178
-SUPERSAMPLE = 4
 
 CANDY: dict[str, Colour] = {
     "red": (220, 38, 38), "yellow": (250, 196, 20), "green": (34, 160, 70),
@@ -77,10 +87,6 @@ PATH: Colour = (20, 20, 20)
 GREY_CARD: Colour = (225, 225, 225)
 STAR: Colour = (255, 196, 0)
 CRATE_FILL = {"heart": (252, 214, 222), "pumpkin": (255, 222, 186), "bunny": (226, 226, 244)}
-
-#: Measuring needs no picture: the shared helpers cache measures by text, size and weight.
-_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
-
 
 # --------------------------------------------------------------------------- candies
 
@@ -112,29 +118,30 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: 
 
 
 @lru_cache(maxsize=256)
-def candy_sprite(kind: str, radius: int, maker: int | None = None,
+def candy_sprite(kind: str, radius: int, maker: Colour | None = None,
                  initial: str = "") -> Image.Image:
-    """A candy with smooth edges (and its maker's tag) on a transparent square."""
+    """A candy with smooth edges (and its maker's tag in ``maker``'s seat colour) on a
+    transparent square."""
     side = 2 * radius + 8
-    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(big)
-    centre = side * SUPERSAMPLE / 2
-    _candy_shape(draw, kind, centre, centre, radius * SUPERSAMPLE)
-    if maker is not None:
-        tag = radius * 0.55 * SUPERSAMPLE
-        tx, ty = centre + radius * 0.62 * SUPERSAMPLE, centre + radius * 0.62 * SUPERSAMPLE
-        draw.ellipse((tx - tag, ty - tag, tx + tag, ty + tag), fill=seat_colour(maker),
-                     outline=WHITE, width=SUPERSAMPLE * 2)
-        draw.text((tx, ty), initial, font=font(round(tag * 1.3), True),
-                  fill=ink_on(seat_colour(maker)), anchor="mm")
-    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        centre = side * k / 2
+        _candy_shape(draw, kind, centre, centre, radius * k)
+        if maker is not None:
+            tag = radius * 0.55 * k
+            tx = ty = centre + radius * 0.62 * k
+            draw.ellipse((tx - tag, ty - tag, tx + tag, ty + tag), fill=maker, outline=WHITE,
+                         width=k * 2)
+            draw.text((tx, ty), initial, font=font(round(tag * 1.3), True), fill=ink_on(maker),
+                      anchor="mm")
+
+    return smooth_sprite(side, side, paint)
 
 
 def paste_candy(image: Image.Image, kind: str, cx: float, cy: float, radius: int,
-                maker: int | None = None, initial: str = "") -> None:
-    sprite = candy_sprite(kind, radius, maker, initial)
-    half = sprite.width // 2
-    image.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
+                maker: Colour | None = None, initial: str = "") -> None:
+    """A candy centred on (cx, cy), tagged with its maker's seat colour and initial."""
+    paste_centred(image, candy_sprite(kind, radius, maker, initial), cx, cy)
 
 
 # --------------------------------------------------------------------------- geometry
@@ -239,7 +246,7 @@ def _tile(image: Image.Image, floor: Floor, space: dict[str, Any],
     """One space: its tile, its centre icon (small in the top right corner under a candy so
     that both stay readable) and its corner icon; pasted from the sprite of its look."""
     left, top, _, _ = floor.box(space["x"], space["y"])
-    image.paste(_space_sprite(space, occupied), (left, top))
+    paste_at(image, _space_sprite(space, occupied), left, top)
 
 
 def _space_sprite(space: dict[str, Any], occupied: bool) -> Image.Image:
@@ -250,8 +257,7 @@ def _space_sprite(space: dict[str, Any], occupied: bool) -> Image.Image:
 @lru_cache(maxsize=128)
 def _tile_sprite(played: bool, output: str | None, output_space: bool, centre: str,
                  corner: str | None, occupied: bool) -> Image.Image:
-    sprite = Image.new("RGB", (CELL + 1, CELL + 1), TILE_PRINTED)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(CELL, CELL, TILE_PRINTED)
     box = (0, 0, CELL, CELL)
     draw.rectangle(box, fill=TILE_PLAYED if played else TILE_PRINTED, outline=TILE_EDGE, width=2)
     cx, cy = CELL / 2, CELL / 2
@@ -349,15 +355,14 @@ def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
                 draw.line((floor.right + 4, yy, floor.right + 16, yy + 10), fill=HAZARD,
                           width=3)
             continue
-        image.paste(_crate_sprite(crate["crate"], _counts(crate["candies"])), (x0 + 8, y0 + 6))
+        paste_at(image, _crate_sprite(crate["crate"], _counts(crate["candies"])), x0 + 8, y0 + 6)
 
 
 @lru_cache(maxsize=64)
 def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image:
     """A crate with its symbol, its name and the candies shipped into it, counted by type."""
     width, height = CRATE_W - 8, CELL - 12
-    sprite = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, height)
     panel(draw, (0, 0, width, height), fill=CRATE_FILL[name], outline=INK, radius=10, width=3)
     crate_symbol(draw, name, 28, 30, 20)
     stamp_text(sprite, (50, 28), name.capitalize(), READABLE, INK, True, "lm")
@@ -369,33 +374,34 @@ def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image
 
 
 @lru_cache(maxsize=64)
-def _outlined_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, int, int]:
+def _letter_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, int, int]:
     """Ink text outlined in white, on ``ground``; with the offset of its centre."""
-    left, top, right, bottom = font(size, True).getbbox(text, anchor="mm", stroke_width=2)
+    left, top, right, bottom = (int(v) for v in font(size, True).getbbox(text, anchor="mm",
+                                                                          stroke_width=2))
     sprite = Image.new("RGB", (right - left, bottom - top), ground)
     outlined_text(ImageDraw.Draw(sprite), (-left, -top), text, size, INK, WHITE, stroke=2)
     return sprite, left, top
 
 
-def _outlined(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
+def _letter(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
     """Outlined text centred on ``xy`` over the background, from the sprite cache."""
-    sprite, left, top = _outlined_sprite(text, size, BACKGROUND)
-    image.paste(sprite, (round(xy[0]) + left, round(xy[1]) + top))
+    sprite, left, top = _letter_sprite(text, size, BACKGROUND)
+    paste_at(image, sprite, round(xy[0]) + left, round(xy[1]) + top)
 
 
 def _coordinates(image: Image.Image, floor: Floor) -> None:
     for x in range(floor.width):
         cx, _ = floor.centre(x, 0)
-        _outlined(image, (cx, floor.top - 16), chr(97 + x), 24)
-        _outlined(image, (cx, floor.bottom + 16), chr(97 + x), 24)
+        _letter(image, (cx, floor.top - 16), chr(97 + x), 24)
+        _letter(image, (cx, floor.bottom + 16), chr(97 + x), 24)
     for y in range(floor.height):
         _, cy = floor.centre(0, y)
-        _outlined(image, (BX - 22, cy), str(y + 1), 24)
+        _letter(image, (BX - 22, cy), str(y + 1), 24)
 
 
-def _initials(view: dict[str, Any]) -> list[str]:
+def _initials(table: Table) -> list[str]:
     """A seat's tag on its candies: its name's initial, or its number if initials clash."""
-    initials = [(s["name"][:1] or "?").upper() for s in view["seats"]]
+    initials = [(name[:1] or "?").upper() for name in table.names]
     if len(set(initials)) < len(initials):
         return [str(i + 1) for i in range(len(initials))]
     return initials
@@ -419,12 +425,16 @@ def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     else:
         _retile(image, floor, spaces, taken)
     _crates(image, draw, floor, view)
-    initials = _initials(view)
+    table = table_of(view)
+    initials = _initials(table)
     for candy in shown:
         cx, cy = floor.centre(candy["x"], candy["y"])
         maker = candy["maker"]
-        paste_candy(image, candy["type"], cx - 4, cy + 8, 26, maker,
-                    initials[maker] if maker is not None else "")
+        if maker is None:
+            paste_candy(image, candy["type"], cx - 4, cy + 8, 26)
+        else:
+            paste_candy(image, candy["type"], cx - 4, cy + 8, 26, table.rgb(maker),
+                        initials[maker])
 
 
 def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
@@ -450,8 +460,8 @@ def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
             x0, y0 = max(left, box[0]), max(top, box[1])
             x1, y1 = min(right, box[2]) + 1, min(bottom, box[3]) + 1
             if x0 < x1 and y0 < y1:
-                image.paste(sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0], y1 - box[1])),
-                            (x0, y0))
+                paste_at(image, sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0],
+                                             y1 - box[1])), x0, y0)
 
 
 def floor_ground(view: dict[str, Any], floor: Floor, size: tuple[int, int]) -> Image.Image:
@@ -466,7 +476,7 @@ def floor_ground(view: dict[str, Any], floor: Floor, size: tuple[int, int]) -> I
 
 def _gutter(image: Image.Image, view: dict[str, Any], y: int,
             gutter: list[dict[str, Any]] | None = None) -> int:
-    image.paste(_gutter_sprite(_counts(view["gutter"] if gutter is None else gutter)), (BX, y))
+    paste_at(image, _gutter_sprite(_counts(view["gutter"] if gutter is None else gutter)), BX, y)
     return y + 58
 
 
@@ -474,8 +484,7 @@ def _gutter(image: Image.Image, view: dict[str, Any], y: int,
 def _gutter_sprite(counts: tuple[tuple[str, int], ...]) -> Image.Image:
     """The gutter: the candies lost so far, counted by type."""
     width = WIDTH - 16 - BX
-    sprite = Image.new("RGB", (width + 1, 59), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, 58)
     panel(draw, (0, 0, width, 58), fill=(250, 232, 232), outline=HAZARD, radius=10, width=2)
     _x_icon(draw, 28, 29, 34)
     stamp_text(sprite, (52, 29), "LOST", READABLE, HAZARD, True, "lm")
@@ -495,14 +504,13 @@ def order_card(image: Image.Image, box: tuple[int, int, int, int],
     x0, y0, x1, y1 = box
     look = None if order is None else (order["special"], order["to"], tuple(order["candies"]),
                                        order["stars"])
-    image.paste(_order_sprite(x1 - x0, y1 - y0, look, label), (x0, y0))
+    paste_at(image, _order_sprite(x1 - x0, y1 - y0, look, label), x0, y0)
 
 
 @lru_cache(maxsize=128)
 def _order_sprite(width: int, height: int, look: tuple[bool, str, tuple[str, ...], int] | None,
                   label: str) -> Image.Image:
-    sprite = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, height)
     if look is None:
         _dashed_box(draw, (0, 0, width, height), MUTED)
         stamp_text(sprite, (width / 2, height / 2), "empty", READABLE, MUTED, False, "mm")
@@ -554,8 +562,7 @@ def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool) 
     ``crate`` is drawn for rules-1 games, where it paid on shipping there; without
     one the order pays when its candy is made, and says so.
     """
-    sprite = Image.new("RGB", (BLANKET_W + 1, 75), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(BLANKET_W, 74)
     panel(draw, (0, 0, BLANKET_W, 74), fill=(255, 247, 214) if colourful else GREY_CARD,
           outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
     if colourful:
@@ -576,8 +583,7 @@ def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool) 
 def _die_sprite(face: str) -> Image.Image:
     """The order die's card: the candy it shows, or blank."""
     width = WIDTH - 16 - (BX - 30 + 3 * (BLANKET_W + 12))
-    sprite = Image.new("RGB", (width + 1, 75), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(width, 74)
     panel(draw, (0, 0, width, 74), fill=WHITE, outline=INK, radius=10)
     stamp_text(sprite, (10, 20), "die", READABLE, MUTED, True, "lm")
     if face in CANDY:
@@ -594,62 +600,68 @@ def _blankets(image: Image.Image, view: dict[str, Any], y: int) -> int:
         crate = blanket["crate"] if blanket.get("pays") == "shipped" else None
         sprite = _blanket_sprite(blanket["candy"], crate, blanket["stars"],
                                  blanket["colourful"])
-        image.paste(sprite, (x, y))
-    image.paste(_die_sprite(view["die"]), (BX - 30 + 3 * (BLANKET_W + 12), y))
+        paste_at(image, sprite, x, y)
+    paste_at(image, _die_sprite(view["die"]), BX - 30 + 3 * (BLANKET_W + 12), y)
     return y + 86
 
 
-def _fit(image: Image.Image, xy: tuple[float, float], text: str, size: int, width: int,
-         fill: Colour = INK, bold: bool = False, anchor: str = "la") -> None:
-    """Text shortened with an ellipsis to ``width``, stamped from the mask cache."""
-    stamp_text(image, xy, shorten(_MEASURE, text, size, width, bold), size, fill, bold, anchor)
-
-
 def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-             y: int) -> int:
+             table: Table, y: int) -> int:
+    """One row per player: its mark (drawn here, where the picture's marks are), then the
+    rest of the row from the sprite of what it shows."""
     y = _section(image, y, "Sugarworkers")
-    initials = _initials(view)
+    initials = _initials(table)
     for seat in view["seats"]:
         i = seat["seat"]
-        acting = i in view["to_act"]
-        box = (BX - 30, y, WIDTH - 16, y + 56)
-        panel(draw, box, fill=(255, 244, 200) if acting else PANEL,
-              outline=seat_colour(i), radius=10, width=3)
-        seat_mark(draw, i, BX - 12, y + 28, 11)
-        draw.ellipse((BX + 4, y + 12, BX + 36, y + 44), fill=seat_colour(i))
-        stamp_text(image, (BX + 20, y + 29), initials[i], READABLE, ink_on(seat_colour(i)), True,
-                   "mm")
-        name = seat["name"] + ("  (die)" if i == view["first"] else "")
-        _fit(image, (BX + 46, y + 28), name, 24, 280, INK, bold=acting, anchor="lm")
         points = seat["points"]
-        detail = (f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
-                  f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles")
-        stamp_text(image, (WIDTH - 28, y + 18), detail, READABLE, INK, True, "rm")
-        split = (f"orders {points['orders']} · shipping {points['shipping']} · "
-                 f"blanket {points['blanket']}")
-        stamp_text(image, (WIDTH - 28, y + 44), split, 18, MUTED, False, "rm")
+        row = _player_sprite(
+            table.names[i] + ("  (die)" if i == view["first"] else ""), i in table.acting,
+            table.rgb(i), initials[i],
+            f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
+            f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles",
+            f"orders {points['orders']} · shipping {points['shipping']} · "
+            f"blanket {points['blanket']}")
+        paste_at(image, row, BX - 30, y)
+        table.mark(draw, i, BX - 12, y + 28, 11)
         y += 64
     return y
 
 
 @lru_cache(maxsize=64)
+def _player_sprite(name: str, acting: bool, colour: Colour, initial: str, detail: str,
+                   split: str) -> Image.Image:
+    """A player's row but its mark: name (bold while acting), the initial its candies carry,
+    stars, orders filled and hand, and the score split."""
+    width = WIDTH - 16 - (BX - 30)
+    sprite, draw = box_canvas(width, 56)
+    panel(draw, (0, 0, width, 56), fill=(255, 244, 200) if acting else PANEL, outline=colour,
+          radius=10, width=3)
+    x = 30  # the row's own left edge is BX - 30
+    draw.ellipse((x + 4, 12, x + 36, 44), fill=colour)
+    stamp_text(sprite, (x + 20, 29), initial, READABLE, ink_on(colour), True, "mm")
+    stamp_text(sprite, (x + 46, 28), name, 24, INK, acting, "lm", width=280)
+    stamp_text(sprite, (width - 12, 18), detail, READABLE, INK, True, "rm")
+    stamp_text(sprite, (width - 12, 44), split, 18, MUTED, False, "rm")
+    return sprite
+
+
+@lru_cache(maxsize=64)
 def _hand_tile_sprite(centre: str, corner: str | None, name: str, kind: str) -> Image.Image:
     """A conveyor tile in the hand: its icons, its name and its notation."""
-    sprite = Image.new("RGB", (HAND_TILE_W + 1, 87), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = box_canvas(HAND_TILE_W, 86)
     panel(draw, (0, 0, HAND_TILE_W, 86), fill=TILE_PLAYED, outline=INK, radius=10)
     draw_icon(draw, centre, 44, 46, 62, ICON_PLAYED)
     if corner:
         draw_icon(draw, corner, 18, 18, 30, ICON_PLAYED)
-    _fit(sprite, (86, 28), name, READABLE, HAND_TILE_W - 96, INK, bold=True, anchor="lm")
-    _fit(sprite, (86, 60), f"conveyor {kind} at …", READABLE, HAND_TILE_W - 96, INK,
-         anchor="lm")
+    stamp_text(sprite, (86, 28), name, READABLE, INK, True, "lm", width=HAND_TILE_W - 96)
+    stamp_text(sprite, (86, 60), f"conveyor {kind} at …", READABLE, INK, anchor="lm",
+               width=HAND_TILE_W - 96)
     return sprite
 
 
-def _hand(image: Image.Image, view: dict[str, Any], y: int) -> int:
+def _hand(image: Image.Image, view: dict[str, Any], table: Table, y: int) -> int:
     hand = view["hand"]
-    name = view["seats"][view["viewer"]]["name"]
+    name = table.names[table.viewer] if table.viewer is not None else "Your"
     y = _section(image, y, f"{name}'s hand (only you see this)")
     count = max(5, len(hand["orders"]))
     width = (WIDTH - BX + 30 - 16 - (count - 1) * 10) // count
@@ -659,23 +671,29 @@ def _hand(image: Image.Image, view: dict[str, Any], y: int) -> int:
     y += 112
     for i, tile in enumerate(hand["tiles"]):
         sprite = _hand_tile_sprite(tile["centre"], tile["corner"], tile["name"], tile["kind"])
-        image.paste(sprite, (BX - 30 + (i % 2) * (HAND_TILE_W + 12), y + (i // 2) * 96))
+        paste_at(image, sprite, BX - 30 + (i % 2) * (HAND_TILE_W + 12), y + (i // 2) * 96)
     return y + 96 * math.ceil(len(hand["tiles"]) / 2)
 
 
-def _header(image: Image.Image, view: dict[str, Any]) -> None:
+#: What the seat to act is to do, by the open decision or else the step of its turn.
+DOING = {"order": "Order action", "factory": "Factory action",
+         "drop": "Discard down to five orders"}
+
+
+def _header(view: dict[str, Any]) -> Header:
+    """The shared header, right of the title and round."""
+    table = table_of(view)
+    return header(view, WIDTH - 16 - HEADER_X,
+                  what=DOING.get(table.decision or view["step"], ""), what_lines=2,
+                  summary_lines=2)
+
+
+def _title(image: Image.Image, view: dict[str, Any]) -> None:
+    """The game's name, and the round left of the header."""
     stamp_text(image, (BX - 30, 14), "Sugarworks", 34, INK, True)
-    if view["result"]:
-        status = view["result"]["summary"]
-    else:
-        names = [s["name"] for s in view["seats"]]
-        who = ", ".join(names[s] for s in view["to_act"]) or "—"
-        doing = {"order": "order action", "factory": "factory action",
-                 "drop": "discards down to five orders"}[view["step"]]
-        status = f"Round {view['round']}/{view['rounds']} · {who}: {doing}"
-    lines = wrap(_MEASURE, status, READABLE, WIDTH - 290)[:2]
-    for i, line in enumerate(lines):
-        stamp_text(image, (262, 16 + i * 29), line, READABLE, INK, True)
+    rounds = "final count" if view["table"]["result"] else \
+        f"round {view['round']} of {view['rounds']}"
+    stamp_text(image, (BX - 30, 60), rounds, READABLE, MUTED, width=HEADER_X - BX + 10)
 
 
 LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
@@ -685,19 +703,18 @@ LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "ea
 @cache
 def _legend_sprite() -> Image.Image:
     """The icons that are not plain arrows; a corner icon acts as soon as a candy enters."""
-    sprite = Image.new("RGB", (WIDTH - (BX - 30), 44), BACKGROUND)
-    draw = ImageDraw.Draw(sprite)
+    sprite, draw = new_canvas(WIDTH - (BX - 30), 44)
     x = 0
     for icon, text in LEGEND:
         draw_icon(draw, icon, x + 20, 20, 40, ICON)
         stamp_text(sprite, (x + 44, 20), text, 19, INK, False, "lm")
-        x += 60 + font(19).getbbox(text)[2]
+        x += 60 + int(font(19).getbbox(text)[2])
     stamp_text(sprite, (x, 20), "· corner icon: on entering", 19, MUTED, False, "lm")
     return sprite
 
 
 def _legend(image: Image.Image, y: int) -> int:
-    image.paste(_legend_sprite(), (BX - 30, y))
+    paste_at(image, _legend_sprite(), BX - 30, y)
     return y + 44
 
 
@@ -724,9 +741,10 @@ def _height(view: dict[str, Any]) -> int:
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
-    image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    _header(image, view)
+    head = _header(view)
+    image, draw = new_canvas(WIDTH, _height(view))
+    _title(image, view)
+    head.draw(image, draw, HEADER_X, 14)
     floor = Floor(view["board"])
     draw_floor(image, draw, view, floor)
     y = _gutter(image, view, floor.bottom + 40)
@@ -734,9 +752,9 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     y = _last_movement(image, view, y + 2)
     y = _market(image, view, y + 6)
     y = _blankets(image, view, y + 6)
-    y = _players(image, draw, view, y + 4)
+    y = _players(image, draw, view, head.table, y + 4)
     if view.get("hand"):
-        _hand(image, view, y + 8)
+        _hand(image, view, head.table, y + 8)
     return image
 
 
@@ -744,40 +762,18 @@ PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240,
                                     (250, 232, 232))
 
 
+#: The real game the palette is drawn from: four seats (every maker's tag) at the start and
+#: later with candies made and orders filled, in a seat's own eyes (its hand too).
+PALETTE_GAMES = (Sample(4, 6, (2, 24), (0,)),)
+
+
 @cache
 def _palette() -> Image.Image:
-    """Every colour the pictures use: all candies, crates, tiles, seats, cards and icons."""
-    image, draw = new_canvas(WIDTH, 420)
-    for i, kind in enumerate(CANDY):
-        paste_candy(image, kind, 40 + i * 70, 40, 26, i % 4, "A")
-        _alien(draw, 40 + i * 70, 120, 24, kind)
-    for i, crate in enumerate(("heart", "pumpkin", "bunny", "lost")):
-        draw.rectangle((400 + i * 100, 10, 490 + i * 100, 90),
-                       fill=CRATE_FILL.get(crate, (250, 232, 232)))
-        crate_symbol(draw, crate, 445 + i * 100, 50, 30)
-    for i, colour in enumerate((TILE_PRINTED, TILE_PLAYED, GREY_CARD, PANEL, STAR, *PLAYER_FILLS,
-                                BONK, ICON, ICON_PLAYED, MUTED, HAZARD)):
-        draw.rectangle((400 + i * 30, 110, 428 + i * 30, 190), fill=colour)
-    for seat in range(4):
-        draw.rectangle((880 + seat * 28, 110, 906 + seat * 28, 190), fill=seat_colour(seat))
-    # The drawn cards, crates and tiles, as the picture shows them.
-    kinds = tuple(CANDY)
-    order_card(image, (10, 200, 240, 300), {"special": False, "to": "heart", "candies": kinds[:3],
-                                            "stars": 8}, "1")
-    order_card(image, (250, 200, 480, 300), {"special": True, "to": "lost",
-                                             "candies": kinds[3:], "stars": 4}, "o55")
-    image.paste(_blanket_sprite("red", None, 2, True), (490, 200))
-    image.paste(_blanket_sprite("blue", None, 2, False), (750, 200))
-    image.paste(_crate_sprite("heart", tuple((k, 1) for k in kinds[:2])), (10, 310))
-    image.paste(_gutter_sprite(tuple((k, 2) for k in kinds)), (190, 310))
-    for i, (icon, played) in enumerate(zip(("right", "spring", "eat-blue", "x"), (True, False,
-                                                                                  True, False),
-                                           strict=True)):
-        image.paste(_tile_sprite(played, kinds[i], True, icon, "up", i % 2 == 0), (90 * i, 320))
-    flat = [BACKGROUND, PANEL, PANEL_EDGE, INK, MUTED, WHITE, TILE_PRINTED, TILE_PLAYED,
-            TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK, PATH, GREY_CARD, STAR, *PLAYER_FILLS,
-            *CANDY.values(), *CRATE_FILL.values(), *(seat_colour(s) for s in range(4))]
-    return make_palette_keeping(image, flat)
+    """The palette of real pictures; the movement GIF's frames are drawn on it too."""
+    return palette_of([_draw(view) for view in real_views("sugarworks", PALETTE_GAMES)],
+                      (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK,
+                       PATH, GREY_CARD, STAR, *PLAYER_FILLS, *CANDY.values(),
+                       *CRATE_FILL.values()))
 
 
 def render(view: dict[str, Any]) -> bytes:
@@ -813,7 +809,7 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
             else floor.centre(*step["start"])
         draw.ellipse((cx - 44, cy - 36, cx + 36, cy + 44), outline=BONK, width=6)
         _path(image, draw, floor, step)
-    lines = wrap(_MEASURE, caption, 24, WIDTH - 40, bold=True)[:3]
+    lines = wrap(caption, 24, WIDTH - 40, bold=True)[:3]
     for i, line in enumerate(lines):
         stamp_text(image, (20, 8 + i * 29), line, 24, INK, True)
     return image

@@ -14,7 +14,6 @@ import asyncio
 import sys
 import time
 
-from bot.discord.messages import announcement
 from bot.games import GAMES
 from bot.store import Store
 from bot.tables import Tables
@@ -24,7 +23,7 @@ LEASE = 1.5
 
 async def main(db: str, name: str) -> None:
     store = await Store.open(db)
-    tables = Tables(store, GAMES, time.time, announcer=announcement)
+    tables = Tables(store, GAMES, time.time)
     while True:
         await tables.due()
         for item in await store.claim_announcements(time.time(), lease=LEASE):

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import GAMES, get_game
-from bot.games.arena import play_out
-from bot.games.engine import AI_LEVELS, Action, SeatInfo, State
+from bot.games.engine import AI_LEVELS, Action, SeatInfo, State, play_out
 from bot.games.rng import Rng
 
 # The developer tools live beside bot/ and are not installed with it.

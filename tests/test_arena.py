@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from decision_game import BakeOff
 
-from bot.games.arena import game_length, win_rate_vs_random
 from bot.games.engine import Result
+from tools.arena import game_length, win_rate_vs_random
 
 
 class SeatZeroWins(BakeOff):

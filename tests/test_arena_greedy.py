@@ -6,8 +6,8 @@ import pytest
 from playthrough import play
 
 from bot.games import GAMES, get_game
-from bot.games.arena import greedy_action, win_rate
 from bot.games.rng import Rng
+from tools.arena import greedy_action, win_rate
 
 
 @pytest.mark.parametrize("game", [g for g in sorted(GAMES.values(), key=lambda g: g.slug)

@@ -48,7 +48,7 @@ def test_every_confirmed_move_survives_backups_and_a_kill(tmp_path: Path) -> Non
 async def test_the_bot_opens_its_database_only_through_sqlite(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "live.db"
-    bot = create_bot(Settings(db_path=db), renderer=lambda v: b"", animator=lambda f: b"")
+    bot = create_bot(Settings(db_path=db), renderer=lambda v: b"")
     await bot._async_setup_hook()
     await bot.setup_hook()
     names = {str(db), f"{db}-wal", f"{db}-shm"}

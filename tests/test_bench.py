@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from bot import bench as bench_module
-from bot.bench import bench, bench_load, bench_play, bench_render
 from renderers import render
+from tools import bench as bench_module
+from tools.bench import bench, bench_load, bench_play, bench_render
 
 SLUG = "sugartopia"
 
@@ -42,9 +42,47 @@ def test_a_play_is_a_players_slash_command_through_the_real_bot(monkeypatch):
     monkeypatch.setattr(bot.discord.flows, "play", play)
     figures = bench_play(SLUG, 2)
     assert len(handled) == 3  # one untimed warm-up move, then the two timed ones
-    assert drawn == [1, 2, 3]
+    # Player 1 moves, then Player 2, whose board comes after the AI seat's reply.
+    assert drawn == [1, 3, 4]
     # The player hears the interaction acknowledged before the board arrives.
     assert 0 < figures["ack_ms"]["max"] < figures["play_ms"]["max"]
+
+
+def test_the_timed_tables_are_two_humans_and_an_ai_seat_whose_reply_is_timed(monkeypatch):
+    """What players have: the board a /play is timed to is the one after the AI's reply,
+    and the AI's choosing is a stage of its own."""
+    boards: list[dict] = []
+
+    def keeping(view):
+        boards.append(view["table"])
+        return render(view)
+
+    monkeypatch.setattr("renderers.render", keeping)
+    figures = bench_play(SLUG, 4)
+    for table in boards:
+        assert [s["ai"] for s in table["seats"]] == [False, False, True]
+        # Every board shown waits for a human: the AI seat has already answered.
+        assert table["acting"] and 2 not in table["acting"]
+    assert figures["play_cpu_ms"]["AI"] > 0
+    assert figures["ai_moves_per_play"] > 0
+    answered = figures["with_ai"]
+    assert 1 <= answered["plays"] <= 4
+    assert answered["ai_cpu_ms"]["median"] > 0
+
+
+def test_the_bench_tables_ai_seat_plays_at_the_normal_level(monkeypatch):
+    from bot.tables.core import TablesBase
+
+    levels: list[str] = []
+    level_of = TablesBase._level
+
+    def level(record, seat):
+        levels.append(level_of(record, seat))
+        return levels[-1]
+
+    monkeypatch.setattr(TablesBase, "_level", staticmethod(level))
+    bench_play(SLUG, 2)
+    assert levels and set(levels) == {"normal"}
 
 
 def test_a_movement_gif_is_timed_after_the_board_it_is_added_to(monkeypatch):
@@ -65,14 +103,19 @@ def test_a_movement_gif_is_timed_after_the_board_it_is_added_to(monkeypatch):
 
 def test_the_load_test_moves_every_channel_once_per_round():
     seen: list[int] = []
+    waiting: set[int] = set()
 
     def counting(view):
         seen.append(view["move"])
+        waiting.update(view["table"]["acting"])
         return render(view)
 
     figures = bench_load(SLUG, channels=3, rounds=2, renderer=counting)
-    # Each channel's first move warms up; then every channel moves once per round.
-    assert Counter(seen) == {1: 3, 2: 3, 3: 3}
+    # Each channel's first move warms up; then every channel moves once per round, at a
+    # table of two humans and an AI seat: every board shown waits for a human, the AI's
+    # reply made before it (so some boards skip a move number).
+    assert len(seen) == 9 and Counter(seen)[1] == 3
+    assert waiting <= {0, 1} and max(seen) > 3
     assert figures["latency_ms"]["median"] > 0
     assert figures["stall_ms"]["max"] >= 0
     # Every interaction is acknowledged before its board arrives, and each burst's first
@@ -187,7 +230,7 @@ def test_the_load_test_runs_on_postgresql_in_a_schema_it_drops(postgres_url: str
         return render(view)
 
     figures = bench_load(SLUG, channels=3, rounds=1, renderer=counting, db=postgres_url)
-    assert Counter(seen) == {1: 3, 2: 3}
+    assert len(seen) == 6 and Counter(seen)[1] == 3
     assert figures["moves_per_s"] > 0
     with psycopg.connect(postgres_url) as conn:
         left = conn.execute("SELECT schema_name FROM information_schema.schemata "

@@ -2,7 +2,7 @@
 
 The balance checks play small fixed sets of seeded all-AI games (a few seconds); the
 figures in docs/rules/kingdoms-candy-monsters.md come from the same functions on
-larger sets (``python -m bot.games.candy_monsters.balance cards|duel``).
+larger sets (``python -m tools.balance.candy_monsters cards|duel``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from test_candy_monsters_rules import arrange, check_whole, market, new, notatio
 
 from bot.games.candy_monsters import CandyMonsters, board, cards, effects
 from bot.games.candy_monsters.ai import action_values
-from bot.games.candy_monsters.balance import card_figures, duel, play_mixed
 from bot.games.engine import SeatInfo, dumps, loads
+from tools.balance.candy_monsters import card_figures, duel, play_mixed
 
 GAME = CandyMonsters()
 #: Rules 3 made every ability type 1 sugar cheaper (SUGAR RUSH: 2 to 1) and five of them

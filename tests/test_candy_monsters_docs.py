@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.games.candy_monsters import GAME
-from bot.games.candy_monsters.docs import cards_markdown
+from tools.rules_pages import candy_monsters_cards as cards_markdown
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules" / "kingdoms-candy-monsters.md"
 

@@ -1,6 +1,6 @@
 """Kingdom's Candy Monsters over many seeded games at 2 to 5 players: tokens and cards are
 conserved, the game always ends with the 4th Black Candy, replays are exact, and the AI
-beats random players."""
+beats random players. (The engine contract at every step is tests/test_invariants.py's.)"""
 
 from __future__ import annotations
 
@@ -9,23 +9,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playthrough import Step, play, seats_for
 from test_candy_monsters_rules import check_whole
-from test_invariants import check_step
 
-from bot.games.arena import win_rate_vs_random
 from bot.games.candy_monsters import CandyMonsters, cards
 from bot.games.engine import dumps, loads
+from tools.arena import win_rate_vs_random
 
 GAME = CandyMonsters()
 
 
-def check_game(seed: int, players: int, random_seats: frozenset[int], full: bool) -> None:
-    """Play one game checking every step; ``full`` also runs the engine contract checks."""
+def check_game(seed: int, players: int, random_seats: frozenset[int]) -> None:
+    """Play one game checking what is conserved at every step."""
     black_candies = [0]
 
     def on_step(step: Step) -> None:
         after = step.outcome.state
-        if full:
-            check_step(GAME, step)
         check_whole(after)
         drawn = [c for c in after["drawn"] if cards.is_black_candy(c)]
         assert after["black_candies"] in (len(drawn), len(drawn) - 1)
@@ -49,8 +46,8 @@ def check_game(seed: int, players: int, random_seats: frozenset[int], full: bool
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_whole_games_keep_the_contract_and_conserve_everything(players: int):
-    check_game(100 + players, players, frozenset({1}), full=True)
+def test_whole_games_at_every_player_count_conserve_everything(players: int):
+    check_game(100 + players, players, frozenset({1}))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,7 +55,7 @@ def test_whole_games_keep_the_contract_and_conserve_everything(players: int):
        randoms=st.sets(st.integers(0, 4), max_size=3))
 def test_any_seeded_game_conserves_sugar_black_cubes_candy_and_cards(seed: int, players: int,
                                                                     randoms: set[int]):
-    check_game(seed, players, frozenset(s for s in randoms if s < players), full=False)
+    check_game(seed, players, frozenset(s for s in randoms if s < players))
 
 
 def test_the_ai_beats_random_players_in_most_three_player_games():

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord.words import refusal
 from bot.games import GAMES
 from bot.games.engine import dumps, loads
 from bot.store import Store
@@ -107,8 +108,9 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
         for command, attempt in attempts.items():
             with pytest.raises(DamagedStateError) as told:
                 await attempt
-            assert f"#{game_id} is damaged" in str(told.value), (name, command)
-            assert "/game abort" in str(told.value)
+            assert told.value.game_id == game_id, (name, command)
+            assert f"#{game_id} is damaged" in refusal(told.value), (name, command)
+            assert "/game abort" in refusal(told.value)
             assert await row(tables, game_id) == before, (name, command)
         tables.clock.advance(3)  # type: ignore[attr-defined]
         assert await tables.due() == []
@@ -174,3 +176,60 @@ async def test_a_state_the_bot_just_saved_is_not_checked_again_but_one_changed_i
         json.loads(sound)))
     with pytest.raises(DamagedStateError):
         await tables.play(channel_id=CHANNEL, user_id=ALICE, text=move)
+
+
+async def test_a_state_stays_trusted_while_thousands_of_other_games_are_saved(
+        tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.tables.core as core
+
+    checked: list[int] = []
+    exercise = core._exercise
+    monkeypatch.setattr(core, "_exercise", lambda game, state, record, shape: (
+        checked.append(record.id), exercise(game, state, record, shape)))
+    game = GAMES["sugar-blast"]
+    game_id = await started(tables, game.slug)
+
+    async def alice_moves() -> None:
+        state = loads((await tables.store.get_game(game_id)).state_json or "", game)
+        await tables.play(channel_id=CHANNEL, user_id=ALICE,
+                          text=game.ai_action(state, 0).notation)
+
+    def others_saved(count: int, start: int) -> None:
+        """Moves of ``count`` other games were saved by this process meanwhile."""
+        for other in range(start, start + count):
+            tables._vouch((other, 2, hash(str(other))))
+
+    await alice_moves()
+    assert checked == [game_id]  # the state the lobby stored
+    others_saved(5000, 10**6)  # a bot with thousands of games under way
+    await alice_moves()
+    assert checked == [game_id]
+    others_saved(core.SOUND_GAMES, 2 * 10**6)  # more games than it remembers
+    await alice_moves()
+    assert checked == [game_id, game_id]  # forgotten, so checked again
+
+
+async def test_games_reads_who_acts_without_checking_every_view_yet_names_damage(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.tables.core as core
+
+    checked: list[int] = []
+    exercise = core._exercise
+    monkeypatch.setattr(core, "_exercise", lambda game, state, record, shape: (
+        checked.append(record.id), exercise(game, state, record, shape)))
+    store = await Store.open(tmp_path / "tables.db")
+    try:
+        game_id = await started(Tables(store, GAMES, Clock()), "sugar-heist")
+        checked.clear()
+        fresh = Tables(store, GAMES, Clock())  # another process: nothing vouched for yet
+        (entry,) = await fresh.my_games(ALICE)
+        assert entry.your_turn and not entry.damaged
+        assert checked == []
+        sound = (await store.get_game(game_id)).state_json or ""
+        state = json.loads(sound)
+        for name in ("unreadable", "no-rng", "no-over"):  # who acts cannot be worked out
+            write_state(store.path, game_id, damages(state)[name](state))
+            (entry,) = await Tables(store, GAMES, Clock()).my_games(ALICE)
+            assert f"Damaged(game_id={game_id}," in entry.damaged, name
+    finally:
+        await store.close()

@@ -112,3 +112,44 @@ def test_what_a_seat_may_know_is_the_same_in_every_world_it_cannot_tell_apart(ga
 
     play(game, 1, game.min_seats, on_step=compare)
     assert checked == 6 or not game.has_hidden_information
+
+
+def test_a_game_that_overrides_any_service_is_refused_naming_it() -> None:
+    from bot.games.engine import SERVICES
+
+    refused = 0
+    for name, hook in SERVICES.items():
+        twin = type(f"Overrides{name}", (tiny_game.CandyHunch,),
+                    {name: lambda self, *args, **kwargs: None})
+        with pytest.raises(ContractError, match=rf"{name} is the engine's own service") as err:
+            check_contract(twin())
+        if hook:
+            assert f"write {hook} instead" in str(err.value)
+        refused += 1
+    assert refused == len(SERVICES) >= 25
+
+
+def test_every_public_method_of_a_game_is_a_hook_or_a_service() -> None:
+    from bot.games.engine import HOOKS, SERVICES
+
+    public = {n for n in dir(Game) if not n.startswith("_") and callable(getattr(Game, n))}
+    assert public == set(HOOKS) | set(SERVICES)
+    assert not set(HOOKS) & set(SERVICES)
+
+
+def documented(section: str) -> set[str]:
+    """The names listed as bullets (``- `name(...)```) in a section of docs/engine.md."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "engine.md").read_text()
+    body = text.split(f"### {section}\n", 1)[1].split("\n#", 1)[0]
+    bullets = [item.split(":", 1)[0] for item in body.split("\n- ")[1:]]
+    return {name for bullet in bullets for name in re.findall(r"`(\w+)\(", bullet)}
+
+
+def test_the_engine_page_lists_exactly_the_hooks_and_the_services() -> None:
+    from bot.games.engine import HOOKS, SERVICES
+
+    assert documented("The hooks a game writes") == set(HOOKS)
+    assert documented("The engine's services") == set(SERVICES)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from faults import inject
+from refusing import told
 
 from bot.store import NotSavedError, Store
 from bot.tables import Board, Tables
@@ -98,5 +99,5 @@ async def test_an_ai_seat_left_to_act_is_moved_on_by_the_reminder_pass(tables: T
     assert isinstance(board, Board)
     assert [(s.seat, s.by_ai) for s in board.steps] == [(0, True)]
     assert board.to_act == (1,) and board.mentions == (BOB,)
-    assert board.headline == "Alice (AI) had not played yet; the game goes on now."
+    assert told(board) == "Alice (AI) had not played yet; the game goes on now."
     assert [a.seat for a in await tables.store.actions(game_id)] == [0]

@@ -21,6 +21,8 @@ import sys
 import venv
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import dockerfile
 import pytest
@@ -196,9 +198,10 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Image:
     return Image(python, runtime / "bin", home, _clean_env(**env), copied)
 
 
-def test_the_image_copies_only_what_the_wheel_is_built_from(image: Image):
+def test_the_image_copies_only_the_wheel_sources_and_the_pinned_versions(image: Image):
     tops = {name.split("/")[0] for name in image.copied}
-    assert tops == {"pyproject.toml", "README.md", "bot", "renderers", "candybot_data"}
+    assert tops == {"pyproject.toml", "setup.py", "README.md", "bot", "renderers", "data",
+                    "constraints.txt"}
     assert not any("__pycache__" in name or name.endswith(".pyc") for name in image.copied)
 
 
@@ -360,9 +363,45 @@ def test_the_token_and_databases_never_enter_the_build_context(tmp_path: Path):
     assert re.search(r"^\*$", patterns, re.M), "the context is an allow-list"
 
 
+_VARIABLE = re.compile(r"\$\{(\w+)(?::([?-])([^}]*))?\}")
+
+
+def compose_config(*files: str, env: dict[str, str]) -> dict:
+    """What ``docker compose -f a -f b config`` makes of ``files``: each merged onto the
+    one before (mappings merged key by key, anything else replaced), ``${VAR}``,
+    ``${VAR:-default}`` and ``${VAR:?error}`` filled from ``env``."""
+    def fill(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: fill(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fill(v) for v in value]
+        if not isinstance(value, str):
+            return value
+
+        def one(match: re.Match[str]) -> str:
+            name, kind, said = match.groups()
+            if env.get(name):
+                return env[name]
+            assert kind != "?", f"compose would refuse to start: {said}"
+            return said if kind == "-" else ""
+        return _VARIABLE.sub(one, value)
+
+    def merge(base: dict, extra: dict) -> dict:
+        out = dict(base)
+        for key, value in extra.items():
+            out[key] = (merge(out[key], value) if isinstance(value, dict)
+                        and isinstance(out.get(key), dict) else value)
+        return out
+
+    merged: dict = {}
+    for name in files:
+        merged = merge(merged, yaml.safe_load((ROOT / name).read_text()))
+    return fill(merged)  # type: ignore[return-value]
+
+
 def test_compose_runs_the_image_with_its_volume_restart_policy_and_token():
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    (name,) = compose["services"]  # no half-made PostgreSQL service yet
+    (name,) = compose["services"]  # the bot alone, on SQLite; PostgreSQL is a second file
     service = compose["services"][name]
     runtime = stages()[-1]
     (volume,) = runtime.last("VOLUME").value
@@ -375,3 +414,35 @@ def test_compose_runs_the_image_with_its_volume_restart_policy_and_token():
     assert "${DISCORD_TOKEN" in service["environment"]["DISCORD_TOKEN"]
     grace = float(service["stop_grace_period"].removesuffix("s"))
     assert grace > DEFAULT_STOP_SECONDS
+
+
+def test_compose_on_postgresql_runs_the_bot_against_its_database_service(
+        image: Image, postgres_server: Any) -> None:
+    """``docker compose -f compose.yaml -f compose.postgres.yaml up``, emulated: the merged
+    configuration points the bot at the postgres service (same user, password and
+    database), waits for its health check, and the installed bot's ``candybot check``
+    migrates and reads that database (served here by a throwaway PostgreSQL)."""
+    env = {"DISCORD_TOKEN": "token", "POSTGRES_PASSWORD": "s3cret"}
+    with pytest.raises(AssertionError, match="POSTGRES_PASSWORD"):
+        compose_config("compose.yaml", "compose.postgres.yaml", env={"DISCORD_TOKEN": "x"})
+    merged = compose_config("compose.yaml", "compose.postgres.yaml", env=env)
+    bot, database = merged["services"]["candybot"], merged["services"]["postgres"]
+    assert bot["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    assert "pg_isready" in database["healthcheck"]["test"]
+    assert bot["volumes"] and database["volumes"][0].startswith("candybot-postgres:")
+    assert merged["volumes"]["candybot-postgres"]["name"] == "candybot-postgres"
+    url = urlsplit(bot["environment"]["CANDYBOT_DB"])
+    wanted = database["environment"]
+    assert (url.scheme, url.hostname, url.port) == ("postgresql", "postgres", 5432)
+    assert (url.username, url.password, url.path) == (
+        wanted["POSTGRES_USER"], wanted["POSTGRES_PASSWORD"], f"/{wanted['POSTGRES_DB']}")
+    # The service's database, on this machine's throwaway server (its socket for the host).
+    served = urlsplit(postgres_server.database())
+    local = urlunsplit(url._replace(netloc=f"{url.username}:{url.password}@",
+                                    path=served.path, query=served.query))
+    state = image.home / "state"
+    done = image.run_with({"CANDYBOT_DB": local, "CANDYBOT_STATE": str(state)},
+                          "candybot", "check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Database postgresql://candybot@" in done.stdout and "reachable" in done.stdout
+    assert "s3cret" not in done.stdout + done.stderr, "the password stays out of the output"

@@ -30,7 +30,35 @@ SEEDS = range(12)
 RESAMPLE_EVERY = {"sugar-heist": 5, "kingdoms-candy-monsters": 5, "sugarworks": 2, "sugartopia": 2}
 
 
-def check_step(game: Game, step: Step) -> None:
+class Views:
+    """Every viewer's view of a state as JSON text, computed once per state.
+
+    Views are the dear part of the contract checks (each redeals what its viewer cannot
+    know), and a state is looked at twice: as one step's state after and as the next
+    step's state before. The last state's views are kept, with the state itself so that
+    its identity cannot be reused.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._state: State | None = None
+        self._texts: dict[int | None, str] = {}
+
+    def __call__(self, state: State) -> dict[int | None, str]:
+        if state is not self._state:
+            texts = {}
+            for viewer in [None, *range(len(state["seats"]))]:
+                view = self.game.view(state, viewer)
+                assert view["game"] == self.game.slug, (
+                    "a view names its game (renderers are found by it)")
+                texts[viewer] = json.dumps(view)
+            self._state, self._texts = state, texts
+        return self._texts
+
+
+def check_step(game: Game, step: Step, views: Views | None = None) -> None:
+    """The contract at one step; ``views`` carries views over from the previous step."""
+    views = Views(game) if views is None else views
     state = step.before
     actors = game.to_act(state)
     players = len(state["seats"])
@@ -46,8 +74,9 @@ def check_step(game: Game, step: Step) -> None:
             check_choices(game, state, seat, legal)
         else:
             assert not legal, f"seat {seat} may not act but has legal actions"
-    check_views(game, state)
-    check_reveals_are_not_undoable(game, step)
+    before = views(state)
+    check_views(game, state, before)
+    check_reveals_are_not_undoable(game, step, before, views)
 
 
 def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> None:
@@ -71,13 +100,10 @@ def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> N
                 assert str(err)
 
 
-def check_views(game: Game, state: dict) -> None:
+def check_views(game: Game, state: State, views: dict[int | None, str] | None = None) -> None:
+    """No view but its owner's shows a seat's secrets (``views``: the state's, if known)."""
     players = len(state["seats"])
-    views = {}
-    for viewer in [None, *range(players)]:
-        view = game.view(state, viewer)
-        assert view["game"] == game.slug, "a view names its game (renderers are found by it)"
-        views[viewer] = json.dumps(view)
+    views = Views(game)(state) if views is None else views
     for owner in range(players):
         for secret in game.secrets(state, owner):
             for viewer, text in views.items():
@@ -85,22 +111,26 @@ def check_views(game: Game, state: dict) -> None:
                     assert secret not in text, f"seat {viewer} can see seat {owner}'s {secret}"
 
 
-def check_reveals_are_not_undoable(game: Game, step: Step) -> None:
-    """A move that lets others see a secret they could not see before cannot be taken back."""
+def check_reveals_are_not_undoable(game: Game, step: Step, seen_before: dict[int | None, str],
+                                   views: Views) -> None:
+    """A move that lets others see a secret they could not see before cannot be taken back.
+
+    ``seen_before``: the views of the state before; ``views`` gives those after (and keeps
+    them for the next step)."""
     if not step.outcome.undoable:
         return
-    before, after = step.before, step.outcome.state
+    before = step.before
     players = len(before["seats"])
     public_text = " ".join(step.outcome.narration()) + " " + step.outcome.public
+    seen_after = {viewer: text + public_text
+                  for viewer, text in views(step.outcome.state).items()}
     for owner in range(players):
         hidden_before = set(game.secrets(before, owner))
-        for viewer in [None, *range(players)]:
+        for viewer in seen_after:
             if viewer == owner:
                 continue
-            seen_before = json.dumps(game.view(before, viewer))
-            seen_after = json.dumps(game.view(after, viewer)) + public_text
             for secret in hidden_before:
-                assert not (secret in seen_after and secret not in seen_before), (
+                assert not (secret in seen_after[viewer] and secret not in seen_before[viewer]), (
                     f"an undoable move showed seat {owner}'s {secret} to {viewer}")
 
 
@@ -109,11 +139,12 @@ def check_reveals_are_not_undoable(game: Game, step: Step) -> None:
 def test_contract_holds_through_whole_games(game: Game, seed: int):
     players = game.min_seats + seed % (game.max_seats - game.min_seats + 1)
     random_seats = frozenset({0}) if seed % 2 else frozenset()
-    final, log = play(game, seed, players, random_seats, lambda step: check_step(game, step))
+    views = Views(game)
+    final, log = play(game, seed, players, random_seats, lambda step: check_step(game, step, views))
     result = game.result(final)
     assert result is not None and not game.to_act(final)
     assert sorted(s for group in result.ranking for s in group) == list(range(players))
-    check_views(game, final)
+    check_views(game, final, views(final))
     # JSON round trip and replay from seed + log are exact.
     assert loads(dumps(final), game) == final
     assert game.replay(seats_for(game, players), seed, None, log) == final

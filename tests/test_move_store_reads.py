@@ -62,11 +62,10 @@ async def one_move_reads_away_once(tables: Tables) -> None:
 
 async def test_a_reminder_reads_whether_and_how_its_players_are_reached_once(
         tmp_path: Path) -> None:
-    from bot.discord.messages import announcement
 
     store = await Store.open(tmp_path / "reads.db")
     clock = Clock()
-    tables = Tables(store, GAMES, clock, announcer=announcement)
+    tables = Tables(store, GAMES, clock)
     try:
         lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="sugar-blast",
                                         creator_id=ALICE, creator_name="Alice",

@@ -9,7 +9,7 @@ from bot.discord.messages import since_lines
 from bot.games import get_game
 from bot.games.engine import ALERT
 from bot.store import GameRecord, SeatRecord
-from bot.tables.core import Step, TablesBase, _Plan
+from bot.tables.core import Plan, Step, TablesBase
 
 HEIST = get_game("sugar-heist")
 
@@ -54,7 +54,7 @@ def test_a_dm_subscriber_is_sent_each_alert_that_hit_them() -> None:
                         updated_at=0.0, turn_started_at=None, reminders_sent=0,
                         next_reminder_at=None, lobby_message_id=None, board_message_id=None,
                         result_json=None)
-    plan = _Plan({})
+    plan = Plan({})
     plan.steps.append(Step(0, "Ana", "x", ("Ana raids Bo.",), False,
                            private={1: (f"{ALERT}Ana raids Bo.",), 0: ("You rolled 6.",)}))
     assert TablesBase._hit(record, plan) == {12: [f"{ALERT}Ana raids Bo."]}

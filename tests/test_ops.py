@@ -31,6 +31,7 @@ from bot.app import create_bot
 from bot.cli import main
 from bot.config import Settings
 from bot.games.engine import SeatInfo, dumps, loads
+from bot.limits import Limits
 from bot.ops.backup import backup_database
 from bot.ops.logs import OneLineFormatter, setup_logging
 from bot.store import MIGRATIONS, Store
@@ -51,6 +52,7 @@ GENERAL, LOCKED, HIDDEN, THREAD, DELETED = (700000000000000001, 7000000000000000
                                             700000000000000003, 700000000000000004,
                                             700000000000000005)
 VIEW, SEND, ATTACH, SEND_IN_THREADS = 1 << 10, 1 << 11, 1 << 15, 1 << 38
+CREATE_THREADS = 1 << 35
 ROOT = Path(__file__).resolve().parents[1]
 TIMESTAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 
@@ -139,6 +141,9 @@ class FakeDiscord:
                 "owner_id": "1", "features": [], "emojis": [], "stickers": [],
                 "roles": [role(guild_id, "@everyone", self.everyone, 0),
                           role(BOT_ROLE, "candybot", 0, 1)]})
+        if parts[0] == "guilds" and parts[2:3] == ["channels"]:
+            return answer([c for c in self.channels.values() if c.get("type") == 0
+                           and int(parts[1]) == CLUB])
         if parts[0] == "guilds" and parts[2:3] == ["members"]:
             return answer({"user": BOT_USER, "roles": [str(BOT_ROLE)], "nick": None,
                                       "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
@@ -192,7 +197,10 @@ def error_lines(err: str) -> list[str]:
 async def make_games(path: Path, layout: list[tuple[int, int, str]]) -> None:
     """Games in the database at ``path``: (guild, channel, 'lobby'|'active'|'finished')."""
     store = await Store.open(path)
-    tables = Tables(store, GAMES, lambda: 1_700_000_000.0)
+    # One made-up host opens them all: no limit applies to building a test database.
+    unbounded = Limits(lobbies_per_person=10**6, games_per_person=10**6,
+                       games_per_server=10**6)
+    tables = Tables(store, GAMES, lambda: 1_700_000_000.0, limits=unbounded)
     for guild, channel, status in layout:
         lobby = await tables.open_lobby(channel_id=channel, guild_id=guild, game="candy-race",
                                         creator_id=101, creator_name="Alice")
@@ -352,8 +360,7 @@ async def test_the_ready_line_names_the_bot_servers_active_games_database_and_sc
     db = tmp_path / "candybot.db"
     await make_games(db, [(CLUB, GENERAL, "active"), (CLUB, LOCKED, "active"),
                           (OTHER, THREAD, "lobby")])
-    bot = create_bot(Settings(db_path=db), games=GAMES, renderer=lambda v: b"",
-                     animator=lambda f: b"")
+    bot = create_bot(Settings(db_path=db), games=GAMES, renderer=lambda v: b"")
     await bot._async_setup_hook()
     await bot.setup_hook()
     state = bot._connection
@@ -377,7 +384,7 @@ async def test_a_ready_bot_keeps_what_it_holds_out_of_later_garbage_collections(
         tmp_path: Path) -> None:
     # A full collection walks every object not frozen, pausing the event loop meanwhile.
     bot = create_bot(Settings(db_path=tmp_path / "candybot.db"), games=GAMES,
-                     renderer=lambda v: b"", animator=lambda f: b"")
+                     renderer=lambda v: b"")
     await bot._async_setup_hook()
     await bot.setup_hook()
     bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)  # type: ignore[arg-type]
@@ -553,7 +560,9 @@ async def replay_every_game(path: Path) -> int:
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Tables]:
     store = await Store.open(tmp_path / "live.db")
-    yield Tables(store, GAMES, lambda: 1_700_000_000.0)
+    # One player keeps six tables busy at once: a load, not a stranger.
+    yield Tables(store, GAMES, lambda: 1_700_000_000.0,
+                 limits=Limits(lobbies_per_person=50, games_per_person=50))
     await store.close()
 
 
@@ -681,3 +690,15 @@ def test_run_on_an_unreachable_postgresql_stops_before_discord(
     [line] = error_lines(out.err)
     assert "cannot be reached" in line and "hunter2" not in out.err + out.out
     assert fake_discord.requests == []
+
+
+def test_check_says_where_new_games_get_a_thread_of_their_own(
+        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fake_discord.everyone = VIEW | SEND | ATTACH | SEND_IN_THREADS | CREATE_THREADS
+    fake_discord.channels[LOCKED] = text_channel(LOCKED, "locked", deny=CREATE_THREADS)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["check"]) == 0, "a channel without threads still plays one game: no problem"
+    out = capsys.readouterr().out
+    assert "A thread per game in: #general." in out
+    assert "One game per channel in: #locked (lacks Create Public Threads)." in out

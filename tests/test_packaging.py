@@ -48,11 +48,13 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return built, build.stdout + build.stderr
 
 
-def test_the_wheel_holds_the_code_the_content_and_the_fonts_and_nothing_else(wheel):
+def test_the_wheel_holds_the_code_the_tools_the_content_and_the_fonts_and_nothing_else(wheel):
     shipped = {name for name in zipfile.ZipFile(wheel[0]).namelist()
                if ".dist-info/" not in name}
-    wanted = {name for name in project_files()
-              if name.split("/")[0] in ("bot", "renderers", "candybot_data")}
+    # The content folder data/ ships as the candybot_data package.
+    wanted = {name.replace("data/", "candybot_data/", 1) if name.startswith("data/") else name
+              for name in project_files()
+              if name.split("/")[0] in ("bot", "renderers", "tools", "data")}
     assert shipped == wanted
     assert "candybot_data/fonts/DejaVuSans.ttf" in shipped
     assert not any(name.startswith(("tests/", "docs/")) for name in shipped)

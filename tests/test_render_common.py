@@ -13,20 +13,23 @@ from renderers.common import (
     SEAT_COLOURS,
     SEAT_SHAPES,
     WHITE,
+    box_canvas,
     centred_text,
-    fitted_text,
     font,
-    legend,
     make_palette,
     new_canvas,
     outlined_text,
+    paste_centred,
     seat_colour,
     seat_mark,
     seat_text_colour,
     shorten,
+    smooth_sprite,
+    stamp_lines,
     stamp_text,
     text_size,
     to_png,
+    with_ending,
     wrap,
 )
 
@@ -148,36 +151,53 @@ def test_outlined_text_draws_its_outline_around_the_letters():
 
 
 def test_long_text_is_shortened_with_an_ellipsis_to_fit():
-    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
     name = "Bartholomew the Magnificent"
-    short = shorten(draw, name, 20, 120, bold=True)
-    assert short.endswith("…") and text_size(draw, short, 20, True)[0] <= 120
-    assert shorten(draw, "Ana", 20, 120) == "Ana"
+    short = shorten(name, 20, 120, bold=True)
+    assert short.endswith("…") and text_size(short, 20, True)[0] <= 120
+    assert shorten("Ana", 20, 120) == "Ana"
 
 
-def test_fitted_text_never_runs_past_its_width():
-    image, draw = new_canvas(400, 40)
-    fitted_text(draw, (10, 20), "a very long player name indeed " * 3, 20, 150, INK,
-                anchor="lm")
+def test_stamped_text_given_a_width_never_runs_past_it():
+    image, _ = new_canvas(400, 40)
+    stamp_text(image, (10, 20), "a very long player name indeed " * 3, 20, INK, anchor="lm",
+               width=150)
     assert _ink_box(image)[2] <= 10 + 150 + 1
 
 
+def test_a_name_is_shortened_before_its_ending():
+    label = with_ending("Bartholomew the Magnificent of Candyland", " to play", 30, 400)
+    assert label.startswith("Bartholomew") and label.endswith("… to play")
+    assert text_size(label, 30, True)[0] <= 400
+    assert with_ending("Bo", " to play", 30, 400) == "Bo to play"
+
+
 def test_wrapped_lines_fit_the_width_and_keep_every_word():
-    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
     text = "Swap two neighbouring candies to make a Blast of three or more in a line."
-    lines = wrap(draw, text, 18, 200)
+    lines = wrap(text, 18, 200)
     assert len(lines) > 1
-    assert all(text_size(draw, line, 18)[0] <= 200 for line in lines)
+    assert all(text_size(line, 18)[0] <= 200 for line in lines)
     assert " ".join(lines) == text
 
 
-def test_the_legend_draws_every_marker_and_label():
-    _, draw = new_canvas(400, 200)
-    drawn: list[tuple[float, float]] = []
-    entries = [(lambda x, y: drawn.append((x, y)), label) for label in ("corn", "cane", "gum")]
-    legend(draw, (10, 10, 390, 120), entries, columns=2)
-    assert len(drawn) == 3
-    assert drawn[0][1] == drawn[1][1] < drawn[2][1]  # two per row, then the next row
+def test_wrapped_lines_up_to_a_limit_end_with_an_ellipsis():
+    text = "Swap two neighbouring candies to make a Blast of three or more in a line."
+    lines = wrap(text, 18, 200, limit=2)
+    assert len(lines) == 2 and lines[-1].endswith("…")
+    assert lines[0] == wrap(text, 18, 200)[0]
+    image, _ = new_canvas(300, 200)
+    assert stamp_lines(image, (10, 10), text, 18, 200, limit=2) == 10 + 2 * round(18 * 1.25)
+
+
+def test_sprites_paste_centred_through_their_transparency():
+    sprite = smooth_sprite(20, 20, lambda draw, k: draw.ellipse((0, 0, 20 * k - 1, 20 * k - 1),
+                                                                 fill=(200, 0, 0)))
+    assert sprite.mode == "RGBA" and sprite.getpixel((0, 0))[3] == 0
+    image, _ = new_canvas(60, 60)
+    paste_centred(image, sprite, 30, 30)
+    assert image.getpixel((30, 30)) == (200, 0, 0)
+    assert image.getpixel((21, 21)) == BACKGROUND  # outside the disc: the sprite is clear
+    box, _ = box_canvas(10, 4, INK)
+    assert box.size == (11, 5) and box.getpixel((10, 4)) == INK
 
 
 def test_png_on_a_fixed_palette_is_smaller_and_decodes_to_the_same_size():

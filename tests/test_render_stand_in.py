@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from picture_games import states
-from PIL import Image, ImageDraw
 from test_phone_readability import MIN_CAP, PHONE, _cap_height, drawn_text
 
 import bot.games
@@ -85,26 +84,20 @@ def test_the_saved_state_keeps_the_plain_names() -> None:
     assert state["seats"] == before, "a copy: the narration keeps the plain name"
 
 
-def _draw() -> ImageDraw.ImageDraw:
-    return ImageDraw.Draw(Image.new("RGB", (8, 8)))
-
-
 @pytest.mark.parametrize("width", [120, 160, 200, 260, 320, 400])
 def test_a_shortened_name_keeps_its_stand_in_mark(width: int) -> None:
-    draw = _draw()
     text = standing_in("Bartholomew Longfellow") + " · 3 points"
-    short = shorten(draw, text, 24, width, bold=True)
+    short = shorten(text, 24, width, bold=True)
     assert STANDING_IN in short or STANDING_IN_SHORT in short, short
     assert short.startswith("B")
-    fits = text_size(draw, short, 24, True)[0] <= width
+    fits = text_size(short, 24, True)[0] <= width
     assert fits or short.startswith("B…"), f"{short!r} is wider than {width}"
 
 
 def test_a_name_is_kept_whole_before_the_mark_is_shortened() -> None:
-    draw = _draw()
     full = standing_in("Ana")
-    room = text_size(draw, "Ana" + STANDING_IN_SHORT, 24, True)[0]
-    assert shorten(draw, full, 24, room + 2, True) == "Ana" + STANDING_IN_SHORT
-    assert shorten(draw, full, 24, 1000, True) == full
-    plain = shorten(draw, "Bartholomew Longfellow", 24, 120, True)
+    room = text_size("Ana" + STANDING_IN_SHORT, 24, True)[0]
+    assert shorten(full, 24, room + 2, True) == "Ana" + STANDING_IN_SHORT
+    assert shorten(full, 24, 1000, True) == full
+    plain = shorten("Bartholomew Longfellow", 24, 120, True)
     assert plain.endswith("…") and "(AI" not in plain

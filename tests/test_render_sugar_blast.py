@@ -8,12 +8,13 @@ import itertools
 from typing import Any
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.games import get_game
+from bot.games.colours import STANDARD_SEATS
 from bot.games.engine import SeatInfo
 from renderers import render
-from renderers.common import text_size
+from renderers.common import table_of
 from renderers.gif import animate
 from renderers.sugar_blast import (
     BAND,
@@ -25,11 +26,9 @@ from renderers.sugar_blast import (
     PANEL_Y,
     RIGHT_X,
     ROW,
-    _seat_order,
     blast_runs,
     candy_sprite,
     cell_box,
-    with_ending,
 )
 
 KINDS = ["marshmallow", "corn", "cane", "lollipop", "gumdrop", "truffle"]
@@ -39,7 +38,8 @@ NAMES = ("Ana", "Bo", "Chiara", "Dmitri")
 
 
 def make_view(players: int = 3, **changes: Any) -> dict[str, Any]:
-    """A valid Sugar Blast view following the view schema, with ``changes`` applied."""
+    """A valid Sugar Blast view following the view schema, with ``changes`` applied, and
+    the engine's envelope (``Game.table``) made from it."""
     view: dict[str, Any] = {
         "game": "sugar-blast", "move": 12, "size": 6,
         # A board with no three alike in a row or column.
@@ -57,7 +57,17 @@ def make_view(players: int = 3, **changes: Any) -> dict[str, Any]:
         "result": None,
     }
     view.update(changes)
-    return view
+    return with_table(view)
+
+
+def with_table(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with the envelope the engine adds to every view, made from its own fields."""
+    result = view["result"]
+    return {**view, "table": {
+        "viewer": None, "move": view["move"], "acting": [] if result else list(view["to_act"]),
+        "decision": None, "result": result,
+        "seats": [{"name": seat["name"], "ai": seat["ai"], "colour": STANDARD_SEATS[i]}
+                  for i, seat in enumerate(view["seats"])]}}
 
 
 def image(view: dict[str, Any]) -> Image.Image:
@@ -190,16 +200,8 @@ def test_the_upright_mark_is_the_same_shape_on_every_side():
 def test_at_the_end_the_seat_rows_follow_the_ranking():
     over = make_view(3, phase="over", to_act=[], result={
         "ranking": [[2], [0, 1]], "scores": {"0": 2, "1": 2, "2": 4}, "summary": "."})
-    assert _seat_order(over) == [2, 0, 1]
-    assert _seat_order(make_view(3)) == [0, 1, 2]
-
-
-def test_a_long_name_is_shortened_but_to_play_is_kept():
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    label = with_ending(draw, "Bartholomew the Magnificent of Candyland", " to play", 30, 400)
-    assert label.startswith("Bartholomew") and label.endswith("… to play")
-    assert text_size(draw, label, 30, True)[0] <= 400
-    assert with_ending(draw, "Bo", " to play", 30, 400) == "Bo to play"
+    assert table_of(over).order() == [2, 0, 1]
+    assert table_of(make_view(3)).order() == [0, 1, 2]
 
 
 def test_the_drawn_candy_and_keep_choices_render():
@@ -220,6 +222,7 @@ def test_a_finished_game_renders_its_ranking_instead_of_a_turn():
 def test_a_view_without_display_names_or_with_long_names_still_renders():
     view = make_view(4)
     view["seats"][0]["name"] = "Bartholomew the Magnificent of Candyland"
+    view = with_table(view)
     assert "names" not in view
     assert len(render(view)) < 300 * 1024
 

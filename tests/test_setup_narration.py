@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import tiny_game
+from refusing import told
 
 from bot.games import GAMES
 from bot.games.engine import SeatInfo, State, Turn
@@ -38,7 +39,7 @@ async def _start(tables: Tables, game: str) -> str:
                                     creator_id=ALICE, creator_name="Alice")
     await tables.join(lobby.record.id, BOB, "Bob")
     _lobby, board = await tables.start(lobby.record.id, ALICE)
-    return board.headline
+    return told(board)
 
 
 def test_begin_returns_the_state_new_makes_and_the_set_up_narration():

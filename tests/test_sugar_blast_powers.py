@@ -60,7 +60,9 @@ def test_every_card_text_is_generated_from_its_effects():
 
 def test_the_rules_document_lists_the_cards_as_the_data_says():
     doc = Path(__file__).resolve().parents[1] / "docs" / "rules" / "sugar-blast.md"
-    assert pw.cards_markdown() in doc.read_text(encoding="utf-8")
+    from tools.rules_pages import sugar_blast_cards
+
+    assert sugar_blast_cards() in doc.read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ the power option

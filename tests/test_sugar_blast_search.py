@@ -9,8 +9,7 @@ import pytest
 from playthrough import play, seats_for
 
 from bot.games import get_game
-from bot.games.arena import play_out
-from bot.games.engine import State
+from bot.games.engine import State, play_out
 from bot.games.rng import Rng
 from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import search as sr

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.games.sugar_heist.balance import balance, card_figures, card_table
+from tools.balance.sugar_heist import balance, card_figures, card_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_documented_balance_command_measures_ai_games():
-    command = 'from bot.games.sugar_heist.balance import balance; print(balance(30, 4))'
+    command = 'from tools.balance.sugar_heist import balance; print(balance(30, 4))'
     assert command in (ROOT / "docs/rules/sugar-heist.md").read_text(encoding="utf-8")
     figures = balance(1, 3)
     assert figures["games"] == 1 and figures["players"] == 3
@@ -18,7 +18,7 @@ def test_the_documented_balance_command_measures_ai_games():
 
 
 def test_the_documented_card_figures_command_measures_every_room_met():
-    command = ("from bot.games.sugar_heist.balance import card_figures, card_table; "
+    command = ("from tools.balance.sugar_heist import card_figures, card_table; "
                "print(card_table(card_figures(300, 3)))")
     assert command in (ROOT / "docs/rules/sugar-heist.md").read_text(encoding="utf-8")
     figures = card_figures(2, 3)

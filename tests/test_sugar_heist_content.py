@@ -60,4 +60,6 @@ def test_the_cards_the_rulebook_names_exist():
 
 
 def test_the_rules_document_carries_the_card_list_generated_from_the_data():
-    assert cards.cards_markdown() in DOC.read_text(encoding="utf-8")
+    from tools.rules_pages import sugar_heist_cards
+
+    assert sugar_heist_cards() in DOC.read_text(encoding="utf-8")

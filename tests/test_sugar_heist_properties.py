@@ -1,16 +1,16 @@
-"""Sugar Heist over whole seeded games: tokens and cards conserved, dice in range, no leaks."""
+"""Sugar Heist over whole seeded games: tokens and cards conserved, dice in range, no leaks in
+narration. (The engine contract at every step, views included, is tests/test_invariants.py's.)"""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from playthrough import Step, play, seats_for
 
-from bot.games.arena import win_rate_vs_random
 from bot.games.engine import dumps, loads
 from bot.games.sugar_heist import GAME, cards
+from tools.arena import win_rate_vs_random
 
 SUPPLY = cards.supply()
 
@@ -41,15 +41,7 @@ def check_conserved(state: dict) -> None:
 
 
 def check_no_leaks(step: Step) -> None:
-    """Nobody but the owner sees a hand card or a face-down card, in views or narration."""
-    state = step.outcome.state
-    for owner in range(len(state["seats"])):
-        secret = GAME.secrets(state, owner)
-        for viewer in [None, *range(len(state["seats"]))]:
-            if viewer == owner:
-                continue
-            text = json.dumps(GAME.view(state, viewer))
-            assert not any(s in text for s in secret)
+    """Public narration of a build names neither the card built face down nor any card id."""
     built = step.outcome.action.notation.startswith("build")
     for event in step.outcome.events:
         if event.to is None and built:
@@ -66,8 +58,7 @@ def test_cards_candy_money_and_tax_are_conserved_through_whole_games(players: in
 
     def on_step(step: Step) -> None:
         check_conserved(step.outcome.state)
-        if step.outcome.action.notation.startswith("build") or step.seat % 3 == 0:
-            check_no_leaks(step)
+        check_no_leaks(step)
 
     final, log = play(GAME, 40 + players, players, random_seats, on_step)
     assert final["over"] and len(final["heists"]) == players * players

@@ -7,7 +7,7 @@ from sugar_heist_helpers import act, arrange_track, dice, everybody_passes, new_
 
 from bot.games.engine import State
 from bot.games.sugar_heist import GAME, cards, worth
-from bot.games.sugar_heist.balance import card_figures
+from tools.balance.sugar_heist import card_figures
 
 __all__ = ["dice"]
 

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable
 
 import pytest
+from refusing import refused
 
 from bot.games.engine import (
     AmbiguousActionError,
@@ -294,8 +295,9 @@ def test_with_more_hungry_bears_than_sugar_the_turn_player_chooses(extra):
     out = GAME.apply(state, 0, "l83 at b7 0")
     mid = out.state
     assert GAME.choosing_bears(mid) and GAME.to_act(mid) == {0}
-    assert [a.notation for a in GAME.legal(mid, 0)] == ["feed red", "feed blue", "feed green"]
-    assert GAME.quick_choices(mid, 0) == GAME.legal(mid, 0)
+    assert [a.notation for a in GAME.legal_actions(mid, 0)] == ["feed red", "feed blue",
+                                                                "feed green"]
+    assert GAME.quick_choices(mid, 0) == GAME.legal_actions(mid, 0)
     assert GAME.legal_actions(mid, 1) == []
     view = GAME.view(mid, 1)
     assert view["feeding"]["cubes"] == 2 and view["feeding"]["colours"] == ["red", "blue", "green"]
@@ -374,7 +376,7 @@ def test_a_gingerman_goes_out_once_per_game_and_keeps_the_hand_card(extra):
     new = GAME.apply(state, 0, "gingerman at a1").state
     assert new["hands"][0] == "l01" and new["deck"] == ["l03"]
     new["turn"] = 0
-    assert not any(a.notation.startswith("gingerman") for a in GAME.legal(new, 0))
+    assert not any(a.notation.startswith("gingerman") for a in GAME.legal_actions(new, 0))
     with pytest.raises(IllegalActionError, match="already placed your Gingerman"):
         GAME.apply(new, 0, "gingerman at a2")
 
@@ -483,8 +485,9 @@ def test_an_abbreviation_fitting_several_placements_lists_them(extra):
 def test_bad_moves_get_a_clear_message_and_change_nothing(text, error, words):
     state = game_with([], ["l01", "l02"])
     before = json.dumps(state, sort_keys=True)
-    with pytest.raises(error, match=words):
+    with refused(words) as caught:
         GAME.apply(state, 0, text)
+    assert isinstance(caught.value, error)
     assert json.dumps(state, sort_keys=True) == before
 
 
@@ -566,6 +569,7 @@ def test_the_ai_takes_a_placement_that_feeds_its_own_bear(extra):
     state = game_with([placed(extra["l82"], (0, 1))], ["l83", None], gingermen=[False, False])
     action = GAME.ai_action(state, 0)
     assert action.notation.startswith("place l83 at b")  # next to the red bear's meadow
-    ranked = GAME.rank_actions(state, 0, GAME.legal(state, 0))
+    ranked = GAME.rank_actions(state, 0, GAME.legal_actions(state, 0))
     assert ranked[0].notation.split(" ")[3] in ("b6", "b7", "b8")
-    assert sorted(a.notation for a in ranked) == sorted(a.notation for a in GAME.legal(state, 0))
+    legal = GAME.legal_actions(state, 0)
+    assert sorted(a.notation for a in ranked) == sorted(a.notation for a in legal)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.sugarworks import GAME, balance
+from bot.games.sugarworks import GAME
+from tools.balance import sugarworks as balance
 
 
 def test_the_balance_command_prints_the_shape_and_the_livelier_figures_per_rules(

@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from refusing import refused, told
 
-from bot.games.engine import NotationError, NotYourTurnError, OptionsError, StaleActionError
+from bot.games.engine import NotationError, NotYourTurnError, OptionsError
+from bot.refusals import AlreadyMade, HostOnly, MayNotEnd, OthersStillPlaying
 from bot.store import Store
-from bot.tables import AlreadyMadeError, Board, Reminder, TableError, Tables
+from bot.tables import AlreadyMadeError, Board, MoveRequest, Reminder, Tables
 
 # The test-only games live beside the Discord tests.
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
@@ -77,7 +79,7 @@ async def test_the_creator_takes_the_first_seat_of_a_new_lobby(tables: Tables) -
 async def test_a_second_lobby_in_the_channel_explains_how_to_end_the_first(
         tables: Tables) -> None:
     await lobby_with(tables)
-    with pytest.raises(TableError, match="/game abort"):
+    with refused("/game abort"):
         await lobby_with(tables)
 
 
@@ -90,25 +92,26 @@ async def test_an_option_the_game_does_not_have_is_refused(tables: Tables) -> No
 
 
 async def test_seats_outside_the_games_range_are_refused(tables: Tables) -> None:
-    with pytest.raises(TableError, match="2 to 4 players"):
+    with refused("2 to 4 players"):
         await lobby_with(tables, seats=5)
 
 
 async def test_a_full_lobby_turns_away_the_next_player(tables: Tables) -> None:
     game_id = await lobby_with(tables, seats=2, humans=(BOB,))
-    with pytest.raises(TableError, match="full"):
+    with refused("full"):
         await tables.join(game_id, CAROL, "Carol")
-    with pytest.raises(TableError, match="already joined"):
+    with refused("already joined"):
         await tables.join(game_id, BOB, "Bob")
 
 
 async def test_only_the_creator_starts_and_only_with_enough_players(tables: Tables) -> None:
     game_id = await lobby_with(tables)
-    with pytest.raises(TableError, match="at least 2"):
+    with refused("at least 2"):
         await tables.start(game_id, ALICE)
     await tables.join(game_id, BOB, "Bob")
-    with pytest.raises(TableError, match="who hosts this lobby"):
+    with pytest.raises(HostOnly) as host_only:
         await tables.start(game_id, BOB)
+    assert host_only.value.what == "start" and host_only.value.host == ALICE
     _lobby, board = await tables.start(game_id, ALICE)
     assert board.mentions == (ALICE,)
 
@@ -140,7 +143,7 @@ async def test_a_player_out_of_turn_is_told_whose_turn_it_is(tables: Tables) -> 
 
 async def test_someone_not_seated_cannot_play(tables: Tables) -> None:
     await started(tables, humans=(BOB,))
-    with pytest.raises(TableError, match="not playing"):
+    with refused("not playing"):
         await tables.play(channel_id=CHANNEL, user_id=CAROL, text="step")
 
 
@@ -157,11 +160,10 @@ async def test_a_choice_for_an_old_move_has_expired_and_says_what_happened(
     board = await started(tables, humans=(BOB,))
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     await tables.play(channel_id=CHANNEL, user_id=BOB, text="step")
-    with pytest.raises(StaleActionError, match="expired") as caught:
+    with refused("expired. Since it was offered: Alice played `step`; P102 played `step`"):
         await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step",
                           game_id=board.record.id, expected=board.token, offered_at=0)
-    assert "Alice played `step`; P102 played `step`" in str(caught.value)
-    with pytest.raises(StaleActionError, match="expired"):
+    with refused("expired"):
         await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step",
                           game_id=board.record.id, expected=0)
 
@@ -187,41 +189,33 @@ async def test_a_checked_move_is_applied_once_and_committed_as_checked(
     apply = game.apply
     monkeypatch.setattr(game, "apply", lambda state, seat, *a, **k: (
         applied.append(seat), apply(state, seat, *a, **k))[1])
-    checked = await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
-    board = await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step", checked=checked)
+    prepared = await tables.prepare(MoveRequest(user_id=ALICE, text="step", channel_id=CHANNEL))
+    board = await tables.commit(prepared)
     assert applied == [0, 1, 2]  # Alice's move once, then each AI's answer
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
     assert [a.seat for a in await tables.store.actions(board.record.id)] == [0, 1, 2]
 
 
-async def test_a_checked_move_that_another_move_overtook_is_refused_as_not_applied(
+async def test_a_prepared_move_that_another_move_overtook_is_refused_as_not_applied(
         tables: Tables) -> None:
     await started(tables, humans=(BOB,))
-    checked = await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    prepared = await tables.prepare(MoveRequest(user_id=ALICE, text="step", channel_id=CHANNEL))
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")  # another tap, saved first
-    with pytest.raises(AlreadyMadeError, match="not applied"):
-        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step", checked=checked)
+    with pytest.raises(AlreadyMade) as made:
+        await tables.commit(prepared)
+    assert made.value.reason == "raced"
     record = await tables.store.open_game(CHANNEL)
     assert record is not None
     assert [a.seat for a in await tables.store.actions(record.id)] == [0]
 
 
-async def test_a_move_hands_over_the_board_it_shows_before_it_is_committed(
-        tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_prepared_move_shows_the_very_view_it_prepared_after_the_ai_answers(
+        tables: Tables) -> None:
     await started(tables, ai=2)
-    sketched: list[tuple[object, int]] = []
-    commit = tables.store.commit_moves
-
-    async def committing(*args: object, **kwargs: object) -> object:
-        sketched.append(("committing", len(sketched)))
-        return await commit(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tables.store, "commit_moves", committing)
-    checked = await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
-    board = await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step", checked=checked,
-                              sketch=lambda view: sketched.append((view, len(sketched))))
-    assert [n for _what, n in sketched] == [0, 1] and sketched[1][0] == "committing"
-    assert sketched[0][0] is board.view  # the very view shown, after the AI's answers
+    prepared = await tables.prepare(MoveRequest(user_id=ALICE, text="step", channel_id=CHANNEL))
+    assert await tables.store.actions(prepared.record.id) == [], "nothing stored yet"
+    board = await tables.commit(prepared)
+    assert prepared.view is board.view  # a picture begun from it before the commit is the board's
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
 
 
@@ -293,7 +287,7 @@ async def test_undo_takes_back_a_move_that_revealed_nothing(tables: Tables) -> N
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     undone = await tables.undo(CHANNEL, ALICE)
     assert undone.state["totals"] == [0, 0] and undone.to_act == (0,)
-    assert "took back `step`" in undone.headline
+    assert "took back `step`" in told(undone)
     assert undone.state == board.state
 
 
@@ -301,7 +295,7 @@ async def test_a_move_that_drew_a_card_cannot_be_undone(tables: Tables) -> None:
     board = await started(tables, humans=(BOB,))
     card = board.state["hands"][0][0]
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text=f"play {card}")
-    with pytest.raises(TableError, match="cannot be taken back"):
+    with refused("cannot be taken back"):
         await tables.undo(CHANNEL, ALICE)
 
 
@@ -309,7 +303,7 @@ async def test_undo_is_refused_once_another_player_has_acted(tables: Tables) -> 
     await started(tables, humans=(BOB,))
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     await tables.play(channel_id=CHANNEL, user_id=BOB, text="step")
-    with pytest.raises(TableError, match="only undo your own last move"):
+    with refused("only undo your own last move"):
         await tables.undo(CHANNEL, ALICE)
 
 
@@ -317,7 +311,7 @@ async def test_undo_takes_back_the_ai_replies_with_the_players_move(tables: Tabl
     board = await started(tables, game="candy-stroll", ai=2)
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     undone = await tables.undo(CHANNEL, ALICE)
-    assert "took back `step` and the 2 AI moves after it" in undone.headline
+    assert "took back `step` and the 2 AI moves after it" in told(undone)
     assert undone.state == board.state
     assert await tables.store.actions(board.record.id) == []
 
@@ -325,7 +319,7 @@ async def test_undo_takes_back_the_ai_replies_with_the_players_move(tables: Tabl
 async def test_undo_is_refused_when_an_ai_reply_revealed_something(tables: Tables) -> None:
     await started(tables, ai=1)
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
-    with pytest.raises(TableError, match=r"AI 1.s `play \d` after it revealed"):
+    with refused(r"AI 1.s `play \d` after it revealed"):
         await tables.undo(CHANNEL, ALICE)
 
 
@@ -352,8 +346,11 @@ async def test_the_last_human_leaving_ends_the_game_and_it_counts_as_a_loss(
 
 async def test_only_the_creator_or_a_channel_manager_may_abort(tables: Tables) -> None:
     await started(tables, humans=(BOB,))
-    with pytest.raises(TableError, match="Manage Channels"):
+    with pytest.raises(MayNotEnd):
         await tables.abort(CHANNEL, BOB, can_manage=False)
+    with pytest.raises(OthersStillPlaying) as others:
+        await tables.abort(CHANNEL, ALICE, can_manage=False)
+    assert others.value.players == 1
     await tables.abort(CHANNEL, BOB, can_manage=True)
     assert await tables.store.open_game(CHANNEL) is None
 
@@ -384,7 +381,7 @@ async def test_an_ai_moves_after_the_last_reminder_when_the_lobby_asked_for_it(
     assert reminder.last and reminder.takeover_at is not None
     clock.advance(1.01)
     (board,) = await tables.due()
-    assert isinstance(board, Board) and "an AI stands in for them" in board.headline
+    assert isinstance(board, Board) and "an AI stands in for them" in told(board)
     assert board.steps[0].name == "Alice" and board.mentions == (BOB,)
     clock.advance(1.01)
     (next_reminder,) = await tables.due()
@@ -443,7 +440,7 @@ async def test_a_damaged_game_can_be_ended_by_a_channel_manager_only(tables: Tab
 
     with sqlite3.connect(tmp_path / "tables.db") as db:
         db.execute("UPDATE games SET options = 'not json'")
-    with pytest.raises(TableError, match="Manage Channels"):
+    with refused("Manage Channels"):
         await tables.abort(CHANNEL, ALICE, can_manage=False)
     assert await tables.abort(CHANNEL, BOB, can_manage=True) is None
     assert await tables.store.open_game(CHANNEL) is None

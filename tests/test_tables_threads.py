@@ -20,13 +20,14 @@ import pytest
 
 import bot.tables.core
 import bot.tables.lobby
-import bot.tables.play
+import bot.tables.moves
 import bot.tables.queries
 import bot.tables.reminders
 from bot.games import engine, get_game
-from bot.games.engine import Game, SeatInfo, StaleActionError
+from bot.games.engine import Game, SeatInfo
+from bot.refusals import Expired
 from bot.store import Store
-from bot.tables import Board, Reminder, Tables
+from bot.tables import Board, MoveRequest, Reminder, Tables
 
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
 from race_game import CandyDuel, CandyRace, CandyStroll
@@ -38,7 +39,7 @@ CHANNEL, GUILD = 77, 88
 HEAVY_METHODS = ("new", "apply", "parse", "view", "legal", "legal_actions", "rank_actions",
                  "quick_choices", "multi_select", "to_act", "result", "episode", "zoom_spots",
                  "ai_action", "scores", "summary")
-TABLE_MODULES = (engine, bot.tables.core, bot.tables.lobby, bot.tables.play,
+TABLE_MODULES = (engine, bot.tables.core, bot.tables.lobby, bot.tables.moves,
                  bot.tables.queries, bot.tables.reminders)
 
 
@@ -120,9 +121,9 @@ async def test_the_watch_tells_a_view_built_on_the_loop_from_one_built_in_a_thre
     watch = watch_heavy_work(monkeypatch, [game])
     state = await asyncio.to_thread(game.new, [SeatInfo("Alice"), SeatInfo("Bob")], 5)
     await asyncio.to_thread(game.view, state, None)
-    assert watch.seen == {"new", "view"} and watch.on_loop == []
+    assert {"new", "view"} <= watch.seen and watch.on_loop == []
     game.view(state, None)
-    assert watch.on_loop == ["view"]
+    assert "view" in watch.on_loop
 
 
 # --------------------------------------------------------------------------- moves
@@ -134,7 +135,6 @@ async def test_a_move_and_the_ai_replies_are_computed_off_the_event_loop(
     watch = watch_heavy_work(monkeypatch, games)
     tables = Tables(store, {g.slug: g for g in games})
     await start(tables, "candy-stroll", ai=2)
-    await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step")
     board = await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
     assert await tables.suggest(CHANNEL, ALICE, "st") == [("step one space", "step")]
@@ -156,12 +156,15 @@ async def test_an_expired_button_is_refused_without_computing_on_the_event_loop(
     first = await start(tables, game.slug, humans=(BOB,))
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     await tables.play(channel_id=CHANNEL, user_id=BOB, text="step")
-    with pytest.raises(StaleActionError, match="Alice played `step`; P202 played `step`"):
+    with pytest.raises(Expired) as expired:
         await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step",
                           game_id=first.record.id, expected=first.token, offered_at=0)
-    with pytest.raises(StaleActionError, match="expired"):
-        await tables.check_play(channel_id=CHANNEL, user_id=ALICE, text="step",
-                                game_id=first.record.id, expected=first.token, offered_at=0)
+    assert [(m.name, m.shown) for m in expired.value.since] == [("Alice", "step"),
+                                                                 ("P202", "step")]
+    with pytest.raises(Expired):
+        await tables.prepare(MoveRequest(user_id=ALICE, text="step", channel_id=CHANNEL,
+                                         game_id=first.record.id, token=first.token,
+                                         offered_at=0))
     assert watch.on_loop == []
 
 
@@ -175,15 +178,14 @@ async def test_secret_bids_menus_episodes_and_zoom_stay_off_the_event_loop(
     await tables.play(channel_id=CHANNEL, user_id=ALICE, text="bid 3")
     board = await tables.play(channel_id=CHANNEL, user_id=BOB, text="bid 1")
     assert board.edits and board.mentions == (ALICE,)  # the round's message is edited
-    await tables.play_many(channel_id=CHANNEL, user_id=ALICE, game_id=board.record.id,
-                           expected=board.token, offered_at=board.move, values=["a"],
-                           check_only=True)
-    await tables.play_many(channel_id=CHANNEL, user_id=ALICE, game_id=board.record.id,
-                           expected=board.token, offered_at=board.move, values=["a", "e"])
+    await tables.prepare(MoveRequest(user_id=ALICE, channel_id=CHANNEL, game_id=board.record.id,
+                                     token=board.token, offered_at=board.move, values=("a",)))
+    await tables.play(channel_id=CHANNEL, user_id=ALICE, game_id=board.record.id,
+                      expected=board.token, offered_at=board.move, values=["a", "e"])
     assert await tables.zoom_spots(CHANNEL, "po") == ["pool"]
     assert (await tables.board(CHANNEL, zoom="pool")).view["zoom"] == "pool"
-    frames = (await tables.replay_views(CHANNEL))[1]
-    assert len(frames) == 4
+    _game, job = await tables.replay_job(await tables.check_replay(CHANNEL))
+    assert job.moves == 3
     assert watch.on_loop == []
     assert {"multi_select", "parse", "episode", "zoom_spots"} <= watch.seen
 
@@ -215,7 +217,6 @@ async def test_sugartopia_moves_boards_hands_and_suggestions_stay_off_the_event_
     for _ in range(3):
         user = ALICE if board.to_act == (0,) else BOB
         (_label, move), *_rest = await tables.suggest(CHANNEL, user, "")
-        await tables.check_play(channel_id=CHANNEL, user_id=user, text=move)
         board = await tables.play(channel_id=CHANNEL, user_id=user, text=move)
         await tables.board(CHANNEL)
         await tables.hand(CHANNEL, user)

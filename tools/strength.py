@@ -12,7 +12,7 @@ Policies (for the measured seat and for the opponents):
 
 - ``easy``, ``normal``, ``strong``: the game's AI at that level (``Game.ai_action``);
 - ``random``: uniform among the legal moves;
-- ``greedy``: ``bot.games.arena.greedy_action``, one move ahead in the world as the
+- ``greedy``: ``tools.arena.greedy_action``, one move ahead in the world as the
   seat may know it (it never sees the refill or the dice to come);
 - ``greedy-peek``: one move ahead in the real state, so it sees the chance its
   move draws (a refill, a die) and keeps the best immediate own score;
@@ -36,9 +36,9 @@ from types import ModuleType
 from typing import Any
 
 from bot.games import GAMES, get_game, package_of
-from bot.games.arena import GREEDY_WIDTH, greedy_action, play_out
-from bot.games.engine import AI_LEVELS, Action, Game, GameError, SeatInfo, State
+from bot.games.engine import AI_LEVELS, Action, Game, GameError, SeatInfo, State, play_out
 from bot.games.rng import Rng
+from tools.arena import GREEDY_WIDTH, greedy_action
 
 #: Every policy a seat can play, levels first.
 POLICIES: tuple[str, ...] = (*AI_LEVELS, "random", "greedy", "greedy-peek", "previous")
@@ -100,7 +100,7 @@ def previous_action(game: Game, state: State, seat: int, module: ModuleType) -> 
 def peek_action(game: Game, state: State, seat: int, rng: Rng) -> Action:
     """One move ahead in the real state: the chance each move draws is the chance it will
     draw, so this greedy player sees the refill it is about to get. Best own score, ties
-    at random; at most :data:`bot.games.arena.GREEDY_WIDTH` moves tried."""
+    at random; at most :data:`tools.arena.GREEDY_WIDTH` moves tried."""
     legal = game.legal_actions(state, seat)
     tried = list(legal)
     if len(tried) > GREEDY_WIDTH:

@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.games import get_game
-from bot.games.arena import play_out
-from bot.games.engine import Action, SeatInfo, State
+from bot.games.engine import Action, SeatInfo, State, play_out
 from bot.games.sugar_blast import search as sr
 
 FEATURES = ("bias", "mine", "theirs", "wait", "useful", "rival_useful")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -128,7 +129,7 @@ def node_at(game: Game, legal: Sequence[Action], path: str, *,
     groups: dict[str | None, list[_Entry]] = {}
     for entry in entries:
         groups.setdefault(entry.next, []).append(entry)
-    options = []
+    options: list[Option] = []
     for step, group in groups.items():
         if step is None:
             options.extend(Option(e.path, e.action.label or e.action.notation, e.action)
@@ -234,7 +235,7 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
     first = back is None
     if len(options) <= MAX_STEP_BUTTONS:
         for option in options:
-            item: discord.ui.Item[discord.ui.View] | None
+            item: discord.ui.Item[Any] | None
             if first and option.action is not None:
                 # A whole move in one tap: its button plays it, as any choice button.
                 item = _choice_button(option, offer)
@@ -250,7 +251,7 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
         shown = options[page * per_page:(page + 1) * per_page]
         for start in range(0, len(shown), MAX_MENU):
             chunk = shown[start:start + MAX_MENU]
-            menu: discord.ui.Item[discord.ui.View] | None
+            menu: discord.ui.Item[Any] | None
             # (One such menu at most: its custom id has no number.)
             if first and len(options) <= MAX_MENU and all(o.action for o in chunk):
                 menu = _choice_menu(chunk, offer)
@@ -268,7 +269,7 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
             view.add_item(ManySelect(offer.game_id, offer.move, offer.token, picks,
                                      min_values=multi.min_values, max_values=multi.max_values,
                                      placeholder=multi.placeholder))
-    nav: list[discord.ui.Item[discord.ui.View] | None] = []
+    nav: list[discord.ui.Item[Any] | None] = []
     if back is not None:
         nav.append(offer.button("b", back, legal, "◂ Back", style=discord.ButtonStyle.secondary))
     if page > 0:

@@ -19,23 +19,31 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows
+from bot.discord import commands, components, flows, publish, threads, words
 from bot.discord.errors import FRIENDLY, MISMATCHED, SOMETHING_WRONG, describe, tell
 from bot.discord.gate import Gate
-from bot.discord.messages import Animator, Renderer, announcement
+from bot.discord.messages import Renderer
 from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
+from bot.discord.pacing import Pacer
 from bot.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, identify_lock_path
 from bot.games.engine import Game
 from bot.games.words import plural
 from bot.health import BEAT_SECONDS, Status, status_path, write_status
+from bot.limits import Cooldowns
 from bot.metrics import Metrics
 from bot.ops import OpsError
 from bot.ops.database import inspect_target
+from bot.replays import Replays
 from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
+
+DAY = 24 * 3600.0
+#: How often old announcements and departed servers' games are looked for.
+HOUSEKEEPING_SECONDS = 3600.0
 
 
 def freeze_heap() -> None:
@@ -64,7 +72,7 @@ class CandyTree(app_commands.CommandTree["CandyBot"]):
                        error: app_commands.AppCommandError) -> None:
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(cause, FRIENDLY):
-            text = str(cause)
+            text = words.refusal(cause)
         elif isinstance(cause, app_commands.CommandSignatureMismatch):
             log.warning("mismatched options in %s", describe(interaction))
             text = MISMATCHED
@@ -93,13 +101,19 @@ class CandyBot(discord.Client):
     """The candybot Discord client. Network work starts only in :meth:`start`/:meth:`login`."""
 
     def __init__(self, settings: Settings, *, games: Mapping[str, Game] | None = None,
-                 renderer: Renderer | None = None, animator: Animator | None = None,
-                 clock: Clock = time.time) -> None:
+                 renderer: Renderer | None = None, clock: Clock = time.time,
+                 watch: Watch = unwatched) -> None:
+        # Every request outside interaction answers shares one budget under Discord's
+        # global limit, moves' requests first (bot.discord.pacing).
+        self.pacer = Pacer(settings.requests_per_second) \
+            if settings.requests_per_second > 0 else None
+        paced: dict[str, Any] = {} if self.pacer is None else {
+            "http_trace": self.pacer.trace(lambda: self.application_id)}
         # Slash commands and components need no privileged intents; guilds is enough.
         super().__init__(intents=discord.Intents(guilds=True),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                                   users=True),
-                         **self.connection_options(settings))
+                         **paced, **self.connection_options(settings))
         if games is None:
             from bot.games import GAMES
 
@@ -107,8 +121,11 @@ class CandyBot(discord.Client):
         self.settings = settings
         self.games = games
         self.renderer = renderer
-        self.animator = animator
         self.clock = clock
+        self.watch = watch
+        self.cooldowns = Cooldowns(settings.limits, clock)
+        self.replays = Replays(at_once=settings.limits.heavy_at_once,
+                               queue=settings.limits.heavy_queue, clock=clock)
         self.store: Store | None = None
         self._tables: Tables | None = None
         self._outbox: Outbox | None = None
@@ -116,6 +133,7 @@ class CandyBot(discord.Client):
         self._sender: asyncio.Task[None] | None = None
         # Held by a reminder pass; a stop takes it so that no new pass begins.
         self._reminding = asyncio.Lock()
+        self._housekept_at = 0.0
         self._heartbeat: asyncio.Task[None] | None = None
         self.metrics = Metrics()
         self.metrics.follow_latency(lambda: self.latency)
@@ -165,11 +183,13 @@ class CandyBot(discord.Client):
         """Open the database, register persistent components, start the reminder loop and
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.database)
-        self._tables = Tables(self.store, self.games, self.clock, announcer=announcement,
-                              on_moves=self.metrics.moved)
-        self._outbox = Outbox(self.store, self, self.clock,
-                              boards=lambda game_id, shown, nonce: flows.repost_board(
-                                  self, game_id, shown, nonce))
+        self.store.watch = self.watch
+        self._tables = Tables(self.store, self.games, self.clock,
+                              on_moves=self.metrics.moved, limits=self.settings.limits,
+                              watch=self.watch)
+        self._outbox = Outbox(self.store, self, self.clock, games=self.games,
+                              boards=lambda row: publish.repost_board(self, row),
+                              directs=lambda row: publish.turn_dm(self, row))
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")
@@ -226,8 +246,65 @@ class CandyBot(discord.Client):
         self.metrics.close()
 
     async def send_due(self) -> int:
-        """One pass of the reminder loop: send what is due now."""
-        return await flows.send_due(self)
+        """One pass of the reminder loop: send what is due now (and, once an hour, forget
+        what is kept no longer: :meth:`housekeeping`)."""
+        count = await flows.send_due(self)
+        if self.clock() - self._housekept_at >= HOUSEKEEPING_SECONDS:
+            await self.housekeeping()
+        return count
+
+    async def housekeeping(self) -> tuple[int, list[int]]:
+        """Delete announcements delivered more than ``keep_days`` ago, and the games of
+        servers that removed the bot more than ``grace_days`` ago (docs/privacy.md);
+        how many announcements, and which servers."""
+        assert self.store is not None
+        now = self.clock()
+        self._housekept_at = now
+        pruned = await self.store.prune_announcements(now - self.settings.keep_days * DAY)
+        purged = await self.store.purge_servers(now - self.settings.grace_days * DAY)
+        if pruned or purged:
+            log.info("housekeeping: %s deleted; %s", plural(pruned, "old announcement"),
+                     f"the games of {plural(len(purged), 'server')} that removed the bot "
+                     f"dropped" if purged else "no server's games dropped")
+        return pruned, purged
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """A server removed the bot: its lobbies close now, its games are dropped after the
+        grace period unless it adds the bot back (docs/privacy.md)."""
+        if self.store is None:
+            return
+        try:
+            closed = await self.store.server_gone(guild.id, self.clock())
+        except StoreError:
+            log.exception("could not note that server %s removed the bot", guild.id)
+            return
+        log.info("server %s removed the bot: %s closed; its games are kept %g days",
+                 guild.id, plural(closed, "lobby", "lobbies"), self.settings.grace_days)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """A server added the bot (again): whatever it had is kept."""
+        if self.store is None:
+            return
+        try:
+            await self.store.server_back(guild.id)
+        except StoreError:
+            log.exception("could not note that server %s added the bot", guild.id)
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Discord archived a thread: a game going on in it must not stay archived (an
+        archived thread delivers no click or command)."""
+        if self.store is not None and payload.data.get("thread_metadata", {}).get("archived"):
+            await threads.thread_archived(self, payload.thread_id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread was deleted: the game ends without a result."""
+        if self.store is not None:
+            await threads.channel_gone(self, payload.thread_id, thread=True)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its games, and those of its threads, end without a result."""
+        if self.store is not None:
+            await threads.channel_gone(self, channel.id, thread=False)
 
     async def _sender_loop(self) -> None:
         await self.wait_until_ready()

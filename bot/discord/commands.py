@@ -89,13 +89,14 @@ def build_new_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..
         game="Which game to play.",
         seats="Most players who may join (the game's maximum if left out).",
         reminder_hours="Hours before a slow player is reminded (default 24).",
-        ai_takeover="After the third reminder, let an AI play the move.",
+        ai_takeover="After the third reminder an AI plays for a silent player until they "
+                    "are back (default: yes).",
         **extra,
     )(new)
     if not many:
         app_commands.choices(game=game_choices(games))(new)
-    command = app_commands.Command(name="new", description="Open a lobby for a new game here.",
-                                   callback=new)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="new", description="Open a lobby for a new game here.", callback=new)
     if many:
         command.autocomplete("game")(_game_autocomplete)
     for name in extra:
@@ -315,6 +316,47 @@ def build_notify_command() -> app_commands.Command[Any, ..., None]:
     return notify
 
 
+def build_privacy_command() -> app_commands.Command[Any, ..., None]:
+    """``/privacy [delete]``: what the bot keeps about the caller, or deleting it; anywhere."""
+
+    @app_commands.command(name="privacy", description="See everything candybot keeps about "
+                          "you (only you see it), or delete it.")
+    @app_commands.describe(delete="Delete what is kept about you (games under way keep your "
+                                  "seat until they end).")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def privacy(interaction: discord.Interaction, delete: bool | None = None) -> None:
+        await flows.privacy(interaction, bool(delete))
+
+    return privacy
+
+
+def build_settings_command() -> app_commands.Command[Any, ..., None]:
+    """``/settings``: the server's defaults for new games (Manage Server)."""
+
+    @app_commands.command(name="settings", description="This server's defaults for new "
+                          "games (people with Manage Server).")
+    @app_commands.describe(
+        threads="Give each game a thread of its own (where I may create threads).",
+        reminder_hours="Hours between reminders to a player whose turn it is (default 24).",
+        ai_takeover="An AI plays for a player who let every reminder pass.",
+        games_channel="Allow games in this channel (add several one by one).",
+        any_channel="Allow games in every channel again.")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(interaction: discord.Interaction, threads: bool | None = None,
+                       reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
+                       ai_takeover: bool | None = None,
+                       games_channel: discord.TextChannel | None = None,
+                       any_channel: bool | None = None) -> None:
+        await flows.server_settings(interaction, threads=threads, reminder_hours=reminder_hours,
+                                    ai_takeover=ai_takeover,
+                                    games_channel=games_channel.id if games_channel else None,
+                                    any_channel=bool(any_channel))
+
+    return settings
+
+
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
@@ -323,3 +365,5 @@ def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> N
     tree.add_command(build_games_command())
     tree.add_command(build_away_command())
     tree.add_command(build_notify_command())
+    tree.add_command(build_privacy_command())
+    tree.add_command(build_settings_command())

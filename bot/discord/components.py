@@ -5,6 +5,7 @@ it needs, so clicks keep working after a restart:
 
 =================================================  ==========================================
 ``cb:lobby:<game>:<join|leave|ai|start|cancel>``   a lobby button
+``cb:lr:<game>``                                   the host's menu to remove a seat
 ``cb:m:<game>:<move>:<token>:<notation>``          plays one action
 ``cb:s:<game>:<move>:<token>``                     a menu of actions (values are notations)
 ``cb:ms:<game>:<move>:<token>``                    a several-at-once menu (values make one)
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -121,6 +122,20 @@ def _token(raw: str | None, move: int) -> str | int:
     return move if raw is None else raw
 
 
+def _select(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """The menu a click came from, as discord.py rebuilt it (a forged id on another kind
+    of component reads as an empty menu)."""
+    return item if isinstance(item, discord.ui.Select) else discord.ui.Select()
+
+
+def _options(item: discord.ui.Item[Any]) -> list[discord.SelectOption]:
+    return _select(item).options
+
+
+def _label(item: discord.ui.Item[Any]) -> str:
+    return (item.label or "") if isinstance(item, discord.ui.Button) else ""
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=_known(rf"cb:lobby:{GAME_ID}:(?P<op>join|leave|ai|start|cancel)")):
     """One of the lobby's buttons."""
@@ -134,11 +149,49 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> LobbyButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("lobby", interaction, self.game_id, self.op)
+
+
+class LobbyRemove(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=_known(rf"cb:lr:{GAME_ID}")):
+    """The lobby's menu for its host to remove a seat: ``u<user>`` a player, ``s<seat>`` an
+    AI seat (anyone may open it; the tables refuse everyone but the host)."""
+
+    def __init__(self, game_id: int, options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(_one_choice(f"cb:lr:{game_id}", "Host: remove a seat…", options))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyRemove:
+        return cls(int(match["game"]), _options(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _dispatch("lobby", interaction, self.game_id, "remove", value)
+
+
+class LobbyLevel(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=_known(rf"cb:ll:{GAME_ID}")):
+    """The lobby's menu for its host to set how an AI seat plays: ``s<seat>:<level>``."""
+
+    def __init__(self, game_id: int, options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(_one_choice(f"cb:ll:{game_id}", "Host: how an AI seat plays…",
+                                     options))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyLevel:
+        return cls(int(match["game"]), _options(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _dispatch("lobby", interaction, self.game_id, "level", value)
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -158,9 +211,9 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> ChoiceButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ChoiceButton:
         return cls(int(match["game"]), int(match["move"]), match["token"], match["notation"],
-                   item.label or "")
+                   _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("move", interaction, self.game_id, self.move, self.token, self.notation)
@@ -190,8 +243,8 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> ChoiceSelect:
-        return cls(int(match["game"]), int(match["move"]), match["token"], item.options)
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ChoiceSelect:
+        return cls(int(match["game"]), int(match["move"]), match["token"], _options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         notation = self.item.values[0] if self.item.values else ""
@@ -217,9 +270,9 @@ class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> ManySelect:
-        return cls(int(match["game"]), int(match["move"]), match["token"], item.options,
-                   min_values=item.min_values, max_values=item.max_values)
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ManySelect:
+        return cls(int(match["game"]), int(match["move"]), match["token"], _options(item),
+                   min_values=_select(item).min_values, max_values=_select(item).max_values)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("many", interaction, self.game_id, self.move, self.token,
@@ -237,7 +290,7 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> DecideButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> DecideButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -255,11 +308,36 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> BackButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> BackButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("back", interaction, self.game_id)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=_known(rf"cb:rm:{GAME_ID}")):
+    """Rematch: a new lobby for the same game and options, the same players seated."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                           custom_id=f"cb:rm:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("rematch", interaction, self.game_id)
+
+
+def rematch_view(game_id: int) -> discord.ui.View:
+    """The Rematch button alone (on a game-over board and on the game's card)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id))
+    return inert(view)
 
 
 class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -283,9 +361,9 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> StepButton:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> StepButton:
         return cls(int(match["game"]), int(match["move"]), match["token"], match["op"],
-                   int(match["page"]), match["path"], item.label or "")
+                   int(match["page"]), match["path"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("step", interaction, self.game_id, self.move, self.token, self.op,
@@ -308,9 +386,9 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> StepSelect:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> StepSelect:
         return cls(int(match["game"]), int(match["move"]), match["token"], int(match["n"]),
-                   item.options)
+                   _options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
@@ -334,8 +412,8 @@ class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> OldChoiceButton:
-        return cls(int(match["game"]), int(match["move"]), match["notation"], item.label or "")
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> OldChoiceButton:
+        return cls(int(match["game"]), int(match["move"]), match["notation"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch("move", interaction, self.game_id, self.move, self.move, self.notation)
@@ -355,8 +433,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: Any) -> OldChoiceSelect:
-        return cls(int(match["game"]), int(match["move"]), item.options)
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> OldChoiceSelect:
+        return cls(int(match["game"]), int(match["move"]), _options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         notation = self.item.values[0] if self.item.values else ""
@@ -364,9 +442,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, ChoiceButton, ChoiceSelect, ManySelect, DecideButton, BackButton, StepButton,
-    StepSelect,
-    OldChoiceButton, OldChoiceSelect)
+    LobbyButton, LobbyRemove, LobbyLevel, ChoiceButton, ChoiceSelect, ManySelect, DecideButton,
+    BackButton, RematchButton, StepButton, StepSelect, OldChoiceButton, OldChoiceSelect)
 
 
 def recognised(custom_id: str) -> bool:
@@ -381,7 +458,8 @@ async def answer_unrecognised(interaction: discord.Interaction) -> bool:
     """
     if interaction.type is not discord.InteractionType.component:
         return False
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    data: Mapping[str, object] = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
     if recognised(custom_id) and _on_message(interaction, custom_id):
         return False
     if interaction.response.is_done():
@@ -417,11 +495,23 @@ def token_fits(token: str) -> bool:
     return re.fullmatch(TOKEN, token) is not None
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
-    """Join, Leave, Add AI seat, Start and Cancel."""
+def lobby_view(game_id: int, removable: Sequence[tuple[str, str]] = (),
+               levels: Sequence[tuple[str, str]] = ()) -> discord.ui.View:
+    """Join, Leave, Add AI seat, Start and Cancel; with ``removable`` seats (``(value,
+    label)``: every seat but the host's), the host's menu to remove one; with ``levels``
+    (``(value, label)`` per AI seat and level it may change to), the host's menu to set
+    how an AI seat plays."""
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game_id, op))
+    options = [discord.SelectOption(label=_clip(label, MAX_BUTTON_LABEL), value=value)
+               for value, label in removable[:25]]
+    if options:
+        view.add_item(LobbyRemove(game_id, options))
+    picks = [discord.SelectOption(label=_clip(label, MAX_BUTTON_LABEL), value=value)
+             for value, label in levels[:25]]
+    if picks:
+        view.add_item(LobbyLevel(game_id, picks))
     return inert(view)
 
 

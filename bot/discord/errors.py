@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import discord
 
+from bot.discord import words
 from bot.games.engine import GameError
 from bot.store import StoreError
 
@@ -85,9 +86,20 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = False) ->
     interaction.extras[PUBLIC_THINKING] = not ephemeral
 
 
+#: Discord's error code for an interaction answered before.
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def answered_elsewhere(exc: BaseException) -> bool:
+    """Whether ``exc`` says the interaction was already answered (by this very request
+    delivered twice, or in another process)."""
+    return isinstance(exc, discord.InteractionResponded) or (
+        isinstance(exc, discord.HTTPException) and exc.code == ALREADY_ACKNOWLEDGED)
+
+
 def describe(interaction: discord.Interaction) -> str:
     """Where an interaction came from, for log lines."""
-    data = interaction.data or {}
+    data: Mapping[str, object] = interaction.data or {}
     custom_id = str(data.get("custom_id") or "")
     # A button's id may carry a private choice (a card in hand): log only its kind.
     what = data.get("name") or ":".join(custom_id.split(":")[:2]) or interaction.type.name
@@ -101,7 +113,16 @@ async def guarded(interaction: discord.Interaction, game_id: int | None = None,
     try:
         yield
     except FRIENDLY as exc:
-        await _safe_tell(interaction, str(exc))
+        await _safe_tell(interaction, words.refusal(exc))
+    except (discord.InteractionResponded, discord.HTTPException) as exc:
+        if not answered_elsewhere(exc):
+            log.exception("unexpected error handling %s (game %s)", describe(interaction),
+                          game_id)
+            await _safe_tell(interaction, SOMETHING_WRONG)
+            return
+        # The same interaction delivered twice (a resumed gateway, another process): the
+        # first delivery answers it; this one stops here, having changed nothing.
+        log.info("%s was answered already; not handled twice", describe(interaction))
     except Exception:
         log.exception("unexpected error handling %s (game %s)", describe(interaction), game_id)
         await _safe_tell(interaction, SOMETHING_WRONG)

@@ -20,32 +20,40 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import discord
 
 import renderers
 from bot.away import DAY, QuietHours, Vacation
+from bot.discord import words
+from bot.discord.words import escaped
 from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Game, Result, View
 from bot.games.words import STANDING_IN, listing
-from bot.store import ActionRecord, GameRecord, SeatRecord, StatLine
+from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLine
 from bot.tables import (
+    FORMER_PLAYER,
     MAX_REMINDERS,
+    STAND_IN_LEVEL,
     Board,
+    Forgotten,
     Hand,
-    Handover,
     Lobby,
     MyGame,
-    Reminder,
     SeatVote,
     Status,
     Step,
     plural,
+    seat_label,
+    step_of,
 )
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+#: Discord keeps at most this many characters of an attachment's description (alt text).
+MAX_ALT = 1024
 #: How long one step's narration may be in a board message before it is summarised.
 STEP_BUDGET = 600
 #: What a summarised step ends with.
@@ -54,7 +62,6 @@ FULL_IN_LOG = "(The full account is in `/game log`.)"
 LOG_PAGES = 5
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 Renderer = Callable[[View], bytes]
-Animator = Callable[[Sequence[bytes]], bytes]
 
 NOBODY = discord.AllowedMentions.none()
 
@@ -76,13 +83,17 @@ class Outgoing:
     mentions: discord.AllowedMentions = field(default_factory=lambda: NOBODY)
     #: An animation of the latest move, attached beside the picture.
     gif: bytes | None = None
+    #: The picture in words, for a screen reader (Discord's attachment description).
+    alt: str = ""
 
     def files(self) -> list[discord.File]:
         out = []
         if self.image is not None:
-            out.append(discord.File(io.BytesIO(self.image), filename=self.filename))
+            out.append(discord.File(io.BytesIO(self.image), filename=self.filename,
+                                    description=clip(self.alt, MAX_ALT) or None))
         if self.gif is not None:
-            out.append(discord.File(io.BytesIO(self.gif), filename="move.gif"))
+            out.append(discord.File(io.BytesIO(self.gif), filename="move.gif",
+                                    description=clip(self.alt, MAX_ALT) or None))
         return out
 
     def kwargs(self, *, with_view: bool = True) -> dict[str, object]:
@@ -268,8 +279,8 @@ def seat_mark(game: Game, seat: int) -> str:
 
 
 def marked(game: Game, seat: int, name: str) -> str:
-    """A player's name in bold after their seat's mark."""
-    return f"{seat_mark(game, seat)} **{name}**"
+    """A player's name in bold after their seat's mark (escaped: a name shows as typed)."""
+    return f"{seat_mark(game, seat)} **{escaped(name)}**"
 
 
 def who(game: Game, seat: SeatRecord) -> str:
@@ -308,8 +319,10 @@ def step_line(game: Game, step: Step, you: int | None = None) -> str:
         subject = name
     said = " ".join(step.events)
     if said.startswith(step.name + " "):
-        return f"{subject}{said[len(step.name):]}"
-    head = f"{subject} {step.notation}." if step.hidden else f"{subject} played `{step.notation}`."
+        return f"{subject}{escaped(said[len(step.name):])}"
+    said = escaped(said)
+    head = (f"{subject} {escaped(step.notation)}." if step.hidden
+            else f"{subject} played `{step.notation}`.")
     return f"{head} {said}" if said else head
 
 
@@ -326,7 +339,7 @@ def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None, *,
         if not lines or lines[-1] != line:
             lines.append(line)
         if seat is not None:  # lines that hit the seat are told apart (see since_lines)
-            lines.extend(f"> {clip(p, 300)}" for p in step.private.get(seat, ())
+            lines.extend(f"> {clip(escaped(p), 300)}" for p in step.private.get(seat, ())
                          if not p.startswith(ALERT))
     return lines
 
@@ -338,14 +351,13 @@ def board_text(board: Board) -> str:
     """The narration of a move message: title, players, headline, steps, who acts next."""
     game = board.game
     lines = [f"**{game.title}** · move {board.move}", players_line(game, board.record.seats)]
-    if board.headline:
-        lines.append(board.headline)
+    lines.extend(words.news(item) for item in board.news)
     if board.result is not None or board.record.status == "finished":
         summary = board.result.summary if board.result else ""
         # The final scoring is what everybody wants to read: give it more room.
         lines.extend(step_lines(game, [without(step, summary) for step in board.steps],
                                 budget=2 * STEP_BUDGET))
-        lines.append("**Game over.**" + (f" {summary}" if summary else ""))
+        lines.append("**Game over.**" + (f" {escaped(summary)}" if summary else ""))
         marks = {s.name: s.seat for s in board.record.seats}
         for name, place, score in board.ranking:
             lines.append(f"{place}. {marked(game, marks.get(name, 0), name)}: {score}")
@@ -415,21 +427,40 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int | None) 
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}{tail}"
 
 
-def ping_text(handover: Handover) -> str:
-    """The short new message that pings the players just handed the turn (the board
-    itself never pings: see :func:`board_message`)."""
-    record = handover.record
-    seats = {s.user_id: s for s in record.seats if s.user_id and not s.ai}
-    names = listing([who(handover.game, seats[u]) for u in handover.users if u in seats])
-    if handover.board_message_id:  # the board on show above is edited: point to it
-        link = message_link(record.guild_id, record.channel_id, handover.board_message_id)
-        return f"{names}: your turn in **{handover.game.title}**: {link}"
-    return f"{names}: your turn in **{handover.game.title}** (move {handover.move})."
+def addressed(game: Game, users: Sequence[Sequence[int]]) -> str:
+    """``[[user, seat], ...]`` as an announcement addresses them: each seat's mark and a
+    mention."""
+    return listing([f"{seat_mark(game, int(seat))} {mention(int(user))}" for user, seat in users])
 
 
-def announcement(item: Handover | Reminder) -> str:
-    """The text of an announcement the outbox delivers: a hand-over ping or a reminder."""
-    return ping_text(item) if isinstance(item, Handover) else reminder_text(item)
+def ping_text(item: Announcement, game: Game) -> str:
+    """The words of a hand-over (an announcement about ``turn``) for the players it hands
+    the turn to; with a board to point to (an episode's edited board), a link to it."""
+    data = item.data or {}
+    names = addressed(game, data.get("users", ()))
+    if data.get("board"):
+        link = message_link(item.guild_id, item.channel_id, int(data["board"]))
+        return f"{names}: your turn in **{game.title}**: {link}"
+    return f"{names}: your turn in **{game.title}** (move {int(data.get('move', 0))})."
+
+
+def announcement(item: Announcement, game_of: Callable[[str], Game]) -> str:
+    """The text of an announcement the outbox delivers, worded from its data (an older
+    announcement queued as text is sent as it was)."""
+    data = item.data
+    if data is None:
+        return item.content
+    if item.kind == "notice":
+        return dm_closed_text(int(data["dm_closed"]))
+    game = game_of(str(data.get("game", "")))
+    about = data.get("about")
+    if about == "alert":
+        text = f"{clip(escaped(str(data.get('line', ''))), 1800)} ({game.title})"
+    elif about == "reminder":
+        text = reminder_text(item, game)
+    else:
+        text = ping_text(item, game)
+    return f"{text} · <#{item.channel_id}>" if item.kind == "dm" else text
 
 
 async def board_message(board: Board, renderer: Renderer | None,
@@ -440,13 +471,48 @@ async def board_message(board: Board, renderer: Renderer | None,
     drawing = early.drawing(board.view) if early is not None else None
     image = (await drawing if drawing is not None
              else await render(renderer, board.view, game_id=board.record.id))
-    return Outgoing(board_text(board), image, "board.png", view, NOBODY)
+    return Outgoing(board_text(board), image, "board.png", view, NOBODY, alt=board_alt(board))
+
+
+def _plain_step(step: Step) -> str:
+    """A step in plain words (alt text reads no markdown)."""
+    said = " ".join(step.events)
+    who = f"The AI for {step.name}" if step.for_human else step.name
+    if said.startswith(step.name + " "):
+        return f"{who}{said[len(step.name):]}"
+    return f"{who} {step.notation}." + (f" {said}" if said else "")
+
+
+def board_alt(board: Board) -> str:
+    """The board picture in words, for a screen reader: the game and move, whose turn or
+    the result, the scores, and the last move (what everybody may know)."""
+    names = {s.seat: s.name for s in board.record.seats}
+    parts = [f"{board.game.title} board, move {board.move}."]
+    if board.ranking:
+        parts.append("Game over: " + "; ".join(f"{place}. {name} {score}"
+                                              for name, place, score in board.ranking) + ".")
+    else:
+        acting = [names.get(seat, f"Seat {seat + 1}") for seat in board.to_act]
+        if acting:
+            parts.append(f"To play: {listing(acting)}.")
+        scores = board.game.scores(board.state)
+        parts.append("Scores: " + ", ".join(f"{names.get(seat, seat)} {score}"
+                                             for seat, score in sorted(scores.items())) + ".")
+    if board.steps:
+        parts.append("Last: " + _plain_step(board.steps[-1]))
+    return clip(" ".join(parts), MAX_ALT)
+
+
+def movement_alt(board: Board) -> str:
+    """The movement GIF in words."""
+    last = f": {_plain_step(board.steps[-1])}" if board.steps else ""
+    return clip(f"An animation of the last move of {board.game.title}{last}", MAX_ALT)
 
 
 def mover_text(board: Board, user_id: int, played: str) -> str:
     """The private answer to the player who moved: their move and what only they learn."""
     lines = [f"You played `{played}`."]
-    lines.extend(f"> {clip(line, 300)}" for line in board.private_lines(user_id))
+    lines.extend(f"> {clip(escaped(line), 300)}" for line in board.private_lines(user_id))
     if board.edits:
         lines.append("The board message above shows the rest.")
     return fit(lines, keep_last=0)
@@ -467,7 +533,7 @@ def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) 
     if not since:
         return []
     earlier = f" ({plural(more, 'earlier move')} in `/game log`)" if more else ""
-    hits = [clip(line, 300) for step in since for line in step.private.get(seat, ())
+    hits = [clip(escaped(line), 300) for step in since for line in step.private.get(seat, ())
             if line.startswith(ALERT)] if seat is not None else []
     return [f"Since your last turn{earlier}:", *hits, *step_lines(game, since, seat)]
 
@@ -495,7 +561,10 @@ async def hand_message(hand: Hand, renderer: Renderer | None,
                      f"{listing([marked(hand.game, s, names.get(s, '?')) for s in hand.waiting])}.")
     else:
         lines.append("It is not your turn.")
-    return Outgoing(fit(lines, keep_last=2), image, "hand.png", view, NOBODY)
+    seen = (f"{hand.game.title}: what {seat_name} sees, move {hand.move}. "
+            + (f"Your moves: {', '.join(a.notation for a in hand.legal[:30])}." if hand.legal
+               else "Nothing to do now."))
+    return Outgoing(fit(lines, keep_last=2), image, "hand.png", view, NOBODY, alt=seen)
 
 
 # --------------------------------------------------------------------------- lobby and info
@@ -509,14 +578,20 @@ def lobby_text(lobby: Lobby) -> str:
     host = f", hosted by {mention(owner)}" if owner else ""
     lines = [f"**{game.title}** lobby{host}."]
     if record.options:
-        shown = ", ".join(f"{k}: {v}" for k, v in record.options.items())
+        shown = ", ".join(f"{k}: {escaped(str(v))}" for k, v in record.options.items())
         lines.append(f"Options: {shown}.")
     hours = float(record.settings.get("reminder_hours", 24))
-    takeover = ", then an AI moves for them" if record.settings.get("ai_takeover") else ""
+    if record.settings.get("ai_takeover"):
+        level = record.settings.get("stand_in_level", STAND_IN_LEVEL)
+        takeover = (f", then an AI plays for a silent player, at its {level} level, until "
+                    f"they are back (the table can vote to give the seat to the AI for good)")
+    else:
+        takeover = (", then the others can vote to give a silent player's seat to the AI "
+                    "(`/game vote`)")
     lines.append(f"Reminders every {hours:g} h (at most {MAX_REMINDERS}){takeover}.")
     lines.append(f"Seats ({len(record.seats)}/{max_seats}, {game.min_seats} needed to start):")
     for seat in record.seats:
-        name = f"{marked(game, seat.seat, seat.name)} (AI)" if seat.ai else who(game, seat)
+        name = f"{marked(game, seat.seat, seat_label(seat))} (AI)" if seat.ai else who(game, seat)
         lines.append(f"{seat.seat + 1}. {name}")
     if lobby.closed == "cancelled":
         lines.append("This lobby was cancelled.")
@@ -532,12 +607,13 @@ def lobby_text(lobby: Lobby) -> str:
 def status_text(status: Status) -> str:
     """``/game status``: whose turn, since when, scores, next reminder and AI take-over."""
     record = status.record
-    lines = [f"**{status.game.title}**: {status.summary}"]
+    lines = [f"**{status.game.title}**: {escaped(status.summary)}"]
     if record.status in ("finished", "aborted"):
         lines.append(ended_line(record))
-        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in status.scores) + ".")
+        lines.append(scores_line(status))
         return fit(lines)
-    waiting = ", ".join(mention(u) if u else name for name, u in status.to_act) or "nobody"
+    waiting = ", ".join(mention(u) if u else escaped(name)
+                        for name, u in status.to_act) or "nobody"
     lines.append(f"Waiting for {waiting} since {stamp(record.turn_started_at)}.")
     away = away_line(status.game, record.seats, status.away)
     if away:
@@ -548,8 +624,45 @@ def status_text(status: Status) -> str:
     if status.takeover_at:
         lines.append(f"The AI moves for them {stamp(status.takeover_at)} "
                      f"({stamp(status.takeover_at, 'f')}) if they have not moved by then.")
-    lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in status.scores) + ".")
+    lines.append(scores_line(status))
     return fit(lines)
+
+
+def scores_line(status: Status) -> str:
+    return "Scores: " + ", ".join(f"{escaped(n)} {s}" for n, s in status.scores) + "."
+
+
+def settings_text(settings: dict[str, Any]) -> str:
+    """The server's defaults for new games, as ``/settings`` says them."""
+    threads = ("each game gets a thread of its own where I may create threads"
+               if settings.get("threads", True) else "one game per channel, no threads")
+    hours = settings.get("reminder_hours")
+    takeover = settings.get("ai_takeover", True)
+    channels = settings.get("channels") or []
+    where = ", ".join(f"<#{int(c)}>" for c in channels) if channels else "any channel"
+    return ("This server's defaults for new games:\n"
+            f"- Threads: {threads}.\n"
+            f"- Reminders every {hours if hours is not None else 24:g} h.\n"
+            f"- AI take-over of a silent seat: {'on' if takeover else 'off'}.\n"
+            f"- Games may open in: {where}.\n"
+            "A lobby's own options still win over these.")
+
+
+def opening_text(title: str) -> str:
+    """The card for the moment between its post and its lobby."""
+    return f"A lobby for **{title}** is opening…"
+
+
+def lobby_opened_text(lobby: Lobby) -> str:
+    """The host's private answer: where their lobby is (thread mode)."""
+    return (f"Your lobby for **{lobby.game.title}** is open: <#{lobby.record.channel_id}>. "
+            f"Players join with the buttons on its card; the game is played in its thread.")
+
+
+def gone_text(what: str) -> str:
+    """Said where it can still be said when a moderator deleted a game's ``thread``,
+    ``channel`` or ``card``."""
+    return f"This game ended without a result: its {what} was deleted."
 
 
 def ended_line(record: GameRecord) -> str:
@@ -587,11 +700,11 @@ def history_text(game_of: Callable[[str], Game],
 def log_line(record: GameRecord, action: ActionRecord) -> str:
     """One logged action as everybody may read it: who, the move, its whole narration."""
     seat = next((s for s in record.seats if s.seat == action.seat), None)
-    name = seat.name if seat is not None else f"Seat {action.seat + 1}"
+    name = escaped(seat.name) if seat is not None else f"Seat {action.seat + 1}"
     if action.by_ai and seat is not None and not seat.ai:
         name = f"the AI for {name}"
-    shown = action.shown if action.public else f"`{action.notation}`"
-    said = f" · {action.narration}" if action.narration else ""
+    shown = escaped(action.shown) if action.public else f"`{action.notation}`"
+    said = f" · {escaped(action.narration)}" if action.narration else ""
     return f"{action.n}. {name}: {shown}{said}"
 
 
@@ -688,6 +801,16 @@ def leaderboard_text(board: dict[str, object]) -> str:
     return f"**{board['title']}** (top {len(rows)})."  # type: ignore[arg-type]
 
 
+def leaderboard_alt(board: dict[str, object]) -> str:
+    """The leaderboard picture in words, for a screen reader (Discord's ``description``)."""
+    rows = board["rows"]
+    assert isinstance(rows, list)
+    ranked = "; ".join(f"{n}. {row['name']}, {row['rating']}"
+                       f"{' (provisional)' if row['provisional'] else ''}"
+                       for n, row in enumerate(rows, start=1))
+    return clip(f"{board['title']}: {ranked or 'nobody rated yet'}.", 1024)
+
+
 def waited(seconds: float) -> str:
     """How long a wait has lasted, in its largest whole unit: "2 days", "5 hours"."""
     minutes = int(max(0.0, seconds) // 60)
@@ -717,9 +840,9 @@ def my_game_line(entry: MyGame, now: float) -> str:
             outcome = "you won"
         else:
             outcome = f"you placed {entry.place} of {entry.players}"
-        said = f" ({clip(entry.summary, 200)})" if entry.summary else ""
+        said = f" ({clip(escaped(entry.summary), 200)})" if entry.summary else ""
         return f"{head}: {outcome}{said}, ended {stamp(record.updated_at)}. {link}"
-    waiting = listing(list(entry.waiting_for)) or "nobody"
+    waiting = listing([escaped(n) for n in entry.waiting_for]) or "nobody"
     return f"{head}: waiting for {waiting}. {link}"
 
 
@@ -764,9 +887,10 @@ def vacation_text(vacation: Vacation) -> str:
 def vote_text(vote: SeatVote, voter: str) -> str:
     """A vote on a stood-in seat that has not carried yet, as the table sees it."""
     what = "to the AI for good" if vote.give == "ai" else "to a new player"
-    return (f"{clip(voter, 40)} votes to give {vote.player}'s seat {what}: "
+    player = escaped(vote.player)
+    return (f"{escaped(clip(voter, 40))} votes to give {player}'s seat {what}: "
             f"{vote.votes} of the {vote.needed} votes it needs. The others vote with "
-            f"`/game vote`; {vote.player} keeps the seat by coming back.")
+            f"`/game vote`; {player} keeps the seat by coming back.")
 
 
 def notify_text(mode: str, pings: str = "each") -> str:
@@ -803,16 +927,53 @@ def back_text(ended: bool) -> str:
     return "You had no vacation to end."
 
 
-def reminder_text(reminder: Reminder) -> str:
-    """A reminder ping, with what happened since the reminded players last acted."""
-    names = " ".join(mention(u) for u in reminder.mentions)
-    record = reminder.record
-    lines = since_lines(reminder.game, reminder.since, reminder.since_more, None)
-    lines.append(f"Reminder {reminder.number} of {MAX_REMINDERS}: {names}, it is your turn in "
-                 f"**{reminder.game.title}** (waiting since {stamp(record.turn_started_at)}).")
-    if reminder.last and reminder.takeover_at:
-        lines.append(f"This is the last one: if you have not moved {stamp(reminder.takeover_at)}, "
+def reminder_text(item: Announcement, game: Game) -> str:
+    """A reminder (an announcement about ``reminder``), with what happened since the
+    reminded players last acted."""
+    data = item.data or {}
+    since = [step_of(step) for step in data.get("since", ())]
+    lines = since_lines(game, since, int(data.get("since_more", 0)), None)
+    number, of = int(data.get("number", 1)), int(data.get("of", MAX_REMINDERS))
+    lines.append(f"Reminder {number} of {of}: {addressed(game, data.get('users', ()))}, it is "
+                 f"your turn in **{game.title}** (waiting since "
+                 f"{stamp(data.get('waiting_since'))}).")
+    takeover_at = data.get("takeover_at")
+    if data.get("last") and takeover_at:
+        lines.append(f"This is the last one: if you have not moved {stamp(takeover_at)}, "
                      f"an AI plays your move.")
-    elif reminder.last:
-        lines.append("This is the last reminder.")
+    elif data.get("last"):
+        lines.append("This is the last reminder: if they still do not move, the others can "
+                     "give the seat to the AI with `/game vote`.")
     return fit(lines, keep_last=2)
+
+
+def privacy_text(kept: dict[str, object]) -> str:
+    """The private answer to ``/privacy``: what the attached file holds, in a few words."""
+    def count(key: str) -> int:
+        value = kept.get(key)
+        return len(value) if isinstance(value, list) else 0
+
+    return (f"Everything candybot keeps about you is in the file below: "
+            f"{plural(count('games'), 'game')} you sat in, "
+            f"{plural(count('results'), 'result')}, {plural(count('ratings'), 'rating')}, "
+            f"your settings (quiet hours, vacations, notifications), table votes and "
+            f"{plural(count('announcements'), 'message')} that named you. "
+            f"docs/privacy.md says why each is kept and for how long. "
+            f"`/privacy delete:True` deletes all of it that no game under way needs.")
+
+
+def forgotten_text(forgotten: Forgotten) -> str:
+    """The private answer to ``/privacy delete``."""
+    deleted = forgotten.deleted
+    settings = sum(deleted.get(k, 0) for k in ("quiet_hours", "vacations", "notify"))
+    lines = [f"Deleted: {plural(settings, 'setting')} (quiet hours, vacations, notifications), "
+             f"{plural(deleted.get('ratings', 0), 'rating')}, "
+             f"{plural(deleted.get('seat_votes', 0), 'vote')} and "
+             f"{plural(deleted.get('announcements', 0), 'message')} that named you. "
+             f"In {plural(deleted.get('ended_games', 0), 'ended game')} you are now "
+             f"\"{FORMER_PLAYER}\", and your results there count for nobody."]
+    if forgotten.kept_games:
+        lines.append(f"{plural(forgotten.kept_games, 'game')} under way (or lobbies) still "
+                     f"hold your seat and name, for the other players; leave with "
+                     f"`/game leave`, or run this again once they have ended.")
+    return fit(lines, keep_last=0)

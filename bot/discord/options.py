@@ -16,6 +16,8 @@ from discord import app_commands
 
 #: Discord's integer options lie within plus or minus this.
 DISCORD_INTEGER = 2**53
+#: The largest Discord id (snowflake) the bot can keep: a signed 64-bit number.
+MAX_ID = 2**63 - 1
 
 
 def _given(data: dict[str, Any]) -> dict[str, Any]:
@@ -46,6 +48,11 @@ def _problem(parameter: app_commands.Parameter, value: Any) -> str | None:
     elif kind is Kind.boolean:
         if not isinstance(value, bool):
             return f"`{name}` must be true or false."
+    elif kind in (Kind.user, Kind.channel, Kind.role, Kind.mentionable, Kind.attachment):
+        # A Discord id: a snowflake, which the store keeps as a signed 64-bit number.
+        if isinstance(value, bool) or not str(value).isdigit() or int(value) > MAX_ID:
+            return f"`{name}` is not a Discord id."
+        return None
     else:
         return None
     low, high = parameter.min_value, parameter.max_value

@@ -20,13 +20,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
 
 import aiohttp
 import discord
 
-from bot.discord import messages
+from bot.discord import messages, pacing
+from bot.games.engine import Game
 from bot.store import Announcement, OutboxRecord, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -60,25 +61,47 @@ def backoff(attempts: int, retry_after: float | None = None) -> float:
     return max(wait, retry_after or 0.0)
 
 
-#: Posts the current board of a game (``game_id, kind's content, nonce``) and returns the
-#: message's id, or None when there is nothing to post any more (a newer board is on show).
-BoardPoster = Callable[[int, str, str], Awaitable[int | None]]
+#: Posts the current board of a game for a claimed announcement (a ``board``, or a ping
+#: that rides on one) and returns the message's id, or None when there is no board to
+#: post any more (a newer board is on show).
+BoardPoster = Callable[[OutboxRecord], Awaitable[int | None]]
+#: The message a ``dm`` announcement sends, as keyword arguments of ``send`` (a turn DM:
+#: the player's own view and their first choices), or None for its words alone.
+DirectMaker = Callable[[OutboxRecord], Awaitable[dict[str, Any] | None]]
+
+
+def rides_on_board(item: Announcement) -> bool:
+    """Whether ``item`` is a queued board, or a hand-over ping meant to be carried by the
+    new board of its move (not one pointing to an edited board, nor an older text row)."""
+    data = item.data or {}
+    return item.kind == "board" or (item.kind == "turn" and "shown" in data
+                                    and not data.get("board"))
 
 
 class Outbox:
     """Delivers the store's pending announcements through ``poster``.
 
-    An announcement of kind ``"board"`` (a board Discord refused after a saved change)
-    is delivered by ``boards``, which draws the game's board as it stands then.
+    An announcement of kind ``"board"`` (a board Discord refused after a saved change),
+    and a ping whose board was refused with it, are delivered by ``boards``, which draws
+    the game's board as it stands then (a ping whose board is no longer needed goes out
+    on its own).
     """
 
     def __init__(self, store: Store, poster: Poster,
                  clock: Callable[[], float] = time.time, *,
-                 boards: BoardPoster | None = None) -> None:
+                 boards: BoardPoster | None = None,
+                 directs: DirectMaker | None = None,
+                 games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.poster = poster
         self.clock = clock
         self.boards = boards
+        self.directs = directs
+        if games is None:
+            from bot.games import GAMES
+
+            games = GAMES
+        self.games = games
         self._wake = asyncio.Event()
 
     async def deliver(self, channel_id: int | None = None) -> int:
@@ -98,28 +121,60 @@ class Outbox:
                 return delivered
             if not claimed:
                 return delivered
-            results = await asyncio.gather(*(self._post(row) for row in claimed))
+            results = await asyncio.gather(*(self.post(row) for row in claimed))
             accepted = sum(results)
             delivered += accepted
             if accepted < len(claimed) and channel_id is not None:
                 return delivered
             if not accepted:
                 return delivered
-            if channel_id is not None and not any(row.more for row in claimed):
-                return delivered  # the channel's queue is empty: no need to ask again
+            # The channel's queue is empty: no need to ask again (unless a refused DM just
+            # queued its notice).
+            if channel_id is not None and not any(
+                    row.more or row.announcement.kind == "dm" for row in claimed):
+                return delivered
 
-    async def _post(self, row: OutboxRecord) -> bool:
-        """Post one claimed announcement and record how it went."""
-        item = row.announcement
-        channel = self.poster.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
+    async def deliver_until(self, channel_id: int, match: Callable[[OutboxRecord], bool],
+                            superseded: Callable[[OutboxRecord], bool] = lambda row: False,
+                            ) -> OutboxRecord | None:
+        """Deliver ``channel_id``'s due announcements in order until the next one is one
+        that ``match`` picks: that one is returned claimed and not posted (its caller posts
+        it with a board, then calls :meth:`delivered`, or :meth:`post` should the board
+        fail). Those that ``superseded`` picks are marked delivered unposted (a queued
+        board the caller's newer board replaces). ``None`` when no such announcement is
+        next (everything due was delivered, or one was refused and the rest wait behind
+        it)."""
+        while True:
+            try:
+                claimed = await self.store.claim_announcements(
+                    self.clock(), lease=LEASE_SECONDS, channel_id=channel_id, limit=1)
+            except StoreError:
+                log.warning("could not read the outbox; trying again later", exc_info=True)
+                return None
+            if not claimed:
+                return None
+            row = claimed[0]
+            if match(row):
+                return row
+            if superseded(row):
+                await self.delivered(row, None)
+            elif not await self.post(row):
+                return None
+
+    async def delivered(self, row: OutboxRecord, message_id: int | None) -> None:
+        """A claimed announcement went out (with a board, in message ``message_id``)."""
         try:
-            if item.kind == "board" and self.boards is not None and item.game_id is not None:
-                sent_id = await self.boards(item.game_id, item.content, row.nonce)
-            elif item.kind == "dm":
-                sent_id = await self._direct(row)
-            else:
-                sent_id = (await channel.send(item.content, nonce=row.nonce,
-                                              allowed_mentions=messages.only(item.mentions))).id
+            await self.store.announcement_delivered(row.id, message_id, self.clock())
+        except StoreError:
+            # Posted but not marked: the lease runs out and the nonce stops a second post.
+            log.warning("announcement %s was posted but could not be marked delivered", row.id,
+                        exc_info=True)
+
+    async def post(self, row: OutboxRecord, *, alone: bool = False) -> bool:
+        """Post one claimed announcement and record how it went; ``alone``: as a message
+        of its own, even a ping that would ride on its board."""
+        try:
+            sent_id = await self._send(row, alone=alone)
         except discord.HTTPException as exc:
             await self._failed(row, exc, getattr(exc, "status", 0) or 0,
                                getattr(exc, "retry_after", None))
@@ -127,13 +182,24 @@ class Outbox:
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             await self._failed(row, exc, 0, None)
             return False
-        try:
-            await self.store.announcement_delivered(row.id, sent_id, self.clock())
-        except StoreError:
-            # Posted but not marked: the lease runs out and the nonce stops a second post.
-            log.warning("announcement %s was posted but could not be marked delivered", row.id,
-                        exc_info=True)
+        await self.delivered(row, sent_id)
         return True
+
+    async def _send(self, row: OutboxRecord, *, alone: bool = False) -> int | None:
+        item = row.announcement
+        if self.boards is not None and rides_on_board(item) and not alone:
+            sent_id = await self.boards(row)
+            if sent_id is not None or item.kind == "board":
+                return sent_id
+        if item.kind == "dm":
+            return await self._direct(row)
+        channel = self.poster.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
+        return (await channel.send(self.words(item), nonce=row.nonce,
+                                   allowed_mentions=messages.only(item.mentions))).id
+
+    def words(self, item: Announcement) -> str:
+        """What ``item`` says, worded from its data now."""
+        return messages.announcement(item, lambda slug: self.games[slug])
 
     async def _direct(self, row: OutboxRecord) -> int | None:
         """Send a ``dm`` announcement to its one user. Discord refusing it (the user closed
@@ -141,16 +207,25 @@ class Outbox:
         the player is still named by every ping."""
         item = row.announcement
         (user,) = item.mentions
+        made = None
+        if self.directs is not None:
+            try:
+                made = await self.directs(row)
+            except Exception:
+                # The words alone still reach the player.
+                log.exception("could not make the direct message of announcement %s", row.id)
         try:
             channel = await self.poster.create_dm(discord.Object(id=user))
-            return (await channel.send(item.content, nonce=row.nonce,
+            if made is not None:
+                return (await channel.send(**made, nonce=row.nonce)).id
+            return (await channel.send(self.words(item), nonce=row.nonce,
                                        allowed_mentions=messages.NOBODY)).id
         except discord.Forbidden:
             log.info("user %s does not take direct messages; reaching them in channel %s",
                      user, item.channel_id)
             if await self.store.dm_refused(user, self.clock()):
                 notice = Announcement(item.channel_id, item.guild_id, item.game_id, "notice",
-                                      messages.dm_closed_text(user))
+                                      data={"dm_closed": user})
                 await self.store.queue_announcements((notice,), self.clock())
             return None
 
@@ -186,7 +261,12 @@ class Outbox:
         return count
 
     async def run(self) -> None:
-        """The background loop: deliver what is due, then sleep until the next is due."""
+        """The background loop: deliver what is due, then sleep until the next is due.
+        Its requests wait behind those of moves being answered (:mod:`~bot.discord.pacing`)."""
+        with pacing.background():
+            await self._run()
+
+    async def _run(self) -> None:
         while True:
             await self.deliver()
             try:

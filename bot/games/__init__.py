@@ -1,9 +1,9 @@
 """Pure game rules. Nothing in this package imports discord or PIL or does I/O
-beyond reading its own content files from ``candybot_data/`` once.
+beyond reading its own content files from ``data/`` once.
 
 The catalogue: a game is one package ``bot/games/<package>/`` whose ``GAME`` is
 its rules object. From the package name follow its renderer
-(``renderers/<package>.py``), its content (``candybot_data/<package>/``) and from its slug
+(``renderers/<package>.py``), its content (``data/<package>/``) and from its slug
 its rules document (``docs/rules/<slug>.md``). Adding a game adds one line to
 :data:`PACKAGES` and touches nothing else outside its own files.
 """

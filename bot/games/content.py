@@ -1,9 +1,10 @@
-"""Read card lists and board layouts from ``candybot_data/``.
+"""Read card lists and board layouts from ``data/``.
 
-Content is the ``candybot_data`` package (the repository's ``candybot_data/``
-folder, shipped in the wheel beside ``bot`` and ``renderers``); when the project
-runs from a source tree that is not installed, that folder is read directly.
-Files are read once and cached.
+The content is the repository's ``data/`` folder, shipped in the wheel as the
+``candybot_data`` package beside ``bot`` and ``renderers``. Running from a source
+tree (a checkout, with its ``pyproject.toml``), ``data/`` is read directly, so an
+edit there counts at once; an installed bot reads the package. Files are read once
+and cached.
 """
 
 from __future__ import annotations
@@ -14,23 +15,24 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-_SOURCE_DATA = Path(__file__).resolve().parents[2] / "candybot_data"
+_CHECKOUT = Path(__file__).resolve().parents[2]
+_SOURCE_DATA = _CHECKOUT / "data"
+
+
+def data_root() -> Path:
+    """The content folder: the checkout's ``data/``, else the installed package."""
+    if (_CHECKOUT / "pyproject.toml").is_file() and _SOURCE_DATA.is_dir():
+        return _SOURCE_DATA
+    return Path(str(resources.files("candybot_data")))
 
 
 def data_path(*parts: str) -> Path:
-    """Path of a file under ``candybot_data/`` (installed package first, then the source tree)."""
-    try:
-        root = resources.files("candybot_data")
-        candidate = Path(str(root.joinpath(*parts)))
-        if candidate.exists():
-            return candidate
-    except ModuleNotFoundError:
-        pass
-    return _SOURCE_DATA.joinpath(*parts)
+    """Path of a file of the content (``data/<parts>``)."""
+    return data_root().joinpath(*parts)
 
 
 @cache
 def load_json(*parts: str) -> Any:
-    """Parsed JSON of ``candybot_data/<parts>``; cached, so treat the result as read-only."""
+    """Parsed JSON of ``data/<parts>``; cached, so treat the result as read-only."""
     with data_path(*parts).open(encoding="utf-8") as handle:
         return json.load(handle)

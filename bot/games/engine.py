@@ -53,9 +53,10 @@ import hashlib
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from functools import lru_cache
+from typing import Any, ClassVar, Protocol
 
 from bot.games.colours import STANDARD_SEATS
 from bot.games.rng import Rng
@@ -76,7 +77,14 @@ class GameError(Exception):
 
 
 class NotationError(GameError):
-    """The text is not an action in this game's notation at all."""
+    """The text is not an action in ``game``'s notation at all: ``typed`` (empty: nothing
+    was typed) and the game's ``help``."""
+
+    def __init__(self, game: str, typed: str, help: str) -> None:
+        super().__init__(f"not a move of {game}: {typed!r}")
+        self.game = game
+        self.typed = typed
+        self.help = help
 
 
 class IllegalActionError(GameError):
@@ -84,15 +92,23 @@ class IllegalActionError(GameError):
 
 
 class AmbiguousActionError(GameError):
-    """The text fits more than one legal action."""
+    """The text ``typed`` fits more than one legal action: the ``candidates``."""
 
-    def __init__(self, message: str, candidates: Sequence[str]) -> None:
-        super().__init__(message)
+    def __init__(self, typed: str, candidates: Sequence[str]) -> None:
+        super().__init__(f"{typed!r} could mean any of {len(candidates)} moves")
         self.candidates = list(candidates)
+        self.typed = typed
 
 
 class NotYourTurnError(GameError):
-    """The seat may not act now."""
+    """The seat may not act now: ``waiting`` names the seats the game waits for, and
+    ``decided`` says the seat has already given its answer to a joint decision."""
+
+    def __init__(self, message: str, *, waiting: Sequence[str] = (),
+                 decided: bool = False) -> None:
+        super().__init__(message)
+        self.waiting = tuple(waiting)
+        self.decided = decided
 
 
 class StaleActionError(GameError):
@@ -112,7 +128,15 @@ class CorruptStateError(GameError):
 
 
 class RulesVersionError(GameError):
-    """A saved game made under other rules than this bot plays, with no way to carry it over."""
+    """A saved game made under other rules than this bot plays, with no way to carry it over:
+    ``made`` is its rules version, ``plays`` this bot's, for the game ``title``."""
+
+    def __init__(self, message: str, *, title: str = "", made: int = 0, plays: int = 0,
+                 replaying: bool = False) -> None:
+        super().__init__(message)
+        self.title, self.made, self.plays = title, made, plays
+        #: Only a replay of the game is refused; the game itself plays on.
+        self.replaying = replaying
 
 
 # --------------------------------------------------------------------------- values
@@ -331,8 +355,8 @@ class Turn:
     events: list[Event] = field(default_factory=list)
 
     def say(self, text: str, seat: int | None = None, kind: str = "info", *,
-            reveals: bool = False, to: Sequence[int] | None = None,
-            hits: Sequence[int] = ()) -> None:
+            reveals: bool = False, to: Iterable[int] | None = None,
+            hits: Iterable[int] = ()) -> None:
         """Narrate; ``to`` makes the line private to those seats. ``hits`` names the seats
         this event hurts (a raid on their hideout, sugar taken from them): each also gets
         the line privately, marked with :data:`ALERT`, so that their next catch-up leads
@@ -387,7 +411,7 @@ class Game(ABC):
     phases: ClassVar[tuple[str, ...]] = ()
     #: One line per notation form, shown in help and parse errors.
     notation_help: ClassVar[str] = ""
-    #: A few sentences on how to play, for ``/game rules``.
+    #: A few sentences on how to play, for ``game rules``.
     rules_summary: ClassVar[str] = ""
     #: Seat colours in seat order, names from :data:`bot.games.colours.PAINTS`: text marks
     #: and pictures both draw a seat in this colour.
@@ -487,7 +511,7 @@ class Game(ABC):
         return None
 
     def zoom_spots(self, state: State) -> list[str]:
-        """Places a player may ask to see large (``/game board zoom:``); none by default.
+        """Places a player may ask to see large (``game board zoom:``); none by default.
 
         A renderer draws the neighbourhood of ``view["zoom"]`` when it is set.
         """
@@ -556,12 +580,30 @@ class Game(ABC):
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         """The AI policy: choose from ``legal`` seeing only ``view``."""
 
+    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
+        """Why the AI standing in for an absent player made the move that led from
+        ``before`` to ``after``, in one short sentence everybody may read (the player
+        who comes back reads it in the log), or ``None`` when it is not cheap to say.
+        By default, the points the move scored (scores are public in every view).
+        """
+        gained = self.scores(after).get(seat, 0) - self.scores(before).get(seat, 0)
+        if gained <= 0:
+            return None
+        return f"It chose this move to score {gained} {'point' if gained == 1 else 'points'}."
+
     def ai_strong(self, view: View, legal: list[Action], rng: Rng,
                   look: Lookahead) -> Action:
         """The strong AI: by default :meth:`ai`; a game with a search writes its own,
         which may play worlds its seat cannot tell from the real one forward
         (:class:`Lookahead`)."""
         return self.ai(view, legal, rng)
+
+    def expand(self, state: State, seat: int, text: str) -> str:
+        """A shorthand ``seat`` may type, written out in full notation (``text`` is
+        normalised); by default ``text`` as it is. Sugartopia lets ``place at c4`` mean the
+        card in the player's hand: the engine's :meth:`parse` reads every typed move
+        through this hook, so the shorthand needs no parser of its own."""
+        return text
 
     @abstractmethod
     def canonical(self, text: str) -> str | None:
@@ -647,12 +689,12 @@ class Game(ABC):
         groups: dict[tuple[str, str], list[tuple[Any, str | int]]] = {}
         for place in places:
             for holder, key in place.slots(new):
-                back = json.dumps(self.back_of(place.pool, holder[key]), sort_keys=True)
+                back = _back_text(self, place.pool, holder[key])
                 groups.setdefault((place.pool, back), []).append((holder, key))
         for slots in groups.values():
             items = [holder[key] for holder, key in slots]
             if canonical:
-                items.sort(key=lambda item: json.dumps(item, sort_keys=True))
+                items.sort(key=_json_text)
             rng.shuffle(items)
             for (holder, key), item in zip(slots, items, strict=True):
                 holder[key] = item
@@ -737,8 +779,8 @@ class Game(ABC):
         """
         raise RulesVersionError(
             f"This {self.title} game was started under rules version {state.get('rules')}, "
-            f"and this bot plays version {self.rules_version}; it cannot be carried over. "
-            "End it with `/game abort` and start a new one.")
+            f"and this bot plays version {self.rules_version}; it cannot be carried over.",
+            title=self.title, made=int(state.get("rules", 1)), plays=self.rules_version)
 
     # ----------------------------------------------------------------- decisions
 
@@ -835,16 +877,16 @@ class Game(ABC):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def actors(self, state: State) -> frozenset[int]:
+    def _actors(self, state: State) -> frozenset[int]:
         """Seats that may act now: the top decision's waiting seats, else the turn's."""
         top = self.top(state)
         if top is not None:
             return frozenset(top.waiting)
         return self.turn_actors(state)
 
-    def legal(self, state: State, seat: int) -> list[Action]:
+    def _legal(self, state: State, seat: int) -> list[Action]:
         """Every legal action for ``seat`` (empty if it may not act)."""
-        if seat not in self.actors(state):
+        if seat not in self._actors(state):
             return []
         top = self.top(state)
         actions = (self.decision_actions(state, top, seat) if top is not None
@@ -909,9 +951,16 @@ class Game(ABC):
             raise OptionsError(f"Unknown option {unknown[0]!r} for {self.title} (known: {known}).")
         out: dict[str, Any] = {}
         for spec in self.options:
-            value = raw.get(spec.name, spec.default)
-            out[spec.name] = _check_option(spec, value)
+            value = self.option_value(spec, raw.get(spec.name, spec.default))
+            if value is not None:
+                out[spec.name] = value
         return out
+
+    def option_value(self, spec: OptionSpec, value: Any) -> Any:
+        """``value`` of option ``spec`` as the game keeps it, or :class:`OptionsError`;
+        ``None`` leaves the option out of the game's options. By default the spec's own
+        kind checks it (a whole number in range, one of the choices, yes or no)."""
+        return _check_option(spec, value)
 
     def seat_name(self, state: State, seat: int) -> str:
         return str(state["seats"][seat]["name"])
@@ -920,13 +969,13 @@ class Game(ABC):
         """Seats that may act now; empty once the game is over."""
         if self.result(state) is not None:
             return frozenset()
-        return self.actors(state)
+        return self._actors(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Legal actions of ``seat``; empty when it may not act."""
         if seat not in self.to_act(state):
             return []
-        return self.legal(state, seat)
+        return self._legal(state, seat)
 
     def parse(self, state: State, seat: int, text: str, *, exact: bool = False) -> Action:
         """Turn typed text into a legal action, or raise a clear :class:`GameError`.
@@ -939,17 +988,16 @@ class Game(ABC):
         """
         norm = normalise(text)
         if not norm:
-            raise NotationError(f"Type a move. {self.notation_help}")
+            raise NotationError(self.title, "", self.notation_help)
+        norm = normalise(self.expand(state, seat, norm))
         canon = self.canonical(norm)
         if canon is None:
-            raise NotationError(
-                f"`{text.strip()}` is not a {self.title} move. {self.notation_help}"
-            )
+            raise NotationError(self.title, text.strip(), self.notation_help)
         standing = self._standing_match(state, seat, canon)
         if standing is not None:
             return standing
         self._check_can_act(state, seat)
-        legal = self.legal(state, seat)
+        legal = self._legal(state, seat)
         for action in legal:
             if action.notation == canon:
                 return action
@@ -959,12 +1007,7 @@ class Game(ABC):
         if len(prefixed) == 1:
             return prefixed[0]
         if prefixed:
-            shown = ", ".join(f"`{a.notation}`" for a in prefixed[:8])
-            more = f" and {len(prefixed) - 8} more" if len(prefixed) > 8 else ""
-            raise AmbiguousActionError(
-                f"`{canon}` could mean {shown}{more}. Type the whole move.",
-                [a.notation for a in prefixed],
-            )
+            raise AmbiguousActionError(canon, [a.notation for a in prefixed])
         raise IllegalActionError(self.explain(state, seat, canon))
 
     def check_token(self, state: State, seat: int, expected: str | int | None) -> None:
@@ -998,10 +1041,11 @@ class Game(ABC):
         if isinstance(action, str):
             chosen = self.parse(state, seat, action)
         else:
-            chosen = next((a for a in self.legal(state, seat) if a.notation == action.notation),
-                          None) or self._standing_match(state, seat, action.notation)
-            if chosen is None:
+            found = next((a for a in self._legal(state, seat) if a.notation == action.notation),
+                         None) or self._standing_match(state, seat, action.notation)
+            if found is None:
                 raise IllegalActionError(self.explain(state, seat, action.notation))
+            chosen = found
         new = copy.deepcopy(state)
         turn = Turn(Rng(new["rng"]))
         top = self.top(new)
@@ -1092,22 +1136,162 @@ class Game(ABC):
         if not self.plays_rules(made):
             raise RulesVersionError(
                 f"This game was played under {self.title} rules version {made}; this bot plays "
-                f"version {self.rules_version}, so its moves cannot be replayed here.")
+                f"version {self.rules_version}, so its moves cannot be replayed here.",
+                title=self.title, made=int(made), plays=self.rules_version, replaying=True)
 
     def _check_can_act(self, state: State, seat: int) -> None:
         if self.result(state) is not None:
             raise GameOverError("This game is over.")
-        actors = self.actors(state)
+        actors = self._actors(state)
         if seat not in actors:
             top = self.top(state)
             if top is not None and seat in top.answered:
                 raise NotYourTurnError("You have already decided; waiting for "
-                                       f"{self._names(state, actors)}.")
+                                       f"{self._names(state, actors)}.",
+                                       waiting=self._seat_names(state, actors), decided=True)
             raise NotYourTurnError(f"It is not your turn: waiting for "
-                                   f"{self._names(state, actors)}.")
+                                   f"{self._names(state, actors)}.",
+                                   waiting=self._seat_names(state, actors))
+
+    def _seat_names(self, state: State, seats: Iterable[int]) -> tuple[str, ...]:
+        return tuple(self.seat_name(state, s) for s in sorted(seats))
 
     def _names(self, state: State, seats: Iterable[int]) -> str:
         return " and ".join(self.seat_name(state, s) for s in sorted(seats)) or "nobody"
+
+
+# --------------------------------------------------------------------------- hooks and services
+
+
+class Hooks(Protocol):
+    """What a game writes: each hook the engine calls, and only these (docs/engine.md
+    explains each). :class:`Game` gives every optional hook a default; the required ones
+    are its abstract methods. A game never writes a service (:data:`SERVICES`)."""
+
+    # Required.
+    def setup(self, state: State, turn: Turn) -> None:
+        """Fill in the game's own fields of a new state; deal with ``turn.rng``."""
+    def turn_actors(self, state: State) -> frozenset[int]:
+        """The seats that act when no decision is open."""
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
+        """``seat``'s legal actions when no decision is open."""
+    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        """Carry out a turn action on ``state``; narrate with ``turn.say``."""
+    def show(self, state: State, seat: int | None) -> View:
+        """What ``seat`` sees, from the state as it may know it (spectators: ``None``)."""
+    def result(self, state: State) -> Result | None:
+        """The final ranking, or ``None`` while the game goes on."""
+    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+        """The normal AI: a choice from ``legal`` seeing only ``view``."""
+    def canonical(self, text: str) -> str | None:
+        """Normalised text as canonical notation (or a prefix of some), else ``None``."""
+    # Decisions, phases and standing actions, for games that have them.
+    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+        """``seat``'s answers to an open ``decision``."""
+    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                turn: Turn) -> None:
+        """Carry on once ``decision`` is answered."""
+    def answer_complete(self, state: State, decision: Decision, seat: int,
+                        steps: Sequence[str]) -> bool:
+        """Whether a joint answer is whole after ``steps`` (default: one step)."""
+    def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+        """Begin a phase of :attr:`Game.phases`."""
+    def standing_actions(self, state: State, seat: int) -> list[Action]:
+        """What ``seat`` may do at any time, out of turn too (default: nothing)."""
+    def play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        """Carry out a standing action."""
+    # Who may know what.
+    def hidden(self, state: State) -> list[Hidden]:
+        """Every place only one seat, or nobody, knows (default: none)."""
+    def back_of(self, pool: str, item: Any) -> Any:
+        """What anybody can tell of a hidden item (default: nothing)."""
+    def secrets(self, state: State, seat: int) -> list[str]:
+        """Strings only ``seat`` may see (default: its hidden items)."""
+    # Words of the game's own rules, and figures.
+    def expand(self, state: State, seat: int, text: str) -> str:
+        """A typed shorthand written out in full notation (default: as typed)."""
+    def explain(self, state: State, seat: int, notation: str) -> str:
+        """Why well-formed ``notation`` is not legal now."""
+    def summary(self, state: State) -> str:
+        """One line on where the game stands."""
+    def scores(self, state: State) -> dict[int, int]:
+        """Each seat's score so far."""
+    # How choices are offered.
+    def quick_choices(self, state: State, seat: int) -> list[Action]:
+        """Actions worth offering as buttons (default: a decision's answers, up to 25)."""
+    def choices_are_public(self, state: State) -> bool:
+        """Whether the choices may be buttons in the channel."""
+    def multi_select(self, state: State, seat: int) -> MultiSelect | None:
+        """A several-at-once menu to offer now (default: none)."""
+    def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        """Actions most useful first, for autocomplete (default: as given)."""
+    def move_steps(self, notation: str) -> tuple[str, ...]:
+        """A notation cut into the steps a player clicks through."""
+    def option_suggestions(self, name: str, current: str) -> list[str] | None:
+        """Autocomplete values of a lobby option (default: its own choices)."""
+    def option_value(self, spec: OptionSpec, value: Any) -> Any:
+        """A lobby option's value as the game keeps it (default: checked by its kind)."""
+    def zoom_spots(self, state: State) -> list[str]:
+        """Places a player may ask to see large (default: none)."""
+    def episode(self, state: State) -> str | None:
+        """A key shared by moves that read as one story (default: none)."""
+    # AI and rules versions.
+    def ai_strong(self, view: View, legal: list[Action], rng: Rng,
+                  look: Lookahead) -> Action:
+        """The strong AI, which may search worlds the seat cannot tell apart."""
+    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
+        """Why the stand-in AI chose its move, in one public sentence (default: points)."""
+    def upgrade(self, state: State) -> State:
+        """Carry a state of an older rules version over (default: refuse)."""
+
+
+#: Every hook a game may write (:class:`Hooks`).
+HOOKS: tuple[str, ...] = tuple(name for name in Hooks.__dict__
+                               if not name.startswith("_") and callable(Hooks.__dict__[name]))
+
+#: The engine's services: what the bot, the renderers, the AI and the tests call. A game
+#: writes hooks, never these; :func:`check_contract` refuses a game that overrides one,
+#: naming it and the hook to write instead.
+SERVICES: dict[str, str] = {
+    "new": "setup", "begin": "setup", "validate_options": "options",
+    "view": "show", "table": "show", "known_to": "hidden", "resample": "hidden",
+    "to_act": "turn_actors", "legal_actions": "turn_actions or decision_actions",
+    "standing": "standing_actions", "parse": "expand (for a shorthand) or canonical",
+    "check_token": "", "apply": "play or resolve", "ai_action": "ai or ai_strong",
+    "replay": "", "check_replayable": "upgrade", "plays_rules": "older_rules",
+    "ask": "", "top": "", "open_decisions": "", "answer_of": "", "decision_view": "",
+    "token": "", "start_phases": "begin_phase", "next_phase": "begin_phase",
+    "round_of": "", "phase_of": "", "seat_name": "",
+}
+
+
+# --------------------------------------------------------------------------- hidden items
+
+
+def _json_text(item: Any) -> str:
+    """``json.dumps(item, sort_keys=True)``, kept for the card ids and numbers that hidden
+    items mostly are (every view of a game with decks sorts them all)."""
+    if type(item) is str or type(item) is int:
+        return _scalar_text(item)
+    return json.dumps(item, sort_keys=True)
+
+
+@lru_cache(maxsize=65536, typed=True)
+def _scalar_text(item: str | int) -> str:
+    return json.dumps(item)
+
+
+def _back_text(game: Game, pool: str, item: Any) -> str:
+    """The JSON text of :meth:`Game.back_of` (a function of the pool and the item alone),
+    kept for items that are card ids or numbers."""
+    if type(item) is str or type(item) is int:
+        return _kept_back(game, pool, item)
+    return json.dumps(game.back_of(pool, item), sort_keys=True)
+
+
+@lru_cache(maxsize=65536, typed=True)
+def _kept_back(game: Game, pool: str, item: str | int) -> str:
+    return json.dumps(game.back_of(pool, item), sort_keys=True)
 
 
 # --------------------------------------------------------------------------- AI levels
@@ -1130,6 +1314,47 @@ class Lookahead:
     def world(self, rng: Rng) -> State:
         """A state the seat cannot tell from the real one (hidden items dealt afresh)."""
         return self.game.resample(self.known, self.seat, rng)
+
+
+# --------------------------------------------------------------------------- playing on
+
+
+#: Chooses ``seat``'s move in ``state`` (a player who is not the game's AI, in a tool).
+Chooser = Callable[[State, int], Action]
+
+
+def playing(game: Game, state: State, choose: Chooser | None = None, *,
+            max_moves: int = 20_000) -> Iterator[tuple[int, Outcome]]:
+    """Play ``state`` on to the end, the lowest seat that may act moving first, each
+    move chosen by ``choose`` (by default the seat's AI); yields every move as ``(seat,
+    outcome)``. The one loop every all-AI game goes through (the demo, the arena, the
+    bench, balance studies, tests).
+
+    >>> from bot.games import get_game
+    >>> game = get_game("sugar-blast")
+    >>> state = game.new([SeatInfo("A", ai=True), SeatInfo("B", ai=True)], seed=3)
+    >>> moves = list(playing(game, state))
+    >>> game.result(moves[-1][1].state) is not None
+    True
+    """
+    for _ in range(max_moves):
+        acting = game.to_act(state)
+        if not acting:
+            return
+        seat = min(acting)
+        action = game.ai_action(state, seat) if choose is None else choose(state, seat)
+        outcome = game.apply(state, seat, action)
+        yield seat, outcome
+        state = outcome.state
+    raise RuntimeError(f"{game.title} did not end within {max_moves} moves")
+
+
+def play_out(game: Game, state: State, choose: Chooser | None = None, *,
+             max_moves: int = 20_000) -> State:
+    """The state at the end of :func:`playing`."""
+    for _seat, outcome in playing(game, state, choose, max_moves=max_moves):
+        state = outcome.state
+    return state
 
 
 # --------------------------------------------------------------------------- the contract, declared
@@ -1185,9 +1410,11 @@ def check_contract(game: Game) -> None:
             problems.append(f"slug {game.slug!r} must be lower-case words joined by hyphens")
         if not 1 <= game.min_seats <= game.max_seats:
             problems.append("min_seats must be at least 1 and at most max_seats")
-        if type(game).view is not Game.view:
-            problems.append("view is the engine's own: write show(state, seat), which is "
-                            "given the state as that seat may know it")
+        for name, hook in SERVICES.items():
+            if getattr(type(game), name) is not getattr(Game, name):
+                instead = f": write {hook} instead" if hook else ""
+                problems.append(f"{name} is the engine's own service and may not be "
+                                f"overridden{instead}")
         if game.private_choices and not game.has_hidden_information:
             problems.append("private_choices needs has_hidden_information: with nothing "
                             "hidden, nothing makes a choice private")
@@ -1255,6 +1482,7 @@ def loads(text: str, game: Game | None = None) -> State:
         if state["rules"] > game.rules_version:
             raise RulesVersionError(
                 f"This {game.title} game was saved by a newer candybot (rules version "
-                f"{state['rules']}); this one plays version {game.rules_version}.")
+                f"{state['rules']}); this one plays version {game.rules_version}.",
+                title=game.title, made=int(state["rules"]), plays=game.rules_version)
         state = game.upgrade(state)
     return state

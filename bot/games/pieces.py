@@ -7,8 +7,11 @@ own serialisation.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from bot.games.rng import Rng
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------- bag
 
@@ -41,7 +44,7 @@ def bag_draw(bag: Bag, rng: Rng) -> str | None:
 # --------------------------------------------------------------------------- deck
 
 
-def deck_shuffled(cards: Sequence[str], rng: Rng) -> list[str]:
+def deck_shuffled(cards: Sequence[T], rng: Rng) -> list[T]:
     """A new shuffled deck (a list whose end is the top)."""
     deck = list(cards)
     rng.shuffle(deck)
@@ -51,13 +54,6 @@ def deck_shuffled(cards: Sequence[str], rng: Rng) -> list[str]:
 def deck_draw(deck: list[str]) -> str | None:
     """Take the top card, or ``None`` when the deck is empty."""
     return deck.pop() if deck else None
-
-
-# --------------------------------------------------------------------------- dice
-
-
-def roll_dice(rng: Rng, count: int, sides: int = 6) -> list[int]:
-    return [rng.roll(sides) for _ in range(count)]
 
 
 # --------------------------------------------------------------------------- seats

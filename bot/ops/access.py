@@ -58,6 +58,9 @@ NEEDED = {"view_channel": "View Channel", "send_messages": "Send Messages",
 NEEDED_IN_THREADS = {"view_channel": "View Channel",
                      "send_messages_in_threads": "Send Messages in Threads",
                      "attach_files": "Attach Files"}
+#: What a text channel needs besides :data:`NEEDED` for each new game to get a thread.
+THREAD_MODE = {"create_public_threads": "Create Public Threads",
+               "send_messages_in_threads": "Send Messages in Threads"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,9 @@ class ServerAccess:
     id: int
     name: str
     channels: tuple[ChannelAccess, ...] = ()
+    #: Each text channel the bot can post in, with the thread permissions it lacks
+    #: there (none: new games get a thread of their own).
+    thread_mode: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,11 +121,33 @@ async def discord_access(token: str, games: Sequence[OpenGame]) -> DiscordAccess
         for guild in guilds:
             here = by_guild.pop(guild.id, [])
             channels = await _channels(client, guild.id, me.id, here) if here else ()
-            servers.append(ServerAccess(guild.id, guild.name, channels))
+            servers.append(ServerAccess(guild.id, guild.name, channels,
+                                        await _thread_mode(client, guild.id, me.id)))
         stranded = tuple(g for gs in by_guild.values() for g in gs)
         return DiscordAccess(name, me.id, tuple(servers), stranded)
     finally:
         await client.http.close()
+
+
+async def _thread_mode(client: discord.Client, guild_id: int,
+                       user_id: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Where new games would get threads of their own: each text channel the bot can post
+    in, with the thread permissions it lacks there."""
+    import discord
+
+    guild = await client.fetch_guild(guild_id)
+    member = await guild.fetch_member(user_id)
+    out = []
+    for channel in await guild.fetch_channels():
+        if not isinstance(channel, discord.TextChannel):
+            continue
+        allowed = channel.permissions_for(member)
+        if not all(getattr(allowed, flag) for flag in NEEDED):
+            continue
+        lacking = tuple(label for flag, label in THREAD_MODE.items()
+                        if not getattr(allowed, flag))
+        out.append((f"#{channel.name}", lacking))
+    return tuple(out)
 
 
 async def _channels(client: discord.Client, guild_id: int, user_id: int,

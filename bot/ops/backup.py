@@ -23,6 +23,7 @@ from bot.ops.database import (
     inspect_postgres,
 )
 from bot.ops.logs import fail, setup_logging
+from bot.store.records import owner_only
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,8 @@ def backup_database(source: Path | str, target: Path | str, *,
     partial = target.with_name(f"{target.name}.partial")
     try:
         partial.unlink(missing_ok=True)
-        with closing(connect(source)) as live, closing(sqlite3.connect(partial)) as copy:
+        with owner_only(), closing(connect(source)) as live, \
+                closing(sqlite3.connect(partial)) as copy:
             # One step: the whole copy is read in one transaction, so it is consistent;
             # in WAL mode the bot keeps writing meanwhile.
             live.backup(copy)
@@ -129,8 +131,9 @@ def dump_postgres(url: str, target: Path | str, *, force: bool = False) -> str:
                        f"{target} already exists: choose another name or a folder (for a "
                        f"dated copy), or pass --force to replace it.")
     partial = target.with_name(f"{target.name}.partial")
-    done = subprocess.run([pg_dump, "--format=custom", f"--file={partial}", "--no-owner",
-                           f"--dbname={url}"], capture_output=True, text=True, check=False)
+    with owner_only():
+        done = subprocess.run([pg_dump, "--format=custom", f"--file={partial}", "--no-owner",
+                               f"--dbname={url}"], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         partial.unlink(missing_ok=True)
         said = (done.stderr.strip().splitlines() or ["no message"])[-1]

@@ -91,6 +91,13 @@ def _report_access(access: DiscordAccess) -> list[OpsError]:
         count = sum(len(c.games) for c in server.channels)
         print(f"  Server {server.name!r} ({server.id}): "
               f"{plural(count, 'open game') if count else 'no open games'}.")
+        threaded = [name for name, lacking in server.thread_mode if not lacking]
+        single = [f"{name} (lacks {' and '.join(lacking)})"
+                  for name, lacking in server.thread_mode if lacking]
+        if threaded:
+            print(f"    A thread per game in: {', '.join(threaded)}.")
+        if single:
+            print(f"    One game per channel in: {'; '.join(single)}.")
         for channel in server.channels:
             where = f"    {channel.name} ({channel.channel_id}), {_games_text(channel.games)}"
             if channel.note:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from typing import Any
@@ -53,10 +54,40 @@ class OneLineFormatter(logging.Formatter):
         return line
 
 
-class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+#: What a log line must never carry, and what stands in its place: interaction and webhook
+#: tokens in URLs and payloads (each answers for its interaction for 15 minutes), and
+#: the text of messages and options (what players wrote or were told, hidden moves too).
+_SECRETS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9_.\-]{8,}"), r"\1<token>"),
+    (re.compile(r"""(['"]token['"]\s*:\s*)(['"])(?:\\.|(?!\2).)*\2"""), r"\1\2<token>\2"),
+    (re.compile(r"""(['"](?:content|value|values|description|label|placeholder|custom_id)"""
+                r"""['"]\s*:\s*)(['"])(?:\\.|(?!\2).)*\2"""), r"\1\2<text>\2"),
+)
+
+
+class Redacted(logging.Filter):
+    """Takes interaction tokens and message text out of every log line (discord.py's
+    DEBUG lines print whole requests and gateway events)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True
+
+
+def redact(text: str) -> str:
+    """``text`` without interaction tokens or message text (see :data:`_SECRETS`)."""
+    for pattern, replacement in _SECRETS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+class _StderrHandler(logging.StreamHandler):
     """Writes to whatever ``sys.stderr`` is when a record arrives."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         return sys.stderr
 
@@ -77,6 +108,7 @@ def setup_logging(level: str = "info", *, debug: bool = False) -> None:
         root.removeHandler(handler)
     handler = _StderrHandler()
     handler.setFormatter(OneLineFormatter(tracebacks=name == "debug"))
+    handler.addFilter(Redacted())
     root.addHandler(handler)
     root.setLevel(_LEVELS[name])
     # aiosqlite's DEBUG lines name every query: noise even when debugging the bot.

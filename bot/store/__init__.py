@@ -2,7 +2,7 @@
 
 One row in ``games`` per table (lobby, running game or finished game), the full action
 log in ``actions`` so any game can be replayed from its seed, one row per seat of every
-finished game in ``results`` for ``/stats``, and the ``outbox`` of announcements (pings,
+finished game in ``results`` for ``stats``, and the ``outbox`` of announcements (pings,
 reminders) written in the same transaction as the change they announce, until a sender
 has delivered them.
 

@@ -65,6 +65,7 @@ from bot.store.records import (
     _status_message,
     log,
 )
+from bot.watch import Watch, unwatched
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -78,15 +79,16 @@ class Store(ABC):
     """Async access to the game database; create with :meth:`Store.open`. The backends
     (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`) supply the abstract methods."""
 
-    #: How the backend's SQL says "equal, NULL included" and "the larger of two values",
-    #: and what it adds to a SELECT to lock its rows, skipping rows others hold.
-    _same: ClassVar[str] = "IS"
+    #: How the backend's SQL says "the larger of two values", and what it adds to a
+    #: SELECT to lock its rows, skipping rows others hold.
     _greatest: ClassVar[str] = "MAX"
     _skip_locked: ClassVar[str] = ""
     #: The driver's exceptions for a broken unique key or constraint.
     _integrity_errors: ClassVar[tuple[type[BaseException], ...]] = ()
     #: Where the database is: a file path or a PostgreSQL URL (its password left out).
     path: str
+    #: Times every read and write (``store``) for a tool that measures them (bot/watch.py).
+    watch: Watch = staticmethod(unwatched)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -200,6 +202,14 @@ class Store(ABC):
                 f"AND status IN ('lobby', 'active')", (channel_id,))
         return _record(rows[0]) if rows else None
 
+    async def open_games_in(self, channel_id: int) -> list[GameRecord]:
+        """The lobbies and active games held in a channel or in its threads."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
+                f"AND status IN ('lobby', 'active')", (channel_id, channel_id))
+        return _readable(rows, "a game of a deleted channel, %s, cannot be read: %s")
+
     async def get_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
         async with self._reading() as db:
@@ -215,11 +225,12 @@ class Store(ABC):
 
     async def past_games(self, channel_id: int, limit: int | None = None) -> list[GameRecord]:
         """The channel's games that were played and have ended (finished or aborted after
-        the start), newest first; ``limit`` keeps the newest few."""
-        query = (f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
+        the start), in the channel or in threads of it, newest first; ``limit`` keeps the
+        newest few."""
+        query = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
                  "AND status IN ('finished', 'aborted') AND state_json IS NOT NULL "
                  "ORDER BY id DESC")
-        params: list[Any] = [channel_id]
+        params: list[Any] = [channel_id, channel_id]
         if limit is not None:
             query += " LIMIT ?"
             params.append(max(0, int(limit)))
@@ -267,21 +278,23 @@ class Store(ABC):
                 f"OR (g.status = 'finished' AND g.finished_at >= ?)) ORDER BY g.id",
                 (user_id, finished_since)) as cursor:
             rows = await cursor.fetchall()
-        return _readable(rows, "leaving damaged game %s out of /games: %s")
+        return _readable(rows, "leaving damaged game %s out of a player's list of games: %s")
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""
         async with self._reading() as db:
             # A game the player left before its end counts as played and lost.
+            server, given = _same("guild_id", guild_id)
+            game_server, _ = _same("g.guild_id", guild_id)
             async with db.execute(
                     "SELECT game, COUNT(DISTINCT game_id), "
                     "COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) FROM ("
-                    f"SELECT game, game_id, won FROM results WHERE guild_id {self._same} ? "
+                    f"SELECT game, game_id, won FROM results WHERE {server} "
                     "AND user_id = ? UNION ALL SELECT g.game, g.id, 0 FROM seat_users s "
                     "JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 1 "
-                    f"AND g.status = 'finished' AND g.guild_id {self._same} ?) x "
+                    f"AND g.status = 'finished' AND {game_server}) x "
                     "GROUP BY game ORDER BY game",
-                    (guild_id, user_id, user_id, guild_id)) as cursor:
+                    (*given, user_id, user_id, *given)) as cursor:
                 rows = await cursor.fetchall()
             async with db.execute(
                     "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? "
@@ -305,12 +318,12 @@ class Store(ABC):
             rated.sort(key=lambda item: (-item[1].shown, item[0]))
             rated = rated[:limit]
             names: dict[int, str] = {}
+            server, given = _same("g.guild_id", guild_id)
             for user, _rating in rated:
                 async with db.execute(
                         "SELECT g.seats FROM seat_users s JOIN games g ON g.id = s.game_id "
-                        f"WHERE s.user_id = ? AND g.guild_id {self._same} ? "
-                        "ORDER BY g.id DESC LIMIT 1",
-                        (user, guild_id)) as cursor:
+                        f"WHERE s.user_id = ? AND {server} ORDER BY g.id DESC LIMIT 1",
+                        (user, *given)) as cursor:
                     row = await cursor.fetchone()
                 try:
                     seats = _load_seats(0, row[0]) if row else ()
@@ -321,21 +334,25 @@ class Store(ABC):
 
     async def create_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
                            creator_id: int, options: Mapping[str, Any],
-                           settings: Mapping[str, Any], now: float) -> GameRecord:
-        """Open a lobby (no seats yet) in the channel; :class:`ChannelBusyError` if taken."""
+                           settings: Mapping[str, Any], now: float,
+                           parent_id: int | None = None) -> GameRecord:
+        """Open a lobby (no seats yet) in the channel (a thread of ``parent_id``, when
+        given); :class:`ChannelBusyError` if taken."""
         options_text = _dump_object(options, "options")
         settings_text = _dump_object(settings, "settings")
         _check_int(channel_id, "channel id")
         _check_int(guild_id, "server id")
         _check_int(creator_id, "user id")
+        _check_int(parent_id, "channel id")
         try:
             async with self._transaction() as db:
                 async with db.execute(
                         "INSERT INTO games (channel_id, guild_id, game, status, creator_id, "
-                        "options, settings, seats, version, created_at, updated_at) "
-                        "VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?) RETURNING id",
+                        "options, settings, seats, version, created_at, updated_at, "
+                        "parent_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?, ?) "
+                        "RETURNING id",
                         (channel_id, guild_id, game, creator_id, options_text, settings_text,
-                         now, now)) as cursor:
+                         now, now, parent_id)) as cursor:
                     row = await cursor.fetchone()
                 assert row is not None
                 record = await self._fetch(db, int(row[0]))
@@ -344,18 +361,30 @@ class Store(ABC):
         return record
 
     async def set_seats(self, game_id: int, expected_version: int, seats: Sequence[SeatRecord],
-                        now: float, *, creator_id: int | None = None) -> GameRecord:
-        """Replace all seats of a lobby (join, leave, add an AI).
+                        now: float, *, creator_id: int | None = None,
+                        settings: Mapping[str, Any] | None = None) -> GameRecord:
+        """Replace all seats of a lobby (join, leave, add an AI, remove someone).
 
-        ``creator_id`` hands the lobby to another player (its creator left).
+        ``creator_id`` hands the lobby to another player (its creator left); ``settings``
+        replaces the table's settings in the same write.
         """
-        if creator_id is None:
-            return await self._write(game_id, expected_version, ("lobby",), "change seats",
-                                     "seats = ?, updated_at = ?", (_dump_seats(seats), now))
-        _check_int(creator_id, "user id")
+        assignments, params = "seats = ?, updated_at = ?", [_dump_seats(seats), now]
+        if creator_id is not None:
+            _check_int(creator_id, "user id")
+            assignments += ", creator_id = ?"
+            params.append(creator_id)
+        if settings is not None:
+            assignments += ", settings = ?"
+            params.append(_dump_object(settings, "settings"))
         return await self._write(game_id, expected_version, ("lobby",), "change seats",
-                                 "seats = ?, updated_at = ?, creator_id = ?",
-                                 (_dump_seats(seats), now, creator_id))
+                                 assignments, params)
+
+    async def set_ended_settings(self, game_id: int, expected_version: int,
+                                 settings: Mapping[str, Any]) -> GameRecord:
+        """Replace an ended game's settings (what it keeps after its end, its rematch)."""
+        return await self._write(game_id, expected_version, ("finished", "aborted"),
+                                 "change settings", "settings = ?",
+                                 [_dump_object(settings, "settings")])
 
     async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
         _check_int(message_id, "message id")
@@ -784,6 +813,31 @@ class Store(ABC):
                 "ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, dm_closed = 0, "
                 "updated_at = excluded.updated_at", (user_id, mode, now))
 
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's defaults for new games (empty: none set). A damaged row reads as none:
+        the defaults of the bot then hold."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT settings FROM server_settings WHERE guild_id = ?", (guild_id,))
+        if not rows:
+            return {}
+        try:
+            value = json.loads(rows[0][0])
+        except (TypeError, ValueError):
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    async def set_server_settings(self, guild_id: int, settings: Mapping[str, Any],
+                                  now: float) -> None:
+        """Keep a server's defaults for new games (the whole mapping, replacing the last)."""
+        _check_int(guild_id, "server id")
+        text = _dump_object(settings, "settings")
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at", (guild_id, text, now))
+
     async def vote_seat(self, game_id: int, player: int, voter: int, give: str,
                         now: float) -> dict[int, str]:
         """Keep ``voter``'s vote on ``player``'s seat (``give`` is what to do with it); all
@@ -885,10 +939,11 @@ class Store(ABC):
             return
         await db.executemany(
             "INSERT INTO outbox (channel_id, guild_id, game_id, kind, content, mentions, nonce, "
-            "created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, due_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(_check_int(a.channel_id, "channel id"), _check_int(a.guild_id, "server id"),
               a.game_id, a.kind, a.content, json.dumps([int(u) for u in a.mentions]),
-              secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at))
+              secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at),
+              None if a.data is None else _dump_object(a.data, "announcement"))
              for a in announcements])
 
     async def claim_announcements(self, now: float, *, lease: float,
@@ -904,36 +959,43 @@ class Store(ABC):
         :meth:`drop_announcement`; if it dies instead, the lease runs out and the row is
         claimed again (its nonce keeps Discord from posting it twice).
         """
-        where, params = "", [now, now]
+        where, params = "", []
         if channel_id is not None:
-            where, params = "AND o.channel_id = ? ", [*params, channel_id]
+            where, params = "AND i.channel_id = ? ", [channel_id]
         async with self._transaction() as db:
-            # Rows another process has locked (it is claiming them) are skipped, not waited
-            # for; once it commits, their lease keeps them from being claimed twice.
+            # Each channel's oldest pending row, read from the index of pending rows only
+            # (outbox_pending): a claim costs in proportion to what waits, not to the
+            # delivered announcements kept for keep_days. Rows another process has locked
+            # (it is claiming them) are skipped, not waited for; once it commits, their
+            # lease keeps them from being claimed twice.
             rows = await db.execute_fetchall(
                     "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
-                    "o.mentions, o.nonce, o.created_at, o.attempts, "
+                    "o.mentions, o.nonce, o.created_at, o.attempts, o.data, "
                     "(SELECT COUNT(*) FROM outbox m WHERE m.channel_id = o.channel_id "
                     "AND m.status = 'pending') FROM outbox o "
-                    "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
-                    "WHERE i.channel_id = o.channel_id AND i.status = 'pending') "
+                    "WHERE o.status = 'pending' AND o.id IN (SELECT MIN(i.id) FROM outbox i "
+                    f"WHERE i.status = 'pending' {where}GROUP BY i.channel_id) "
                     "AND o.due_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?) "
-                    f"{where}ORDER BY o.id LIMIT ?{self._skip_locked}",
-                    [*params, max(1, int(limit))])
+                    f"ORDER BY o.id LIMIT ?{self._skip_locked}",
+                    [*params, now, now, max(1, int(limit))])
             if rows:
                 await db.executemany(
                     "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",
                     [(now + lease, row[0]) for row in rows])
         out = []
         for (row_id, channel, guild, game_id, kind, content, mentions, nonce, created,
-             attempts, pending) in rows:
+             attempts, data, pending) in rows:
             try:
                 users = tuple(int(u) for u in json.loads(mentions))
             except (TypeError, ValueError):
                 users = ()  # a damaged list pings nobody rather than blocking the channel
+            try:
+                said = json.loads(data) if data else None
+            except (TypeError, ValueError):
+                said = None  # worded as "damaged" rather than blocking the channel
             out.append(OutboxRecord(row_id, Announcement(channel, guild, game_id, kind, content,
-                                                         users), nonce, created, attempts + 1,
-                                    more=int(pending) > 1))
+                                                         users, data=said), nonce, created,
+                                    attempts + 1, more=int(pending) > 1))
         return out
 
     async def announcement_delivered(self, announcement_id: int, message_id: int | None,
@@ -975,6 +1037,237 @@ class Store(ABC):
         if row is None or not row[0] or row[1] is None:
             return 0, None
         return int(row[0]), float(row[1])
+
+    # ----------------------------------------------------------------- limits
+
+    async def open_counts(self, user_id: int, guild_id: int | None) -> tuple[int, int, int]:
+        """For the limits of :mod:`bot.limits`, in one statement: the lobbies ``user_id``
+        hosts, the seats they hold in lobbies and games under way (everywhere), and the
+        lobbies and games under way in the server ``guild_id``."""
+        server, given = _same("guild_id", guild_id)
+        async with self._reading() as db, db.execute(
+                "SELECT (SELECT COUNT(*) FROM games WHERE status = 'lobby' "
+                "AND creator_id = ?), (SELECT COUNT(*) FROM seat_users s JOIN games g "
+                "ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 0 "
+                "AND g.status IN ('lobby', 'active')), (SELECT COUNT(*) FROM games "
+                f"WHERE {server} AND status IN ('lobby', 'active'))",
+                (user_id, user_id, *given)) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1]), int(row[2])
+
+    # ----------------------------------------------------------------- privacy
+
+    async def about(self, user_id: int) -> dict[str, Any]:
+        """Everything kept about ``user_id``, as plain JSON values (docs/privacy.md)."""
+        _check_int(user_id, "user id")
+        user = int(user_id)
+        out: dict[str, Any] = {"user_id": user}
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT timezone, start_hour, end_hour, updated_at FROM quiet_hours "
+                "WHERE user_id = ?", (user,))
+            out["quiet_hours"] = [dict(zip(("timezone", "from_hour", "to_hour", "updated_at"),
+                                           row, strict=True)) for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT starts, ends, created_at FROM vacations WHERE user_id = ? "
+                "ORDER BY starts", (user,))
+            out["vacations"] = [dict(zip(("starts", "ends", "created_at"), row, strict=True))
+                                for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT mode, dm_closed, reminders, updated_at FROM notify WHERE user_id = ?",
+                (user,))
+            out["notifications"] = [
+                {"how": mode, "dm_refused": bool(closed), "reminders": reminders,
+                 "updated_at": at} for mode, closed, reminders, at in rows]
+            rows = await db.execute_fetchall(
+                "SELECT guild_id, game, mu, sigma, games, updated_at FROM ratings "
+                "WHERE user_id = ? ORDER BY guild_id, game", (user,))
+            out["ratings"] = [dict(zip(("server_id", "game", "mu", "sigma", "games",
+                                        "updated_at"), row, strict=True)) for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT game_id, guild_id, channel_id, game, place, won, finished_at "
+                "FROM results WHERE user_id = ? ORDER BY game_id", (user,))
+            out["results"] = [
+                {"game_id": g, "server_id": guild, "channel_id": channel, "game": game,
+                 "place": place, "won": bool(won), "finished_at": at}
+                for g, guild, channel, game, place, won, at in rows]
+            rows = await db.execute_fetchall(
+                "SELECT g.id, g.guild_id, g.channel_id, g.game, g.status, g.seats, "
+                "g.created_at, g.updated_at, s.gone FROM seat_users s JOIN games g "
+                "ON g.id = s.game_id WHERE s.user_id = ? ORDER BY g.id", (user,))
+            games = []
+            for game_id, guild, channel, game, status, seats, created, updated, gone in rows:
+                try:
+                    names = [seat.name for seat in _load_seats(game_id, seats)
+                             if user in (seat.user_id, seat.left)]
+                except CorruptRowError:
+                    names = []
+                games.append({"game_id": game_id, "server_id": guild, "channel_id": channel,
+                              "game": game, "status": status, "name": names[0] if names else None,
+                              "left": bool(gone), "created_at": created, "updated_at": updated})
+            out["games"] = games
+            rows = await db.execute_fetchall(
+                "SELECT game_id, player, voter, give, at FROM seat_votes WHERE player = ? "
+                "OR voter = ?", (user, user))
+            out["seat_votes"] = [dict(zip(("game_id", "player", "voter", "give", "at"), row,
+                                          strict=True)) for row in rows]
+        out["announcements"] = [
+            {"kind": kind, "channel_id": channel, "status": status, "text": content,
+             "data": json.loads(data) if data else None, "created_at": created,
+             "delivered_at": delivered}
+            for _id, kind, channel, status, content, created, delivered, data
+            in await self._announcements_of(user)]
+        return out
+
+    async def _announcements_of(self, user: int, *, not_needed: bool = False) -> list[Any]:
+        """The outbox rows that mention ``user`` (pinged or sent to them); with
+        ``not_needed``, only those no game under way still waits to deliver."""
+        needed = ("AND (status <> 'pending' OR game_id IS NULL OR game_id NOT IN "
+                  "(SELECT id FROM games WHERE status IN ('lobby', 'active'))) "
+                  if not_needed else "")
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT id, kind, channel_id, status, content, created_at, delivered_at, data, "
+                f"mentions FROM outbox WHERE mentions LIKE ? {needed}ORDER BY id",
+                (f"%{user}%",))
+        out = []
+        for *row, mentions in rows:
+            try:
+                if user in {int(u) for u in json.loads(mentions)}:
+                    out.append(row)
+            except (TypeError, ValueError):
+                continue
+        return out
+
+    async def forget(self, user_id: int, name: str, now: float) -> dict[str, int]:
+        """Delete what is kept about ``user_id`` that no game under way needs: their
+        settings, vacations, notification choices, ratings, votes and the announcements
+        that named them; in ended games their seat becomes ``name`` with no user, in the
+        seats, the state and the narration. Games under way keep their seat. Returns
+        how many of each were deleted or renamed."""
+        _check_int(user_id, "user id")
+        user = int(user_id)
+        told = [row[0] for row in await self._announcements_of(user, not_needed=True)]
+        async with self._transaction() as db:
+            counts: dict[str, int] = {}
+            for table, key in (("quiet_hours", "user_id"), ("vacations", "user_id"),
+                               ("notify", "user_id"), ("ratings", "user_id")):
+                cursor = await db.execute(f"DELETE FROM {table} WHERE {key} = ?", (user,))
+                counts[table] = max(0, cursor.rowcount)
+            cursor = await db.execute(
+                "DELETE FROM seat_votes WHERE (player = ? OR voter = ?) AND game_id IN "
+                "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))", (user, user))
+            counts["seat_votes"] = max(0, cursor.rowcount)
+            cursor = await db.execute("UPDATE results SET user_id = NULL WHERE user_id = ?",
+                                      (user,))
+            counts["results"] = max(0, cursor.rowcount)
+            if told:
+                marks = ", ".join("?" for _ in told)
+                cursor = await db.execute(f"DELETE FROM outbox WHERE id IN ({marks})", told)
+            counts["announcements"] = len(told)
+            rows = await db.execute_fetchall(
+                "SELECT g.id, g.seats, g.state_json FROM seat_users s JOIN games g "
+                "ON g.id = s.game_id WHERE s.user_id = ? AND g.status NOT IN "
+                "('lobby', 'active')", (user,))
+            # A seat the user left (or the table gave to the AI) no longer names them.
+            rows += await db.execute_fetchall(
+                "SELECT id, seats, state_json FROM games WHERE status NOT IN "
+                "('lobby', 'active') AND seats LIKE ?", (f'%"left": {user}%',))
+            renamed = 0
+            for game_id, seats_text, state_json in {row[0]: row for row in rows}.values():
+                try:
+                    seats = _load_seats(game_id, seats_text)
+                except CorruptRowError:
+                    continue
+                mine = {s.seat: s.name for s in seats if user in (s.user_id, s.left)}
+                kept = [SeatRecord(s.seat, None, name, s.ai, s.standing_in, s.open)
+                        if s.seat in mine else s for s in seats]
+                state_text, said = _renamed_state(state_json, mine, name)
+                await db.execute("UPDATE games SET seats = ?, state_json = ?, "
+                                 "version = version + 1 WHERE id = ?",
+                                 (_dump_seats(kept), state_text, game_id))
+                for old in sorted({*mine.values(), *said}, key=len, reverse=True):
+                    if len(old) < 2:
+                        continue  # a one-letter name would rename every such letter
+                    await db.execute(
+                        "UPDATE actions SET narration = REPLACE(narration, ?, ?), "
+                        "public = REPLACE(public, ?, ?), private = REPLACE(private, ?, ?) "
+                        "WHERE game_id = ?", (old, name, old, name, old, name, game_id))
+                renamed += 1
+            await db.execute("DELETE FROM seat_users WHERE user_id = ? AND game_id IN "
+                             "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
+                             (user,))
+            counts["ended_games"] = renamed
+        return counts
+
+    async def prune_announcements(self, before: float) -> int:
+        """Delete announcements delivered or given up that were queued before ``before``."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM outbox WHERE status <> 'pending' AND created_at < ?", (before,))
+        return max(0, cursor.rowcount)
+
+    async def server_gone(self, guild_id: int, now: float) -> int:
+        """The server removed the bot: close its lobbies, and note when, so that its data
+        is dropped after a grace period (:meth:`purge_servers`); how many lobbies closed."""
+        _check_int(guild_id, "server id")
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "
+                "next_reminder_at = NULL WHERE guild_id = ? AND status = 'lobby'",
+                (now, guild_id))
+            closed = max(0, cursor.rowcount)
+            await db.execute(
+                "INSERT INTO servers_gone (guild_id, gone_at) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO NOTHING", (guild_id, now))
+        return closed
+
+    async def server_back(self, guild_id: int) -> None:
+        """The server added the bot again: its games are kept."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (int(guild_id),))
+
+    async def purge_servers(self, before: float) -> list[int]:
+        """Drop every game, result, rating and announcement of the servers that removed
+        the bot before ``before``; the servers dropped."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "SELECT guild_id FROM servers_gone WHERE gone_at < ?", (before,))
+            gone = [int(row[0]) for row in rows]
+            for guild in gone:
+                await db.execute("DELETE FROM outbox WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM results WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM games WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild,))
+        return gone
+
+
+def _renamed_state(state_json: str | None, seats: Mapping[int, str],
+                   name: str) -> tuple[str | None, set[str]]:
+    """``state_json`` with the names of ``seats`` replaced by ``name``, and the names the
+    state had for them (the narration says those). A state that cannot be read is left as
+    it is."""
+    if not state_json or not seats:
+        return state_json, set()
+    try:
+        state = json.loads(state_json)
+        said = {str(state["seats"][seat]["name"]) for seat in seats}
+        for seat in seats:
+            state["seats"][seat]["name"] = name
+    except (TypeError, ValueError, KeyError, IndexError):
+        return state_json, set()
+    return json.dumps(state, sort_keys=True, separators=(",", ":")), said
+
+
+def _same(column: str, value: int | None) -> tuple[str, tuple[int, ...]]:
+    """``column`` equal to ``value``, NULL included, as SQL that an index serves on both
+    backends (PostgreSQL's ``IS NOT DISTINCT FROM`` reads every row), and its parameters."""
+    if value is None:
+        return f"{column} IS NULL", ()
+    return f"{column} = ?", (value,)
 
 
 def _reached_by(mode: Any, dm_closed: Any) -> str:

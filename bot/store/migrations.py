@@ -253,6 +253,44 @@ MIGRATIONS: list[str | Migration] = [
         PRIMARY KEY (game_id, player, voter)
     );
     """,
+    # 12: what limits and privacy need. Open games counted by server and lobbies by host
+    # (the limits of bot/limits.py); servers that removed the bot, kept until their
+    # games are dropped after a grace period; announcements no longer pending, by age,
+    # so that old ones are pruned (docs/privacy.md).
+    """
+    CREATE INDEX games_open_by_guild ON games (guild_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_lobbies_by_creator ON games (creator_id) WHERE status = 'lobby';
+    CREATE TABLE servers_gone (
+        guild_id INTEGER PRIMARY KEY,
+        gone_at  REAL    NOT NULL
+    );
+    CREATE INDEX outbox_done ON outbox (created_at) WHERE status <> 'pending';
+    """,
+    # 13: what an announcement says, as JSON data the Discord layer words when it sends
+    # it (the tables write no words); older rows keep their text in ``content``.
+    """
+    ALTER TABLE outbox ADD COLUMN data TEXT;
+    """,
+    # 14: a game played in a thread of its own: the channel the thread hangs off (NULL: the
+    # game is played in its channel itself), by which a channel finds its games; and each
+    # server's defaults for new games (thread mode, reminders, where games may open).
+    """
+    ALTER TABLE games ADD COLUMN parent_id INTEGER;
+    CREATE INDEX games_by_parent ON games (parent_id) WHERE parent_id IS NOT NULL;
+    CREATE TABLE server_settings (
+        guild_id   INTEGER PRIMARY KEY,
+        settings   TEXT    NOT NULL DEFAULT '{}',
+        updated_at REAL    NOT NULL
+    );
+    """,
+    # 15: a database of many games (docs/scale.md). The seats of one game: the triggers of
+    # migration 4 (a lobby's every join, a game's start) and the end of a game look them up
+    # by game, which read every seat of every game without this; and every game of a
+    # channel, newest last, for the ended games the looking commands and /game history show.
+    """
+    CREATE INDEX seat_users_by_game ON seat_users (game_id);
+    CREATE INDEX games_by_channel ON games (channel_id, id);
+    """,
 ]
 
 

@@ -125,7 +125,6 @@ class _Connection:
 class PostgresStore(Store):
     """The game database in PostgreSQL, shared by every process of the bot."""
 
-    _same = "IS NOT DISTINCT FROM"
     _greatest = "GREATEST"
     _skip_locked = " FOR UPDATE OF o SKIP LOCKED"
     _integrity_errors = (psycopg.errors.IntegrityError,)
@@ -170,8 +169,9 @@ class PostgresStore(Store):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Connection]:
         try:
-            async with self._pool_or_closed().connection() as conn, conn.transaction():
-                yield _Connection(conn)
+            with self.watch("store"):
+                async with self._pool_or_closed().connection() as conn, conn.transaction():
+                    yield _Connection(conn)
         except psycopg.errors.IntegrityError:
             raise
         except psycopg.Error as exc:
@@ -182,8 +182,9 @@ class PostgresStore(Store):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[_Connection]:
         try:
-            async with self._pool_or_closed().connection() as conn:
-                yield _Connection(conn)
+            with self.watch("store"):
+                async with self._pool_or_closed().connection() as conn:
+                    yield _Connection(conn)
         except psycopg.Error as exc:
             raise StoreError(f"The game database could not be read: {_first_line(exc)}.") \
                 from None

@@ -5,9 +5,11 @@ Shared by every backend (see :mod:`bot.store`); nothing here talks to a database
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,8 +32,7 @@ class StoreError(Exception):
 class ChannelBusyError(StoreError):
     """The channel already has a lobby or an active game."""
 
-    def __init__(self, message: str = "This channel already has a game. Finish it or use "
-                                      "/game abort first.") -> None:
+    def __init__(self, message: str = "This channel already has a game.") -> None:
         super().__init__(message)
 
 
@@ -70,12 +71,13 @@ class NotSavedError(StoreError):
 
 
 class CorruptRowError(StoreError):
-    """A stored row cannot be read back; ``game_id`` says which game, so it can be aborted."""
+    """A stored row cannot be read back; ``game_id`` says which game (so it can be aborted),
+    ``what`` what is wrong with it."""
 
     def __init__(self, game_id: int, what: str) -> None:
-        super().__init__(f"The saved game #{game_id} is damaged ({what}) and cannot be loaded. "
-                         f"Use /game abort to clear it and start a new one.")
+        super().__init__(f"The saved game #{game_id} is damaged ({what}) and cannot be loaded.")
         self.game_id = game_id
+        self.what = what
 
 
 # --------------------------------------------------------------------------- records
@@ -101,10 +103,15 @@ class SeatRecord:
     user_id: int | None
     name: str
     ai: bool
-    #: An AI plays this player's seat until they are back (see ``/game back``).
+    #: An AI plays this player's seat until they are back (see ``game back``).
     standing_in: bool = False
-    #: The table opened this seat for a new player (``/game sit``); an AI plays it meanwhile.
+    #: The table opened this seat for a new player (``game sit``); an AI plays it meanwhile.
     open: bool = False
+    #: The user who played this seat before it became an AI's (they left, or the table
+    #: gave it to the AI): so that what is kept about them can still be found and removed.
+    left: int | None = None
+    #: How well an AI seat plays (``easy``, ``normal`` or ``strong``).
+    level: str = "normal"
 
     @property
     def machine(self) -> bool:
@@ -136,6 +143,15 @@ class GameRecord:
     lobby_message_id: int | None
     board_message_id: int | None
     result_json: str | None
+    #: The channel whose thread the game is played in (``channel_id``); ``None`` when the
+    #: game is played in its channel itself. The lobby message, then the game's card,
+    #: is in this channel.
+    parent_id: int | None = None
+
+    @property
+    def card_channel_id(self) -> int:
+        """Where the lobby message (in thread mode: the game's card) is."""
+        return self.parent_id if self.parent_id is not None else self.channel_id
 
 
 @dataclass(frozen=True)
@@ -208,18 +224,21 @@ class FinishRecord:
 class Announcement:
     """A message to post in a channel because of a committed change (see the outbox).
 
-    ``mentions`` are the only users it may ping; ``kind`` says what it is
-    ("turn", "reminder") for logs and metrics.
+    ``mentions`` are the only users it may ping; ``kind`` says what it is ("turn",
+    "reminder", "dm", "notice", "board"). What it says is ``data`` (JSON), worded by the
+    Discord layer when it is sent; ``content`` is the text of announcements queued before
+    they were data.
     """
 
     channel_id: int
     guild_id: int | None
     game_id: int | None
     kind: str
-    content: str
+    content: str = ""
     mentions: tuple[int, ...] = ()
     #: When to post it (UNIX seconds), if not at once: a ping waits for a player away.
     due_at: float | None = None
+    data: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -255,7 +274,7 @@ class StatLine:
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
     "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
-    "next_reminder_at, lobby_message_id, board_message_id, result_json"
+    "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id"
 )
 
 
@@ -273,7 +292,9 @@ def _dump_seats(seats: Sequence[SeatRecord]) -> str:
         raise StoreError("Two players cannot share one seat.")
     return json.dumps([{"seat": int(s.seat), "user_id": s.user_id, "name": str(s.name),
                         "ai": bool(s.ai), **({"standing_in": True} if s.standing_in else {}),
-                        **({"open": True} if s.open else {})}
+                        **({"open": True} if s.open else {}),
+                        **({"left": int(s.left)} if s.left is not None else {}),
+                        **({"level": str(s.level)} if s.level != "normal" else {})}
                        for s in seats])
 
 
@@ -293,7 +314,9 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
         seats = tuple(
             SeatRecord(int(s["seat"]), None if s["user_id"] is None else int(s["user_id"]),
                        str(s["name"]), bool(s["ai"]), bool(s.get("standing_in", False)),
-                       bool(s.get("open", False)))
+                       bool(s.get("open", False)),
+                       None if s.get("left") is None else int(s["left"]),
+                       str(s.get("level", "normal")))
             for s in raw)
     except (TypeError, ValueError, KeyError):
         raise CorruptRowError(game_id, "unreadable seats") from None
@@ -316,7 +339,7 @@ def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
 def _record(row: Sequence[Any]) -> GameRecord:
     (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
      state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
-     next_reminder_at, lobby_message_id, board_message_id, result_json) = row
+     next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id) = row
     return GameRecord(
         id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
         creator_id=creator_id, options=_load_object(game_id, options, "options"),
@@ -325,7 +348,7 @@ def _record(row: Sequence[Any]) -> GameRecord:
         created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
         reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
         lobby_message_id=lobby_message_id, board_message_id=board_message_id,
-        result_json=result_json)
+        result_json=result_json, parent_id=parent_id)
 
 
 def _readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
@@ -354,3 +377,15 @@ def _status_message(status: str, doing: str) -> str:
     if status == "finished":
         return f"This game is over, so you cannot {doing} now."
     return f"This game was ended early, so you cannot {doing} now."
+
+
+@contextlib.contextmanager
+def owner_only() -> Iterator[None]:
+    """Files created meanwhile (a database, its log, a backup) are readable and writable by
+    this user only: games hold names and private narration. (The process's umask; files
+    that exist keep their permissions.)"""
+    before = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(before)

@@ -18,7 +18,7 @@ import aiosqlite
 
 from bot.store import migrations
 from bot.store.base import Store
-from bot.store.records import NotSavedError, StoreError, log
+from bot.store.records import NotSavedError, StoreError, log, owner_only
 
 _BUSY_TIMEOUT_MS = 10_000
 
@@ -61,10 +61,11 @@ class SqliteStore(Store):
     # ----------------------------------------------------------------- lifecycle
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> SqliteStore:  # type: ignore[override]
+    async def open(cls, path: str | os.PathLike[str]) -> SqliteStore:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
         name = os.fspath(path)
-        store = cls(await _connect(name), name)
+        with owner_only():
+            store = cls(await _connect(name), name)
         try:
             await store._migrate()
             store._reader = await _connect(name)
@@ -95,10 +96,11 @@ class SqliteStore(Store):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
         """The reading connection, one reader at a time."""
-        async with self._read_lock:
-            if self._reader is None:
-                raise StoreError("The game store is closed.")
-            yield self._reader
+        with self.watch("store"):
+            async with self._read_lock:
+                if self._reader is None:
+                    raise StoreError("The game store is closed.")
+                yield self._reader
 
     async def check_writable(self) -> None:
         """Take the write lock and let it go, writing nothing; raises :class:`StoreError`
@@ -157,17 +159,20 @@ class SqliteStore(Store):
         A statement or the COMMIT itself failing (disk full, I/O error) rolls everything
         back and raises :class:`NotSavedError`; the store stays usable for the next write.
         """
-        async with self._lock:
-            db = await self._begin()
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException as exc:
-                await self._roll_back(db)
-                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
-                    log.error("a write to the game database failed and was rolled back: %s", exc)
-                    raise NotSavedError() from exc
-                raise
+        with self.watch("store"):
+            async with self._lock:
+                db = await self._begin()
+                try:
+                    yield db
+                    await db.execute("COMMIT")
+                except BaseException as exc:
+                    await self._roll_back(db)
+                    if isinstance(exc, sqlite3.Error) and not isinstance(
+                            exc, sqlite3.IntegrityError):
+                        log.error("a write to the game database failed and was rolled back: "
+                                  "%s", exc)
+                        raise NotSavedError() from exc
+                    raise
 
     async def _roll_back(self, db: aiosqlite.Connection) -> None:
         """End the open transaction, whatever it takes, so the next write can begin.

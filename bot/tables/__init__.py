@@ -1,10 +1,14 @@
-"""The game tables: everything a channel's game does, without Discord.
+"""The game tables: everything a game does, without Discord.
 
-The service is split by what it does: :mod:`~bot.tables.lobby` (seats and
-starting), :mod:`~bot.tables.play` (moves, undo, leaving),
-:mod:`~bot.tables.reminders`, :mod:`~bot.tables.seats` (the table's votes on a stood-in
-seat) and :mod:`~bot.tables.queries` (board, hand,
-status, log, replay, autocomplete), on the shared :mod:`~bot.tables.core`.
+One service, :class:`Tables`, split by what it does: :mod:`~bot.tables.moves` (the one
+move pipeline: a request prepared, then committed; undo), :mod:`~bot.tables.lobby`
+(seats and starting), :mod:`~bot.tables.leave` (leaving, ending),
+:mod:`~bot.tables.reminders` (reminders, the AI take-over, away time and notification
+choices), :mod:`~bot.tables.seats` (the table's votes on a seat) and
+:mod:`~bot.tables.queries` (board, hand, status, log, replay, autocomplete, privacy), on
+the shared :mod:`~bot.tables.core`. What the tables refuse is a value of
+:mod:`bot.refusals`, what a change did besides its moves one of :mod:`bot.tables.news`;
+the Discord layer words both.
 """
 
 from __future__ import annotations
@@ -16,15 +20,13 @@ from bot.tables.core import (
     MAX_REMINDER_HOURS,
     MAX_REMINDERS,
     MAX_SUGGESTIONS,
+    STAND_IN_LEVEL,
     AlreadyMadeError,
-    Announcer,
     Board,
-    Checked,
     Clock,
     Conceded,
     DamagedStateError,
     Hand,
-    Handover,
     Lobby,
     Reminder,
     Status,
@@ -33,23 +35,25 @@ from bot.tables.core import (
     dumps_result,
     lobby_owner,
     plural,
+    seat_label,
+    step_of,
 )
-from bot.tables.play import Plays
-from bot.tables.queries import MyGame, Queries
+from bot.tables.leave import Leaving
+from bot.tables.moves import Choosing, MoveRequest, Prepared
+from bot.tables.queries import FORMER_PLAYER, Forgotten, MyGame, Queries
 from bot.tables.reminders import Reminders
 from bot.tables.seats import SeatVote, SeatVotes
 
 
-class Tables(Plays, Reminders, Queries, SeatVotes):
+class Tables(Leaving, Reminders, Queries, SeatVotes):
     """The service layer over a :class:`~bot.store.Store` and the game registry."""
 
 
 __all__ = [
-    "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS", "MAX_REMINDER_HOURS",
-    "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked", "Clock", "Conceded",
-    "DamagedStateError", "Hand", "Handover", "Lobby", "MyGame", "Reminder", "SeatVote",
-    "Status", "Step",
-    "TableError",
-    "Tables",
-    "dumps_result", "lobby_owner", "plural",
+    "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
+    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
+    "Choosing", "Clock",
+    "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
+    "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables",
+    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of",
 ]

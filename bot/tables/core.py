@@ -17,11 +17,11 @@ from typing import Any
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
+    AI_LEVELS,
     ALERT,
     Action,
     CorruptStateError,
     Game,
-    GameError,
     MultiSelect,
     Outcome,
     Result,
@@ -34,6 +34,20 @@ from bot.games.engine import (
     loads,
 )
 from bot.games.words import plural, standing_in
+from bot.limits import Limits
+from bot.refusals import (
+    AlreadyMade,
+    Damaged,
+    ElsewhereButton,
+    Expired,
+    GameGone,
+    NoGameHere,
+    NoSuchGame,
+    NotPlaying,
+    NotStarted,
+    Refused,
+    Said,
+)
 from bot.store import (
     ActionRecord,
     Announcement,
@@ -45,6 +59,8 @@ from bot.store import (
     SeatRecord,
     Store,
 )
+from bot.tables.news import Back, News
+from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +69,9 @@ MAX_REMINDER_HOURS = 24.0 * 14
 MAX_REMINDERS = 3
 #: A safety net against a game whose AI seats never hand the turn back.
 MAX_AI_STEPS = 500
+#: How the AI plays for an absent player unless the table says otherwise: at its best,
+#: so that the player comes back to a position worth having.
+STAND_IN_LEVEL = "strong"
 #: Discord shows at most 25 autocomplete suggestions and 25 select options.
 MAX_SUGGESTIONS = 25
 LOG_LIMIT = 50
@@ -62,32 +81,23 @@ COMMIT_ATTEMPTS = 5
 #: is the interpreter's (one lock), so running fifty at once finishes them all late
 #: together; in turn, the first player of a burst sees their board first.
 MOVES_AT_ONCE = 4
-#: How many moves "Since your last turn" lists before pointing at ``/game log``.
+#: How many moves "Since your last turn" lists before pointing at ``game log``.
 SINCE_LIMIT = 12
+#: How many games' states a process remembers as checked (200 bytes each): more than
+#: the games under way of a large bot, so that the check of :meth:`TablesBase._state`
+#: runs once per game and process rather than once per move when moves of thousands of
+#: games take turns (a set of 4,096 states, emptied when full, checked nearly every move).
+SOUND_GAMES = 50_000
 
 Clock = Callable[[], float]
 #: Told of moves just committed: the game's slug, how many players and AI seats made.
 MovesHook = Callable[[str, int, int], None]
 
-ALREADY_MADE = ("That move was already made: another action reached the game first, so yours "
-                "was not applied. See `/game board`.")
-
-
-class TableError(GameError):
-    """Something a player did that the table refuses; ``str()`` is safe to show them."""
-
-
-class AlreadyMadeError(TableError):
-    """Another move was committed first; this one was not applied."""
-
-
-class DamagedStateError(TableError):
-    """The stored state of a game cannot be loaded and validated; only abort clears it."""
-
-    def __init__(self, game_id: int, what: str) -> None:
-        super().__init__(f"The saved game #{game_id} is damaged ({what}), so it cannot be "
-                         f"shown or played on. Use /game abort to clear it and start a new one.")
-        self.game_id = game_id
+#: Refusals of the tables, by the names the rest of the bot knows them by: every refusal
+#: is a :class:`~bot.refusals.Refused`; a damaged state and a lost race are two of them.
+TableError = Refused
+DamagedStateError = Damaged
+AlreadyMadeError = AlreadyMade
 
 
 # --------------------------------------------------------------------------- reports
@@ -119,6 +129,12 @@ class Step:
         """An AI chose this for a human's seat (a reminder take-over)."""
         return self.by_ai and not self.ai_seat
 
+    @property
+    def said(self) -> Said:
+        """The step as a refusal may tell it (who, what)."""
+        return Said(name=self.name, shown=self.notation, hidden=self.hidden,
+                    for_player=self.for_human)
+
     @classmethod
     def of(cls, action: ActionRecord, record: GameRecord) -> Step:
         """The step a logged action was, named after the seats of ``record``."""
@@ -130,7 +146,7 @@ class Step:
                    dict(action.private), action.n, seat is not None and seat.ai)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Board:
     """The public picture of a game after a change: what the channel is shown."""
 
@@ -138,7 +154,8 @@ class Board:
     game: Game
     state: State
     view: View
-    headline: str = ""
+    #: What the change did besides its moves (a player left, the game begins).
+    news: tuple[News, ...] = ()
     steps: tuple[Step, ...] = ()
     #: Seats that must act next, and the Discord users the board names as acting (an
     #: episode's edited board: those who newly have to decide).
@@ -157,7 +174,7 @@ class Board:
     #: An open joint decision: the seats that have already decided (in secret).
     joint: bool = False
     decided: tuple[int, ...] = ()
-    #: Some human decides privately (``/game hand`` or the Decide button).
+    #: Some human decides privately (``game hand`` or the Decide button).
     private_choices: bool = False
     #: The episode goes on: edit the board message ``record.board_message_id``.
     edits: bool = False
@@ -188,19 +205,6 @@ class Board:
     def hidden_for_mover(self) -> bool:
         """The player's move was hidden from the others (so they are told it privately)."""
         return bool(self.batch) and self.batch[0].hidden and bool(self.played)
-
-
-@dataclass(frozen=True)
-class Checked:
-    """A move that will be accepted; ``quiet`` when it only continues the current episode
-    (the board message is edited, so the mover's answer can be private)."""
-
-    quiet: bool
-    #: The move as the check worked it out (the game it read, the token the move is tied
-    #: to, the plan): :meth:`~bot.tables.Tables.play` commits it without reading and
-    #: applying it again, and works it out afresh only if the game moved on meanwhile.
-    prepared: tuple[GameRecord, str | int | None, _Plan] | None = field(
-        default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -242,7 +246,7 @@ class Hand:
 
 @dataclass(frozen=True)
 class Status:
-    """Where a game stands, for ``/game status``."""
+    """Where a game stands, for ``game status``."""
 
     record: GameRecord
     game: Game
@@ -272,31 +276,15 @@ class Reminder:
 
 
 @dataclass(frozen=True)
-class Handover:
-    """The turn handed to ``users`` by a change about to be saved: announced once."""
-
-    record: GameRecord
-    game: Game
-    move: int
-    users: tuple[int, ...]
-    #: The board message the change edits (an episode going on), to point to.
-    board_message_id: int | None = None
-
-
-#: Writes the text of an announcement (the Discord layer knows how it reads).
-Announcer = Callable[[Handover | Reminder], str]
-
-
-@dataclass(frozen=True)
 class Conceded:
-    """What ``/game leave`` did: either the game goes on (``board``) or it ended."""
+    """What ``game leave`` did: either the game goes on (``board``) or it ended."""
 
     name: str
     board: Board
 
 
 @dataclass
-class _Plan:
+class Plan:
     """Moves computed but not yet committed."""
 
     state: State
@@ -312,11 +300,11 @@ class _Plan:
 
 
 @dataclass(frozen=True)
-class _Ready:
+class Ready:
     """A plan with everything its commit needs worked out (in a worker thread), so that
     the event loop only awaits the store."""
 
-    plan: _Plan
+    plan: Plan
     now: float
     state_json: str = ""
     turn_changed: bool = False
@@ -333,8 +321,12 @@ class _Ready:
     view: View | None = None
 
 
-class _Expired(StaleActionError):
-    """A button's token no longer fits; the loop writes the message (it reads the log)."""
+class StaleToken(StaleActionError):
+    """A button's token no longer fits; the caller says what happened since (it reads the
+    log: :meth:`TablesBase.expired`)."""
+
+    def __init__(self) -> None:
+        super().__init__("expired")
 
 
 # --------------------------------------------------------------------------- the base
@@ -344,11 +336,11 @@ class TablesBase:
     """Loading games, tokens, AI turns and commits, shared by every part of the service."""
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
-                 clock: Clock | None = None, announcer: Announcer | None = None, *,
-                 on_moves: MovesHook | None = None) -> None:
-        """``announcer`` writes hand-overs and reminders for the outbox; without one
-        (the tables used outside Discord) nothing is announced. ``on_moves`` is told of
-        every move stored (the metrics count them)."""
+                 clock: Clock | None = None, *, on_moves: MovesHook | None = None,
+                 limits: Limits | None = None, watch: Watch = unwatched) -> None:
+        """``on_moves`` is told of every move stored (the metrics count them). ``limits``
+        bound what one person or server may open (:mod:`bot.limits`; the defaults when
+        not given). ``watch`` times the rules, views and state JSON (:mod:`bot.watch`)."""
         if games is None:
             from bot.games import GAMES
 
@@ -361,12 +353,14 @@ class TablesBase:
         self._games = games
         self.clock = clock
         self._on_moves = on_moves
+        self.watch = watch
         self._working = asyncio.Semaphore(MOVES_AT_ONCE)
-        #: Stored states already found sound, by game, version and text (see :meth:`_state`).
-        self._sound: set[tuple[int, int, int]] = set()
+        #: The stored state of each game already found sound, as its version and the hash
+        #: of its text (see :meth:`_state`), the games vouched for longest ago first.
+        self._sound: dict[int, tuple[int, int]] = {}
         #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).
         self._shapes: dict[int, dict[str, str | None]] = {}
-        self.announcer = announcer
+        self.limits = limits or Limits()
 
     # ----------------------------------------------------------------- looking games up
 
@@ -375,8 +369,7 @@ class TablesBase:
         try:
             return self._games[slug]
         except KeyError:
-            known = ", ".join(sorted(self._games)) or "none"
-            raise TableError(f"There is no game called {slug!r}. Games: {known}.") from None
+            raise NoSuchGame(slug=slug, known=tuple(sorted(self._games))) from None
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -385,28 +378,42 @@ class TablesBase:
     async def _current(self, channel_id: int, *, active: bool = True) -> GameRecord:
         record = await self.store.open_game(channel_id)
         if record is None:
-            raise TableError("There is no game in this channel. Start one with `/game new`.")
+            raise NoGameHere()
         if active and record.status != "active":
-            raise TableError("This game has not started yet: use the lobby's Start button.")
+            raise NotStarted()
         return record
 
     async def _by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
-        """The game a button names; it must live in the channel the button was clicked in."""
+        """The game a button names; it must live in the channel the button was clicked in
+        (its thread, or the channel holding its card)."""
         try:
             record = await self.store.get_game(game_id)
         except NotFoundError:
-            raise StaleActionError("That choice has expired: this game no longer exists.") \
-                from None
-        if channel_id is not None and record.channel_id != channel_id:
-            raise TableError(f"That button belongs to a game in <#{record.channel_id}>, not "
-                             f"this channel, so it does nothing here.")
+            raise GameGone() from None
+        if channel_id is not None and channel_id not in (record.channel_id, record.parent_id):
+            raise ElsewhereButton(channel_id=record.channel_id)
         return record
 
     def _vouch(self, key: tuple[int, int, int]) -> None:
-        """Remember that the state stored under ``key`` (id, version, JSON hash) is sound."""
-        if len(self._sound) >= 4096:
-            self._sound.clear()
-        self._sound.add(key)
+        """Remember that the state stored under ``key`` (id, version, JSON hash) is sound:
+        the latest of each game, for the :data:`SOUND_GAMES` games seen last."""
+        game_id, version, text = key
+        self._sound.pop(game_id, None)
+        if len(self._sound) >= SOUND_GAMES:
+            del self._sound[next(iter(self._sound))]  # the game vouched for longest ago
+        self._sound[game_id] = (version, text)
+
+    def _loaded(self, record: GameRecord) -> tuple[Game, State]:
+        """The game and its stored state as the engine reads it, not yet checked (see
+        :meth:`_state`); :class:`DamagedStateError` if the engine cannot read it."""
+        game = self.game(record.game)
+        try:
+            with self.watch("state JSON"):
+                return game, loads(record.state_json or "", game)
+        except RulesVersionError:
+            raise
+        except CorruptStateError as exc:
+            raise Damaged(game_id=record.id, what=str(exc).rstrip(".").lower()) from exc
 
     def _state(self, record: GameRecord) -> tuple[Game, State]:
         """The game and its stored state, loaded and validated.
@@ -416,18 +423,13 @@ class TablesBase:
         starts with (each of the same JSON kind), and who acts, the result, the summary,
         scores, the public view, every seat's view, the open decision and the legal
         actions of the seats to act all compute without error. Anything else raises
-        :class:`DamagedStateError`, which points to ``/game abort``. The check runs once
-        per stored state.
+        :class:`DamagedStateError`, which points to ``game abort``. The check runs once
+        per stored state (the latest of each game the process has seen, up to
+        :data:`SOUND_GAMES` games).
         """
-        game = self.game(record.game)
-        try:
-            state = loads(record.state_json or "", game)
-        except RulesVersionError:
-            raise
-        except CorruptStateError as exc:
-            raise DamagedStateError(record.id, str(exc).rstrip(".").lower()) from exc
+        game, state = self._loaded(record)
         key = (record.id, record.version, hash(record.state_json))
-        if key not in self._sound:
+        if self._sound.get(record.id) != key[1:]:
             try:
                 shape = self._shapes.get(record.id)
                 if shape is None:
@@ -437,10 +439,10 @@ class TablesBase:
                     self._shapes[record.id] = shape
                 _exercise(game, state, record, shape)
             except _Unsound as exc:
-                raise DamagedStateError(record.id, str(exc)) from exc
+                raise Damaged(game_id=record.id, what=str(exc)) from exc
             except Exception as exc:
                 log.warning("game %s has a damaged state", record.id, exc_info=exc)
-                raise DamagedStateError(record.id, "its rules cannot read it") from exc
+                raise Damaged(game_id=record.id, what="its rules cannot read it") from exc
             self._vouch(key)
         return game, state
 
@@ -464,7 +466,7 @@ class TablesBase:
         return {s.user_id for s in self._humans_to_act(record, game, state)
                 if s.user_id is not None}
 
-    def _handed(self, record: GameRecord, game: Game, plan: _Plan) -> tuple[int, ...]:
+    def _handed(self, record: GameRecord, game: Game, plan: Plan) -> tuple[int, ...]:
         """The users the plan hands the turn to, to be pinged once.
 
         A user is handed the turn when they must act at the end of the plan and were
@@ -487,7 +489,7 @@ class TablesBase:
         """The ping for ``users``, just handed the turn, to queue with the change: at once
         for those who can be reached, and for each player ``away`` when they are back; a
         DM as well for those who asked (``modes``, see :meth:`reach`)."""
-        if not users or self.announcer is None:
+        if not users:
             return ()
         away, modes = away or {}, modes or {}
         groups: dict[float | None, list[int]] = {}
@@ -495,32 +497,33 @@ class TablesBase:
             groups.setdefault(away.get(user), []).append(user)
         out = []
         for due, group in sorted(groups.items(), key=lambda item: item[0] or 0.0):
-            text = self.announcer(Handover(record, game, int(state["move"]), tuple(group),
-                                           board_message_id))
-            out.append(self._reaching(record, "turn", text, group, due, modes))
-            out.extend(self._direct(record, self.announcer(Handover(
-                record, game, int(state["move"]), (user,), board_message_id)), user, due)
-                for user in group if modes.get(user) == "dm")
+            data = handover(record, game, int(state["move"]), group, board_message_id)
+            out.append(self._reaching(record, "turn", data, group, due, modes))
+            out.extend(self._direct(record, handover(record, game, int(state["move"]), (user,),
+                                                     board_message_id), user, due)
+                       for user in group if modes.get(user) == "dm")
         return tuple(out)
 
     @staticmethod
-    def _reaching(record: GameRecord, kind: str, text: str, users: Sequence[int],
+    def _reaching(record: GameRecord, kind: str, data: dict[str, Any], users: Sequence[int],
                   due: float | None, modes: Mapping[int, str]) -> Announcement:
         """A channel announcement naming ``users`` that pings those who did not ask to be
-        left quiet (``/notify``)."""
+        left quiet (``notify``)."""
         pinged = tuple(u for u in users if modes.get(u) != "quiet")
-        return Announcement(record.channel_id, record.guild_id, record.id, kind, text,
-                            pinged, due)
+        return Announcement(record.channel_id, record.guild_id, record.id, kind,
+                            mentions=pinged, due_at=due, data=data)
 
     @staticmethod
-    def _direct(record: GameRecord, text: str, user: int, due: float | None) -> Announcement:
-        """The same news as a direct message to ``user`` (kind ``dm``), pointing to the
-        channel; queued in the game's channel so that it keeps the channel's order."""
+    def _direct(record: GameRecord, data: dict[str, Any], user: int,
+                due: float | None) -> Announcement:
+        """The same news (``data`` of a ``turn``, ``reminder`` or ``alert``) as a direct
+        message to ``user`` (kind ``dm``), pointing to the game; queued in the game's
+        channel so that it keeps the channel's order."""
         return Announcement(record.channel_id, record.guild_id, record.id, "dm",
-                            f"{text} · <#{record.channel_id}>", (user,), due)
+                            mentions=(user,), due_at=due, data=data)
 
     @staticmethod
-    def _hit(record: GameRecord, plan: _Plan) -> dict[int, list[str]]:
+    def _hit(record: GameRecord, plan: Plan) -> dict[int, list[str]]:
         """The lines telling players that the plan's moves hit them, by user (a DM
         subscriber gets each as one line)."""
         users = {s.seat: s.user_id for s in record.seats
@@ -576,17 +579,16 @@ class TablesBase:
     def _seats_of(record: GameRecord, user_id: int) -> list[SeatRecord]:
         return [s for s in record.seats if s.user_id == user_id and not s.ai]
 
-    def _waiting_for(self, record: GameRecord, game: Game, state: State) -> str:
-        acting = sorted(game.to_act(state))
-        names = [s.name for s in record.seats if s.seat in acting]
-        return " or ".join(names) or "nobody"
+    def _waiting_for(self, record: GameRecord, game: Game, state: State) -> tuple[str, ...]:
+        """The names of the seats the game waits for, in seat order."""
+        acting = game.to_act(state)
+        return tuple(s.name for s in record.seats if s.seat in acting)
 
     def _acting_seat(self, record: GameRecord, game: Game, state: State, user_id: int) -> int:
         """The caller's seat that acts now (or their first seat); refuses strangers."""
         mine = self._seats_of(record, user_id)
         if not mine:
-            raise TableError(f"You are not playing in this game. It is "
-                             f"{self._waiting_for(record, game, state)}'s turn.")
+            raise NotPlaying(waiting=self._waiting_for(record, game, state))
         acting = game.to_act(state)
         return next((s.seat for s in mine if s.seat in acting), mine[0].seat)
 
@@ -602,7 +604,7 @@ class TablesBase:
         """Check a button's token for ``seat``; the engine's part of it for ``apply``.
 
         A token of a decision that is no longer open for the seat raises
-        :class:`_Expired`; :meth:`_expired` then says what happened since.
+        :class:`StaleToken`; :meth:`_expired` then says what happened since.
         """
         if wire is None:
             return None
@@ -611,24 +613,20 @@ class TablesBase:
                 return wire
         elif wire == game.token(state, seat):
             return wire
-        raise _Expired("That choice has expired.")
+        raise StaleToken()
 
-    async def _expired(self, record: GameRecord, offered_at: int | None) -> str:
-        text = "That choice has expired: the game has moved on since it was offered."
+    async def expired(self, record: GameRecord, offered_at: int | None) -> Expired:
+        """The refusal of a button whose decision is no longer open: with what happened
+        since it was offered (at move ``offered_at``), the last few moves."""
         if offered_at is None:
-            return text + " See the newest board, or `/game board`."
+            return Expired()
         since = await self.store.actions(record.id, after=offered_at)
-        if not since:
-            return text + " See the newest board, or `/game board`."
-        shown = [_said(Step.of(a, record)) for a in since[-6:]]
-        more = len(since) - len(shown)
-        earlier = f" (after {plural(more, 'earlier move')})" if more else ""
-        return (f"That choice has expired. Since it was offered{earlier}: "
-                f"{'; '.join(shown)}. See the newest board, or `/game board`.")
+        shown = [Step.of(a, record).said for a in since[-6:]]
+        return Expired(since=tuple(shown), earlier=len(since) - len(shown))
 
     # ----------------------------------------------------------------- playing and saving
 
-    def _record(self, plan: _Plan, record: GameRecord, game: Game, seat: int,
+    def _record(self, plan: Plan, record: GameRecord, game: Game, seat: int,
                 user_id: int | None, outcome: Outcome) -> None:
         """Add ``outcome`` (applied to ``plan.state``) to the plan."""
         seat_record = next(s for s in record.seats if s.seat == seat)
@@ -640,10 +638,17 @@ class TablesBase:
             if lines:
                 private[other.seat] = lines
         events = tuple(line for line in public if line)
+        if user_id is None and (seat_record.standing_in or seat_record.open):
+            # The player who comes back learns why the AI played for them as it did.
+            reason = game.stand_in_reason(plan.state, outcome.state, seat)
+            events += (reason,) if reason else ()
         shown = outcome.public or outcome.action.notation
         hidden = shown != outcome.action.notation
         # Undo restores the state a human's own move was made from; AI moves need none.
-        before = dumps(plan.state) if outcome.undoable and user_id is not None else None
+        before = None
+        if outcome.undoable and user_id is not None:
+            with self.watch("state JSON"):
+                before = dumps(plan.state)
         plan.moves.append(MoveRecord(seat, user_id, outcome.action.notation, " ".join(events),
                                      outcome.undoable, shown if hidden else "", private, before,
                                      game.episode(outcome.state)))
@@ -653,23 +658,38 @@ class TablesBase:
         humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
         plan.away |= humans - self._awaited(record, game, plan.state)
 
-    def _ai_chain(self, record: GameRecord, game: Game, plan: _Plan) -> _Plan:
+    def _ai_chain(self, record: GameRecord, game: Game, plan: Plan) -> Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
-        ai_seats = {s.seat for s in record.seats if s.machine}
+        levels = {s.seat: self._level(record, s) for s in record.seats if s.machine}
         for _ in range(MAX_AI_STEPS):
-            acting = sorted(game.to_act(plan.state) & ai_seats)
+            acting = sorted(game.to_act(plan.state) & levels.keys())
             if not acting:
                 break
             seat = acting[0]
-            action = game.ai_action(plan.state, seat)
-            self._record(plan, record, game, seat, None, game.apply(plan.state, seat, action))
+            with self.watch("AI"):
+                action = game.ai_action(plan.state, seat, levels[seat])
+            with self.watch("engine"):
+                outcome = game.apply(plan.state, seat, action)
+            self._record(plan, record, game, seat, None, outcome)
         return plan
 
-    def _ready(self, record: GameRecord, game: Game, plan: _Plan, now: float) -> _Ready:
+    def _public_view(self, record: GameRecord, game: Game, state: State) -> View:
+        with self.watch("views"):
+            return public_view(record, game, state)
+
+    @staticmethod
+    def _level(record: GameRecord, seat: SeatRecord) -> str:
+        """How an AI plays a seat: an AI seat at its own level; the stand-in for an absent
+        player (and a seat the table opened) at the table's stand-in level."""
+        if seat.standing_in or seat.open:
+            return str(record.settings.get("stand_in_level", STAND_IN_LEVEL))
+        return seat.level if seat.level in AI_LEVELS else "normal"
+
+    def _ready(self, record: GameRecord, game: Game, plan: Plan, now: float) -> Ready:
         """Work out what committing ``plan`` stores (runs in a worker thread)."""
         handed = self._handed(record, game, plan)
         if not plan.moves:
-            return _Ready(plan, now, handed=handed)
+            return Ready(plan, now, handed=handed)
         before, after = plan.before, plan.state
         result = game.result(after)
         finish = None
@@ -677,29 +697,33 @@ class TablesBase:
             finish = FinishRecord(dumps_result(result), _placements(record, result))
         key = game.episode(before)
         goes_on = key is not None and key == game.episode(after) and result is None
-        return _Ready(plan, now, dumps(after), game.to_act(before) != game.to_act(after), finish,
+        with self.watch("state JSON"):
+            state_json = dumps(after)
+        return Ready(plan, now, state_json, game.to_act(before) != game.to_act(after), finish,
                       self._next_reminder(record, game, after, now),
                       plan.moves[0].notation if plan.moves[0].user_id is not None else "",
                       key if goes_on else None, handed,
                       tuple(_awaited_users(record, game.to_act(after))),
-                      public_view(record, game, after))
+                      self._public_view(record, game, after))
 
-    async def _settled(self, record: GameRecord, game: Game, work: Callable[[], _Plan],
-                       ) -> _Ready:
+    async def _settled(self, record: GameRecord, game: Game, work: Callable[[], Plan],
+                       ) -> Ready:
         """Run ``work`` (moves and AI turns) and prepare its commit, in one worker thread."""
         now = self.clock()
         return await asyncio.to_thread(lambda: self._ready(record, game, work(), now))
 
-    async def _save(self, record: GameRecord, game: Game, ready: _Ready, *, headline: str = "",
-                    episodes: bool = False, seats: Sequence[SeatRecord] | None = None,
-                    interaction_id: int | None = None, sketch: Sketch | None = None) -> Board:
+    async def _save(self, record: GameRecord, game: Game, ready: Ready, *,
+                    news: Sequence[News] = (), episodes: bool = False,
+                    seats: Sequence[SeatRecord] | None = None,
+                    interaction_id: int | None = None) -> Board:
         """Commit the planned moves in one transaction and describe the result.
 
         Raises :class:`ConflictError` if the game moved on since ``record`` was read.
         With ``episodes``, moves that continue the episode of the board message on show
         are told by editing that message. ``seats`` (``record``'s seats, some handed
         over) are saved in the same transaction as the moves, or alone if there are none.
-        ``sketch`` is handed the board's view just before the commit (see :data:`Sketch`).
+        The board shows ``ready.view`` itself (the very object), so a picture begun from
+        it before the commit is the board's.
         """
         plan = ready.plan
         if not plan.moves:
@@ -707,7 +731,7 @@ class TablesBase:
                 record = await self.store.replace_seats(record.id, record.version, seats,
                                                         ready.now)
             return await self._with_away(await asyncio.to_thread(
-                self.board_of, record, game, plan.state, headline=headline, steps=plan.steps,
+                self.board_of, record, game, plan.state, news=news, steps=plan.steps,
                 handed=ready.handed))
         edits = episodes and ready.episode is not None and record.board_message_id is not None
         hit = self._hit(record, plan)
@@ -720,13 +744,12 @@ class TablesBase:
         announce = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
             record.board_message_id if edits else None, away, modes)
-        announce += tuple(self._direct(record, f"{line} ({game.title})", user, away.get(user))
+        announce += tuple(self._direct(record, {"about": "alert", "game": game.slug,
+                                                "line": line}, user, away.get(user))
                           for user, lines in hit.items() if modes.get(user) == "dm"
                           for line in lines)
         # Seats saved with the moves may change who is marked as stood in for.
         view = ready.view if seats is None else None
-        if sketch is not None and view is not None:
-            sketch(view)
         saved = await self.store.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
@@ -738,24 +761,25 @@ class TablesBase:
         if self._on_moves is not None:
             by_ai = sum(move.user_id is None for move in plan.moves)
             self._on_moves(game.slug, len(plan.moves) - by_ai, by_ai)
-        if edits and saved.board_message_id is not None:
+        if edits and saved.board_message_id is not None and ready.episode is not None:
             steps = await self._episode_steps(saved, ready.episode)
 
             return await self._with_away(await asyncio.to_thread(
-                self.board_of, saved, game, plan.state, headline=headline, steps=steps,
+                self.board_of, saved, game, plan.state, news=news, steps=steps,
                 edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played,
                 handed=ready.handed, view=view), asked, known)
         return await self._with_away(await asyncio.to_thread(
-            self.board_of, saved, game, plan.state, headline=headline, steps=plan.steps,
+            self.board_of, saved, game, plan.state, news=news, steps=plan.steps,
             batch=plan.steps, played=ready.played, handed=ready.handed, view=view), asked, known)
 
-    async def _commit(self, record: GameRecord, game: Game, ready: _Ready, *,
-                      headline: str = "", seats: Sequence[SeatRecord] | None = None) -> Board:
+    async def _commit(self, record: GameRecord, game: Game, ready: Ready, *,
+                      news: Sequence[News] = (),
+                      seats: Sequence[SeatRecord] | None = None) -> Board:
         """:meth:`_save`, telling the player plainly when someone else was first."""
         try:
-            return await self._save(record, game, ready, headline=headline, seats=seats)
+            return await self._save(record, game, ready, news=news, seats=seats)
         except ConflictError:
-            raise AlreadyMadeError(ALREADY_MADE) from None
+            raise AlreadyMade(reason="raced") from None
 
     async def _hand_back(self, record: GameRecord, user_id: int) -> Board:
         """The AI standing in for ``user_id`` hands their seat back (saved at once)."""
@@ -764,10 +788,9 @@ class TablesBase:
         back = replace(record, seats=seats)
         game = self.game(record.game)
         state = (await asyncio.to_thread(self._state, record))[1]
-        ready = await self._settled(back, game, lambda: _Plan(state))
-        name = next((s.name for s in seats if s.user_id == user_id), "A player")
-        board = await self._commit(record, game, ready, seats=seats,
-                                   headline=f"{name} is back: the AI hands the seat back.")
+        ready = await self._settled(back, game, lambda: Plan(state))
+        name = next((s.name for s in seats if s.user_id == user_id), "")
+        board = await self._commit(record, game, ready, seats=seats, news=(Back(name=name),))
         # A vote on their seat ends with their return.
         await self.store.clear_seat_votes(record.id, user_id)
         return board
@@ -799,8 +822,8 @@ class TablesBase:
 
     # ----------------------------------------------------------------- describing
 
-    def board_of(self, record: GameRecord, game: Game, state: State, *, headline: str = "",
-                 steps: Sequence[Step] = (), edits: bool = False,
+    def board_of(self, record: GameRecord, game: Game, state: State, *,
+                 news: Sequence[News] = (), steps: Sequence[Step] = (), edits: bool = False,
                  mentions: Sequence[int] | None = None, zoom: str | None = None,
                  batch: Sequence[Step] = (), played: str = "",
                  handed: Sequence[int] = (), view: View | None = None) -> Board:
@@ -832,13 +855,16 @@ class TablesBase:
         if result is not None:
             ranking = _ranking(record, result)
         if view is None:
-            view = public_view(record, game, state)
+            view = self._public_view(record, game, state)
         if zoom is not None:
             view = {**view, "zoom": zoom}
-        return Board(record, game, state, view, headline, tuple(steps), acting,
-                     tuple(mentions), choices, result, ranking, chooser, token, multi, joint,
-                     tuple(top.answered) if joint and top is not None else (),
-                     private_choices, edits, tuple(batch), played, tuple(handed))
+        return Board(record=record, game=game, state=state, view=view, news=tuple(news),
+                     steps=tuple(steps), to_act=acting, mentions=tuple(mentions),
+                     choices=choices, result=result, ranking=ranking, chooser=chooser,
+                     token=token, multi=multi, joint=joint,
+                     decided=tuple(top.answered) if joint and top is not None else (),
+                     private_choices=private_choices, edits=edits, batch=tuple(batch),
+                     played=played, handed=tuple(handed))
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -863,9 +889,43 @@ def _away(users: Sequence[int], now: float, hours: Mapping[int, tuple[str, int, 
     return out
 
 
-#: Called with a move's board view just before the move is committed, so that the board
-#: picture can be drawn while the store works; if the commit fails, the view is not shown.
-Sketch = Callable[[View], object]
+def handover(record: GameRecord, game: Game, move: int, users: Sequence[int],
+             board_message_id: int | None = None) -> dict[str, Any]:
+    """The data of a hand-over announcement (kind ``turn``, or a ``dm`` about one): the
+    game, the move, each user with their seat, the board message to point to when an
+    episode's board is edited instead of posted, and the board on show before the change
+    (a ping whose new board Discord refused is carried by that board when it is retried)."""
+    seats = {s.user_id: s.seat for s in record.seats if s.user_id is not None and not s.ai}
+    return {"about": "turn", "game": game.slug, "move": int(move),
+            "users": [[int(u), seats.get(u, 0)] for u in users], "board": board_message_id,
+            "shown": record.board_message_id}
+
+
+def reminded(reminder: Reminder) -> dict[str, Any]:
+    """The data of a reminder announcement (kind ``reminder``, or a ``dm`` about one)."""
+    record = reminder.record
+    seats = {s.user_id: s.seat for s in record.seats if s.user_id is not None and not s.ai}
+    return {"about": "reminder", "game": reminder.game.slug, "number": reminder.number,
+            "of": MAX_REMINDERS, "last": reminder.last, "takeover_at": reminder.takeover_at,
+            "waiting_since": record.turn_started_at,
+            "users": [[int(u), seats.get(u, 0)] for u in reminder.mentions],
+            "since": [step_data(step) for step in reminder.since],
+            "since_more": reminder.since_more}
+
+
+def step_data(step: Step) -> dict[str, Any]:
+    """A step as announcement data (the public part: a reminder tells what others did)."""
+    return {"seat": step.seat, "name": step.name, "notation": step.notation,
+            "events": list(step.events), "by_ai": step.by_ai, "hidden": step.hidden,
+            "n": step.n, "ai_seat": step.ai_seat}
+
+
+def step_of(data: Mapping[str, Any]) -> Step:
+    """The step :func:`step_data` stored."""
+    return Step(int(data["seat"]), str(data["name"]), str(data["notation"]),
+                tuple(str(e) for e in data.get("events", ())), bool(data.get("by_ai")),
+                bool(data.get("hidden")), {}, int(data.get("n", 0)),
+                bool(data.get("ai_seat")))
 
 
 def public_view(record: GameRecord, game: Game, state: State) -> View:
@@ -970,12 +1030,6 @@ def _ranking(record: GameRecord, result: Result) -> tuple[tuple[str, int, int], 
     return tuple(rows)
 
 
-def _said(step: Step) -> str:
-    """A step in a few plain words, for error messages."""
-    who = f"the AI for {step.name}" if step.for_human else step.name
-    return f"{who} {step.notation}" if step.hidden else f"{who} played `{step.notation}`"
-
-
 def marked_stand_ins(state: State, seats: Sequence[SeatRecord]) -> State:
     """``state`` as its pictures show it: the name of each seat an AI stands in for
     marked ("Ana (AI standing in)"). A copy: the saved state, and so the narration,
@@ -992,6 +1046,14 @@ def renumber(seats: Sequence[SeatRecord]) -> tuple[SeatRecord, ...]:
     return tuple(replace(s, seat=i) for i, s in enumerate(seats))
 
 
+def seat_label(seat: SeatRecord) -> str:
+    """A seat's name as the table shows it: an AI seat's level follows its name unless
+    it plays at the usual level ("AI 2 · easy")."""
+    if seat.ai and seat.level != "normal" and seat.open is False and not seat.standing_in:
+        return f"{seat.name} · {seat.level}"
+    return seat.name
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -1001,9 +1063,37 @@ def clip_name(name: str) -> str:
 
 
 __all__ = [
-    "COMMIT_ATTEMPTS", "DEFAULT_REMINDER_HOURS", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
-    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "AlreadyMadeError", "Announcer", "Board", "Checked",
-    "Clock", "Conceded", "DamagedStateError", "Hand", "Handover", "Lobby", "Reminder", "Status",
-    "Step", "TableError",
-    "TablesBase", "dumps_result", "lobby_owner", "marked_stand_ins", "plural", "stored_result",
+    "COMMIT_ATTEMPTS",
+    "DEFAULT_REMINDER_HOURS",
+    "LOG_LIMIT",
+    "MAX_AI_STEPS",
+    "MAX_REMINDERS",
+    "MAX_REMINDER_HOURS",
+    "MAX_SUGGESTIONS",
+    "STAND_IN_LEVEL",
+    "AlreadyMadeError",
+    "Board",
+    "Clock",
+    "Conceded",
+    "DamagedStateError",
+    "Hand",
+    "Lobby",
+    "Plan",
+    "Ready",
+    "Reminder",
+    "StaleToken",
+    "Status",
+    "Step",
+    "TableError",
+    "TablesBase",
+    "dumps_result",
+    "handover",
+    "lobby_owner",
+    "marked_stand_ins",
+    "plural",
+    "reminded",
+    "seat_label",
+    "step_data",
+    "step_of",
+    "stored_result",
 ]

@@ -12,69 +12,205 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.games.engine import Game, SeatInfo, StaleActionError, State, dumps
-from bot.store import ChannelBusyError, ConflictError, GameRecord, SeatRecord
+from bot.games.engine import AI_LEVELS, Game, SeatInfo, State, dumps
+from bot.refusals import (
+    AlreadyJoined,
+    AlreadyMade,
+    BadReminderHours,
+    BadSeats,
+    ChannelTaken,
+    HostCannotRemoveSelf,
+    HostOnly,
+    LimitReached,
+    LobbyClosed,
+    LobbyFull,
+    MayNotEnd,
+    NeedMorePlayers,
+    NotAPlayer,
+    NotInLobby,
+    NotJoined,
+    NotOver,
+    OthersStillPlaying,
+    RematchOpened,
+    RemovedFromLobby,
+)
+from bot.store import ChannelBusyError, ConflictError, GameRecord, NotFoundError, SeatRecord
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
-    AlreadyMadeError,
     Board,
     Lobby,
-    TableError,
+    Plan,
     TablesBase,
-    _Plan,
     clip_name,
     lobby_owner,
     renumber,
+    seat_label,
 )
+from bot.tables.news import Begins
 
-#: A change of seats: the new seats, and the new owner if the lobby changes hands.
-SeatChange = Callable[[GameRecord, Game], tuple[tuple[SeatRecord, ...], int | None]]
+#: A change of seats: the new seats, and the new owner if the lobby changes hands; a
+#: change may also return new settings as a third item.
+SeatChange = Callable[[GameRecord, Game], tuple[tuple[SeatRecord, ...], int | None]
+                      | tuple[tuple[SeatRecord, ...], int | None, dict[str, Any]]]
 
 
 class Lobbies(TablesBase):
     """The lobby part of :class:`~bot.tables.Tables`."""
 
-    async def open_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
-                         creator_id: int, creator_name: str, seats: int | None = None,
-                         reminder_hours: float | None = None, ai_takeover: bool = False,
-                         options: Mapping[str, Any] | None = None) -> Lobby:
-        """Open a lobby in the channel with its creator in the first seat."""
+    async def check_lobby(self, *, guild_id: int | None, game: str, creator_id: int,
+                          seats: int | None = None, reminder_hours: float | None = None,
+                          ai_takeover: bool = True,
+                          options: Mapping[str, Any] | None = None,
+                          ) -> tuple[Game, dict[str, Any], dict[str, Any]]:
+        """Refuse a lobby that cannot open (a wrong option, seats or reminder interval; a
+        limit reached), before anything is posted; the game, its checked options and the
+        table's settings."""
         chosen = self.game(game)
         checked = chosen.validate_options(dict(options or {}))
         max_seats = chosen.max_seats if seats is None else seats
         # Discord checks option types; a forged request may still carry any JSON value.
         if (not isinstance(max_seats, int) or isinstance(max_seats, bool)
                 or not chosen.min_seats <= max_seats <= chosen.max_seats):
-            raise TableError(f"{chosen.title} is for {chosen.min_seats} to {chosen.max_seats} "
-                             f"players; `seats` must be in that range.")
+            raise BadSeats(title=chosen.title, low=chosen.min_seats, high=chosen.max_seats)
         hours = DEFAULT_REMINDER_HOURS if reminder_hours is None else reminder_hours
         if (not isinstance(hours, int | float) or isinstance(hours, bool)
                 or not 0 < hours <= MAX_REMINDER_HOURS):
-            raise TableError(f"`reminder_hours` must be more than 0 and at most "
-                             f"{MAX_REMINDER_HOURS:g}.")
+            raise BadReminderHours(most=MAX_REMINDER_HOURS)
         settings = {"max_seats": max_seats, "reminder_hours": float(hours),
                     "ai_takeover": bool(ai_takeover)}
+        hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
+        if hosting >= self.limits.lobbies_per_person:
+            raise LimitReached(limit="lobbies", allowed=self.limits.lobbies_per_person)
+        if seated >= self.limits.games_per_person:
+            raise LimitReached(limit="games", allowed=self.limits.games_per_person)
+        if in_server >= self.limits.games_per_server:
+            raise LimitReached(limit="server_games", allowed=self.limits.games_per_server)
+        return chosen, checked, settings
+
+    async def open_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
+                         creator_id: int, creator_name: str, seats: int | None = None,
+                         reminder_hours: float | None = None, ai_takeover: bool = True,
+                         options: Mapping[str, Any] | None = None,
+                         parent_id: int | None = None, no_thread: str = "",
+                         seated: tuple[SeatRecord, ...] = ()) -> Lobby:
+        """Open a lobby in the channel (a thread of ``parent_id``, the game's own) with its
+        creator in the first seat (``seated``: the seats a rematch carries over instead).
+
+        The AI takes over a seat whose player let every reminder pass unless the host
+        turns ``ai_takeover`` off: a table is never held up for good by one silent seat.
+        ``no_thread`` says why the game has no thread of its own, for the refusal should
+        the channel already hold a game.
+        """
+        chosen, checked, settings = await self.check_lobby(
+            guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
+            reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options)
         now = self.clock()
         try:
             record = await self.store.create_lobby(
                 channel_id=channel_id, guild_id=guild_id, game=chosen.slug,
-                creator_id=creator_id, options=checked, settings=settings, now=now)
+                creator_id=creator_id, options=checked, settings=settings, now=now,
+                parent_id=parent_id)
         except ChannelBusyError:
             busy = await self.store.open_game(channel_id)
-            raise TableError(self._busy_message(busy)) from None
-        seat = SeatRecord(0, creator_id, clip_name(creator_name), False)
-        record = await self.store.set_seats(record.id, record.version, (seat,), now)
+            known = busy is not None and busy.game in self._games
+            raise ChannelTaken(title=self.game(busy.game).title if known and busy else None,
+                               lobby=busy is not None and busy.status == "lobby",
+                               no_thread=no_thread) from None
+        first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
+        record = await self.store.set_seats(record.id, record.version, first, now)
         return Lobby(record, chosen)
 
-    def _busy_message(self, busy: GameRecord | None) -> str:
-        if busy is None:
-            return "This channel already has a game. Try again in a moment."
-        title = self.game(busy.game).title if busy.game in self._games else busy.game
-        stage = "a lobby for" if busy.status == "lobby" else "a game of"
-        return (f"This channel already has {stage} {title}: one game per channel. Finish it, "
-                f"leave it with `/game leave`, or end it with `/game abort` (its host or "
-                f"anyone with Manage Channels). Or start yours in another channel.")
+    async def claim_rematch(self, game_id: int, user_id: int,
+                            channel_id: int | None = None) -> tuple[GameRecord, Game]:
+        """Take the right to open ``game_id``'s rematch for ``user_id``, who finished it at
+        its table; refused for a game not over, someone else, or a rematch already open
+        (two presses at once: one wins). The ended game and its rules."""
+        record = await self._by_id(game_id, channel_id)
+        game = self.game(record.game)
+        if record.status != "finished":
+            raise NotOver()
+        if not any(s.user_id == user_id and not s.ai for s in record.seats):
+            raise NotAPlayer()
+        opened = record.settings.get("rematch")
+        if opened is not None:
+            await self._opened_rematch(opened)
+        try:
+            claimed = await self.store.set_ended_settings(
+                record.id, record.version, {**record.settings, "rematch": 0})
+        except ConflictError:
+            raise AlreadyMade(reason="twice") from None
+        return claimed, game
+
+    async def _opened_rematch(self, opened: Any) -> None:
+        """Refuse a second rematch, pointing to the first (being opened: ``0``)."""
+        try:
+            lobby = await self.store.get_game(int(opened)) if opened else None
+        except (NotFoundError, TypeError, ValueError):
+            lobby = None
+        raise RematchOpened(game_id=lobby.id if lobby else 0,
+                            channel_id=lobby.channel_id if lobby else None)
+
+    async def open_rematch(self, ended: GameRecord, host_id: int, host_name: str, *,
+                           channel_id: int, guild_id: int | None,
+                           parent_id: int | None = None) -> Lobby:
+        """The rematch lobby: the same game, options and table settings, the humans who
+        finished seated (each may leave), the AI seats kept, ``host_id`` hosting. Marks the
+        ended game with it, so that it is opened once (should it fail, the caller
+        :meth:`release_rematch`)."""
+        kept = [s for s in ended.seats if s.ai or (s.user_id is not None and s.left is None)]
+        seated = tuple(SeatRecord(i, s.user_id if not s.ai else None,
+                                  host_name if s.user_id == host_id else s.name, s.ai)
+                       for i, s in enumerate(kept))
+        settings = ended.settings
+        lobby = await self.open_lobby(
+            channel_id=channel_id, guild_id=guild_id, game=ended.game, creator_id=host_id,
+            creator_name=host_name, seats=int(settings.get("max_seats", len(seated))),
+            reminder_hours=settings.get("reminder_hours"),
+            ai_takeover=bool(settings.get("ai_takeover", True)), options=ended.options,
+            parent_id=parent_id, seated=seated)
+        await self._mark_rematch(ended.id, lobby.record.id)
+        return lobby
+
+    async def release_rematch(self, game_id: int) -> None:
+        """The rematch claimed for ``game_id`` could not open: it may be asked again."""
+        await self._mark_rematch(game_id, None)
+
+    async def _mark_rematch(self, game_id: int, lobby_id: int | None) -> None:
+        """Keep which lobby is ``game_id``'s rematch (``None``: none after all)."""
+        for _ in range(5):
+            record = await self.store.get_game(game_id)
+            settings = {k: v for k, v in record.settings.items() if k != "rematch"}
+            if lobby_id is not None:
+                settings["rematch"] = lobby_id
+            try:
+                await self.store.set_ended_settings(record.id, record.version, settings)
+                return
+            except ConflictError:
+                continue
+
+    async def server_defaults(self, guild_id: int | None) -> dict[str, Any]:
+        """A server's defaults for new games (none for a direct message)."""
+        return {} if guild_id is None else await self.store.server_settings(guild_id)
+
+    async def set_server_defaults(self, guild_id: int, **changes: Any) -> dict[str, Any]:
+        """Change a server's defaults (``None`` leaves one as it is): ``threads`` (a game
+        in a thread of its own), ``reminder_hours``, ``ai_takeover``, ``channels`` (the
+        channels games may open in; empty: any). The defaults as they are now."""
+        hours = changes.get("reminder_hours")
+        if hours is not None and (not isinstance(hours, int | float) or isinstance(hours, bool)
+                                  or not 0 < hours <= MAX_REMINDER_HOURS):
+            raise BadReminderHours(most=MAX_REMINDER_HOURS)
+        current = await self.store.server_settings(guild_id)
+        for key in ("threads", "reminder_hours", "ai_takeover", "channels"):
+            value = changes.get(key)
+            if value is None:
+                continue
+            if key == "channels":
+                value = sorted({int(c) for c in value})
+            current[key] = value
+        await self.store.set_server_settings(guild_id, current, self.clock())
+        return current
 
     async def lobby(self, game_id: int, channel_id: int | None = None) -> Lobby:
         """The lobby ``game_id`` as it stands."""
@@ -87,28 +223,63 @@ class Lobbies(TablesBase):
         for _ in range(5):
             record = await self._by_id(game_id, channel_id)
             if record.status != "lobby":
-                raise StaleActionError("That lobby has closed.")
+                raise LobbyClosed()
             game = self.game(record.game)
-            seats, owner = change(record, game)
+            seats, owner, *rest = change(record, game)
             try:
                 record = await self.store.set_seats(record.id, record.version, seats,
-                                                    self.clock(), creator_id=owner)
+                                                    self.clock(), creator_id=owner,
+                                                    settings=rest[0] if rest else None)
             except ConflictError:
                 continue
             return Lobby(record, game)
-        raise AlreadyMadeError("The lobby is busy right now; try again.")
+        raise AlreadyMade(reason="lobby_busy")
 
     async def join(self, game_id: int, user_id: int, name: str,
                    channel_id: int | None = None) -> Lobby:
-        """Take the next free seat."""
+        """Take the next free seat (not for someone the host removed, nor past the
+        number of games one person may sit in)."""
+        _hosting, seated, _server = await self.store.open_counts(user_id, None)
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
             if self._seats_of(record, user_id):
-                raise TableError("You have already joined this game.")
+                raise AlreadyJoined()
+            if user_id in record.settings.get("removed", ()):
+                raise RemovedFromLobby()
             if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
-                raise TableError("This game is full.")
+                raise LobbyFull()
+            if seated >= self.limits.games_per_person:
+                raise LimitReached(limit="games", allowed=self.limits.games_per_person)
             seat = SeatRecord(len(record.seats), user_id, clip_name(name), False)
             return (*record.seats, seat), None
+
+        return await self._edit_lobby(game_id, channel_id, change)
+
+    async def remove_from_lobby(self, game_id: int, host_id: int, target: str,
+                                channel_id: int | None = None) -> Lobby:
+        """The host removes a seat from the lobby: ``u<user id>`` a player (who may not
+        join this lobby again) or ``s<seat>`` an AI seat."""
+        def change(record: GameRecord, game: Game,
+                   ) -> tuple[tuple[SeatRecord, ...], None, dict[str, Any]]:
+            owner = lobby_owner(record)
+            if host_id != owner:
+                raise HostOnly(what="remove", host=owner)
+            kind, number = target[:1], target[1:]
+            if not number.isdigit():
+                raise NotInLobby()
+            if kind == "u":
+                if int(number) == host_id:
+                    raise HostCannotRemoveSelf()
+                kept = [s for s in record.seats if s.ai or s.user_id != int(number)]
+                barred = sorted({*record.settings.get("removed", ()), int(number)})
+            elif kind == "s":
+                kept = [s for s in record.seats if not (s.ai and s.seat == int(number))]
+                barred = list(record.settings.get("removed", ()))
+            else:
+                raise NotInLobby()
+            if len(kept) == len(record.seats):
+                raise NotInLobby()
+            return renumber(kept), None, {**record.settings, "removed": barred}
 
         return await self._edit_lobby(game_id, channel_id, change)
 
@@ -119,7 +290,7 @@ class Lobbies(TablesBase):
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], int | None]:
             if not self._seats_of(record, user_id):
-                raise TableError("You have not joined this game.")
+                raise NotJoined()
             kept = renumber([s for s in record.seats if s.user_id != user_id or s.ai])
             heir = None
             if lobby_owner(record) == user_id:
@@ -133,15 +304,34 @@ class Lobbies(TablesBase):
         return lobby
 
     async def add_ai(self, game_id: int, user_id: int, channel_id: int | None = None) -> Lobby:
-        """Fill the next free seat with an AI player; any seated player may."""
+        """Fill the next free seat with an AI player; the host does (a guest filling every
+        seat with AIs would take the table from the players invited)."""
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
-            if not self._seats_of(record, user_id):
-                raise TableError("Join the game first; then you can add AI players.")
+            owner = lobby_owner(record)
+            if user_id != owner:
+                raise HostOnly(what="add_ai", host=owner)
             if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
-                raise TableError("This game is full.")
+                raise LobbyFull()
             number = sum(1 for s in record.seats if s.ai) + 1
             return (*record.seats, SeatRecord(len(record.seats), None, f"AI {number}", True)), None
+
+        return await self._edit_lobby(game_id, channel_id, change)
+
+    async def set_ai_level(self, game_id: int, user_id: int, target: str,
+                           channel_id: int | None = None) -> Lobby:
+        """Set how an AI seat plays: ``target`` is ``s<seat>:<level>``; the host does."""
+        seat_text, _, level = target.partition(":")
+
+        def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
+            owner = lobby_owner(record)
+            if user_id != owner:
+                raise HostOnly(what="level", host=owner)
+            chosen = next((s for s in record.seats if s.ai and f"s{s.seat}" == seat_text), None)
+            if chosen is None or level not in AI_LEVELS:
+                raise NotInLobby()
+            return tuple(dataclasses.replace(s, level=level) if s is chosen else s
+                         for s in record.seats), None
 
         return await self._edit_lobby(game_id, channel_id, change)
 
@@ -150,17 +340,30 @@ class Lobbies(TablesBase):
         """Close a lobby: its host, or anyone with Manage Channels."""
         record = await self._by_id(game_id, channel_id)
         if record.status != "lobby":
-            raise StaleActionError("That lobby has closed.")
+            raise LobbyClosed()
         self._check_may_end(record, user_id, can_manage)
         await self.store.abort(record.id, self.clock())
         return Lobby(await self._by_id(game_id), self.game(record.game), "cancelled")
 
     def _check_may_end(self, record: GameRecord, user_id: int, can_manage: bool) -> None:
-        owner = lobby_owner(record) if record.status == "lobby" else record.creator_id
-        if user_id != owner and not can_manage:
-            host = f"<@{owner}>" if owner else "its host"
-            raise TableError(f"Only the game's host ({host}) or someone with the Manage "
-                             f"Channels permission can end it.")
+        """Who may end a game without a result (docs/reliability.md, "Ending a game"):
+        someone with Manage Channels always; a lobby's host; once the game is under way,
+        only its host while still seated, and only while nobody else plays it, so that a
+        host who is losing cannot take the others' game from them."""
+        if can_manage:
+            return
+        if record.status == "lobby":
+            owner = lobby_owner(record)
+            if user_id != owner:
+                raise MayNotEnd(host=owner, started=False)
+            return
+        seated = any(s.user_id == user_id and not s.ai for s in record.seats)
+        if user_id != record.creator_id or not seated:
+            raise MayNotEnd(host=record.creator_id, started=True)
+        others = {s.user_id for s in record.seats
+                  if not s.ai and s.user_id is not None and s.user_id != user_id}
+        if others:
+            raise OthersStillPlaying(players=len(others))
 
     async def check_start(self, game_id: int, user_id: int,
                           channel_id: int | None = None) -> None:
@@ -170,13 +373,13 @@ class Lobbies(TablesBase):
 
     def _startable(self, record: GameRecord, game: Game, user_id: int) -> None:
         if record.status != "lobby":
-            raise StaleActionError("That lobby has closed.")
+            raise LobbyClosed()
         owner = lobby_owner(record)
         if user_id != owner:
-            raise TableError(f"Only <@{owner}>, who hosts this lobby, can start the game.")
+            raise HostOnly(what="start", host=owner)
         if len(record.seats) < game.min_seats:
-            raise TableError(f"{game.title} needs at least {game.min_seats} players; "
-                             f"{len(record.seats)} joined. Invite someone or add an AI seat.")
+            raise NeedMorePlayers(title=game.title, needed=game.min_seats,
+                                  joined=len(record.seats))
 
     async def start(self, game_id: int, user_id: int,
                     channel_id: int | None = None) -> tuple[Lobby, Board]:
@@ -184,15 +387,17 @@ class Lobbies(TablesBase):
         record = await self._by_id(game_id, channel_id)
         game = self.game(record.game)
         self._startable(record, game, user_id)
-        seats = renumber(record.seats)
+        # A level shows wherever the seat's name does, the pictures and narration too.
+        seats = tuple(dataclasses.replace(s, name=seat_label(s))
+                      for s in renumber(record.seats))
         seed = secrets.randbits(53)
 
         dealt = dataclasses.replace(record, seats=seats)
 
-        def deal() -> tuple[State, str, str, tuple[int, ...]]:
+        def deal() -> tuple[State, str, tuple[str, ...], tuple[int, ...]]:
             state, events = game.begin([SeatInfo(s.name, s.ai) for s in seats], seed,
                                        record.options)
-            said = " ".join(e.text for e in events if e.public and e.text)
+            said = tuple(e.text for e in events if e.public and e.text)
             # Whoever acts first is pinged, the host who pressed Start included: the
             # first turn is handed to them like any other.
             first = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(dealt, game, state)
@@ -210,13 +415,12 @@ class Lobbies(TablesBase):
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
                 now=now, next_reminder_at=now + self._interval(record), announce=announce)
         except ConflictError:
-            raise AlreadyMadeError("The lobby changed while you clicked; try again.") from None
+            raise AlreadyMade(reason="lobby_changed") from None
         # Players to act at the deal are announced with the start; the AI turns that
         # follow announce whoever they hand the turn to.
         ready = await self._settled(started, game,
-                                    lambda: self._ai_chain(started, game,
-                                                           _Plan(state)))
+                                    lambda: self._ai_chain(started, game, Plan(state)))
         board = await self._commit(started, game, ready,
-                                   headline=f"{game.title} begins! {said}".strip())
+                                   news=(Begins(title=game.title, setup=said),))
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(board.record, game, "started"), board

@@ -4,7 +4,7 @@ stats, autocomplete of moves and of places to zoom to.
 A finished game stays readable: until the next game in the channel starts, the board,
 status, log and replay answer about the channel's last ended game (finished, or
 aborted after it started). Its views stay public views: what the game's rules keep
-hidden at the end stays hidden. ``/game history`` lists the ended games by number,
+hidden at the end stays hidden. ``game history`` lists the ended games by number,
 and the log and replay take that number to show an older one.
 """
 
@@ -14,7 +14,18 @@ import asyncio
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.engine import Action, Game, Result, SeatInfo, State, View, normalise
+from bot.games.engine import Action, Game, Result, State, normalise
+from bot.refusals import (
+    EndedDamaged,
+    NeverStarted,
+    NoGameHere,
+    NoGameNumbered,
+    NoHand,
+    NotAPlace,
+    NothingToDecide,
+    NotStarted,
+)
+from bot.replays import ReplayJob
 from bot.store import ActionRecord, GameRecord, NotFoundError, StatLine
 from bot.tables.core import (
     LOG_LIMIT,
@@ -30,16 +41,27 @@ from bot.tables.core import (
     stored_result,
 )
 
-#: How many ended games ``/game history`` lists.
+#: How many ended games ``game history`` lists.
 HISTORY_LIMIT = 15
+#: The name an ended game gives a player who asked to be forgotten.
+FORMER_PLAYER = "a former player"
 
-#: How long finished games stay in ``/games``.
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What ``privacy delete`` removed (counts by kind) and how many games under way (or
+    lobbies) still hold the person's seat."""
+
+    deleted: dict[str, int]
+    kept_games: int
+
+#: How long finished games stay in ``games``.
 RECENT_SECONDS = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
 class MyGame:
-    """One game in a player's ``/games`` list, as it stands for them."""
+    """One game in a player's ``games`` list, as it stands for them."""
 
     record: GameRecord
     title: str
@@ -69,11 +91,10 @@ class Queries(TablesBase):
                 record = await self.store.get_game(game_id)
             except NotFoundError:
                 record = None
-            if record is None or record.channel_id != channel_id:
-                raise TableError(f"There is no game {game_id} in this channel: "
-                                 f"`/game history` lists its games by number.")
+            if record is None or channel_id not in (record.channel_id, record.parent_id):
+                raise NoGameNumbered(game_id=game_id)
             if record.state_json is None:
-                raise TableError(f"Game {game_id} never started, so there is nothing to see.")
+                raise NeverStarted(game_id=game_id)
             return record
         current = await self.store.open_game(channel_id)
         if current is not None and current.status == "active":
@@ -89,6 +110,10 @@ class Queries(TablesBase):
         record = await self._shown(channel_id)
         return await self._with_away(await asyncio.to_thread(self._board, record, zoom))
 
+    async def board_of_game(self, record: GameRecord) -> Board:
+        """The public board of the game ``record`` as it stands."""
+        return await self._with_away(await asyncio.to_thread(self._board, record, None))
+
     def _looked_at(self, record: GameRecord) -> tuple[Game, State]:
         """:meth:`_state` of a game to show; an ended game that cannot be loaded is
         simply unreadable (there is nothing left to abort)."""
@@ -97,9 +122,7 @@ class Queries(TablesBase):
         except DamagedStateError:
             if record.status == "active":
                 raise
-            raise TableError(f"Game {record.id} has ended, but its saved state is damaged, "
-                             f"so it cannot be shown. `/game new` starts the next one.") \
-                from None
+            raise EndedDamaged(game_id=record.id) from None
 
     def _board(self, record: GameRecord, zoom: str | None) -> Board:
         """:meth:`board`'s computation (runs in a worker thread)."""
@@ -108,11 +131,7 @@ class Queries(TablesBase):
             zoom = normalise(zoom)
             spots = game.zoom_spots(state)
             if zoom not in spots:
-                if not spots:
-                    raise TableError(f"{game.title} has no places to zoom to.")
-                shown = ", ".join(f"`{s}`" for s in spots[:12])
-                more = " …" if len(spots) > 12 else ""
-                raise TableError(f"`{zoom}` is not a place on this board. Try {shown}{more}.")
+                raise NotAPlace(title=game.title, zoom=zoom, spots=tuple(spots))
         return self.board_of(record, game, state, zoom=zoom)
 
     async def zoom_spots(self, channel_id: int, typed: str) -> list[str]:
@@ -132,9 +151,13 @@ class Queries(TablesBase):
 
         return await asyncio.to_thread(matching)
 
-    async def hand(self, channel_id: int, user_id: int, game_id: int | None = None) -> Hand:
-        """The caller's private view, choices and catch-up: only for their own eyes."""
+    async def hand(self, channel_id: int | None, user_id: int,
+                   game_id: int | None = None) -> Hand:
+        """The caller's private view, choices and catch-up: only for their own eyes (in a
+        direct message, ``channel_id`` is ``None`` and ``game_id`` names the game)."""
         if game_id is None:
+            if channel_id is None:
+                raise NoGameHere()
             record = await self._shown(channel_id)
             if record.status != "active":
                 # The last ended game stays readable: its final private view, nothing to do.
@@ -142,9 +165,9 @@ class Queries(TablesBase):
         else:
             record = await self._by_id(game_id, channel_id)
             if record.status == "lobby":
-                raise TableError("This game has not started yet: use the lobby's Start button.")
+                raise NotStarted()
             if record.status != "active":
-                raise TableError("This game is over: there is nothing left to decide.")
+                raise NothingToDecide()
         hand = await asyncio.to_thread(self._hand, record, user_id)
         since, more = await self._since(record, (s.seat for s in self._seats_of(record, user_id)))
         return replace(hand, since=since, since_more=more)
@@ -154,7 +177,7 @@ class Queries(TablesBase):
         game, state = self._state(record)
         mine = self._seats_of(record, user_id)
         if not mine:
-            raise TableError("You are not playing in this game, so you have no hand to see.")
+            raise NoHand()
         acting = game.to_act(state)
         seat = next((s.seat for s in mine if s.seat in acting), mine[0].seat)
         legal = tuple(game.legal_actions(state, seat))
@@ -176,8 +199,7 @@ class Queries(TablesBase):
         game, state = self._looked_at(record)
         mine = self._seats_of(record, user_id)
         if not mine:
-            raise TableError("You did not play in this channel's last game, so you have no "
-                             "hand to see. `/game board` shows its final board.")
+            raise NoHand(ended=True)
         seat = mine[0].seat
         view = game.view(marked_stand_ins(state, record.seats), seat)
         return Hand(record, game, seat, view, (), (), int(state["move"]),
@@ -226,26 +248,15 @@ class Queries(TablesBase):
         game.check_replayable(state)
         return game, state
 
-    async def replay_views(self, channel_id: int, max_frames: int = 80, *,
-                           game_id: int | None = None) -> tuple[Game, list[View]]:
-        """Public views of every position so far (thinned to ``max_frames``), for the GIF."""
-        record = await self._shown(channel_id, game_id)
+    async def replay_job(self, record: GameRecord) -> tuple[Game, ReplayJob]:
+        """What drawing ``record``'s replay needs (see :mod:`bot.replays`): its table and
+        its log, read once."""
         game, state = await asyncio.to_thread(self._replayable, record)
         actions = await self.store.actions(record.id)
-        seats = [SeatInfo(s["name"], bool(s["ai"])) for s in state["seats"]]
-
-        def build() -> list[View]:
-            current = game.new(seats, record.seed or 0, record.options, state["rules"])
-            views = [game.view(current, None)]
-            for action in actions:
-                current = game.apply(current, action.seat, action.notation).state
-                views.append(game.view(current, None))
-            if len(views) > max_frames:
-                step = len(views) / max_frames
-                views = [views[int(i * step)] for i in range(max_frames - 1)] + [views[-1]]
-            return views
-
-        return game, await asyncio.to_thread(build)
+        return game, ReplayJob(
+            slug=game.slug, seats=tuple((str(s["name"]), bool(s["ai"])) for s in state["seats"]),
+            seed=record.seed or 0, options=dict(record.options), rules=int(state["rules"]),
+            log=tuple((a.seat, a.notation) for a in actions))
 
     async def history(self, channel_id: int,
                       limit: int = HISTORY_LIMIT) -> list[tuple[GameRecord, Result | None]]:
@@ -280,13 +291,35 @@ class Queries(TablesBase):
             place = min(result.place_of(s) for s in seats)
             return MyGame(record, title, place=place, players=len(record.seats),
                           won=bool(seats & set(result.winners)), summary=result.summary)
+        # A list needs only who acts: the state is read, not checked whole (every seat's
+        # view: 20 ms for a game of Sugar Heist). :meth:`_state` checks it once the game is
+        # played or shown, or here when who acts cannot be worked out, to say what is wrong.
         try:
-            game, state = self._state(record)
+            game, state = self._loaded(record)
+            try:
+                acting = game.to_act(state)
+            except Exception:
+                game, state = self._state(record)
+                acting = game.to_act(state)
         except DamagedStateError as exc:
             return MyGame(record, title, damaged=str(exc))
-        acting = game.to_act(state)
         return MyGame(record, title, your_turn=bool(seats & set(acting)),
                       waiting_for=tuple(s.name for s in record.seats if s.seat in acting))
+
+    async def about(self, user_id: int) -> dict[str, Any]:
+        """Everything kept about ``user_id`` (``privacy``): settings, games, results,
+        ratings, votes and the announcements that named them."""
+        return await self.store.about(user_id)
+
+    async def forget(self, user_id: int) -> Forgotten:
+        """Delete what is kept about ``user_id`` that no game under way needs (``privacy
+        delete``); their ended games name them :data:`FORMER_PLAYER` from now on."""
+        counts = await self.store.forget(user_id, FORMER_PLAYER, self.clock())
+        under_way = [r for r in await self.store.games_of(user_id, finished_since=self.clock())
+                     if r.status == "active"]
+        lobbies = [g for g in (await self.store.about(user_id))["games"]
+                   if g["status"] == "lobby"]
+        return Forgotten(counts, len(under_way) + len(lobbies))
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
         """``(game title, line)`` per game the user played in this server."""
@@ -305,7 +338,7 @@ class Queries(TablesBase):
 
     def suggestions(self, record: GameRecord | None, user_id: int,
                     typed: str) -> list[tuple[str, str]]:
-        """Autocomplete for ``/play``: ``(label, notation)`` pairs, most useful first.
+        """Autocomplete for ``play``: ``(label, notation)`` pairs, most useful first.
 
         Only the caller's own legal actions: never another seat's choices.
         """

@@ -16,22 +16,24 @@ from zoneinfo import ZoneInfo
 
 from bot.away import AwayError, QuietHours, Vacation, plan_vacation
 from bot.games.engine import Game, GameError, State
-from bot.games.words import listing
-from bot.store import Announcement, GameRecord, SeatRecord
+from bot.refusals import Away, BadChoice, NoStandIn, OutOfRange, QuietHoursIncomplete
+from bot.store import GameRecord, SeatRecord
 from bot.tables.core import (
     MAX_REMINDERS,
     AlreadyMadeError,
     Board,
+    Plan,
     Reminder,
-    TableError,
     TablesBase,
-    _Plan,
-    plural,
+    reminded,
 )
+from bot.tables.news import MovedOn, StoodIn
 
 log = logging.getLogger(__name__)
 
-#: Which of a turn's reminders ping a player (``/notify reminders``).
+#: How far ahead a vacation may be planned, in seconds (a year).
+VACATION_AHEAD = 366 * 24 * 3600.0
+#: Which of a turn's reminders ping a player (``notify reminders``).
 REMINDER_PINGS = ("each", "first", "none")
 
 
@@ -94,16 +96,14 @@ class Reminders(TablesBase):
             since, more = await self._since(record, (s.seat for s in humans))
             reminder = Reminder(record, game, mentions, number, last,
                                 nxt if last and takeover else None, since, more)
-            announce: tuple[Announcement, ...] = ()
-            if self.announcer is not None:
-                text = self.announcer(reminder)
-                pings = await self.store.reminder_pings(mentions)
-                # A player who asked for fewer reminder pings is named but not pinged.
-                modes = {**modes, **{u: "quiet" for u, how in pings.items()
-                                     if how == "none" or (how == "first" and number > 1)}}
-                announce = (self._reaching(record, "reminder", text, mentions, None, modes),
-                            *(self._direct(record, text, user, None) for user in mentions
-                              if modes.get(user) == "dm"))
+            data = reminded(reminder)
+            pings = await self.store.reminder_pings(mentions)
+            # A player who asked for fewer reminder pings is named but not pinged.
+            modes = {**modes, **{u: "quiet" for u, how in pings.items()
+                                 if how == "none" or (how == "first" and number > 1)}}
+            announce = (self._reaching(record, "reminder", data, mentions, None, modes),
+                        *(self._direct(record, data, user, None) for user in mentions
+                          if modes.get(user) == "dm"))
             # The claim and the queued reminder are one write: it goes out exactly once.
             if not await self.store.mark_reminded(record.id, record.version,
                                                   reminders_sent=number, next_reminder_at=nxt,
@@ -119,25 +119,21 @@ class Reminders(TablesBase):
 
     async def set_quiet_hours(self, user_id: int, timezone: str | None, start: int | None,
                               end: int | None) -> QuietHours | None:
-        """``/away``: keep the player's quiet hours (all three given), forget them (none
+        """``away``: keep the player's quiet hours (all three given), forget them (none
         given); raises :class:`TableError` for anything in between or invalid."""
         if timezone is None and start is None and end is None:
             await self.store.set_quiet_hours(user_id, None, self.clock())
             return None
         if timezone is None or start is None or end is None:
-            raise TableError("Give all three: `timezone`, `quiet_from` and `quiet_to` (or "
-                             "none of them to turn quiet hours off).")
-        try:
-            hours = QuietHours(timezone.strip(), start, end)
-        except AwayError as err:
-            raise TableError(str(err)) from None
+            raise QuietHoursIncomplete()
+        hours = QuietHours(timezone.strip(), start, end)
         await self.store.set_quiet_hours(user_id, (hours.timezone, hours.start, hours.end),
                                          self.clock())
         return hours
 
     async def take_vacation(self, user_id: int, days: int, start: str | None = None,
                             ) -> Vacation:
-        """``/away vacation_days``: a vacation of ``days`` from now, or from the day
+        """``away vacation_days``: a vacation of ``days`` from now, or from the day
         ``start`` (YYYY-MM-DD, in the player's quiet-hours time zone, else UTC)."""
         now = self.clock()
         zone = ZoneInfo("UTC")
@@ -150,34 +146,33 @@ class Reminders(TablesBase):
             try:
                 day = date.fromisoformat(start.strip())
             except ValueError:
-                raise TableError(f"`{start}` is not a date: write it as 2026-12-24.") from None
+                raise Away(problem="not_a_date", detail={"text": start}) from None
             midnight = datetime(day.year, day.month, day.day, tzinfo=zone).timestamp()
             if day < datetime.fromtimestamp(now, zone).date():
-                raise TableError("That day is over: a vacation starts today or later.")
+                raise Away(problem="day_over")
+            if midnight - now > VACATION_AHEAD:
+                raise OutOfRange(option="vacation_from", reason="too_far")
             starts = max(now, midnight)
         year_start = datetime(datetime.fromtimestamp(starts, zone).year - 1, 1, 1,
                               tzinfo=zone).timestamp()
         taken = [Vacation(a, b) for a, b in
                  (await self.store.vacations([user_id], ending_after=year_start)).get(user_id, [])]
-        try:
-            vacation = plan_vacation(taken, starts, days)
-        except AwayError as err:
-            raise TableError(str(err)) from None
+        vacation = plan_vacation(taken, starts, days)
         await self.store.add_vacation(user_id, vacation.starts, vacation.ends, now)
         return vacation
 
     async def set_notify(self, user_id: int, mode: str) -> str:
-        """``/notify``: how the player is reached (``channel``, ``dm`` or ``quiet``)."""
+        """``notify``: how the player is reached (``channel``, ``dm`` or ``quiet``)."""
         if mode not in ("channel", "dm", "quiet"):
-            raise TableError("Choose how you are reached: channel, dm or quiet.")
+            raise BadChoice(option="how", choices=("channel", "dm", "quiet"))
         await self.store.set_notify(user_id, mode, self.clock())
         return mode
 
     async def set_reminder_pings(self, user_id: int, pings: str) -> str:
-        """``/notify reminders``: which of a turn's reminders ping the player (``each``,
+        """``notify reminders``: which of a turn's reminders ping the player (``each``,
         ``first`` or ``none``). The reminders are still posted for the table."""
         if pings not in REMINDER_PINGS:
-            raise TableError("Choose which reminders ping you: each, first or none.")
+            raise BadChoice(option="reminders", choices=REMINDER_PINGS)
         await self.store.set_reminder_pings(user_id, pings, self.clock())
         return pings
 
@@ -188,20 +183,19 @@ class Reminders(TablesBase):
         return mode, pings
 
     async def come_back(self, user_id: int) -> bool:
-        """``/away back``: end the player's vacation now (and cancel those to come)."""
+        """``away back``: end the player's vacation now (and cancel those to come)."""
         return await self.store.end_vacations(user_id, self.clock()) > 0
 
     async def _move_ai_on(self, record: GameRecord, game: Game, state: State) -> Board | None:
         """AI seats are to act but their moves were never saved (an earlier save failed,
         or the bot stopped before it): let them play now."""
         ready = await self._settled(record, game,
-                                    lambda: self._ai_chain(record, game, _Plan(state)))
-        names = listing([s.name for s in record.seats if s.seat in game.to_act(state)])
+                                    lambda: self._ai_chain(record, game, Plan(state)))
+        names = tuple(s.name for s in record.seats if s.seat in game.to_act(state))
         log.info("game %s in channel %s: moving on the AI seats left to act", record.id,
                  record.channel_id)
         try:
-            return await self._commit(record, game, ready,
-                                      headline=f"{names} had not played yet; the game goes on now.")
+            return await self._commit(record, game, ready, news=(MovedOn(names=names),))
         except AlreadyMadeError:
             return None
 
@@ -209,30 +203,28 @@ class Reminders(TablesBase):
                          humans: list[SeatRecord]) -> Board | None:
         """An AI stands in for the players who let every reminder pass: it plays their
         seats from now on, saved with its first moves, until they are back (their next
-        ``/play`` or ``/game back``)."""
+        ``play`` or ``game back``)."""
         away = {s.seat for s in humans}
         seats = tuple(replace(s, standing_in=True) if s.seat in away else s
                       for s in record.seats)
         standing = replace(record, seats=seats)
 
-        def work() -> _Plan:
-            return self._ai_chain(standing, game, _Plan(state))
+        def work() -> Plan:
+            return self._ai_chain(standing, game, Plan(state))
 
         ready = await self._settled(standing, game, work)
-        names = " and ".join(s.name for s in humans)
         try:
-            return await self._commit(record, game, ready, seats=seats, headline=(
-                f"No move from {names} after {plural(MAX_REMINDERS, 'reminder')}: an AI "
-                f"stands in for them until they are back."))
+            return await self._commit(record, game, ready, seats=seats, news=(StoodIn(
+                names=tuple(s.name for s in humans), reminders=MAX_REMINDERS),))
         except AlreadyMadeError:
             return None
 
     async def come_back_to(self, channel_id: int, user_id: int,
                            game_id: int | None = None) -> Board:
-        """``/game back`` or the "I'm back" button: the AI standing in for the caller hands
+        """``game back`` or the "I'm back" button: the AI standing in for the caller hands
         their seat back. Raises :class:`TableError` if no AI stands in for them."""
         record = (await self._current(channel_id) if game_id is None
                   else await self._by_id(game_id, channel_id))
         if not any(s.standing_in for s in self._seats_of(record, user_id)):
-            raise TableError("No AI is standing in for you in this game: your seat is yours.")
+            raise NoStandIn()
         return await self._hand_back(record, user_id)

@@ -4,9 +4,9 @@ for a new player, by a majority of the other players; and a newcomer taking an o
 A vote only concerns a seat an AI is standing in for (its player was away past the
 take-over deadline). Each other human at the table has one vote, their latest; the choice
 that more than half of them make carries at once. The player's own return (a move, "I'm
-back", ``/game back``) ends the vote. A seat given to the AI is an AI seat from then on,
+back", ``game back``) ends the vote. A seat given to the AI is an AI seat from then on,
 and its player counts as having left (a loss for them alone when the game is rated). An
-opened seat is played by the AI until someone not at the table takes it with ``/game sit``.
+opened seat is played by the AI until someone not at the table takes it with ``game sit``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
+from bot.refusals import AlreadySeated, NoOpenSeat, NotUpForVote, OthersVote, VoteWhat
 from bot.store import GameRecord, SeatRecord
-from bot.tables.core import Board, TableError, TablesBase, _Plan, clip_name
+from bot.tables.core import MAX_REMINDERS, Board, Plan, TablesBase, clip_name
+from bot.tables.news import News, SeatGiven, SeatTaken
 
 #: What a vote may give a seat to: the AI for good, or a new player.
 GIVE = ("ai", "newcomer")
@@ -40,17 +42,16 @@ class SeatVotes(TablesBase):
         """Refuse a vote that cannot be cast, changing nothing; the game, the seat voted
         on and who may vote on it."""
         if give not in GIVE:
-            raise TableError("Vote to give the seat to `ai` (for good) or to a `newcomer`.")
+            raise VoteWhat()
         record = await self._current(channel_id)
         seat = next((s for s in record.seats if s.user_id == player_id and s.standing_in),
-                    None)
+                    None) or await self._silent_seat(record, player_id)
         if seat is None:
-            raise TableError("No AI is standing in for that player here: the table votes only "
-                             "on a seat an AI plays for someone away.")
+            raise NotUpForVote()
         voters = {s.user_id for s in record.seats
                   if s.user_id is not None and not s.ai and s.user_id != player_id}
         if voter_id not in voters:
-            raise TableError("Only the other players at this table vote on a seat.")
+            raise OthersVote()
         return record, seat, voters
 
     async def vote_seat(self, channel_id: int, voter_id: int, player_id: int,
@@ -63,42 +64,47 @@ class SeatVotes(TablesBase):
         needed = len(voters) // 2 + 1
         if votes < needed:
             return SeatVote(seat.name, give, votes, needed)
-        if give == "ai":
-            given = SeatRecord(seat.seat, None, seat.name, True)
-            headline = (f"The table gives {seat.name}'s seat to the AI for good "
-                        f"({votes} of {len(voters)} votes).")
-        else:
-            given = SeatRecord(seat.seat, None, seat.name, True, open=True)
-            headline = (f"The table opens {seat.name}'s seat for a new player ({votes} of "
-                        f"{len(voters)} votes): `/game sit` takes it, and the AI plays it "
-                        f"meanwhile.")
-        board = await self._reseat(record, given, headline)
+        given = SeatRecord(seat.seat, None, seat.name, True, open=give == "newcomer",
+                           left=player_id)
+        board = await self._reseat(record, given, SeatGiven(name=seat.name, to=give,
+                                                            votes=votes, voters=len(voters)))
         await self.store.clear_seat_votes(record.id, player_id)
         return SeatVote(seat.name, give, votes, needed, board)
 
     async def check_sit(self, channel_id: int, user_id: int) -> tuple[GameRecord, SeatRecord]:
-        """Refuse ``/game sit`` when there is no seat for the caller, changing nothing;
+        """Refuse ``game sit`` when there is no seat for the caller, changing nothing;
         the game and its open seat."""
         record = await self._current(channel_id)
         if self._seats_of(record, user_id):
-            raise TableError("You already have a seat in this game.")
+            raise AlreadySeated()
         seat = next((s for s in record.seats if s.open), None)
         if seat is None:
-            raise TableError("No seat is open in this game: the table opens one by vote "
-                             "(`/game vote`) when an AI has been standing in for someone.")
+            raise NoOpenSeat()
         return record, seat
 
     async def sit(self, channel_id: int, user_id: int, name: str) -> Board:
-        """``/game sit``: a player not at the table takes a seat the table opened."""
+        """``game sit``: a player not at the table takes a seat the table opened."""
         record, seat = await self.check_sit(channel_id, user_id)
         taken = SeatRecord(seat.seat, user_id, clip_name(name), False)
-        return await self._reseat(record, taken,
-                                  f"{taken.name} takes the open seat ({seat.name}'s).")
+        return await self._reseat(record, taken, SeatTaken(name=taken.name, previous=seat.name))
 
-    async def _reseat(self, record: GameRecord, seat: SeatRecord, headline: str) -> Board:
-        """Save ``seat`` in place of the one with its number, telling ``headline``."""
+    async def _silent_seat(self, record: GameRecord, player_id: int) -> SeatRecord | None:
+        """The seat of ``player_id`` if the game waits on them and every reminder has gone
+        unanswered (a table whose host turned the AI take-over off is not stuck for good:
+        the others can vote)."""
+        if record.reminders_sent < MAX_REMINDERS:
+            return None
+        game, state = await asyncio.to_thread(self._state, record)
+        return next((s for s in self._humans_to_act(record, game, state)
+                     if s.user_id == player_id), None)
+
+    async def _reseat(self, record: GameRecord, seat: SeatRecord, news: News) -> Board:
+        """Save ``seat`` in place of the one with its number, telling ``news``; an AI that
+        now plays a seat whose turn it is moves at once."""
         seats = tuple(seat if s.seat == seat.seat else s for s in record.seats)
         game = self.game(record.game)
         state = (await asyncio.to_thread(self._state, record))[1]
-        ready = await self._settled(replace(record, seats=seats), game, lambda: _Plan(state))
-        return await self._commit(record, game, ready, seats=seats, headline=headline)
+        reseated = replace(record, seats=seats)
+        ready = await self._settled(reseated, game,
+                                    lambda: self._ai_chain(reseated, game, Plan(state)))
+        return await self._commit(record, game, ready, seats=seats, news=(news,))

@@ -1,6 +1,6 @@
 """Drive the real discord.py machinery offline, for tests.
 
-The offline Discord itself (:mod:`bot.discord.offline`: the :class:`Recorder`
+The offline Discord itself (:mod:`tools.offline`: the :class:`Recorder`
 standing in for Discord's HTTP API with its notification rules, the
 :class:`Gateway` building INTERACTION_CREATE payloads, :func:`settle`) lives in
 the package, because ``candybot bench`` drives the bot with it too; this module
@@ -50,7 +50,9 @@ from PIL import Image, ImageDraw
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord.client import CandyBot
-from bot.discord.offline import (  # noqa: F401 (the tests import these from here)
+from bot.games.engine import Game, View
+from bot.store import is_postgres
+from tools.offline import (  # noqa: F401 (the tests import these from here)
     APP_ID,
     BACKGROUND,
     BOT_ID,
@@ -70,8 +72,6 @@ from bot.discord.offline import (  # noqa: F401 (the tests import these from her
     settle,
     user_payload,
 )
-from bot.games.engine import Game, View
-from bot.store import is_postgres
 
 
 def fake_render(view: View) -> bytes:
@@ -111,13 +111,6 @@ class PictureLog:
         else:
             self.private.add(png)
         return png
-
-
-def fake_animate(frames: Sequence[bytes]) -> bytes:
-    images = [Image.open(io.BytesIO(f)).convert("P") for f in frames]
-    out = io.BytesIO()
-    images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=200)
-    return out.getvalue()
 
 
 class Clock:
@@ -190,6 +183,11 @@ class Session:
                                          permissions=permissions))
         return self.rec.last()
 
+    def answer(self) -> Sent:
+        """The private answer to the last command or click: the mover hears it before the
+        channel's new board goes out, so it need not be the last message sent."""
+        return self.rec.private()[-1]
+
     async def start(self, game: str, *, humans: Sequence[int], ai: int = 0,
                     **options: Any) -> Sent:
         """Open a lobby as ``humans[0]``, seat everyone, press Start: the first board."""
@@ -228,17 +226,9 @@ async def start_bot(db_path: Path | str, clock: Clock, games: Mapping[str, Game]
     (or a ``renderer`` is given).
     """
     settings = bot_settings(db_path)
-    if renderer is not None:
-        from renderers.gif import animate
-
-        bot = create_bot(settings, games=games, renderer=renderer, animator=animate,
-                         clock=clock)
-    elif real_pictures:
+    if renderer is None and real_pictures:
         from renderers import render
-        from renderers.gif import animate
 
-        bot = create_bot(settings, games=games, renderer=render, animator=animate, clock=clock)
-    else:
-        bot = create_bot(settings, games=games, renderer=fake_render, animator=fake_animate,
-                         clock=clock)
+        renderer = render
+    bot = create_bot(settings, games=games, renderer=renderer or fake_render, clock=clock)
     return bot, await connect(bot, recorder)

@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 import discord
-from discord_harness import APP_ID, BOT_USER, Recorder, fake_animate, fake_render
+from discord_harness import APP_ID, BOT_USER, Recorder, fake_render
 from race_game import CandyStroll
 
 from bot.app import create_bot, serve
@@ -66,7 +66,7 @@ async def main() -> str | None:
     settings = Settings.from_env()
     setup_logging(settings.log_level)
     bot = create_bot(settings, games={**GAMES, CandyStroll.slug: CandyStroll()},
-                     renderer=slow_render, animator=fake_animate, clock=time.time)
+                     renderer=slow_render, clock=time.time)
     Reporter().install(bot)
 
     async def login(token: str) -> None:

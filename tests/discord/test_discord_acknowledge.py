@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_harness import CHANNEL_ID, GUILD_ID, Session, settle
+from discord_harness import CHANNEL_ID, GUILD_ID, MANAGE_CHANNELS, Session, settle
 from race_game import CandyDash
 
 from bot.discord import errors
@@ -82,7 +82,8 @@ async def test_every_handler_answers_in_time_while_another_process_locks_the_dat
         "/game undo": gw.command(ALICE, "game", "undo", channel_id=LOOKS),
         "Join": gw.click(BOB, table.rec.message(lobby.message_id or 0), join),
         "/game new": gw.command(CAROL, "game", "new", {"game": "candy-dash"}, channel_id=EMPTY),
-        "/game abort": gw.command(CAROL, "game", "abort", channel_id=ENDING),
+        "/game abort": gw.command(CAROL, "game", "abort", channel_id=ENDING,
+                                  permissions=MANAGE_CHANNELS),
     }
     holder = subprocess.Popen([sys.executable, "-c", HOLD, table.bot.tables.store.path,
                                str(LOCKED_FOR)], stdout=subprocess.PIPE, text=True)

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_harness import Sent, Session, fake_render
+from discord_harness import MANAGE_CHANNELS, Sent, Session, fake_render
 from race_game import CandyDash, CandyDuel, CandyRace
 
 from bot.games.engine import View, loads
@@ -59,7 +59,8 @@ async def test_after_the_end_board_status_log_and_replay_show_the_finished_game(
     board = await table.command(BOB, "game", "board")
     assert not board.ephemeral and board.pngs
     assert "**Game over.** Player1 reached 3 first." in board.content
-    assert not board.custom_ids, "an ended game offers nothing to click"
+    assert [c.split(":")[1] for c in board.custom_ids] == ["rm"], \
+        "an ended game offers only its rematch"
     assert views.seen and all(v["hand"] is None for v in views.seen), "hands stay hidden"
 
     status = await table.command(BOB, "game", "status")
@@ -92,7 +93,7 @@ async def test_the_finished_game_stays_on_show_until_the_next_one_starts(
 async def test_an_aborted_game_reads_as_ended_without_a_result(table: Session) -> None:
     await table.start("candy-race", humans=(ALICE, BOB))
     await table.play(ALICE, "step")
-    await table.command(ALICE, "game", "abort")
+    await table.command(ALICE, "game", "abort", permissions=MANAGE_CHANNELS)
     board = await table.command(BOB, "game", "board")
     assert not board.ephemeral and "ended without a result" in board.content
     assert "Your turn" not in board.content and not board.custom_ids
@@ -117,7 +118,7 @@ async def test_history_lists_ended_games_newest_first_with_their_results(
     await race_to_the_end(table)
     first = (await table.bot.tables.store.past_games(table.channel_id))[0].id
     await table.start("candy-dash", humans=(ALICE, BOB))
-    await table.command(ALICE, "game", "abort")
+    await table.command(ALICE, "game", "abort", permissions=MANAGE_CHANNELS)
     second = (await table.bot.tables.store.past_games(table.channel_id))[0].id
     history = await table.command(BOB, "game", "history")
     assert not history.ephemeral

@@ -108,7 +108,8 @@ async def test_a_joint_secret_bid_stays_secret_until_both_have_chosen(
     assert f"<@{last_user}>" in waiting.content and "has decided" in waiting.content
 
     hand = await open_hand(table, last_user)
-    told = await table.click(last_user, hand, f":{order[-1][1]}")
+    await table.click(last_user, hand, f":{order[-1][1]}")
+    told = table.answer()
     assert told.ephemeral and told.content == f"You played `{order[-1][1]}`."
     reveal = table.rec.public()[-1]
     assert "The bids: Player1 cocoa 3, Player2 vanilla 1." in reveal.content

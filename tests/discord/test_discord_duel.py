@@ -74,10 +74,11 @@ async def test_one_round_is_one_message_edited_as_the_bids_come_in(
         ["board.png", "move.gif"], "the GIF is added beside the picture, which stays"
 
     # A secret bid: the board message is edited, nothing new is posted, nobody is pinged.
-    told = await duel.play(ALICE, "bid 2")
+    await duel.play(ALICE, "bid 2")
     assert duel.rec.sent[0].kind == 5 and int(duel.rec.sent[0].payload["data"]["flags"]) \
         & EPHEMERAL, "the mover's placeholder is private: the change is an edit"
-    assert told.ephemeral and told.content.startswith("You played `bid 2`.")
+    (told,) = duel.rec.private()
+    assert told.content.startswith("You played `bid 2`.")
     assert posted(duel) == []
     (edit,) = [s for s in duel.rec.public() if s.edit and not s.media_only]
     assert edit.path.endswith(f"/messages/{first}") and edit.pngs
@@ -89,7 +90,8 @@ async def test_one_round_is_one_message_edited_as_the_bids_come_in(
     assert f"<@{ALICE}>" not in edit.content.split("Still deciding")[1]
 
     # The last bid reveals them; the winner now decides, so (only) she is pinged.
-    told = await duel.play(BOB, "bid 1")
+    await duel.play(BOB, "bid 1")
+    (told,) = duel.rec.private()
     assert "> You have 5 coins left." in told.content and "4 coins" not in told.content
     (ping,) = posted(duel)
     assert ping.content.startswith(f"🟦● <@{ALICE}>: your turn in **Candy Duel**: https://")
@@ -109,9 +111,10 @@ async def test_one_round_is_one_message_edited_as_the_bids_come_in(
     assert (menu["min_values"], menu["max_values"], len(menu["options"])) == (1, 2, 5)
     await duel.click(ALICE, first or 0, menu["custom_id"], values=["e", "c"])
     # A new round is a new message; the old one keeps its story but loses its buttons.
-    # Bob, newly asked to bid, is pinged; Alice, who is still deciding, is not.
-    ping, round_two = posted(duel)
-    assert ping.notifies() == {BOB} and not round_two.notifies()
+    # Bob, newly asked to bid, is pinged by that message; Alice, still deciding, is not.
+    (round_two,) = posted(duel)
+    assert round_two.notifies() == {BOB}
+    assert round_two.content.startswith(f"🟧■ <@{BOB}>: your turn in **Candy Duel** (move 3).\n")
     assert "🟦● **Player1** takes c and e." in round_two.content
     assert duel.rec.message(first or 0)["components"] == []
     state = await duel.state()

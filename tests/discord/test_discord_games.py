@@ -135,7 +135,7 @@ async def test_a_player_who_left_sees_the_game_until_it_ends(session: Session) -
     await session.command(ALICE, "game", "leave")
     await session.command(CAROL, "game", "leave")  # no human left: the game ends
     assert "you left it" in (await games_of(session, BOB)).splitlines()[1]
-    assert "you left it (Player3 conceded.)" in (await games_of(session, CAROL)).splitlines()[1]
+    assert "you left it, ended" in (await games_of(session, CAROL)).splitlines()[1]
 
 
 def entry(n: int) -> MyGame:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_harness import Sent, Session
+from discord_harness import MANAGE_CHANNELS, Sent, Session
 
 import bot.games
 from bot.discord.errors import MISMATCHED
@@ -106,10 +106,10 @@ async def test_every_subcommand_answers_at_every_stage_without_an_unexpected_err
     await every_subcommand("no game", (BOB,))
     await table.command(ALICE, "game", "new", {"game": slug})
     await every_subcommand("lobby", (CAROL,))
-    await table.command(ALICE, "game", "abort")
+    await table.command(ALICE, "game", "abort", permissions=MANAGE_CHANNELS)
     await started(table, slug)
     await every_subcommand("mid-game", (ALICE, CAROL))
-    await table.command(ALICE, "game", "abort")
+    await table.command(ALICE, "game", "abort", permissions=MANAGE_CHANNELS)
     await every_subcommand("after the end", (ALICE, CAROL))
 
 
@@ -148,7 +148,7 @@ async def test_a_move_after_the_game_ended_and_its_old_buttons_change_nothing(
     state = loads(record.state_json or "", game)
     (seat,) = [s for s in record.seats if s.seat in game.to_act(state) and not s.ai][:1]
     move = game.ai_action(state, seat.seat).notation
-    await table.command(ALICE, "game", "abort")
+    await table.command(ALICE, "game", "abort", permissions=MANAGE_CHANNELS)
     ended = await table.bot.tables.store.get_game(record.id)
     answer = await table.play(seat.user_id or 0, move)
     assert answer.ephemeral

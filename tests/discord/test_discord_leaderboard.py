@@ -13,7 +13,7 @@ from race_game import CandyRace
 
 from renderers import leaderboard
 
-ALICE, BOB = 340000000000000001, 340000000000000002
+ALICE, BOB, CAROL = 340000000000000001, 340000000000000002, 340000000000000003
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ async def alice_wins(table: Session) -> None:
 
 async def test_the_leaderboard_ranks_the_winner_first_with_names_and_a_picture(
         table: Session) -> None:
-    empty = await table.command(BOB, "stats", options={"board": "candy-race"})
+    empty = await table.command(CAROL, "stats", options={"board": "candy-race"})
     assert "nobody has a rated game here yet" in empty.content and empty.pngs
     await alice_wins(table)
     await alice_wins(table)

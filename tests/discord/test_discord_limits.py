@@ -18,6 +18,7 @@ from bot.discord import commands, components, messages
 from bot.games.engine import Action, MultiSelect, OptionSpec
 from bot.store import ActionRecord, GameRecord, SeatRecord
 from bot.tables import Board, Lobby, Step
+from bot.tables.news import Begins
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 BIG_ID = 2**63 - 1
@@ -47,7 +48,8 @@ def walk_options(options: list[dict[str, Any]], where: str) -> None:
 def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: Path) -> None:
     client = create_bot(Settings(db_path=tmp_path / "x.db"), renderer=None, clock=Clock())
     payloads = [c.to_dict(client.tree) for c in client.tree.get_commands()]
-    assert {p["name"] for p in payloads} == {"away", "game", "games", "notify", "play", "stats"}
+    assert {p["name"] for p in payloads} == {"away", "game", "games", "notify", "play", "settings",
+                                               "privacy", "stats"}
     for payload in payloads:
         assert NAME.match(payload["name"])
         assert 1 <= len(payload["description"]) <= 100
@@ -133,7 +135,8 @@ def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None
     game = registry["candy-race"]
     steps = tuple(Step(1, "N" * 32, "play 3", ("A very long chain. " * 60,), True)
                   for _ in range(30))
-    board = Board(record(), game, {"move": 12}, {}, "h" * 300, steps, (0,), (10**17,))
+    board = Board(record=record(), game=game, state={"move": 12}, view={}, steps=steps,
+                  news=(Begins(title="h" * 300),), to_act=(0,), mentions=(10**17,))
     text = messages.board_text(board)
     assert len(text) <= 2000 and text.endswith("use `/play`.")
     assert text.startswith("**Candy Race** · move 12\nPlayers: 🟦● **" + "N" * 32)

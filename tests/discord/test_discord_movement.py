@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord import flows
+from bot.discord import publish
 
 
 class Messages:
@@ -47,8 +47,8 @@ def slow_movie(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
 
 
 def board(move: int, version: int = 3) -> Any:
-    return SimpleNamespace(game=SimpleNamespace(slug="slow-movie"),
-                           view={"game": "slow-movie", "move": move},
+    return SimpleNamespace(game=SimpleNamespace(slug="slow-movie", title="Slow Movie"),
+                           view={"game": "slow-movie", "move": move}, steps=(),
                            record=SimpleNamespace(id=1, channel_id=7, guild_id=None,
                                                   version=version))
 
@@ -72,15 +72,15 @@ async def test_a_gif_for_a_board_an_edit_replaced_is_dropped_and_the_newer_one_l
         slow_movie: threading.Event) -> None:
     channel = Messages()
     bot = host(channel, Stored(3, 55))
-    flows._show_movement(bot, board(1), 55, [])  # type: ignore[arg-type]
-    flows._show_movement(bot, board(2), 55, [])  # type: ignore[arg-type]
+    publish._show_movement(bot, board(1), 55, [])  # type: ignore[arg-type]
+    publish._show_movement(bot, board(2), 55, [])  # type: ignore[arg-type]
     assert channel.edits == [], "nothing waits for the GIF"
     slow_movie.set()
-    await asyncio.gather(*flows._drawing)
+    await asyncio.gather(*publish._drawing)
     ((message_id, kwargs),) = channel.edits
     (movement,) = kwargs["attachments"]
     assert message_id == 55 and movement.fp.read() == b"GIF89a\x02"
-    assert flows._showing == {}, "nothing is kept once the GIF is placed"
+    assert publish._showing == {}, "nothing is kept once the GIF is placed"
 
 
 async def test_a_game_without_animation_draws_no_gif(slow_movie: threading.Event) -> None:
@@ -88,15 +88,15 @@ async def test_a_game_without_animation_draws_no_gif(slow_movie: threading.Event
     bot = host(channel, Stored(3, 56))
     still = board(1)
     still.game.slug = "sugar-blast"
-    flows._show_movement(bot, still, 56, [])  # type: ignore[arg-type]
-    assert not flows._drawing and channel.edits == []
+    publish._show_movement(bot, still, 56, [])  # type: ignore[arg-type]
+    assert not publish._drawing and channel.edits == []
 
 
 async def test_a_gif_is_dropped_when_another_process_moved_the_game_on_meanwhile(
         slow_movie: threading.Event) -> None:
     channel = Messages()
     slow_movie.set()
-    flows._show_movement(host(channel, Stored(4, 57)), board(1, version=3), 57, [])  # type: ignore[arg-type]
-    flows._show_movement(host(channel, Stored(3, 99)), board(1, version=3), 58, [])  # type: ignore[arg-type]
-    await asyncio.gather(*flows._drawing)
+    publish._show_movement(host(channel, Stored(4, 57)), board(1, version=3), 57, [])  # type: ignore[arg-type]
+    publish._show_movement(host(channel, Stored(3, 99)), board(1, version=3), 58, [])  # type: ignore[arg-type]
+    await asyncio.gather(*publish._drawing)
     assert channel.edits == [], "a newer version, or another board on show: no GIF"

@@ -30,6 +30,8 @@ async def test_a_dm_subscriber_gets_the_ping_in_the_channel_and_a_direct_message
     await session.start("candy-race", humans=(ALICE, BOB))
     session.rec.clear()
     await session.play(ALICE, "step")
+    # The DM waits behind the ping the board carries; the outbox's loop sends it.
+    await session.bot.outbox.deliver()
     (dm,) = session.rec.direct_messages()
     assert dm.notifies() == {BOB} and "your turn in **Candy Race**" in dm.content
     assert f"<#{session.channel_id}>" in dm.content, "the DM points to the game's channel"

@@ -69,10 +69,10 @@ class Table:
         return user
 
     async def queued(self) -> list[tuple[int, str, str]]:
-        """Every announcement the store holds: (id, status, content), oldest first."""
+        """Every announcement the store holds: (id, status, nonce), oldest first."""
         store = self.bot.tables.store
         async with store._reading() as db, db.execute(
-                "SELECT id, status, content FROM outbox ORDER BY id") as cursor:
+                "SELECT id, status, nonce FROM outbox ORDER BY id") as cursor:
             return [tuple(row) for row in await cursor.fetchall()]  # type: ignore[misc]
 
 
@@ -83,6 +83,13 @@ def pings(rec: Recorder) -> list[Sent]:
 
 def is_ping(sent: Sent) -> bool:
     return sent.method == "POST" and bool((sent.payload or {}).get("nonce"))
+
+
+def refuse_hand_over(rec: Recorder, status: int) -> None:
+    """Discord refuses the next hand-over: the board carrying the ping, then the ping
+    sent alone at once."""
+    for _ in range(2):
+        rec.fail_when(is_ping, status=status)
 
 
 @pytest.fixture
@@ -97,55 +104,60 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 
 @pytest.mark.parametrize("status", [500, 502, 503, 429])
-async def test_a_refused_ping_is_retried_until_discord_takes_it(table: Table,
-                                                                status: int) -> None:
+async def test_a_refused_hand_over_is_retried_until_discord_takes_it(table: Table,
+                                                                     status: int) -> None:
     await table.start(ALICE, BOB)
     table.rec.clear()
     for _ in range(3):
         table.rec.fail_when(is_ping, status=status)
     mover = await table.step(ALICE, BOB)
     waiting = BOB if mover == ALICE else ALICE
-    # The move counts and the mover is not told that something went wrong.
+    # The move counts; the board carrying the ping was refused, then the ping alone.
     told = [s for s in table.rec.messages_sent() if s.ephemeral]
     assert not any("went wrong" in s.content for s in told)
     assert table.rec.notified_users() == []
-    assert await table.bot.outbox.pending() == 1
+    assert await table.bot.outbox.pending() == 2  # the ping, and the board behind it
     # Nothing is due before the back-off has passed.
     assert await table.bot.outbox.deliver() == 0
-    delivered = 0
     for _ in range(5):
         table.clock.advance(1.0)
-        delivered += await table.bot.outbox.deliver()
-    assert delivered == 1 and table.rec.notified_users() == [waiting]
+        await table.bot.outbox.deliver()
+    assert table.rec.notified_users() == [waiting]
+    (handed,) = pings(table.rec)
+    assert handed.pngs, "the ping's retry is carried by the board, which was never shown"
     assert await table.bot.outbox.pending() == 0
     table.clock.advance(5.0)
     assert await table.bot.outbox.deliver() == 0
+    assert len(pings(table.rec)) == 1
 
 
 async def test_a_lost_answer_does_not_post_the_ping_twice(table: Table) -> None:
     await table.start(ALICE, BOB)
     table.rec.clear()
-    # Discord creates the message but the bot never hears so.
+    # Discord creates the board carrying the ping, but the bot never hears so: the ping
+    # sent alone at once has the same nonce, and Discord answers with what it made.
     table.rec.fail_when(is_ping, status=503, accepted=True)
     mover = await table.step(ALICE, BOB)
+    first, again = [s for s in table.rec.sent if is_ping(s)][:2]
+    assert first.body["nonce"] == again.body["nonce"] and again.duplicate
     table.clock.advance(1.0)
-    assert await table.bot.outbox.deliver() == 1
-    attempts = [s for s in table.rec.sent if is_ping(s)]
-    assert len(attempts) == 2 and attempts[0].body["nonce"] == attempts[1].body["nonce"]
-    assert attempts[1].duplicate and len(pings(table.rec)) == 1
+    await table.bot.outbox.deliver()
     assert table.rec.notified_users() == [BOB if mover == ALICE else ALICE]
 
 
 async def test_announcements_of_a_channel_go_out_in_order(table: Table) -> None:
     await table.start(ALICE, BOB, CAROL)
     table.rec.clear()
-    table.rec.fail_when(is_ping, status=500)
+    # The first hand-over is refused with its board, and alone: the pings of the two
+    # moves after it wait behind it instead of overtaking it (their boards are shown).
+    for _ in range(2):
+        table.rec.fail_when(is_ping, status=500)
     movers = [await table.step(ALICE, BOB, CAROL) for _ in range(3)]
-    # The first ping failed; the two after it wait behind it instead of overtaking it.
     assert table.rec.notified_users() == []
-    assert await table.bot.outbox.pending() == 3
+    assert await table.bot.outbox.pending() == 4  # three pings and the refused board
     table.clock.advance(1.0)
-    assert await table.bot.outbox.deliver() == 3
+    await table.bot.outbox.deliver()
+    assert await table.bot.outbox.pending() == 0
     order = (ALICE, BOB, CAROL)
     expected = [order[(order.index(m) + 1) % 3] for m in movers]
     assert table.rec.notified_users() == expected
@@ -173,7 +185,7 @@ async def test_a_channels_whole_queue_goes_out_with_the_next_move_in_order(
         table: Table) -> None:
     await table.start(ALICE, BOB, CAROL)
     table.rec.clear()
-    table.rec.fail_when(is_ping, status=500)  # refused: it waits, and the next waits behind
+    refuse_hand_over(table.rec, 500)  # it waits, and the next ping waits behind it
     movers = [await table.step(ALICE, BOB, CAROL), await table.step(ALICE, BOB, CAROL)]
     assert table.rec.notified_users() == []
     table.clock.advance(1.0)
@@ -204,14 +216,14 @@ async def test_a_failed_reminder_is_retried(table: Table) -> None:
 async def test_pending_announcements_are_sent_when_the_bot_starts(table: Table) -> None:
     await table.start(ALICE, BOB)
     table.rec.clear()
-    table.rec.fail_when(is_ping, status=500)
+    refuse_hand_over(table.rec, 500)
     mover = await table.step(ALICE, BOB)
     await table.restart()
     # The background sender starts with the bot and sends what was left, once.
     table.clock.advance(1.0)
     sender = asyncio.create_task(table.bot.outbox.run())
     for _ in range(100):
-        if table.rec.notified_users():
+        if table.rec.notified_users() and not await table.bot.outbox.pending():
             break
         await asyncio.sleep(0.02)
     sender.cancel()
@@ -262,10 +274,18 @@ async def test_every_announcement_is_delivered_once_despite_failures_and_restart
         table.clock.advance(0.5)
         await table.bot.outbox.deliver()
     queued = await table.queued()
-    assert queued and all(status == "delivered" for _id, status, _content in queued)
-    created = [s.content for s in pings(table.rec)]
-    assert created == [content for _id, _status, content in queued]
-    assert len({s.body["nonce"] for s in pings(table.rec)}) == len(created)
+    assert queued and all(status == "delivered" for _id, status, _nonce in queued)
+    store = table.bot.tables.store
+    async with store._reading() as db, db.execute(
+            "SELECT kind, nonce FROM outbox ORDER BY id") as cursor:
+        kinds = {nonce: kind for kind, nonce in await cursor.fetchall()}
+    # Every ping is created once, in order; a queued board is posted at most once (none
+    # at all when a newer board was shown first). A board with no ping to carry has a
+    # nonce of discord.py's making.
+    created = [s.body["nonce"] for s in pings(table.rec) if s.body["nonce"] in kinds]
+    assert [n for n in created if kinds[n] == "turn"] == [
+        nonce for _id, _status, nonce in queued if kinds[nonce] == "turn"]
+    assert len(created) == len(set(created))
 
 
 async def test_the_next_due_time_waits_for_the_oldest_announcement_of_each_channel(
@@ -302,8 +322,9 @@ async def test_a_ping_discord_keeps_refusing_is_given_up_after_an_hour(
     for _ in range(12):
         table.clock.advance(0.1)
         await table.bot.outbox.deliver()
-    statuses = [status for _id, status, _content in await table.queued()]
-    assert statuses[-1] == "dropped" and "dropped" not in statuses[:-1]
+    statuses = [status for _id, status, _nonce in await table.queued()]
+    # The ping and its board are dropped; nothing before them was.
+    assert statuses[-2:] == ["dropped", "dropped"] and "dropped" not in statuses[:-2]
     assert "gave up announcement" in caplog.text
     table.rec.failures.clear()
     await table.step(ALICE, BOB, CAROL)
@@ -315,9 +336,10 @@ async def test_drain_delivers_what_is_due_and_leaves_the_rest_queued(table: Tabl
     back-off past the timeout stays queued for the next start."""
     await table.start(ALICE, BOB)
     table.rec.clear()
-    table.rec.fail_when(is_ping, status=500)
+    refuse_hand_over(table.rec, 500)
     await table.step(ALICE, BOB)
-    assert await table.bot.outbox.drain(0.1) == 1  # due again only in 5 s
+    assert await table.bot.outbox.drain(0.1) == 2  # the ping, due again only in 5 s, and
+    # the board behind it
     await table.restart()
     table.clock.advance(1.0)
     assert await table.bot.outbox.drain(1.0) == 0
@@ -339,10 +361,10 @@ async def test_a_board_discord_refused_after_a_saved_move_is_posted_once_when_it
     table.rec.clear()
     table.rec.fail_when(lambda s: bool(s.pngs), status=503)
     mover = await table.step(ALICE, BOB)
-    told = next(s for s in table.rec.sent if s.ephemeral)
-    assert "it is posted as soon as Discord takes it" in told.content
+    assert any("it is posted as soon as Discord takes it" in s.content
+               for s in table.rec.private())
     assert boards_created(table.rec) == []
-    assert [status for _id, status, _content in await table.queued()][-1] == "pending"
+    assert [status for _id, status, _nonce in await table.queued()][-1] == "pending"
     await table.restart()
     table.clock.advance(0.1)
     await table.bot.outbox.drain(1.0)
@@ -366,4 +388,4 @@ async def test_a_queued_board_is_dropped_when_a_newer_board_was_shown_first(
     table.clock.advance(60.0)
     await table.bot.outbox.drain(1.0)
     assert boards_created(table.rec) == [newer]
-    assert "pending" not in [status for _id, status, _content in await table.queued()]
+    assert "pending" not in [status for _id, status, _nonce in await table.queued()]

@@ -54,20 +54,23 @@ def test_an_ephemeral_message_notifies_nobody() -> None:
     assert followup(EPHEMERAL).notifies() == frozenset()
 
 
-async def test_the_followup_after_thinking_replaces_the_placeholder_and_notifies_nobody(
+async def test_a_typed_move_thinks_privately_and_its_board_is_the_message_that_pings(
         session: Session) -> None:
     await session.start("candy-dash", humans=(ALICE, BOB))
     state = await session.state()
     assert state is not None
     first = ALICE if state["turn"] == 0 else BOB
     await session.play(first, "step")
-    board = next(s for s in session.rec.public() if s.pngs)
-    placeholder = next(s for s in session.rec.sent if s.kind == 5)
-    # The board answers the public placeholder: Discord edits the placeholder into it,
-    # so the mention the board carries notifies nobody.
-    assert board.replaced and board.edit and not board.created
-    assert board.message_id == placeholder.message_id and board.notifies() == frozenset()
-    assert f"<@{BOB if first == ALICE else ALICE}>" in board.content
+    # The "thinking" note only the mover sees is replaced by their answer...
+    (placeholder,) = [s for s in session.rec.sent if s.kind == 5]
+    assert int(placeholder.payload["data"]["flags"]) & EPHEMERAL
+    assert session.answer().ephemeral and session.answer().notifies() == frozenset()
+    # ...and the board is a new message: the one that tells the next player it is theirs.
+    (board,) = [s for s in session.rec.public() if s.pngs]
+    nxt = BOB if first == ALICE else ALICE
+    assert board.created and not board.edit and board.notifies() == {nxt}
+    assert board.content.startswith(f"🟧■ <@{nxt}>: your turn" if nxt == BOB
+                                    else f"🟦● <@{nxt}>: your turn")
 
 
 async def test_a_repeated_nonce_creates_one_message(session: Session) -> None:
@@ -226,7 +229,8 @@ async def test_undo_and_a_reposted_board_ping_nobody(session: Session) -> None:
 
 
 async def test_messages_per_action_are_as_docs_discord_md_says(session: Session) -> None:
-    """A hand-over costs two public messages (the board and the ping), one notification."""
+    """A hand-over costs one public message (the board, carrying the ping), one
+    notification, whether the move was typed or clicked."""
     def public() -> tuple[int, int]:
         shown = [s for s in session.rec.sent if not s.ephemeral and (s.content or s.files)]
         return (len([s for s in shown if s.created]),
@@ -237,10 +241,10 @@ async def test_messages_per_action_are_as_docs_discord_md_says(session: Session)
     assert state is not None
     first = turn_of(state, ALICE, BOB)
     await session.play(first, "step")
-    assert public() == (1, 1) and len(session.rec.notified_users()) == 1
+    assert public() == (1, 0) and len(session.rec.notified_users()) == 1
     board = next(s for s in session.rec.public() if s.custom_ids)
     await session.click(BOB if first == ALICE else ALICE, board, ":step")
-    assert public() == (2, 0) and len(session.rec.notified_users()) == 1
+    assert public() == (1, 0) and len(session.rec.notified_users()) == 1
 
 
 async def test_a_refused_board_still_pings_and_tells_the_player_the_truth(
@@ -248,8 +252,9 @@ async def test_a_refused_board_still_pings_and_tells_the_player_the_truth(
     lobby = await session.command(ALICE, "game", "new", {"game": "candy-duel"})
     await session.click(BOB, lobby, ":join")
     session.rec.fail_when(lambda s: bool(s.pngs), status=503)
-    told = await session.click(ALICE, lobby, ":start")
-    assert told.ephemeral and told.content.startswith("Done, and saved (move 0).")
+    await session.click(ALICE, lobby, ":start")
+    told = session.answer()
+    assert told.content.startswith("Done, and saved (move 0).")
     assert "`/game board` shows it" in told.content and "went wrong" not in told.content
     assert session.rec.notified_users() == [ALICE, BOB]  # both bid at once
     assert await session.state() is not None

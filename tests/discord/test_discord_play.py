@@ -117,8 +117,8 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
     board = env.rec.last()
     assert board.pngs, "the board is posted as a PNG"
     assert f"<@{ALICE}>" in board.content
-    # The board names who acts but notifies nobody; the ping before it hands Alice the turn.
-    assert board.notifies() == frozenset() and env.rec.notified_users() == [ALICE]
+    # The board hands Alice the turn: it is the one message that notifies her.
+    assert board.notifies() == {ALICE} and env.rec.notified_users() == [ALICE]
     assert any(c.startswith("cb:m:") for c in board.custom_ids)
 
     for _ in range(20):
@@ -127,13 +127,13 @@ async def test_a_lobby_with_a_human_and_an_ai_plays_to_game_over(env: Env) -> No
         step = next(c for c in board.custom_ids if c.endswith(":step"))
         env.rec.clear()
         await click(env, ALICE, board, step)
-        # The AI's reply hands the turn back: the ping comes first, then the board.
+        # The AI's reply hands the turn back: the board carries the ping.
         board = next(s for s in env.rec.messages_sent() if s.pngs)
         assert not board.ephemeral
         assert "**AI 1** " in board.content or "Game over" in board.content
     assert "Game over" in board.content
     assert "1. " in board.content and "2. " in board.content
-    assert board.custom_ids == []
+    assert [c.split(":")[1] for c in board.custom_ids] == ["rm"], "only Rematch is left"
 
     env.rec.clear()
     await env.gw.send(env.gw.command(ALICE, "stats"))
@@ -222,7 +222,8 @@ async def test_a_click_on_an_old_board_says_privately_what_happened_since(env: E
     env.rec.clear()
     await env.gw.send(env.gw.click(ALICE, old, button(board, ":step")))
     (sent,) = env.rec.messages_sent()
-    assert sent.ephemeral and sent.kind == 4, "refused from the first byte, no placeholder"
+    assert sent.ephemeral, "refused privately: nothing public, not even a placeholder"
+    assert [s for s in env.rec.sent if s.kind == 5] == []
     assert "expired" in sent.content
     # The deal is random: the AI's reply may be a step or a card.
     assert "Since it was offered: Player1 played `step`; AI 1 played `" in sent.content

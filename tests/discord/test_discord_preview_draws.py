@@ -11,7 +11,7 @@ import pytest
 from bot.discord import flows
 from bot.games import GAMES
 from bot.games.engine import SeatInfo
-from bot.tables.play import Choosing
+from bot.tables import Choosing
 
 SUGARTOPIA = GAMES["sugartopia"]
 
@@ -22,7 +22,8 @@ def choosing_at_start() -> tuple[Choosing, Any]:
     legal = tuple(SUGARTOPIA.legal_actions(state, seat))
     drawing = next(a for a in legal if not SUGARTOPIA.apply(state, seat, a).undoable)
     record: Any = None
-    return Choosing(record, SUGARTOPIA, state, seat, legal, ""), drawing
+    return Choosing(record=record, game=SUGARTOPIA, state=state, seat=seat, legal=legal,
+                    token=""), drawing
 
 
 def test_a_sugartopia_placement_that_draws_is_previewed_by_its_public_view() -> None:

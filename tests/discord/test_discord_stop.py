@@ -56,6 +56,7 @@ class BotProcess:
         self.reports: list[Report] = []
         self.gw = Gateway(None)  # type: ignore[arg-type]  # builds payloads only
         self.channel_of: dict[str, int] = {}  # interaction token -> channel
+        self.sent_at: dict[str, int] = {}  # interaction token -> reports before it
         self.proc: asyncio.subprocess.Process
         self._ready = asyncio.Event()
 
@@ -92,6 +93,7 @@ class BotProcess:
     async def send(self, payload: dict[str, Any]) -> str:
         """Deliver an interaction; returns its token."""
         self.channel_of[payload["token"]] = int(payload["channel_id"])
+        self.sent_at[payload["token"]] = len(self.reports)
         await self._write(payload)
         return str(payload["token"])
 
@@ -100,7 +102,12 @@ class BotProcess:
         await self._write({"picture_seconds": seconds})
 
     def answers(self, token: str) -> list[Report]:
-        return [r for r in self.reports if f"/{token}/" in r["sent"]["path"] + "/"]
+        """What answered the interaction ``token``: its own replies, and what was posted
+        in its channel after it (the board a move posts there)."""
+        channel = f"/channels/{self.channel_of[token]}/"
+        return [r for r in self.reports[self.sent_at[token]:]
+                if f"/{token}/" in r["sent"]["path"] + "/" or r["sent"]["path"].startswith(
+                    channel)]
 
     async def until(self, test: Callable[[], Any], timeout: float = 60) -> Any:
         end = time.monotonic() + timeout
@@ -138,18 +145,23 @@ class BotProcess:
         """(channel, line) of every public line telling a step, as posted."""
         out = []
         for report in self.reports:
-            sent, token = report["sent"], _token(report["sent"]["path"])
-            if sent["ephemeral"] or token is None:
+            sent = report["sent"]
+            channel = _channel(sent["path"], self.channel_of)
+            if sent["ephemeral"] or channel is None:
                 continue
             for line in sent["content"].splitlines():
                 if "steps to" in line:
-                    out.append((self.channel_of[token], line))
+                    out.append((channel, line))
         return out
 
 
-def _token(path: str) -> str | None:
+def _channel(path: str, channel_of: dict[str, int]) -> int | None:
+    """The channel a request posted in: its path's, or its interaction's."""
+    found = re.search(r"^/channels/(\d+)/", path)
+    if found:
+        return int(found.group(1))
     found = re.search(r"/(token-\d+)(/|$)", path)
-    return found.group(1) if found else None
+    return channel_of[found.group(1)] if found else None
 
 
 async def open_games(bot: BotProcess) -> None:

@@ -84,7 +84,7 @@ def effect_value(out: Outlook, effect: dict[str, Any], adding: str | None = None
     """What one use of an effect is worth now, in candies (``adding``: the colour of a
     monster being bought, counted as if it were already in play)."""
     verb = effect["verb"]
-    n = int(effect.get("n", 1))
+    n = float(effect.get("n", 1))
     sv = out.sugar_value
     if "per" in effect:
         per = effect["per"]
@@ -251,7 +251,7 @@ def _value(out: Outlook, notation: str, kind: str | None) -> float:
     sv = out.sugar_value
     if verb == "use":
         value, window = _use_value(out, notation)
-        cost = cards.card(_card_of(out, notation[4:])).ability.cost  # type: ignore[union-attr]
+        cost = cards.ability(_card_of(out, notation[4:])).cost
         value -= out.shortfall(out.me["sugar"] - cost) - out.shortfall(out.me["sugar"])
         if value <= 0:
             return -1.0

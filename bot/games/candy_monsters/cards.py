@@ -1,4 +1,4 @@
-"""The cards of Kingdom's Candy Monsters, read from ``candybot_data/candy_monsters/``.
+"""The cards of Kingdom's Candy Monsters, read from ``data/candy_monsters/``.
 
 Every card is a :class:`Card`; its ability (or an event's effect) is data, a
 list of verbs that :mod:`bot.games.candy_monsters.effects` interprets and turns
@@ -172,6 +172,14 @@ def card(card_id: str) -> Card:
     return catalogue()[card_id]
 
 
+def ability(card_id: str) -> Ability:
+    """The ability of an ability card (or a monster that has one)."""
+    found = card(card_id).ability
+    if found is None:
+        raise KeyError(f"card {card_id} has no ability")
+    return found
+
+
 def ids_of(kind: str, rules: int | None = None) -> list[str]:
     """Card ids of one kind dealt under rules ``rules`` (``None``: the newest), in data order."""
     return [c.id for c in catalogue().values() if c.kind == kind and c.dealt_in(rules)]
@@ -199,12 +207,6 @@ def typed_keys() -> dict[str, str]:
         elif c.kind == "ability":
             out[c.key] = c.type or c.id
     return out
-
-
-@cache
-def type_key(type_id: str) -> str:
-    """The typed key of an ability type: ``pickpocket`` -> ``pickpocket``."""
-    return next(c.key for c in catalogue().values() if c.type == type_id)
 
 
 def piles() -> tuple[int, int]:

@@ -278,9 +278,9 @@ def _run(ctx: Context, effect: Effect) -> None:
         got = board.remove_black(state, seat, n)
         ctx.said.append(f"returned {plural(got, 'black cube', 'black cubes')}")
     elif verb == "others_gain_sugar":
-        got = [f"{ctx.names[o]} {board.gain_sugar(state, o, n)}"
-               for o in board.seats_after(state, seat)]
-        ctx.said.append(f"gave every other player {n} sugar ({', '.join(got)})")
+        gains = [f"{ctx.names[o]} {board.gain_sugar(state, o, n)}"
+                 for o in board.seats_after(state, seat)]
+        ctx.said.append(f"gave every other player {n} sugar ({', '.join(gains)})")
     elif verb == "halve_others_sugar":
         lost = []
         for other, p in enumerate(state["players"]):

@@ -12,7 +12,7 @@ from bot.games.words import article
 class CandyMonsters(Protocol):
     """What the explanations read of the rules (a protocol: the rules import this module)."""
 
-    def legal(self, state: State, seat: int) -> list[Action]: ...
+    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
     def top(self, state: State) -> Decision | None: ...
     def price(self, state: State, seat: int, card_id: str, extra: int = 0) -> int: ...
     def placeable(self, state: State, seat: int, card_id: str) -> list[str]: ...
@@ -20,7 +20,7 @@ class CandyMonsters(Protocol):
 
 
 def _choices(game: CandyMonsters, state: State, seat: int) -> str:
-    legal = game.legal(state, seat)
+    legal = game.legal_actions(state, seat)
     shown = ", ".join(f"`{a.notation}`" for a in legal[:8])
     more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
     return f"You can: {shown}{more}."

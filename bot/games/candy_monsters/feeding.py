@@ -113,7 +113,7 @@ def ability_choices(state: State, seat: int, sugar: int) -> list[list[str]]:
     relief = relief_cards(state, seat)
     for mask in range(1, 1 << len(relief)):
         chosen = [c for i, c in enumerate(relief) if mask >> i & 1]
-        cost = sum(cards.card(c).ability.cost for c in chosen)  # type: ignore[union-attr]
+        cost = sum(cards.ability(c).cost for c in chosen)
         if cost <= sugar:
             found[tuple(sorted(cards.card(c).key for c in chosen))] = None
     return sorted((list(k) for k in found), key=lambda k: (len(k), k))

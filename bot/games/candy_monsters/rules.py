@@ -122,7 +122,8 @@ class CandyMonsters(Game):
     @staticmethod
     def _ability_deck(rng: Rng, rules: int) -> list[str]:
         """One ability of each type shuffled at the bottom, the rest shuffled on top."""
-        bottom, rest = [], []
+        bottom: list[str] = []
+        rest: list[str] = []
         for type_id in cards.ability_types(rules):
             copies = [c for c in cards.ids_of("ability", rules)
                       if cards.card(c).type == type_id]
@@ -249,7 +250,7 @@ class CandyMonsters(Game):
                 continue
             plan = feeding.plan(state, seat, hunger[str(seat)], list(steps.get(seat, ())))
             p = board.player(state, seat)
-            spent = sum(cards.card(c).ability.cost for c in plan.used)  # type: ignore[union-attr]
+            spent = sum(cards.ability(c).cost for c in plan.used)
             sugar = sum(m.sugar for m in plan.meals.values()) + spent
             candy = sum(m.candy for m in plan.meals.values())
             board.pay_sugar(state, seat, sugar)
@@ -477,8 +478,8 @@ class CandyMonsters(Game):
         steps = list(decision.steps.get(seat, ()))
         plan = feeding.plan(state, seat, hunger, steps)
         if feeding.asks_abilities(state, seat) and not steps:
-            texts = {cards.card(c).key: effects.ability_text(cards.card(c).ability)
-                     for c in feeding.relief_cards(state, seat)}  # type: ignore[arg-type]
+            texts = {cards.card(c).key: effects.ability_text(cards.ability(c))
+                     for c in feeding.relief_cards(state, seat)}
             out = []
             for keys in feeding.ability_choices(state, seat, plan.sugar):
                 if not keys:

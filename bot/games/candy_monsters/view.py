@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
 from bot.games.engine import Decision, Result, State, View
@@ -12,7 +12,7 @@ from bot.games.engine import Decision, Result, State, View
 class CandyMonsters(Protocol):
     """What the view reads of the rules (a protocol: the rules import this module)."""
 
-    slug: str
+    slug: ClassVar[str]
 
     def seat_name(self, state: State, seat: int) -> str: ...
     def to_act(self, state: State) -> frozenset[int]: ...

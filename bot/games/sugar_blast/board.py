@@ -172,7 +172,7 @@ def refill(board: Board, side: str, bag: Bag, rng: Rng) -> list[Cell]:
 
     Returns the filled cells; stops early when the bag is empty.
     """
-    filled = []
+    filled: list[Cell] = []
     for y in range(SIZE):
         for x in range(SIZE):
             cell = to_board(side, x, y)

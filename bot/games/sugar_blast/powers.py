@@ -1,4 +1,4 @@
-"""Power cards: the one interpreter of ``candybot_data/sugar_blast/power_cards.json``.
+"""Power cards: the one interpreter of ``data/sugar_blast/power_cards.json``.
 
 A card is data: its template type (``board``: tokens never leave the board;
 ``pile``: tokens that leave wait in a pile and all come back together;
@@ -293,12 +293,12 @@ def removal(state: State, cells: tuple[Cell, ...]) -> Removal:
     gone_set = set(gone)
     freed = []
     for name, card_id in sorted(power["chips"].items()):
-        cell = parse_cell(name, bd.SIZE, bd.SIZE)
-        assert cell is not None
+        caged = parse_cell(name, bd.SIZE, bd.SIZE)
+        assert caged is not None
         if "break_by_neighbour" in effects(card(card_id), "removed") and \
-                any(n in gone_set for n in neighbours(cell, bd.SIZE, bd.SIZE)):
+                any(n in gone_set for n in neighbours(caged, bd.SIZE, bd.SIZE)):
             _leave(power, power["chips"], name)
-            freed.append(cell)
+            freed.append(caged)
     full = tuple(c for c in power["cards"] if c in power["pile"]
                  and power["pile"][c] == int(card(c)["tokens"]) > before[c])
     return Removal(tuple(gone), tuple(cleared), kept_cells, full, tuple(freed))
@@ -567,23 +567,6 @@ def card_text(entry: dict[str, Any]) -> dict[str, str]:
     return {"reminder": " ".join(reminder), "condition": condition, "short": "; ".join(short)}
 
 
-def cards_markdown() -> str:
-    """The card list for the rules document, generated from the data."""
-    lines = ["| card | tokens | kind | how to play with the token | condition |",
-             "|---|---|---|---|---|"]
-    kinds = {"board": "stays on the board", "pile": "pile of 3", "discard": "discard to use",
-             "card": "stays on the card"}
-    for entry in cards():
-        text = card_text(entry)
-        lines.append(f"| **{entry['name']}** (`{entry['id']}`) | {entry['tokens']} "
-                     f"{token_name(entry, int(entry['tokens']))} | {kinds[entry['type']]} | "
-                     f"{text['reminder']} | {text['condition']} |")
-    total = sum(int(c["tokens"]) for c in cards())
-    lines.append("")
-    lines.append(f"{len(cards())} cards, {total} tokens in all.")
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- views
 
 
@@ -612,5 +595,5 @@ def preview(board: bd.Board, power: dict[str, Any],
     """
     trial: State = {"board": copy.deepcopy(board), "power": copy.deepcopy(power)}
     removed = removal(trial, blast.removed)
-    kinds = {c: bd.at(board, c) for c in removed.cells}
+    kinds = {c: k for c in removed.cells if (k := bd.at(board, c)) is not None}
     return removed.cells, [k for k, _ in bonus_keeps(trial, blast, removed, kinds)]

@@ -80,19 +80,14 @@ class SugarBlast(Game):
         """
         return pw.suggestions(current) if name == "power" else None
 
-    def validate_options(self, raw: dict[str, Any]) -> dict[str, Any]:
-        """As the engine's, but ``power`` takes pairs in any order and names.
-
-        ``power`` is left out when it is ``none``, so a basic game's options,
-        and with them its states, are exactly what they were before power cards.
-        """
-        raw = dict(raw)
-        power = pw.parse_option(raw.pop("power", pw.NONE))
-        out = super().validate_options(raw)
-        out.pop("power", None)
-        if power != pw.NONE:
-            out["power"] = power
-        return out
+    def option_value(self, spec: OptionSpec, value: Any) -> Any:
+        """``power`` takes pairs in any order and names, and is left out when it is
+        ``none``, so a basic game's options, and with them its states, are exactly what
+        they were before power cards."""
+        if spec.name != "power":
+            return super().option_value(spec, value)
+        power = pw.parse_option(value)
+        return None if power == pw.NONE else power
 
     # ----------------------------------------------------------------- set-up
 
@@ -326,8 +321,9 @@ class SugarBlast(Game):
                 return f"No swap of {cell_name(a)} makes a Blast."
             b = cells[1]
             assert b is not None
-            if self._locked_reason(state, b):
-                return self._locked_reason(state, b)
+            locked = self._locked_reason(state, b)
+            if locked:
+                return locked
             if not adjacent(a, b):
                 return (f"{cell_name(a)} and {cell_name(b)} are not next to each other: swap two "
                         "candies that share a side (no diagonals).")
@@ -611,7 +607,7 @@ class SugarBlast(Game):
         removed = pw.removal(state, blast.removed) if "power" in state else None
         cells = blast.removed if removed is None else removed.cells
         state["last"]["blasted"].extend(list(c) for c in cells)
-        kinds = {c: bd.at(board, c) for c in cells}
+        kinds = {c: k for c in cells if (k := bd.at(board, c)) is not None}
         returning: dict[str, int] = {}
         for cell in cells:
             candy = kinds[cell]
@@ -651,7 +647,7 @@ class SugarBlast(Game):
         self._settle(state, turn, seat)
 
     def _power_keeps(self, state: State, turn: Turn, seat: int, blast: bd.Blast,
-                     removed: pw.Removal, kinds: dict[Cell, str | None]) -> None:
+                     removed: pw.Removal, kinds: dict[Cell, str]) -> None:
         """What the power tokens added to a Blast: cleared squares, broken cages, bonus keeps."""
         name = self.seat_name(state, seat)
         if removed.cleared:

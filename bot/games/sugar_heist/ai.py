@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from itertools import product
+from itertools import combinations_with_replacement
+from math import factorial, prod
 from typing import Any
 
 from bot.games.engine import Action, View
@@ -146,6 +147,28 @@ def _costume_worth(key: str, rules: int) -> float:
     return 2.0 * per_room
 
 
+def chances_asked(rules: int) -> list[tuple[list[dict[str, Any]], list[dict[str, Any]], int]]:
+    """Every chance of paying (challenge, effect, dice) that the prep values ask
+    :func:`worth.pay_chance` for under ``rules``: each encounter design (the boards'
+    defaults too) with each mod or none, at the dice of each room; and each with and
+    without each costume's ability, at the dice a costume is valued at."""
+    designs = cards.hideout_cards(rules).values()
+    encounters = [c for c in designs if c["kind"] == "encounter"]
+    encounters += [b["default"] for b in cards.boards()]
+    mods: list[dict[str, Any] | None] = [None, *(c for c in designs if c["kind"] == "mod")]
+    out = []
+    for encounter in encounters:
+        for mod in mods:
+            effect = [*(mod["effect"] if mod else []), *encounter.get("effect", [])]
+            out += [(encounter["challenge"], effect, dice) for dice in ROOM_DICE]
+        effect = encounter.get("effect", [])
+        for costume in cards.costumes().values():
+            out.append((encounter["challenge"], effect, ROOM_DICE[-1]))
+            out.append((encounter["challenge"], [*effect, *worth.optional(costume["ability"])],
+                        ROOM_DICE[-1]))
+    return out
+
+
 def _prep_value(view: View, notation: str) -> float:
     me = view["seats"][view["viewer"]]
     words = notation.split(" ")
@@ -226,7 +249,12 @@ def _pay_cost(values: list[int]) -> float:
 
 def _chance(pool: list[int], rerolled: list[int], extra: int,
             challenge: list[dict[str, Any]]) -> float:
-    """Probability the attacker can pay after rerolling ``rerolled`` and rolling ``extra``."""
+    """Probability the attacker can pay after rerolling ``rerolled`` and rolling ``extra``.
+
+    The rolls that pay are counted over each distinct roll of the fresh dice, times the
+    orders it comes in: the same count as going through all ``6 ** k`` of them, found a
+    tenth as often for four dice.
+    """
     base = list(pool)
     for v in rerolled:
         base.remove(v)
@@ -234,11 +262,18 @@ def _chance(pool: list[int], rerolled: list[int], extra: int,
     if k == 0:
         return 1.0 if can_pay(tuple(sorted(base)), challenge) else 0.0
     hits = 0
-    total = 0
-    for faces in product(range(1, 7), repeat=k):
-        total += 1
-        hits += can_pay(tuple(sorted(base + list(faces))), challenge)
-    return hits / total
+    for faces, ways in _rolls(k):
+        if can_pay(tuple(sorted(base + faces)), challenge):
+            hits += ways
+    return hits / 6 ** k
+
+
+@cache
+def _rolls(k: int) -> tuple[tuple[list[int], int], ...]:
+    """Each distinct roll of ``k`` dice with the number of orders it comes in."""
+    return tuple((list(faces), factorial(k) // prod(factorial(n)
+                                                   for n in Counter(faces).values()))
+                 for faces in combinations_with_replacement(range(1, 7), k))
 
 
 def _pool_worth(pool: list[int]) -> float:

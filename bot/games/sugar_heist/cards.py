@@ -1,4 +1,4 @@
-"""Sugar Heist content: costumes, hideout cards, boards and tracks read from ``candybot_data/``.
+"""Sugar Heist content: costumes, hideout cards, boards and tracks read from ``data/``.
 
 Every card is data: effects and bad stuff are lists of steps run by
 :mod:`bot.games.sugar_heist.effects`, a challenge is a list of needs paid by
@@ -296,49 +296,3 @@ def _describe(card: Card) -> dict[str, Any]:
         out["challenge"] = challenge_text(card["challenge"])
         out["bad"] = steps_text(card["bad"])
     return out
-
-
-def card_line(card: Card) -> str:
-    """One line of text for Discord: "Toothpick Pit ($2 encounter). Effect: ... "."""
-    d = describe(card)
-    cost = f"${d['cost']} " if d["cost"] else ""
-    if d["kind"] == "costume":
-        return f"{d['name']} ({cost}costume): {d['ability']}"
-    parts = [f"{d['name']} ({cost}{d['kind']})"]
-    if d["effect"]:
-        parts.append(f"Effect: {d['effect']}")
-    if d["kind"] == "encounter":
-        parts.append(f"Challenge: {d['challenge']}.")
-        parts.append(f"Bad stuff: {d['bad']}")
-    return " ".join(parts)
-
-
-def cards_markdown() -> str:
-    """The card list of the rules document, generated from the data."""
-    lines = ["### Costumes (48: 12 designs x 4)", "",
-             "| Costume | Cost | Copies | Ability (once per heist) |", "|---|---|---|---|"]
-    for c in costumes().values():
-        lines.append(f"| {c['name']} | ${c['cost']} | {c['copies']} | "
-                     f"{steps_text(c['ability'])} |")
-    for cost in (1, 2, 3):
-        group = [c for c in hideout_cards().values() if c["cost"] == cost]
-        total = sum(c["copies"] for c in group)
-        lines += ["", f"### {cost}-cost hideout cards ({total})", "",
-                  "| Card | Kind | Copies | Effect | Challenge | Bad stuff |",
-                  "|---|---|---|---|---|---|"]
-        for c in group:
-            d = describe(c)
-            lines.append(f"| {c['name']} | {d['kind']} | {c['copies']} | {d['effect'] or '-'} "
-                         f"| {d.get('challenge', '-')} | {d.get('bad', '-')} |")
-    lines += ["", "### Hideout boards and their default encounters", "",
-              "| Board | Default encounter | Challenge | Bad stuff |", "|---|---|---|---|"]
-    for b in boards():
-        d = b["default"]
-        lines.append(f"| {b['name']} | {d['name']} | {challenge_text(d['challenge'])} | "
-                     f"{steps_text(d['bad'])} |")
-    lines += ["", "### Target tracks", "",
-              "| Players | Rounds | Money for the 1st, 2nd, 3rd to pass |", "|---|---|---|"]
-    for t in _tracks()["tracks"]:
-        bonus = ", ".join(f"${b}" for b in t["pass_bonus"])
-        lines.append(f"| {t['players']} | {t['rounds']} | {bonus} |")
-    return "\n".join(lines) + "\n"

@@ -333,7 +333,7 @@ class SugarHeist(Game):
         if top.kind == "reroll":
             count = min(top.data["step"].get("count", 1), len(pool))
             return MultiSelect(dice, "reroll {}", 1, count, "Dice to reroll…", words)
-        legal = self.legal(state, seat)
+        legal = self.legal_actions(state, seat)
         if top.kind == "challenge":
             if not any(a.notation.startswith("pay ") for a in legal):
                 return None
@@ -402,7 +402,7 @@ class SugarHeist(Game):
                  "lose": ("lose",), "add": ("raise", "lower"), "set": ("set",),
                  "choice": ("choose",), "exhaust": ("flip",)}
         expected = kinds.get(top.kind, ())
-        hint = " or ".join(f"`{a.notation}`" for a in self.legal(state, seat)[:4])
+        hint = " or ".join(f"`{a.notation}`" for a in self.legal_actions(state, seat)[:4])
         if verb not in expected:
             return f"Now answer the room: for example {hint}."
         if h is None:
@@ -449,7 +449,7 @@ class SugarHeist(Game):
             key = cards.names().get(name)
             hand = {cards.instances()[c] for c in player["hand"]}
             if key not in hand:
-                return "That card is not in your hand: see `/game hand`."
+                return "That card is not in your hand."
             d = cards.hideout_cards()[key]
             if d["cost"] > player["money"]:
                 return f"{d['name']} costs ${d['cost']}; you have ${player['money']}."

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from bot.games.engine import Decision, Result, State, View
 from bot.games.sugar_heist import cards
@@ -11,7 +11,7 @@ from bot.games.sugar_heist import cards
 class SugarHeist(Protocol):
     """What the view reads of the rules (a protocol: the rules import this module)."""
 
-    slug: str
+    slug: ClassVar[str]
 
     def seat_name(self, state: State, seat: int) -> str: ...
     def encounter(self, state: State) -> dict[str, Any]: ...

@@ -9,6 +9,7 @@ likely. Costumes are left out of :func:`pay_chance`; :func:`costume_gain` measur
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from functools import cache
@@ -16,6 +17,7 @@ from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Any
 
+from bot.games.content import load_json
 from bot.games.sugar_heist import cards
 from bot.games.sugar_heist.dice import can_pay, choices, clamp, matches
 
@@ -129,12 +131,12 @@ def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float
         k = min(count, MAX_DICE - len(pool))
         return _fill(pool, k, rest, frozen_challenge)
     if do == "outside_roll":
-        hit = sum(1 for face in range(1, 7)
-                  if face >= step.get("at_least", 7) or face <= step.get("at_most", 0)) / 6
+        chance = sum(1 for face in range(1, 7)
+                     if face >= step.get("at_least", 7) or face <= step.get("at_most", 0)) / 6
         now = _join(_freeze(step["then"]), rest)
         other = _join(_freeze(step.get("else", [])), rest)
-        return hit * _chance_after(pool, now, frozen_challenge) + \
-            (1 - hit) * _chance_after(pool, other, frozen_challenge)
+        return chance * _chance_after(pool, now, frozen_challenge) + \
+            (1 - chance) * _chance_after(pool, other, frozen_challenge)
     if do == "choice":
         return max(_chance_after(pool, _join(_freeze(o), rest), frozen_challenge)
                    for o in step["options"])
@@ -181,7 +183,33 @@ def pay_chance(challenge: list[dict[str, Any]], effect: Steps, dice: int) -> flo
 
 @cache
 def _pay_chance(challenge: str, effect: str, dice: int) -> float:
+    known = _known_chances().get(chance_key(challenge, effect, dice))
+    if known is not None:
+        return float(known)
+    return computed_chance(challenge, effect, dice)
+
+
+def computed_chance(challenge: str, effect: str, dice: int) -> float:
+    """:func:`pay_chance` of a frozen challenge and effect, worked out over every roll."""
     return sum(p * _chance_after(pool, effect, challenge) for pool, p in rolls(dice))
+
+
+def chance_key(challenge: str, effect: str, dice: int) -> str:
+    """The key of a frozen challenge, effect and dice count in ``chances.json``."""
+    return hashlib.sha256(f"{challenge}|{effect}|{dice}".encode()).hexdigest()[:16]
+
+
+@cache
+def _known_chances() -> dict[str, float]:
+    """The chances worked out ahead (``data/sugar_heist/chances.json``, written by
+    ``python -m tools.heist_chances``): every one the AI asks for, exactly as
+    :func:`computed_chance` gives it, so that a bot's first heists do not spend seconds
+    working them out. A card whose text changed has a key not in the file, and its
+    chance is worked out as before."""
+    try:
+        return dict(load_json("sugar_heist", "chances.json")["chances"])
+    except FileNotFoundError:
+        return {}
 
 
 def dice_lost(effect: Steps, dice: int) -> float:

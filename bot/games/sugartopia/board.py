@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot.games.sugartopia.tiles import (
@@ -27,12 +28,16 @@ from bot.games.sugartopia.tiles import (
     SIDES,
     Card,
     Pos,
+    catalogue,
     label_of,
     neighbour,
     opposite,
     ring,
     turned,
 )
+
+#: Which cards lie where, turned how: ``(card, q, r, rot)`` per entry, in table order.
+Layout = tuple[tuple[str, int, int, int], ...]
 
 Entry = dict[str, Any]
 Region = tuple[int, int]
@@ -80,6 +85,16 @@ class Table:
         self.entries = entries
         self.cards = cards
         self.at: dict[Pos, int] = {(e["q"], e["r"]): i for i, e in enumerate(entries)}
+
+    def sharing(self, entries: list[Entry]) -> Table:
+        """A table over ``entries``, a copy of this table's list in which some entries may
+        be copies of this one's (the same cards on the same spots): the spots are not
+        looked up again."""
+        table = Table.__new__(Table)
+        table.entries = entries
+        table.cards = self.cards
+        table.at = dict(self.at)
+        return table
 
     # ----------------------------------------------------------------- basics
 
@@ -133,10 +148,23 @@ class Table:
                 return False
         return touching
 
+    def layout(self) -> Layout | None:
+        """Which cards lie where, turned how; ``None`` for a table of other cards than the
+        game's (the areas, founders and placements of a layout are kept by it)."""
+        if self.cards is not catalogue():
+            return None
+        return tuple((e["card"], e["q"], e["r"], e["rot"]) for e in self.entries)
+
     def placements(self, card: Card) -> list[tuple[Pos, int]]:
         """Every legal (spot, rotation) for a land card (the same answer as :meth:`fits`)."""
+        layout = self.layout()
+        if layout is None or catalogue().get(card.id) is not card:
+            return self._placements(card)
+        return list(_kept(layout).placements(card.id))
+
+    def _placements(self, card: Card) -> list[tuple[Pos, int]]:
         turns = [(rot, [card.edge(side, rot) for side in range(SIDES)]) for rot in ROTATIONS]
-        out = []
+        out: list[tuple[Pos, int]] = []
         for pos in self.open_spots():
             needs = self._needs(pos)
             out.extend((pos, rot) for rot, edges in turns
@@ -156,6 +184,10 @@ class Table:
 
     def areas(self) -> list[Area]:
         """Every grassland area on the table, ordered by its first field."""
+        layout = self.layout()
+        return self._areas() if layout is None else list(_kept(layout).areas())
+
+    def _areas(self) -> list[Area]:
         parent: dict[Region, Region] = {}
 
         def find(x: Region) -> Region:
@@ -199,6 +231,10 @@ class Table:
         table alone, and an area's first field (:attr:`Area.key`, the smallest
         region) is always a founder: merging keeps the older name.
         """
+        layout = self.layout()
+        return self._founders() if layout is None else list(_kept(layout).founders())
+
+    def _founders(self) -> list[Region]:
         out = []
         for i, e in enumerate(self.entries):
             card = self.card(i)
@@ -277,18 +313,22 @@ class Table:
                 return i
         return None
 
-    def best_route(self, seat: int) -> Route | None:
+    def best_route(self, seat: int, links: Sequence[tuple[tuple[int, int], tuple[int, int], int]]
+                   | None = None) -> Route | None:
         """The route from ``seat``'s Gingerman to the castle with the most cookies.
 
         A route runs along stretches of road (the arms of the printed roads);
         no stretch is used twice, though a card may be crossed again on other
         stretches; it never enters a card holding another Gingerman, and it ends
-        when it reaches the castle. ``None`` if no route reaches the castle.
+        when it reaches the castle. ``None`` if no route reaches the castle. ``links`` are
+        the table's :meth:`_road_links`, when they are known already (in any order: the
+        route's cookies are the most any route collects, whatever order it is found in).
         """
         start = self.gingerman_of(seat)
         if start is None:
             return None
-        links = self._road_links()
+        if links is None:
+            links = self._road_links()
         goal = next(i for i, e in enumerate(self.entries) if e["card"] == CASTLE)
         blocked = {i for i, e in enumerate(self.entries)
                    if e["card"] == GINGERMAN and i != start}
@@ -329,6 +369,10 @@ class Table:
         A hub is (table index, road index). Each joined pair of road sides uses
         the stretch on each card, so a link stands for two stretches.
         """
+        layout = self.layout()
+        return self._links() if layout is None else list(_kept(layout).links())
+
+    def _links(self) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
         links = []
         for i, e in enumerate(self.entries):
             card = self.card(i)
@@ -347,6 +391,45 @@ class Table:
                            + self.card(other).roads[theirs[0]].arms[theirs[1]].cookies)
                 links.append(((i, mine[0]), (other, theirs[0]), cookies))
         return links
+
+
+class _Kept:
+    """What follows from a layout alone (areas, founders, roads, placements), worked out once
+    for all the tables that share it: a move's rules, views and AI ask again and again."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.table = Table([{"card": c, "q": q, "r": r, "rot": rot, "fields": []}
+                            for c, q, r, rot in layout], catalogue())
+        self._areas: tuple[Area, ...] | None = None
+        self._founders: tuple[Region, ...] | None = None
+        self._placements: dict[str, tuple[tuple[Pos, int], ...]] = {}
+        self._links: tuple[tuple[tuple[int, int], tuple[int, int], int], ...] | None = None
+
+    def areas(self) -> tuple[Area, ...]:
+        if self._areas is None:
+            self._areas = tuple(self.table._areas())
+        return self._areas
+
+    def founders(self) -> tuple[Region, ...]:
+        if self._founders is None:
+            self._founders = tuple(self.table._founders())
+        return self._founders
+
+    def links(self) -> tuple[tuple[tuple[int, int], tuple[int, int], int], ...]:
+        if self._links is None:
+            self._links = tuple(self.table._links())
+        return self._links
+
+    def placements(self, card: str) -> tuple[tuple[Pos, int], ...]:
+        known = self._placements.get(card)
+        if known is None:
+            known = self._placements[card] = tuple(self.table._placements(catalogue()[card]))
+        return known
+
+
+@lru_cache(maxsize=256)
+def _kept(layout: Layout) -> _Kept:
+    return _Kept(layout)
 
 
 def _spot_order(pos: Pos) -> tuple[int, int]:

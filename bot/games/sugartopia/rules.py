@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View, normalise
+from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
@@ -169,16 +169,15 @@ class Sugartopia(Game):
             return " ".join(parts)
         return None
 
-    def parse(self, state: State, seat: int, text: str) -> Action:
-        """As the engine's parse, but a placement may leave out the card: it is the hand card."""
-        norm = normalise(text)
-        m = _PLACE.match(norm)
+    def expand(self, state: State, seat: int, text: str) -> str:
+        """A placement may leave out the card: ``place at c4`` places the hand card."""
+        m = _PLACE.match(text)
         if m and not m.group(1) and 0 <= seat < len(state["seats"]):
             hand = state["hands"][seat]
-            if hand is not None and norm not in ("place", "play"):
+            if hand is not None and text not in ("place", "play"):
                 rot = f" rot {int(m.group(3))}" if m.group(3) is not None else ""
-                norm = f"place {hand} at {m.group(2)}{rot}"
-        return super().parse(state, seat, norm)
+                return f"place {hand} at {m.group(2)}{rot}"
+        return text
 
     def explain(self, state: State, seat: int, notation: str) -> str:
         words = notation.split(" ")

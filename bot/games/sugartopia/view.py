@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from bot.games.engine import State, View
 from bot.games.sugartopia import tiles
@@ -11,6 +11,8 @@ from bot.games.sugartopia.board import Table, area_name
 
 class Sugartopia(Protocol):
     """What the view needs of the rules (kept as a protocol: rules import this module)."""
+
+    slug: ClassVar[str]
 
     def seat_name(self, state: State, seat: int) -> str: ...
     def choosing_bears(self, state: State) -> bool: ...

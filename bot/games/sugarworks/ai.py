@@ -137,12 +137,12 @@ def forecast(model: Model, tiles: dict[ct.Cell, Tile],
     limit = min(LOOKAHEAD, 2 * model.rounds_left)
     for candy, cell in story.final.items():
         kind = types[candy]
-        where, steps = trace(model.side, tiles, cell, kind, limit)
-        if where is None:
+        end, steps = trace(model.side, tiles, cell, kind, limit)
+        if end is None:
             continue
         weight = DISCOUNT ** ((steps + 1) // 2)
-        _add(pools[where], kind, weight)
-        shipping += _shipping(model, makers.get(candy), kind, where, weight)
+        _add(pools[end], kind, weight)
+        shipping += _shipping(model, makers.get(candy), kind, end, weight)
     return pools, shipping
 
 
@@ -175,10 +175,10 @@ def factory_value(model: Model, notation: str) -> float:
         tiles[target] = ct.output_icons()
         candies = [(c, t, target if cell == old else cell) for c, t, cell in candies]
     elif words[0] == "conveyor":
-        kind, target = ct.tile_kinds()[words[1]], ct.parse_cell(words[3])
+        tile, target = ct.tile_kinds()[words[1]], ct.parse_cell(words[3])
         assert target is not None
         tiles = dict(tiles)
-        tiles[target] = (kind.centre, kind.corner)
+        tiles[target] = (tile.centre, tile.corner)
         floor = Floor(model.side, tiles, candies)
         if floor.eat_on_placement(target):
             lost = [(c, t) for c, t, cell in candies if cell == target]

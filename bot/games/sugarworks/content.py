@@ -1,4 +1,4 @@
-"""Sugarworks content read from ``candybot_data/sugarworks``: candies, tiles, board sides, orders.
+"""Sugarworks content read from ``data/sugarworks``: candies, tiles, board sides, orders.
 
 Everything a player reads about a tile, an order card or a blanket order is made
 here from the same data the rules use, so text and behaviour cannot disagree.
@@ -39,10 +39,6 @@ def candy_order() -> tuple[str, ...]:
 def candy_name(candy: str) -> str:
     """``"red"`` -> ``"red circle"``."""
     return str(_data("candies.json")["types"][candy]["name"])
-
-
-def candy_shape(candy: str) -> str:
-    return str(_data("candies.json")["types"][candy]["shape"])
 
 
 def plural(candy: str, count: int = 2) -> str:
@@ -125,7 +121,7 @@ def icons() -> dict[str, Icon]:
     out = {}
     for key, raw in _data("tiles.json")["icons"].items():
         move = tuple(raw["move"]) if "move" in raw else None
-        out[key] = Icon(key, move, raw.get("eats"), raw["text"])  # type: ignore[arg-type]
+        out[key] = Icon(key, move, raw.get("eats"), raw["text"])
     return out
 
 
@@ -149,7 +145,7 @@ def tile_stack() -> list[str]:
 @cache
 def tile_ids() -> tuple[tuple[str, str], ...]:
     """(tile id, kind) for every physical conveyor tile."""
-    out = []
+    out: list[tuple[str, str]] = []
     for kind in tile_kinds().values():
         for _ in range(kind.count):
             out.append((f"t{len(out) + 1:02d}", kind.kind))
@@ -196,10 +192,6 @@ class Side:
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
-
-    def crate_cell(self, crate: str) -> Cell:
-        return next(c for c, name in self.crates.items() if name == crate)
-
 
 def cell_name(cell: Cell) -> str:
     return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
@@ -302,49 +294,3 @@ class Blanket:
 def blankets() -> dict[str, Blanket]:
     return {b["id"]: Blanket(b["id"], b["candy"], b["crate"], b["stars"])
             for b in _data("blankets.json")}
-
-
-# --------------------------------------------------------------------------- the rules page
-
-
-def content_markdown() -> str:
-    """The content lists of the rules document, generated from the data."""
-    lines = ["### Board sides", ""]
-    for side in sides().values():
-        lines.append(f"**{side.name}** — {side.width} columns (a–{chr(96 + side.width)}) × "
-                     f"{side.height} rows (1 at the bottom). Printed icons, top row first "
-                     "(→ right, ← left, ↑ up, ↓ down, ⇒ right jump, ⇈ up spring):")
-        lines.append("")
-        arrows = {"right": "→", "left": "←", "up": "↑", "down": "↓", "jump-right": "⇒",
-                  "spring": "⇈"}
-        for row in range(side.height - 1, -1, -1):
-            cells = " ".join(arrows[side.printed[(c, row)]] for c in range(side.width))
-            lines.append(f"    {row + 1} {cells}")
-        lines.append("      " + " ".join(chr(97 + c) for c in range(side.width)))
-        lines.append("")
-        spaces = ", ".join(cell_name(c) for c in side.output_spaces)
-        start = ", ".join(f"{candy_name(t)} at {cell_name(c)}" for t, c in side.start.items())
-        crates = ", ".join(f"{name} at {cell_name(c)}" for c, name in side.crates.items())
-        lines += [f"- Output spaces: {spaces}.", f"- Output tiles start: {start}.",
-                  f"- Shipping crates (just off the board edge): {crates}.", ""]
-    lines += ["### Conveyor tiles", "", "| Tile | Count | What it does |", "|---|---|---|"]
-    for kind in tile_kinds().values():
-        lines.append(f"| {kind.name} (`{kind.kind}`) | {kind.count} | {tile_text(kind.kind)} |")
-    total = sum(k.count for k in tile_kinds().values())
-    lines += ["", f"{total} conveyor tiles in all. Output tiles carry a printed right belt.", ""]
-    lines += ["### Order cards", "", "| Card | Order |", "|---|---|"]
-    for order in orders().values():
-        lines.append(f"| {order.id} | {order.text()} |")
-    lines += ["", f"{len(orders())} order cards.", "", "### Blanket orders", ""]
-    for blanket in blankets().values():
-        lines.append(f"- {candy_name(blanket.candy).capitalize()}: colourful side up, "
-                     f"{blanket.text()}.")
-    faces = ", ".join(candy_name(f) if f in candy_order() else "a blank wrapper"
-                      for f in die_faces())
-    lines += ["", "### Candy die", "", f"Six faces: {faces}.", "",
-              "### Bonk! helper", "", "| Candy struck | Bonk! movement |", "|---|---|"]
-    for candy, bonk in bonk_table().items():
-        who = (f"the struck {candy_name(candy)}" if bonk.moves == "struck"
-               else "the striking candy")
-        lines.append(f"| {candy_name(candy)} | {who} moves one space {bonk.direction} |")
-    return "\n".join(lines) + "\n"

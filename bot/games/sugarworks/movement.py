@@ -19,7 +19,7 @@ The rules, as this module plays them:
 - Entering a tile (by a conveyor, a jump or a Bonk!) first resolves the tile's
   upper left corner icon; a candy eaten there never Bonks!.
 - Entering an occupied space is a Bonk!, resolved by the struck candy's type
-  (see ``bonk`` in ``candybot_data/sugarworks/candies.json``); a candy a Bonk! moves
+  (see ``bonk`` in ``data/sugarworks/candies.json``); a candy a Bonk! moves
   into another occupied space Bonks! again, before the moving candy uses its
   remaining activation. Bonk! moves ignore the conveyor icons.
 - A candy that leaves the board is shipped if it lands exactly on a crate's

@@ -15,7 +15,6 @@ from bot.games.engine import (
     State,
     Turn,
     View,
-    normalise,
 )
 from bot.games.pieces import deck_draw, deck_shuffled, next_seat, rank_by, seats_from
 from bot.games.rng import Rng
@@ -278,15 +277,14 @@ class Sugarworks(Game):
             return f"conveyor {kind} at {m.group(2)}" if kind else None
         return None
 
-    def parse(self, state: State, seat: int, text: str) -> Action:
-        """As the engine's parse; ``make blue with o17`` may leave out the output's space."""
-        norm = normalise(text)
-        m = _MAKE.match(norm)
+    def expand(self, state: State, seat: int, text: str) -> str:
+        """``make blue with o17`` may leave out the output's space: it is the candy's."""
+        m = _MAKE.match(text)
         if m and m.group(3) and not m.group(2) and "outputs" in state:
             kind = ct.candy_word(m.group(1))
             if kind is not None:
-                norm = f"make {kind} at {state['outputs'][kind]} with {_order_id(m.group(3))}"
-        return super().parse(state, seat, norm)
+                return f"make {kind} at {state['outputs'][kind]} with {_order_id(m.group(3))}"
+        return text
 
     def explain(self, state: State, seat: int, notation: str) -> str:
         words = notation.split(" ")
@@ -307,7 +305,7 @@ class Sugarworks(Game):
         if verb == "draw":
             return "The order deck is empty."
         if verb == "skip" or verb == "pass":
-            return "You can still act: see the suggestions of `/play`."
+            return "You may not pass while you can still act."
         if verb == "adjust":
             return self._explain_adjust(state, words)
         if verb == "conveyor":
@@ -404,6 +402,7 @@ class Sugarworks(Game):
             self._refill(state, turn, slot)
         elif verb == "draw":
             card = deck_draw(state["deck"])
+            assert card is not None  # legal only while the deck holds a card
             hand.append(card)
             turn.say(f"{name} drew an order card.", seat, "draw", reveals=True)
             turn.say(f"You drew {card}: {ct.orders()[card].text()}.", seat, "draw", to=[seat])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from bot.games.engine import Decision, Result, State, View
 from bot.games.sugarworks import content as ct
@@ -12,7 +12,7 @@ from bot.games.sugarworks import floor as fl
 class Sugarworks(Protocol):
     """What the view reads of the rules (a protocol: the rules import this module)."""
 
-    slug: str
+    slug: ClassVar[str]
 
     def result(self, state: State) -> Result | None: ...
     def top(self, state: State) -> Decision | None: ...

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.engine import SeatInfo, State, Turn
+from bot.games.engine import SeatInfo, State, Turn, play_out, playing
 from bot.games.sugar_heist import cards
 from bot.games.sugar_heist.rules import SugarHeist
 
@@ -23,10 +23,8 @@ def balance(games: int, players: int, seed: int = 0) -> dict[str, float]:
     spreads: list[int] = []
     winners: list[int] = []
     for g in range(games):
-        state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(players)], seed + g)
-        while game.to_act(state):
-            seat = min(game.to_act(state))
-            state = game.apply(state, seat, game.ai_action(state, seat)).state
+        state = play_out(game, game.new([SeatInfo(f"P{i}", ai=True) for i in range(players)],
+                                        seed + g))
         moves += state["move"]
         for h in state["heists"]:
             heists += 1
@@ -142,17 +140,14 @@ def card_figures(games: int, players: int, seed: int = 0,
     for g in range(games):
         state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(players)], seed + g,
                          rules=rules)
-        while game.to_act(state):
-            seat = min(game.to_act(state))
-            action = game.ai_action(state, seat).notation
-            words = action.split(" ")
+        for _seat, outcome in playing(game, state):
+            words = outcome.action.notation.split(" ")
             if words[0] in ("buy", "build"):
                 end = words.index("room") if "room" in words else len(words)
                 game.tally[names[" ".join(words[1:end])]].bought += 1
             elif words[0] == "use":
                 end = words.index("on") if "on" in words else len(words)
                 game.tally[names[" ".join(words[1:end])]].used += 1
-            state = game.apply(state, seat, action).state
     for (mod, encounter), pair in game.pairs.items():
         bare = game.bare[encounter]
         if bare.met:

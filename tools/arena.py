@@ -12,27 +12,13 @@ players draw from a generator seeded per game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from bot.games.engine import Action, Game, GameError, SeatInfo, State
+from bot.games.engine import Action, Game, GameError, SeatInfo, State, play_out
 from bot.games.rng import Rng
 
 #: The most moves the greedy baseline tries in one turn (a sample when there are more).
 GREEDY_WIDTH = 40
-
-Chooser = Callable[[State, int], Action]
-
-
-def play_out(game: Game, state: State, choose: Chooser, max_moves: int = 20_000) -> State:
-    """Play ``state`` to the end; the lowest seat that may act moves first."""
-    for _ in range(max_moves):
-        acting = game.to_act(state)
-        if not acting:
-            return state
-        seat = min(acting)
-        state = game.apply(state, seat, choose(state, seat)).state
-    raise RuntimeError(f"{game.title} did not end within {max_moves} moves")
 
 
 def greedy_action(game: Game, state: State, seat: int, rng: Rng) -> Action:
@@ -99,6 +85,6 @@ def game_length(game: Game, games: int, players: int,
     moves = 0
     for n in range(games):
         seats = [SeatInfo(f"Seat {i + 1}", ai=True) for i in range(players)]
-        final = play_out(game, game.new(seats, seed_base + n, options), game.ai_action)
+        final = play_out(game, game.new(seats, seed_base + n, options))
         moves += final["move"]
     return moves / games

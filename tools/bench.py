@@ -6,7 +6,7 @@ For each registered game (or one, ``--game``):
 - **/play**: what a player waits for: their ``/play`` goes through the real bot (the
   discord.py client, the command tree, the handlers, the tables service, the store,
   the pictures, the movement GIF) on an offline Discord
-  (:mod:`bot.discord.offline`), and is timed until the interaction is acknowledged,
+  (:mod:`tools.offline`), and is timed until the interaction is acknowledged,
   until the board reaches the channel, and until a movement GIF is added to it;
   its CPU is split by stage (see :class:`Stages`), so the next bottleneck shows;
 - **chess**: python-chess drawing a board as SVG and cairosvg turning it into a
@@ -22,8 +22,11 @@ For each registered game (or one, ``--game``):
 - **AI**: how often the game's AI wins against players choosing uniformly at
   random among their legal moves.
 
-Every seat in the timed games is a human (the bench types the move for them,
-chosen by the AI before the clock starts), so one /play is exactly one move.
+The timed tables are what players have: two humans and one AI seat at the normal level
+(:data:`HUMANS`, :data:`AI_LEVEL`), the AI acting between the humans' moves. The bench
+types each human's move (chosen by the AI before the clock starts); a /play is timed until
+the board that follows it, with the AI's reply when the AI acts next, reaches the channel,
+and the AI's own choosing is a stage of its CPU (``AI``).
 """
 
 from __future__ import annotations
@@ -32,7 +35,6 @@ import asyncio
 import contextlib
 import contextvars
 import gc
-import inspect
 import io
 import json
 import platform
@@ -42,17 +44,21 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES, get_game
-from bot.games.arena import win_rate_vs_random
-from bot.games.engine import Game, SeatInfo, State, View, dumps, loads
+from bot.games.engine import Game, SeatInfo, State, View, dumps, loads, playing
+from bot.watch import unwatched
+from tools.arena import win_rate_vs_random
 
-#: Every seat of a timed game is a human with this Discord id plus the seat number.
+#: Every human seat of a timed game is a Discord user with this id plus the seat number.
 USER_BASE = 10_000
+#: The humans at a timed table; the seats after them are AI seats playing at ``AI_LEVEL``.
+HUMANS = 2
+AI_LEVEL = "normal"
 LOAD_TICK_S = 0.005
 TARGET_PLAY_VS_CHESS = 0.25
 TARGET_LOAD_P95_MS = 500.0
@@ -77,13 +83,16 @@ def _players(game: Game) -> int:
     return min(max(game.min_seats, 3), game.max_seats)
 
 
+def _table(game: Game) -> list[SeatInfo]:
+    """The seats of a timed table: :data:`HUMANS` humans, then AI seats (one for a game
+    of three)."""
+    return [SeatInfo(f"Player {i + 1}") if i < HUMANS else SeatInfo(f"AI {i - HUMANS + 1}",
+                                                                   ai=True)
+            for i in range(_players(game))]
+
+
 def _ai_game(game: Game, seed: int, players: int) -> State:
     return game.new([SeatInfo(f"Seat {i + 1}", ai=True) for i in range(players)], seed)
-
-
-def _step(game: Game, state: State) -> State:
-    seat = min(game.to_act(state))
-    return game.apply(state, seat, game.ai_action(state, seat)).state
 
 
 def sample_views(game: Game, samples: int) -> list[View]:
@@ -91,10 +100,10 @@ def sample_views(game: Game, samples: int) -> list[View]:
     views: list[View] = []
     seed = 0
     while len(views) < samples:
-        state = _ai_game(game, seed, _players(game))
-        while game.to_act(state) and len(views) < samples:
-            state = _step(game, state)
-            views.append(game.view(state, None))
+        for _seat, outcome in playing(game, _ai_game(game, seed, _players(game))):
+            views.append(game.view(outcome.state, None))
+            if len(views) == samples:
+                break
         seed += 1
     return views
 
@@ -146,38 +155,58 @@ class Answer:
 
 
 async def _open(store: Any, game: Game, channel: _Channel) -> None:
-    """Start a fresh all-human game in the channel (the previous one is over)."""
-    from bot.discord.offline import GUILD_ID
-    from bot.store import SeatRecord
+    """Start a fresh game in the channel (the previous one is over): :data:`HUMANS` humans
+    and an AI seat, the AI's moves at the deal played and logged as the bot's start
+    plays them."""
+    from bot.store import MoveRecord, SeatRecord
+    from tools.offline import GUILD_ID
 
     channel.games += 1
     seed = channel.channel_id * 1000 + channel.games
-    players = _players(game)
-    seats = [SeatInfo(f"Player {i + 1}") for i in range(players)]
+    seats = _table(game)
     state = game.new(seats, seed)
     record = await store.create_lobby(channel_id=channel.channel_id, guild_id=GUILD_ID,
                                       game=game.slug, creator_id=USER_BASE, options={},
                                       settings={}, now=time.time())
-    rows = [SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
-    await store.start(record.id, record.version, seed=seed, state_json=dumps(state), seats=rows,
-                      now=time.time(), next_reminder_at=None)
+    rows = [SeatRecord(i, None, s.name, True, level=AI_LEVEL) if s.ai
+            else SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
+    record = await store.start(record.id, record.version, seed=seed, state_json=dumps(state),
+                               seats=rows, now=time.time(), next_reminder_at=None)
+    opening = []
+    while acting := sorted(s for s in game.to_act(state) if seats[s].ai):
+        outcome = game.apply(state, acting[0], game.ai_action(state, acting[0], AI_LEVEL))
+        opening.append(MoveRecord(acting[0], None, outcome.action.notation,
+                                  " ".join(outcome.narration(None)), False))
+        state = outcome.state
+    if opening:
+        await store.commit_moves(record.id, record.version, opening, state_json=dumps(state),
+                                 now=time.time(), turn_changed=True, next_reminder_at=None)
     channel.state = state
 
 
+def _humans_to_act(game: Game, state: State) -> list[int]:
+    return sorted(s for s in game.to_act(state) if not state["seats"][s]["ai"])
+
+
 async def _prepare(store: Any, game: Game, channel: _Channel) -> None:
-    """Choose the channel's next move (untimed), opening a new game if the last one ended."""
+    """Choose the channel's next move (untimed), opening a new game if the last one ended:
+    the move of the first human to act, as the AI would choose it."""
     record = await store.open_game(channel.channel_id)
     channel.state = (loads(record.state_json, game) if record is not None
                      and record.state_json else None)
-    if channel.state is None or not game.to_act(channel.state):
+    if channel.state is None or not _humans_to_act(game, channel.state):
         if record is not None:
             await store.abort(record.id, time.time())
         await _open(store, game, channel)
     state = channel.state
     assert state is not None
-    seat = min(game.to_act(state))
+    humans = _humans_to_act(game, state)
+    if not humans:
+        raise RuntimeError(f"a new {game.title} game waits for no human")
+    seat = humans[0]
     channel.user_id = USER_BASE + seat
-    channel.text = game.ai_action(state, seat).notation
+    # Off the event loop: an AI may think for a while, and the bot keeps working meanwhile.
+    channel.text = (await asyncio.to_thread(game.ai_action, state, seat)).notation
 
 
 def _game_of(games: Sequence[Game], channel: _Channel) -> Game:
@@ -201,7 +230,7 @@ class _Bot:
                    ignore: Sequence[asyncio.Task[Any]] = ()) -> list[Answer]:
         """Each channel's player types their /play at the same moment; waits until the bot
         has done everything the moves started (movement GIFs included)."""
-        from bot.discord.offline import settle
+        from tools.offline import settle
 
         self.recorder.clear()
         payloads = [self.gateway.command(c.user_id, "play", options={"action": c.text},
@@ -235,14 +264,14 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
     from bot.app import create_bot
     from bot.config import Settings
     from bot.discord.client import freeze_heap
-    from bot.discord.offline import Recorder, connect
-    from renderers.gif import animate
+    from tools.offline import Recorder, connect
 
     async def run(settings: Any) -> Any:
-        bot = create_bot(settings, renderer=renderer, animator=animate, clock=time.time)
+        bot = create_bot(settings, renderer=renderer, clock=time.time,
+                         watch=stages if stages is not None else unwatched)
         recorder = Recorder()
         if stages is not None:
-            recorder._handle = stages.timed(OFFLINE, recorder._handle)  # type: ignore[method-assign]
+            recorder.watch = stages
         gateway = await connect(bot, recorder)
         freeze_heap()  # as the live bot does once it is connected
         try:
@@ -282,27 +311,30 @@ class _TimedPictures:
 def bench_play(slug: str, samples: int,
                between: Callable[[], Any] | None = None, db: str | None = None,
                ) -> dict[str, Any]:
-    """Whole /play moves one after another in one channel, through the real bot on an
-    offline Discord, pictures drawn in-process.
+    """Whole /play moves one after another in one channel (two humans and an AI seat),
+    through the real bot on an offline Discord, pictures drawn in-process.
 
     ``between`` (the chess board) is timed after each move, so that both figures
     see the same machine: a busy moment slows them alike and their ratio holds.
+    Besides every /play's figures, those of the /plays the AI answered before the board
+    (``with_ai``: the board and the AI's CPU in that /play).
     """
     game = get_game(slug)
     stages = Stages()
 
     async def work(bot: _Bot) -> dict[str, list[float]]:
         channel = _Channel(1)
-        out: dict[str, list[float]] = {"board": [], "ack": [], "movement": [], "chess": []}
+        out: dict[str, list[float]] = {"board": [], "ack": [], "movement": [], "chess": [],
+                                       "ai_board": [], "ai_cpu": []}
         for n in range(samples + 1):
             await _prepare(bot.store, game, channel)
-            restore = stages.watching(bot.store, game)
             stages.start()
+            ai_moves, ai_cpu = stages.ai_moves, stages.spent["AI"]
             try:
                 answer = (await bot.play([channel]))[0]
             finally:
+                ai_moves, ai_cpu = stages.ai_moves - ai_moves, stages.spent["AI"] - ai_cpu
                 stages.stop(count=n > 0)  # the first move warms the caches
-                restore()
             if between is not None:
                 start = time.perf_counter()
                 between()
@@ -313,12 +345,19 @@ def bench_play(slug: str, samples: int,
                 out["ack"].append(answer.acknowledged)
                 if answer.movement is not None:
                     out["movement"].append(answer.movement)
+                if ai_moves:
+                    out["ai_board"].append(answer.board)
+                    out["ai_cpu"].append(ai_cpu)
         return out
 
     with tempfile.TemporaryDirectory() as folder:
         times = asyncio.run(_with_bot(Path(folder), work, _TimedPictures(stages), db, stages))
     out: dict[str, Any] = {"play_ms": _stats(times["board"]), "ack_ms": _stats(times["ack"]),
-                           "play_cpu_ms": stages.per_move()}
+                           "play_cpu_ms": stages.per_move(),
+                           "ai_moves_per_play": stages.ai_moves / max(stages.moves, 1)}
+    if times["ai_board"]:
+        out["with_ai"] = {"plays": len(times["ai_board"]), "play_ms": _stats(times["ai_board"]),
+                          "ai_cpu_ms": _stats(times["ai_cpu"])}
     if times["movement"]:
         out["movement_ms"] = _stats(times["movement"])
     if times["chess"]:
@@ -386,10 +425,129 @@ def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
         return asyncio.run(_with_bot(Path(folder), work, renderer, db))
 
 
+# --------------------------------------------------------------------------- replays
+
+#: The game the replay measure asks for: five players of Kingdom's Candy Monsters, a long one.
+REPLAY_GAME, REPLAY_PLAYERS, REPLAY_SEED = "kingdoms-candy-monsters", 5, 3
+TARGET_REPLAY_MB = 600.0
+
+
+def _rss_mb(pid: int | str = "self") -> float:
+    """The resident memory of process ``pid`` (Linux ``/proc``), in MiB; 0 where unknown."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+async def _stored_ai_game(store: Any, slug: str, players: int, seed: int,
+                          channel_id: int) -> int:
+    """A whole AI game between ``players`` seats, stored as played (every action logged)
+    in ``channel_id``; its id."""
+    from bot.store import MoveRecord, SeatRecord
+    from tools.offline import GUILD_ID
+
+    game = get_game(slug)
+    seats = [SeatInfo(f"Player {i + 1}") for i in range(players)]
+    state = game.new(seats, seed)
+    first = dumps(state)
+    moves = []
+    for seat, outcome in playing(game, state):
+        moves.append(MoveRecord(seat, USER_BASE + seat, outcome.action.notation,
+                                " ".join(outcome.narration(None)), False))
+        state = outcome.state
+    record = await store.create_lobby(channel_id=channel_id, guild_id=GUILD_ID, game=slug,
+                                      creator_id=USER_BASE, options={}, settings={},
+                                      now=time.time())
+    rows = [SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
+    record = await store.start(record.id, record.version, seed=seed, state_json=first,
+                               seats=rows, now=time.time(), next_reminder_at=None)
+    await store.commit_moves(record.id, record.version, moves, state_json=dumps(state),
+                             now=time.time(), turn_changed=True, next_reminder_at=None)
+    return int(record.id)
+
+
+def bench_replays(requests: int, renderer: Any) -> dict[str, Any]:
+    """``requests`` people ask for the replay of one long game at once (a 5-player Candy
+    Monsters game) while a player moves in another channel: the bot process's memory at its
+    peak (and the render workers'), how long that move waited, and how many replays were
+    drawn."""
+    async def work(bot: _Bot) -> dict[str, Any]:
+        from tools.offline import settle
+
+        replayed, moving = 1, 2
+        game_id = await _stored_ai_game(bot.store, REPLAY_GAME, REPLAY_PLAYERS, REPLAY_SEED,
+                                        replayed)
+        moves = len(await bot.store.actions(game_id))
+        blast = get_game("sugar-blast")
+        channel = _Channel(moving)
+        await _prepare(bot.store, blast, channel)
+        await bot.play([channel])  # caches warm, as in a live bot
+        await _prepare(bot.store, blast, channel)
+        gc.collect()
+        workers = list(getattr(getattr(renderer, "_executor", None), "_processes", {}) or {})
+        base, worker_base = _rss_mb(), sum(_rss_mb(pid) for pid in workers)
+        peak, worker_peak = base, worker_base
+        sampling = True
+
+        async def sample() -> None:
+            nonlocal peak, worker_peak
+            while sampling:
+                peak = max(peak, _rss_mb())
+                worker_peak = max(worker_peak, sum(_rss_mb(pid) for pid in workers))
+                await asyncio.sleep(0.02)
+
+        sampler = asyncio.create_task(sample())
+        bot.recorder.clear()
+        asks = [bot.gateway.command(USER_BASE + 100 + n, "game", "replay",
+                                    channel_id=replayed) for n in range(requests)]
+        move = bot.gateway.command(channel.user_id, "play", options={"action": channel.text},
+                                   channel_id=moving)
+        start = time.perf_counter()
+        bot.gateway.dispatch(*asks)
+        await asyncio.sleep(0.05)  # the replays are under way when the move arrives
+        moved_at = time.perf_counter()
+        bot.gateway.dispatch(move)
+        await settle(ignore=[sampler])
+        sampling = False
+        await sampler
+        answer = bot._answer(move, moved_at)
+        gifs = [s for s in bot.recorder.sent if s.gifs and s.channel_id == replayed]
+        return {"requests": requests, "moves": moves, "answered": len(gifs),
+                "drawn": bot.bot.replays.drawn, "gif_kb": max(len(s.gifs[0]) for s in gifs)
+                / 1024 if gifs else 0.0, "seconds": time.perf_counter() - start,
+                "bot_rss_mb": {"before": base, "peak": peak},
+                "workers_rss_mb": {"before": worker_base, "peak": worker_peak},
+                "move_acknowledged_ms": answer.acknowledged, "move_board_ms": answer.board}
+
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(_with_bot(Path(folder), work, renderer))
+
+
+def _print_replays(f: dict[str, Any]) -> None:
+    ok = ("ok" if f["bot_rss_mb"]["peak"] < TARGET_REPLAY_MB
+          and f["move_acknowledged_ms"] < TARGET_FIRST_MS else "OVER TARGET")
+    print(f"{f['requests']} replays of a {REPLAY_PLAYERS}-player {get_game(REPLAY_GAME).title} "
+          f"game ({f['moves']} moves) asked at once: {f['answered']} answered, "
+          f"{f['drawn']} drawn, GIF {f['gif_kb']:.0f} KB, in {f['seconds']:.1f} s")
+    print(f"  bot process memory {f['bot_rss_mb']['before']:.0f} MB before, peak "
+          f"{f['bot_rss_mb']['peak']:.0f} MB (target under {TARGET_REPLAY_MB:.0f} MB); render "
+          f"workers {f['workers_rss_mb']['before']:.0f} MB before, peak "
+          f"{f['workers_rss_mb']['peak']:.0f} MB")
+    print(f"  a move in another channel meanwhile: acknowledged in "
+          f"{f['move_acknowledged_ms']:.0f} ms, its board in {f['move_board_ms']:.0f} ms "
+          f"(target: acknowledged under {TARGET_FIRST_MS:.0f} ms) ({ok})")
+
+
 # --------------------------------------------------------------------------- stages
 
 #: The stages of a /play, in the order a move goes through them.
-STAGES = ("engine", "state JSON", "views", "store", "pictures", "animation", "Discord layer")
+STAGES = ("engine", "AI", "state JSON", "views", "store", "pictures", "animation",
+          "Discord layer")
 #: The offline Discord answering the bot's requests: the bench's work, not the bot's.
 OFFLINE = "offline Discord"
 #: Threads that run the SQLite store's queries (aiosqlite names them after their function).
@@ -409,10 +567,12 @@ def _thread_cpu(threads: Sequence[threading.Thread]) -> float:
 
 
 class Stages:
-    """Where a /play's CPU goes, stage by stage, while :meth:`watching` a store and a game.
+    """Where a /play's CPU goes, stage by stage: the bot's own marks (:mod:`bot.watch`:
+    the rules, the AI seats' choices, the state's JSON, the views, each store call) and
+    the bench's renderer and offline Discord, timed by this one :class:`~bot.watch.Watch`.
 
-    The rules (parse, apply), the state's JSON, the views, the pictures and the movement
-    GIF run whole in one thread each, so their figure is that thread's CPU time
+    The rules (parse, apply), the AI, the state's JSON, the views, the pictures and the
+    movement GIF run whole in one thread each, so their figure is that thread's CPU time
     (``time.thread_time``). The store's is the CPU of SQLite's own threads plus that of
     the event loop's thread while a store call was awaited (with PostgreSQL the server's
     work is not in it: ``store_wait`` is the time the calls were awaited). The Discord
@@ -427,6 +587,8 @@ class Stages:
         self.spent: dict[str, float] = dict.fromkeys((*STAGES, OFFLINE), 0.0)
         self.store_wait = 0.0
         self.moves = 0
+        #: The AI's choices marked so far (one per AI move; the warm-up's forgotten).
+        self.ai_moves = 0
         self._on_loop = 0.0  # stage CPU that ran on the event loop's thread
         self._lock = threading.Lock()
         self._inside = threading.local()
@@ -455,21 +617,38 @@ class Stages:
                 self._inside.stage = None
         return run
 
-    def awaited(self, work: Callable[..., Any]) -> Callable[..., Any]:
-        """The store coroutine ``work``, its loop-thread CPU and wait added to ``store``."""
-        async def run(*args: Any, **kwargs: Any) -> Any:
+    @contextlib.contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        """The bot's mark of a stage (:mod:`bot.watch`): its thread's CPU goes to ``stage``;
+        a store call's wall time also goes to :attr:`store_wait`. A mark inside another
+        counts once, in the outer one."""
+        if stage == "store":
             if self._awaiting.get():
-                return await work(*args, **kwargs)
+                yield
+                return
             token = self._awaiting.set(True)
             start, cpu = time.perf_counter(), time.thread_time()
             try:
-                return await work(*args, **kwargs)
+                yield
             finally:
                 with self._lock:
                     self.store_wait += (time.perf_counter() - start) * 1000
                 self._add("store", time.thread_time() - cpu)
                 self._awaiting.reset(token)
-        return run
+            return
+        if stage == "AI":
+            with self._lock:
+                self.ai_moves += 1
+        if getattr(self._inside, "stage", None):
+            yield
+            return
+        self._inside.stage = stage
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            self._add(stage, time.thread_time() - start)
+            self._inside.stage = None
 
     @staticmethod
     def _store_threads() -> list[threading.Thread]:
@@ -494,42 +673,11 @@ class Stages:
             if not count:
                 self.spent = dict.fromkeys((*STAGES, OFFLINE), 0.0)
                 self.store_wait = self._on_loop = 0.0
-                self.moves = 0
+                self.moves = self.ai_moves = 0
                 return
             self.spent["store"] += max(0.0, store_threads)
             self.spent["Discord layer"] += max(0.0, loop_cpu - (self._on_loop - on_loop))
             self.moves += 1
-
-    def watching(self, store: Any, game: Game) -> Callable[[], None]:
-        """Time ``store``'s and ``game``'s calls and the tables' state JSON; returns the undo."""
-        import bot.tables.core
-        import bot.tables.play
-
-        undo: list[Callable[[], None]] = []
-
-        def patch(owner: Any, name: str, replacement: Any, instance: bool) -> None:
-            old = getattr(owner, name)
-            setattr(owner, name, replacement)
-            undo.append((lambda: delattr(owner, name)) if instance
-                        else (lambda: setattr(owner, name, old)))
-
-        for name in ("parse", "apply"):
-            patch(game, name, self.timed("engine", getattr(game, name)), instance=True)
-        patch(game, "view", self.timed("views", game.view), instance=True)
-        for module in (bot.tables.core, bot.tables.play):
-            for name in ("loads", "dumps"):
-                if hasattr(module, name):
-                    patch(module, name, self.timed("state JSON", getattr(module, name)),
-                          instance=False)
-        for name in dir(type(store)):
-            if not name.startswith("_") and inspect.iscoroutinefunction(
-                    getattr(type(store), name)):
-                patch(store, name, self.awaited(getattr(store, name)), instance=True)
-
-        def restore() -> None:
-            for step in reversed(undo):
-                step()
-        return restore
 
     def per_move(self) -> dict[str, float]:
         """CPU milliseconds per move by stage, then ``store wait`` (the store's wall time)
@@ -570,7 +718,7 @@ def chess_board(width: int) -> Callable[[], bytes] | None:
 
 
 def win_rate(slug: str, games: int, players: int) -> float:
-    """The AI's share of wins against random players (see :mod:`bot.games.arena`)."""
+    """The AI's share of wins against random players (see :mod:`tools.arena`)."""
     return win_rate_vs_random(get_game(slug), games, players)
 
 
@@ -581,7 +729,7 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
                pool: Any | None, db: str | None = None) -> dict[str, Any]:
     """Every figure of one game."""
     game = get_game(slug)
-    figures: dict[str, Any] = {"players": _players(game)}
+    figures: dict[str, Any] = {"players": _players(game), "humans": HUMANS, "ai_level": AI_LEVEL}
     figures.update(bench_render(slug, samples))
     figures.update(bench_play(slug, samples, chess_board(figures["width_px"]), db))
     if "chess_ms" in figures:
@@ -600,11 +748,42 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
 
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
           channels: int = 50, rounds: int = 3, ai_games: int = 200,
-          db: str | None = None) -> int:
+          db: str | None = None, replays: int = 0, burst: int = 0,
+          burst_channels: int = 2000, pace: int | None = None) -> int:
     """Measure every game (or ``games``) and print the figures (one JSON line with
     ``as_json``); the store is a new SQLite file, or with ``db`` (a PostgreSQL URL) a new
-    schema in that database."""
+    schema in that database. With ``replays``, measure only that many replays asked at
+    once (:func:`bench_replays`); with ``burst``, only that many announcements due at once
+    over ``burst_channels`` channels, the bot pacing itself at ``pace`` requests a second
+    (``None``: its default, 0: not at all; :mod:`tools.burst`)."""
     from renderers.pool import PooledRenderer
+
+    if burst:
+        from tools.burst import bench_burst, print_burst
+
+        drawing = PooledRenderer()
+        try:
+            drawing.start()
+            figures = bench_burst(burst, burst_channels, renderer=drawing, pace=pace)
+        finally:
+            drawing.close()
+        if as_json:
+            print(json.dumps(figures, sort_keys=True))
+        else:
+            print_burst(figures)
+        return 0
+    if replays:
+        replaying = PooledRenderer()
+        try:
+            replaying.start()
+            figures = bench_replays(replays, replaying)
+        finally:
+            replaying.close()
+        if as_json:
+            print(json.dumps(figures, sort_keys=True))
+        else:
+            _print_replays(figures)
+        return 0
 
     slugs = list(games) if games else list(GAMES)
     unknown = [slug for slug in slugs if slug not in GAMES]
@@ -656,7 +835,8 @@ def _print_load(name: str, load: dict[str, Any]) -> None:
 
 
 def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
-    print(f"{get_game(slug).title} ({slug}), {f['players']} players, {samples} samples")
+    print(f"{get_game(slug).title} ({slug}), {f['players']} players ({HUMANS} humans, AI seats "
+          f"at {AI_LEVEL}), {samples} samples")
     print(f"  render:        {_ms(f['render_ms'])}, {f['width_px']} x {f['height_px']} px, "
           f"PNG median {f['png_kb']['median']:.0f} KB")
     print(f"  whole /play:   board {_ms(f['play_ms'])}; acknowledged "
@@ -664,6 +844,11 @@ def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
                                    if "movement_ms" in f else ""))
     print("  CPU per /play:  " + ", ".join(
         f"{stage} {ms:.1f}" for stage, ms in f["play_cpu_ms"].items()) + " ms")
+    if "with_ai" in f:
+        ai = f["with_ai"]
+        print(f"  answered by the AI: {ai['plays']} of {samples} /plays "
+              f"({f['ai_moves_per_play']:.2f} AI moves a /play), board {_ms(ai['play_ms'])}; "
+              f"the AI's CPU in them {_ms(ai['ai_cpu_ms'])}")
     if "chess_ms" in f:
         ok = "ok" if f["play_vs_chess_p95"] <= TARGET_PLAY_VS_CHESS else "OVER TARGET"
         print(f"  chess board:   {_ms(f['chess_ms'])} (python-chess + cairosvg, same width)")

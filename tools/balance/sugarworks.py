@@ -1,6 +1,6 @@
 """Balance figures from whole games between AI seats.
 
-``python -m bot.games.sugarworks.balance 40`` plays 40 games at each player count
+``python -m tools.balance.sugarworks 40`` plays 40 games at each player count
 and prints the tables that the rules document quotes: the game's shape, then the
 "livelier Sugarworks" figures (factory actions chosen, the blanket orders' share
 of the stars, players who fill no order) under the current rules and rules 1.
@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from statistics import mean
 
-from bot.games.engine import SeatInfo
+from bot.games.engine import SeatInfo, playing
 from bot.games.sugarworks.rules import Sugarworks
 
 
@@ -81,14 +81,12 @@ def simulate(games: int, players: int, game: Sugarworks | None = None,
         state = game.new([SeatInfo(f"AI {i}", ai=True) for i in range(players)], seed,
                          None, rules)
         moves = made = 0
-        while game.to_act(state):
-            (seat,) = game.to_act(state)
-            action = game.ai_action(state, seat)
-            verb = action.notation.split(" ")[0]
+        for _seat, outcome in playing(game, state):
+            verb = outcome.action.notation.split(" ")[0]
             if verb in factory:
                 factory[verb] += 1
             made += verb == "make"
-            state = game.apply(state, seat, action).state
+            state = outcome.state
             moves += 1
         for points in state["points"]:
             stars["blanket"] += points["blanket"]

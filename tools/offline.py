@@ -16,8 +16,13 @@ newly created, non-ephemeral message notifies, and only the mentioned users its
 a component's update) notifies nobody, and so does the first followup after a
 "thinking" defer, because it replaces the placeholder (keeping the placeholder's
 ephemerality). A channel message sent with a ``nonce`` and ``enforce_nonce`` is
-created once per nonce. :meth:`Recorder.fail_when` makes a request fail (5xx or
-429), optionally after Discord carried it out.
+created once per nonce. An interaction must get its first answer (the callback)
+within :data:`ANSWER_DEADLINE` seconds of its creation and only once: a late one is
+refused as Discord refuses it (404, "Unknown interaction", code 10062), a second one
+with 400 ("Interaction has already been acknowledged", code 40060).
+:meth:`Recorder.fail_when` makes a request fail (5xx or 429), optionally after
+Discord carried it out. :attr:`Recorder.limits` (off unless set) copies Discord's
+rate limits (:mod:`tools.ratelimits`): a request over one is answered 429.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord.client import CandyBot
+from bot.watch import Watch, unwatched
+from tools.ratelimits import RateLimits
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -46,6 +53,74 @@ EPHEMERAL = 1 << 6
 MANAGE_CHANNELS = 1 << 4
 BOT_USER = {"id": str(BOT_ID), "username": "candybot", "discriminator": "0",
             "global_name": "CandyBot", "avatar": None, "bot": True}
+#: Seconds Discord waits for an interaction's first answer before it drops the interaction.
+ANSWER_DEADLINE = 3.0
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+MISSING_PERMISSIONS = 50013
+THREAD_ARCHIVED = 50083
+MAX_ACTIVE_THREADS = 160006
+#: Channel types (Discord's numbers).
+TEXT, DM, PUBLIC_THREAD = 0, 1, 11
+#: Permission bits the offline Discord checks.
+SEND_MESSAGES = 1 << 11
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 41) - 1
+#: What the bot may do in a channel no test declared: everything but threads, so that a
+#: game is played in its channel (one per channel). Thread mode is tested where a test
+#: grants :data:`ALL_PERMISSIONS` (:meth:`Recorder.room`).
+WITHOUT_THREADS = ALL_PERMISSIONS & ~(CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS)
+
+
+@dataclass
+class Channel:
+    """A channel, thread or direct-message channel as the offline Discord keeps it.
+
+    A thread takes its permissions from its parent. Discord's rules copied: an archived
+    thread delivers no interaction; a message posted in an archived thread that is not
+    locked unarchives it, while an edit there is refused (50083); posting in a thread
+    needs Send Messages in Threads, starting one needs Create Public Threads, and a
+    server holds at most :attr:`Recorder.max_active_threads` active threads (160006).
+    """
+
+    id: int
+    type: int = TEXT
+    guild_id: int | None = GUILD_ID
+    parent_id: int | None = None
+    name: str = "games"
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    #: The bot's permissions here (a thread's are its parent's).
+    permissions: int = WITHOUT_THREADS
+    members: set[int] = field(default_factory=set)
+    #: The user a direct-message channel reaches.
+    recipient: int | None = None
+
+    @property
+    def thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
+
+    def payload(self) -> dict[str, Any]:
+        """The channel object Discord sends (in an interaction, a THREAD_UPDATE)."""
+        out: dict[str, Any] = {"id": str(self.id), "type": self.type, "name": self.name}
+        if self.type == DM:
+            out["recipients"] = [user_payload(self.recipient or 0)]
+            return out
+        out.update({"guild_id": str(self.guild_id), "position": 0, "nsfw": False,
+                    "permission_overwrites": [],
+                    "parent_id": None if self.parent_id is None else str(self.parent_id)})
+        if self.thread:
+            out.update({"owner_id": str(BOT_ID), "message_count": 0, "member_count":
+                        len(self.members), "rate_limit_per_user": 0,
+                        "thread_metadata": {
+                            "archived": self.archived, "locked": self.locked,
+                            "auto_archive_duration": self.auto_archive_duration,
+                            "archive_timestamp": "2024-01-01T00:00:00+00:00"}})
+        return out
 
 
 
@@ -187,6 +262,41 @@ class Recorder:
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
         #: Direct-message channels the bot opened, and the user each one reaches.
         self.dm_channels: dict[int, int] = {}
+        #: When each interaction reached the bot (``time.monotonic``), by token, and the
+        #: tokens already answered: the first answer must come within the deadline, once.
+        self.created: dict[str, float] = {}
+        self.answered: set[str] = set()
+        self.deadline = ANSWER_DEADLINE
+        #: Discord's rate limits, when a test or the bench sets them (``None``: no limits).
+        self.limits: RateLimits | None = None
+        #: Every channel, thread and DM channel Discord knows (see :class:`Channel`); a
+        #: channel the tests never declared is a text channel where the bot may do all.
+        self.rooms: dict[int, Channel] = {}
+        self.max_active_threads = 1000
+        #: Channels and threads deleted (by a moderator): requests there get 10003.
+        self.gone: set[int] = set()
+        #: Interactions Discord did not deliver (clicked in an archived thread).
+        self.undelivered: list[dict[str, Any]] = []
+        #: Times the offline Discord's own work (the bench keeps it apart from the bot's).
+        self.watch: Watch = unwatched
+
+    def room(self, channel_id: int) -> Channel:
+        """The channel ``channel_id``, a text channel if nothing else was declared."""
+        if channel_id not in self.rooms:
+            self.rooms[channel_id] = Channel(channel_id)
+        return self.rooms[channel_id]
+
+    def permissions_in(self, channel_id: int) -> int:
+        """The bot's permissions in a channel (a thread's are its parent's)."""
+        room = self.room(channel_id)
+        if room.thread and room.parent_id is not None:
+            return self.room(room.parent_id).permissions
+        return room.permissions
+
+    def threads(self, parent_id: int | None = None) -> list[Channel]:
+        """The threads Discord holds (of ``parent_id`` only, when given)."""
+        return [r for r in self.rooms.values() if r.thread
+                and (parent_id is None or r.parent_id == parent_id)]
 
     # ----------------------------------------------------------------- installing
 
@@ -259,6 +369,11 @@ class Recorder:
 
     def _handle(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
                 multipart: list[dict[str, Any]] | None) -> Any:
+        with self.watch("offline Discord"):
+            return self._answer(via, method, url, payload, multipart)
+
+    def _answer(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
+                multipart: list[dict[str, Any]] | None) -> Any:
         files: list[tuple[str, bytes]] = []
         if multipart:
             for part in multipart:
@@ -271,6 +386,16 @@ class Recorder:
         path = url.split("discord.com/api/v10", 1)[-1]
         sent = Sent(via, method, path, payload, files)
         sent.channel_id = self._channel_of(path)
+        over = self.limits.admit(method, path) if self.limits is not None else None
+        if over is not None:
+            self.sent.append(sent)
+            sent.failed = over.status
+            raise over
+        refused = self._refused_answer(sent) or self._refused_by_rules(sent)
+        if refused is not None:
+            self.sent.append(sent)
+            sent.failed = refused.status
+            raise refused
         for failure in list(self.failures):
             test, status, accepted = failure
             if test(sent):
@@ -283,6 +408,53 @@ class Recorder:
         self.sent.append(sent)
         return self._reply(sent)
 
+    def _refused_answer(self, sent: Sent) -> discord.HTTPException | None:
+        """Discord's answer to an interaction callback that comes too late or twice."""
+        if not sent.path.endswith("/callback"):
+            return None
+        token = sent.path.strip("/").split("/")[2]
+        if token in self.answered:
+            return _failure(400, ALREADY_ACKNOWLEDGED,
+                            "Interaction has already been acknowledged.")
+        created = self.created.get(token)
+        if created is not None and time.monotonic() - created > self.deadline:
+            return _failure(404, UNKNOWN_INTERACTION, "Unknown interaction")
+        return None
+
+    def _refused_by_rules(self, sent: Sent) -> discord.HTTPException | None:
+        """Discord's answer to a request its channel rules refuse (see :class:`Channel`)."""
+        parts = sent.path.strip("/").split("/")
+        if parts[0] != "channels" or len(parts) < 2 or not parts[1].isdigit():
+            return None
+        channel_id = int(parts[1])
+        if channel_id in self.gone:
+            return _failure(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        room = self.room(channel_id)
+        allowed = self.permissions_in(channel_id)
+        if len(parts) == 3 and parts[2] == "messages" and sent.method == "POST":
+            need = SEND_MESSAGES_IN_THREADS if room.thread else SEND_MESSAGES
+            if room.type != DM and not allowed & need:
+                return _failure(403, MISSING_PERMISSIONS, "Missing Permissions")
+            if room.thread and room.archived and room.locked:
+                return _failure(400, THREAD_ARCHIVED, "Thread is locked")
+            return None
+        if len(parts) >= 4 and parts[2] == "messages":
+            message_id = int(parts[3])
+            if message_id not in self.messages or self.messages[message_id].get("deleted"):
+                return _failure(404, UNKNOWN_MESSAGE, "Unknown Message")
+            if len(parts) == 5 and parts[4] == "threads":
+                if not allowed & CREATE_PUBLIC_THREADS:
+                    return _failure(403, MISSING_PERMISSIONS, "Missing Permissions")
+                active = [r for r in self.threads() if not r.archived
+                          and r.guild_id == room.guild_id]
+                if len(active) >= self.max_active_threads:
+                    return _failure(400, MAX_ACTIVE_THREADS,
+                                    "Maximum number of active threads reached")
+                return None
+            if sent.method in ("PATCH", "DELETE") and room.thread and room.archived:
+                return _failure(400, THREAD_ARCHIVED, "Thread is archived")
+        return None
+
     def _channel_of(self, path: str) -> int | None:
         parts = path.strip("/").split("/")
         if parts[0] == "channels" and len(parts) > 1 and parts[1].isdigit():
@@ -293,13 +465,14 @@ class Recorder:
 
     def _reply(self, sent: Sent) -> Any:
         parts = sent.path.strip("/").split("/")
-        if sent.method == "DELETE":
+        if sent.method == "DELETE" and parts[0] != "channels":
             if parts[0] == "webhooks" and len(parts) >= 5 and parts[4] == "@original":
                 # A deleted placeholder is gone: the next followup is a new message.
                 self._thinking.pop(parts[2], None)
             return None
         if parts[0] == "interactions":
             token = parts[2]
+            self.answered.add(token)
             message_id = self.clicked.get(token) if sent.kind in (6, 7) else None
             if message_id is None:
                 message_id = next(self._ids)
@@ -318,11 +491,39 @@ class Recorder:
             channel_id = next((c for c, u in self.dm_channels.items() if u == user), 0) \
                 or next(self._ids)
             self.dm_channels[channel_id] = user
+            self.rooms[channel_id] = Channel(channel_id, DM, None, recipient=user)
             return {"id": str(channel_id), "type": 1, "last_message_id": None,
                     "recipients": [user_payload(user)]}
+        if parts[0] == "channels" and len(parts) == 5 and parts[4] == "threads":
+            return self._start_thread(int(parts[1]), int(parts[3]), sent.body)
+        if parts[0] == "channels" and len(parts) == 2 and sent.method == "GET":
+            return self.room(int(parts[1])).payload()
+        if parts[0] == "channels" and len(parts) == 2 and sent.method == "DELETE":
+            gone = int(parts[1])
+            self.gone.add(gone)
+            payload = self.rooms.pop(gone, Channel(gone)).payload()
+            return payload
+        if parts[0] == "channels" and len(parts) == 2 and sent.method == "PATCH":
+            room = self.room(int(parts[1]))
+            room.archived = bool(sent.body.get("archived", room.archived))
+            room.locked = bool(sent.body.get("locked", room.locked))
+            room.auto_archive_duration = int(sent.body.get("auto_archive_duration",
+                                                           room.auto_archive_duration))
+            return room.payload()
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "thread-members":
+            self.room(int(parts[1])).members.add(
+                BOT_ID if parts[3] == "@me" else int(parts[3]))
+            return None
+        if parts[0] == "channels" and sent.method == "DELETE":
+            if len(parts) == 4:
+                self.messages[int(parts[3])]["deleted"] = True
+            return None
         if parts[0] == "channels":
             channel_id = int(parts[1])
             sent.dm_to = self.dm_channels.get(channel_id)
+            room = self.room(channel_id)
+            if sent.method == "POST" and room.thread and room.archived:
+                room.archived = False  # a post unarchives a thread that is not locked
             if sent.method == "POST":
                 nonce = str(sent.body.get("nonce") or "")
                 earlier = self._nonces.get((channel_id, nonce)) \
@@ -361,6 +562,18 @@ class Recorder:
             sent.message_id = message_id
             return self._store(message_id, self.channels.get(token, CHANNEL_ID), sent)
         raise AssertionError(f"unexpected request {sent.method} {sent.path}")
+
+    def _start_thread(self, channel_id: int, message_id: int,
+                      body: dict[str, Any]) -> dict[str, Any]:
+        """A public thread started from a message: it has the message's id."""
+        parent = self.room(channel_id)
+        thread = Channel(message_id, PUBLIC_THREAD, parent.guild_id, channel_id,
+                         name=str(body.get("name") or "thread"),
+                         auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+                         members={BOT_ID})
+        self.rooms[message_id] = thread
+        self.messages[message_id]["thread"] = thread.payload()
+        return thread.payload()
 
     def _attachments(self, sent: Sent) -> list[dict[str, Any]]:
         """The attachments Discord makes of a request's files."""
@@ -420,16 +633,19 @@ class _Adapter(AsyncWebhookAdapter):
         return self.recorder._handle("webhook", route.method, route.url, payload, multipart)
 
 
-def _failure(status: int) -> discord.HTTPException:
-    """The error discord.py raises for ``status`` (a 429 once its own retries gave up)."""
+def _failure(status: int, code: int = 0, message: str = "injected failure",
+             ) -> discord.HTTPException:
+    """The error discord.py raises for ``status`` (a 429 once its own retries gave up),
+    with Discord's JSON error ``code`` when one is given."""
     response = SimpleNamespace(status=status, reason="injected")
+    body: str | dict[str, Any] = {"code": code, "message": message} if code else message
     if status >= 500:
-        return discord.DiscordServerError(response, "injected failure")  # type: ignore[arg-type]
+        return discord.DiscordServerError(response, body)  # type: ignore[arg-type]
     if status == 403:
-        return discord.Forbidden(response, "injected failure")  # type: ignore[arg-type]
+        return discord.Forbidden(response, body)  # type: ignore[arg-type]
     if status == 404:
-        return discord.NotFound(response, "injected failure")  # type: ignore[arg-type]
-    return discord.HTTPException(response, "injected failure")  # type: ignore[arg-type]
+        return discord.NotFound(response, body)  # type: ignore[arg-type]
+    return discord.HTTPException(response, body)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- payloads
@@ -451,21 +667,28 @@ class Gateway:
     def _base(self, kind: int, user_id: int, *, channel_id: int = CHANNEL_ID,
               permissions: int = 0) -> dict[str, Any]:
         interaction_id = next(self._ids)
-        return {
+        room = (self.recorder.room(channel_id) if self.recorder is not None
+                else Channel(channel_id))
+        allowed = (self.recorder.permissions_in(channel_id) if self.recorder is not None
+                   else room.permissions)
+        payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APP_ID), "type": kind,
-            "token": f"token-{interaction_id}", "version": 1, "guild_id": str(GUILD_ID),
-            "channel_id": str(channel_id),
-            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
-                        "name": "games", "position": 0, "permission_overwrites": [],
-                        "nsfw": False, "parent_id": None},
-            "member": {"user": user_payload(user_id), "roles": [], "nick": None,
-                       "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
-                       "flags": 0,
-                       "permissions": str(permissions)},
-            "app_permissions": str((1 << 40) - 1), "locale": "en-US", "guild_locale": "en-US",
-            "entitlements": [], "authorizing_integration_owners": {}, "context": 0,
+            "token": f"token-{interaction_id}", "version": 1,
+            "channel_id": str(channel_id), "channel": room.payload(),
+            "app_permissions": str(allowed), "locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {},
             "attachment_size_limit": 25 * 1024 * 1024,
         }
+        if room.type == DM:
+            # A direct-message interaction has no server and no member: only the user.
+            payload.update({"user": user_payload(user_id), "context": 1})
+            return payload
+        payload.update({
+            "guild_id": str(room.guild_id), "guild_locale": "en-US", "context": 0,
+            "member": {"user": user_payload(user_id), "roles": [], "nick": None,
+                       "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                       "flags": 0, "permissions": str(permissions)}})
+        return payload
 
     def command(self, user_id: int, name: str, sub: str | None = None,
                 options: Mapping[str, Any] | None = None, *, permissions: int = 0,
@@ -500,11 +723,52 @@ class Gateway:
         return payload
 
     def dispatch(self, *payloads: dict[str, Any]) -> None:
-        """Hand payloads to the bot at the same moment, as its gateway would."""
+        """Hand payloads to the bot at the same moment, as its gateway would (not those
+        from an archived thread: Discord delivers none)."""
         for payload in payloads:
             if self.recorder is not None:
+                room = self.recorder.room(int(payload["channel_id"]))
+                if room.thread and room.archived:
+                    self.recorder.undelivered.append(payload)
+                    continue
                 self.recorder.channels[payload["token"]] = int(payload["channel_id"])
+                self.recorder.created[payload["token"]] = time.monotonic()
             self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+
+    def guild_create(self) -> None:
+        """The server as the gateway announces it on connecting, with its channels and
+        active threads, so that the bot hears of thread and channel changes."""
+        assert self.recorder is not None
+        rooms = [r for r in self.recorder.rooms.values() if r.guild_id == GUILD_ID]
+        guild: Any = {
+            "id": str(GUILD_ID), "name": "Candy Club", "icon": None, "owner_id": "1",
+            "roles": [], "emojis": [], "stickers": [], "features": [], "member_count": 1,
+            "members": [], "voice_states": [], "presences": [], "unavailable": False,
+            "channels": [r.payload() for r in rooms if not r.thread],
+            "threads": [r.payload() for r in rooms if r.thread and not r.archived]}
+        self.bot._connection.parse_guild_create(guild)
+
+    def archive(self, thread_id: int) -> None:
+        """Discord archives an inactive thread, and tells the bot (THREAD_UPDATE)."""
+        assert self.recorder is not None
+        room = self.recorder.room(thread_id)
+        room.archived = True
+        update: Any = room.payload()
+        self.bot._connection.parse_thread_update(update)
+
+    def delete_channel(self, channel_id: int) -> None:
+        """A moderator deletes a channel or a thread (a channel's threads go with it)."""
+        assert self.recorder is not None
+        room = self.recorder.room(channel_id)
+        gone = [room, *self.recorder.threads(channel_id)]
+        for each in gone:
+            self.recorder.gone.add(each.id)
+            del self.recorder.rooms[each.id]
+        event: Any = room.payload()
+        if room.thread:
+            self.bot._connection.parse_thread_delete(event)
+        else:
+            self.bot._connection.parse_channel_delete(event)
 
     async def send(self, *payloads: dict[str, Any]) -> None:
         """Dispatch payloads at the same moment and wait until the bot has answered."""
@@ -574,4 +838,7 @@ async def connect(bot: CandyBot, recorder: Recorder) -> Gateway:
     bot._connection.application_id = APP_ID
     bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)  # type: ignore[arg-type]
     recorder.install(bot)
-    return Gateway(bot, recorder)
+    gateway = Gateway(bot, recorder)
+    recorder.room(CHANNEL_ID)
+    gateway.guild_create()
+    return gateway

@@ -1,7 +1,7 @@
 """Balance figures from all-AI games: scores, purchases, starving monsters, game length.
 
-Run: ``python -m bot.games.candy_monsters.balance 60`` (games per player count);
-``python -m bot.games.candy_monsters.balance cards 100 3`` for the per-card figures
+Run: ``python -m tools.balance.candy_monsters 60`` (games per player count);
+``python -m tools.balance.candy_monsters cards 100 3`` for the per-card figures
 (bought, used, effect on score) and ``... duel 100 3`` for the full AI against the
 same AI that never buys an ability.
 """
@@ -16,20 +16,15 @@ from typing import Any
 
 from bot.games.candy_monsters import cards
 from bot.games.candy_monsters.rules import CandyMonsters
-from bot.games.engine import Action, SeatInfo, State
+from bot.games.engine import Action, SeatInfo, State, play_out, playing
 from bot.games.rng import Rng
 
 
 def play_ai_game(game: CandyMonsters, players: int, seed: int) -> tuple[State, list[Any]]:
     """One all-AI game; returns the final state and every outcome."""
     state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(players)], seed)
-    outcomes = []
-    while game.to_act(state):
-        seat = min(game.to_act(state))
-        outcome = game.apply(state, seat, game.ai_action(state, seat))
-        outcomes.append(outcome)
-        state = outcome.state
-    return state, outcomes
+    outcomes = [outcome for _seat, outcome in playing(game, state)]
+    return (outcomes[-1].state if outcomes else state), outcomes
 
 
 def no_ability_action(game: CandyMonsters, state: State, seat: int) -> Action:
@@ -45,12 +40,12 @@ def no_ability_action(game: CandyMonsters, state: State, seat: int) -> Action:
 def play_mixed(game: CandyMonsters, abilities: Sequence[bool], seed: int) -> State:
     """One game where seat ``s`` plays the full AI if ``abilities[s]``, else the no-ability AI."""
     state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(len(abilities))], seed)
-    while game.to_act(state):
-        seat = min(game.to_act(state))
-        action = (game.ai_action(state, seat) if abilities[seat]
-                  else no_ability_action(game, state, seat))
-        state = game.apply(state, seat, action).state
-    return state
+
+    def choose(state: State, seat: int) -> Action:
+        return (game.ai_action(state, seat) if abilities[seat]
+                else no_ability_action(game, state, seat))
+
+    return play_out(game, state, choose)
 
 
 def duel(games: int, players: int, seed: int = 0) -> dict[str, float]:
@@ -95,10 +90,8 @@ def card_figures(games: int, players: int, seed: int = 0) -> dict[str, dict[str,
     for g in range(games):
         state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(players)], seed + g)
         owned: list[set[str]] = [set() for _ in range(players)]
-        while game.to_act(state):
-            seat = min(game.to_act(state))
+        for _seat, outcome in playing(game, state):
             before = [list(p["used"]) for p in state["players"]]
-            outcome = game.apply(state, seat, game.ai_action(state, seat))
             after = outcome.state
             for s, p in enumerate(after["players"]):
                 for c in p["used"]:

@@ -1,0 +1,591 @@
+"""The words of refusals, and text others wrote made safe to show.
+
+Refusals arrive as values (:mod:`bot.refusals`); :func:`refusal` says each one to the
+person who asked, privately. Names and other text that users wrote pass through
+:func:`escaped` before any message shows them, as do sentences from below the
+Discord layer that may contain names (narration, headlines): a display name can then
+neither format the message, nor hide a link, nor look like a mention.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import singledispatch
+
+from bot import refusals as r
+from bot.games.engine import (
+    AmbiguousActionError,
+    NotationError,
+    NotYourTurnError,
+    RulesVersionError,
+)
+from bot.games.words import listing, plural
+from bot.store import CorruptRowError
+from bot.tables import news as n
+
+#: The marks Discord's markdown acts on: bold, italics, strike-through, spoilers, quotes,
+#: headings, masked links, mentions, channels, emoji and timestamps (``<…>``), code spans,
+#: and a colon where it would start a bare link (``https://``). Discord reads a backslash
+#: before any of them as "this mark, literally"; the games' sentences use none of them,
+#: so escaping them changes nothing a player reads, while a display name inside can
+#: neither format, nor link, nor mention.
+_ACTIVE = re.compile(r"([\\*_~|>\[\]<@#`/]|:(?=//))")
+
+
+def escaped(text: str) -> str:
+    """``text`` that users wrote (a display name) or that may contain it (narration, a
+    summary) safe to show: it reads as typed, and formats, links and mentions nothing."""
+    return _ACTIVE.sub(r"\\\1", text)
+
+
+#: A masked link's middle, and the start of a bare link.
+_LINKING = re.compile(r"(\]\(|:(?=//))")
+
+
+def unlinked(text: str) -> str:
+    """A message that may quote a name between the bot's own formatting (a refusal): no
+    name in it can make a link, masked or bare; code spans and mentions stay."""
+    return _LINKING.sub(lambda m: "".join("\\" + c for c in m.group(0)), text)
+
+
+def code(text: str) -> str:
+    """``text`` as a code span, as a typed move reads; a backtick in it (a player's
+    text) cannot end the span."""
+    return "`" + text.replace("`", "ˋ") + "`"
+
+
+def stamp(unix: float | None, style: str = "R") -> str:
+    """A Discord timestamp, e.g. ``<t:1700000000:R>`` ("in 3 hours")."""
+    return f"<t:{int(unix)}:{style}>" if unix else "some time ago"
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def only_you(what: str, until: float) -> str:
+    """The note on an answer given privately because its asker posted ``what`` (a kind
+    of :data:`bot.limits.COOLDOWNS`) in public a moment ago."""
+    doing = _KINDS.get(what, "post it in public")
+    return (f"(Only you see this: you can {doing} again {stamp(until)}, so that the channel "
+            f"stays readable.)")
+
+
+# --------------------------------------------------------------------------- refusals
+
+#: What each kind of cooldown is called in a refusal.
+_KINDS = {"board": "post the board in public", "log": "post the log in public",
+          "leaderboard": "post a leaderboard", "replay": "ask for a replay"}
+_LIMITS = {
+    "lobbies": "You already host {n}: that is as many as one person may host at once. "
+               "Start or cancel one first.",
+    "games": "You already sit in {n} (lobbies and games under way): that is as many as one "
+             "person may hold at once. Finish or leave one first.",
+    "server_games": "This server already has {n} open: that is as many as one server may "
+                    "have at once. Finish or end one first.",
+}
+
+
+@singledispatch
+def refusal(refused: Exception) -> str:
+    """What the person who asked reads when ``refused`` turned their request down: a
+    refusal of the bot's (:mod:`bot.refusals`), an engine error of a game's rules (whose
+    own explanations are the game's words, quoted), or the store's."""
+    if isinstance(refused, r.Refused):
+        raise TypeError(f"no words for {type(refused).__name__}")
+    # A game's explanation may quote a player's name: no name in it may make a link.
+    return unlinked(str(refused))
+
+
+@refusal.register
+def _(refused: NotationError) -> str:
+    if not refused.typed:
+        return f"Type a move. {refused.help}"
+    return f"{code(refused.typed)} is not a {refused.game} move. {refused.help}"
+
+
+@refusal.register
+def _(refused: AmbiguousActionError) -> str:
+    shown = ", ".join(code(c) for c in refused.candidates[:8])
+    more = f" and {len(refused.candidates) - 8} more" if len(refused.candidates) > 8 else ""
+    return f"{code(refused.typed)} could mean {shown}{more}. Type the whole move."
+
+
+@refusal.register
+def _(refused: NotYourTurnError) -> str:
+    if not refused.waiting:
+        return unlinked(str(refused))
+    if refused.decided:
+        return f"You have already decided; waiting for {_names(refused.waiting, ' and ')}."
+    return f"It is not your turn: waiting for {_names(refused.waiting, ' and ')}."
+
+
+@refusal.register
+def _(refused: RulesVersionError) -> str:
+    if refused.replaying or refused.made >= refused.plays:
+        return unlinked(str(refused))
+    return f"{unlinked(str(refused))} End it with `/game abort` and start a new one."
+
+
+@refusal.register
+def _(refused: CorruptRowError) -> str:
+    return (f"The saved game #{refused.game_id} is damaged ({escaped(refused.what)}) and "
+            f"cannot be loaded. Use /game abort to clear it and start a new one.")
+
+
+@refusal.register
+def _(refused: r.LimitReached) -> str:
+    counted = (plural(refused.allowed, "lobby", "lobbies") if refused.limit == "lobbies"
+               else plural(refused.allowed, "game"))
+    return "Nothing changed. " + _LIMITS[refused.limit].format(n=counted)
+
+
+@refusal.register
+def _(refused: r.CoolingDown) -> str:
+    doing = _KINDS.get(refused.what, "do that")
+    return (f"You can {doing} again {stamp(refused.until)}: one person may do it once in a "
+            f"while, so a channel stays readable. Nothing changed."
+            + (" `/game hand` shows you the board privately at any time."
+               if refused.what == "board" else ""))
+
+
+@refusal.register
+def _(refused: r.Busy) -> str:
+    return (f"Many pictures are being drawn right now; ask again {stamp(refused.retry_at)}. "
+            f"Nothing changed.")
+
+
+@refusal.register
+def _(refused: r.HostOnly) -> str:
+    host = mention(refused.host) if refused.host else "its host"
+    doing = {"start": "start the game", "add_ai": "add AI seats",
+             "remove": "remove someone from the lobby",
+             "level": "set how an AI seat plays"}.get(refused.what, "do that")
+    return f"Only the lobby's host ({host}) can {doing}."
+
+
+@refusal.register
+def _(refused: r.RemovedFromLobby) -> str:
+    return "The host removed you from this lobby, so you cannot join it again."
+
+
+@refusal.register
+def _(refused: r.NotInLobby) -> str:
+    return "That seat is no longer in the lobby; nothing changed."
+
+
+@refusal.register
+def _(refused: r.HostCannotRemoveSelf) -> str:
+    return "You host this lobby: to give up your seat, press Leave (the next player hosts)."
+
+
+@refusal.register
+def _(refused: r.MayNotEnd) -> str:
+    host = mention(refused.host) if refused.host else "its host"
+    if refused.started:
+        return (f"Only the game's host ({host}), while still seated, or someone with the "
+                f"Manage Channels permission can end a game under way.")
+    return (f"Only the game's host ({host}) or someone with the Manage Channels permission can "
+            f"end it.")
+
+
+@refusal.register
+def _(refused: r.OthersStillPlaying) -> str:
+    return (f"{plural(refused.players, 'other player')} still "
+            f"{'plays' if refused.players == 1 else 'play'} this game, so it is not yours alone "
+            f"to end. `/game leave` gives your seat to an AI and the game goes on; someone with "
+            f"the Manage Channels permission can end it for everyone.")
+
+
+@refusal.register
+def _(refused: r.OutOfRange) -> str:
+    if refused.reason == "too_far":
+        return f"`{refused.option}` is too far ahead: pick a day within the next year."
+    return f"`{refused.option}` is out of range. Nothing changed."
+
+
+#: The end of a refusal that points to the board.
+SEE_BOARD = "See the newest board, or `/game board`."
+
+
+def _names(names: tuple[str, ...], joiner: str = " or ") -> str:
+    return joiner.join(escaped(n) for n in names) or "nobody"
+
+
+@refusal.register
+def _(refused: r.NoSuchGame) -> str:
+    return (f"There is no game called {escaped(repr(refused.slug))}. Games: "
+            f"{', '.join(refused.known) or 'none'}.")
+
+
+@refusal.register
+def _(refused: r.NoGameHere) -> str:
+    return "There is no game in this channel. Start one with `/game new`."
+
+
+@refusal.register
+def _(refused: r.NotStarted) -> str:
+    return "This game has not started yet: use the lobby's Start button."
+
+
+@refusal.register
+def _(refused: r.GameGone) -> str:
+    return "That choice has expired: this game no longer exists."
+
+
+@refusal.register
+def _(refused: r.GameEnded) -> str:
+    return "That choice has expired: this game is over. `/game new` starts another."
+
+
+@refusal.register
+def _(refused: r.ElsewhereButton) -> str:
+    return (f"That button belongs to a game in <#{refused.channel_id}>, not this channel, so "
+            f"it does nothing here.")
+
+
+@refusal.register
+def _(refused: r.NotPlaying) -> str:
+    if refused.waiting:
+        return (f"You are not playing in this game. It is {_names(refused.waiting)}'s "
+                f"turn.")
+    return "You are not playing in this game."
+
+
+@refusal.register
+def _(refused: r.NotYourTurn) -> str:
+    return f"It is not your turn: waiting for {_names(refused.waiting)}."
+
+
+def said(move: r.Said) -> str:
+    """A move in a few plain words."""
+    who = f"the AI for {escaped(move.name)}" if move.for_player else escaped(move.name)
+    return f"{who} {escaped(move.shown)}" if move.hidden else f"{who} played `{move.shown}`"
+
+
+@refusal.register
+def _(refused: r.Expired) -> str:
+    if not refused.since:
+        return f"That choice has expired: the game has moved on since it was offered. {SEE_BOARD}"
+    earlier = (f" (after {plural(refused.earlier, 'earlier move')})" if refused.earlier
+               else "")
+    return (f"That choice has expired. Since it was offered{earlier}: "
+            f"{'; '.join(said(m) for m in refused.since)}. {SEE_BOARD}")
+
+
+_ALREADY = {
+    "raced": "That move was already made: another action reached the game first, so yours "
+             "was not applied. See `/game board`.",
+    "twice": "That move was already made: the request reached the bot twice, and it was "
+             "played once.",
+    "busy": "The game is busy right now; your move was not applied. Try again in a moment.",
+    "lobby_busy": "The lobby is busy right now; try again.",
+    "lobby_changed": "The lobby changed while you clicked; try again.",
+    "undo": "The game moved on before your undo arrived; nothing was taken back.",
+    "leave": "The game changed while you were leaving; try again.",
+}
+
+
+@refusal.register
+def _(refused: r.AlreadyMade) -> str:
+    return _ALREADY.get(refused.reason, _ALREADY["raced"])
+
+
+@refusal.register
+def _(refused: r.Damaged) -> str:
+    if refused.manage:
+        return (f"The saved game #{refused.game_id} is damaged ({escaped(refused.what)}) and "
+                f"cannot be loaded. Use /game abort to clear it and start a new one. Ending "
+                f"it takes the Manage Channels permission.")
+    return (f"The saved game #{refused.game_id} is damaged ({escaped(refused.what)}), so it "
+            f"cannot be shown or played on. Use /game abort to clear it and start a new one.")
+
+
+@refusal.register
+def _(refused: r.BadSeats) -> str:
+    return (f"{refused.title} is for {refused.low} to {refused.high} players; `seats` must be "
+            f"in that range.")
+
+
+@refusal.register
+def _(refused: r.BadReminderHours) -> str:
+    return f"`reminder_hours` must be more than 0 and at most {refused.most:g}."
+
+
+@refusal.register
+def _(refused: r.ChannelTaken) -> str:
+    if refused.title is None:
+        return "This channel already has a game. Try again in a moment."
+    stage = "a lobby for" if refused.lobby else "a game of"
+    said = (f"This channel already has {stage} {refused.title}: one game per channel. Finish "
+            f"it, leave it with `/game leave`, or end it with `/game abort` (its host or anyone "
+            f"with Manage Channels). Or start yours in another channel.")
+    why = _NO_THREAD.get(refused.no_thread)
+    return f"{said} {why}" if why else said
+
+
+#: Why a game could not get a thread of its own (then a channel holds one game).
+_NO_THREAD = {
+    "off": "This server plays one game per channel: its admins turned game threads off "
+           "(`/settings`).",
+    "type": "Games get threads of their own only in a server's text channels.",
+    "permissions": "Each game could have a thread of its own here if I had the **Create "
+                   "Public Threads** and **Send Messages in Threads** permissions in this "
+                   "channel: ask a server admin.",
+}
+
+
+@refusal.register
+def _(refused: r.ManageServerOnly) -> str:
+    return "Only people with the Manage Server permission can change this server's settings."
+
+
+@refusal.register
+def _(refused: r.ThreadsFull) -> str:
+    return ("This server has as many active threads as Discord allows, so I cannot open a "
+            "thread for a new game. Finish or archive some threads and try again.")
+
+
+@refusal.register
+def _(refused: r.NotAGamesChannel) -> str:
+    where = ", ".join(f"<#{c}>" for c in refused.channels)
+    return f"Games are played in {where} on this server: start yours there."
+
+
+@refusal.register
+def _(refused: r.NotOver) -> str:
+    return "A rematch can be asked for once the game has ended with a result."
+
+
+@refusal.register
+def _(refused: r.NotAPlayer) -> str:
+    return "Only the players who finished this game can ask for its rematch."
+
+
+@refusal.register
+def _(refused: r.RematchOpened) -> str:
+    where = f" in <#{refused.channel_id}>" if refused.channel_id else ""
+    return f"This game's rematch is already open{where} (game {refused.game_id}): join it there."
+
+
+@refusal.register
+def _(refused: r.LobbyClosed) -> str:
+    return "That lobby has closed."
+
+
+@refusal.register
+def _(refused: r.AlreadyJoined) -> str:
+    return "You have already joined this game."
+
+
+@refusal.register
+def _(refused: r.LobbyFull) -> str:
+    return "This game is full."
+
+
+@refusal.register
+def _(refused: r.NotJoined) -> str:
+    return "You are not playing in this game." if refused.started else \
+        "You have not joined this game."
+
+
+@refusal.register
+def _(refused: r.NeedMorePlayers) -> str:
+    return (f"{refused.title} needs at least {refused.needed} players; {refused.joined} "
+            f"joined. Invite someone or add an AI seat.")
+
+
+@refusal.register
+def _(refused: r.PickCount) -> str:
+    return f"Choose from {refused.low} to {plural(refused.high, 'item')}."
+
+
+@refusal.register
+def _(refused: r.NothingToUndo) -> str:
+    return "There is nothing of yours to undo yet."
+
+
+@refusal.register
+def _(refused: r.NotYourLastMove) -> str:
+    return (f"You can only undo your own last move, before another player acts. The last "
+            f"player's move was {escaped(refused.name)}'s `{refused.shown}`.")
+
+
+@refusal.register
+def _(refused: r.CannotUndo) -> str:
+    if refused.unkept:
+        return (f"`{refused.shown}` was played before this version of the bot kept what undo "
+                f"needs, so it cannot be taken back.")
+    if refused.after is not None:
+        name, shown = refused.after
+        return (f"`{refused.shown}` cannot be taken back any more: {escaped(name)}'s "
+                f"`{shown}` after it revealed something new (a random draw or hidden "
+                f"information).")
+    return (f"`{refused.shown}` cannot be taken back: it revealed something new (a random "
+            f"draw or hidden information).")
+
+
+@refusal.register
+def _(refused: r.NoStandIn) -> str:
+    return "No AI is standing in for you in this game: your seat is yours."
+
+
+@refusal.register
+def _(refused: r.NoGameNumbered) -> str:
+    return (f"There is no game {refused.game_id} in this channel: `/game history` lists its "
+            f"games by number.")
+
+
+@refusal.register
+def _(refused: r.NeverStarted) -> str:
+    return f"Game {refused.game_id} never started, so there is nothing to see."
+
+
+@refusal.register
+def _(refused: r.EndedDamaged) -> str:
+    return (f"Game {refused.game_id} has ended, but its saved state is damaged, so it cannot "
+            f"be shown. `/game new` starts the next one.")
+
+
+@refusal.register
+def _(refused: r.NotAPlace) -> str:
+    if not refused.spots:
+        return f"{refused.title} has no places to zoom to."
+    shown = ", ".join(f"`{s}`" for s in refused.spots[:12])
+    more = " …" if len(refused.spots) > 12 else ""
+    return f"`{escaped(refused.zoom)}` is not a place on this board. Try {shown}{more}."
+
+
+@refusal.register
+def _(refused: r.NothingToDecide) -> str:
+    return "This game is over: there is nothing left to decide."
+
+
+@refusal.register
+def _(refused: r.NoHand) -> str:
+    if refused.ended:
+        return ("You did not play in this channel's last game, so you have no hand to see. "
+                "`/game board` shows its final board.")
+    return "You are not playing in this game, so you have no hand to see."
+
+
+@refusal.register
+def _(refused: r.VoteWhat) -> str:
+    return "Vote to give the seat to `ai` (for good) or to a `newcomer`."
+
+
+@refusal.register
+def _(refused: r.NotUpForVote) -> str:
+    return ("That player's seat is not up for a vote: the table votes only on a seat an AI "
+            "stands in for, or one whose player let every reminder pass.")
+
+
+@refusal.register
+def _(refused: r.OthersVote) -> str:
+    return "Only the other players at this table vote on a seat."
+
+
+@refusal.register
+def _(refused: r.AlreadySeated) -> str:
+    return "You already have a seat in this game."
+
+
+@refusal.register
+def _(refused: r.NoOpenSeat) -> str:
+    return ("No seat is open in this game: the table opens one by vote (`/game vote`) when an "
+            "AI has been standing in for someone.")
+
+
+@refusal.register
+def _(refused: r.QuietHoursIncomplete) -> str:
+    return ("Give all three: `timezone`, `quiet_from` and `quiet_to` (or none of them to turn "
+            "quiet hours off).")
+
+
+@refusal.register
+def _(refused: r.Away) -> str:
+    detail = refused.detail
+    if refused.problem == "hours":
+        return "Quiet hours are whole hours from 0 to 23."
+    if refused.problem == "same_hours":
+        return "Quiet hours must start and end at different hours."
+    if refused.problem == "zone":
+        return (f"`{escaped(str(detail.get('zone', '')))}` is not a time zone I know: use a "
+                f"name such as Europe/Berlin or America/New_York.")
+    if refused.problem == "short":
+        return "A vacation lasts at least one day."
+    if refused.problem == "overlap":
+        return ("That overlaps a vacation you already have: `/away back:True` ends the current "
+                "one first.")
+    if refused.problem == "allowance":
+        return (f"That would be {detail['total']:g} vacation days in {detail['year']}; you have "
+                f"{detail['left']:g} of {detail['allowance']} left that year.")
+    if refused.problem == "not_a_date":
+        return f"`{escaped(str(detail.get('text', '')))}` is not a date: write it as 2026-12-24."
+    return "That day is over: a vacation starts today or later."
+
+
+@refusal.register
+def _(refused: r.BadChoice) -> str:
+    if refused.option == "how":
+        return "Choose how you are reached: channel, dm or quiet."
+    return "Choose which reminders ping you: each, first or none."
+
+
+# --------------------------------------------------------------------------- news
+
+
+@singledispatch
+def news(item: n.News) -> str:
+    """What the board says a change did besides its moves."""
+    raise TypeError(f"no words for {type(item).__name__}")
+
+
+@news.register
+def _(item: n.Begins) -> str:
+    return f"{item.title} begins! {escaped(' '.join(item.setup))}".strip()
+
+
+@news.register
+def _(item: n.Left) -> str:
+    if item.last:
+        return f"{escaped(item.name)} left the game, and no players remain: the game is over."
+    return f"{escaped(item.name)} left the game; an AI took their seat."
+
+
+@news.register
+def _(item: n.StoodIn) -> str:
+    return (f"No move from {_names(item.names, ' and ')} after "
+            f"{plural(item.reminders, 'reminder')}: an AI stands in for them until they are "
+            f"back.")
+
+
+@news.register
+def _(item: n.Back) -> str:
+    return f"{escaped(item.name) or 'A player'} is back: the AI hands the seat back."
+
+
+@news.register
+def _(item: n.MovedOn) -> str:
+    return f"{listing([escaped(m) for m in item.names])} had not played yet; the game goes on now."
+
+
+@news.register
+def _(item: n.Undone) -> str:
+    also = f" and the {plural(item.ai_moves, 'AI move')} after it" if item.ai_moves else ""
+    return f"{escaped(item.name)} took back `{item.shown}`{also}."
+
+
+@news.register
+def _(item: n.SeatGiven) -> str:
+    name = escaped(item.name)
+    if item.to == "ai":
+        return (f"The table gives {name}'s seat to the AI for good ({item.votes} of "
+                f"{item.voters} votes).")
+    return (f"The table opens {name}'s seat for a new player ({item.votes} of {item.voters} "
+            f"votes): `/game sit` takes it, and the AI plays it meanwhile.")
+
+
+@news.register
+def _(item: n.SeatTaken) -> str:
+    return f"{escaped(item.name)} takes the open seat ({escaped(item.previous)}'s)."

@@ -1,0 +1,434 @@
+"""Requests the bot turns down, as values.
+
+Below the Discord layer a refusal carries data (which limit, until when, whose
+move), never words: :mod:`bot.discord.words` writes what the person reads. A
+refusal changes nothing; it is raised before anything is stored or posted.
+
+Every refusal is a :class:`~bot.games.engine.GameError`, so code that lets a
+player's mistake pass quietly (autocomplete, for one) treats them alike. Its
+``str()`` is its class name and data, for logs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from bot.games.engine import GameError
+
+
+@dataclass(eq=False)
+class Refused(GameError):
+    """A request turned down. Subclasses carry what the words need, keyword-only."""
+
+    def __post_init__(self) -> None:
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        data = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"{type(self).__name__}({data})"
+
+
+# --------------------------------------------------------------------------- limits
+
+
+@dataclass(eq=False, kw_only=True)
+class LimitReached(Refused):
+    """A bound of :class:`~bot.limits.Limits` is reached: ``limit`` names it
+    (``lobbies``, ``games``, ``server_games``), ``allowed`` is its figure."""
+
+    limit: str
+    allowed: int
+
+
+@dataclass(eq=False, kw_only=True)
+class CoolingDown(Refused):
+    """The person made a request of kind ``what`` too recently; again from ``until``."""
+
+    what: str
+    until: float
+
+
+@dataclass(eq=False, kw_only=True)
+class Busy(Refused):
+    """Too many heavy pictures wait in line; try again from ``retry_at``."""
+
+    retry_at: float
+
+
+@dataclass(eq=False, kw_only=True)
+class OutOfRange(Refused):
+    """An option's value lies outside what the bot can use: ``option`` names it,
+    ``reason`` is ``too_far`` (a date too far ahead) or ``too_large`` (a number or id)."""
+
+    option: str
+    reason: str
+
+
+# --------------------------------------------------------------------------- finding the game
+
+
+@dataclass(eq=False, kw_only=True)
+class NoSuchGame(Refused):
+    """No registered game is called ``slug``; ``known`` are the slugs there are."""
+
+    slug: str
+    known: tuple[str, ...]
+
+
+@dataclass(eq=False, kw_only=True)
+class NoGameHere(Refused):
+    """The channel (or thread) holds no game."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotStarted(Refused):
+    """The game is still a lobby."""
+
+
+@dataclass(eq=False, kw_only=True)
+class GameGone(Refused):
+    """The game a button names no longer exists."""
+
+
+@dataclass(eq=False, kw_only=True)
+class GameEnded(Refused):
+    """A choice made for a game that is over."""
+
+
+@dataclass(eq=False, kw_only=True)
+class ElsewhereButton(Refused):
+    """A button of a game in another channel (``channel_id``) clicked here."""
+
+    channel_id: int
+
+
+@dataclass(eq=False, kw_only=True)
+class NotPlaying(Refused):
+    """The person has no seat in the game; ``waiting`` names those it waits for."""
+
+    waiting: tuple[str, ...] = ()
+
+
+@dataclass(eq=False, kw_only=True)
+class NotYourTurn(Refused):
+    """The person may not act now; ``waiting`` names those the game waits for."""
+
+    waiting: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Said:
+    """A move as it may be told to anybody: who, and what (its public form when hidden)."""
+
+    name: str
+    shown: str
+    hidden: bool = False
+    #: An AI chose it for the player of this seat (a stand-in).
+    for_player: bool = False
+
+
+@dataclass(eq=False, kw_only=True)
+class Expired(Refused):
+    """The decision a button was made for is no longer open for the clicker; ``since``
+    tells the moves made since it was offered (the last few), ``earlier`` how many
+    before those."""
+
+    since: tuple[Said, ...] = ()
+    earlier: int = 0
+
+
+@dataclass(eq=False, kw_only=True)
+class AlreadyMade(Refused):
+    """Another change reached the game first, so this one was not made. ``reason``:
+    ``raced`` (a move was made first), ``twice`` (the request arrived twice, and made
+    its move once), ``busy`` (it lost every race), ``lobby_busy``, ``lobby_changed``,
+    ``undo`` or ``leave`` (the game moved on before it)."""
+
+    reason: str
+
+
+@dataclass(eq=False, kw_only=True)
+class Damaged(Refused):
+    """The saved game ``game_id`` cannot be read (``what`` is wrong with it): only an
+    abort clears it, and ``manage`` says that takes Manage Channels."""
+
+    game_id: int
+    what: str
+    manage: bool = False
+
+
+# --------------------------------------------------------------------------- lobbies
+
+
+@dataclass(eq=False, kw_only=True)
+class BadSeats(Refused):
+    """``seats`` outside what the game ``title`` allows."""
+
+    title: str
+    low: int
+    high: int
+
+
+@dataclass(eq=False, kw_only=True)
+class BadReminderHours(Refused):
+    """``reminder_hours`` not more than 0 and at most ``most``."""
+
+    most: float
+
+
+@dataclass(eq=False, kw_only=True)
+class ChannelTaken(Refused):
+    """The channel already holds a game (``title``, or none when it is unknown; ``lobby``
+    when it is still a lobby); one game per channel."""
+
+    title: str | None
+    lobby: bool
+    #: Why the game could not have a thread of its own here ("" when nobody asked:
+    #: ``off`` the server turned threads off, ``type`` a channel without threads,
+    #: ``permissions`` the bot may not create or post in threads here).
+    no_thread: str = ""
+
+
+@dataclass(eq=False, kw_only=True)
+class ManageServerOnly(Refused):
+    """A server's settings are changed by people with Manage Server only."""
+
+
+@dataclass(eq=False, kw_only=True)
+class ThreadsFull(Refused):
+    """Discord's cap on a server's active threads is reached (its error 160006)."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotAGamesChannel(Refused):
+    """The server lets games open only in ``channels``."""
+
+    channels: tuple[int, ...]
+
+
+@dataclass(eq=False, kw_only=True)
+class NotOver(Refused):
+    """A rematch of a game that has not ended with a result."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotAPlayer(Refused):
+    """A rematch asked by someone who did not finish the game at its table."""
+
+
+@dataclass(eq=False, kw_only=True)
+class RematchOpened(Refused):
+    """The game's rematch is already open (game ``game_id``, played in ``channel_id``)."""
+
+    game_id: int
+    channel_id: int | None
+
+
+@dataclass(eq=False, kw_only=True)
+class LobbyClosed(Refused):
+    """The lobby has started or closed."""
+
+
+@dataclass(eq=False, kw_only=True)
+class AlreadyJoined(Refused):
+    """The person already has a seat."""
+
+
+@dataclass(eq=False, kw_only=True)
+class LobbyFull(Refused):
+    """Every seat is taken."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotJoined(Refused):
+    """The person has no seat to leave (``started``: in a game under way)."""
+
+    started: bool = False
+
+
+@dataclass(eq=False, kw_only=True)
+class NeedMorePlayers(Refused):
+    """``title`` needs ``needed`` players; ``joined`` have."""
+
+    title: str
+    needed: int
+    joined: int
+
+
+@dataclass(eq=False, kw_only=True)
+class HostOnly(Refused):
+    """Only the lobby's host (``host``, a user id, or none) may do ``what``:
+    ``start``, ``add_ai`` or ``remove``."""
+
+    what: str
+    host: int | None
+
+
+@dataclass(eq=False, kw_only=True)
+class RemovedFromLobby(Refused):
+    """The host removed this person from the lobby; they cannot join it again."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotInLobby(Refused):
+    """The seat the host asked to remove is no longer in the lobby."""
+
+
+@dataclass(eq=False, kw_only=True)
+class HostCannotRemoveSelf(Refused):
+    """The host asked to remove their own seat (they leave instead)."""
+
+
+@dataclass(eq=False, kw_only=True)
+class MayNotEnd(Refused):
+    """Ending the game takes its host or Manage Channels (``host``: a user id or none;
+    ``started``: the game is under way, where only a host still seated may end it)."""
+
+    host: int | None
+    started: bool
+
+
+@dataclass(eq=False, kw_only=True)
+class OthersStillPlaying(Refused):
+    """The host may not end a game under way while other people still play it: the
+    game is theirs too. ``players`` counts them."""
+
+    players: int
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(eq=False, kw_only=True)
+class PickCount(Refused):
+    """A several-at-once menu takes from ``low`` to ``high`` items."""
+
+    low: int
+    high: int
+
+
+@dataclass(eq=False, kw_only=True)
+class NothingToUndo(Refused):
+    """The person has made no move that undo could take back."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotYourLastMove(Refused):
+    """Another player acted since: ``name`` played ``shown`` last."""
+
+    name: str
+    shown: str
+
+
+@dataclass(eq=False, kw_only=True)
+class CannotUndo(Refused):
+    """``shown`` revealed or drew something (``after``: a later move, ``(name, shown)``,
+    did), or was made before undo was kept (``unkept``)."""
+
+    shown: str
+    after: tuple[str, str] | None = None
+    unkept: bool = False
+
+
+@dataclass(eq=False, kw_only=True)
+class NoStandIn(Refused):
+    """No AI stands in for the person: their seat is theirs."""
+
+
+# --------------------------------------------------------------------------- looking
+
+
+@dataclass(eq=False, kw_only=True)
+class NoGameNumbered(Refused):
+    """No game ``game_id`` was played in this channel."""
+
+    game_id: int
+
+
+@dataclass(eq=False, kw_only=True)
+class NeverStarted(Refused):
+    """Game ``game_id`` never started: there is nothing to see."""
+
+    game_id: int
+
+
+@dataclass(eq=False, kw_only=True)
+class EndedDamaged(Refused):
+    """Game ``game_id`` has ended, but its saved state cannot be read."""
+
+    game_id: int
+
+
+@dataclass(eq=False, kw_only=True)
+class NotAPlace(Refused):
+    """``zoom`` is no place of the game ``title`` (``spots`` are; none: it has none)."""
+
+    title: str
+    zoom: str
+    spots: tuple[str, ...] = ()
+
+
+@dataclass(eq=False, kw_only=True)
+class NothingToDecide(Refused):
+    """The game is over: there is no private choice left."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NoHand(Refused):
+    """The person has no seat, so no private view (``ended``: of the last ended game)."""
+
+    ended: bool = False
+
+
+# --------------------------------------------------------------------------- seats and votes
+
+
+@dataclass(eq=False, kw_only=True)
+class VoteWhat(Refused):
+    """A vote gives a seat to the AI or to a newcomer, nothing else."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotUpForVote(Refused):
+    """The seat is neither stood in for nor silent past its last reminder."""
+
+
+@dataclass(eq=False, kw_only=True)
+class OthersVote(Refused):
+    """Only the other players at the table vote on a seat."""
+
+
+@dataclass(eq=False, kw_only=True)
+class AlreadySeated(Refused):
+    """The person already has a seat in the game."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NoOpenSeat(Refused):
+    """No seat is open to a newcomer."""
+
+
+# --------------------------------------------------------------------------- people
+
+
+@dataclass(eq=False, kw_only=True)
+class QuietHoursIncomplete(Refused):
+    """Quiet hours take a time zone and both hours, or none of them."""
+
+
+@dataclass(eq=False, kw_only=True)
+class Away(Refused):
+    """Quiet hours or a vacation that cannot be kept; ``problem`` says why
+    (``hours``, ``same_hours``, ``zone``, ``short``, ``overlap``, ``allowance``,
+    ``not_a_date``, ``day_over``), with what the words need in ``detail``."""
+
+    problem: str
+    detail: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(eq=False, kw_only=True)
+class BadChoice(Refused):
+    """An option outside its choices: ``option`` and the ``choices`` it has."""
+
+    option: str
+    choices: tuple[str, ...]

@@ -1,0 +1,80 @@
+"""What a change did besides its moves, as values: told above the moves on the board.
+
+The tables report news as data; the Discord layer words it (:mod:`bot.discord.words`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class News:
+    """Something a change did besides the moves it made."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Begins(News):
+    """The game ``title`` begins; ``setup`` is what its set-up told everybody."""
+
+    title: str
+    setup: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Left(News):
+    """``name`` left the game: an AI took the seat, or (``last``) no player remains and
+    the game is over."""
+
+    name: str
+    last: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoodIn(News):
+    """After ``reminders`` unanswered reminders, an AI stands in for ``names``."""
+
+    names: tuple[str, ...]
+    reminders: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Back(News):
+    """``name`` is back: the AI standing in hands the seat back."""
+
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MovedOn(News):
+    """AI seats (``names``) had not played yet (a save that failed, a stop); now they have."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Undone(News):
+    """``name`` took back ``shown`` and the ``ai_moves`` AI moves that answered it."""
+
+    name: str
+    shown: str
+    ai_moves: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatGiven(News):
+    """The table gave ``name``'s seat ``to`` the AI for good (``ai``) or opened it for a new
+    player (``newcomer``), by ``votes`` of ``voters`` votes."""
+
+    name: str
+    to: str
+    votes: int
+    voters: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatTaken(News):
+    """``name`` took the open seat that was ``previous``'s."""
+
+    name: str
+    previous: str

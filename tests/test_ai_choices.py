@@ -1,0 +1,56 @@
+"""The AIs made faster choose as they did: every case of tests/ai_choices/ (recorded from
+the AI before it was made faster, by tests/ai_choices/record.py) plays the same moves,
+and the AI gives every legal action the very same value at every move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from ai_choices.record import play
+
+from bot.games import GAMES
+
+HERE = Path(__file__).resolve().parent / "ai_choices"
+CASES = [(path.stem, n) for path in sorted(HERE.glob("*.json"))
+         for n in range(len(json.loads(path.read_text(encoding="utf-8"))["cases"]))]
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES, ids=lambda v: str(v))
+def test_the_ai_chooses_and_values_as_recorded(slug: str, n: int) -> None:
+    recorded = json.loads((HERE / f"{slug}.json").read_text(encoding="utf-8"))["cases"][n]
+    again = play(GAMES[slug], recorded["seed"], recorded["players"], recorded["rules"])
+    assert again["log"] == recorded["log"]
+    changed = [i for i, (a, b) in enumerate(zip(again["values"], recorded["values"],
+                                                strict=True)) if a != b]
+    assert not changed, f"the AI valued the legal actions differently at moves {changed}"
+
+
+def test_every_game_whose_ai_was_made_faster_has_recorded_choices() -> None:
+    assert {path.stem for path in HERE.glob("*.json")} >= {"sugartopia", "sugar-heist"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sugartopias_fast_values_are_the_whole_table_ones_on_tables_random_play_makes(
+        seed: int) -> None:
+    """Sugartopia's AI values a placement from the areas it changes; played on a whole copy
+    of the table (the way it was) every value is the same, on tables that random moves
+    make as well as the AI's."""
+    from bot.games.engine import SeatInfo
+    from bot.games.rng import Rng
+    from bot.games.sugartopia.ai import action_values, reference_values
+
+    game = GAMES["sugartopia"]
+    state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(2 + seed % 3)], 900 + seed)
+    pick = Rng.from_seed(seed)
+    checked = 0
+    while game.to_act(state):
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        view = game.view(state, seat)
+        assert action_values(view, legal) == reference_values(view, legal)
+        checked += 1
+        action = pick.choice(legal) if pick.below(2) else game.ai_action(state, seat)
+        state = game.apply(state, seat, action).state
+    assert checked > 20

@@ -1,0 +1,159 @@
+"""One frame for every game's picture: the header follows the view's envelope (``view["table"]``)
+and nothing else, palettes are drawn from real views, and no game renderer keeps a helper of
+its own that ``renderers.common`` already has."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import inspect
+import io
+from typing import Any
+
+import pytest
+from picture_games import views
+from PIL import Image, ImageChops
+
+import bot.games
+import renderers.common
+from renderers.common import BANNER_H, TITLE_H, Header, Sample, table_of
+
+SLUGS = sorted(bot.games.GAMES)
+Box = tuple[int, int, int, int]
+
+
+def _module(slug: str) -> Any:
+    return importlib.import_module(bot.games.CATALOGUE[slug].renderer_module)
+
+
+def _picture(slug: str, view: dict[str, Any]) -> Image.Image:
+    return Image.open(io.BytesIO(_module(slug).render(view))).convert("RGB")
+
+
+def _headers(slug: str, view: dict[str, Any],
+             monkeypatch: pytest.MonkeyPatch) -> tuple[Image.Image, list[tuple[Header, Box]]]:
+    """The picture of ``view`` and every header drawn in it, with the box each covers."""
+    _module(slug)._palette()  # made once, from pictures with headers of their own
+    drawn: list[tuple[Header, Box]] = []
+    real = Header.draw
+
+    def spy(self: Header, image: Image.Image, draw: Any, x: int, y: int) -> int:
+        drawn.append((self, (x, y, x + self.width, y + self.height)))
+        return real(self, image, draw, x, y)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Header, "draw", spy)
+        picture = _picture(slug, view)
+    return picture, drawn
+
+
+def _mid_game(slug: str) -> dict[str, Any]:
+    """A real public view half-way through an AI game, with one seat to act."""
+    for _, view, _ in views(slug)[1:5]:
+        if len(view["table"]["acting"]) == 1:
+            return copy.deepcopy(view)
+    raise AssertionError(f"no {slug} view with one seat to act")
+
+
+def _differ(a: Image.Image, b: Image.Image, box: Box) -> bool:
+    return ImageChops.difference(a.crop(box), b.crop(box)).getbbox() is not None
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_picture_draws_the_header_once_from_its_envelope(slug, monkeypatch):
+    view = _mid_game(slug)
+    picture, headers = _headers(slug, view, monkeypatch)
+    assert len(headers) == 1, f"{slug} drew {len(headers)} headers"
+    header, box = headers[0]
+    table = table_of(view)
+    assert header.table == table
+    # The banner is filled with the colour of the seat to act, beside its name.
+    banner_top = box[1] + (TITLE_H if header.title else 0)
+    seat = table.acting[0]
+    assert picture.getpixel((box[2] - 6, banner_top + BANNER_H // 2)) == table.rgb(seat)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_header_changes_with_who_acts_and_the_result(slug, monkeypatch):
+    view = _mid_game(slug)
+    picture, [(_, box)] = _headers(slug, view, monkeypatch)
+    seats = len(view["table"]["seats"])
+    other = (view["table"]["acting"][0] + 1) % seats
+
+    acting = copy.deepcopy(view)
+    acting["table"].update(acting=[other], decision=None)
+    changed, [(header, _)] = _headers(slug, acting, monkeypatch)
+    assert header.table.acting == (other,)
+    assert _differ(picture, changed, box), f"{slug}: the header ignores who acts"
+
+    over = copy.deepcopy(view)
+    over["table"].update(acting=[], decision=None, result={
+        "ranking": [[other], [s for s in range(seats) if s != other]],
+        "scores": {str(s): 1 for s in range(seats)}, "summary": "A result in the envelope."})
+    ended, [(header, _)] = _headers(slug, over, monkeypatch)
+    assert header.table.over and header.lines == ("A result in the envelope.",)
+    assert _differ(picture, ended, box), f"{slug}: the header ignores the result"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_header_reads_nothing_but_the_envelope(slug, monkeypatch):
+    """The game's own fields that once told whose turn it was say otherwise here; the
+    header, drawn from the envelope, does not change."""
+    view = _mid_game(slug)
+    picture, [(_, box)] = _headers(slug, view, monkeypatch)
+    misled = copy.deepcopy(view)
+    seats = len(view["table"]["seats"])
+    someone_else = (view["table"]["acting"][0] + 1) % seats
+    misled.update(to_act=[someone_else], over=True,
+                  result={"ranking": [[someone_else]], "scores": {}, "summary": "Not so."})
+    if isinstance(misled.get("turn"), int):
+        misled["turn"] = someone_else
+    again, _ = _headers(slug, misled, monkeypatch)
+    assert not _differ(picture, again, box), f"{slug}: the header reads the game's fields"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_palettes_are_drawn_from_views_the_game_itself_made(slug, monkeypatch):
+    module = _module(slug)
+    game = bot.games.GAMES[slug]
+    assert module.PALETTE_GAMES and all(isinstance(s, Sample) for s in module.PALETTE_GAMES)
+    made: list[dict[str, Any]] = []
+    drawn: list[dict[str, Any]] = []
+    real_view, real_draw = game.view, module._draw
+
+    def view_spy(state: Any, seat: int | None) -> dict[str, Any]:
+        made.append(real_view(state, seat))
+        return made[-1]
+
+    def draw_spy(view: dict[str, Any]) -> Image.Image:
+        drawn.append(view)
+        return real_draw(view)
+
+    module._palette.cache_clear()
+    renderers.common.real_views.cache_clear()
+    try:
+        monkeypatch.setattr(game, "view", view_spy)
+        monkeypatch.setattr(module, "_draw", draw_spy)
+        module._palette()
+    finally:
+        monkeypatch.undo()
+        module._palette.cache_clear()
+        renderers.common.real_views.cache_clear()
+    assert drawn, f"{slug}: no view drawn for its palette"
+    assert all(any(view is real for real in made) for view in drawn), \
+        f"{slug}: its palette is drawn from views the game did not make"
+    assert all("table" in view for view in drawn)
+
+
+def test_no_game_renderer_keeps_its_own_copy_of_a_shared_helper():
+    shared = {name for name, value in vars(renderers.common).items()
+              if inspect.isfunction(value) and value.__module__ == "renderers.common"}
+    old = {"_fit", "_write", "_text", "_short", "_lines", "_wrapped", "_canvas", "_sprite",
+           "_paste", "_stamp", "_outlined", "_MEASURE", "_sample_view", "_sample_views",
+           "_sample_sheet", "_power_sample", "with_ending", "_seat_order", "_status"}
+    for slug in SLUGS:
+        module = _module(slug)
+        own = {name for name, value in vars(module).items()
+               if getattr(value, "__module__", None) == module.__name__}
+        assert not own & (shared | old), f"{module.__name__} redefines {sorted(own & old)}"
+        assert "_MEASURE" not in vars(module)
