@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.games.engine import Action, Decision, Game, OptionSpec, Result, State, Turn, View
+from bot.games.engine import (
+    Action,
+    Decision,
+    Game,
+    Lookahead,
+    OptionSpec,
+    Result,
+    State,
+    Turn,
+    View,
+)
 from bot.games.grid import Cell, adjacent, cell_name, parse_cell
 from bot.games.pieces import bag_add, bag_draw, bag_size, next_seat, rank_by
 from bot.games.rng import Rng
@@ -13,6 +23,7 @@ from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
 from bot.games.sugar_blast import powers as pw
 from bot.games.sugar_blast.ai import action_value, choose
+from bot.games.sugar_blast.search import choose_strong
 from bot.games.words import article
 
 _CELL = r"([a-z][0-9]{1,2})"
@@ -37,6 +48,9 @@ class SugarBlast(Game):
     has_joint_decisions = False
     has_chance = True
     has_content_files = True
+    # The easy AI plays a random legal move this share of the time: it then beats random
+    # players and loses to the greedy baseline most of the time (docs/benchmarks.md).
+    ai_easy_slips = 0.75
     options = (
         OptionSpec("objective", "Which objective card to play (random draws one).", "choice",
                    "random", choices=("random", *(o["id"] for o in obj.objectives()))),
@@ -785,6 +799,10 @@ class SugarBlast(Game):
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
+
+    def ai_strong(self, view: View, legal: list[Action], rng: Rng, look: Lookahead) -> Action:
+        """The search (``search.py``): its move and the next reply, over sampled refills."""
+        return choose_strong(view, legal, rng, look)
 
     # ----------------------------------------------------------------- helpers
 

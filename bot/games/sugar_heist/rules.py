@@ -68,6 +68,9 @@ class SugarHeist(Game):
     has_joint_decisions = False
     has_chance = True
     has_content_files = True
+    # The easy AI plays a random legal move this share of the time: it then beats random
+    # players and stays below its fair share against greedy ones (docs/benchmarks.md).
+    ai_easy_slips = 0.9
     phases = ("target", "prep", "heist")
     options = (
         OptionSpec("rounds", "Rounds to play (0: one per player, as the rulebook says).", "int",
