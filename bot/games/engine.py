@@ -548,13 +548,16 @@ class Game(ABC):
             acting    [int]        seats that may act now (empty once it is over)
             decision  {"kind", "seats", "joint", "answered"} | None   the open decision
             result    {"ranking": [[int]], "scores": {seat: int}, "summary"} | None
+            scores    [int]        each seat's score so far (:meth:`scores`)
             seats     [{"name", "ai", "colour"}]   colour: a name of colours.PAINTS
 
-        Everything in it is public: who has answered a joint decision, never what.
+        Everything in it is public: who has answered a joint decision, never what; the
+        scores are those of the state as the viewer knows it (scores are public).
         """
         top = self.top(state)
         result = self.result(state)
         colours = self.seat_colours
+        scores = self.scores(state)
         return {
             "viewer": seat,
             "move": int(state["move"]),
@@ -563,6 +566,7 @@ class Game(ABC):
                 "kind": top.kind, "seats": list(top.seats), "joint": top.joint,
                 "answered": list(top.answered)},
             "result": None if result is None else result.to_json(),
+            "scores": [int(scores.get(i, 0)) for i in range(len(state["seats"]))],
             "seats": [{"name": str(s["name"]), "ai": bool(s["ai"]),
                        "colour": colours[i % len(colours)]}
                       for i, s in enumerate(state["seats"])],
@@ -580,16 +584,28 @@ class Game(ABC):
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         """The AI policy: choose from ``legal`` seeing only ``view``."""
 
-    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
-        """Why the AI standing in for an absent player made the move that led from
-        ``before`` to ``after``, in one short sentence everybody may read (the player
-        who comes back reads it in the log), or ``None`` when it is not cheap to say.
-        By default, the points the move scored (scores are public in every view).
+    def stand_in_reason(self, before: View, after: View, seat: int,
+                        move: str) -> str | None:
+        """Why the AI standing in for an absent player made the move ``move`` (its public
+        notation) that led from ``before`` to ``after``, in one short sentence everybody
+        may read (the player who comes back reads it in the log), or ``None`` when it is
+        not cheap to say.
+
+        ``before`` and ``after`` are spectators' views (:meth:`reason_for` passes
+        ``view(state, None)``), never states: what a sentence drawn from them says,
+        everybody may see. By default, the points the move scored (``table["scores"]``).
         """
-        gained = self.scores(after).get(seat, 0) - self.scores(before).get(seat, 0)
+        gained = after["table"]["scores"][seat] - before["table"]["scores"][seat]
         if gained <= 0:
             return None
         return f"It chose this move to score {gained} {'point' if gained == 1 else 'points'}."
+
+    def reason_for(self, before: State, outcome: Outcome, seat: int) -> str | None:
+        """Why the stand-in for ``seat`` made the move of ``outcome`` (applied to
+        ``before``): :meth:`stand_in_reason` told only the spectators' views before and
+        after and the move as everybody else reads it, so it cannot give a secret away."""
+        return self.stand_in_reason(self.view(before, None), self.view(outcome.state, None),
+                                    seat, outcome.public or outcome.action.notation)
 
     def ai_strong(self, view: View, legal: list[Action], rng: Rng,
                   look: Lookahead) -> Action:
@@ -1239,8 +1255,10 @@ class Hooks(Protocol):
     def ai_strong(self, view: View, legal: list[Action], rng: Rng,
                   look: Lookahead) -> Action:
         """The strong AI, which may search worlds the seat cannot tell apart."""
-    def stand_in_reason(self, before: State, after: State, seat: int) -> str | None:
-        """Why the stand-in AI chose its move, in one public sentence (default: points)."""
+    def stand_in_reason(self, before: View, after: View, seat: int,
+                        move: str) -> str | None:
+        """Why the stand-in AI chose its move, in one public sentence, from spectators'
+        views only (default: points)."""
     def upgrade(self, state: State) -> State:
         """Carry a state of an older rules version over (default: refuse)."""
 
@@ -1261,7 +1279,7 @@ SERVICES: dict[str, str] = {
     "replay": "", "check_replayable": "upgrade", "plays_rules": "older_rules",
     "ask": "", "top": "", "open_decisions": "", "answer_of": "", "decision_view": "",
     "token": "", "start_phases": "begin_phase", "next_phase": "begin_phase",
-    "round_of": "", "phase_of": "", "seat_name": "",
+    "round_of": "", "phase_of": "", "seat_name": "", "reason_for": "stand_in_reason",
 }
 
 

@@ -640,7 +640,7 @@ class TablesBase:
         events = tuple(line for line in public if line)
         if user_id is None and (seat_record.standing_in or seat_record.open):
             # The player who comes back learns why the AI played for them as it did.
-            reason = game.stand_in_reason(plan.state, outcome.state, seat)
+            reason = game.reason_for(plan.state, outcome, seat)
             events += (reason,) if reason else ()
         shown = outcome.public or outcome.action.notation
         hidden = shown != outcome.action.notation

@@ -876,6 +876,29 @@ class CandyMonsters(Game):
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
+    def stand_in_reason(self, before: View, after: View, seat: int,
+                        move: str) -> str | None:
+        """The monster it bought (and the start-of-turn sugar its sets now give), or, once
+        a Black Candy's feeding is revealed, that it fed every monster without a black
+        cube. A feeding answer is secret until all have answered: before that the
+        spectators' view shows nothing of it, and nothing is said."""
+        was, now = before["players"][seat], after["players"][seat]
+        had = {m["id"] for m in was["monsters"]}
+        bought = [m["id"] for m in now["monsters"] if m["id"] not in had]
+        if bought:
+            card = after["cards"][bought[0]]
+            if now["set_sugar"] > was["set_sugar"]:
+                return (f"It chose this move to buy the {card['name']}: its sets of monsters "
+                        f"now give {now['set_sugar']} sugar at the start of its turn.")
+            return (f"It chose this move to buy the {card['name']}, worth "
+                    f"{plural(card['value'], 'candy', 'candies')} at the end.")
+        fed = (after["last_feeding"] or {}).get(str(seat))
+        revealed = after["black_candies"]["resolved"] > before["black_candies"]["resolved"]
+        if revealed and fed is not None and fed["meals"] and not fed["black"] \
+                and not fed["gone"]:
+            return "It chose this feeding so that every monster ate and it took no black cube."
+        return None
+
     @staticmethod
     def _names_list(state: State) -> list[str]:
         return [s["name"] for s in state["seats"]]

@@ -800,6 +800,22 @@ class SugarBlast(Game):
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
+    def stand_in_reason(self, before: View, after: View, seat: int,
+                        move: str) -> str | None:
+        """Completing the objective card, coming closer to it, or else the size of the
+        swap's Blast (all on the board and the seats' kept candies, which are public)."""
+        name = after["objective"]["name"]
+        had, has = before["seats"][seat]["progress"], after["seats"][seat]["progress"]
+        needed = after["seats"][seat]["needed"]
+        if has > had:
+            if has == needed:
+                return f"It chose this move to complete the objective, {name}."
+            return f"It chose this move to come closer to {name}: {has} of {needed}."
+        last = after["last"]
+        if move.startswith("swap ") and last and last["seat"] == seat and last["blasted"]:
+            return f"It chose this move for a Blast of {len(last['blasted'])} candies."
+        return None
+
     def ai_strong(self, view: View, legal: list[Action], rng: Rng, look: Lookahead) -> Action:
         """The search (``search.py``): its move and the next reply, over sampled refills."""
         return choose_strong(view, legal, rng, look)

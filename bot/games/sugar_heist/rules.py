@@ -849,6 +849,41 @@ class SugarHeist(Game):
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
+    def stand_in_reason(self, before: View, after: View, seat: int,
+                        move: str) -> str | None:
+        """The room its heist cleared, the pass bonus, the costume it bought for its next
+        heist, or the hideout it built against its attacker. A card built face down is
+        never named: ``move`` is what everybody read ("built a $2 encounter ...")."""
+        was, now = before["seats"][seat], after["seats"][seat]
+        names = [s["name"] for s in after["seats"]]
+        heist = after["heist"] or after["last"]
+        if move.startswith("pay ") and heist and heist["attacker"] == seat:
+            gained = now["candy"] - was["candy"]
+            if gained > 0:
+                return (f"It chose this move to clear a room of "
+                        f"{possessive(names[heist['defender']])} hideout and gain "
+                        f"{gained} candy.")
+            return None
+        if move == "pass":
+            bonus = now["money"] - was["money"]
+            return f"It passed now to take the ${bonus} bonus." if bonus > 0 else None
+        target = next((t for t in after["targets"] if seat in t), None)
+        if move.startswith("buy ") and target is not None:
+            bought = [c["key"] for c in now["costumes"]]
+            for c in was["costumes"]:
+                bought.remove(c["key"])
+            defender = next(d for a, d in after["targets"] if a == seat)
+            if bought and defender != seat:
+                costume = after["cards"][bought[0]]["name"]
+                return (f"It chose this move to take the {costume} costume into its heist on "
+                        f"{possessive(names[defender])} hideout.")
+        if move.startswith("built ") and target is not None:
+            attacker = next(a for a, d in after["targets"] if d == seat)
+            if attacker != seat:
+                return (f"It chose this move to guard its hideout against "
+                        f"{possessive(names[attacker])} heist.")
+        return None
+
 
 def _missing(pool: list[int], values: list[int]) -> list[int]:
     """Values not covered by ``pool`` (counting repeats)."""

@@ -12,7 +12,7 @@ from bot.games.sugartopia.ai import action_values, choose
 from bot.games.sugartopia.board import Area, Table, area_name, new_entry, score_area
 from bot.games.sugartopia.tiles import CASTLE, GINGERMAN, ROTATIONS, SIDE_NAMES, Card, Pos
 from bot.games.sugartopia.view import build_view
-from bot.games.words import article, plural
+from bot.games.words import article, listing, plural
 
 _SPOT = r"([a-z][0-9]{1,3})"
 _PLACE = re.compile(
@@ -537,6 +537,37 @@ class Sugartopia(Game):
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
+
+    def stand_in_reason(self, before: View, after: View, seat: int,
+                        move: str) -> str | None:
+        """The area it completed (and the cubes it took there), its Gingerman's route
+        home, or the areas its card joined: the table is public, only hands are not."""
+        was, now = before["seats"][seat], after["seats"][seat]
+        closed = {a["number"] for a in before["areas"] if a["done"]}
+        # An area still open when the game ends is scored then, not completed.
+        completed = sorted((a["number"], a["name"]) for a in after["areas"]
+                           if a["done"] and not a["open"] and a["number"] not in closed)
+        if completed:
+            took = _cubes(now["sugar"] - was["sugar"], now["honey"] - was["honey"])
+            taking = f", taking {took}" if took != "nothing" else ""
+            return (f"It chose this move to complete {listing([n for _, n in completed])}"
+                    f"{taking}.")
+        old = next((r for r in before["routes"] if r["seat"] == seat), None)
+        new = next((r for r in after["routes"] if r["seat"] == seat), None)
+        if new is not None and new["reached"] and (
+                old is None or not old["reached"] or new["cookies"] > old["cookies"]):
+            return (f"It chose this move for a Gingerman route home worth "
+                    f"{plural(new['cookies'], 'cookie')}.")
+        if move.startswith("place "):
+            area_of = {tuple(r): (a["number"], a["name"])
+                       for a in before["areas"] for r in a["regions"]}
+            for area in after["areas"]:
+                joined = sorted({area_of[tuple(r)] for r in area["regions"]
+                                 if tuple(r) in area_of})
+                if len(joined) > 1:
+                    names = listing([n for _, n in joined])
+                    return f"It chose this move to join {names} into one area."
+        return None
 
 
 def _where(table: Table, area: Area) -> str:

@@ -729,6 +729,23 @@ class Sugarworks(Game):
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
+    def stand_in_reason(self, before: View, after: View, seat: int,
+                        move: str) -> str | None:
+        """An order it finished, else the stars its candies earned by shipping or from a
+        colourful blanket order: completed orders and points are public, hands are not."""
+        was, now = before["seats"][seat], after["seats"][seat]
+        done = {o["id"] for o in was["completed"]}
+        finished = [o for o in now["completed"] if o["id"] not in done]
+        if finished:
+            order = finished[0]
+            return f"It chose this move to finish order {order['id']} ({order['text']})."
+        for part, why in (("shipping", "shipping its candies"),
+                          ("blanket", "a colourful blanket order")):
+            gained = now["points"][part] - was["points"][part]
+            if gained > 0:
+                return f"It chose this move to earn {gained}★ from {why}."
+        return None
+
 
 def _orders(count: int) -> str:
     return f"{count} order{'' if count == 1 else 's'} filled"
