@@ -10,6 +10,9 @@ view to a pool of processes, one per core, and blocks only the calling thread
     png = await asyncio.to_thread(renderer, view)   # or: await renderer.render_async(view)
     renderer.close()
 
+The same workers choose AI seats' moves (:meth:`PooledRenderer.think`), the other pure
+work that holds the lock for milliseconds a move.
+
 Workers start with the ``forkserver`` method (``spawn`` where there is none):
 never ``fork``, which would copy a running event loop and its threads. Each
 worker warms up once (imports every game's renderer, draws each game's opening
@@ -27,9 +30,12 @@ import multiprocessing
 import os
 import threading
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from renderers import Renderer, animate, render
+
+if TYPE_CHECKING:
+    from bot.games.engine import Action, Game
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +56,14 @@ def _warm_worker() -> None:
             render(game.view(game.new(seats, 1), None))
         except Exception:  # a game that cannot warm up still renders later, only slower
             log.exception("warming up the renderer of %s failed", game.slug)
+
+
+def _ai_choice(job: tuple[str, dict[str, Any], int, str]) -> Any:
+    """In a worker: the AI's move for a seat of a registered game (``Game.ai_action``)."""
+    from bot.games import GAMES
+
+    slug, state, seat, level = job
+    return GAMES[slug].ai_action(state, seat, level)
 
 
 def _pid() -> int:
@@ -138,6 +152,24 @@ class PooledRenderer:
             if self._executor is not None:
                 self._broken(self._executor)
             return self.renderer(view)
+
+    def think(self, game: Game, state: dict[str, Any], seat: int, level: str) -> Action:
+        """An AI seat's move (``game.ai_action(state, seat, level)``), chosen in a worker
+        so that the bot's own process is free meanwhile; in-process for a game the
+        workers do not have (one a test registers) or when the pool is broken. The
+        choice is the same either way: the AI's randomness comes from the state."""
+        from bot.games import GAMES
+
+        self.start()
+        executor = self._executor
+        if executor is not None and GAMES.get(game.slug) is game:
+            try:
+                chosen: Action = executor.submit(
+                    _ai_choice, (game.slug, state, seat, level)).result(timeout=TIMEOUT_S)
+                return chosen
+            except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError):
+                self._broken(executor)
+        return game.ai_action(state, seat, level)
 
     def animate(self, view: dict[str, Any]) -> bytes | None:
         """The GIF of the latest move of ``view`` (see :func:`renderers.animate`), drawn

@@ -108,3 +108,60 @@ def test_a_moves_gif_is_drawn_in_a_worker_and_matches_the_one_drawn_in_process(p
     gif = pooled.animate(view)
     assert gif is not None and gif.startswith(b"GIF8") and gif == animate(view)
     assert pooled.animate(game.view(game.new([SeatInfo("A"), SeatInfo("B")], 1), None)) is None
+
+
+def test_ai_seats_think_in_a_worker_and_choose_as_they_would_in_process(pooled, monkeypatch):
+    """The workers choose AI moves too: the same move, while the bot's process is free."""
+    from bot.games import GAMES
+
+    wanted = {}
+    for slug, game in GAMES.items():
+        state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(game.min_seats)], 11)
+        seat = min(game.to_act(state))
+        for level in ("easy", "normal", "strong"):
+            wanted[slug, level] = (state, seat, game.ai_action(state, seat, level))
+
+    def not_here(*_args, **_kwargs):
+        raise AssertionError("chosen in the bot's own process")
+
+    for slug, game in GAMES.items():
+        monkeypatch.setattr(game, "ai_action", not_here)  # this process's copy only
+    for (slug, level), (state, seat, action) in wanted.items():
+        assert pooled.think(GAMES[slug], state, seat, level) == action
+
+
+def test_a_game_the_workers_do_not_have_thinks_in_process(pooled):
+    from bot.games.engine import Action
+
+    class Unregistered:
+        slug = "sugartopia"  # the name of a registered game, but another object
+
+        def ai_action(self, state, seat, level):
+            return Action(f"here {seat} {level}")
+
+    assert pooled.think(Unregistered(), {}, 2, "easy") == Action("here 2 easy")
+
+
+def test_the_bot_hands_its_ai_seats_to_the_pool_it_draws_with(tmp_path):
+    from bot.app import create_bot
+    from bot.config import Settings
+    from tools.offline import Recorder, connect
+
+    class Pool:
+        def __call__(self, view):
+            return b""
+
+        def think(self, game, state, seat, level):
+            raise NotImplementedError
+
+    pool = Pool()
+    bot = create_bot(Settings(token="t", db_path=tmp_path / "db.sqlite"), renderer=pool)
+
+    async def set_up():
+        await connect(bot, Recorder())
+        try:
+            return bot.tables._think
+        finally:
+            await bot.close()
+
+    assert asyncio.run(set_up()) == pool.think

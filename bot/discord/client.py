@@ -36,7 +36,7 @@ from bot.ops import OpsError
 from bot.ops.database import inspect_target
 from bot.replays import Replays
 from bot.store import PostgresStore, Store, StoreError
-from bot.tables import Clock, Tables
+from bot.tables import Clock, Tables, think_here
 from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
@@ -184,9 +184,11 @@ class CandyBot(discord.Client):
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.database)
         self.store.watch = self.watch
+        # With a pool of worker processes, AI seats think there too (renderers.pool).
+        think = getattr(self.renderer, "think", think_here)
         self._tables = Tables(self.store, self.games, self.clock,
                               on_moves=self.metrics.moved, limits=self.settings.limits,
-                              watch=self.watch)
+                              watch=self.watch, think=think)
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               boards=lambda row: publish.repost_board(self, row),
                               directs=lambda row: publish.turn_dm(self, row))

@@ -32,11 +32,13 @@ from bot.tables.core import (
     Status,
     Step,
     TableError,
+    Think,
     dumps_result,
     lobby_owner,
     plural,
     seat_label,
     step_of,
+    think_here,
 )
 from bot.tables.leave import Leaving
 from bot.tables.moves import Choosing, MoveRequest, Prepared
@@ -54,6 +56,6 @@ __all__ = [
     "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
     "Choosing", "Clock",
     "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
-    "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables",
-    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of",
+    "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables", "Think",
+    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of", "think_here",
 ]

@@ -92,6 +92,14 @@ SOUND_GAMES = 50_000
 Clock = Callable[[], float]
 #: Told of moves just committed: the game's slug, how many players and AI seats made.
 MovesHook = Callable[[str, int, int], None]
+#: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
+#: :meth:`Game.ai_action` in the calling thread (the bot hands it to its worker processes).
+Think = Callable[[Game, State, int, str], Action]
+
+
+def think_here(game: Game, state: State, seat: int, level: str) -> Action:
+    """An AI seat's move, chosen in the calling thread."""
+    return game.ai_action(state, seat, level)
 
 #: Refusals of the tables, by the names the rest of the bot knows them by: every refusal
 #: is a :class:`~bot.refusals.Refused`; a damaged state and a lost race are two of them.
@@ -337,10 +345,12 @@ class TablesBase:
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
-                 limits: Limits | None = None, watch: Watch = unwatched) -> None:
+                 limits: Limits | None = None, watch: Watch = unwatched,
+                 think: Think = think_here) -> None:
         """``on_moves`` is told of every move stored (the metrics count them). ``limits``
         bound what one person or server may open (:mod:`bot.limits`; the defaults when
-        not given). ``watch`` times the rules, views and state JSON (:mod:`bot.watch`)."""
+        not given). ``watch`` times the rules, views and state JSON (:mod:`bot.watch`).
+        ``think`` chooses AI seats' moves (:data:`Think`)."""
         if games is None:
             from bot.games import GAMES
 
@@ -354,6 +364,7 @@ class TablesBase:
         self.clock = clock
         self._on_moves = on_moves
         self.watch = watch
+        self._think = think
         self._working = asyncio.Semaphore(MOVES_AT_ONCE)
         #: The stored state of each game already found sound, as its version and the hash
         #: of its text (see :meth:`_state`), the games vouched for longest ago first.
@@ -667,7 +678,7 @@ class TablesBase:
                 break
             seat = acting[0]
             with self.watch("AI"):
-                action = game.ai_action(plan.state, seat, levels[seat])
+                action = self._think(game, plan.state, seat, levels[seat])
             with self.watch("engine"):
                 outcome = game.apply(plan.state, seat, action)
             self._record(plan, record, game, seat, None, outcome)

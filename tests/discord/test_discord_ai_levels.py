@@ -87,3 +87,34 @@ async def test_the_stand_in_says_why_it_moved_where_it_is_cheap_to_say(
     moves = [a for a in await table.bot.tables.store.actions(record.id)
              if a.user_id is None and a.seat in stood]
     assert moves and all("It chose this move to score" in a.narration for a in moves)
+
+
+async def test_ai_moves_are_chosen_by_the_thinker_the_bot_draws_with(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a pool of workers (anything that draws and also thinks), AI seats think there."""
+    from discord_harness import fake_render
+
+    class Pool:
+        def __init__(self) -> None:
+            self.thought: list[tuple[int, str]] = []
+
+        def __call__(self, view: Any) -> bytes:
+            return fake_render(view)
+
+        def think(self, game: Any, state: State, seat: int, level: str) -> Action:
+            self.thought.append((seat, level))
+            return game.ai_action(state, seat, level)
+
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Levelled())
+    pool = Pool()
+    table = await Session.open(tmp_path, bot.games.GAMES, renderer=pool)
+    try:
+        lobby = await table.command(ALICE, "game", "new", {"game": "candy-dash", "target": 6})
+        await table.click(ALICE, lobby, ":ai")
+        await table.click(ALICE, lobby, ":start")
+        for _ in range(3):
+            await table.play(ALICE, "step")
+        assert pool.thought and len(pool.thought) == len(game(table).asked)
+        assert {seat for seat, _ in pool.thought} == {1}
+    finally:
+        await table.close()
