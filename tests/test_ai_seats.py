@@ -38,11 +38,13 @@ def test_every_ai_moves_the_same_in_every_world_it_cannot_tell_apart(game):
 
 @pytest.mark.parametrize(("slug", "players"), [
     ("sugartopia", 2), ("sugarworks", 2), ("kingdoms-candy-monsters", 2)])
+@pytest.mark.slow  # a match of whole AI games
 def test_the_ai_beats_the_greedy_baseline_in_most_two_player_games(slug, players):
     # 98-100% of 100 games each in docs/benchmarks.md; four fixed games here.
     assert win_rate(get_game(slug), 4, players, "greedy", seed_base=500) >= 3 / 4
 
 
+@pytest.mark.slow  # a match of whole AI games
 def test_the_sugar_blast_ai_counts_the_chain_its_tilt_makes_and_beats_greedy():
     # Without the chain lookahead 21 of these 40 games are won, with it 25
     # (62% of 400 games in docs/benchmarks.md).

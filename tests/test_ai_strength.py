@@ -88,6 +88,7 @@ FLOORS = [
 
 @pytest.mark.parametrize(("slug", "level", "games", "seed_base", "floor"), FLOORS,
                          ids=[f"{f[0]}-{f[1]}" for f in FLOORS])
+@pytest.mark.slow  # a match of whole AI games
 def test_no_level_loses_strength_against_the_previous_ai(slug, level, games, seed_base, floor):
     result = match(get_game(slug), DEFAULT_PLAYERS[slug], level, "previous", games, seed_base)
     assert result.wins >= floor, f"{slug} {level}: {result.wins} of {games} against previous"

@@ -58,5 +58,6 @@ def test_any_seeded_game_conserves_sugar_black_cubes_candy_and_cards(seed: int, 
     check_game(seed, players, frozenset(s for s in randoms if s < players))
 
 
+@pytest.mark.slow  # a match of whole AI games
 def test_the_ai_beats_random_players_in_most_three_player_games():
     assert win_rate_vs_random(GAME, 12, 3) >= 0.75

@@ -124,7 +124,7 @@ def test_ai_seats_think_in_a_worker_and_choose_as_they_would_in_process(pooled, 
     def not_here(*_args, **_kwargs):
         raise AssertionError("chosen in the bot's own process")
 
-    for slug, game in GAMES.items():
+    for game in GAMES.values():
         monkeypatch.setattr(game, "ai_action", not_here)  # this process's copy only
     for (slug, level), (state, seat, action) in wanted.items():
         assert pooled.think(GAMES[slug], state, seat, level) == action

@@ -66,6 +66,7 @@ def test_cards_candy_money_and_tax_are_conserved_through_whole_games(players: in
     assert GAME.replay(seats_for(GAME, players), 40 + players, None, log) == final
 
 
+@pytest.mark.slow  # a match of whole AI games
 def test_the_ai_beats_random_players_in_most_four_player_games():
     # One AI against three uniformly random players: a fair share would be 25%.
     assert win_rate_vs_random(GAME, 12, 4) >= 0.6

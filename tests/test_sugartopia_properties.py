@@ -114,6 +114,7 @@ def test_a_seats_view_never_shows_another_seats_hand_card():
     play(GAME, 7, 3, frozenset(), on_step)
 
 
+@pytest.mark.slow  # a match of whole AI games
 def test_the_ai_beats_random_players_in_most_three_player_games():
     wins = 0
     games = 30

@@ -84,5 +84,6 @@ def test_whole_games_keep_every_candy_and_card_in_one_place(seed: int):
     assert GAME.replay(seats_for(GAME, players), seed + 40, None, log) == final
 
 
+@pytest.mark.slow  # a match of whole AI games
 def test_the_ai_beats_random_players_in_most_games():
     assert win_rate_vs_random(GAME, 6, 3) >= 0.67

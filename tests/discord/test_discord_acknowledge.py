@@ -56,6 +56,7 @@ async def started(table: Session, channel_id: int, host: int, guest: int) -> Non
     await tables.start(lobby.record.id, host)
 
 
+@pytest.mark.slow  # another process holds the database
 async def test_every_handler_answers_in_time_while_another_process_locks_the_database(
         table: Session) -> None:
     await started(table, MOVES, ALICE, BOB)

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("bot",)
 
@@ -105,6 +107,7 @@ def test_no_bot_module_imports_one_that_imports_it_back() -> None:
     assert cycle is None, " -> ".join(cycle or [])
 
 
+@pytest.mark.slow  # a fresh interpreter per module
 def test_every_module_of_the_discord_layer_and_the_tables_imports_on_its_own() -> None:
     # The layers that once had a ring are imported for real, each first, with the game
     # catalogue kept loaded (it costs a tenth of a second a time); the graph above
