@@ -152,7 +152,7 @@ def test_the_bot_hands_its_ai_seats_to_the_pool_it_draws_with(tmp_path):
             return b""
 
         def think(self, game, state, seat, level):
-            raise NotImplementedError
+            raise AssertionError("only compared, never called")
 
     pool = Pool()
     bot = create_bot(Settings(token="t", db_path=tmp_path / "db.sqlite"), renderer=pool)
