@@ -50,3 +50,17 @@ def test_the_burst_tells_announcements_out_of_order_and_twice(tmp_path: Path) ->
     swapped = [posted(n) for n in ("c", "b", "a", "a", "d")]  # channel 7's rows swapped
     assert _order(db, swapped) == {"delivered": 4, "twice": 1, "out_of_order": 1,
                                    "channels_out_of_order": 1}
+
+
+def test_the_same_burst_unpaced_is_measured_as_the_docs_compare_it(tmp_path: Path) -> None:
+    """docs/benchmarks.md's ``--pace 0``: the bot without its own pace, every request sent
+    as soon as discord.py lets it; the burst is still delivered whole and in order."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "bench", "--burst", "75", "--burst-channels", "15",
+         "--pace", "0", "--json"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["pace"] == 0 and figures["announcements"] == 75
+    assert (figures["delivered"], figures["left"], figures["twice"]) == (75, 0, 0)
+    assert figures["out_of_order"] == 0 and figures["channels_out_of_order"] == 0
+    assert figures["paced"] is None, "no pace, so nothing granted by one"
