@@ -21,15 +21,18 @@ from bot.games.rng import Rng
 GREEDY_WIDTH = 40
 
 
-def greedy_action(game: Game, state: State, seat: int, rng: Rng) -> Action:
-    """The greedy baseline's move: the best own score one move ahead, in the world as
-    ``seat`` may know it (so it never reads a hidden card or the dice to come)."""
+def greedy_action(game: Game, state: State, seat: int, rng: Rng, *,
+                  peek: bool = False) -> Action:
+    """The greedy baseline's move: the best own score one move ahead, ties at random, at
+    most :data:`GREEDY_WIDTH` moves tried. It plays them in the world as ``seat`` may
+    know it (so it never reads a hidden card or the dice to come); with ``peek``, in the
+    real state, so it sees the refill or die its move is about to draw."""
     legal = game.legal_actions(state, seat)
     tried = list(legal)
     if len(tried) > GREEDY_WIDTH:
         rng.shuffle(tried)
         tried = tried[:GREEDY_WIDTH]
-    world = game.known_to(state, seat)
+    world = state if peek else game.known_to(state, seat)
     best: list[Action] = []
     top = float("-inf")
     for action in tried:

@@ -36,9 +36,9 @@ from types import ModuleType
 from typing import Any
 
 from bot.games import GAMES, get_game, package_of
-from bot.games.engine import AI_LEVELS, Action, Game, GameError, SeatInfo, State, play_out
+from bot.games.engine import AI_LEVELS, Action, Game, SeatInfo, State, play_out
 from bot.games.rng import Rng
-from tools.arena import GREEDY_WIDTH, greedy_action
+from tools.arena import greedy_action
 
 #: Every policy a seat can play, levels first.
 POLICIES: tuple[str, ...] = (*AI_LEVELS, "random", "greedy", "greedy-peek", "previous")
@@ -97,30 +97,6 @@ def previous_action(game: Game, state: State, seat: int, module: ModuleType) -> 
     return chosen
 
 
-def peek_action(game: Game, state: State, seat: int, rng: Rng) -> Action:
-    """One move ahead in the real state: the chance each move draws is the chance it will
-    draw, so this greedy player sees the refill it is about to get. Best own score, ties
-    at random; at most :data:`tools.arena.GREEDY_WIDTH` moves tried."""
-    legal = game.legal_actions(state, seat)
-    tried = list(legal)
-    if len(tried) > GREEDY_WIDTH:
-        rng.shuffle(tried)
-        tried = tried[:GREEDY_WIDTH]
-    best: list[Action] = []
-    top = float("-inf")
-    for action in tried:
-        try:
-            after = game.apply(state, seat, action).state
-        except GameError:
-            continue
-        score = float(game.scores(after).get(seat, 0))
-        if score > top:
-            top, best = score, [action]
-        elif score == top:
-            best.append(action)
-    return rng.choice(best or legal)
-
-
 Chooser = Callable[[State, int], Action]
 
 
@@ -141,7 +117,7 @@ def chooser(game: Game, policy: str, pick: Rng, think: dict[str, list[float]]) -
     if policy == "greedy":
         return lambda state, seat: greedy_action(game, state, seat, pick)
     if policy == "greedy-peek":
-        return lambda state, seat: peek_action(game, state, seat, pick)
+        return lambda state, seat: greedy_action(game, state, seat, pick, peek=True)
     if policy == "previous":
         module = frozen_module(game)
         return lambda state, seat: previous_action(game, state, seat, module)
