@@ -255,6 +255,46 @@ async def test_a_burst_of_moves_is_worked_out_a_few_at_a_time(
     assert most[0] == MOVES_AT_ONCE
 
 
+async def test_a_move_worked_out_commits_before_the_moves_that_came_after_it_begin() -> None:
+    from bot.tables.core import Slots
+
+    slots, said = Slots(1), []
+
+    async def move(name: str) -> None:
+        async with slots.held():
+            said.append(f"{name} worked out")
+            await asyncio.sleep(0)
+        async with slots.held(finishing=True):
+            said.append(f"{name} committed")
+
+    await asyncio.gather(move("first"), move("second"), move("third"))
+    # The second move takes the slot the first lets go of between its work and its
+    # commit; from then on a move waiting to commit goes before one not begun.
+    assert said == ["first worked out", "second worked out", "first committed",
+                    "second committed", "third worked out", "third committed"]
+
+
+@pytest.mark.parametrize("given_up", ["while waiting", "as its turn came"])
+async def test_a_move_given_up_waiting_for_its_turn_holds_no_slot(given_up: str) -> None:
+    from bot.tables.core import Slots
+
+    slots = Slots(1)
+    async with slots.held():
+        waiting = asyncio.create_task(slots.held().__aenter__())
+        await asyncio.sleep(0)
+        if given_up == "while waiting":
+            waiting.cancel()
+    if given_up == "as its turn came":
+        waiting.cancel()  # the slot was handed to it a moment before
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    async with asyncio.timeout(1), slots.held():  # the slot is free again
+        second = asyncio.create_task(slots.held().__aenter__())
+        await asyncio.sleep(0.01)
+        assert not second.done(), "one slot let two moves in"
+        second.cancel()
+
+
 async def test_autocomplete_lists_the_callers_moves_best_first_and_filtered(
         tables: Tables) -> None:
     await started(tables, humans=(BOB,))

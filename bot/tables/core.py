@@ -9,9 +9,12 @@ happens to the message afterwards, the game is saved.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import json
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -95,6 +98,52 @@ MovesHook = Callable[[str, int, int], None]
 #: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
 #: :meth:`Game.ai_action` in the calling thread (the bot hands it to its worker processes).
 Think = Callable[[Game, State, int, str], Action]
+
+
+class Slots:
+    """At most ``size`` moves worked on at once (:data:`MOVES_AT_ONCE`), the others waiting
+    in turn; a move already worked out that waits to be committed goes before the moves not
+    yet begun.
+
+    Without that order a burst is answered all at once at its end: the first move, worked
+    out, would wait to commit behind every move of the burst that arrived after it.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrived = itertools.count()
+
+    @asynccontextmanager
+    async def held(self, *, finishing: bool = False) -> AsyncIterator[None]:
+        """A slot for the block; ``finishing`` moves (committing) are let in first."""
+        await self._take(0 if finishing else 1)
+        try:
+            yield
+        finally:
+            self._give()
+
+    async def _take(self, rank: int) -> None:
+        if self._free and not self._waiting:
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (rank, next(self._arrived), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._give()  # handed a slot just as the wait was called off: pass it on
+            raise
+
+    def _give(self) -> None:
+        """Hand the slot to the first waiting move still waiting, or free it."""
+        while self._waiting:
+            turn = heapq.heappop(self._waiting)[2]
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._free += 1
 
 
 def think_here(game: Game, state: State, seat: int, level: str) -> Action:
@@ -365,7 +414,7 @@ class TablesBase:
         self._on_moves = on_moves
         self.watch = watch
         self._think = think
-        self._working = asyncio.Semaphore(MOVES_AT_ONCE)
+        self._working = Slots(MOVES_AT_ONCE)
         #: The stored state of each game already found sound, as its version and the hash
         #: of its text (see :meth:`_state`), the games vouched for longest ago first.
         self._sound: dict[int, tuple[int, int]] = {}

@@ -140,10 +140,12 @@ class Moves(Lobbies):
         return await self._prepared(request, record, game, request.token)
 
     async def _prepared(self, request: MoveRequest, record: GameRecord, game: Game,
-                        token: str | int | None) -> Prepared:
+                        token: str | int | None, *, again: bool = False) -> Prepared:
+        """Work the move out; ``again`` when it was worked out before and lost its commit
+        to another move (it goes before moves not yet begun)."""
         now = self.clock()
         try:
-            async with self._working:
+            async with self._working.held(finishing=again):
                 pinned, ready = await asyncio.to_thread(self._work, request, record, game,
                                                         token, now)
         except StaleToken:
@@ -161,7 +163,7 @@ class Moves(Lobbies):
         request, current = prepared.request, prepared
         for attempt in range(COMMIT_ATTEMPTS):
             try:
-                async with self._working:
+                async with self._working.held(finishing=True):
                     return await self._save(current.record, current.game, current.ready,
                                             episodes=True,
                                             interaction_id=request.interaction_id)
@@ -172,7 +174,8 @@ class Moves(Lobbies):
                     break
             try:
                 record, game = await self._playable(request)
-                current = await self._prepared(request, record, game, prepared.token)
+                current = await self._prepared(request, record, game, prepared.token,
+                                               again=True)
             except GameError:
                 # Someone else's move, stored first, settled what this one was for.
                 raise AlreadyMade(reason="raced") from None
