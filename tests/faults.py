@@ -33,6 +33,33 @@ class _Failing:
         return False
 
 
+class _FailingAt:
+    """A sqlite3 connection for one trip whose statement number ``at`` (from 0) fails."""
+
+    def __init__(self, conn: sqlite3.Connection, at: int, exc: Exception) -> None:
+        self.conn, self.left, self.exc = conn, at, exc
+
+    def _step(self) -> None:
+        if self.left == 0:
+            raise self.exc
+        self.left -= 1
+
+    def execute(self, *args: Any) -> Any:
+        self._step()
+        return self.conn.execute(*args)
+
+    def executemany(self, *args: Any) -> Any:
+        self._step()
+        return self.conn.executemany(*args)
+
+
+class _TripConnection:
+    """What a trip's function is given in place of the aiosqlite connection."""
+
+    def __init__(self, conn: _FailingAt) -> None:
+        self._conn = conn
+
+
 class FaultyConnection:
     """An aiosqlite connection whose statements numbered in ``fail_at`` fail."""
 
@@ -44,6 +71,8 @@ class FaultyConnection:
         self.fail_on = fail_on
         self.error = error
         self.count = 0
+        #: How many times the store went to the connection's thread (its trips).
+        self.trips = 0
         self.statements: list[str] = []
         self.failed: list[str] = []
 
@@ -57,6 +86,18 @@ class FaultyConnection:
             self.failed.append(self.statements[-1])
             return _Failing(sqlite3.OperationalError(self.error))
         return None
+
+    async def _execute(self, fn: Any, db: Any, batch: list[tuple[str, Any, bool]]) -> Any:
+        """A trip of the store's statements (``bot/store/sqlite.py``): each statement is
+        counted, and the one chosen to fail fails inside the trip, where SQLite's own
+        error would arise, after those before it ran."""
+        self.trips += 1
+        for k, (sql, _params, _many) in enumerate(batch):
+            failing = self._next(sql)
+            if failing is not None:
+                return await self.real._execute(
+                    fn, _TripConnection(_FailingAt(self.real._conn, k, failing.exc)), batch)
+        return await self.real._execute(fn, self.real, batch)
 
     def execute(self, sql: str, *args: Any) -> Any:
         return self._next(sql) or self.real.execute(sql, *args)

@@ -85,3 +85,33 @@ async def test_a_reminder_reads_whether_and_how_its_players_are_reached_once(
         assert "dm" in kinds  # the way they chose to be reached held
     finally:
         await store.close()
+
+
+async def test_a_move_goes_to_sqlites_thread_twice_and_its_board_message_once(
+        tmp_path: Path) -> None:
+    from faults import inject, watch_reads
+
+    store = await Store.open(tmp_path / "trips.db")
+    try:
+        tables = Tables(store, GAMES, Clock())
+        slug = "sugar-blast"
+        game = GAMES[slug]
+        lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
+                                        creator_id=ALICE, creator_name="Alice")
+        await tables.join(lobby.record.id, BOB, "Bob")
+        await tables.start(lobby.record.id, ALICE)
+        record = await store.open_game(CHANNEL)
+        state = loads(record.state_json or "", game)
+        seat = min(game.to_act(state))
+        mover = next(s.user_id for s in record.seats if s.seat == seat)
+        writes, reads = inject(store), watch_reads(store)
+        board = await tables.play(channel_id=CHANNEL, user_id=mover,
+                                  text=game.ai_action(state, seat).notation)
+        # BEGIN and the guarded update; the action's insert and the COMMIT.
+        assert (writes.trips, writes.statements[0], writes.statements[-1]) == (
+            2, "BEGIN IMMEDIATE", "COMMIT")
+        assert reads.trips == reads.count  # every read's rows come back with it
+        await store.set_board_message(board.record.id, 123)
+        assert writes.trips == 3 and "BEGIN IMMEDIATE" not in writes.statements[3:]
+    finally:
+        await store.close()

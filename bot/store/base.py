@@ -386,13 +386,17 @@ class Store(ABC):
                                  "change settings", "settings = ?",
                                  [_dump_object(settings, "settings")])
 
+    async def _alone(self, sql: str, params: Sequence[Any]) -> int:
+        """Write one statement, a transaction by itself; how many rows it changed."""
+        async with self._transaction() as db:
+            cursor = await db.execute(sql, params)
+            return int(cursor.rowcount)
+
     async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
         _check_int(message_id, "message id")
-        async with self._transaction() as db:
-            cursor = await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?",
-                                      (message_id, game_id))
-            if cursor.rowcount != 1:
-                raise NotFoundError("That game no longer exists.")
+        if await self._alone(f"UPDATE games SET {column} = ? WHERE id = ?",
+                             (message_id, game_id)) != 1:
+            raise NotFoundError("That game no longer exists.")
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the lobby message; does not change the version."""
@@ -1002,26 +1006,23 @@ class Store(ABC):
                                      now: float) -> None:
         """Discord accepted the announcement: it is never sent again."""
         _check_int(message_id, "message id")
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
-                "leased_until = NULL WHERE id = ? AND status = 'pending'",
-                (now, message_id, announcement_id))
+        await self._alone(
+            "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
+            "leased_until = NULL WHERE id = ? AND status = 'pending'",
+            (now, message_id, announcement_id))
 
     async def retry_announcement(self, announcement_id: int, due_at: float, error: str) -> None:
         """Posting failed: release the lease; the announcement is due again at ``due_at``."""
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET leased_until = NULL, due_at = ?, last_error = ? "
-                "WHERE id = ? AND status = 'pending'", (due_at, error[:500], announcement_id))
+        await self._alone(
+            "UPDATE outbox SET leased_until = NULL, due_at = ?, last_error = ? "
+            "WHERE id = ? AND status = 'pending'", (due_at, error[:500], announcement_id))
 
     async def drop_announcement(self, announcement_id: int, error: str) -> None:
         """Give the announcement up for good (Discord will never take it), so the later
         ones of its channel can go."""
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET status = 'dropped', leased_until = NULL, last_error = ? "
-                "WHERE id = ? AND status = 'pending'", (error[:500], announcement_id))
+        await self._alone(
+            "UPDATE outbox SET status = 'dropped', leased_until = NULL, last_error = ? "
+            "WHERE id = ? AND status = 'pending'", (error[:500], announcement_id))
 
     async def pending_announcements(self) -> tuple[int, float | None]:
         """How many announcements wait to be delivered, and when the next can be claimed
