@@ -59,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--game", action="append", default=None, metavar="SLUG",
                        help="measure this game only (repeat for several; default: every game)")
     bench.add_argument("--channels", type=int, default=50,
-                       help="channels moving at once in the load test (0: no load test)")
+                       help="channels moving at once in the load test (0: no load test and no "
+                            "worker processes: /play is timed with everything in one process)")
     bench.add_argument("--rounds", type=int, default=3,
                        help="times every channel moves at once in the load test")
     bench.add_argument("--db", default=None, metavar="URL",

@@ -138,6 +138,36 @@ def test_the_chess_board_is_timed_after_every_play_and_divides_the_play_p95(monk
     assert "load_in_process" not in figures and "ai" not in figures
 
 
+def test_the_play_players_wait_for_is_timed_with_the_worker_processes_of_candybot_run(
+        monkeypatch):
+    """The ratio the target is set on is the /play as `candybot run` has it: pictures and
+    the AI seat's choices in the render pool's workers; the in-process run is beside it."""
+    work: Counter[str] = Counter()
+
+    class Workers:  # stands for the render pool: what the bot hands to its processes
+        def __call__(self, view):
+            work["drawn"] += 1
+            return render(view)
+
+        async def render_async(self, view):
+            return self(view)
+
+        def think(self, game, state, seat, level):
+            work["thought"] += 1
+            return game.ai_action(state, seat, level)
+
+    monkeypatch.setattr(bench_module, "chess_board", lambda width: lambda: b"")
+    figures = bench_module.bench_game(SLUG, 3, channels=0, rounds=0, ai_games=0,
+                                      pool=Workers())
+    run = figures["as_run"]
+    assert work["drawn"] == 4 and work["thought"] >= 1  # the warm-up move and three timed
+    assert "play_cpu_ms" not in run and run["ai_moves_per_play"] > 0
+    assert figures["play_vs_chess_p95"] == pytest.approx(
+        run["play_ms"]["p95"] / run["chess_ms"]["p95"])
+    assert figures["in_process_vs_chess_p95"] == pytest.approx(
+        figures["play_ms"]["p95"] / figures["chess_ms"]["p95"])
+
+
 def test_without_the_bench_extra_the_chess_figure_is_skipped_with_a_note(monkeypatch, capsys):
     monkeypatch.setattr(bench_module, "chess_board", lambda width: None)
     assert bench(samples=2, games=[SLUG], channels=2, rounds=1, ai_games=0) == 0
@@ -251,5 +281,7 @@ def test_the_documented_command_runs_from_the_shell_with_smaller_counts(tmp_path
          "--samples", "2", "--channels", "2", "--rounds", "1"],
         capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "whole /play:" in done.stdout and "CPU per /play:" in done.stdout
+    assert "whole /play, as `candybot run` has it" in done.stdout
+    assert "whole /play, everything in the bot's process:" in done.stdout
+    assert "CPU per /play:" in done.stdout
     assert "load, render pool:" in done.stdout
