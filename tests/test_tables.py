@@ -255,6 +255,37 @@ async def test_a_burst_of_moves_is_worked_out_a_few_at_a_time(
     assert most[0] == MOVES_AT_ONCE
 
 
+async def test_in_a_burst_the_first_move_is_stored_before_the_last_ones_are_read(
+        tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.tables.core import MOVES_AT_ONCE
+
+    channels = range(900, 900 + 3 * MOVES_AT_ONCE)
+    for channel in channels:
+        lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
+                                        creator_id=ALICE, creator_name="Alice")
+        await tables.join(lobby.record.id, BOB, "Bob")
+        await tables.start(lobby.record.id, ALICE)
+    said: list[str] = []
+    store = tables.store
+    move_of, commit_moves = store.move_of, store.commit_moves
+
+    async def reading(interaction_id: int) -> object:
+        said.append("read")
+        return await move_of(interaction_id)
+
+    async def storing(*args: object, **kwargs: object) -> object:
+        said.append("stored")
+        return await commit_moves(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "move_of", reading)
+    monkeypatch.setattr(store, "commit_moves", storing)
+    await asyncio.gather(*(tables.play(channel_id=c, user_id=ALICE, text="step",
+                                       interaction_id=c) for c in channels))
+    # The store's reads are taken in turn: a move's reads wait for its slot, so the
+    # first move is not read and stored only after every move of the burst was read.
+    assert said.index("stored") <= MOVES_AT_ONCE + 1
+
+
 async def test_a_move_worked_out_commits_before_the_moves_that_came_after_it_begin() -> None:
     from bot.tables.core import Slots
 

@@ -129,25 +129,26 @@ class Moves(Lobbies):
         worker thread), storing nothing; refuses what cannot be played.
 
         A player an AI stands in for is back: the seat is handed back first (that is
-        stored at once, as their return).
+        stored at once, as their return). The reads are made in the move's slot too: in a
+        burst, the store's reads are taken in turn, and a move's reads queued behind every
+        move of the burst would hold its board up as long as their work would.
         """
-        if request.interaction_id is not None and await self.store.move_of(
-                request.interaction_id):
-            raise AlreadyMade(reason="twice")
-        record, game = await self._playable(request)
-        if any(s.standing_in for s in self._seats_of(record, request.user_id)):
-            record = (await self._hand_back(record, request.user_id)).record
-        return await self._prepared(request, record, game, request.token)
+        async with self._working.held():
+            if request.interaction_id is not None and await self.store.move_of(
+                    request.interaction_id):
+                raise AlreadyMade(reason="twice")
+            record, game = await self._playable(request)
+            if any(s.standing_in for s in self._seats_of(record, request.user_id)):
+                record = (await self._hand_back(record, request.user_id)).record
+            return await self._prepared(request, record, game, request.token)
 
     async def _prepared(self, request: MoveRequest, record: GameRecord, game: Game,
-                        token: str | int | None, *, again: bool = False) -> Prepared:
-        """Work the move out; ``again`` when it was worked out before and lost its commit
-        to another move (it goes before moves not yet begun)."""
+                        token: str | int | None) -> Prepared:
+        """Work the move out (in the caller's slot)."""
         now = self.clock()
         try:
-            async with self._working.held(finishing=again):
-                pinned, ready = await asyncio.to_thread(self._work, request, record, game,
-                                                        token, now)
+            pinned, ready = await asyncio.to_thread(self._work, request, record, game,
+                                                    token, now)
         except StaleToken:
             raise await self.expired(record, request.offered_at) from None
         return Prepared(request=request, record=record, game=game, token=pinned, ready=ready)
@@ -161,24 +162,23 @@ class Moves(Lobbies):
         situation is gone is refused as made by someone else first.
         """
         request, current = prepared.request, prepared
-        for attempt in range(COMMIT_ATTEMPTS):
-            try:
-                async with self._working.held(finishing=True):
+        async with self._working.held(finishing=True):
+            for attempt in range(COMMIT_ATTEMPTS):
+                try:
                     return await self._save(current.record, current.game, current.ready,
                                             episodes=True,
                                             interaction_id=request.interaction_id)
-            except AlreadyDoneError:
-                raise AlreadyMade(reason="twice") from None
-            except ConflictError:
-                if attempt == COMMIT_ATTEMPTS - 1:
-                    break
-            try:
-                record, game = await self._playable(request)
-                current = await self._prepared(request, record, game, prepared.token,
-                                               again=True)
-            except GameError:
-                # Someone else's move, stored first, settled what this one was for.
-                raise AlreadyMade(reason="raced") from None
+                except AlreadyDoneError:
+                    raise AlreadyMade(reason="twice") from None
+                except ConflictError:
+                    if attempt == COMMIT_ATTEMPTS - 1:
+                        break
+                try:
+                    record, game = await self._playable(request)
+                    current = await self._prepared(request, record, game, prepared.token)
+                except GameError:
+                    # Someone else's move, stored first, settled what this one was for.
+                    raise AlreadyMade(reason="raced") from None
         raise AlreadyMade(reason="busy")
 
     async def play(self, *, user_id: int, text: str = "", channel_id: int | None = None,
