@@ -13,6 +13,13 @@ view to a pool of processes, one per core, and blocks only the calling thread
 The same workers choose AI seats' moves (:meth:`PooledRenderer.think`), the other pure
 work that holds the lock for milliseconds a move.
 
+Work is done in two lanes of workers. What a player waits for (a board, an AI seat's
+move) goes to the **now** workers, one per core. What follows a board or was asked for
+apart from a move (a move's movement GIF, a whole replay) goes to the **later** workers,
+half as many, which run at a lower scheduling priority (``nice``): they take the CPU the
+bot and the now workers leave, so a burst of boards is never queued behind GIFs, and a
+GIF still comes as soon as there is a core to spare.
+
 Workers start with the ``forkserver`` method (``spawn`` where there is none):
 never ``fork``, which would copy a running event loop and its threads. Each
 worker warms up once (imports every game's renderer, draws each game's opening
@@ -43,6 +50,10 @@ log = logging.getLogger(__name__)
 TIMEOUT_S = 30.0
 #: A heavy job (a whole replay) gets this long before it is given up.
 HEAVY_TIMEOUT_S = 600.0
+#: How much less the later workers count with the system's scheduler (``nice``, 0-19).
+LATER_NICENESS = 10
+#: The lanes: work a player waits for, and work that can come later.
+NOW, LATER = "now", "later"
 
 
 def _warm_worker() -> None:
@@ -64,6 +75,15 @@ def _ai_choice(job: tuple[str, dict[str, Any], int, str]) -> Any:
 
     slug, state, seat, level = job
     return GAMES[slug].ai_action(state, seat, level)
+
+
+def _warm_later_worker() -> None:
+    """Run once in each later worker: yield the CPU to everything else, then warm up."""
+    try:
+        os.nice(LATER_NICENESS)
+    except OSError:  # a system that refuses: the lane still keeps GIFs off the boards' queue
+        log.warning("could not lower the priority of a worker for later work")
+    _warm_worker()
 
 
 def _pid() -> int:
@@ -88,16 +108,29 @@ class PooledRenderer:
             workers = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                        else os.cpu_count() or 1)
         self.workers = max(1, workers)
+        #: The later lane's workers (GIFs, replays).
+        self.later_workers = max(1, self.workers // 2)
         self.renderer = renderer
         self._lock = threading.Lock()
-        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._lanes: dict[str, concurrent.futures.ProcessPoolExecutor | None] = {
+            NOW: None, LATER: None}
         self._started = False
-        self._failed = False
+        self._failed: set[str] = set()
 
     @property
     def pooled(self) -> bool:
         """Whether pictures are being drawn in worker processes (else in-process)."""
-        return self._executor is not None
+        return self._lanes[NOW] is not None
+
+    @property
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor | None:
+        """The now lane's workers."""
+        return self._lanes[NOW]
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of every running worker, of both lanes."""
+        return [pid for executor in self._lanes.values() if executor is not None
+                for pid in (getattr(executor, "_processes", None) or {})]
 
     def start(self) -> bool:
         """Start and warm up the workers (done by the first picture otherwise).
@@ -107,22 +140,26 @@ class PooledRenderer:
         with self._lock:
             if not self._started:
                 self._started = True
-                self._executor = self._launch()
-            return self._executor is not None
+                self._lanes[NOW] = self._launch(NOW)
+                if self._lanes[NOW] is not None:
+                    self._lanes[LATER] = self._launch(LATER)
+            return self._lanes[NOW] is not None
 
-    def _launch(self) -> concurrent.futures.ProcessPoolExecutor | None:
+    def _launch(self, lane: str) -> concurrent.futures.ProcessPoolExecutor | None:
         executor = None
+        count = self.workers if lane == NOW else self.later_workers
         try:
             executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=_context(), initializer=_warm_worker)
+                max_workers=count, mp_context=_context(),
+                initializer=_warm_worker if lane == NOW else _warm_later_worker)
             # One task per worker makes the pool start them all now, each warmed up.
             pids = {f.result(timeout=120) for f in
-                    [executor.submit(_pid) for _ in range(self.workers)]}
-            log.info("rendering in %d worker processes", len(pids))
+                    [executor.submit(_pid) for _ in range(count)]}
+            log.info("rendering in %d worker processes (%s)", len(pids), lane)
             return executor
         except Exception:
-            log.exception("no render pool could start: drawing pictures in-process")
-            self._failed = True
+            log.exception("no render pool could start (%s): drawing in-process", lane)
+            self._failed.add(lane)
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
             return None
@@ -130,12 +167,12 @@ class PooledRenderer:
     def submit(self, view: dict[str, Any]) -> concurrent.futures.Future[bytes]:
         """Start drawing ``view``; the future gives the PNG bytes."""
         self.start()
-        executor = self._executor
+        executor = self._lanes[NOW]
         if executor is not None:
             try:
                 return executor.submit(self.renderer, view)
             except (BrokenProcessPool, RuntimeError):
-                self._broken(executor)
+                self._broken(NOW, executor)
         done: concurrent.futures.Future[bytes] = concurrent.futures.Future()
         try:
             done.set_result(self.renderer(view))
@@ -149,8 +186,9 @@ class PooledRenderer:
         try:
             return future.result(timeout=TIMEOUT_S)
         except (BrokenProcessPool, concurrent.futures.TimeoutError):
-            if self._executor is not None:
-                self._broken(self._executor)
+            executor = self._lanes[NOW]
+            if executor is not None:
+                self._broken(NOW, executor)
             return self.renderer(view)
 
     def think(self, game: Game, state: dict[str, Any], seat: int, level: str) -> Action:
@@ -160,70 +198,74 @@ class PooledRenderer:
         choice is the same either way: the AI's randomness comes from the state."""
         from bot.games import GAMES
 
-        self.start()
-        executor = self._executor
-        if executor is not None and GAMES.get(game.slug) is game:
-            try:
-                chosen: Action = executor.submit(
-                    _ai_choice, (game.slug, state, seat, level)).result(timeout=TIMEOUT_S)
-                return chosen
-            except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError):
-                self._broken(executor)
-        return game.ai_action(state, seat, level)
+        if GAMES.get(game.slug) is not game:
+            return game.ai_action(state, seat, level)
+        chosen: Action = self._blocking(NOW, _ai_choice, (game.slug, state, seat, level))
+        return chosen
 
     def animate(self, view: dict[str, Any]) -> bytes | None:
         """The GIF of the latest move of ``view`` (see :func:`renderers.animate`), drawn
-        in a worker like a picture: a long animation never holds the event loop's lock."""
+        by a later worker: a long animation never holds the event loop's lock."""
+        gif: bytes | None = self._blocking(LATER, animate, view)
+        return gif
+
+    def _blocking(self, lane: str, work: Any, job: Any) -> Any:
+        """``work(job)`` in a worker of ``lane``, waited for in this thread; in-process
+        when the lane has no workers."""
         self.start()
-        executor = self._executor
+        executor = self._lanes[lane]
         if executor is not None:
             try:
-                return executor.submit(animate, view).result(timeout=TIMEOUT_S)
+                return executor.submit(work, job).result(timeout=TIMEOUT_S)
             except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError):
-                self._broken(executor)
-        return animate(view)
+                self._broken(lane, executor)
+        return work(job)
 
     async def render_async(self, view: dict[str, Any]) -> bytes:
         """The PNG of ``view`` awaited on the event loop without tying up a thread."""
-        return await self._awaited(self.renderer, view)
+        return await self._awaited(NOW, self.renderer, view)
 
     async def animate_async(self, view: dict[str, Any]) -> bytes | None:
-        """The GIF of the latest move of ``view``, awaited like :meth:`render_async`."""
-        return await self._awaited(animate, view)
+        """The GIF of the latest move of ``view``, awaited like :meth:`render_async`
+        from a later worker."""
+        return await self._awaited(LATER, animate, view)
 
     async def run_async(self, work: Any, job: Any) -> Any:
-        """``work(job)`` in a worker (``work`` a module-level function, ``job`` picklable),
-        given :data:`HEAVY_TIMEOUT_S`: for heavy pictures such as a whole replay, which the
-        bot's own process then never holds in memory."""
-        return await self._awaited(work, job, HEAVY_TIMEOUT_S)
+        """``work(job)`` in a later worker (``work`` a module-level function, ``job``
+        picklable), given :data:`HEAVY_TIMEOUT_S`: for heavy pictures such as a whole
+        replay, which the bot's own process then never holds in memory."""
+        return await self._awaited(LATER, work, job, HEAVY_TIMEOUT_S)
 
-    async def _awaited(self, work: Any, view: Any, timeout: float = TIMEOUT_S) -> Any:
+    async def _awaited(self, lane: str, work: Any, job: Any,
+                       timeout: float = TIMEOUT_S) -> Any:
         if not self._started:
             await asyncio.to_thread(self.start)
-        executor = self._executor
+        executor = self._lanes[lane]
         if executor is not None:
             try:
-                return await asyncio.wait_for(asyncio.wrap_future(executor.submit(work, view)),
+                return await asyncio.wait_for(asyncio.wrap_future(executor.submit(work, job)),
                                               timeout)
             except (BrokenProcessPool, RuntimeError, TimeoutError):
                 # A new pool takes seconds to start: not on the event loop's thread.
-                await asyncio.to_thread(self._broken, executor)
-        return await asyncio.to_thread(work, view)
+                await asyncio.to_thread(self._broken, lane, executor)
+        return await asyncio.to_thread(work, job)
 
-    def _broken(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
-        """A worker died or hung: start a fresh pool once, else stay in-process."""
+    def _broken(self, lane: str, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        """A worker of ``lane`` died or hung: start fresh workers once, else that lane's
+        work is done in-process from then on."""
         with self._lock:
-            if self._executor is not executor:
+            if self._lanes[lane] is not executor:
                 return  # another thread already dealt with it
-            log.error("the render pool broke: starting a new one")
+            log.error("the render pool broke (%s): starting new workers", lane)
             executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None if self._failed else self._launch()
-            self._failed = True  # a second break leaves pictures in-process for good
+            self._lanes[lane] = None if lane in self._failed else self._launch(lane)
+            self._failed.add(lane)  # a second break leaves the lane in-process for good
 
     def close(self) -> None:
         """Stop the workers; later pictures are drawn in-process."""
         with self._lock:
             self._started = True
-            executor, self._executor = self._executor, None
-        if executor is not None:
+            executors = [e for e in self._lanes.values() if e is not None]
+            self._lanes = {NOW: None, LATER: None}
+        for executor in executors:
             executor.shutdown(wait=True, cancel_futures=True)

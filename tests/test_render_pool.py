@@ -165,3 +165,25 @@ def test_the_bot_hands_its_ai_seats_to_the_pool_it_draws_with(tmp_path):
             await bot.close()
 
     assert asyncio.run(set_up()) == pool.think
+
+
+def test_gifs_and_replays_go_to_workers_that_yield_the_cpu_and_never_hold_up_a_board(pooled):
+    import time
+
+    assert pooled.start()
+    now = pooled._lanes[pool_module.NOW].submit(os.getpid).result()
+    later = pooled._lanes[pool_module.LATER].submit(os.getpid).result()
+    assert set(pooled.worker_pids()) >= {now, later}
+    assert os.getpriority(os.PRIO_PROCESS, later) > os.getpriority(os.PRIO_PROCESS, now)
+    view = views()[0]
+
+    async def a_board_while_a_replay_is_drawn() -> float:
+        replay = asyncio.create_task(pooled.run_async(time.sleep, 1.5))
+        await asyncio.sleep(0.1)  # the later worker is busy with it
+        start = time.perf_counter()
+        assert await pooled.render_async(view) == render(view)
+        waited = time.perf_counter() - start
+        await replay
+        return waited
+
+    assert asyncio.run(a_board_while_a_replay_is_drawn()) < 1.0

@@ -511,7 +511,8 @@ def bench_replays(requests: int, renderer: Any) -> dict[str, Any]:
         await bot.play([channel])  # caches warm, as in a live bot
         await _prepare(bot.store, blast, channel)
         gc.collect()
-        workers = list(getattr(getattr(renderer, "_executor", None), "_processes", {}) or {})
+        pids = getattr(renderer, "worker_pids", None)
+        workers = pids() if callable(pids) else []
         base, worker_base = _rss_mb(), sum(_rss_mb(pid) for pid in workers)
         peak, worker_peak = base, worker_base
         sampling = True
