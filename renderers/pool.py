@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import logging
 import multiprocessing
 import os
@@ -57,7 +58,10 @@ NOW, LATER = "now", "later"
 
 
 def _warm_worker() -> None:
-    """Run once in each worker: draw every registered game's opening picture."""
+    """Run once in each worker: draw every registered game's opening picture, then leave
+    what that loaded (modules, fonts, palettes, content) out of later garbage collections,
+    as the bot's own process does once connected: a full collection then walks only what
+    the pictures since made, not the whole interpreter."""
     from bot.games import GAMES
     from bot.games.engine import SeatInfo
 
@@ -67,6 +71,8 @@ def _warm_worker() -> None:
             render(game.view(game.new(seats, 1), None))
         except Exception:  # a game that cannot warm up still renders later, only slower
             log.exception("warming up the renderer of %s failed", game.slug)
+    gc.collect()
+    gc.freeze()
 
 
 def _ai_choice(job: tuple[str, dict[str, Any], int, str]) -> Any:

@@ -187,3 +187,11 @@ def test_gifs_and_replays_go_to_workers_that_yield_the_cpu_and_never_hold_up_a_b
         return waited
 
     assert asyncio.run(a_board_while_a_replay_is_drawn()) < 1.0
+
+
+def test_each_worker_leaves_what_warming_up_loaded_out_of_garbage_collections(pooled):
+    import gc
+
+    assert pooled.start()
+    for lane in (pool_module.NOW, pool_module.LATER):
+        assert pooled._lanes[lane].submit(gc.get_freeze_count).result() > 10_000
