@@ -28,7 +28,8 @@ def test_the_ai_chooses_and_values_as_recorded(slug: str, n: int) -> None:
 
 
 def test_every_game_whose_ai_was_made_faster_has_recorded_choices() -> None:
-    assert {path.stem for path in HERE.glob("*.json")} >= {"sugartopia", "sugar-heist"}
+    assert {path.stem for path in HERE.glob("*.json")} >= {"sugartopia", "sugar-heist",
+                                                           "sugarworks"}
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -54,3 +55,32 @@ def test_sugartopias_fast_values_are_the_whole_table_ones_on_tables_random_play_
         action = pick.choice(legal) if pick.below(2) else game.ai_action(state, seat)
         state = game.apply(state, seat, action).state
     assert checked > 20
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_sugarworks_conveyor_nothing_looks_at_is_worth_the_floor_as_it_is(seed: int) -> None:
+    """The Sugarworks AI values a conveyor laid where no candy goes without playing the
+    movement again; playing it (``factory_value``) gives every such value the same, on
+    floors that random moves make as well as the AI's."""
+    from bot.games.engine import SeatInfo
+    from bot.games.rng import Rng
+    from bot.games.sugarworks.ai import action_values, factory_value, model_of
+
+    game = GAMES["sugarworks"]
+    state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(2 + seed % 3)], 900 + seed)
+    pick = Rng.from_seed(seed)
+    checked = 0
+    while game.to_act(state):
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        view = game.view(state, seat)
+        conveyors = [a.notation for a in legal if a.notation.startswith("conveyor")]
+        if conveyors:
+            values = action_values(view, legal)
+            model = model_of(view)
+            assert {n: values[n] for n in conveyors} == {
+                n: factory_value(model, n) for n in conveyors}
+            checked += len(conveyors)
+        action = pick.choice(legal) if pick.below(2) else game.ai_action(state, seat)
+        state = game.apply(state, seat, action).state
+    assert checked > 200

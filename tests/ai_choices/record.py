@@ -28,10 +28,12 @@ CASES: dict[str, list[tuple[int, int, int | None]]] = {
     "sugartopia": [(1, 3, None), (2, 3, None), (3, 3, None), (4, 2, None), (5, 4, None)],
     "sugar-heist": [(1, 3, None), (2, 3, None), (3, 3, None), (4, 4, None), (5, 5, None),
                     (6, 3, 2), (7, 3, 1)],
+    "sugarworks": [(1, 2, None), (2, 3, None), (3, 4, None), (4, 2, None)],
 }
 
 #: The module whose ``action_values(view, legal)`` each game's AI chooses by.
-AI_MODULES = {"sugartopia": "bot.games.sugartopia.ai", "sugar-heist": "bot.games.sugar_heist.ai"}
+AI_MODULES = {"sugartopia": "bot.games.sugartopia.ai", "sugar-heist": "bot.games.sugar_heist.ai",
+              "sugarworks": "bot.games.sugarworks.ai"}
 
 
 def values_digest(values: dict[str, float]) -> str:

@@ -200,6 +200,35 @@ def factory_value(model: Model, notation: str) -> float:
     return _worth(model, orders, pools, shipping) - cost
 
 
+class _Watched(dict[ct.Cell, Tile]):
+    """The floor's tiles, noting each cell whose tile is looked at."""
+
+    def __init__(self, tiles: dict[ct.Cell, Tile]) -> None:
+        super().__init__(tiles)
+        self.looked: set[ct.Cell] = set()
+
+    def __getitem__(self, cell: ct.Cell) -> Tile:
+        self.looked.add(cell)
+        return super().__getitem__(cell)
+
+
+class _AsItIs:
+    """The floor's worth as it is, and the cells whose tiles that worth depends on: those
+    the coming movement and every candy's path after it look at, and those the candies
+    stand on (a tile laid under a candy may eat it).
+
+    A conveyor laid anywhere else changes nothing any candy does, so it is worth exactly
+    this (the same figures to the last bit: the same sums in the same order), found once
+    rather than by playing the movement again for each such cell.
+    """
+
+    def __init__(self, model: Model) -> None:
+        tiles = _Watched(model.tiles)
+        pools, shipping = forecast(model, tiles, model.candies, model.makers)
+        self.worth = _worth(model, model.orders, pools, shipping)
+        self.cells = tiles.looked | {cell for _, _, cell in model.candies}
+
+
 def action_values(view: View, actions: Sequence[Action]) -> dict[str, float]:
     """How good each legal action looks to the seat whose view this is."""
     if view["viewer"] is None or not actions:
@@ -228,11 +257,18 @@ def action_values(view: View, actions: Sequence[Action]) -> dict[str, float]:
             else:
                 out[action.notation] = 0.0
         return out
+    as_it_is: _AsItIs | None = None
     for action in actions:
+        words = action.notation.split(" ")
         if action.notation == "pass":
             out[action.notation] = 0.0
-        else:
-            out[action.notation] = factory_value(model, action.notation)
+            continue
+        if words[0] == "conveyor":
+            as_it_is = as_it_is or _AsItIs(model)
+            if ct.parse_cell(words[3]) not in as_it_is.cells:
+                out[action.notation] = as_it_is.worth
+                continue
+        out[action.notation] = factory_value(model, action.notation)
     return out
 
 
