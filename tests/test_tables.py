@@ -219,6 +219,16 @@ async def test_a_prepared_move_shows_the_very_view_it_prepared_after_the_ai_answ
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
 
 
+async def a_race_in_each_of(tables: Tables, channels: range) -> range:
+    """A candy race of Alice and Bob started in each of ``channels``."""
+    for channel in channels:
+        lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
+                                        creator_id=ALICE, creator_name="Alice")
+        await tables.join(lobby.record.id, BOB, "Bob")
+        await tables.start(lobby.record.id, ALICE)
+    return channels
+
+
 async def test_a_burst_of_moves_is_worked_out_a_few_at_a_time(
         tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
@@ -226,12 +236,7 @@ async def test_a_burst_of_moves_is_worked_out_a_few_at_a_time(
 
     from bot.tables.core import MOVES_AT_ONCE
 
-    channels = range(900, 900 + 3 * MOVES_AT_ONCE)
-    for channel in channels:
-        lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
-                                        creator_id=ALICE, creator_name="Alice")
-        await tables.join(lobby.record.id, BOB, "Bob")
-        await tables.start(lobby.record.id, ALICE)
+    channels = await a_race_in_each_of(tables, range(900, 900 + 3 * MOVES_AT_ONCE))
     game = tables.game("candy-race")
     apply = game.apply
     lock = threading.Lock()
@@ -259,12 +264,7 @@ async def test_in_a_burst_the_first_move_is_stored_before_the_last_ones_are_read
         tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.tables.core import MOVES_AT_ONCE
 
-    channels = range(900, 900 + 3 * MOVES_AT_ONCE)
-    for channel in channels:
-        lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
-                                        creator_id=ALICE, creator_name="Alice")
-        await tables.join(lobby.record.id, BOB, "Bob")
-        await tables.start(lobby.record.id, ALICE)
+    channels = await a_race_in_each_of(tables, range(900, 900 + 3 * MOVES_AT_ONCE))
     said: list[str] = []
     store = tables.store
     move_of, commit_moves = store.move_of, store.commit_moves
