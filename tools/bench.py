@@ -175,12 +175,19 @@ async def _open(store: Any, game: Game, channel: _Channel) -> None:
             else SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
     record = await store.start(record.id, record.version, seed=seed, state_json=dumps(state),
                                seats=rows, now=time.time(), next_reminder_at=None)
-    opening = []
-    while acting := sorted(s for s in game.to_act(state) if seats[s].ai):
-        outcome = game.apply(state, acting[0], game.ai_action(state, acting[0], AI_LEVEL))
-        opening.append(MoveRecord(acting[0], None, outcome.action.notation,
-                                  " ".join(outcome.narration(None)), False))
-        state = outcome.state
+
+    def deal() -> tuple[State, list[MoveRecord]]:
+        """The AI seats' moves at the deal: the bench's own work, off the event loop
+        (whose stalls count against the bot)."""
+        played, now = [], state
+        while acting := sorted(s for s in game.to_act(now) if seats[s].ai):
+            outcome = game.apply(now, acting[0], game.ai_action(now, acting[0], AI_LEVEL))
+            played.append(MoveRecord(acting[0], None, outcome.action.notation,
+                                     " ".join(outcome.narration(None)), False))
+            now = outcome.state
+        return now, played
+
+    state, opening = await asyncio.to_thread(deal)
     if opening:
         await store.commit_moves(record.id, record.version, opening, state_json=dumps(state),
                                  now=time.time(), turn_changed=True, next_reminder_at=None)
