@@ -39,9 +39,14 @@ def postgres_url(postgres_server) -> str:
     return postgres_server.database()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Where a store test keeps its games: a SQLite file, then a PostgreSQL database."""
-    if request.param == "sqlite":
+@pytest.fixture(params=["sqlite", "sqlite-trip-by-trip", "postgresql"])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path,
+              monkeypatch: pytest.MonkeyPatch) -> str:
+    """Where a store test keeps its games: a SQLite file; the same with each statement
+    taken to SQLite's thread on its own (as with an aiosqlite whose private hook the store
+    cannot use, bot/store/sqlite.py); then a PostgreSQL database."""
+    if request.param.startswith("sqlite"):
+        if request.param == "sqlite-trip-by-trip":
+            monkeypatch.setattr("bot.store.sqlite.IN_ONE_TRIP", False)
         return str(tmp_path / "candybot.db")
     return request.getfixturevalue("postgres_url")

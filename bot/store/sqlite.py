@@ -115,9 +115,36 @@ class _Trips:
     async def run(self, sql: str, params: Sequence[Any]) -> _Outcome:
         """Run what waits and then ``sql``, in one trip; ``sql``'s outcome."""
         batch, self._waiting = [*self._waiting, (sql, params, False)], []
-        # aiosqlite's own way to run a function in the connection's thread.
+        if not IN_ONE_TRIP:
+            return await _trip_by_trip(self.db, batch)
+        # aiosqlite's own way to run a function in the connection's thread (not part of
+        # its documented API, hence IN_ONE_TRIP).
         outcome: _Outcome = await self.db._execute(_trip, self.db, batch)
         return outcome
+
+
+#: Whether this aiosqlite runs a function in a connection's thread the way
+#: :meth:`_Trips.run` uses (its ``_execute`` and ``_conn``, there since 0.17); without them
+#: every statement makes its own trip through the documented API, with the same outcome.
+IN_ONE_TRIP = all(hasattr(aiosqlite.Connection, name) for name in ("_execute", "_conn"))
+
+
+async def _trip_by_trip(db: aiosqlite.Connection,
+                        batch: list[tuple[str, Any, bool]]) -> _Outcome:
+    """:func:`_trip` through aiosqlite's documented API: a trip a statement."""
+    *first, (sql, params, _many) = batch
+    for earlier, values, many in first:
+        if many:
+            await db.executemany(earlier, values)
+        elif earlier == "BEGIN IMMEDIATE":
+            try:
+                await db.execute(earlier)
+            except sqlite3.OperationalError:
+                raise _Busy() from None
+        else:
+            await db.execute(earlier, values)
+    async with db.execute(sql, params) as cursor:
+        return _Outcome(list(await cursor.fetchall()), cursor.rowcount)
 
 
 def _trip(db: aiosqlite.Connection, batch: list[tuple[str, Any, bool]]) -> _Outcome:
