@@ -16,9 +16,9 @@ work that holds the lock for milliseconds a move.
 Work is done in two lanes of workers. What a player waits for (a board, an AI seat's
 move) goes to the **now** workers, one per core. What follows a board or was asked for
 apart from a move (a move's movement GIF, a whole replay) goes to the **later** workers,
-half as many, which run at a lower scheduling priority (``nice``): they take the CPU the
-bot and the now workers leave, so a burst of boards is never queued behind GIFs, and a
-GIF still comes as soon as there is a core to spare.
+as many (at most :data:`LATER_MOST`), which run at a lower scheduling priority (``nice``):
+they take the CPU the bot and the now workers leave, so a burst of boards is never queued
+behind GIFs, and GIFs still use every core the boards leave idle.
 
 Workers start with the ``forkserver`` method (``spawn`` where there is none):
 never ``fork``, which would copy a running event loop and its threads. Each
@@ -53,6 +53,8 @@ TIMEOUT_S = 30.0
 HEAVY_TIMEOUT_S = 600.0
 #: How much less the later workers count with the system's scheduler (``nice``, 0-19).
 LATER_NICENESS = 10
+#: The most later workers (GIFs and replays come now and then; each worker holds ~110 MB).
+LATER_MOST = 4
 #: The lanes: work a player waits for, and work that can come later.
 NOW, LATER = "now", "later"
 
@@ -115,7 +117,7 @@ class PooledRenderer:
                        else os.cpu_count() or 1)
         self.workers = max(1, workers)
         #: The later lane's workers (GIFs, replays).
-        self.later_workers = max(1, self.workers // 2)
+        self.later_workers = min(self.workers, LATER_MOST)
         self.renderer = renderer
         self._lock = threading.Lock()
         self._lanes: dict[str, concurrent.futures.ProcessPoolExecutor | None] = {
