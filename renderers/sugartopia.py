@@ -532,21 +532,31 @@ def _push_apart(geo: Geometry, blocks: list[_Block]) -> bool:
     cx, cy = geo.centre(0, 0)
     room = geo.size * SQRT3 / 2 * 0.94
     ceiling = cy - geo.size * 0.84 + READABLE + 2  # the card's label sits above this
+    # A block's size does not change here: measured once, with the box it must stay in.
+    sizes = [(b.width, b.height) for b in blocks]
+    boxes = []
+    for w, h in sizes:
+        reach_x = max(0.0, room - w / 2)
+        reach_y = max(0.0, room - h / 2)
+        boxes.append((cx - reach_x, cx + reach_x, max(cy - reach_y, ceiling + h / 2),
+                      cy + reach_y))
 
-    def clamp(b: _Block) -> None:
-        reach_x = max(0.0, room - b.width / 2)
-        reach_y = max(0.0, room - b.height / 2)
-        b.x = min(max(b.x, cx - reach_x), cx + reach_x)
-        b.y = min(max(b.y, max(cy - reach_y, ceiling + b.height / 2)), cy + reach_y)
+    def clamp(k: int) -> None:
+        b, (left, right, top, bottom) = blocks[k], boxes[k]
+        b.x = min(max(b.x, left), right)
+        b.y = min(max(b.y, top), bottom)
 
-    for b in blocks:
-        clamp(b)
+    for k in range(len(blocks)):
+        clamp(k)
     for _ in range(12):
         moved = False
         for i, a in enumerate(blocks):
-            for b in blocks[i + 1:]:
-                over_x = (a.width + b.width) / 2 + 2 - abs(a.x - b.x)
-                over_y = (a.height + b.height) / 2 + 2 - abs(a.y - b.y)
+            aw, ah = sizes[i]
+            for j in range(i + 1, len(blocks)):
+                b = blocks[j]
+                bw, bh = sizes[j]
+                over_x = (aw + bw) / 2 + 2 - abs(a.x - b.x)
+                over_y = (ah + bh) / 2 + 2 - abs(a.y - b.y)
                 if over_x <= 0 or over_y <= 0:
                     continue
                 moved = True
@@ -559,8 +569,8 @@ def _push_apart(geo: Geometry, blocks: list[_Block]) -> bool:
                     sign = 1 if a.y >= b.y else -1
                     a.y += sign * over_y / 2
                     b.y -= sign * over_y / 2
-                clamp(a)
-                clamp(b)
+                clamp(i)
+                clamp(j)
         if not moved:
             return True
     return False
