@@ -22,7 +22,7 @@ from typing import Any
 from bot.games.engine import Action, View
 from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
-from bot.games.sugartopia.board import Area, Table, new_entry, score_area, split
+from bot.games.sugartopia.board import Area, Table, leaders, new_entry, score_area, shares
 from bot.games.sugartopia.tiles import Pos, neighbour, opposite, turned
 
 #: Cubes not yet won can still be lost to a rival's bears.
@@ -61,9 +61,10 @@ def _area_worth(table: Table, area: Area, colours: Sequence[str]) -> list[float]
                     worth[seat_of[colour]] += 1
                 else:
                     loose += 1
-    for colour, n in split(counts, loose, colours).shares.items():
+    tied = leaders(counts)  # both piles go to the same leaders (board.split)
+    for colour, n in shares(tied, loose, seat_of).items():
         worth[seat_of[colour]] += OPEN_SHARE * n
-    for colour, n in split(counts, honey, colours).shares.items():
+    for colour, n in shares(tied, honey, seat_of).items():
         worth[seat_of[colour]] += OPEN_SHARE * 2 * n
     return worth
 

@@ -15,7 +15,7 @@ placement order; the castle is entry 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -448,21 +448,29 @@ class Split:
     returned: int  # cubes back to the supply (remainder and unowned shares)
 
 
-def split(bear_counts: Mapping[str, int], cubes: int, owned: Sequence[str]) -> Split:
+def split(bear_counts: Mapping[str, int], cubes: int, owned: Container[str]) -> Split:
     """Share ``cubes`` among the colours with the most bears.
 
     Tied colours divide evenly; the remainder, and the shares of colours that
     no player has, go back to the supply. With no bears at all every cube goes
     back.
     """
-    counts = {c: n for c, n in bear_counts.items() if n > 0}
-    if not cubes or not counts:
-        return Split({}, cubes)
-    top = max(counts.values())
-    leaders = sorted(c for c, n in counts.items() if n == top)
-    each = cubes // len(leaders)
-    shares = {c: each for c in leaders if c in owned and each}
-    return Split(shares, cubes - sum(shares.values()))
+    given = shares(leaders(bear_counts), cubes, owned)
+    return Split(given, cubes - sum(given.values()))
+
+
+def leaders(bear_counts: Mapping[str, int]) -> list[str]:
+    """The colours with the most bears, all of them when tied, in order; none without
+    bears."""
+    top = max(bear_counts.values(), default=0)
+    return sorted(c for c, n in bear_counts.items() if n == top) if top > 0 else []
+
+
+def shares(tied: Sequence[str], cubes: int, owned: Container[str]) -> dict[str, int]:
+    """What each of the ``tied`` leaders that a player has takes of ``cubes`` (an even
+    share; the rest goes back)."""
+    each = cubes // len(tied) if tied else 0
+    return {c: each for c in tied if c in owned and each}
 
 
 @dataclass
