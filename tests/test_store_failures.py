@@ -129,3 +129,19 @@ async def test_an_undo_or_a_lobby_change_whose_commit_fails_changes_nothing(
     assert await saved(tables, game_id) == before
     await tables.undo(CHANNEL, ALICE)
     assert (await saved(tables, game_id))[2] == []
+
+
+@pytest.mark.parametrize(("error", "said"), [("database or disk is full", "NOT saved"),
+                                             ("database is locked", "busy")])
+async def test_a_write_of_one_statement_that_fails_changes_nothing_and_says_why(
+        tables: Tables, error: str, said: str) -> None:
+    game_id = await race_against_an_ai(tables)
+    before = await tables.store.get_game(game_id)
+    faulty = inject(tables.store, fail_on="UPDATE games SET board_message_id")
+    faulty.error = error
+    with pytest.raises(StoreError) as refused:
+        await tables.store.set_board_message(game_id, 42)
+    assert faulty.failed and said in str(refused.value)
+    assert await tables.store.get_game(game_id) == before
+    await tables.store.set_board_message(game_id, 43)  # the store writes on
+    assert (await tables.store.get_game(game_id)).board_message_id == 43

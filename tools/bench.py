@@ -782,6 +782,24 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
     return figures
 
 
+def _alone(measure: Callable[[Any], dict[str, Any]], show: Callable[[dict[str, Any]], None],
+           as_json: bool) -> int:
+    """One measure of its own with a render pool of its own, its figures printed."""
+    from renderers.pool import PooledRenderer
+
+    pool = PooledRenderer()
+    try:
+        pool.start()
+        figures = measure(pool)
+    finally:
+        pool.close()
+    if as_json:
+        print(json.dumps(figures, sort_keys=True))
+    else:
+        show(figures)
+    return 0
+
+
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
           channels: int = 50, rounds: int = 3, ai_games: int = 200,
           db: str | None = None, replays: int = 0, burst: int = 0,
@@ -797,29 +815,10 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
     if burst:
         from tools.burst import bench_burst, print_burst
 
-        drawing = PooledRenderer()
-        try:
-            drawing.start()
-            figures = bench_burst(burst, burst_channels, renderer=drawing, pace=pace)
-        finally:
-            drawing.close()
-        if as_json:
-            print(json.dumps(figures, sort_keys=True))
-        else:
-            print_burst(figures)
-        return 0
+        return _alone(lambda pool: bench_burst(burst, burst_channels, renderer=pool,
+                                               pace=pace), print_burst, as_json)
     if replays:
-        replaying = PooledRenderer()
-        try:
-            replaying.start()
-            figures = bench_replays(replays, replaying)
-        finally:
-            replaying.close()
-        if as_json:
-            print(json.dumps(figures, sort_keys=True))
-        else:
-            _print_replays(figures)
-        return 0
+        return _alone(lambda pool: bench_replays(replays, pool), _print_replays, as_json)
 
     slugs = list(games) if games else list(GAMES)
     unknown = [slug for slug in slugs if slug not in GAMES]

@@ -86,6 +86,15 @@ def _busy() -> StoreError:
     return StoreError("The game database is busy; try again in a moment.")
 
 
+def _write_failed(exc: sqlite3.Error) -> StoreError:
+    """What a write that failed (and changed nothing) raises: busy when another process
+    held the lock past the busy timeout, else not saved (and logged)."""
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        return _busy()
+    log.error("a write to the game database failed and was rolled back: %s", exc)
+    return NotSavedError()
+
+
 class _Busy(Exception):
     """``BEGIN IMMEDIATE`` found the database locked past the busy timeout."""
 
@@ -299,9 +308,7 @@ class SqliteStore(Store):
                     await self._roll_back(db)
                     if isinstance(exc, sqlite3.Error) and not isinstance(
                             exc, sqlite3.IntegrityError):
-                        log.error("a write to the game database failed and was rolled back: "
-                                  "%s", exc)
-                        raise NotSavedError() from exc
+                        raise _write_failed(exc) from exc
                     raise
 
     async def _alone(self, sql: str, params: Sequence[Any]) -> int:
@@ -314,10 +321,7 @@ class SqliteStore(Store):
                 except sqlite3.IntegrityError:
                     raise
                 except sqlite3.Error as exc:
-                    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                        raise _busy() from None
-                    log.error("a write to the game database failed: %s", exc)
-                    raise NotSavedError() from exc
+                    raise _write_failed(exc) from exc
 
     async def _roll_back(self, db: aiosqlite.Connection) -> None:
         """End the open transaction, whatever it takes, so the next write can begin.
