@@ -98,6 +98,62 @@ def _pid() -> int:
     return os.getpid()
 
 
+#: How many more jobs than the least busy worker a game's own worker may have waiting
+#: and still be given the game's next picture (its card sprites and text are there).
+HOME_SLACK = 1
+
+
+class _Workers:
+    """One lane's worker processes, in executors that a job can be sent to by choice.
+
+    The now lane has an executor per worker: a game's pictures go to the worker that
+    holds its sprites (its "home", by game id), unless that worker has more than
+    :data:`HOME_SLACK` jobs more waiting than the least busy one; jobs of no game (an AI
+    seat's move) go to the least busy worker. With one shared queue, each of two workers
+    would draw about half of a game's pictures, and every new card, label and sprite of
+    the game twice.
+    """
+
+    def __init__(self, executors: list[concurrent.futures.ProcessPoolExecutor]) -> None:
+        self.executors = executors
+        self._waiting = [0] * len(executors)
+        self._lock = threading.Lock()
+
+    def submit(self, work: Any, *args: Any, key: int | None = None,
+               ) -> concurrent.futures.Future[Any]:
+        """``work(*args)`` in the worker :meth:`pick` chooses for ``key``."""
+        with self._lock:
+            chosen = self.pick(key)
+            self._waiting[chosen] += 1
+        try:
+            future = self.executors[chosen].submit(work, *args)
+        except BaseException:
+            self._done(chosen)
+            raise
+        future.add_done_callback(lambda _: self._done(chosen))
+        return future
+
+    def pick(self, key: int | None) -> int:
+        """The worker for a job of game ``key`` (``None``: of no game); call locked."""
+        least = min(range(len(self._waiting)), key=self._waiting.__getitem__)
+        if key is None:
+            return least
+        home = key % len(self.executors)
+        return home if self._waiting[home] <= self._waiting[least] + HOME_SLACK else least
+
+    def _done(self, worker: int) -> None:
+        with self._lock:
+            self._waiting[worker] -= 1
+
+    def pids(self) -> list[int]:
+        return [pid for executor in self.executors
+                for pid in (getattr(executor, "_processes", None) or {})]
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        for executor in self.executors:
+            executor.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 def _context() -> multiprocessing.context.BaseContext:
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -120,8 +176,7 @@ class PooledRenderer:
         self.later_workers = min(self.workers, LATER_MOST)
         self.renderer = renderer
         self._lock = threading.Lock()
-        self._lanes: dict[str, concurrent.futures.ProcessPoolExecutor | None] = {
-            NOW: None, LATER: None}
+        self._lanes: dict[str, _Workers | None] = {NOW: None, LATER: None}
         self._started = False
         self._failed: set[str] = set()
 
@@ -131,14 +186,14 @@ class PooledRenderer:
         return self._lanes[NOW] is not None
 
     @property
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor | None:
+    def _executor(self) -> _Workers | None:
         """The now lane's workers."""
         return self._lanes[NOW]
 
     def worker_pids(self) -> list[int]:
         """The process ids of every running worker, of both lanes."""
-        return [pid for executor in self._lanes.values() if executor is not None
-                for pid in (getattr(executor, "_processes", None) or {})]
+        return [pid for workers in self._lanes.values() if workers is not None
+                for pid in workers.pids()]
 
     def start(self) -> bool:
         """Start and warm up the workers (done by the first picture otherwise).
@@ -153,34 +208,48 @@ class PooledRenderer:
                     self._lanes[LATER] = self._launch(LATER)
             return self._lanes[NOW] is not None
 
-    def _launch(self, lane: str) -> concurrent.futures.ProcessPoolExecutor | None:
-        executor = None
+    def _launch(self, lane: str) -> _Workers | None:
+        """Start ``lane``'s workers, each warmed up; ``None`` if they cannot start.
+
+        The now lane has an executor per worker (:class:`_Workers` routes by game); the
+        later lane one executor for all, whose shared queue gives a long replay's
+        neighbours to whichever worker is free first.
+        """
+        executors: list[concurrent.futures.ProcessPoolExecutor] = []
         count = self.workers if lane == NOW else self.later_workers
+        sizes = [1] * count if lane == NOW else [count]
         try:
-            executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=count, mp_context=_context(),
-                initializer=_warm_worker if lane == NOW else _warm_later_worker)
-            # One task per worker makes the pool start them all now, each warmed up.
-            pids = {f.result(timeout=120) for f in
-                    [executor.submit(_pid) for _ in range(count)]}
+            for size in sizes:
+                executors.append(concurrent.futures.ProcessPoolExecutor(
+                    max_workers=size, mp_context=_context(),
+                    initializer=_warm_worker if lane == NOW else _warm_later_worker))
+            # One task per worker makes each pool start its workers now, warmed up.
+            started = [executor.submit(_pid)
+                       for executor, size in zip(executors, sizes, strict=True)
+                       for _ in range(size)]
+            pids = {f.result(timeout=120) for f in started}
             log.info("rendering in %d worker processes (%s)", len(pids), lane)
-            return executor
+            return _Workers(executors)
         except Exception:
             log.exception("no render pool could start (%s): drawing in-process", lane)
             self._failed.add(lane)
-            if executor is not None:
+            for executor in executors:
                 executor.shutdown(wait=False, cancel_futures=True)
             return None
 
-    def submit(self, view: dict[str, Any]) -> concurrent.futures.Future[bytes]:
-        """Start drawing ``view``; the future gives the PNG bytes."""
+    def submit(self, view: dict[str, Any], key: int | None = None,
+               ) -> concurrent.futures.Future[bytes]:
+        """Start drawing ``view`` (of the game ``key``, if known: its worker draws it); the
+        future gives the PNG bytes."""
         self.start()
-        executor = self._lanes[NOW]
-        if executor is not None:
+        workers = self._lanes[NOW]
+        if workers is not None:
             try:
-                return executor.submit(self.renderer, view)
+                future: concurrent.futures.Future[bytes] = workers.submit(
+                    self.renderer, view, key=key)
+                return future
             except (BrokenProcessPool, RuntimeError):
-                self._broken(NOW, executor)
+                self._broken(NOW, workers)
         done: concurrent.futures.Future[bytes] = concurrent.futures.Future()
         try:
             done.set_result(self.renderer(view))
@@ -194,9 +263,9 @@ class PooledRenderer:
         try:
             return future.result(timeout=TIMEOUT_S)
         except (BrokenProcessPool, concurrent.futures.TimeoutError):
-            executor = self._lanes[NOW]
-            if executor is not None:
-                self._broken(NOW, executor)
+            workers = self._lanes[NOW]
+            if workers is not None:
+                self._broken(NOW, workers)
             return self.renderer(view)
 
     def think(self, game: Game, state: dict[str, Any], seat: int, level: str) -> Action:
@@ -221,17 +290,18 @@ class PooledRenderer:
         """``work(job)`` in a worker of ``lane``, waited for in this thread; in-process
         when the lane has no workers."""
         self.start()
-        executor = self._lanes[lane]
-        if executor is not None:
+        workers = self._lanes[lane]
+        if workers is not None:
             try:
-                return executor.submit(work, job).result(timeout=TIMEOUT_S)
+                return workers.submit(work, job).result(timeout=TIMEOUT_S)
             except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError):
-                self._broken(lane, executor)
+                self._broken(lane, workers)
         return work(job)
 
-    async def render_async(self, view: dict[str, Any]) -> bytes:
-        """The PNG of ``view`` awaited on the event loop without tying up a thread."""
-        return await self._awaited(NOW, self.renderer, view)
+    async def render_async(self, view: dict[str, Any], key: int | None = None) -> bytes:
+        """The PNG of ``view`` awaited on the event loop without tying up a thread; ``key``
+        (the game's id) sends it to the worker that drew the game's last picture."""
+        return await self._awaited(NOW, self.renderer, view, key=key)
 
     async def animate_async(self, view: dict[str, Any]) -> bytes | None:
         """The GIF of the latest move of ``view``, awaited like :meth:`render_async`
@@ -245,27 +315,27 @@ class PooledRenderer:
         return await self._awaited(LATER, work, job, HEAVY_TIMEOUT_S)
 
     async def _awaited(self, lane: str, work: Any, job: Any,
-                       timeout: float = TIMEOUT_S) -> Any:
+                       timeout: float = TIMEOUT_S, key: int | None = None) -> Any:
         if not self._started:
             await asyncio.to_thread(self.start)
-        executor = self._lanes[lane]
-        if executor is not None:
+        workers = self._lanes[lane]
+        if workers is not None:
             try:
-                return await asyncio.wait_for(asyncio.wrap_future(executor.submit(work, job)),
-                                              timeout)
+                return await asyncio.wait_for(
+                    asyncio.wrap_future(workers.submit(work, job, key=key)), timeout)
             except (BrokenProcessPool, RuntimeError, TimeoutError):
                 # A new pool takes seconds to start: not on the event loop's thread.
-                await asyncio.to_thread(self._broken, lane, executor)
+                await asyncio.to_thread(self._broken, lane, workers)
         return await asyncio.to_thread(work, job)
 
-    def _broken(self, lane: str, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+    def _broken(self, lane: str, workers: _Workers) -> None:
         """A worker of ``lane`` died or hung: start fresh workers once, else that lane's
         work is done in-process from then on."""
         with self._lock:
-            if self._lanes[lane] is not executor:
+            if self._lanes[lane] is not workers:
                 return  # another thread already dealt with it
             log.error("the render pool broke (%s): starting new workers", lane)
-            executor.shutdown(wait=False, cancel_futures=True)
+            workers.shutdown(wait=False, cancel_futures=True)
             self._lanes[lane] = None if lane in self._failed else self._launch(lane)
             self._failed.add(lane)  # a second break leaves the lane in-process for good
 
@@ -273,7 +343,7 @@ class PooledRenderer:
         """Stop the workers; later pictures are drawn in-process."""
         with self._lock:
             self._started = True
-            executors = [e for e in self._lanes.values() if e is not None]
+            lanes = [w for w in self._lanes.values() if w is not None]
             self._lanes = {NOW: None, LATER: None}
-        for executor in executors:
-            executor.shutdown(wait=True, cancel_futures=True)
+        for workers in lanes:
+            workers.shutdown(wait=True, cancel_futures=True)

@@ -149,7 +149,7 @@ def test_the_play_players_wait_for_is_timed_with_the_worker_processes_of_candybo
             work["drawn"] += 1
             return render(view)
 
-        async def render_async(self, view):
+        async def render_async(self, view, key=None):
             return self(view)
 
         def think(self, game, state, seat, level):

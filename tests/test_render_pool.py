@@ -195,3 +195,29 @@ def test_each_worker_leaves_what_warming_up_loaded_out_of_garbage_collections(po
     assert pooled.start()
     for lane in (pool_module.NOW, pool_module.LATER):
         assert pooled._lanes[lane].submit(gc.get_freeze_count).result() > 10_000
+
+
+def test_a_games_pictures_go_to_the_worker_that_holds_its_sprites():
+    renderer = PooledRenderer(workers=2)
+    try:
+        assert renderer.start()
+        workers = renderer._lanes[pool_module.NOW]
+        # One after another, as a game's moves come: always the same worker per game.
+        homes = {key: {workers.submit(os.getpid, key=key).result() for _ in range(6)}
+                 for key in (7, 8)}
+        assert all(len(pids) == 1 for pids in homes.values())
+        assert homes[7] != homes[8]  # and the games are shared out over the workers
+        view = views()[1]
+        assert asyncio.run(renderer.render_async(view, key=7)) == render(view)
+    finally:
+        renderer.close()
+
+
+def test_a_busy_home_worker_leaves_the_picture_to_a_free_one():
+    workers = pool_module._Workers([None, None, None])  # type: ignore[list-item]
+    assert workers.pick(4) == 1  # game 4's home: worker 4 % 3
+    workers._waiting[:] = [0, 1 + pool_module.HOME_SLACK, 0]
+    assert workers.pick(4) == 0  # its home has too much waiting: the least busy draws it
+    workers._waiting[:] = [1, pool_module.HOME_SLACK + 1, 2]
+    assert workers.pick(4) == 1  # a queue within the slack is worth the kept sprites
+    assert workers.pick(None) == 0  # an AI seat's move: the least busy worker

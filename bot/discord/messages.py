@@ -199,7 +199,7 @@ async def render(renderer: Renderer | None, view: View, *,
     pooled = getattr(renderer, "render_async", None)
     try:
         if callable(pooled):
-            return await pooled(view)
+            return await pooled(view, key=game_id)  # the game's worker has its sprites
         return await asyncio.to_thread(renderer, view)
     except Exception:
         log.exception("rendering failed for game %s", game_id)

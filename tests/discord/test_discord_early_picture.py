@@ -26,7 +26,7 @@ class Pool:
     def __call__(self, view: View) -> bytes:
         return render(view)
 
-    async def render_async(self, view: View) -> bytes:
+    async def render_async(self, view: View, key: int | None = None) -> bytes:
         if view.get("viewer") is None:
             self.drawn.append(view)
             self.begun.set()
@@ -72,7 +72,7 @@ class Named:
     def __call__(self, view: View) -> bytes:
         return str(view["name"]).encode()
 
-    async def render_async(self, view: View) -> bytes:
+    async def render_async(self, view: View, key: int | None = None) -> bytes:
         return self(view)
 
 

@@ -157,8 +157,13 @@ def _worth(model: Model, orders: Sequence[ct.Order], pools: Pools, shipping: flo
     return shipping + sum(order_value(o, pools) for o in orders)
 
 
-def factory_value(model: Model, notation: str) -> float:
-    """The AI's value of the floor after a factory action and the coming movement."""
+def factory_value(model: Model, notation: str,
+                  made: dict[str, tuple[Pools, float]] | None = None) -> float:
+    """The AI's value of the floor after a factory action and the coming movement.
+
+    ``made`` keeps the forecast after making each kind of candy: every order card a
+    candy could be made with gives the same floor, so its movement is played once.
+    """
     words = notation.split(" ")
     tiles = model.tiles
     candies = list(model.candies)
@@ -196,6 +201,11 @@ def factory_value(model: Model, notation: str) -> float:
             cost = -MAKE_BONUS - min(order_value(o, model.pools) for o in orders)
         cost -= model.made_bonus.get(kind, 0)
         orders = kept
+        if made is not None:
+            if kind not in made:
+                made[kind] = forecast(model, tiles, candies, makers, lost)
+            pools, shipping = made[kind]
+            return _worth(model, orders, pools, shipping) - cost
     pools, shipping = forecast(model, tiles, candies, makers, lost)
     return _worth(model, orders, pools, shipping) - cost
 
@@ -258,6 +268,7 @@ def action_values(view: View, actions: Sequence[Action]) -> dict[str, float]:
                 out[action.notation] = 0.0
         return out
     as_it_is: _AsItIs | None = None
+    made: dict[str, tuple[Pools, float]] = {}
     for action in actions:
         words = action.notation.split(" ")
         if action.notation == "pass":
@@ -268,7 +279,7 @@ def action_values(view: View, actions: Sequence[Action]) -> dict[str, float]:
             if ct.parse_cell(words[3]) not in as_it_is.cells:
                 out[action.notation] = as_it_is.worth
                 continue
-        out[action.notation] = factory_value(model, action.notation)
+        out[action.notation] = factory_value(model, action.notation, made)
     return out
 
 
