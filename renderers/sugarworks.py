@@ -148,28 +148,41 @@ def paste_candy(image: Image.Image, kind: str, cx: float, cy: float, radius: int
 
 
 class Floor:
-    """Pixel geometry of the floor for one view."""
+    """Pixel geometry of the floor for one view, drawn ``scale`` times the board's size (the
+    movement GIF is drawn at its own, smaller size rather than drawn large and shrunk)."""
 
-    def __init__(self, board: dict[str, Any], top: int = BY) -> None:
+    def __init__(self, board: dict[str, Any], top: int = BY, scale: float = 1.0) -> None:
         self.width = board["width"]
         self.height = board["height"]
-        self.top = top
+        self.scale = scale
+        self.cell = round(CELL * scale)
+        self.left = round(BX * scale)
+        self.top = round(top * scale)
 
     def box(self, x: int, y: int) -> tuple[int, int, int, int]:
-        left = BX + x * CELL
-        upper = self.top + (self.height - 1 - y) * CELL
-        return left, upper, left + CELL, upper + CELL
+        left = self.left + x * self.cell
+        upper = self.top + (self.height - 1 - y) * self.cell
+        return left, upper, left + self.cell, upper + self.cell
 
     def centre(self, x: float, y: float) -> tuple[float, float]:
-        return BX + x * CELL + CELL / 2, self.top + (self.height - 1 - y) * CELL + CELL / 2
+        return (self.left + x * self.cell + self.cell / 2,
+                self.top + (self.height - 1 - y) * self.cell + self.cell / 2)
+
+    def px(self, length: float) -> float:
+        """``length`` (in the board's pixels) at this floor's scale."""
+        return length * self.scale
+
+    def size(self, length: float) -> int:
+        """A font size, radius or line width of the board, at this scale (whole pixels)."""
+        return round(length * self.scale)
 
     @property
     def bottom(self) -> int:
-        return self.top + self.height * CELL
+        return self.top + self.height * self.cell
 
     @property
     def right(self) -> int:
-        return BX + self.width * CELL
+        return self.left + self.width * self.cell
 
 
 # --------------------------------------------------------------------------- icons
@@ -246,12 +259,23 @@ def _tile(image: Image.Image, floor: Floor, space: dict[str, Any],
     """One space: its tile, its centre icon (small in the top right corner under a candy so
     that both stay readable) and its corner icon; pasted from the sprite of its look."""
     left, top, _, _ = floor.box(space["x"], space["y"])
-    paste_at(image, _space_sprite(space, occupied), left, top)
+    paste_at(image, _space_sprite(space, occupied, floor.cell), left, top)
 
 
-def _space_sprite(space: dict[str, Any], occupied: bool) -> Image.Image:
-    return _tile_sprite(space["tile"] is not None, space["output"], space["output_space"],
-                        space["centre"], space["corner"], occupied)
+def _space_sprite(space: dict[str, Any], occupied: bool, cell: int = CELL) -> Image.Image:
+    """The sprite of a space's look, ``cell`` pixels a side (and one more, see
+    :func:`box_canvas`)."""
+    look = (space["tile"] is not None, space["output"], space["output_space"],
+            space["centre"], space["corner"], occupied)
+    return _tile_sprite(*look) if cell == CELL else _small_tile_sprite(*look, cell)
+
+
+@lru_cache(maxsize=128)
+def _small_tile_sprite(played: bool, output: str | None, output_space: bool, centre: str,
+                       corner: str | None, occupied: bool, cell: int) -> Image.Image:
+    """:func:`_tile_sprite` shrunk to ``cell`` (area averaging, as a shrunk picture would)."""
+    return _tile_sprite(played, output, output_space, centre, corner, occupied).resize(
+        (cell + 1, cell + 1), Image.Resampling.BOX)
 
 
 @lru_cache(maxsize=128)
@@ -345,17 +369,21 @@ def _candy_counts(image: Image.Image, x: float, y: float, counts: tuple[tuple[st
 def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
             view: dict[str, Any]) -> None:
     rows = {crate["y"]: crate for crate in view["board"]["crates"]}
+    px = floor.px
     for y in range(floor.height):
         x0, y0, _, _ = floor.box(floor.width, y)
         crate = rows.get(y)
         if crate is None:
             # A lost edge: a candy leaving here falls into the gutter.
             for i in range(4):
-                yy = y0 + 14 + i * (CELL - 28) / 3
-                draw.line((floor.right + 4, yy, floor.right + 16, yy + 10), fill=HAZARD,
-                          width=3)
+                yy = y0 + px(14) + i * (floor.cell - px(28)) / 3
+                draw.line((floor.right + px(4), yy, floor.right + px(16), yy + px(10)),
+                          fill=HAZARD, width=floor.size(3))
             continue
-        paste_at(image, _crate_sprite(crate["crate"], _counts(crate["candies"])), x0 + 8, y0 + 6)
+        counts = _counts(crate["candies"])
+        sprite = (_crate_sprite(crate["crate"], counts) if floor.scale == 1
+                  else _small_crate_sprite(crate["crate"], counts, floor.scale))
+        paste_at(image, sprite, x0 + px(8), y0 + px(6))
 
 
 @lru_cache(maxsize=64)
@@ -371,6 +399,15 @@ def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image
     else:
         stamp_text(sprite, (10, 66), "empty", READABLE, MUTED, False, "lm")
     return sprite
+
+
+@lru_cache(maxsize=64)
+def _small_crate_sprite(name: str, counts: tuple[tuple[str, int], ...],
+                        scale: float) -> Image.Image:
+    """:func:`_crate_sprite` shrunk ``scale`` times (area averaging)."""
+    sprite = _crate_sprite(name, counts)
+    return sprite.resize((round(sprite.width * scale), round(sprite.height * scale)),
+                         Image.Resampling.BOX)
 
 
 @lru_cache(maxsize=64)
@@ -390,13 +427,14 @@ def _letter(image: Image.Image, xy: tuple[float, float], text: str, size: int) -
 
 
 def _coordinates(image: Image.Image, floor: Floor) -> None:
+    size = floor.size(24)
     for x in range(floor.width):
         cx, _ = floor.centre(x, 0)
-        _letter(image, (cx, floor.top - 16), chr(97 + x), 24)
-        _letter(image, (cx, floor.bottom + 16), chr(97 + x), 24)
+        _letter(image, (cx, floor.top - floor.px(16)), chr(97 + x), size)
+        _letter(image, (cx, floor.bottom + floor.px(16)), chr(97 + x), size)
     for y in range(floor.height):
         _, cy = floor.centre(0, y)
-        _letter(image, (BX - 22, cy), str(y + 1), 24)
+        _letter(image, (floor.left - floor.px(22), cy), str(y + 1), size)
 
 
 def _initials(table: Table) -> list[str]:
@@ -427,13 +465,15 @@ def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     _crates(image, draw, floor, view)
     table = table_of(view)
     initials = _initials(table)
+    radius = floor.size(26)
     for candy in shown:
         cx, cy = floor.centre(candy["x"], candy["y"])
+        cx, cy = cx - floor.px(4), cy + floor.px(8)
         maker = candy["maker"]
         if maker is None:
-            paste_candy(image, candy["type"], cx - 4, cy + 8, 26)
+            paste_candy(image, candy["type"], cx, cy, radius)
         else:
-            paste_candy(image, candy["type"], cx - 4, cy + 8, 26, table.rgb(maker),
+            paste_candy(image, candy["type"], cx, cy, radius, table.rgb(maker),
                         initials[maker])
 
 
@@ -455,8 +495,8 @@ def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
             if abs(later["x"] - x) > 1 or abs(later["y"] - y) > 1:
                 continue
             box = floor.box(later["x"], later["y"])
-            sprite = _space_sprite(later, (later["x"], later["y"]) in taken)
-            # The overlap of the two (CELL + 1)-wide tiles, in the later one's sprite.
+            sprite = _space_sprite(later, (later["x"], later["y"]) in taken, floor.cell)
+            # The overlap of the two (cell + 1)-wide tiles, in the later one's sprite.
             x0, y0 = max(left, box[0]), max(top, box[1])
             x1, y1 = min(right, box[2]) + 1, min(bottom, box[3]) + 1
             if x0 < x1 and y0 < y1:
@@ -794,7 +834,7 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
     ``ground`` is :func:`floor_ground` of the frame's size, drawn once per movement.
     """
     if ground is None:
-        image, draw = new_canvas(WIDTH, floor.bottom + 40)
+        image, draw = new_canvas(*_frame_size(floor))
     else:
         image = ground.copy()
         draw = ImageDraw.Draw(image)
@@ -804,36 +844,45 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
     board = dict(view["board"], crates=[dict(c, candies=crates[c["crate"]])
                                         for c in view["board"]["crates"]])
     draw_floor(image, draw, dict(view, board=board), floor, candies, ground)
+    px = floor.px
     if step is not None:
         cx, cy = floor.centre(*positions[step["candy"]]) if step["candy"] in positions \
             else floor.centre(*step["start"])
-        draw.ellipse((cx - 44, cy - 36, cx + 36, cy + 44), outline=BONK, width=6)
+        draw.ellipse((cx - px(44), cy - px(36), cx + px(36), cy + px(44)), outline=BONK,
+                     width=floor.size(6))
         _path(image, draw, floor, step)
-    lines = wrap(caption, 24, WIDTH - 40, bold=True)[:3]
+    size = floor.size(24)
+    lines = wrap(caption, size, round(px(WIDTH - 40)), bold=True)[:3]
     for i, line in enumerate(lines):
-        stamp_text(image, (20, 8 + i * 29), line, 24, INK, True)
+        stamp_text(image, (px(20), px(8 + i * 29)), line, size, INK, True)
     return image
+
+
+def _frame_size(floor: Floor) -> tuple[int, int]:
+    """A movement frame: the picture's width, down to the floor's bottom row of letters."""
+    return round(floor.px(WIDTH)), floor.bottom + floor.size(40)
 
 
 def _path(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
           step: dict[str, Any]) -> None:
     """The moves of one activation as arrows, each Bonk! as a burst, losses as an X."""
+    px = floor.px
     for event in step["events"]:
         if event["what"] in ("move", "ship") or (event["what"] == "lost"
                                                    and event["how"] == "edge"):
             start = floor.centre(*event["from"])
             end = floor.centre(*event["to"])
             colour = BONK if event.get("by") == "bonk" else PATH
-            arrow(draw, start, end, colour, width=6, head=20)
+            arrow(draw, start, end, colour, width=floor.size(6), head=floor.size(20))
             if event["what"] == "lost":
-                _x_icon(draw, end[0], end[1], 40)
+                _x_icon(draw, end[0], end[1], px(40))
         elif event["what"] == "bonk":
             cx, cy = floor.centre(*event["at"])
-            draw.polygon(_star(cx, cy - 30, 24), fill=BONK, outline=INK)
-            stamp_text(image, (cx, cy - 30), "!", 22, INK, True, "mm")
+            draw.polygon(_star(cx, cy - px(30), px(24)), fill=BONK, outline=INK)
+            stamp_text(image, (cx, cy - px(30)), "!", floor.size(22), INK, True, "mm")
         elif event["what"] == "lost":
             cx, cy = floor.centre(*event["from"])
-            _x_icon(draw, cx, cy, 60)
+            _x_icon(draw, cx, cy, px(60))
 
 
 #: The whole movement GIF lasts at most this long (a phone loops it; 16-30 s was too slow).
@@ -841,18 +890,25 @@ MOVEMENT_MS = 7500
 FIRST_MS, LAST_MS, STEP_MS = 900, 2500, (100, 700)
 
 
-def movement_frames(view: dict[str, Any]) -> list[tuple[Image.Image, int]] | None:
+#: The movement GIF's width, and the scale its frames are drawn at to have it: drawn at that
+#: size, not drawn at the board's and shrunk (a third of the time).
+GIF_WIDTH = 640
+GIF_SCALE = GIF_WIDTH / WIDTH
+
+
+def movement_frames(view: dict[str, Any], scale: float = GIF_SCALE,
+                    ) -> list[tuple[Image.Image, int]] | None:
     """The latest candy movement as (frame, milliseconds); ``None`` if the move made none.
 
     The crates fill as candies are shipped. The view keeps only the crates as they
     are now, after the orders filled at the end of the movement; a candy shipped and
     then used by such an order shows in its crate until the last frame, which is
-    the floor exactly as the static picture draws it.
+    the floor as the static picture draws it (exactly so at ``scale`` 1).
     """
     movement = view.get("movement")
     if not movement or not movement.get("fresh"):
         return None
-    floor = Floor(view["board"], top=120)
+    floor = Floor(view["board"], top=120, scale=scale)
     now = {c["crate"]: c["candies"] for c in view["board"]["crates"]}
     kinds = {c["id"]: c for c in movement["start"]}
     arrivals = [(n, e["crate"], e["candy"]) for n, step in enumerate(movement["steps"])
@@ -875,7 +931,7 @@ def movement_frames(view: dict[str, Any]) -> list[tuple[Image.Image, int]] | Non
     step_ms = max(STEP_MS[0], min(STEP_MS[1],
                                   (MOVEMENT_MS - FIRST_MS - LAST_MS) // max(1, len(steps))))
     step_ms -= step_ms % 10  # GIF delays are in hundredths of a second
-    ground = floor_ground(view, floor, (WIDTH, floor.bottom + 40))
+    ground = floor_ground(view, floor, _frame_size(floor))
     frames = [(_frame(view, floor, start, crates_after(0), movement, None, title,
                       ground=ground), FIRST_MS)]
     for n, step in enumerate(steps):
@@ -892,10 +948,14 @@ def movement_frames(view: dict[str, Any]) -> list[tuple[Image.Image, int]] | Non
 
 def animate(view: dict[str, Any]) -> bytes | None:
     """The latest candy movement as an animated GIF; ``None`` if the latest move made none."""
-    from renderers.gif import animate_drawn
+    from renderers.gif import GifStream
 
     frames = movement_frames(view)
     if frames is None:
         return None
-    return animate_drawn([image for image, _ in frames], _palette(),
-                         durations=[ms for _, ms in frames])
+    # Drawn at the GIF's size and on the board's own palette: each frame is mapped once and
+    # written as the part of it that changed.
+    stream = GifStream(_palette())
+    for image, ms in frames:
+        stream.add(image, ms)
+    return stream.finish()

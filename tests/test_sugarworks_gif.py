@@ -1,4 +1,5 @@
-"""The candy movement GIF: crates fill as candies ship, it ends on the static board, it is short."""
+"""The candy movement GIF: crates fill as candies ship, it ends on the static board, it is short,
+it is drawn at its own size and shows each frame in the board's own colours."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from playthrough import play
 import renderers.sugarworks as works
 from bot.games.sugarworks import GAME
 from renderers.common import to_png
-from renderers.gif import animate
+from renderers.gif import scaled_size
 
 
 @cache
@@ -48,7 +49,7 @@ def test_real_games_ship_candies_in_several_movements():
 
 def test_the_last_frame_is_the_static_board_after_the_movement():
     for view in _movements():
-        frames = works.movement_frames(view)
+        frames = works.movement_frames(view, scale=1)
         assert frames is not None
         last = Image.open(io.BytesIO(to_png(frames[-1][0], works._palette()))).convert("RGB")
         static = Image.open(io.BytesIO(works.render(view))).convert("RGB")
@@ -60,7 +61,7 @@ def test_the_last_frame_is_the_static_board_after_the_movement():
 def test_a_crate_shows_a_candy_from_the_frame_it_is_shipped_in():
     checked = 0
     for view in _movements():
-        frames = works.movement_frames(view)
+        frames = works.movement_frames(view, scale=1)
         for n, step in enumerate(view["movement"]["steps"]):
             for event in step["events"]:
                 if event["what"] != "ship":
@@ -70,6 +71,31 @@ def test_a_crate_shows_a_candy_from_the_frame_it_is_shipped_in():
                 assert ImageChops.difference(before, after).getbbox() is not None
                 checked += 1
     assert checked >= 3
+
+
+def _most_different_block(a: Image.Image, b: Image.Image, top: int, block: int = 32) -> int:
+    """The largest mean difference (0-255) of a ``block``-pixel square of two same-sized
+    pictures, from row ``top`` down."""
+    difference = ImageChops.difference(a, b).convert("L").crop((0, top, a.width, a.height))
+    across, down = difference.width // block, difference.height // block
+    means = difference.resize((across, down), Image.Resampling.BOX,
+                              box=(0, 0, across * block, down * block))
+    return max(means.tobytes())
+
+
+def test_the_gif_is_drawn_at_its_own_size_and_shows_the_board_shrunk():
+    # Drawn at 640 px rather than drawn at 1000 and shrunk. Below the caption (whose text is
+    # drawn at its own size, so its letters differ), no 32-pixel square differs from the
+    # shrunk frame by more than edges a fraction of a pixel apart do (19 at most in these
+    # games): a candy, crate or arrow out of place makes a square differ by 35 or more.
+    for view in _movements()[:4]:
+        small, whole = works.movement_frames(view), works.movement_frames(view, scale=1)
+        assert small is not None and whole is not None and len(small) == len(whole)
+        for (a, ms), (b, same_ms) in zip(small, whole, strict=True):
+            width, height = scaled_size(*b.size, works.GIF_WIDTH)
+            assert a.width == width and abs(a.height - height) <= 1 and ms == same_ms
+            shrunk = b.resize(a.size, Image.Resampling.BOX)
+            assert _most_different_block(a, shrunk, top=64) < 28
 
 
 def test_the_whole_movement_runs_under_eight_seconds():
@@ -85,26 +111,25 @@ def test_the_whole_movement_runs_under_eight_seconds():
     assert longest >= 8  # a movement long enough to have run well over 8 s at the old pace
 
 
-def _gif_frames(data: bytes) -> list[Image.Image]:
-    gif = Image.open(io.BytesIO(data))
-    frames = []
-    for frame in range(gif.n_frames):
-        gif.seek(frame)
-        frames.append(gif.convert("RGB"))
-    return frames
-
-
-def test_the_gif_is_the_one_its_frames_pngs_would_make():
-    # animate_drawn skips the PNGs and scales only changed rows: same frames exactly.
+def test_each_gif_frame_is_its_frames_png_to_the_pixel():
+    # The frames are mapped onto the board's own palette, as its PNG is: the GIF shows every
+    # colour the board does, and a frame like the one before only lengthens it.
     for view in _movements()[:3]:
         frames = works.movement_frames(view)
         assert frames is not None
-        pngs = [to_png(image, works._palette()) for image, _ in frames]
-        expected = _gif_frames(animate(pngs, durations=[ms for _, ms in frames]))
-        got = _gif_frames(works.animate(view))
-        assert len(got) == len(expected)
-        for a, b in zip(got, expected, strict=True):
-            assert ImageChops.difference(a, b).getbbox() is None
+        wanted: list[tuple[Image.Image, int]] = []
+        for image, ms in frames:
+            png = Image.open(io.BytesIO(to_png(image, works._palette()))).convert("RGB")
+            if wanted and ImageChops.difference(wanted[-1][0], png).getbbox() is None:
+                wanted[-1] = (wanted[-1][0], wanted[-1][1] + ms)
+            else:
+                wanted.append((png, ms))
+        gif = Image.open(io.BytesIO(works.animate(view)))
+        assert gif.n_frames == len(wanted)
+        for n, (png, ms) in enumerate(wanted):
+            gif.seek(n)
+            assert gif.info["duration"] == ms
+            assert ImageChops.difference(gif.convert("RGB"), png).getbbox() is None
 
 
 def test_frames_on_the_shared_ground_are_the_frames_drawn_whole(monkeypatch):
