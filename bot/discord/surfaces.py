@@ -89,7 +89,11 @@ async def answer_mover(interaction: discord.Interaction, board: Board, played: s
         return
     text = f"You played `{played}`."
     view = None
-    if not board.finished and board.chooser is None:
+    # Go on here when the choice is the mover's alone (a secret one), and in a direct
+    # message always: a player who plays from their DMs keeps playing there when the move
+    # leaves the turn with them (a swap and then its Blast, a card placed and then a bear
+    # fed), where no new turn message comes.
+    if not board.finished and (board.chooser is None or interaction.guild_id is None):
         try:
             again = await host(interaction).tables.choosing(
                 user_id=user, game_id=board.record.id, channel_id=None)
