@@ -95,6 +95,11 @@ class Cooldowns:
         while len(self._until) > REMEMBERED:
             self._until.popitem(last=False)
 
+    def give_back(self, user_id: int, kind: str) -> None:
+        """Undo :meth:`spend` for a request that was refused after all (the heavy pictures'
+        line was full): the person may ask again as soon as that refusal says."""
+        self._until.pop((user_id, kind), None)
+
     def take(self, user_id: int, kind: str) -> None:
         """:meth:`check`, then :meth:`spend`: the request goes ahead now."""
         self.check(user_id, kind)

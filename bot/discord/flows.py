@@ -33,6 +33,7 @@ from bot.games import GAMES
 from bot.games.engine import Action, GameError, StaleActionError
 from bot.games.rng import Rng
 from bot.refusals import (
+    Busy,
     Expired,
     ManageServerOnly,
     NoGameHere,
@@ -674,6 +675,10 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
 
         try:
             gif = await bot.replays.gif((record.id, record.version), drawing)
+        except Busy:
+            # Turned away, not served: the wait starts with a replay that is drawn.
+            bot.cooldowns.give_back(interaction.user.id, "replay")
+            raise
         except Refused:
             raise
         except Exception:

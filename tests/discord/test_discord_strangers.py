@@ -235,3 +235,25 @@ async def test_twenty_replays_asked_at_once_are_drawn_once_and_say_how_many_move
     assert all("the game so far, 6 moves." in s.content for s in gifs)
     refused = await table.command(asking[0], "game", "replay")
     assert refused.ephemeral and "ask for a replay again" in refused.content
+async def test_a_replay_turned_away_as_busy_does_not_start_the_askers_wait(
+        table: Session) -> None:
+    from bot.refusals import Busy
+
+    await table.start("candy-dash", humans=(ALICE, BOB))
+    await table.play(ALICE, "step")
+    replays = table.bot.replays
+    drawing = replays.gif
+
+    async def full_line(key, draw):  # every heavy-picture slot taken, the line full
+        raise Busy(retry_at=table.clock.now + 60)
+
+    replays.gif = full_line  # type: ignore[method-assign]
+    busy = await table.command(CAROL, "game", "replay")
+    assert busy.ephemeral and "being drawn right now" in busy.content
+    replays.gif = drawing  # type: ignore[method-assign]
+    table.clock.advance(61 / 3600)  # the minute that refusal asked to wait
+    table.rec.clear()
+    await table.command(CAROL, "game", "replay")
+    assert [s for s in table.rec.public() if s.gifs], "drawn on asking again after a minute"
+
+
