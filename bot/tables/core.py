@@ -415,6 +415,10 @@ class TablesBase:
         self.watch = watch
         self._think = think
         self._working = Slots(MOVES_AT_ONCE)
+        #: Held while a lobby opens or a seat is taken, from counting what the person and
+        #: the server hold to storing the new seat: requests sent all at once are counted
+        #: one after another, so a flood cannot pass the limits together.
+        self._seating = asyncio.Lock()
         #: The stored state of each game already found sound, as its version and the hash
         #: of its text (see :meth:`_state`), the games vouched for longest ago first.
         self._sound: dict[int, tuple[int, int]] = {}

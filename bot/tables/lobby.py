@@ -102,23 +102,25 @@ class Lobbies(TablesBase):
         ``no_thread`` says why the game has no thread of its own, for the refusal should
         the channel already hold a game.
         """
-        chosen, checked, settings = await self.check_lobby(
-            guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
-            reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options)
-        now = self.clock()
-        try:
-            record = await self.store.create_lobby(
-                channel_id=channel_id, guild_id=guild_id, game=chosen.slug,
-                creator_id=creator_id, options=checked, settings=settings, now=now,
-                parent_id=parent_id)
-        except ChannelBusyError:
-            busy = await self.store.open_game(channel_id)
-            known = busy is not None and busy.game in self._games
-            raise ChannelTaken(title=self.game(busy.game).title if known and busy else None,
-                               lobby=busy is not None and busy.status == "lobby",
-                               no_thread=no_thread) from None
-        first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
-        record = await self.store.set_seats(record.id, record.version, first, now)
+        async with self._seating:
+            chosen, checked, settings = await self.check_lobby(
+                guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
+                reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options)
+            now = self.clock()
+            try:
+                record = await self.store.create_lobby(
+                    channel_id=channel_id, guild_id=guild_id, game=chosen.slug,
+                    creator_id=creator_id, options=checked, settings=settings, now=now,
+                    parent_id=parent_id)
+            except ChannelBusyError:
+                busy = await self.store.open_game(channel_id)
+                known = busy is not None and busy.game in self._games
+                raise ChannelTaken(title=self.game(busy.game).title if known and busy
+                                   else None,
+                                   lobby=busy is not None and busy.status == "lobby",
+                                   no_thread=no_thread) from None
+            first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
+            record = await self.store.set_seats(record.id, record.version, first, now)
         return Lobby(record, chosen)
 
     async def claim_rematch(self, game_id: int, user_id: int,
@@ -239,6 +241,11 @@ class Lobbies(TablesBase):
                    channel_id: int | None = None) -> Lobby:
         """Take the next free seat (not for someone the host removed, nor past the
         number of games one person may sit in)."""
+        async with self._seating:
+            return await self._join(game_id, user_id, name, channel_id)
+
+    async def _join(self, game_id: int, user_id: int, name: str,
+                    channel_id: int | None) -> Lobby:
         _hosting, seated, _server = await self.store.open_counts(user_id, None)
 
         def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:

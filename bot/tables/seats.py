@@ -14,7 +14,14 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
-from bot.refusals import AlreadySeated, NoOpenSeat, NotUpForVote, OthersVote, VoteWhat
+from bot.refusals import (
+    AlreadySeated,
+    LimitReached,
+    NoOpenSeat,
+    NotUpForVote,
+    OthersVote,
+    VoteWhat,
+)
 from bot.store import GameRecord, SeatRecord
 from bot.tables.core import MAX_REMINDERS, Board, Plan, TablesBase, clip_name
 from bot.tables.news import News, SeatGiven, SeatTaken
@@ -80,13 +87,19 @@ class SeatVotes(TablesBase):
         seat = next((s for s in record.seats if s.open), None)
         if seat is None:
             raise NoOpenSeat()
+        _hosting, seated, _server = await self.store.open_counts(user_id, None)
+        if seated >= self.limits.games_per_person:
+            raise LimitReached(limit="games", allowed=self.limits.games_per_person)
         return record, seat
 
     async def sit(self, channel_id: int, user_id: int, name: str) -> Board:
-        """``game sit``: a player not at the table takes a seat the table opened."""
-        record, seat = await self.check_sit(channel_id, user_id)
-        taken = SeatRecord(seat.seat, user_id, clip_name(name), False)
-        return await self._reseat(record, taken, SeatTaken(name=taken.name, previous=seat.name))
+        """``game sit``: a player not at the table takes a seat the table opened (not past
+        the number of games one person may sit in)."""
+        async with self._seating:
+            record, seat = await self.check_sit(channel_id, user_id)
+            taken = SeatRecord(seat.seat, user_id, clip_name(name), False)
+            return await self._reseat(record, taken,
+                                      SeatTaken(name=taken.name, previous=seat.name))
 
     async def _silent_seat(self, record: GameRecord, player_id: int) -> SeatRecord | None:
         """The seat of ``player_id`` if the game waits on them and every reminder has gone

@@ -174,6 +174,25 @@ async def test_a_seat_opened_by_vote_is_taken_by_a_newcomer(table: Session) -> N
     assert nobody.ephemeral and "No seat is open" in nobody.content
 
 
+async def test_an_open_seat_is_not_taken_past_the_games_one_person_may_sit_in(
+        table: Session) -> None:
+    from bot.limits import Limits
+
+    await alice_stood_in_at_three(table)
+    await vote(table, BOB, ALICE, "newcomer")
+    await vote(table, CAROL, ALICE, "newcomer")
+    table.bot.tables.limits = Limits(games_per_person=1)
+    elsewhere = table.channel_id + 500
+    await table.gw.send(table.gw.command(DAN, "game", "new", {"game": "candy-dash"},
+                                         channel_id=elsewhere))
+    assert await table.bot.tables.store.open_game(elsewhere) is not None
+    table.rec.clear()
+    refused = await table.command(DAN, "game", "sit")
+    assert refused.ephemeral and "You already sit in 1 game" in refused.content
+    record = await table.bot.tables.store.open_game(table.channel_id)
+    assert record is not None and record.seats[0].open, "the seat stays open"
+
+
 class DrawnNames:
     """A real renderer that keeps, for each picture, every text it drew."""
 

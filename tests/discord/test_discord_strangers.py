@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord_harness import CHANNEL_ID, MANAGE_CHANNELS, Session, UserOption
@@ -80,6 +81,41 @@ async def test_a_server_has_only_so_many_open_games(tmp_path: Path) -> None:
         refused = await session.command(CAROL, "game", "new", {"game": "candy-dash"})
         assert refused.ephemeral and "This server already has 2 games open" in refused.content
         assert await session.bot.tables.store.open_game(channel(2)) is None
+    finally:
+        await session.close()
+
+
+def join_button(session: Session, lobby: Any) -> tuple[dict[str, Any], str]:
+    message = session.rec.message(lobby.message_id or 0)
+    return message, next(c["custom_id"] for row in message["components"]
+                         for c in row["components"] if c.get("custom_id", "").endswith(":join"))
+
+
+async def test_limits_hold_when_the_requests_come_all_at_once(tmp_path: Path) -> None:
+    # A flood sends its requests together, not one after another: the counts must hold.
+    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    tables, gw = session.bot.tables, session.gw
+    try:
+        tables.limits = Limits(lobbies_per_person=3)
+        await gw.send(*(gw.command(MALLORY, "game", "new", {"game": "candy-dash"},
+                                   channel_id=channel(n)) for n in range(10)))
+        assert await open_games(session) == 3, "one person hosts three lobbies at most"
+
+        tables.limits = Limits(games_per_person=2)
+        lobbies = []
+        for n in range(10, 16):
+            session.channel_id = channel(n)
+            lobbies.append(await session.command(ALICE + n, "game", "new",
+                                                 {"game": "candy-dash"}))
+        await gw.send(*(gw.click(CAROL, *join_button(session, lobby)) for lobby in lobbies))
+        seated = [s.user_id for n in range(10, 16)
+                  for s in (await tables.store.open_game(channel(n))).seats]  # type: ignore[union-attr]
+        assert seated.count(CAROL) == 2, "one person sits in two games at most"
+
+        tables.limits = Limits(games_per_server=11)  # nine open: room for two more
+        await gw.send(*(gw.command(BOB + n, "game", "new", {"game": "candy-dash"},
+                                   channel_id=channel(20 + n)) for n in range(5)))
+        assert await open_games(session) == 11, "the server's limit, no more"
     finally:
         await session.close()
 
