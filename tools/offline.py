@@ -167,6 +167,13 @@ class Sent:
         return str(self.body.get("content") or "")
 
     @property
+    def alt_texts(self) -> list[str]:
+        """Each file's alt text (its attachment's ``description``), in order; "" for none."""
+        said = {str(a.get("id")): str(a.get("description") or "")
+                for a in self.body.get("attachments") or [] if isinstance(a, dict)}
+        return [said.get(str(n), "") for n in range(len(self.files))]
+
+    @property
     def ephemeral(self) -> bool:
         flags = self.kept_flags if self.kept_flags is not None else self.body.get("flags")
         return bool(int(flags or 0) & EPHEMERAL)
@@ -577,7 +584,8 @@ class Recorder:
 
     def _attachments(self, sent: Sent) -> list[dict[str, Any]]:
         """The attachments Discord makes of a request's files."""
-        return [_attachment_payload(next(self._ids), name, data) for name, data in sent.files]
+        return [_attachment_payload(next(self._ids), name, data, alt)
+                for (name, data), alt in zip(sent.files, sent.alt_texts, strict=True)]
 
     def _store(self, message_id: int, channel_id: int, sent: Sent, *,
                edit: bool = False) -> dict[str, Any]:
@@ -615,10 +623,14 @@ class Recorder:
         return message
 
 
-def _attachment_payload(attachment_id: int, filename: str, data: bytes) -> dict[str, Any]:
+def _attachment_payload(attachment_id: int, filename: str, data: bytes,
+                        description: str = "") -> dict[str, Any]:
     url = f"https://cdn.discordapp.com/attachments/{attachment_id}/{filename}"
-    return {"id": str(attachment_id), "filename": filename, "size": len(data), "url": url,
-            "proxy_url": url}
+    out = {"id": str(attachment_id), "filename": filename, "size": len(data), "url": url,
+           "proxy_url": url}
+    if description:
+        out["description"] = description  # the alt text, as Discord keeps it
+    return out
 
 
 class _Adapter(AsyncWebhookAdapter):
