@@ -159,6 +159,29 @@ async def test_a_rematch_starts_from_the_game_over_card_once_and_for_players_onl
     assert len(table.rec.threads()) == 2
 
 
+async def test_a_rematch_starts_from_the_game_over_board_with_the_ai_seats_kept(
+        table: Session) -> None:
+    table.rec.room(CHANNEL_ID).permissions = WITHOUT_THREADS  # one game in the channel
+    await table.start("candy-dash", humans=(ALICE, BOB), ai=1, target=3)
+    for _ in range(60):
+        record = await table.bot.tables.store.open_game(CHANNEL_ID)
+        if record is None:
+            break
+        turn = (await state_of(table, CHANNEL_ID))["turn"]
+        mover = next(s.user_id for s in record.seats if s.seat == turn)
+        assert mover is not None, "the AI seat moves by itself"
+        await table.click(mover, int(board_in(table, CHANNEL_ID)["id"]), ":step")
+    over = board_in(table, CHANNEL_ID)  # the game-over board
+    await table.click(ALICE, int(over["id"]), ":rm:1")
+    lobby = await table.bot.tables.store.open_game(CHANNEL_ID)
+    assert lobby is not None and lobby.status == "lobby" and lobby.creator_id == ALICE
+    assert [(s.user_id, s.ai) for s in lobby.seats] == [(ALICE, False), (BOB, False),
+                                                         (None, True)]
+    await table.command(BOB, "game", "leave")  # carried over, and free to go
+    lobby = await table.bot.tables.store.open_game(CHANNEL_ID)
+    assert lobby is not None and [s.user_id for s in lobby.seats] == [ALICE, None]
+
+
 async def test_without_thread_permissions_a_channel_plays_one_game_and_says_why(
         table: Session) -> None:
     table.rec.room(CHANNEL_ID).permissions = WITHOUT_THREADS
