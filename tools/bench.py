@@ -134,7 +134,7 @@ def bench_render(slug: str, samples: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- through the bot
 
 
-class _Channel:
+class BenchChannel:
     """One channel of the bench's bot: its game and the move its player types next."""
 
     def __init__(self, channel_id: int) -> None:
@@ -157,7 +157,7 @@ class Answer:
     movement: float | None
 
 
-async def _open(store: Any, game: Game, channel: _Channel) -> None:
+async def _open(store: Any, game: Game, channel: BenchChannel) -> None:
     """Start a fresh game in the channel (the previous one is over): :data:`HUMANS` humans
     and an AI seat, the AI's moves at the deal played and logged as the bot's start
     plays them."""
@@ -198,7 +198,7 @@ def _humans_to_act(game: Game, state: State) -> list[int]:
     return sorted(s for s in game.to_act(state) if not state["seats"][s]["ai"])
 
 
-async def _prepare(store: Any, game: Game, channel: _Channel) -> None:
+async def prepare_move(store: Any, game: Game, channel: BenchChannel) -> None:
     """Choose the channel's next move (untimed), opening a new game if the last one ended:
     the move of the first human to act, as the AI would choose it."""
     record = await store.open_game(channel.channel_id)
@@ -219,13 +219,13 @@ async def _prepare(store: Any, game: Game, channel: _Channel) -> None:
     channel.text = (await asyncio.to_thread(game.ai_action, state, seat)).notation
 
 
-def _game_of(games: Sequence[Game], channel: _Channel) -> Game:
+def game_of(games: Sequence[Game], channel: BenchChannel) -> Game:
     """The game a channel of the load test plays: the games in turn, channel by channel."""
     return games[(channel.channel_id - 1) % len(games)]
 
 
 @dataclass
-class _Bot:
+class BenchBot:
     """The real bot on an offline Discord, as the bench drives it."""
 
     bot: Any
@@ -236,7 +236,7 @@ class _Bot:
     def store(self) -> Any:
         return self.bot.tables.store
 
-    async def play(self, channels: Sequence[_Channel], *,
+    async def play(self, channels: Sequence[BenchChannel], *,
                    ignore: Sequence[asyncio.Task[Any]] = ()) -> list[Answer]:
         """Each channel's player types their /play at the same moment; waits until the bot
         has done everything the moves started (movement GIFs included)."""
@@ -265,7 +265,7 @@ class _Bot:
                       (min(gifs) - start) * 1000 if gifs else None)
 
 
-async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
+async def _with_bot(folder: Path, work: Callable[[BenchBot], Any], renderer: Any,
                     db: str | None = None, stages: Stages | None = None) -> Any:
     """Run ``work`` with the real bot on an offline Discord, on a new SQLite file in
     ``folder``, or with ``db`` a PostgreSQL URL, in a new schema of that database dropped
@@ -285,7 +285,7 @@ async def _with_bot(folder: Path, work: Callable[[_Bot], Any], renderer: Any,
         gateway = await connect(bot, recorder)
         freeze_heap()  # as the live bot does once it is connected
         try:
-            return await work(_Bot(bot, gateway, recorder))
+            return await work(BenchBot(bot, gateway, recorder))
         finally:
             await bot.close()
             gc.unfreeze()  # the bench's own objects are collected as before
@@ -335,12 +335,12 @@ def bench_play(slug: str, samples: int,
     stages = Stages()
     ais: list[int] = []  # the AI moves of each /play through the pool
 
-    async def work(bot: _Bot) -> dict[str, list[float]]:
-        channel = _Channel(1)
+    async def work(bot: BenchBot) -> dict[str, list[float]]:
+        channel = BenchChannel(1)
         out: dict[str, list[float]] = {"board": [], "ack": [], "movement": [], "chess": [],
                                        "ai_board": [], "ai_cpu": []}
         for n in range(samples + 1):
-            await _prepare(bot.store, game, channel)
+            await prepare_move(bot.store, game, channel)
             moves = await _moves_made(bot.store, channel) if renderer is not None else 0
             stages.start()
             ai_moves, ai_cpu = stages.ai_moves, stages.spent["AI"]
@@ -388,7 +388,7 @@ def bench_play(slug: str, samples: int,
     return out
 
 
-async def _moves_made(store: Any, channel: _Channel) -> int:
+async def _moves_made(store: Any, channel: BenchChannel) -> int:
     """How many moves the channel's game has logged."""
     record = await store.open_game(channel.channel_id)
     return 0 if record is None else len(await store.actions(record.id))
@@ -403,8 +403,8 @@ def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
     """
     games = [get_game(s) for s in ([slug] if isinstance(slug, str) else slug)]
 
-    async def work(bot: _Bot) -> dict[str, Any]:
-        table = [_Channel(n + 1) for n in range(channels)]
+    async def work(bot: BenchBot) -> dict[str, Any]:
+        table = [BenchChannel(n + 1) for n in range(channels)]
         answers: list[Answer] = []
         firsts: list[float] = []  # each burst's first board
         busy = cpu = 0.0  # wall and process CPU seconds of the timed rounds
@@ -424,11 +424,11 @@ def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
         tick = asyncio.create_task(ticker())
         try:
             for channel in table:  # a first move each, untimed: caches warm as in a live bot
-                await _prepare(bot.store, _game_of(games, channel), channel)
+                await prepare_move(bot.store, game_of(games, channel), channel)
             await bot.play(table, ignore=[tick])
             for _ in range(rounds):
                 for channel in table:
-                    await _prepare(bot.store, _game_of(games, channel), channel)
+                    await prepare_move(bot.store, game_of(games, channel), channel)
                 measuring = True
                 start, start_cpu = time.perf_counter(), time.process_time()
                 burst = await bot.play(table, ignore=[tick])
@@ -505,7 +505,7 @@ def bench_replays(requests: int, renderer: Any) -> dict[str, Any]:
     Monsters game) while a player moves in another channel: the bot process's memory at its
     peak (and the render workers'), how long that move waited, and how many replays were
     drawn."""
-    async def work(bot: _Bot) -> dict[str, Any]:
+    async def work(bot: BenchBot) -> dict[str, Any]:
         from tools.offline import settle
 
         replayed, moving = 1, 2
@@ -513,10 +513,10 @@ def bench_replays(requests: int, renderer: Any) -> dict[str, Any]:
                                         replayed)
         moves = len(await bot.store.actions(game_id))
         blast = get_game("sugar-blast")
-        channel = _Channel(moving)
-        await _prepare(bot.store, blast, channel)
+        channel = BenchChannel(moving)
+        await prepare_move(bot.store, blast, channel)
         await bot.play([channel])  # caches warm, as in a live bot
-        await _prepare(bot.store, blast, channel)
+        await prepare_move(bot.store, blast, channel)
         gc.collect()
         pids = getattr(renderer, "worker_pids", None)
         workers = pids() if callable(pids) else []

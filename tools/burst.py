@@ -35,7 +35,7 @@ from typing import Any
 
 from bot.games import GAMES, get_game
 from bot.games.engine import Game
-from tools.bench import USER_BASE, Renderer, _Bot, _Channel, _game_of, _prepare
+from tools.bench import USER_BASE, BenchBot, BenchChannel, Renderer, game_of, prepare_move
 
 TARGET_PEAK = 50
 TARGET_INVALID = 100
@@ -125,17 +125,17 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
             gateway = await server.connect(bot)
             freeze_heap()
             try:
-                return await work(_Bot(bot, gateway, recorder), limits, folder / "burst.db")
+                return await work(BenchBot(bot, gateway, recorder), limits, folder / "burst.db")
             finally:
                 await bot.close()
                 gc.unfreeze()
 
-    async def work(bot: _Bot, limits: Any, db: Path) -> dict[str, Any]:
+    async def work(bot: BenchBot, limits: Any, db: Path) -> dict[str, Any]:
         from tools.offline import settle
 
-        table = [_Channel(n + 1) for n in range(movers)]
+        table = [BenchChannel(n + 1) for n in range(movers)]
         for channel in table:
-            await _prepare(bot.store, _game_of(games, channel), channel)
+            await prepare_move(bot.store, game_of(games, channel), channel)
         await bot.play(table)  # a first move each, untimed: caches warm as in a live bot
         await bot.store.queue_announcements(_reminders(announcements, channels, time.time()),
                                             time.time())
@@ -162,7 +162,7 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
                     break  # a banned bot delivers nothing for an hour
                 channel = table[turn % len(table)]
                 turn += 1
-                await _prepare(bot.store, _game_of(games, channel), channel)
+                await prepare_move(bot.store, game_of(games, channel), channel)
                 moved = time.perf_counter()
                 answer = await _move(bot, channel, moved)
                 if answer is not None:
@@ -204,7 +204,7 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
         return asyncio.run(run(Path(folder)))
 
 
-async def _move(bot: _Bot, channel: _Channel, moved: float,
+async def _move(bot: BenchBot, channel: BenchChannel, moved: float,
                 wait: float = 30.0) -> tuple[float, float] | None:
     """``channel``'s player types their /play; until the interaction is acknowledged and
     until the board reaches the channel, in milliseconds (``None``: no board in ``wait``)."""

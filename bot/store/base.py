@@ -36,8 +36,8 @@ from typing import Any, ClassVar
 
 from bot.ratings import Rating, rate
 from bot.store.records import (
-    _GAME_COLUMNS,
-    _OPEN,
+    GAME_COLUMNS,
+    OPEN_STATUSES,
     ActionRecord,
     AlreadyDoneError,
     Announcement,
@@ -54,16 +54,16 @@ from bot.store.records import (
     StatLine,
     StoreError,
     WrongStatusError,
-    _check_int,
-    _dump_object,
-    _dump_private,
-    _dump_seats,
-    _load_private,
-    _load_seats,
-    _readable,
-    _record,
-    _status_message,
+    check_int,
+    dump_object,
+    dump_private,
+    dump_seats,
+    game_record,
+    load_private,
+    load_seats,
     log,
+    readable,
+    status_message,
 )
 from bot.watch import Watch, unwatched
 
@@ -138,10 +138,10 @@ class Store(ABC):
 
     async def _fetch(self, db: Any, game_id: int) -> GameRecord:
         rows = await db.execute_fetchall(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise NotFoundError("That game no longer exists.")
-        return _record(rows[0])
+        return game_record(rows[0])
 
     async def _raw(self, db: Any, game_id: int) -> tuple[str, int] | None:
         async with db.execute(
@@ -159,7 +159,7 @@ class Store(ABC):
         if version != expected_version:
             return ConflictError()
         if status not in statuses:
-            return WrongStatusError(_status_message(status, doing))
+            return WrongStatusError(status_message(status, doing))
         return ConflictError()
 
     async def _guarded_update(self, db: Any, game_id: int, expected_version: int,
@@ -174,10 +174,10 @@ class Store(ABC):
                f"WHERE id = ? AND version = ? AND status IN ({marks})")
         values = (*params, game_id, expected_version, *statuses)
         if returning:
-            rows = await db.execute_fetchall(f"{sql} RETURNING {_GAME_COLUMNS}", values)
+            rows = await db.execute_fetchall(f"{sql} RETURNING {GAME_COLUMNS}", values)
             if len(rows) != 1:
                 raise await self._explain_miss(db, game_id, expected_version, statuses, doing)
-            return _record(rows[0])
+            return game_record(rows[0])
         cursor = await db.execute(sql, values)
         if cursor.rowcount != 1:
             raise await self._explain_miss(db, game_id, expected_version, statuses, doing)
@@ -198,17 +198,17 @@ class Store(ABC):
         """The channel's lobby or active game, if any."""
         async with self._reading() as db:
             rows = await db.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? "
                 f"AND status IN ('lobby', 'active')", (channel_id,))
-        return _record(rows[0]) if rows else None
+        return game_record(rows[0]) if rows else None
 
     async def open_games_in(self, channel_id: int) -> list[GameRecord]:
         """The lobbies and active games held in a channel or in its threads."""
         async with self._reading() as db:
             rows = await db.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
+                f"SELECT {GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
                 f"AND status IN ('lobby', 'active')", (channel_id, channel_id))
-        return _readable(rows, "a game of a deleted channel, %s, cannot be read: %s")
+        return readable(rows, "a game of a deleted channel, %s, cannot be read: %s")
 
     async def get_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
@@ -218,16 +218,16 @@ class Store(ABC):
     async def games_in_channel(self, channel_id: int) -> list[GameRecord]:
         """Every game ever held in the channel, oldest first."""
         async with self._reading() as db, db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id",
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id",
                 (channel_id,)) as cursor:
             rows = await cursor.fetchall()
-        return [_record(row) for row in rows]
+        return [game_record(row) for row in rows]
 
     async def past_games(self, channel_id: int, limit: int | None = None) -> list[GameRecord]:
         """The channel's games that were played and have ended (finished or aborted after
         the start), in the channel or in threads of it, newest first; ``limit`` keeps the
         newest few."""
-        query = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
+        query = (f"SELECT {GAME_COLUMNS} FROM games WHERE (channel_id = ? OR parent_id = ?) "
                  "AND status IN ('finished', 'aborted') AND state_json IS NOT NULL "
                  "ORDER BY id DESC")
         params: list[Any] = [channel_id, channel_id]
@@ -236,7 +236,7 @@ class Store(ABC):
             params.append(max(0, int(limit)))
         async with self._reading() as db, db.execute(query, params) as cursor:
             rows = await cursor.fetchall()
-        return [_record(row) for row in rows]
+        return [game_record(row) for row in rows]
 
     async def actions(self, game_id: int, last: int | None = None, *,
                       after: int | None = None) -> list[ActionRecord]:
@@ -255,7 +255,7 @@ class Store(ABC):
         async with self._reading() as db, db.execute(query, params) as cursor:
             rows = await cursor.fetchall()
         return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable), public,
-                             _load_private(game_id, private), episode, bool(snapshot))
+                             load_private(game_id, private), episode, bool(snapshot))
                 for (n, seat, user_id, notation, narration, at, undoable, public, private,
                      episode, snapshot) in reversed(rows)]
 
@@ -272,13 +272,13 @@ class Store(ABC):
         finished at or after ``finished_since``, on every server, oldest first (damaged
         rows are skipped)."""
         async with self._reading() as db, db.execute(
-                f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} "
+                f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS.split(', '))} "
                 f"FROM seat_users s JOIN games g ON g.id = s.game_id "
                 f"WHERE s.user_id = ? AND ((g.status = 'active' AND s.gone = 0) "
                 f"OR (g.status = 'finished' AND g.finished_at >= ?)) ORDER BY g.id",
                 (user_id, finished_since)) as cursor:
             rows = await cursor.fetchall()
-        return _readable(rows, "leaving damaged game %s out of a player's list of games: %s")
+        return readable(rows, "leaving damaged game %s out of a player's list of games: %s")
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
         """Finished games played and won by ``user_id`` in this server, per game."""
@@ -326,7 +326,7 @@ class Store(ABC):
                         (user, *given)) as cursor:
                     row = await cursor.fetchone()
                 try:
-                    seats = _load_seats(0, row[0]) if row else ()
+                    seats = load_seats(0, row[0]) if row else ()
                 except CorruptRowError:
                     seats = ()
                 names[user] = next((s.name for s in seats if s.user_id == user), f"Player {user}")
@@ -338,12 +338,12 @@ class Store(ABC):
                            parent_id: int | None = None) -> GameRecord:
         """Open a lobby (no seats yet) in the channel (a thread of ``parent_id``, when
         given); :class:`ChannelBusyError` if taken."""
-        options_text = _dump_object(options, "options")
-        settings_text = _dump_object(settings, "settings")
-        _check_int(channel_id, "channel id")
-        _check_int(guild_id, "server id")
-        _check_int(creator_id, "user id")
-        _check_int(parent_id, "channel id")
+        options_text = dump_object(options, "options")
+        settings_text = dump_object(settings, "settings")
+        check_int(channel_id, "channel id")
+        check_int(guild_id, "server id")
+        check_int(creator_id, "user id")
+        check_int(parent_id, "channel id")
         try:
             async with self._transaction() as db:
                 async with db.execute(
@@ -368,14 +368,14 @@ class Store(ABC):
         ``creator_id`` hands the lobby to another player (its creator left); ``settings``
         replaces the table's settings in the same write.
         """
-        assignments, params = "seats = ?, updated_at = ?", [_dump_seats(seats), now]
+        assignments, params = "seats = ?, updated_at = ?", [dump_seats(seats), now]
         if creator_id is not None:
-            _check_int(creator_id, "user id")
+            check_int(creator_id, "user id")
             assignments += ", creator_id = ?"
             params.append(creator_id)
         if settings is not None:
             assignments += ", settings = ?"
-            params.append(_dump_object(settings, "settings"))
+            params.append(dump_object(settings, "settings"))
         return await self._write(game_id, expected_version, ("lobby",), "change seats",
                                  assignments, params)
 
@@ -384,7 +384,7 @@ class Store(ABC):
         """Replace an ended game's settings (what it keeps after its end, its rematch)."""
         return await self._write(game_id, expected_version, ("finished", "aborted"),
                                  "change settings", "settings = ?",
-                                 [_dump_object(settings, "settings")])
+                                 [dump_object(settings, "settings")])
 
     async def _alone(self, sql: str, params: Sequence[Any]) -> int:
         """Write one statement, a transaction by itself; how many rows it changed."""
@@ -393,7 +393,7 @@ class Store(ABC):
             return int(cursor.rowcount)
 
     async def _set_message(self, game_id: int, column: str, message_id: int | None) -> None:
-        _check_int(message_id, "message id")
+        check_int(message_id, "message id")
         if await self._alone(f"UPDATE games SET {column} = ? WHERE id = ?",
                              (message_id, game_id)) != 1:
             raise NotFoundError("That game no longer exists.")
@@ -412,13 +412,13 @@ class Store(ABC):
                     announce: Sequence[Announcement] = ()) -> GameRecord:
         """Turn the lobby into an active game with its first state and final seats
         (queuing ``announce`` in the outbox in the same transaction)."""
-        _check_int(seed, "seed")
+        check_int(seed, "seed")
         async with self._transaction() as db:
             await self._guarded_update(
                 db, game_id, expected_version, ("lobby",), "start",
                 "status = 'active', seed = ?, state_json = ?, seats = ?, updated_at = ?, "
                 "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?",
-                (seed, state_json, _dump_seats(seats), now, now, next_reminder_at))
+                (seed, state_json, dump_seats(seats), now, now, next_reminder_at))
             await self._queue(db, announce, now)
             record = await self._fetch(db, game_id)
         return record
@@ -461,11 +461,11 @@ class Store(ABC):
         params: list[Any] = [state_json, now]
         if seats is not None:
             assignments += ", seats = ?"
-            params.append(_dump_seats(seats))
+            params.append(dump_seats(seats))
         if turn_changed:
             assignments += ", turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?"
             params += [now, next_reminder_at]
-        _check_int(interaction_id, "interaction id")
+        check_int(interaction_id, "interaction id")
         try:
             async with self._transaction() as db:
                 try:
@@ -486,7 +486,7 @@ class Store(ABC):
                     "(SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, "
                     "?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, game_id, m.seat, m.user_id, m.notation, m.narration, now,
-                      int(bool(m.undoable)), m.public, _dump_private(m.private), m.before,
+                      int(bool(m.undoable)), m.public, dump_private(m.private), m.before,
                       m.episode, interaction_id if i == 0 else None)
                      for i, m in enumerate(moves)])
                 if finish is not None:
@@ -559,16 +559,16 @@ class Store(ABC):
             current = await self._fetch(db, game_id)
             if current.version != expected_version:
                 raise ConflictError()
-            if current.status not in _OPEN:
-                raise WrongStatusError(_status_message(current.status, "change seats"))
+            if current.status not in OPEN_STATUSES:
+                raise WrongStatusError(status_message(current.status, "change seats"))
             numbers = {s.seat for s in current.seats}
             for seat in seats:
                 if seat.seat not in numbers:
                     raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
             by_number = {s.seat: s for s in seats}
             merged = [by_number.get(s.seat, s) for s in current.seats]
-            await self._guarded_update(db, game_id, expected_version, _OPEN, "change seats",
-                                       "seats = ?, updated_at = ?", (_dump_seats(merged), now))
+            await self._guarded_update(db, game_id, expected_version, OPEN_STATUSES, "change seats",
+                                       "seats = ?, updated_at = ?", (dump_seats(merged), now))
             record = await self._fetch(db, game_id)
         return record
 
@@ -653,7 +653,7 @@ class Store(ABC):
         params: list[Any] = [now]
         if seats is not None:
             assignments += ", seats = ?"
-            params.append(_dump_seats(seats))
+            params.append(dump_seats(seats))
         async with self._transaction() as db:
             await self._guarded_update(db, game_id, expected_version, ("active",), "finish",
                                        assignments, params)
@@ -678,7 +678,7 @@ class Store(ABC):
                 if raw is None:
                     raise NotFoundError("That game no longer exists.")
                 if raw[0] != "aborted":
-                    raise WrongStatusError(_status_message(raw[0], "abort it"))
+                    raise WrongStatusError(status_message(raw[0], "abort it"))
 
     # ----------------------------------------------------------------- reminders
 
@@ -688,11 +688,11 @@ class Store(ABC):
         A damaged row is logged and skipped, so it cannot hold up other channels.
         """
         async with self._reading() as db, db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
                 f"AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? "
                 f"ORDER BY next_reminder_at, id", (now,)) as cursor:
             rows = await cursor.fetchall()
-        return _readable(rows, "skipping reminders for game %s: %s")
+        return readable(rows, "skipping reminders for game %s: %s")
 
     async def mark_reminded(self, game_id: int, expected_version: int, *, reminders_sent: int,
                             next_reminder_at: float | None,
@@ -760,7 +760,7 @@ class Store(ABC):
     async def set_quiet_hours(self, user_id: int, hours: tuple[str, int, int] | None,
                               now: float) -> None:
         """Keep ``(timezone, start hour, end hour)`` for the user, or forget them (None)."""
-        _check_int(user_id, "user id")
+        check_int(user_id, "user id")
         async with self._transaction() as db:
             if hours is None:
                 await db.execute("DELETE FROM quiet_hours WHERE user_id = ?", (user_id,))
@@ -782,14 +782,14 @@ class Store(ABC):
     async def add_vacation(self, user_id: int, starts: float, ends: float,
                            now: float) -> None:
         """Keep a vacation of the user from ``starts`` to ``ends``."""
-        _check_int(user_id, "user id")
+        check_int(user_id, "user id")
         async with self._transaction() as db:
             await db.execute("INSERT INTO vacations (user_id, starts, ends, created_at) "
                              "VALUES (?, ?, ?, ?)", (user_id, starts, ends, now))
 
     async def end_vacations(self, user_id: int, now: float) -> int:
         """End the user's current vacation now and cancel the ones to come; how many."""
-        _check_int(user_id, "user id")
+        check_int(user_id, "user id")
         async with self._transaction() as db:
             ended = await db.execute("UPDATE vacations SET ends = ? WHERE user_id = ? AND "
                                      "starts < ? AND ends > ?", (now, user_id, now, now))
@@ -810,7 +810,7 @@ class Store(ABC):
 
     async def set_notify(self, user_id: int, mode: str, now: float) -> None:
         """Keep how the user is reached: ``channel`` (the default), ``dm`` or ``quiet``."""
-        _check_int(user_id, "user id")
+        check_int(user_id, "user id")
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO notify (user_id, mode, dm_closed, updated_at) VALUES (?, ?, 0, ?) "
@@ -834,8 +834,8 @@ class Store(ABC):
     async def set_server_settings(self, guild_id: int, settings: Mapping[str, Any],
                                   now: float) -> None:
         """Keep a server's defaults for new games (the whole mapping, replacing the last)."""
-        _check_int(guild_id, "server id")
-        text = _dump_object(settings, "settings")
+        check_int(guild_id, "server id")
+        text = dump_object(settings, "settings")
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
@@ -846,8 +846,8 @@ class Store(ABC):
                         now: float) -> dict[int, str]:
         """Keep ``voter``'s vote on ``player``'s seat (``give`` is what to do with it); all
         the votes on that seat now, by voter."""
-        _check_int(player, "user id")
-        _check_int(voter, "user id")
+        check_int(player, "user id")
+        check_int(voter, "user id")
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO seat_votes (game_id, player, voter, give, at) VALUES "
@@ -867,7 +867,7 @@ class Store(ABC):
     async def set_reminder_pings(self, user_id: int, pings: str, now: float) -> None:
         """Keep which reminders ping the user: ``each`` (the default), ``first`` or
         ``none``; how they are reached stays as it was."""
-        _check_int(user_id, "user id")
+        check_int(user_id, "user id")
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO notify (user_id, mode, dm_closed, updated_at, reminders) "
@@ -944,10 +944,10 @@ class Store(ABC):
         await db.executemany(
             "INSERT INTO outbox (channel_id, guild_id, game_id, kind, content, mentions, nonce, "
             "created_at, due_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(_check_int(a.channel_id, "channel id"), _check_int(a.guild_id, "server id"),
+            [(check_int(a.channel_id, "channel id"), check_int(a.guild_id, "server id"),
               a.game_id, a.kind, a.content, json.dumps([int(u) for u in a.mentions]),
               secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at),
-              None if a.data is None else _dump_object(a.data, "announcement"))
+              None if a.data is None else dump_object(a.data, "announcement"))
              for a in announcements])
 
     async def claim_announcements(self, now: float, *, lease: float,
@@ -1005,7 +1005,7 @@ class Store(ABC):
     async def announcement_delivered(self, announcement_id: int, message_id: int | None,
                                      now: float) -> None:
         """Discord accepted the announcement: it is never sent again."""
-        _check_int(message_id, "message id")
+        check_int(message_id, "message id")
         await self._alone(
             "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
             "leased_until = NULL WHERE id = ? AND status = 'pending'",
@@ -1061,7 +1061,7 @@ class Store(ABC):
 
     async def about(self, user_id: int) -> dict[str, Any]:
         """Everything kept about ``user_id``, as plain JSON values (docs/privacy.md)."""
-        _check_int(user_id, "user id")
+        check_int(user_id, "user id")
         user = int(user_id)
         out: dict[str, Any] = {"user_id": user}
         async with self._reading() as db:
@@ -1100,7 +1100,7 @@ class Store(ABC):
             games = []
             for game_id, guild, channel, game, status, seats, created, updated, gone in rows:
                 try:
-                    names = [seat.name for seat in _load_seats(game_id, seats)
+                    names = [seat.name for seat in load_seats(game_id, seats)
                              if user in (seat.user_id, seat.left)]
                 except CorruptRowError:
                     names = []
@@ -1147,7 +1147,7 @@ class Store(ABC):
         that named them; in ended games their seat becomes ``name`` with no user, in the
         seats, the state and the narration. Games under way keep their seat. Returns
         how many of each were deleted or renamed."""
-        _check_int(user_id, "user id")
+        check_int(user_id, "user id")
         user = int(user_id)
         told = [row[0] for row in await self._announcements_of(user, not_needed=True)]
         async with self._transaction() as db:
@@ -1178,7 +1178,7 @@ class Store(ABC):
             renamed = 0
             for game_id, seats_text, state_json in {row[0]: row for row in rows}.values():
                 try:
-                    seats = _load_seats(game_id, seats_text)
+                    seats = load_seats(game_id, seats_text)
                 except CorruptRowError:
                     continue
                 mine = {s.seat: s.name for s in seats if user in (s.user_id, s.left)}
@@ -1187,7 +1187,7 @@ class Store(ABC):
                 state_text, said = _renamed_state(state_json, mine, name)
                 await db.execute("UPDATE games SET seats = ?, state_json = ?, "
                                  "version = version + 1 WHERE id = ?",
-                                 (_dump_seats(kept), state_text, game_id))
+                                 (dump_seats(kept), state_text, game_id))
                 for old in sorted({*mine.values(), *said}, key=len, reverse=True):
                     if len(old) < 2:
                         continue  # a one-letter name would rename every such letter
@@ -1212,7 +1212,7 @@ class Store(ABC):
     async def server_gone(self, guild_id: int, now: float) -> int:
         """The server removed the bot: close its lobbies, and note when, so that its data
         is dropped after a grace period (:meth:`purge_servers`); how many lobbies closed."""
-        _check_int(guild_id, "server id")
+        check_int(guild_id, "server id")
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "

@@ -19,7 +19,7 @@ log = logging.getLogger("bot.store")
 
 #: Both backends store signed 64-bit integers.
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
-_OPEN = ("lobby", "active")
+OPEN_STATUSES = ("lobby", "active")
 
 
 # --------------------------------------------------------------------------- errors
@@ -271,14 +271,14 @@ class StatLine:
 
 # --------------------------------------------------------------------------- encoding
 
-_GAME_COLUMNS = (
+GAME_COLUMNS = (
     "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
     "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
     "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id"
 )
 
 
-def _dump_object(value: Mapping[str, Any], what: str) -> str:
+def dump_object(value: Mapping[str, Any], what: str) -> str:
     try:
         return json.dumps(dict(value), sort_keys=True)
     except (TypeError, ValueError):
@@ -286,7 +286,7 @@ def _dump_object(value: Mapping[str, Any], what: str) -> str:
                          f"text, numbers, true/false, lists or mappings.") from None
 
 
-def _dump_seats(seats: Sequence[SeatRecord]) -> str:
+def dump_seats(seats: Sequence[SeatRecord]) -> str:
     numbers = [s.seat for s in seats]
     if len(set(numbers)) != len(numbers):
         raise StoreError("Two players cannot share one seat.")
@@ -308,7 +308,7 @@ def _load_object(game_id: int, text: str, what: str) -> dict[str, Any]:
     return value
 
 
-def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
+def load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
     try:
         raw = json.loads(text)
         seats = tuple(
@@ -323,12 +323,12 @@ def _load_seats(game_id: int, text: str) -> tuple[SeatRecord, ...]:
     return seats
 
 
-def _dump_private(private: Mapping[int, Sequence[str]]) -> str:
+def dump_private(private: Mapping[int, Sequence[str]]) -> str:
     return json.dumps({str(int(seat)): [str(line) for line in lines]
                        for seat, lines in private.items() if lines}, sort_keys=True)
 
 
-def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
+def load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
     try:
         raw = json.loads(text or "{}")
         return {int(seat): tuple(str(line) for line in lines) for seat, lines in raw.items()}
@@ -336,7 +336,7 @@ def _load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
         raise CorruptRowError(game_id, "unreadable private narration") from None
 
 
-def _record(row: Sequence[Any]) -> GameRecord:
+def game_record(row: Sequence[Any]) -> GameRecord:
     (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
      state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
      next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id) = row
@@ -344,32 +344,32 @@ def _record(row: Sequence[Any]) -> GameRecord:
         id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
         creator_id=creator_id, options=_load_object(game_id, options, "options"),
         settings=_load_object(game_id, settings, "settings"), seed=seed,
-        state_json=state_json, version=version, seats=_load_seats(game_id, seats),
+        state_json=state_json, version=version, seats=load_seats(game_id, seats),
         created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
         reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
         lobby_message_id=lobby_message_id, board_message_id=board_message_id,
         result_json=result_json, parent_id=parent_id)
 
 
-def _readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
+def readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
     """The records of ``rows`` that can be read; each damaged one is logged with
     ``warning`` (game id, error) and left out, so it cannot hold up the others."""
     records = []
     for row in rows:
         try:
-            records.append(_record(row))
+            records.append(game_record(row))
         except CorruptRowError as exc:
             log.warning(warning, exc.game_id, exc)
     return records
 
 
-def _check_int(value: int | None, what: str) -> int | None:
+def check_int(value: int | None, what: str) -> int | None:
     if value is not None and not _INT_MIN <= int(value) <= _INT_MAX:
         raise StoreError(f"The {what} {value} is too large to save.")
     return value
 
 
-def _status_message(status: str, doing: str) -> str:
+def status_message(status: str, doing: str) -> str:
     if status == "lobby":
         return f"This game has not started yet, so you cannot {doing} now."
     if status == "active":
