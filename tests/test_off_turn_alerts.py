@@ -36,8 +36,10 @@ def test_a_raid_is_told_to_the_raided_player_alone_as_an_alert() -> None:
 
 def test_the_catch_up_leads_with_what_hit_you_and_tells_it_once() -> None:
     alert = f"{ALERT}Ana raids Bo's hideout and rolls 1, 2 and 6."
-    steps = [Step(0, "Ana", "build trap room 1", ("Ana builds a trap.",), False),
-             Step(0, "Ana", "enter", ("Ana raids Bo's hideout and rolls 1, 2 and 6.",), False,
+    steps = [Step(seat=0, name="Ana", notation="build trap room 1", events=("Ana builds a trap.",),
+                  by_ai=False),
+             Step(seat=0, name="Ana", notation="enter",
+                  events=("Ana raids Bo's hideout and rolls 1, 2 and 6.",), by_ai=False,
                   private={1: (alert,)})]
     lines = since_lines(HEIST, steps, 0, 1)
     assert lines[0] == "Since your last turn:" and lines[1] == alert
@@ -54,8 +56,8 @@ def test_a_dm_subscriber_is_sent_each_alert_that_hit_them() -> None:
                         updated_at=0.0, turn_started_at=None, reminders_sent=0,
                         next_reminder_at=None, lobby_message_id=None, board_message_id=None,
                         result_json=None)
-    plan = Plan({})
-    plan.steps.append(Step(0, "Ana", "x", ("Ana raids Bo.",), False,
+    plan = Plan(state={})
+    plan.steps.append(Step(seat=0, name="Ana", notation="x", events=("Ana raids Bo.",), by_ai=False,
                            private={1: (f"{ALERT}Ana raids Bo.",), 0: ("You rolled 6.",)}))
     assert TablesBase._hit(record, plan) == {12: [f"{ALERT}Ana raids Bo."]}
 

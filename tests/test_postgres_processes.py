@@ -108,7 +108,8 @@ async def _queue_work(db: str, games: int, channels: int, each: int) -> list[int
             await tables.start(lobby.record.id, 77)
             ids.append(lobby.record.id)
         await store.queue_announcements([
-            Announcement(6000 + channel, 1, None, "turn", f"message {n} of {channel}")
+            Announcement(channel_id=6000 + channel, guild_id=1, game_id=None, kind="turn",
+                         content=f"message {n} of {channel}")
             for n in range(each) for channel in range(channels)], begun)
         return ids
     finally:

@@ -102,11 +102,13 @@ async def test_a_player_who_left_is_forgotten_too(tables: Tables) -> None:
 
 async def test_old_announcements_are_pruned_and_pending_ones_kept(tables: Tables) -> None:
     store = tables.store
-    await store.queue_announcements([Announcement(CHANNEL, GUILD, None, "turn", "old", (BOB,))],
+    await store.queue_announcements([Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None,
+                                                  kind="turn", content="old", mentions=(BOB,))],
                                     NOW - 40 * DAY)
     (claimed,) = await store.claim_announcements(NOW - 40 * DAY, lease=60)
     await store.announcement_delivered(claimed.id, 9, NOW - 40 * DAY)
-    await store.queue_announcements([Announcement(CHANNEL, GUILD, None, "turn", "new", (BOB,))],
+    await store.queue_announcements([Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None,
+                                                  kind="turn", content="new", mentions=(BOB,))],
                                     NOW - 40 * DAY)
     assert await store.prune_announcements(NOW - 30 * DAY) == 1
     assert (await store.pending_announcements())[0] == 1, "a pending one is never pruned"

@@ -94,7 +94,8 @@ async def add_due(store: Store) -> None:
         await store.start(lobby.id, lobby.version, seed=number, state_json="{}",
                           seats=[SeatRecord(0, 1, "Ann", False)], now=NOW - 7200,
                           next_reminder_at=NOW - 60 * (number + 1),
-                          announce=[Announcement(100 + number, 66, lobby.id, "turn", "go")])
+                          announce=[Announcement(channel_id=100 + number, guild_id=66,
+                                                 game_id=lobby.id, kind="turn", content="go")])
 
 
 async def analyse(store: Store, target: str) -> None:

@@ -68,7 +68,8 @@ def _reminders(count: int, channels: int, now: float) -> list[Any]:
         data = {"about": "reminder", "game": slug, "number": 1 + n // channels % 3, "of": 3,
                 "last": False, "takeover_at": None, "waiting_since": now - 8 * 3600,
                 "users": [[user, 0]], "since": [], "since_more": 0}
-        out.append(Announcement(channel, GUILD_ID, None, "reminder", mentions=(user,),
+        out.append(Announcement(channel_id=channel, guild_id=GUILD_ID, game_id=None,
+                                kind="reminder", mentions=(user,),
                                 data=data))
     return out
 

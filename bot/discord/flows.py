@@ -531,8 +531,8 @@ async def abort(interaction: discord.Interaction) -> None:
         if record.parent_id is not None:
             await threads.ended_without_result(bot, record, bot.tables.game(record.game).title)
         elif record.status == "lobby":
-            await refresh_lobby_message(bot, Lobby(record, bot.tables.game(record.game),
-                                                   "cancelled"))
+            await refresh_lobby_message(bot, Lobby(record=record, game=bot.tables.game(record.game),
+                                                   closed="cancelled"))
         if record.status != "lobby" and record.board_message_id:
             channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
             try:

@@ -224,7 +224,8 @@ class Outbox:
             log.info("user %s does not take direct messages; reaching them in channel %s",
                      user, item.channel_id)
             if await self.store.dm_refused(user, self.clock()):
-                notice = Announcement(item.channel_id, item.guild_id, item.game_id, "notice",
+                notice = Announcement(channel_id=item.channel_id, guild_id=item.guild_id,
+                                      game_id=item.game_id, kind="notice",
                                       data={"dm_closed": user})
                 await self.store.queue_announcements((notice,), self.clock())
             return None

@@ -997,9 +997,10 @@ class Store(ABC):
                 said = json.loads(data) if data else None
             except (TypeError, ValueError):
                 said = None  # worded as "damaged" rather than blocking the channel
-            out.append(OutboxRecord(row_id, Announcement(channel, guild, game_id, kind, content,
-                                                         users, data=said), nonce, created,
-                                    attempts + 1, more=int(pending) > 1))
+            item = Announcement(channel_id=channel, guild_id=guild, game_id=game_id, kind=kind,
+                                content=content, mentions=users, data=said)
+            out.append(OutboxRecord(row_id, item, nonce, created, attempts + 1,
+                                    more=int(pending) > 1))
         return out
 
     async def announcement_delivered(self, announcement_id: int, message_id: int | None,

@@ -220,7 +220,7 @@ class FinishRecord:
     placements: Sequence[tuple[int | None, int, int, bool]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Announcement:
     """A message to post in a channel because of a committed change (see the outbox).
 

@@ -160,7 +160,7 @@ AlreadyMadeError = AlreadyMade
 # --------------------------------------------------------------------------- reports
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Step:
     """One applied action, as the channel may hear about it.
 
@@ -199,8 +199,9 @@ class Step:
         name = seat.name if seat is not None else f"Seat {action.seat + 1}"
         events = (action.narration,) if action.narration else ()
         hidden = bool(action.public) and action.public != action.notation
-        return cls(action.seat, name, action.shown, events, action.by_ai, hidden,
-                   dict(action.private), action.n, seat is not None and seat.ai)
+        return cls(seat=action.seat, name=name, notation=action.shown, events=events,
+                   by_ai=action.by_ai, hidden=hidden, private=dict(action.private),
+                   n=action.n, ai_seat=seat is not None and seat.ai)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,7 +265,7 @@ class Board:
         return bool(self.batch) and self.batch[0].hidden and bool(self.played)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Lobby:
     """A lobby as the channel sees it."""
 
@@ -278,7 +279,7 @@ class Lobby:
         return lobby_owner(self.record)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Hand:
     """A player's private view: only ever sent ephemerally to ``user_id``."""
 
@@ -301,7 +302,7 @@ class Hand:
     waiting: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Status:
     """Where a game stands, for ``game status``."""
 
@@ -317,7 +318,7 @@ class Status:
     away: tuple[tuple[int, float], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Reminder:
     """A ping for the players who have not acted."""
 
@@ -332,7 +333,7 @@ class Reminder:
     since_more: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Conceded:
     """What ``game leave`` did: either the game goes on (``board``) or it ended."""
 
@@ -340,7 +341,7 @@ class Conceded:
     board: Board
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Plan:
     """Moves computed but not yet committed."""
 
@@ -356,7 +357,7 @@ class Plan:
         self.before = self.state
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ready:
     """A plan with everything its commit needs worked out (in a worker thread), so that
     the event loop only awaits the store."""
@@ -574,7 +575,8 @@ class TablesBase:
         """A channel announcement naming ``users`` that pings those who did not ask to be
         left quiet (``notify``)."""
         pinged = tuple(u for u in users if modes.get(u) != "quiet")
-        return Announcement(record.channel_id, record.guild_id, record.id, kind,
+        return Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                            game_id=record.id, kind=kind,
                             mentions=pinged, due_at=due, data=data)
 
     @staticmethod
@@ -583,7 +585,8 @@ class TablesBase:
         """The same news (``data`` of a ``turn``, ``reminder`` or ``alert``) as a direct
         message to ``user`` (kind ``dm``), pointing to the game; queued in the game's
         channel so that it keeps the channel's order."""
-        return Announcement(record.channel_id, record.guild_id, record.id, "dm",
+        return Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                            game_id=record.id, kind="dm",
                             mentions=(user,), due_at=due, data=data)
 
     @staticmethod
@@ -716,8 +719,9 @@ class TablesBase:
         plan.moves.append(MoveRecord(seat, user_id, outcome.action.notation, " ".join(events),
                                      outcome.undoable, shown if hidden else "", private, before,
                                      game.episode(outcome.state)))
-        plan.steps.append(Step(seat, seat_record.name, shown, events, user_id is None, hidden,
-                               private, 0, seat_record.ai))
+        plan.steps.append(Step(seat=seat, name=seat_record.name, notation=shown, events=events,
+                               by_ai=user_id is None, hidden=hidden,
+                               private=private, n=0, ai_seat=seat_record.ai))
         plan.state = outcome.state
         humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
         plan.away |= humans - self._awaited(record, game, plan.state)
@@ -753,7 +757,7 @@ class TablesBase:
         """Work out what committing ``plan`` stores (runs in a worker thread)."""
         handed = self._handed(record, game, plan)
         if not plan.moves:
-            return Ready(plan, now, handed=handed)
+            return Ready(plan=plan, now=now, handed=handed)
         before, after = plan.before, plan.state
         result = game.result(after)
         finish = None
@@ -763,12 +767,13 @@ class TablesBase:
         goes_on = key is not None and key == game.episode(after) and result is None
         with self.watch("state JSON"):
             state_json = dumps(after)
-        return Ready(plan, now, state_json, game.to_act(before) != game.to_act(after), finish,
-                      self._next_reminder(record, game, after, now),
-                      plan.moves[0].notation if plan.moves[0].user_id is not None else "",
-                      key if goes_on else None, handed,
-                      tuple(_awaited_users(record, game.to_act(after))),
-                      self._public_view(record, game, after))
+        return Ready(plan=plan, now=now, state_json=state_json,
+                     turn_changed=game.to_act(before) != game.to_act(after), finish=finish,
+                      next_reminder_at=self._next_reminder(record, game, after, now),
+                      played=plan.moves[0].notation if plan.moves[0].user_id is not None else "",
+                      episode=key if goes_on else None, handed=handed,
+                      awaited=tuple(_awaited_users(record, game.to_act(after))),
+                      view=self._public_view(record, game, after))
 
     async def _settled(self, record: GameRecord, game: Game, work: Callable[[], Plan],
                        ) -> Ready:
@@ -852,7 +857,7 @@ class TablesBase:
         back = replace(record, seats=seats)
         game = self.game(record.game)
         state = (await asyncio.to_thread(self._state, record))[1]
-        ready = await self._settled(back, game, lambda: Plan(state))
+        ready = await self._settled(back, game, lambda: Plan(state=state))
         name = next((s.name for s in seats if s.user_id == user_id), "")
         board = await self._commit(record, game, ready, seats=seats, news=(Back(name=name),))
         # A vote on their seat ends with their return.
@@ -986,10 +991,10 @@ def step_data(step: Step) -> dict[str, Any]:
 
 def step_of(data: Mapping[str, Any]) -> Step:
     """The step :func:`step_data` stored."""
-    return Step(int(data["seat"]), str(data["name"]), str(data["notation"]),
-                tuple(str(e) for e in data.get("events", ())), bool(data.get("by_ai")),
-                bool(data.get("hidden")), {}, int(data.get("n", 0)),
-                bool(data.get("ai_seat")))
+    return Step(seat=int(data["seat"]), name=str(data["name"]), notation=str(data["notation"]),
+                events=tuple(str(e) for e in data.get("events", ())), by_ai=bool(data.get("by_ai")),
+                hidden=bool(data.get("hidden")), private={}, n=int(data.get("n", 0)),
+                ai_seat=bool(data.get("ai_seat")))
 
 
 def public_view(record: GameRecord, game: Game, state: State) -> View:

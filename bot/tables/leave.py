@@ -43,10 +43,10 @@ class Leaving(Moves):
         try:
             if any(not s.ai for s in seats):
                 ready = await self._settled(handed, game,
-                                            lambda: self._ai_chain(handed, game, Plan(state)))
+                                            lambda: self._ai_chain(handed, game, Plan(state=state)))
                 board = await self._save(record, game, ready, seats=seats,
                                          news=(Left(name=name),))
-                return Conceded(name, board)
+                return Conceded(name=name, board=board)
             # Nobody human is left: the game ends, with the leaver placed last.
             others = tuple(s.seat for s in record.seats if s.seat not in leavers)
             ranking = (others, leavers) if others else (leavers,)
@@ -66,7 +66,7 @@ class Leaving(Moves):
             raise AlreadyMade(reason="leave") from None
         board = await asyncio.to_thread(self.board_of, record, game, state,
                                         news=(Left(name=name, last=True),))
-        return Conceded(name, board)
+        return Conceded(name=name, board=board)
 
     async def abort(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord | None:
         """End the channel's game without a result (see :meth:`_check_may_end`).

@@ -121,7 +121,7 @@ class Lobbies(TablesBase):
                                    no_thread=no_thread) from None
             first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
             record = await self.store.set_seats(record.id, record.version, first, now)
-        return Lobby(record, chosen)
+        return Lobby(record=record, game=chosen)
 
     async def claim_rematch(self, game_id: int, user_id: int,
                             channel_id: int | None = None) -> tuple[GameRecord, Game]:
@@ -217,7 +217,8 @@ class Lobbies(TablesBase):
     async def lobby(self, game_id: int, channel_id: int | None = None) -> Lobby:
         """The lobby ``game_id`` as it stands."""
         record = await self._by_id(game_id, channel_id)
-        return Lobby(record, self.game(record.game), "" if record.status == "lobby" else "closed")
+        return Lobby(record=record, game=self.game(record.game),
+                     closed="" if record.status == "lobby" else "closed")
 
     async def _edit_lobby(self, game_id: int, channel_id: int | None,
                           change: SeatChange) -> Lobby:
@@ -234,7 +235,7 @@ class Lobbies(TablesBase):
                                                     settings=rest[0] if rest else None)
             except ConflictError:
                 continue
-            return Lobby(record, game)
+            return Lobby(record=record, game=game)
         raise AlreadyMade(reason="lobby_busy")
 
     async def join(self, game_id: int, user_id: int, name: str,
@@ -307,7 +308,7 @@ class Lobbies(TablesBase):
         lobby = await self._edit_lobby(game_id, channel_id, change)
         if lobby_owner(lobby.record) is None:
             await self.store.abort(lobby.record.id, self.clock())
-            return Lobby(await self._by_id(game_id), lobby.game, "empty")
+            return Lobby(record=await self._by_id(game_id), game=lobby.game, closed="empty")
         return lobby
 
     async def add_ai(self, game_id: int, user_id: int, channel_id: int | None = None) -> Lobby:
@@ -350,7 +351,8 @@ class Lobbies(TablesBase):
             raise LobbyClosed()
         self._check_may_end(record, user_id, can_manage)
         await self.store.abort(record.id, self.clock())
-        return Lobby(await self._by_id(game_id), self.game(record.game), "cancelled")
+        return Lobby(record=await self._by_id(game_id), game=self.game(record.game),
+                     closed="cancelled")
 
     def _check_may_end(self, record: GameRecord, user_id: int, can_manage: bool) -> None:
         """Who may end a game without a result (docs/reliability.md, "Ending a game"):
@@ -426,8 +428,8 @@ class Lobbies(TablesBase):
         # Players to act at the deal are announced with the start; the AI turns that
         # follow announce whoever they hand the turn to.
         ready = await self._settled(started, game,
-                                    lambda: self._ai_chain(started, game, Plan(state)))
+                                    lambda: self._ai_chain(started, game, Plan(state=state)))
         board = await self._commit(started, game, ready,
                                    news=(Begins(title=game.title, setup=said),))
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
-        return Lobby(board.record, game, "started"), board
+        return Lobby(record=board.record, game=game, closed="started"), board

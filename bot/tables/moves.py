@@ -221,7 +221,7 @@ class Moves(Lobbies):
         checked = self._token_for(game, state, seat, pinned)
         text = (self._picked(game, state, seat, request.values) if request.values
                 else request.text)
-        plan = Plan(state)
+        plan = Plan(state=state)
         with self.watch("engine"):
             outcome = game.apply(state, seat, text, checked)
         self._record(plan, record, game, seat, request.user_id, outcome)

@@ -190,8 +190,8 @@ class Queries(TablesBase):
         answer = tuple(game.answer_of(state, seat)) if top is not None and top.joint else ()
         waiting = tuple(top.waiting) if top is not None and top.joint else ()
         view = game.view(marked_stand_ins(state, record.seats), seat)
-        return Hand(record, game, seat, view, legal, choices,
-                    int(state["move"]), self.wire_token(game, state, seat), multi,
+        return Hand(record=record, game=game, seat=seat, view=view, legal=legal, choices=choices,
+                    move=int(state["move"]), token=self.wire_token(game, state, seat), multi=multi,
                     answer=answer, waiting=waiting)
 
     def _final_hand(self, record: GameRecord, user_id: int) -> Hand:
@@ -202,8 +202,9 @@ class Queries(TablesBase):
             raise NoHand(ended=True)
         seat = mine[0].seat
         view = game.view(marked_stand_ins(state, record.seats), seat)
-        return Hand(record, game, seat, view, (), (), int(state["move"]),
-                    self.wire_token(game, state, seat))
+        return Hand(record=record, game=game, seat=seat, view=view, legal=(), choices=(),
+                    move=int(state["move"]),
+                    token=self.wire_token(game, state, seat))
 
     async def status(self, channel_id: int) -> Status:
         """Whose turn, since when, the scores, and when the next reminder and take-over come;
@@ -225,7 +226,8 @@ class Queries(TablesBase):
         takeover = self.takeover_at(record) if awaited else None
         result = stored_result(record)
         summary = result.summary if result is not None else game.summary(state)
-        return Status(record, game, summary, to_act, named, reminder, takeover)
+        return Status(record=record, game=game, summary=summary, to_act=to_act, scores=named,
+                      next_reminder_at=reminder, takeover_at=takeover)
 
     async def log(self, channel_id: int, last: int = 10, game_id: int | None = None,
                   start: int | None = None) -> tuple[GameRecord, list[ActionRecord]]:

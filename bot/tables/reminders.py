@@ -94,8 +94,9 @@ class Reminders(TablesBase):
             last = number >= MAX_REMINDERS
             nxt = now + self._interval(record) if (not last or takeover) else None
             since, more = await self._since(record, (s.seat for s in humans))
-            reminder = Reminder(record, game, mentions, number, last,
-                                nxt if last and takeover else None, since, more)
+            reminder = Reminder(record=record, game=game, mentions=mentions, number=number,
+                                last=last, takeover_at=nxt if last and takeover else None,
+                                since=since, since_more=more)
             data = reminded(reminder)
             pings = await self.store.reminder_pings(mentions)
             # A player who asked for fewer reminder pings is named but not pinged.
@@ -190,7 +191,7 @@ class Reminders(TablesBase):
         """AI seats are to act but their moves were never saved (an earlier save failed,
         or the bot stopped before it): let them play now."""
         ready = await self._settled(record, game,
-                                    lambda: self._ai_chain(record, game, Plan(state)))
+                                    lambda: self._ai_chain(record, game, Plan(state=state)))
         names = tuple(s.name for s in record.seats if s.seat in game.to_act(state))
         log.info("game %s in channel %s: moving on the AI seats left to act", record.id,
                  record.channel_id)
@@ -210,7 +211,7 @@ class Reminders(TablesBase):
         standing = replace(record, seats=seats)
 
         def work() -> Plan:
-            return self._ai_chain(standing, game, Plan(state))
+            return self._ai_chain(standing, game, Plan(state=state))
 
         ready = await self._settled(standing, game, work)
         try:

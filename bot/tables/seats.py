@@ -119,5 +119,5 @@ class SeatVotes(TablesBase):
         state = (await asyncio.to_thread(self._state, record))[1]
         reseated = replace(record, seats=seats)
         ready = await self._settled(reseated, game,
-                                    lambda: self._ai_chain(reseated, game, Plan(state)))
+                                    lambda: self._ai_chain(reseated, game, Plan(state=state)))
         return await self._commit(record, game, ready, seats=seats, news=(news,))

@@ -197,8 +197,10 @@ def test_no_text_of_any_game_says_one_with_a_plural() -> None:
                 outcome = step.outcome
                 texts = [e.text for e in outcome.events]
                 texts.append(messages.step_line(game, Step(
-                    step.seat, "Ann", outcome.public or outcome.action.notation,
-                    tuple(outcome.narration(None)), False, bool(outcome.action.public))))
+                    seat=step.seat, name="Ann",
+                    notation=outcome.public or outcome.action.notation,
+                    events=tuple(outcome.narration(None)), by_ai=False,
+                    hidden=bool(outcome.action.public))))
                 for text in texts:
                     assert not COUNTED.search(text), f"{slug}: {text}"
                 checked += len(texts)
@@ -211,7 +213,8 @@ def test_the_bots_own_counts_agree_with_their_nouns() -> None:
     assert messages.fit(["a" * 40] * 3 + ["end"], limit=120).count("1 more line:") == 1
     game = bot.games.GAMES["sugar-blast"]
     assert "in 1 earlier move" not in " ".join(messages.since_lines(game, (), 1, None))
-    assert messages.since_lines(game, (Step(0, "Ann", "step", (), False),), 1, None)[0] == \
+    assert messages.since_lines(game, (Step(seat=0, name="Ann", notation="step", events=(),
+                                            by_ai=False),), 1, None)[0] == \
         "Since your last turn (1 earlier move in `/game log`):"
 
 

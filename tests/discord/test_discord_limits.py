@@ -133,7 +133,8 @@ def record(**changes: Any) -> GameRecord:
 
 def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None:
     game = registry["candy-race"]
-    steps = tuple(Step(1, "N" * 32, "play 3", ("A very long chain. " * 60,), True)
+    steps = tuple(Step(seat=1, name="N" * 32, notation="play 3",
+                       events=("A very long chain. " * 60,), by_ai=True)
                   for _ in range(30))
     board = Board(record=record(), game=game, state={"move": 12}, view={}, steps=steps,
                   news=(Begins(title="h" * 300),), to_act=(0,), mentions=(10**17,))
@@ -142,7 +143,7 @@ def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None
     assert text.startswith("**Candy Race** · move 12\nPlayers: 🟦● **" + "N" * 32)
     assert f"<@{10**17}>" in text
 
-    lobby = messages.lobby_text(Lobby(record(status="lobby"), game))
+    lobby = messages.lobby_text(Lobby(record=record(status="lobby"), game=game))
     assert len(lobby) <= 2000
     actions = [ActionRecord(i, 0, None, "x" * 100, "", 0.0, False) for i in range(50)]
     assert all(len(page) <= 2000 for page in messages.log_pages(record(), game, actions))

@@ -236,7 +236,8 @@ async def test_a_ping_claimed_by_a_bot_that_died_is_sent_once_after_its_lease(
     store = await Store.open(tmp_path / "bot.db")
     try:
         clock = Clock()
-        item = Announcement(CHANNEL_ID, None, None, "turn", f"<@{BOB}>: your turn.", (BOB,))
+        item = Announcement(channel_id=CHANNEL_ID, guild_id=None, game_id=None, kind="turn",
+                            content=f"<@{BOB}>: your turn.", mentions=(BOB,))
         async with store._transaction() as db:
             await store._queue(db, (item,), clock())
         (claimed,) = await store.claim_announcements(clock(), lease=LEASE_SECONDS)
@@ -295,7 +296,8 @@ async def test_the_next_due_time_waits_for_the_oldest_announcement_of_each_chann
     store = await Store.open(tmp_path / "bot.db")
     try:
         now = 1000.0
-        items = [Announcement(CHANNEL_ID, None, None, "turn", f"ping {n}", ()) for n in (1, 2)]
+        items = [Announcement(channel_id=CHANNEL_ID, guild_id=None, game_id=None, kind="turn",
+                              content=f"ping {n}", mentions=()) for n in (1, 2)]
         async with store._transaction() as db:
             await store._queue(db, items, now)
         (first,) = await store.claim_announcements(now, lease=LEASE_SECONDS)

@@ -110,7 +110,7 @@ async def bot_on_sockets(tmp_path: Path, recorder: Recorder, pace: int,
 
 async def queue_burst(bot: CandyBot) -> None:
     """Announcements due at once in many channels, each channel's in turn."""
-    items = [Announcement(channel, GUILD_ID, None, "notice",
+    items = [Announcement(channel_id=channel, guild_id=GUILD_ID, game_id=None, kind="notice",
                           content=f"announcement {k} of channel {channel}")
              for k in range(PER_CHANNEL) for channel in ANNOUNCING]
     await bot.tables.store.queue_announcements(items, time.time())
