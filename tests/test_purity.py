@@ -35,3 +35,43 @@ def test_loading_every_game_pulls_in_neither_discord_nor_pil():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=GAMES_DIR.parents[1])
     assert out.stdout.strip() == ""
+
+
+ROOT = GAMES_DIR.parents[1]
+#: Everything below the Discord layer: the rules, the tables, the store, the pictures.
+BELOW_DISCORD = ("bot/games", "bot/tables", "bot/store", "renderers")
+#: Discord's own syntax, which only the Discord layer writes: mentions, channel links,
+#: timestamps and the bot's slash commands.
+DISCORD_SYNTAX = ("<@", "<#", "<t:", "/game ", "/play ", "/notify ", "/settings ")
+
+
+def _modules_below_discord() -> list[Path]:
+    return [path for folder in BELOW_DISCORD for path in (ROOT / folder).rglob("*.py")]
+
+
+def test_nothing_below_the_discord_layer_imports_it():
+    for path in _modules_below_discord():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            for name in names:
+                assert name.split(".")[0] != "discord" and not name.startswith("bot.discord"), \
+                    f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_nothing_below_the_discord_layer_writes_discord_syntax():
+    # Docstrings and comments may talk about Discord; strings a player could be shown
+    # may not carry its syntax (the Discord layer words refusals and events).
+    for path in _modules_below_discord():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                                    | ast.AsyncFunctionDef)
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docstrings):
+                found = [mark for mark in DISCORD_SYNTAX if mark in node.value]
+                assert not found, (f"{path.relative_to(ROOT)}:{node.lineno} writes "
+                                   f"{found[0]!r}: {node.value[:60]!r}")
