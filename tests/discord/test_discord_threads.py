@@ -216,6 +216,43 @@ async def test_a_deleted_thread_ends_its_game_and_the_card_says_so(table: Sessio
     assert "its thread was deleted" in table.rec.message(thread)["content"]
 
 
+async def test_a_game_in_a_thread_is_reached_there_by_links_reminders_and_replays(
+        table: Session) -> None:
+    thread = await new_game(table, ALICE, target=3, reminder_hours=1)
+    await table.click(BOB, thread, ":join")
+    await table.click(ALICE, thread, ":start")
+    await table.click(ALICE, int(board_in(table, thread)["id"]), ":step")
+    # /games, asked anywhere, links the thread.
+    await table.gw.send(table.gw.command(BOB, "games", channel_id=CHANNEL_ID))
+    assert f"/{thread}" in table.rec.last().content
+    # A reminder pings in the thread, not in the channel.
+    table.rec.clear()
+    table.clock.advance(1.01)
+    await table.bot.send_due()
+    pings = [s for s in table.rec.public() if s.created and s.notifies()]
+    assert pings and all(s.channel_id == thread for s in pings)
+    assert {BOB} <= set().union(*(s.notifies() for s in pings))
+    # The replay, asked in the thread or in the channel (naming the game).
+    game_id = (await game_in(table, thread)).id
+    for asker, where, options in ((ALICE, thread, None), (BOB, CHANNEL_ID, {"game": game_id})):
+        table.rec.clear()
+        await table.gw.send(table.gw.command(asker, "game", "replay", options,
+                                             channel_id=where))
+        assert any(s.gifs for s in table.rec.public()), f"a replay asked in {where}"
+
+
+async def test_a_deleted_channel_ends_the_games_in_its_threads_without_a_result(
+        table: Session) -> None:
+    thread = await new_game(table, ALICE, target=3)
+    await table.click(BOB, thread, ":join")
+    await table.click(ALICE, thread, ":start")
+    table.gw.delete_channel(CHANNEL_ID)
+    await table.gw.send()
+    assert await table.bot.tables.store.open_game(thread) is None
+    (record,) = await table.bot.tables.store.games_in_channel(thread)
+    assert record.status != "active" and record.result_json is None
+
+
 MANAGE_GUILD = 1 << 5
 
 
