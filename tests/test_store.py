@@ -828,3 +828,12 @@ async def test_a_move_delivered_twice_is_saved_once_and_the_twin_told_so(
     assert (await store.get_game(record.id)).version == saved.version
     assert [a.notation for a in await store.actions(record.id)] == ["a1"]
     assert await store.move_of(77) is not None
+
+
+async def test_a_servers_games_under_way_are_listed_and_no_others(store: Store) -> None:
+    playing = await active(store)
+    await lobby(store, channel=CHANNEL + 1)  # a lobby is not under way
+    await active(store, channel=CHANNEL + 2, guild=GUILD + 1)  # another server's
+    over = await active(store, channel=CHANNEL + 3)
+    await move(store, over, finish=alice_wins())
+    assert [r.id for r in await store.active_games_of(GUILD)] == [playing.id]

@@ -292,6 +292,12 @@ class CandyBot(discord.Client):
         except StoreError:
             log.exception("could not note that server %s added the bot", guild.id)
 
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server announced on connecting: reopen its games' threads that Discord
+        archived while the bot was away."""
+        if self.store is not None:
+            await threads.reopen_archived(self, guild)
+
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Discord archived a thread: a game going on in it must not stay archived (an
         archived thread delivers no click or command)."""

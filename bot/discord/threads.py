@@ -241,6 +241,25 @@ async def thread_archived(bot: Host, thread_id: int) -> None:
         await keep_open(bot, thread_id)
 
 
+async def reopen_archived(bot: Host, guild: discord.Guild) -> int:
+    """On connecting, unarchive the threads of the server's games under way that Discord
+    archived while the bot was away (it heard no THREAD_UPDATE then). The gateway
+    announces a server with its active threads only, so a game whose channel the bot
+    does not know is in an archived thread (or a deleted one: nothing to do then).
+    Returns how many threads were asked to reopen."""
+    try:
+        games = await bot.tables.store.active_games_of(guild.id)
+    except StoreError:
+        log.warning("could not list the games of server %s", guild.id, exc_info=True)
+        return 0
+    reopened = 0
+    for record in games:
+        if guild.get_channel_or_thread(record.channel_id) is None:
+            await keep_open(bot, record.channel_id)
+            reopened += 1
+    return reopened
+
+
 async def ended_elsewhere(bot: Host, record: GameRecord, what: str) -> None:
     """A moderator deleted the game's ``thread``, its ``channel`` or its ``card``: the
     game ends without a result, said where it can still be said."""

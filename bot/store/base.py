@@ -210,6 +210,14 @@ class Store(ABC):
                 f"AND status IN ('lobby', 'active')", (channel_id, channel_id))
         return readable(rows, "a game of a deleted channel, %s, cannot be read: %s")
 
+    async def active_games_of(self, guild_id: int) -> list[GameRecord]:
+        """The games under way in a server (a bounded number: ``games_per_server``)."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active'",
+                (guild_id,))
+        return readable(rows, "a game of a server, %s, cannot be read: %s")
+
     async def get_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` in any status; :class:`NotFoundError` if there is none."""
         async with self._reading() as db:

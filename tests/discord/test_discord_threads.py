@@ -128,6 +128,23 @@ async def test_discord_archiving_an_active_games_thread_does_not_stop_it(
     await play_out(table, thread, (ALICE, BOB))
 
 
+async def test_a_thread_archived_while_the_bot_was_away_is_reopened_when_it_connects(
+        table: Session) -> None:
+    thread = await new_game(table, ALICE, target=3)
+    await table.click(BOB, thread, ":join")
+    await table.click(ALICE, thread, ":start")
+    finished = await new_game(table, CAROL, target=3)
+    await table.click(DAN, finished, ":join")
+    await table.click(CAROL, finished, ":start")
+    await play_out(table, finished, (CAROL, DAN))
+    table.rec.room(thread).archived = True  # Discord archived it; the bot heard nothing
+    table.gw.guild_create()  # the bot connects again: the server, with its active threads
+    await table.gw.send()
+    assert not table.rec.room(thread).archived, "the game's thread is open again"
+    assert table.rec.room(finished).archived, "a finished game's thread stays archived"
+    await play_out(table, thread, (ALICE, BOB))
+
+
 async def test_a_click_in_an_archived_thread_is_never_delivered(table: Session) -> None:
     thread = await new_game(table, ALICE, target=3)
     await table.click(BOB, thread, ":join")
