@@ -837,3 +837,11 @@ async def test_a_servers_games_under_way_are_listed_and_no_others(store: Store) 
     over = await active(store, channel=CHANNEL + 3)
     await move(store, over, finish=alice_wins())
     assert [r.id for r in await store.active_games_of(GUILD)] == [playing.id]
+
+
+async def test_a_servers_settings_are_kept_and_changed_on_every_backend(store: Store) -> None:
+    assert await store.server_settings(GUILD) == {}
+    await store.set_server_settings(GUILD, {"threads": False, "reminder_hours": 6.0}, T0)
+    await store.set_server_settings(GUILD, {"threads": True, "ai_takeover": False}, T0 + 1)
+    assert await store.server_settings(GUILD) == {"threads": True, "ai_takeover": False}
+    assert await store.server_settings(GUILD + 1) == {}

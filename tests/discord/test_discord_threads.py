@@ -287,6 +287,18 @@ async def test_the_servers_defaults_shape_the_next_lobby(table: Session) -> None
     assert "turned game threads off" in refused.content
 
 
+async def test_the_servers_take_over_default_is_the_next_lobbys_own_unless_it_says(
+        table: Session) -> None:
+    await table.command(ALICE, "settings", None, {"ai_takeover": False},
+                        permissions=MANAGE_GUILD)
+    thread = await new_game(table, BOB)
+    record = await table.bot.tables.store.open_game(thread)
+    assert record is not None and record.settings["ai_takeover"] is False
+    chosen = await new_game(table, CAROL, ai_takeover=True)
+    record = await table.bot.tables.store.open_game(chosen)
+    assert record is not None and record.settings["ai_takeover"] is True
+
+
 async def test_a_server_that_names_its_games_channels_keeps_games_there(
         table: Session) -> None:
     elsewhere = CHANNEL_ID + 7
