@@ -20,7 +20,16 @@ from bot.games.engine import (
     RulesVersionError,
 )
 from bot.games.words import listing, plural
-from bot.store import CorruptRowError
+from bot.store import (
+    AlreadyDoneError,
+    ChannelBusyError,
+    ConflictError,
+    CorruptRowError,
+    NotFoundError,
+    NotSavedError,
+    StoreClosedError,
+    WrongStatusError,
+)
 from bot.tables import news as n
 
 #: The marks Discord's markdown acts on: bold, italics, strike-through, spoilers, quotes,
@@ -95,6 +104,52 @@ def refusal(refused: Exception) -> str:
         raise TypeError(f"no words for {type(refused).__name__}")
     # A game's explanation may quote a player's name: no name in it may make a link.
     return unlinked(str(refused))
+
+
+@refusal.register
+def _(refused: NotFoundError) -> str:
+    if refused.what == "undo":
+        return "There is nothing to undo yet."
+    if refused.what == "seat" and refused.seat is not None:
+        return f"This game has no seat {refused.seat + 1}."
+    return "That game no longer exists."
+
+
+#: What a game in each status no longer (or not yet) allows, as the refusal begins.
+_STATUS = {"lobby": "This game has not started yet", "active": "This game has already started",
+           "finished": "This game is over"}
+#: What the person tried, as the refusal says it.
+_DOING = {"abort": "abort it"}
+
+
+@refusal.register
+def _(refused: WrongStatusError) -> str:
+    state = _STATUS.get(refused.status, "This game was ended early")
+    return f"{state}, so you cannot {_DOING.get(refused.doing, refused.doing)} now."
+
+
+@refusal.register
+def _(refused: ChannelBusyError) -> str:
+    return "This channel already has a game."
+
+
+@refusal.register
+def _(refused: ConflictError) -> str:
+    if isinstance(refused, AlreadyDoneError):
+        return "That move was already made: the request reached the bot twice, and it was " \
+               "played once."
+    return "That move was already made by someone else; the board has moved on."
+
+
+@refusal.register
+def _(refused: NotSavedError) -> str:
+    return ("The game database could not save that (the disk may be full or failing), so "
+            "it was NOT saved and nothing changed. Try again in a moment.")
+
+
+@refusal.register
+def _(refused: StoreClosedError) -> str:
+    return "The game store is closed."
 
 
 @refusal.register

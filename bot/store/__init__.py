@@ -30,6 +30,7 @@ from bot.store.records import (
     Reach,
     SeatRecord,
     StatLine,
+    StoreClosedError,
     StoreError,
     WrongStatusError,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "SqliteStore",
     "StatLine",
     "Store",
+    "StoreClosedError",
     "StoreError",
     "WrongStatusError",
     "is_postgres",

@@ -63,7 +63,6 @@ from bot.store.records import (
     load_seats,
     log,
     readable,
-    status_message,
 )
 from bot.watch import Watch, unwatched
 
@@ -140,7 +139,7 @@ class Store(ABC):
         rows = await db.execute_fetchall(
             f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if not rows:
-            raise NotFoundError("That game no longer exists.")
+            raise NotFoundError("game")
         return game_record(rows[0])
 
     async def _raw(self, db: Any, game_id: int) -> tuple[str, int] | None:
@@ -154,12 +153,12 @@ class Store(ABC):
         """Why a guarded UPDATE matched no row: gone, moved on, or the wrong status."""
         raw = await self._raw(db, game_id)
         if raw is None:
-            return NotFoundError("That game no longer exists.")
+            return NotFoundError("game")
         status, version = raw
         if version != expected_version:
             return ConflictError()
         if status not in statuses:
-            return WrongStatusError(status_message(status, doing))
+            return WrongStatusError(status, doing)
         return ConflictError()
 
     async def _guarded_update(self, db: Any, game_id: int, expected_version: int,
@@ -404,7 +403,7 @@ class Store(ABC):
         check_int(message_id, "message id")
         if await self._alone(f"UPDATE games SET {column} = ? WHERE id = ?",
                              (message_id, game_id)) != 1:
-            raise NotFoundError("That game no longer exists.")
+            raise NotFoundError("game")
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the lobby message; does not change the version."""
@@ -535,7 +534,7 @@ class Store(ABC):
                 "DELETE FROM actions WHERE game_id = ? AND n = "
                 "(SELECT MAX(n) FROM actions WHERE game_id = ?)", (game_id, game_id))
             if cursor.rowcount != 1:
-                raise NotFoundError("There is nothing to undo yet.")
+                raise NotFoundError("undo")
             record = await self._fetch(db, game_id)
         return record
 
@@ -549,7 +548,7 @@ class Store(ABC):
             cursor = await db.execute("DELETE FROM actions WHERE game_id = ? AND n >= ?",
                                       (game_id, int(n)))
             if cursor.rowcount < 1:
-                raise NotFoundError("There is nothing to undo yet.")
+                raise NotFoundError("undo")
             record = await self._fetch(db, game_id)
         return record
 
@@ -568,11 +567,11 @@ class Store(ABC):
             if current.version != expected_version:
                 raise ConflictError()
             if current.status not in OPEN_STATUSES:
-                raise WrongStatusError(status_message(current.status, "change seats"))
+                raise WrongStatusError(current.status, "change seats")
             numbers = {s.seat for s in current.seats}
             for seat in seats:
                 if seat.seat not in numbers:
-                    raise NotFoundError(f"This game has no seat {seat.seat + 1}.")
+                    raise NotFoundError("seat", seat.seat)
             by_number = {s.seat: s for s in seats}
             merged = [by_number.get(s.seat, s) for s in current.seats]
             await self._guarded_update(db, game_id, expected_version, OPEN_STATUSES, "change seats",
@@ -684,9 +683,9 @@ class Store(ABC):
             if cursor.rowcount != 1:
                 raw = await self._raw(db, game_id)
                 if raw is None:
-                    raise NotFoundError("That game no longer exists.")
+                    raise NotFoundError("game")
                 if raw[0] != "aborted":
-                    raise WrongStatusError(status_message(raw[0], "abort it"))
+                    raise WrongStatusError(raw[0], "abort")
 
     # ----------------------------------------------------------------- reminders
 

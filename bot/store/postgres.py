@@ -27,7 +27,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from bot.store import migrations
 from bot.store.base import Store
-from bot.store.records import NotSavedError, StoreError, log
+from bot.store.records import NotSavedError, StoreClosedError, StoreError, log
 
 #: Advisory lock keys (any 64-bit numbers no other program on the database uses).
 MIGRATION_LOCK = 0x63616E6479_01
@@ -163,7 +163,7 @@ class PostgresStore(Store):
 
     def _pool_or_closed(self) -> AsyncConnectionPool:
         if self._pool is None:
-            raise StoreError("The game store is closed.")
+            raise StoreClosedError()
         return self._pool
 
     @asynccontextmanager

@@ -26,7 +26,16 @@ OPEN_STATUSES = ("lobby", "active")
 
 
 class StoreError(Exception):
-    """Base class of storage errors; ``str()`` is safe to show to players."""
+    """Base class of storage errors. Those a person can meet carry what happened as data,
+    and the Discord layer words them (``bot.discord.words.refusal``); ``str()`` is for
+    logs."""
+
+
+class StoreClosedError(StoreError):
+    """The store was closed (the bot is shutting down)."""
+
+    def __init__(self) -> None:
+        super().__init__("the game store is closed")
 
 
 class ChannelBusyError(StoreError):
@@ -54,11 +63,24 @@ class AlreadyDoneError(ConflictError):
 
 
 class NotFoundError(StoreError):
-    """The game (or the thing asked for in it) does not exist."""
+    """The game (or the thing asked for in it) does not exist: ``what`` is ``game``,
+    ``undo`` (no move to take back) or ``seat`` (``seat``, numbered from 0)."""
+
+    def __init__(self, what: str = "game", seat: int | None = None) -> None:
+        super().__init__(f"no {what}" + ("" if seat is None else f" {seat}"))
+        self.what = what
+        self.seat = seat
 
 
 class WrongStatusError(StoreError):
-    """The operation does not fit the game's status, e.g. a move in a finished game."""
+    """The operation ``doing`` (``play``, ``start``, ``undo``, ``finish``, ``change
+    seats``, ``abort``) does not fit the game's ``status``, e.g. a move in a finished
+    game."""
+
+    def __init__(self, status: str, doing: str) -> None:
+        super().__init__(f"a game {status} cannot {doing}")
+        self.status = status
+        self.doing = doing
 
 
 class NotSavedError(StoreError):
@@ -367,16 +389,6 @@ def check_int(value: int | None, what: str) -> int | None:
     if value is not None and not _INT_MIN <= int(value) <= _INT_MAX:
         raise StoreError(f"The {what} {value} is too large to save.")
     return value
-
-
-def status_message(status: str, doing: str) -> str:
-    if status == "lobby":
-        return f"This game has not started yet, so you cannot {doing} now."
-    if status == "active":
-        return f"This game has already started, so you cannot {doing} now."
-    if status == "finished":
-        return f"This game is over, so you cannot {doing} now."
-    return f"This game was ended early, so you cannot {doing} now."
 
 
 @contextlib.contextmanager

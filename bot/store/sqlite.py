@@ -27,7 +27,7 @@ import aiosqlite
 
 from bot.store import migrations
 from bot.store.base import Store
-from bot.store.records import NotSavedError, StoreError, log, owner_only
+from bot.store.records import NotSavedError, StoreClosedError, StoreError, log, owner_only
 
 _BUSY_TIMEOUT_MS = 10_000
 
@@ -234,7 +234,7 @@ class SqliteStore(Store):
         with self.watch("store"):
             async with self._read_lock:
                 if self._reader is None:
-                    raise StoreError("The game store is closed.")
+                    raise StoreClosedError()
                 yield _Trips(self._reader)
 
     async def check_writable(self) -> None:
@@ -249,7 +249,7 @@ class SqliteStore(Store):
 
     def _conn(self) -> aiosqlite.Connection:
         if self._db is None:
-            raise StoreError("The game store is closed.")
+            raise StoreClosedError()
         return self._db
 
     async def _migrate(self) -> None:
