@@ -701,7 +701,8 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
     async with guarded(interaction):
         if board is not None:
             tables = host(interaction).tables
-            ranks = await tables.leaderboard(interaction.guild_id, board)
+            ranks = messages.leaderboard_board(
+                await tables.leaderboard(interaction.guild_id, board))
             cooldowns, asker = host(interaction).cooldowns, interaction.user.id
             cooling = cooldowns.waiting(asker, "leaderboard")
             if cooling is None:

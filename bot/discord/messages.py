@@ -793,6 +793,13 @@ def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]]) -> str:
     return fit(out, keep_last=0)
 
 
+def leaderboard_board(ranks: dict[str, Any]) -> dict[str, Any]:
+    """The leaderboard picture's input (:mod:`renderers.leaderboard`): a server's ranks of a
+    game with their title and key."""
+    return {"title": f"{ranks['game']}: best ratings here", "rows": ranks["rows"],
+            "note": "? = provisional: fewer than 5 rated games."}
+
+
 def leaderboard_text(board: dict[str, object]) -> str:
     """The words beside the leaderboard picture (the picture has the figures)."""
     rows = board["rows"]

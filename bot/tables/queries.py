@@ -330,13 +330,13 @@ class Queries(TablesBase):
                 for s in lines]
 
     async def leaderboard(self, guild_id: int | None, slug: str) -> dict[str, Any]:
-        """The leaderboard of the game ``slug`` in this server, as the picture's input."""
+        """The leaderboard of the game ``slug`` in this server: the game's title and its
+        rows (name, shown rating, rated games, provisional), best first."""
         game = self.game(slug)
         rows = [{"name": name, "rating": rating.shown, "games": rating.games,
                  "provisional": rating.provisional}
                 for _user, name, rating in await self.store.leaders(guild_id, slug)]
-        return {"title": f"{game.title}: best ratings here", "rows": rows,
-                "note": "? = provisional: fewer than 5 rated games."}
+        return {"game": game.title, "rows": rows}
 
     def suggestions(self, record: GameRecord | None, user_id: int,
                     typed: str) -> list[tuple[str, str]]:
