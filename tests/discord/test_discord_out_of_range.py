@@ -69,7 +69,7 @@ def extremes(parameter: app_commands.Parameter) -> Iterator[Any]:
 
 async def test_every_option_at_its_bounds_is_answered_without_an_error(
         table: Session, caplog: pytest.LogCaptureFixture) -> None:
-    asked = 0
+    asked = refused = 0
     for command in table.bot.tree.walk_commands():
         if not isinstance(command, app_commands.Command):
             continue
@@ -86,8 +86,23 @@ async def test_every_option_at_its_bounds_is_answered_without_an_error(
                         options[other.name] = (other.choices[0].value if other.choices else
                                                UserOption(BOB) if other.type is Kind.user
                                                else "candy-dash")
+                before = await table.bot.tables.store.open_game(table.channel_id)
                 answer = await table.command(ALICE, name, sub, options)
                 asked += 1
                 assert answer.failed is None, (name, sub, options)
-    assert asked > 100
+                if out_of_bounds(parameter, value):
+                    # Refused, privately, and the game is as it was.
+                    assert answer.ephemeral, (name, sub, options, answer.content[:80])
+                    assert await table.bot.tables.store.open_game(table.channel_id) == before
+                    refused += 1
+    assert asked > 100 and refused > 10
     assert not errors(caplog), errors(caplog)[:3]
+
+
+def out_of_bounds(parameter: app_commands.Parameter, value: Any) -> bool:
+    """Whether ``value`` lies past the bounds ``parameter`` declares (Discord refuses it
+    in its own client; a forged request still brings it)."""
+    if parameter.type not in (Kind.integer, Kind.number) or isinstance(value, bool):
+        return False
+    low, high = parameter.min_value, parameter.max_value
+    return (low is not None and value < low) or (high is not None and value > high)
