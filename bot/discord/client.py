@@ -20,7 +20,7 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.discord import commands, components, flows, publish, threads, words
-from bot.discord.errors import FRIENDLY, MISMATCHED, SOMETHING_WRONG, describe, tell
+from bot.discord.errors import FRIENDLY, describe, tell
 from bot.discord.gate import Gate
 from bot.discord.messages import Renderer
 from bot.discord.options import check_options
@@ -75,12 +75,12 @@ class CandyTree(app_commands.CommandTree["CandyBot"]):
             text = words.refusal(cause)
         elif isinstance(cause, app_commands.CommandSignatureMismatch):
             log.warning("mismatched options in %s", describe(interaction))
-            text = MISMATCHED
+            text = words.MISMATCHED
         elif isinstance(cause, app_commands.TransformerError | app_commands.CheckFailure):
-            text = str(cause) or "That command cannot be used like that here."
+            text = str(cause) or words.CANNOT_USE_HERE
         else:
             log.error("unexpected error in %s", describe(interaction), exc_info=cause)
-            text = SOMETHING_WRONG
+            text = words.SOMETHING_WRONG
         try:
             await tell(interaction, text)
         except discord.HTTPException:

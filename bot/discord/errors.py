@@ -17,19 +17,11 @@ from bot.store import StoreError
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: Errors a user can cause; their text is written for players.
+#: Errors a user can cause; :func:`bot.discord.words.refusal` words them.
 FRIENDLY: tuple[type[Exception], ...] = (GameError, StoreError)
 PUBLIC_THINKING = "candybot.public_thinking"
 #: Seconds a handler may work before it acknowledges the interaction (Discord allows 3).
 ANSWER_WITHIN = 2.0
-#: Said when a command's options do not match the command as registered (a stale or
-#: forged request: Discord itself sends every required option with its declared type).
-MISMATCHED = ("That command's options do not match this bot's version of it (a required "
-              "option is missing or has the wrong type). Nothing changed; type the command "
-              "again from Discord's list.")
-#: Said when the bot does not know whether a move was saved, so it claims neither.
-SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. `/game board` shows "
-                   "what was saved: if your move is not there, try it again in a moment.")
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
@@ -118,14 +110,14 @@ async def guarded(interaction: discord.Interaction, game_id: int | None = None,
         if not answered_elsewhere(exc):
             log.exception("unexpected error handling %s (game %s)", describe(interaction),
                           game_id)
-            await _safe_tell(interaction, SOMETHING_WRONG)
+            await _safe_tell(interaction, words.SOMETHING_WRONG)
             return
         # The same interaction delivered twice (a resumed gateway, another process): the
         # first delivery answers it; this one stops here, having changed nothing.
         log.info("%s was answered already; not handled twice", describe(interaction))
     except Exception:
         log.exception("unexpected error handling %s (game %s)", describe(interaction), game_id)
-        await _safe_tell(interaction, SOMETHING_WRONG)
+        await _safe_tell(interaction, words.SOMETHING_WRONG)
 
 
 async def _safe_tell(interaction: discord.Interaction, text: str) -> None:

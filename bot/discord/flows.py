@@ -60,7 +60,7 @@ def _can_manage(interaction: discord.Interaction) -> bool:
 
 def _channel(interaction: discord.Interaction) -> int:
     if interaction.channel_id is None:
-        raise StaleActionError("Games live in server channels; run this command in one.")
+        raise StaleActionError(words.OUTSIDE_SERVER)
     return interaction.channel_id
 
 
@@ -645,9 +645,8 @@ async def rules(interaction: discord.Interaction, game: str | None) -> None:
             current = (await tables.store.open_game(interaction.channel_id)
                        if interaction.channel_id else None)
             if current is None:
-                titles = ", ".join(g.title for g in tables.games.values())
                 await interaction.response.send_message(
-                    f"Pick a game: `/game rules game:<name>`. Games: {titles}.", ephemeral=True)
+                    words.pick_a_game([g.title for g in tables.games.values()]), ephemeral=True)
                 return
             game = current.game
         await interaction.response.send_message(messages.rules_text(tables.game(game)),
@@ -662,7 +661,7 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
         record = await bot.tables.check_replay(channel, game_id)
         renderer = bot.renderer
         if renderer is None:
-            raise StaleActionError("The replay cannot be drawn by this bot; try `/game log`.")
+            raise StaleActionError(words.NO_REPLAY_HERE)
         bot.cooldowns.take(interaction.user.id, "replay")
         await think(interaction)
         game, job = await bot.tables.replay_job(record)
@@ -683,8 +682,7 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
             raise
         except Exception:
             log.exception("the replay of game %s could not be drawn", record.id)
-            raise StaleActionError("The replay cannot be drawn right now; try `/game log`.") \
-                from None
+            raise StaleActionError(words.REPLAY_FAILED) from None
         so_far = "the game so far" if record.status == "active" else f"game {record.id}"
         await interaction.followup.send(
             f"**{game.title}**: {so_far}, {plural(job.moves, 'move')}.",
@@ -746,7 +744,7 @@ async def away(interaction: discord.Interaction, timezone: str | None, quiet_fro
             text = messages.back_text(await tables.come_back(user))
         elif vacation_days is not None or vacation_from is not None:
             if vacation_days is None:
-                raise GameError("Say how long: `vacation_days` (1 to 21).")
+                raise GameError(words.SAY_HOW_LONG)
             text = messages.vacation_text(
                 await tables.take_vacation(user, vacation_days, vacation_from))
         else:
@@ -788,7 +786,7 @@ async def privacy(interaction: discord.Interaction, delete: bool) -> None:
         await interaction.followup.send(
             messages.privacy_text(kept), ephemeral=True,
             file=discord.File(io.BytesIO(data), filename=f"candybot-{user}.json",
-                              description="Everything candybot keeps about you, as JSON."))
+                              description=words.PRIVACY_FILE))
 
 
 async def server_settings(interaction: discord.Interaction, *, threads: bool | None,

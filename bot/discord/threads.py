@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.discord import components, messages, pacing
+from bot.discord import components, messages, pacing, words
 from bot.discord.host import Host, messageable
 from bot.discord.words import escaped
 from bot.games.words import listing
@@ -174,7 +174,7 @@ def card_text(game_title: str, record: GameRecord, *, turn: str = "", move: int 
         lines.append("Game over: " + ", ".join(
             f"{place}. {escaped(name)} {score}" for name, place, score in ranking) + ".")
     elif record.status == "aborted":
-        lines.append("This game ended without a result.")
+        lines.append(words.ENDED_WITHOUT_RESULT)
     elif turn:
         lines.append(f"Move {move}: {turn}")
     return messages.fit(lines, keep_last=0)

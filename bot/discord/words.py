@@ -47,6 +47,36 @@ def escaped(text: str) -> str:
     return _ACTIVE.sub(r"\\\1", text)
 
 
+# --------------------------------------------------------------------------- plain lines
+
+#: A command that needs a server's channel, asked in a direct message.
+OUTSIDE_SERVER = "Games live in server channels; run this command in one."
+#: A replay asked of a bot that draws no pictures, or whose drawing failed.
+NO_REPLAY_HERE = "The replay cannot be drawn by this bot; try `/game log`."
+REPLAY_FAILED = "The replay cannot be drawn right now; try `/game log`."
+#: ``/away`` with a start date but no length.
+SAY_HOW_LONG = "Say how long: `vacation_days` (1 to 21)."
+#: The alt text of the file ``/privacy`` sends.
+PRIVACY_FILE = "Everything candybot keeps about you, as JSON."
+#: A game's card once the game ended early.
+ENDED_WITHOUT_RESULT = "This game ended without a result."
+#: A command Discord itself refused to run as asked (a failed check or conversion).
+CANNOT_USE_HERE = "That command cannot be used like that here."
+#: Said when a command's options do not match the command as registered (a stale or
+#: forged request: Discord itself sends every required option with its declared type).
+MISMATCHED = ("That command's options do not match this bot's version of it (a required "
+              "option is missing or has the wrong type). Nothing changed; type the command "
+              "again from Discord's list.")
+#: Said when the bot does not know whether a move was saved, so it claims neither.
+SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. `/game board` shows "
+                   "what was saved: if your move is not there, try it again in a moment.")
+
+
+def pick_a_game(titles: list[str]) -> str:
+    """``/game rules`` asked where no game is open."""
+    return f"Pick a game: `/game rules game:<name>`. Games: {', '.join(titles)}."
+
+
 #: A masked link's middle, and the start of a bare link.
 _LINKING = re.compile(r"(\]\(|:(?=//))")
 

@@ -15,7 +15,7 @@ import pytest
 from discord_harness import MANAGE_CHANNELS, Sent, Session
 
 import bot.games
-from bot.discord.errors import MISMATCHED
+from bot.discord.words import MISMATCHED
 from bot.games.engine import loads
 
 ALICE, BOB, CAROL, DAN = (370000000000000001, 370000000000000002, 370000000000000003,
