@@ -141,10 +141,9 @@ def test_the_result_names_the_winner_once_and_leaves_each_total_to_the_ranking()
     from bot.games import get_game
 
     game = get_game("kingdoms-candy-monsters")
-    state = game.new([SeatInfo(name, ai=True) for name in ("Ana", "Bo", "Cy")], 5)
-    while game.to_act(state):
-        seat = min(game.to_act(state))
-        state = game.apply(state, seat, game.ai_action(state, seat)).state
+    from bot.games.engine import play_out
+
+    state = play_out(game, game.new([SeatInfo(name, ai=True) for name in ("Ana", "Bo", "Cy")], 5))
     result = game.result(state)
     winners = {game.seat_name(state, s) for s in result.ranking[0]}
     losers = {game.seat_name(state, s) for s in range(3)} - winners

@@ -11,7 +11,7 @@ import renderers
 import renderers.gif
 from bot.demo import AI_NAMES, run_demo
 from bot.games import GAMES
-from bot.games.engine import SeatInfo
+from bot.games.engine import SeatInfo, playing
 
 
 def test_the_demo_never_prints_a_private_line_or_a_hidden_move(tmp_path: Path,
@@ -26,13 +26,10 @@ def test_the_demo_never_prints_a_private_line_or_a_hidden_move(tmp_path: Path,
     # The same game again, collecting what only one seat may read.
     state = game.new([SeatInfo(AI_NAMES[i], ai=True) for i in range(players)], seed)
     private: set[str] = set()
-    while game.to_act(state):
-        seat = min(game.to_act(state))
-        outcome = game.apply(state, seat, game.ai_action(state, seat))
+    for _seat, outcome in playing(game, state):
         private |= {e.text for e in outcome.events if not e.public and e.text}
         if outcome.action.hidden:
             private.add(outcome.action.notation)
-        state = outcome.state
     assert private, "the game played had no private line to keep out"
     text = "\n".join(printed)
     leaked = sorted(line for line in private if line in text)

@@ -8,7 +8,7 @@ import pytest
 
 from bot.games import get_game
 from bot.games.content import data_path
-from bot.games.engine import SeatInfo
+from bot.games.engine import SeatInfo, play_out
 from bot.games.sugar_heist import ai, cards, worth
 from bot.games.sugar_heist.dice import can_pay
 from tools import heist_chances
@@ -32,10 +32,8 @@ def test_the_ai_works_out_no_chance_of_paying_itself(rules: int, monkeypatch) ->
 
     worth._pay_chance.cache_clear()
     monkeypatch.setattr(worth, "computed_chance", refused)
-    state = GAME.new([SeatInfo(f"P{i}", ai=True) for i in range(4)], 31 + rules, rules=rules)
-    while GAME.to_act(state):
-        seat = min(GAME.to_act(state))
-        state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
+    play_out(GAME, GAME.new([SeatInfo(f"P{i}", ai=True) for i in range(4)], 31 + rules,
+                            rules=rules))
     worth._pay_chance.cache_clear()
 
 

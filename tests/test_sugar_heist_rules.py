@@ -17,7 +17,7 @@ from sugar_heist_helpers import (
     run,
 )
 
-from bot.games.engine import IllegalActionError, NotationError, SeatInfo, Turn
+from bot.games.engine import IllegalActionError, NotationError, SeatInfo, Turn, play_out
 from bot.games.rng import Rng
 from bot.games.sugar_heist import GAME, cards, effects
 
@@ -333,10 +333,7 @@ def test_most_candy_wins_then_sugar_tax_then_money_then_the_tie_stands():
 
 
 def test_a_whole_game_ends_after_its_last_round():
-    state = new_game(options={"rounds": 1})
-    while GAME.to_act(state):
-        seat = min(GAME.to_act(state))
-        state = act(state, seat, GAME.ai_action(state, seat).notation)
+    state = play_out(GAME, new_game(options={"rounds": 1}))
     assert state["over"] and GAME.round_of(state) == 1 and len(state["heists"]) == 3
 
 

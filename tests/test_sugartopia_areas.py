@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.games.engine import SeatInfo, State
+from bot.games.engine import SeatInfo, State, playing
 from bot.games.sugartopia import Sugartopia, tiles
 from bot.games.sugartopia.board import new_entry
 
@@ -54,11 +54,8 @@ def test_joined_areas_keep_the_older_name_and_the_narration_says_so():
 def whole_game(seed: int, players: int = 3) -> tuple[list[State], list[str]]:
     state = GAME.new([SeatInfo(f"P{i}", ai=True) for i in range(players)], seed)
     states, lines = [state], []
-    while GAME.to_act(state):
-        seat = min(GAME.to_act(state))
-        out = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        state = out.state
-        states.append(state)
+    for _seat, out in playing(GAME, state):
+        states.append(out.state)
         lines.extend(e.text for e in out.events)
     return states, lines
 

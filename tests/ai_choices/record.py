@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from bot.games import GAMES  # noqa: E402
-from bot.games.engine import Game, SeatInfo  # noqa: E402
+from bot.games.engine import Action, Game, SeatInfo, State, playing  # noqa: E402
 
 #: (seed, players, rules version or None for the current one) per game.
 CASES: dict[str, list[tuple[int, int, int | None]]] = {
@@ -46,16 +46,16 @@ def play(game: Game, seed: int, players: int, rules: int | None) -> dict[str, An
     """One all-AI game: its log and, per move, the digest of the mover's action values."""
     values_of = importlib.import_module(AI_MODULES[game.slug]).action_values
     seats = [SeatInfo(f"P{i + 1}", ai=True) for i in range(players)]
-    state = game.new(seats, seed, rules=rules)
-    log: list[list[Any]] = []
     digests: list[str] = []
-    while game.to_act(state):
-        seat = min(game.to_act(state))
+
+    def choose(state: State, seat: int) -> Action:
+        """The AI's move, its values of every legal move noted first."""
         legal = game.legal_actions(state, seat)
         digests.append(values_digest(values_of(game.view(state, seat), legal)))
-        outcome = game.apply(state, seat, game.ai_action(state, seat))
-        log.append([seat, outcome.action.notation])
-        state = outcome.state
+        return game.ai_action(state, seat)
+
+    log = [[seat, outcome.action.notation]
+           for seat, outcome in playing(game, game.new(seats, seed, rules=rules), choose)]
     return {"seed": seed, "players": players, "rules": rules, "log": log, "values": digests}
 
 
