@@ -27,7 +27,7 @@ import discord
 import renderers
 from bot.away import DAY, QuietHours, Vacation
 from bot.discord import words
-from bot.discord.words import escaped
+from bot.discord.words import escaped, quoted_moves
 from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Game, Result, View
 from bot.games.words import STANDING_IN, listing
@@ -760,12 +760,12 @@ def rules_text(game: Game) -> str:
     """``/game rules``: a concise summary taken from the game itself."""
     lines = [f"**{game.title}**, for {game.min_seats} to {plural(game.max_seats, 'player')}."]
     if game.rules_summary:
-        lines.append(game.rules_summary)
+        lines.append(quoted_moves(game.rules_summary))
     if game.notation_help:
-        lines.append(game.notation_help)
+        lines.append(quoted_moves(game.notation_help))
     for spec in game.options:
         choices = f" ({', '.join(spec.choices)})" if spec.choices else ""
-        lines.append(f"Option `{spec.name}`{choices}: {spec.description}")
+        lines.append(f"Option `{spec.name}`{choices}: {quoted_moves(spec.description)}")
     lines.append("Play with `/play`; `/game hand` shows what only you may see; "
                  "`/game undo` takes back your last move (and the AI replies to it) if "
                  "nothing new was revealed.")

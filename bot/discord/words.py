@@ -87,6 +87,16 @@ def unlinked(text: str) -> str:
     return _LINKING.sub(lambda m: "".join("\\" + c for c in m.group(0)), text)
 
 
+#: A move a game quotes in its own words: games write plain text, quoting a move as
+#: “swap c3 d3” (no Discord markup below the Discord layer).
+_QUOTED_MOVE = re.compile(r"“([^“”\n]{1,80})”")
+
+
+def quoted_moves(text: str) -> str:
+    """A game's sentence with each move it quotes shown as code, as a typed move reads."""
+    return _QUOTED_MOVE.sub(lambda m: code(m.group(1)), text)
+
+
 def code(text: str) -> str:
     """``text`` as a code span, as a typed move reads; a backtick in it (a player's
     text) cannot end the span."""
@@ -133,7 +143,7 @@ def refusal(refused: Exception) -> str:
     if isinstance(refused, r.Refused):
         raise TypeError(f"no words for {type(refused).__name__}")
     # A game's explanation may quote a player's name: no name in it may make a link.
-    return unlinked(str(refused))
+    return unlinked(quoted_moves(str(refused)))
 
 
 @refusal.register
@@ -185,8 +195,8 @@ def _(refused: StoreClosedError) -> str:
 @refusal.register
 def _(refused: NotationError) -> str:
     if not refused.typed:
-        return f"Type a move. {refused.help}"
-    return f"{code(refused.typed)} is not a {refused.game} move. {refused.help}"
+        return f"Type a move. {quoted_moves(refused.help)}"
+    return f"{code(refused.typed)} is not a {refused.game} move. {quoted_moves(refused.help)}"
 
 
 @refusal.register
@@ -199,7 +209,7 @@ def _(refused: AmbiguousActionError) -> str:
 @refusal.register
 def _(refused: NotYourTurnError) -> str:
     if not refused.waiting:
-        return unlinked(str(refused))
+        return unlinked(quoted_moves(str(refused)))
     if refused.decided:
         return f"You have already decided; waiting for {_names(refused.waiting, ' and ')}."
     return f"It is not your turn: waiting for {_names(refused.waiting, ' and ')}."

@@ -632,7 +632,7 @@ class Game(ABC):
 
     def explain(self, state: State, seat: int, notation: str) -> str:
         """Why a well-formed ``notation`` is not legal now. Games override for detail."""
-        return f"`{notation}` is not a legal move right now."
+        return f"“{notation}” is not a legal move right now."
 
     def summary(self, state: State) -> str:
         """One line on where the game stands (for status messages)."""

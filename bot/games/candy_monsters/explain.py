@@ -21,7 +21,7 @@ class CandyMonsters(Protocol):
 
 def _choices(game: CandyMonsters, state: State, seat: int) -> str:
     legal = game.legal_actions(state, seat)
-    shown = ", ".join(f"`{a.notation}`" for a in legal[:8])
+    shown = ", ".join(f"“{a.notation}”" for a in legal[:8])
     more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
     return f"You can: {shown}{more}."
 
@@ -45,7 +45,7 @@ def explain(game: CandyMonsters, state: State, seat: int, notation: str) -> str:
                 cost = game.price(state, seat, purchase["card"], purchase["discount"])
                 return (f"{cards.card(purchase['card']).name} costs you {cost} sugar and you "
                         f"have {board.player(state, seat)['sugar']}: use a discount or "
-                        "`cancel`.")
+                        "“cancel”.")
             if verb == "use":
                 return _explain_use(game, state, seat, " ".join(words[1:]),
                                     "while buying only abilities of the buying window work")
@@ -61,12 +61,12 @@ def explain(game: CandyMonsters, state: State, seat: int, notation: str) -> str:
     if verb in ("feed", "let"):
         return "Monsters are fed only at Black Candy."
     if verb in ("pay", "cancel", "tuck", "keep"):
-        return "You are not buying anything now: `buy` a face-up card first."
+        return "You are not buying anything now: “buy” a face-up card first."
     if verb == "end":
-        return "Take your action first: `collect`, or buy a monster or an ability."
+        return "Take your action first: “collect”, or buy a monster or an ability."
     if verb in ("collect", "buy") and t["step"] != "start":
-        return ("You have already taken your action this turn: use abilities, `convert` "
-                "or `end turn`.")
+        return ("You have already taken your action this turn: use abilities, “convert” "
+                "or “end turn”.")
     if verb == "buy":
         return _explain_buy(game, state, seat, " ".join(words[1:]))
     if verb == "use":
@@ -77,7 +77,7 @@ def explain(game: CandyMonsters, state: State, seat: int, notation: str) -> str:
         p = board.player(state, seat)
         price = cards.kingdom()["black_removal_price"]
         if len(words) == 1:
-            return "Say how many: `remove 1 black`."
+            return "Say how many: “remove 1 black”."
         return (f"You have {p['black']} black cubes and {p['sugar']} sugar; each costs {price} "
                 "sugar to remove.")
     if verb == "convert":
@@ -153,7 +153,7 @@ def _explain_feed(game: CandyMonsters, state: State, seat: int, notation: str) -
             return ("Feed one monster at a time: every player's answer takes the same steps, "
                     "so nobody can tell how you fed. " + _choices(game, state, seat))
         if not steps and feeding.asks_abilities(state, seat) and words[0] != "use":
-            return ("First choose which Black Candy abilities to use (`use none` for none). "
+            return ("First choose which Black Candy abilities to use (“use none” for none). "
                     + _choices(game, state, seat))
         if steps and words[0] == "use":
             return "You chose your Black Candy abilities at the first step of your answer."
@@ -171,7 +171,7 @@ def _explain_feed(game: CandyMonsters, state: State, seat: int, notation: str) -
         if words[-1] == "candy":
             return "Candy feeds only what your sugar cannot: you have enough sugar or no candy."
         if words[-1] == "black":
-            return "That monster eats nothing now, or you have no sugar to keep: use `sugar`."
+            return "That monster eats nothing now, or you have no sugar to keep: use “sugar”."
     if words[0] == "use":
         return _explain_use(game, state, seat, " ".join(words[1:]), "")
     return "Black Candy: feed your monsters first. " + _choices(game, state, seat)

@@ -65,12 +65,12 @@ class CandyMonsters(Game):
     phases = ("turns", "event")
     step_joiners = frozenset({"under"})
     notation_help = (
-        "Moves: `collect`, `buy magmot`, `buy pickpocket red`, `use pickpocket` (an ability "
-        "in its window), `remove 2 black` (start of turn, 2 sugar each), `convert` (4 sugar "
-        "into 1 candy), `end turn`; when buying: `pay`, `cancel`, `tuck under magmot`, "
-        "`keep`; at Black Candy, one step each: `use full belly` (or `use none`), then per "
-        "monster `feed magmot sugar` (or `feed magmot 1 sugar`, `candy`, `black`), "
-        "`let magmot go`. `convert` works at any time, in others' turns too."
+        "Moves: “collect”, “buy magmot”, “buy pickpocket red”, “use pickpocket” (an ability "
+        "in its window), “remove 2 black” (start of turn, 2 sugar each), “convert” (4 sugar "
+        "into 1 candy), “end turn”; when buying: “pay”, “cancel”, “tuck under magmot”, "
+        "“keep”; at Black Candy, one step each: “use full belly” (or “use none”), then per "
+        "monster “feed magmot sugar” (or “feed magmot 1 sugar”, “candy”, “black”), "
+        "“let magmot go”. “convert” works at any time, in others' turns too."
     )
     rules_summary = (
         "Each turn your monsters' set bonuses pay out (2/3/4+ of one candy colour: 1/2/3 sugar; "

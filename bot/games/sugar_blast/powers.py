@@ -120,7 +120,7 @@ def parse_option(value: Any) -> str:
         unknown = next((p for p, c in zip(parts, chosen, strict=True) if c is None), text)
         raise OptionsError(
             f"Option 'power' cannot be {unknown!r}: choose none, random 1, random 2, or one or "
-            f"two power cards joined by +, e.g. `bomb + wild`. The cards: {', '.join(ids())}.")
+            f"two power cards joined by +, e.g. “bomb + wild”. The cards: {', '.join(ids())}.")
     if len(set(chosen)) != len(chosen):
         raise OptionsError("Option 'power' names the same card twice: choose two different "
                            "cards, or just one.")
@@ -506,14 +506,14 @@ _GAIN_TEXT = {
 }
 _USE_TEXT = {
     "diagonal_swap": ("Discard {a_token} instead of a swap to swap two diagonal neighbours "
-                      "that then make a Blast: `{id} c3 d4`.", "diagonal swap: {id} c3 d4"),
+                      "that then make a Blast: “{id} c3 d4”.", "diagonal swap: {id} c3 d4"),
     "take_chip": ("Discard {a_token} instead of a swap to take any candy from the board and "
-                  "keep it; then the board tilts toward you and refills: `{id} c3`.",
+                  "keep it; then the board tilts toward you and refills: “{id} c3”.",
                   "take a candy: {id} c3"),
     "extra_turn": ("Discard {a_token} when your turn ends to play another turn at once: "
-                   "`{id}`.", "play again: {id}"),
+                   "“{id}”.", "play again: {id}"),
     "take_kept": ("Discard {a_token} before your move to take 1 kept candy from another "
-                  "player: `{id} corn north`.", "take a kept candy: {id} corn north"),
+                  "player: “{id} corn north”.", "take a kept candy: {id} corn north"),
 }
 
 

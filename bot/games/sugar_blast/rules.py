@@ -67,10 +67,10 @@ class SugarBlast(Game):
         "the bag; new lines chain. First to complete the objective card wins."
     )
     notation_help = (
-        "Moves: `swap c3 d3` (two neighbouring candies), `blast c3-e3` or "
-        "`mega c3-e3 d2-d4` (which Blast first), `keep corn` (which candy to keep), "
-        "`replace c3` (when no swap makes a Blast). Power tokens: `twist c3 d4`, `tongs c3`, "
-        "`steal corn north`, `draw` (no power now), `rush` or `done` (end of turn)."
+        "Moves: “swap c3 d3” (two neighbouring candies), “blast c3-e3” or "
+        "“mega c3-e3 d2-d4” (which Blast first), “keep corn” (which candy to keep), "
+        "“replace c3” (when no swap makes a Blast). Power tokens: “twist c3 d4”, “tongs c3”, "
+        "“steal corn north”, “draw” (no power now), “rush” or “done” (end of turn)."
     )
 
     def option_suggestions(self, name: str, current: str) -> list[str] | None:
@@ -292,7 +292,7 @@ class SugarBlast(Game):
     def _keep_choices(self, state: State) -> str:
         top = self.top(state)
         assert top is not None and top.kind == "keep"
-        return " or ".join(f"`keep {k}`" for k in top.data["others"])
+        return " or ".join(f"“keep {k}”" for k in top.data["others"])
 
     def explain(self, state: State, seat: int, notation: str) -> str:
         phase = self._stage(state)
@@ -343,7 +343,7 @@ class SugarBlast(Game):
             kind = words[1]
             return (f"You cannot keep {article(obj.candy_name(kind))} from this Blast: choose "
                     f"{self._keep_choices(state)}.")
-        return f"`{notation}` is not a Blast on the board now. {self._phase_hint(state)}"
+        return f"“{notation}” is not a Blast on the board now. {self._phase_hint(state)}"
 
     def _explain_use(self, state: State, seat: int, verb: str, use: str,
                      words: list[str]) -> str:
@@ -380,7 +380,7 @@ class SugarBlast(Game):
             if words and words[-1] == sides[seat]:
                 return "That is your own side: take a kept candy from another player."
             return ("That player has kept no such candy. Choose one of: "
-                    + ", ".join(f"`{a.notation}`" for a in pw.use_actions(state, seat)
+                    + ", ".join(f"“{a.notation}”" for a in pw.use_actions(state, seat)
                                 if a.notation.startswith(verb)) + ".")
         return self._phase_hint(state)
 
@@ -396,20 +396,20 @@ class SugarBlast(Game):
         phase = self._stage(state)
         if phase == "swap":
             if "power" in state and not bd.blasting_swaps(state["board"], self._rules(state)):
-                return ("No swap makes a Blast: use a power token, or `draw` a candy and "
+                return ("No swap makes a Blast: use a power token, or “draw” a candy and "
                         "replace one.")
-            return "Now swap two neighbouring candies to make a Blast, e.g. `swap c3 d3`."
+            return "Now swap two neighbouring candies to make a Blast, e.g. “swap c3 d3”."
         if phase == "replace":
             return (f"No swap makes a Blast: put the drawn {obj.candy_name(state['drawn'])} "
-                    "in place of a candy of another kind, e.g. `replace c3`.")
+                    "in place of a candy of another kind, e.g. “replace c3”.")
         if phase == "blast":
-            options = ", ".join(f"`{b.notation}`"
+            options = ", ".join(f"“{b.notation}”"
                                 for b in bd.find_blasts(state["board"], self._rules(state)))
             return f"Several Blasts are on the board: choose which goes first ({options})."
         if phase == "rush":
             card = pw.card(self._top_data(state)["card"])
-            return (f"Your turn is over: `{card['id']}` discards {self._token_phrase(card['id'])} "
-                    "to play another turn, `done` ends it.")
+            return (f"Your turn is over: “{card['id']}” discards {self._token_phrase(card['id'])} "
+                    "to play another turn, “done” ends it.")
         return f"Choose the second candy to keep: {self._keep_choices(state)}."
 
     # ----------------------------------------------------------------- playing

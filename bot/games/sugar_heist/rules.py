@@ -80,11 +80,11 @@ class SugarHeist(Game):
     #: Verbs followed by a handful of dice, chosen together in one step.
     DICE_VERBS = frozenset({"pay", "reroll", "lose"})
     notation_help = (
-        "Moves: `board treehouse` (choose a hideout), `buy tomboy princess` (a costume), "
-        "`build toothpick pit room 1` (a hand card face down; add `discard` or `move 3` if "
-        "the slot is taken), `pass`; in a heist `pay 3 3`, `use tomboy princess on 2`, "
-        "`suffer`, `reroll 5 6` / `reroll none` (defender), `lose 1`, `lower 5`, `raise 2`, "
-        "`set 6`, `choose 1`, `flip ninja`."
+        "Moves: “board treehouse” (choose a hideout), “buy tomboy princess” (a costume), "
+        "“build toothpick pit room 1” (a hand card face down; add “discard” or “move 3” if "
+        "the slot is taken), “pass”; in a heist “pay 3 3”, “use tomboy princess on 2”, "
+        "“suffer”, “reroll 5 6” / “reroll none” (defender), “lose 1”, “lower 5”, “raise 2”, "
+        "“set 6”, “choose 1”, “flip ninja”."
     )
     rules_summary = (
         "Each round the bag sets the target track: everybody attacks the next player on it. "
@@ -393,20 +393,20 @@ class SugarHeist(Game):
         if top is None:
             if verb in ("buy", "build", "pass"):
                 return self._explain_prep(state, seat, notation)
-            return "Now it is the prep phase: `buy` a costume, `build` a hand card or `pass`."
+            return "Now it is the prep phase: “buy” a costume, “build” a hand card or “pass”."
         if top.kind == "board":
             if verb != "board":
-                return "First choose your hideout board, e.g. `board treehouse`."
+                return "First choose your hideout board, e.g. “board treehouse”."
             return "That board is taken or does not exist: choose one of the boards offered."
         kinds = {"challenge": ("pay", "use", "suffer"), "reroll": ("reroll",),
                  "lose": ("lose",), "add": ("raise", "lower"), "set": ("set",),
                  "choice": ("choose",), "exhaust": ("flip",)}
         expected = kinds.get(top.kind, ())
-        hint = " or ".join(f"`{a.notation}`" for a in self.legal_actions(state, seat)[:4])
+        hint = " or ".join(f"“{a.notation}”" for a in self.legal_actions(state, seat)[:4])
         if verb not in expected:
             return f"Now answer the room: for example {hint}."
         if h is None:
-            return f"`{notation}` is not a legal move right now."
+            return f"“{notation}” is not a legal move right now."
         pool = h["pool"]
         values = [int(w) for w in words[1:] if w.isdigit()]
         missing = _missing(pool, values)
@@ -418,17 +418,17 @@ class SugarHeist(Game):
             need = cards.challenge_text(enc["challenge"])
             ways = payments(tuple(pool), enc["challenge"])
             if not ways:
-                return f"No dice of yours pay {need}: use a costume or `suffer`."
-            return f"{spoken(values)} does not pay {need}. Try `pay {' '.join(map(str, ways[0]))}`."
+                return f"No dice of yours pay {need}: use a costume or “suffer”."
+            return f"{spoken(values)} does not pay {need}. Try “pay {' '.join(map(str, ways[0]))}”."
         if verb == "use":
             return ("That costume is not yours, is already used this heist, or cannot do "
                     "anything to those dice.")
         if verb in ("reroll", "lose", "raise", "lower", "set"):
             count = top.data.get("step", {}).get("count", 1)
             if verb == "reroll":
-                return f"Choose up to {count} of the attacker's dice to reroll, or `reroll none`."
+                return f"Choose up to {count} of the attacker's dice to reroll, or “reroll none”."
             return f"Choose exactly {min(count, len(pool))} of the dice: for example {hint}."
-        return f"`{notation}` is not a legal answer now: for example {hint}."
+        return f"“{notation}” is not a legal answer now: for example {hint}."
 
     def _explain_prep(self, state: State, seat: int, notation: str) -> str:
         words = notation.split(" ")
@@ -457,13 +457,13 @@ class SugarHeist(Game):
                 held = player["rooms"][int(m.group(2)) - 1][d["kind"]]
                 if held is not None and not notation.endswith(("discard",)) and \
                         "move" not in notation:
-                    return (f"Room {m.group(2)}'s {d['kind']} slot is taken: add `discard` or "
-                            "`move <room>` to say what happens to the card there.")
+                    return (f"Room {m.group(2)}'s {d['kind']} slot is taken: add “discard” or "
+                            "“move <room>” to say what happens to the card there.")
                 if held is None:
                     return f"Room {m.group(2)}'s {d['kind']} slot is empty: nothing to discard."
                 return ("You can only move the card there to a room whose "
                         f"{d['kind']} slot is empty.")
-            return f"Say which room: `build {name} room 1`."
+            return f"Say which room: “build {name} room 1”."
         return "You have passed: wait for the heists."
 
     # ----------------------------------------------------------------- prep play

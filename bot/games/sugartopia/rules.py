@@ -46,9 +46,9 @@ class Sugartopia(Game):
     # only a nearly random easy AI loses to the greedy baseline (docs/benchmarks.md).
     ai_easy_slips = 0.95
     notation_help = (
-        "Moves: `place l07 at b3 rot 60` (your land card on an open spot, turned 0, 60, 120, "
-        "180, 240 or 300 degrees; `b3 60` is enough), `gingerman at c4` (your Gingerman "
-        "instead, once per game), `feed red` (which hungry bear eats when sugar runs short)."
+        "Moves: “place l07 at b3 rot 60” (your land card on an open spot, turned 0, 60, 120, "
+        "180, 240 or 300 degrees; “b3 60” is enough), “gingerman at c4” (your Gingerman "
+        "instead, once per game), “feed red” (which hungry bear eats when sugar runs short)."
     )
     rules_summary = (
         "Each turn reveal your land card and lay it next to the table so every touching side "
@@ -186,7 +186,7 @@ class Sugartopia(Game):
         if len(words) == 1:
             return self._hint(state, seat, table)
         if self.choosing_bears(state):
-            choices = " or ".join(f"`feed {c}`" for c in self.feedable(state, table))
+            choices = " or ".join(f"“feed {c}”" for c in self.feedable(state, table))
             if verb != "feed":
                 return f"First choose which hungry bear eats next: {choices}."
             return f"There is no hungry {words[1]} bear in this area: choose {choices}."
@@ -217,14 +217,14 @@ class Sugartopia(Game):
 
     def _hint(self, state: State, seat: int, table: Table) -> str:
         if self.choosing_bears(state):
-            choices = " or ".join(f"`feed {c}`" for c in self.feedable(state, table))
+            choices = " or ".join(f"“feed {c}”" for c in self.feedable(state, table))
             return f"Choose which hungry bear eats next: {choices}."
         hand = state["hands"][seat]
         ways = []
         if hand is not None:
-            ways.append(f"place your {tiles.catalogue()[hand].name}, e.g. `b3 60`")
+            ways.append(f"place your {tiles.catalogue()[hand].name}, e.g. “b3 60”")
         if state["gingermen"][seat]:
-            ways.append("place your Gingerman, e.g. `gingerman at b3`")
+            ways.append("place your Gingerman, e.g. “gingerman at b3”")
         return "Now " + " or ".join(ways) + "."
 
     @staticmethod

@@ -72,9 +72,9 @@ class Sugarworks(Game):
     )
     step_joiners = frozenset({"at", "to", "with", "order"})
     notation_help = (
-        "Order action: `take order 2`, `draw order`, `discard order 3` (then `drop o17` if "
-        "you hold six). Factory action: `adjust red to c5`, `conveyor up at c3`, "
-        "`make blue at a2 with o17`."
+        "Order action: “take order 2”, “draw order”, “discard order 3” (then “drop o17” if "
+        "you hold six). Factory action: “adjust red to c5”, “conveyor up at c3”, "
+        "“make blue at a2 with o17”."
     )
     # Numbers come from the same data the rules run on, so the text cannot drift from them.
     rules_summary = (
@@ -290,16 +290,16 @@ class Sugarworks(Game):
         words = notation.split(" ")
         verb = words[0]
         if self.top(state) is not None:
-            return "First discard down to five orders: `drop o17` names the card to let go."
+            return "First discard down to five orders: “drop o17” names the card to let go."
         if verb == "drop":
             return "You only discard an order when you hold six after your order action."
         order_verbs = ("take", "draw", "discard", "skip")
         if state["step"] == "order" and verb not in order_verbs:
-            return ("First your order action: `take order 2`, `draw order` or "
-                    "`discard order 3`.")
+            return ("First your order action: “take order 2”, “draw order” or "
+                    "“discard order 3”.")
         if state["step"] == "factory" and verb in order_verbs:
-            return ("You have taken your order action; now a factory action: `adjust`, "
-                    "`conveyor` or `make`.")
+            return ("You have taken your order action; now a factory action: “adjust”, "
+                    "“conveyor” or “make”.")
         if verb in ("take", "discard") and len(words) == 3:
             return f"The market has no order in space {words[2]}: spaces 1 to {MARKET_SIZE}."
         if verb == "draw":
@@ -312,7 +312,7 @@ class Sugarworks(Game):
             return self._explain_conveyor(state, seat, words)
         if verb == "make":
             return self._explain_make(state, seat, words)
-        return f"`{notation}` is not a legal move right now."
+        return f"“{notation}” is not a legal move right now."
 
     def _explain_adjust(self, state: State, words: list[str]) -> str:
         kind, space = words[1], words[3]
@@ -335,7 +335,7 @@ class Sugarworks(Game):
         kind, space = words[1], words[3]
         held = [ct.kind_of_tile(t) for t in state["hands"][seat]["tiles"]]
         if kind not in held:
-            names = ", ".join(sorted({ct.tile_kinds()[k].name + f" (`{k}`)" for k in held}))
+            names = ", ".join(sorted({ct.tile_kinds()[k].name + f" (“{k}”)" for k in held}))
             return f"You hold no {ct.tile_kinds()[kind].name}; your tiles: {names or 'none'}."
         target = ct.parse_cell(space)
         if target is None or not fl.side_of(state).on_board(target):
