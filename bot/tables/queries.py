@@ -47,7 +47,7 @@ HISTORY_LIMIT = 15
 FORMER_PLAYER = "a former player"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Forgotten:
     """What ``privacy delete`` removed (counts by kind) and how many games under way (or
     lobbies) still hold the person's seat."""
@@ -59,7 +59,7 @@ class Forgotten:
 RECENT_SECONDS = 7 * 24 * 3600.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MyGame:
     """One game in a player's ``games`` list, as it stands for them."""
 
@@ -287,11 +287,11 @@ class Queries(TablesBase):
         if record.status == "finished":
             result = stored_result(record)
             if result is None:
-                return MyGame(record, title)
+                return MyGame(record=record, title=title)
             if not seats:
-                return MyGame(record, title, left=True, summary=result.summary)
+                return MyGame(record=record, title=title, left=True, summary=result.summary)
             place = min(result.place_of(s) for s in seats)
-            return MyGame(record, title, place=place, players=len(record.seats),
+            return MyGame(record=record, title=title, place=place, players=len(record.seats),
                           won=bool(seats & set(result.winners)), summary=result.summary)
         # A list needs only who acts: the state is read, not checked whole (every seat's
         # view: 20 ms for a game of Sugar Heist). :meth:`_state` checks it once the game is
@@ -304,8 +304,8 @@ class Queries(TablesBase):
                 game, state = self._state(record)
                 acting = game.to_act(state)
         except DamagedStateError as exc:
-            return MyGame(record, title, damaged=str(exc))
-        return MyGame(record, title, your_turn=bool(seats & set(acting)),
+            return MyGame(record=record, title=title, damaged=str(exc))
+        return MyGame(record=record, title=title, your_turn=bool(seats & set(acting)),
                       waiting_for=tuple(s.name for s in record.seats if s.seat in acting))
 
     async def about(self, user_id: int) -> dict[str, Any]:
@@ -321,7 +321,7 @@ class Queries(TablesBase):
                      if r.status == "active"]
         lobbies = [g for g in (await self.store.about(user_id))["games"]
                    if g["status"] == "lobby"]
-        return Forgotten(counts, len(under_way) + len(lobbies))
+        return Forgotten(deleted=counts, kept_games=len(under_way) + len(lobbies))
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
         """``(game title, line)`` per game the user played in this server."""

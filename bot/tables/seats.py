@@ -30,7 +30,7 @@ from bot.tables.news import News, SeatGiven, SeatTaken
 GIVE = ("ai", "newcomer")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SeatVote:
     """Where a vote stands after a player voted: ``board`` is set when it carried."""
 
@@ -70,13 +70,13 @@ class SeatVotes(TablesBase):
         votes = sum(1 for voter, said in tally.items() if voter in voters and said == give)
         needed = len(voters) // 2 + 1
         if votes < needed:
-            return SeatVote(seat.name, give, votes, needed)
+            return SeatVote(player=seat.name, give=give, votes=votes, needed=needed)
         given = SeatRecord(seat.seat, None, seat.name, True, open=give == "newcomer",
                            left=player_id)
         board = await self._reseat(record, given, SeatGiven(name=seat.name, to=give,
                                                             votes=votes, voters=len(voters)))
         await self.store.clear_seat_votes(record.id, player_id)
-        return SeatVote(seat.name, give, votes, needed, board)
+        return SeatVote(player=seat.name, give=give, votes=votes, needed=needed, board=board)
 
     async def check_sit(self, channel_id: int, user_id: int) -> tuple[GameRecord, SeatRecord]:
         """Refuse ``game sit`` when there is no seat for the caller, changing nothing;

@@ -141,7 +141,7 @@ async def test_a_player_who_left_sees_the_game_until_it_ends(session: Session) -
 def entry(n: int) -> MyGame:
     record = GameRecord(n, CHANNEL_ID, GUILD_ID, "candy-race", "active", ALICE, {}, {}, 1,
                         "{}", 1, (), 0.0, 0.0, 0.0, 0, None, None, 10 ** 17 + n, None)
-    return MyGame(record, "Candy Race " + "x" * 60, your_turn=True)
+    return MyGame(record=record, title="Candy Race " + "x" * 60, your_turn=True)
 
 
 def test_a_long_list_is_cut_by_whole_entries_with_how_many_more() -> None:
