@@ -687,8 +687,7 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
         await interaction.followup.send(
             f"**{game.title}**: {so_far}, {plural(job.moves, 'move')}.",
             file=discord.File(io.BytesIO(gif), filename="replay.gif",
-                              description=f"An animated replay of {game.title}: "
-                                          f"{plural(job.moves, 'move')}."),
+                              description=messages.replay_alt(game, record, job.moves)),
             allowed_mentions=messages.NOBODY)
         interaction.extras[PUBLIC_THINKING] = False
 

@@ -47,6 +47,7 @@ from bot.tables import (
     plural,
     seat_label,
     step_of,
+    stored_result,
 )
 
 log = logging.getLogger(__name__)
@@ -791,6 +792,17 @@ def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]]) -> str:
     for title, line in lines:
         out.append(f"{title}: {line.played} played, {line.won} won.{rating_text(line)}")
     return fit(out, keep_last=0)
+
+
+def replay_alt(game: Game, record: GameRecord, moves: int) -> str:
+    """A replay GIF in words, for a screen reader: the game, how long, and how it ended
+    (or that it goes on)."""
+    result = stored_result(record)
+    ending = (f" {result.summary}" if result is not None and result.summary else
+              " The game goes on." if record.status == "active" else
+              " The game ended without a result." if record.status == "aborted" else "")
+    return clip(f"An animated replay of {game.title}: {plural(moves, 'move')}.{ending}",
+                MAX_ALT)
 
 
 def leaderboard_board(ranks: dict[str, Any]) -> dict[str, Any]:

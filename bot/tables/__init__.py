@@ -38,6 +38,7 @@ from bot.tables.core import (
     plural,
     seat_label,
     step_of,
+    stored_result,
     think_here,
 )
 from bot.tables.leave import Leaving
@@ -57,5 +58,6 @@ __all__ = [
     "Choosing", "Clock",
     "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
     "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables", "Think",
-    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of", "think_here",
+    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of", "stored_result",
+    "think_here",
 ]

@@ -54,3 +54,24 @@ async def test_every_picture_of_a_game_says_what_it_shows(tmp_path: Path, slug: 
         assert len(alt) <= ALT_MOST
     boards = [alt for s, alt in shown if not s.ephemeral and s.pngs]
     assert any(game.title in alt for alt in boards), "a board's alt text names the game"
+    (replay,) = [alt for s, alt in shown if s.files[0][0] == "replay.gif"]
+    assert game.title in replay and "move" in replay and "goes on" in replay
+
+
+async def test_a_finished_games_replay_says_how_it_ended(tmp_path: Path) -> None:
+    from race_game import CandyDash
+
+    table = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    try:
+        await table.start("candy-dash", humans=(ALICE, BOB), target=3)
+        while (record := await table.bot.tables.store.open_game(table.channel_id)):
+            turn = loads(record.state_json or "", CandyDash())["turn"]
+            await table.play((ALICE, BOB)[turn], "step")
+        (game,) = await table.bot.tables.store.games_in_channel(table.channel_id)
+        table.rec.clear()
+        await table.command(BOB, "game", "replay", {"game": game.id})
+        ((_sent, alt),) = pictures(table.rec.messages_sent())
+    finally:
+        await table.close()
+    assert alt.startswith("An animated replay of Candy Dash: 5 moves.")
+    assert alt.endswith("Player1 reached 3 first."), "the game's own summary of how it ended"
