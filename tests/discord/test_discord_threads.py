@@ -39,6 +39,14 @@ async def new_game(table: Session, host: int, **options: Any) -> int:
     return thread.id
 
 
+async def started_game(table: Session, host: int = ALICE, guest: int = BOB) -> int:
+    """A two-player game to 3 opened, joined and started in a thread of its own."""
+    thread = await new_game(table, host, target=3)
+    await table.click(guest, thread, ":join")
+    await table.click(host, thread, ":start")
+    return thread
+
+
 async def state_of(table: Session, thread: int) -> dict[str, Any]:
     record = await table.bot.tables.store.open_game(thread)
     assert record is not None and record.state_json is not None
@@ -119,9 +127,7 @@ async def game_in(table: Session, thread: int) -> Any:
 
 async def test_discord_archiving_an_active_games_thread_does_not_stop_it(
         table: Session) -> None:
-    thread = await new_game(table, ALICE, target=3)
-    await table.click(BOB, thread, ":join")
-    await table.click(ALICE, thread, ":start")
+    thread = await started_game(table)
     table.gw.archive(thread)
     await table.gw.send()
     assert not table.rec.room(thread).archived, "the bot unarchived its game's thread"
@@ -130,12 +136,8 @@ async def test_discord_archiving_an_active_games_thread_does_not_stop_it(
 
 async def test_a_thread_archived_while_the_bot_was_away_is_reopened_when_it_connects(
         table: Session) -> None:
-    thread = await new_game(table, ALICE, target=3)
-    await table.click(BOB, thread, ":join")
-    await table.click(ALICE, thread, ":start")
-    finished = await new_game(table, CAROL, target=3)
-    await table.click(DAN, finished, ":join")
-    await table.click(CAROL, finished, ":start")
+    thread = await started_game(table)
+    finished = await started_game(table, CAROL, DAN)
     await play_out(table, finished, (CAROL, DAN))
     table.rec.room(thread).archived = True  # Discord archived it; the bot heard nothing
     table.gw.guild_create()  # the bot connects again: the server, with its active threads
@@ -146,9 +148,7 @@ async def test_a_thread_archived_while_the_bot_was_away_is_reopened_when_it_conn
 
 
 async def test_a_click_in_an_archived_thread_is_never_delivered(table: Session) -> None:
-    thread = await new_game(table, ALICE, target=3)
-    await table.click(BOB, thread, ":join")
-    await table.click(ALICE, thread, ":start")
+    thread = await started_game(table)
     table.rec.room(thread).archived = True  # archived without the bot hearing of it
     board = board_in(table, thread)
     await table.gw.send(table.gw.click(ALICE, board, "cb:m:1:0:m0:step"))
@@ -157,9 +157,7 @@ async def test_a_click_in_an_archived_thread_is_never_delivered(table: Session) 
 
 async def test_a_rematch_starts_from_the_game_over_card_once_and_for_players_only(
         table: Session) -> None:
-    thread = await new_game(table, ALICE, target=3)
-    await table.click(BOB, thread, ":join")
-    await table.click(ALICE, thread, ":start")
+    thread = await started_game(table)
     await play_out(table, thread, (ALICE, BOB))
     await table.click(CAROL, thread, ":rm:1")
     assert "Only the players who finished" in table.answer().content
@@ -224,9 +222,7 @@ async def test_the_servers_thread_cap_gets_a_clear_answer_and_leaves_nothing(
 
 
 async def test_a_deleted_thread_ends_its_game_and_the_card_says_so(table: Session) -> None:
-    thread = await new_game(table, ALICE, target=3)
-    await table.click(BOB, thread, ":join")
-    await table.click(ALICE, thread, ":start")
+    thread = await started_game(table)
     table.gw.delete_channel(thread)
     await table.gw.send()
     assert await table.bot.tables.store.open_game(thread) is None
@@ -260,9 +256,7 @@ async def test_a_game_in_a_thread_is_reached_there_by_links_reminders_and_replay
 
 async def test_a_deleted_channel_ends_the_games_in_its_threads_without_a_result(
         table: Session) -> None:
-    thread = await new_game(table, ALICE, target=3)
-    await table.click(BOB, thread, ":join")
-    await table.click(ALICE, thread, ":start")
+    thread = await started_game(table)
     table.gw.delete_channel(CHANNEL_ID)
     await table.gw.send()
     assert await table.bot.tables.store.open_game(thread) is None
