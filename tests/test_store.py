@@ -23,10 +23,13 @@ from bot.store import (
     GameRecord,
     MoveRecord,
     NotFoundError,
+    NotSavedError,
     Reach,
     SeatRecord,
     StatLine,
     Store,
+    StoreBusyError,
+    StoreClosedError,
     StoreError,
     WrongStatusError,
 )
@@ -853,3 +856,22 @@ async def test_a_servers_settings_are_kept_and_changed_on_every_backend(store: S
     await store.set_server_settings(GUILD, {"threads": True, "ai_takeover": False}, T0 + 1)
     assert await store.server_settings(GUILD) == {"threads": True, "ai_takeover": False}
     assert await store.server_settings(GUILD + 1) == {}
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (NotFoundError("game"), "That game no longer exists."),
+    (NotFoundError("undo"), "There is nothing to undo yet."),
+    (NotFoundError("seat", 7), "This game has no seat 8."),
+    (WrongStatusError("finished", "play"), "This game is over, so you cannot play now."),
+    (WrongStatusError("aborted", "abort"), "This game was ended early, so you cannot abort it"),
+    (WrongStatusError("lobby", "undo"), "This game has not started yet, so you cannot undo"),
+    (ChannelBusyError(), "This channel already has a game."),
+    (ConflictError(), "already made by someone else"),
+    (AlreadyDoneError(), "the request reached the bot twice"),
+    (NotSavedError(), "NOT saved and nothing changed"),
+    (StoreBusyError(), "busy; try again in a moment"),
+    (StoreClosedError(), "The game store is closed."),
+])
+def test_each_store_error_a_person_can_meet_is_worded_by_the_discord_layer(
+        error: StoreError, said: str) -> None:
+    assert said in refusal(error)

@@ -27,6 +27,7 @@ from bot.store import (
     CorruptRowError,
     NotFoundError,
     NotSavedError,
+    StoreBusyError,
     StoreClosedError,
     WrongStatusError,
 )
@@ -190,6 +191,11 @@ def _(refused: NotSavedError) -> str:
 @refusal.register
 def _(refused: StoreClosedError) -> str:
     return "The game store is closed."
+
+
+@refusal.register
+def _(refused: StoreBusyError) -> str:
+    return "The game database is busy; try again in a moment."
 
 
 @refusal.register

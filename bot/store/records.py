@@ -31,6 +31,14 @@ class StoreError(Exception):
     logs."""
 
 
+class StoreBusyError(StoreError):
+    """Another process held the database's write lock past the busy timeout; nothing
+    changed, and the same request may succeed a moment later."""
+
+    def __init__(self) -> None:
+        super().__init__("the game database is busy")
+
+
 class StoreClosedError(StoreError):
     """The store was closed (the bot is shutting down)."""
 

@@ -27,7 +27,14 @@ import aiosqlite
 
 from bot.store import migrations
 from bot.store.base import Store
-from bot.store.records import NotSavedError, StoreClosedError, StoreError, log, owner_only
+from bot.store.records import (
+    NotSavedError,
+    StoreBusyError,
+    StoreClosedError,
+    StoreError,
+    log,
+    owner_only,
+)
 
 _BUSY_TIMEOUT_MS = 10_000
 
@@ -82,15 +89,11 @@ class _Statement:
         return None
 
 
-def _busy() -> StoreError:
-    return StoreError("The game database is busy; try again in a moment.")
-
-
 def _write_failed(exc: sqlite3.Error) -> StoreError:
     """What a write that failed (and changed nothing) raises: busy when another process
     held the lock past the busy timeout, else not saved (and logged)."""
     if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-        return _busy()
+        return StoreBusyError()
     log.error("a write to the game database failed and was rolled back: %s", exc)
     return NotSavedError()
 
@@ -303,7 +306,7 @@ class SqliteStore(Store):
                     await trips.run("COMMIT", ())
                 except _Busy:
                     await self._roll_back(db)
-                    raise _busy() from None
+                    raise StoreBusyError() from None
                 except BaseException as exc:
                     await self._roll_back(db)
                     if isinstance(exc, sqlite3.Error) and not isinstance(
@@ -357,5 +360,5 @@ class SqliteStore(Store):
         try:
             await db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:
-            raise _busy() from None
+            raise StoreBusyError() from None
         return db
