@@ -229,7 +229,7 @@ async def test_a_new_lobby_has_no_seats_and_version_one(store: Store) -> None:
 
 async def test_one_open_game_per_channel(store: Store) -> None:
     first = await lobby(store)
-    with pytest.raises(ChannelBusyError, match="already has a game"):
+    with pytest.raises(ChannelBusyError):
         await lobby(store)
     other = await lobby(store, channel=CHANNEL + 1)
     assert other.id != first.id
@@ -389,7 +389,7 @@ async def test_a_move_within_the_same_turn_keeps_the_reminder_schedule(store: St
 async def test_a_stale_move_conflicts_and_writes_nothing(store: Store) -> None:
     record = await active(store)
     await move(store, record, "a1")
-    with pytest.raises(ConflictError, match="already made by someone else"):
+    with pytest.raises(ConflictError):
         await move(store, record, "b2")
     assert [a.notation for a in await store.actions(record.id)] == ["a1"]
     assert (await store.get_game(record.id)).state_json == '{"after": "a1"}'

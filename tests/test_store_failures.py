@@ -64,7 +64,6 @@ async def test_a_move_failing_at_any_statement_changes_nothing_and_the_next_one_
             assert isinstance(refused.value, StoreBusyError)
         else:
             assert isinstance(refused.value, NotSavedError), faulty.failed
-            assert "NOT saved" in str(refused.value)
         assert await saved(tables, game_id) == before, faulty.failed
         # The store is usable at once: the same move is saved on the next try.
         inject(tables.store)

@@ -194,8 +194,7 @@ async def _queue_board(bot: Host, board: Board) -> None:
     Discord takes it (unless a newer board is shown first)."""
     shown = str(board.record.board_message_id or "")
     item = Announcement(channel_id=board.record.channel_id, guild_id=board.record.guild_id,
-                        game_id=board.record.id,
-                        kind="board", data={"shown": shown})
+                        game_id=board.record.id, kind="board", data={"shown": shown})
     try:
         await bot.tables.store.queue_announcements((item,), bot.tables.clock())
     except StoreError:

@@ -176,10 +176,12 @@ def _(refused: ChannelBusyError) -> str:
 
 @refusal.register
 def _(refused: ConflictError) -> str:
-    if isinstance(refused, AlreadyDoneError):
-        return "That move was already made: the request reached the bot twice, and it was " \
-               "played once."
     return "That move was already made by someone else; the board has moved on."
+
+
+@refusal.register
+def _(refused: AlreadyDoneError) -> str:
+    return "That move was already made: the request reached the bot twice, and it was played once."
 
 
 @refusal.register

@@ -49,15 +49,14 @@ class StoreClosedError(StoreError):
 class ChannelBusyError(StoreError):
     """The channel already has a lobby or an active game."""
 
-    def __init__(self, message: str = "This channel already has a game.") -> None:
+    def __init__(self, message: str = "the channel already has a lobby or a game") -> None:
         super().__init__(message)
 
 
 class ConflictError(StoreError):
     """The row moved on since the caller read it: someone else wrote first."""
 
-    def __init__(self, message: str = "That move was already made by someone else; the board "
-                                      "has moved on.") -> None:
+    def __init__(self, message: str = "the game moved on since it was read") -> None:
         super().__init__(message)
 
 
@@ -65,8 +64,7 @@ class AlreadyDoneError(ConflictError):
     """The Discord interaction asking for this move has already made it (a delivery seen
     twice); nothing changed the second time."""
 
-    def __init__(self, message: str = "That move was already made: the request reached the "
-                                      "bot twice, and it was played once.") -> None:
+    def __init__(self, message: str = "this interaction's move was already stored") -> None:
         super().__init__(message)
 
 
@@ -94,9 +92,7 @@ class WrongStatusError(StoreError):
 class NotSavedError(StoreError):
     """A write failed inside the database (disk full, I/O error) and was rolled back."""
 
-    def __init__(self, message: str = "The game database could not save that (the disk may be "
-                                      "full or failing), so it was NOT saved and nothing "
-                                      "changed. Try again in a moment.") -> None:
+    def __init__(self, message: str = "a write failed and was rolled back") -> None:
         super().__init__(message)
 
 

@@ -767,13 +767,13 @@ class TablesBase:
         goes_on = key is not None and key == game.episode(after) and result is None
         with self.watch("state JSON"):
             state_json = dumps(after)
+        played = plan.moves[0].notation if plan.moves[0].user_id is not None else ""
         return Ready(plan=plan, now=now, state_json=state_json,
                      turn_changed=game.to_act(before) != game.to_act(after), finish=finish,
-                      next_reminder_at=self._next_reminder(record, game, after, now),
-                      played=plan.moves[0].notation if plan.moves[0].user_id is not None else "",
-                      episode=key if goes_on else None, handed=handed,
-                      awaited=tuple(_awaited_users(record, game.to_act(after))),
-                      view=self._public_view(record, game, after))
+                     next_reminder_at=self._next_reminder(record, game, after, now),
+                     played=played, episode=key if goes_on else None, handed=handed,
+                     awaited=tuple(_awaited_users(record, game.to_act(after))),
+                     view=self._public_view(record, game, after))
 
     async def _settled(self, record: GameRecord, game: Game, work: Callable[[], Plan],
                        ) -> Ready:
@@ -991,10 +991,11 @@ def step_data(step: Step) -> dict[str, Any]:
 
 def step_of(data: Mapping[str, Any]) -> Step:
     """The step :func:`step_data` stored."""
-    return Step(seat=int(data["seat"]), name=str(data["name"]), notation=str(data["notation"]),
-                events=tuple(str(e) for e in data.get("events", ())), by_ai=bool(data.get("by_ai")),
-                hidden=bool(data.get("hidden")), private={}, n=int(data.get("n", 0)),
-                ai_seat=bool(data.get("ai_seat")))
+    return Step(seat=int(data["seat"]), name=str(data["name"]),
+                notation=str(data["notation"]),
+                events=tuple(str(e) for e in data.get("events", ())),
+                by_ai=bool(data.get("by_ai")), hidden=bool(data.get("hidden")), private={},
+                n=int(data.get("n", 0)), ai_seat=bool(data.get("ai_seat")))
 
 
 def public_view(record: GameRecord, game: Game, state: State) -> View:

@@ -203,8 +203,7 @@ class Queries(TablesBase):
         seat = mine[0].seat
         view = game.view(marked_stand_ins(state, record.seats), seat)
         return Hand(record=record, game=game, seat=seat, view=view, legal=(), choices=(),
-                    move=int(state["move"]),
-                    token=self.wire_token(game, state, seat))
+                    move=int(state["move"]), token=self.wire_token(game, state, seat))
 
     async def status(self, channel_id: int) -> Status:
         """Whose turn, since when, the scores, and when the next reminder and take-over come;
