@@ -185,11 +185,6 @@ class PooledRenderer:
         """Whether pictures are being drawn in worker processes (else in-process)."""
         return self._lanes[NOW] is not None
 
-    @property
-    def _executor(self) -> _Workers | None:
-        """The now lane's workers."""
-        return self._lanes[NOW]
-
     def worker_pids(self) -> list[int]:
         """The process ids of every running worker, of both lanes."""
         return [pid for workers in self._lanes.values() if workers is not None

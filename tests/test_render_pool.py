@@ -78,12 +78,12 @@ def test_a_worker_that_dies_is_replaced_and_its_picture_still_drawn():
     try:
         assert renderer.start()
         # Private access: the test needs the worker's process id to kill it.
-        executor = renderer._executor
+        executor = renderer._lanes[pool_module.NOW]
         pid = executor.submit(os.getpid).result()
         os.kill(pid, signal.SIGKILL)
         view = views()[1]
         assert renderer(view) == render(view)
-        assert renderer.pooled and renderer._executor is not executor
+        assert renderer.pooled and renderer._lanes[pool_module.NOW] is not executor
         assert renderer(view) == render(view)
     finally:
         renderer.close()
