@@ -77,8 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--burst-channels", type=int, default=2000, metavar="N",
                        help="the channels the --burst announcements are spread over")
     bench.add_argument("--pace", type=int, default=None, metavar="N",
-                       help="with --burst: the bot's requests a second (0: no pacing, as "
-                            "before issue 35; default: CANDYBOT_REQUESTS_PER_SECOND's default)")
+                       help="with --burst: the bot's requests a second (0: no pacing, discord.py "
+                            "alone; default: CANDYBOT_REQUESTS_PER_SECOND's default)")
     return parser
 
 

@@ -12,10 +12,10 @@ Figures: how many announcements were delivered and how fast, the most requests t
 reached Discord in any one second (of those the global limit counts), the 429s by
 scope, the invalid requests, whether every channel got its announcements once and in
 order, and the moves made during the drain, from the interaction to their board (median,
-p95) and to their acknowledgement. ``--no-pacing`` runs the same without the bot's pacing
-(:mod:`bot.discord.pacing`), as before issue 35.
+p95) and to their acknowledgement. ``--pace 0`` runs the same without the bot's pacing
+(:mod:`bot.discord.pacing`): discord.py alone, which only reacts to 429s.
 
-Targets (issue 35): at most 50 requests in any second, no 429 the bot could have avoided
+Targets: at most 50 requests in any second, no 429 the bot could have avoided
 (global or of a route's own bucket), fewer than 100 invalid requests, each channel's
 announcements in order, moves during the drain answered with p95 under 500 ms.
 """

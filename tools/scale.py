@@ -74,7 +74,7 @@ MOVER = 320_000_000_000_000_000
 #: Template users (seat ``n`` of template game ``t`` is this plus ``t`` x 10 plus ``n``).
 TEMPLATE_USERS = 9_100_000_000
 
-#: The issue's targets (issue 35 item 4).
+#: The targets docs/scale.md reads the figures against.
 TARGET_MOVE_RATIO = 1.2
 TARGET_PASS_MS = 50.0
 TARGET_GAMES_MS = 100.0
