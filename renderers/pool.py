@@ -31,14 +31,19 @@ slower under load, never missing.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import gc
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
+import pickle
 import threading
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any, Protocol
 
 from renderers import Renderer, animate, render
 
@@ -98,60 +103,289 @@ def _pid() -> int:
     return os.getpid()
 
 
+def _serve(jobs: Connection, answers: Connection, initializer: Callable[[], None]) -> None:
+    """A now worker's life: warm up, then answer each job read from ``jobs`` in turn with
+    ``(True, result)`` or ``(False, exception)`` on ``answers``, until the bot's end of
+    ``jobs`` closes."""
+    initializer()
+    while True:
+        try:
+            work, args = pickle.loads(jobs.recv_bytes())
+        except (EOFError, OSError):
+            return  # the bot closed the pipe (or is gone): nothing more will come
+        try:
+            answer = pickle.dumps((True, work(*args)))
+        except BaseException as exc:  # the caller gets it, as from an executor
+            try:
+                answer = pickle.dumps((False, exc))
+            except Exception:  # an exception that cannot be pickled: its words then
+                answer = pickle.dumps((False, RuntimeError(repr(exc))))
+        answers.send_bytes(answer)
+
+
 #: How many more jobs than the least busy worker a game's own worker may have waiting
 #: and still be given the game's next picture (its card sprites and text are there).
 HOME_SLACK = 1
+#: The most bytes of jobs sent to one worker and not yet answered. A job past it waits in
+#: the bot's process and is sent as answers come back, so that sending never waits for a
+#: full pipe (Linux's default socket buffer is 208 KB; a board's view is 1-10 KB).
+UNANSWERED_BYTES = 64 * 1024
+
+
+def pick(waiting: list[int], key: int | None) -> int:
+    """Which worker, with ``waiting`` jobs each, takes a job of game ``key`` (``None``: of
+    no game): the game's home unless it has more than :data:`HOME_SLACK` jobs more
+    waiting than the least busy worker, which takes it then (and every job of no game)."""
+    least = min(range(len(waiting)), key=waiting.__getitem__)
+    if key is None:
+        return least
+    home = key % len(waiting)
+    return home if waiting[home] <= waiting[least] + HOME_SLACK else least
+
+
+#: How much a worker's pipes hold (Linux, where a process may widen a pipe to 1 MB): an
+#: answer (a PNG of 60-90 KB) is then written whole at once, the worker free for its next
+#: job whether or not the bot's reader thread has had its turn at the interpreter lock.
+PIPE_BYTES = 1024 * 1024
+
+
+def _widen(end: Connection) -> None:
+    """Make the pipe of ``end`` hold :data:`PIPE_BYTES` where the system lets it."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(end.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_BYTES)
+    except (ImportError, OSError):
+        pass  # the system's default (64 KB on Linux): answers then wait for the reader
+
+
+class _Worker:
+    """One now worker: its process, the pipes its jobs go down and its answers come back
+    up, the futures of the jobs sent (answered in that order) and those waiting to go."""
+
+    def __init__(self, context: Any, initializer: Callable[[], None]) -> None:
+        # Two one-way pipes (a duplex one is a socket pair: its writes cost the worker more).
+        their_jobs, self.jobs = context.Pipe(duplex=False)
+        self.answers, their_answers = context.Pipe(duplex=False)
+        for end in (self.jobs, self.answers):
+            _widen(end)
+        try:
+            self.process = context.Process(target=_serve, daemon=True, name="candybot-render",
+                                           args=(their_jobs, their_answers, initializer))
+            self.process.start()
+        except BaseException:
+            self.jobs.close()
+            self.answers.close()
+            raise
+        finally:
+            their_jobs.close()
+            their_answers.close()
+        self.sent: collections.deque[tuple[int, concurrent.futures.Future[Any]]] = \
+            collections.deque()
+        self.waiting: collections.deque[tuple[bytes, concurrent.futures.Future[Any]]] = \
+            collections.deque()
+        self.unanswered = 0
+        self.lost = False
 
 
 class _Workers:
-    """One lane's worker processes, in executors that a job can be sent to by choice.
+    """The now lane: a worker process per core, each sent jobs down its own pipe.
 
-    The now lane has an executor per worker: a game's pictures go to the worker that
-    holds its sprites (its "home", by game id), unless that worker has more than
-    :data:`HOME_SLACK` jobs more waiting than the least busy one; jobs of no game (an AI
-    seat's move) go to the least busy worker. With one shared queue, each of two workers
-    would draw about half of a game's pictures, and every new card, label and sprite of
-    the game twice.
+    A game's pictures go to the worker that holds its sprites (its "home", by game id),
+    unless that worker has more than :data:`HOME_SLACK` jobs more waiting than the least
+    busy one; jobs of no game (an AI seat's move) go to the least busy worker. With one
+    shared queue, each of two workers would draw about half of a game's pictures, and
+    every new card, label and sprite of the game twice.
+
+    The thread that asks writes the job into the worker's pipe itself, and one reader
+    thread takes the answers of every worker: a job is one write and one read, where an
+    executor per worker passed each through two more threads of the bot's process.
     """
 
-    def __init__(self, executors: list[concurrent.futures.ProcessPoolExecutor]) -> None:
-        self.executors = executors
-        self._waiting = [0] * len(executors)
-        self._lock = threading.Lock()
+    def __init__(self, context: Any, count: int, initializer: Callable[[], None]) -> None:
+        # Reentrant: a future settled under it runs its callbacks, which take it again.
+        self._lock = threading.RLock()
+        self._waiting = [0] * count
+        self._closed = False
+        self.workers: list[_Worker] = []
+        try:
+            for _ in range(count):
+                self.workers.append(_Worker(context, initializer))
+        except BaseException:
+            self._stop_processes(wait=False)
+            raise
+        self._wake_read, self._wake_write = multiprocessing.Pipe(duplex=False)
+        self._reader = threading.Thread(target=self._read, name="candybot-render-answers",
+                                        daemon=True)
+        self._reader.start()
 
     def submit(self, work: Any, *args: Any, key: int | None = None,
                ) -> concurrent.futures.Future[Any]:
         """``work(*args)`` in the worker :meth:`pick` chooses for ``key``."""
         with self._lock:
-            chosen = self.pick(key)
+            chosen = pick(self._waiting, key)
+        return self.submit_to(chosen, work, *args)
+
+    def submit_to(self, chosen: int, work: Any, *args: Any) -> concurrent.futures.Future[Any]:
+        """``work(*args)`` in worker number ``chosen``."""
+        job = pickle.dumps((work, args))
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        worker = self.workers[chosen]
+        with self._lock:
+            if self._closed or worker.lost:
+                raise BrokenProcessPool("a render worker is gone")
             self._waiting[chosen] += 1
-        try:
-            future = self.executors[chosen].submit(work, *args)
-        except BaseException:
-            self._done(chosen)
-            raise
-        future.add_done_callback(lambda _: self._done(chosen))
+            future.add_done_callback(lambda _: self._done(chosen))
+            worker.waiting.append((job, future))
+            self._send(worker)
         return future
 
-    def pick(self, key: int | None) -> int:
-        """The worker for a job of game ``key`` (``None``: of no game); call locked."""
-        least = min(range(len(self._waiting)), key=self._waiting.__getitem__)
-        if key is None:
-            return least
-        home = key % len(self.executors)
-        return home if self._waiting[home] <= self._waiting[least] + HOME_SLACK else least
+    def _send(self, worker: _Worker) -> None:
+        """Send what waits for ``worker`` while its unanswered bytes allow (call locked).
+
+        A job too big for the allowance goes when nothing else is unanswered: the worker
+        is then reading, so the write is never left waiting on a full pipe."""
+        while worker.waiting:
+            job, future = worker.waiting[0]
+            if worker.unanswered and worker.unanswered + len(job) > UNANSWERED_BYTES:
+                return
+            worker.waiting.popleft()
+            if not future.set_running_or_notify_cancel():
+                continue  # cancelled while it waited
+            try:
+                worker.jobs.send_bytes(job)
+            except OSError:
+                future.set_exception(BrokenProcessPool("a render worker is gone"))
+                self._lose(worker)
+                return
+            worker.sent.append((len(job), future))
+            worker.unanswered += len(job)
 
     def _done(self, worker: int) -> None:
         with self._lock:
             self._waiting[worker] -= 1
 
+    def _read(self) -> None:
+        """The reader thread: each answer to its job's future, until the lane shuts down."""
+        by_handle: dict[Any, _Worker] = {}
+        for worker in self.workers:
+            by_handle[worker.answers] = by_handle[worker.process.sentinel] = worker
+        while True:
+            with self._lock:
+                live = [w for w in self.workers if not w.lost]
+            handles: list[Any] = [self._wake_read]
+            handles += [h for w in live for h in (w.answers, w.process.sentinel)]
+            for handle in multiprocessing.connection.wait(handles):
+                if handle is self._wake_read:
+                    return
+                worker = by_handle[handle]
+                if worker.lost:
+                    continue
+                if handle is worker.answers:
+                    self._answer(worker)
+                elif not worker.answers.poll():  # died: answers it wrote first are read first
+                    with self._lock:
+                        self._lose(worker)
+
+    def _answer(self, worker: _Worker) -> None:
+        try:
+            data = worker.answers.recv_bytes()
+        except (EOFError, OSError):
+            with self._lock:
+                self._lose(worker)
+            return
+        with self._lock:
+            size, future = worker.sent.popleft()
+            worker.unanswered -= size
+            self._send(worker)
+        try:
+            done, value = pickle.loads(data)
+        except Exception as exc:
+            done, value = False, exc
+        if done:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def _lose(self, worker: _Worker) -> None:
+        """``worker`` died: its jobs fail as an executor's would (call locked)."""
+        worker.lost = True
+        gone = [future for _, future in worker.sent] + [future for _, future in worker.waiting]
+        worker.sent.clear()
+        worker.waiting.clear()
+        for future in gone:
+            if not future.done():
+                future.set_exception(BrokenProcessPool("a render worker died"))
+
     def pids(self) -> list[int]:
-        return [pid for executor in self.executors
-                for pid in (getattr(executor, "_processes", None) or {})]
+        return [w.process.pid for w in self.workers
+                if w.process.pid is not None and not w.lost]
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
-        for executor in self.executors:
-            executor.shutdown(wait=wait, cancel_futures=cancel_futures)
+        """Stop the workers: each reads the end of its pipe once its jobs are answered
+        (``cancel_futures``: jobs not yet sent are dropped; those sent still run)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if cancel_futures:
+                for worker in self.workers:
+                    for _, future in worker.waiting:
+                        future.cancel()
+                    worker.waiting.clear()
+        if wait:
+            with self._lock:
+                left = [f for w in self.workers for _, f in [*w.sent, *w.waiting]]
+            concurrent.futures.wait(left, timeout=TIMEOUT_S)
+        self._wake_write.send_bytes(b"")
+        if self._reader is not threading.current_thread():
+            self._reader.join(timeout=5)
+        self._wake_read.close()
+        self._wake_write.close()
+        self._stop_processes(wait)
+
+    def _stop_processes(self, wait: bool = True) -> None:
+        for worker in self.workers:
+            worker.jobs.close()  # the worker reads the end of its jobs and leaves
+        for worker in self.workers:
+            worker.process.join(timeout=5 if wait else 0.1)
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join(timeout=5)
+        with self._lock:
+            for worker in self.workers:
+                self._lose(worker)
+                worker.answers.close()
+
+
+class _Lane(Protocol):
+    """What :class:`PooledRenderer` asks of a lane's workers."""
+
+    def submit(self, work: Any, *args: Any, key: int | None = None,
+               ) -> concurrent.futures.Future[Any]: ...
+
+    def pids(self) -> list[int]: ...
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None: ...
+
+
+class _Shared:
+    """The later lane: its workers share one executor's queue, so a long replay's
+    neighbours go to whichever worker is free first."""
+
+    def __init__(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        self.executor = executor
+
+    def submit(self, work: Any, *args: Any, key: int | None = None,
+               ) -> concurrent.futures.Future[Any]:
+        """``work(*args)`` in the first free worker (``key`` is not used)."""
+        return self.executor.submit(work, *args)
+
+    def pids(self) -> list[int]:
+        return list(getattr(self.executor, "_processes", None) or {})
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -176,7 +410,7 @@ class PooledRenderer:
         self.later_workers = min(self.workers, LATER_MOST)
         self.renderer = renderer
         self._lock = threading.Lock()
-        self._lanes: dict[str, _Workers | None] = {NOW: None, LATER: None}
+        self._lanes: dict[str, _Lane | None] = {NOW: None, LATER: None}
         self._started = False
         self._failed: set[str] = set()
 
@@ -203,33 +437,34 @@ class PooledRenderer:
                     self._lanes[LATER] = self._launch(LATER)
             return self._lanes[NOW] is not None
 
-    def _launch(self, lane: str) -> _Workers | None:
+    def _launch(self, lane: str) -> _Lane | None:
         """Start ``lane``'s workers, each warmed up; ``None`` if they cannot start.
 
-        The now lane has an executor per worker (:class:`_Workers` routes by game); the
-        later lane one executor for all, whose shared queue gives a long replay's
-        neighbours to whichever worker is free first.
+        The now lane's workers each take their own jobs (:class:`_Workers` sends a game's
+        pictures to its home); the later lane's share one executor's queue, which gives a
+        long replay's neighbours to whichever worker is free first.
         """
-        executors: list[concurrent.futures.ProcessPoolExecutor] = []
-        count = self.workers if lane == NOW else self.later_workers
-        sizes = [1] * count if lane == NOW else [count]
+        workers: _Lane | None = None
         try:
-            for size in sizes:
-                executors.append(concurrent.futures.ProcessPoolExecutor(
-                    max_workers=size, mp_context=_context(),
-                    initializer=_warm_worker if lane == NOW else _warm_later_worker))
-            # One task per worker makes each pool start its workers now, warmed up.
-            started = [executor.submit(_pid)
-                       for executor, size in zip(executors, sizes, strict=True)
-                       for _ in range(size)]
+            if lane == NOW:
+                now = _Workers(_context(), self.workers, _warm_worker)
+                workers = now
+                started = [now.submit_to(n, _pid) for n in range(self.workers)]
+            else:
+                executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self.later_workers, mp_context=_context(),
+                    initializer=_warm_later_worker)
+                workers = _Shared(executor)
+                # One task per worker makes the executor start its workers now, warmed up.
+                started = [executor.submit(_pid) for _ in range(self.later_workers)]
             pids = {f.result(timeout=120) for f in started}
             log.info("rendering in %d worker processes (%s)", len(pids), lane)
-            return _Workers(executors)
+            return workers
         except Exception:
             log.exception("no render pool could start (%s): drawing in-process", lane)
             self._failed.add(lane)
-            for executor in executors:
-                executor.shutdown(wait=False, cancel_futures=True)
+            if workers is not None:
+                workers.shutdown(wait=False, cancel_futures=True)
             return None
 
     def submit(self, view: dict[str, Any], key: int | None = None,
@@ -323,7 +558,7 @@ class PooledRenderer:
                 await asyncio.to_thread(self._broken, lane, workers)
         return await asyncio.to_thread(work, job)
 
-    def _broken(self, lane: str, workers: _Workers) -> None:
+    def _broken(self, lane: str, workers: _Lane) -> None:
         """A worker of ``lane`` died or hung: start fresh workers once, else that lane's
         work is done in-process from then on."""
         with self._lock:

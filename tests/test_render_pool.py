@@ -62,10 +62,13 @@ def test_a_renderer_error_reaches_the_caller(pooled):
 
 
 def test_without_a_pool_pictures_are_drawn_in_process(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise OSError("no semaphores here")
+    class Refusing:
+        """A system where no worker process can start."""
 
-    monkeypatch.setattr(pool_module.concurrent.futures, "ProcessPoolExecutor", refuse)
+        def Pipe(self, *args, **kwargs):
+            raise OSError("no semaphores here")
+
+    monkeypatch.setattr(pool_module, "_context", Refusing)
     renderer = PooledRenderer(workers=2)
     assert renderer.start() is False and not renderer.pooled
     view = views()[0]
@@ -214,10 +217,45 @@ def test_a_games_pictures_go_to_the_worker_that_holds_its_sprites():
 
 
 def test_a_busy_home_worker_leaves_the_picture_to_a_free_one():
-    workers = pool_module._Workers([None, None, None])  # type: ignore[list-item]
-    assert workers.pick(4) == 1  # game 4's home: worker 4 % 3
-    workers._waiting[:] = [0, 1 + pool_module.HOME_SLACK, 0]
-    assert workers.pick(4) == 0  # its home has too much waiting: the least busy draws it
-    workers._waiting[:] = [1, pool_module.HOME_SLACK + 1, 2]
-    assert workers.pick(4) == 1  # a queue within the slack is worth the kept sprites
-    assert workers.pick(None) == 0  # an AI seat's move: the least busy worker
+    from renderers.pool import HOME_SLACK, pick
+
+    assert pick([0, 0, 0], 4) == 1  # game 4's home: worker 4 % 3
+    assert pick([0, 1 + HOME_SLACK, 0], 4) == 0  # too much waiting at home: the least busy
+    assert pick([1, HOME_SLACK + 1, 2], 4) == 1  # a queue within the slack keeps the sprites
+    assert pick([1, HOME_SLACK + 1, 2], None) == 0  # an AI seat's move: the least busy
+
+
+def test_jobs_past_a_workers_pipe_allowance_wait_in_the_bot_and_are_all_answered_in_turn():
+    renderer = PooledRenderer(workers=1)
+    try:
+        assert renderer.start()
+        workers = renderer._lanes[pool_module.NOW]
+        big = "x" * (2 * pool_module.UNANSWERED_BYTES)  # alone past the allowance
+        futures = [workers.submit(len, big + "y" * n) for n in range(30)]
+        assert [f.result(timeout=60) for f in futures] == [len(big) + n for n in range(30)]
+    finally:
+        renderer.close()
+
+
+def test_a_worker_that_dies_with_jobs_waiting_fails_them_and_pictures_are_still_drawn():
+    import time
+    from concurrent.futures.process import BrokenProcessPool
+
+    renderer = PooledRenderer(workers=1)
+    try:
+        assert renderer.start()
+        workers = renderer._lanes[pool_module.NOW]
+        pid = workers.submit(os.getpid).result()
+        busy = workers.submit(time.sleep, 5)
+        waiting = [workers.submit(len, "x" * pool_module.UNANSWERED_BYTES) for _ in range(3)]
+        os.kill(pid, signal.SIGKILL)
+        for future in [busy, *waiting]:
+            with pytest.raises(BrokenProcessPool):
+                future.result(timeout=10)
+        view = views()[1]
+        assert renderer(view) == render(view)  # drawn in-process, then by a new worker
+        assert renderer.pooled and renderer._lanes[pool_module.NOW] is not workers
+        assert renderer(view) == render(view)
+    finally:
+        renderer.close()
+    assert not renderer.pooled
