@@ -875,3 +875,29 @@ async def test_a_servers_settings_are_kept_and_changed_on_every_backend(store: S
 def test_each_store_error_a_person_can_meet_is_worded_by_the_discord_layer(
         error: StoreError, said: str) -> None:
     assert said in refusal(error)
+
+
+async def test_a_claim_with_nothing_due_never_waits_for_another_processs_write(
+        db_path: Path) -> None:
+    """Every board shown first asks the outbox for its channel's announcements: when none
+    is due, the answer is a read, which never queues behind another process's write."""
+    from bot.store import Announcement
+
+    store = await Store.open(db_path)
+    try:
+        later = Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None, kind="notice",
+                             content="in an hour", due_at=T0 + 3600)
+        await store.queue_announcements([later], T0)
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        try:
+            for channel in (CHANNEL, None):
+                assert await asyncio.wait_for(
+                    store.claim_announcements(T0, lease=60, channel_id=channel), 2) == []
+        finally:
+            other.rollback()
+            other.close()
+        due = await store.claim_announcements(T0 + 3600, lease=60, channel_id=CHANNEL)
+        assert [row.announcement.content for row in due] == ["in an hour"]
+    finally:
+        await store.close()

@@ -973,6 +973,13 @@ class Store(ABC):
         where, params = "", []
         if channel_id is not None:
             where, params = "AND i.channel_id = ? ", [channel_id]
+        # Most claims find nothing due (every board shown asks first): a read, which takes
+        # no write lock and waits for no writer, says so without a transaction.
+        async with self._reading() as db:
+            if not await db.execute_fetchall(
+                    f"SELECT 1 FROM outbox i WHERE i.status = 'pending' {where}"
+                    "AND i.due_at <= ? LIMIT 1", [*params, now]):
+                return []
         async with self._transaction() as db:
             # Each channel's oldest pending row, read from the index of pending rows only
             # (outbox_pending): a claim costs in proportion to what waits, not to the
