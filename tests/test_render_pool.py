@@ -76,23 +76,6 @@ def test_without_a_pool_pictures_are_drawn_in_process(monkeypatch):
     renderer.close()
 
 
-def test_a_worker_that_dies_is_replaced_and_its_picture_still_drawn():
-    renderer = PooledRenderer(workers=1)
-    try:
-        assert renderer.start()
-        # Private access: the test needs the worker's process id to kill it.
-        executor = renderer._lanes[pool_module.NOW]
-        pid = executor.submit(os.getpid).result()
-        os.kill(pid, signal.SIGKILL)
-        view = views()[1]
-        assert renderer(view) == render(view)
-        assert renderer.pooled and renderer._lanes[pool_module.NOW] is not executor
-        assert renderer(view) == render(view)
-    finally:
-        renderer.close()
-    assert not renderer.pooled
-
-
 def test_a_moves_gif_is_drawn_in_a_worker_and_matches_the_one_drawn_in_process(pooled):
     from playthrough import play
 
@@ -237,13 +220,14 @@ def test_jobs_past_a_workers_pipe_allowance_wait_in_the_bot_and_are_all_answered
         renderer.close()
 
 
-def test_a_worker_that_dies_with_jobs_waiting_fails_them_and_pictures_are_still_drawn():
+def test_a_worker_that_dies_fails_its_jobs_and_is_replaced_and_pictures_are_still_drawn():
     import time
     from concurrent.futures.process import BrokenProcessPool
 
     renderer = PooledRenderer(workers=1)
     try:
         assert renderer.start()
+        # Private access: the test needs the worker's process id to kill it.
         workers = renderer._lanes[pool_module.NOW]
         pid = workers.submit(os.getpid).result()
         busy = workers.submit(time.sleep, 5)
