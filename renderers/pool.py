@@ -68,9 +68,16 @@ def _warm_worker() -> None:
     """Run once in each worker: draw every registered game's opening picture, then leave
     what that loaded (modules, fonts, palettes, content) out of later garbage collections,
     as the bot's own process does once connected: a full collection then walks only what
-    the pictures since made, not the whole interpreter."""
+    the pictures since made, not the whole interpreter.
+
+    A worker ignores Ctrl-C, which a terminal sends to the bot and its workers alike: the
+    bot stops them itself once its own clean stop is done."""
+    import signal
+
     from bot.games import GAMES
     from bot.games.engine import SeatInfo
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     for game in GAMES.values():
         try:

@@ -243,3 +243,14 @@ def test_a_worker_that_dies_fails_its_jobs_and_is_replaced_and_pictures_are_stil
     finally:
         renderer.close()
     assert not renderer.pooled
+
+
+def test_a_ctrl_c_reaching_the_workers_leaves_them_drawing(pooled):
+    """A terminal's Ctrl-C goes to the bot and its workers alike; the bot stops them."""
+    assert pooled.start()
+    view = views()[0]
+    for lane in (pool_module.NOW, pool_module.LATER):
+        pid = pooled._lanes[lane].submit(os.getpid).result()
+        os.kill(pid, signal.SIGINT)
+        assert pooled._lanes[lane].submit(os.getpid).result() == pid
+    assert pooled(view) == render(view)
