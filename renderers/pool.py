@@ -135,8 +135,9 @@ def _serve(jobs: Connection, answers: Connection, initializer: Callable[[], None
 HOME_SLACK = 1
 #: The most bytes of jobs sent to one worker and not yet answered. A job past it waits in
 #: the bot's process and is sent as answers come back, so that sending never waits for a
-#: full pipe (Linux's default socket buffer is 208 KB; a board's view is 1-10 KB).
-UNANSWERED_BYTES = 64 * 1024
+#: full pipe: it is under the 64 KB a pipe holds where it cannot be widened, with room for
+#: each job's 4-byte header (a board's view is 1-10 KB).
+UNANSWERED_BYTES = 48 * 1024
 
 
 def pick(waiting: list[int], key: int | None) -> int:
