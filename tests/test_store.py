@@ -33,6 +33,7 @@ from bot.store import (
     StoreError,
     WrongStatusError,
 )
+from bot.store.base import RUN_FIRST_READ
 
 CHANNEL = 1_234_567_890_123_456_789  # Discord ids are large: keep them realistic
 GUILD = 987_654_321_098_765_432
@@ -901,3 +902,22 @@ async def test_a_claim_with_nothing_due_never_waits_for_another_processs_write(
         assert [row.announcement.content for row in due] == ["in an hour"]
     finally:
         await store.close()
+
+
+async def test_the_trailing_run_of_an_episode_is_the_logs_last_actions_in_it(
+        store: Store) -> None:
+    """What a board shows of the episode so far: the actions since the log last left it,
+    however many the first read missed, and never more than asked for."""
+    record = await active(store)
+    episodes = ["turn-1", "turn-1", "turn-2", *["turn-3"] * (2 * RUN_FIRST_READ + 1)]
+    moves = [MoveRecord(n % 2, ALICE if n % 2 == 0 else BOB, f"m{n}", f"Move {n}.", False,
+                        episode=key) for n, key in enumerate(episodes)]
+    record = await store.commit_moves(record.id, record.version, moves, state_json="{}",
+                                      now=T0 + 9, turn_changed=True, next_reminder_at=None)
+    run = await store.trailing_run(record.id, "turn-3", 50)
+    assert [a.notation for a in run] == [f"m{n}" for n in range(3, len(episodes))]
+    short = await store.trailing_run(record.id, "turn-3", 4)
+    assert [a.notation for a in short] == [f"m{n}" for n in range(len(episodes) - 4,
+                                                                  len(episodes))]
+    assert await store.trailing_run(record.id, "turn-2", 50) == []  # not the log's end
+    assert await store.trailing_run(record.id + 99, "turn-3", 50) == []  # no such game

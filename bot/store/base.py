@@ -26,6 +26,7 @@ Times are UNIX seconds supplied by the caller; the store never reads the clock.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import secrets
@@ -36,6 +37,7 @@ from typing import Any, ClassVar
 
 from bot.ratings import Rating, rate
 from bot.store.records import (
+    ACTION_COLUMNS,
     GAME_COLUMNS,
     OPEN_STATUSES,
     ActionRecord,
@@ -54,12 +56,12 @@ from bot.store.records import (
     StatLine,
     StoreError,
     WrongStatusError,
+    action_records,
     check_int,
     dump_object,
     dump_private,
     dump_seats,
     game_record,
-    load_private,
     load_seats,
     log,
     readable,
@@ -67,6 +69,8 @@ from bot.store.records import (
 from bot.watch import Watch, unwatched
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+#: How many of the log's last actions :meth:`Store.trailing_run` reads first.
+RUN_FIRST_READ = 6
 
 
 def is_postgres(target: str | os.PathLike[str]) -> bool:
@@ -249,8 +253,7 @@ class Store(ABC):
                       after: int | None = None) -> list[ActionRecord]:
         """The game's action log in order; ``last=k`` gives only the final ``k``,
         ``after=n`` only the actions numbered above ``n``."""
-        query = ("SELECT n, seat, user_id, notation, narration, at, undoable, public, private, "
-                 "episode, before IS NOT NULL FROM actions WHERE game_id = ?")
+        query = f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ?"
         params: list[Any] = [game_id]
         if after is not None:
             query += " AND n > ?"
@@ -261,10 +264,24 @@ class Store(ABC):
             params.append(max(0, int(last)))
         async with self._reading() as db, db.execute(query, params) as cursor:
             rows = await cursor.fetchall()
-        return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable), public,
-                             load_private(game_id, private), episode, bool(snapshot))
-                for (n, seat, user_id, notation, narration, at, undoable, public, private,
-                     episode, snapshot) in reversed(rows)]
+        return action_records(game_id, reversed(rows))
+
+    async def trailing_run(self, game_id: int, episode: str, limit: int) -> list[ActionRecord]:
+        """The actions at the end of the game's log whose episode key is ``episode`` (at most
+        ``limit``), in order: what a board shows of the episode so far.
+
+        Most runs are a move or two, so the last few rows are read first, and the rest only
+        when all of those belong to the run; only the run's rows are parsed."""
+        run: list[Any] = []
+        async with self._reading() as db:
+            for batch in (min(limit, RUN_FIRST_READ), limit):
+                rows = await db.execute_fetchall(
+                    f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? "
+                    "ORDER BY n DESC LIMIT ?", (game_id, batch))
+                run = list(itertools.takewhile(lambda row: row[9] == episode, rows))
+                if len(run) < len(rows) or len(rows) < batch:
+                    break
+        return action_records(game_id, reversed(run))
 
     async def snapshot(self, game_id: int, n: int) -> str | None:
         """The state text kept from before action ``n``, if one was kept."""

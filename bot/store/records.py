@@ -9,7 +9,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -302,6 +302,9 @@ GAME_COLUMNS = (
     "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
     "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id"
 )
+#: The columns :func:`action_records` reads, in its order (the episode key is the tenth).
+ACTION_COLUMNS = ("n, seat, user_id, notation, narration, at, undoable, public, private, "
+                  "episode, before IS NOT NULL")
 
 
 def dump_object(value: Mapping[str, Any], what: str) -> str:
@@ -360,6 +363,14 @@ def load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
         return {int(seat): tuple(str(line) for line in lines) for seat, lines in raw.items()}
     except (TypeError, ValueError, AttributeError):
         raise CorruptRowError(game_id, "unreadable private narration") from None
+
+
+def action_records(game_id: int, rows: Iterable[Sequence[Any]]) -> list[ActionRecord]:
+    """The actions of rows read as :data:`ACTION_COLUMNS`."""
+    return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable), public,
+                         load_private(game_id, private), episode, bool(snapshot))
+            for (n, seat, user_id, notation, narration, at, undoable, public, private,
+                 episode, snapshot) in rows]
 
 
 def game_record(row: Sequence[Any]) -> GameRecord:

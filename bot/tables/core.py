@@ -866,12 +866,8 @@ class TablesBase:
 
     async def _episode_steps(self, record: GameRecord, key: str) -> list[Step]:
         """The steps of the episode ``key`` so far: the trailing run of the log in it."""
-        run: list[ActionRecord] = []
-        for action in reversed(await self.store.actions(record.id, last=LOG_LIMIT)):
-            if action.episode != key:
-                break
-            run.append(action)
-        return [Step.of(a, record) for a in reversed(run)]
+        return [Step.of(a, record)
+                for a in await self.store.trailing_run(record.id, key, LOG_LIMIT)]
 
     async def _since(self, record: GameRecord, seats: Iterable[int],
                      limit: int = SINCE_LIMIT) -> tuple[tuple[Step, ...], int]:
