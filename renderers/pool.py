@@ -303,6 +303,8 @@ class _Workers:
                 self._lose(worker)
             return
         with self._lock:
+            if worker.lost or not worker.sent:
+                return  # its jobs were failed meanwhile (a write to it failed)
             size, future = worker.sent.popleft()
             worker.unanswered -= size
             self._send(worker)
