@@ -482,15 +482,22 @@ def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
     """On a :func:`floor_ground`, the tiles under candies, as drawing every tile would.
 
     A tile's sprite is a pixel wider and taller than its cell, so each tile's last
-    row and column lie under its neighbour's first: after an occupied tile, the
-    part of each later neighbour that it covered is pasted again.
+    row and column lie under its neighbour's first: an occupied tile is pasted only
+    where no later tile covers it (:func:`_owned`), one paste a tile; where that is not
+    a rectangle, it is pasted whole and the part of each later neighbour it covered is
+    pasted again.
     """
+    owned = _owned(floor.cell, tuple((space["x"], space["y"]) for space in spaces))
     for n, space in enumerate(spaces):
         x, y = space["x"], space["y"]
         if (x, y) not in taken:
             continue
-        _tile(image, floor, space, True)
         left, top, right, bottom = floor.box(x, y)
+        part = owned[n]
+        if part is not None:
+            paste_at(image, _space_part(space, floor.cell, part), left, top)
+            continue
+        _tile(image, floor, space, True)
         for later in spaces[n + 1:]:
             if abs(later["x"] - x) > 1 or abs(later["y"] - y) > 1:
                 continue
@@ -502,6 +509,51 @@ def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
             if x0 < x1 and y0 < y1:
                 paste_at(image, sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0],
                                              y1 - box[1])), x0, y0)
+
+
+@lru_cache(maxsize=32)
+def _owned(cell: int, places: tuple[tuple[int, int], ...],
+           ) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """For each space of a floor drawn in the order of ``places``, the part of its
+    (cell + 1)-wide sprite that no later space's sprite covers, when that part is the
+    sprite less its last row, its last column or both (on a full grid, always);
+    ``None`` when it is not a rectangle."""
+    def box(place: tuple[int, int]) -> tuple[int, int, int, int]:
+        x, y = place  # rows run down as y runs up, as on the floor
+        return x * cell, -y * cell, x * cell + cell, -y * cell + cell
+
+    out: list[tuple[int, int, int, int] | None] = []
+    for n, place in enumerate(places):
+        left, top, right, bottom = box(place)
+        covered: set[tuple[int, int]] = set()
+        for later in places[n + 1:]:
+            l2, t2, r2, b2 = box(later)
+            for i in range(max(left, l2), min(right, r2) + 1):
+                covered.update((i, j) for j in range(max(top, t2), min(bottom, b2) + 1))
+        column = {(right, j) for j in range(top, bottom + 1)}
+        row = {(i, bottom) for i in range(left, right + 1)}
+        shapes = {frozenset(): (0, 0, cell + 1, cell + 1),
+                  frozenset(column): (0, 0, cell, cell + 1),
+                  frozenset(row): (0, 0, cell + 1, cell),
+                  frozenset(column | row): (0, 0, cell, cell)}
+        out.append(shapes.get(frozenset(covered)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _occupied_part(played: bool, output: str | None, output_space: bool, centre: str,
+                   corner: str | None, cell: int, part: tuple[int, int, int, int]
+                   ) -> Image.Image:
+    look = {"tile": True if played else None, "output": output, "output_space": output_space,
+            "centre": centre, "corner": corner}
+    return _space_sprite(look, True, cell).crop(part)
+
+
+def _space_part(space: dict[str, Any], cell: int, part: tuple[int, int, int, int],
+                ) -> Image.Image:
+    """The ``part`` of an occupied space's sprite (kept: a movement pastes it every frame)."""
+    return _occupied_part(space["tile"] is not None, space["output"], space["output_space"],
+                          space["centre"], space["corner"], cell, part)
 
 
 def floor_ground(view: dict[str, Any], floor: Floor, size: tuple[int, int]) -> Image.Image:

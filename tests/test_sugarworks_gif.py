@@ -148,3 +148,14 @@ def test_frames_on_the_shared_ground_are_the_frames_drawn_whole(monkeypatch):
             assert ImageChops.difference(a, b).getbbox() is None
             checked += 1
     assert checked >= 20
+
+
+def test_an_occupied_tile_is_pasted_only_where_no_later_tile_covers_it():
+    cell = 10
+    grid = ((0, 1), (1, 1), (2, 1), (0, 0), (1, 0), (2, 0))  # drawn row by row, top first
+    inner, no_right, no_below, whole = ((0, 0, cell, cell), (0, 0, cell + 1, cell),
+                                        (0, 0, cell, cell + 1), (0, 0, cell + 1, cell + 1))
+    assert works._owned(cell, grid) == (inner, inner, no_right, no_below, no_below, whole)
+    # Only the corner pixel of (1, 1) lies under its later neighbour below and to the left:
+    # no rectangle, so that tile is pasted whole and the neighbour's corner again.
+    assert works._owned(cell, ((1, 1), (0, 0))) == (None, whole)
