@@ -105,14 +105,16 @@ class GifStream:
             self._out.write(b"".join(header))
             self._waiting = (mapped, (0, 0), duration, None)
         else:
-            box = _changed(self._before, mapped)
+            difference = _difference(self._before, mapped)
+            box = difference.getbbox() if difference is not None else (0, 0, *mapped.size)
             if box is None:
                 assert self._waiting is not None
                 frame, offset, ms, clear = self._waiting
                 self._waiting = (frame, offset, ms + duration, clear)
             else:
                 self._write()
-                frame, clear = _as_before_clear(self._before.crop(box), mapped.crop(box))
+                frame, clear = _as_before_clear(
+                    mapped.crop(box), difference.crop(box) if difference is not None else None)
                 self._waiting = (frame, (box[0], box[1]), duration, clear)
         self._before = mapped
         self.frames += 1
@@ -135,13 +137,13 @@ class GifStream:
         return self._out.getvalue()
 
 
-def _changed(before: Image.Image, after: Image.Image) -> tuple[int, int, int, int] | None:
-    """The rectangle in which two frames on the same palette differ (``None``: alike)."""
+def _difference(before: Image.Image, after: Image.Image) -> Image.Image | None:
+    """How far apart two frames on the same palette are, index by index (zero: the same
+    colour); ``None`` when their sizes differ. Taken on the palette pictures themselves:
+    Pillow compares their bytes as it would a grey picture's."""
     if before.size != after.size:
-        return (0, 0, *after.size)
-    # Palette indices compared as grey levels: equal indices, equal colours.
-    indices = [Image.frombytes("L", f.size, f.tobytes()) for f in (before, after)]
-    return ImageChops.difference(*indices).getbbox()
+        return None
+    return ImageChops.difference(before, after)
 
 
 def sample_indices(frames: int) -> list[int]:
@@ -151,18 +153,22 @@ def sample_indices(frames: int) -> list[int]:
     return [*range(0, frames, step)[:PALETTE_SAMPLES - 1], frames - 1]
 
 
-def _as_before_clear(before: Image.Image, after: Image.Image,
+#: For :meth:`Image.point`: a zero difference (a pixel as before) to 255, any other to 0.
+_UNCHANGED = [255] + [0] * 255
+
+
+def _as_before_clear(after: Image.Image, difference: Image.Image | None,
                      ) -> tuple[Image.Image, int | None]:
-    """``after`` with the pixels it shares with ``before`` made clear (the frame below
-    shows through them), and the palette index that means clear: one ``after`` does not
-    use. Long runs of one index compress far better than the picture itself. With every
-    index in use, ``after`` is kept whole (``None``)."""
+    """``after`` with the pixels where ``difference`` (from the frame before) is zero made
+    clear (the frame below shows through them), and the palette index that means clear:
+    one ``after`` does not use. Long runs of one index compress far better than the
+    picture itself. With every index in use, or nothing known of the frame before,
+    ``after`` is kept whole (``None``)."""
     counts = after.histogram()
     clear = next((index for index in range(255, -1, -1) if counts[index] == 0), None)
-    if clear is None:
+    if clear is None or difference is None:
         return after, None
-    indices = [Image.frombytes("L", f.size, f.tobytes()) for f in (before, after)]
-    same = ImageChops.difference(*indices).point(lambda v: 255 if v == 0 else 0, "1")
+    same = Image.frombytes("L", difference.size, difference.tobytes()).point(_UNCHANGED, "1")
     frame = after.copy()
     frame.paste(clear, mask=same)
     return frame, clear
