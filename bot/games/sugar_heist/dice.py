@@ -141,7 +141,31 @@ def _spends(pool: Pool, frozen: str) -> tuple[Pool, ...]:
 
 
 def can_pay(pool: Pool, challenge: list[dict[str, Any]]) -> bool:
-    return bool(payments(pool, challenge))
+    """Can some of ``pool``'s dice pay ``challenge``: does :func:`payments` find a way?"""
+    return _can_pay(tuple(sorted(pool)), _freeze(challenge))
+
+
+@cache
+def _can_pay(pool: Pool, frozen: str) -> bool:
+    """:func:`can_pay` without listing every way to pay: single dice and pairs take their
+    dice first, and a lone sum takes all the rest (the same answer, a fraction of the work;
+    two sums fall back on the full search)."""
+    challenge = json.loads(frozen)
+    sums = [n for n in challenge if n["need"] == "sum"]
+    if len(sums) > 1:
+        return bool(_payments(pool, frozen))
+    others = [n for n in challenge if n["need"] != "sum"]
+    counts = Counter(pool)
+
+    def fits(rest: Pool, i: int) -> bool:
+        if i == len(others):
+            return not sums or (bool(rest) and sum(rest) >= sums[0]["value"])
+        need = others[i]
+        size = 2 if need["need"] == "pair" else 1
+        return any(rest.count(v) >= size and matches(v, need, counts)
+                   and fits(_without(rest, (v,) * size), i + 1) for v in set(rest))
+
+    return fits(pool, 0)
 
 
 def choices(pool: Pool, count: int, up_to: bool) -> list[Pool]:

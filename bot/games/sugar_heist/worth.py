@@ -55,29 +55,6 @@ def _filtered(step: dict[str, Any]) -> bool:
 
 
 @cache
-def payable(pool: Pool, frozen_challenge: str) -> bool:
-    """Can ``pool`` pay the (frozen) challenge? The same answer as
-    :func:`~bot.games.sugar_heist.dice.can_pay`, found faster: single dice and pairs
-    take their dice first, and a lone sum takes all the rest."""
-    challenge = _load(frozen_challenge)
-    sums = [n for n in challenge if n["need"] == "sum"]
-    if len(sums) > 1:
-        return can_pay(pool, challenge)
-    others = [n for n in challenge if n["need"] != "sum"]
-    counts = Counter(pool)
-
-    def fits(rest: Pool, i: int) -> bool:
-        if i == len(others):
-            return not sums or (bool(rest) and sum(rest) >= sums[0]["value"])
-        need = others[i]
-        size = 2 if need["need"] == "pair" else 1
-        return any(rest.count(v) >= size and matches(v, need, counts)
-                   and fits(_without(rest, (v,) * size), i + 1) for v in set(rest))
-
-    return fits(pool, 0)
-
-
-@cache
 def _fill(base: Pool, k: int, steps: str, challenge: str) -> float:
     """The chance of paying after ``k`` fresh dice join ``base``, then ``steps``."""
     return sum(p * _chance_after(_sorted(base + r), steps, challenge) for r, p in rolls(k))
@@ -87,7 +64,7 @@ def _fill(base: Pool, k: int, steps: str, challenge: str) -> float:
 def _chance_after(pool: Pool, frozen_steps: str, frozen_challenge: str) -> float:
     """The chance the attacker can pay after ``steps`` run on ``pool``."""
     if frozen_steps == "[]":
-        return 1.0 if payable(pool, frozen_challenge) else 0.0
+        return 1.0 if can_pay(pool, _load(frozen_challenge)) else 0.0
     step, rest = _split(frozen_steps)
     do, count, by = step["do"], step.get("count", 1), step.get("by", "attacker")
     pick = min if by == "defender" else max
