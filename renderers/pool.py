@@ -502,7 +502,8 @@ class PooledRenderer:
         future = self.submit(view)
         try:
             return future.result(timeout=TIMEOUT_S)
-        except (BrokenProcessPool, concurrent.futures.TimeoutError):
+        except (BrokenProcessPool, concurrent.futures.TimeoutError,
+                concurrent.futures.CancelledError):  # the lane stopped with it queued
             workers = self._lanes[NOW]
             if workers is not None:
                 self._broken(NOW, workers)
@@ -534,7 +535,8 @@ class PooledRenderer:
         if workers is not None:
             try:
                 return workers.submit(work, job).result(timeout=TIMEOUT_S)
-            except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError):
+            except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError,
+                    concurrent.futures.CancelledError):  # the lane stopped with it queued
                 self._broken(lane, workers)
         return work(job)
 
@@ -560,12 +562,19 @@ class PooledRenderer:
             await asyncio.to_thread(self.start)
         workers = self._lanes[lane]
         if workers is not None:
+            future: concurrent.futures.Future[Any] | None = None
             try:
-                return await asyncio.wait_for(
-                    asyncio.wrap_future(workers.submit(work, job, key=key)), timeout)
+                future = workers.submit(work, job, key=key)
+                return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
             except (BrokenProcessPool, RuntimeError, TimeoutError):
                 # A new pool takes seconds to start: not on the event loop's thread.
                 await asyncio.to_thread(self._broken, lane, workers)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if future is None or not future.cancelled() or (task and task.cancelling()):
+                    raise
+                # Not this task's cancelling: the lane was stopped with the job still
+                # queued (another of its workers died), so the job is done here instead.
         return await asyncio.to_thread(work, job)
 
     def _broken(self, lane: str, workers: _Lane) -> None:

@@ -254,3 +254,30 @@ def test_a_ctrl_c_reaching_the_workers_leaves_them_drawing(pooled):
         os.kill(pid, signal.SIGINT)
         assert pooled._lanes[lane].submit(os.getpid).result() == pid
     assert pooled(view) == render(view)
+
+
+def test_pictures_queued_behind_a_dying_worker_and_its_neighbour_all_arrive():
+    """One worker dies in a burst: the lane is replaced, and the pictures queued for either
+    worker (sent, or still waiting in the bot) are drawn anyway, none lost or cancelled."""
+    import time
+
+    renderer = PooledRenderer(workers=2)
+    try:
+        assert renderer.start()
+        workers = renderer._lanes[pool_module.NOW]
+        pid = workers.submit_to(0, os.getpid).result()
+        for worker in range(2):
+            workers.submit_to(worker, time.sleep, 1.0)  # both busy: the burst queues
+        view = views()[1]
+
+        async def burst() -> list[bytes]:
+            drawing = [asyncio.create_task(renderer.render_async(view, key=game))
+                       for game in range(60)]
+            await asyncio.sleep(0.2)
+            os.kill(pid, signal.SIGKILL)
+            return await asyncio.gather(*drawing)
+
+        assert asyncio.run(burst()) == [render(view)] * 60
+        assert renderer.pooled and renderer._lanes[pool_module.NOW] is not workers
+    finally:
+        renderer.close()
