@@ -170,37 +170,6 @@ def _(refused: WrongStatusError) -> str:
 
 
 @refusal.register
-def _(refused: ChannelBusyError) -> str:
-    return "This channel already has a game."
-
-
-@refusal.register
-def _(refused: ConflictError) -> str:
-    return "That move was already made by someone else; the board has moved on."
-
-
-@refusal.register
-def _(refused: AlreadyDoneError) -> str:
-    return "That move was already made: the request reached the bot twice, and it was played once."
-
-
-@refusal.register
-def _(refused: NotSavedError) -> str:
-    return ("The game database could not save that (the disk may be full or failing), so "
-            "it was NOT saved and nothing changed. Try again in a moment.")
-
-
-@refusal.register
-def _(refused: StoreClosedError) -> str:
-    return "The game store is closed."
-
-
-@refusal.register
-def _(refused: StoreBusyError) -> str:
-    return "The game database is busy; try again in a moment."
-
-
-@refusal.register
 def _(refused: NotationError) -> str:
     if not refused.typed:
         return f"Type a move. {quoted_moves(refused.help)}"
@@ -268,21 +237,6 @@ def _(refused: r.HostOnly) -> str:
 
 
 @refusal.register
-def _(refused: r.RemovedFromLobby) -> str:
-    return "The host removed you from this lobby, so you cannot join it again."
-
-
-@refusal.register
-def _(refused: r.NotInLobby) -> str:
-    return "That seat is no longer in the lobby; nothing changed."
-
-
-@refusal.register
-def _(refused: r.HostCannotRemoveSelf) -> str:
-    return "You host this lobby: to give up your seat, press Leave (the next player hosts)."
-
-
-@refusal.register
 def _(refused: r.MayNotEnd) -> str:
     host = mention(refused.host) if refused.host else "its host"
     if refused.started:
@@ -319,26 +273,6 @@ def _names(names: tuple[str, ...], joiner: str = " or ") -> str:
 def _(refused: r.NoSuchGame) -> str:
     return (f"There is no game called {escaped(repr(refused.slug))}. Games: "
             f"{', '.join(refused.known) or 'none'}.")
-
-
-@refusal.register
-def _(refused: r.NoGameHere) -> str:
-    return "There is no game in this channel. Start one with `/game new`."
-
-
-@refusal.register
-def _(refused: r.NotStarted) -> str:
-    return "This game has not started yet: use the lobby's Start button."
-
-
-@refusal.register
-def _(refused: r.GameGone) -> str:
-    return "That choice has expired: this game no longer exists."
-
-
-@refusal.register
-def _(refused: r.GameEnded) -> str:
-    return "That choice has expired: this game is over. `/game new` starts another."
 
 
 @refusal.register
@@ -394,6 +328,54 @@ def _(refused: r.AlreadyMade) -> str:
     return _ALREADY.get(refused.reason, _ALREADY["raced"])
 
 
+#: Refusals that are always said the same way.
+_FIXED: dict[type[Exception], str] = {
+    ChannelBusyError: "This channel already has a game.",
+    ConflictError: "That move was already made by someone else; the board has moved on.",
+    AlreadyDoneError: _ALREADY["twice"],
+    NotSavedError:
+        "The game database could not save that (the disk may be full or failing), so "
+        "it was NOT saved and nothing changed. Try again in a moment.",
+    StoreClosedError: "The game store is closed.",
+    StoreBusyError: "The game database is busy; try again in a moment.",
+    r.RemovedFromLobby: "The host removed you from this lobby, so you cannot join it again.",
+    r.NotInLobby: "That seat is no longer in the lobby; nothing changed.",
+    r.HostCannotRemoveSelf:
+        "You host this lobby: to give up your seat, press Leave (the next player hosts).",
+    r.NoGameHere: "There is no game in this channel. Start one with `/game new`.",
+    r.NotStarted: "This game has not started yet: use the lobby's Start button.",
+    r.GameGone: "That choice has expired: this game no longer exists.",
+    r.GameEnded: "That choice has expired: this game is over. `/game new` starts another.",
+    r.ManageServerOnly:
+        "Only people with the Manage Server permission can change this server's settings.",
+    r.ThreadsFull:
+        "This server has as many active threads as Discord allows, so I cannot open a "
+        "thread for a new game. Finish or archive some threads and try again.",
+    r.NotOver: "A rematch can be asked for once the game has ended with a result.",
+    r.NotAPlayer: "Only the players who finished this game can ask for its rematch.",
+    r.LobbyClosed: "That lobby has closed.",
+    r.AlreadyJoined: "You have already joined this game.",
+    r.LobbyFull: "This game is full.",
+    r.NothingToUndo: "There is nothing of yours to undo yet.",
+    r.NoStandIn: "No AI is standing in for you in this game: your seat is yours.",
+    r.NothingToDecide: "This game is over: there is nothing left to decide.",
+    r.VoteWhat: "Vote to give the seat to `ai` (for good) or to a `newcomer`.",
+    r.NotUpForVote:
+        "That player's seat is not up for a vote: the table votes only on a seat an AI "
+        "stands in for, or one whose player let every reminder pass.",
+    r.OthersVote: "Only the other players at this table vote on a seat.",
+    r.AlreadySeated: "You already have a seat in this game.",
+    r.NoOpenSeat:
+        "No seat is open in this game: the table opens one by vote (`/game vote`) when an "
+        "AI has been standing in for someone.",
+    r.QuietHoursIncomplete:
+        "Give all three: `timezone`, `quiet_from` and `quiet_to` (or none of them to turn "
+        "quiet hours off).",
+}
+for _kind, _words in _FIXED.items():
+    refusal.register(_kind, lambda refused, words=_words: words)
+
+
 @refusal.register
 def _(refused: r.Damaged) -> str:
     if refused.manage:
@@ -439,51 +421,15 @@ _NO_THREAD = {
 
 
 @refusal.register
-def _(refused: r.ManageServerOnly) -> str:
-    return "Only people with the Manage Server permission can change this server's settings."
-
-
-@refusal.register
-def _(refused: r.ThreadsFull) -> str:
-    return ("This server has as many active threads as Discord allows, so I cannot open a "
-            "thread for a new game. Finish or archive some threads and try again.")
-
-
-@refusal.register
 def _(refused: r.NotAGamesChannel) -> str:
     where = ", ".join(f"<#{c}>" for c in refused.channels)
     return f"Games are played in {where} on this server: start yours there."
 
 
 @refusal.register
-def _(refused: r.NotOver) -> str:
-    return "A rematch can be asked for once the game has ended with a result."
-
-
-@refusal.register
-def _(refused: r.NotAPlayer) -> str:
-    return "Only the players who finished this game can ask for its rematch."
-
-
-@refusal.register
 def _(refused: r.RematchOpened) -> str:
     where = f" in <#{refused.channel_id}>" if refused.channel_id else ""
     return f"This game's rematch is already open{where} (game {refused.game_id}): join it there."
-
-
-@refusal.register
-def _(refused: r.LobbyClosed) -> str:
-    return "That lobby has closed."
-
-
-@refusal.register
-def _(refused: r.AlreadyJoined) -> str:
-    return "You have already joined this game."
-
-
-@refusal.register
-def _(refused: r.LobbyFull) -> str:
-    return "This game is full."
 
 
 @refusal.register
@@ -504,11 +450,6 @@ def _(refused: r.PickCount) -> str:
 
 
 @refusal.register
-def _(refused: r.NothingToUndo) -> str:
-    return "There is nothing of yours to undo yet."
-
-
-@refusal.register
 def _(refused: r.NotYourLastMove) -> str:
     return (f"You can only undo your own last move, before another player acts. The last "
             f"player's move was {escaped(refused.name)}'s `{refused.shown}`.")
@@ -526,11 +467,6 @@ def _(refused: r.CannotUndo) -> str:
                 f"information).")
     return (f"`{refused.shown}` cannot be taken back: it revealed something new (a random "
             f"draw or hidden information).")
-
-
-@refusal.register
-def _(refused: r.NoStandIn) -> str:
-    return "No AI is standing in for you in this game: your seat is yours."
 
 
 @refusal.register
@@ -560,49 +496,11 @@ def _(refused: r.NotAPlace) -> str:
 
 
 @refusal.register
-def _(refused: r.NothingToDecide) -> str:
-    return "This game is over: there is nothing left to decide."
-
-
-@refusal.register
 def _(refused: r.NoHand) -> str:
     if refused.ended:
         return ("You did not play in this channel's last game, so you have no hand to see. "
                 "`/game board` shows its final board.")
     return "You are not playing in this game, so you have no hand to see."
-
-
-@refusal.register
-def _(refused: r.VoteWhat) -> str:
-    return "Vote to give the seat to `ai` (for good) or to a `newcomer`."
-
-
-@refusal.register
-def _(refused: r.NotUpForVote) -> str:
-    return ("That player's seat is not up for a vote: the table votes only on a seat an AI "
-            "stands in for, or one whose player let every reminder pass.")
-
-
-@refusal.register
-def _(refused: r.OthersVote) -> str:
-    return "Only the other players at this table vote on a seat."
-
-
-@refusal.register
-def _(refused: r.AlreadySeated) -> str:
-    return "You already have a seat in this game."
-
-
-@refusal.register
-def _(refused: r.NoOpenSeat) -> str:
-    return ("No seat is open in this game: the table opens one by vote (`/game vote`) when an "
-            "AI has been standing in for someone.")
-
-
-@refusal.register
-def _(refused: r.QuietHoursIncomplete) -> str:
-    return ("Give all three: `timezone`, `quiet_from` and `quiet_to` (or none of them to turn "
-            "quiet hours off).")
 
 
 @refusal.register
