@@ -1,7 +1,9 @@
 """Kingdom's Candy Monsters picture: the kingdom's face-up cards, the events, every player's
 monsters with their tucked abilities, kept abilities and tokens, and who is to act.
 
-Speed: a face-up card, a player's monster with its tucked abilities, an event and a kept
+Speed: the header, each market, the events and each player's panel are strips kept by
+what they show (:class:`~renderers.common.Strip`), so a move redraws only the panels it
+changed; a face-up card, a player's monster with its tucked abilities, an event and a kept
 ability are each drawn once into a sprite kept by what it shows, then pasted; other text
 goes through the shared mask cache; the PNG is written on one fixed palette. Every cache
 is keyed by content taken from the view, so the picture stays a function of the view.
@@ -9,6 +11,7 @@ is keyed by content taken from the view, so the picture stays a function of the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -25,20 +28,22 @@ from renderers.common import (
     Colour,
     Header,
     Sample,
+    Strip,
     Table,
     box_canvas,
     header,
-    new_canvas,
     outlined_text,
     palette_of,
     panel,
     paste_at,
     real_views,
+    seat_mark,
     seat_text_colour,
+    stacked,
     stamp_text,
+    strips_png,
     table_of,
     text_size,
-    to_png,
     wrap,
 )
 
@@ -229,20 +234,19 @@ def _event_width(label: str) -> int:
 # --------------------------------------------------------------------------- players
 
 
-def _player_rows(view: dict[str, Any], player: dict[str, Any]) -> list[list[dict[str, Any]]]:
+def _player_rows(player: dict[str, Any]) -> list[list[dict[str, Any]]]:
     per_row = (WIDTH - 2 * MARGIN - 16) // (MINI_W + MINI_GAP)
     monsters = player["monsters"]
     return [monsters[i:i + per_row] for i in range(0, len(monsters), per_row)] or [[]]
 
 
-def _player_height(view: dict[str, Any], player: dict[str, Any]) -> int:
-    rows = _player_rows(view, player)
+def _player_height(player: dict[str, Any], printed: dict[str, Any], draft: str) -> int:
     height = 78
-    for row in rows:
-        height += max((_mini_height(m, view["cards"].get(m["id"], {})) for m in row),
+    for row in _player_rows(player):
+        height += max((_mini_height(m, printed.get(m["id"], {})) for m in row),
                       default=0) + MINI_GAP
     height += 40 * len(_kept_rows(player))
-    height += LINE * len(_draft_lines(view, player))
+    height += LINE * len(_draft_lines(draft))
     return height + 8
 
 
@@ -264,8 +268,7 @@ def _kept_label(kept: dict[str, Any]) -> str:
     return f"{kept['key'].upper()} {kept['value']}"
 
 
-def _draft_lines(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
-    draft = _draft(view, player)
+def _draft_lines(draft: str) -> list[str]:
     return wrap(draft, READABLE, WIDTH - 2 * MARGIN - 28, bold=True) if draft else []
 
 
@@ -286,17 +289,42 @@ def _draft(view: dict[str, Any], player: dict[str, Any]) -> str:
     return "Your feeding (secret): " + ", ".join(parts)
 
 
-def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-            table: Table, player: dict[str, Any], y: int, colours: dict[str, Colour]) -> int:
-    height = _player_height(view, player)
+@dataclass(frozen=True)
+class Seat:
+    """How a player's panel names and marks its seat, and what the seat is doing."""
+
+    seat: int
+    name: str
+    colours: tuple[str, ...]
+    you: bool
+    acting: bool
+    feeding: bool
+
+
+def _player_strip(view: dict[str, Any], table: Table, player: dict[str, Any],
+                  colours: dict[str, Colour]) -> Strip:
+    """A player's panel, with the printed cards of its monsters and its secret feeding
+    (in its own view only)."""
     seat = player["seat"]
-    acting = seat in table.acting
-    feeding = table.decision == "feed" and seat in table.deciding
+    printed = {m["id"]: view["cards"].get(m["id"], {}) for m in player["monsters"]}
+    draft = _draft(view, player)
+    who = Seat(seat, table.names[seat], table.colours, table.viewer == seat,
+               seat in table.acting, table.decision == "feed" and seat in table.deciding)
+    return Strip(_player_height(player, printed, draft) + 10, _player,
+                 (who, player, printed, draft, colours))
+
+
+def _player(image: Image.Image, draw: ImageDraw.ImageDraw, who: Seat, player: dict[str, Any],
+            printed: dict[str, Any], draft: str, colours: dict[str, Colour]) -> None:
+    y = 0
+    height = _player_height(player, printed, draft)
+    seat, acting, feeding = who.seat, who.acting, who.feeding
     panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height),
           outline=HIGHLIGHT if acting else PANEL_EDGE, width=4 if acting else 2)
-    table.mark(draw, seat, MARGIN + 22, y + 22, 11)
-    title = table.names[seat] + (" (you)" if table.viewer == seat else "")
-    stamp_text(image, (MARGIN + 40, y + 8), title, 24, table.text_rgb(seat), True, width=330)
+    seat_mark(draw, seat, MARGIN + 22, y + 22, 11, who.colours)
+    title = who.name + (" (you)" if who.you else "")
+    stamp_text(image, (MARGIN + 40, y + 8), title, 24, seat_text_colour(seat, who.colours),
+               True, width=330)
     tags = []
     if player["first"]:
         tags.append("FIRST PLAYER")
@@ -319,12 +347,12 @@ def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         counts += "   sets: " + " ".join(bonus)
     stamp_text(image, (MARGIN + 14, y + 40), counts, 22, INK, True, width=WIDTH - 2 * MARGIN - 28)
     cy = y + 72
-    for row in _player_rows(view, player):
+    for row in _player_rows(player):
         x = MARGIN + 10
         tallest = 0
         for monster in row:
-            printed = view["cards"].get(monster["id"], {})
-            tallest = max(tallest, _mini(image, x, cy, monster, printed, colours))
+            tallest = max(tallest, _mini(image, x, cy, monster, printed.get(monster["id"], {}),
+                                         colours))
             x += MINI_W + MINI_GAP
         cy += tallest + MINI_GAP
     for n, row in enumerate(_kept_rows(player)):
@@ -336,41 +364,40 @@ def _player(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
             paste_at(image, chip, x, cy + 2)
             x += chip.width - 1 + 6
         cy += 40
-    for line in _draft_lines(view, player):
+    for line in _draft_lines(draft):
         stamp_text(image, (MARGIN + 14, cy + 2), line, READABLE, MUTED, True)
         cy += LINE
-    return y + height
 
 
 # --------------------------------------------------------------------------- events
 
 
-def _event_places(view: dict[str, Any]) -> tuple[list[tuple[int, int]], int]:
+def _event_places(events: list[dict[str, Any]]) -> tuple[list[tuple[int, int]], int]:
     """Where each drawn event's chip goes (x, row offset), and the height of the chips."""
     places = []
     x, y = MARGIN, 0
-    for event in view["events"]:
+    for event in events:
         w = _event_width(event["name"])
         if x + w > WIDTH - MARGIN:
             x = MARGIN
             y += EVENT_ROW
         places.append((x, y))
         x += w + 6
-    return places, (y + 42 if view["events"] else 34)
+    return places, (y + 42 if events else 34)
 
 
-def _events(image: Image.Image, view: dict[str, Any], y: int) -> int:
-    left = view["black_candies"]["left"]
-    stamp_text(image, (MARGIN, y), f"Events drawn ({view['decks']['events']} left in the deck, "
+def _events(image: Image.Image, draw: ImageDraw.ImageDraw, events: list[dict[str, Any]],
+            deck: int, left: int) -> None:
+    y = 4
+    stamp_text(image, (MARGIN, y), f"Events drawn ({deck} left in the deck, "
                f"{left} Black {'Candy' if left == 1 else 'Candies'} to come):", READABLE, INK,
                True, width=WIDTH - 2 * MARGIN)
     y += EVENT_TITLE
-    places, height = _event_places(view)
-    if not view["events"]:
+    places, _height = _event_places(events)
+    if not events:
         stamp_text(image, (MARGIN, y), "none yet", READABLE, MUTED)
-    for event, (x, dy) in zip(view["events"], places, strict=True):
+    for event, (x, dy) in zip(events, places, strict=True):
         paste_at(image, _event_sprite(event["name"], event["kind"] == "black_candy"), x, y + dy)
-    return y + height
 
 
 # --------------------------------------------------------------------------- the picture
@@ -397,40 +424,53 @@ def _top(head: Header) -> int:
     return 10 + head.height + 6 + KINGDOM_H
 
 
-def _height(view: dict[str, Any], head: Header) -> int:
-    """The picture's height, as the drawing lays its sections out."""
-    y = _top(head) + 2 * (PILE_TITLE + CARD_H + 12) + 4 + EVENT_TITLE + _event_places(view)[1]
-    y += sum(_player_height(view, p) + 10 for p in view["players"])
-    return y + FOOTER + BOTTOM
+def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header,
+             kingdom: dict[str, Any]) -> None:
+    """The header, and the kingdom's supply under it."""
+    y = head.draw(image, draw, MARGIN, 10) + 6
+    stamp_text(image, (MARGIN, y), f"Kingdom: {kingdom['sugar']} sugar · {kingdom['black']} "
+               f"black cubes · {kingdom['candy']} candy · {kingdom['tokens']} one-time tokens",
+               READABLE, MUTED, width=WIDTH - 2 * MARGIN)
+
+
+def _market(image: Image.Image, draw: ImageDraw.ImageDraw, title: str,
+            cards: list[dict[str, Any] | None], colours: dict[str, Colour]) -> None:
+    """One pile's cards for sale, an empty slot where one is missing."""
+    stamp_text(image, (MARGIN, 0), title, READABLE, INK, True, width=WIDTH - 2 * MARGIN)
+    y = PILE_TITLE
+    for slot, card in enumerate(cards):
+        x = MARGIN + slot * (CARD_W + 12)
+        if card is None:
+            panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=EMPTY_SLOT)
+            continue
+        _card(image, (x, y, x + CARD_W, y + CARD_H), card, colours)
+
+
+def _footer(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    stamp_text(image, (MARGIN, 0), "✓ used this round · ● one-time-use token on it · "
+               "sets: start-of-turn set bonus", 16, MUTED, width=WIDTH - 2 * MARGIN)
+
+
+def _strips(view: dict[str, Any]) -> list[Strip]:
+    """The picture top to bottom, each part a strip drawn from what it shows alone."""
+    colours = _colours(view)
+    head = _header(view)
+    strips = [Strip(_top(head), _heading, (head, view["kingdom"]))]
+    for pile, label in (("monsters", "Monsters"), ("abilities", "Abilities")):
+        title = (f"{label} for sale (deck {view['decks'][pile]}, discard "
+                 f"{view['discard'][pile]})")
+        strips.append(Strip(PILE_TITLE + CARD_H + 12, _market,
+                            (title, view["market"][pile], colours)))
+    events = view["events"]
+    strips.append(Strip(4 + EVENT_TITLE + _event_places(events)[1], _events,
+                        (events, view["decks"]["events"], view["black_candies"]["left"])))
+    strips += [_player_strip(view, head.table, player, colours) for player in view["players"]]
+    strips.append(Strip(FOOTER + BOTTOM, _footer))
+    return strips
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
-    colours = _colours(view)
-    head = _header(view)
-    image, draw = new_canvas(WIDTH, _height(view, head))
-    y = head.draw(image, draw, MARGIN, 10) + 6
-    k = view["kingdom"]
-    stamp_text(image, (MARGIN, y), f"Kingdom: {k['sugar']} sugar · {k['black']} black cubes · "
-               f"{k['candy']} candy · {k['tokens']} one-time tokens", READABLE, MUTED,
-               width=WIDTH - 2 * MARGIN)
-    y = _top(head)
-    for pile, label in (("monsters", "Monsters"), ("abilities", "Abilities")):
-        stamp_text(image, (MARGIN, y), f"{label} for sale (deck {view['decks'][pile]}, discard "
-                   f"{view['discard'][pile]})", READABLE, INK, True, width=WIDTH - 2 * MARGIN)
-        y += PILE_TITLE
-        for slot, card in enumerate(view["market"][pile]):
-            x = MARGIN + slot * (CARD_W + 12)
-            if card is None:
-                panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=EMPTY_SLOT)
-                continue
-            _card(image, (x, y, x + CARD_W, y + CARD_H), card, colours)
-        y += CARD_H + 12
-    y = _events(image, view, y + 4)
-    for player in view["players"]:
-        y = _player(image, draw, view, head.table, player, y, colours) + 10
-    stamp_text(image, (MARGIN, y), "✓ used this round · ● one-time-use token on it · "
-               "sets: start-of-turn set bonus", 16, MUTED, width=WIDTH - 2 * MARGIN)
-    return image
+    return stacked(WIDTH, _strips(view))
 
 
 # --------------------------------------------------------------------------- palette
@@ -453,5 +493,5 @@ def _palette() -> Image.Image:
 
 def render(view: dict[str, Any]) -> bytes:
     """Draw a Kingdom's Candy Monsters view as a PNG."""
-    return to_png(_draw(view), _palette())
+    return strips_png(WIDTH, _strips(view), _palette())
 

@@ -11,6 +11,10 @@
 - Palettes: one fixed palette per renderer, from pictures of :func:`real_views`, views of
   real games made and played by the game's own rules.
 - PNG: mapped onto that palette and written with ISA-L.
+- Strips: a picture is a stack of strips as wide as itself, each drawn from its own
+  arguments alone and kept, compressed, by them (:func:`strips_png`): a part of the
+  table no move changed (a hideout, a player's panel, a market) is copied from the last
+  picture that had it instead of being drawn, mapped and compressed again.
 
 One module, not a package: the tests that check every seat mark's colour replace
 :func:`seat_mark` here and rely on badges and headers calling it by that name.
@@ -18,11 +22,15 @@ One module, not a package: the tests that check every seat mark's colour replace
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import json
 import math
 import random
 import struct
+import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -764,21 +772,175 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def indexed_png(image: Image.Image) -> bytes:
-    """A ``P`` picture as an 8-bit palette PNG, compressed with ISA-L at level 1.
+    """A ``P`` picture as an 8-bit palette PNG, compressed with ISA-L at level 1."""
+    return _png(image.size, image.getpalette() or [0, 0, 0], _png_rows(image))
 
-    Rows are stored unfiltered, as Pillow stores palette pictures too (filters
-    only help where neighbouring values are close, and indices are not).
-    """
+
+def _png_rows(image: Image.Image) -> bytes:
+    """The rows of the ``P`` picture ``image`` as a PNG stores them: each its filter byte
+    (0: unfiltered, as Pillow stores palette pictures too; filters only help where
+    neighbouring values are close, and indices are not), then its pixels."""
     width, height = image.size
-    # Column 0 of each stored row is its filter byte (0, none): pasting the picture
-    # one column to the right of a zeroed one is a third the cost of a join in Python.
+    # Column 0 of each stored row is its filter byte: pasting the picture one column to
+    # the right of a zeroed one is a third the cost of a join in Python.
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(image, (1, 0))
+    return rows.tobytes()
+
+
+def _png(size: tuple[int, int], palette: Sequence[int], rows: bytes) -> bytes:
+    """An 8-bit palette PNG of ``size`` whose stored rows are ``rows``.
+
+    Compressed in one call: ISA-L's one-shot deflate writes the same bytes for the same
+    rows every time, where its streaming compressor does not always (the same picture
+    must be the same file, whichever process drew it)."""
+    width, height = size
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header),
-                     _chunk(b"PLTE", bytes(image.getpalette() or [0, 0, 0])),
-                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), 1)),
-                     _chunk(b"IEND", b"")))
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(palette)),
+                     _chunk(b"IDAT", isal_zlib.compress(rows, 1)), _chunk(b"IEND", b"")))
+
+
+# --------------------------------------------------------------------------- strips
+
+
+@dataclass(frozen=True)
+class Strip:
+    """A band of a picture as wide as the picture: ``height`` rows of ``ground`` on which
+    ``paint(image, draw, *args)`` draws from its top left corner, from ``args`` alone.
+
+    A picture made of strips (:func:`strips_png`) keeps each strip's rows, mapped onto the
+    palette (and compressed while kept), by what drew them, the painter and its arguments:
+    a strip whose arguments did not change since any earlier picture (a hideout nobody
+    touched, a market nobody bought from) is neither drawn nor mapped onto the palette
+    again. So ``paint`` must be
+    a function of the module's own (not a lambda, a closure or a method, which could read
+    what the key does not hold), and ``args`` must hold everything it draws: scalars,
+    tuples, frozen dataclasses of those, and JSON (a dict or list of a view's parts).
+
+    A strip that changes with every move (a map a card is laid on) is not ``kept``: it is
+    drawn every time, and its arguments are not written out as a key.
+    """
+
+    height: int
+    paint: Callable[..., None]
+    args: tuple[Any, ...] = ()
+    ground: Colour = BACKGROUND
+    kept: bool = True
+
+    def __post_init__(self) -> None:
+        paint = self.paint
+        if "<" in paint.__qualname__ or getattr(paint, "__closure__", None) \
+                or hasattr(paint, "__self__"):
+            raise ValueError(f"a strip's painter must be a module's function, not "
+                             f"{paint.__qualname__}: the strip is kept by its arguments alone")
+
+    def draw(self, width: int) -> Image.Image:
+        """The strip alone, in full colour."""
+        image, draw = new_canvas(width, self.height, self.ground)
+        self.paint(image, draw, *self.args)
+        return image
+
+    def key(self, width: int) -> tuple[Any, ...]:
+        """What the strip's rows follow from, exactly: its arguments written out as JSON,
+        each dict's keys in their own order (a painter may draw them in that order)."""
+        return (self.paint.__module__, self.paint.__qualname__, width, self.height,
+                self.ground, json.dumps(self.args, separators=(",", ":"), default=_written))
+
+
+def _written(value: Any) -> Any:
+    """A frozen dataclass as JSON (its class and fields), for a strip's key."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) \
+            and value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return [type(value).__qualname__,
+                *(getattr(value, f.name) for f in dataclasses.fields(value))]
+    raise TypeError(f"a strip's arguments cannot hold a {type(value).__name__}")
+
+
+def blank(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    """Paints nothing: a strip of its ground alone (a margin)."""
+
+
+def stacked(width: int, strips: Sequence[Strip]) -> Image.Image:
+    """The strips one under the other as one full-colour picture (for palettes, movement
+    frames and tests; :func:`strips_png` writes the same rows)."""
+    image = Image.new("RGB", (width, sum(s.height for s in strips)), BACKGROUND)
+    y = 0
+    for strip in strips:
+        image.paste(strip.draw(width), (0, y))
+        y += strip.height
+    return image
+
+
+class _Kept:
+    """The stored rows of strips drawn lately, compressed, by key, the least lately used
+    dropped first past :data:`STRIP_BYTES` in all. One per process; pictures drawn at
+    once in threads share it under a lock."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self.bands: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        with self.lock:
+            band = self.bands.get(key)
+            if band is not None:
+                self.bands.move_to_end(key)
+            return band
+
+    def put(self, key: tuple[Any, ...], band: bytes) -> None:
+        with self.lock:
+            if key in self.bands:
+                return
+            self.bands[key] = band
+            self.used += len(band)
+            while self.used > self.budget and self.bands:
+                _, old = self.bands.popitem(last=False)
+                self.used -= len(old)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.bands.clear()
+            self.used = 0
+
+
+#: The most compressed strip rows a process keeps: a Sugar Heist picture's strips are some
+#: 70 KB, and a render worker draws some 25 games' pictures in a busy minute.
+STRIP_BYTES = 24 * 1024 * 1024
+_KEPT = _Kept(STRIP_BYTES)
+
+
+def forget_strips() -> None:
+    """Drop every kept strip (tests that count what is drawn start from none)."""
+    _KEPT.clear()
+
+
+def strips_png(width: int, strips: Sequence[Strip], palette: Image.Image) -> bytes:
+    """The strips one under the other as a PNG on ``palette``: the same file as
+    ``to_png(stacked(width, strips), palette)``, but a strip kept from an earlier picture
+    (same painter, arguments, size and palette) is copied, not drawn again.
+
+    Each strip is mapped onto the palette on its own; mapping is per pixel (no
+    dithering), so a strip maps as it would inside the whole picture. The rows are then
+    compressed in one call, as :func:`to_png` compresses them: a kept strip's rows are
+    kept compressed (a twentieth of their size) and inflated to join them (ISA-L inflates
+    2 GB a second).
+    """
+    colours = palette.getpalette() or [0, 0, 0]
+    tint = tuple(colours)
+    bands = []
+    for strip in strips:
+        key = (tint, *strip.key(width)) if strip.kept else None
+        kept = _KEPT.get(key) if key is not None else None
+        if kept is not None:
+            bands.append(isal_zlib.decompress(kept, wbits=-15))
+            continue
+        band = _png_rows(strip.draw(width).quantize(palette=palette, dither=Image.Dither.NONE))
+        if key is not None:
+            _KEPT.put(key, isal_zlib.compress(band, 1, wbits=-15))
+        bands.append(band)
+    return _png((width, sum(s.height for s in strips)), colours, b"".join(bands))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

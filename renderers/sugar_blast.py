@@ -8,7 +8,9 @@ mark (shape) as well as their colour, on the board's edges and in the panel.
 Each candy kind has its own silhouette as well as its own colour, so the board
 reads without colour vision and at phone size. Candies are drawn once per size
 at four times the resolution and scaled down (smooth edges), then pasted; the
-parts that never change (board frame, coordinates, legend) are drawn once too.
+parts that never change (board frame, coordinates, legend) are drawn once too. The
+power cards' strip under the panel is kept while its tokens stay where they are
+(:class:`~renderers.common.Strip`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from renderers.common import (
     WHITE,
     Colour,
     Sample,
+    Strip,
     Table,
     arrow,
     badge,
@@ -44,11 +47,12 @@ from renderers.common import (
     real_views,
     shorten,
     smooth_sprite,
+    stacked,
     stamp_lines,
     stamp_text,
+    strips_png,
     table_of,
     text_size,
-    to_png,
     with_ending,
     wrap,
 )
@@ -690,9 +694,9 @@ LAST_Y = LEGEND_Y + 40 + 6 * 44 + 40  # the last turn's marks below it
 
 
 @cache
-def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
+def _base(kinds: tuple[str, ...]) -> Image.Image:
     """Everything that never changes: title, board frame, cells, coordinates, candy legend."""
-    image, draw = new_canvas(WIDTH, height)
+    image, draw = new_canvas(WIDTH, HEIGHT)
     draw.text((SIDE_X, 12), "Sugar Blast", font=font(28, True), fill=INK)
     panel(draw, (BX - 8, BY - 8, BX + BOARD + 8, BY + BOARD + 8), fill=FRAME,
           outline=FRAME_EDGE, radius=12, width=3)
@@ -715,10 +719,10 @@ def _base(kinds: tuple[str, ...], height: int = HEIGHT) -> Image.Image:
     return image
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
-    power = view.get("power")
-    image = _base(tuple(view["types"]), HEIGHT + STRIP if power else HEIGHT).copy()
-    draw = ImageDraw.Draw(image)
+def _table(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Everything but the power cards: the board, the seats round it, the key and the
+    last turn beside it, what is to do, the objective and the players under it."""
+    paste_at(image, _base(tuple(view["types"])), 0, 0)
     _draw_board(image, draw, view)
     table = table_of(view)
     _draw_seats(image, draw, view, table)
@@ -727,26 +731,41 @@ def _draw(view: dict[str, Any]) -> Image.Image:
     _draw_objective(image, draw, view, max(bottom + 4, PANEL_Y + PANEL_H - OBJECTIVE_MIN
                                            - 2 * LEADING))
     _draw_players(image, draw, view, table)
-    if power:
-        _draw_power_strip(image, draw, view)
-    return image
+
+
+#: Where the power cards' strip begins (its boxes' top edge).
+POWER_TOP = HEIGHT - 2
+
+
+def _strips(view: dict[str, Any]) -> list[Strip]:
+    """The table, drawn anew at every move, and the power cards in play under it, kept
+    while their tokens stay where they are."""
+    power = view.get("power")
+    if not power:
+        return [Strip(HEIGHT, _table, (view,), kept=False)]
+    return [Strip(POWER_TOP, _table, (view,), kept=False),
+            Strip(HEIGHT + STRIP - POWER_TOP, _draw_power_strip, (power,))]
+
+
+def _draw(view: dict[str, Any]) -> Image.Image:
+    return stacked(WIDTH, _strips(view))
 
 
 def _draw_power_strip(image: Image.Image, draw: ImageDraw.ImageDraw,
-                      view: dict[str, Any]) -> None:
+                      power: dict[str, Any]) -> None:
     """One box per power card in play: its token as on the board, its state, its rule."""
-    texts = view["power"].get("texts") or []
+    texts = power.get("texts") or []
     if not texts:
         return
-    top = HEIGHT - 2
+    top = 0
     width = (WIDTH - 2 * LEFT_X + 16) // len(texts)
     for i, card in enumerate(texts):
         x0, x1 = LEFT_X + i * width, LEFT_X + (i + 1) * width - 16
         panel(draw, (x0, top, x1, top + STRIP - 12), fill=CARD, outline=CARD_EDGE, width=3)
-        _card_icon(image, card, view, x0 + 10, top + 12, 64)
+        _card_icon(image, card, x0 + 10, top + 12, 64)
         tx = x0 + 86
-        status = _card_status(card, view)
-        marker = view["power"].get("marker") if card.get("id") == "flavour" else None
+        status = _card_status(card, power)
+        marker = power.get("marker") if card.get("id") == "flavour" else None
         status_x = x1 - 12 - (36 if marker else 0)  # the marker candy goes right of "marker"
         status_w = text_size(status, 22)[0] + x1 - status_x
         room = x1 - tx - status_w - 20
@@ -762,8 +781,8 @@ def _draw_power_strip(image: Image.Image, draw: ImageDraw.ImageDraw,
             y += 28
 
 
-def _card_icon(image: Image.Image, card: dict[str, Any], view: dict[str, Any], x: float,
-               y: float, side: int) -> None:
+def _card_icon(image: Image.Image, card: dict[str, Any], x: float, y: float,
+               side: int) -> None:
     """The card's token as the board shows it: on a space, on a candy, or on its own."""
     place = card.get("place")
     if place in ("space", "chip"):
@@ -779,9 +798,8 @@ def _card_icon(image: Image.Image, card: dict[str, Any], view: dict[str, Any], x
         paste_token(image, card["id"], x + 4, y + 4, side - 8)
 
 
-def _card_status(card: dict[str, Any], view: dict[str, Any]) -> str:
+def _card_status(card: dict[str, Any], power: dict[str, Any]) -> str:
     """Where the card's tokens are now, in a few words."""
-    power = view["power"]
     kind = card.get("type")
     if kind == "pile":
         return f"{PILE_TEXT} {(power.get('pile') or {}).get(card['id'], 0)}/{card['tokens']}"
@@ -807,7 +825,7 @@ def _palette() -> Image.Image:
 
     icons = Image.new("RGB", (WIDTH, 80), PANEL)
     for i, card in enumerate(powers.cards()):
-        _card_icon(icons, card, {}, 10 + 80 * i, 8, 64)
+        _card_icon(icons, card, 10 + 80 * i, 8, 64)
     pictures = [_draw(view) for view in real_views("sugar-blast", PALETTE_GAMES)]
     # Flat fills kept exact: an octree bucket shared with their edges would shade them.
     return palette_of([*pictures, icons],
@@ -817,4 +835,4 @@ def _palette() -> Image.Image:
 
 def render(view: dict[str, Any]) -> bytes:
     """The public (or a seat's) Sugar Blast picture as PNG bytes."""
-    return to_png(_draw(view), _palette())
+    return strips_png(WIDTH, _strips(view), _palette())

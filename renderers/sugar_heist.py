@@ -9,15 +9,18 @@ up or used); in the prep phase the costume market; in a seat's own view its
 hand. Draws only what the view holds: a public view has no face-down card's
 name, so the public picture cannot show one.
 
-Speed: the cards in the rooms, the market and the hand, the dice and the costume
-chips are drawn once into sprites kept by what they show and their size, then
-pasted; text goes through the shared mask cache; the PNG is written on one fixed
-palette. Caches are keyed only by content taken from the view, so the picture
-stays a pure function of the view.
+Speed: the header, the track, the heist, each hideout, the market and the hand are
+strips kept by what they show (:class:`~renderers.common.Strip`), so a move redraws
+only the hideouts it changed; the cards in the rooms, the market and the hand, the
+dice and the costume chips are drawn once into sprites kept by what they show and
+their size, then pasted; text goes through the shared mask cache; the PNG is written
+on one fixed palette. Caches are keyed only by content taken from the view, so the
+picture stays a pure function of the view.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -34,8 +37,10 @@ from renderers.common import (
     Colour,
     Header,
     Sample,
+    Strip,
     Table,
     arrow,
+    blank,
     box_canvas,
     header,
     ink_on,
@@ -43,11 +48,14 @@ from renderers.common import (
     panel,
     paste_at,
     real_views,
+    seat_badge,
+    seat_colour,
+    stacked,
     stamp_lines,
     stamp_text,
+    strips_png,
     table_of,
     text_size,
-    to_png,
 )
 
 WIDTH = 1000
@@ -140,25 +148,24 @@ def _header(view: dict[str, Any]) -> Header:
                   summary_lines=5)
 
 
-def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], table: Table,
-           y: int) -> int:
-    track = view["track"]
-    if not track:
-        return y
+def _track(image: Image.Image, draw: ImageDraw.ImageDraw, track: list[int],
+           attacker: int | None, names: tuple[str, ...], colours: tuple[str, ...]) -> None:
+    """The target track: each seat in turn, an arrow to the seat it attacks, the last
+    back to the first; the attacker of the heist under way ringed."""
     n = len(track)
     gap = (WIDTH - 2 * MARGIN) / n
     r = 26
-    cy = y + r + 4
-    attacker = view["heist"]["attacker"] if view["heist"] else None
+    cy = r + 4
     for i, seat in enumerate(track):
         cx = MARGIN + gap * (i + 0.5)
         if i + 1 < n:
             arrow(draw, (cx + r + 4, cy), (cx + gap - r - 6, cy), INK, width=4, head=14)
         ring = HIGHLIGHT if seat == attacker else INK
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=table.rgb(seat), outline=ring,
+        colour = seat_colour(seat, colours)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=ring,
                      width=5 if seat == attacker else 2)
-        stamp_text(image, (cx, cy), str(i + 1), 24, ink_on(table.rgb(seat)), True, "mm")
-        stamp_text(image, (cx, cy + r + 6), table.names[seat], READABLE, INK, True, "ma",
+        stamp_text(image, (cx, cy), str(i + 1), 24, ink_on(colour), True, "mm")
+        stamp_text(image, (cx, cy + r + 6), names[seat], READABLE, INK, True, "ma",
                    width=gap - 8)
     # The last attacks the first: a line back under the row.
     first = MARGIN + gap * 0.5
@@ -166,7 +173,6 @@ def _track(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     low = cy + r + 36
     draw.line((last, cy + r + 30, last, low, first, low), fill=MUTED, width=3)
     arrow(draw, (first, low), (first, cy + r + 30), MUTED, width=3, head=10)
-    return y + TRACK_H
 
 
 def _card_rows(card: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -210,15 +216,17 @@ def _card_box(image: Image.Image, box: tuple[float, float, float, float],
     paste_at(image, sprite, x0, y0)
 
 
-def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], table: Table,
-           y: int) -> int:
-    h = view["heist"]
-    if h is None:
-        return y
-    top = y
-    height = HEIST_MOD_H if h["mod"] else HEIST_H
+def _heist_height(h: dict[str, Any]) -> int:
+    return HEIST_MOD_H if h["mod"] else HEIST_H
+
+
+def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, h: dict[str, Any],
+           names: tuple[str, ...]) -> None:
+    """The heist under way: its rooms so far, the dice pool, the room being entered."""
+    y = top = 0
+    height = _heist_height(h)
     panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height), fill=PANEL, outline=HIGHLIGHT, width=4)
-    title = f"{table.names[h['attacker']]} raids {table.names[h['defender']]}"
+    title = f"{names[h['attacker']]} raids {names[h['defender']]}"
     stamp_text(image, (MARGIN + 14, y + 10), title, 30, INK, True, width=560)
     # Room progress: three boxes, the current one highlighted.
     for r in range(3):
@@ -267,17 +275,16 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     for line in h["log"][-2:]:
         stamp_text(image, (MARGIN + 14, y), line, READABLE, MUTED, width=WIDTH - 2 * MARGIN - 28)
         y += LINE
-    return top + height + 12
 
 
-def _slot_look(view: dict[str, Any], slot: dict[str, Any] | None, kind: str,
+def _slot_look(cards: dict[str, Any], slot: dict[str, Any] | None, kind: str,
                default: str) -> tuple[Any, ...]:
     """What a room's slot shows, and nothing more: the key of its sprite."""
     if slot is None:
         return ("empty", kind, default if kind == "encounter" else "")
     if slot["face"] == "down" and "key" not in slot:
         return ("back", kind, slot["cost"])
-    card = view["cards"][slot["key"]]
+    card = cards[slot["key"]]
     hidden = slot["face"] == "down"
     challenge = card.get("challenge", "") if kind == "encounter" else ""
     return ("card", kind, card["name"], card["cost"], challenge, hidden)
@@ -339,65 +346,92 @@ def _chip_sprite(label: str, used: bool) -> Image.Image:
     return sprite
 
 
-def _hideouts(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-              table: Table, y: int) -> int:
-    seats = view["seats"]
-    width, height = HIDEOUT_W, HIDEOUT_H
+@dataclass(frozen=True)
+class Hideout:
+    """Everything a seat's hideout shows: its name, colour and board, what it holds, and
+    what each room's mod and encounter slot shows (:func:`_slot_look`)."""
+
+    seat: int
+    name: str
+    colours: tuple[str, ...]
+    board: str
+    passed: bool
+    stats: str
+    #: Each room's mod and encounter, as their sprites are kept.
+    rooms: tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]
+    #: Each costume's name and whether it is used.
+    costumes: tuple[tuple[str, bool], ...]
+    defending: bool
+    #: The room being raided (1-3) while the seat defends, else 0.
+    lit: int
+
+
+def _hideout_of(view: dict[str, Any], table: Table, seat: int) -> Hideout:
+    s = view["seats"][seat]
     h = view["heist"]
-    order = view["track"] or list(range(len(seats)))
-    for i, seat in enumerate(order):
-        s = seats[seat]
-        x0 = MARGIN + (i % HIDEOUT_COLS) * (width + HIDEOUT_GAP)
-        y0 = y + (i // HIDEOUT_COLS) * (height + HIDEOUT_GAP)
-        defending = h is not None and h["defender"] == seat
-        panel(draw, (x0, y0, x0 + width, y0 + height), outline=HIGHLIGHT if defending else
-              PANEL_EDGE, width=4 if defending else 2)
-        colour = table.rgb(seat)
-        draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
-        table.badge(draw, seat, x0 + 20, y0 + 20, 10)
-        board = s["board"]["name"] if s["board"] else "no hideout yet"
-        stamp_text(image, (x0 + 42, y0 + 20), f"{table.names[seat]} · {board}", READABLE,
-                   ink_on(colour), True, "lm", width=width - 182)
-        if s["passed"]:
-            stamp_text(image, (x0 + width - 10, y0 + 20), "passed", READABLE, ink_on(colour),
-                       True, "rm")
-        stats = f"{s['candy']} candy   ${s['money']}   {s['tax']} sugar tax"
-        if s["hand"]:
-            stats += f"   {s['hand']} in hand"
-        stamp_text(image, (x0 + 10, y0 + 50), stats, READABLE, INK, True)
-        default = s["board"]["default"]["name"] if s["board"] else ""
-        for r, room in enumerate(s["rooms"]):
-            rx = x0 + 10 + r * (ROOM_W + ROOM_GAP)
-            ry = y0 + 84
-            lit = defending and h["room"] == r + 1
-            stamp_text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", READABLE, INK, True, "ma")
-            mod = _slot_look(view, room["mod"], "mod", "")
-            paste_at(image, _slot_sprite(ROOM_W, MOD_H, mod, lit), rx, ry + 34)
-            enc = _slot_look(view, room["encounter"], "encounter", default)
-            paste_at(image, _slot_sprite(ROOM_W, ENCOUNTER_H, enc, lit), rx, ry + 42 + MOD_H)
-        cy = y0 + 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10
-        cx = x0 + 10
-        if not s["costumes"]:
-            stamp_text(image, (cx, cy + 6), "no costumes", READABLE, MUTED)
-        for n, c in enumerate(s["costumes"]):
-            chip = _chip_sprite(view["cards"][c["key"]]["name"], c["used"])
-            if cx + chip.width - 1 > x0 + width - 60:
-                stamp_text(image, (cx, cy + 6), f"+{len(s['costumes']) - n} more", READABLE, INK,
-                           True)
-                break
-            paste_at(image, chip, cx, cy)
-            cx += chip.width - 1 + 6
-    rows = (len(order) + HIDEOUT_COLS - 1) // HIDEOUT_COLS
-    return y + rows * (height + HIDEOUT_GAP)
+    defending = h is not None and h["defender"] == seat
+    stats = f"{s['candy']} candy   ${s['money']}   {s['tax']} sugar tax"
+    if s["hand"]:
+        stats += f"   {s['hand']} in hand"
+    default = s["board"]["default"]["name"] if s["board"] else ""
+    cards = view["cards"]
+    return Hideout(
+        seat=seat, name=table.names[seat], colours=table.colours,
+        board=s["board"]["name"] if s["board"] else "no hideout yet", passed=bool(s["passed"]),
+        stats=stats,
+        rooms=tuple((_slot_look(cards, room["mod"], "mod", ""),
+                     _slot_look(cards, room["encounter"], "encounter", default))
+                    for room in s["rooms"]),
+        costumes=tuple((cards[c["key"]]["name"], bool(c["used"])) for c in s["costumes"]),
+        defending=defending, lit=h["room"] if defending else 0)
 
 
-def _cards_row(image: Image.Image, view: dict[str, Any], y: int, title: str,
-               keys: list[str]) -> int:
+def _hideout(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout) -> None:
+    """One seat's hideout: its three rooms, candy, money, sugar tax and costumes."""
+    width, height = HIDEOUT_W, HIDEOUT_H
+    x0, y0 = MARGIN, 0
+    defending = hideout.defending
+    panel(draw, (x0, y0, x0 + width, y0 + height), outline=HIGHLIGHT if defending else
+          PANEL_EDGE, width=4 if defending else 2)
+    colour = seat_colour(hideout.seat, hideout.colours)
+    draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
+    seat_badge(draw, hideout.seat, x0 + 20, y0 + 20, 10, hideout.colours)
+    stamp_text(image, (x0 + 42, y0 + 20), f"{hideout.name} · {hideout.board}", READABLE,
+               ink_on(colour), True, "lm", width=width - 182)
+    if hideout.passed:
+        stamp_text(image, (x0 + width - 10, y0 + 20), "passed", READABLE, ink_on(colour),
+                   True, "rm")
+    stamp_text(image, (x0 + 10, y0 + 50), hideout.stats, READABLE, INK, True)
+    for r, (mod, enc) in enumerate(hideout.rooms):
+        rx = x0 + 10 + r * (ROOM_W + ROOM_GAP)
+        ry = y0 + 84
+        lit = hideout.lit == r + 1
+        stamp_text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", READABLE, INK, True, "ma")
+        paste_at(image, _slot_sprite(ROOM_W, MOD_H, tuple(mod), lit), rx, ry + 34)
+        paste_at(image, _slot_sprite(ROOM_W, ENCOUNTER_H, tuple(enc), lit), rx,
+                 ry + 42 + MOD_H)
+    cy = y0 + 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10
+    cx = x0 + 10
+    if not hideout.costumes:
+        stamp_text(image, (cx, cy + 6), "no costumes", READABLE, MUTED)
+    for n, (name, used) in enumerate(hideout.costumes):
+        chip = _chip_sprite(name, used)
+        if cx + chip.width - 1 > x0 + width - 60:
+            stamp_text(image, (cx, cy + 6), f"+{len(hideout.costumes) - n} more", READABLE,
+                       INK, True)
+            break
+        paste_at(image, chip, cx, cy)
+        cx += chip.width - 1 + 6
+
+
+def _cards_row(image: Image.Image, draw: ImageDraw.ImageDraw, title: str,
+               cards: list[dict[str, Any]]) -> None:
+    """A titled row of cards, text in full (the costume market, a seat's hand)."""
+    y = 6
     stamp_text(image, (MARGIN, y), title, 24, INK, True)
     y += ROW_TITLE
     w, h = ROW_CARD_W, ROW_CARD_H
-    for i, key in enumerate(keys):
-        card = view["cards"][key]
+    for i, card in enumerate(cards):
         x0 = MARGIN + (i % PER_ROW) * (w + 10)
         y0 = y + (i // PER_ROW) * (h + 10)
         fill = COSTUME_FILL if card["kind"] == "costume" else \
@@ -408,58 +442,66 @@ def _cards_row(image: Image.Image, view: dict[str, Any], y: int, title: str,
         else:
             shown["name"] = f"{card['name']} ({card['kind']})"
         _card_box(image, (x0, y0, x0 + w, y0 + h), shown, READABLE, fill)
-    return y + _rows(len(keys)) * (h + 10) + 4
 
 
-def _boards(image: Image.Image, view: dict[str, Any], y: int) -> int:
+def _boards(image: Image.Image, draw: ImageDraw.ImageDraw, boards: list[dict[str, Any]]) -> None:
     """The hideout boards still free, by the names players choose them with."""
+    y = 6
     stamp_text(image, (MARGIN, y), "Hideouts to choose (board …)", 24, INK, True)
     y += ROW_TITLE
     w, h = ROW_CARD_W, ROW_CARD_H
-    for i, board in enumerate(view["boards"]):
+    for i, board in enumerate(boards):
         x0 = MARGIN + (i % PER_ROW) * (w + 10)
         y0 = y + (i // PER_ROW) * (h + 10)
         default = board["default"]
         shown = {**default, "name": f"{board['name']} (default room: {default['name']})",
                  "cost": 0}
         _card_box(image, (x0, y0, x0 + w, y0 + h), shown, READABLE, DEFAULT_FILL)
-    return y + _rows(len(view["boards"])) * (h + 10) + 4
+
+
+def _row_height(cards: int) -> int:
+    """A titled row of ``cards`` cards, with the gap above it."""
+    return 6 + ROW_TITLE + _rows(cards) * (ROW_CARD_H + 10) + 4
 
 
 def _rows(cards: int) -> int:
     return (cards + PER_ROW - 1) // PER_ROW
 
 
-def _height(view: dict[str, Any]) -> int:
-    """The picture's height: every section's, as the drawing lays them out."""
-    y = MARGIN + _header(view).height
+def _header_strip(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header) -> None:
+    head.draw(image, draw, MARGIN, MARGIN)
+
+
+def _strips(view: dict[str, Any]) -> list[Strip]:
+    """The picture top to bottom, each part a strip drawn from what it shows alone."""
+    head = _header(view)
+    table = head.table
+    strips = [Strip(MARGIN + head.height, _header_strip, (head,))]
     if view["track"]:
-        y += TRACK_H
+        attacker = view["heist"]["attacker"] if view["heist"] else None
+        strips.append(Strip(TRACK_H, _track, (view["track"], attacker, table.names,
+                                              table.colours)))
     if view["heist"]:
-        y += (HEIST_MOD_H if view["heist"]["mod"] else HEIST_H) + 12
-    y += ((len(view["seats"]) + HIDEOUT_COLS - 1) // HIDEOUT_COLS) * (HIDEOUT_H + HIDEOUT_GAP)
-    for cards in (view.get("boards"), view["market"], view.get("hand")):
-        if cards:
-            y += 6 + ROW_TITLE + _rows(len(cards)) * (ROW_CARD_H + 10) + 4
-    return y + MARGIN
+        strips.append(Strip(_heist_height(view["heist"]) + 12, _heist,
+                            (view["heist"], table.names)))
+    if view.get("boards"):
+        strips.append(Strip(_row_height(len(view["boards"])), _boards, (view["boards"],)))
+    for seat in view["track"] or range(len(view["seats"])):
+        strips.append(Strip(HIDEOUT_H + HIDEOUT_GAP, _hideout,
+                            (_hideout_of(view, table, seat),)))
+    if view["market"]:
+        cards = [view["cards"][key] for key in view["market"]]
+        strips.append(Strip(_row_height(len(cards)), _cards_row, ("Costume market", cards)))
+    if view.get("hand"):
+        cards = [view["cards"][c["key"]] for c in view["hand"]]
+        strips.append(Strip(_row_height(len(cards)), _cards_row,
+                            ("Your hand (only you see this)", cards)))
+    strips.append(Strip(MARGIN, blank))
+    return strips
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
-    image = Image.new("RGB", (WIDTH, _height(view)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    table = table_of(view)
-    y = _header(view).draw(image, draw, MARGIN, MARGIN)
-    y = _track(image, draw, view, table, y)
-    y = _heist(image, draw, view, table, y)
-    if view.get("boards"):
-        y = _boards(image, view, y + 6)
-    y = _hideouts(image, draw, view, table, y)
-    if view["market"]:
-        y = _cards_row(image, view, y + 6, "Costume market", view["market"])
-    if view.get("hand"):
-        _cards_row(image, view, y + 6, "Your hand (only you see this)",
-                   [c["key"] for c in view["hand"]])
-    return image
+    return stacked(WIDTH, _strips(view))
 
 
 # --------------------------------------------------------------------------- palette
@@ -480,4 +522,4 @@ def _palette() -> Image.Image:
 
 def render(view: dict[str, Any]) -> bytes:
     """The table as a PNG."""
-    return to_png(_draw(view), _palette())
+    return strips_png(WIDTH, _strips(view), _palette())

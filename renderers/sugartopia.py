@@ -9,6 +9,10 @@ shows that spot and its neighbours large instead of the whole table.
 
 Draws only what the view holds: a public view has no hand card, so the public
 image cannot show one.
+
+Speed: the header and the map change with every move and are drawn each time; the
+meadows, the key and the hand are strips kept by what they show
+(:class:`~renderers.common.Strip`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ from PIL import Image, ImageDraw
 
 from bot.games.colours import PAINTS
 from renderers.common import (
-    BACKGROUND,
     INK,
     MUTED,
     PANEL,
@@ -33,6 +36,7 @@ from renderers.common import (
     Colour,
     Header,
     Sample,
+    Strip,
     Table,
     header,
     palette_of,
@@ -40,11 +44,13 @@ from renderers.common import (
     paste_at,
     paste_centred,
     real_views,
+    seat_mark,
     shape_mark,
+    stacked,
     stamp_text,
+    strips_png,
     table_of,
     text_size,
-    to_png,
     wrap,
 )
 
@@ -283,10 +289,12 @@ class Map:
     and size, and pasted: from one move to the next most cards do not change.
     """
 
-    def __init__(self, view: dict[str, Any], geo: Geometry, image: Image.Image) -> None:
+    def __init__(self, view: dict[str, Any], geo: Geometry, image: Image.Image,
+                 players: tuple[str, ...] | None = None) -> None:
+        """``players``: the seats' colours (by default the view's envelope's)."""
         self.view, self.geo, self.image = view, geo, image
         self.areas = view.get("areas") or []
-        self.players = table_of(view).colours
+        self.players = table_of(view).colours if players is None else players
         self.owner_colour = dict(enumerate(self.players))
         feeding = view.get("feeding") or {}
         self.feeding_area = feeding.get("area")
@@ -626,14 +634,14 @@ def _header_height(view: dict[str, Any], table: Table, zoom: str | None) -> int:
     return 16 + _header(view, table).height + 10 + CHIP_H + 8 + (40 if zoom else 0)
 
 
-def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 table: Table, zoom: str | None) -> int:
-    """The shared header, then a card per seat; returns where the map starts."""
-    y = _header(view, table).draw(image, draw, MARGIN, 16) + 10
-    seats = view["seats"]
+def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header,
+             seats: list[dict[str, Any]], routes: list[dict[str, Any]], zoom: str | None) -> None:
+    """The shared header, then a card per seat, then what the map is zoomed on."""
+    table = head.table
+    y = head.draw(image, draw, MARGIN, 16) + 10
     gap = 10
     chip = (WIDTH - 2 * MARGIN - gap * (len(seats) - 1)) / len(seats)
-    routes = {r["seat"]: r for r in view.get("routes") or []}
+    reached = {r["seat"]: r for r in routes}
     for i, seat in enumerate(seats):
         x = MARGIN + i * (chip + gap)
         colour = table.rgb(seat["seat"])
@@ -649,7 +657,7 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
                    "rm")
         stamp_text(image, (x + 14, y + 58), f"{seat['sugar']} sugar · {seat['honey']} honey",
                    READABLE, INK, anchor="lm", width=chip - 24)
-        route = routes.get(seat["seat"])
+        route = reached.get(seat["seat"])
         if seat["gingerman"]:
             extra = "Gingerman in hand"
         elif route and route["reached"]:
@@ -666,8 +674,6 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     y += CHIP_H + 8
     if zoom:
         stamp_text(image, (MARGIN, y + 4), f"Zoom on {zoom} and its neighbours", 26, INK, True)
-        y += 40
-    return y
 
 
 ROW_H = 40
@@ -715,18 +721,14 @@ def _meadow_words(area: dict[str, Any], players: tuple[str, ...]) -> list[str]:
     return words
 
 
-def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                  table: Table, y: int) -> int:
-    rows = _meadow_rows(view)
-    if not rows:
-        return y
-    stamp_text(image, (MARGIN, y + 6), "Meadows in play: bears by player, cubes to share", 24,
+def _meadows(image: Image.Image, draw: ImageDraw.ImageDraw, rows: list[dict[str, Any]],
+             players: tuple[str, ...], feeding: int | None) -> None:
+    """Each meadow still in play: its tag, every player's bears on it, the cubes to share."""
+    stamp_text(image, (MARGIN, 6), "Meadows in play: bears by player, cubes to share", 24,
                INK, True)
-    y += 40
-    players = table.colours
+    y = 40
     columns = _meadow_columns(rows, players)
     column = (WIDTH - 2 * MARGIN) // columns
-    feeding = (view.get("feeding") or {}).get("area")
     for n, area in enumerate(rows):
         x = MARGIN + (n % columns) * column
         cy = y + (n // columns) * ROW_H + ROW_H // 2
@@ -736,14 +738,13 @@ def _draw_meadows(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
         for seat, colour in enumerate(players):
             count = area["bears"].get(colour, 0)
             if count:
-                table.mark(draw, seat, px + 11, cy, 11)
+                seat_mark(draw, seat, px + 11, cy, 11, players)
                 stamp_text(image, (px + 26, cy), str(count), READABLE, INK, True, "lm")
                 px += 64
         for word in _meadow_words(area, players):
             stamp_text(image, (px, cy), word, READABLE, INK if word[0] == "·" else MUTED,
                        anchor="lm")
             px += text_size(word, READABLE)[0] + 12
-    return y + ROW_H * math.ceil(len(rows) / columns)
 
 
 KEY_H = 120
@@ -756,15 +757,20 @@ def _bear_line(view: dict[str, Any], table: Table) -> str:
     return f"Bears: {', '.join(owned)}; {' and '.join(neutral)}: nobody's"
 
 
-def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-              table: Table, y: int) -> None:
-    """Whose bears are which colour; what the pieces are, then the deck and the supply."""
-    stamp_text(image, (MARGIN, y + 18), _bear_line(view, table), READABLE, INK, anchor="lm",
-               width=WIDTH - 2 * MARGIN)
-    supply = view["supply"]
-    y += 40
-    stamp_text(image, (WIDTH - MARGIN, y + 18), f"deck {view['deck']} · left: {supply['sugar']} "
+def _bears(image: Image.Image, draw: ImageDraw.ImageDraw, line: str) -> None:
+    """Whose bears are which colour."""
+    stamp_text(image, (MARGIN, 18), line, READABLE, INK, anchor="lm", width=WIDTH - 2 * MARGIN)
+
+
+def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, deck: int,
+            supply: dict[str, int]) -> None:
+    """The deck and the cubes left in the supply."""
+    stamp_text(image, (WIDTH - MARGIN, 18), f"deck {deck} · left: {supply['sugar']} "
                f"sugar, {supply['honey']} honey", READABLE, MUTED, anchor="rm")
+
+
+def _pieces(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    """What the pieces on the map are."""
     entries = [
         (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
         (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
@@ -772,7 +778,7 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
          "fed bear"),
         (lambda x, yy: _cookie(draw, x, yy, 10), "cookie"),
     ]
-    x, y = MARGIN, y + 40
+    x, y = MARGIN, 0
     for marker, label in entries:
         marker(x + 16, y + 18)
         stamp_text(image, (x + 36, y + 18), label, 20, INK, anchor="lm")
@@ -796,10 +802,10 @@ def _turned_card(hand: dict[str, Any], rot: int) -> dict[str, Any]:
     }
 
 
-def _draw_hand(image: Image.Image, view: dict[str, Any], top: int) -> None:
+def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, hand: dict[str, Any],
+          players: tuple[str, ...]) -> None:
     """The viewer's own card in each of its six turns (private views only)."""
-    hand = view["hand"]
-    draw = ImageDraw.Draw(image)
+    top = 0
     draw.rectangle((0, top, WIDTH, top + HAND_H), fill=(244, 232, 216))
     fits = sorted({p["rot"] for p in hand.get("placements", [])})
     stamp_text(image, (MARGIN, top + 12), f"Your card {hand['name']} (only you see this)", 24,
@@ -809,8 +815,8 @@ def _draw_hand(image: Image.Image, view: dict[str, Any], top: int) -> None:
     for i, rot in enumerate((0, 60, 120, 180, 240, 300)):
         cx = MARGIN + slot * (i + 0.5)
         geo.ox, geo.oy = cx, top + 140
-        Map({"table": view["table"], "areas": [], "spots": [], "cards": []}, geo,
-            image).card(draw, _turned_card(hand, rot))
+        Map({"areas": [], "spots": [], "cards": []}, geo, image, players).card(
+            draw, _turned_card(hand, rot))
         fits_here = rot in fits
         stamp_text(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""),
                    READABLE, INK if fits_here else MUTED, fits_here, "mm", width=WIDTH / 6 - 4)
@@ -829,7 +835,14 @@ def _zoom_cells(view: dict[str, Any], label: str) -> list[tuple[int, int]] | Non
     return None
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
+def _map(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], size: float,
+         ox: float, oy: float) -> None:
+    """The table, in its strip: the cells at its edge are cut off by the strip's edges."""
+    Map(view, Geometry(size, ox, oy), image).draw(draw)
+
+
+def _strips(view: dict[str, Any]) -> list[Strip]:
+    """The picture top to bottom, each part a strip drawn from what it shows alone."""
     table = table_of(view)
     if table.over:  # nowhere left to play: the table alone, larger
         view = {**view, "spots": []}
@@ -842,25 +855,25 @@ def _draw(view: dict[str, Any]) -> Image.Image:
         edge = [(s["q"], s["r"]) for s in view["spots"]]
     geo, map_h = Geometry.fitted(cells, WIDTH, ZOOM_MAP_H if zoom else MAX_MAP_H,
                                  ZOOM_HEX if zoom else MAX_HEX, edge)
-    top = _header_height(view, table, zoom)
-    meadows = _meadows_height(view)
-    height = top + round(map_h) + meadows + KEY_H
-    hand = view.get("hand")
-    image = Image.new("RGB", (WIDTH, height + (HAND_H if hand else 0)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    # The map first: outlines of cells at its edge are then cut off by clearing
-    # the bands above and below it, which is cheaper than drawing on a layer.
-    geo.oy += top
-    Map(view, geo, image).draw(draw)
-    draw.rectangle((0, 0, WIDTH, top - 1), fill=BACKGROUND)
-    draw.rectangle((0, top + round(map_h), WIDTH, image.height), fill=BACKGROUND)
-    _draw_header(image, draw, view, table, zoom)
-    y = top + round(map_h)
-    y = _draw_meadows(image, draw, view, table, y)
-    _draw_key(image, draw, view, table, y)
-    if hand:
-        _draw_hand(image, view, height)
-    return image
+    # The header and the map change with every move: drawn each time, never kept.
+    strips = [Strip(_header_height(view, table, zoom), _heading,
+                    (_header(view, table), view["seats"], view.get("routes") or [], zoom),
+                    kept=False),
+              Strip(round(map_h), _map, (view, geo.size, geo.ox, geo.oy), kept=False)]
+    rows = _meadow_rows(view)
+    if rows:
+        strips.append(Strip(_meadows_height(view), _meadows,
+                            (rows, table.colours, (view.get("feeding") or {}).get("area"))))
+    strips += [Strip(40, _bears, (_bear_line(view, table),)),
+               Strip(40, _supply, (view["deck"], view["supply"])),
+               Strip(KEY_H - 80, _pieces)]
+    if view.get("hand"):
+        strips.append(Strip(HAND_H, _hand, (view["hand"], table.colours)))
+    return strips
+
+
+def _draw(view: dict[str, Any]) -> Image.Image:
+    return stacked(WIDTH, _strips(view))
 
 
 #: The real game the palette is drawn from: four seats (every bear colour) early and
@@ -878,4 +891,4 @@ def _palette() -> Image.Image:
 
 def render(view: dict[str, Any]) -> bytes:
     """The Sugartopia table as PNG bytes."""
-    return to_png(_draw(view), _palette())
+    return strips_png(WIDTH, _strips(view), _palette())

@@ -9,16 +9,20 @@ for jumps, a spring, a candy eater alien (its shape on its face) and an X.
 :func:`animate` draws the last candy movement as a GIF, one frame per activation,
 with the path of that activation, every Bonk! and a caption.
 
-Speed: each floor space, crate, order card, blanket order, hand tile and the gutter
-is drawn once into a sprite kept by what it shows, then pasted; the key is drawn
-once; text goes through the shared mask cache; the PNG is written on one fixed
-palette that keeps every candy, crate, tile and seat colour exact. Caches are keyed
-only by content taken from the view, so the picture stays a function of the view.
+Speed: the title and header, the floor, the gutter, the key, the market, the blanket
+orders, each player's row and the hand are strips kept by what they show
+(:class:`~renderers.common.Strip`): an order action leaves the floor's strip as it was.
+Each floor space, crate, order card, blanket order, hand tile and the gutter is drawn
+once into a sprite kept by what it shows, then pasted; the key is drawn once; text goes
+through the shared mask cache; the PNG is written on one fixed palette that keeps every
+candy, crate, tile and seat colour exact. Caches are keyed only by content taken from the
+view, so the picture stays a function of the view.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -33,8 +37,10 @@ from renderers.common import (
     Colour,
     Header,
     Sample,
+    Strip,
     Table,
     arrow,
+    blank,
     box_canvas,
     font,
     header,
@@ -47,10 +53,12 @@ from renderers.common import (
     paste_at,
     paste_centred,
     real_views,
+    seat_mark,
     smooth_sprite,
+    stacked,
     stamp_text,
+    strips_png,
     table_of,
-    to_png,
     wrap,
 )
 
@@ -367,8 +375,8 @@ def _candy_counts(image: Image.Image, x: float, y: float, counts: tuple[tuple[st
 
 
 def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
-            view: dict[str, Any]) -> None:
-    rows = {crate["y"]: crate for crate in view["board"]["crates"]}
+            board: dict[str, Any]) -> None:
+    rows = {crate["y"]: crate for crate in board["crates"]}
     px = floor.px
     for y in range(floor.height):
         x0, y0, _, _ = floor.box(floor.width, y)
@@ -445,36 +453,46 @@ def _initials(table: Table) -> list[str]:
     return initials
 
 
-def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-               floor: Floor, candies: list[dict[str, Any]] | None = None,
-               ground: Image.Image | None = None) -> None:
-    """Tiles, coordinates, crates and the candies (``candies`` overrides the view's).
+@dataclass(frozen=True)
+class Makers:
+    """How candies show who made them: each seat's colour and the initial on its tag."""
 
-    With ``ground`` (the :func:`floor_ground` of the same view and floor, pasted
+    colours: tuple[Colour, ...]
+    initials: tuple[str, ...]
+
+
+def makers_of(view: dict[str, Any]) -> Makers:
+    table = table_of(view)
+    return Makers(tuple(table.rgb(seat) for seat in table.seats), tuple(_initials(table)))
+
+
+def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict[str, Any],
+               candies: list[dict[str, Any]], makers: Makers, floor: Floor,
+               ground: Image.Image | None = None) -> None:
+    """Tiles, coordinates, crates and the candies, tagged by ``makers``.
+
+    With ``ground`` (the :func:`floor_ground` of the same board and floor, pasted
     into ``image`` by the caller), only the tiles under candies are drawn again.
     """
-    shown = view["candies"] if candies is None else candies
-    taken = {(c["x"], c["y"]) for c in shown}
-    spaces = view["board"]["spaces"]
+    taken = {(c["x"], c["y"]) for c in candies}
+    spaces = board["spaces"]
     if ground is None:
         for space in spaces:
             _tile(image, floor, space, (space["x"], space["y"]) in taken)
         _coordinates(image, floor)
     else:
         _retile(image, floor, spaces, taken)
-    _crates(image, draw, floor, view)
-    table = table_of(view)
-    initials = _initials(table)
+    _crates(image, draw, floor, board)
     radius = floor.size(26)
-    for candy in shown:
+    for candy in candies:
         cx, cy = floor.centre(candy["x"], candy["y"])
         cx, cy = cx - floor.px(4), cy + floor.px(8)
         maker = candy["maker"]
         if maker is None:
             paste_candy(image, candy["type"], cx, cy, radius)
         else:
-            paste_candy(image, candy["type"], cx, cy, radius, table.rgb(maker),
-                        initials[maker])
+            paste_candy(image, candy["type"], cx, cy, radius, makers.colours[maker],
+                        makers.initials[maker])
 
 
 def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
@@ -556,20 +574,19 @@ def _space_part(space: dict[str, Any], cell: int, part: tuple[int, int, int, int
                           space["centre"], space["corner"], cell, part)
 
 
-def floor_ground(view: dict[str, Any], floor: Floor, size: tuple[int, int]) -> Image.Image:
+def floor_ground(board: dict[str, Any], floor: Floor, size: tuple[int, int]) -> Image.Image:
     """A blank picture of ``size`` with the floor's empty tiles and its coordinates:
     what every frame of a movement shares."""
     image, _ = new_canvas(*size)
-    for space in view["board"]["spaces"]:
+    for space in board["spaces"]:
         _tile(image, floor, space, False)
     _coordinates(image, floor)
     return image
 
 
-def _gutter(image: Image.Image, view: dict[str, Any], y: int,
-            gutter: list[dict[str, Any]] | None = None) -> int:
-    paste_at(image, _gutter_sprite(_counts(view["gutter"] if gutter is None else gutter)), BX, y)
-    return y + 58
+def _gutter(image: Image.Image, draw: ImageDraw.ImageDraw,
+            counts: tuple[tuple[str, int], ...]) -> None:
+    paste_at(image, _gutter_sprite(counts), BX, 0)
 
 
 @lru_cache(maxsize=64)
@@ -633,15 +650,15 @@ def _section(image: Image.Image, y: int, text: str) -> int:
     return y + 34
 
 
-def _market(image: Image.Image, view: dict[str, Any], y: int) -> int:
-    y = _section(image, y, f"Order market  ·  deck {view['decks']['orders']}")
+def _market(image: Image.Image, draw: ImageDraw.ImageDraw, deck: int,
+            market: list[dict[str, Any] | None]) -> None:
+    y = _section(image, 6, f"Order market  ·  deck {deck}")
     width = (WIDTH - BX + 30 - 16 - 3 * 12) // 4
-    for i, order in enumerate(view["market"]):
+    for i, order in enumerate(market):
         x = BX - 30 + i * (width + 12)
         # Its slot for `take order 2`, its card for `make red at c3 with o59`.
         label = f"{i + 1} · {order['id']}" if order else f"{i + 1}"
         order_card(image, (x, y, x + width, y + 100), order, label)
-    return y + 112
 
 
 BLANKET_W = 250
@@ -685,38 +702,49 @@ def _die_sprite(face: str) -> Image.Image:
     return sprite
 
 
-def _blankets(image: Image.Image, view: dict[str, Any], y: int) -> int:
-    y = _section(image, y, "Blanket orders")
-    for i, blanket in enumerate(view["blankets"]):
+def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw, blankets: list[dict[str, Any]],
+              die: str) -> None:
+    y = _section(image, 6, "Blanket orders")
+    for i, blanket in enumerate(blankets):
         x = BX - 30 + i * (BLANKET_W + 12)
         crate = blanket["crate"] if blanket.get("pays") == "shipped" else None
         sprite = _blanket_sprite(blanket["candy"], crate, blanket["stars"],
                                  blanket["colourful"])
         paste_at(image, sprite, x, y)
-    paste_at(image, _die_sprite(view["die"]), BX - 30 + 3 * (BLANKET_W + 12), y)
-    return y + 86
+    paste_at(image, _die_sprite(die), BX - 30 + 3 * (BLANKET_W + 12), y)
 
 
-def _players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-             table: Table, y: int) -> int:
-    """One row per player: its mark (drawn here, where the picture's marks are), then the
+def _players_title(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    _section(image, 4, "Sugarworkers")
+
+
+@dataclass(frozen=True)
+class Worker:
+    """A player's row: its seat and mark colours, and what its sprite shows."""
+
+    seat: int
+    colours: tuple[str, ...]
+    row: tuple[str, bool, Colour, str, str, str]
+
+
+def _worker(view: dict[str, Any], table: Table, initials: list[str],
+            seat: dict[str, Any]) -> Worker:
+    i = seat["seat"]
+    points = seat["points"]
+    return Worker(i, table.colours, (
+        table.names[i] + ("  (die)" if i == view["first"] else ""), i in table.acting,
+        table.rgb(i), initials[i],
+        f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
+        f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles",
+        f"orders {points['orders']} · shipping {points['shipping']} · "
+        f"blanket {points['blanket']}"))
+
+
+def _player(image: Image.Image, draw: ImageDraw.ImageDraw, worker: Worker) -> None:
+    """One player's row: its mark (drawn here, where the picture's marks are), then the
     rest of the row from the sprite of what it shows."""
-    y = _section(image, y, "Sugarworkers")
-    initials = _initials(table)
-    for seat in view["seats"]:
-        i = seat["seat"]
-        points = seat["points"]
-        row = _player_sprite(
-            table.names[i] + ("  (die)" if i == view["first"] else ""), i in table.acting,
-            table.rgb(i), initials[i],
-            f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
-            f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles",
-            f"orders {points['orders']} · shipping {points['shipping']} · "
-            f"blanket {points['blanket']}")
-        paste_at(image, row, BX - 30, y)
-        table.mark(draw, i, BX - 12, y + 28, 11)
-        y += 64
-    return y
+    paste_at(image, _player_sprite(*worker.row), BX - 30, 0)
+    seat_mark(draw, worker.seat, BX - 12, 28, 11, worker.colours)
 
 
 @lru_cache(maxsize=64)
@@ -751,10 +779,12 @@ def _hand_tile_sprite(centre: str, corner: str | None, name: str, kind: str) -> 
     return sprite
 
 
-def _hand(image: Image.Image, view: dict[str, Any], table: Table, y: int) -> int:
-    hand = view["hand"]
-    name = table.names[table.viewer] if table.viewer is not None else "Your"
-    y = _section(image, y, f"{name}'s hand (only you see this)")
+def _hand_height(hand: dict[str, Any]) -> int:
+    return 8 + 34 + 112 + 96 * math.ceil(len(hand["tiles"]) / 2)
+
+
+def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, name: str, hand: dict[str, Any]) -> None:
+    y = _section(image, 8, f"{name}'s hand (only you see this)")
     count = max(5, len(hand["orders"]))
     width = (WIDTH - BX + 30 - 16 - (count - 1) * 10) // count
     for i, order in enumerate(hand["orders"]):
@@ -764,7 +794,6 @@ def _hand(image: Image.Image, view: dict[str, Any], table: Table, y: int) -> int
     for i, tile in enumerate(hand["tiles"]):
         sprite = _hand_tile_sprite(tile["centre"], tile["corner"], tile["name"], tile["kind"])
         paste_at(image, sprite, BX - 30 + (i % 2) * (HAND_TILE_W + 12), y + (i // 2) * 96)
-    return y + 96 * math.ceil(len(hand["tiles"]) / 2)
 
 
 #: What the seat to act is to do, by the open decision or else the step of its turn.
@@ -780,12 +809,11 @@ def _header(view: dict[str, Any]) -> Header:
                   summary_lines=2)
 
 
-def _title(image: Image.Image, view: dict[str, Any]) -> None:
-    """The game's name, and the round left of the header."""
+def _title(image: Image.Image, draw: ImageDraw.ImageDraw, rounds: str, head: Header) -> None:
+    """The game's name, the round under it, and the header right of them."""
     stamp_text(image, (BX - 30, 14), "Sugarworks", 34, INK, True)
-    rounds = "final count" if view["table"]["result"] else \
-        f"round {view['round']} of {view['rounds']}"
     stamp_text(image, (BX - 30, 60), rounds, READABLE, MUTED, width=HEADER_X - BX + 10)
+    head.draw(image, draw, HEADER_X, 14)
 
 
 LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
@@ -805,20 +833,19 @@ def _legend_sprite() -> Image.Image:
     return sprite
 
 
-def _legend(image: Image.Image, y: int) -> int:
-    paste_at(image, _legend_sprite(), BX - 30, y)
-    return y + 44
+def _legend(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    paste_at(image, _legend_sprite(), BX - 30, 0)
 
 
-def _last_movement(image: Image.Image, view: dict[str, Any], y: int) -> int:
-    movement = view["movement"]
-    if not movement:
-        return y
-    text = (f"Last candy movement (round {movement['round']}): {movement['shipped']} shipped, "
+def _last_movement(image: Image.Image, draw: ImageDraw.ImageDraw, text: str) -> None:
+    if text:
+        stamp_text(image, (BX - 30, 6), text, READABLE, MUTED)
+
+
+def _movement_text(movement: dict[str, Any]) -> str:
+    return (f"Last candy movement (round {movement['round']}): {movement['shipped']} shipped, "
             f"{movement['lost']} lost, {movement['bonks']} Bonk!"
             f"{'s' if movement['bonks'] != 1 else ''}")
-    stamp_text(image, (BX - 30, y + 4), text, READABLE, MUTED)
-    return y + 36
 
 
 # --------------------------------------------------------------------------- whole pictures
@@ -832,22 +859,46 @@ def _height(view: dict[str, Any]) -> int:
     return height
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
+#: Where the floor's strip begins: under the tallest header, above the column letters.
+FLOOR_TOP = BY - 30
+
+
+def _floor(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict[str, Any],
+           candies: list[dict[str, Any]], makers: Makers) -> None:
+    """The floor in its strip (which begins :data:`FLOOR_TOP` rows down the picture)."""
+    draw_floor(image, draw, board, candies, makers, Floor(board, top=BY - FLOOR_TOP))
+
+
+def _strips(view: dict[str, Any]) -> list[Strip]:
+    """The picture top to bottom, each part a strip drawn from what it shows alone."""
     head = _header(view)
-    image, draw = new_canvas(WIDTH, _height(view))
-    _title(image, view)
-    head.draw(image, draw, HEADER_X, 14)
+    table = head.table
+    rounds = "final count" if view["table"]["result"] else \
+        f"round {view['round']} of {view['rounds']}"
     floor = Floor(view["board"])
-    draw_floor(image, draw, view, floor)
-    y = _gutter(image, view, floor.bottom + 40)
-    y = _legend(image, y + 6)
-    y = _last_movement(image, view, y + 2)
-    y = _market(image, view, y + 6)
-    y = _blankets(image, view, y + 6)
-    y = _players(image, draw, view, head.table, y + 4)
+    strips = [Strip(FLOOR_TOP, _title, (rounds, head)),
+              Strip(floor.bottom + 40 - FLOOR_TOP, _floor,
+                    (view["board"], view["candies"], makers_of(view))),
+              # The gutter's box is 59 rows (both edges drawn), into the gap under it.
+              Strip(58 + 6, _gutter, (_counts(view["gutter"]),)),
+              Strip(44, _legend)]
+    movement = _movement_text(view["movement"]) if view["movement"] else ""
+    strips.append(Strip(2 + (36 if movement else 0), _last_movement, (movement,)))
+    strips += [Strip(6 + 34 + 112, _market, (view["decks"]["orders"], view["market"])),
+               Strip(6 + 34 + 86, _blankets, (view["blankets"], view["die"])),
+               Strip(4 + 34, _players_title)]
+    initials = _initials(table)
+    strips += [Strip(64, _player, (_worker(view, table, initials, seat),))
+               for seat in view["seats"]]
     if view.get("hand"):
-        _hand(image, view, head.table, y + 8)
-    return image
+        name = table.names[table.viewer] if table.viewer is not None else "Your"
+        strips.append(Strip(_hand_height(view["hand"]), _hand, (name, view["hand"])))
+    strips.append(Strip(_height(view) - sum(strip.height for strip in strips), blank))
+    return strips
+
+
+def _draw(view: dict[str, Any]) -> Image.Image:
+    return stacked(WIDTH, _strips(view))
 
 
 PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240, 240),
@@ -870,7 +921,7 @@ def _palette() -> Image.Image:
 
 def render(view: dict[str, Any]) -> bytes:
     """The public (or a seat's) Sugarworks picture as PNG bytes."""
-    return to_png(_draw(view), _palette())
+    return strips_png(WIDTH, _strips(view), _palette())
 
 
 # --------------------------------------------------------------------------- the animation
@@ -895,7 +946,7 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
                for candy, (x, y) in positions.items()]
     board = dict(view["board"], crates=[dict(c, candies=crates[c["crate"]])
                                         for c in view["board"]["crates"]])
-    draw_floor(image, draw, dict(view, board=board), floor, candies, ground)
+    draw_floor(image, draw, board, candies, makers_of(view), floor, ground)
     px = floor.px
     if step is not None:
         cx, cy = floor.centre(*positions[step["candy"]]) if step["candy"] in positions \
@@ -983,7 +1034,7 @@ def movement_frames(view: dict[str, Any], scale: float = GIF_SCALE,
     step_ms = max(STEP_MS[0], min(STEP_MS[1],
                                   (MOVEMENT_MS - FIRST_MS - LAST_MS) // max(1, len(steps))))
     step_ms -= step_ms % 10  # GIF delays are in hundredths of a second
-    ground = floor_ground(view, floor, _frame_size(floor))
+    ground = floor_ground(view["board"], floor, _frame_size(floor))
     frames = [(_frame(view, floor, start, crates_after(0), movement, None, title,
                       ground=ground), FIRST_MS)]
     for n, step in enumerate(steps):

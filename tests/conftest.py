@@ -18,6 +18,15 @@ def deterministic_deals(monkeypatch: pytest.MonkeyPatch) -> None:
                         SimpleNamespace(randbits=lambda bits: next(seeds)))
 
 
+@pytest.fixture(autouse=True)
+def pictures_from_scratch() -> None:
+    """Each test's pictures are drawn whole, not copied from strips an earlier test drew,
+    so that a test that watches what a picture draws sees it drawn."""
+    from renderers.common import forget_strips
+
+    forget_strips()
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
     """One throwaway PostgreSQL server for the whole run (see tests/pgserver.py)."""

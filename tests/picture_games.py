@@ -32,3 +32,32 @@ def views(slug: str) -> list[tuple[str, dict[str, Any], int]]:
            for n, state in enumerate(picked)]
     out.append((f"{slug} state 1 seat 0", game.view(picked[1], 0), seats))
     return out
+
+
+class StripTops:
+    """While ``module`` draws a picture, where the strip it is drawing begins in it
+    (:class:`renderers.common.Strip`): a spy on what a strip draws adds :attr:`top` to the
+    strip's own y to find it in the picture. Each picture is drawn whole while this
+    watches (no strip is copied from an earlier picture), and ``on_picture`` is called as
+    each begins."""
+
+    def __init__(self, monkeypatch: Any, module: Any,
+                 on_picture: Any = lambda: None) -> None:
+        from renderers.common import Strip, forget_strips
+
+        self.top = 0
+        self._next = 0
+        real_png, real_draw = module.strips_png, Strip.draw
+
+        def png(width: int, strips: Any, palette: Any) -> bytes:
+            forget_strips()
+            self._next = 0
+            on_picture()
+            return real_png(width, strips, palette)
+
+        def draw(strip: Any, width: int) -> Any:
+            self.top, self._next = self._next, self._next + strip.height
+            return real_draw(strip, width)
+
+        monkeypatch.setattr(module, "strips_png", png)
+        monkeypatch.setattr(Strip, "draw", draw)

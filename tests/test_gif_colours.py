@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
-from picture_games import states
+from picture_games import StripTops, states
 from PIL import Image
 from playthrough import play
 
@@ -27,14 +27,11 @@ def _spy_marks(monkeypatch: pytest.MonkeyPatch, slug: str) -> list[SEAT_MARK]:
     module = importlib.import_module(bot.games.CATALOGUE[slug].renderer_module)
     real = renderers.common.seat_mark
     drawn: list[SEAT_MARK] = []
-    canvas: list[object] = [None]
+    strips = StripTops(monkeypatch, module, on_picture=drawn.clear)
 
     def spy(draw, seat, cx, cy, r, colours=None):
-        if draw is not canvas[0]:  # a new picture
-            canvas[0] = draw
-            drawn.clear()
         args = (colours,) if colours is not None else ()
-        drawn.append((seat, cx, cy, seat_colour(seat, *args)))
+        drawn.append((seat, cx, cy + strips.top, seat_colour(seat, *args)))
         real(draw, seat, cx, cy, r, *args)
 
     monkeypatch.setattr(module, "seat_mark", spy, raising=False)

@@ -35,6 +35,7 @@ def _empty_caches(module: Any) -> None:
         if callable(getattr(value, "cache_clear", None)) and name != "_palette":
             value.cache_clear()
     renderers.common._text_mask.cache_clear()
+    renderers.common.forget_strips()
 
 
 def drawn_text(slug: str, view: dict[str, Any], monkeypatch: pytest.MonkeyPatch

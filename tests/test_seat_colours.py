@@ -7,7 +7,7 @@ import io
 from typing import Any
 
 import pytest
-from picture_games import views
+from picture_games import StripTops, views
 from PIL import Image
 
 import bot.games
@@ -61,10 +61,11 @@ def test_every_seat_is_drawn_in_the_colour_and_shape_of_its_text_mark(slug, monk
                                                                                        *a, **k)))
         real_mark(draw, seat, cx, cy, r, colours)
         monkeypatch.setattr(renderers.common, "shape_mark", real_shape)
-        drawn.append((seat, cx, cy, shapes[0]))
+        drawn.append((seat, cx, cy + strips.top, shapes[0]))
 
     cases = views(slug)
     module.render(cases[0][1])  # the palette, drawn from made-up tables, is made once first
+    strips = StripTops(monkeypatch, module)
     monkeypatch.setattr(module, "seat_mark", spy, raising=False)
     monkeypatch.setattr(renderers.common, "seat_mark", spy)  # badges draw their mark with it
     for label, view, players in cases:
