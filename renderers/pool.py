@@ -138,6 +138,11 @@ HOME_SLACK = 1
 #: full pipe: it is under the 64 KB a pipe holds where it cannot be widened, with room for
 #: each job's 4-byte header (a board's view is 1-10 KB).
 UNANSWERED_BYTES = 48 * 1024
+#: The most jobs sent to one worker and not yet answered: the one it works on and the
+#: next, so that it never waits for the bot between jobs. The others wait in the bot's
+#: process, where an urgent job (a move worked out, an AI seat's choice) goes before the
+#: pictures: it holds up its move's board and a slot of the moves at once.
+IN_FLIGHT = 2
 
 
 def pick(waiting: list[int], key: int | None) -> int:
@@ -190,6 +195,9 @@ class _Worker:
             their_answers.close()
         self.sent: collections.deque[tuple[int, concurrent.futures.Future[Any]]] = \
             collections.deque()
+        #: Jobs not yet sent: the urgent first, each kind in the order it came.
+        self.urgent: collections.deque[tuple[bytes, concurrent.futures.Future[Any]]] = \
+            collections.deque()
         self.waiting: collections.deque[tuple[bytes, concurrent.futures.Future[Any]]] = \
             collections.deque()
         self.unanswered = 0
@@ -227,14 +235,16 @@ class _Workers:
                                         daemon=True)
         self._reader.start()
 
-    def submit(self, work: Any, *args: Any, key: int | None = None,
+    def submit(self, work: Any, *args: Any, key: int | None = None, urgent: bool = False,
                ) -> concurrent.futures.Future[Any]:
-        """``work(*args)`` in the worker :meth:`pick` chooses for ``key``."""
+        """``work(*args)`` in the worker :meth:`pick` chooses for ``key``; an ``urgent``
+        job goes before the jobs that wait that are not."""
         with self._lock:
             chosen = pick(self._waiting, key)
-        return self.submit_to(chosen, work, *args)
+        return self.submit_to(chosen, work, *args, urgent=urgent)
 
-    def submit_to(self, chosen: int, work: Any, *args: Any) -> concurrent.futures.Future[Any]:
+    def submit_to(self, chosen: int, work: Any, *args: Any, urgent: bool = False,
+                  ) -> concurrent.futures.Future[Any]:
         """``work(*args)`` in worker number ``chosen``."""
         job = pickle.dumps((work, args))
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
@@ -244,20 +254,24 @@ class _Workers:
                 raise BrokenProcessPool("a render worker is gone")
             self._waiting[chosen] += 1
             future.add_done_callback(lambda _: self._done(chosen))
-            worker.waiting.append((job, future))
+            (worker.urgent if urgent else worker.waiting).append((job, future))
             self._send(worker)
         return future
 
     def _send(self, worker: _Worker) -> None:
-        """Send what waits for ``worker`` while its unanswered bytes allow (call locked).
+        """Send what waits for ``worker``, urgent jobs first, while its jobs in flight and
+        unanswered bytes allow (call locked).
 
         A job too big for the allowance goes when nothing else is unanswered: the worker
         is then reading, so the write is never left waiting on a full pipe."""
-        while worker.waiting:
-            job, future = worker.waiting[0]
+        while worker.urgent or worker.waiting:
+            if len(worker.sent) >= IN_FLIGHT:
+                return
+            queue = worker.urgent or worker.waiting
+            job, future = queue[0]
             if worker.unanswered and worker.unanswered + len(job) > UNANSWERED_BYTES:
                 return
-            worker.waiting.popleft()
+            queue.popleft()
             if not future.set_running_or_notify_cancel():
                 continue  # cancelled while it waited
             try:
@@ -320,8 +334,9 @@ class _Workers:
     def _lose(self, worker: _Worker) -> None:
         """``worker`` died: its jobs fail as an executor's would (call locked)."""
         worker.lost = True
-        gone = [future for _, future in worker.sent] + [future for _, future in worker.waiting]
+        gone = [future for _, future in [*worker.sent, *worker.urgent, *worker.waiting]]
         worker.sent.clear()
+        worker.urgent.clear()
         worker.waiting.clear()
         for future in gone:
             if not future.done():
@@ -340,12 +355,13 @@ class _Workers:
             self._closed = True
             if cancel_futures:
                 for worker in self.workers:
-                    for _, future in worker.waiting:
+                    for _, future in [*worker.urgent, *worker.waiting]:
                         future.cancel()
+                    worker.urgent.clear()
                     worker.waiting.clear()
         if wait:
             with self._lock:
-                left = [f for w in self.workers for _, f in [*w.sent, *w.waiting]]
+                left = [f for w in self.workers for _, f in [*w.sent, *w.urgent, *w.waiting]]
             concurrent.futures.wait(left, timeout=TIMEOUT_S)
         self._wake_write.send_bytes(b"")
         if self._reader is not threading.current_thread():
@@ -371,7 +387,7 @@ class _Workers:
 class _Lane(Protocol):
     """What :class:`PooledRenderer` asks of a lane's workers."""
 
-    def submit(self, work: Any, *args: Any, key: int | None = None,
+    def submit(self, work: Any, *args: Any, key: int | None = None, urgent: bool = False,
                ) -> concurrent.futures.Future[Any]: ...
 
     def pids(self) -> list[int]: ...
@@ -386,9 +402,9 @@ class _Shared:
     def __init__(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
         self.executor = executor
 
-    def submit(self, work: Any, *args: Any, key: int | None = None,
+    def submit(self, work: Any, *args: Any, key: int | None = None, urgent: bool = False,
                ) -> concurrent.futures.Future[Any]:
-        """``work(*args)`` in the first free worker (``key`` is not used)."""
+        """``work(*args)`` in the first free worker (``key`` and ``urgent`` are not used)."""
         return self.executor.submit(work, *args)
 
     def pids(self) -> list[int]:
@@ -518,8 +534,16 @@ class PooledRenderer:
 
         if GAMES.get(game.slug) is not game:
             return game.ai_action(state, seat, level)
-        chosen: Action = self._blocking(NOW, _ai_choice, (game.slug, state, seat, level))
+        chosen: Action = self._blocking(NOW, _ai_choice, (game.slug, state, seat, level),
+                                        urgent=True)
         return chosen
+
+    async def offload(self, work: Any, job: Any, key: int) -> Any:
+        """``work(job)`` in a now worker, before the pictures waiting there (a move worked
+        out holds up its board, and a slot of the moves worked on at once); ``key`` (the
+        game's id) sends it to the worker that holds the game's caches. In-process when
+        the pool is broken."""
+        return await self._awaited(NOW, work, job, key=key, urgent=True)
 
     def animate(self, view: dict[str, Any]) -> bytes | None:
         """The GIF of the latest move of ``view`` (see :func:`renderers.animate`), drawn
@@ -527,14 +551,14 @@ class PooledRenderer:
         gif: bytes | None = self._blocking(LATER, animate, view)
         return gif
 
-    def _blocking(self, lane: str, work: Any, job: Any) -> Any:
+    def _blocking(self, lane: str, work: Any, job: Any, urgent: bool = False) -> Any:
         """``work(job)`` in a worker of ``lane``, waited for in this thread; in-process
         when the lane has no workers."""
         self.start()
         workers = self._lanes[lane]
         if workers is not None:
             try:
-                return workers.submit(work, job).result(timeout=TIMEOUT_S)
+                return workers.submit(work, job, urgent=urgent).result(timeout=TIMEOUT_S)
             except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError,
                     concurrent.futures.CancelledError):  # the lane stopped with it queued
                 self._broken(lane, workers)
@@ -556,15 +580,15 @@ class PooledRenderer:
         replay, which the bot's own process then never holds in memory."""
         return await self._awaited(LATER, work, job, HEAVY_TIMEOUT_S)
 
-    async def _awaited(self, lane: str, work: Any, job: Any,
-                       timeout: float = TIMEOUT_S, key: int | None = None) -> Any:
+    async def _awaited(self, lane: str, work: Any, job: Any, timeout: float = TIMEOUT_S,
+                       key: int | None = None, urgent: bool = False) -> Any:
         if not self._started:
             await asyncio.to_thread(self.start)
         workers = self._lanes[lane]
         if workers is not None:
             future: concurrent.futures.Future[Any] | None = None
             try:
-                future = workers.submit(work, job, key=key)
+                future = workers.submit(work, job, key=key, urgent=urgent)
                 return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
             except (BrokenProcessPool, RuntimeError, TimeoutError):
                 # A new pool takes seconds to start: not on the event loop's thread.
@@ -596,3 +620,4 @@ class PooledRenderer:
             self._lanes = {NOW: None, LATER: None}
         for workers in lanes:
             workers.shutdown(wait=True, cancel_futures=True)
+

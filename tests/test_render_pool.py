@@ -128,7 +128,7 @@ def test_a_game_the_workers_do_not_have_thinks_in_process(pooled):
     assert pooled.think(Unregistered(), {}, 2, "easy") == Action("here 2 easy")
 
 
-def test_the_bot_hands_its_ai_seats_to_the_pool_it_draws_with(tmp_path):
+def test_the_bot_hands_its_ai_seats_and_moves_to_the_pool_it_draws_with(tmp_path):
     from bot.app import create_bot
     from bot.config import Settings
     from tools.offline import Recorder, connect
@@ -140,17 +140,20 @@ def test_the_bot_hands_its_ai_seats_to_the_pool_it_draws_with(tmp_path):
         def think(self, game, state, seat, level):
             raise AssertionError("only compared, never called")
 
+        async def offload(self, work, job, key):
+            raise AssertionError("only compared, never called")
+
     pool = Pool()
     bot = create_bot(Settings(token="t", db_path=tmp_path / "db.sqlite"), renderer=pool)
 
     async def set_up():
         await connect(bot, Recorder())
         try:
-            return bot.tables._think
+            return bot.tables._think, bot.tables._offload
         finally:
             await bot.close()
 
-    assert asyncio.run(set_up()) == pool.think
+    assert asyncio.run(set_up()) == (pool.think, pool.offload)
 
 
 def test_gifs_and_replays_go_to_workers_that_yield_the_cpu_and_never_hold_up_a_board(pooled):
@@ -279,5 +282,30 @@ def test_pictures_queued_behind_a_dying_worker_and_its_neighbour_all_arrive():
 
         assert asyncio.run(burst()) == [render(view)] * 60
         assert renderer.pooled and renderer._lanes[pool_module.NOW] is not workers
+    finally:
+        renderer.close()
+
+
+def test_an_urgent_job_goes_before_the_pictures_waiting_for_the_worker():
+    """A move worked out (or an AI seat's choice) holds up its board and a slot of the moves
+    worked on at once: it is sent before the jobs that wait, after those already sent."""
+    import time
+
+    renderer = PooledRenderer(workers=1)
+    try:
+        assert renderer.start()
+        workers = renderer._lanes[pool_module.NOW]
+        done: list[str] = []
+        jobs = [("busy", workers.submit(time.sleep, 0.5))]
+        jobs += [(f"picture {n}", workers.submit(abs, n)) for n in range(4)]
+        jobs.append(("urgent", workers.submit(abs, -1, urgent=True)))
+        for name, future in jobs:
+            future.add_done_callback(lambda _, name=name: done.append(name))
+        for _, future in jobs:
+            future.result(timeout=60)
+        in_flight = pool_module.IN_FLIGHT
+        assert done.index("urgent") == in_flight
+        assert done == ["busy", *[f"picture {n}" for n in range(in_flight - 1)], "urgent",
+                        *[f"picture {n}" for n in range(in_flight - 1, 4)]]
     finally:
         renderer.close()

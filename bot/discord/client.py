@@ -184,11 +184,13 @@ class CandyBot(discord.Client):
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.database)
         self.store.watch = self.watch
-        # With a pool of worker processes, AI seats think there too (renderers.pool).
+        # With a pool of worker processes, AI seats think there too (renderers.pool),
+        # and moves are worked out there.
         think = getattr(self.renderer, "think", think_here)
         self._tables = Tables(self.store, self.games, self.clock,
                               on_moves=self.metrics.moved, limits=self.settings.limits,
-                              watch=self.watch, think=think)
+                              watch=self.watch, think=think,
+                              offload=getattr(self.renderer, "offload", None))
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               boards=lambda row: publish.repost_board(self, row),
                               directs=lambda row: publish.turn_dm(self, row))

@@ -73,7 +73,23 @@ View = dict[str, Any]
 
 
 class GameError(Exception):
-    """An error a player can cause; ``str(err)`` is safe to show them."""
+    """An error a player can cause; ``str(err)`` is safe to show them.
+
+    It crosses to another process whole (a move worked out in a worker process): pickled
+    as its class, message and attributes, whatever its constructor takes."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _error_again, (type(self), self.args, self.__dict__)
+
+
+def _error_again(kind: type[GameError], args: tuple[Any, ...],
+                 attributes: dict[str, Any]) -> GameError:
+    """A :class:`GameError` unpickled: built without its constructor, then given its
+    message and attributes back."""
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.__dict__.update(attributes)
+    return error
 
 
 class NotationError(GameError):

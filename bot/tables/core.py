@@ -13,7 +13,7 @@ import heapq
 import itertools
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -98,6 +98,11 @@ MovesHook = Callable[[str, int, int], None]
 #: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
 #: :meth:`Game.ai_action` in the calling thread (the bot hands it to its worker processes).
 Think = Callable[[Game, State, int, str], Action]
+#: Where a move is worked out: ``offload(work, job, key)`` runs ``work(job)`` (a module's
+#: function and a job it can pickle) in another process and awaits what it returns or
+#: raises; ``key`` (the game's id) sends a game's work where its caches are warm. Without
+#: one, moves are worked out in a thread of the bot's own process.
+Offload = Callable[[Callable[[Any], Any], Any, int], Awaitable[Any]]
 
 
 class Slots:
@@ -396,11 +401,12 @@ class TablesBase:
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
                  limits: Limits | None = None, watch: Watch = unwatched,
-                 think: Think = think_here) -> None:
+                 think: Think = think_here, offload: Offload | None = None) -> None:
         """``on_moves`` is told of every move stored (the metrics count them). ``limits``
         bound what one person or server may open (:mod:`bot.limits`; the defaults when
         not given). ``watch`` times the rules, views and state JSON (:mod:`bot.watch`).
-        ``think`` chooses AI seats' moves (:data:`Think`)."""
+        ``think`` chooses AI seats' moves (:data:`Think`); ``offload`` works moves out
+        away from the bot's process (:data:`Offload`)."""
         if games is None:
             from bot.games import GAMES
 
@@ -415,6 +421,7 @@ class TablesBase:
         self._on_moves = on_moves
         self.watch = watch
         self._think = think
+        self._offload = offload
         self._working = Slots(MOVES_AT_ONCE)
         #: Held while a lobby opens or a seat is taken, from counting what the person and
         #: the server hold to storing the new seat: requests sent all at once are counted
@@ -423,8 +430,10 @@ class TablesBase:
         #: The stored state of each game already found sound, as its version and the hash
         #: of its text (see :meth:`_state`), the games vouched for longest ago first.
         self._sound: dict[int, tuple[int, int]] = {}
-        #: The JSON kind of each key a game started with, by game id (see :func:`_shape`).
-        self._shapes: dict[int, dict[str, str | None]] = {}
+        #: The JSON kind of each key a game started with (see :func:`_shape`), by game id,
+        #: slug and seed: a worker process that works moves out may serve tables of more
+        #: than one database.
+        self._shapes: dict[tuple[int, str, int | None], dict[str, str | None]] = {}
         self.limits = limits or Limits()
 
     # ----------------------------------------------------------------- looking games up
@@ -458,6 +467,10 @@ class TablesBase:
         if channel_id is not None and channel_id not in (record.channel_id, record.parent_id):
             raise ElsewhereButton(channel_id=record.channel_id)
         return record
+
+    def _vouched(self, record: GameRecord) -> bool:
+        """Whether the state stored in ``record`` is already known to be sound."""
+        return self._sound.get(record.id) == (record.version, hash(record.state_json))
 
     def _vouch(self, key: tuple[int, int, int]) -> None:
         """Remember that the state stored under ``key`` (id, version, JSON hash) is sound:
@@ -496,12 +509,13 @@ class TablesBase:
         key = (record.id, record.version, hash(record.state_json))
         if self._sound.get(record.id) != key[1:]:
             try:
-                shape = self._shapes.get(record.id)
+                which = (record.id, record.game, record.seed)
+                shape = self._shapes.get(which)
                 if shape is None:
                     shape = _shape(game, record)
                     if len(self._shapes) >= 4096:
                         self._shapes.clear()
-                    self._shapes[record.id] = shape
+                    self._shapes[which] = shape
                 _exercise(game, state, record, shape)
             except _Unsound as exc:
                 raise Damaged(game_id=record.id, what=str(exc)) from exc

@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import Any, cast
 
 from bot.games.engine import Action, Game, GameError, MultiSelect, State, View, dumps, loads
 from bot.refusals import (
@@ -33,7 +35,7 @@ from bot.refusals import (
     NotYourTurn,
     PickCount,
 )
-from bot.store import ActionRecord, AlreadyDoneError, ConflictError, GameRecord
+from bot.store import ActionRecord, AlreadyDoneError, ConflictError, GameRecord, Store
 from bot.tables.core import (
     COMMIT_ATTEMPTS,
     LOG_LIMIT,
@@ -144,11 +146,22 @@ class Moves(Lobbies):
 
     async def _prepared(self, request: MoveRequest, record: GameRecord, game: Game,
                         token: str | int | None) -> Prepared:
-        """Work the move out (in the caller's slot)."""
+        """Work the move out (in the caller's slot): in a worker process when the tables
+        have somewhere to offload it and the workers know the game, else in a thread."""
+        from bot.games import GAMES  # the registry the workers have
+
         now = self.clock()
         try:
-            pinned, ready = await asyncio.to_thread(self._work, request, record, game,
-                                                    token, now)
+            if self._offload is not None and GAMES.get(game.slug) is game:
+                vouched = self._vouched(record)
+                job = Job(request=request, record=record, token=token, now=now,
+                          vouched=vouched)
+                pinned, ready = await self._offload(work_out, job, record.id)
+                if not vouched:  # the worker found it sound
+                    self._vouch((record.id, record.version, hash(record.state_json)))
+            else:
+                pinned, ready = await asyncio.to_thread(self._work, request, record, game,
+                                                        token, now)
         except StaleToken:
             raise await self.expired(record, request.offered_at) from None
         return Prepared(request=request, record=record, game=game, token=pinned, ready=ready)
@@ -319,3 +332,44 @@ def _restored(snapshot: str, game: Game) -> tuple[State, str]:
     """The state an undo goes back to, read and written again as the store keeps states."""
     state = loads(snapshot, game)
     return state, dumps(state)
+
+
+# --------------------------------------------------------------------------- in a worker
+
+
+@dataclass(frozen=True, kw_only=True)
+class Job:
+    """A move to work out in a worker process (:func:`work_out`): the request, the game as
+    it was read, the token it is tied to, the time, and whether the bot already found its
+    stored state sound (else the worker checks it, as :meth:`TablesBase._state` does)."""
+
+    request: MoveRequest
+    record: GameRecord
+    token: str | int | None
+    now: float
+    vouched: bool
+
+
+class _NoStore:
+    """The store of the tables a worker process works moves out with: it reaches no
+    database, so any use of it is a mistake."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"a worker process has no game database (asked for {name})")
+
+
+@cache
+def _worker_moves() -> Moves:
+    """This worker process's tables: the registered games, no database, AI seats thinking
+    here."""
+    return Moves(cast(Store, _NoStore()))
+
+
+def work_out(job: Job) -> tuple[str | int | None, Ready]:
+    """In a worker process: what :meth:`Moves._work` gives for ``job``, or the refusal it
+    raises (pickled back to the bot)."""
+    moves = _worker_moves()
+    record = job.record
+    if job.vouched:
+        moves._vouch((record.id, record.version, hash(record.state_json)))
+    return moves._work(job.request, record, moves.game(record.game), job.token, job.now)
