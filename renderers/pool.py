@@ -139,10 +139,12 @@ HOME_SLACK = 1
 #: each job's 4-byte header (a board's view is 1-10 KB).
 UNANSWERED_BYTES = 48 * 1024
 #: The most jobs sent to one worker and not yet answered: the one it works on and the
-#: next, so that it never waits for the bot between jobs. The others wait in the bot's
-#: process, where an urgent job (a move worked out, an AI seat's choice) goes before the
-#: pictures: it holds up its move's board and a slot of the moves at once.
-IN_FLIGHT = 2
+#: next two, so that it does not wait for the bot between jobs while the bot's reader
+#: thread waits its turn at the interpreter lock (2 left it idle at times, 3 and 4 did
+#: not). The others wait in the bot's process, where an urgent job (a move worked out, an
+#: AI seat's choice) goes before the pictures: it holds up its move's board and a slot of
+#: the moves at once.
+IN_FLIGHT = 3
 
 
 def pick(waiting: list[int], key: int | None) -> int:
