@@ -370,3 +370,15 @@ def test_every_movement_ends_with_every_candy_in_exactly_one_place(played, candi
     # The same floor moves the same way.
     again = run(SIDE, tiles, start)
     assert [s.to_json() for s in again.steps] == [s.to_json() for s in story.steps]
+
+
+@given(st.dictionaries(st.sampled_from(CELLS), st.sampled_from(ICON_KINDS), max_size=25),
+       st.lists(st.tuples(st.sampled_from(CELLS), st.sampled_from(ct.candy_order())),
+                max_size=22, unique_by=lambda t: t[0]))
+def test_a_movement_played_without_its_story_ends_and_ships_the_same(played, candies):
+    """The AI's forecasts play movements without narrating them: the same candies end on
+    the same spaces and leave for the same crates, in the same order."""
+    tiles = floor_tiles({ct.cell_name(c): k for c, k in played.items()})
+    start = [(f"c{i}", kind, where) for i, (where, kind) in enumerate(candies)]
+    told, quiet = run(SIDE, tiles, start), run(SIDE, tiles, start, narrate=False)
+    assert (quiet.final, quiet.arrivals, quiet.steps) == (told.final, told.arrivals, [])

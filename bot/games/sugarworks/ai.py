@@ -129,7 +129,7 @@ def forecast(model: Model, tiles: dict[ct.Cell, Tile],
     shipping = 0.0
     for _, kind in lost:
         _add(pools[ct.LOST], kind, 1.0)
-    story = run(model.side, tiles, candies)
+    story = run(model.side, tiles, candies, narrate=False)
     types = story.types
     for candy, where in story.arrivals:
         _add(pools[where], types[candy], 1.0)
@@ -184,7 +184,7 @@ def factory_value(model: Model, notation: str,
         assert target is not None
         tiles = dict(tiles)
         tiles[target] = (tile.centre, tile.corner)
-        floor = Floor(model.side, tiles, candies)
+        floor = Floor(model.side, tiles, candies, narrate=False)
         if floor.eat_on_placement(target):
             lost = [(c, t) for c, t, cell in candies if cell == target]
             candies = [c for c in candies if c[2] != target]
