@@ -685,12 +685,6 @@ def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
             if "number" in a and not a["done"] and (a["bears"] or a["sugar"] or a["honey"])]
 
 
-def _meadows_height(view: dict[str, Any]) -> int:
-    rows = _meadow_rows(view)
-    columns = _meadow_columns(rows, table_of(view).colours)
-    return 40 + ROW_H * math.ceil(len(rows) / columns) if rows else 0
-
-
 def _meadow_columns(rows: list[dict[str, Any]], players: tuple[str, ...]) -> int:
     """Two columns when every meadow's line fits half the width, else one."""
     half = (WIDTH - 2 * MARGIN) // 2 - 8
@@ -721,17 +715,19 @@ def _meadow_words(area: dict[str, Any], players: tuple[str, ...]) -> list[str]:
     return words
 
 
-def _meadows(image: Image.Image, draw: ImageDraw.ImageDraw, rows: list[dict[str, Any]],
-             players: tuple[str, ...], feeding: int | None) -> None:
-    """Each meadow still in play: its tag, every player's bears on it, the cubes to share."""
+def _meadows_title(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
     stamp_text(image, (MARGIN, 6), "Meadows in play: bears by player, cubes to share", 24,
                INK, True)
-    y = 40
-    columns = _meadow_columns(rows, players)
+
+
+def _meadow_row(image: Image.Image, draw: ImageDraw.ImageDraw, areas: list[dict[str, Any]],
+                columns: int, players: tuple[str, ...], feeding: int | None) -> None:
+    """One row of the meadows still in play (one or two of them): each one's tag, every
+    player's bears on it, the cubes to share."""
     column = (WIDTH - 2 * MARGIN) // columns
-    for n, area in enumerate(rows):
-        x = MARGIN + (n % columns) * column
-        cy = y + (n // columns) * ROW_H + ROW_H // 2
+    cy = ROW_H // 2
+    for n, area in enumerate(areas):
+        x = MARGIN + n * column
         _tag(image, draw, x + 34, cy, _meadow_tag(area["number"]), READABLE, False,
              area["id"] == feeding)
         px = x + 80
@@ -745,6 +741,18 @@ def _meadows(image: Image.Image, draw: ImageDraw.ImageDraw, rows: list[dict[str,
             stamp_text(image, (px, cy), word, READABLE, INK if word[0] == "·" else MUTED,
                        anchor="lm")
             px += text_size(word, READABLE)[0] + 12
+
+
+def _meadow_strips(view: dict[str, Any], players: tuple[str, ...]) -> list[Strip]:
+    """The meadows still in play, a strip a row: a move changes one or two of them."""
+    rows = _meadow_rows(view)
+    if not rows:
+        return []
+    columns = _meadow_columns(rows, players)
+    feeding = (view.get("feeding") or {}).get("area")
+    return [Strip(40, _meadows_title),
+            *(Strip(ROW_H, _meadow_row, (rows[n:n + columns], columns, players, feeding))
+              for n in range(0, len(rows), columns))]
 
 
 KEY_H = 120
@@ -860,10 +868,7 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
                     (_header(view, table), view["seats"], view.get("routes") or [], zoom),
                     kept=False),
               Strip(round(map_h), _map, (view, geo.size, geo.ox, geo.oy), kept=False)]
-    rows = _meadow_rows(view)
-    if rows:
-        strips.append(Strip(_meadows_height(view), _meadows,
-                            (rows, table.colours, (view.get("feeding") or {}).get("area"))))
+    strips += _meadow_strips(view, table.colours)
     strips += [Strip(40, _bears, (_bear_line(view, table),)),
                Strip(40, _supply, (view["deck"], view["supply"])),
                Strip(KEY_H - 80, _pieces)]
