@@ -129,3 +129,21 @@ def test_every_refusal_and_game_error_crosses_to_another_process_whole():
         again = pickle.loads(pickle.dumps(error))
         assert type(again) is type(error) and str(again) == str(error)
         assert vars(again) == vars(error) and again.args == error.args
+
+
+async def test_with_its_workers_gone_the_pool_works_moves_out_in_the_bots_process(tmp_path):
+    closed = PooledRenderer(workers=1)
+    assert closed.start()
+    closed.close()  # as after a second break: the lanes are in-process from then on
+    store = await Store.open(tmp_path / "tables.db")
+    try:
+        clock = Clock()
+        away, here = (Tables(store, GAMES, clock, offload=closed.offload),
+                      Tables(store, GAMES, clock))
+        await started(away, "kingdoms-candy-monsters")
+        record = await away.store.open_game(CHANNEL)
+        state = loads(record.state_json or "", GAMES["kingdoms-candy-monsters"])
+        move = _request(GAMES["kingdoms-candy-monsters"].ai_action(state, 0).notation)
+        assert (await away.prepare(move)).ready == (await here.prepare(move)).ready
+    finally:
+        await store.close()
