@@ -323,8 +323,9 @@ def bench_play(slug: str, samples: int,
                renderer: Renderer | None = None) -> dict[str, Any]:
     """Whole /play moves one after another in one channel (two humans and an AI seat),
     through the real bot on an offline Discord: pictures drawn in-process, each stage's
-    CPU measured; or with ``renderer`` (the render pool), drawn by it and the AI seat
-    thinking in its workers, as ``candybot run`` has them, and no stages measured.
+    CPU measured; or with ``renderer`` (the render pool), moves worked out (the AI seat's
+    replies with them) and pictures drawn in its workers, as ``candybot run`` has them,
+    and no stages measured.
 
     ``between`` (the chess board) is timed after each move, so that both figures
     see the same machine: a busy moment slows them alike and their ratio holds.
@@ -879,7 +880,7 @@ def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
           f"PNG median {f['png_kb']['median']:.0f} KB")
     if "as_run" in f:
         run = f["as_run"]
-        print(f"  whole /play, as `candybot run` has it (pictures and AI in the workers): "
+        print(f"  whole /play, as `candybot run` has it (moves, AI and pictures in the workers): "
               f"board {_ms(run['play_ms'])}; acknowledged {_ms(run['ack_ms'])}"
               + (f"; movement GIF {_ms(run['movement_ms'])}" if "movement_ms" in run else ""))
         if "with_ai" in run:
