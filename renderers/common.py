@@ -928,7 +928,7 @@ def strips_png(width: int, strips: Sequence[Strip], palette: Image.Image) -> byt
     2 GB a second).
     """
     colours = palette.getpalette() or [0, 0, 0]
-    tint = tuple(colours)
+    tint = bytes(colours)  # hashed once (bytes keep their hash), for every strip's key
     bands = []
     for strip in strips:
         key = (tint, *strip.key(width)) if strip.kept else None
