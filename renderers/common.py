@@ -12,9 +12,9 @@
   real games made and played by the game's own rules.
 - PNG: mapped onto that palette and written with ISA-L.
 - Strips: a picture is a stack of strips as wide as itself, each drawn from its own
-  arguments alone and kept, compressed, by them (:func:`strips_png`): a part of the
-  table no move changed (a hideout, a player's panel, a market) is copied from the last
-  picture that had it instead of being drawn, mapped and compressed again.
+  arguments alone and kept, mapped onto the palette, by them (:func:`strips_png`): a
+  part of the table no move changed (a hideout, a player's panel, a market) is copied
+  from the last picture that had it instead of being drawn and mapped again.
 
 One module, not a package: the tests that check every seat mark's colour replace
 :func:`seat_mark` here and rely on badges and headers calling it by that name.
@@ -812,10 +812,10 @@ class Strip:
     palette (and compressed while kept), by what drew them, the painter and its arguments:
     a strip whose arguments did not change since any earlier picture (a hideout nobody
     touched, a market nobody bought from) is neither drawn nor mapped onto the palette
-    again. So ``paint`` must be
-    a function of the module's own (not a lambda, a closure or a method, which could read
-    what the key does not hold), and ``args`` must hold everything it draws: scalars,
-    tuples, frozen dataclasses of those, and JSON (a dict or list of a view's parts).
+    again. So ``paint`` must be a function of the module's own (not a lambda, a closure or
+    a method, which could read what the key does not hold), and ``args`` must hold
+    everything it draws: scalars, tuples, frozen dataclasses of those, and JSON (a dict or
+    list of a view's parts; written out as JSON, a tuple and a list are the same key).
 
     A strip that changes with every move (a map a card is laid on) is not ``kept``: it is
     drawn every time, and its arguments are not written out as a key.

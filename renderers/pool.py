@@ -622,4 +622,3 @@ class PooledRenderer:
             self._lanes = {NOW: None, LATER: None}
         for workers in lanes:
             workers.shutdown(wait=True, cancel_futures=True)
-

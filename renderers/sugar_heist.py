@@ -82,10 +82,9 @@ HEIST_H, HEIST_MOD_H = 540, 640
 #: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
 READABLE = 24
 LINE = 30
-#: One hideout per row, so that its three rooms' cards can be read on a phone.
-HIDEOUT_COLS = 1
+#: One hideout per row (a strip each), so that its three rooms' cards read on a phone.
 HIDEOUT_GAP = 12
-HIDEOUT_W = (WIDTH - 2 * MARGIN - HIDEOUT_GAP * (HIDEOUT_COLS - 1)) // HIDEOUT_COLS
+HIDEOUT_W = WIDTH - 2 * MARGIN
 MOD_H, ENCOUNTER_H = 70, 190
 HIDEOUT_H = 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10 + 44
 ROOM_GAP = 8

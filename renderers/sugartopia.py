@@ -630,8 +630,8 @@ def _header(view: dict[str, Any], table: Table) -> Header:
     return header(view, WIDTH - 2 * MARGIN, what=_what(view, table))
 
 
-def _header_height(view: dict[str, Any], table: Table, zoom: str | None) -> int:
-    return 16 + _header(view, table).height + 10 + CHIP_H + 8 + (40 if zoom else 0)
+def _heading_height(head: Header, zoom: str | None) -> int:
+    return 16 + head.height + 10 + CHIP_H + 8 + (40 if zoom else 0)
 
 
 def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header,
@@ -864,8 +864,9 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     geo, map_h = Geometry.fitted(cells, WIDTH, ZOOM_MAP_H if zoom else MAX_MAP_H,
                                  ZOOM_HEX if zoom else MAX_HEX, edge)
     # The header and the map change with every move: drawn each time, never kept.
-    strips = [Strip(_header_height(view, table, zoom), _heading,
-                    (_header(view, table), view["seats"], view.get("routes") or [], zoom),
+    head = _header(view, table)
+    strips = [Strip(_heading_height(head, zoom), _heading,
+                    (head, view["seats"], view.get("routes") or [], zoom),
                     kept=False),
               Strip(round(map_h), _map, (view, geo.size, geo.ox, geo.oy), kept=False)]
     strips += _meadow_strips(view, table.colours)

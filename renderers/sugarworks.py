@@ -851,14 +851,6 @@ def _movement_text(movement: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- whole pictures
 
 
-def _height(view: dict[str, Any]) -> int:
-    floor_bottom = BY + view["board"]["height"] * CELL
-    height = floor_bottom + 40 + 58 + 16 + 52 + 36 + 146 + 120 + 34 + 64 * len(view["seats"]) + 16
-    if view.get("hand"):
-        height += 34 + 112 + 96 * math.ceil(len(view["hand"]["tiles"]) / 2) + 8
-    return height
-
-
 #: Where the floor's strip begins: under the tallest header, above the column letters.
 FLOOR_TOP = BY - 30
 
@@ -893,7 +885,7 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     if view.get("hand"):
         name = table.names[table.viewer] if table.viewer is not None else "Your"
         strips.append(Strip(_hand_height(view["hand"]), _hand, (name, view["hand"])))
-    strips.append(Strip(_height(view) - sum(strip.height for strip in strips), blank))
+    strips.append(Strip(16, blank))  # the bottom margin
     return strips
 
 
