@@ -1,5 +1,6 @@
 """The ``candybot`` command line: run, sync, check, backup, restore, health, demo, replay,
-bench."""
+bench,
+pictures."""
 
 from __future__ import annotations
 
@@ -79,6 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--pace", type=int, default=None, metavar="N",
                        help="with --burst: the bot's requests a second (0: no pacing, discord.py "
                             "alone; default: CANDYBOT_REQUESTS_PER_SECOND's default)")
+
+    pictures = sub.add_parser("pictures", help="measure every game's public boards as a phone "
+                                               "shows them (height over width, text sizes "
+                                               "at 400 px wide); exit 0 if all meet the "
+                                               "targets")
+    pictures.add_argument("--game", action="append", default=None, metavar="SLUG",
+                          help="measure this game only (repeat for several; default: every "
+                               "game)")
+    pictures.add_argument("--seed", type=int, default=1, help="seed of the measured games")
+    pictures.add_argument("--json", action="store_true", help="print one machine-readable line")
     return parser
 
 
@@ -158,6 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                      channels=args.channels, rounds=args.rounds, ai_games=args.ai_games,
                      db=args.db, replays=args.replays, burst=args.burst,
                      burst_channels=args.burst_channels, pace=args.pace)
+    if args.command == "pictures":
+        from tools.pictures import pictures
+
+        return pictures(args.game, as_json=args.json, seed=args.seed)
     raise AssertionError(args.command)
 
 
