@@ -492,8 +492,8 @@ class Header:
     """Who is to act or how the game ended, the same in every game's picture and drawn from
     the view's envelope alone (:class:`Table`).
 
-    Top to bottom: the game's title line with the move number on its right (when
-    given a title); a banner in the colour of the seat to act with its mark on a
+    Top to bottom: the game's title line with its stage and the move number on its
+    right (when given a title); a banner in the colour of the seat to act with its mark on a
     white disc and "Ana to play" ("Waiting for" and every deciding seat's mark and
     name, ticked once answered, when several decide at once; gold with the
     winners' marks once over); under it what the seat is to do, in the game's own
@@ -506,6 +506,9 @@ class Header:
     lines: tuple[str, ...]
     size: int
     move: bool
+    #: The game's clock in its own words, right of the title before the move ("round 3
+    #: of 5", "bag: 30 candies"); empty for none.
+    stage: str = ""
 
     @property
     def leading(self) -> int:
@@ -518,7 +521,8 @@ class Header:
     def draw(self, image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> int:
         """Draw at ``(x, y)``; returns the y under the header."""
         table, width, top = self.table, self.width, y
-        move = f"move {table.move}" if self.move else ""
+        move = " · ".join(part for part in (self.stage, f"move {table.move}" if self.move
+                                            else "") if part)
         move_w = text_size(move, self.size)[0] + 16 if move else 0
         if self.title:
             stamp_text(image, (x, y + 4), self.title, TITLE, INK, True,
@@ -617,6 +621,274 @@ def header(view: Mapping[str, Any], width: int, *, title: str = "", what: str = 
     else:
         lines = wrap(what, size, width, limit=what_lines) if what else []
     return Header(table, width, title, tuple(lines), size, move)
+
+
+# --------------------------------------------------------------------------- the phone frame
+
+#: The width of a picture in the phone frame. Discord shows a picture about
+#: :data:`PHONE_WIDTH` px wide on a phone, so every size here is twice what a phone shows.
+FRAME_W = 800
+PHONE_WIDTH = 400
+#: The tallest a picture may be: 1.6 times its width, so that a phone shows it whole.
+FRAME_MAX_H = FRAME_W * 16 // 10
+FRAME_MARGIN = 12
+#: Text sizes in the frame (px in the picture, half on a phone). Running text is
+#: :data:`TEXT_PX` (12 px on a phone, the median aimed at); nothing is under :data:`SMALL_PX`
+#: (10 px on a phone).
+TEXT_PX = 24
+SMALL_PX = 20
+NAME_PX = 26
+LARGE_PX = 30
+#: The last move's outline: amber on an ink rim, which stands out on any fill.
+LAST_MOVE: Colour = (255, 176, 0)
+#: A legend's icons are drawn in a square this wide, centred on their spot.
+KEY_ICON = 36
+KEY_ROW = 44
+
+
+#: The frame's header is always this many lines of what to do (or of the result) under
+#: its banner, so that the board under it never moves from one picture to the next.
+HEADER_LINES = 2
+#: The height of the frame's header strip (:func:`header_strip`).
+HEADER_H = FRAME_MARGIN + header_height(True, HEADER_LINES, TEXT_PX)
+
+
+def header_strip(view: Mapping[str, Any], title: str, *, stage: str = "",
+                 what: str = "") -> Strip:
+    """The frame's header, the top strip of every picture in the frame, :data:`HEADER_H`
+    tall: the game's ``title`` with its ``stage`` ("round 3 of 5") and the move on the
+    right, the banner of whose turn it is (or how it ended), and ``what`` the seats to act
+    are to do (once over: the result's summary), on at most :data:`HEADER_LINES` lines of
+    :data:`TEXT_PX`."""
+    head = dataclasses.replace(
+        header(view, FRAME_W - 2 * FRAME_MARGIN, title=title, what=what, size=TEXT_PX,
+               what_lines=HEADER_LINES, summary_lines=HEADER_LINES), stage=stage)
+    return Strip(HEADER_H, _paint_header, (head,))
+
+
+def _paint_header(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header) -> None:
+    head.draw(image, draw, FRAME_MARGIN, FRAME_MARGIN)
+
+
+def last_move_mark(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+                   width: int = 6, radius: int = 10) -> None:
+    """The last move's mark round ``box`` (a cell, a card, a room): a thick amber outline
+    on an ink rim, drawn inside the box. Its legend entry is :func:`last_move_key`."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, outline=INK, width=width + 4)
+    draw.rounded_rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), radius=max(1, radius - 2),
+                           outline=LAST_MOVE, width=width)
+
+
+# --------------------------------------------------------------------------- the legend
+
+
+@dataclass(frozen=True)
+class Key:
+    """One entry of a picture's legend: ``icon(image, draw, cx, cy, *args)`` draws the
+    mark or colour as the picture uses it, centred in a :data:`KEY_ICON` square, and
+    ``label`` says what it means in the game's words.
+
+    A picture declares a key for every colour and mark it draws (and only those), and
+    :func:`legend` lays them out. ``icon`` is a module's function, like a strip's
+    painter: the legend is kept by its keys alone.
+    """
+
+    label: str
+    icon: Callable[..., None]
+    args: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        _must_be_a_module_function(self.icon, "a key's icon")
+
+
+def key_swatch(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+               fill: Colour, outline: Colour = INK) -> None:
+    """A legend icon: a square of a flat colour."""
+    h = KEY_ICON // 2 - 4
+    draw.rounded_rectangle((cx - h, cy - h, cx + h, cy + h), radius=5, fill=fill,
+                           outline=outline, width=2)
+
+
+def key_seat(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int,
+             colours: Sequence[str] = STANDARD_SEATS) -> None:
+    """A legend icon: a seat's mark in its colour."""
+    seat_mark(draw, seat, cx, cy, KEY_ICON // 2 - 6, colours)
+
+
+def key_last_move(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: the last move's outline (:func:`last_move_mark`)."""
+    h = KEY_ICON // 2 - 1
+    last_move_mark(draw, (cx - h, cy - h, cx + h, cy + h), width=4, radius=6)
+
+
+def key_arrow(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+              fill: Colour) -> None:
+    """A legend icon: a short arrow pointing down, as arrows on a board do."""
+    arrow(draw, (cx, cy - KEY_ICON / 2 + 2), (cx, cy + KEY_ICON / 2 - 2), fill, width=7,
+          head=14)
+
+
+def key_badge(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str,
+              fill: Colour) -> None:
+    """A legend icon: a numbered disc (:func:`badge`)."""
+    badge(draw, (cx, cy), text, fill, radius=KEY_ICON // 2 - 2)
+
+
+def last_move_key(table: Table, seat: int, what: str) -> Key:
+    """The legend entry of :func:`last_move_mark`: "last move: Bo swapped c3 d3"."""
+    return Key(f"last move: {table.names[seat]} {what}", key_last_move)
+
+
+def _key_places(keys: Sequence[Key], width: int) -> tuple[list[tuple[int, int, str]], int]:
+    """Where each key goes (the centre of its icon, from the top left corner of the
+    keys, and its label cut to fit) when they flow left to right in rows of
+    :data:`KEY_ROW` within ``width``; and the height of the rows."""
+    places: list[tuple[int, int, str]] = []
+    x, row = 0, 0
+    for key in keys:
+        label = shorten(key.label, TEXT_PX, width - KEY_ICON - 8)
+        needs = KEY_ICON + 8 + text_size(label, TEXT_PX)[0]
+        if x > 0 and x + needs > width:
+            x, row = 0, row + 1
+        places.append((x + KEY_ICON // 2, row * KEY_ROW + KEY_ROW // 2, label))
+        x += needs + 26
+    return places, (row + 1) * KEY_ROW if keys else 0
+
+
+def keys_height(keys: Sequence[Key], width: int) -> int:
+    """How tall :func:`draw_keys` lays ``keys`` out within ``width``."""
+    return _key_places(keys, width)[1]
+
+
+def draw_keys(image: Image.Image, draw: ImageDraw.ImageDraw, keys: Sequence[Key], x: int,
+              y: int, width: int) -> int:
+    """Every key's icon and label from ``(x, y)``, flowing in rows within ``width`` (in a
+    narrow column, one a row); returns the y under them."""
+    places, height = _key_places(keys, width)
+    for key, (cx, cy, label) in zip(keys, places, strict=True):
+        key.icon(image, draw, x + cx, y + cy, *key.args)
+        stamp_text(image, (x + cx + KEY_ICON // 2 + 8, y + cy), label, TEXT_PX, INK,
+                   anchor="lm")
+    return y + height
+
+
+def legend(keys: Sequence[Key], width: int = FRAME_W) -> Strip:
+    """The legend strip: every key's icon and label flowing in rows (:func:`draw_keys`),
+    under a thin rule. A mark declared twice is explained once."""
+    keys = tuple(dict.fromkeys(keys))
+    return Strip(keys_height(keys, width - 2 * FRAME_MARGIN) + 16, _paint_legend, (keys,))
+
+
+def _paint_legend(image: Image.Image, draw: ImageDraw.ImageDraw,
+                  keys: tuple[Key, ...]) -> None:
+    draw.line((FRAME_MARGIN, 3, image.width - FRAME_MARGIN, 3), fill=PANEL_EDGE, width=2)
+    draw_keys(image, draw, keys, FRAME_MARGIN, 10, image.width - 2 * FRAME_MARGIN)
+
+
+# --------------------------------------------------------------------------- the final ranking
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A seat's standing once the game is over, as its rules rank it: ``values`` are what
+    the rules compare, in their order, higher first (the score, then each tie-break), and
+    ``shown`` is the score as the ranking says it ("5/6 · 12 kept")."""
+
+    seat: int
+    values: tuple[int, ...]
+    shown: str
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+
+def tie_break_words(table: Table, standings: Mapping[int, Standing],
+                    criteria: Sequence[str]) -> dict[int, str]:
+    """Why seats stand where they do when the scores alone do not say, in words, by seat:
+    on the first seat of a shared place, "tied with Bo and Cy on candies toward the
+    objective and candies kept"; on a seat that a tie-break put below the seat above it,
+    "level with Ana on candies toward the objective; behind on candies kept, 9 to 10".
+    ``criteria`` name the values of the standings, in the rules' order."""
+    words: dict[int, str] = {}
+    above: int | None = None
+    for group in table.ranking or ():
+        seat = group[0]
+        if len(group) > 1:
+            words[seat] = (f"tied with {listing([table.names[s] for s in group[1:]])} on "
+                           f"{listing(list(criteria))}")
+        elif above is not None and seat in standings and above in standings:
+            mine, theirs = standings[seat].values, standings[above].values
+            k = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b),
+                     None)
+            if k:
+                words[seat] = (f"level with {table.names[above]} on "
+                               f"{listing(list(criteria[:k]))}; behind on {criteria[k]}, "
+                               f"{mine[k]} to {theirs[k]}")
+        above = group[-1]
+    return words
+
+
+#: A ranking row: its first line's height, each line of words under it, and where the
+#: names and words begin (right of the widest place and the mark).
+RANK_ROW = 44
+RANK_LINE = 29
+RANK_INDENT = 12 + max(text_size(o, NAME_PX, True)[0] for o in ORDINALS) + 12 + 32
+
+
+def _ranking_rows(table: Table, standings: Mapping[int, Standing], criteria: Sequence[str],
+                  width: int) -> list[tuple[int, list[str]]]:
+    """Each ranked seat and the lines of its tie-break words, wrapped to fit its row."""
+    words = tie_break_words(table, standings, criteria)
+    room = width - 2 * FRAME_MARGIN - RANK_INDENT - 12
+    return [(seat, wrap(words[seat], TEXT_PX, room, limit=2) if seat in words else [])
+            for seat in table.order()]
+
+
+def ranking_strip(table: Table, standings: Sequence[Standing], criteria: Sequence[str],
+                  width: int = FRAME_W) -> Strip:
+    """The final ranking: "Final ranking, by …" (the rules' order of ``criteria``), then
+    one row a seat, best first: its place (shared by tied seats), mark, name and score,
+    and under it in words why it stands below the seat above when the scores do not say
+    (:func:`tie_break_words`)."""
+    by_seat = {s.seat: s for s in standings}
+    rows = _ranking_rows(table, by_seat, criteria, width)
+    height = 44 + sum(RANK_ROW + RANK_LINE * len(lines) for _, lines in rows) + 8
+    return Strip(height, _paint_ranking, (table, tuple(standings), tuple(criteria)))
+
+
+def _paint_ranking(image: Image.Image, draw: ImageDraw.ImageDraw, table: Table,
+                   standings: tuple[Standing, ...], criteria: tuple[str, ...]) -> None:
+    by_seat = {s.seat: s for s in standings}
+    x, right = FRAME_MARGIN, image.width - FRAME_MARGIN
+    lead = "Final ranking"
+    stamp_text(image, (x, 22), lead, NAME_PX, INK, True, "lm")
+    by = "by " + ", then ".join(criteria)
+    lead_w = text_size(lead, NAME_PX, True)[0] + 12
+    stamp_text(image, (x + lead_w, 22), by, TEXT_PX, MUTED, anchor="lm",
+               width=right - x - lead_w)
+    places = table.places()
+    y = 44
+    for seat, lines in _ranking_rows(table, by_seat, criteria, image.width):
+        height = RANK_ROW + RANK_LINE * len(lines)
+        fill = GOLD if places.get(seat) == 0 else PANEL
+        panel(draw, (x, y, right, y + height - 6), fill=fill, outline=table.rgb(seat),
+              radius=10, width=3)
+        mid = y + RANK_ROW // 2 - 3
+        place = ORDINALS[min(places.get(seat, 0), len(ORDINALS) - 1)]
+        stamp_text(image, (x + 12, mid), place, NAME_PX, INK, True, "lm")
+        mx = x + RANK_INDENT - 32
+        table.mark(draw, seat, mx + 12, mid, 12)
+        shown = by_seat[seat].shown if seat in by_seat else ""
+        shown_w = text_size(shown, NAME_PX, True)[0]
+        stamp_text(image, (right - 12, mid), shown, NAME_PX, INK, True, "rm")
+        stamp_text(image, (mx + 32, mid), table.label(seat), NAME_PX, INK, True, "lm",
+                   width=right - 24 - shown_w - mx - 32)
+        ly = y + RANK_ROW - 6
+        for line in lines:
+            stamp_text(image, (mx + 32, ly + RANK_LINE // 2 - 2), line, TEXT_PX, INK, anchor="lm")
+            ly += RANK_LINE
+        y += height
 
 
 # --------------------------------------------------------------------------- palettes
@@ -828,11 +1100,7 @@ class Strip:
     kept: bool = True
 
     def __post_init__(self) -> None:
-        paint = self.paint
-        if "<" in paint.__qualname__ or getattr(paint, "__closure__", None) \
-                or hasattr(paint, "__self__"):
-            raise ValueError(f"a strip's painter must be a module's function, not "
-                             f"{paint.__qualname__}: the strip is kept by its arguments alone")
+        _must_be_a_module_function(self.paint, "a strip's painter")
 
     def draw(self, width: int) -> Image.Image:
         """The strip alone, in full colour."""
@@ -847,12 +1115,25 @@ class Strip:
                 self.ground, json.dumps(self.args, separators=(",", ":"), default=_written))
 
 
+def _must_be_a_module_function(function: Callable[..., Any], what: str) -> None:
+    """Refuse a lambda, closure or method as ``what``: it could read what a strip's key does
+    not hold, so a strip kept by its key would be wrong."""
+    if "<" in function.__qualname__ or getattr(function, "__closure__", None) \
+            or hasattr(function, "__self__"):
+        raise ValueError(f"{what} must be a module's function, not {function.__qualname__}: "
+                         f"the strip is kept by its arguments alone")
+
+
 def _written(value: Any) -> Any:
-    """A frozen dataclass as JSON (its class and fields), for a strip's key."""
+    """A frozen dataclass as JSON (its class and fields), and a module's function as its
+    module and name, for a strip's key."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type) \
             and value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
         return [type(value).__qualname__,
                 *(getattr(value, f.name) for f in dataclasses.fields(value))]
+    if callable(value) and hasattr(value, "__module__") and hasattr(value, "__qualname__"):
+        _must_be_a_module_function(value, "a function in a strip's arguments")
+        return f"{value.__module__}.{value.__qualname__}"
     raise TypeError(f"a strip's arguments cannot hold a {type(value).__name__}")
 
 

@@ -1,16 +1,18 @@
-"""Sugar Blast picture: the board with its seats and tilt, a key beside it, a panel below.
+"""Sugar Blast picture in the phone frame (:mod:`renderers.common`): 800 px wide, every
+text 20 px or more (10 px on a phone) and most of it 24 px.
 
-The picture is 1000 px wide so that Discord's phone width (about 400 px) shows
-it at 40%: the text a player reads (names, scores, kept candies, objective,
-what to do now) is 22-34 px here, 9-14 px on a phone. Seats are known by their
-mark (shape) as well as their colour, on the board's edges and in the panel.
+Top to bottom, each a strip: the shared header (whose turn, the bag, the move, what to
+do); the board with each seat's band on its own edge and, right of it, the candies'
+key and the objective card drawn as candies; the players (mark, name, tokens held,
+progress and kept candies), or once over the final ranking with its tie-breaks in
+words; the legend of the marks on the board (the last move, what was blasted, the tilt,
+the Blasts to choose from); and the power cards in play (once the game is over, only
+their tokens' names, in the legend).
 
 Each candy kind has its own silhouette as well as its own colour, so the board
 reads without colour vision and at phone size. Candies are drawn once per size
 at four times the resolution and scaled down (smooth edges), then pasted; the
-parts that never change (board frame, coordinates, legend) are drawn once too. The
-power cards' strip under the panel is kept while its tokens stay where they are
-(:class:`~renderers.common.Strip`).
+parts that never change (board frame, coordinates, candy key) are drawn once too.
 """
 
 from __future__ import annotations
@@ -24,31 +26,49 @@ from PIL import Image, ImageDraw
 
 from renderers.common import (
     END,
+    FRAME_MARGIN,
+    FRAME_W,
     GOLD,
+    HEADER_H,
     INK,
+    KEY_ICON,
+    LARGE_PX,
     MUTED,
     PANEL,
+    SMALL_PX,
+    TEXT_PX,
     WHITE,
     Colour,
+    Key,
     Sample,
+    Standing,
     Strip,
     Table,
     arrow,
     badge,
+    draw_keys,
     font,
-    header,
+    header_strip,
     ink_on,
+    key_arrow,
+    key_badge,
+    keys_height,
+    last_move_key,
+    last_move_mark,
+    legend,
     new_canvas,
     outlined_text,
     palette_of,
     panel,
     paste_at,
     paste_centred,
+    ranking_strip,
     real_views,
-    shorten,
+    seat_colour,
+    seat_mark,
+    seat_text_colour,
     smooth_sprite,
     stacked,
-    stamp_lines,
     stamp_text,
     strips_png,
     table_of,
@@ -57,28 +77,23 @@ from renderers.common import (
     wrap,
 )
 
-WIDTH = 1000
+WIDTH = FRAME_W
 SIZE = 6
-#: Texts that need not read at 400 px: the move counter (the message names the move).
-FINE_PRINT = (r"move \d+",)
-CELL = 96
+CELL = 70
 BOARD = CELL * SIZE
-MARGIN = 10
-GAP, BAND = 46, 40  # space between board and a seat's name band; the band's thickness
-BX = BY = MARGIN + BAND + GAP  # top-left corner of the board
-SIDE_X = BX + BOARD + GAP + BAND + 16  # the key column right of the board
-SIDE_W = WIDTH - SIDE_X - 12
-PANEL_Y = BY + BOARD + GAP + BAND + 14  # the panel below the board: two columns
-LEFT_X, COL_W = 14, 478
-RIGHT_X = WIDTH - 14 - COL_W
-PANEL_H = 350
-HEIGHT = PANEL_Y + PANEL_H + 12
-STRIP = 152  # the power cards' strip under the panel, when cards are in play
-ROW = 84  # one seat's row in the panel
-TEXT = 24  # the panel's running text
-LEADING = 31
+GAP, BAND = 32, 36  # space between board and a seat's name band; the band's thickness
+BX = FRAME_MARGIN + BAND + GAP  # the board's top-left corner in its strip
+BY = 6 + BAND + GAP
+#: The board strip's height, and where it begins in the picture (under the header).
+BOARD_H = BY + BOARD + GAP + BAND + 6
+BOARD_TOP = HEADER_H
+SIDE_X = BX + BOARD + GAP + BAND + 14  # the candies' key and the objective, right of it
+SIDE_W = WIDTH - FRAME_MARGIN - SIDE_X
+ROW = 86  # one player's card in the players' strip, two to a row
+COL_W = (WIDTH - 2 * FRAME_MARGIN - 12) // 2
 LETTERS = "abcdef"
-CANDY_RADIUS = 35
+CANDY_RADIUS = 26
+KEY_CANDY = 16  # a candy in a key or a player's card
 
 CANDY_COLOURS: dict[str, Colour] = {
     "marshmallow": (246, 170, 196),
@@ -90,8 +105,6 @@ CANDY_COLOURS: dict[str, Colour] = {
 }
 BLASTED: Colour = (255, 214, 224)
 BURST: Colour = (225, 30, 80)
-SWAPPED: Colour = (255, 184, 0)
-REPLACED: Colour = (0, 150, 210)
 #: Okabe-Ito hues again, but in an order that starts unlike the seat colours.
 CHOICE_COLOURS: tuple[Colour, ...] = ((0, 114, 178), (213, 94, 0), (0, 158, 115),
                                       (204, 121, 167), (86, 180, 233), (90, 90, 90))
@@ -102,11 +115,9 @@ FRAME_EDGE: Colour = (180, 150, 125)
 CARD: Colour = (255, 238, 214)
 CARD_EDGE: Colour = (235, 150, 40)
 ACTIVE_ROW: Colour = (255, 240, 200)
-WINNER_ROW: Colour = (255, 234, 160)
 CELL_EDGE: Colour = (215, 195, 175)
-BLAST_NAMES = {"three": "3 in a line", "four": "4 in a line", "big": "5+ in a line",
-               "mega": "Mega-Blast"}
-ORDINALS = ("1st", "2nd", "3rd", "4th")
+#: What each kind of last move did, as the legend says it.
+LAST_WORDS = {"swap": "swapped", "replaced": "drew and replaced", "taken": "took"}
 
 Cell = tuple[int, int]
 
@@ -322,7 +333,8 @@ def _cell_of(name: str) -> Cell:
 
 
 def cell_box(col: int, row: int) -> tuple[int, int, int, int]:
-    """Pixel box of a cell; row 0 (row "1") is at the bottom."""
+    """Pixel box of a cell in the board's strip (:data:`BOARD_TOP` down in the picture);
+    row 0 (row "1") is at the bottom."""
     x = BX + col * CELL
     y = BY + (SIZE - 1 - row) * CELL
     return (x, y, x + CELL, y + CELL)
@@ -383,6 +395,7 @@ def _cell_sprite(fill: Colour, blasted: bool, token: str | None, candy: str | No
 
 
 def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The candies and tokens on their cells, the last move's marks, the Blasts to choose."""
     last = view.get("last") or {}
     blasted = {tuple(c) for c in last.get("blasted") or []}
     power = view.get("power") or {}
@@ -399,36 +412,30 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         x0, y0, _, _ = cell_box(*_cell_of(name))
         paste_token(image, card_id, x0, y0, CELL)
     for col, row in blasted:
-        x0, y0, x1, _ = cell_box(col, row)
-        _burst(draw, x1 - 15, y0 + 15, 12)
+        _, y0, x1, _ = cell_box(col, row)
+        _burst(draw, x1 - 12, y0 + 12, 10)
     swap = [tuple(c) for c in last.get("swap") or []]
-    for col, row in swap:
-        x0, y0, x1, y1 = cell_box(col, row)
-        draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), radius=10, outline=SWAPPED,
-                               width=6)
+    moved = [*swap, *(tuple(last[k]) for k in ("replaced", "taken") if last.get(k))]
+    for col, row in moved:
+        last_move_mark(draw, cell_box(col, row))
     if len(swap) == 2:
         (ax, ay), (bx, by) = (cell_centre(*c) for c in swap)
         mx, my = (ax + bx) / 2, (ay + by) / 2
-        draw.ellipse((mx - 18, my - 18, mx + 18, my + 18), fill=SWAPPED, outline=INK, width=2)
-        draw.text((mx, my), "⇄" if ay == by else "⇅", font=font(26, True), fill=INK,
+        draw.ellipse((mx - 16, my - 16, mx + 16, my + 16), fill=WHITE, outline=INK, width=2)
+        draw.text((mx, my), "⇄" if ay == by else "⇅", font=font(24, True), fill=INK,
                   anchor="mm")
-    for key, colour in (("replaced", REPLACED), ("taken", TAKEN)):
-        if last.get(key):
-            x0, y0, x1, y1 = cell_box(*last[key])
-            draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), radius=10, outline=colour,
-                                   width=6)
     _draw_blast_choices(draw, view.get("choices", {}).get("blasts") or [])
 
 
 def _draw_blast_choices(draw: ImageDraw.ImageDraw, options: list[dict[str, Any]]) -> None:
-    """Outline each pending Blast in its own colour and inset, numbered as in the panel."""
+    """Outline each pending Blast in its own colour and inset, numbered in order."""
     for i, option in enumerate(options):
-        inset = 5 + 6 * (i % 4)
+        inset = 4 + 5 * (i % 4)
         for start, end in blast_runs((int(c), int(r)) for c, r in option["cells"]):
             x0, y0, _, _ = cell_box(min(start[0], end[0]), max(start[1], end[1]))
             _, _, x1, y1 = cell_box(max(start[0], end[0]), min(start[1], end[1]))
             draw.rounded_rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset),
-                                   radius=12, outline=CHOICE_COLOURS[i % len(CHOICE_COLOURS)],
+                                   radius=10, outline=CHOICE_COLOURS[i % len(CHOICE_COLOURS)],
                                    width=5)
     # Number badges go on top, on different cells where possible so that none hides another.
     taken: set[Cell] = set()
@@ -438,10 +445,9 @@ def _draw_blast_choices(draw: ImageDraw.ImageDraw, options: list[dict[str, Any]]
         spot = next((c for c in cells if c not in taken), cells[0])
         taken.add(spot)
         x0, y0, _, _ = cell_box(*spot)
-        inset = 5 + 6 * (i % 4)
-        badge(draw, (x0 + inset + 14, y0 + inset + 14), str(i + 1),
+        inset = 4 + 5 * (i % 4)
+        badge(draw, (x0 + inset + 16, y0 + inset + 16), str(i + 1),
               CHOICE_COLOURS[i % len(CHOICE_COLOURS)], radius=16)
-
 
 
 # --------------------------------------------------------------------------- seats on the board
@@ -449,28 +455,28 @@ def _draw_blast_choices(draw: ImageDraw.ImageDraw, options: list[dict[str, Any]]
 
 def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                 table: Table) -> None:
-    """Each player's mark and name along their own edge; the player to act gets a filled band."""
+    """Each player's mark and name along their own edge; the player to act gets a band in
+    their colour, with the candy they drew or the token they may discard at its end."""
     for seat, info in enumerate(view["seats"]):
         colour = table.rgb(seat)
         active = seat in table.acting
         won = seat in table.winners
         band = Image.new("RGB", (BOARD, BAND), colour if active else GOLD if won else PANEL)
         ImageDraw.Draw(band).rectangle((0, 0, BOARD - 1, BAND - 1), outline=colour, width=3)
-        name = shorten(table.names[seat], 24, 220, bold=True)
-        score = f"{info['progress']}/{info['needed']}"
+        room = BOARD - 40 - (BAND if active else 0)
         if active:
-            label = f"{name} to play · board tilts this way"
-            if text_size(label, 24, True)[0] > BOARD - 70:
-                label = with_ending(name, " to play", 24, BOARD - 70)
+            label = with_ending(table.names[seat], " to play", TEXT_PX, room)
         elif won:
-            label = f"{name} wins · {score}"
+            label = with_ending(table.names[seat], " wins", TEXT_PX, room)
         else:
-            label = f"{name}{' (AI)' if table.ais[seat] else ''} · {score}"
-        label = shorten(label, 24, BOARD - 70, bold=True)
-        left = (BOARD - 30 - text_size(label, 24, True)[0]) / 2
-        stamp_text(band, (left + 30, BAND / 2), label, 24,
+            label = with_ending(table.names[seat], f" · {info['progress']}/{info['needed']}",
+                                TEXT_PX, room)
+        left = (BOARD - 30 - text_size(label, TEXT_PX, True)[0]) / 2
+        stamp_text(band, (left + 30, BAND / 2), label, TEXT_PX,
                    ink_on(colour) if active else INK if won else table.text_rgb(seat), True,
                    "lm")
+        if active:
+            _band_choice(band, view)
         # The mark goes on after the band is turned, so that it stands upright on every side.
         along, across = round(left + 11), BAND // 2  # whole pixels: the same mark everywhere
         side = info["side"]
@@ -495,6 +501,22 @@ def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         _tilt_arrows(draw, view.get("tilt") or view["seats"][turn]["side"], table.rgb(turn))
 
 
+def _band_choice(band: Image.Image, view: dict[str, Any]) -> None:
+    """At the end of the band of the player to act: the candy drawn to replace one, or
+    the token a Sugar Rush discards, on a white disc."""
+    choices = view.get("choices") or {}
+    drawn = view.get("drawn") if view["phase"] == "replace" else None
+    card = choices.get("rush") if view["phase"] == "rush" else None
+    if not drawn and not card:
+        return
+    cx, cy = BOARD - BAND // 2 - 2, BAND // 2
+    ImageDraw.Draw(band).ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=WHITE)
+    if drawn:
+        paste_candy(band, drawn, cx, cy, 13)
+    elif card:
+        paste_token(band, card, cx - 14, cy - 14, 28)
+
+
 def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
     """Arrows from the board's edge toward the side it tilts to after a Blast."""
     for k in (1, 3, 5):
@@ -507,212 +529,56 @@ def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
             start, end = (BX - 4, t), (BX - GAP + 2, t)
         else:
             start, end = (BX + BOARD + 4, t), (BX + BOARD + GAP - 2, t)
-        arrow(draw, start, end, colour, width=9, head=20)
+        arrow(draw, start, end, colour, width=8, head=16)
 
 
-# --------------------------------------------------------------------------- the key column
+# --------------------------------------------------------------------------- the side column
 
 
-def _draw_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-               table: Table) -> None:
-    """Right of the board: the move, the bag, and what the last turn's marks mean."""
-    stamp_text(image, (SIDE_X, 56), f"move {table.move}", 22, MUTED)
-    stamp_text(image, (SIDE_X, 86), f"bag: {view['bag']} candies", 24, INK, True)
-    y = LAST_Y
-    last = view.get("last")
-    stamp_text(image, (SIDE_X, y), "Last turn", 24, INK, True)
-    y += 42
-    if not last:
-        stamp_text(image, (SIDE_X, y), "none yet", 24, MUTED, anchor="lm")
-        return
-    seat = last["seat"]
-    table.mark(draw, seat, SIDE_X + 12, y, 11)
-    stamp_text(image, (SIDE_X + 32, y), table.names[seat], 24, table.text_rgb(seat), True, "lm",
-               width=SIDE_W - 32)
-    marks = [(mark, label) for mark, label in (("swap", "swapped"), ("replaced", "replaced"),
-                                               ("taken", "taken"), ("blasted", "blasted"))
-             if last.get(mark)]
-    outlines = {"swap": SWAPPED, "replaced": REPLACED, "taken": TAKEN}
-    for mark, label in marks:
-        y += 40
-        x = SIDE_X
-        if mark == "blasted":
-            draw.rectangle((x, y - 14, x + 28, y + 14), fill=BLASTED, outline=FRAME_EDGE)
-            _burst(draw, x + 14, y, 11)
-        else:
-            draw.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=6, width=5,
-                                   outline=outlines[mark])
-        stamp_text(image, (x + 40, y), label, 24, INK, anchor="lm")
+def key_candy(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+              kind: str | None) -> None:
+    """A legend icon: a candy (``None``: the objective's "any kind" chip)."""
+    paste_candy(image, kind, cx, cy, KEY_CANDY)
 
 
-# --------------------------------------------------------------------------- the panel
+def _candy_keys(kinds: tuple[str, ...], any_kind: bool) -> tuple[Key, ...]:
+    """The candies' key: each kind by the name moves use (`keep corn`)."""
+    keys = [Key(kind, key_candy, (kind,)) for kind in kinds]
+    return (*keys, Key("any kind", key_candy, (None,))) if any_kind else tuple(keys)
 
 
-def _names(view: dict[str, Any]) -> dict[str, str]:
-    return view.get("names") or {}
-
-
-def _paragraph(image: Image.Image, y: int, text: str) -> int:
-    """``text`` wrapped to the left column from ``y``; returns the y below it."""
-    return stamp_lines(image, (LEFT_X, y), text, TEXT, COL_W, leading=LEADING) + 4
-
-
-def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 y: int) -> int:
-    """The shared header (whose turn, or the result and how it ended) and what the
-    player to act may do now."""
-    x, w = LEFT_X, COL_W
-    y = header(view, w, move=False).draw(image, draw, x, y)
-    if table_of(view).over:
-        return y
-    y += 10
-    phase = view["phase"]
-    choices = view.get("choices") or {}
-    names = _names(view)
-    if phase == "swap" and choices.get("draw"):
-        return _paragraph(image, y, "No swap makes a Blast: use a power token (see below), or "
-                          "type draw to draw a candy and replace one.")
-    if phase == "swap":
-        return _paragraph(image, y, "Swap two neighbouring candies to make a Blast of 3 or "
-                          "more in a line, e.g. swap c3 d3.")
-    if phase == "rush":
-        card = choices.get("rush") or "rush"
-        y = _paragraph(image, y, "The turn is over. Discard a token to play another turn "
-                       "at once, or end the turn:")
-        paste_token(image, card, x, y, 44)
-        stamp_text(image, (x + 56, y + 22), f"{card}  or  done", 26, INK, True, "lm")
-        return y + 52
-    if phase == "replace":
-        drawn = view.get("drawn")
-        y = _paragraph(image, y, "No swap makes a Blast, so this candy was drawn:")
-        if drawn:
-            paste_candy(image, drawn, x + 24, y + 20, 20)
-            stamp_text(image, (x + 56, y + 20), names.get(drawn, drawn), 26, INK, True, "lm")
-            y += 48
-        return _paragraph(image, y, "Put it in place of a candy of another kind: replace c3.")
-    if phase == "blast":
-        options = choices.get("blasts") or []
-        y = _paragraph(image, y, "Choose which Blast goes first:")
-        room = max(1, (PANEL_Y + PANEL_H - OBJECTIVE_MIN - 10 - y) // 38)
-        listed = options if len(options) <= room else options[:room - 1]
-        for i, option in enumerate(listed):
-            colour = CHOICE_COLOURS[i % len(CHOICE_COLOURS)]
-            badge(draw, (x + 16, y + 16), str(i + 1), colour, radius=16)
-            stamp_text(image, (x + 42, y + 16), option["notation"], TEXT, INK, True, "lm")
-            stamp_text(image, (x + w, y + 16), BLAST_NAMES.get(option["kind"], option["kind"]),
-                       22, MUTED, anchor="rm")
-            y += 38
-        if len(listed) < len(options):
-            stamp_text(image, (x, y + 16), f"and {len(options) - len(listed)} more, numbered "
-                       "on the board", 22, MUTED, anchor="lm")
-            y += 38
-        return y
-    if phase == "keep":
-        options = choices.get("keep") or []
-        example = f", e.g. keep {min(options, key=len)}" if options else ""
-        y = _paragraph(image, y, f"Keep one more candy{example}:")
-        cx = x  # the options flow left to right, as many to a line as fit
-        for kind in options:
-            width = 44 + text_size(kind, TEXT, True)[0]
-            if cx > x and cx + width > x + w:
-                cx, y = x, y + 40
-            paste_candy(image, kind, cx + 18, y + 18, 18)
-            stamp_text(image, (cx + 42, y + 18), kind, TEXT, INK, True, "lm")
-            cx += width + 24
-        return y + 40 if options else y
-    return y
-
-
-OBJECTIVE_MIN = 104  # the objective card without its text: its name and its candies
-
-
-def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, objective: dict[str, Any],
                     top: int) -> None:
-    """The objective card, from ``top`` to the panel's foot: name, text if room, candies."""
-    x, w = LEFT_X, COL_W
-    bottom = PANEL_Y + PANEL_H
-    objective = view["objective"]
+    """The objective card from ``top`` to the foot of the board's strip: its name, and what
+    it asks drawn as candies and counts (its sentence is in the alt text)."""
+    x, w, bottom = SIDE_X, SIDE_W, BOARD_H - 6
     panel(draw, (x, top, x + w, bottom), fill=CARD, outline=CARD_EDGE, width=3)
-    stamp_text(image, (x + 14, top + 12), f"Objective: {objective['name']}", 26, INK, True,
-               width=w - 28)
-    room = (bottom - top - OBJECTIVE_MIN) // LEADING
-    ty = top + 46
-    for line in wrap(objective["text"], TEXT, w - 28)[:min(2, room)]:
-        stamp_text(image, (x + 14, ty), line, TEXT, MUTED)
-        ty += LEADING
-    gx, gy = x + 36, bottom - 32
+    stamp_text(image, (x + 12, top + 10), "Objective", SMALL_PX, MUTED, True)
+    y = top + 38
+    for line in wrap(objective["name"], TEXT_PX, w - 24, True, limit=2):
+        stamp_text(image, (x + 12, y), line, TEXT_PX, INK, True)
+        y += 30
+    gx, gy = x + 12, y + 28
     for group in objective["groups"]:
-        paste_candy(image, group.get("kind"), gx, gy, 21)
-        gx += 28
-        if group["count"] > 1:
-            count = f"×{group['count']}"
-            stamp_text(image, (gx, gy), count, 28, INK, True, "lm")
-            gx += text_size(count, 28, True)[0]
-        gx += 34
+        count = f"×{group['count']}" if group["count"] > 1 else ""
+        needs = 36 + (text_size(count, TEXT_PX, True)[0] + 4 if count else 0)
+        if gx > x + 12 and gx + needs > x + w - 8:
+            gx, gy = x + 12, gy + 42
+        paste_candy(image, group.get("kind"), gx + 17, gy, 17)
+        if count:
+            stamp_text(image, (gx + 38, gy), count, TEXT_PX, INK, True, "lm")
+        gx += needs + 8
 
 
-def _draw_players(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                  table: Table) -> None:
-    """One row per player: mark, name, tokens held, progress, and every kept candy."""
-    x, w = RIGHT_X, COL_W
-    kinds = view["types"]
-    places = table.places()
-    hands = (view.get("power") or {}).get("hands") or []
-    for i, seat in enumerate(table.order()):
-        info = view["seats"][seat]
-        colour = table.rgb(seat)
-        top = PANEL_Y + i * ROW
-        if places.get(seat) == 0:
-            panel(draw, (x, top, x + w, top + ROW - 6), fill=WINNER_ROW, outline=GOLD,
-                  radius=12, width=3)
-        elif seat in table.acting:
-            panel(draw, (x, top, x + w, top + ROW - 6), fill=ACTIVE_ROW, outline=colour,
-                  radius=12, width=3)
-        y1, y2 = top + 22, top + 58
-        lx = x + 12
-        if seat in places:
-            ordinal = ORDINALS[min(places[seat], 3)]
-            stamp_text(image, (lx, y1), ordinal, 24, INK, True, "lm")
-            lx += text_size(ordinal, 24, True)[0] + 10
-        table.mark(draw, seat, lx + 12, y1, 12)
-        lx += 32
-        score = f"{info['progress']}/{info['needed']}"
-        stamp_text(image, (x + w - 12, y1 + 2), score, 34, table.text_rgb(seat), True, "rm")
-        hx = x + w - 24 - text_size(score, 34, True)[0]
-        hand = hands[seat] if seat < len(hands) else {}
-        for card_id, count in sorted(hand.items(), reverse=True):  # right to left
-            if count:
-                if count > 1:
-                    stamp_text(image, (hx, y1), f"×{count}", 24, INK, True, "rm")
-                    hx -= text_size(f"×{count}", 24, True)[0] + 2
-                paste_token(image, card_id, hx - 34, y1 - 17, 34)
-                hx -= 42
-        stamp_text(image, (lx, y1), table.label(seat), 26, INK, True, "lm", width=hx - lx - 8)
-        kept = info.get("kept") or {}
-        if not any(kept.values()):
-            stamp_text(image, (x + 22, y2), "no candies kept yet", 24, MUTED, anchor="lm")
-            continue
-        kx = x + 32
-        for kind in kinds:
-            if kept.get(kind):
-                paste_candy(image, kind, kx, y2, 19)
-                stamp_text(image, (kx + 24, y2), str(kept[kind]), 28, INK, True, "lm")
-                kx += 76
-
-
-# --------------------------------------------------------------------------- assembly
-
-LEGEND_Y = 130  # the candy legend in the key column
-LAST_Y = LEGEND_Y + 40 + 6 * 44 + 40  # the last turn's marks below it
+# --------------------------------------------------------------------------- the board strip
 
 
 @cache
-def _base(kinds: tuple[str, ...]) -> Image.Image:
-    """Everything that never changes: title, board frame, cells, coordinates, candy legend."""
-    image, draw = new_canvas(WIDTH, HEIGHT)
-    draw.text((SIDE_X, 12), "Sugar Blast", font=font(28, True), fill=INK)
-    panel(draw, (BX - 8, BY - 8, BX + BOARD + 8, BY + BOARD + 8), fill=FRAME,
-          outline=FRAME_EDGE, radius=12, width=3)
+def _base(kinds: tuple[str, ...], any_kind: bool) -> Image.Image:
+    """What never changes in a game: the board's frame, cells, coordinates, candies' key."""
+    image, draw = new_canvas(WIDTH, BOARD_H)
+    panel(draw, (BX - 6, BY - 6, BX + BOARD + 6, BY + BOARD + 6), fill=FRAME,
+          outline=FRAME_EDGE, radius=10, width=3)
     for row in range(SIZE):
         for col in range(SIZE):
             fill = CELL_LIGHT if (row + col) % 2 else CELL_DARK
@@ -720,78 +586,225 @@ def _base(kinds: tuple[str, ...]) -> Image.Image:
     for i in range(SIZE):
         cx = BX + i * CELL + CELL / 2
         cy = BY + (SIZE - 1 - i) * CELL + CELL / 2
-        for xy, text in (((cx, BY + BOARD + 24), LETTERS[i]), ((cx, BY - 24), LETTERS[i]),
-                         ((BX - 25, cy), str(i + 1)), ((BX + BOARD + 25, cy), str(i + 1))):
-            outlined_text(draw, xy, text, 30, INK, (255, 255, 255), stroke=3)
-    panel(draw, (SIDE_X - 8, LEGEND_Y - 8, WIDTH - 8, LEGEND_Y + 40 + 44 * len(kinds)))
-    draw.text((SIDE_X, LEGEND_Y), "Candies", font=font(24, True), fill=INK)
-    for i, kind in enumerate(kinds):
-        y = LEGEND_Y + 40 + 44 * i + 20
-        paste_candy(image, kind, SIDE_X + 16, y, 17)
-        stamp_text(image, (SIDE_X + 40, y), kind, 24, INK, anchor="lm", width=SIDE_W - 44)
+        for xy, text in (((cx, BY + BOARD + GAP // 2), LETTERS[i]),
+                         ((cx, BY - GAP // 2), LETTERS[i]),
+                         ((BX - GAP // 2, cy), str(i + 1)),
+                         ((BX + BOARD + GAP // 2, cy), str(i + 1))):
+            outlined_text(draw, xy, text, TEXT_PX, INK, WHITE, stroke=3)
+    stamp_text(image, (SIDE_X, 8), "Candies", TEXT_PX, INK, True)
+    draw_keys(image, draw, _candy_keys(kinds, any_kind), SIDE_X, 36, SIDE_W)
     return image
 
 
-def _table(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    """Everything but the power cards: the board, the seats round it, the key and the
-    last turn beside it, what is to do, the objective and the players under it."""
-    paste_at(image, _base(tuple(view["types"])), 0, 0)
+def _any_kind(view: dict[str, Any]) -> bool:
+    return any(group.get("kind") is None for group in view["objective"]["groups"])
+
+
+def _board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The board's strip: the board and the seats round it, the key and objective beside."""
+    kinds, any_kind = tuple(view["types"]), _any_kind(view)
+    paste_at(image, _base(kinds, any_kind), 0, 0)
     _draw_board(image, draw, view)
-    table = table_of(view)
-    _draw_seats(image, draw, view, table)
-    _draw_side(image, draw, view, table)
-    bottom = _draw_status(image, draw, view, PANEL_Y)
-    _draw_objective(image, draw, view, max(bottom + 4, PANEL_Y + PANEL_H - OBJECTIVE_MIN
-                                           - 2 * LEADING))
-    _draw_players(image, draw, view, table)
+    _draw_seats(image, draw, view, table_of(view))
+    top = 36 + keys_height(_candy_keys(kinds, any_kind), SIDE_W) + 10
+    _draw_objective(image, draw, view["objective"], top)
 
 
-#: Where the power cards' strip begins (its boxes' top edge).
-POWER_TOP = HEIGHT - 2
+# --------------------------------------------------------------------------- the players
+
+
+def _seat_cards(view: dict[str, Any], table: Table) -> tuple[tuple[Any, ...], ...]:
+    """What each player's card shows: seat, label, acting, progress, needed, kept candies
+    in the candies' order, tokens held."""
+    hands = (view.get("power") or {}).get("hands") or []
+    cards = []
+    for seat, info in enumerate(view["seats"]):
+        kept = info.get("kept") or {}
+        hand = hands[seat] if seat < len(hands) else {}
+        cards.append((seat, table.label(seat), seat in table.acting, info["progress"],
+                      info["needed"], tuple((k, kept[k]) for k in view["types"] if kept.get(k)),
+                      tuple(sorted((c, n) for c, n in hand.items() if n))))
+    return tuple(cards)
+
+
+def _players(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[tuple[Any, ...], ...],
+             colours: tuple[str, ...]) -> None:
+    """One card a player, two to a row: mark, name, tokens held, progress, kept candies."""
+    for i, (seat, label, acting, progress, needed, kept, hand) in enumerate(cards):
+        x = FRAME_MARGIN + (i % 2) * (COL_W + 12)
+        top = 4 + (i // 2) * ROW
+        panel(draw, (x, top, x + COL_W, top + ROW - 8),
+              fill=ACTIVE_ROW if acting else PANEL, outline=seat_colour(seat, colours),
+              radius=10, width=4 if acting else 2)
+        y1, y2 = top + 22, top + 56
+        seat_mark(draw, seat, x + 22, y1, 11, colours)
+        score = f"{progress}/{needed}"
+        stamp_text(image, (x + COL_W - 12, y1 + 2), score, LARGE_PX,
+                   seat_text_colour(seat, colours), True, "rm")
+        hx = x + COL_W - 22 - text_size(score, LARGE_PX, True)[0]
+        for card_id, count in reversed(hand):  # right to left
+            if count > 1:
+                stamp_text(image, (hx, y1), f"×{count}", TEXT_PX, INK, True, "rm")
+                hx -= text_size(f"×{count}", TEXT_PX, True)[0] + 2
+            paste_token(image, card_id, hx - 30, y1 - 15, 30)
+            hx -= 38
+        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=hx - x - 48)
+        if not kept:
+            stamp_text(image, (x + 14, y2), "no candies kept yet", SMALL_PX, MUTED, anchor="lm")
+            continue
+        kx = x + 28
+        for kind, count in kept:
+            paste_candy(image, kind, kx, y2, KEY_CANDY)
+            stamp_text(image, (kx + 19, y2), str(count), TEXT_PX, INK, True, "lm")
+            kx += 34 + text_size(str(count), TEXT_PX, True)[0] + 6
+
+
+def _ranking(view: dict[str, Any], table: Table) -> Strip:
+    """The final ranking: the rules rank the winner first, then by candies toward the
+    objective, then by candies kept."""
+    standings = []
+    for seat, info in enumerate(view["seats"]):
+        kept = sum((info.get("kept") or {}).values())
+        standings.append(Standing(seat, (info["progress"], kept),
+                                  f"{info['progress']}/{info['needed']} · {kept} kept"))
+    return ranking_strip(table, standings, ("objective candies", "candies kept"))
+
+
+# --------------------------------------------------------------------------- words and keys
+
+
+def _what(view: dict[str, Any], table: Table) -> str:
+    """What the player to act may do now, in the notation's words."""
+    phase = view["phase"]
+    choices = view.get("choices") or {}
+    names = view.get("names") or {}
+    if phase == "swap" and choices.get("draw"):
+        return ("No swap makes a Blast: use a power token, or draw a candy and put it in "
+                "place of one (draw).")
+    if phase == "swap":
+        return "Swap two neighbouring candies to make 3 or more in a line (swap c3 d3)."
+    if phase == "rush":
+        card = choices.get("rush") or "rush"
+        return (f"The turn is over: discard a {card} token to play again at once ({card}), "
+                "or end the turn (done).")
+    if phase == "replace":
+        drawn = view.get("drawn") or ""
+        return (f"A {names.get(drawn, drawn)} was drawn: put it in place of a candy of "
+                "another kind (replace c3).")
+    if phase == "blast":
+        options = choices.get("blasts") or []
+        listed = " · ".join(f"{i + 1} {o['notation']}" for i, o in enumerate(options))
+        return f"Choose the Blast that goes first, numbered on the board: {listed}"
+    if phase == "keep":
+        options = choices.get("keep") or []
+        return f"Keep one more candy: {' or '.join(options)} (keep {min(options, key=len)})." \
+            if options else "Keep one more candy."
+    return ""
+
+
+def key_blasted(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a blasted cell with its starburst."""
+    h = KEY_ICON // 2 - 2
+    draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=BLASTED, outline=FRAME_EDGE)
+    _burst(draw, cx, cy, h - 4)
+
+
+def _keys(view: dict[str, Any], table: Table) -> tuple[Key, ...]:
+    """A key for each mark on the board now: the last move, what it blasted, the tilt, the
+    Blasts to choose from."""
+    keys: list[Key] = []
+    last = view.get("last") or {}
+    if last:
+        for mark, words in LAST_WORDS.items():
+            cells = last.get(mark)
+            if cells:
+                named = " ".join(cell_name(*c) for c in cells) if mark == "swap" \
+                    else cell_name(*cells)
+                keys.append(last_move_key(table, last["seat"], f"{words} {named}"))
+        if last.get("blasted"):
+            keys.append(Key("blasted", key_blasted))
+    if len(table.acting) == 1:
+        turn = table.acting[0]
+        keys.append(Key(f"after a Blast, candies fall toward {table.names[turn]}", key_arrow,
+                        (table.rgb(turn),)))
+    if (view.get("choices") or {}).get("blasts"):
+        keys.append(Key("the Blasts to choose from, in order", key_badge,
+                        ("1", CHOICE_COLOURS[0])))
+    return tuple(keys)
+
+
+# --------------------------------------------------------------------------- assembly
 
 
 def _strips(view: dict[str, Any]) -> list[Strip]:
-    """The table, drawn anew at every move, and the power cards in play under it, kept
-    while their tokens stay where they are."""
+    """The header, the board (drawn anew at every move), the players or the final ranking,
+    the legend, and the power cards in play."""
+    table = table_of(view)
+    strips = [header_strip(view, "Sugar Blast", stage=f"bag: {view['bag']} candies",
+                           what=_what(view, table)),
+              Strip(BOARD_H, _board, (view,), kept=False)]
+    if table.over:
+        strips.append(_ranking(view, table))
+    else:
+        cards = _seat_cards(view, table)
+        strips.append(Strip(4 + ROW * ((len(cards) + 1) // 2), _players,
+                            (cards, table.colours)))
+    keys = _keys(view, table)
     power = view.get("power")
-    if not power:
-        return [Strip(HEIGHT, _table, (view,), kept=False)]
-    return [Strip(POWER_TOP, _table, (view,), kept=False),
-            Strip(HEIGHT + STRIP - POWER_TOP, _draw_power_strip, (power,))]
+    texts = power.get("texts") if power else None
+    if texts and table.over:  # no rule to play by any more: their tokens' names will do
+        keys += tuple(Key(card["name"], key_card, (card["id"], card.get("place")))
+                      for card in texts)
+    if keys:
+        strips.append(legend(keys))
+    if power and texts and not table.over:
+        strips.append(Strip(_power_height(power), _draw_power_strip, (power,)))
+    return strips
 
 
 def _draw(view: dict[str, Any]) -> Image.Image:
     return stacked(WIDTH, _strips(view))
 
 
+def _card_width(power: dict[str, Any]) -> int:
+    return (WIDTH - 2 * FRAME_MARGIN + 12) // len(power["texts"]) - 12
+
+
+def _rule_lines(card: dict[str, Any], width: int) -> list[str]:
+    """The card's rule, wrapped right of its icon in a box ``width`` wide."""
+    return wrap(card.get("short", "").replace("; ", " · "), SMALL_PX, width - 78, limit=3)
+
+
+def _power_height(power: dict[str, Any]) -> int:
+    """The power cards' strip: as tall as the longest rule, and the icon, need."""
+    width = _card_width(power)
+    lines = max(len(_rule_lines(card, width)) for card in power["texts"])
+    return max(84, 62 + 24 * lines) + 8
+
+
 def _draw_power_strip(image: Image.Image, draw: ImageDraw.ImageDraw,
                       power: dict[str, Any]) -> None:
     """One box per power card in play: its token as on the board, its state, its rule."""
-    texts = power.get("texts") or []
-    if not texts:
-        return
-    top = 0
-    width = (WIDTH - 2 * LEFT_X + 16) // len(texts)
-    for i, card in enumerate(texts):
-        x0, x1 = LEFT_X + i * width, LEFT_X + (i + 1) * width - 16
-        panel(draw, (x0, top, x1, top + STRIP - 12), fill=CARD, outline=CARD_EDGE, width=3)
-        _card_icon(image, card, x0 + 10, top + 12, 64)
-        tx = x0 + 86
+    width = _card_width(power)
+    for i, card in enumerate(power["texts"]):
+        x0 = FRAME_MARGIN + i * (width + 12)
+        x1 = x0 + width
+        panel(draw, (x0, 4, x1, image.height - 8), fill=CARD, outline=CARD_EDGE, width=3)
+        _card_icon(image, card, x0 + 8, 14, 52)
+        tx = x0 + 68
         status = _card_status(card, power)
         marker = power.get("marker") if card.get("id") == "flavour" else None
-        status_x = x1 - 12 - (36 if marker else 0)  # the marker candy goes right of "marker"
-        status_w = text_size(status, 22)[0] + x1 - status_x
-        room = x1 - tx - status_w - 20
-        size = 26 if text_size(card["name"], 26, True)[0] <= room else 24
-        stamp_text(image, (tx, top + 26), card["name"], size, INK, True, "lm", width=room)
-        stamp_text(image, (status_x, top + 26), status, 22, MUTED, anchor="rm")
+        status_x = x1 - 10 - (32 if marker else 0)  # the marker candy goes right of "marker"
+        status_w = text_size(status, SMALL_PX)[0] + x1 - status_x
+        stamp_text(image, (tx, 28), card["name"], TEXT_PX, INK, True, "lm",
+                   width=x1 - tx - status_w - 16)
+        stamp_text(image, (status_x, 28), status, SMALL_PX, MUTED, anchor="rm")
         if marker:
-            paste_candy(image, marker, x1 - 27, top + 26, 16)
-        y = top + 50
-        for line in wrap(card.get("short", "").replace("; ", " · "), 22,
-                         x1 - tx - 12)[:3]:
-            stamp_text(image, (tx, y), line, 22, INK)
-            y += 28
+            paste_candy(image, marker, x1 - 24, 28, 14)
+        y = 50
+        for line in _rule_lines(card, width):
+            stamp_text(image, (tx, y), line, SMALL_PX, INK)
+            y += 24
 
 
 def _card_icon(image: Image.Image, card: dict[str, Any], x: float, y: float,
@@ -809,6 +822,13 @@ def _card_icon(image: Image.Image, card: dict[str, Any], x: float, y: float,
             paste_token(image, card["id"], x, y, side)
     else:
         paste_token(image, card["id"], x + 4, y + 4, side - 8)
+
+
+def key_card(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+             card_id: str, place: str | None) -> None:
+    """A legend icon: a power card's token as the board shows it."""
+    _card_icon(image, {"id": card_id, "place": place}, cx - KEY_ICON / 2, cy - KEY_ICON / 2,
+               KEY_ICON)
 
 
 def _card_status(card: dict[str, Any], power: dict[str, Any]) -> str:
@@ -838,12 +858,12 @@ def _palette() -> Image.Image:
 
     icons = Image.new("RGB", (WIDTH, 80), PANEL)
     for i, card in enumerate(powers.cards()):
-        _card_icon(icons, card, 10 + 80 * i, 8, 64)
+        _card_icon(icons, card, 10 + 64 * i, 8, 52)
     pictures = [_draw(view) for view in real_views("sugar-blast", PALETTE_GAMES)]
     # Flat fills kept exact: an octree bucket shared with their edges would shade them.
     return palette_of([*pictures, icons],
                       (*CANDY_COLOURS.values(), CELL_LIGHT, CELL_DARK, CELL_EDGE, FRAME,
-                       FRAME_EDGE, CARD, CARD_EDGE, ACTIVE_ROW, WINNER_ROW, BLASTED))
+                       FRAME_EDGE, CARD, CARD_EDGE, ACTIVE_ROW, BLASTED))
 
 
 def render(view: dict[str, Any]) -> bytes:
