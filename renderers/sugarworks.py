@@ -65,10 +65,11 @@ from renderers.common import (
 WIDTH = 1000
 #: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
 READABLE = 24
-#: Texts that need not read at 400 px: the icon key (the icons themselves read) and
-#: each player's score split (the total, which decides the game, is large).
+#: Texts that need not read at 400 px: the icon key (the icons themselves read), each
+#: player's score split (the total, which decides the game, is large) and the maker's seat
+#: number on a candy (the tag's seat colour tells the maker too).
 FINE_PRINT = ("jump 2", "spring up 2", "eats that shape", "any candy lost",
-              "· corner icon: on entering", r"orders \d+ · shipping \d+ · blanket \d+")
+              "· corner icon: on entering", r"orders \d+ · shipping \d+ · blanket \d+", r"\d")
 HAND_TILE_W = 460
 CELL = 100
 #: The header, right of the title, as wide as the rest of the picture.

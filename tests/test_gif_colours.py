@@ -93,4 +93,5 @@ def test_on_the_second_seats_turn_its_square_is_orange_everywhere_in_the_gif(mon
     png = render(game.view(state, None))
     squares = [fill for shape, fill in shapes if shape == "square"]
     assert len(squares) >= 2 and set(squares) == {(213, 94, 0)}  # the banner, the edge, the row
-    _assert_marks_true(_last_frame(animate([first, png])), marks, 1000)
+    _assert_marks_true(_last_frame(animate([first, png])), marks,
+                       Image.open(io.BytesIO(png)).width)

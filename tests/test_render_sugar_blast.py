@@ -19,17 +19,20 @@ from renderers.gif import animate
 from renderers.sugar_blast import (
     BAND,
     BOARD,
+    BOARD_H,
+    BOARD_TOP,
     BX,
-    BY,
-    COL_W,
     GAP,
-    PANEL_Y,
-    RIGHT_X,
     ROW,
+    WIDTH,
     blast_runs,
     candy_sprite,
     cell_box,
 )
+from renderers.sugar_blast import BY as STRIP_BY
+
+BY = BOARD_TOP + STRIP_BY  # the board's top edge in the picture
+PLAYERS_TOP = BOARD_TOP + BOARD_H
 
 KINDS = ["marshmallow", "corn", "cane", "lollipop", "gumdrop", "truffle"]
 SIDES = {2: ("south", "north"), 3: ("south", "west", "north"),
@@ -76,7 +79,7 @@ def image(view: dict[str, Any]) -> Image.Image:
 
 def cell_pixels(img: Image.Image, col: int, row: int) -> bytes:
     x0, y0, x1, y1 = cell_box(col, row)
-    return img.crop((x0 + 6, y0 + 6, x1 - 6, y1 - 6)).tobytes()
+    return img.crop((x0 + 6, BOARD_TOP + y0 + 6, x1 - 6, BOARD_TOP + y1 - 6)).tobytes()
 
 
 def play(players: int, seed: int, moves: int) -> list[dict[str, Any]]:
@@ -96,10 +99,12 @@ def play(players: int, seed: int, moves: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_picture_is_a_phone_sized_png_under_300_kb(players):
-    # 1000 px wide: a phone shows it at 40%, so the panel's 24 px text is about 10 px there.
+    # 800 px wide: a phone shows it at half size, so 24 px text is 12 px there; at most
+    # 1.6 times as tall as wide, so that a phone shows it whole.
     data = render(make_view(players))
     img = Image.open(io.BytesIO(data))
-    assert img.format == "PNG" and img.size == (1000, 1134)
+    assert img.format == "PNG" and img.width == WIDTH == 800
+    assert img.height <= 1.6 * img.width
     assert len(data) < 300 * 1024
 
 
@@ -231,7 +236,8 @@ def test_a_view_without_display_names_or_with_long_names_still_renders():
 def test_real_views_render_throughout_a_game(players):
     for view in play(players, seed=players, moves=40)[::4]:
         data = render(view)
-        assert Image.open(io.BytesIO(data)).width == 1000
+        picture = Image.open(io.BytesIO(data))
+        assert picture.width == 800 and picture.height <= 1.6 * picture.width
         assert len(data) < 300 * 1024
 
 
@@ -239,7 +245,7 @@ def test_the_real_opening_view_renders_for_a_human_and_an_ai():
     game = get_game("sugar-blast")
     state = game.new([SeatInfo("Ana"), SeatInfo("Bo", ai=True)], seed=1)
     public = image(game.view(state, None))
-    assert public.size == (1000, 1134)
+    assert public.width == 800
     own = image(game.view(state, 0))
     assert own.size == public.size
 
@@ -281,8 +287,9 @@ def test_the_dispatcher_uses_the_view_and_never_changes_it():
 # --------------------------------------------------------------------------- power cards
 
 
-def power_view(**power: Any) -> dict[str, Any]:
-    """make_view with power cards: tokens by cell name, two cards in the strip."""
+def power_view(changes: dict[str, Any] | None = None, **power: Any) -> dict[str, Any]:
+    """make_view with power cards (tokens by cell name, two cards in the strip) and the
+    view's other ``changes``."""
     from bot.games.sugar_blast import powers
 
     texts = [{"id": c["id"], "name": c["name"], "type": c["type"], "place": c["place"],
@@ -291,7 +298,7 @@ def power_view(**power: Any) -> dict[str, Any]:
     base = {"texts": texts, "chips": {}, "spaces": {}, "pile": {"bomb": 1}, "supply": {},
             "hands": [{}, {}, {}], "marker": None}
     base.update(power)
-    return make_view(power=base)
+    return make_view(power=base, **(changes or {}))
 
 
 def test_each_power_token_is_drawn_distinctly_on_the_board():
@@ -308,15 +315,19 @@ def test_each_power_token_is_drawn_distinctly_on_the_board():
     assert len(looks) == 7
 
 
-def test_the_power_strip_shows_under_the_picture_only_with_power_cards():
-    assert image(make_view()).size == (1000, 1134)
-    assert image(power_view()).size == (1000, 1286)
+def test_the_power_strip_shows_under_the_picture_only_with_power_cards_in_play():
+    plain, powered = image(make_view()), image(power_view())
+    assert powered.width == plain.width and powered.height > plain.height + 80
+    over = {"phase": "over", "to_act": [], "result": {
+        "ranking": [[0], [1], [2]], "scores": {"0": 2, "1": 0, "2": 0}, "summary": "."}}
+    # Once over, the cards' rules give way to their tokens' names in the legend.
+    assert image(power_view(over)).height < powered.height - 40
 
 
 def test_tokens_in_a_players_hand_are_drawn_beside_their_score():
     empty = image(power_view())
     held = image(power_view(hands=[{"twist": 2}, {}, {}]))
-    box = (RIGHT_X, PANEL_Y, RIGHT_X + COL_W, PANEL_Y + ROW)
+    box = (0, PLAYERS_TOP, WIDTH // 2, PLAYERS_TOP + ROW)  # the first player's card
     assert empty.crop(box).tobytes() != held.crop(box).tobytes()
 
 
@@ -336,7 +347,8 @@ def test_real_power_views_render_throughout_a_game():
         if game.result(state):
             break
         data = render(game.view(state, None))
-        assert Image.open(io.BytesIO(data)).size == (1000, 1286)
+        picture = Image.open(io.BytesIO(data))
+        assert picture.width == 800 and picture.height <= 1.6 * picture.width
         assert len(data) < 300 * 1024
         seat = min(game.to_act(state))
         state = game.apply(state, seat, game.ai_action(state, seat)).state
