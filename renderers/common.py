@@ -805,26 +805,30 @@ ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 def tie_break_words(table: Table, standings: Mapping[int, Standing],
                     criteria: Sequence[str]) -> dict[int, str]:
-    """Why seats stand where they do when the scores alone do not say, in words, by seat:
-    on the first seat of a shared place, "tied with Bo and Cy on candies toward the
-    objective and candies kept"; on a seat that a tie-break put below the seat above it,
-    "level with Ana on candies toward the objective; behind on candies kept, 9 to 10".
+    """Why seats stand where they do when the scores alone do not say, in words, by seat
+    (the first of a shared place): "tied with Bo and Cy on candies toward the objective
+    and candies kept"; below the seat above by a tie-break, "level with Ana on candies
+    toward the objective; behind on candies kept, 9 to 10" (and "; tied with Bo" when
+    the place is shared).
     ``criteria`` name the values of the standings, in the rules' order."""
     words: dict[int, str] = {}
     above: int | None = None
     for group in table.ranking or ():
-        seat = group[0]
-        if len(group) > 1:
-            words[seat] = (f"tied with {listing([table.names[s] for s in group[1:]])} on "
-                           f"{listing(list(criteria))}")
-        elif above is not None and seat in standings and above in standings:
+        seat, parts = group[0], []
+        if above is not None and seat in standings and above in standings:
             mine, theirs = standings[seat].values, standings[above].values
             k = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b),
                      None)
             if k:
-                words[seat] = (f"level with {table.names[above]} on "
-                               f"{listing(list(criteria[:k]))}; behind on {criteria[k]}, "
-                               f"{mine[k]} to {theirs[k]}")
+                parts.append(f"level with {table.names[above]} on "
+                             f"{listing(list(criteria[:k]))}; behind on {criteria[k]}, "
+                             f"{mine[k]} to {theirs[k]}")
+        if len(group) > 1:
+            tied = listing([table.names[s] for s in group[1:]])
+            parts.append(f"tied with {tied}" if parts else
+                         f"tied with {tied} on {listing(list(criteria))}")
+        if parts:
+            words[seat] = "; ".join(parts)
         above = group[-1]
     return words
 

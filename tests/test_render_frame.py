@@ -8,15 +8,32 @@ import copy
 import importlib
 import inspect
 import io
+import itertools
 from typing import Any
 
 import pytest
 from picture_games import views
 from PIL import Image, ImageChops
+from test_phone_readability import PHONE_FIRST
 
 import bot.games
 import renderers.common
-from renderers.common import BANNER_H, TITLE_H, Header, Sample, table_of
+from renderers.common import (
+    BANNER_H,
+    HEADER_H,
+    TITLE_H,
+    Header,
+    Key,
+    Sample,
+    Standing,
+    Table,
+    key_swatch,
+    legend,
+    ranking_strip,
+    table_of,
+    tie_break_words,
+)
+from tools.pictures import public_views, seat_counts
 
 SLUGS = sorted(bot.games.GAMES)
 Box = tuple[int, int, int, int]
@@ -157,3 +174,68 @@ def test_no_game_renderer_keeps_its_own_copy_of_a_shared_helper():
                if getattr(value, "__module__", None) == module.__name__}
         assert not own & (shared | old), f"{module.__name__} redefines {sorted(own & old)}"
         assert "_MEASURE" not in vars(module)
+
+
+# --------------------------------------------------------------------------- the phone frame
+
+
+def _finished_table(names: tuple[str, ...], ranking: tuple[tuple[int, ...], ...]) -> Table:
+    return Table(None, 30, (), None, (), (), ranking, "", names, (False,) * len(names),
+                 renderers.common.STANDARD_SEATS[:len(names)])
+
+
+def test_tie_breaks_are_said_in_words():
+    table = _finished_table(("Ana", "Bo", "Cy", "Di", "Ed"), ((2,), (0, 1), (3,), (4,)))
+    standings = {2: Standing(2, (5, 9), ""), 0: Standing(0, (4, 7), ""),
+                 1: Standing(1, (4, 7), ""), 3: Standing(3, (4, 6), ""),
+                 4: Standing(4, (2, 8), "")}
+    words = tie_break_words(table, standings, ("objective candies", "candies kept"))
+    assert words == {
+        0: "tied with Bo on objective candies and candies kept",
+        3: "level with Bo on objective candies; behind on candies kept, 6 to 7"}
+    # Cy won on the score and Ed lost on it: the scores say so, no words needed.
+
+
+def test_a_ranking_strip_grows_with_its_words():
+    table = _finished_table(("Ana", "Bo", "Cy"), ((0,), (1,), (2,)))
+    plain = ranking_strip(table, [Standing(s, (3 - s, 0), "") for s in range(3)], ("a", "b"))
+    broken = ranking_strip(table, [Standing(0, (3, 2), ""), Standing(1, (3, 1), ""),
+                                   Standing(2, (1, 0), "")], ("a", "b"))
+    assert broken.height > plain.height
+
+
+def test_a_legend_explains_each_mark_once_and_takes_module_functions_only():
+    key = Key("blasted", key_swatch, ((255, 0, 0),))
+    assert legend([key, key]).height == legend([key]).height
+    assert legend([key, Key("other", key_swatch, ((0, 0, 255),))]).height >= \
+        legend([key]).height
+    with pytest.raises(ValueError, match="module's function"):
+        Key("a lambda", lambda image, draw, cx, cy: None)
+
+
+@pytest.mark.parametrize("slug", sorted(PHONE_FIRST))
+def test_the_frame_header_strip_is_the_same_height_whatever_it_says(slug):
+    heights = set()
+    for _, view, _ in views(slug):
+        [strip] = [s for s in _module(slug)._strips(view) if s.paint.__name__ == "_paint_header"]
+        heights.add(strip.height)
+        assert _module(slug)._strips(view)[0] is strip or \
+            _module(slug)._strips(view)[0].key(800) == strip.key(800)  # the top strip
+    assert heights == {HEADER_H}
+
+
+@pytest.mark.parametrize("slug", sorted(PHONE_FIRST))
+def test_the_final_ranking_strip_agrees_with_the_rules_ranking(slug):
+    """The words a picture gives for its ranking come from the values it declares; those
+    values rank the seats exactly as the game's rules did."""
+    for players in seat_counts(slug):
+        view = list(public_views(slug, players))[-1]
+        table = table_of(view)
+        [strip] = [s for s in _module(slug)._strips(view) if s.paint.__name__ == "_paint_ranking"]
+        _, standings, criteria = strip.args
+        assert strip.args[0] == table and len(criteria) == len(standings[0].values)
+        values = {s.seat: s.values for s in standings}
+        assert set(values) == set(table.seats)
+        groups = [[values[seat] for seat in group] for group in table.ranking]
+        assert all(len(set(group)) == 1 for group in groups), groups
+        assert all(a[0] > b[0] for a, b in itertools.pairwise(groups)), groups

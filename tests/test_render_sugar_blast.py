@@ -352,3 +352,77 @@ def test_real_power_views_render_throughout_a_game():
         assert len(data) < 300 * 1024
         seat = min(game.to_act(state))
         state = game.apply(state, seat, game.ai_action(state, seat)).state
+
+
+# --------------------------------------------------------------------------- the phone frame
+
+
+def texts(view: dict[str, Any]) -> list[str]:
+    """Every string the picture of ``view`` draws, in drawing order."""
+    from tools.pictures import draw
+
+    return [t.text for t in draw("sugar-blast", view).texts]
+
+
+def test_the_header_says_the_bag_the_move_and_what_to_do():
+    drawn = texts(make_view())
+    assert "bag: 31 candies · move 12" in drawn
+    assert any(text.startswith("Swap two neighbouring candies") for text in drawn)
+
+
+def test_the_legend_explains_every_mark_on_the_board_and_no_other():
+    plain = texts(make_view())
+    assert not any(text.startswith("last move") for text in plain) and "blasted" not in plain
+    assert "after a Blast, candies fall toward Ana" in plain
+    marked = texts(make_view(last={"seat": 1, "swap": [[2, 2], [3, 2]], "replaced": None,
+                                   "blasted": [[0, 0]]}))
+    assert "last move: Bo swapped c3 d3" in marked and "blasted" in marked
+    options = [{"notation": "blast a1-c1", "kind": "three", "cells": [[0, 0], [1, 0], [2, 0]]}]
+    choosing = texts(make_view(phase="blast", choices={"blasts": options, "keep": []}))
+    assert "the Blasts to choose from, in order" in choosing
+    assert "1 blast a1-c1" in " ".join(choosing)
+    replaced = texts(make_view(last={"seat": 0, "swap": None, "replaced": [4, 5],
+                                     "blasted": []}))
+    assert "last move: Ana drew and replaced e6" in replaced
+
+
+def test_the_last_move_is_outlined_in_the_frames_last_move_colour():
+    from renderers.common import LAST_MOVE
+
+    marked = image(make_view(last={"seat": 0, "swap": [[2, 2], [3, 2]], "replaced": None,
+                                   "blasted": []}))
+    x0, y0, x1, _ = cell_box(2, 2)
+    edge = marked.crop((x0, BOARD_TOP + y0, x1, BOARD_TOP + y0 + 8))
+    assert LAST_MOVE in {colour for _, colour in edge.getcolors(4096) or []}
+    plain = image(make_view()).crop((x0, BOARD_TOP + y0, x1, BOARD_TOP + y0 + 8))
+    assert LAST_MOVE not in {colour for _, colour in plain.getcolors(4096) or []}
+
+
+def test_the_candies_key_names_every_kind_as_moves_do_and_the_objective_is_drawn():
+    drawn = texts(make_view())
+    assert all(kind in drawn for kind in KINDS) and "any kind" in drawn
+    assert "Four of a Kind" in " ".join(drawn) and "×4" in drawn
+
+
+def test_the_final_ranking_says_its_tie_breaks_in_words():
+    seats = [{"name": NAMES[i], "ai": False, "side": SIDES[3][i], "kept": kept,
+              "progress": 2, "needed": 4}
+             for i, kept in enumerate(({"corn": 2, "cane": 1}, {"corn": 2}, {"corn": 2}))]
+    over = make_view(3, seats=seats, phase="over", to_act=[], result={
+        "ranking": [[0], [1, 2]], "scores": {"0": 2, "1": 2, "2": 2},
+        "summary": "Nobody completed the objective."})
+    drawn = texts(over)
+    assert "Final ranking" in drawn
+    assert "by objective candies, then candies kept" in drawn
+    assert "2/4 · 3 kept" in drawn and "2/4 · 2 kept" in drawn
+    flow = " ".join(drawn)
+    assert ("level with Ana on objective candies; behind on candies kept, 2 to 3; tied with "
+            "Chiara") in flow
+    assert "1st" in drawn and "2nd" in drawn and "3rd" not in drawn  # Bo and Chiara share 2nd
+
+
+def test_the_drawn_candy_and_the_rush_token_stand_at_the_end_of_the_players_band():
+    south = (BX + BOARD - BAND, BY + BOARD + GAP, BX + BOARD, BY + BOARD + GAP + BAND)
+    plain = image(make_view(4, phase="replace"))
+    drawn = image(make_view(4, phase="replace", drawn="gumdrop"))
+    assert plain.crop(south).tobytes() != drawn.crop(south).tobytes()
