@@ -486,7 +486,9 @@ def _plain_step(step: Step) -> str:
 
 def board_alt(board: Board) -> str:
     """The board picture in words, for a screen reader: the game and move, whose turn or
-    the result, the scores, and the last move (what everybody may know)."""
+    the result, the game's own summary (where details a phone picture leaves out are
+    said: Sugar Blast's objective in full), the scores, and the last move (what
+    everybody may know: the summary is what `/game status` says in public)."""
     names = {s.seat: s.name for s in board.record.seats}
     parts = [f"{board.game.title} board, move {board.move}."]
     if board.ranking:
@@ -496,6 +498,7 @@ def board_alt(board: Board) -> str:
         acting = [names.get(seat, f"Seat {seat + 1}") for seat in board.to_act]
         if acting:
             parts.append(f"To play: {listing(acting)}.")
+        parts.append(board.game.summary(board.state))
         scores = board.game.scores(board.state)
         parts.append("Scores: " + ", ".join(f"{names.get(seat, seat)} {score}"
                                              for seat, score in sorted(scores.items())) + ".")

@@ -54,6 +54,8 @@ async def test_every_picture_of_a_game_says_what_it_shows(tmp_path: Path, slug: 
         assert len(alt) <= ALT_MOST
     boards = [alt for s, alt in shown if not s.ephemeral and s.pngs]
     assert any(game.title in alt for alt in boards), "a board's alt text names the game"
+    # What the picture leaves out for a phone, the alt text says: the game's own summary.
+    assert any(game.summary(state) in alt for alt in boards)
     (replay,) = [alt for s, alt in shown if s.files[0][0] == "replay.gif"]
     assert game.title in replay and "move" in replay and "goes on" in replay
 
