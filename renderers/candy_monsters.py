@@ -12,7 +12,7 @@ is keyed by content taken from the view, so the picture stays a function of the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -27,21 +27,18 @@ from renderers.common import (
     WHITE,
     Colour,
     Header,
+    Pictures,
     Sample,
     Strip,
     Table,
     box_canvas,
     header,
     outlined_text,
-    palette_of,
     panel,
     paste_at,
-    real_views,
     seat_mark,
     seat_text_colour,
-    stacked,
     stamp_text,
-    strips_png,
     table_of,
     text_size,
     wrap,
@@ -469,10 +466,6 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     return strips
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
-    return stacked(WIDTH, _strips(view))
-
-
 # --------------------------------------------------------------------------- palette
 
 
@@ -482,16 +475,13 @@ def _draw(view: dict[str, Any]) -> Image.Image:
 PALETTE_GAMES = (Sample(5, 2, (12, 120), (0,)),)
 
 
-@cache
-def _palette() -> Image.Image:
+def _kept() -> tuple[Colour, ...]:
+    """Flat fills kept exact in the palette: the kingdom's candy colours among them."""
     kingdom = load_json("candy_monsters", "kingdom.json")["colours"]
-    return palette_of([_draw(view) for view in real_views("kingdoms-candy-monsters",
-                                                            PALETTE_GAMES)],
-                      (SUGAR, BLACK_CANDY, EMPTY_SLOT, *(tuple(c["rgb"]) for c in kingdom),
-                       *(seat_text_colour(s) for s in range(5))))
+    return (SUGAR, BLACK_CANDY, EMPTY_SLOT, *(tuple(c["rgb"]) for c in kingdom),
+            *(seat_text_colour(s) for s in range(5)))
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """Draw a Kingdom's Candy Monsters view as a PNG."""
-    return strips_png(WIDTH, _strips(view), _palette())
+PICTURES = Pictures("kingdoms-candy-monsters", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+_draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render
 

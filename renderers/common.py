@@ -1228,6 +1228,40 @@ def strips_png(width: int, strips: Sequence[Strip], palette: Image.Image) -> byt
     return _png((width, sum(s.height for s in strips)), colours, b"".join(bands))
 
 
+class Pictures:
+    """One game's pictures, made of the strips ``strips(view)`` lays out ``width`` wide:
+    :meth:`draw` in full colour (for its palette and tests), :attr:`palette`, made once
+    a process from its own pictures of :func:`real_views` of ``samples`` (and ``extra()``
+    pictures, for what those games did not show) with the colours of ``keep()`` exact,
+    and :meth:`render`, the PNG. A renderer makes one and names its parts::
+
+        PICTURES = Pictures("sugar-blast", WIDTH, _strips, PALETTE_GAMES, keep=...)
+        _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render
+    """
+
+    def __init__(self, slug: str, width: int,
+                 strips: Callable[[dict[str, Any]], Sequence[Strip]],
+                 samples: tuple[Sample, ...],
+                 keep: Callable[[], Iterable[Colour]] = tuple,
+                 extra: Callable[[], Sequence[Image.Image]] = list) -> None:
+        self.slug, self.width, self.strips, self.samples = slug, width, strips, samples
+        self._keep, self._extra = keep, extra
+        #: The palette, made at the first call (``palette.cache_clear()`` forgets it).
+        self.palette = cache(self._make_palette)
+
+    def draw(self, view: dict[str, Any]) -> Image.Image:
+        """The picture of ``view`` in full colour."""
+        return stacked(self.width, self.strips(view))
+
+    def _make_palette(self) -> Image.Image:
+        pictures = [self.draw(view) for view in real_views(self.slug, self.samples)]
+        return palette_of([*pictures, *self._extra()], self._keep())
+
+    def render(self, view: dict[str, Any]) -> bytes:
+        """The picture of ``view`` as PNG bytes, on the palette."""
+        return strips_png(self.width, self.strips(view), self.palette())
+
+
 def _chunk(kind: bytes, data: bytes) -> bytes:
     """One PNG chunk: length, kind, data and the CRC of kind and data."""
     crc = zlib.crc32(data, zlib.crc32(kind))

@@ -40,6 +40,7 @@ from renderers.common import (
     WHITE,
     Colour,
     Key,
+    Pictures,
     Sample,
     Standing,
     Strip,
@@ -58,19 +59,15 @@ from renderers.common import (
     legend,
     new_canvas,
     outlined_text,
-    palette_of,
     panel,
     paste_at,
     paste_centred,
     ranking_strip,
-    real_views,
     seat_colour,
     seat_mark,
     seat_text_colour,
     smooth_sprite,
-    stacked,
     stamp_text,
-    strips_png,
     table_of,
     text_size,
     with_ending,
@@ -762,10 +759,6 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     return strips
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
-    return stacked(WIDTH, _strips(view))
-
-
 def _card_width(power: dict[str, Any]) -> int:
     return (WIDTH - 2 * FRAME_MARGIN + 12) // len(power["texts"]) - 12
 
@@ -850,22 +843,22 @@ PALETTE_GAMES = (Sample(4, 5, (0, 6, END)),
                  Sample(3, 4, (3,), options=(("power", "random 2"),)))
 
 
-@cache
-def _palette() -> Image.Image:
-    """The palette of real pictures, and of every power card's icon (as the strip draws it,
-    from the cards' content) for the cards those games did not deal."""
+def _kept() -> tuple[Colour, ...]:
+    """Flat fills kept exact: an octree bucket shared with their edges would shade them."""
+    return (*CANDY_COLOURS.values(), CELL_LIGHT, CELL_DARK, CELL_EDGE, FRAME, FRAME_EDGE, CARD,
+            CARD_EDGE, ACTIVE_ROW, BLASTED)
+
+
+def _icons() -> list[Image.Image]:
+    """Every power card's icon, as the strip draws it from the cards' content, for the cards
+    the palette's games did not deal."""
     from bot.games.sugar_blast import powers
 
     icons = Image.new("RGB", (WIDTH, 80), PANEL)
     for i, card in enumerate(powers.cards()):
         _card_icon(icons, card, 10 + 64 * i, 8, 52)
-    pictures = [_draw(view) for view in real_views("sugar-blast", PALETTE_GAMES)]
-    # Flat fills kept exact: an octree bucket shared with their edges would shade them.
-    return palette_of([*pictures, icons],
-                      (*CANDY_COLOURS.values(), CELL_LIGHT, CELL_DARK, CELL_EDGE, FRAME,
-                       FRAME_EDGE, CARD, CARD_EDGE, ACTIVE_ROW, BLASTED))
+    return [icons]
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The public (or a seat's) Sugar Blast picture as PNG bytes."""
-    return strips_png(WIDTH, _strips(view), _palette())
+PICTURES = Pictures("sugar-blast", WIDTH, _strips, PALETTE_GAMES, keep=_kept, extra=_icons)
+_draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render

@@ -21,7 +21,7 @@ picture stays a pure function of the view.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -36,6 +36,7 @@ from renderers.common import (
     WHITE,
     Colour,
     Header,
+    Pictures,
     Sample,
     Strip,
     Table,
@@ -44,16 +45,12 @@ from renderers.common import (
     box_canvas,
     header,
     ink_on,
-    palette_of,
     panel,
     paste_at,
-    real_views,
     seat_badge,
     seat_colour,
-    stacked,
     stamp_lines,
     stamp_text,
-    strips_png,
     table_of,
     text_size,
 )
@@ -499,10 +496,6 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     return strips
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
-    return stacked(WIDTH, _strips(view))
-
-
 # --------------------------------------------------------------------------- palette
 
 
@@ -512,13 +505,11 @@ def _draw(view: dict[str, Any]) -> Image.Image:
 PALETTE_GAMES = (Sample(6, 1, (0, 8, 34), (0,), ai=False),)
 
 
-@cache
-def _palette() -> Image.Image:
-    return palette_of([_draw(view) for view in real_views("sugar-heist", PALETTE_GAMES)],
-                      (BACK, BACK_EDGE, USED, MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL,
-                       OUTSIDE_FILL, GOOD, BAD))
+def _kept() -> tuple[Colour, ...]:
+    """Flat fills kept exact in the palette."""
+    return (BACK, BACK_EDGE, USED, MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL,
+            OUTSIDE_FILL, GOOD, BAD)
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The table as a PNG."""
-    return strips_png(WIDTH, _strips(view), _palette())
+PICTURES = Pictures("sugar-heist", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+_draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -35,20 +35,17 @@ from renderers.common import (
     WHITE,
     Colour,
     Header,
+    Pictures,
     Sample,
     Strip,
     Table,
     header,
-    palette_of,
     panel,
     paste_at,
     paste_centred,
-    real_views,
     seat_mark,
     shape_mark,
-    stacked,
     stamp_text,
-    strips_png,
     table_of,
     text_size,
     wrap,
@@ -878,23 +875,16 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     return strips
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
-    return stacked(WIDTH, _strips(view))
-
-
 #: The real game the palette is drawn from: four seats (every bear colour) early and
 #: mid-game, in a seat's own eyes (the table and its hand).
 PALETTE_GAMES = (Sample(4, 8, (3, 12), (1,)),)
 
 
-@cache
-def _palette() -> Image.Image:
-    # Flat fills kept exact: an octree bucket shared with their edges would shade them.
-    return palette_of([_draw(view) for view in real_views("sugartopia", PALETTE_GAMES)],
-                      (*NEUTRAL_BEARS.values(), GRASS, GRASS_DONE, HEX_EDGE, ROAD, ROAD_EDGE,
-                       SPOT_FILL, SPOT_EDGE, TAG, TAG_DONE, LAST))
+def _kept() -> tuple[Colour, ...]:
+    """Flat fills kept exact: an octree bucket shared with their edges would shade them."""
+    return (*NEUTRAL_BEARS.values(), GRASS, GRASS_DONE, HEX_EDGE, ROAD, ROAD_EDGE, SPOT_FILL,
+            SPOT_EDGE, TAG, TAG_DONE, LAST)
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The Sugartopia table as PNG bytes."""
-    return strips_png(WIDTH, _strips(view), _palette())
+PICTURES = Pictures("sugartopia", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+_draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render

@@ -36,6 +36,7 @@ from renderers.common import (
     WHITE,
     Colour,
     Header,
+    Pictures,
     Sample,
     Strip,
     Table,
@@ -48,16 +49,12 @@ from renderers.common import (
     ink_on,
     new_canvas,
     outlined_text,
-    palette_of,
     panel,
     paste_at,
     paste_centred,
-    real_views,
     seat_mark,
     smooth_sprite,
-    stacked,
     stamp_text,
-    strips_png,
     table_of,
     wrap,
 )
@@ -890,10 +887,6 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     return strips
 
 
-def _draw(view: dict[str, Any]) -> Image.Image:
-    return stacked(WIDTH, _strips(view))
-
-
 PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240, 240),
                                     (250, 232, 232))
 
@@ -903,18 +896,14 @@ PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240,
 PALETTE_GAMES = (Sample(4, 6, (2, 24), (0,)),)
 
 
-@cache
-def _palette() -> Image.Image:
-    """The palette of real pictures; the movement GIF's frames are drawn on it too."""
-    return palette_of([_draw(view) for view in real_views("sugarworks", PALETTE_GAMES)],
-                      (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK,
-                       PATH, GREY_CARD, STAR, *PLAYER_FILLS, *CANDY.values(),
-                       *CRATE_FILL.values()))
+def _kept() -> tuple[Colour, ...]:
+    """Flat fills kept exact in the palette (the movement GIF's frames are drawn on it too)."""
+    return (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK, PATH,
+            GREY_CARD, STAR, *PLAYER_FILLS, *CANDY.values(), *CRATE_FILL.values())
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The public (or a seat's) Sugarworks picture as PNG bytes."""
-    return strips_png(WIDTH, _strips(view), _palette())
+PICTURES = Pictures("sugarworks", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+_draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render
 
 
 # --------------------------------------------------------------------------- the animation

@@ -43,11 +43,12 @@ class StripTops:
 
     def __init__(self, monkeypatch: Any, module: Any,
                  on_picture: Any = lambda: None) -> None:
+        import renderers.common
         from renderers.common import Strip, forget_strips
 
         self.top = 0
         self._next = 0
-        real_png, real_draw = module.strips_png, Strip.draw
+        real_png, real_draw = renderers.common.strips_png, Strip.draw
 
         def png(width: int, strips: Any, palette: Any) -> bytes:
             forget_strips()
@@ -59,5 +60,5 @@ class StripTops:
             self.top, self._next = self._next, self._next + strip.height
             return real_draw(strip, width)
 
-        monkeypatch.setattr(module, "strips_png", png)
+        monkeypatch.setattr(renderers.common, "strips_png", png)  # every game's Pictures
         monkeypatch.setattr(Strip, "draw", draw)

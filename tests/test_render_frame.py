@@ -136,7 +136,7 @@ def test_palettes_are_drawn_from_views_the_game_itself_made(slug, monkeypatch):
     assert module.PALETTE_GAMES and all(isinstance(s, Sample) for s in module.PALETTE_GAMES)
     made: list[dict[str, Any]] = []
     drawn: list[dict[str, Any]] = []
-    real_view, real_draw = game.view, module._draw
+    real_view, real_draw = game.view, module.PICTURES.draw
 
     def view_spy(state: Any, seat: int | None) -> dict[str, Any]:
         made.append(real_view(state, seat))
@@ -150,7 +150,7 @@ def test_palettes_are_drawn_from_views_the_game_itself_made(slug, monkeypatch):
     renderers.common.real_views.cache_clear()
     try:
         monkeypatch.setattr(game, "view", view_spy)
-        monkeypatch.setattr(module, "_draw", draw_spy)
+        monkeypatch.setattr(module.PICTURES, "draw", draw_spy)
         module._palette()
     finally:
         monkeypatch.undo()
