@@ -7,11 +7,24 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+from bot.ops import Exit
+
+
+def installed_version() -> str:
+    """The version of the installed candybot (pyproject.toml's, through its metadata)."""
+    try:
+        return version("candybot")
+    except PackageNotFoundError:
+        return "(not installed: run it from an install, `pip install .`)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="candybot", description=__doc__)
+    parser.add_argument("--version", action="version",
+                        version=f"candybot {installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
@@ -111,7 +124,7 @@ def _operate(args: argparse.Namespace) -> int:
             settings = replace(settings, shard_count=count, shard_ids=ids)
     except ConfigError as exc:
         print(f"candybot: {exc}", file=sys.stderr)
-        return 2
+        return Exit.CONFIG
     if args.command == "run":
         from bot.app import run_bot
 
@@ -142,10 +155,10 @@ def _health() -> int:
         settings = Settings.from_env()
     except ConfigError as exc:
         print(f"unhealthy: {exc}")
-        return 1
+        return Exit.FAILED
     healthy, line = check_health(settings.db_path)
     print(line)
-    return 0 if healthy else 1
+    return Exit.OK if healthy else Exit.FAILED
 
 
 def main(argv: Sequence[str] | None = None) -> int:

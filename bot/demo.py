@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bot.games import get_game
 from bot.games.engine import Game, GameError, SeatInfo, State, dumps, loads, playing
+from bot.ops import Exit
 from bot.store import FinishRecord, SeatRecord, Store
 
 DEMO_CHANNEL = 0
@@ -192,8 +193,8 @@ def demo(game_slug: str, players: int, seed: int, out: Path,
         asyncio.run(run_demo(game_slug, players, seed, out, options=parse_options(options)))
     except DemoError as exc:
         print(f"error: {exc}")
-        return 2
-    return 0
+        return Exit.CONFIG
+    return Exit.OK
 
 
 def replay(folder: Path) -> int:
@@ -201,5 +202,5 @@ def replay(folder: Path) -> int:
         asyncio.run(replay_folder(folder))
     except DemoError as exc:
         print(f"error: {exc}")
-        return 1
-    return 0
+        return Exit.FAILED
+    return Exit.OK

@@ -2,11 +2,19 @@
 
 The running bot rewrites the file every :data:`BEAT_SECONDS` (see
 ``CandyBot._heartbeat``): whether the gateway is connected, whether the
-database took a write lock, and how many announcements wait. ``candybot health``
-reads only that file (no Discord, no database), so a container's HEALTHCHECK
-costs a few milliseconds, and prints one line. It exits 0 when the status is
-fresh, the gateway was connected recently, the database is writable and no
-announcement has waited too long; otherwise 1.
+database took a write lock, and how many announcements wait. It writes it once
+more when it begins to stop, and a last time once it has stopped (its database
+closed). ``candybot health`` reads only that file (no Discord, no database), so a
+container's HEALTHCHECK costs a few milliseconds, and prints one line. It exits 0
+when the status is fresh, the gateway was connected recently, the database is
+writable and no announcement has waited too long; otherwise 1.
+
+A bot killed before it could say it stopped (SIGKILL, a crash, the machine's power)
+is found out by its process: the status names it by what tells it from every other
+process on the machine (:func:`process_mark`), so a reader in the same container or
+on the same host sees at once that it has ended. A reader elsewhere (another
+container on the same volume) cannot see that process, and relies on the status's
+age instead.
 
 This module imports nothing of discord.py, so ``candybot health`` starts fast.
 """
@@ -50,6 +58,10 @@ class Status:
     database_ok: bool
     database_problem: str | None
     stopping: bool = False
+    #: Written last, by a bot that has stopped: its database is closed.
+    stopped: bool = False
+    #: Which process wrote the status (:func:`process_mark`); ``None`` where unknown.
+    process: str | None = None
     #: Announcements waiting in the outbox, and since when the first of them could have
     #: been sent (its back-off or lease over); ``None`` when unknown.
     announcements_waiting: int | None = None
@@ -71,9 +83,63 @@ def write_status(path: Path, status: Status) -> None:
     os.replace(partial, path)
 
 
-def judge(status: Status, now: float) -> tuple[bool, str]:
-    """Healthy or not, and the one line that says why."""
+def process_mark(pid: int | str = "self") -> str | None:
+    """What tells the process ``pid`` from every other, ever, on this machine: the boot, the
+    process namespace it lives in (a container's own) and its start time, from Linux's
+    ``/proc``; ``None`` where these cannot be read (another system, another user's process)."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
+        space = os.readlink(f"/proc/{pid}/ns/pid")
+        started = _stat(pid)[19]
+    except (OSError, IndexError):
+        return None
+    return f"{boot} {space} {started}"
+
+
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command's name (the state first)."""
+    text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    return text.rpartition(")")[2].split()
+
+
+def process_ended(status: Status) -> bool:
+    """Whether the process that wrote ``status`` has surely ended: it was one of this
+    machine's since its last boot and of this process namespace, and no such process
+    lives (a zombie is ended). ``False`` when this cannot be told (a status written in
+    another container, on another machine, or before a reboot: its age tells instead)."""
+    here = process_mark()
+    if status.process is None or here is None:
+        return False
+    written = str(status.process).split(" ")
+    if len(written) != 3 or here.split(" ")[:2] != written[:2]:
+        return False
+    started = written[2]
+    try:
+        fields = _stat(status.pid)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return fields[19:20] != [started] or fields[0] in ("Z", "X")
+
+
+def running(status: Status, now: float, *, ended: bool = False) -> bool:
+    """Whether the bot that wrote ``status`` may still be running, and using its database:
+    it has not said it stopped, its process is not known to have ended (``ended``, from
+    :func:`process_ended`), and it wrote the status recently."""
+    return not status.stopped and not ended and now - status.written_at <= STALE_SECONDS
+
+
+def judge(status: Status, now: float, *, ended: bool = False) -> tuple[bool, str]:
+    """Healthy or not, and the one line that says why; ``ended``: the status's process is
+    known to have ended (:func:`process_ended`)."""
     age = now - status.written_at
+    if status.stopped:
+        return False, (f"unhealthy: the bot is stopped (pid {status.pid} stopped cleanly "
+                       f"{age:.0f} s ago)")
+    if ended:
+        return False, (f"unhealthy: the bot is stopped (pid {status.pid} has ended without "
+                       f"stopping cleanly; its last status is {age:.0f} s old)")
     if age > STALE_SECONDS:
         return False, (f"unhealthy: the bot's status is {age:.0f} s old "
                        f"(pid {status.pid} is stuck or has stopped)")
@@ -108,4 +174,4 @@ def check_health(db_path: Path, now: float | None = None) -> tuple[bool, str]:
         return False, f"unhealthy: no status at {path} (is `candybot run` running?)"
     except (OSError, ValueError, TypeError, KeyError) as exc:
         return False, f"unhealthy: the status at {path} cannot be read ({exc})"
-    return judge(status, time.time() if now is None else now)
+    return judge(status, time.time() if now is None else now, ended=process_ended(status))

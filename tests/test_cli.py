@@ -119,12 +119,25 @@ def test_existing_arguments_still_parse_with_debug_added() -> None:
     assert parser.parse_args(["bench", "--json"]).samples == 60
 
 
-def test_check_on_a_new_install_without_a_token_is_quiet_and_exits_0(tmp_path: Path) -> None:
+def test_check_on_a_new_install_without_a_token_says_what_it_could_not_check(
+        tmp_path: Path) -> None:
     out = run_ops("check", cwd=tmp_path, CANDYBOT_DB=str(tmp_path / "candybot.db"))
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 2, out.stderr
     assert out.stderr == ""
-    assert "Discord: skipped (no DISCORD_TOKEN)" in out.stdout
-    assert out.stdout.splitlines()[-1] == "All is well."
+    assert "not created yet" in out.stdout
+    assert "Discord: NOT CHECKED (no DISCORD_TOKEN)" in out.stdout
+    assert out.stdout.splitlines()[-1].startswith("Problem (exit code 2): There is no "
+                                                  "DISCORD_TOKEN")
+
+
+def test_version_is_the_installed_packages() -> None:
+    from importlib.metadata import version
+
+    out = run_cli("--version")
+    assert out.returncode == 0
+    assert out.stdout == f"candybot {version('candybot')}\n"
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert f'\nversion = "{version("candybot")}"\n' in pyproject
 
 
 def test_backup_of_the_demo_database_replays_like_the_original(demo_folder: Path,

@@ -4,6 +4,9 @@ that tune a deployment (metrics port, stop time)."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import time
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,6 +15,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.app import create_bot
 from bot.cli import main
 from bot.config import DEFAULT_STOP_SECONDS, ConfigError, Settings
 from bot.discord.gate import RESTARTING, Gate
@@ -22,6 +26,8 @@ from bot.health import (
     Status,
     check_health,
     judge,
+    process_ended,
+    process_mark,
     status_path,
     write_status,
 )
@@ -69,6 +75,39 @@ def test_a_stopping_bot_is_not_healthy():
     assert judge(replace(WELL, stopping=True), NOW) == (False, "unhealthy: the bot is stopping")
 
 
+def test_a_bot_that_said_it_stopped_is_stopped_however_fresh_its_status():
+    stopped = replace(WELL, connected=False, stopping=True, stopped=True)
+    assert judge(stopped, NOW) == (
+        False, "unhealthy: the bot is stopped (pid 42 stopped cleanly 5 s ago)")
+
+
+def test_a_bot_whose_process_has_ended_is_stopped():
+    assert judge(WELL, NOW, ended=True) == (
+        False, "unhealthy: the bot is stopped (pid 42 has ended without stopping cleanly; "
+               "its last status is 5 s old)")
+
+
+def test_a_process_is_known_ended_only_where_it_can_be_seen():
+    here = replace(WELL, pid=os.getpid(), process=process_mark())
+    assert here.process is not None and not process_ended(here)
+    child = subprocess.Popen(["sleep", "60"])
+    theirs = replace(WELL, pid=child.pid, process=process_mark(child.pid))
+    assert not process_ended(theirs)
+    child.kill()
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # dead, not yet reaped
+    assert process_ended(theirs), "a zombie has ended"
+    child.wait()
+    assert process_ended(theirs)
+    # Its pid taken by another process (this one, say) is not the same process.
+    assert process_ended(replace(theirs, pid=os.getpid()))
+    # From another container or boot, or written without a mark: it cannot be told.
+    boot, space, started = str(theirs.process).split(" ")
+    assert not process_ended(replace(theirs, process=f"{boot} pid:[1] {started}"))
+    assert not process_ended(replace(theirs, process=f"another-boot {space} {started}"))
+    assert not process_ended(replace(theirs, process=None))
+    assert not process_ended(replace(theirs, process="garbled"))
+
+
 def test_candybot_health_prints_one_line_and_exits_by_the_verdict(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     db = tmp_path / "candybot.db"
@@ -76,8 +115,6 @@ def test_candybot_health_prints_one_line_and_exits_by_the_verdict(
     monkeypatch.chdir(tmp_path)
     assert main(["health"]) == 1
     assert capsys.readouterr().out.startswith("unhealthy: no status at")
-
-    import time
 
     write_status(status_path(db), replace(WELL, written_at=time.time(),
                                           connected_at=time.time()))
@@ -88,6 +125,17 @@ def test_candybot_health_prints_one_line_and_exits_by_the_verdict(
     status_path(db).write_text("{not json")
     assert main(["health"]) == 1
     assert "cannot be read" in capsys.readouterr().out
+
+    # A fresh status from a process that is gone: stopped, whatever the status says.
+    child = subprocess.Popen(["sleep", "60"])
+    gone = replace(WELL, written_at=time.time(), connected_at=time.time(), pid=child.pid,
+                   process=process_mark(child.pid))
+    child.kill()
+    child.wait()
+    write_status(status_path(db), gone)
+    assert main(["health"]) == 1
+    assert capsys.readouterr().out.startswith(
+        f"unhealthy: the bot is stopped (pid {child.pid} has ended without stopping cleanly")
 
 
 def test_the_status_file_lives_beside_the_database():
@@ -159,3 +207,43 @@ async def test_closing_the_gate_waits_for_handlers_cuts_the_late_and_turns_new_t
     late = Tap()
     assert not await gate.admit(late)  # type: ignore[arg-type]
     assert late.said == [(RESTARTING, True)]
+
+
+# --------------------------------------------------------------------------- the bot's word
+
+
+def read(db: Path) -> Status:
+    return Status.from_json(status_path(db).read_text())
+
+
+async def test_the_bot_says_it_is_stopping_then_stopped_and_a_late_event_changes_neither(
+        tmp_path: Path):
+    db = tmp_path / "candybot.db"
+    bot = create_bot(Settings(db_path=db), renderer=None)
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    await bot.on_connect()
+    assert judge(read(db), time.time(), ended=process_ended(read(db)))[0]
+    assert read(db).process == process_mark() and read(db).pid == os.getpid()
+
+    stopping = asyncio.create_task(bot.stop(1.0))
+    await asyncio.sleep(0)
+    assert read(db).stopping and not read(db).stopped
+    await stopping
+    assert read(db).stopped and read(db).stopping and not read(db).connected
+    # discord.py tells of the gateway's end after the bot has closed: still stopped.
+    await bot.on_disconnect()
+    assert read(db).stopped
+    assert check_health(db) == (False, "unhealthy: the bot is stopped (pid "
+                                       f"{os.getpid()} stopped cleanly 0 s ago)")
+
+
+async def test_a_bot_that_never_started_leaves_the_status_of_the_one_that_runs(
+        tmp_path: Path):
+    db = tmp_path / "candybot.db"
+    now = time.time()
+    write_status(status_path(db), replace(WELL, written_at=now, connected_at=now))
+    # `candybot sync` builds a bot for its commands while the real one runs.
+    idle = create_bot(Settings(db_path=db), renderer=None)
+    await idle.close()
+    assert not read(db).stopped and check_health(db)[0]

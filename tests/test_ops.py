@@ -428,20 +428,26 @@ def test_candybot_log_sets_the_level(capsys: pytest.CaptureFixture[str]) -> None
 # --------------------------------------------------------------------------- check
 
 
-def test_check_without_a_token_checks_the_database_and_skips_discord(
+def test_check_without_a_token_checks_the_database_and_says_discord_was_not_checked(
         env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [
         (CLUB, GENERAL, "active"), (CLUB, LOCKED, "lobby"), (CLUB, HIDDEN, "finished")]))
-    assert main(["check"]) == 0
+    # As `candybot run` would refuse to start: not well, and exit 2.
+    assert main(["check"]) == ops.Exit.CONFIG == 2
     out = capsys.readouterr().out
     assert f"schema {len(MIGRATIONS)} (current), integrity ok" in out
     assert "Games: 1 lobby, 1 active, 1 finished, 0 aborted." in out
-    assert "Discord: skipped (no DISCORD_TOKEN)" in out
-    assert out.rstrip().endswith("All is well.")
+    assert ("Discord: NOT CHECKED (no DISCORD_TOKEN): neither the token nor the servers nor "
+            "the bot's permissions.") in out
+    [problem] = [line for line in out.splitlines() if line.startswith("Problem")]
+    assert problem.startswith("Problem (exit code 2): There is no DISCORD_TOKEN")
+    assert "All is well" not in out
 
 
 def test_check_on_a_new_install_says_the_database_will_be_created(
-        env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     assert main(["check"]) == 0
     assert "not created yet" in capsys.readouterr().out
     assert not Path(env["CANDYBOT_DB"]).exists()
@@ -652,15 +658,6 @@ def test_backup_of_a_missing_or_foreign_database_fails_clearly(
     [line] = error_lines(capsys.readouterr().err)
     assert words in line
     assert not (tmp_path / "copy.db").exists()
-
-
-def test_exit_codes_are_distinct_and_documented() -> None:
-    values = [int(e) for e in ops.Exit]
-    assert len(set(values)) == len(values)
-    docs = (ROOT / "docs" / "discord.md").read_text()
-    for code in ops.Exit:
-        if code:
-            assert re.search(rf"^\| {int(code)} \|", docs, re.MULTILINE), code
 
 
 def test_settings_read_candybot_log_from_the_dotenv_file(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import subprocess
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -11,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.health import Status, status_path, write_status
+from bot.health import Status, process_mark, status_path, write_status
+from bot.ops import Exit
 from bot.store import Store
 
 
@@ -58,21 +61,67 @@ def test_restore_puts_the_backup_in_place_and_keeps_what_it_replaced(
     assert not place.with_name("candybot.db-wal").exists()
     [kept] = place.parent.glob("candybot-before-restore-*.db")
     assert channels_in(kept) == [1, 2, 3] and str(kept) in said
-    assert main(["check"]) == 0
+    # The database is whole; check's one problem is the missing token.
+    assert main(["check"]) == Exit.CONFIG
+    out = capsys.readouterr().out
+    assert "integrity ok" in out and out.count("Problem (exit code") == 1
 
 
-def test_restore_refuses_while_the_bot_runs(place: Path, capsys: pytest.CaptureFixture[str]):
+@pytest.fixture
+def ended() -> tuple[int, str]:
+    """The pid and mark of a process that has ended (a child, started, marked, killed)."""
+    child = subprocess.Popen(["sleep", "60"])
+    mark = process_mark(child.pid)
+    child.kill()
+    child.wait()
+    assert mark is not None, "this machine's /proc tells processes apart"
+    return child.pid, mark
+
+
+def running_status(now: float) -> Status:
+    """The status a bot running in this very process would write."""
+    return Status(written_at=now, pid=os.getpid(), connected=True, connected_at=now,
+                  latency_ms=40, database_ok=True, database_problem=None,
+                  process=process_mark())
+
+
+def test_restore_refuses_while_the_bot_runs_or_is_stopping(
+        place: Path, capsys: pytest.CaptureFixture[str]):
     asyncio.run(a_database(place, [1]))
     assert main(["backup", str(place.parent / "backup.db")]) == 0
-    now = time.time()
-    running = Status(written_at=now, pid=1, connected=True, connected_at=now, latency_ms=40,
-                     database_ok=True, database_problem=None)
+    running = running_status(time.time())
     write_status(status_path(place), running)
     capsys.readouterr()
-    assert main(["restore", str(place.parent / "backup.db")]) == 2
-    assert "is running" in capsys.readouterr().err
-    # A bot that stopped cleanly says so: restoring is then allowed.
+    assert main(["restore", str(place.parent / "backup.db")]) == Exit.RUNNING == 10
+    assert f"is running (pid {os.getpid()};" in capsys.readouterr().err
+    # Stopping, it may still write: not yet.
     write_status(status_path(place), replace(running, stopping=True))
+    assert main(["restore", str(place.parent / "backup.db")]) == Exit.RUNNING
+    assert "is stopping" in capsys.readouterr().err and not list(
+        place.parent.glob("candybot-before-restore-*.db"))
+
+
+def test_restore_proceeds_at_once_when_the_bot_said_it_stopped(place: Path):
+    asyncio.run(a_database(place, [1]))
+    assert main(["backup", str(place.parent / "backup.db")]) == 0
+    # Written by a bot in another container (its process cannot be seen from here) a
+    # moment ago: its word is what counts.
+    elsewhere = replace(running_status(time.time()), process="another-boot pid:[1] 7",
+                        stopping=True)
+    write_status(status_path(place), elsewhere)
+    assert main(["restore", str(place.parent / "backup.db")]) == Exit.RUNNING
+    write_status(status_path(place), replace(elsewhere, stopped=True))
+    assert main(["restore", str(place.parent / "backup.db")]) == 0
+
+
+def test_restore_proceeds_at_once_when_the_bots_process_has_ended(
+        place: Path, ended: tuple[int, str]):
+    asyncio.run(a_database(place, [1]))
+    assert main(["backup", str(place.parent / "backup.db")]) == 0
+    pid, mark = ended
+    # Killed before it could say so: a fresh status that says it runs, from a process gone.
+    write_status(status_path(place), replace(running_status(time.time()), pid=pid,
+                                             process=mark))
     assert main(["restore", str(place.parent / "backup.db")]) == 0
 
 

@@ -54,6 +54,7 @@ from typing import Any
 
 from bot.games import GAMES, get_game
 from bot.games.engine import Game, SeatInfo, State, View, dumps, loads, playing
+from bot.ops import Exit
 from bot.watch import unwatched
 from tools.arena import win_rate_vs_random
 
@@ -798,7 +799,7 @@ def _alone(measure: Callable[[Any], dict[str, Any]], show: Callable[[dict[str, A
         print(json.dumps(figures, sort_keys=True))
     else:
         show(figures)
-    return 0
+    return Exit.OK
 
 
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
@@ -826,7 +827,7 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
     if unknown:
         print(f"candybot bench: there is no game called {unknown[0]!r}. Games: "
               f"{', '.join(GAMES)}.", file=sys.stderr)
-        return 2
+        return Exit.CONFIG
     out: dict[str, Any] = {"machine": f"{platform.machine()} {platform.python_version()}",
                            "samples": samples, "channels": channels, "rounds": rounds,
                            "backend": "postgresql" if db else "sqlite", "games": {}}
@@ -851,7 +852,7 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
     elif "chess_ms" not in next(iter(out["games"].values()), {}):
         print("Chess comparison skipped: install the `bench` extra "
               "(pip install '.[bench]': python-chess and cairosvg).")
-    return 0
+    return Exit.OK
 
 
 def _ms(figure: dict[str, float]) -> str:

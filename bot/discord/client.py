@@ -29,7 +29,7 @@ from bot.discord.pacing import Pacer
 from bot.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, identify_lock_path
 from bot.games.engine import Game
 from bot.games.words import plural
-from bot.health import BEAT_SECONDS, Status, status_path, write_status
+from bot.health import BEAT_SECONDS, Status, process_mark, status_path, write_status
 from bot.limits import Cooldowns
 from bot.metrics import Metrics
 from bot.ops import OpsError
@@ -139,6 +139,12 @@ class CandyBot(discord.Client):
         self.metrics.follow_latency(lambda: self.latency)
         self.gate = Gate(self.metrics.answered)
         self.status_path: Path = status_path(settings.db_path)
+        # What the status says about the bot's end: sticky, so that a late event (the
+        # gateway's disconnect) does not make a stopping or stopped bot read as running.
+        self._stopping = False
+        self._stopped = False
+        self._status_written = False
+        self._process = process_mark()
         self._connected = False
         self._connected_at: float | None = None
         self._connections = 0
@@ -184,6 +190,7 @@ class CandyBot(discord.Client):
         the outbox's sender (which first sends what a previous run left queued)."""
         self.store = await Store.open(self.settings.database)
         self.store.watch = self.watch
+        self._stopping = self._stopped = False
         # With a pool of worker processes, AI seats think there too (renderers.pool),
         # and moves are worked out there.
         think = getattr(self.renderer, "think", think_here)
@@ -218,7 +225,8 @@ class CandyBot(discord.Client):
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        self._write_status(stopping=True)
+        self._stopping = True
+        self._write_status()
         drained = await self.gate.close(timeout)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._reminding.acquire(), max(0.0, deadline - loop.time()))
@@ -233,7 +241,8 @@ class CandyBot(discord.Client):
 
     async def close(self) -> None:
         """Stop the loops and release the gateway and the database (its log checkpointed;
-        queued announcements stay queued)."""
+        queued announcements stay queued); then, if this bot wrote a health status, say in
+        it that the bot has stopped (``candybot health``, ``candybot restore``)."""
         for task in (self._reminders, self._sender, self._heartbeat):
             if task is not None:
                 task.cancel()
@@ -248,6 +257,9 @@ class CandyBot(discord.Client):
             self._tables = None
             self._outbox = None
         self.metrics.close()
+        if self._status_written:
+            self._connected, self._stopped = False, True
+            self._write_status()
 
     async def send_due(self) -> int:
         """One pass of the reminder loop: send what is due now (and, once an hour, forget
@@ -352,7 +364,7 @@ class CandyBot(discord.Client):
                 self._database_problem = str(exc)
         return self._write_status()
 
-    def _write_status(self, *, stopping: bool = False) -> Status:
+    def _write_status(self) -> Status:
         """Write what the bot knows now (the database and the outbox as the last beat
         found them)."""
         database_problem = self._database_problem
@@ -366,9 +378,11 @@ class CandyBot(discord.Client):
             connected_at=self._connected_at,
             latency_ms=latency * 1000 if math.isfinite(latency) else None,
             database_ok=database_problem is None, database_problem=database_problem,
-            stopping=stopping, announcements_waiting=waiting, announcement_due_at=due)
+            stopping=self._stopping, stopped=self._stopped, process=self._process,
+            announcements_waiting=waiting, announcement_due_at=due)
         try:
             write_status(self.status_path, status)
+            self._status_written = True
         except OSError as exc:
             log.warning("could not write the health status %s: %s", self.status_path, exc)
         return status

@@ -36,6 +36,8 @@ class Exit(IntEnum):
     DATABASE_UNUSABLE = 8
     #: ``check``: the bot cannot view, send or attach files where a game is open.
     PERMISSIONS = 9
+    #: ``restore``: the bot using the database is running (or still stopping).
+    RUNNING = 10
 
 
 class OpsError(Exception):

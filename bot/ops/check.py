@@ -1,4 +1,4 @@
-"""``candybot check``: the database, then (with a token) the bot's access on Discord."""
+"""``candybot check``: the database, then the bot's access on Discord (with its token)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def check(settings: Settings, *, debug: bool = False) -> int:
     """``candybot check``: the database, then (with a token) the bot's access on Discord.
 
     Prints a report; returns :data:`Exit.OK` only when all is well, otherwise the code of
-    the first problem found.
+    the first problem found. Without a token the Discord part cannot be checked: that is
+    a problem too (:data:`Exit.CONFIG`, as ``candybot run`` would refuse to start).
     """
     setup_logging(settings.log_level, debug=debug)
     debug = debug or settings.log_level == "debug"
@@ -58,8 +59,13 @@ def check(settings: Settings, *, debug: bool = False) -> int:
                     f"The database {path} fails its integrity check: stop the bot and "
                     f"restore the latest backup (see docs/discord.md)."))
     if not settings.token:
-        print("Discord: skipped (no DISCORD_TOKEN); set it to also check the token and the "
-              "bot's permissions.")
+        print("Discord: NOT CHECKED (no DISCORD_TOKEN): neither the token nor the servers nor "
+              "the bot's permissions.")
+        problems.append(OpsError(
+            Exit.CONFIG,
+            "There is no DISCORD_TOKEN, so the Discord part was not checked, and `candybot "
+            "run` would not start: put the bot's token in DISCORD_TOKEN (the environment or "
+            ".env; docs/discord.md, step 1) and run `candybot check` again."))
     else:
         try:
             access = asyncio.run(asyncio.wait_for(discord_access(settings.token, games),

@@ -17,31 +17,35 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.games.words import plural
-from bot.health import STALE_SECONDS, Status, status_path
+from bot.health import STALE_SECONDS, Status, process_ended, running, status_path
 from bot.ops import Exit, OpsError
 from bot.ops.backup import backup_database
 from bot.ops.database import inspect_database
 from bot.ops.logs import fail, setup_logging
 
 
-def _running_since(db_path: Path, now: float) -> float | None:
-    """How long ago a running bot on ``db_path`` last wrote its status, if one seems to run."""
+def refuse_while_running(db_path: Path, now: float) -> None:
+    """Raise unless the bot on ``db_path`` has stopped: it said so, its process has ended,
+    or its status is too old for it to be running (or there is none)."""
     try:
         status = Status.from_json(status_path(db_path).read_text(encoding="utf-8"))
     except (OSError, ValueError, TypeError, KeyError):
-        return None
-    age = now - status.written_at
-    return age if age <= STALE_SECONDS and not status.stopping else None
+        return
+    if not running(status, now, ended=process_ended(status)):
+        return
+    doing, then = ("stopping", "wait until it has stopped") if status.stopping else \
+        ("running", "stop it first")
+    raise OpsError(Exit.RUNNING,
+                   f"The bot using {db_path} is {doing} (pid {status.pid}; its status is "
+                   f"{now - status.written_at:.0f} s old): {then}, then restore. A bot killed "
+                   f"before it could say it stopped counts as stopped once its status is "
+                   f"{STALE_SECONDS:.0f} s old.")
 
 
 def restore_database(backup: Path, db_path: Path, *, now: float | None = None) -> str:
     """Replace ``db_path`` by ``backup``; returns what was done, in one sentence."""
     now = time.time() if now is None else now
-    running = _running_since(db_path, now)
-    if running is not None:
-        raise OpsError(Exit.CONFIG,
-                       f"The bot using {db_path} is running (its status is {running:.0f} s "
-                       f"old): stop it first, then restore.")
+    refuse_while_running(db_path, now)
     if backup.absolute() == db_path.absolute():
         raise OpsError(Exit.CONFIG, f"{backup} is the database itself: name a backup.")
     copy = inspect_database(backup, integrity=True, probe=False)

@@ -188,6 +188,12 @@ async def open_games(bot: BotProcess) -> None:
         await bot.answered(token, lambda r: r["sent"]["pngs"] > 0)
 
 
+def operator(folder: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``candybot ARGS`` as the operator runs it beside the bot, with the bot's settings."""
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
 def stopping(db: Path) -> bool:
     """Whether the bot's health status says it is stopping."""
     try:
@@ -280,6 +286,17 @@ async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(
     # The log was checkpointed into the database file at close.
     wal = db.with_name(db.name + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0
+    # It said it stopped (a reader in another container, who cannot see its process, goes
+    # by that): `candybot health` fails at once, and a restore goes ahead at once.
+    said = Status.from_json(status_path(db).read_text())
+    assert said.stopped and not said.connected
+    health = operator(tmp_path, bot.env, "health")
+    assert health.returncode == 1
+    assert health.stdout.startswith(f"unhealthy: the bot is stopped (pid {bot.proc.pid} "
+                                    f"stopped cleanly ")
+    assert operator(tmp_path, bot.env, "backup", str(tmp_path / "copy.db")).returncode == 0
+    restored = operator(tmp_path, bot.env, "restore", str(tmp_path / "copy.db"))
+    assert restored.returncode == 0, restored.stderr
 
     # A restart: nothing is announced again, the games go on, SIGINT also stops cleanly.
     port = free_port()
@@ -287,8 +304,7 @@ async def test_sigterm_mid_play_finishes_the_moves_in_flight_and_exits_0(
     processes.append(again)
     again.channel_of = bot.channel_of
     await again.start()
-    health = subprocess.run([sys.executable, "-m", "bot.cli", "health"], cwd=tmp_path,
-                            env=again.env, capture_output=True, text=True, timeout=60)
+    health = operator(tmp_path, again.env, "health")
     assert health.returncode == 0, health.stdout + health.stderr
     assert health.stdout.startswith("healthy: gateway connected; database writable")
     more = [await again.command(c, "play", options={"action": "step"}) for c in CHANNELS]
