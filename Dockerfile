@@ -1,14 +1,11 @@
 # syntax=docker/dockerfile:1
-# candybot: the Discord bot in a small image. Operators' guide: docs/discord.md, section 8.
-# Needs BuildKit (the default builder since Docker 23) for the RUN --mount below.
-# Build: docker build -t candybot .
-# Check: docker run --rm -e DISCORD_TOKEN=... -v candybot-data:/data candybot candybot check
-# Run:   docker run -d --name candybot --restart unless-stopped \
-#          -e DISCORD_TOKEN=... -v candybot-data:/data candybot
-# Stop:  docker stop candybot   (SIGTERM: moves in flight finish, then a clean exit 0)
-# Back up (safe while it runs):
-#        docker exec candybot candybot backup /data/backup.db --force
-#        docker cp candybot:/data/backup.db ./candybot-$(date +%F).db
+# candybot: the Discord bot in a small image. Operators' guide, every step with its
+# command: docs/discord.md, section 8. Needs BuildKit (the default builder since Docker 23)
+# for the RUN --mount below. In short:
+#   docker build -t candybot .
+#   docker run --rm -e DISCORD_TOKEN=... -v candybot-data:/data candybot candybot check
+#   docker exec candybot candybot backup /data/backup.db --force    # safe while it runs
+#   docker stop candybot        # SIGTERM: moves in flight finish, then a clean exit 0
 # tests/test_image.py installs what this file copies exactly as its RUN lines do, without
 # a container engine: keep every Python step a `pip` line and every COPY a plain path.
 

@@ -138,7 +138,8 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
     say(result.summary)
     for line in ranking:
         say(line)
-    say(f"Wrote {len(pngs)} images, log.tsv, game.gif and candybot.db to {out}")
+    say(f"Wrote {len(pngs)} pictures to {frames}, and log.tsv, game.gif and candybot.db to "
+        f"{out}")
     return DemoReport(out, state["move"], ranking)
 
 
