@@ -59,3 +59,11 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path,
             monkeypatch.setattr("bot.store.sqlite.IN_ONE_TRIP", False)
         return str(tmp_path / "candybot.db")
     return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture(scope="session")
+def image(tmp_path_factory: pytest.TempPathFactory):
+    """The Docker image's install, built without a container engine (tests/image_build.py)."""
+    from image_build import build_image
+
+    return build_image(tmp_path_factory)

@@ -1,30 +1,26 @@
 """Running the bot as an operator does: clear errors, a quiet start, ``check`` and ``backup``.
 
-Discord is never contacted: a small HTTP server on 127.0.0.1 plays its REST API (and
-answers 401 to a wrong token), and a refused loopback port stands for "no network".
+Discord is never contacted: a stand-in on 127.0.0.1 plays its REST API (tests/stand_in_discord.py,
+which answers 401 to a wrong token), and a refused loopback port stands for "no network".
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import logging
 import re
 import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import discord
 import discord.http
 import pytest
-from aiohttp import web
 
 from bot import ops
 from bot.app import create_bot
@@ -39,20 +35,30 @@ from bot.tables import Tables
 
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
 from race_game import CandyDash, CandyRace
+from stand_in_discord import (
+    ATTACH,
+    BOT_ID,
+    BOT_USER,
+    CLUB,
+    CREATE_THREADS,
+    DELETED,
+    GENERAL,
+    GONE,
+    HIDDEN,
+    LOCKED,
+    OTHER,
+    SEND,
+    SEND_IN_THREADS,
+    THREAD,
+    TOKEN,
+    VIEW,
+    WRONG,
+    StandInDiscord,
+    serving,
+    text_channel,
+)
 
 GAMES = {g.slug: g for g in (CandyRace(), CandyDash())}
-TOKEN = "MTIzNDU2Nzg5.good-token-value"
-WRONG = "MTIzNDU2Nzg5.wrong-token-value"
-BOT_ID = 900000000000000002
-BOT_USER = {"id": str(BOT_ID), "username": "candybot", "discriminator": "0",
-            "global_name": "CandyBot", "avatar": None, "bot": True}
-CLUB, OTHER, GONE = 800000000000000001, 800000000000000002, 800000000000000009
-BOT_ROLE = 810000000000000001
-GENERAL, LOCKED, HIDDEN, THREAD, DELETED = (700000000000000001, 700000000000000002,
-                                            700000000000000003, 700000000000000004,
-                                            700000000000000005)
-VIEW, SEND, ATTACH, SEND_IN_THREADS = 1 << 10, 1 << 11, 1 << 15, 1 << 38
-CREATE_THREADS = 1 << 35
 ROOT = Path(__file__).resolve().parents[1]
 TIMESTAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 
@@ -85,96 +91,12 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
     return values
 
 
-def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
-    return {"id": str(role_id), "name": name, "permissions": str(permissions),
-            "position": position, "color": 0, "hoist": False, "managed": False,
-            "mentionable": False, "flags": 0}
-
-
-def text_channel(channel_id: int, name: str, deny: int = 0) -> dict[str, Any]:
-    return {"id": str(channel_id), "type": 0, "guild_id": str(CLUB), "name": name,
-            "position": 0, "nsfw": False, "parent_id": None,
-            "permission_overwrites": [{"id": str(CLUB), "type": 0, "allow": "0",
-                                       "deny": str(deny)}]}
-
-
-def answer(data: Any, status: int = 200) -> web.Response:
-    """JSON as Discord sends it: discord.py wants exactly ``application/json``."""
-    return web.Response(body=json.dumps(data).encode(), status=status,
-                        headers={"Content-Type": "application/json"})
-
-
-@dataclass
-class FakeDiscord:
-    """Discord's REST API as far as login, ``sync`` and ``check`` use it."""
-
-    token: str = TOKEN
-    requests: list[str] = field(default_factory=list)
-    guilds: dict[int, str] = field(default_factory=lambda: {CLUB: "Candy Club",
-                                                            OTHER: "Other"})
-    everyone: int = VIEW | SEND | ATTACH | SEND_IN_THREADS
-    channels: dict[int, dict[str, Any]] = field(default_factory=lambda: {
-        GENERAL: text_channel(GENERAL, "general"),
-        LOCKED: text_channel(LOCKED, "locked", deny=ATTACH),
-        THREAD: {**text_channel(THREAD, "a-thread"), "type": 11, "parent_id": str(GENERAL),
-                 "owner_id": "1", "message_count": 0, "member_count": 1, "thread_metadata": {
-                     "archived": False, "auto_archive_duration": 1440, "locked": False,
-                     "archive_timestamp": "2024-01-01T00:00:00+00:00"}},
-    })
-
-    async def handle(self, request: web.Request) -> web.Response:
-        path = request.path.removeprefix("/api/v10")
-        self.requests.append(f"{request.method} {path}")
-        if request.headers.get("Authorization") != f"Bot {self.token}":
-            return answer({"message": "401: Unauthorized", "code": 0}, status=401)
-        parts = path.strip("/").split("/")
-        if path == "/users/@me":
-            return answer(BOT_USER)
-        if path == "/users/@me/guilds":
-            return answer([
-                {"id": str(g), "name": n, "icon": None, "owner": False, "permissions": "0",
-                 "features": []} for g, n in self.guilds.items()])
-        if parts[0] == "guilds" and len(parts) == 2 and int(parts[1]) in self.guilds:
-            guild_id = int(parts[1])
-            return answer({
-                "id": str(guild_id), "name": self.guilds[guild_id], "icon": None,
-                "owner_id": "1", "features": [], "emojis": [], "stickers": [],
-                "roles": [role(guild_id, "@everyone", self.everyone, 0),
-                          role(BOT_ROLE, "candybot", 0, 1)]})
-        if parts[0] == "guilds" and parts[2:3] == ["channels"]:
-            return answer([c for c in self.channels.values() if c.get("type") == 0
-                           and int(parts[1]) == CLUB])
-        if parts[0] == "guilds" and parts[2:3] == ["members"]:
-            return answer({"user": BOT_USER, "roles": [str(BOT_ROLE)], "nick": None,
-                                      "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
-                                      "mute": False, "flags": 0})
-        if parts[0] == "channels" and int(parts[1]) in self.channels:
-            return answer(self.channels[int(parts[1])])
-        if parts[0] == "channels" and int(parts[1]) == HIDDEN:
-            return answer({"message": "Missing Access", "code": 50001}, status=403)
-        return answer({"message": "Unknown", "code": 10003}, status=404)
-
-
 @pytest.fixture
-def fake_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDiscord]:
-    """A FakeDiscord on a loopback port, in its own thread, with discord.py pointed at it."""
-    fake = FakeDiscord()
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", fake.handle)
-    loop = asyncio.new_event_loop()
-    runner = web.AppRunner(app, access_log=None)
-    loop.run_until_complete(runner.setup())
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    loop.run_until_complete(site.start())
-    port = runner.addresses[0][1]
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    yield fake
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join()
-    loop.run_until_complete(runner.cleanup())
-    loop.close()
+def fake_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInDiscord]:
+    """A stand-in Discord on a loopback port, with discord.py pointed at it."""
+    with serving() as served:
+        monkeypatch.setattr(discord.http.Route, "BASE", served.api)
+        yield served.discord
 
 
 def refused_port() -> int:
@@ -218,7 +140,7 @@ async def make_games(path: Path, layout: list[tuple[int, int, str]]) -> None:
 
 @pytest.mark.parametrize("command", [["run"], ["sync", "--guild", "1"]])
 def test_run_with_a_refused_token_says_so_in_one_line_and_exits_3(
-        command: list[str], env: dict[str, str], fake_discord: FakeDiscord,
+        command: list[str], env: dict[str, str], fake_discord: StandInDiscord,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
     assert main(command) == ops.Exit.TOKEN_REFUSED == 3
@@ -261,7 +183,7 @@ def test_candybot_log_debug_also_shows_the_traceback(
 
 
 def test_a_started_process_prints_one_line_and_no_voice_warnings(
-        env: dict[str, str], fake_discord: FakeDiscord) -> None:
+        env: dict[str, str], fake_discord: StandInDiscord) -> None:
     code = ("import sys, discord.http; discord.http.Route.BASE = sys.argv[1]; "
             "from bot.cli import main; sys.exit(main(sys.argv[2:]))")
     done = subprocess.run([sys.executable, "-c", code, discord.http.Route.BASE, "run"],
@@ -314,7 +236,7 @@ def a_newer_database(folder: Path) -> Path:
 @pytest.mark.parametrize("command", ["run", "sync"])
 def test_run_checks_the_database_before_connecting_to_discord(
         command: str, make: Any, code: int, words: str, tmp_path: Path, env: dict[str, str],
-        fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("CANDYBOT_DB", str(make(tmp_path)))
@@ -445,7 +367,7 @@ def test_check_without_a_token_checks_the_database_and_says_discord_was_not_chec
 
 
 def test_check_on_a_new_install_says_the_database_will_be_created(
-        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     assert main(["check"]) == 0
@@ -480,7 +402,7 @@ def test_check_reports_an_unusable_database_with_its_exit_code(
 
 
 def test_check_with_a_token_lists_servers_and_the_bots_permissions_where_games_are_open(
-        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [
         (CLUB, GENERAL, "active"), (CLUB, LOCKED, "lobby"), (CLUB, HIDDEN, "active"),
@@ -504,7 +426,7 @@ def test_check_with_a_token_lists_servers_and_the_bots_permissions_where_games_a
 
 
 def test_check_with_a_token_exits_0_when_the_bot_can_play_everywhere(
-        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [(CLUB, GENERAL, "active")]))
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
@@ -513,7 +435,7 @@ def test_check_with_a_token_exits_0_when_the_bot_can_play_everywhere(
 
 
 def test_check_in_a_thread_needs_send_messages_in_threads(
-        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     fake_discord.everyone = VIEW | SEND | ATTACH
     asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [(CLUB, THREAD, "active")]))
@@ -523,7 +445,7 @@ def test_check_in_a_thread_needs_send_messages_in_threads(
 
 
 def test_check_with_a_refused_token_exits_3(
-        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
     assert main(["check"]) == 3
@@ -669,7 +591,7 @@ def test_settings_read_candybot_log_from_the_dotenv_file(tmp_path: Path) -> None
 
 
 def test_run_on_postgresql_checks_the_database_then_meets_discord(
-        env: dict[str, str], fake_discord: FakeDiscord, postgres_url: str,
+        env: dict[str, str], fake_discord: StandInDiscord, postgres_url: str,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("CANDYBOT_DB", postgres_url)
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
@@ -678,7 +600,7 @@ def test_run_on_postgresql_checks_the_database_then_meets_discord(
 
 
 def test_run_on_an_unreachable_postgresql_stops_before_discord(
-        env: dict[str, str], fake_discord: FakeDiscord, tmp_path: Path,
+        env: dict[str, str], fake_discord: StandInDiscord, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("CANDYBOT_DB", f"postgresql://candybot:hunter2@/gone?host={tmp_path}")
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
@@ -690,7 +612,7 @@ def test_run_on_an_unreachable_postgresql_stops_before_discord(
 
 
 def test_check_says_where_new_games_get_a_thread_of_their_own(
-        env: dict[str, str], fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     fake_discord.everyone = VIEW | SEND | ATTACH | SEND_IN_THREADS | CREATE_THREADS
     fake_discord.channels[LOCKED] = text_channel(LOCKED, "locked", deny=CREATE_THREADS)

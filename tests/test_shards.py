@@ -115,9 +115,14 @@ async def test_the_bot_asks_the_shared_pacer_before_each_login(tmp_path: Path) -
 
 
 def _doc_run_lines() -> list[str]:
-    doc = (Path(__file__).parent.parent / "docs" / "scale.md").read_text()
-    return [line.split("candybot ", 1)[1] for line in doc.splitlines()
-            if line.lstrip().startswith(("candybot run", "ExecStart=candybot run"))]
+    """The guide's `candybot run` lines, and the systemd unit's ExecStart it points to."""
+    root = Path(__file__).parent.parent
+    doc = (root / "docs" / "scale.md").read_text()
+    unit = (root / "deploy" / "systemd" / "candybot@.service").read_text()
+    lines = [line for line in doc.splitlines() if line.startswith("candybot run")]
+    lines += [line.removeprefix("ExecStart=").split("/", -1)[-1]
+              for line in unit.splitlines() if line.startswith("ExecStart=")]
+    return [line.removeprefix("candybot ") for line in lines]
 
 
 def test_every_run_line_in_the_scaling_guide_starts_its_shards(
