@@ -22,6 +22,12 @@ command talks to a stand-in Discord (tests/stand_in_discord.py).
 
 Paths on the operator's machine that the documents name (``/srv/candybot``, ``/etc/...``)
 are folders of the sandbox: :meth:`Sandbox.host` rewrites them in each line.
+
+Not modelled: restart policies (a container that ends stays down), the health check's
+schedule (``docker ps`` runs it until it passes, within the image's start period), users,
+file ownership and separate process namespaces (every process here can see the others;
+a scene checks instead what a container elsewhere would rely on: the stopped bot's
+status on the volume).
 """
 
 from __future__ import annotations

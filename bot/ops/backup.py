@@ -105,7 +105,7 @@ PG_DUMP_HELP = ("PostgreSQL databases are backed up with PostgreSQL's own pg_dum
                 "not installed here: install PostgreSQL's client tools (Debian: apt-get install "
                 "postgresql-client) and run `candybot backup` again, or run `pg_dump "
                 "--format=custom --file=candybot.dump \"$CANDYBOT_DB\"` where it is installed. "
-                "Restore with `pg_restore --clean --if-exists --dbname=\"$CANDYBOT_DB\" "
+                "Restore with `pg_restore --clean --if-exists --no-owner --dbname=\"$CANDYBOT_DB\" "
                 "candybot.dump` while no bot runs.")
 
 
