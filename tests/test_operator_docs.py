@@ -3,10 +3,11 @@
 The README, docs/discord.md, and the commands at the head of the Dockerfile, the compose
 files and the systemd unit are played in scenes: each scene is one operator's session on a
 machine of its own (a sandbox: tests/operator_shell.py), in a clone holding the
-operator's files, against a stand-in Discord (tests/stand_in_discord.py). Between the blocks of commands a scene does
-what the prose asks by hand (paste the token, stop the bot, pick a backup) and checks what
-the prose promises. A fast test checks that the scenes together run every block of
-commands the documents hold: a command cannot be documented without being run.
+operator's files, against a stand-in Discord (tests/stand_in_discord.py). Between the
+blocks of commands a scene does what the prose asks by hand (paste the token, stop the
+bot, pick a backup) and checks what the prose promises. A fast test checks that the
+scenes together run every command the documents hold: a command cannot be documented
+without being run.
 """
 
 from __future__ import annotations
