@@ -36,6 +36,7 @@ from PIL import Image, ImageFont
 import bot.games
 import renderers.common
 from bot.games.engine import SeatInfo
+from bot.ops import Exit
 
 PHONE = 400
 MAX_RATIO = 1.6
@@ -209,10 +210,10 @@ def pictures(games: Sequence[str] | None = None, as_json: bool = False,
     if unknown:
         print(f"candybot pictures: no game called {', '.join(unknown)}; games: "
               f"{', '.join(bot.games.GAMES)}", file=sys.stderr)
-        return 2
+        return Exit.CONFIG
     figures = [measure(slug, seed) for slug in slugs]
     if as_json:
         print(json.dumps([{**asdict(f), "passed": f.passed} for f in figures]))
     else:
         print(report(figures))
-    return 0 if all(f.passed for f in figures) else 1
+    return Exit.OK if all(f.passed for f in figures) else Exit.FAILED
