@@ -76,6 +76,16 @@ class Status:
         return cls(**{name: raw[name] for name in cls.__dataclass_fields__ if name in raw})
 
 
+def read_status(db_path: Path) -> Status:
+    """The status of the bot using ``db_path``; raises ``FileNotFoundError`` when there is
+    none, and :data:`UNREADABLE` when it cannot be read."""
+    return Status.from_json(status_path(db_path).read_text(encoding="utf-8"))
+
+
+#: What :func:`read_status` raises for a status that cannot be read.
+UNREADABLE = (OSError, ValueError, TypeError, KeyError)
+
+
 def write_status(path: Path, status: Status) -> None:
     """Replace the status file at once, so a reader never sees half of it."""
     partial = path.with_name(path.name + ".tmp")
@@ -169,9 +179,9 @@ def check_health(db_path: Path, now: float | None = None) -> tuple[bool, str]:
     """Judge the status file of the bot using ``db_path``."""
     path = status_path(db_path)
     try:
-        status = Status.from_json(path.read_text(encoding="utf-8"))
+        status = read_status(db_path)
     except FileNotFoundError:
         return False, f"unhealthy: no status at {path} (is `candybot run` running?)"
-    except (OSError, ValueError, TypeError, KeyError) as exc:
+    except UNREADABLE as exc:
         return False, f"unhealthy: the status at {path} cannot be read ({exc})"
     return judge(status, time.time() if now is None else now, ended=process_ended(status))

@@ -24,7 +24,7 @@ def _games_text(games: Sequence[OpenGame]) -> str:
 
 
 def check(settings: Settings, *, debug: bool = False) -> int:
-    """``candybot check``: the database, then (with a token) the bot's access on Discord.
+    """``candybot check``: the database, then the bot's access on Discord (with its token).
 
     Prints a report; returns :data:`Exit.OK` only when all is well, otherwise the code of
     the first problem found. Without a token the Discord part cannot be checked: that is

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.games.words import plural
-from bot.health import STALE_SECONDS, Status, process_ended, running, status_path
+from bot.health import STALE_SECONDS, UNREADABLE, process_ended, read_status, running
 from bot.ops import Exit, OpsError
 from bot.ops.backup import backup_database
 from bot.ops.database import inspect_database
@@ -28,8 +28,8 @@ def refuse_while_running(db_path: Path, now: float) -> None:
     """Raise unless the bot on ``db_path`` has stopped: it said so, its process has ended,
     or its status is too old for it to be running (or there is none)."""
     try:
-        status = Status.from_json(status_path(db_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError, TypeError, KeyError):
+        status = read_status(db_path)
+    except UNREADABLE:
         return
     if not running(status, now, ended=process_ended(status)):
         return
