@@ -268,8 +268,9 @@ def steps_text(steps: list[Step]) -> str:
 
 
 def describe(card: Card, rules: int | None = None) -> dict[str, Any]:
-    """The printed card (a hideout card as printed under ``rules``): name, cost, kind
-    and the generated texts (a fresh dict)."""
+    """The printed card (a hideout card as printed under ``rules``): name, cost, kind,
+    the generated texts and, under ``data``, the steps and needs they were generated from
+    (for pictures that draw them as icons); a fresh dict."""
     return dict(_described(card.get("key") or card["name"], "ability" in card, rules))
 
 
@@ -288,11 +289,15 @@ def _describe(card: Card) -> dict[str, Any]:
     out: dict[str, Any] = {"key": card.get("key", ""), "name": card["name"],
                            "cost": card.get("cost", 0)}
     if "ability" in card:
-        out.update(kind="costume", ability=steps_text(card["ability"]))
+        out.update(kind="costume", ability=steps_text(card["ability"]),
+                   data={"ability": card["ability"]})
         return out
     out["kind"] = card.get("kind", "encounter")
     out["effect"] = steps_text(card.get("effect", []))
+    data = {"effect": card.get("effect", [])}
     if out["kind"] == "encounter":
         out["challenge"] = challenge_text(card["challenge"])
         out["bad"] = steps_text(card["bad"])
+        data.update(challenge=card["challenge"], bad=card["bad"])
+    out["data"] = data
     return out

@@ -481,6 +481,7 @@ class SugarHeist(Game):
             player["money"] += bonus
             extra = f" and gains ${bonus}" if bonus else ""
             turn.say(f"{name} passes{extra}.", seat, "pass")
+            moved: dict[str, Any] = {"seat": seat, "did": "pass", "bonus": bonus}
         elif words[0] == "buy":
             key = cards.names()[" ".join(words[1:])]
             card_id = next(c for c in state["market"] if cards.instances()[c] == key)
@@ -494,15 +495,19 @@ class SugarHeist(Game):
                 state["market"].append(refill)
                 text += f" {cards.design(refill)['name']} comes into the market."
             turn.say(text, seat, "buy", reveals=refill is not None)
+            moved = {"seat": seat, "did": "buy", "card": key}
         else:
-            self._build(state, seat, action, turn)
+            moved = self._build(state, seat, action, turn)
         self._next_prep_turn(state, turn, seat)
+        self._note(state, moved)
 
     def _pay(self, state: State, seat: int, amount: int) -> None:
         state["players"][seat]["money"] -= amount
         state["supply"]["money"] += amount
 
-    def _build(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _build(self, state: State, seat: int, action: Action, turn: Turn) -> dict[str, Any]:
+        """Build a hand card face down; returns the move as :meth:`_note` keeps it (the
+        room and slot, never the card)."""
         m = _BUILD.match(action.notation)
         assert m is not None
         player = state["players"][seat]
@@ -531,6 +536,9 @@ class SugarHeist(Game):
         player["rooms"][room][slot] = {"id": card_id, "up": False}
         turn.say(public, seat, "build")
         turn.say(private, seat, "build", to=(seat,))
+        return {"seat": seat, "did": "build", "room": room + 1, "slot": slot,
+                "cost": d["cost"], "discarded": held is not None and m.group(3) == "discard",
+                "moved": int(m.group(4)) if held is not None and m.group(4) else None}
 
     def _next_prep_turn(self, state: State, turn: Turn, seat: int) -> None:
         prep = state["prep"]
@@ -575,14 +583,38 @@ class SugarHeist(Game):
                 self.ask(state, "board", [seat + 1])
             else:
                 self.start_phases(state, turn)
+            self._note(state, {"seat": seat, "did": "board", "board": key})
             return
         ctx = Context(self, state, turn)
+        h = state["heist"]
+        moved = {"seat": seat, "did": words[0], "notation": action.notation,
+                 "attacker": h["attacker"], "defender": h["defender"], "index": h["index"],
+                 "room": h["room"] + 1, "costume": self._costume_named(words)}
         if decision.kind == "challenge":
             self._answer_challenge(ctx, words)
         else:
             effects.answer(ctx, decision.kind, decision.data["step"], decision.data["src"],
                            words)
         self._advance(state, turn)
+        self._note(state, moved)
+
+    @staticmethod
+    def _costume_named(words: list[str]) -> str | None:
+        """The costume a move uses or flips (``use ninja``, ``flip tin robot``), by key."""
+        if words[0] not in ("use", "flip"):
+            return None
+        m = _USE.match(" ".join(words))
+        name = m.group(1) if m and words[0] == "use" else " ".join(words[1:])
+        return cards.names().get(name)
+
+    @staticmethod
+    def _note(state: State, moved: dict[str, Any]) -> None:
+        """Keep the move just made for the picture's last-move mark, in the heist under
+        way or else the prep phase (both gone once the game is over): a built card is kept
+        by its room and slot, never by name."""
+        holder = state["heist"] if state["heist"] is not None else state["prep"]
+        if holder is not None:
+            holder["moved"] = moved
 
     def _answer_challenge(self, ctx: Context, words: list[str]) -> None:
         h = ctx.heist

@@ -70,6 +70,11 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
                    taken yet, while players choose them (`board treehouse`), else []
         last       None | the last finished heist: {"round", "attacker", "defender",
                    "passed", "rooms", "cleared", "gained", "lost", "stolen"}
+        moved      None | the last move, for the picture's mark: {"seat", "did", ...}:
+                   "board" (+ "board": key), "pass" (+ "bonus"), "buy" (+ "card": key),
+                   "build" (+ "room", "slot", "cost", "discarded", "moved": room | None;
+                   never the card), or a heist answer (+ "notation", "attacker",
+                   "defender", "index", "room", "costume": key | None); None once over
         result     None | {"ranking", "scores", "summary"}
     """
     players = state["players"]
@@ -142,6 +147,7 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         "decision": decision,
         "hand": hand,
         "last": state["heists"][-1] if state["heists"] else None,
+        "moved": _moved(state, top),
         "boards": _free_boards(state) if decision and decision["kind"] == "board" else [],
         "result": None if result is None else {
             "ranking": [list(g) for g in result.ranking],
@@ -155,3 +161,15 @@ def _free_boards(state: State) -> list[dict[str, Any]]:
     taken = {p["board"] for p in state["players"]}
     return [{"key": b["key"], "name": b["name"], "default": cards.describe(b["default"])}
             for b in cards.boards() if b["key"] not in taken]
+
+
+def _moved(state: State, top: Decision | None) -> dict[str, Any] | None:
+    """The last move as the heist under way or the prep phase keeps it; while hideouts are
+    chosen (in seat order), the board the seat before the one choosing took."""
+    holder = state["heist"] if state["heist"] is not None else state["prep"]
+    if holder is not None:
+        return holder.get("moved")
+    if top is not None and top.kind == "board" and top.seats[0] > 0:
+        seat = top.seats[0] - 1
+        return {"seat": seat, "did": "board", "board": state["players"][seat]["board"]}
+    return None
