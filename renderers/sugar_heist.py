@@ -1,25 +1,32 @@
-"""Sugar Heist picture, made to be read on a phone (Discord shows it about 400 px wide).
+"""Sugar Heist picture in the phone frame (:mod:`renderers.common`): 800 px wide, at most
+1.6 times as tall at every table size (3 to 6 seats), text 20 px or more and most of it 24.
 
-Top to bottom: the round and who must decide; the target track as arrows; during
-a heist the attacker's dice pool drawn large (pips and numbers), the three rooms
-with the one being entered highlighted, and the revealed cards' text; then every
-hideout (three rooms, each an encounter and maybe a mod; face-down cards drawn as
-card backs showing only their cost), candy, money, sugar tax and costumes (face
-up or used); in the prep phase the costume market; in a seat's own view its
-hand. Draws only what the view holds: a public view has no face-down card's
-name, so the public picture cannot show one.
+Top to bottom, each a strip: the shared header (whose turn, round and phase, what to do);
+the phase's panel (the hideout boards to choose, the costume market, the heist under way
+with its dice pool drawn large and the room being entered, or the final ranking with its
+tie-breaks in words); in a seat's own picture during the prep phase, its hand; the
+hideouts in the order of the target track (each raids the one below it, the last the
+first; arrows in the gutter), one a row: the seat's column in its colour (mark, name,
+candy, money, sugar tax, costumes) and its three rooms; and the legend of every mark
+drawn. Beside a hand on a table too large for every hideout in full, the hideouts other
+than the viewer's and the one it raids are drawn in brief (one line each).
 
-Speed: the header, the track, the heist, each hideout, the market and the hand are
-strips kept by what they show (:class:`~renderers.common.Strip`), so a move redraws
-only the hideouts it changed; the cards in the rooms, the market and the hand, the
-dice and the costume chips are drawn once into sprites kept by what they show and
-their size, then pasted; text goes through the shared mask cache; the PNG is written
-on one fixed palette. Caches are keyed only by content taken from the view, so the
-picture stays a pure function of the view.
+A card is drawn as icons from its own data (``data`` in the view's described cards),
+never as its sentences: a room's first row is what happens on entering (the mod on
+blue, the encounter's effect on orange), then the challenge as the dice it asks for
+("odd", "5+", "paired ×3", "sum 9+"), then the bad stuff on red (a die with a red cross
+is lost, "D" says the defender picks, "−1" and a candy is candy lost, "end" ends the
+heist). The sentences are said in ``/game cards`` (:meth:`Game.card_lines`).
+
+Draws only what the view holds: a public view has no face-down card's name or data, so
+the public picture cannot show one. Strips are kept by what they show
+(:class:`~renderers.common.Strip`), so a move redraws only what it changed.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -27,75 +34,310 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.common import (
-    BACKGROUND,
-    HIGHLIGHT,
+    FRAME_MARGIN,
+    FRAME_MAX_H,
+    FRAME_W,
+    GOLD,
     INK,
+    KEY_ICON,
     MUTED,
     PANEL,
     PANEL_EDGE,
+    SMALL_PX,
+    TEXT_PX,
     WHITE,
     Colour,
-    Header,
+    Key,
     Pictures,
     Sample,
+    Standing,
     Strip,
     Table,
     arrow,
-    blank,
     box_canvas,
-    header,
+    header_strip,
     ink_on,
+    last_move_key,
+    last_move_mark,
+    legend,
     panel,
     paste_at,
+    ranking_strip,
     seat_badge,
     seat_colour,
-    stamp_lines,
+    seat_mark,
     stamp_text,
     table_of,
     text_size,
+    wrap,
 )
 
-WIDTH = 1000
-MARGIN = 16
-DIE = 104
+WIDTH = FRAME_W
+M = FRAME_MARGIN
 BACK: Colour = (92, 62, 120)
 BACK_EDGE: Colour = (60, 38, 84)
 USED: Colour = (205, 200, 200)
-MOD_FILL: Colour = (226, 240, 255)
-ENC_FILL: Colour = (255, 238, 214)
-COSTUME_FILL: Colour = (255, 226, 240)
-DEFAULT_FILL: Colour = (240, 236, 230)
-OUTSIDE_FILL: Colour = (255, 246, 200)
+MOD_FILL: Colour = (214, 232, 255)
+ENC_FILL: Colour = (255, 232, 200)
+COSTUME_FILL: Colour = (255, 214, 234)
+DEFAULT_FILL: Colour = (236, 232, 226)
+OUTSIDE_FILL: Colour = (255, 226, 90)
+BAD_FILL: Colour = (255, 216, 210)
 GOOD: Colour = (0, 140, 90)
-BAD: Colour = (200, 60, 40)
+BAD: Colour = (200, 40, 30)
+CANDY: Colour = (232, 60, 130)
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 
 # Layout, in pixels.
-TRACK_H = 102
-HEIST_H, HEIST_MOD_H = 540, 640
-#: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
-READABLE = 24
-LINE = 30
-#: One hideout per row (a strip each), so that its three rooms' cards read on a phone.
-HIDEOUT_GAP = 12
-HIDEOUT_W = WIDTH - 2 * MARGIN
-MOD_H, ENCOUNTER_H = 70, 190
-HIDEOUT_H = 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10 + 44
-ROOM_GAP = 8
-ROOM_W = (HIDEOUT_W - 20 - 2 * ROOM_GAP) // 3
-ROW_TITLE = 34
-PER_ROW = 3
-ROW_CARD_W = (WIDTH - 2 * MARGIN - (PER_ROW - 1) * 10) // PER_ROW
-ROW_CARD_H = 240
+GUTTER = 26  # left of the hideouts: the target track's arrows
+ROW_H = 24  # one row of icons in a room
+ROOM_H = 3 * ROW_H + 6
+HIDEOUT_H = ROOM_H + 8
+SEAT_X = M + GUTTER  # each hideout's seat column, then its three rooms
+SEAT_W = 180
+ROOMS_X = SEAT_X + SEAT_W + 6
+ROOM_GAP = 6
+ROOM_W = (WIDTH - M - ROOMS_X - 2 * ROOM_GAP) // 3
+ROOM_HEAD_H = 32
+BRIEF_H = 36  # a hideout in brief: its seat's line alone
+NAME_Y = 13  # the centre of the seat's name line, where the track's arrows point
+CHIP = 22  # the height of an icon in a room
+BIG_CHIP = 34  # in the heist panel
+DIE = 52
+LIST_ROW = 60  # one card in the market, the hand or the boards to choose
+LIST_COL = (WIDTH - 2 * M - 12) // 2
+PANEL_TITLE = 34
+
+Token = tuple[Any, ...]
+
+
+# --------------------------------------------------------------------------- icons from card data
+
+
+def _die_words(need: dict[str, Any]) -> str:
+    """What a die must show, as short as a chip holds it: "odd 3+", "≤2", "6", "?"."""
+    words = []
+    if need.get("odd"):
+        words.append("odd")
+    if need.get("even"):
+        words.append("even")
+    low, high = need.get("at_least"), need.get("at_most")
+    if low is not None and high is not None and low == high:
+        words.append(str(low))
+    else:
+        if low is not None:
+            words.append("6" if low == 6 else f"{low}+")
+        if high is not None:
+            words.append("1" if high == 1 else f"≤{high}")
+    if need.get("unique"):
+        words.append("unique")
+    return " ".join(words) or "any"
+
+
+def _need_tokens(needs: list[dict[str, Any]]) -> list[Token]:
+    """A challenge as dice chips, alike needs counted ("any ×2"): a die and what it must
+    show ("odd 3+"), "paired" for a die of a pair, "pair" for two dice alike, "sum 9+"."""
+    groups: list[tuple[str, dict[str, Any], int]] = []
+    for need in needs:
+        key = json.dumps(need, sort_keys=True)
+        if groups and groups[-1][0] == key:
+            groups[-1] = (key, need, groups[-1][2] + 1)
+        else:
+            groups.append((key, need, 1))
+    out: list[Token] = []
+    for _, need, count in groups:
+        kind = need["need"]
+        if kind == "sum":
+            out.append(("die", f"sum {need['value']}+", WHITE, INK))
+        elif kind == "pair":
+            words = _die_words(need)
+            out.append(("die", "pair" if words == "any" else f"pair {words}", WHITE, INK))
+        else:
+            words = _die_words(need)
+            if need.get("part_of_pair"):
+                words = "paired" if words == "any" else f"paired {words}"
+            out.append(("die", words, WHITE, INK))
+        if count > 1:
+            out.append(("text", f"×{count}", INK))
+    return out
+
+
+def _who(step: dict[str, Any]) -> list[Token]:
+    """Who picks the dice: "D" for the defender, "max"/"min" for the highest or lowest."""
+    by = step.get("by", "attacker")
+    if by == "defender":
+        return [("badge", "D")]
+    if by in ("highest", "lowest"):
+        return [("text", "max" if by == "highest" else "min", INK)]
+    return []
+
+
+def _times(step: dict[str, Any]) -> list[Token]:
+    count = step.get("count", 1)
+    return [("text", f"×{count}", INK)] if count > 1 else []
+
+
+def _filter(step: dict[str, Any]) -> list[Token]:
+    words = _die_words(step)
+    return [("text", "all", INK)] + ([] if words == "any" else [("die", words, WHITE, INK)])
+
+
+def _step_tokens(step: dict[str, Any]) -> list[Token]:
+    """One step of an effect, bad stuff or costume as icons."""
+    do = step["do"]
+    if do == "reroll":
+        return [("die", "↻", WHITE, INK), *_times(step), *_who(step)]
+    if do == "reroll_all":
+        return [("die", "↻", WHITE, INK), *_filter(step)]
+    if do == "lose":
+        return [("die", "✗", WHITE, BAD), *_times(step), *_who(step)]
+    if do == "lose_all":
+        return [("die", "✗", WHITE, BAD), *_filter(step)]
+    if do == "add":
+        return [("die", f"{step['amount']:+d}".replace("-", "−"), WHITE, INK),
+                *_times(step), *_who(step)]
+    if do == "set":
+        return [("die", f"={step['value']}", WHITE, INK), *_times(step), *_who(step)]
+    if do == "add_all":
+        amount = f"{step['amount']:+d}".replace("-", "−")
+        words = _die_words(step)
+        return [("die", amount, WHITE, INK), ("text", "all", INK),
+                *([] if words == "any" else [("die", words, WHITE, INK)])]
+    if do == "gain_die":
+        return [("die", "+die", WHITE, GOOD), *_times(step)]
+    if do == "outside_roll":
+        when: dict[str, Any] = {k: step[k] for k in ("at_least", "at_most") if k in step}
+        rolled = [("die", _die_words(when), OUTSIDE_FILL, INK), ("text", "→", INK),
+                  *_steps_tokens(step["then"])]
+        if step.get("else"):
+            rolled += [("text", "else", MUTED), *_steps_tokens(step["else"])]
+        return rolled
+    if do == "lose_candy":
+        return [("text", f"−{step['amount']}", BAD), ("candy",)]
+    if do == "give_candy":
+        return [("text", f"−{step['amount']}", BAD), ("candy",), ("text", "→", INK),
+                ("badge", "D")]
+    if do == "pay_money":
+        return [("text", f"−${step['amount']}", BAD)]
+    if do == "give_money":
+        return [("text", f"−${step['amount']}", BAD), ("text", "→", INK), ("badge", "D")]
+    if do == "end_heist":
+        return [("end",)]
+    if do == "choice":
+        either: list[Token] = []
+        for i, option in enumerate(step["options"]):
+            if i:
+                either.append(("text", "or", MUTED))
+            either += _steps_tokens(option)
+        return either
+    if do == "exhaust":
+        return [("costume", "flip"), *_times(step)]
+    if do == "dodge":
+        return [("text", "skip room", INK)]
+    return [("text", do, INK)]
+
+
+def _steps_tokens(steps: list[dict[str, Any]]) -> list[Token]:
+    return [t for s in steps for t in _step_tokens(s)]
+
+
+# --------------------------------------------------------------------------- drawing icons
+
+
+def _font_for(chip: int) -> int:
+    return SMALL_PX if chip < 30 else TEXT_PX
+
+
+def _token_width(token: Token, chip: int) -> int:
+    size = _font_for(chip)
+    kind = token[0]
+    if kind == "die":
+        return max(chip, text_size(token[1], size, True)[0] + 10)
+    if kind == "text":
+        return text_size(token[1], size, True)[0]
+    if kind == "badge":
+        return chip
+    if kind == "candy":
+        return round(chip * 1.3)
+    if kind == "end":
+        return text_size("end", size, True)[0] + 12
+    if kind == "costume":
+        return text_size(token[1], size, True)[0] + 14
+    return 0
+
+
+def tokens_width(tokens: Sequence[Token], chip: int, gap: int = 4) -> int:
+    """How wide :func:`draw_tokens` lays ``tokens`` out."""
+    return sum(_token_width(t, chip) for t in tokens) + gap * max(0, len(tokens) - 1)
+
+
+def _chip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: Colour,
+          edge: Colour, width: int = 2) -> None:
+    draw.rounded_rectangle(box, radius=max(3, round((box[3] - box[1]) / 5)), fill=fill,
+                           outline=edge, width=width)
+
+
+def _draw_token(image: Image.Image, draw: ImageDraw.ImageDraw, token: Token, x: float,
+                cy: float, chip: int) -> None:
+    size = _font_for(chip)
+    kind = token[0]
+    top, bottom = cy - chip / 2, cy + chip / 2
+    width = _token_width(token, chip)
+    if kind == "die":
+        _, label, fill, colour = token
+        _chip(draw, (x, top, x + width, bottom), fill, INK)
+        stamp_text(image, (x + width / 2, cy), label, size, colour, True, "mm")
+    elif kind == "text":
+        stamp_text(image, (x, cy), token[1], size, token[2], True, "lm")
+    elif kind == "badge":
+        r = chip / 2
+        draw.ellipse((x, cy - r, x + 2 * r, cy + r), fill=INK)
+        stamp_text(image, (x + r, cy + 1), token[1], size, WHITE, True, "mm")
+    elif kind == "candy":
+        _candy(draw, x + width / 2, cy, chip / 2)
+    elif kind == "end":
+        _chip(draw, (x, top, x + width, bottom), BAD, BAD)
+        stamp_text(image, (x + width / 2, cy), "end", size, WHITE, True, "mm")
+    elif kind == "costume":
+        _chip(draw, (x, top, x + width, bottom), COSTUME_FILL, INK)
+        stamp_text(image, (x + width / 2, cy), token[1], size, INK, True, "mm")
+
+
+def draw_tokens(image: Image.Image, draw: ImageDraw.ImageDraw, tokens: Sequence[Token],
+                x: float, cy: float, chip: int, room: float, gap: int = 4) -> float:
+    """The icons from ``x``, centred on ``cy``, within ``room``; those that do not fit are
+    left off after a "…" (the card's words are in ``/game cards``). Returns the x after."""
+    end = x + room
+    ellipsis = text_size("…", _font_for(chip), True)[0]
+    for i, token in enumerate(tokens):
+        width = _token_width(token, chip)
+        last = i == len(tokens) - 1
+        if x + width > end or (not last and x + width + gap + ellipsis > end
+                               and x + tokens_width(tokens[i:], chip, gap) > end):
+            stamp_text(image, (x, cy), "…", _font_for(chip), INK, True, "lm")
+            return x + ellipsis
+        _draw_token(image, draw, token, x, cy, chip)
+        x += width + gap
+    return x - gap if tokens else x
+
+
+def _candy(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A wrapped candy: a round sweet with a twist of wrapper on each side."""
+    k = r * 0.62
+    for side in (-1, 1):
+        draw.polygon([(cx + side * k * 0.8, cy), (cx + side * r * 1.3, cy - k),
+                      (cx + side * r * 1.3, cy + k)], fill=CANDY, outline=INK)
+    draw.ellipse((cx - k, cy - k, cx + k, cy + k), fill=CANDY, outline=INK, width=2)
+
 
 def _die_face(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: int,
               fill: Colour = WHITE) -> None:
     """A die face with pips."""
     draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 6, fill=fill,
-                           outline=INK, width=max(2, size // 28))
+                           outline=INK, width=max(2, size // 24))
     r = size / 11
     cx, cy, step = x + size / 2, y + size / 2, size * 0.27
     for dx, dy in PIPS[value]:
@@ -110,389 +352,860 @@ def _die_sprite(size: int, value: int, fill: Colour, ground: Colour) -> Image.Im
     return sprite
 
 
-def _die(image: Image.Image, x: float, y: float, size: int, value: int,
-         fill: Colour = WHITE, number: bool = True) -> None:
-    """A die from the sprite cache, its value written underneath unless ``number`` is off."""
-    paste_at(image, _die_sprite(size, value, fill, PANEL), x, y)
-    if number:
-        stamp_text(image, (x + size / 2, y + size + 4), str(value), max(18, size // 3), INK, True,
-                   "ma")
+# --------------------------------------------------------------------------- what a card shows
 
 
-# --------------------------------------------------------------------------- sections
+def _card_rows(card: dict[str, Any]) -> tuple[list[Token], list[Token], list[Token]]:
+    """A described card's icons: on entering (its effect), the challenge, the bad stuff."""
+    data = card.get("data") or {}
+    if card.get("kind") == "costume":
+        return _steps_tokens(data.get("ability", [])), [], []
+    return (_steps_tokens(data.get("effect", [])), _need_tokens(data.get("challenge", [])),
+            _steps_tokens(data.get("bad", [])))
 
 
-#: What the seats to act are asked, by the open decision's kind (none: the prep phase's turn).
-DECIDING = {None: "buy a card or pass", "challenge": "pay, use a costume or suffer",
-            "reroll": "choose dice to reroll", "lose": "choose dice to lose",
-            "add": "choose a die to change", "set": "choose a die to set",
-            "choice": "choose the bad stuff", "exhaust": "choose a costume to flip",
-            "board": "choose a hideout"}
-PHASES = {"setup": "choosing hideouts", "target": "target phase", "prep": "prep phase",
-          "heist": "heist phase"}
+@dataclass(frozen=True)
+class Slot:
+    """What a room's mod or encounter slot shows, and nothing more: ``look`` is "empty",
+    "back" (face down: its cost only), "card" (face up) or "mine" (face down, its owner's
+    own picture), "default" (the board's default encounter); ``card`` is the described
+    card for a card or a default."""
+
+    look: str
+    cost: int = 0
+    card: tuple[tuple[Token, ...], tuple[Token, ...], tuple[Token, ...]] = ((), (), ())
 
 
-def _header(view: dict[str, Any]) -> Header:
-    """The shared header under the round and phase; once over, the summary says who won
-    with how much candy, tax and money."""
-    table = table_of(view)
-    title = "Sugar Heist" if table.over else \
-        f"Sugar Heist — round {view['round']} of {view['rounds']}, " \
-        f"{PHASES.get(view['phase'], view['phase'])}"
-    what = DECIDING.get(table.decision, table.decision or "")
-    return header(view, WIDTH - 2 * MARGIN, title=title, what=what[:1].upper() + what[1:],
-                  summary_lines=5)
-
-
-def _track(image: Image.Image, draw: ImageDraw.ImageDraw, track: list[int],
-           attacker: int | None, names: tuple[str, ...], colours: tuple[str, ...]) -> None:
-    """The target track: each seat in turn, an arrow to the seat it attacks, the last
-    back to the first; the attacker of the heist under way ringed."""
-    n = len(track)
-    gap = (WIDTH - 2 * MARGIN) / n
-    r = 26
-    cy = r + 4
-    for i, seat in enumerate(track):
-        cx = MARGIN + gap * (i + 0.5)
-        if i + 1 < n:
-            arrow(draw, (cx + r + 4, cy), (cx + gap - r - 6, cy), INK, width=4, head=14)
-        ring = HIGHLIGHT if seat == attacker else INK
-        colour = seat_colour(seat, colours)
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=ring,
-                     width=5 if seat == attacker else 2)
-        stamp_text(image, (cx, cy), str(i + 1), 24, ink_on(colour), True, "mm")
-        stamp_text(image, (cx, cy + r + 6), names[seat], READABLE, INK, True, "ma",
-                   width=gap - 8)
-    # The last attacks the first: a line back under the row.
-    first = MARGIN + gap * 0.5
-    last = MARGIN + gap * (n - 0.5)
-    low = cy + r + 36
-    draw.line((last, cy + r + 30, last, low, first, low), fill=MUTED, width=3)
-    arrow(draw, (first, low), (first, cy + r + 30), MUTED, width=3, head=10)
-
-
-def _card_rows(card: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    rows = []
-    if card.get("effect"):
-        rows.append(("Effect", card["effect"]))
-    if card.get("challenge"):
-        rows.append(("Challenge", card["challenge"]))
-    if card.get("bad"):
-        rows.append(("Bad stuff", card["bad"]))
-    return tuple(rows)
-
-
-@lru_cache(maxsize=128)
-def _card_sprite(width: int, height: int, name: str, cost: int,
-                 rows: tuple[tuple[str, str], ...], size: int, fill: Colour, highlight: bool,
-                 ground: Colour) -> Image.Image:
-    """A card with its whole text: name and cost, then effect, challenge and bad stuff."""
-    sprite, draw = box_canvas(width, height, ground)
-    panel(draw, (0, 0, width, height), fill=fill, outline=HIGHLIGHT if highlight else PANEL_EDGE,
-          radius=10, width=5 if highlight else 2)
-    inner = width - 16
-    y = stamp_lines(sprite, (8, 6), name, size + 2, inner - 36, INK, True, 3)
-    if cost:
-        stamp_text(sprite, (width - 8, 6), f"${cost}", size, MUTED, True, "ra")
-    for label, text in rows:
-        if y > height - size:
-            break
-        room = max(1, int((height - y - 4) // round(size * 1.25)))
-        y = stamp_lines(sprite, (8, y), f"{label}: {text}", size, inner,
-                        BAD if label == "Bad stuff" else INK, False, room)
-    return sprite
-
-
-def _card_box(image: Image.Image, box: tuple[float, float, float, float],
-              card: dict[str, Any], size: int, fill: Colour, highlight: bool = False,
-              ground: Colour = BACKGROUND) -> None:
-    x0, y0, x1, y1 = (round(v) for v in box)
-    sprite = _card_sprite(x1 - x0, y1 - y0, card["name"], card.get("cost") or 0,
-                          _card_rows(card), size, fill, highlight, ground)
-    paste_at(image, sprite, x0, y0)
-
-
-def _heist_height(h: dict[str, Any]) -> int:
-    return HEIST_MOD_H if h["mod"] else HEIST_H
-
-
-def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, h: dict[str, Any],
-           names: tuple[str, ...]) -> None:
-    """The heist under way: its rooms so far, the dice pool, the room being entered."""
-    y = top = 0
-    height = _heist_height(h)
-    panel(draw, (MARGIN, y, WIDTH - MARGIN, y + height), fill=PANEL, outline=HIGHLIGHT, width=4)
-    title = f"{names[h['attacker']]} raids {names[h['defender']]}"
-    stamp_text(image, (MARGIN + 14, y + 10), title, 30, INK, True, width=560)
-    # Room progress: three boxes, the current one highlighted.
-    for r in range(3):
-        x = WIDTH - MARGIN - 14 - (3 - r) * 118
-        outcome = h["outcomes"][r]
-        current = r + 1 == h["room"] and outcome is None
-        fill = {"cleared": GOOD, "suffered": BAD, "dodged": MUTED}.get(outcome or "",
-                                                                       HIGHLIGHT if current
-                                                                       else USED)
-        draw.rounded_rectangle((x, y + 10, x + 110, y + 48), radius=8, fill=fill, outline=INK,
-                               width=2)
-        label = {"cleared": "clear", "suffered": "hurt", "dodged": "slip"}.get(outcome or "",
-                                                                              f"room {r + 1}")
-        stamp_text(image, (x + 55, y + 29), label, READABLE, WHITE if outcome else INK, True, "mm")
-    y += 60
-    pool = h["pool"]
-    stamp_text(image, (MARGIN + 14, y), f"Dice pool ({len(pool)})", READABLE, MUTED, True)
-    y += 30
-    size = DIE if len(pool) <= 7 else 92
-    x = MARGIN + 14
-    for value in pool:
-        _die(image, x, y, size, value)
-        x += size + 18
-    if not pool:
-        stamp_text(image, (x, y + size / 2), "no dice left", 28, BAD, True, "lm")
-    if h["outside"] is not None:
-        ox = WIDTH - MARGIN - 14 - 70
-        _die(image, ox, y + 10, 64, h["outside"], OUTSIDE_FILL, number=False)
-        stamp_text(image, (ox + 32, y + 80), "outside", READABLE, MUTED, False, "ma")
-    y += size + 40
-    # The room being entered: its mod (if any) and its encounter, text in full.
-    mod, enc = h["mod"], h["encounter"]
-    left: float = MARGIN + 14
-    right = WIDTH - MARGIN - 14
-    room_h = top + height - 74 - y
-    if mod:
-        split = left + (right - left) * 0.36
-        _card_box(image, (left, y, split - 8, y + room_h),
-                  {**mod, "name": f"Mod: {mod['name']}"}, READABLE, MOD_FILL, ground=PANEL)
-        left = split + 8
-    name = enc["name"] + (" (default)" if enc.get("default") else "")
-    _card_box(image, (left, y, right, y + room_h), {**enc, "name": f"Room {h['room']}: {name}"},
-              READABLE, DEFAULT_FILL if enc.get("default") else ENC_FILL, highlight=True,
-              ground=PANEL)
-    y += room_h + 8
-    for line in h["log"][-2:]:
-        stamp_text(image, (MARGIN + 14, y), line, READABLE, MUTED, width=WIDTH - 2 * MARGIN - 28)
-        y += LINE
-
-
-def _slot_look(cards: dict[str, Any], slot: dict[str, Any] | None, kind: str,
-               default: str) -> tuple[Any, ...]:
-    """What a room's slot shows, and nothing more: the key of its sprite."""
+def _slot(cards: dict[str, Any], slot: dict[str, Any] | None, default: dict[str, Any] | None,
+          kind: str) -> Slot:
     if slot is None:
-        return ("empty", kind, default if kind == "encounter" else "")
+        if kind == "encounter" and default is not None:
+            return Slot("default", 0, _frozen_rows(default))
+        return Slot("empty")
     if slot["face"] == "down" and "key" not in slot:
-        return ("back", kind, slot["cost"])
+        return Slot("back", int(slot["cost"]))
     card = cards[slot["key"]]
-    hidden = slot["face"] == "down"
-    challenge = card.get("challenge", "") if kind == "encounter" else ""
-    return ("card", kind, card["name"], card["cost"], challenge, hidden)
+    return Slot("mine" if slot["face"] == "down" else "card", int(card.get("cost") or 0),
+                _frozen_rows(card))
 
 
-@lru_cache(maxsize=256)
-def _slot_sprite(width: int, height: int, look: tuple[Any, ...], highlight: bool) -> Image.Image:
-    """One room's mod or encounter slot: empty, a card back, or a card face."""
-    sprite, draw = box_canvas(width, height, PANEL)
-    edge = HIGHLIGHT if highlight else PANEL_EDGE
-    inner = width - 12
-    box = (0, 0, width, height)
-    what, kind = look[0], look[1]
-    if what == "empty":
-        if kind == "mod":
-            draw.rounded_rectangle(box, radius=8, outline=PANEL_EDGE, width=2)
-            stamp_text(sprite, (width / 2, height / 2), "no mod", READABLE, MUTED, False, "mm")
-            return sprite
-        draw.rounded_rectangle(box, radius=8, fill=DEFAULT_FILL, outline=edge,
-                               width=4 if highlight else 2)
-        stamp_text(sprite, (6, 4), "default", READABLE, MUTED)
-        stamp_lines(sprite, (6, 4 + LINE), look[2], READABLE, inner, INK, True, 3)
-        return sprite
-    if what == "back":
-        draw.rounded_rectangle(box, radius=8, fill=BACK, outline=edge if highlight else BACK_EDGE,
-                               width=4 if highlight else 2)
-        for i in range(8, width - 4, 14):
-            draw.line((i, 4, i, height - 4), fill=BACK_EDGE, width=2)
-        encounter = kind == "encounter"
-        stamp_text(sprite, (width / 2, height / 2 - (14 if encounter else 0)), f"${look[2]}",
-                   30 if encounter else READABLE, WHITE, True, "mm")
-        if encounter:
-            stamp_text(sprite, (width / 2, height / 2 + 22), "face down", READABLE, WHITE, False,
-                       "mm")
-        return sprite
-    _, _, name, cost, challenge, hidden = look
-    fill = MOD_FILL if kind == "mod" else ENC_FILL
-    draw.rounded_rectangle(box, radius=8, fill=fill, outline=BACK if hidden else edge,
-                           width=4 if hidden or highlight else 2)
-    y = stamp_lines(sprite, (6, 4), name, READABLE, inner, INK, True, 2)
-    if kind == "encounter":
-        room = int((height - LINE - 4 - y) // LINE)
-        if room > 0:
-            stamp_lines(sprite, (6, y), challenge, READABLE, inner, INK, False, room)
-    note = "yours, face down" if hidden else f"${cost}"
-    stamp_text(sprite, (width - 6, height - 4), note, READABLE, BACK if hidden else MUTED, hidden,
-               "rd")
-    return sprite
+def _frozen_rows(card: dict[str, Any]) -> tuple[tuple[Token, ...], tuple[Token, ...],
+                                                tuple[Token, ...]]:
+    effect, challenge, bad = _card_rows(card)
+    return tuple(effect), tuple(challenge), tuple(bad)
 
 
-@lru_cache(maxsize=128)
-def _chip_sprite(label: str, used: bool) -> Image.Image:
-    """A costume as a rounded chip: pink while face up, grey once used."""
-    width = text_size(label, READABLE, True)[0] + 20
-    sprite, draw = box_canvas(width, 38, PANEL)
-    draw.rounded_rectangle((0, 0, width, 38), radius=16, fill=USED if used else COSTUME_FILL,
-                           outline=MUTED if used else INK, width=2)
-    stamp_text(sprite, (width / 2, 19), label, READABLE, MUTED if used else INK, True, "mm")
-    return sprite
+# --------------------------------------------------------------------------- a room
+
+
+def _room(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, width: int,
+          mod: Slot, enc: Slot, chip: int, row: int) -> None:
+    """A room ``width`` wide from ``(x, y)``: on its first row the mod (blue) and the
+    encounter's effect (orange), then the encounter: its challenge, and its bad stuff in
+    red; a face-down card is its back with its cost."""
+    cy = y + row / 2
+    rx = x + 4
+    right = x + width - 4
+    if mod.look == "back":
+        _back(image, draw, (rx, y + 1, rx + 62, y + row - 1), mod.cost, small=True)
+        rx += 66
+    elif mod.look in ("card", "mine"):
+        tokens = mod.card[0]
+        w = min(tokens_width(tokens, chip) + 10, right - rx)
+        _chip(draw, (rx, y + 1, rx + w, y + row - 1), MOD_FILL,
+              BACK if mod.look == "mine" else PANEL_EDGE, 3 if mod.look == "mine" else 1)
+        draw_tokens(image, draw, tokens, rx + 5, cy, chip, w - 10)
+        rx += w + 4
+    enc_top = y + row + 3
+    box = (x, enc_top, x + width, y + 3 * row + 6)
+    if enc.look == "back":
+        _back(image, draw, box, enc.cost, small=False)
+        return
+    if enc.look == "empty":
+        return
+    effect, challenge, bad = enc.card
+    if effect and rx < right - 20:
+        w = min(tokens_width(effect, chip) + 10, right - rx)
+        _chip(draw, (rx, y + 1, rx + w, y + row - 1), ENC_FILL, PANEL_EDGE, 1)
+        draw_tokens(image, draw, effect, rx + 5, cy, chip, w - 10)
+    fill = DEFAULT_FILL if enc.look == "default" else ENC_FILL
+    edge = BACK if enc.look == "mine" else PANEL_EDGE
+    draw.rounded_rectangle(box, radius=8, fill=fill, outline=edge,
+                           width=3 if enc.look == "mine" else 1)
+    draw.rounded_rectangle((x + 3, enc_top + row, x + width - 3, box[3] - 3), radius=6,
+                           fill=BAD_FILL)
+    draw_tokens(image, draw, challenge, x + 6, enc_top + row / 2, chip, width - 12)
+    draw_tokens(image, draw, bad, x + 8, enc_top + row * 1.5 - 1, chip, width - 16)
+
+
+def _back(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+          cost: int, small: bool) -> None:
+    """A face-down card: its back, its cost and nothing else."""
+    draw.rounded_rectangle(box, radius=6, fill=BACK, outline=BACK_EDGE, width=2)
+    x0, y0, x1, y1 = box
+    for i in range(round(x0) + 8, round(x1) - 4, 12):
+        draw.line((i, y0 + 3, i, y1 - 3), fill=BACK_EDGE, width=2)
+    label = f"${cost}" if small else f"${cost} face down"
+    tw = text_size(label, SMALL_PX if small else TEXT_PX, True)[0] + 12
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    draw.rounded_rectangle((mx - tw / 2, my - 13, mx + tw / 2, my + 13), radius=6, fill=BACK)
+    stamp_text(image, (mx, my), label, SMALL_PX if small else TEXT_PX, WHITE, True, "mm")
+
+
+# --------------------------------------------------------------------------- hideouts
 
 
 @dataclass(frozen=True)
 class Hideout:
-    """Everything a seat's hideout shows: its name, colour and board, what it holds, and
-    what each room's mod and encounter slot shows (:func:`_slot_look`)."""
+    """Everything a seat's row shows: its seat column (seat, name, candy, money, tax,
+    costumes, passed) and each room's mod and encounter (:class:`Slot`)."""
 
     seat: int
     name: str
     colours: tuple[str, ...]
-    board: str
+    candy: int
+    money: int
+    tax: int
     passed: bool
-    stats: str
-    #: Each room's mod and encounter, as their sprites are kept.
-    rooms: tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]
-    #: Each costume's name and whether it is used.
-    costumes: tuple[tuple[str, bool], ...]
-    defending: bool
+    #: Each costume's icons and whether it is used this heist.
+    costumes: tuple[tuple[tuple[Token, ...], bool], ...]
+    rooms: tuple[tuple[Slot, Slot], ...]
+    #: Where the seat stands in this heist: "attacker", "defender" or "".
+    role: str
     #: The room being raided (1-3) while the seat defends, else 0.
     lit: int
+    #: What the last move touched here: "band", "candy", "costume", "room 2 mod", ...
+    marks: tuple[str, ...]
+    #: The seat raiding this hideout now.
+    raider: int | None
+    #: Where the hideout stands on the target track, how many stand on it ((0, 0, None):
+    #: no track yet), and the last seat on it when it raids the first now, for the
+    #: track's arrows in the gutter.
+    track: tuple[int, int, int | None]
 
 
-def _hideout_of(view: dict[str, Any], table: Table, seat: int) -> Hideout:
+def _hideout_of(view: dict[str, Any], table: Table, seat: int,
+                marks: tuple[str, ...]) -> Hideout:
+    """What ``seat``'s row shows (``marks``: what the last move touched there)."""
     s = view["seats"][seat]
     h = view["heist"]
-    defending = h is not None and h["defender"] == seat
-    stats = f"{s['candy']} candy   ${s['money']}   {s['tax']} sugar tax"
-    if s["hand"]:
-        stats += f"   {s['hand']} in hand"
-    default = s["board"]["default"]["name"] if s["board"] else ""
     cards = view["cards"]
+    board = s["board"]
+    default = board["default"] if board else None
+    role = "" if h is None else "attacker" if h["attacker"] == seat else \
+        "defender" if h["defender"] == seat else ""
     return Hideout(
         seat=seat, name=table.names[seat], colours=table.colours,
-        board=s["board"]["name"] if s["board"] else "no hideout yet", passed=bool(s["passed"]),
-        stats=stats,
-        rooms=tuple((_slot_look(cards, room["mod"], "mod", ""),
-                     _slot_look(cards, room["encounter"], "encounter", default))
+        candy=s["candy"], money=s["money"],
+        tax=s["tax"], passed=bool(s["passed"]),
+        costumes=tuple((tuple(_card_rows(cards[c["key"]])[0]), bool(c["used"]))
+                       for c in s["costumes"]),
+        rooms=tuple((_slot(cards, room["mod"], None, "mod"),
+                     _slot(cards, room["encounter"], default, "encounter"))
                     for room in s["rooms"]),
-        costumes=tuple((cards[c["key"]]["name"], bool(c["used"])) for c in s["costumes"]),
-        defending=defending, lit=h["room"] if defending else 0)
+        role=role, lit=h["room"] if role == "defender" else 0, marks=marks,
+        raider=h["attacker"] if role == "defender" else None,
+        track=_place(view, seat))
 
 
 def _hideout(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout) -> None:
-    """One seat's hideout: its three rooms, candy, money, sugar tax and costumes."""
-    width, height = HIDEOUT_W, HIDEOUT_H
-    x0, y0 = MARGIN, 0
-    defending = hideout.defending
-    panel(draw, (x0, y0, x0 + width, y0 + height), outline=HIGHLIGHT if defending else
-          PANEL_EDGE, width=4 if defending else 2)
-    colour = seat_colour(hideout.seat, hideout.colours)
-    draw.rounded_rectangle((x0, y0, x0 + width, y0 + 40), radius=12, fill=colour)
-    seat_badge(draw, hideout.seat, x0 + 20, y0 + 20, 10, hideout.colours)
-    stamp_text(image, (x0 + 42, y0 + 20), f"{hideout.name} · {hideout.board}", READABLE,
-               ink_on(colour), True, "lm", width=width - 182)
-    if hideout.passed:
-        stamp_text(image, (x0 + width - 10, y0 + 20), "passed", READABLE, ink_on(colour),
-                   True, "rm")
-    stamp_text(image, (x0 + 10, y0 + 50), hideout.stats, READABLE, INK, True)
+    """One seat's row: its seat column (name; candy, money, sugar tax; costumes and
+    "passed") in its colour, then its three rooms; left of it, its part of the track."""
+    _track_arrows(draw, hideout, NAME_Y, HIDEOUT_H)
+    x0, x1 = SEAT_X, SEAT_X + SEAT_W
+    ink = _seat_line(image, draw, hideout, (x0, 0, x1, ROOM_H), NAME_Y)
+    _stats(image, draw, hideout, x0 + 6, NAME_Y + ROW_H + 1, ink)
+    _costumes(image, draw, hideout, x0 + 5, NAME_Y + 2 * ROW_H + 2, x1 - 5, ink)
     for r, (mod, enc) in enumerate(hideout.rooms):
-        rx = x0 + 10 + r * (ROOM_W + ROOM_GAP)
-        ry = y0 + 84
-        lit = hideout.lit == r + 1
-        stamp_text(image, (rx + ROOM_W / 2, ry), f"Room {r + 1}", READABLE, INK, True, "ma")
-        paste_at(image, _slot_sprite(ROOM_W, MOD_H, tuple(mod), lit), rx, ry + 34)
-        paste_at(image, _slot_sprite(ROOM_W, ENCOUNTER_H, tuple(enc), lit), rx,
-                 ry + 42 + MOD_H)
-    cy = y0 + 84 + 34 + MOD_H + 8 + ENCOUNTER_H + 10
-    cx = x0 + 10
-    if not hideout.costumes:
-        stamp_text(image, (cx, cy + 6), "no costumes", READABLE, MUTED)
-    for n, (name, used) in enumerate(hideout.costumes):
-        chip = _chip_sprite(name, used)
-        if cx + chip.width - 1 > x0 + width - 60:
-            stamp_text(image, (cx, cy + 6), f"+{len(hideout.costumes) - n} more", READABLE,
-                       INK, True)
-            break
-        paste_at(image, chip, cx, cy)
-        cx += chip.width - 1 + 6
+        rx = ROOMS_X + r * (ROOM_W + ROOM_GAP)
+        _room(image, draw, rx, 0, ROOM_W, mod, enc, CHIP, ROW_H)
+        if hideout.lit == r + 1 and hideout.raider is not None:
+            draw.rounded_rectangle((rx - 3, -2, rx + ROOM_W + 3, ROOM_H + 2), radius=8,
+                                   outline=seat_colour(hideout.raider, hideout.colours),
+                                   width=4)
+        for part in ("mod", "encounter"):
+            if f"room {r + 1} {part}" in hideout.marks:
+                top = -2 if part == "mod" else ROW_H + 1
+                bottom = ROW_H + 1 if part == "mod" else ROOM_H + 2
+                last_move_mark(draw, (rx - 3, top, rx + ROOM_W + 3, bottom), width=4, radius=8)
 
 
-def _cards_row(image: Image.Image, draw: ImageDraw.ImageDraw, title: str,
-               cards: list[dict[str, Any]]) -> None:
-    """A titled row of cards, text in full (the costume market, a seat's hand)."""
-    y = 6
-    stamp_text(image, (MARGIN, y), title, 24, INK, True)
-    y += ROW_TITLE
-    w, h = ROW_CARD_W, ROW_CARD_H
-    for i, card in enumerate(cards):
-        x0 = MARGIN + (i % PER_ROW) * (w + 10)
-        y0 = y + (i // PER_ROW) * (h + 10)
-        fill = COSTUME_FILL if card["kind"] == "costume" else \
-            MOD_FILL if card["kind"] == "mod" else ENC_FILL
-        shown = dict(card)
-        if card["kind"] == "costume":
-            shown["effect"] = card["ability"]
+def _brief(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout) -> None:
+    """A hideout in brief, one line in its seat's colour: name; candy, money, sugar tax;
+    costumes and "passed" (its rooms are on the public board)."""
+    cy = (BRIEF_H - 6) / 2
+    _track_arrows(draw, hideout, cy, BRIEF_H)
+    ink = _seat_line(image, draw, hideout, (SEAT_X, 0, WIDTH - M, BRIEF_H - 6), cy)
+    x = _stats(image, draw, hideout, ROOMS_X, cy, ink)
+    _costumes(image, draw, hideout, x + 16, cy, WIDTH - M - 8, ink)
+
+
+def _seat_line(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout,
+               box: tuple[float, float, float, float], cy: float) -> Colour:
+    """The seat's box in its colour, its mark and name on the line at ``cy``; the ink that
+    reads on it. The box is the last move's when it took its board."""
+    colour = seat_colour(hideout.seat, hideout.colours)
+    draw.rounded_rectangle(box, radius=8, fill=colour)
+    if "band" in hideout.marks:
+        last_move_mark(draw, (box[0] - 3, box[1] - 2, box[2] + 3, box[3] + 2), width=4,
+                       radius=8)
+    ink = ink_on(colour)
+    seat_badge(draw, hideout.seat, box[0] + 14, cy, 8, hideout.colours)
+    stamp_text(image, (box[0] + 28, cy), hideout.name, TEXT_PX, ink, True, "lm",
+               width=SEAT_W - 32)
+    return ink
+
+
+def _stats(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout, x: float,
+           cy: float, ink: Colour) -> float:
+    """Candy, money and sugar tax from ``x`` on the line at ``cy``; returns the x after."""
+    left = x
+    _candy(draw, x + 10, cy, 9)
+    x += 24
+    candy_w = text_size(str(hideout.candy), TEXT_PX, True)[0]
+    for text in (str(hideout.candy), f"${hideout.money}"):
+        stamp_text(image, (x, cy), text, TEXT_PX, ink, True, "lm")
+        x += text_size(text, TEXT_PX, True)[0] + 10
+    _tax(draw, x + 9, cy, 9)
+    stamp_text(image, (x + 22, cy), str(hideout.tax), TEXT_PX, ink, True, "lm")
+    if "candy" in hideout.marks:
+        last_move_mark(draw, (left - 5, cy - 13, left + 30 + candy_w, cy + 13), width=4,
+                       radius=6)
+    return x + 22 + text_size(str(hideout.tax), TEXT_PX, True)[0]
+
+
+def _costumes(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout, x: float,
+              cy: float, right: float, ink: Colour) -> None:
+    """The seat's costumes as chips of their icons (grey once used this heist), "+2" for
+    those that do not fit, and "passed" at the right end while it has passed."""
+    if hideout.passed:
+        tw = text_size("passed", SMALL_PX, True)[0]
+        stamp_text(image, (right, cy), "passed", SMALL_PX, ink, True, "rm")
+        if "passed" in hideout.marks:
+            last_move_mark(draw, (right - tw - 5, cy - 13, right + 4, cy + 13), width=4,
+                           radius=6)
+        right -= tw + 8
+    for n, (tokens, used) in enumerate(hideout.costumes):
+        w = tokens_width(tokens, CHIP - 2) + 8
+        more = f"+{len(hideout.costumes) - n}"
+        rest = 0 if n == len(hideout.costumes) - 1 else text_size(more, SMALL_PX, True)[0] + 4
+        if x + w + rest > right:
+            stamp_text(image, (x, cy), more, SMALL_PX, ink, True, "lm")
+            return
+        _chip(draw, (x, cy - 12, x + w, cy + 12), USED if used else COSTUME_FILL, INK)
+        draw_tokens(image, draw, tokens, x + 4, cy, CHIP - 2, w - 8)
+        if f"costume {n}" in hideout.marks:
+            last_move_mark(draw, (x - 4, cy - 16, x + w + 4, cy + 16), width=4, radius=6)
+        x += w + 4
+
+
+def _tax(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A sugar tax token: a white sugar cube."""
+    draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=3, fill=WHITE,
+                           outline=INK, width=2)
+    draw.line((cx - r + 3, cy - r + 3, cx + r - 3, cy - r + 3), fill=MUTED, width=2)
+
+
+def _track_arrows(draw: ImageDraw.ImageDraw, hideout: Hideout, cy: float,
+                  height: int) -> None:
+    """The target track in the gutter: an arrow from each hideout down to the one it raids,
+    and from the last back up the gutter's edge to the first; the arrow of the heist under
+    way is in the attacker's colour and thicker."""
+    place, n, loop = hideout.track
+    if n == 0:
+        return
+    inner, outer = M + 17, M + 4
+
+    def paint(seat: int | None) -> tuple[Colour, int]:
+        return (seat_colour(seat, hideout.colours), 5) if seat is not None else (MUTED, 3)
+
+    looping = paint(loop)
+    if place > 0:  # the arrow from the hideout above ends here
+        colour, width = paint(hideout.raider)
+        draw.line((inner, 0, inner, cy - 12), fill=colour, width=width)
+        arrow(draw, (inner, cy - 14), (inner + 8, cy), colour, width=width, head=10)
+        if place < n - 1:  # the line back from the last passes by
+            draw.line((outer, 0, outer, height), fill=looping[0], width=looping[1])
+    else:  # the line back from the last ends here
+        draw.line((outer, height, outer, cy), fill=looping[0], width=looping[1])
+        arrow(draw, (outer, cy), (SEAT_X - 1, cy), looping[0], width=looping[1], head=10)
+    colour, width = paint(hideout.seat if hideout.role == "attacker" else None)
+    if place < n - 1:  # on to the hideout below
+        draw.line((inner, cy + 14, inner, height), fill=colour, width=width)
+    else:  # the last raids the first: down, left, and up the gutter's edge
+        draw.line((inner, cy + 14, inner, height - 6, outer, height - 6, outer, 0),
+                  fill=colour, width=width, joint="curve")
+
+
+def _place(view: dict[str, Any], seat: int) -> tuple[int, int, int | None]:
+    track, h = view["track"], view["heist"]
+    if not track or view["table"]["result"]:
+        return (0, 0, None)
+    looping = h is not None and h["attacker"] == track[-1] and len(track) > 1
+    return (track.index(seat), len(track), track[-1] if looping else None)
+
+
+# --------------------------------------------------------------------------- the header
+
+
+PHASES = {"setup": "choosing hideouts", "target": "target phase", "prep": "prep phase",
+          "heist": "heist phase"}
+
+
+def _what(view: dict[str, Any], table: Table) -> str:
+    """What the seat to act may do now, in the notation's words with an example."""
+    decision = view.get("decision") or {}
+    kind = decision.get("kind")
+    step = decision.get("step") or {}
+    h = view["heist"]
+    if kind == "board":
+        return "Choose your hideout board: each has its own default room (board treehouse)."
+    if kind is None and view["phase"] == "prep":
+        return ("Buy a costume (buy ninja), build a hand card face down in a room "
+                "(build laser grid room 1), or pass (pass).")
+    if kind == "challenge" and h is not None:
+        return (f"Pay room {h['room']}'s challenge with dice (pay 3 3), use a costume "
+                "(use ninja), or suffer its bad stuff (suffer).")
+    count = step.get("count", 1)
+    dice = "a die" if count == 1 else f"{count} dice"
+    if kind == "reroll":
+        return (f"Reroll up to {dice} of the attacker's pool (reroll 5 6), or none "
+                "(reroll none).")
+    if kind == "lose":
+        return f"Choose {dice} to lose from the pool (lose 2)."
+    if kind in ("add", "set"):
+        verb = "set" if kind == "set" else "raise" if step.get("amount", 0) > 0 else "lower"
+        change = f"to {step.get('value')}" if kind == "set" else \
+            f"by {abs(step.get('amount', 1))}"
+        return f"Choose {dice} to {verb} {change} (" + f"{verb} 5)."
+    if kind == "choice":
+        return f"Choose the bad stuff to suffer: {decision.get('text', '')} (choose 1)."
+    if kind == "exhaust":
+        return "Choose a face-up costume to flip face down (flip ninja)."
+    return decision.get("text") or ""
+
+
+# --------------------------------------------------------------------------- the last move
+
+
+def _marks(view: dict[str, Any]) -> tuple[dict[int, tuple[str, ...]], tuple[str, ...], str]:
+    """Where the last move is marked: in each seat's row, in the phase's panel ("room 2",
+    "pool", "market"); and what it did, in words for the legend ("" for none)."""
+    moved = view.get("moved")
+    if not moved:
+        return {}, (), ""
+    seat, did = moved["seat"], moved["did"]
+    rows: dict[int, tuple[str, ...]] = {}
+    panel_marks: tuple[str, ...] = ()
+    if did == "board":
+        rows[seat] = ("band",)
+        words = f"took the {_board_name(view, moved.get('board'))}"
+    elif did == "pass":
+        rows[seat] = ("passed",)
+        bonus = moved.get("bonus") or 0
+        words = "passed" + (f" (+${bonus})" if bonus else "")
+    elif did == "buy":
+        costumes = view["seats"][seat]["costumes"]
+        rows[seat] = (f"costume {len(costumes) - 1}",) if costumes else ()
+        card = view["cards"].get(moved.get("card") or "", {})
+        words = f"bought {card.get('name', 'a costume')}"
+    elif did == "build":
+        room, slot = moved["room"], moved["slot"]
+        marks = [f"room {room} {slot}"]
+        if moved.get("moved"):
+            marks.append(f"room {moved['moved']} {slot}")
+        rows[seat] = tuple(marks)
+        words = f"built a ${moved.get('cost', 0)} {slot} in room {room}"
+    else:
+        h = view["heist"]
+        same = h is not None and (h["attacker"], h["defender"]) == \
+            (moved.get("attacker"), moved.get("defender"))
+        card = view["cards"].get(moved.get("costume") or "")
+        words = _heist_words(moved, card["name"] if card else "")
+        if not same:  # the move ended the heist: candy was stolen or lost
+            rows[moved["attacker"]] = ("candy",)
+            rows[moved["defender"]] = ("candy",)
+        elif did in ("use", "flip") and moved.get("costume"):
+            costumes = view["seats"][moved["attacker"]]["costumes"]
+            keys = [c["key"] for c in costumes]
+            if moved["costume"] in keys:
+                used = [i for i, c in enumerate(costumes)
+                        if c["key"] == moved["costume"] and c["used"]]
+                index = used[-1] if used else keys.index(moved["costume"])
+                rows[moved["attacker"]] = (f"costume {index}",)
+            if did == "use":
+                panel_marks = ("pool",)
+        elif did in ("pay", "suffer", "choose"):
+            panel_marks = (f"room {moved.get('room', 1)}",)
         else:
-            shown["name"] = f"{card['name']} ({card['kind']})"
-        _card_box(image, (x0, y0, x0 + w, y0 + h), shown, READABLE, fill)
+            panel_marks = ("pool",)
+    return rows, panel_marks, words
 
 
-def _boards(image: Image.Image, draw: ImageDraw.ImageDraw, boards: list[dict[str, Any]]) -> None:
-    """The hideout boards still free, by the names players choose them with."""
-    y = 6
-    stamp_text(image, (MARGIN, y), "Hideouts to choose (board …)", 24, INK, True)
-    y += ROW_TITLE
-    w, h = ROW_CARD_W, ROW_CARD_H
-    for i, board in enumerate(boards):
-        x0 = MARGIN + (i % PER_ROW) * (w + 10)
-        y0 = y + (i // PER_ROW) * (h + 10)
-        default = board["default"]
-        shown = {**default, "name": f"{board['name']} (default room: {default['name']})",
-                 "cost": 0}
-        _card_box(image, (x0, y0, x0 + w, y0 + h), shown, READABLE, DEFAULT_FILL)
+def _heist_words(moved: dict[str, Any], costume: str) -> str:
+    """A heist move in words: "paid 3 3 in room 2", "used Tin Robot on 5 in room 1"."""
+    notation = str(moved.get("notation") or moved["did"])
+    verb, _, rest = notation.partition(" ")
+    if costume and verb in ("use", "flip"):
+        rest = costume + (" on " + rest.split(" on ", 1)[1] if " on " in rest else "")
+    past = {"pay": "paid", "suffer": "suffered", "use": "used", "reroll": "rerolled",
+            "lose": "lost", "raise": "raised", "lower": "lowered", "set": "set",
+            "choose": "chose", "flip": "flipped"}.get(verb, verb)
+    room = f" in room {moved['room']}" if verb in ("pay", "suffer", "choose", "use") else ""
+    return f"{past} {rest}{room}".replace("  ", " ").strip()
 
 
-def _row_height(cards: int) -> int:
-    """A titled row of ``cards`` cards, with the gap above it."""
-    return 6 + ROW_TITLE + _rows(cards) * (ROW_CARD_H + 10) + 4
+def _board_name(view: dict[str, Any], key: str | None) -> str:
+    for s in view["seats"]:
+        if s["board"] and s["board"]["key"] == key:
+            return str(s["board"]["name"])
+    return "hideout"
 
 
-def _rows(cards: int) -> int:
-    return (cards + PER_ROW - 1) // PER_ROW
+# --------------------------------------------------------------------------- panels
 
 
-def _header_strip(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header) -> None:
-    head.draw(image, draw, MARGIN, MARGIN)
+def _title(image: Image.Image, text: str, y: float = 6) -> None:
+    stamp_text(image, (M, y + PANEL_TITLE / 2 - 2), text, TEXT_PX, INK, True, "lm",
+               width=WIDTH - 2 * M)
+
+
+def _list_entry(i: int, top: float) -> tuple[float, float]:
+    """Where the ``i``-th entry of a two-column list goes: its top left corner."""
+    return M + (i % 2) * (LIST_COL + 12), top + (i // 2) * LIST_ROW
+
+
+def _list_height(entries: int) -> int:
+    return 6 + PANEL_TITLE + ((entries + 1) // 2) * LIST_ROW + 4
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One card of a list (the market, a hand, the boards to choose): its name as the
+    notation says it, its cost (0: none), its fill, and its icons: on entering, to pay,
+    bad stuff."""
+
+    name: str
+    cost: int
+    fill: Colour
+    rows: tuple[tuple[Token, ...], tuple[Token, ...], tuple[Token, ...]]
+    marked: bool = False
+
+
+def _cards_list(image: Image.Image, draw: ImageDraw.ImageDraw, title: str,
+                entries: tuple[Entry, ...]) -> None:
+    """A titled list of cards, two to a row: name and cost, and under them their icons."""
+    _title(image, title)
+    for i, entry in enumerate(entries):
+        x, y = _list_entry(i, 6 + PANEL_TITLE)
+        box = (x, y, x + LIST_COL, y + LIST_ROW - 6)
+        panel(draw, box, fill=entry.fill, outline=PANEL_EDGE, radius=8, width=1)
+        if entry.marked:
+            last_move_mark(draw, box, width=4, radius=8)
+        right = x + LIST_COL - 8
+        if entry.cost:
+            stamp_text(image, (right, y + 15), f"${entry.cost}", TEXT_PX, INK, True, "rm")
+            right -= text_size(f"${entry.cost}", TEXT_PX, True)[0] + 8
+        effect = entry.rows[0]
+        if entry.fill == COSTUME_FILL:  # a costume: its ability beside its name
+            mid = y + (LIST_ROW - 6) / 2
+            w = tokens_width(effect, CHIP) + 10
+            _chip(draw, (x + 6, mid - 13, x + 6 + w, mid + 13), WHITE, PANEL_EDGE, 1)
+            draw_tokens(image, draw, effect, x + 11, mid, CHIP, w - 10)
+            lines = wrap(entry.name, TEXT_PX, round(right - x - w - 20), True)[:2]
+            ny = mid - 12.5 * (len(lines) - 1)
+            for line in lines:
+                stamp_text(image, (x + w + 16, ny), line, TEXT_PX, INK, True, "lm")
+                ny += 25
+            continue
+        stamp_text(image, (x + 8, y + 15), entry.name, TEXT_PX, INK, True, "lm",
+                   width=right - x - 12)
+        _icon_line(image, draw, entry.rows, x + 6, y + 41, LIST_COL - 12, CHIP)
+
+
+def _icon_line(image: Image.Image, draw: ImageDraw.ImageDraw,
+               rows: tuple[Sequence[Token], Sequence[Token], Sequence[Token]], x: float,
+               cy: float, room: float, chip: int) -> float:
+    """A card's icons on one line: its effect on orange, its challenge, its bad stuff on
+    red (each only if it has one)."""
+    effect, challenge, bad = rows
+    end = x + room
+    half = chip / 2 + 3
+    if effect:
+        w = min(tokens_width(effect, chip) + 10, end - x)
+        _chip(draw, (x, cy - half, x + w, cy + half), ENC_FILL, PANEL_EDGE, 1)
+        draw_tokens(image, draw, effect, x + 5, cy, chip, w - 10)
+        x += w + 8
+    if challenge:
+        x = draw_tokens(image, draw, challenge, x, cy, chip, end - x) + 8
+    if bad and x < end - 20:
+        w = min(tokens_width(bad, chip) + 10, end - x)
+        _chip(draw, (x, cy - half, x + w, cy + half), BAD_FILL, BAD_FILL, 1)
+        draw_tokens(image, draw, bad, x + 5, cy, chip, w - 10)
+        x += w
+    return x
+
+
+def _boards_entries(view: dict[str, Any]) -> tuple[Entry, ...]:
+    return tuple(Entry(b["name"], 0, DEFAULT_FILL, _frozen_rows(b["default"]))
+                 for b in view.get("boards") or [])
+
+
+def _market_entries(view: dict[str, Any]) -> tuple[Entry, ...]:
+    return tuple(Entry(view["cards"][key]["name"], int(view["cards"][key]["cost"]),
+                       COSTUME_FILL, _frozen_rows(view["cards"][key]))
+                 for key in view["market"])
+
+
+def _hand_entries(view: dict[str, Any]) -> tuple[Entry, ...]:
+    out = []
+    for c in view.get("hand") or []:
+        card = view["cards"][c["key"]]
+        out.append(Entry(card["name"], int(card["cost"]),
+                         MOD_FILL if card["kind"] == "mod" else ENC_FILL, _frozen_rows(card)))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- the heist
+
+
+HEIST_TOP = 44  # the title line
+POOL_H = DIE + 30
+ROOM_CARD_H = 2 * BIG_CHIP + 40
+HEIST_H = HEIST_TOP + POOL_H + 8 + ROOM_CARD_H + 10
+
+
+@dataclass(frozen=True)
+class Heist:
+    """What the heist panel shows: who raids whom, each room's outcome, the pool, the die
+    rolled from outside, the room being entered (its mod and encounter) and the marks of
+    the last move there."""
+
+    attacker: int
+    defender: int
+    names: tuple[str, ...]
+    colours: tuple[str, ...]
+    room: int
+    outcomes: tuple[str | None, ...]
+    pool: tuple[int, ...]
+    outside: int | None
+    gained: int
+    lost: int
+    mod: tuple[str, int, tuple[tuple[Token, ...], tuple[Token, ...], tuple[Token, ...]]] | None
+    encounter: tuple[str, int, bool, tuple[tuple[Token, ...], tuple[Token, ...],
+                                           tuple[Token, ...]]]
+    marks: tuple[str, ...]
+
+
+def _heist_of(view: dict[str, Any], table: Table, marks: tuple[str, ...]) -> Heist:
+    h = view["heist"]
+    mod, enc = h["mod"], h["encounter"]
+    return Heist(
+        attacker=h["attacker"], defender=h["defender"], names=table.names,
+        colours=table.colours, room=h["room"], outcomes=tuple(h["outcomes"]),
+        pool=tuple(h["pool"]), outside=h["outside"], gained=h["gained"], lost=h["lost"],
+        mod=None if mod is None else (mod["name"], int(mod.get("cost") or 0),
+                                      _frozen_rows(mod)),
+        encounter=(enc["name"], int(enc.get("cost") or 0), bool(enc.get("default")),
+                   _frozen_rows(enc)),
+        marks=marks)
+
+
+OUTCOME = {"cleared": ("paid ✓", GOOD), "suffered": ("hurt ✗", BAD),
+           "dodged": ("slipped", MUTED)}
+
+
+def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, heist: Heist) -> None:
+    """The heist under way: who raids whom and each room's outcome, the dice pool drawn
+    large (pips and numbers), and the room being entered with its cards' icons large."""
+    panel(draw, (M, 2, WIDTH - M, HEIST_H - 4), fill=PANEL, outline=PANEL_EDGE, width=2)
+    cy = 24
+    x = M + 12
+    seat_mark(draw, heist.attacker, x + 10, cy, 10, heist.colours)
+    x += 26
+    who = f"{heist.names[heist.attacker]} raids"
+    stamp_text(image, (x, cy), who, TEXT_PX, INK, True, "lm", width=210)
+    x += min(text_size(who, TEXT_PX, True)[0], 210) + 10
+    seat_mark(draw, heist.defender, x + 10, cy, 10, heist.colours)
+    stamp_text(image, (x + 26, cy), heist.names[heist.defender], TEXT_PX, INK, True, "lm",
+               width=190)
+    for r in range(3):  # each room's outcome, the one being entered outlined
+        bx = WIDTH - M - 10 - (3 - r) * 104
+        box = (bx, cy - 16, bx + 98, cy + 16)
+        outcome = heist.outcomes[r]
+        current = r + 1 == heist.room and outcome is None
+        label, fill = OUTCOME.get(outcome or "", (f"room {r + 1}", WHITE if current else USED))
+        draw.rounded_rectangle(box, radius=8, fill=fill,
+                               outline=seat_colour(heist.attacker, heist.colours)
+                               if current else INK, width=4 if current else 1)
+        stamp_text(image, (bx + 49, cy), label, SMALL_PX, WHITE if outcome else INK, True, "mm")
+        if f"room {r + 1}" in heist.marks:
+            last_move_mark(draw, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), width=4,
+                           radius=8)
+    top = HEIST_TOP
+    x = M + 14
+    for value in heist.pool:
+        paste_at(image, _die_sprite(DIE, value, WHITE, PANEL), x, top)
+        stamp_text(image, (x + DIE / 2, top + DIE + 14), str(value), TEXT_PX, INK, True, "mm")
+        x += DIE + 10
+    if not heist.pool:
+        stamp_text(image, (x, top + DIE / 2), "no dice left", TEXT_PX, BAD, True, "lm")
+        x += text_size("no dice left", TEXT_PX, True)[0]
+    if "pool" in heist.marks:
+        last_move_mark(draw, (M + 6, top - 6, max(x, M + 80), top + POOL_H - 2), width=4)
+    right = WIDTH - M - 14
+    if heist.outside is not None:
+        paste_at(image, _die_sprite(44, heist.outside, OUTSIDE_FILL, PANEL), right - 44, top + 4)
+        stamp_text(image, (right - 22, top + 66), "outside", SMALL_PX, INK, True, "mm")
+        right -= 62
+    if heist.gained or heist.lost:  # candy won and lost in this heist so far
+        x = right
+        for text, colour in ((f"−{heist.lost}", BAD), (f"+{heist.gained}", GOOD)):
+            if text[1:] != "0":
+                stamp_text(image, (x, top + DIE / 2), text, TEXT_PX, colour, True, "rm")
+                x -= text_size(text, TEXT_PX, True)[0] + 8
+        _candy(draw, x - 14, top + DIE / 2, 12)
+    y = top + POOL_H + 8
+    left = M + 12
+    full = WIDTH - M - 12
+    if heist.mod is not None:
+        name, cost, rows = heist.mod
+        width = 250
+        _room_card(image, draw, (left, y, left + width, y + ROOM_CARD_H), name, cost,
+                   MOD_FILL, rows, heist.colours, None)
+        left += width + 10
+    name, cost, default, rows = heist.encounter
+    title = f"Room {heist.room}: {name}" + (" (default)" if default else "")
+    _room_card(image, draw, (left, y, full, y + ROOM_CARD_H), title, cost,
+               DEFAULT_FILL if default else ENC_FILL, rows, heist.colours, heist.attacker)
+
+
+def _room_card(image: Image.Image, draw: ImageDraw.ImageDraw,
+               box: tuple[float, float, float, float], title: str, cost: int, fill: Colour,
+               rows: tuple[tuple[Token, ...], tuple[Token, ...], tuple[Token, ...]],
+               colours: tuple[str, ...], raider: int | None) -> None:
+    """A card of the room being entered, large: its name and cost, then its icons: for a
+    mod its effect; for an encounter its effect and challenge, then its bad stuff."""
+    x0, y0, x1, _ = box
+    outline = seat_colour(raider, colours) if raider is not None else PANEL_EDGE
+    draw.rounded_rectangle(box, radius=10, fill=fill, outline=outline,
+                           width=4 if raider is not None else 2)
+    right = x1 - 10
+    if cost:
+        stamp_text(image, (right, y0 + 18), f"${cost}", TEXT_PX, INK, True, "rm")
+        right -= text_size(f"${cost}", TEXT_PX, True)[0] + 8
+    stamp_text(image, (x0 + 10, y0 + 18), title, TEXT_PX, INK, True, "lm", width=right - x0 - 20)
+    effect, challenge, bad = rows
+    line1 = y0 + 36 + BIG_CHIP / 2
+    line2 = line1 + BIG_CHIP + 6
+    x = x0 + 10
+    if effect and not challenge:  # a mod: its effect alone
+        draw_tokens(image, draw, effect, x, line1, BIG_CHIP, x1 - x - 10)
+        return
+    if effect:
+        w = min(tokens_width(effect, BIG_CHIP) + 12, (x1 - x) / 2)
+        _chip(draw, (x, line1 - BIG_CHIP / 2 - 2, x + w, line1 + BIG_CHIP / 2 + 2), WHITE,
+              PANEL_EDGE, 1)
+        draw_tokens(image, draw, effect, x + 6, line1, BIG_CHIP, w - 12)
+        x += w + 10
+    stamp_text(image, (x, line1), "pay", TEXT_PX, MUTED, True, "lm")
+    x += text_size("pay", TEXT_PX, True)[0] + 8
+    draw_tokens(image, draw, challenge, x, line1, BIG_CHIP, x1 - x - 10)
+    draw.rounded_rectangle((x0 + 6, line2 - BIG_CHIP / 2 - 2, x1 - 6, line2 + BIG_CHIP / 2 + 2),
+                           radius=8, fill=BAD_FILL)
+    stamp_text(image, (x0 + 14, line2), "or suffer", TEXT_PX, BAD, True, "lm")
+    bx = x0 + 22 + text_size("or suffer", TEXT_PX, True)[0]
+    draw_tokens(image, draw, bad, bx, line2, BIG_CHIP, x1 - bx - 12)
+
+
+# --------------------------------------------------------------------------- the rooms' heading
+
+
+def _rooms_head(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    """Over the hideouts: what the seat column holds and each room's number (`room 2`)."""
+    cy = ROOM_HEAD_H / 2
+    label = "Hideouts"
+    stamp_text(image, (M, cy), label, TEXT_PX, INK, True, "lm", width=ROOMS_X - M - 8)
+    for r in range(3):
+        rx = ROOMS_X + r * (ROOM_W + ROOM_GAP)
+        stamp_text(image, (rx + ROOM_W / 2, cy), f"Room {r + 1}", TEXT_PX, INK, True, "mm")
+
+
+# --------------------------------------------------------------------------- the legend
+
+
+def key_die(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+            token: Token) -> None:
+    """A legend icon: one of the room's icons, as the rooms draw it."""
+    w = _token_width(token, CHIP)
+    _draw_token(image, draw, token, cx - w / 2, cy, CHIP)
+
+
+def key_fill(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+             fill: Colour, edge: Colour) -> None:
+    """A legend icon: a card's or a row's fill, as the rooms draw it."""
+    h = KEY_ICON // 2 - 4
+    draw.rounded_rectangle((cx - h, cy - h + 3, cx + h, cy + h - 3), radius=5, fill=fill,
+                           outline=edge, width=2 if edge != fill else 1)
+
+
+def key_back(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a card face down."""
+    h = KEY_ICON // 2 - 2
+    draw.rounded_rectangle((cx - h, cy - h + 4, cx + h, cy + h - 4), radius=5, fill=BACK,
+                           outline=BACK_EDGE, width=2)
+    for x in (cx - 8, cx, cx + 8):
+        draw.line((x, cy - h + 7, x, cy + h - 7), fill=BACK_EDGE, width=2)
+
+
+def key_track(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: the target track's arrow, as the gutter draws it."""
+    arrow(draw, (cx - 4, cy - KEY_ICON / 2 + 2), (cx - 4, cy + KEY_ICON / 2 - 4), MUTED,
+          width=3, head=10)
+
+
+def key_tax(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a sugar tax token."""
+    _tax(draw, cx, cy, 11)
+
+
+def key_raided(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+               colour: Colour) -> None:
+    """A legend icon: the outline of the room being raided, in the attacker's colour."""
+    h = KEY_ICON // 2 - 2
+    draw.rounded_rectangle((cx - h, cy - h + 4, cx + h, cy + h - 4), radius=6, fill=ENC_FILL,
+                           outline=colour, width=4)
+
+
+#: The icons that are not words, and what the legend says they mean.
+ICON_WORDS: tuple[tuple[Token, str], ...] = (
+    (("die", "✗", WHITE, BAD), "lose"),
+    (("die", "↻", WHITE, INK), "reroll"),
+    (("badge", "D"), "defender picks"),
+    (("die", "4+", OUTSIDE_FILL, INK), "from outside"),
+)
+
+
+def _shown_cards(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every described card whose icons the picture draws."""
+    cards: list[dict[str, Any]] = []
+    for s in view["seats"]:
+        if s["board"]:
+            cards.append(s["board"]["default"])
+        for room in s["rooms"]:
+            for slot in (room["mod"], room["encounter"]):
+                if slot and "key" in slot:
+                    cards.append(view["cards"][slot["key"]])
+        cards.extend(view["cards"][c["key"]] for c in s["costumes"])
+    cards.extend(view["cards"][key] for key in view["market"])
+    cards.extend(view["cards"][c["key"]] for c in view.get("hand") or [])
+    cards.extend(b["default"] for b in view.get("boards") or [])
+    if view["heist"]:
+        cards.append(view["heist"]["encounter"])
+        if view["heist"]["mod"]:
+            cards.append(view["heist"]["mod"])
+    return cards
+
+
+def _kind_of(token: Token) -> tuple[Any, ...]:
+    """An icon as the legend tells it apart: a die by its fill and, for a verb, its label;
+    anything else by its kind and label."""
+    if token[0] == "die":
+        return ("die", token[2], token[1] if token[1] in ("✗", "↻") else "")
+    return token[:2]
+
+
+def _keys(view: dict[str, Any], table: Table, words: str) -> tuple[Key, ...]:
+    """A key for every mark and colour drawn now (a word says itself), and no other."""
+    keys: list[Key] = []
+    moved = view.get("moved")
+    if words and moved:
+        keys.append(last_move_key(table, moved["seat"], words))
+    if view["heist"]:
+        attacker = view["heist"]["attacker"]
+        keys.append(Key(f"{table.names[attacker]} is here", key_raided,
+                        (table.rgb(attacker),)))
+    if view["track"] and not table.over:
+        keys.append(Key("raids the one below", key_track))
+    seats = view["seats"]
+    slots = [slot for s in seats for room in s["rooms"]
+             for slot in (room["mod"], room["encounter"])]
+    if any(slot and slot["face"] == "down" and "key" not in slot for slot in slots):
+        keys.append(Key("face down", key_back))
+    if any(slot and slot["face"] == "down" and "key" in slot for slot in slots):
+        keys.append(Key("yours, face down", key_fill, (ENC_FILL, BACK)))
+    keys.append(Key("candy", key_die, (("candy",),)))
+    keys.append(Key("sugar tax", key_tax))
+    if any(s["board"] for s in seats) or view.get("boards"):
+        keys.append(Key("default room", key_fill, (DEFAULT_FILL, PANEL_EDGE)))
+    if any(room["mod"] for s in seats for room in s["rooms"]) or \
+            any(view["cards"][c["key"]]["kind"] == "mod" for c in view.get("hand") or []):
+        keys.append(Key("mod", key_fill, (MOD_FILL, PANEL_EDGE)))
+    keys.append(Key("bad stuff", key_fill, (BAD_FILL, BAD_FILL)))
+    if any(c["used"] for s in seats for c in s["costumes"]):
+        keys.append(Key("used", key_fill, (USED, INK)))
+    drawn = {_kind_of(t) for card in _shown_cards(view) for row in _card_rows(card)
+             for t in row}
+    for token, label in ICON_WORDS:
+        if _kind_of(token) in drawn:
+            keys.append(Key(label, key_die, (token,)))
+    return tuple(keys)
+
+
+# --------------------------------------------------------------------------- the final ranking
+
+
+def _ranking(view: dict[str, Any], table: Table) -> Strip:
+    """The final ranking: the rules rank by candy, then sugar tax, then money."""
+    standings = [Standing(seat, (s["candy"], s["tax"], s["money"]),
+                          f"{s['candy']} candy · {s['tax']} tax · ${s['money']}")
+                 for seat, s in enumerate(view["seats"])]
+    return ranking_strip(table, standings, ("candy", "sugar tax", "money"))
+
+
+# --------------------------------------------------------------------------- assembly
+
+
+def _hand_note(image: Image.Image, draw: ImageDraw.ImageDraw, hand: tuple[Entry, ...]) -> None:
+    _cards_list(image, draw, "Your hand, only you see it (build … room 1)", hand)
 
 
 def _strips(view: dict[str, Any]) -> list[Strip]:
-    """The picture top to bottom, each part a strip drawn from what it shows alone."""
-    head = _header(view)
-    table = head.table
-    strips = [Strip(MARGIN + head.height, _header_strip, (head,))]
-    if view["track"]:
-        attacker = view["heist"]["attacker"] if view["heist"] else None
-        strips.append(Strip(TRACK_H, _track, (view["track"], attacker, table.names,
-                                              table.colours)))
-    if view["heist"]:
-        strips.append(Strip(_heist_height(view["heist"]) + 12, _heist,
-                            (view["heist"], table.names)))
-    if view.get("boards"):
-        strips.append(Strip(_row_height(len(view["boards"])), _boards, (view["boards"],)))
-    for seat in view["track"] or range(len(view["seats"])):
-        strips.append(Strip(HIDEOUT_H + HIDEOUT_GAP, _hideout,
-                            (_hideout_of(view, table, seat),)))
-    if view["market"]:
-        cards = [view["cards"][key] for key in view["market"]]
-        strips.append(Strip(_row_height(len(cards)), _cards_row, ("Costume market", cards)))
-    if view.get("hand"):
-        cards = [view["cards"][c["key"]] for c in view["hand"]]
-        strips.append(Strip(_row_height(len(cards)), _cards_row,
-                            ("Your hand (only you see this)", cards)))
-    strips.append(Strip(MARGIN, blank))
+    """The header; the phase's panel (boards to choose, market, heist or final ranking);
+    a seat's own hand; the hideouts in raid order; the legend."""
+    table = table_of(view)
+    phase = PHASES.get(view["phase"], view["phase"])
+    stage = "game over" if table.over else f"round {view['round']} of {view['rounds']}, {phase}"
+    strips = [header_strip(view, "Sugar Heist", stage=stage, what=_what(view, table))]
+    rows, panel_marks, words = _marks(view)
+    if table.over:
+        strips.append(_ranking(view, table))
+    elif view.get("boards"):
+        entries = _boards_entries(view)
+        strips.append(Strip(_list_height(len(entries)), _cards_list,
+                            ("Hideout boards to choose (board …)", entries)))
+    elif view["heist"]:
+        strips.append(Strip(HEIST_H, _heist, (_heist_of(view, table, panel_marks),)))
+    elif view["market"]:
+        entries = _market_entries(view)
+        strips.append(Strip(_list_height(len(entries)), _cards_list,
+                            ("Costume market (buy …)", entries)))
+    hand = _hand_entries(view)
+    if hand:
+        strips.append(Strip(_list_height(len(hand)), _hand_note, (hand,)))
+    strips.append(Strip(ROOM_HEAD_H, _rooms_head))
+    order = list(view["track"] or range(len(view["seats"])))
+    hideouts = [_hideout_of(view, table, seat, rows.get(seat, ())) for seat in order]
+    key = legend(_keys(view, table, words))
+    full = sum(s.height for s in strips) + len(order) * HIDEOUT_H + key.height
+    # Beside a hand on a large table, only the viewer's hideout and the one it raids are
+    # drawn in full (the others are on the public board); the rest in brief.
+    whole = set(order) if full <= FRAME_MAX_H or table.viewer not in order else \
+        {table.viewer, order[(order.index(table.viewer) + 1) % len(order)]}
+    for hideout in hideouts:
+        strips.append(Strip(HIDEOUT_H, _hideout, (hideout,)) if hideout.seat in whole
+                      else Strip(BRIEF_H, _brief, (hideout,)))
+    strips.append(key)
     return strips
 
 
@@ -508,7 +1221,7 @@ PALETTE_GAMES = (Sample(6, 1, (0, 8, 34), (0,), ai=False),)
 def _kept() -> tuple[Colour, ...]:
     """Flat fills kept exact in the palette."""
     return (BACK, BACK_EDGE, USED, MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL,
-            OUTSIDE_FILL, GOOD, BAD)
+            OUTSIDE_FILL, BAD_FILL, GOOD, BAD, CANDY, GOLD)
 
 
 PICTURES = Pictures("sugar-heist", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
