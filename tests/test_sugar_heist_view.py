@@ -114,3 +114,48 @@ def test_a_face_down_card_gives_others_no_data():
             {"face": "down", "kind": "encounter", "cost": cards.hideout_cards()[key]["cost"]}
     assert GAME.view(state, 1)["cards"][key]["data"]["challenge"] == \
         cards.hideout_cards(state["rules"])[key]["challenge"]
+
+
+def test_the_cards_words_say_every_card_shown_once_with_where_it_lies():
+    state = new_game()
+    arrange_track(state, [0, 1, 2])
+    put(state, 1, 1, "laser-grid", up=True)
+    put(state, 2, 3, "laser-grid", up=True)
+    put(state, 0, 2, "hungry-hamster")  # face down: Alice's own
+    dress(state, 1, "ninja")
+    texts = {t.name: t for t in GAME.card_texts(GAME.view(state, 0))}
+    laser = texts["Laser Grid"]
+    assert laser.kind == "encounter, $3"
+    assert laser.places[:2] == ("Bob, room 1", "Charlie, room 3")  # then her hand, maybe
+    assert laser.text == ("Challenge: An odd die + An even die + A die of 5 or more. "
+                          "Bad stuff: Lose 1 candy and end the heist.")
+    assert texts["Hungry Hamster"].places[0] == "Alice, room 2 (yours, face down)"
+    assert texts["Ninja"].places[0] == "Bob" and texts["Ninja"].kind == "costume, $3"
+    default = cards.boards()[0]["default"]["name"]  # Alice's board: no encounter in her rooms
+    assert texts[default].kind == "default room"
+    assert texts[default].places == ("Alice, room 1 (default)", "Alice, room 2 (default)",
+                                     "Alice, room 3 (default)")
+    hand = {cards.design(c)["name"] for c in state["players"][0]["hand"]}
+    assert all("your hand" in " ".join(texts[name].places) for name in hand)
+    for viewer in (None, 1, 2):  # Alice's face-down mod is hers alone
+        assert not any(place.startswith("Alice, room 2") and "default" not in place
+                       for t in GAME.card_texts(GAME.view(state, viewer)) for place in t.places)
+    assert not any("your hand" in " ".join(t.places) for t in GAME.card_texts(
+        GAME.view(state, None)))
+
+
+def test_the_summary_says_what_the_picture_leaves_out(dice):
+    """The board's alt text and `/game status` carry the game's summary: the hands' sizes
+    in the prep phase, and the room being raided in words during a heist."""
+    state = new_game()
+    arrange_track(state, [0, 1, 2])
+    assert GAME.summary(state).endswith("Cards in hand: Alice 6, Bob 6, Charlie 6.")
+    put(state, 1, 1, "toothpick-pit")
+    put(state, 1, 1, "lights-out")
+    dice.extend([1, 1, 2, 3, 3, 4, 5])
+    state = everybody_passes(state)
+    said = GAME.summary(state)
+    assert "Alice raids Bob, room 1" in said
+    assert ("Mod Lights Out: Lose your highest die. Room 1, Toothpick Pit: Effect: The "
+            "defender rerolls up to two of your dice. Challenge: Sum 6 or more. Bad stuff: "
+            "Either lose 2 candy, or lose 1 candy and end the heist (your choice).") in said

@@ -122,7 +122,8 @@ def _option_autocomplete(name: str) -> Any:
 
 
 def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
-    """``/game``: new, board, hand, status, log, history, rules, replay, undo, leave, abort.
+    """``/game``: new, board, hand, cards, status, log, history, rules, replay, undo, leave,
+    abort.
 
     After a game ends, board, status, log and replay show it until the next one starts;
     ``game:<number>`` (numbers from ``/game history``) picks an older one for log and
@@ -166,6 +167,11 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
     @group.command(name="hand", description="See your private view (only you see it).")
     async def hand(interaction: discord.Interaction) -> None:
         await flows.hand(interaction)
+
+    @group.command(name="cards", description="Every card on the table in full words (only "
+                   "you see it).")
+    async def cards(interaction: discord.Interaction) -> None:
+        await flows.cards(interaction)
 
     @group.command(name="status", description="Whose turn it is, since when, and the scores.")
     async def status(interaction: discord.Interaction) -> None:

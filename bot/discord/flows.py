@@ -594,6 +594,20 @@ async def _show_hand(interaction: discord.Interaction, game_id: int | None) -> N
     await interaction.followup.send(**outgoing.kwargs(), ephemeral=True)  # type: ignore[call-overload]
 
 
+async def cards(interaction: discord.Interaction) -> None:
+    """``/game cards``: every card on the table in words, as the caller may know them,
+    privately (over several messages when it takes more than one)."""
+    async with guarded(interaction):
+        shown = await host(interaction).tables.cards(_channel(interaction),
+                                                     interaction.user.id)
+        first, *rest = messages.cards_pages(shown)
+        await interaction.response.send_message(first, allowed_mentions=messages.NOBODY,
+                                                ephemeral=True)
+        for page in rest:
+            await interaction.followup.send(page, allowed_mentions=messages.NOBODY,
+                                            ephemeral=True)
+
+
 async def status(interaction: discord.Interaction) -> None:
     """``/game status``."""
     async with guarded(interaction):

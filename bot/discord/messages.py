@@ -37,6 +37,7 @@ from bot.tables import (
     MAX_REMINDERS,
     STAND_IN_LEVEL,
     Board,
+    CardsShown,
     Forgotten,
     Hand,
     Lobby,
@@ -606,6 +607,21 @@ def lobby_text(lobby: Lobby) -> str:
     else:
         lines.append("Join, add AI seats, then the host presses Start.")
     return fit(lines, keep_last=0)
+
+
+def cards_pages(shown: CardsShown) -> list[str]:
+    """``/game cards``: every card on the table in full words, one line a card with where
+    it lies, over as many messages as it takes (only the one who asked sees them)."""
+    title = shown.game.title
+    if not shown.texts:
+        return [f"**{title}** has no cards on the table to spell out: `/game rules` says "
+                "how it plays."]
+    whose = "as you may see them" if shown.seat is not None else "as everybody may see them"
+    head = f"**{title}**: every card on the table, {whose} (only you can see this)."
+    lines = [f"**{escaped(card.name)}** ({card.kind}) · "
+             f"{quoted_moves(escaped('; '.join(card.places)))}: {escaped(card.text)}"
+             for card in shown.texts]
+    return _pack(head, [clip(line, MAX_CONTENT) for line in lines], MAX_CONTENT)
 
 
 def status_text(status: Status) -> str:

@@ -259,6 +259,18 @@ class Result:
 
 
 @dataclass(frozen=True)
+class CardText:
+    """A card as its words say it, for ``/game cards``: its name, what kind of card it is
+    ("encounter, $3"), where it lies as the picture shows it ("Ann, room 1"), and its text
+    in full (what a picture draws as icons)."""
+
+    name: str
+    kind: str
+    places: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What :meth:`Game.apply` returns."""
 
@@ -667,6 +679,13 @@ class Game(ABC):
     def summary(self, state: State) -> str:
         """One line on where the game stands (for status messages)."""
         return f"Move {state['move']}."
+
+    def card_texts(self, view: View) -> list[CardText]:
+        """Every card ``view`` shows, in full words, in the order its picture shows them:
+        what the picture draws as icons, said where Discord shows text crisply (``/game
+        cards``). Read from the view alone, so it says nothing the view's seat may not
+        know. None by default."""
+        return []
 
     def scores(self, state: State) -> dict[int, int]:
         """Current score (or progress) per seat, for status messages."""
@@ -1260,6 +1279,8 @@ class Hooks(Protocol):
         """Why well-formed ``notation`` is not legal now."""
     def summary(self, state: State) -> str:
         """One line on where the game stands."""
+    def card_texts(self, view: View) -> list[CardText]:
+        """Every card a view shows, in full words (default: none)."""
     def scores(self, state: State) -> dict[int, int]:
         """Each seat's score so far."""
     # How choices are offered.

@@ -23,6 +23,7 @@ from bot.tables.core import (
     STAND_IN_LEVEL,
     AlreadyMadeError,
     Board,
+    CardsShown,
     Clock,
     Conceded,
     DamagedStateError,
@@ -55,7 +56,7 @@ class Tables(Leaving, Reminders, Queries, SeatVotes):
 __all__ = [
     "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
     "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
-    "Choosing", "Clock",
+    "CardsShown", "Choosing", "Clock",
     "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
     "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables", "Think",
     "dumps_result", "lobby_owner", "plural", "seat_label", "step_of", "stored_result",

@@ -23,6 +23,7 @@ from bot.games.engine import (
     AI_LEVELS,
     ALERT,
     Action,
+    CardText,
     CorruptStateError,
     Game,
     MultiSelect,
@@ -305,6 +306,17 @@ class Hand:
     answer: tuple[str, ...] = ()
     #: Seats still deciding the open joint decision.
     waiting: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsShown:
+    """Every card on the table in words, as ``seat`` may know them (``None``: as anybody
+    may), for ``game cards``: only ever sent privately to the one who asked."""
+
+    record: GameRecord
+    game: Game
+    seat: int | None
+    texts: tuple[CardText, ...]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -31,6 +31,7 @@ from bot.tables.core import (
     LOG_LIMIT,
     MAX_SUGGESTIONS,
     Board,
+    CardsShown,
     DamagedStateError,
     Hand,
     Status,
@@ -204,6 +205,21 @@ class Queries(TablesBase):
         view = game.view(marked_stand_ins(state, record.seats), seat)
         return Hand(record=record, game=game, seat=seat, view=view, legal=(), choices=(),
                     move=int(state["move"]), token=self.wire_token(game, state, seat))
+
+    async def cards(self, channel_id: int, user_id: int) -> CardsShown:
+        """Every card on the channel's game's table (or its last ended one's) in words, as
+        the caller may know them: a player's own view (their hand and face-down cards
+        too), anybody else's the public one."""
+        record = await self._shown(channel_id)
+        return await asyncio.to_thread(self._cards, record, user_id)
+
+    def _cards(self, record: GameRecord, user_id: int) -> CardsShown:
+        """:meth:`cards`'s computation (runs in a worker thread)."""
+        game, state = self._looked_at(record)
+        mine = self._seats_of(record, user_id)
+        seat = mine[0].seat if mine else None
+        texts = game.card_texts(game.view(marked_stand_ins(state, record.seats), seat))
+        return CardsShown(record=record, game=game, seat=seat, texts=tuple(texts))
 
     async def status(self, channel_id: int) -> Status:
         """Whose turn, since when, the scores, and when the next reminder and take-over come;

@@ -21,8 +21,8 @@ from bot.games.engine import loads
 ALICE, BOB, CAROL, DAN = (370000000000000001, 370000000000000002, 370000000000000003,
                           370000000000000004)
 GAMES = list(bot.games.GAMES)
-SUBCOMMANDS = ("board", "hand", "status", "log", "history", "replay", "undo", "leave",
-               "abort", "rules")
+SUBCOMMANDS = ("board", "hand", "cards", "status", "log", "history", "replay", "undo",
+               "leave", "abort", "rules")
 HOSTILE_MOVES = ("x" * 5000, "🍬🍭" * 40, "@everyone", "@here take it", f"<@{CAROL}>",
                  "<@&1> **bold** `code`", "\u202e\u0000\u200b", " ", "-1", "9" * 40,
                  "'; DROP TABLE games; --", "seat 2 move", "undo")

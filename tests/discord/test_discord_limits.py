@@ -56,7 +56,7 @@ def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: 
         walk_options(payload.get("options") or [], payload["name"])
     game = next(p for p in payloads if p["name"] == "game")
     subs = {o["name"] for o in game["options"]}
-    assert subs == {"new", "board", "hand", "status", "log", "rules", "replay", "undo",
+    assert subs == {"new", "board", "hand", "cards", "status", "log", "rules", "replay", "undo",
                     "leave", "abort", "history", "back", "vote", "sit"}
     new = next(o for o in game["options"] if o["name"] == "new")
     params = {o["name"]: o for o in new["options"]}

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.games.engine import (
     Action,
+    CardText,
     Decision,
     Game,
     Hidden,
@@ -23,7 +24,7 @@ from bot.games.sugar_heist import cards, effects
 from bot.games.sugar_heist.ai import choose, ranked
 from bot.games.sugar_heist.dice import choices, clamp, payments, spends, spoken
 from bot.games.sugar_heist.effects import Context
-from bot.games.sugar_heist.view import build_view
+from bot.games.sugar_heist.view import build_view, card_texts
 from bot.games.words import listing, possessive
 
 ROOMS = 3
@@ -870,13 +871,36 @@ class SugarHeist(Game):
         if h is not None:
             return (f"{where} {self.seat_name(state, h['attacker'])} raids "
                     f"{self.seat_name(state, h['defender'])}, room {h['room'] + 1}; pool "
-                    f"{spoken(h['pool']) if h['pool'] else 'empty'}.")
+                    f"{spoken(h['pool']) if h['pool'] else 'empty'}.{self._room_words(state)}")
         if state["prep"] is not None:
-            return f"{where} {self.seat_name(state, state['prep']['turn'])} to buy or pass."
+            hands = ", ".join(f"{self.seat_name(state, s)} {len(state['players'][s]['hand'])}"
+                              for s in state["track"])
+            return (f"{where} {self.seat_name(state, state['prep']['turn'])} to buy or pass. "
+                    f"Cards in hand: {hands}.")
         return where
+
+    def _room_words(self, state: State) -> str:
+        """The room being raided in words, once its cards are face up: what the picture
+        draws as icons (" Room 2, Slime Bucket: Challenge: A pair. Bad stuff: …")."""
+        h = state["heist"]
+        room = state["players"][h["defender"]]["rooms"][h["room"]]
+        if any(held is not None and not held["up"] for held in room.values()):
+            return ""  # not entered yet: its cards are still face down
+        words = []
+        if room["mod"] is not None:
+            mod = cards.describe(cards.design(room["mod"]["id"], state["rules"]), state["rules"])
+            words.append(f"Mod {mod['name']}: {mod['effect']}")
+        enc = cards.describe(self.encounter(state), state["rules"])
+        effect = f" Effect: {enc['effect']}" if enc["effect"] else ""
+        words.append(f"Room {h['room'] + 1}, {enc['name']}:{effect} Challenge: "
+                     f"{enc['challenge']}. Bad stuff: {enc['bad']}")
+        return " " + " ".join(words)
 
     def scores(self, state: State) -> dict[int, int]:
         return {s: p["candy"] for s, p in enumerate(state["players"])}
+
+    def card_texts(self, view: View) -> list[CardText]:
+        return card_texts(view)
 
     def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)

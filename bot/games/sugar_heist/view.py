@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Protocol
 
-from bot.games.engine import Decision, Result, State, View
+from bot.games.engine import CardText, Decision, Result, State, View
 from bot.games.sugar_heist import cards
 
 
@@ -173,3 +173,60 @@ def _moved(state: State, top: Decision | None) -> dict[str, Any] | None:
         seat = top.seats[0] - 1
         return {"seat": seat, "did": "board", "board": state["players"][seat]["board"]}
     return None
+
+
+def card_texts(view: View) -> list[CardText]:
+    """Every card ``view`` shows, each once with every place it lies, in the picture's
+    order: the hideouts in raid order (a room's mod and encounter, or its board's default
+    room), their costumes, the costume market, the viewer's hand, the boards to choose."""
+    found: dict[str, tuple[dict[str, Any], list[str]]] = {}
+
+    def add(card: dict[str, Any], place: str) -> None:
+        found.setdefault(card.get("key") or card["name"], (card, []))[1].append(place)
+
+    cards_of = view["cards"]
+    for seat in view["track"] or range(len(view["seats"])):
+        s = view["seats"][seat]
+        for room in s["rooms"]:
+            where = f"{s['name']}, room {room['room']}"
+            for slot in ("mod", "encounter"):
+                held = room[slot]
+                if held is not None and "key" in held:
+                    mine = " (yours, face down)" if held["face"] == "down" else ""
+                    add(cards_of[held["key"]], where + mine)
+                elif held is None and slot == "encounter" and s["board"]:
+                    add(s["board"]["default"], f"{where} (default)")
+        for costume in s["costumes"]:
+            add(cards_of[costume["key"]], s["name"] + (" (used)" if costume["used"] else ""))
+    for key in view["market"]:
+        add(cards_of[key], "costume market")
+    for held in view["hand"] or []:
+        add(cards_of[held["key"]], "your hand")
+    for board in view.get("boards") or []:
+        add(board["default"], f"the {board['name']}'s default room "
+                              f"(“board {cards.lower_name(board)}”)")
+    return [CardText(card["name"], _kind(card), _counted(places), _text(card))
+            for card, places in found.values()]
+
+
+def _counted(places: list[str]) -> tuple[str, ...]:
+    """Each place once, with how many of the card lie there when more than one."""
+    counts = {place: places.count(place) for place in places}
+    return tuple(place if n == 1 else f"{place} ×{n}" for place, n in counts.items())
+
+
+def _kind(card: dict[str, Any]) -> str:
+    """ "encounter, $3", "mod, $1", "costume, $2", "default room"."""
+    if not card.get("cost"):
+        return "default room"
+    return f"{card['kind']}, ${card['cost']}"
+
+
+def _text(card: dict[str, Any]) -> str:
+    """What the card says: a costume's ability; an effect, a challenge and bad stuff."""
+    if card["kind"] == "costume":
+        return str(card["ability"])
+    parts = [f"Effect: {card['effect']}"] if card.get("effect") else []
+    if card.get("challenge"):
+        parts += [f"Challenge: {card['challenge']}.", f"Bad stuff: {card['bad']}"]
+    return " ".join(parts)
