@@ -787,6 +787,7 @@ def rules_text(game: Game) -> str:
         choices = f" ({', '.join(spec.choices)})" if spec.choices else ""
         lines.append(f"Option `{spec.name}`{choices}: {quoted_moves(spec.description)}")
     lines.append("Play with `/play`; `/game hand` shows what only you may see; "
+                 "`/game cards` spells out every card on the table; "
                  "`/game undo` takes back your last move (and the AI replies to it) if "
                  "nothing new was revealed.")
     return fit(lines, keep_last=0)
