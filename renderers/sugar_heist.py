@@ -569,7 +569,7 @@ def _stats(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout, x: f
     _tax(draw, x + 9, cy, 9)
     stamp_text(image, (x + 22, cy), str(hideout.tax), TEXT_PX, ink, True, "lm")
     if "candy" in hideout.marks:
-        last_move_mark(draw, (left - 5, cy - 13, left + 30 + candy_w, cy + 13), width=4,
+        last_move_mark(draw, (left - 6, cy - 15, left + 34 + candy_w, cy + 15), width=3,
                        radius=6)
     return x + 22 + text_size(str(hideout.tax), TEXT_PX, True)[0]
 
@@ -653,7 +653,8 @@ PHASES = {"setup": "choosing hideouts", "target": "target phase", "prep": "prep 
 
 
 def _what(view: dict[str, Any], table: Table) -> str:
-    """What the seat to act may do now, in the notation's words with an example."""
+    """What the seat to act may do now, in the notation's words, with an example taken
+    from the table where it has one (the pool's dice, the attacker's costumes)."""
     decision = view.get("decision") or {}
     kind = decision.get("kind")
     step = decision.get("step") or {}
@@ -663,26 +664,42 @@ def _what(view: dict[str, Any], table: Table) -> str:
     if kind is None and view["phase"] == "prep":
         return ("Buy a costume (buy ninja), build a hand card face down in a room "
                 "(build laser grid room 1), or pass (pass).")
-    if kind == "challenge" and h is not None:
-        return (f"Pay room {h['room']}'s challenge with dice (pay 3 3), use a costume "
-                "(use ninja), or suffer its bad stuff (suffer).")
-    count = step.get("count", 1)
+    pool = sorted(h["pool"]) if h else []
+    count = min(step.get("count", 1), max(1, len(pool)))
     dice = "a die" if count == 1 else f"{count} dice"
+    if kind == "challenge" and h is not None:
+        return (f"Pay room {h['room']}'s challenge with dice (pay {_dice(pool[-2:])}), use "
+                f"a costume (use {_costume(view)}), or suffer its bad stuff (suffer).")
     if kind == "reroll":
-        return (f"Reroll up to {dice} of the attacker's pool (reroll 5 6), or none "
-                "(reroll none).")
+        return (f"Reroll up to {dice} of the attacker's pool (reroll {_dice(pool[:count])}), "
+                "or none (reroll none).")
     if kind == "lose":
-        return f"Choose {dice} to lose from the pool (lose 2)."
+        return f"Choose {dice} to lose from the pool (lose {_dice(pool[:count])})."
     if kind in ("add", "set"):
         verb = "set" if kind == "set" else "raise" if step.get("amount", 0) > 0 else "lower"
         change = f"to {step.get('value')}" if kind == "set" else \
             f"by {abs(step.get('amount', 1))}"
-        return f"Choose {dice} to {verb} {change} (" + f"{verb} 5)."
+        example = pool[:count] if verb == "raise" else pool[-count:]
+        return f"Choose {dice} to {verb} {change} ({verb} {_dice(example)})."
     if kind == "choice":
-        return f"Choose the bad stuff to suffer: {decision.get('text', '')} (choose 1)."
+        return ("Choose the bad stuff to suffer, as the room's red row shows it: the first "
+                "(choose 1) or the second (choose 2).")
     if kind == "exhaust":
-        return "Choose a face-up costume to flip face down (flip ninja)."
-    return decision.get("text") or ""
+        return f"Choose a face-up costume to flip face down (flip {_costume(view)})."
+    return str(decision.get("text") or "")
+
+
+def _dice(values: Sequence[int]) -> str:
+    return " ".join(map(str, values)) or "3"
+
+
+def _costume(view: dict[str, Any]) -> str:
+    """A face-up costume of the attacker's, as the notation names it (ninja for none)."""
+    h = view["heist"]
+    worn = view["seats"][h["attacker"]]["costumes"] if h else []
+    key = next((c["key"] for c in worn if not c["used"]), None)
+    name = view["cards"][key]["name"] if key else "Ninja"
+    return str(name).lower().replace("'", "")
 
 
 # --------------------------------------------------------------------------- the last move
