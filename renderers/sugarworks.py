@@ -784,8 +784,8 @@ def _market(image: Image.Image, draw: ImageDraw.ImageDraw, deck: int,
         x = FRAME_MARGIN + i * (width + GAP)
         box = (x, 36, x + width, 36 + CARD_H)
         order_card(image, box, order, i + 1)
-        if marked == i + 1:
-            last_move_mark(draw, box)
+        if marked == i + 1:  # round the card, in the gaps beside it, clear of its number
+            last_move_mark(draw, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4))
 
 
 # --------------------------------------------------------------------------- blanket orders

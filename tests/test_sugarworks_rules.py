@@ -204,6 +204,13 @@ def test_the_last_move_is_kept_as_everybody_saw_it():
     assert state["last"]["verb"] == "draw" and state["last"]["card"] is None
 
 
+def test_the_summary_says_where_each_seats_stars_come_from():
+    state = new(3)
+    state["points"][1] = {"orders": 4, "shipping": 2, "blanket": 6}
+    assert GAME.summary(state).endswith(
+        "Stars from orders, shipping and blanket orders: Alex 0+0+0, Blake 4+2+6, Casey 0+0+0.")
+
+
 def test_a_card_discarded_face_down_is_never_kept_as_the_last_move():
     state = new(3)
     hand_order(state, 0, state["deck"][0])

@@ -723,8 +723,12 @@ class Sugarworks(Game):
         name = self.seat_name(state, state["active"])
         doing = {"order": "takes an order action", "factory": "takes a factory action"}
         step = "discards down to five orders" if self.top(state) else doing[state["step"]]
+        # Where each seat's stars come from: the picture shows only the totals.
+        split = ", ".join(f"{self.seat_name(state, s)} {p['orders']}+{p['shipping']}+"
+                          f"{p['blanket']}" for s, p in enumerate(state["points"]))
         return (f"Round {state['round']} of {state['rounds']}: {name} {step}. "
-                f"Order deck: {len(state['deck'])}.")
+                f"Order deck: {len(state['deck'])}. Stars from orders, shipping and blanket "
+                f"orders: {split}.")
 
     def scores(self, state: State) -> dict[int, int]:
         return {s: self.total(state, s) for s in range(len(state["seats"]))}
