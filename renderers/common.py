@@ -641,6 +641,8 @@ NAME_PX = 26
 LARGE_PX = 30
 #: The last move's outline: amber on an ink rim, which stands out on any fill.
 LAST_MOVE: Colour = (255, 176, 0)
+#: A seat's card while the seat acts is filled with this light gold.
+ACTING_FILL: Colour = (255, 240, 200)
 #: A legend's icons are drawn in a square this wide, centred on their spot.
 KEY_ICON = 36
 KEY_ROW = 44
@@ -670,6 +672,22 @@ def header_strip(view: Mapping[str, Any], title: str, *, stage: str = "",
 
 def _paint_header(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header) -> None:
     head.draw(image, draw, FRAME_MARGIN, FRAME_MARGIN)
+
+
+def seat_card(image: Image.Image, draw: ImageDraw.ImageDraw,
+              box: tuple[float, float, float, float], seat: int, colours: Sequence[str],
+              acting: bool, score: str) -> float:
+    """A seat's card among the players: outlined in the seat's colour (filled and outlined
+    thicker while it acts), its mark at the top left and ``score`` in large type and the
+    seat's own colour at the top right, both 22 px under the top; returns where the score
+    begins, for what the game puts left of it."""
+    x0, top, x1, _ = box
+    panel(draw, box, fill=ACTING_FILL if acting else PANEL, outline=seat_colour(seat, colours),
+          radius=10, width=4 if acting else 2)
+    seat_mark(draw, seat, x0 + 22, top + 22, 11, colours)
+    stamp_text(image, (x1 - 12, top + 24), score, LARGE_PX, seat_text_colour(seat, colours),
+               True, "rm")
+    return x1 - 12 - text_size(score, LARGE_PX, True)[0]
 
 
 def last_move_mark(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
