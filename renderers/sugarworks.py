@@ -42,6 +42,7 @@ from PIL import Image, ImageDraw
 from bot.games.sugarworks import content as ct
 from bot.games.words import article
 from renderers.common import (
+    ACTING_FILL,
     BACKGROUND,
     FRAME_MARGIN,
     FRAME_W,
@@ -49,10 +50,8 @@ from renderers.common import (
     INK,
     KEY_ICON,
     KEY_ROW,
-    LARGE_PX,
     LAST_MOVE,
     MUTED,
-    PANEL,
     SMALL_PX,
     TEXT_PX,
     WHITE,
@@ -80,7 +79,7 @@ from renderers.common import (
     paste_centred,
     ranking_strip,
     seat_badge,
-    seat_colour,
+    seat_card,
     seat_mark,
     seat_text_colour,
     smooth_sprite,
@@ -134,7 +133,6 @@ GREY_CARD: Colour = (225, 225, 225)
 GREY_CANDY: Colour = (170, 170, 170)
 BLANKET_FILL: Colour = (255, 247, 214)
 SPECIAL_FILL: Colour = (255, 240, 240)
-ACTIVE_ROW: Colour = (255, 244, 200)
 CRATE_FILL = {"heart": (252, 214, 222), "pumpkin": (255, 222, 186), "bunny": (226, 226, 244)}
 
 # --------------------------------------------------------------------------- candies
@@ -866,15 +864,9 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[PlayerC
     for i, (seat, label, acting, stars, filled, held, die) in enumerate(cards):
         x = FRAME_MARGIN + (i % 2) * (COL_W + 12)
         top = 4 + (i // 2) * PLAYER_ROW
-        panel(draw, (x, top, x + COL_W, top + PLAYER_ROW - 8),
-              fill=ACTIVE_ROW if acting else PANEL, outline=seat_colour(seat, colours),
-              radius=10, width=4 if acting else 2)
-        y1, y2 = top + 24, top + 58
-        seat_mark(draw, seat, x + 22, y1, 11, colours)
-        score = f"{stars}★"
-        stamp_text(image, (x + COL_W - 12, y1 + 2), score, LARGE_PX,
-                   seat_text_colour(seat, colours), True, "rm")
-        right = x + COL_W - 22 - text_size(score, LARGE_PX, True)[0]
+        right = seat_card(image, draw, (x, top, x + COL_W, top + PLAYER_ROW - 8), seat, colours,
+                          acting, f"{stars}★") - 10
+        y1, y2 = top + 22, top + 57
         if die is not None:
             die_icon(image, draw, right - 16, y1, die)
             right -= 42
@@ -1183,7 +1175,7 @@ PALETTE_GAMES = (Sample(4, 6, (2, 24), (None, 0)),)
 def _kept() -> tuple[Colour, ...]:
     """Flat fills kept exact in the palette (the movement GIF's frames are drawn on it too)."""
     return (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, LOST_FILL, BONK,
-            PATH, GREY_CARD, GREY_CANDY, BLANKET_FILL, SPECIAL_FILL, ACTIVE_ROW, LAST_MOVE,
+            PATH, GREY_CARD, GREY_CANDY, BLANKET_FILL, SPECIAL_FILL, ACTING_FILL, LAST_MOVE,
             *CANDY.values(), *CRATE_FILL.values())
 
 
