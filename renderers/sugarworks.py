@@ -104,11 +104,11 @@ FLOOR_FOOT = 32
 TICKS = 20
 CRATE_INSET = 5
 GAP = 8
-CARD_H = 80
+CARD_H = 72
 MARKET_H = 36 + CARD_H + 8
-BLANKETS_H = 54
+BLANKETS_H = 48
 PLAYER_ROW = 88
-HAND_TILE_H = 84
+HAND_TILE_H = 78
 HAND_H = 36 + CARD_H + GAP + HAND_TILE_H + 8
 #: The caption band over the floor in a movement frame (three lines of its words).
 CAPTION_H = 100
@@ -725,7 +725,7 @@ def order_card(image: Image.Image, box: tuple[int, int, int, int],
 def _order_sprite(width: int, height: int, look: OrderLook | None, name: str,
                   slot: int | None) -> Image.Image:
     sprite, draw = box_canvas(width, height)
-    top = 22
+    top = 20
     if look is None:
         _dashed_box(draw, (0, 0, width, height), MUTED)
         if slot is not None:
@@ -743,7 +743,7 @@ def _order_sprite(width: int, height: int, look: OrderLook | None, name: str,
                slot is None, "lm")
     stamp_text(sprite, (width - 10, top), f"{stars}★", TEXT_PX, INK, True, "rm")
     # Its candies, then an arrow to its crate (or the gutter's X) at the right.
-    mid, symbol = height - 24, 14
+    mid, symbol = height - 20, 14
     room = width - 20 - 2 * symbol - 6
     count = max(1, len(candies))
     step = min(30, (room - 18) // count)
@@ -793,9 +793,9 @@ def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw,
               blankets: list[dict[str, Any]]) -> None:
     """The blanket orders in play: colourful (the stars a candy of its type pays whoever
     makes it) or grey (nothing)."""
-    mid = BLANKETS_H // 2 - 2
+    mid = BLANKETS_H // 2 - 1
     for i, word in enumerate(("Blanket", "orders")):  # on two lines: the orders need room
-        stamp_text(image, (FRAME_MARGIN, mid + (2 * i - 1) * 13), word, TEXT_PX, INK, True, "lm")
+        stamp_text(image, (FRAME_MARGIN, mid + (2 * i - 1) * 12), word, TEXT_PX, INK, True, "lm")
     x = FRAME_MARGIN + text_size("Blanket", TEXT_PX, True)[0] + 14
     width = (WIDTH - FRAME_MARGIN - x - 2 * GAP) // max(3, len(blankets))
     for blanket in blankets:
@@ -917,7 +917,7 @@ def _hand_tile_sprite(centre: str, corner: str | None, kind: str, width: int) ->
         _corner_disc(draw, corner, ICON_PLAYED)
     for i, line in enumerate(("conveyor", kind, "at …")):
         # Drawn, not stamped: each tile's lines are text of their own, in reading order.
-        draw.text((80, 17 + 25 * i), line, font=font(TEXT_PX, i == 1), fill=INK, anchor="lm")
+        draw.text((80, 16 + 23 * i), line, font=font(TEXT_PX, i == 1), fill=INK, anchor="lm")
     return sprite
 
 
@@ -1004,7 +1004,8 @@ def _icon_keys(tiles: list[tuple[str, str | None]]) -> list[Key]:
 def _keys(view: dict[str, Any], table: Table) -> tuple[tuple[Key, ...], int]:
     """A key for every mark the picture draws now: the last move, the candy movement just
     run, makers' marks, the candy die, outputs, played tiles, the icons that need a word
-    and the lost edge; and how many lead the legend (the last move)."""
+    and the lost edge; and how many lead the legend (the last move, and in a seat's own
+    picture the seats' names)."""
     keys: list[Key] = []
     last = view.get("last")
     lead = 1 if last else 0
@@ -1024,6 +1025,11 @@ def _keys(view: dict[str, Any], table: Table) -> tuple[tuple[Key, ...], int]:
     if makers:
         keys.append(Key(f"its maker ({ct.ship_stars()}★ if shipped)",
                         key_maker, (makers[0], table.colours)))
+    if not table.over and view.get("hand") is not None:
+        # A seat's own picture shows marks (on the hand's line of stars, on makers'
+        # candies) but not the players' cards: the legend names them.
+        keys += [Key(table.label(seat), key_seat, (seat, table.colours)) for seat in table.seats]
+        lead = len(keys)  # in seat order, after the last move
     if not table.over and view.get("hand") is None:
         keys.append(Key("candy die: plays first this round",
                         key_die, (view["die"],)))
@@ -1042,7 +1048,7 @@ def _keys(view: dict[str, Any], table: Table) -> tuple[tuple[Key, ...], int]:
 
 #: The legend's rows, public and in a seat's own picture: as many as the keys of most
 #: pictures need, so that the picture keeps its height from one move to the next.
-LEGEND_ROWS, OWN_LEGEND_ROWS = 5, 4
+LEGEND_ROWS = OWN_LEGEND_ROWS = 5
 
 
 def _legend(keys: tuple[Key, ...], lead: int, rows: int) -> Strip:

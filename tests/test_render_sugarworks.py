@@ -83,6 +83,8 @@ def test_the_public_picture_fits_a_phone_and_a_hand_only_in_its_owners_picture()
     assert held and not set(held) & set(_texts(GAME.view(state, None)))
     assert set(held) <= set(_texts(GAME.view(state, 3)))
     assert not set(held) & set(_texts(GAME.view(state, 0)))  # another seat's hand
+    # The players' cards make room for the hand: the legend names every seat's mark.
+    assert {"Alex", "Blake", "Casey", "Dallas"} <= set(_texts(GAME.view(state, 3)))
 
 
 def _floor_box(view: dict, cell: str) -> tuple[int, int, int, int]:
