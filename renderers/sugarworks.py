@@ -859,21 +859,22 @@ def _player_cards(view: dict[str, Any], table: Table) -> tuple[PlayerCard, ...]:
 
 def _players(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[PlayerCard, ...],
              colours: tuple[str, ...]) -> None:
-    """One card a player, two to a row: mark, name, the candy die with the first player,
-    stars; orders filled and held."""
+    """One card a player, two to a row: mark, name, stars; orders filled and held, and the
+    candy die with the first player."""
     for i, (seat, label, acting, stars, filled, held, die) in enumerate(cards):
         x = FRAME_MARGIN + (i % 2) * (COL_W + 12)
         top = 4 + (i // 2) * PLAYER_ROW
         right = seat_card(image, draw, (x, top, x + COL_W, top + PLAYER_ROW - 8), seat, colours,
                           acting, f"{stars}★") - 10
         y1, y2 = top + 22, top + 57
+        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=right - x - 40)
+        room = COL_W - 28
         if die is not None:
-            die_icon(image, draw, right - 16, y1, die)
-            right -= 42
-        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=right - x - 48)
+            die_icon(image, draw, x + COL_W - 28, y2, die)
+            room -= 44
         orders = "order" if filled == 1 else "orders"
         stamp_text(image, (x + 14, y2), f"{filled} {orders} filled · {held} in hand", TEXT_PX,
-                   INK, anchor="lm", width=COL_W - 28)
+                   INK, anchor="lm", width=room)
 
 
 # --------------------------------------------------------------------------- a seat's hand
