@@ -641,9 +641,13 @@ NAME_PX = 26
 LARGE_PX = 30
 #: The last move's outline: amber on an ink rim, which stands out on any fill.
 LAST_MOVE: Colour = (255, 176, 0)
+#: A seat's card while the seat acts is filled with this light gold.
+ACTING_FILL: Colour = (255, 240, 200)
 #: A legend's icons are drawn in a square this wide, centred on their spot.
 KEY_ICON = 36
 KEY_ROW = 44
+#: Between one key and the next in a row.
+KEY_GAP = 26
 
 
 #: The frame's header is always this many lines of what to do (or of the result) under
@@ -668,6 +672,22 @@ def header_strip(view: Mapping[str, Any], title: str, *, stage: str = "",
 
 def _paint_header(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header) -> None:
     head.draw(image, draw, FRAME_MARGIN, FRAME_MARGIN)
+
+
+def seat_card(image: Image.Image, draw: ImageDraw.ImageDraw,
+              box: tuple[float, float, float, float], seat: int, colours: Sequence[str],
+              acting: bool, score: str) -> float:
+    """A seat's card among the players: outlined in the seat's colour (filled and outlined
+    thicker while it acts), its mark at the top left and ``score`` in large type and the
+    seat's own colour at the top right, both 22 px under the top; returns where the score
+    begins, for what the game puts left of it."""
+    x0, top, x1, _ = box
+    panel(draw, box, fill=ACTING_FILL if acting else PANEL, outline=seat_colour(seat, colours),
+          radius=10, width=4 if acting else 2)
+    seat_mark(draw, seat, x0 + 22, top + 22, 11, colours)
+    stamp_text(image, (x1 - 12, top + 24), score, LARGE_PX, seat_text_colour(seat, colours),
+               True, "rm")
+    return x1 - 12 - text_size(score, LARGE_PX, True)[0]
 
 
 def last_move_mark(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -747,13 +767,42 @@ def _key_places(keys: Sequence[Key], width: int) -> tuple[list[tuple[int, int, s
     places: list[tuple[int, int, str]] = []
     x, row = 0, 0
     for key in keys:
-        label = shorten(key.label, TEXT_PX, width - KEY_ICON - 8)
-        needs = KEY_ICON + 8 + text_size(label, TEXT_PX)[0]
+        label, needs = _key_label(key, width)
         if x > 0 and x + needs > width:
             x, row = 0, row + 1
         places.append((x + KEY_ICON // 2, row * KEY_ROW + KEY_ROW // 2, label))
-        x += needs + 26
+        x += needs + KEY_GAP
     return places, (row + 1) * KEY_ROW if keys else 0
+
+
+def _key_label(key: Key, width: int) -> tuple[str, int]:
+    """``key``'s label cut to fit ``width`` beside its icon, and the width the two take."""
+    label = shorten(key.label, TEXT_PX, width - KEY_ICON - 8)
+    return label, KEY_ICON + 8 + text_size(label, TEXT_PX)[0]
+
+
+def packed_keys(keys: Sequence[Key], lead: int = 0, width: int = FRAME_W) -> tuple[Key, ...]:
+    """``keys`` (each once) in an order :func:`legend` lays out in as few rows as it can: the
+    first ``lead`` stay first (the last move, say), and the others go, the widest first,
+    into the first row with room for them, so that short keys fill the rows' ends."""
+    keys = tuple(dict.fromkeys(keys))
+    room = width - 2 * FRAME_MARGIN
+    rows: list[list[Key]] = []
+    used: list[int] = []
+    first, rest = keys[:lead], keys[lead:]
+    widest = sorted(rest, key=lambda k: -_key_label(k, room)[1])
+    for n, key in enumerate((*first, *widest)):
+        needs = _key_label(key, room)[1]
+        free = [r for r, x in enumerate(used) if x + needs <= room]
+        if n < len(first):  # in their own order, as the legend would flow them
+            free = [len(rows) - 1] if rows and used[-1] + needs <= room else []
+        if free:
+            rows[free[0]].append(key)
+            used[free[0]] += needs + KEY_GAP
+        else:
+            rows.append([key])
+            used.append(needs + KEY_GAP)
+    return tuple(key for row in rows for key in row)
 
 
 def keys_height(keys: Sequence[Key], width: int) -> int:

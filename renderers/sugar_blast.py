@@ -25,6 +25,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    ACTING_FILL,
     END,
     FRAME_MARGIN,
     FRAME_W,
@@ -32,7 +33,6 @@ from renderers.common import (
     HEADER_H,
     INK,
     KEY_ICON,
-    LARGE_PX,
     MUTED,
     PANEL,
     SMALL_PX,
@@ -63,9 +63,7 @@ from renderers.common import (
     paste_at,
     paste_centred,
     ranking_strip,
-    seat_colour,
-    seat_mark,
-    seat_text_colour,
+    seat_card,
     smooth_sprite,
     stamp_text,
     table_of,
@@ -111,7 +109,6 @@ FRAME: Colour = (232, 214, 196)
 FRAME_EDGE: Colour = (180, 150, 125)
 CARD: Colour = (255, 238, 214)
 CARD_EDGE: Colour = (235, 150, 40)
-ACTIVE_ROW: Colour = (255, 240, 200)
 CELL_EDGE: Colour = (215, 195, 175)
 #: What each kind of last move did, as the legend says it.
 LAST_WORDS = {"swap": "swapped", "replaced": "drew and replaced", "taken": "took"}
@@ -630,15 +627,9 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[tuple[A
     for i, (seat, label, acting, progress, needed, kept, hand) in enumerate(cards):
         x = FRAME_MARGIN + (i % 2) * (COL_W + 12)
         top = 4 + (i // 2) * ROW
-        panel(draw, (x, top, x + COL_W, top + ROW - 8),
-              fill=ACTIVE_ROW if acting else PANEL, outline=seat_colour(seat, colours),
-              radius=10, width=4 if acting else 2)
+        hx = seat_card(image, draw, (x, top, x + COL_W, top + ROW - 8), seat, colours, acting,
+                       f"{progress}/{needed}") - 10
         y1, y2 = top + 22, top + 56
-        seat_mark(draw, seat, x + 22, y1, 11, colours)
-        score = f"{progress}/{needed}"
-        stamp_text(image, (x + COL_W - 12, y1 + 2), score, LARGE_PX,
-                   seat_text_colour(seat, colours), True, "rm")
-        hx = x + COL_W - 22 - text_size(score, LARGE_PX, True)[0]
         for card_id, count in reversed(hand):  # right to left
             if count > 1:
                 stamp_text(image, (hx, y1), f"×{count}", TEXT_PX, INK, True, "rm")
@@ -846,7 +837,7 @@ PALETTE_GAMES = (Sample(4, 5, (0, 6, END)),
 def _kept() -> tuple[Colour, ...]:
     """Flat fills kept exact: an octree bucket shared with their edges would shade them."""
     return (*CANDY_COLOURS.values(), CELL_LIGHT, CELL_DARK, CELL_EDGE, FRAME, FRAME_EDGE, CARD,
-            CARD_EDGE, ACTIVE_ROW, BLASTED)
+            CARD_EDGE, ACTING_FILL, BLASTED)
 
 
 def _icons() -> list[Image.Image]:

@@ -1,80 +1,118 @@
-"""Sugarworks picture: the factory floor, crates, gutter, market, blanket orders and players.
+"""Sugarworks picture in the phone frame (:mod:`renderers.common`): 800 px wide, every text
+20 px or more (10 px on a phone) and most of it 24 px.
 
-Every candy type has its own shape as well as its colour (red circle, yellow
-hexagon, green triangle, blue square, purple rectangle), so the floor reads
-without colour vision. A candy a player made carries that player's seat colour
-and initial on a small tag. Icons are drawn, not lettered: arrows, double arrows
-for jumps, a spring, a candy eater alien (its shape on its face) and an X.
+Top to bottom, each a strip: the shared header (round, move, whose turn and what they may
+do, in the notation's words); the factory floor with its coordinates, the crates beside
+their rows and the lost gutter in a free place beside the floor; the order market (each
+card's slot, its name for `make … with o59`, its candies, the crate they go to and its
+stars); the blanket orders; the players (stars, orders filled and held, the candy die with
+the first player), or in a seat's own picture its hand, or once over the final ranking
+with its tie-breaks in words; and the legend of every mark drawn.
 
-:func:`animate` draws the last candy movement as a GIF, one frame per activation,
-with the path of that activation, every Bonk! and a caption.
+Every candy type has its own shape as well as its colour (red circle, yellow hexagon,
+green triangle, blue square, purple rectangle), so the floor reads without colour vision.
+A candy a player made carries that player's seat mark on a white disc. Icons are drawn,
+not lettered: arrows, double arrows for jumps, a spring, a candy eater alien (its shape
+on its face) and an X. The last move is outlined (the frame's mark) on every space and
+market slot it touched.
 
-Speed: the title and header, the floor, the gutter, the key, the market, the blanket
-orders, each player's row and the hand are strips kept by what they show
-(:class:`~renderers.common.Strip`): an order action leaves the floor's strip as it was.
-Each floor space, crate, order card, blanket order, hand tile and the gutter is drawn
-once into a sprite kept by what it shows, then pasted; the key is drawn once; text goes
-through the shared mask cache; the PNG is written on one fixed palette that keeps every
-candy, crate, tile and seat colour exact. Caches are keyed only by content taken from the
-view, so the picture stays a function of the view.
+:func:`animate` draws the last candy movement as a GIF, one frame per activation, with
+the path of that activation, every Bonk! and a caption: each frame is the floor's strip
+as the picture draws it, under a caption band.
+
+Speed: the header, the floor, the market, the blanket orders, the players (or the hand)
+and the legend are strips kept by what they show (:class:`~renderers.common.Strip`): an
+order action leaves the floor's strip as it was. Each floor space, crate, order card,
+blanket order and hand tile is drawn once into a sprite kept by what it shows, then
+pasted; text goes through the shared mask cache; the PNG is written on one fixed palette
+that keeps every candy, crate, tile and seat colour exact. Caches are keyed only by
+content taken from the view, so the picture stays a function of the view.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.sugarworks import content as ct
+from bot.games.words import article
 from renderers.common import (
+    ACTING_FILL,
     BACKGROUND,
+    FRAME_MARGIN,
+    FRAME_W,
+    HEADER_H,
     INK,
+    KEY_ICON,
+    KEY_ROW,
+    LAST_MOVE,
     MUTED,
-    PANEL,
+    SMALL_PX,
+    TEXT_PX,
     WHITE,
     Colour,
-    Header,
+    Key,
     Pictures,
     Sample,
+    Standing,
     Strip,
     Table,
     arrow,
-    blank,
     box_canvas,
     font,
-    header,
-    header_height,
-    ink_on,
+    header_strip,
+    key_seat,
+    key_swatch,
+    last_move_key,
+    last_move_mark,
+    legend,
     new_canvas,
     outlined_text,
+    packed_keys,
     panel,
     paste_at,
     paste_centred,
+    ranking_strip,
+    seat_badge,
+    seat_card,
     seat_mark,
+    seat_text_colour,
     smooth_sprite,
     stamp_text,
     table_of,
+    text_size,
     wrap,
 )
 
-WIDTH = 1000
-#: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
-READABLE = 24
-#: Texts that need not read at 400 px: the icon key (the icons themselves read), each
-#: player's score split (the total, which decides the game, is large) and the maker's seat
-#: number on a candy (the tag's seat colour tells the maker too).
-FINE_PRINT = ("jump 2", "spring up 2", "eats that shape", "any candy lost",
-              "· corner icon: on entering", r"orders \d+ · shipping \d+ · blanket \d+", r"\d")
-HAND_TILE_W = 460
-CELL = 100
-#: The header, right of the title, as wide as the rest of the picture.
-HEADER_X = 262
-#: The floor's left edge, and its top: under the tallest header (two lines under its
-#: banner) and the row of column letters.
-BX, BY = 48, 14 + header_height(False, 2, READABLE) + 30
-CRATE_W = 178
+WIDTH = FRAME_W
+#: A floor space: 37.5 px on a phone. The floor's sizes and places are multiples of 5, so
+#: that in the movement GIF (drawn at 0.8 of the board's size) they are whole pixels and
+#: the floor lies exactly where the board's would, shrunk: a space is 60 px there.
+CELL = 75
+#: The floor's left edge (room for the row numbers left of it) and its top in its strip
+#: (under the column letters); the strip ends under the bottom row of letters.
+BX = FRAME_MARGIN + 28
+FLOOR_Y = 30
+FLOOR_FOOT = 32
+#: Between the floor's right edge and the crates: the lost edge's marks; and between a crate
+#: and its row's edges.
+TICKS = 20
+CRATE_INSET = 5
+GAP = 8
+CARD_H = 72
+MARKET_H = 36 + CARD_H + 8
+BLANKETS_H = 48
+PLAYER_ROW = 88
+HAND_TILE_H = 78
+HAND_H = 36 + CARD_H + GAP + HAND_TILE_H + 8
+#: The caption band over the floor in a movement frame (three lines of its words).
+CAPTION_H = 100
+CANDY_RADIUS = 20
 
 CANDY: dict[str, Colour] = {
     "red": (220, 38, 38), "yellow": (250, 196, 20), "green": (34, 160, 70),
@@ -88,10 +126,13 @@ TILE_EDGE: Colour = (196, 176, 150)
 ICON: Colour = (150, 128, 104)
 ICON_PLAYED: Colour = (70, 110, 150)
 HAZARD: Colour = (200, 40, 40)
+LOST_FILL: Colour = (250, 232, 232)
 BONK: Colour = (255, 170, 0)
 PATH: Colour = (20, 20, 20)
 GREY_CARD: Colour = (225, 225, 225)
-STAR: Colour = (255, 196, 0)
+GREY_CANDY: Colour = (170, 170, 170)
+BLANKET_FILL: Colour = (255, 247, 214)
+SPECIAL_FILL: Colour = (255, 240, 240)
 CRATE_FILL = {"heart": (252, 214, 222), "pumpkin": (255, 222, 186), "bunny": (226, 226, 244)}
 
 # --------------------------------------------------------------------------- candies
@@ -124,30 +165,29 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: 
 
 
 @lru_cache(maxsize=256)
-def candy_sprite(kind: str, radius: int, maker: Colour | None = None,
-                 initial: str = "") -> Image.Image:
-    """A candy with smooth edges (and its maker's tag in ``maker``'s seat colour) on a
-    transparent square."""
+def candy_sprite(kind: str, radius: int, grey: bool = False) -> Image.Image:
+    """A candy with smooth edges on a transparent square (grey: a grey blanket order's)."""
     side = 2 * radius + 8
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         centre = side * k / 2
-        _candy_shape(draw, kind, centre, centre, radius * k)
-        if maker is not None:
-            tag = radius * 0.55 * k
-            tx = ty = centre + radius * 0.62 * k
-            draw.ellipse((tx - tag, ty - tag, tx + tag, ty + tag), fill=maker, outline=WHITE,
-                         width=k * 2)
-            draw.text((tx, ty), initial, font=font(round(tag * 1.3), True), fill=ink_on(maker),
-                      anchor="mm")
+        _candy_shape(draw, kind, centre, centre, radius * k, GREY_CANDY if grey else None)
 
     return smooth_sprite(side, side, paint)
 
 
 def paste_candy(image: Image.Image, kind: str, cx: float, cy: float, radius: int,
-                maker: Colour | None = None, initial: str = "") -> None:
-    """A candy centred on (cx, cy), tagged with its maker's seat colour and initial."""
-    paste_centred(image, candy_sprite(kind, radius, maker, initial), cx, cy)
+                grey: bool = False) -> None:
+    """A candy centred on (cx, cy)."""
+    paste_centred(image, candy_sprite(kind, radius, grey), cx, cy)
+
+
+def maker_tag(draw: ImageDraw.ImageDraw, seat: int, colours: tuple[str, ...], cx: float,
+              cy: float, radius: float) -> None:
+    """The mark of the player who made the candy of ``radius`` centred on (cx, cy), on a
+    white disc at its lower right: the seat's own colour and shape, as everywhere else."""
+    seat_badge(draw, seat, cx + radius * 0.72, cy + radius * 0.72, max(4.0, radius * 0.36),
+               colours)
 
 
 # --------------------------------------------------------------------------- geometry
@@ -157,7 +197,7 @@ class Floor:
     """Pixel geometry of the floor for one view, drawn ``scale`` times the board's size (the
     movement GIF is drawn at its own, smaller size rather than drawn large and shrunk)."""
 
-    def __init__(self, board: dict[str, Any], top: int = BY, scale: float = 1.0) -> None:
+    def __init__(self, board: dict[str, Any], top: int = FLOOR_Y, scale: float = 1.0) -> None:
         self.width = board["width"]
         self.height = board["height"]
         self.scale = scale
@@ -189,6 +229,22 @@ class Floor:
     @property
     def right(self) -> int:
         return self.left + self.width * self.cell
+
+    @property
+    def crates_left(self) -> int:
+        """Where the crates (and the gutter) begin, right of the lost edge's marks."""
+        return self.right + self.size(TICKS)
+
+    @property
+    def crate_size(self) -> tuple[int, int]:
+        """A crate's box, at the board's size: to the picture's margin, a space tall less
+        the gap between crates."""
+        return WIDTH - FRAME_MARGIN - (BX + self.width * CELL + TICKS), CELL - 2 * CRATE_INSET
+
+
+def floor_height(board: dict[str, Any]) -> int:
+    """The floor's strip: the column letters, the floor, the letters under it."""
+    return FLOOR_Y + board["height"] * CELL + FLOOR_FOOT
 
 
 # --------------------------------------------------------------------------- icons
@@ -260,6 +316,7 @@ def draw_icon(draw: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: 
         _alien(draw, cx, cy + size * 0.08, size * 0.3, icon[4:])
 
 
+
 def _tile(image: Image.Image, floor: Floor, space: dict[str, Any],
           occupied: bool = False) -> None:
     """One space: its tile, its centre icon (small in the top right corner under a candy so
@@ -288,28 +345,49 @@ def _small_tile_sprite(played: bool, output: str | None, output_space: bool, cen
 def _tile_sprite(played: bool, output: str | None, output_space: bool, centre: str,
                  corner: str | None, occupied: bool) -> Image.Image:
     sprite, draw = box_canvas(CELL, CELL, TILE_PRINTED)
-    box = (0, 0, CELL, CELL)
-    draw.rectangle(box, fill=TILE_PLAYED if played else TILE_PRINTED, outline=TILE_EDGE, width=2)
-    cx, cy = CELL / 2, CELL / 2
-    if output:
-        colour = CANDY[output]
-        draw.rectangle((4, 4, CELL - 4, CELL - 4), outline=colour, width=7)
-        # The output's name in the notation (`adjust red to c5`), on a light ground.
-        w = font(READABLE, True).getbbox(output)[2]
-        draw.rectangle((4, 4, 14 + w, 34), fill=WHITE)
-        stamp_text(sprite, (9, 19), output, READABLE, INK, True, "lm")
-    elif output_space:
-        _dashed_box(draw, (6, 6, CELL - 6, CELL - 6), MUTED)
+    draw.rectangle((0, 0, CELL, CELL), fill=TILE_PLAYED if played else TILE_PRINTED,
+                   outline=TILE_EDGE, width=2)
     colour = ICON_PLAYED if played else ICON
+    if output:
+        # Framed in its candy's colour, named as the notation names it (`adjust red to c5`)
+        # on a light ground in the top left; its belt (always a right belt) under the name,
+        # left out under a candy so that the name and the belt never meet.
+        draw.rectangle((3, 3, CELL - 3, CELL - 3), outline=CANDY[output], width=6)
+        _output_label(sprite, 0, 0, output, 1.0)
+        if not occupied:
+            draw_icon(draw, centre, CELL / 2, CELL / 2 + 12, CELL * 0.5, colour)
+        return sprite
+    if output_space:
+        _dashed_box(draw, (6, 6, CELL - 6, CELL - 6), MUTED)
     if occupied:
-        draw_icon(draw, centre, CELL - 22, 22, CELL * 0.36, colour)
+        draw_icon(draw, centre, CELL - 17, 17, CELL * 0.36, colour)
     else:
-        draw_icon(draw, centre, cx, cy + 4, CELL * 0.62, colour)
+        draw_icon(draw, centre, CELL / 2, CELL / 2 + 3, CELL * 0.62, colour)
     if corner:
-        r = CELL * 0.17
-        draw.ellipse((3, 3, 2 * r + 10, 2 * r + 10), fill=WHITE, outline=HAZARD, width=2)
-        draw_icon(draw, corner, r + 6, r + 6, CELL * 0.34, colour)
+        _corner_disc(draw, corner, colour)
     return sprite
+
+
+def _output_label(image: Image.Image, left: float, top: float, output: str,
+                  scale: float) -> None:
+    """An output tile's name on its light ground, in the top left of the space whose corner
+    is (left, top), at ``scale`` (shrunk as a shrunk picture would show it)."""
+    sprite = _label_sprite(output) if scale == 1 else _shrunk(_label_sprite, (output,), scale)
+    paste_at(image, sprite, left + round(3 * scale), top + round(3 * scale))
+
+
+@lru_cache(maxsize=8)
+def _label_sprite(output: str) -> Image.Image:
+    sprite, _ = box_canvas(8 + text_size(output, SMALL_PX)[0], 23, WHITE)
+    stamp_text(sprite, (4, 12), output, SMALL_PX, INK, anchor="lm")
+    return sprite
+
+
+def _corner_disc(draw: ImageDraw.ImageDraw, corner: str, colour: Colour) -> None:
+    """A corner icon (it acts as a candy enters) on a white disc in the top left corner."""
+    r = CELL * 0.17
+    draw.ellipse((3, 3, 2 * r + 10, 2 * r + 10), fill=WHITE, outline=HAZARD, width=2)
+    draw_icon(draw, corner, r + 6, r + 6, CELL * 0.34, colour)
 
 
 def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -354,7 +432,12 @@ def crate_symbol(draw: ImageDraw.ImageDraw, crate: str, cx: float, cy: float,
         _x_icon(draw, cx, cy, r * 2.2)
 
 
-def _counts(candies: list[dict[str, Any]]) -> tuple[tuple[str, int], ...]:
+# --------------------------------------------------------------------------- crates and gutter
+
+Counts = tuple[tuple[str, int], ...]
+
+
+def _counts(candies: list[dict[str, Any]]) -> Counts:
     """How many candies of each type, in the candy order (types with none left out)."""
     out: dict[str, int] = {}
     for candy in candies:
@@ -362,58 +445,115 @@ def _counts(candies: list[dict[str, Any]]) -> tuple[tuple[str, int], ...]:
     return tuple((kind, out[kind]) for kind in CANDY if out.get(kind))
 
 
-def _candy_counts(image: Image.Image, x: float, y: float, counts: tuple[tuple[str, int], ...],
-                  max_x: float, radius: int = 13) -> None:
-    for kind, n in counts:
-        if x + 3 * radius + 30 > max_x:
-            break
-        paste_candy(image, kind, x + radius, y, radius)
-        stamp_text(image, (x + 2 * radius + 4, y), f"×{n}", READABLE, INK, True, "lm")
-        x += 2 * radius + 52
+def _count_items(counts: Counts, room: int) -> list[tuple[str, str]]:
+    """(candy type, or "" for the rest; count text) laid left to right within ``room``: a
+    candy and its number each, and when they do not all fit, "+N" for the candies left."""
+    def width(kind: str, text: str) -> int:
+        return (26 if kind else 0) + text_size(text, TEXT_PX, True)[0] + 12
+
+    items = [(kind, str(n)) for kind, n in counts]
+    if sum(width(*item) for item in items) <= room:
+        return items
+    shown: list[tuple[str, str]] = []
+    used = 0
+    for i, item in enumerate(items):
+        after = f"+{sum(n for _, n in counts[i + 1:])}"
+        if used + width(*item) + width("", after) > room:
+            return [*shown, ("", f"+{sum(n for _, n in counts[i:])}")]
+        shown.append(item)
+        used += width(*item)
+    return shown
 
 
-def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
-            board: dict[str, Any]) -> None:
-    rows = {crate["y"]: crate for crate in board["crates"]}
-    px = floor.px
-    for y in range(floor.height):
-        x0, y0, _, _ = floor.box(floor.width, y)
-        crate = rows.get(y)
-        if crate is None:
-            # A lost edge: a candy leaving here falls into the gutter.
-            for i in range(4):
-                yy = y0 + px(14) + i * (floor.cell - px(28)) / 3
-                draw.line((floor.right + px(4), yy, floor.right + px(16), yy + px(10)),
-                          fill=HAZARD, width=floor.size(3))
-            continue
-        counts = _counts(crate["candies"])
-        sprite = (_crate_sprite(crate["crate"], counts) if floor.scale == 1
-                  else _small_crate_sprite(crate["crate"], counts, floor.scale))
-        paste_at(image, sprite, x0 + px(8), y0 + px(6))
+def _paste_counts(image: Image.Image, x: float, y: float, counts: Counts, room: int) -> None:
+    """Each candy type and how many, from (x, y) (the middle of the line) within ``room``."""
+    for kind, text in _count_items(counts, room):
+        if kind:
+            paste_candy(image, kind, x + 11, y, 10)
+            x += 26
+        stamp_text(image, (x, y), text, TEXT_PX, INK, True, "lm")
+        x += text_size(text, TEXT_PX, True)[0] + 12
 
 
 @lru_cache(maxsize=64)
-def _crate_sprite(name: str, counts: tuple[tuple[str, int], ...]) -> Image.Image:
-    """A crate with its symbol, its name and the candies shipped into it, counted by type."""
-    width, height = CRATE_W - 8, CELL - 12
+def _crate_sprite(name: str, counts: Counts, width: int, height: int) -> Image.Image:
+    """A crate: its symbol and name, and the candies shipped into it counted by type."""
     sprite, draw = box_canvas(width, height)
     panel(draw, (0, 0, width, height), fill=CRATE_FILL[name], outline=INK, radius=10, width=3)
-    crate_symbol(draw, name, 28, 30, 20)
-    stamp_text(sprite, (50, 28), name.capitalize(), READABLE, INK, True, "lm")
+    crate_symbol(draw, name, 22, 20, 14)
+    stamp_text(sprite, (42, 21), name.capitalize(), TEXT_PX, INK, True, "lm")
     if counts:
-        _candy_counts(sprite, 8, 66, counts, width - 4, 11)
+        _paste_counts(sprite, 10, 50, counts, width - 14)
     else:
-        stamp_text(sprite, (10, 66), "empty", READABLE, MUTED, False, "lm")
+        stamp_text(sprite, (12, 50), "empty", TEXT_PX, MUTED, anchor="lm")
     return sprite
 
 
 @lru_cache(maxsize=64)
-def _small_crate_sprite(name: str, counts: tuple[tuple[str, int], ...],
-                        scale: float) -> Image.Image:
-    """:func:`_crate_sprite` shrunk ``scale`` times (area averaging)."""
-    sprite = _crate_sprite(name, counts)
+def _gutter_sprite(counts: Counts, width: int, height: int) -> Image.Image:
+    """The lost gutter: the candies lost so far, counted by type."""
+    sprite, draw = box_canvas(width, height)
+    panel(draw, (0, 0, width, height), fill=LOST_FILL, outline=HAZARD, radius=10, width=3)
+    _x_icon(draw, 22, 20, 30)
+    stamp_text(sprite, (42, 21), "Lost", TEXT_PX, HAZARD, True, "lm")
+    if counts:
+        _paste_counts(sprite, 10, 50, counts, width - 14)
+    else:
+        stamp_text(sprite, (12, 50), "none yet", TEXT_PX, MUTED, anchor="lm")
+    return sprite
+
+
+@lru_cache(maxsize=64)
+def _shrunk(make: Callable[..., Image.Image], args: tuple[Any, ...],
+            scale: float) -> Image.Image:
+    """The board-sized sprite ``make(*args)`` shrunk ``scale`` times (area averaging), for
+    a movement frame."""
+    sprite = make(*args)
     return sprite.resize((round(sprite.width * scale), round(sprite.height * scale)),
                          Image.Resampling.BOX)
+
+
+def gutter_row(board: dict[str, Any]) -> int:
+    """The row beside which the gutter stands: the top row without a crate."""
+    rows = {crate["y"] for crate in board["crates"]}
+    return max(y for y in range(board["height"]) if y not in rows)
+
+
+def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
+            board: dict[str, Any], gutter: Counts) -> None:
+    """The crates beside their rows, the gutter beside the top row without one, and a
+    lost edge's marks beside every row without a crate."""
+    rows = {crate["y"]: crate for crate in board["crates"]}
+    width, height = floor.crate_size
+    lost = gutter_row(board)
+    args: tuple[Any, ...]
+    for y in range(floor.height):
+        _, y0, _, _ = floor.box(floor.width, y)
+        crate = rows.get(y)
+        if crate is None:
+            _lost_edge(draw, floor.right + floor.px(3), y0 + floor.px(12),
+                       floor.cell - floor.px(24), floor.scale)
+        if crate is not None:
+            make, args = _crate_sprite, (crate["crate"], _counts(crate["candies"]), width,
+                                         height)
+        elif y == lost:
+            make, args = _gutter_sprite, (gutter, width, height)
+        else:
+            continue
+        sprite = make(*args) if floor.scale == 1 else _shrunk(make, args, floor.scale)
+        paste_at(image, sprite, floor.crates_left, y0 + floor.px(CRATE_INSET))
+
+
+def _lost_edge(draw: ImageDraw.ImageDraw, x: float, y: float, length: float,
+               scale: float = 1.0) -> None:
+    """Four short red slashes down ``length`` from (x, y): a candy leaving there is lost."""
+    for i in range(4):
+        yy = y + i * length / 3
+        draw.line((x, yy - 5 * scale, x + 12 * scale, yy + 5 * scale), fill=HAZARD,
+                  width=max(2, round(3 * scale)))
+
+
+# --------------------------------------------------------------------------- the floor
 
 
 @lru_cache(maxsize=64)
@@ -443,31 +583,15 @@ def _coordinates(image: Image.Image, floor: Floor) -> None:
         _letter(image, (floor.left - floor.px(22), cy), str(y + 1), size)
 
 
-def _initials(table: Table) -> list[str]:
-    """A seat's tag on its candies: its name's initial, or its number if initials clash."""
-    initials = [(name[:1] or "?").upper() for name in table.names]
-    if len(set(initials)) < len(initials):
-        return [str(i + 1) for i in range(len(initials))]
-    return initials
-
-
-@dataclass(frozen=True)
-class Makers:
-    """How candies show who made them: each seat's colour and the initial on its tag."""
-
-    colours: tuple[Colour, ...]
-    initials: tuple[str, ...]
-
-
-def makers_of(view: dict[str, Any]) -> Makers:
-    table = table_of(view)
-    return Makers(tuple(table.rgb(seat) for seat in table.seats), tuple(_initials(table)))
 
 
 def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict[str, Any],
-               candies: list[dict[str, Any]], makers: Makers, floor: Floor,
-               ground: Image.Image | None = None) -> None:
-    """Tiles, coordinates, crates and the candies, tagged by ``makers``.
+               candies: list[dict[str, Any]], gutter: Counts, colours: tuple[str, ...],
+               floor: Floor, ground: Image.Image | None = None,
+               marks: tuple[str, ...] = ()) -> None:
+    """Tiles, coordinates, crates, the gutter, the last move's mark on the spaces ``marks``
+    names, and the candies, each made by a player tagged with the mark of its seat (in
+    ``colours``).
 
     With ``ground`` (the :func:`floor_ground` of the same board and floor, pasted
     into ``image`` by the caller), only the tiles under candies are drawn again.
@@ -480,17 +604,15 @@ def draw_floor(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict[str, A
         _coordinates(image, floor)
     else:
         _retile(image, floor, spaces, taken)
-    _crates(image, draw, floor, board)
-    radius = floor.size(26)
+    _crates(image, draw, floor, board, gutter)
+    _mark_spaces(image, draw, floor, board, marks)
+    radius = floor.size(CANDY_RADIUS)
     for candy in candies:
         cx, cy = floor.centre(candy["x"], candy["y"])
-        cx, cy = cx - floor.px(4), cy + floor.px(8)
-        maker = candy["maker"]
-        if maker is None:
-            paste_candy(image, candy["type"], cx, cy, radius)
-        else:
-            paste_candy(image, candy["type"], cx, cy, radius, makers.colours[maker],
-                        makers.initials[maker])
+        cx, cy = cx - floor.px(3), cy + floor.px(6)
+        paste_candy(image, candy["type"], cx, cy, radius)
+        if candy["maker"] is not None:
+            maker_tag(draw, candy["maker"], colours, cx, cy, radius)
 
 
 def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
@@ -581,60 +703,415 @@ def floor_ground(board: dict[str, Any], floor: Floor, size: tuple[int, int]) -> 
     _coordinates(image, floor)
     return image
 
+# --------------------------------------------------------------------------- order cards
 
-def _gutter(image: Image.Image, draw: ImageDraw.ImageDraw,
-            counts: tuple[tuple[str, int], ...]) -> None:
-    paste_at(image, _gutter_sprite(counts), BX, 0)
-
-
-@lru_cache(maxsize=64)
-def _gutter_sprite(counts: tuple[tuple[str, int], ...]) -> Image.Image:
-    """The gutter: the candies lost so far, counted by type."""
-    width = WIDTH - 16 - BX
-    sprite, draw = box_canvas(width, 58)
-    panel(draw, (0, 0, width, 58), fill=(250, 232, 232), outline=HAZARD, radius=10, width=2)
-    _x_icon(draw, 28, 29, 34)
-    stamp_text(sprite, (52, 29), "LOST", READABLE, HAZARD, True, "lm")
-    if counts:
-        _candy_counts(sprite, 130, 29, counts, width - 4, 14)
-    else:
-        stamp_text(sprite, (130, 29), "the gutter is empty", READABLE, MUTED, False, "lm")
-    return sprite
-
-
-# --------------------------------------------------------------------------- cards
+#: An order card's look: special (a candy eater order, to the gutter), its crate, its
+#: candies, its stars.
+OrderLook = tuple[bool, str, tuple[str, ...], int]
 
 
 def order_card(image: Image.Image, box: tuple[int, int, int, int],
-               order: dict[str, Any] | None, label: str) -> None:
-    """An order card: where to (crate or gutter), the candies it shows, its stars."""
+               order: dict[str, Any] | None, slot: int | None = None) -> None:
+    """An order card: its market ``slot`` (`take order 2`), its name (`make … with o59`),
+    its stars, and its candies with an arrow to where they go (a crate, or the gutter)."""
     x0, y0, x1, y1 = box
     look = None if order is None else (order["special"], order["to"], tuple(order["candies"]),
                                        order["stars"])
-    paste_at(image, _order_sprite(x1 - x0, y1 - y0, look, label), x0, y0)
+    name = order["id"] if order is not None else ""
+    paste_at(image, _order_sprite(x1 - x0, y1 - y0, look, name, slot), x0, y0)
 
 
 @lru_cache(maxsize=128)
-def _order_sprite(width: int, height: int, look: tuple[bool, str, tuple[str, ...], int] | None,
-                  label: str) -> Image.Image:
+def _order_sprite(width: int, height: int, look: OrderLook | None, name: str,
+                  slot: int | None) -> Image.Image:
     sprite, draw = box_canvas(width, height)
+    top = 20
     if look is None:
         _dashed_box(draw, (0, 0, width, height), MUTED)
-        stamp_text(sprite, (width / 2, height / 2), "empty", READABLE, MUTED, False, "mm")
+        if slot is not None:
+            _slot_disc(sprite, draw, 10, top, slot, MUTED)
+        stamp_text(sprite, (width / 2, height - 28), "empty", TEXT_PX, MUTED, anchor="mm")
         return sprite
     special, to, candies, stars = look
-    panel(draw, (0, 0, width, height), fill=(255, 240, 240) if special else WHITE,
+    panel(draw, (0, 0, width, height), fill=SPECIAL_FILL if special else WHITE,
           outline=HAZARD if special else INK, radius=10, width=2)
-    stamp_text(sprite, (8, 4), label, READABLE, INK, True)
-    crate_symbol(draw, to if not special else "lost", width - 26, 24, 13)
     x = 10
+    if slot is not None:
+        _slot_disc(sprite, draw, x, top, slot, INK)
+        x += 38
+    stamp_text(sprite, (x, top), name, TEXT_PX, MUTED if slot is not None else INK,
+               slot is None, "lm")
+    stamp_text(sprite, (width - 10, top), f"{stars}★", TEXT_PX, INK, True, "rm")
+    # Its candies, then an arrow to its crate (or the gutter's X) at the right.
+    mid, symbol = height - 20, 14
+    room = width - 20 - 2 * symbol - 6
+    count = max(1, len(candies))
+    step = min(30, (room - 18) // count)
+    if step < 22:  # a narrow card (six in a hand): no arrow, candies as large as fit
+        step = min(30, (room + 6) // count)
+    arrow_room = room - step * len(candies)
+    radius = min(11, step // 2 - 2)
+    cx = 10 + step / 2
     for kind in candies:
-        paste_candy(sprite, kind, x + 18, height - 28, 16)
-        x += 42
-    sx, sy = width - 26, height - 28
-    draw.polygon(_star(sx, sy, 22), fill=STAR, outline=INK)
-    stamp_text(sprite, (sx, sy + 2), str(stars), READABLE, INK, True, "mm")
+        paste_candy(sprite, kind, cx, mid, radius)
+        cx += step
+    sx = width - 10 - symbol
+    if arrow_room >= 18:
+        arrow(draw, (10 + step * len(candies) + 2, mid), (sx - symbol - 4, mid), INK, width=3,
+              head=9)
+    crate_symbol(draw, "lost" if special else to, sx, mid, symbol)
     return sprite
+
+
+def _slot_disc(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, cy: float, slot: int,
+               fill: Colour) -> None:
+    """A market slot's number on a dark disc, as `take order 2` names it."""
+    draw.ellipse((x, cy - 15, x + 30, cy + 15), fill=fill)
+    stamp_text(image, (x + 15, cy + 1), str(slot), TEXT_PX, WHITE, True, "mm")
+
+
+def _market(image: Image.Image, draw: ImageDraw.ImageDraw, deck: int,
+            market: list[dict[str, Any] | None], marked: int | None) -> None:
+    """The order market: four cards by slot, the deck's count, the slot the last move used
+    outlined."""
+    stamp_text(image, (FRAME_MARGIN, 18), "Order market", TEXT_PX, INK, True, "lm")
+    left = f"{deck} left in the deck" if deck else "the deck is empty: last round"
+    stamp_text(image, (WIDTH - FRAME_MARGIN, 18), left, TEXT_PX, MUTED, anchor="rm")
+    width = (WIDTH - 2 * FRAME_MARGIN - 3 * GAP) // 4
+    for i, order in enumerate(market):
+        x = FRAME_MARGIN + i * (width + GAP)
+        box = (x, 36, x + width, 36 + CARD_H)
+        order_card(image, box, order, i + 1)
+        if marked == i + 1:  # round the card, in the gaps beside it, clear of its number
+            last_move_mark(draw, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4))
+
+
+# --------------------------------------------------------------------------- blanket orders
+
+
+def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw,
+              blankets: list[dict[str, Any]]) -> None:
+    """The blanket orders in play: colourful (the stars a candy of its type pays whoever
+    makes it) or grey (nothing)."""
+    mid = BLANKETS_H // 2 - 1
+    for i, word in enumerate(("Blanket", "orders")):  # on two lines: the orders need room
+        stamp_text(image, (FRAME_MARGIN, mid + (2 * i - 1) * 12), word, TEXT_PX, INK, True, "lm")
+    x = FRAME_MARGIN + text_size("Blanket", TEXT_PX, True)[0] + 14
+    width = (WIDTH - FRAME_MARGIN - x - 2 * GAP) // max(3, len(blankets))
+    for blanket in blankets:
+        # Rules 1 paid on shipping into the crate printed on the order.
+        crate = blanket["crate"] if blanket.get("pays") == "shipped" else None
+        sprite = _blanket_sprite(blanket["candy"], crate, blanket["stars"],
+                                 blanket["colourful"], width)
+        paste_at(image, sprite, x, mid - sprite.height // 2)
+        x += width + GAP
+
+
+@lru_cache(maxsize=64)
+def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool,
+                    width: int) -> Image.Image:
+    height = BLANKETS_H - 10
+    sprite, draw = box_canvas(width, height)
+    mid = height / 2
+    panel(draw, (0, 0, width, height), fill=BLANKET_FILL if colourful else GREY_CARD,
+          outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
+    paste_candy(sprite, candy, 24, mid, 14, grey=not colourful)
+    if not colourful:
+        stamp_text(sprite, (46, mid), "grey: 0★", TEXT_PX, MUTED, anchor="lm")
+    elif crate is None:
+        stamp_text(sprite, (46, mid), f"+{stars}★ if made", TEXT_PX, INK, anchor="lm")
+    else:
+        stamp_text(sprite, (46, mid), f"+{stars}★ →", TEXT_PX, INK, anchor="lm")
+        crate_symbol(draw, crate, 46 + text_size(f"+{stars}★ →", TEXT_PX)[0] + 22, mid, 13)
+    return sprite
+
+
+def die_icon(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+             face: str | None, side: int = 32) -> None:
+    """The candy die showing ``face``: a candy, or its blank wrapper."""
+    h = side / 2
+    draw.rounded_rectangle((cx - h, cy - h, cx + h, cy + h), radius=6, fill=WHITE, outline=INK,
+                           width=2)
+    if face in CANDY:
+        paste_candy(image, face, cx, cy, round(side * 0.28))
+        return
+    w = side * 0.18  # a wrapped sweet with its two twists
+    draw.ellipse((cx - w, cy - w * 0.8, cx + w, cy + w * 0.8), fill=GREY_CARD, outline=MUTED)
+    for sign in (-1, 1):
+        draw.polygon([(cx + sign * w * 0.9, cy), (cx + sign * w * 2.2, cy - w),
+                      (cx + sign * w * 2.2, cy + w)], fill=GREY_CARD, outline=MUTED)
+
+
+# --------------------------------------------------------------------------- the players
+
+#: A player's card: seat, label, acting, stars, orders filled, orders in hand, and the
+#: candy die's face when the seat holds it (the first player of the round).
+PlayerCard = tuple[int, str, bool, int, int, int, str | None]
+COL_W = (WIDTH - 2 * FRAME_MARGIN - 12) // 2
+
+
+def _player_cards(view: dict[str, Any], table: Table) -> tuple[PlayerCard, ...]:
+    return tuple((info["seat"], table.label(info["seat"]), info["seat"] in table.acting,
+                  info["score"], len(info["completed"]), info["orders_in_hand"],
+                  view["die"] if info["seat"] == view["first"] else None)
+                 for info in view["seats"])
+
+
+def _players(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[PlayerCard, ...],
+             colours: tuple[str, ...]) -> None:
+    """One card a player, two to a row: mark, name, stars; orders filled and held, and the
+    candy die with the first player."""
+    for i, (seat, label, acting, stars, filled, held, die) in enumerate(cards):
+        x = FRAME_MARGIN + (i % 2) * (COL_W + 12)
+        top = 4 + (i // 2) * PLAYER_ROW
+        right = seat_card(image, draw, (x, top, x + COL_W, top + PLAYER_ROW - 8), seat, colours,
+                          acting, f"{stars}★") - 10
+        y1, y2 = top + 22, top + 57
+        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=right - x - 40)
+        room = COL_W - 28
+        if die is not None:
+            die_icon(image, draw, x + COL_W - 28, y2, die)
+            room -= 44
+        orders = "order" if filled == 1 else "orders"
+        stamp_text(image, (x + 14, y2), f"{filled} {orders} filled · {held} in hand", TEXT_PX,
+                   INK, anchor="lm", width=room)
+
+
+# --------------------------------------------------------------------------- a seat's hand
+
+
+def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, hand: dict[str, Any],
+          scores: tuple[tuple[int, int], ...], colours: tuple[str, ...]) -> None:
+    """The viewer's own orders and conveyor tiles, and every seat's stars on the title's
+    line (the players' cards make room for the hand in this picture)."""
+    stamp_text(image, (FRAME_MARGIN, 18), "Your hand (only you see it)", TEXT_PX, INK, True,
+               "lm")
+    x = WIDTH - FRAME_MARGIN
+    for seat, stars in reversed(scores):
+        text = f"{stars}★"
+        stamp_text(image, (x, 18), text, TEXT_PX, seat_text_colour(seat, colours), True, "rm")
+        x -= text_size(text, TEXT_PX, True)[0] + 18
+        seat_mark(draw, seat, x + 6, 18, 10, colours)
+        x -= 26
+    orders = hand["orders"]
+    slots = max(5, len(orders))
+    width = (WIDTH - 2 * FRAME_MARGIN - (slots - 1) * GAP) // slots
+    for i, order in enumerate(orders):
+        x = FRAME_MARGIN + i * (width + GAP)
+        order_card(image, (x, 36, x + width, 36 + CARD_H), order)
+    y = 36 + CARD_H + GAP
+    tiles = hand["tiles"]
+    width = (WIDTH - 2 * FRAME_MARGIN - 2 * GAP) // max(3, len(tiles))
+    for i, tile in enumerate(tiles):
+        paste_at(image, _hand_tile_sprite(tile["centre"], tile["corner"], tile["kind"], width),
+                 FRAME_MARGIN + i * (width + GAP), y)
+
+
+@lru_cache(maxsize=64)
+def _hand_tile_sprite(centre: str, corner: str | None, kind: str, width: int) -> Image.Image:
+    """A conveyor tile in the hand: its icons, and the notation that plays it on three lines
+    (`conveyor alien-purple at …`)."""
+    sprite, draw = box_canvas(width, HAND_TILE_H)
+    panel(draw, (0, 0, width, HAND_TILE_H), fill=TILE_PLAYED, outline=INK, radius=10)
+    draw_icon(draw, centre, 40, HAND_TILE_H / 2 + 4, 56, ICON_PLAYED)
+    if corner:
+        _corner_disc(draw, corner, ICON_PLAYED)
+    for i, line in enumerate(("conveyor", kind, "at …")):
+        # Drawn, not stamped: each tile's lines are text of their own, in reading order.
+        draw.text((80, 16 + 23 * i), line, font=font(TEXT_PX, i == 1), fill=INK, anchor="lm")
+    return sprite
+
+
+# --------------------------------------------------------------------------- the final ranking
+
+
+def _ranking(view: dict[str, Any], table: Table) -> Strip:
+    """The final ranking: most stars, then more orders filled, then more of one's own
+    candies shipped (the rules' ``result``; only a candy one made counts as shipped)."""
+    standings = []
+    for info in view["seats"]:
+        filled = len(info["completed"])
+        standings.append(Standing(info["seat"], (info["score"], filled, info["shipped"]),
+                                  f"{info['score']}★ · {filled} filled · "
+                                  f"{info['shipped']} shipped"))
+    return ranking_strip(table, standings, ("stars", "orders filled", "candy shipped"))
+
+
+# --------------------------------------------------------------------------- words and keys
+
+#: What the seat to act may do, by the open decision or else the step of its turn, in the
+#: notation's words.
+DOING = {
+    "order": "Order action: take an order from the market (take order 2), draw one "
+             "(draw order) or discard one (discard order 3).",
+    "factory": "Factory action: move an output (adjust red to c5), play a tile "
+               "(conveyor up at c3) or make a candy (make blue with o17).",
+    "drop": "Six orders in hand: discard one of them face down (drop o17).",
+}
+
+
+def _what(view: dict[str, Any], table: Table) -> str:
+    return DOING.get(table.decision or view["step"], "")
+
+
+#: A last move that left nothing on the floor or the market to outline, in words.
+UNMARKED = {"draw": "drew an order", "drop": "discarded an order face down",
+            "skip": "had no order to take", "pass": "had no factory action"}
+
+
+def _last_words(last: dict[str, Any]) -> str:
+    """What the last move did, as the legend says it after the mover's name."""
+    verb, cells, kind = last["verb"], last["cells"], last["kind"]
+    if verb in ("take", "discard"):
+        did = "took" if verb == "take" else "discarded"
+        return f"{did} order {last['slot']} (a new card in its place)"
+    if verb == "adjust":
+        return f"moved the {kind} output {cells[0]} → {cells[1]}"
+    if verb == "conveyor":
+        return f"played {article(ct.tile_kinds()[kind].name.lower())} at {cells[0]}"
+    if verb == "make":
+        market = f"order {last['slot']} ({last['card']})" if last["slot"] else last["card"]
+        return f"made a {kind} at {cells[0]} with {market}"
+    return UNMARKED.get(verb, verb)
+
+
+def _marks(view: dict[str, Any]) -> tuple[tuple[str, ...], int | None]:
+    """The spaces and the market slot the last move touched, to outline."""
+    last = view.get("last") or {}
+    return tuple(last.get("cells") or ()), last.get("slot")
+
+
+#: The icons that need a word (plain belts do not), as a centre icon or a corner one.
+ICON_WORDS = {"jump-right": "jumps 2", "jump-left": "jumps 2", "spring": "springs up 2",
+              "x": "loses any candy"}
+
+
+def _icon_keys(tiles: list[tuple[str, str | None]]) -> list[Key]:
+    """A key for each icon that needs a word among ``tiles`` (centre, corner): a candy
+    eater once in the centre (it eats as the candy activates) and once in the corner (as
+    the candy enters)."""
+    keys: dict[str, Key] = {}
+    for centre, corner in tiles:
+        if centre in ICON_WORDS:
+            keys.setdefault(f"{centre}", Key(ICON_WORDS[centre], key_icon, (centre, False)))
+        elif centre.startswith("eat-"):
+            keys.setdefault("eat", Key("eats its shape", key_icon, (centre, False)))
+        if corner is not None and corner.startswith("eat-"):
+            keys.setdefault("corner", Key("eats its shape on entry", key_icon,
+                                          (corner, True)))
+    return list(keys.values())
+
+
+def _keys(view: dict[str, Any], table: Table) -> tuple[tuple[Key, ...], int]:
+    """A key for every mark the picture draws now: the last move, the candy movement just
+    run, makers' marks, the candy die, outputs, played tiles, the icons that need a word
+    and the lost edge; and how many lead the legend (the last move, and in a seat's own
+    picture the seats' names)."""
+    keys: list[Key] = []
+    last = view.get("last")
+    lead = 1 if last else 0
+    if last:
+        if last["cells"] or last["slot"]:
+            keys.append(last_move_key(table, last["seat"], _last_words(last)))
+        else:
+            keys.append(Key(f"last move: {table.names[last['seat']]} {_last_words(last)}",
+                            key_seat, (last["seat"], table.colours)))
+    movement = view.get("movement")
+    if movement and movement.get("fresh") and view.get("hand") is None:
+        bonks = movement["bonks"]
+        keys.append(Key(f"round {movement['round']}: {movement['shipped']} shipped, "
+                        f"{movement['lost']} lost, {bonks} Bonk!{'' if bonks == 1 else 's'}",
+                        key_bonk))
+    makers = [c["maker"] for c in view["candies"] if c["maker"] is not None]
+    if makers:
+        keys.append(Key(f"its maker ({ct.ship_stars()}★ if shipped)",
+                        key_maker, (makers[0], table.colours)))
+    if not table.over and view.get("hand") is not None:
+        # A seat's own picture shows marks (on the hand's line of stars, on makers'
+        # candies) but not the players' cards: the legend names them.
+        keys += [Key(table.label(seat), key_seat, (seat, table.colours)) for seat in table.seats]
+        lead = len(keys)  # in seat order, after the last move
+    if not table.over and view.get("hand") is None:
+        keys.append(Key("candy die: plays first this round",
+                        key_die, (view["die"],)))
+    spaces = view["board"]["spaces"]
+    keys.append(Key("output tile", key_output))
+    if any(s["output_space"] and not s["output"] for s in spaces):
+        keys.append(Key("output space", key_output_space))
+    if any(s["tile"] is not None and not s["output"] for s in spaces):
+        keys.append(Key("played tile", key_swatch, (TILE_PLAYED, TILE_EDGE)))
+    tiles = [(s["centre"], s["corner"]) for s in spaces if not s["output"]]
+    tiles += [(t["centre"], t["corner"]) for t in (view.get("hand") or {}).get("tiles", ())]
+    keys += _icon_keys(tiles)
+    keys.append(Key("lost off this edge", key_lost_edge))
+    return tuple(keys), lead
+
+
+#: The legend's rows, public and in a seat's own picture: as many as the keys of most
+#: pictures need, so that the picture keeps its height from one move to the next.
+LEGEND_ROWS = OWN_LEGEND_ROWS = 5
+
+
+def _legend(keys: tuple[Key, ...], lead: int, rows: int) -> Strip:
+    """The legend, its first ``lead`` keys first and the others packed into as few rows as
+    they fit in, at least ``rows`` rows tall."""
+    strip = legend(packed_keys(keys, lead))
+    return dataclasses.replace(strip, height=max(strip.height, rows * KEY_ROW + 16))
+
+
+def key_icon(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, icon: str,
+             corner: bool) -> None:
+    """A legend icon: a space's icon as the floor draws it (a corner icon on its disc)."""
+    h = KEY_ICON // 2
+    draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=TILE_PRINTED, outline=TILE_EDGE)
+    if corner:
+        draw.ellipse((cx - h + 1, cy - h + 1, cx + h - 1, cy + h - 1), fill=WHITE, outline=HAZARD,
+                     width=2)
+        draw_icon(draw, icon, cx, cy, KEY_ICON * 0.8, ICON)
+    else:
+        draw_icon(draw, icon, cx, cy + 2, KEY_ICON * 0.95, ICON)
+
+
+def key_output(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: an output tile, framed in its candy's colour."""
+    h = KEY_ICON // 2
+    draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=TILE_PRINTED, outline=CANDY["red"],
+                   width=4)
+    draw_icon(draw, "right", cx, cy, KEY_ICON * 0.7, ICON)
+
+
+def key_output_space(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float,
+                     cy: float) -> None:
+    """A legend icon: an output space, dashed."""
+    h = KEY_ICON // 2
+    draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=TILE_PRINTED)
+    _dashed_box(draw, (cx - h + 3, cy - h + 3, cx + h - 3, cy + h - 3), MUTED)
+
+
+def key_maker(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int,
+              colours: tuple[str, ...]) -> None:
+    """A legend icon: a candy with its maker's mark."""
+    paste_candy(image, "red", cx - 3, cy - 3, 14)
+    maker_tag(draw, seat, colours, cx - 3, cy - 3, 14)
+
+
+def key_die(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+            face: str | None) -> None:
+    """A legend icon: the candy die as the first player's card shows it."""
+    die_icon(image, draw, cx, cy, face)
+
+
+def key_bonk(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a Bonk!, as the movement's animation draws it."""
+    draw.polygon(_star(cx, cy, KEY_ICON / 2), fill=BONK, outline=INK)
+    stamp_text(image, (cx, cy + 1), "!", SMALL_PX, INK, True, "mm")
+
+
+def key_lost_edge(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a floor's edge with the lost edge's marks beside it."""
+    h = KEY_ICON // 2
+    draw.rectangle((cx - h, cy - h, cx - 2, cy + h), fill=TILE_PRINTED, outline=TILE_EDGE)
+    _lost_edge(draw, cx + 2, cy - h + 6, KEY_ICON - 12)
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -643,263 +1120,70 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
             for i in range(10)]
 
 
-def _section(image: Image.Image, y: int, text: str) -> int:
-    stamp_text(image, (BX - 30, y), text, 24, INK, True, "lt")
-    return y + 34
-
-
-def _market(image: Image.Image, draw: ImageDraw.ImageDraw, deck: int,
-            market: list[dict[str, Any] | None]) -> None:
-    y = _section(image, 6, f"Order market  ·  deck {deck}")
-    width = (WIDTH - BX + 30 - 16 - 3 * 12) // 4
-    for i, order in enumerate(market):
-        x = BX - 30 + i * (width + 12)
-        # Its slot for `take order 2`, its card for `make red at c3 with o59`.
-        label = f"{i + 1} · {order['id']}" if order else f"{i + 1}"
-        order_card(image, (x, y, x + width, y + 100), order, label)
-
-
-BLANKET_W = 250
-
-
-@lru_cache(maxsize=64)
-def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool) -> Image.Image:
-    """A blanket order: colourful (its bonus in stars) or grey.
-
-    ``crate`` is drawn for rules-1 games, where it paid on shipping there; without
-    one the order pays when its candy is made, and says so.
-    """
-    sprite, draw = box_canvas(BLANKET_W, 74)
-    panel(draw, (0, 0, BLANKET_W, 74), fill=(255, 247, 214) if colourful else GREY_CARD,
-          outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
-    if colourful:
-        paste_candy(sprite, candy, 30, 37, 18)
-    else:
-        _candy_shape(draw, candy, 30, 37, 16, fill=(170, 170, 170))
-    if crate is None:
-        stamp_text(sprite, (60, 37), "made", READABLE, INK if colourful else MUTED, True, "lm")
-    else:
-        stamp_text(sprite, (58, 37), "→", 26, INK, True, "lm")
-        crate_symbol(draw, crate, 108, 37, 16)
-    text = f"+{stars}★" if colourful else "grey"
-    stamp_text(sprite, (BLANKET_W - 12, 37), text, 24, INK if colourful else MUTED, True, "rm")
-    return sprite
-
-
-@lru_cache(maxsize=8)
-def _die_sprite(face: str) -> Image.Image:
-    """The order die's card: the candy it shows, or blank."""
-    width = WIDTH - 16 - (BX - 30 + 3 * (BLANKET_W + 12))
-    sprite, draw = box_canvas(width, 74)
-    panel(draw, (0, 0, width, 74), fill=WHITE, outline=INK, radius=10)
-    stamp_text(sprite, (10, 20), "die", READABLE, MUTED, True, "lm")
-    if face in CANDY:
-        paste_candy(sprite, face, 40, 50, 15)
-    else:
-        stamp_text(sprite, (12, 52), "blank", READABLE, MUTED, False, "lm")
-    return sprite
-
-
-def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw, blankets: list[dict[str, Any]],
-              die: str) -> None:
-    y = _section(image, 6, "Blanket orders")
-    for i, blanket in enumerate(blankets):
-        x = BX - 30 + i * (BLANKET_W + 12)
-        crate = blanket["crate"] if blanket.get("pays") == "shipped" else None
-        sprite = _blanket_sprite(blanket["candy"], crate, blanket["stars"],
-                                 blanket["colourful"])
-        paste_at(image, sprite, x, y)
-    paste_at(image, _die_sprite(die), BX - 30 + 3 * (BLANKET_W + 12), y)
-
-
-def _players_title(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    _section(image, 4, "Sugarworkers")
-
-
-@dataclass(frozen=True)
-class Worker:
-    """A player's row: its seat and mark colours, and what its sprite shows."""
-
-    seat: int
-    colours: tuple[str, ...]
-    row: tuple[str, bool, Colour, str, str, str]
-
-
-def _worker(view: dict[str, Any], table: Table, initials: list[str],
-            seat: dict[str, Any]) -> Worker:
-    i = seat["seat"]
-    points = seat["points"]
-    return Worker(i, table.colours, (
-        table.names[i] + ("  (die)" if i == view["first"] else ""), i in table.acting,
-        table.rgb(i), initials[i],
-        f"{seat['score']}★  ·  {len(seat['completed'])} filled  ·  "
-        f"hand {seat['orders_in_hand']} orders, {seat['tiles_in_hand']} tiles",
-        f"orders {points['orders']} · shipping {points['shipping']} · "
-        f"blanket {points['blanket']}"))
-
-
-def _player(image: Image.Image, draw: ImageDraw.ImageDraw, worker: Worker) -> None:
-    """One player's row: its mark (drawn here, where the picture's marks are), then the
-    rest of the row from the sprite of what it shows."""
-    paste_at(image, _player_sprite(*worker.row), BX - 30, 0)
-    seat_mark(draw, worker.seat, BX - 12, 28, 11, worker.colours)
-
-
-@lru_cache(maxsize=64)
-def _player_sprite(name: str, acting: bool, colour: Colour, initial: str, detail: str,
-                   split: str) -> Image.Image:
-    """A player's row but its mark: name (bold while acting), the initial its candies carry,
-    stars, orders filled and hand, and the score split."""
-    width = WIDTH - 16 - (BX - 30)
-    sprite, draw = box_canvas(width, 56)
-    panel(draw, (0, 0, width, 56), fill=(255, 244, 200) if acting else PANEL, outline=colour,
-          radius=10, width=3)
-    x = 30  # the row's own left edge is BX - 30
-    draw.ellipse((x + 4, 12, x + 36, 44), fill=colour)
-    stamp_text(sprite, (x + 20, 29), initial, READABLE, ink_on(colour), True, "mm")
-    stamp_text(sprite, (x + 46, 28), name, 24, INK, acting, "lm", width=280)
-    stamp_text(sprite, (width - 12, 18), detail, READABLE, INK, True, "rm")
-    stamp_text(sprite, (width - 12, 44), split, 18, MUTED, False, "rm")
-    return sprite
-
-
-@lru_cache(maxsize=64)
-def _hand_tile_sprite(centre: str, corner: str | None, name: str, kind: str) -> Image.Image:
-    """A conveyor tile in the hand: its icons, its name and its notation."""
-    sprite, draw = box_canvas(HAND_TILE_W, 86)
-    panel(draw, (0, 0, HAND_TILE_W, 86), fill=TILE_PLAYED, outline=INK, radius=10)
-    draw_icon(draw, centre, 44, 46, 62, ICON_PLAYED)
-    if corner:
-        draw_icon(draw, corner, 18, 18, 30, ICON_PLAYED)
-    stamp_text(sprite, (86, 28), name, READABLE, INK, True, "lm", width=HAND_TILE_W - 96)
-    stamp_text(sprite, (86, 60), f"conveyor {kind} at …", READABLE, INK, anchor="lm",
-               width=HAND_TILE_W - 96)
-    return sprite
-
-
-def _hand_height(hand: dict[str, Any]) -> int:
-    return 8 + 34 + 112 + 96 * math.ceil(len(hand["tiles"]) / 2)
-
-
-def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, name: str, hand: dict[str, Any]) -> None:
-    y = _section(image, 8, f"{name}'s hand (only you see this)")
-    count = max(5, len(hand["orders"]))
-    width = (WIDTH - BX + 30 - 16 - (count - 1) * 10) // count
-    for i, order in enumerate(hand["orders"]):
-        x = BX - 30 + i * (width + 10)
-        order_card(image, (x, y, x + width, y + 100), order, order["id"])
-    y += 112
-    for i, tile in enumerate(hand["tiles"]):
-        sprite = _hand_tile_sprite(tile["centre"], tile["corner"], tile["name"], tile["kind"])
-        paste_at(image, sprite, BX - 30 + (i % 2) * (HAND_TILE_W + 12), y + (i // 2) * 96)
-
-
-#: What the seat to act is to do, by the open decision or else the step of its turn.
-DOING = {"order": "Order action", "factory": "Factory action",
-         "drop": "Discard down to five orders"}
-
-
-def _header(view: dict[str, Any]) -> Header:
-    """The shared header, right of the title and round."""
-    table = table_of(view)
-    return header(view, WIDTH - 16 - HEADER_X,
-                  what=DOING.get(table.decision or view["step"], ""), what_lines=2,
-                  summary_lines=2)
-
-
-def _title(image: Image.Image, draw: ImageDraw.ImageDraw, rounds: str, head: Header) -> None:
-    """The game's name, the round under it, and the header right of them."""
-    stamp_text(image, (BX - 30, 14), "Sugarworks", 34, INK, True)
-    stamp_text(image, (BX - 30, 60), rounds, READABLE, MUTED, width=HEADER_X - BX + 10)
-    head.draw(image, draw, HEADER_X, 14)
-
-
-LEGEND = (("jump-right", "jump 2"), ("spring", "spring up 2"), ("eat-green", "eats that shape"),
-          ("x", "any candy lost"))
-
-
-@cache
-def _legend_sprite() -> Image.Image:
-    """The icons that are not plain arrows; a corner icon acts as soon as a candy enters."""
-    sprite, draw = new_canvas(WIDTH - (BX - 30), 44)
-    x = 0
-    for icon, text in LEGEND:
-        draw_icon(draw, icon, x + 20, 20, 40, ICON)
-        stamp_text(sprite, (x + 44, 20), text, 19, INK, False, "lm")
-        x += 60 + int(font(19).getbbox(text)[2])
-    stamp_text(sprite, (x, 20), "· corner icon: on entering", 19, MUTED, False, "lm")
-    return sprite
-
-
-def _legend(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    paste_at(image, _legend_sprite(), BX - 30, 0)
-
-
-def _last_movement(image: Image.Image, draw: ImageDraw.ImageDraw, text: str) -> None:
-    if text:
-        stamp_text(image, (BX - 30, 6), text, READABLE, MUTED)
-
-
-def _movement_text(movement: dict[str, Any]) -> str:
-    return (f"Last candy movement (round {movement['round']}): {movement['shipped']} shipped, "
-            f"{movement['lost']} lost, {movement['bonks']} Bonk!"
-            f"{'s' if movement['bonks'] != 1 else ''}")
-
-
 # --------------------------------------------------------------------------- whole pictures
 
 
-#: Where the floor's strip begins: under the tallest header, above the column letters.
-FLOOR_TOP = BY - 30
-
-
 def _floor(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict[str, Any],
-           candies: list[dict[str, Any]], makers: Makers) -> None:
-    """The floor in its strip (which begins :data:`FLOOR_TOP` rows down the picture)."""
-    draw_floor(image, draw, board, candies, makers, Floor(board, top=BY - FLOOR_TOP))
+           candies: list[dict[str, Any]], gutter: Counts, colours: tuple[str, ...],
+           marks: tuple[str, ...]) -> None:
+    """The floor's strip: the floor, crates and gutter, and the spaces the last move touched
+    outlined."""
+    draw_floor(image, draw, board, candies, gutter, colours, Floor(board), marks=marks)
+
+
+def _mark_spaces(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor, board: dict[str, Any],
+                 marks: tuple[str, ...]) -> None:
+    """The last move's mark on each of the spaces ``marks`` names (an output's name over
+    it, so that the mark never hides the name; candies go over both)."""
+    spaces = {space["cell"]: space for space in board["spaces"]}
+    for cell in marks:
+        space = spaces.get(cell)
+        if space is None:
+            continue
+        box = floor.box(space["x"], space["y"])
+        last_move_mark(draw, box, width=floor.size(6), radius=floor.size(10))
+        if space["output"]:
+            _output_label(image, box[0], box[1], space["output"], floor.scale)
 
 
 def _strips(view: dict[str, Any]) -> list[Strip]:
     """The picture top to bottom, each part a strip drawn from what it shows alone."""
-    head = _header(view)
-    table = head.table
-    rounds = "final count" if view["table"]["result"] else \
-        f"round {view['round']} of {view['rounds']}"
-    floor = Floor(view["board"])
-    strips = [Strip(FLOOR_TOP, _title, (rounds, head)),
-              Strip(floor.bottom + 40 - FLOOR_TOP, _floor,
-                    (view["board"], view["candies"], makers_of(view))),
-              # The gutter's box is 59 rows (both edges drawn), into the gap under it.
-              Strip(58 + 6, _gutter, (_counts(view["gutter"]),)),
-              Strip(44, _legend)]
-    movement = _movement_text(view["movement"]) if view["movement"] else ""
-    strips.append(Strip(2 + (36 if movement else 0), _last_movement, (movement,)))
-    strips += [Strip(6 + 34 + 112, _market, (view["decks"]["orders"], view["market"])),
-               Strip(6 + 34 + 86, _blankets, (view["blankets"], view["die"])),
-               Strip(4 + 34, _players_title)]
-    initials = _initials(table)
-    strips += [Strip(64, _player, (_worker(view, table, initials, seat),))
-               for seat in view["seats"]]
-    if view.get("hand"):
-        name = table.names[table.viewer] if table.viewer is not None else "Your"
-        strips.append(Strip(_hand_height(view["hand"]), _hand, (name, view["hand"])))
-    strips.append(Strip(16, blank))  # the bottom margin
+    table = table_of(view)
+    board = view["board"]
+    cells, slot = _marks(view)
+    strips = [header_strip(view, "Sugarworks", stage=f"round {view['round']} of "
+                           f"{view['rounds']}", what=_what(view, table)),
+              Strip(floor_height(board), _floor, (board, view["candies"],
+                                                   _counts(view["gutter"]), table.colours,
+                                                   cells))]
+    if not table.over:
+        strips += [Strip(MARKET_H, _market, (view["decks"]["orders"], view["market"], slot)),
+                   Strip(BLANKETS_H, _blankets, (view["blankets"],))]
+    hand = view.get("hand")
+    if table.over:
+        strips.append(_ranking(view, table))
+    elif hand is not None:
+        scores = tuple((info["seat"], info["score"]) for info in view["seats"])
+        strips.append(Strip(HAND_H, _hand, (hand, scores, table.colours)))
+    else:
+        cards = _player_cards(view, table)
+        strips.append(Strip(4 + PLAYER_ROW * math.ceil(len(cards) / 2), _players,
+                            (cards, table.colours)))
+    rows = 0 if table.over else OWN_LEGEND_ROWS if hand is not None else LEGEND_ROWS
+    strips.append(_legend(*_keys(view, table), rows))
     return strips
 
 
-PLAYER_FILLS: tuple[Colour, ...] = ((255, 244, 200), (255, 247, 214), (255, 240, 240),
-                                    (250, 232, 232))
-
-
-#: The real game the palette is drawn from: four seats (every maker's tag) at the start and
-#: later with candies made and orders filled, in a seat's own eyes (its hand too).
-PALETTE_GAMES = (Sample(4, 6, (2, 24), (0,)),)
+#: The real game the palette is drawn from: four seats (every maker's mark) at the start
+#: and later with candies made and orders filled, in public and in a seat's own eyes.
+PALETTE_GAMES = (Sample(4, 6, (2, 24), (None, 0)),)
 
 
 def _kept() -> tuple[Colour, ...]:
     """Flat fills kept exact in the palette (the movement GIF's frames are drawn on it too)."""
-    return (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, BONK, PATH,
-            GREY_CARD, STAR, *PLAYER_FILLS, *CANDY.values(), *CRATE_FILL.values())
+    return (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, LOST_FILL, BONK,
+            PATH, GREY_CARD, GREY_CANDY, BLANKET_FILL, SPECIAL_FILL, ACTING_FILL, LAST_MOVE,
+            *CANDY.values(), *CRATE_FILL.values())
 
 
 PICTURES = Pictures("sugarworks", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
@@ -910,11 +1194,12 @@ _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render
 
 
 def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
-           crates: dict[str, list[dict[str, Any]]], movement: dict[str, Any],
-           step: dict[str, Any] | None, caption: str,
-           ground: Image.Image | None = None) -> Image.Image:
-    """One frame: the floor as the static picture draws it, with the candies at
-    ``positions``, the crates holding ``crates``, and the activation ``step`` marked.
+           crates: dict[str, list[dict[str, Any]]], gutter: list[dict[str, Any]],
+           movement: dict[str, Any], step: dict[str, Any] | None, caption: str,
+           ground: Image.Image | None = None, marks: tuple[str, ...] = ()) -> Image.Image:
+    """One frame: the floor's strip as the picture draws it, under a caption band, with the
+    candies at ``positions``, the crates and the gutter holding ``crates`` and ``gutter``,
+    the activation ``step`` marked, and the spaces ``marks`` names outlined.
 
     ``ground`` is :func:`floor_ground` of the frame's size, drawn once per movement.
     """
@@ -928,24 +1213,25 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
                for candy, (x, y) in positions.items()]
     board = dict(view["board"], crates=[dict(c, candies=crates[c["crate"]])
                                         for c in view["board"]["crates"]])
-    draw_floor(image, draw, board, candies, makers_of(view), floor, ground)
+    colours = table_of(view).colours
+    draw_floor(image, draw, board, candies, _counts(gutter), colours, floor, ground, marks)
     px = floor.px
     if step is not None:
         cx, cy = floor.centre(*positions[step["candy"]]) if step["candy"] in positions \
             else floor.centre(*step["start"])
-        draw.ellipse((cx - px(44), cy - px(36), cx + px(36), cy + px(44)), outline=BONK,
-                     width=floor.size(6))
+        draw.ellipse((cx - px(34), cy - px(28), cx + px(28), cy + px(34)), outline=BONK,
+                     width=floor.size(5))
         _path(image, draw, floor, step)
-    size = floor.size(24)
-    lines = wrap(caption, size, round(px(WIDTH - 40)), bold=True)[:3]
+    size = floor.size(TEXT_PX)
+    lines = wrap(caption, size, round(px(WIDTH - 2 * FRAME_MARGIN)), bold=True)[:3]
     for i, line in enumerate(lines):
-        stamp_text(image, (px(20), px(8 + i * 29)), line, size, INK, True)
+        stamp_text(image, (px(FRAME_MARGIN), px(10 + i * 30)), line, size, INK, True)
     return image
 
 
 def _frame_size(floor: Floor) -> tuple[int, int]:
-    """A movement frame: the picture's width, down to the floor's bottom row of letters."""
-    return round(floor.px(WIDTH)), floor.bottom + floor.size(40)
+    """A movement frame: the caption band and the floor's strip, at the floor's scale."""
+    return round(floor.px(WIDTH)), floor.bottom + floor.size(FLOOR_FOOT)
 
 
 def _path(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
@@ -958,16 +1244,16 @@ def _path(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
             start = floor.centre(*event["from"])
             end = floor.centre(*event["to"])
             colour = BONK if event.get("by") == "bonk" else PATH
-            arrow(draw, start, end, colour, width=floor.size(6), head=floor.size(20))
+            arrow(draw, start, end, colour, width=floor.size(5), head=floor.size(16))
             if event["what"] == "lost":
-                _x_icon(draw, end[0], end[1], px(40))
+                _x_icon(draw, end[0], end[1], px(32))
         elif event["what"] == "bonk":
             cx, cy = floor.centre(*event["at"])
-            draw.polygon(_star(cx, cy - px(30), px(24)), fill=BONK, outline=INK)
-            stamp_text(image, (cx, cy - px(30)), "!", floor.size(22), INK, True, "mm")
+            draw.polygon(_star(cx, cy - px(24), px(20)), fill=BONK, outline=INK)
+            stamp_text(image, (cx, cy - px(24)), "!", floor.size(SMALL_PX), INK, True, "mm")
         elif event["what"] == "lost":
             cx, cy = floor.centre(*event["from"])
-            _x_icon(draw, cx, cy, px(60))
+            _x_icon(draw, cx, cy, px(46))
 
 
 #: The whole movement GIF lasts at most this long (a phone loops it; 16-30 s was too slow).
@@ -979,36 +1265,49 @@ FIRST_MS, LAST_MS, STEP_MS = 900, 2500, (100, 700)
 #: size, not drawn at the board's and shrunk (a third of the time).
 GIF_WIDTH = 640
 GIF_SCALE = GIF_WIDTH / WIDTH
+#: Where the floor's top is in a movement frame drawn at the board's size (under the
+#: caption band and the column letters), and in the board's picture (under the header).
+FRAME_FLOOR_TOP = CAPTION_H + FLOOR_Y
+PICTURE_FLOOR_TOP = HEADER_H + FLOOR_Y
 
 
 def movement_frames(view: dict[str, Any], scale: float = GIF_SCALE,
                     ) -> list[tuple[Image.Image, int]] | None:
     """The latest candy movement as (frame, milliseconds); ``None`` if the move made none.
 
-    The crates fill as candies are shipped. The view keeps only the crates as they
-    are now, after the orders filled at the end of the movement; a candy shipped and
-    then used by such an order shows in its crate until the last frame, which is
-    the floor as the static picture draws it (exactly so at ``scale`` 1).
+    The crates and the gutter fill as candies are shipped and lost. The view keeps only
+    the crates and the gutter as they are now, after the orders filled at the end of the
+    movement; a candy shipped (or lost) and then used by such an order shows until the
+    last frame, which is the floor's strip as the picture draws it, the last move's spaces
+    outlined (exactly so at ``scale`` 1).
     """
     movement = view.get("movement")
     if not movement or not movement.get("fresh"):
         return None
-    floor = Floor(view["board"], top=120, scale=scale)
+    floor = Floor(view["board"], top=FRAME_FLOOR_TOP, scale=scale)
     now = {c["crate"]: c["candies"] for c in view["board"]["crates"]}
     kinds = {c["id"]: c for c in movement["start"]}
-    arrivals = [(n, e["crate"], e["candy"]) for n, step in enumerate(movement["steps"])
-                for e in step["events"] if e["what"] == "ship"]
+    arrivals = [(n, e["crate"] if e["what"] == "ship" else ct.LOST, e["candy"])
+                for n, step in enumerate(movement["steps"]) for e in step["events"]
+                if e["what"] in ("ship", "lost")]
     arrived = {candy for *_, candy in arrivals}
 
-    def crates_after(n: int) -> dict[str, list[dict[str, Any]]]:
-        """The crates once the first ``n`` activations are done."""
-        out = {crate: [c for c in candies if c["id"] not in arrived]
-               for crate, candies in now.items()}
-        for k, crate, candy in arrivals:
-            if k < n and crate in out:
-                out[crate].append({"id": candy, "type": kinds[candy]["type"],
+    def after(n: int) -> dict[str, list[dict[str, Any]]]:
+        """The crates and the gutter (``"lost"``) once the first ``n`` activations are
+        done."""
+        out = {place: [c for c in candies if c["id"] not in arrived]
+               for place, candies in (*now.items(), (ct.LOST, view["gutter"]))}
+        for k, place, candy in arrivals:
+            if k < n and place in out:
+                out[place].append({"id": candy, "type": kinds[candy]["type"],
                                    "maker": kinds[candy]["maker"]})
         return out
+
+    def frame(positions: dict[str, list[int]], places: dict[str, list[dict[str, Any]]],
+              step: dict[str, Any] | None, caption: str,
+              marks: tuple[str, ...] = ()) -> Image.Image:
+        return _frame(view, floor, positions, places, places[ct.LOST], movement, step, caption,
+                      ground=ground, marks=marks)
 
     start = {c["id"]: c["cell"] for c in movement["start"]}
     title = f"Candy movement, round {movement['round']}: red, yellow, green, blue, purple"
@@ -1017,17 +1316,15 @@ def movement_frames(view: dict[str, Any], scale: float = GIF_SCALE,
                                   (MOVEMENT_MS - FIRST_MS - LAST_MS) // max(1, len(steps))))
     step_ms -= step_ms % 10  # GIF delays are in hundredths of a second
     ground = floor_ground(view["board"], floor, _frame_size(floor))
-    frames = [(_frame(view, floor, start, crates_after(0), movement, None, title,
-                      ground=ground), FIRST_MS)]
+    frames = [(frame(start, after(0), None, title), FIRST_MS)]
     for n, step in enumerate(steps):
-        frames.append((_frame(view, floor, step["after"], crates_after(n + 1), movement, step,
-                              step["text"], ground=ground), step_ms))
+        frames.append((frame(step["after"], after(n + 1), step, step["text"]), step_ms))
     summary = (f"Round {movement['round']} done: {movement['shipped']} shipped, "
                f"{movement['lost']} lost, {movement['bonks']} Bonk!"
                f"{'s' if movement['bonks'] != 1 else ''}.")
     last = {c["id"]: [c["x"], c["y"]] for c in view["candies"]}
-    frames.append((_frame(view, floor, last, now, movement, None, summary, ground=ground),
-                   LAST_MS))
+    final = dict(now, **{ct.LOST: view["gutter"]})
+    frames.append((frame(last, final, None, summary, _marks(view)[0]), LAST_MS))
     return frames
 
 

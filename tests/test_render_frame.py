@@ -21,6 +21,7 @@ import renderers.common
 from renderers.common import (
     BANNER_H,
     HEADER_H,
+    TEXT_PX,
     TITLE_H,
     Header,
     Key,
@@ -29,8 +30,10 @@ from renderers.common import (
     Table,
     key_swatch,
     legend,
+    packed_keys,
     ranking_strip,
     table_of,
+    text_size,
     tie_break_words,
 )
 from tools.pictures import public_views, seat_counts
@@ -211,6 +214,24 @@ def test_a_legend_explains_each_mark_once_and_takes_module_functions_only():
         legend([key]).height
     with pytest.raises(ValueError, match="module's function"):
         Key("a lambda", lambda image, draw, cx, cy: None)
+
+
+def _label(width: int, mark: str) -> str:
+    """A label about ``width`` px wide at the legend's size."""
+    return mark + "x" * (width // text_size("x", TEXT_PX)[0])
+
+
+def test_packed_keys_fill_the_ends_of_rows_and_keep_the_lead_first():
+    wide, narrow = 420, 200
+    keys = [Key(_label(wide, "l"), key_swatch, ((0, 0, 0),)),
+            Key(_label(wide, "b"), key_swatch, ((2, 2, 2),)),
+            Key(_label(narrow, "c"), key_swatch, ((3, 3, 3),)),
+            Key(_label(narrow, "d"), key_swatch, ((4, 4, 4),))]
+    # In this order: the lead l alone, then b and c, then d (three rows); packed, c
+    # fills the end of the first row and d the end of the second.
+    packed = packed_keys([*keys, keys[2]], lead=1)
+    assert packed[0] == keys[0] and sorted(packed, key=keys.index) == keys
+    assert legend(packed).height < legend(keys).height
 
 
 @pytest.mark.parametrize("slug", sorted(PHONE_FIRST))

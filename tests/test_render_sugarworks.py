@@ -9,8 +9,17 @@ from PIL import Image
 from bot.games.engine import SeatInfo
 from bot.games.sugarworks import GAME
 from bot.games.sugarworks import content as ct
-from renderers.common import seat_colour
-from renderers.sugarworks import CANDY, WIDTH, animate, render
+from renderers.common import LAST_MOVE, seat_colour
+from renderers.sugarworks import (
+    CANDY,
+    PICTURE_FLOOR_TOP,
+    WIDTH,
+    Floor,
+    _strips,
+    animate,
+    render,
+)
+from tools.pictures import draw
 
 
 def take_tile(state: dict, kind: str) -> str:
@@ -23,6 +32,10 @@ def take_tile(state: dict, kind: str) -> str:
     hand = next(h for h in state["hands"] if tile in h["tiles"])
     hand["tiles"][hand["tiles"].index(tile)] = state["stack"].pop()
     return tile
+
+
+def new_game(players: int = 3) -> dict:
+    return GAME.new([SeatInfo(n) for n in ("Alex", "Blake", "Casey", "Dallas")[:players]], 3)
 
 
 def example_state() -> dict:
@@ -55,13 +68,85 @@ def picture(data: bytes) -> Image.Image:
     return Image.open(io.BytesIO(data))
 
 
+def _texts(view: dict) -> list[str]:
+    return [text.text for text in draw("sugarworks", view).texts]
+
+
 def test_the_public_picture_fits_a_phone_and_a_hand_only_in_its_owners_picture():
     state = example_state()
     public = picture(render(GAME.view(state, None)))
     own = picture(render(GAME.view(state, 3)))
-    assert public.width == own.width == WIDTH
-    assert own.height > public.height  # the hand strip: orders and conveyor tiles
+    assert public.width == own.width == WIDTH == 800
+    assert public.height <= 1.6 * WIDTH and own.height <= 1.6 * WIDTH
     assert picture(render(GAME.view(state, 0))).height == own.height
+    held = state["hands"][3]["orders"]
+    assert held and not set(held) & set(_texts(GAME.view(state, None)))
+    assert set(held) <= set(_texts(GAME.view(state, 3)))
+    assert not set(held) & set(_texts(GAME.view(state, 0)))  # another seat's hand
+    # The players' cards make room for the hand: the legend names every seat's mark.
+    assert {"Alex", "Blake", "Casey", "Dallas"} <= set(_texts(GAME.view(state, 3)))
+
+
+def _floor_box(view: dict, cell: str) -> tuple[int, int, int, int]:
+    """Where ``cell`` is in the board's picture."""
+    floor = Floor(view["board"], top=PICTURE_FLOOR_TOP)
+    space = next(s for s in view["board"]["spaces"] if s["cell"] == cell)
+    return floor.box(space["x"], space["y"])
+
+
+def _outlined(image: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    """Whether the last move's amber runs down the left side of ``box``."""
+    x0, y0, _, y1 = box
+    return image.getpixel((x0 + 4, (y0 + y1) // 2)) == LAST_MOVE
+
+
+def test_the_last_move_is_outlined_on_every_space_it_touched_and_said_in_the_legend():
+    state = GAME.apply(new_game(), 0, "take order 2").state
+    view = GAME.view(state, None)
+    image = picture(render(view)).convert("RGB")
+    assert "last move: Alex took order 2 (a new card in its place)" in _texts(view)
+    assert [s.args[-1] for s in _strips(view) if s.paint.__name__ == "_market"] == [2]
+    state = GAME.apply(state, 0, "adjust red to c5").state
+    view = GAME.view(state, None)
+    image = picture(render(view)).convert("RGB")
+    assert "last move: Alex moved the red output a5 → c5" in _texts(view)
+    assert _outlined(image, _floor_box(view, "a5")) and _outlined(image, _floor_box(view, "c5"))
+    assert not _outlined(image, _floor_box(view, "b5"))
+    # The output's name stays whole over the mark.
+    x0, y0, _, _ = _floor_box(view, "c5")
+    unmarked = picture(render(dict(view, last=None))).convert("RGB")
+    name = (x0 + 3, y0 + 3, x0 + 40, y0 + 26)
+    assert image.crop(name).tobytes() == unmarked.crop(name).tobytes()
+    # An order drawn from the deck touched nothing on the table: the legend names the seat.
+    view = GAME.view(GAME.apply(state, 1, "draw order").state, None)
+    assert "last move: Blake drew an order" in _texts(view)
+    assert [s.args[-1] for s in _strips(view) if s.paint.__name__ == "_floor"] == [()]
+
+
+def test_the_legend_explains_each_mark_the_floor_shows_and_only_those():
+    state = example_state()
+    view = GAME.view(state, None)
+    texts = _texts(view)
+    for label in ("jumps 2", "eats its shape on entry", "output tile", "output space",
+                  "played tile", "lost off this edge", "its maker (2★ if shipped)",
+                  "candy die: plays first this round"):
+        assert label in texts, label
+    for label in ("springs up 2", "loses any candy", "eats its shape"):
+        assert label not in texts, label
+    after = GAME.view(GAME.apply(state, 3, "conveyor right at b1").state, None)
+    assert "round 1: 3 shipped, 1 lost, 6 Bonk!s" in _texts(after)
+
+
+def test_the_final_ranking_replaces_the_market_and_the_players():
+    state = new_game(2)
+    while GAME.to_act(state):
+        seat = min(GAME.to_act(state))
+        state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
+    view = GAME.view(state, None)
+    painters = [s.paint.__name__ for s in _strips(view)]
+    assert "_paint_ranking" in painters
+    assert not {"_market", "_blankets", "_players"} & set(painters)
+    assert picture(render(view)).height <= 1.6 * WIDTH
 
 
 def test_the_rulebook_example_plays_out_in_the_game_and_animates_step_by_step():

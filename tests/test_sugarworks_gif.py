@@ -38,7 +38,7 @@ def _crop_floor(image: Image.Image, top: int, view: dict[str, Any]) -> Image.Ima
 
 
 def _crate_box(view: dict[str, Any], crate: str) -> tuple[int, int, int, int]:
-    floor = works.Floor(view["board"], top=120)
+    floor = works.Floor(view["board"], top=works.FRAME_FLOOR_TOP)
     row = next(c for c in view["board"]["crates"] if c["crate"] == crate)
     return floor.box(floor.width, row["y"])
 
@@ -53,8 +53,8 @@ def test_the_last_frame_is_the_static_board_after_the_movement():
         assert frames is not None
         last = Image.open(io.BytesIO(to_png(frames[-1][0], works._palette()))).convert("RGB")
         static = Image.open(io.BytesIO(works.render(view))).convert("RGB")
-        difference = ImageChops.difference(_crop_floor(last, 120, view),
-                                           _crop_floor(static, works.BY, view))
+        difference = ImageChops.difference(_crop_floor(last, works.FRAME_FLOOR_TOP, view),
+                                           _crop_floor(static, works.PICTURE_FLOOR_TOP, view))
         assert difference.getbbox() is None
 
 
@@ -84,10 +84,11 @@ def _most_different_block(a: Image.Image, b: Image.Image, top: int, block: int =
 
 
 def test_the_gif_is_drawn_at_its_own_size_and_shows_the_board_shrunk():
-    # Drawn at 640 px rather than drawn at 1000 and shrunk. Below the caption (whose text is
+    # Drawn at 640 px rather than drawn at 800 and shrunk. Below the caption (whose text is
     # drawn at its own size, so its letters differ), no 32-pixel square differs from the
-    # shrunk frame by more than edges a fraction of a pixel apart do (19 at most in these
+    # shrunk frame by more than edges a fraction of a pixel apart do (23 at most in these
     # games): a candy, crate or arrow out of place makes a square differ by 35 or more.
+    caption = round(works.CAPTION_H * works.GIF_SCALE)
     for view in _movements()[:4]:
         small, whole = works.movement_frames(view), works.movement_frames(view, scale=1)
         assert small is not None and whole is not None and len(small) == len(whole)
@@ -95,7 +96,7 @@ def test_the_gif_is_drawn_at_its_own_size_and_shows_the_board_shrunk():
             width, height = scaled_size(*b.size, works.GIF_WIDTH)
             assert a.width == width and abs(a.height - height) <= 1 and ms == same_ms
             shrunk = b.resize(a.size, Image.Resampling.BOX)
-            assert _most_different_block(a, shrunk, top=64) < 28
+            assert _most_different_block(a, shrunk, top=caption) < 28
 
 
 def test_the_whole_movement_runs_under_eight_seconds():
@@ -140,7 +141,8 @@ def test_frames_on_the_shared_ground_are_the_frames_drawn_whole(monkeypatch):
     for view in _movements()[:3]:
         frames = works.movement_frames(view)
         assert frames is not None
-        monkeypatch.setattr(works, "_frame", lambda *args, ground=None: whole(*args))
+        monkeypatch.setattr(works, "_frame",
+                            lambda *args, ground=None, **rest: whole(*args, **rest))
         drawn = works.movement_frames(view)
         monkeypatch.setattr(works, "_frame", whole)
         assert drawn is not None and len(drawn) == len(frames)

@@ -189,6 +189,39 @@ def test_a_sixth_order_must_be_discarded_in_secret():
     assert outcome.state["step"] == "factory"
 
 
+def test_the_last_move_is_kept_as_everybody_saw_it():
+    state = new(3)
+    # A new game has no last move, as games stored before moves were kept have none: those
+    # still hold every key a new game holds (the tables' check of a stored state).
+    assert "last" not in state and GAME.view(state, None)["last"] is None
+    state = play(state, 0, "take order 2").state  # the card taken is in a hand: not kept
+    assert state["last"] == {"seat": 0, "verb": "take", "cells": [], "slot": 2, "kind": None,
+                             "card": None}
+    state = play(state, 0, "adjust red to c5").state
+    assert GAME.view(state, 1)["last"] == {"seat": 0, "verb": "adjust", "cells": ["a5", "c5"],
+                                           "slot": None, "kind": "red", "card": None}
+    state = play(state, 1, "draw order").state
+    assert state["last"]["verb"] == "draw" and state["last"]["card"] is None
+
+
+def test_the_summary_says_where_each_seats_stars_come_from():
+    state = new(3)
+    state["points"][1] = {"orders": 4, "shipping": 2, "blanket": 6}
+    assert GAME.summary(state).endswith(
+        "Stars from orders, shipping and blanket orders: Alex 0+0+0, Blake 4+2+6, Casey 0+0+0.")
+
+
+def test_a_card_discarded_face_down_is_never_kept_as_the_last_move():
+    state = new(3)
+    hand_order(state, 0, state["deck"][0])
+    hand_order(state, 0, state["deck"][0])
+    state = play(state, 0, "draw order").state
+    card = state["hands"][0]["orders"][2]
+    last = play(state, 0, f"drop {card}").state["last"]
+    assert last == {"seat": 0, "verb": "drop", "cells": [], "slot": None, "kind": None,
+                    "card": None}
+
+
 # --------------------------------------------------------------------------- factory: adjust
 
 

@@ -229,6 +229,7 @@ class Sugarworks(Game):
         turn.say(f"{self.seat_name(state, seat)} discarded an order card face down.", seat,
                  "drop")
         turn.say(f"You discarded {card}: {ct.orders()[card].text()}.", seat, "drop", to=[seat])
+        _record(state, seat, "drop")
         state["step"] = "factory"
 
     def choices_are_public(self, state: State) -> bool:
@@ -370,13 +371,18 @@ class Sugarworks(Game):
             self._order_action(state, turn, seat, words)
             return
         if verb == "adjust":
+            _record(state, seat, verb, [state["outputs"][words[1]], words[3]], kind=words[1])
             self._adjust(state, turn, seat, words[1], words[3])
         elif verb == "conveyor":
+            _record(state, seat, verb, [words[3]], kind=words[1])
             self._conveyor(state, turn, seat, words[1], words[3])
         elif verb == "make":
+            slot = state["market"].index(words[5]) + 1 if words[5] in state["market"] else None
+            _record(state, seat, verb, [words[3]], slot, words[1], words[5])
             self._make(state, turn, seat, words[1], words[5])
         else:
             assert verb == "pass", action.notation
+            _record(state, seat, verb)
             turn.say(f"{self.seat_name(state, seat)} has no factory action.", seat, "pass")
         self._fill_orders(state, turn, seat)
         self._end_turn(state, turn, seat)
@@ -386,6 +392,8 @@ class Sugarworks(Game):
         hand = state["hands"][seat]["orders"]
         verb = words[0]
         had = len(state["deck"])
+        # The card taken stays out of the record: it is in a hand now, and a hand is secret.
+        _record(state, seat, verb, slot=int(words[2]) if verb in ("take", "discard") else None)
         if verb == "take":
             slot = int(words[2]) - 1
             card = state["market"][slot]
@@ -715,8 +723,12 @@ class Sugarworks(Game):
         name = self.seat_name(state, state["active"])
         doing = {"order": "takes an order action", "factory": "takes a factory action"}
         step = "discards down to five orders" if self.top(state) else doing[state["step"]]
+        # Where each seat's stars come from: the picture shows only the totals.
+        split = ", ".join(f"{self.seat_name(state, s)} {p['orders']}+{p['shipping']}+"
+                          f"{p['blanket']}" for s, p in enumerate(state["points"]))
         return (f"Round {state['round']} of {state['rounds']}: {name} {step}. "
-                f"Order deck: {len(state['deck'])}.")
+                f"Order deck: {len(state['deck'])}. Stars from orders, shipping and blanket "
+                f"orders: {split}.")
 
     def scores(self, state: State) -> dict[int, int]:
         return {s: self.total(state, s) for s in range(len(state["seats"]))}
@@ -745,6 +757,19 @@ class Sugarworks(Game):
             if gained > 0:
                 return f"It chose this move to earn {gained}★ from {why}."
         return None
+
+
+def _record(state: State, seat: int, verb: str, cells: list[str] | None = None,
+            slot: int | None = None, kind: str | None = None, card: str | None = None) -> None:
+    """Keep ``seat``'s move as everybody saw it, for the picture to mark: the spaces it
+    touched, the market slot (1-4) it used, the candy or tile kind, and the order card it
+    spent to make a candy (face up on the discards; never a card that went to a hand).
+
+    ``state["last"]`` appears with the first move: a game starts without it, as games
+    stored before moves were kept do, so that those still have every key a new game has.
+    """
+    state["last"] = {"seat": seat, "verb": verb, "cells": cells or [], "slot": slot,
+                     "kind": kind, "card": card}
 
 
 def _orders(count: int) -> str:

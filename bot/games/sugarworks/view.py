@@ -50,6 +50,11 @@ def build_view(game: Sugarworks, state: State, seat: int | None) -> View:
                    "cell": [x, y]}], "steps": [{"candy", "type", "activation", "start",
                    "events", "after": {id: [x, y]}, "text"}], "lines", "shipped", "lost",
                    "bonks", "gained", "at_move", "fresh": the latest move made it}
+        last      None | the latest move as everybody saw it: {"seat", "verb": "take" |
+                   "discard" | "draw" | "skip" | "drop" | "adjust" | "conveyor" | "make" |
+                   "pass", "cells": [cell] it touched (adjust: from, to), "slot": market
+                   slot 1-4 | None, "kind": candy or tile kind | None, "card": the order
+                   card a make spent (discarded face up) | None}
         history   [{"round", "shipped", "lost", "bonks", "on_board"}]
         result    None | Result.to_json()
     """
@@ -102,6 +107,8 @@ def build_view(game: Sugarworks, state: State, seat: int | None) -> View:
         "hand": _hand(game, state, seat),
         "movement": (dict(state["movement"], fresh=state["movement"]["at_move"] == state["move"])
                      if state["movement"] else None),
+        # Games stored before moves were kept have none until their next move.
+        "last": dict(state["last"]) if state.get("last") else None,
         "history": [dict(h) for h in state["history"]],
         "result": result.to_json() if result else None,
     }
