@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from typing import Any, ClassVar, Protocol
 
@@ -26,7 +27,8 @@ class CandyMonsters(Protocol):
 
 
 def describe(card_id: str) -> dict[str, Any]:
-    """A card as printed: cost, colour, value, hunger, window and the generated text."""
+    """A card as printed: cost, colour, value, hunger, window, its ability's verbs (for a
+    picture to draw as icons) and the generated text."""
     return dict(_printed(card_id))
 
 
@@ -46,6 +48,7 @@ def _printed(card_id: str) -> dict[str, Any]:
         "hunger": c.hunger if c.is_monster else None,
         "window": ability.window if ability else ("end" if c.end else None),
         "activation": ability.cost if ability else 0,
+        "effects": copy.deepcopy(list(ability.effects if ability else c.end or c.effects)),
         "text": effects.card_text(c),
     }
 
@@ -68,7 +71,10 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         colours      [{"id", "name", "rgb"}]
         market       {"monsters": [card | None] x3, "abilities": [card | None] x3}; each card
                      is :func:`describe` plus "price" (what the viewer would pay, monsters
-                     after their kept-colour discount)
+                     after their kept-colour discount). A described card: {"id", "name",
+                     "key", "kind", "colour", "cost", "value", "hunger", "window",
+                     "activation", "effects": [the verbs of its ability, end bonus or
+                     event, as in data/candy_monsters], "text"}
         decks        {"monsters", "abilities", "events"}: cards left (face down)
         discard      {"monsters", "abilities"}: cards on the discard piles
         events       [card]  events drawn so far, oldest first
@@ -87,8 +93,8 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
                      ("mine" only in the deciding seat's own view)
         last_feeding None | {seat: {"meals", "used", "black", "gone"}} the last Black Candy
         decision     None | the open decision as this seat may see it (engine's form)
-        cards        {id: card}  :func:`describe` of every card the players hold (a brief is
-                     {"id", "key", "kind", "colour", "value"})
+        cards        {id: card}  :func:`describe` of every card the players hold and of the
+                     card being bought (a brief is {"id", "key", "kind", "colour", "value"})
         final, result
     """
     players = len(state["seats"])
@@ -97,6 +103,8 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
     t = state["turn"]
     held = [c for p in state["players"] for m in p["monsters"] for c in (m["card"], *m["tucked"])]
     held += [c for p in state["players"] for c in p["kept"]]
+    if t is not None and t["purchase"]:
+        held.append(t["purchase"]["card"])  # being bought: no longer in the market
     return {
         "game": game.slug,
         "viewer": seat,
