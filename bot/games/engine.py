@@ -668,6 +668,13 @@ class Game(ABC):
         """One line on where the game stands (for status messages)."""
         return f"Move {state['move']}."
 
+    def details(self, view: View) -> list[str]:
+        """What a public picture of ``view`` (a spectator's) says only with icons and counts,
+        in words, a line each: its cards' texts in full (``/game rules`` in the game's
+        channel adds them). Drawn from the public view alone, so they can tell nothing
+        hidden. None by default: a picture that says everything in words needs none."""
+        return []
+
     def scores(self, state: State) -> dict[int, int]:
         """Current score (or progress) per seat, for status messages."""
         return {i: 0 for i in range(len(state["seats"]))}

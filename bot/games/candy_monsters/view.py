@@ -205,3 +205,57 @@ def _feeding(game: CandyMonsters, state: State, seat: int | None,
                       for m in plan.meals.values()],
         }
     return out
+
+
+def details(view: View) -> list[str]:
+    """The public ``view`` in words, a line each, for what its picture says with icons: the
+    kingdom, the decks, the events drawn, the cards for sale, each player's table, and the
+    text of every card at the table."""
+    k, decks, discard = view["kingdom"], view["decks"], view["discard"]
+    left = view["black_candies"]["left"]
+    lines = [f"Kingdom: {k['sugar']} sugar, {k['black']} black cubes, {k['candy']} candy, "
+             f"{k['tokens']} one-time-use tokens.",
+             f"Decks: {decks['monsters']} monsters ({discard['monsters']} discarded), "
+             f"{decks['abilities']} abilities ({discard['abilities']} discarded), "
+             f"{decks['events']} events to draw, {left} of them Black "
+             f"{'Candy' if left == 1 else 'Candies'}.",
+             "Events drawn: " + (", ".join(e["name"] for e in view["events"]) or "none yet")
+             + "."]
+    said: set[str] = set()
+    for pile in ("monsters", "abilities"):
+        for card in view["market"][pile]:
+            if card is not None:
+                lines.append(f"For sale: {_card_words(card)}: {card['text']}")
+                said.add(card["name"])
+    cards_held = view["cards"]
+    for p in view["players"]:
+        monsters = []
+        for m in p["monsters"]:
+            tucked = ", ".join(f"{cards_held[a['id']]['name']} ({a['colour']})"
+                               + (" used" if a["used"] else "") for a in m["tucked"])
+            monsters.append(f"{cards_held[m['id']]['name']} ({m['colour']}, worth {m['value']}, "
+                            f"eats {m['eats']}{', used' if m['used'] else ''}"
+                            + (f"; tucked: {tucked}" if tucked else "") + ")")
+        kept = ", ".join(f"{cards_held[a['id']]['name']} ({a['colour']}, worth {a['value']})"
+                         for a in p["kept"])
+        lines.append(f"{p['name']}{' (first player)' if p['first'] else ''}: {p['score']} "
+                     f"candies so far; {p['sugar']} sugar, {p['candy']} candy, {p['black']} "
+                     f"black cubes; monsters: {', '.join(monsters) or 'none'}"
+                     + (f"; kept: {kept}" if kept else "") + ".")
+    for card in cards_held.values():
+        if card["name"] not in said:
+            lines.append(f"{_card_words(card, colour=False)}: {card['text']}")
+            said.add(card["name"])
+    return lines
+
+
+def _card_words(card: dict[str, Any], colour: bool = True) -> str:
+    """A card's name and facts: "MAGMOT (monster, red, 5 sugar, worth 3, eats 2)"; an
+    ability without ``colour`` says what its three copies share."""
+    kind = "ability" if card["kind"] == "ability" else "monster"
+    facts = [kind, *([str(card["colour"])] if colour or kind == "monster" else []),
+             f"{card.get('price', card['cost'])} sugar", f"worth {card['value']}"]
+    if kind == "monster":
+        hunger = card["hunger"]
+        facts.append("eats 1 per other monster" if hunger is None else f"eats {hunger}")
+    return f"{card['name']} ({', '.join(facts)})"
