@@ -235,7 +235,7 @@ def _run_width(pieces: Sequence[Piece]) -> int:
         _gap(a, b) for a, b in itertools.pairwise(pieces))
 
 
-def _lines(pieces: Sequence[Piece], width: int) -> list[list[Piece]]:
+def _wrap_run(pieces: Sequence[Piece], width: int) -> list[list[Piece]]:
     """``pieces`` in lines no wider than ``width``, never splitting a unit (:func:`_units`)."""
     lines: list[list[Piece]] = [[]]
     for unit in _units(pieces):
@@ -423,7 +423,7 @@ def _facts(face: Face) -> list[Piece]:
 
 def _card_lines(face: Face) -> list[list[Piece]]:
     """The card's facts, then its ability, within the card."""
-    return _lines([*_facts(face), *face.ability], CARD_W - 20)
+    return _wrap_run([*_facts(face), *face.ability], CARD_W - 20)
 
 
 def _market(image: Image.Image, draw: ImageDraw.ImageDraw,

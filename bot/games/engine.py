@@ -1269,6 +1269,8 @@ class Hooks(Protocol):
         """One line on where the game stands."""
     def scores(self, state: State) -> dict[int, int]:
         """Each seat's score so far."""
+    def details(self, view: View) -> list[str]:
+        """What a public picture of ``view`` says with icons, in words (default: none)."""
     # How choices are offered.
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         """Actions worth offering as buttons (default: a decision's answers, up to 25)."""
