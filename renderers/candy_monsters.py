@@ -843,7 +843,8 @@ def _what(view: dict[str, Any], table: Table) -> str:
         plain = ("Black Candy: in secret, feed each monster sugar or candy (a black cube per "
                  "sugar short), or let it go")
         seat = _focus(table)
-        mine = next((p["monsters"] for p in view["players"] if p["seat"] == seat), [])
+        mine: list[dict[str, Any]] = next(
+            (p["monsters"] for p in view["players"] if p["seat"] == seat), [])
         example = f"{plain} (feed {mine[0]['key']} sugar)." if mine else plain + "."
         return example if len(wrap(example, TEXT_PX, INNER)) <= HEADER_LINES else plain + "."
     if table.decision == "buy":
@@ -924,7 +925,7 @@ def _turn_words(view: dict[str, Any], table: Table, panels: Sequence[Panel]) -> 
     used = [c.name for m, tucked in p.monsters for c in (m, *tucked) if c.used]
     if used:
         parts.append("used " + ", ".join(used))
-    words = f"this turn: {table.names[seat]} " + ", ".join(parts)
+    words = f"this turn: {table.names[p.seat]} " + ", ".join(parts)
     if used and text_size(words, TEXT_PX)[0] > INNER - KEY_ICON - 8:
         words = words.replace("used " + ", ".join(used), f"used {len(used)}")
     return words if parts else ""
