@@ -1,21 +1,22 @@
 """Kingdom's Candy Monsters picture in the phone frame (:mod:`renderers.common`): 800 px
 wide, at most 1.6 times as tall, every text 20 px or more (10 px on a phone), most 24 px.
 
-Top to bottom, each a strip: the shared header (whose turn, the round and the Black
-Candies to come, the move, what to do); the kingdom's supply and the event track (four
-piles of three, a Black Candy in each: drawn events white, Black Candies black, the rest
-face down); the monsters and the abilities for sale, each card its name, its price in
-sugar, the candies it is worth, what it eats and its ability as icons and counts ("start:
-+2 sugar"); the players; the final ranking once over, with its tie-breaks in words; and
-the legend of every mark drawn.
+Top to bottom, each a strip: the shared header (whose turn or who is still feeding, the
+round, the move, what to do); the kingdom's supply and the event track (four piles of
+three, a Black Candy in each: drawn events white, Black Candies black, the rest face
+down); the monsters and the abilities for sale, each card its name, its price in sugar,
+the candies it is worth, what it eats or its colour, and its ability as icons and counts
+("start: +2 sugar"), or once over the final ranking with its tie-breaks in words; the
+players; and the legend of every mark drawn.
 
 A player is drawn in full (every monster by name with the abilities tucked under it,
-the kept abilities, the set bonus) or, when the whole table would not fit, as a row of
-tiles (a monster its colour and candies, its tucked abilities dots under it; a kept
-ability a ring of its colour): then the player to act, or the viewer in their own
-picture, is the one drawn in full, in room kept for the fullest player, so that the
-picture keeps its height from turn to turn. Card texts in words are in `/game rules`
-(the cards in play) and in the move labels; the picture says them as icons.
+the kept abilities, the set bonus) or, when the whole table would not fit, as tiles two
+to a row (a monster its colour and candies with a dot under it for each ability tucked
+under it; a kept ability a ring of its colour): then the player to act (the viewer, in
+their own picture) is the one drawn in full, in room kept for the fullest player, so
+that the picture keeps its height from turn to turn. What the picture says with icons
+is said in words by ``Game.details`` (``/game rules`` in the game's channel) and in the
+move labels.
 
 Speed: every strip but the header is kept by what it shows
 (:class:`~renderers.common.Strip`); icons are drawn once per size with smooth edges.
@@ -93,7 +94,6 @@ SUPPLY_H = 44
 #: A player's panel: its heading row, then rows of chips (full) or of tiles (condensed).
 HEAD_H = 44
 TILE = 36
-TILES_H = TILE + 16
 PANEL_GAP = 8
 
 SUGAR: Colour = (250, 250, 250)
