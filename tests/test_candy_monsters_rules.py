@@ -862,3 +862,24 @@ def test_a_purchase_you_cannot_afford_is_explained():
     turn_of(state, 0)
     with pytest.raises(IllegalActionError, match="GUMZILLA costs you 8 sugar and you have 2"):
         GAME.apply(state, 0, "buy gumzilla")
+
+
+def test_the_tables_details_are_the_public_picture_in_words_and_tell_no_secret():
+    """`/game rules` says in words what the picture draws as icons: every card's text, the
+    decks and each table; made from the spectator's view, so a secret answer is not in it."""
+    state = new(3, 4)
+    while GAME.top(state) is None or GAME.top(state).kind != "feed":
+        seat = min(GAME.to_act(state))
+        state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
+    view = GAME.view(state, None)
+    said = GAME.details(view)
+    for card in [*view["market"]["monsters"], *view["market"]["abilities"],
+                 *view["cards"].values()]:
+        assert any(card["name"] in line and card["text"] in line for line in said)
+    assert any(line.startswith("Decks: ") for line in said)
+    seat = min(GAME.to_act(state))
+    hunger = GAME.view(state, seat)["feeding"]["mine"]["hunger"]
+    key = cards.card(hunger[0][0]).key
+    answers = [GAME.apply(state, seat, how).state
+               for how in (f"feed {key} sugar", f"let {key} go")]
+    assert GAME.details(GAME.view(answers[0], None)) == GAME.details(GAME.view(answers[1], None))

@@ -72,15 +72,15 @@ def _candy_monsters(notation: str) -> list[str]:
     if m := re.fullmatch(r"buy (.+?)(?: (red|green|blue|yellow|purple))?", notation):
         return [_printed(m.group(1)), *([m.group(2)] if m.group(2) else [])]
     if m := re.fullmatch(r"(?:use|let) (.+?)(?: go)?", notation):
-        return [m.group(1)]
+        return [_printed(m.group(1))]
     if m := re.fullmatch(r"feed (.+) (?:sugar|candy|black)", notation):
-        return [m.group(1)]
+        return [_printed(m.group(1))]
     return []
 
 
 def _printed(key: str) -> str:
-    """A face-up card is drawn with its printed name: `buy im inevitable` names I'M
-    INEVITABLE (moves may be typed with or without the apostrophe)."""
+    """A card is drawn with its printed name: `buy im inevitable` and `use im inevitable`
+    name I'M INEVITABLE (moves may be typed with or without the apostrophe)."""
     from bot.games.candy_monsters import cards
 
     return next((c.name for c in cards.catalogue().values() if c.key == key), key)

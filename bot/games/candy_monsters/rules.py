@@ -20,7 +20,7 @@ from typing import Any
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
 from bot.games.candy_monsters.ai import action_values, choose
 from bot.games.candy_monsters.explain import explain
-from bot.games.candy_monsters.view import build_view
+from bot.games.candy_monsters.view import build_view, details
 from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_shuffled, next_seat, rank_by, seats_from
 from bot.games.rng import Rng
@@ -816,6 +816,9 @@ class CandyMonsters(Game):
 
     def show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
+
+    def details(self, view: View) -> list[str]:
+        return details(view)
 
     def hidden(self, state: State) -> list[Hidden]:
         """Only the decks' order; the Black Candy answers are the engine's to hide."""

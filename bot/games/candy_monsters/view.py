@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from typing import Any, ClassVar, Protocol
 
@@ -26,7 +27,8 @@ class CandyMonsters(Protocol):
 
 
 def describe(card_id: str) -> dict[str, Any]:
-    """A card as printed: cost, colour, value, hunger, window and the generated text."""
+    """A card as printed: cost, colour, value, hunger, window, its ability's verbs (for a
+    picture to draw as icons) and the generated text."""
     return dict(_printed(card_id))
 
 
@@ -46,6 +48,7 @@ def _printed(card_id: str) -> dict[str, Any]:
         "hunger": c.hunger if c.is_monster else None,
         "window": ability.window if ability else ("end" if c.end else None),
         "activation": ability.cost if ability else 0,
+        "effects": copy.deepcopy(list(ability.effects if ability else c.end or c.effects)),
         "text": effects.card_text(c),
     }
 
@@ -68,7 +71,10 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         colours      [{"id", "name", "rgb"}]
         market       {"monsters": [card | None] x3, "abilities": [card | None] x3}; each card
                      is :func:`describe` plus "price" (what the viewer would pay, monsters
-                     after their kept-colour discount)
+                     after their kept-colour discount). A described card: {"id", "name",
+                     "key", "kind", "colour", "cost", "value", "hunger", "window",
+                     "activation", "effects": [the verbs of its ability, end bonus or
+                     event, as in data/candy_monsters], "text"}
         decks        {"monsters", "abilities", "events"}: cards left (face down)
         discard      {"monsters", "abilities"}: cards on the discard piles
         events       [card]  events drawn so far, oldest first
@@ -87,8 +93,8 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
                      ("mine" only in the deciding seat's own view)
         last_feeding None | {seat: {"meals", "used", "black", "gone"}} the last Black Candy
         decision     None | the open decision as this seat may see it (engine's form)
-        cards        {id: card}  :func:`describe` of every card the players hold (a brief is
-                     {"id", "key", "kind", "colour", "value"})
+        cards        {id: card}  :func:`describe` of every card the players hold and of the
+                     card being bought (a brief is {"id", "key", "kind", "colour", "value"})
         final, result
     """
     players = len(state["seats"])
@@ -97,6 +103,8 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
     t = state["turn"]
     held = [c for p in state["players"] for m in p["monsters"] for c in (m["card"], *m["tucked"])]
     held += [c for p in state["players"] for c in p["kept"]]
+    if t is not None and t["purchase"]:
+        held.append(t["purchase"]["card"])  # being bought: no longer in the market
     return {
         "game": game.slug,
         "viewer": seat,
@@ -197,3 +205,57 @@ def _feeding(game: CandyMonsters, state: State, seat: int | None,
                       for m in plan.meals.values()],
         }
     return out
+
+
+def details(view: View) -> list[str]:
+    """The public ``view`` in words, a line each, for what its picture says with icons: the
+    kingdom, the decks, the events drawn, the cards for sale, each player's table, and the
+    text of every card at the table."""
+    k, decks, discard = view["kingdom"], view["decks"], view["discard"]
+    left = view["black_candies"]["left"]
+    lines = [f"Kingdom: {k['sugar']} sugar, {k['black']} black cubes, {k['candy']} candy, "
+             f"{k['tokens']} one-time-use tokens.",
+             f"Decks: {decks['monsters']} monsters ({discard['monsters']} discarded), "
+             f"{decks['abilities']} abilities ({discard['abilities']} discarded), "
+             f"{decks['events']} events to draw, {left} of them Black "
+             f"{'Candy' if left == 1 else 'Candies'}.",
+             "Events drawn: " + (", ".join(e["name"] for e in view["events"]) or "none yet")
+             + "."]
+    said: set[str] = set()
+    for pile in ("monsters", "abilities"):
+        for card in view["market"][pile]:
+            if card is not None:
+                lines.append(f"For sale: {_card_words(card)}: {card['text']}")
+                said.add(card["name"])
+    cards_held = view["cards"]
+    for p in view["players"]:
+        monsters = []
+        for m in p["monsters"]:
+            tucked = ", ".join(f"{cards_held[a['id']]['name']} ({a['colour']})"
+                               + (" used" if a["used"] else "") for a in m["tucked"])
+            monsters.append(f"{cards_held[m['id']]['name']} ({m['colour']}, worth {m['value']}, "
+                            f"eats {m['eats']}{', used' if m['used'] else ''}"
+                            + (f"; tucked: {tucked}" if tucked else "") + ")")
+        kept = ", ".join(f"{cards_held[a['id']]['name']} ({a['colour']}, worth {a['value']})"
+                         for a in p["kept"])
+        lines.append(f"{p['name']}{' (first player)' if p['first'] else ''}: {p['score']} "
+                     f"candies so far; {p['sugar']} sugar, {p['candy']} candy, {p['black']} "
+                     f"black cubes; monsters: {', '.join(monsters) or 'none'}"
+                     + (f"; kept: {kept}" if kept else "") + ".")
+    for card in cards_held.values():
+        if card["name"] not in said:
+            lines.append(f"{_card_words(card, colour=False)}: {card['text']}")
+            said.add(card["name"])
+    return lines
+
+
+def _card_words(card: dict[str, Any], colour: bool = True) -> str:
+    """A card's name and facts: "MAGMOT (monster, red, 5 sugar, worth 3, eats 2)"; an
+    ability without ``colour`` says what its three copies share."""
+    kind = "ability" if card["kind"] == "ability" else "monster"
+    facts = [kind, *([str(card["colour"])] if colour or kind == "monster" else []),
+             f"{card.get('price', card['cost'])} sugar", f"worth {card['value']}"]
+    if kind == "monster":
+        hunger = card["hunger"]
+        facts.append("eats 1 per other monster" if hunger is None else f"eats {hunger}")
+    return f"{card['name']} ({', '.join(facts)})"
