@@ -864,22 +864,32 @@ def test_a_purchase_you_cannot_afford_is_explained():
         GAME.apply(state, 0, "buy gumzilla")
 
 
-def test_the_tables_details_are_the_public_picture_in_words_and_tell_no_secret():
-    """`/game rules` says in words what the picture draws as icons: every card's text, the
-    decks and each table; made from the spectator's view, so a secret answer is not in it."""
+def test_every_card_on_the_table_is_said_in_words_and_no_secret_answer_with_it():
+    """`/game cards` says in words what the picture draws as icons: every card for sale and
+    at each table, with where it lies; made from the viewer's view, so a secret answer to a
+    Black Candy changes nothing another seat reads."""
     state = new(3, 4)
     while GAME.top(state) is None or GAME.top(state).kind != "feed":
         seat = min(GAME.to_act(state))
         state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
     view = GAME.view(state, None)
-    said = GAME.details(view)
-    for card in [*view["market"]["monsters"], *view["market"]["abilities"],
-                 *view["cards"].values()]:
-        assert any(card["name"] in line and card["text"] in line for line in said)
-    assert any(line.startswith("Decks: ") for line in said)
+    said = {t.name: t for t in GAME.card_texts(view)}
+    for card in [*view["market"]["monsters"], *view["market"]["abilities"]]:
+        assert "for sale" in said[card["name"]].places and said[card["name"]].text == card["text"]
+    for p in view["players"]:
+        for m in p["monsters"]:
+            monster = view["cards"][m["id"]]
+            assert any(place.startswith(f"{p['name']}'s monster")
+                       for place in said[monster["name"]].places)
+            assert said[monster["name"]].kind.endswith(
+                f"worth {monster['value']}, eats {monster['hunger']}"
+                if monster["hunger"] is not None else "eats 1 per other monster")
     seat = min(GAME.to_act(state))
     hunger = GAME.view(state, seat)["feeding"]["mine"]["hunger"]
     key = cards.card(hunger[0][0]).key
     answers = [GAME.apply(state, seat, how).state
                for how in (f"feed {key} sugar", f"let {key} go")]
-    assert GAME.details(GAME.view(answers[0], None)) == GAME.details(GAME.view(answers[1], None))
+    other = next(s for s in range(3) if s != seat)
+    for viewer in (None, other):
+        assert (GAME.card_texts(GAME.view(answers[0], viewer))
+                == GAME.card_texts(GAME.view(answers[1], viewer)))

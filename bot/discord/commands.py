@@ -192,8 +192,7 @@ def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
     async def history(interaction: discord.Interaction) -> None:
         await flows.history(interaction)
 
-    @group.command(name="rules", description="A short rules summary with the move notation; "
-                   "in a game's channel, its cards in words.")
+    @group.command(name="rules", description="A short rules summary with the move notation.")
     @app_commands.describe(game="Which game (default: this channel's).")
     @app_commands.choices(game=rules_choices)
     async def rules(interaction: discord.Interaction, game: str | None = None) -> None:

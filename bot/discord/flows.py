@@ -652,11 +652,9 @@ async def history(interaction: discord.Interaction) -> None:
 
 
 async def rules(interaction: discord.Interaction, game: str | None) -> None:
-    """``/game rules``: from the named game, or the channel's game; for the channel's game
-    once started, then what its picture says with icons, in words (its cards' texts)."""
+    """``/game rules``: from the named game, or the channel's game."""
     async with guarded(interaction):
         tables = host(interaction).tables
-        details: list[str] = []
         if game is None:
             current = (await tables.store.open_game(interaction.channel_id)
                        if interaction.channel_id else None)
@@ -665,12 +663,8 @@ async def rules(interaction: discord.Interaction, game: str | None) -> None:
                     words.pick_a_game([g.title for g in tables.games.values()]), ephemeral=True)
                 return
             game = current.game
-            details = await tables.details(current)
         await interaction.response.send_message(messages.rules_text(tables.game(game)),
                                                 ephemeral=True)
-        for page in messages.details_pages(tables.game(game), details):
-            await interaction.followup.send(page, allowed_mentions=messages.NOBODY,
-                                            ephemeral=True)
 
 
 async def replay(interaction: discord.Interaction, game_id: int | None = None) -> None:

@@ -793,26 +793,6 @@ def rules_text(game: Game) -> str:
     return fit(lines, keep_last=0)
 
 
-#: The most messages ``/game rules`` adds for what a game's picture says with icons.
-DETAILS_PAGES = 3
-MORE_DETAILS = "(More did not fit: the picture shows the rest.)"
-
-
-def details_pages(game: Game, lines: Sequence[str], *, limit: int = MAX_CONTENT,
-                  pages: int = DETAILS_PAGES) -> list[str]:
-    """What the game's picture says with icons and counts, in words (``Game.details``), in
-    at most ``pages`` messages; none when the game says everything in its picture."""
-    if not lines:
-        return []
-    head = f"**{game.title}** now, in words (the picture says it with icons):"
-    room = limit - len(MORE_DETAILS) - 1
-    out = _pack(head, [piece for line in lines for piece in chunks(escaped(line), room - 200)],
-                room)
-    if len(out) > pages:
-        out = [*out[:pages - 1], f"{out[pages - 1]}\n{MORE_DETAILS}"]
-    return out
-
-
 def rating_text(line: StatLine) -> str:
     """A rating as ``/stats`` shows it: a question mark while still provisional."""
     rating = line.rating

@@ -687,13 +687,6 @@ class Game(ABC):
         know. None by default."""
         return []
 
-    def details(self, view: View) -> list[str]:
-        """What a public picture of ``view`` (a spectator's) says only with icons and counts,
-        in words, a line each: its cards' texts in full (``/game rules`` in the game's
-        channel adds them). Drawn from the public view alone, so they can tell nothing
-        hidden. None by default: a picture that says everything in words needs none."""
-        return []
-
     def scores(self, state: State) -> dict[int, int]:
         """Current score (or progress) per seat, for status messages."""
         return {i: 0 for i in range(len(state["seats"]))}
@@ -1290,8 +1283,6 @@ class Hooks(Protocol):
         """Every card a view shows, in full words (default: none)."""
     def scores(self, state: State) -> dict[int, int]:
         """Each seat's score so far."""
-    def details(self, view: View) -> list[str]:
-        """What a public picture of ``view`` says with icons, in words (default: none)."""
     # How choices are offered.
     def quick_choices(self, state: State, seat: int) -> list[Action]:
         """Actions worth offering as buttons (default: a decision's answers, up to 25)."""

@@ -221,19 +221,6 @@ class Queries(TablesBase):
         texts = game.card_texts(game.view(marked_stand_ins(state, record.seats), seat))
         return CardsShown(record=record, game=game, seat=seat, texts=tuple(texts))
 
-    async def details(self, record: GameRecord) -> list[str]:
-        """What the public picture of ``record``'s game says with icons, in words
-        (:meth:`~bot.games.engine.Game.details` of the spectator's view); none before it
-        starts."""
-        if record.state_json is None:
-            return []
-
-        def said() -> list[str]:
-            game, state = self._looked_at(record)
-            return game.details(game.view(marked_stand_ins(state, record.seats), None))
-
-        return await asyncio.to_thread(said)
-
     async def status(self, channel_id: int) -> Status:
         """Whose turn, since when, the scores, and when the next reminder and take-over come;
         for an ended game, how it ended."""

@@ -133,27 +133,26 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
         await table.close()
 
 
-async def test_game_rules_in_the_games_channel_adds_its_cards_in_words(tmp_path: Path):
-    """The picture says abilities with icons; `/game rules` in the channel says every card
-    for sale and at the table in words, privately, in messages Discord takes."""
+async def test_game_cards_says_every_card_for_sale_and_at_the_table_in_words(tmp_path: Path):
+    """The picture says abilities with icons; `/game cards` says every card for sale and at
+    the table in words, privately, in messages Discord takes; `/game rules` is the rules
+    alone."""
     table = await Session.open(tmp_path, GAMES)
     try:
         await table.start(GAME.slug, humans=[ALICE, BOB], ai=1)
-        await table.command(ALICE, "game", "rules")
+        await table.command(ALICE, "game", "cards")
         answers = list(table.rec.sent)
-        assert len(answers) >= 2 and all(a.ephemeral for a in answers)
+        assert answers and all(a.ephemeral for a in answers)
         assert all(len(a.content) <= 2000 for a in answers)
-        assert "Moves:" in answers[0].content  # the rules come first, as before
-        said = "\n".join(a.content for a in answers[1:])
+        said = "\n".join(a.content for a in answers)
         record = await table.bot.tables.store.open_game(table.channel_id)
-        view = GAME.view(loads(record.state_json, GAME), None)
+        view = GAME.view(loads(record.state_json, GAME), 0)
         for pile in ("monsters", "abilities"):
             for card in view["market"][pile]:
-                assert f"For sale: {card['name']} (" in said
-                assert card["text"] in said
-        for card in view["cards"].values():  # every card at the table, its text once
-            assert said.count(f"{card['name']} (") >= 1 and card["text"] in said
-        named = await table.command(ALICE, "game", "rules", {"game": GAME.slug})
-        assert named.content == answers[0].content and len(table.rec.sent) == 1
+                assert f"**{card['name']}** (" in said and card["text"] in said
+        for card in view["cards"].values():
+            assert f"**{card['name']}** (" in said and card["text"] in said
+        rules = await table.command(ALICE, "game", "rules")
+        assert "Moves:" in rules.content and len(table.rec.sent) == 1
     finally:
         await table.close()

@@ -151,21 +151,6 @@ def test_every_message_fits_in_2000_characters(registry: dict[str, Any]) -> None
         assert len(messages.rules_text(each)) <= 2000
 
 
-def test_a_games_details_come_in_few_messages_discord_takes_with_names_escaped() -> None:
-    game = CandyRace()
-    assert game.details({"game": "candy-race"}) == []  # a picture that says it all in words
-    assert messages.details_pages(game, []) == []
-    lines = [f"**Bo**_{i}: " + "a card's text. " * 40 for i in range(40)]
-    pages = messages.details_pages(game, lines)
-    assert len(pages) == messages.DETAILS_PAGES
-    assert all(len(page) <= 2000 for page in pages)
-    assert pages[-1].endswith(messages.MORE_DETAILS)
-    assert "\\*\\*Bo\\*\\*\\_0" in pages[0] and "**Bo**" not in "".join(pages)
-    few = messages.details_pages(game, ["Kingdom: 120 sugar.", "Decks: 19 monsters."])
-    assert few == ["**Candy Race** now, in words (the picture says it with icons):\n"
-                   "Kingdom: 120 sugar.\nDecks: 19 monsters."]
-
-
 def test_nothing_in_the_discord_layer_names_a_game() -> None:
     root = Path(__file__).resolve().parents[2]
     sources = [*(root / "bot" / "discord").glob("*.py"), *(root / "bot" / "tables").glob("*.py"),

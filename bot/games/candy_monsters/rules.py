@@ -20,8 +20,8 @@ from typing import Any
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
 from bot.games.candy_monsters.ai import action_values, choose
 from bot.games.candy_monsters.explain import explain
-from bot.games.candy_monsters.view import build_view, details
-from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
+from bot.games.candy_monsters.view import build_view, card_texts
+from bot.games.engine import Action, CardText, Decision, Game, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_shuffled, next_seat, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.words import plural
@@ -817,8 +817,8 @@ class CandyMonsters(Game):
     def show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
-    def details(self, view: View) -> list[str]:
-        return details(view)
+    def card_texts(self, view: View) -> list[CardText]:
+        return card_texts(view)
 
     def hidden(self, state: State) -> list[Hidden]:
         """Only the decks' order; the Black Candy answers are the engine's to hide."""
@@ -853,8 +853,12 @@ class CandyMonsters(Game):
             result = self.result(state)
             return result.summary if result else "The game is over."
         left = len(cards.ids_of("black_candy")) - state["black_candies"]
+        decks = state["decks"]
         tail = (f"Round {self.round_of(state)}; "
-                f"{plural(left, 'Black Candy', 'Black Candies')} to come.")
+                f"{plural(left, 'Black Candy', 'Black Candies')} to come; decks: "
+                f"{plural(len(decks['monsters']), 'monster')}, "
+                f"{plural(len(decks['abilities']), 'ability', 'abilities')}, "
+                f"{plural(len(decks['events']), 'event')} to draw.")
         top = self.top(state)
         if top is not None and top.kind == "feed":
             waiting = " and ".join(self.seat_name(state, s) for s in top.waiting)

@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any, ClassVar, Protocol
 
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
-from bot.games.engine import Decision, Result, State, View
+from bot.games.engine import CardText, Decision, Result, State, View
 
 
 class CandyMonsters(Protocol):
@@ -207,55 +207,46 @@ def _feeding(game: CandyMonsters, state: State, seat: int | None,
     return out
 
 
-def details(view: View) -> list[str]:
-    """The public ``view`` in words, a line each, for what its picture says with icons: the
-    kingdom, the decks, the events drawn, the cards for sale, each player's table, and the
-    text of every card at the table."""
-    k, decks, discard = view["kingdom"], view["decks"], view["discard"]
-    left = view["black_candies"]["left"]
-    lines = [f"Kingdom: {k['sugar']} sugar, {k['black']} black cubes, {k['candy']} candy, "
-             f"{k['tokens']} one-time-use tokens.",
-             f"Decks: {decks['monsters']} monsters ({discard['monsters']} discarded), "
-             f"{decks['abilities']} abilities ({discard['abilities']} discarded), "
-             f"{decks['events']} events to draw, {left} of them Black "
-             f"{'Candy' if left == 1 else 'Candies'}.",
-             "Events drawn: " + (", ".join(e["name"] for e in view["events"]) or "none yet")
-             + "."]
-    said: set[str] = set()
+def card_texts(view: View) -> list[CardText]:
+    """Every card ``view`` shows, each once with every place it lies, in the picture's
+    order: the cards for sale, each player's monsters with the abilities tucked under
+    them and kept, and the events drawn. A card's facts are its kind, colour, price,
+    worth and hunger; its text is what it does."""
+    found: dict[str, tuple[dict[str, Any], list[str]]] = {}
+
+    def add(card: dict[str, Any], place: str) -> None:
+        found.setdefault(card["id"], (card, []))[1].append(place)
+
     for pile in ("monsters", "abilities"):
         for card in view["market"][pile]:
             if card is not None:
-                lines.append(f"For sale: {_card_words(card)}: {card['text']}")
-                said.add(card["name"])
-    cards_held = view["cards"]
+                add(card, "for sale")
+    held = view["cards"]
     for p in view["players"]:
-        monsters = []
         for m in p["monsters"]:
-            tucked = ", ".join(f"{cards_held[a['id']]['name']} ({a['colour']})"
-                               + (" used" if a["used"] else "") for a in m["tucked"])
-            monsters.append(f"{cards_held[m['id']]['name']} ({m['colour']}, worth {m['value']}, "
-                            f"eats {m['eats']}{', used' if m['used'] else ''}"
-                            + (f"; tucked: {tucked}" if tucked else "") + ")")
-        kept = ", ".join(f"{cards_held[a['id']]['name']} ({a['colour']}, worth {a['value']})"
-                         for a in p["kept"])
-        lines.append(f"{p['name']}{' (first player)' if p['first'] else ''}: {p['score']} "
-                     f"candies so far; {p['sugar']} sugar, {p['candy']} candy, {p['black']} "
-                     f"black cubes; monsters: {', '.join(monsters) or 'none'}"
-                     + (f"; kept: {kept}" if kept else "") + ".")
-    for card in cards_held.values():
-        if card["name"] not in said:
-            lines.append(f"{_card_words(card, colour=False)}: {card['text']}")
-            said.add(card["name"])
-    return lines
+            monster = held[m["id"]]
+            add(monster, f"{p['name']}'s monster" + (", used" if m["used"] else ""))
+            for a in m["tucked"]:
+                add(held[a["id"]], f"{p['name']}, under {monster['name']}"
+                    + (", used" if a["used"] else ""))
+        for a in p["kept"]:
+            add(held[a["id"]], f"{p['name']}, kept")
+    for event in view["events"]:
+        add(event, "events drawn")
+    return [CardText(card["name"], _facts(card), tuple(places), str(card["text"]))
+            for card, places in found.values()]
 
 
-def _card_words(card: dict[str, Any], colour: bool = True) -> str:
-    """A card's name and facts: "MAGMOT (monster, red, 5 sugar, worth 3, eats 2)"; an
-    ability without ``colour`` says what its three copies share."""
-    kind = "ability" if card["kind"] == "ability" else "monster"
-    facts = [kind, *([str(card["colour"])] if colour or kind == "monster" else []),
+def _facts(card: dict[str, Any]) -> str:
+    """ "monster, red, 5 sugar, worth 3, eats 2"; "ability, red, 4 sugar, worth 1";
+    "event"; "Black Candy"."""
+    kind = str(card["kind"])
+    names = {"starting": "starting monster", "black_candy": "Black Candy"}
+    if kind not in ("starting", "monster", "ability"):
+        return names.get(kind, kind.replace("_", " "))
+    facts = [names.get(kind, kind), str(card["colour"]),
              f"{card.get('price', card['cost'])} sugar", f"worth {card['value']}"]
-    if kind == "monster":
+    if kind != "ability":
         hunger = card["hunger"]
         facts.append("eats 1 per other monster" if hunger is None else f"eats {hunger}")
-    return f"{card['name']} ({', '.join(facts)})"
+    return ", ".join(facts)
