@@ -61,14 +61,22 @@ UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 MISSING_PERMISSIONS = 50013
 THREAD_ARCHIVED = 50083
+THREAD_LOCKED = 160005
 MAX_ACTIVE_THREADS = 160006
 #: Channel types (Discord's numbers).
 TEXT, DM, PUBLIC_THREAD = 0, 1, 11
 #: Permission bits the offline Discord checks.
+VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
+ATTACH_FILES = 1 << 15
+MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 41) - 1
+#: What the bot's invite link asks for (docs/discord.md): no Manage Threads, so it may
+#: neither delete a thread, nor lock or unlock one, nor reopen one a moderator locked.
+INVITED = (VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES | CREATE_PUBLIC_THREADS
+           | SEND_MESSAGES_IN_THREADS)
 #: What the bot may do in a channel no test declared: everything but threads, so that a
 #: game is played in its channel (one per channel). Thread mode is tested where a test
 #: grants :data:`ALL_PERMISSIONS` (:meth:`Recorder.room`).
@@ -79,11 +87,16 @@ WITHOUT_THREADS = ALL_PERMISSIONS & ~(CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_T
 class Channel:
     """A channel, thread or direct-message channel as the offline Discord keeps it.
 
-    A thread takes its permissions from its parent. Discord's rules copied: an archived
-    thread delivers no interaction; a message posted in an archived thread that is not
-    locked unarchives it, while an edit there is refused (50083); posting in a thread
-    needs Send Messages in Threads, starting one needs Create Public Threads, and a
-    server holds at most :attr:`Recorder.max_active_threads` active threads (160006).
+    A thread takes its permissions from its parent. Discord's rules copied (its Threads
+    topic and Modify Channel): an archived thread delivers no interaction; a message
+    posted in an archived thread that is not locked unarchives it, while an edit there is
+    refused (50083), as is any change to the thread that leaves it archived; posting in a
+    thread needs Send Messages in Threads, starting one needs Create Public Threads, and a
+    server holds at most :attr:`Recorder.max_active_threads` active threads (160006, when
+    starting one or unarchiving one). A thread a moderator **locked** refuses every new
+    message and every edit from someone without Manage Threads (160005, "Thread is
+    locked"); only Manage Threads unarchives it, changes ``locked``, or deletes a thread
+    (403, 50013).
     """
 
     id: int
@@ -438,13 +451,16 @@ class Recorder:
             return _failure(404, UNKNOWN_CHANNEL, "Unknown Channel")
         room = self.room(channel_id)
         allowed = self.permissions_in(channel_id)
+        moderates = bool(allowed & MANAGE_THREADS)
         if len(parts) == 3 and parts[2] == "messages" and sent.method == "POST":
             need = SEND_MESSAGES_IN_THREADS if room.thread else SEND_MESSAGES
             if room.type != DM and not allowed & need:
                 return _failure(403, MISSING_PERMISSIONS, "Missing Permissions")
-            if room.thread and room.archived and room.locked:
-                return _failure(400, THREAD_ARCHIVED, "Thread is locked")
+            if room.thread and room.locked and not moderates:
+                return _failure(400, THREAD_LOCKED, "Thread is locked")
             return None
+        if len(parts) == 2:
+            return self._refused_change(sent, room, allowed)
         if len(parts) >= 4 and parts[2] == "messages":
             message_id = int(parts[3])
             if message_id not in self.messages or self.messages[message_id].get("deleted"):
@@ -452,14 +468,43 @@ class Recorder:
             if len(parts) == 5 and parts[4] == "threads":
                 if not allowed & CREATE_PUBLIC_THREADS:
                     return _failure(403, MISSING_PERMISSIONS, "Missing Permissions")
-                active = [r for r in self.threads() if not r.archived
-                          and r.guild_id == room.guild_id]
-                if len(active) >= self.max_active_threads:
+                if self._active_threads(room.guild_id) >= self.max_active_threads:
                     return _failure(400, MAX_ACTIVE_THREADS,
                                     "Maximum number of active threads reached")
                 return None
             if sent.method in ("PATCH", "DELETE") and room.thread and room.archived:
                 return _failure(400, THREAD_ARCHIVED, "Thread is archived")
+            if sent.method == "PATCH" and room.thread and room.locked and not moderates:
+                return _failure(400, THREAD_LOCKED, "Thread is locked")
+        return None
+
+    def _active_threads(self, guild_id: int | None) -> int:
+        return sum(1 for r in self.threads() if not r.archived and r.guild_id == guild_id)
+
+    def _refused_change(self, sent: Sent, room: Channel,
+                        allowed: int) -> discord.HTTPException | None:
+        """Discord's answer to changing or deleting a channel or thread that its rules
+        refuse (Modify Channel's thread parameters, Delete Channel)."""
+        forbidden = _failure(403, MISSING_PERMISSIONS, "Missing Permissions")
+        if sent.method == "DELETE":
+            need = MANAGE_THREADS if room.thread else MANAGE_CHANNELS
+            return None if allowed & need else forbidden
+        if sent.method != "PATCH" or not room.thread:
+            return None
+        body = sent.body
+        moderates = bool(allowed & MANAGE_THREADS)
+        archived = bool(body.get("archived", room.archived))
+        locked = bool(body.get("locked", room.locked))
+        if locked != room.locked and not moderates:
+            return forbidden
+        if room.archived and not archived:
+            if room.locked and not moderates:
+                return forbidden  # only Manage Threads reopens a locked thread
+            if self._active_threads(room.guild_id) >= self.max_active_threads:
+                return _failure(400, MAX_ACTIVE_THREADS,
+                                "Maximum number of active threads reached")
+        elif room.archived:
+            return _failure(400, THREAD_ARCHIVED, "Thread is archived")
         return None
 
     def _channel_of(self, path: str) -> int | None:
@@ -768,14 +813,33 @@ class Gateway:
         update: Any = room.payload()
         self.bot._connection.parse_thread_update(update)
 
-    def delete_channel(self, channel_id: int) -> None:
-        """A moderator deletes a channel or a thread (a channel's threads go with it)."""
+    def lock(self, thread_id: int, *, archived: bool = True) -> None:
+        """A moderator locks a thread (and, as "Close and lock" does, archives it), and
+        Discord tells the bot (THREAD_UPDATE)."""
+        self._moderate(thread_id, locked=True, archived=archived)
+
+    def unlock(self, thread_id: int) -> None:
+        """A moderator unlocks a locked thread and reopens it (THREAD_UPDATE)."""
+        self._moderate(thread_id, locked=False, archived=False)
+
+    def _moderate(self, thread_id: int, *, locked: bool, archived: bool) -> None:
+        assert self.recorder is not None
+        room = self.recorder.room(thread_id)
+        room.locked, room.archived = locked, archived
+        update: Any = room.payload()
+        self.bot._connection.parse_thread_update(update)
+
+    def delete_channel(self, channel_id: int, *, heard: bool = True) -> None:
+        """A moderator deletes a channel or a thread (a channel's threads go with it);
+        ``heard=False``: while the bot was away, so no event reaches it."""
         assert self.recorder is not None
         room = self.recorder.room(channel_id)
         gone = [room, *self.recorder.threads(channel_id)]
         for each in gone:
             self.recorder.gone.add(each.id)
             del self.recorder.rooms[each.id]
+        if not heard:
+            return
         event: Any = room.payload()
         if room.thread:
             self.bot._connection.parse_thread_delete(event)
