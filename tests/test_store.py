@@ -842,13 +842,14 @@ async def test_a_move_delivered_twice_is_saved_once_and_the_twin_told_so(
     assert await store.move_of(77) is not None
 
 
-async def test_a_servers_games_under_way_are_listed_and_no_others(store: Store) -> None:
+async def test_a_servers_lobbies_and_games_under_way_are_listed_and_no_others(
+        store: Store) -> None:
     playing = await active(store)
-    await lobby(store, channel=CHANNEL + 1)  # a lobby is not under way
+    waiting = await lobby(store, channel=CHANNEL + 1)
     await active(store, channel=CHANNEL + 2, guild=GUILD + 1)  # another server's
     over = await active(store, channel=CHANNEL + 3)
     await move(store, over, finish=alice_wins())
-    assert [r.id for r in await store.active_games_of(GUILD)] == [playing.id]
+    assert sorted(r.id for r in await store.open_games_of(GUILD)) == [playing.id, waiting.id]
 
 
 async def test_a_servers_settings_are_kept_and_changed_on_every_backend(store: Store) -> None:

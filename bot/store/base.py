@@ -40,6 +40,7 @@ from bot.store.records import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
     OPEN_STATUSES,
+    OPENING_COLUMNS,
     ActionRecord,
     AlreadyDoneError,
     Announcement,
@@ -50,8 +51,10 @@ from bot.store.records import (
     GameRecord,
     MoveRecord,
     NotFoundError,
+    OpeningRecord,
     OutboxRecord,
     Reach,
+    RematchTakenError,
     SeatRecord,
     StatLine,
     StoreError,
@@ -64,6 +67,7 @@ from bot.store.records import (
     game_record,
     load_seats,
     log,
+    opening_record,
     readable,
 )
 from bot.watch import Watch, unwatched
@@ -213,12 +217,13 @@ class Store(ABC):
                 f"AND status IN ('lobby', 'active')", (channel_id, channel_id))
         return readable(rows, "a game of a deleted channel, %s, cannot be read: %s")
 
-    async def active_games_of(self, guild_id: int) -> list[GameRecord]:
-        """The games under way in a server (a bounded number: ``games_per_server``)."""
+    async def open_games_of(self, guild_id: int) -> list[GameRecord]:
+        """The lobbies and games under way in a server (a bounded number:
+        ``games_per_server``)."""
         async with self._reading() as db:
             rows = await db.execute_fetchall(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active'",
-                (guild_id,))
+                f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? "
+                f"AND status IN ('lobby', 'active')", (guild_id,))
         return readable(rows, "a game of a server, %s, cannot be read: %s")
 
     async def get_game(self, game_id: int) -> GameRecord:
@@ -359,29 +364,161 @@ class Store(ABC):
     async def create_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
                            creator_id: int, options: Mapping[str, Any],
                            settings: Mapping[str, Any], now: float,
-                           parent_id: int | None = None) -> GameRecord:
-        """Open a lobby (no seats yet) in the channel (a thread of ``parent_id``, when
-        given); :class:`ChannelBusyError` if taken."""
+                           parent_id: int | None = None, seats: Sequence[SeatRecord] = (),
+                           opening: int | None = None, lobby_message_id: int | None = None,
+                           rematch_of: int | None = None) -> GameRecord:
+        """Open a lobby with ``seats`` in the channel (a thread of ``parent_id``, when
+        given), its message ``lobby_message_id`` if already posted; the ``opening`` it
+        comes from notes it in the same write. :class:`ChannelBusyError` if the channel is
+        taken, :class:`RematchTakenError` if ``rematch_of`` already has its rematch."""
         options_text = dump_object(options, "options")
         settings_text = dump_object(settings, "settings")
-        check_int(channel_id, "channel id")
-        check_int(guild_id, "server id")
-        check_int(creator_id, "user id")
-        check_int(parent_id, "channel id")
+        for value, what in ((channel_id, "channel id"), (guild_id, "server id"),
+                            (creator_id, "user id"), (parent_id, "channel id"),
+                            (lobby_message_id, "message id")):
+            check_int(value, what)
         try:
             async with self._transaction() as db:
                 async with db.execute(
                         "INSERT INTO games (channel_id, guild_id, game, status, creator_id, "
                         "options, settings, seats, version, created_at, updated_at, "
-                        "parent_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, '[]', 1, ?, ?, ?) "
-                        "RETURNING id",
+                        "parent_id, lobby_message_id, rematch_of) VALUES "
+                        "(?, ?, ?, 'lobby', ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id",
                         (channel_id, guild_id, game, creator_id, options_text, settings_text,
-                         now, now, parent_id)) as cursor:
+                         dump_seats(seats), now, now, parent_id, lobby_message_id,
+                         rematch_of)) as cursor:
                     row = await cursor.fetchone()
                 assert row is not None
+                if opening is not None:
+                    await db.execute("UPDATE openings SET game_id = ?, updated_at = ? "
+                                     "WHERE id = ?", (int(row[0]), now, opening))
                 record = await self._fetch(db, int(row[0]))
         except self._integrity_errors:
+            if rematch_of is not None:
+                taken = await self._rematch_of(rematch_of)
+                if taken is not None:
+                    raise RematchTakenError(*taken) from None
             raise ChannelBusyError() from None
+        return record
+
+    # ----------------------------------------------------------------- opening lobbies
+
+    async def _rematch_of(self, game_id: int) -> tuple[int, int] | None:
+        """The rematch of ``game_id`` (its id and channel), if it has one."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT id, channel_id FROM games WHERE rematch_of = ?", (game_id,))
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+    async def begin_opening(self, *, guild_id: int | None, channel_id: int, creator_id: int,
+                            game: str, now: float, threaded: bool = False,
+                            rematch_of: int | None = None) -> OpeningRecord:
+        """Note a lobby being opened in ``channel_id`` (``threaded``: with a card there
+        and a thread of its own): from now on it counts against its host's and its
+        server's limits (:meth:`open_counts`). A rematch is refused with
+        :class:`RematchTakenError` when ``rematch_of`` has one, or one being opened."""
+        for value, what in ((guild_id, "server id"), (channel_id, "channel id"),
+                            (creator_id, "user id")):
+            check_int(value, what)
+        if rematch_of is not None:
+            taken = await self._rematch_of(rematch_of)
+            if taken is not None:
+                raise RematchTakenError(*taken)
+        try:
+            async with self._transaction() as db:
+                rows = await db.execute_fetchall(
+                    "INSERT INTO openings (guild_id, channel_id, creator_id, game, threaded, "
+                    "rematch_of, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {OPENING_COLUMNS}",
+                    (guild_id, channel_id, creator_id, game, int(threaded), rematch_of, now,
+                     now))
+                if rematch_of is not None:
+                    # Made while this one was checked: the rematch is there already.
+                    made = await db.execute_fetchall(
+                        "SELECT id, channel_id FROM games WHERE rematch_of = ?", (rematch_of,))
+                    if made:
+                        raise RematchTakenError(int(made[0][0]), int(made[0][1]))
+        except self._integrity_errors:
+            raise RematchTakenError(None, None) from None
+        return opening_record(rows[0])
+
+    async def opening_step(self, opening_id: int, now: float, *, card_id: int | None = None,
+                           thread_id: int | None = None) -> None:
+        """Note a step of an opening done: its card posted, its thread started."""
+        check_int(card_id, "message id")
+        check_int(thread_id, "channel id")
+        await self._alone("UPDATE openings SET card_id = COALESCE(?, card_id), "
+                          "thread_id = COALESCE(?, thread_id), updated_at = ? WHERE id = ?",
+                          (card_id, thread_id, now, opening_id))
+
+    async def end_opening(self, opening_id: int) -> None:
+        """The opening is over: its lobby is shown, or everything it made is taken back."""
+        await self._alone("DELETE FROM openings WHERE id = ?", (opening_id,))
+
+    async def stale_openings(self, before: float) -> list[OpeningRecord]:
+        """Openings no step of which was noted since ``before``: their bot stopped."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {OPENING_COLUMNS} FROM openings WHERE updated_at < ? ORDER BY id",
+                (before,))
+        return [opening_record(row) for row in rows]
+
+    async def claim_opening(self, opening: OpeningRecord, now: float) -> bool:
+        """Take a stale opening over to finish it or take it back: ``False`` when another
+        bot took it (or noted a step) since it was read."""
+        return await self._alone(
+            "UPDATE openings SET updated_at = ? WHERE id = ? AND updated_at = ?",
+            (now, opening.id, opening.updated_at)) == 1
+
+    # ----------------------------------------------------------------- places that refuse
+
+    async def hold(self, game_id: int, why: str, until: float) -> None:
+        """The place ``game_id`` is shown in refuses the bot (``why``); look again at
+        ``until``. Does not change the version: moves in flight are refused by reading it."""
+        await self._alone("UPDATE games SET held = ?, held_until = ? WHERE id = ?",
+                          (why, until, game_id))
+
+    async def release(self, game_id: int, now: float,
+                      announce: Sequence[Announcement] = ()) -> bool:
+        """The game's place takes the bot's posts again: ``announce`` (who the game waits
+        for) is queued in the same write. Whether it was held (if not, nothing is
+        written: another bot released it first)."""
+        async with self._transaction() as db:
+            cursor = await db.execute("UPDATE games SET held = NULL, held_until = NULL "
+                                      "WHERE id = ? AND held IS NOT NULL", (game_id,))
+            if cursor.rowcount != 1:
+                return False
+            await self._queue(db, announce, now)
+        return True
+
+    async def held_games(self, until: float) -> list[GameRecord]:
+        """Games under way (or lobbies) whose place refused the bot, due to be looked at
+        again by ``until``."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE held IS NOT NULL AND "
+                f"held_until <= ? AND status IN ('lobby', 'active') ORDER BY held_until, id",
+                (until,))
+        return readable(rows, "a held game, %s, cannot be read: %s")
+
+    async def stale_lobbies(self, before: float) -> list[GameRecord]:
+        """Lobbies nobody changed since ``before``."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'lobby' AND updated_at < ? "
+                f"ORDER BY updated_at, id", (before,))
+        return readable(rows, "a lobby, %s, cannot be read: %s")
+
+    async def close_lobby(self, game_id: int, expected_version: int, now: float,
+                          announce: Sequence[Announcement] = ()) -> GameRecord:
+        """Close a lobby nobody started (it expired), queuing ``announce`` with it."""
+        async with self._transaction() as db:
+            record = await self._guarded_update(
+                db, game_id, expected_version, ("lobby",), "abort",
+                "status = 'aborted', updated_at = ?, next_reminder_at = NULL", (now,),
+                returning=True)
+            await self._queue(db, announce, now)
+        assert record is not None
         return record
 
     async def set_seats(self, game_id: int, expected_version: int, seats: Sequence[SeatRecord],
@@ -707,14 +844,15 @@ class Store(ABC):
     # ----------------------------------------------------------------- reminders
 
     async def due_reminders(self, now: float) -> list[GameRecord]:
-        """Active games whose next reminder is due at ``now``, earliest first.
+        """Active games whose next reminder is due at ``now``, earliest first (not those
+        whose place refuses the bot: see :meth:`hold`).
 
         A damaged row is logged and skipped, so it cannot hold up other channels.
         """
         async with self._reading() as db, db.execute(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
                 f"AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? "
-                f"ORDER BY next_reminder_at, id", (now,)) as cursor:
+                f"AND held IS NULL ORDER BY next_reminder_at, id", (now,)) as cursor:
             rows = await cursor.fetchall()
         return readable(rows, "skipping reminders for game %s: %s")
 
@@ -1078,16 +1216,20 @@ class Store(ABC):
         hosts, the seats they hold in lobbies and games under way (everywhere), and the
         lobbies and games under way in the server ``guild_id``."""
         server, given = _same("guild_id", guild_id)
+        # A lobby being opened counts from its first step: its row comes last.
         async with self._reading() as db, db.execute(
                 "SELECT (SELECT COUNT(*) FROM games WHERE status = 'lobby' "
                 "AND creator_id = ?), (SELECT COUNT(*) FROM seat_users s JOIN games g "
                 "ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 0 "
                 "AND g.status IN ('lobby', 'active')), (SELECT COUNT(*) FROM games "
-                f"WHERE {server} AND status IN ('lobby', 'active'))",
-                (user_id, user_id, *given)) as cursor:
+                f"WHERE {server} AND status IN ('lobby', 'active')), (SELECT COUNT(*) FROM "
+                "openings WHERE creator_id = ? AND game_id IS NULL), (SELECT COUNT(*) FROM "
+                f"openings WHERE {server} AND game_id IS NULL)",
+                (user_id, user_id, *given, user_id, *given)) as cursor:
             row = await cursor.fetchone()
         assert row is not None
-        return int(row[0]), int(row[1]), int(row[2])
+        opening, opening_here = int(row[3]), int(row[4])
+        return int(row[0]) + opening, int(row[1]) + opening, int(row[2]) + opening_here
 
     # ----------------------------------------------------------------- privacy
 

@@ -291,6 +291,39 @@ MIGRATIONS: list[str | Migration] = [
     CREATE INDEX seat_users_by_game ON seat_users (game_id);
     CREATE INDEX games_by_channel ON games (channel_id, id);
     """,
+    # 16: nothing left stuck (docs/reliability.md, "Nothing left stuck"). A lobby being
+    # opened is an ``openings`` row from the moment it is counted against the limits until
+    # its message shows its buttons: a bot killed in between finishes it or takes it back.
+    # A rematch names the game it follows (one per game). ``held`` says why the place a game
+    # is shown in refuses the bot (its thread locked by a moderator, the server's threads
+    # full, a permission taken away), ``held_until`` when to look again. Lobbies by their
+    # last change, so that abandoned ones expire.
+    """
+    CREATE TABLE openings (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   INTEGER,
+        channel_id INTEGER NOT NULL,
+        creator_id INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        threaded   INTEGER NOT NULL DEFAULT 0,
+        rematch_of INTEGER,
+        card_id    INTEGER,
+        thread_id  INTEGER,
+        game_id    INTEGER,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX openings_one_rematch ON openings (rematch_of)
+        WHERE rematch_of IS NOT NULL;
+    CREATE INDEX openings_by_creator ON openings (creator_id);
+    CREATE INDEX openings_by_age ON openings (updated_at);
+    ALTER TABLE games ADD COLUMN rematch_of INTEGER;
+    CREATE UNIQUE INDEX games_one_rematch ON games (rematch_of) WHERE rematch_of IS NOT NULL;
+    ALTER TABLE games ADD COLUMN held TEXT;
+    ALTER TABLE games ADD COLUMN held_until REAL;
+    CREATE INDEX games_held ON games (held_until) WHERE held IS NOT NULL;
+    CREATE INDEX games_lobbies_by_age ON games (updated_at) WHERE status = 'lobby';
+    """,
 ]
 
 

@@ -68,6 +68,16 @@ class AlreadyDoneError(ConflictError):
         super().__init__(message)
 
 
+class RematchTakenError(StoreError):
+    """The game has its rematch (``game_id``, played in ``channel_id``), or one is being
+    opened (both ``None``)."""
+
+    def __init__(self, game_id: int | None, channel_id: int | None) -> None:
+        super().__init__("the game's rematch is open or being opened")
+        self.game_id = game_id
+        self.channel_id = channel_id
+
+
 class NotFoundError(StoreError):
     """The game (or the thing asked for in it) does not exist: ``what`` is ``game``,
     ``undo`` (no move to take back) or ``seat`` (``seat``, numbered from 0)."""
@@ -173,11 +183,41 @@ class GameRecord:
     #: game is played in its channel itself. The lobby message, then the game's card,
     #: is in this channel.
     parent_id: int | None = None
+    #: The ended game this lobby is the rematch of.
+    rematch_of: int | None = None
+    #: Why the place the game is shown in refuses the bot (``locked``: its thread locked by
+    #: a moderator; ``threads_full``: the server's active threads at Discord's cap;
+    #: ``permissions``: the bot may no longer post there), ``None`` when it does not; and
+    #: when to look again.
+    held: str | None = None
+    held_until: float | None = None
 
     @property
     def card_channel_id(self) -> int:
         """Where the lobby message (in thread mode: the game's card) is."""
         return self.parent_id if self.parent_id is not None else self.channel_id
+
+
+@dataclass(frozen=True)
+class OpeningRecord:
+    """A lobby being opened (see migration 16): counted from the start; each step done so
+    far noted (its card posted, its thread started, its game stored) until it is shown."""
+
+    id: int
+    guild_id: int | None
+    #: Where the lobby's message goes: the channel (in thread mode, the card's channel).
+    channel_id: int
+    creator_id: int
+    game: str
+    #: Whether the lobby gets a thread of its own (started from its card).
+    threaded: bool
+    #: The ended game whose rematch this is.
+    rematch_of: int | None
+    card_id: int | None
+    thread_id: int | None
+    game_id: int | None
+    created_at: float
+    updated_at: float
 
 
 @dataclass(frozen=True)
@@ -300,8 +340,11 @@ class StatLine:
 GAME_COLUMNS = (
     "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
     "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
-    "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id"
+    "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id, "
+    "rematch_of, held, held_until"
 )
+OPENING_COLUMNS = ("id, guild_id, channel_id, creator_id, game, threaded, rematch_of, card_id, "
+                   "thread_id, game_id, created_at, updated_at")
 #: The columns :func:`action_records` reads, in its order (the episode key is the tenth).
 ACTION_COLUMNS = ("n, seat, user_id, notation, narration, at, undoable, public, private, "
                   "episode, before IS NOT NULL")
@@ -376,7 +419,8 @@ def action_records(game_id: int, rows: Iterable[Sequence[Any]]) -> list[ActionRe
 def game_record(row: Sequence[Any]) -> GameRecord:
     (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
      state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
-     next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id) = row
+     next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id,
+     rematch_of, held, held_until) = row
     return GameRecord(
         id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
         creator_id=creator_id, options=_load_object(game_id, options, "options"),
@@ -385,7 +429,16 @@ def game_record(row: Sequence[Any]) -> GameRecord:
         created_at=created_at, updated_at=updated_at, turn_started_at=turn_started_at,
         reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
         lobby_message_id=lobby_message_id, board_message_id=board_message_id,
-        result_json=result_json, parent_id=parent_id)
+        result_json=result_json, parent_id=parent_id, rematch_of=rematch_of, held=held,
+        held_until=held_until)
+
+
+def opening_record(row: Sequence[Any]) -> OpeningRecord:
+    """An opening read as :data:`OPENING_COLUMNS`."""
+    (opening_id, guild_id, channel_id, creator_id, game, threaded, rematch_of, card_id,
+     thread_id, game_id, created_at, updated_at) = row
+    return OpeningRecord(opening_id, guild_id, channel_id, creator_id, game, bool(threaded),
+                         rematch_of, card_id, thread_id, game_id, created_at, updated_at)
 
 
 def readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
