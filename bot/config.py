@@ -38,6 +38,7 @@ LIMIT_VARIABLES: dict[str, str] = {
     "CANDYBOT_COOLDOWN_SECONDS": "public_cooldown",
     "CANDYBOT_REPLAY_COOLDOWN_SECONDS": "replay_cooldown",
     "CANDYBOT_HEAVY_AT_ONCE": "heavy_at_once",
+    "CANDYBOT_LOBBY_DAYS": "lobby_days",
 }
 
 

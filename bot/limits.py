@@ -25,9 +25,16 @@ from bot.refusals import CoolingDown
 COOLDOWNS: dict[str, float] = {
     "board": 30.0,        # /game board posted in public
     "log": 30.0,          # /game log in public
+    "status": 30.0,       # /game status in public
+    "history": 30.0,      # /game history in public
+    "stats": 30.0,        # /stats (a player's lines) in public
+    "vote": 30.0,         # /game vote said in public
+    "lobby": 300.0,       # a new lobby after closing three unstarted (open, cancel, again)
     "leaderboard": 60.0,  # /stats board: a picture in public
     "replay": 120.0,      # /game replay: a heavy picture
 }
+#: Kinds a person may do a few times within their cooldown before waiting: how many.
+BURSTS: dict[str, int] = {"lobby": 3}
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,9 @@ class Limits:
     heavy_at_once: int = 1
     #: Heavy pictures that may wait in line; past that a request is refused as busy.
     heavy_queue: int = 20
+    #: Days a lobby stays open without a change (a join, a seat, an option) before it
+    #: closes, its players told: an abandoned lobby holds no channel for good.
+    lobby_days: float = 7.0
 
     def cooldown(self, kind: str) -> float:
         """Seconds between a person's own requests of ``kind`` (see :data:`COOLDOWNS`)."""
@@ -55,6 +65,8 @@ class Limits:
             return self.replay_cooldown
         if kind == "leaderboard":
             return 2 * self.public_cooldown
+        if kind == "lobby":
+            return 10 * self.public_cooldown
         return self.public_cooldown
 
 
@@ -74,12 +86,24 @@ class Cooldowns:
         self.limits = limits
         self.clock = clock
         self._until: OrderedDict[tuple[int, str], float] = OrderedDict()
+        #: For the kinds of :data:`BURSTS`: when each of the person's last few was made.
+        self._made: OrderedDict[tuple[int, str], tuple[float, ...]] = OrderedDict()
 
     def waiting(self, user_id: int, kind: str) -> float | None:
         """Until when ``user_id`` must wait before their next request of ``kind`` (``None``:
         they may go ahead now)."""
+        if kind in BURSTS:
+            made = self._recent(user_id, kind)
+            if len(made) < BURSTS[kind]:
+                return None
+            return made[0] + self.limits.cooldown(kind)
         until = self._until.get((user_id, kind))
         return until if until is not None and until > self.clock() else None
+
+    def _recent(self, user_id: int, kind: str) -> tuple[float, ...]:
+        """The times of ``user_id``'s requests of ``kind`` still within its cooldown."""
+        since = self.clock() - self.limits.cooldown(kind)
+        return tuple(t for t in self._made.get((user_id, kind), ()) if t > since)
 
     def check(self, user_id: int, kind: str) -> None:
         """Raise :class:`~bot.refusals.CoolingDown` if ``user_id`` must still wait."""
@@ -88,8 +112,15 @@ class Cooldowns:
             raise CoolingDown(what=kind, until=until)
 
     def spend(self, user_id: int, kind: str) -> None:
-        """Start ``user_id``'s wait before their next request of ``kind``."""
+        """Start ``user_id``'s wait before their next request of ``kind`` (of a kind of
+        :data:`BURSTS`, count one more of their few)."""
         key = (user_id, kind)
+        if kind in BURSTS:
+            self._made[key] = (*self._recent(user_id, kind), self.clock())[-BURSTS[kind]:]
+            self._made.move_to_end(key)
+            while len(self._made) > REMEMBERED:
+                self._made.popitem(last=False)
+            return
         self._until[key] = self.clock() + self.limits.cooldown(kind)
         self._until.move_to_end(key)
         while len(self._until) > REMEMBERED:

@@ -200,6 +200,27 @@ class ThreadsFull(Refused):
 
 
 @dataclass(eq=False, kw_only=True)
+class NotOpened(Refused):
+    """Discord refused a step of opening a lobby, so nothing was opened: ``why`` is
+    ``discord`` (Discord failed on its side: a moment later may work) or ``permissions``
+    (the bot may not post in the channel: ``thread`` when it may start a game's thread
+    there but not post in the channel itself)."""
+
+    why: str
+    thread: bool = False
+
+
+@dataclass(eq=False, kw_only=True)
+class Held(Refused):
+    """The thread a game is played in refuses the bot, so no change to it is made until
+    it takes the bot's posts again: ``why`` is ``locked`` (a moderator locked it) or
+    ``threads_full`` (it is archived and the server is at Discord's cap on active
+    threads)."""
+
+    why: str
+
+
+@dataclass(eq=False, kw_only=True)
 class NotAGamesChannel(Refused):
     """The server lets games open only in ``channels``."""
 
@@ -222,6 +243,11 @@ class RematchOpened(Refused):
 
     game_id: int
     channel_id: int | None
+
+
+@dataclass(eq=False, kw_only=True)
+class RematchOpening(Refused):
+    """Another player is opening the game's rematch at this very moment."""
 
 
 @dataclass(eq=False, kw_only=True)

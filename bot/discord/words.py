@@ -68,6 +68,11 @@ CANNOT_USE_HERE = "That command cannot be used like that here."
 MISMATCHED = ("That command's options do not match this bot's version of it (a required "
               "option is missing or has the wrong type). Nothing changed; type the command "
               "again from Discord's list.")
+#: The private answer to ``/game leave`` in a lobby (its message shows the seats).
+LEFT_LOBBY = "You left the lobby; its message shows who is still seated."
+#: A lobby stored whose message Discord did not take as the answer to its command.
+LOBBY_SHOWN_LATER = ("Your lobby is open, but Discord did not take its message just now: it "
+                     "is posted in this channel within a minute or two.")
 #: Said when the bot does not know whether a move was saved, so it claims neither.
 SOMETHING_WRONG = ("Something went wrong on my side; nothing you did. `/game board` shows "
                    "what was saved: if your move is not there, try it again in a moment.")
@@ -125,7 +130,11 @@ def only_you(what: str, until: float) -> str:
 
 #: What each kind of cooldown is called in a refusal.
 _KINDS = {"board": "post the board in public", "log": "post the log in public",
-          "leaderboard": "post a leaderboard", "replay": "ask for a replay"}
+          "leaderboard": "post a leaderboard", "replay": "ask for a replay",
+          "status": "post the game's status in public",
+          "history": "post the channel's past games in public",
+          "stats": "post stats in public", "vote": "post your vote in public",
+          "lobby": "open a new lobby (you closed a few unstarted just now)"}
 _LIMITS = {
     "lobbies": "You already host {n}: that is as many as one person may host at once. "
                "Start or cancel one first.",
@@ -426,6 +435,48 @@ def _(refused: r.NotAGamesChannel) -> str:
     return f"Games are played in {where} on this server: start yours there."
 
 
+#: Why a game's place refuses the bot, and how it ends (see :class:`bot.refusals.Held`):
+#: said on its card, and to whoever tries to change the game meanwhile.
+HELD = {
+    "locked": "A moderator locked this game's thread, so I can show nothing there. The game "
+              "waits, saved, until someone with Manage Threads unlocks the thread (or ends "
+              "the game with `/game abort`).",
+    "threads_full": "This server has as many active threads as Discord allows, so I cannot "
+                    "reopen this game's thread. The game waits, saved, until a thread is "
+                    "archived or deleted; I try again every few minutes.",
+    "permissions": "I may no longer post in this game's channel (I need **Send Messages**, "
+                   "**Send Messages in Threads** and **Attach Files** there). The game "
+                   "waits, saved, until a server admin gives them back; I try again every "
+                   "few minutes.",
+}
+
+
+@refusal.register
+def _(refused: r.Held) -> str:
+    return f"Nothing changed. {HELD.get(refused.why, HELD['permissions'])}"
+
+
+@refusal.register
+def _(refused: r.NotOpened) -> str:
+    if refused.why == "discord":
+        return ("Discord did not take the new game just now (an error on its side), so "
+                "nothing was opened. Try `/game new` again in a moment.")
+    if refused.thread:
+        return ("I may start threads in this channel but not post in it, so I cannot put a "
+                "new game's card here: a server admin can give me **Send Messages** and "
+                "**Attach Files** here, or start your game in another channel. Nothing was "
+                "opened.")
+    return ("I may not post in this channel (I need **Send Messages** and **Attach Files** "
+            "here), so a game here could not be shown: ask a server admin, or start it in "
+            "another channel. Nothing was opened.")
+
+
+@refusal.register
+def _(refused: r.RematchOpening) -> str:
+    return ("Another player is opening this game's rematch right now: it shows in the "
+            "channel in a moment.")
+
+
 @refusal.register
 def _(refused: r.RematchOpened) -> str:
     where = f" in <#{refused.channel_id}>" if refused.channel_id else ""
@@ -590,3 +641,16 @@ def _(item: n.SeatGiven) -> str:
 @news.register
 def _(item: n.SeatTaken) -> str:
     return f"{escaped(item.name)} takes the open seat ({escaped(item.previous)}'s)."
+
+
+_RESUMED = {
+    "locked": "This game's thread was unlocked",
+    "threads_full": "This game's thread is open again",
+    "permissions": "I may post here again",
+}
+
+
+@news.register
+def _(item: n.Resumed) -> str:
+    said = _RESUMED.get(item.why, "This game's place takes my posts again")
+    return f"{said}: the game goes on from where it was saved."

@@ -45,6 +45,7 @@ from bot.refusals import (
     ElsewhereButton,
     Expired,
     GameGone,
+    Held,
     NoGameHere,
     NoSuchGame,
     NotPlaying,
@@ -407,6 +408,11 @@ class StaleToken(StaleActionError):
 # --------------------------------------------------------------------------- the base
 
 
+#: Why a game's place refuses the bot (:attr:`~bot.store.GameRecord.held`) that keeps
+#: every change to the game waiting.
+HOLDING = ("locked", "threads_full")
+
+
 class TablesBase:
     """Loading games, tokens, AI turns and commits, shared by every part of the service."""
 
@@ -468,6 +474,16 @@ class TablesBase:
         if active and record.status != "active":
             raise NotStarted()
         return record
+
+    @staticmethod
+    def _check_shown(record: GameRecord) -> None:
+        """Refuse a change the game's place could not show: its thread is locked, or
+        archived with the server's threads full (see :attr:`~bot.store.GameRecord.held`),
+        so the change waits, and the game with it, until the thread takes posts again. (A
+        place that refused for want of a permission is tried by the next change itself:
+        the permission may be back, and then its board shows.)"""
+        if record.held in HOLDING:
+            raise Held(why=record.held)
 
     async def _by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
         """The game a button names; it must live in the channel the button was clicked in

@@ -22,6 +22,8 @@ class Leaving(Moves):
         record = await self._current(channel_id, active=False)
         if not self._seats_of(record, user_id):
             raise NotJoined(started=record.status == "active")
+        if record.status == "active":
+            self._check_shown(record)
         return record
 
     async def concede(self, channel_id: int, user_id: int) -> Conceded | Lobby:

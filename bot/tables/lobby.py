@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from bot.games.engine import AI_LEVELS, Game, SeatInfo, State, dumps
@@ -32,9 +32,20 @@ from bot.refusals import (
     NotOver,
     OthersStillPlaying,
     RematchOpened,
+    RematchOpening,
     RemovedFromLobby,
 )
-from bot.store import ChannelBusyError, ConflictError, GameRecord, NotFoundError, SeatRecord
+from bot.store import (
+    Announcement,
+    ChannelBusyError,
+    ConflictError,
+    GameRecord,
+    NotFoundError,
+    OpeningRecord,
+    RematchTakenError,
+    SeatRecord,
+    WrongStatusError,
+)
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
@@ -66,6 +77,22 @@ class Lobbies(TablesBase):
         """Refuse a lobby that cannot open (a wrong option, seats or reminder interval; a
         limit reached), before anything is posted; the game, its checked options and the
         table's settings."""
+        table = self._table(game=game, seats=seats, reminder_hours=reminder_hours,
+                            ai_takeover=ai_takeover, options=options)
+        hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
+        if hosting >= self.limits.lobbies_per_person:
+            raise LimitReached(limit="lobbies", allowed=self.limits.lobbies_per_person)
+        if seated >= self.limits.games_per_person:
+            raise LimitReached(limit="games", allowed=self.limits.games_per_person)
+        if in_server >= self.limits.games_per_server:
+            raise LimitReached(limit="server_games", allowed=self.limits.games_per_server)
+        return table
+
+    def _table(self, *, game: str, seats: int | None, reminder_hours: float | None,
+               ai_takeover: bool, options: Mapping[str, Any] | None,
+               ) -> tuple[Game, dict[str, Any], dict[str, Any]]:
+        """The game, its checked options and the table's settings of a lobby asked for;
+        refuses a wrong option, seats or reminder interval."""
         chosen = self.game(game)
         checked = chosen.validate_options(dict(options or {}))
         max_seats = chosen.max_seats if seats is None else seats
@@ -79,55 +106,95 @@ class Lobbies(TablesBase):
             raise BadReminderHours(most=MAX_REMINDER_HOURS)
         settings = {"max_seats": max_seats, "reminder_hours": float(hours),
                     "ai_takeover": bool(ai_takeover)}
-        hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
-        if hosting >= self.limits.lobbies_per_person:
-            raise LimitReached(limit="lobbies", allowed=self.limits.lobbies_per_person)
-        if seated >= self.limits.games_per_person:
-            raise LimitReached(limit="games", allowed=self.limits.games_per_person)
-        if in_server >= self.limits.games_per_server:
-            raise LimitReached(limit="server_games", allowed=self.limits.games_per_server)
         return chosen, checked, settings
+
+    async def begin_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
+                          creator_id: int, seats: int | None = None,
+                          reminder_hours: float | None = None, ai_takeover: bool = True,
+                          options: Mapping[str, Any] | None = None,
+                          in_channel: bool = False, no_thread: str = "",
+                          rematch_of: int | None = None) -> OpeningRecord:
+        """Count a lobby about to open from ``channel_id`` (its card's channel, or with
+        ``in_channel`` the channel it is played in) against its host's and its server's
+        limits, before anything is posted: the opening, which :meth:`open_lobby` turns into
+        the lobby and :meth:`end_opening` ends once it is shown (or taken back). A rematch
+        names the game it follows: one per game."""
+        async with self._seating:
+            chosen, _checked, _settings = await self.check_lobby(
+                guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
+                reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options)
+            if in_channel:
+                busy = await self.store.open_game(channel_id)
+                if busy is not None:
+                    raise self._taken(busy, no_thread)
+            try:
+                return await self.store.begin_opening(
+                    guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
+                    game=chosen.slug, now=self.clock(), threaded=not in_channel,
+                    rematch_of=rematch_of)
+            except RematchTakenError as taken:
+                raise _rematch_refusal(taken) from None
+
+    async def end_opening(self, opening: OpeningRecord) -> None:
+        """The lobby of ``opening`` is shown (or what it made is taken back): it no longer
+        needs finishing."""
+        await self.store.end_opening(opening.id)
+
+    def _taken(self, busy: GameRecord | None, no_thread: str) -> ChannelTaken:
+        known = busy is not None and busy.game in self._games
+        return ChannelTaken(title=self.game(busy.game).title if known and busy else None,
+                            lobby=busy is not None and busy.status == "lobby",
+                            no_thread=no_thread)
 
     async def open_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
                          creator_id: int, creator_name: str, seats: int | None = None,
                          reminder_hours: float | None = None, ai_takeover: bool = True,
                          options: Mapping[str, Any] | None = None,
                          parent_id: int | None = None, no_thread: str = "",
-                         seated: tuple[SeatRecord, ...] = ()) -> Lobby:
+                         seated: tuple[SeatRecord, ...] = (),
+                         opening: OpeningRecord | None = None,
+                         lobby_message_id: int | None = None) -> Lobby:
         """Open a lobby in the channel (a thread of ``parent_id``, the game's own) with its
         creator in the first seat (``seated``: the seats a rematch carries over instead).
 
         The AI takes over a seat whose player let every reminder pass unless the host
         turns ``ai_takeover`` off: a table is never held up for good by one silent seat.
         ``no_thread`` says why the game has no thread of its own, for the refusal should
-        the channel already hold a game.
+        the channel already hold a game. An ``opening`` (:meth:`begin_lobby`) was counted
+        already, and becomes this lobby in the same write; its card, when posted, is
+        ``lobby_message_id``.
         """
+        asked: dict[str, Any] = {"game": game, "seats": seats,
+                                 "reminder_hours": reminder_hours, "ai_takeover": ai_takeover,
+                                 "options": options}
         async with self._seating:
-            chosen, checked, settings = await self.check_lobby(
-                guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
-                reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options)
-            now = self.clock()
+            if opening is None:
+                chosen, checked, settings = await self.check_lobby(
+                    guild_id=guild_id, creator_id=creator_id, **asked)
+            else:
+                chosen, checked, settings = self._table(**asked)
+            first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
             try:
                 record = await self.store.create_lobby(
                     channel_id=channel_id, guild_id=guild_id, game=chosen.slug,
-                    creator_id=creator_id, options=checked, settings=settings, now=now,
-                    parent_id=parent_id)
+                    creator_id=creator_id, options=checked, settings=settings,
+                    now=self.clock(), parent_id=parent_id, seats=first,
+                    opening=opening.id if opening is not None else None,
+                    lobby_message_id=lobby_message_id,
+                    rematch_of=opening.rematch_of if opening is not None else None)
             except ChannelBusyError:
-                busy = await self.store.open_game(channel_id)
-                known = busy is not None and busy.game in self._games
-                raise ChannelTaken(title=self.game(busy.game).title if known and busy
-                                   else None,
-                                   lobby=busy is not None and busy.status == "lobby",
-                                   no_thread=no_thread) from None
-            first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
-            record = await self.store.set_seats(record.id, record.version, first, now)
+                raise self._taken(await self.store.open_game(channel_id), no_thread) from None
+            except RematchTakenError as taken:
+                raise _rematch_refusal(taken) from None
         return Lobby(record=record, game=chosen)
 
-    async def claim_rematch(self, game_id: int, user_id: int,
-                            channel_id: int | None = None) -> tuple[GameRecord, Game]:
-        """Take the right to open ``game_id``'s rematch for ``user_id``, who finished it at
-        its table; refused for a game not over, someone else, or a rematch already open
-        (two presses at once: one wins). The ended game and its rules."""
+    async def claim_rematch(self, game_id: int, user_id: int, channel_id: int | None = None,
+                            ) -> tuple[GameRecord, Game, OpeningRecord]:
+        """Begin opening ``game_id``'s rematch for ``user_id``, who finished it at its
+        table (counted against their limits as any lobby of theirs): refused for a game not
+        over, someone else, a rematch already open, or one another player is opening at
+        this moment (two presses at once: one opens it). The ended game, its rules and
+        the opening (:meth:`open_rematch`)."""
         record = await self._by_id(game_id, channel_id)
         game = self.game(record.game)
         if record.status != "finished":
@@ -135,61 +202,44 @@ class Lobbies(TablesBase):
         if not any(s.user_id == user_id and not s.ai for s in record.seats):
             raise NotAPlayer()
         opened = record.settings.get("rematch")
-        if opened is not None:
+        if opened:  # a rematch kept the older way, on the ended game (0: none after all)
             await self._opened_rematch(opened)
-        try:
-            claimed = await self.store.set_ended_settings(
-                record.id, record.version, {**record.settings, "rematch": 0})
-        except ConflictError:
-            raise AlreadyMade(reason="twice") from None
-        return claimed, game
+        settings = record.settings
+        opening = await self.begin_lobby(
+            channel_id=record.card_channel_id, guild_id=record.guild_id, game=record.game,
+            creator_id=user_id, seats=int(settings.get("max_seats", len(record.seats))),
+            reminder_hours=settings.get("reminder_hours"),
+            ai_takeover=bool(settings.get("ai_takeover", True)), options=record.options,
+            in_channel=record.parent_id is None, rematch_of=record.id)
+        return record, game, opening
 
     async def _opened_rematch(self, opened: Any) -> None:
-        """Refuse a second rematch, pointing to the first (being opened: ``0``)."""
+        """Refuse a second rematch, pointing to the first."""
         try:
-            lobby = await self.store.get_game(int(opened)) if opened else None
+            lobby = await self.store.get_game(int(opened))
         except (NotFoundError, TypeError, ValueError):
-            lobby = None
-        raise RematchOpened(game_id=lobby.id if lobby else 0,
-                            channel_id=lobby.channel_id if lobby else None)
+            return
+        raise RematchOpened(game_id=lobby.id, channel_id=lobby.channel_id)
 
     async def open_rematch(self, ended: GameRecord, host_id: int, host_name: str, *,
-                           channel_id: int, guild_id: int | None,
-                           parent_id: int | None = None) -> Lobby:
-        """The rematch lobby: the same game, options and table settings, the humans who
-        finished seated (each may leave), the AI seats kept, ``host_id`` hosting. Marks the
-        ended game with it, so that it is opened once (should it fail, the caller
-        :meth:`release_rematch`)."""
+                           channel_id: int, guild_id: int | None, opening: OpeningRecord,
+                           parent_id: int | None = None,
+                           lobby_message_id: int | None = None) -> Lobby:
+        """The rematch lobby of ``opening`` (:meth:`claim_rematch`): the same game, options
+        and table settings, the humans who finished seated (each may leave), the AI seats
+        kept, ``host_id`` hosting. It names the game it follows, so it opens once."""
         kept = [s for s in ended.seats if s.ai or (s.user_id is not None and s.left is None)]
         seated = tuple(SeatRecord(i, s.user_id if not s.ai else None,
                                   host_name if s.user_id == host_id else s.name, s.ai)
                        for i, s in enumerate(kept))
         settings = ended.settings
-        lobby = await self.open_lobby(
+        return await self.open_lobby(
             channel_id=channel_id, guild_id=guild_id, game=ended.game, creator_id=host_id,
             creator_name=host_name, seats=int(settings.get("max_seats", len(seated))),
             reminder_hours=settings.get("reminder_hours"),
             ai_takeover=bool(settings.get("ai_takeover", True)), options=ended.options,
-            parent_id=parent_id, seated=seated)
-        await self._mark_rematch(ended.id, lobby.record.id)
-        return lobby
-
-    async def release_rematch(self, game_id: int) -> None:
-        """The rematch claimed for ``game_id`` could not open: it may be asked again."""
-        await self._mark_rematch(game_id, None)
-
-    async def _mark_rematch(self, game_id: int, lobby_id: int | None) -> None:
-        """Keep which lobby is ``game_id``'s rematch (``None``: none after all)."""
-        for _ in range(5):
-            record = await self.store.get_game(game_id)
-            settings = {k: v for k, v in record.settings.items() if k != "rematch"}
-            if lobby_id is not None:
-                settings["rematch"] = lobby_id
-            try:
-                await self.store.set_ended_settings(record.id, record.version, settings)
-                return
-            except ConflictError:
-                continue
+            parent_id=parent_id, seated=seated, opening=opening,
+            lobby_message_id=lobby_message_id)
 
     async def server_defaults(self, guild_id: int | None) -> dict[str, Any]:
         """A server's defaults for new games (none for a direct message)."""
@@ -210,7 +260,23 @@ class Lobbies(TablesBase):
                 continue
             if key == "channels":
                 value = sorted({int(c) for c in value})
+                current.pop("lapsed", None)  # the managers chose again
             current[key] = value
+        await self.store.set_server_settings(guild_id, current, self.clock())
+        return current
+
+    async def lapse_channels(self, guild_id: int, gone: Collection[int]) -> dict[str, Any]:
+        """The channels ``gone`` were deleted: those the server let games open in no
+        longer limit where games open (with none left, any channel will do). They are
+        kept as ``lapsed`` until the managers choose again, so that ``/settings`` tells
+        them. The defaults as they are now."""
+        current = await self.store.server_settings(guild_id)
+        channels = [int(c) for c in current.get("channels") or ()]
+        lapsed = [c for c in channels if c in gone]
+        if not lapsed:
+            return current
+        current["channels"] = [c for c in channels if c not in gone]
+        current["lapsed"] = sorted({*(int(c) for c in current.get("lapsed") or ()), *lapsed})
         await self.store.set_server_settings(guild_id, current, self.clock())
         return current
 
@@ -354,6 +420,30 @@ class Lobbies(TablesBase):
         return Lobby(record=await self._by_id(game_id), game=self.game(record.game),
                      closed="cancelled")
 
+    async def expire_lobbies(self) -> list[Lobby]:
+        """Close the lobbies nobody changed for ``limits.lobby_days``, each with a notice
+        to its players queued in the same write (in the channel of its lobby message: a
+        thread of its own is archived); the lobbies closed."""
+        now = self.clock()
+        days = self.limits.lobby_days
+        closed = []
+        for record in await self.store.stale_lobbies(now - days * 24 * 3600):
+            users = tuple(dict.fromkeys(s.user_id for s in record.seats
+                                        if not s.ai and s.user_id is not None))
+            notice = Announcement(
+                channel_id=record.card_channel_id, guild_id=record.guild_id,
+                game_id=record.id, kind="notice", mentions=users,
+                data={"about": "expired", "game": record.game, "users": list(users),
+                      "days": days, "lobby": record.lobby_message_id})
+            try:
+                record = await self.store.close_lobby(record.id, record.version, now, (notice,))
+            except (ConflictError, WrongStatusError):
+                continue  # someone joined, started or cancelled it meanwhile
+            if record.game in self._games:
+                closed.append(Lobby(record=record, game=self.game(record.game),
+                                    closed="expired"))
+        return closed
+
     def _check_may_end(self, record: GameRecord, user_id: int, can_manage: bool) -> None:
         """Who may end a game without a result (docs/reliability.md, "Ending a game"):
         someone with Manage Channels always; a lobby's host; once the game is under way,
@@ -383,6 +473,7 @@ class Lobbies(TablesBase):
     def _startable(self, record: GameRecord, game: Game, user_id: int) -> None:
         if record.status != "lobby":
             raise LobbyClosed()
+        self._check_shown(record)
         owner = lobby_owner(record)
         if user_id != owner:
             raise HostOnly(what="start", host=owner)
@@ -433,3 +524,10 @@ class Lobbies(TablesBase):
                                    news=(Begins(title=game.title, setup=said),))
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(record=board.record, game=game, closed="started"), board
+
+
+def _rematch_refusal(taken: RematchTakenError) -> RematchOpened | RematchOpening:
+    """The refusal of a rematch asked when the game has one, or one being opened."""
+    if taken.game_id is None:
+        return RematchOpening()
+    return RematchOpened(game_id=taken.game_id, channel_id=taken.channel_id)

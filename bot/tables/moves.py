@@ -218,6 +218,7 @@ class Moves(Lobbies):
             record = await self._by_id(request.game_id, request.channel_id)
             if record.status != "active":
                 raise StaleToken()
+        self._check_shown(record)
         return record, self.game(record.game)
 
     def worked_out(self, job: Job) -> tuple[str | int | None, Ready]:
@@ -299,6 +300,7 @@ class Moves(Lobbies):
         game, _state = await asyncio.to_thread(self._state, record)
         if not self._seats_of(record, user_id):
             raise NotPlaying()
+        self._check_shown(record)
         actions = await self.store.actions(record.id, last=LOG_LIMIT)
         humans = [a for a in actions if a.user_id is not None]
         if not humans:

@@ -78,3 +78,11 @@ class SeatTaken(News):
 
     name: str
     previous: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resumed(News):
+    """The game's place takes the bot's posts again after refusing them (``why``: see
+    :class:`~bot.refusals.Held`): the game goes on from where it was saved."""
+
+    why: str

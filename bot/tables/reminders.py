@@ -19,6 +19,7 @@ from bot.games.engine import Game, GameError, State
 from bot.refusals import Away, BadChoice, NoStandIn, OutOfRange, QuietHoursIncomplete
 from bot.store import GameRecord, SeatRecord
 from bot.tables.core import (
+    HOLDING,
     MAX_REMINDERS,
     AlreadyMadeError,
     Board,
@@ -27,7 +28,7 @@ from bot.tables.core import (
     TablesBase,
     reminded,
 )
-from bot.tables.news import MovedOn, StoodIn
+from bot.tables.news import MovedOn, Resumed, StoodIn
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +221,30 @@ class Reminders(TablesBase):
         except AlreadyMadeError:
             return None
 
+    async def resume(self, record: GameRecord) -> Board | None:
+        """The place of ``record`` takes the bot's posts again (it was held: see
+        :meth:`~bot.store.Store.hold`): released, with a ping for the players the game
+        waits for queued in the same write; the board to show as the game stands (``None``
+        for a lobby, or when another bot released it first)."""
+        why = record.held or ""
+        if record.status != "active":
+            await self.store.release(record.id, self.clock())
+            return None
+        game, state = await asyncio.to_thread(self._state, record)
+        users = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(record, game, state)
+                                    if s.user_id is not None))
+        now = self.clock()
+        # A game whose thread held every change pings whoever it waits for; one that went
+        # on unseen (a permission lost) has its pings queued with its moves already.
+        announce = self._turn_announcement(record, game, state, users, None,
+                                           *await self.reach(users, now)) \
+            if why in HOLDING else ()
+        if not await self.store.release(record.id, now, announce):
+            return None
+        released = replace(record, held=None, held_until=None)
+        return await self._with_away(await asyncio.to_thread(
+            self.board_of, released, game, state, news=(Resumed(why=why),), handed=users))
+
     async def come_back_to(self, channel_id: int, user_id: int,
                            game_id: int | None = None) -> Board:
         """``game back`` or the "I'm back" button: the AI standing in for the caller hands
@@ -228,4 +253,5 @@ class Reminders(TablesBase):
                   else await self._by_id(game_id, channel_id))
         if not any(s.standing_in for s in self._seats_of(record, user_id)):
             raise NoStandIn()
+        self._check_shown(record)
         return await self._hand_back(record, user_id)

@@ -59,6 +59,7 @@ class SeatVotes(TablesBase):
                   if s.user_id is not None and not s.ai and s.user_id != player_id}
         if voter_id not in voters:
             raise OthersVote()
+        self._check_shown(record)
         return record, seat, voters
 
     async def vote_seat(self, channel_id: int, voter_id: int, player_id: int,
@@ -87,6 +88,7 @@ class SeatVotes(TablesBase):
         seat = next((s for s in record.seats if s.open), None)
         if seat is None:
             raise NoOpenSeat()
+        self._check_shown(record)
         _hosting, seated, _server = await self.store.open_counts(user_id, None)
         if seated >= self.limits.games_per_person:
             raise LimitReached(limit="games", allowed=self.limits.games_per_person)
