@@ -271,6 +271,7 @@ class Recorder:
         self.sent: list[Sent] = []
         self.messages: dict[int, dict[str, Any]] = {}
         self.failures: list[tuple[Callable[[Sent], bool], int, bool]] = []
+        self.deaths: list[tuple[Callable[[Sent], bool], bool]] = []
         self._ids = itertools.count(600000000000000001)
         self._originals: dict[str, int] = {}
         #: Interaction tokens whose "thinking" placeholder waits for its first followup.
@@ -323,6 +324,11 @@ class Recorder:
     def install(self, bot: CandyBot) -> None:
         bot.http.request = self._http  # type: ignore[method-assign]
         async_context.set(_Adapter(self))
+
+    def die_when(self, test: Callable[[Sent], bool], *, carried_out: bool = False) -> None:
+        """Make the bot die (:class:`Died`) at the next request matching ``test``: before
+        Discord sees it, or once Discord ``carried_out`` it (its answer never heard)."""
+        self.deaths.append((test, carried_out))
 
     def fail_when(self, test: Callable[[Sent], bool], *, status: int = 500,
                   accepted: bool = False) -> None:
@@ -416,6 +422,14 @@ class Recorder:
             self.sent.append(sent)
             sent.failed = refused.status
             raise refused
+        for death in list(self.deaths):
+            test, carried_out = death
+            if test(sent):
+                self.deaths.remove(death)
+                if carried_out:
+                    self.sent.append(sent)
+                    self._reply(sent)
+                raise Died(f"{sent.method} {sent.path}")
         for failure in list(self.failures):
             test, status, accepted = failure
             if test(sent):
@@ -666,6 +680,13 @@ class Recorder:
         }
         self.messages[message_id] = message
         return message
+
+
+class Died(BaseException):
+    """The bot's process dies at a request (:meth:`Recorder.die_when`): raised through
+    every handler (none catches more than :class:`Exception`), so nothing the bot would
+    have done after it happens; a test then starts a new bot on the same database and
+    the same offline Discord, as a restart after SIGKILL would."""
 
 
 def _attachment_payload(attachment_id: int, filename: str, data: bytes,

@@ -19,10 +19,10 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows, publish, threads, words
+from bot.discord import commands, components, flows, opening, places, publish, threads, words
 from bot.discord.errors import FRIENDLY, describe, tell
 from bot.discord.gate import Gate
-from bot.discord.messages import Renderer
+from bot.discord.messages import Pictures, Renderer
 from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
 from bot.discord.pacing import Pacer
@@ -124,6 +124,7 @@ class CandyBot(discord.Client):
         self.clock = clock
         self.watch = watch
         self.cooldowns = Cooldowns(settings.limits, clock)
+        self.pictures = Pictures()
         self.replays = Replays(at_once=settings.limits.heavy_at_once,
                                queue=settings.limits.heavy_queue, clock=clock)
         self.store: Store | None = None
@@ -250,6 +251,7 @@ class CandyBot(discord.Client):
                     await task
         self._reminders = self._sender = self._heartbeat = None
         self.gate.shut()
+        await publish.stop_movements(self)
         await super().close()
         if self.store is not None:
             await self.store.close()
@@ -307,16 +309,29 @@ class CandyBot(discord.Client):
             log.exception("could not note that server %s added the bot", guild.id)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        """A server announced on connecting: reopen its games' threads that Discord
-        archived while the bot was away."""
-        if self.store is not None:
-            await threads.reopen_archived(self, guild)
+        """A server announced on connecting: catch up with what changed there while the
+        bot was away (deleted threads and channels end their games, archived threads
+        reopen, locks lifted let games go on, a deleted games channel lapses), and settle
+        the lobbies a stopped bot left half-opened (:mod:`bot.discord.opening`)."""
+        if self.store is None:
+            return
+        await places.reconcile(self, guild)
+        allowed = (await self.tables.server_defaults(guild.id)).get("channels") or ()
+        gone = [int(c) for c in allowed if guild.get_channel(int(c)) is None]
+        if gone:
+            await self.tables.lapse_channels(guild.id, gone)
+        await opening.settle(self)
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
-        """Discord archived a thread: a game going on in it must not stay archived (an
-        archived thread delivers no click or command)."""
-        if self.store is not None and payload.data.get("thread_metadata", {}).get("archived"):
-            await threads.thread_archived(self, payload.thread_id)
+        """Discord changed a thread: a game going on in it must not stay archived (an
+        archived thread delivers no click or command), waits while a moderator keeps it
+        locked, and goes on once they unlock it."""
+        if self.store is None:
+            return
+        metadata = payload.data.get("thread_metadata", {})
+        await places.thread_updated(self, payload.thread_id,
+                                     archived=bool(metadata.get("archived")),
+                                     locked=bool(metadata.get("locked")))
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread was deleted: the game ends without a result."""
@@ -324,9 +339,11 @@ class CandyBot(discord.Client):
             await threads.channel_gone(self, payload.thread_id, thread=True)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """A channel was deleted: its games, and those of its threads, end without a result."""
+        """A channel was deleted: its games, and those of its threads, end without a
+        result; as the server's games channel, it lapses."""
         if self.store is not None:
             await threads.channel_gone(self, channel.id, thread=False)
+            await self.tables.lapse_channels(channel.guild.id, [channel.id])
 
     async def _sender_loop(self) -> None:
         await self.wait_until_ready()

@@ -13,7 +13,6 @@ loses a move. Words are written by :mod:`bot.discord.messages` and
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import io
 import json
 import logging
@@ -23,7 +22,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, pacing, threads, words
+from bot.discord import builder, components, messages, opening, pacing, places, threads, words
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
 from bot.discord.host import Host, host
 from bot.discord.publish import lobby_view, publish_saved, refresh_lobby_message
@@ -103,13 +102,14 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
                    options: dict[str, str]) -> None:
     """``/game new``: open a lobby. In thread mode its message in the channel starts the
     game's own thread and becomes the game's card (:mod:`bot.discord.threads`); else the
-    lobby message is posted in the channel, which then holds this one game."""
+    lobby message is posted in the channel, which then holds this one game. The lobby
+    counts against the limits before anything is posted (:mod:`bot.discord.opening`)."""
     async with guarded(interaction):
         bot = host(interaction)
         tables = bot.tables
         where = _channel(interaction)
         defaults = await tables.server_defaults(interaction.guild_id)
-        allowed = tuple(int(c) for c in defaults.get("channels") or ())
+        allowed = await _games_channels(interaction, defaults)
         parent = getattr(interaction.channel, "parent_id", None)
         if allowed and where not in allowed and parent not in allowed:
             raise NotAGamesChannel(channels=allowed)
@@ -122,52 +122,38 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
                  "options": options}
         name = _user_name(interaction.user)
         why = threads.no_thread(interaction, defaults)
+        refused = threads.cannot_show(interaction, not why)
+        if refused is not None:
+            raise refused
+        bot.cooldowns.check(interaction.user.id, "lobby")
         if not why:
-            await _new_in_thread(interaction, where, asked, name)
+            started = await in_time(tables.begin_lobby(channel_id=where, **asked),
+                                    lambda: acknowledge(interaction))
+            await opening.in_thread(interaction, started, name, lambda thread, card:
+                                    tables.open_lobby(channel_id=thread, parent_id=where,
+                                                      creator_name=name, opening=started,
+                                                      lobby_message_id=card, **asked))
             return
-        lobby = await in_time(tables.open_lobby(
-            channel_id=where, creator_name=name, no_thread=why, **asked),
-            lambda: think(interaction))
-        message_id = await announce(interaction, messages.lobby_text(lobby),
-                                    view=lobby_view(lobby),
-                                    allowed_mentions=messages.NOBODY)
-        await tables.store.set_lobby_message(lobby.record.id, message_id)
+        started = await in_time(tables.begin_lobby(channel_id=where, in_channel=True,
+                                                   no_thread=why, **asked),
+                                lambda: think(interaction))
+        await opening.in_channel(interaction, started, lambda: tables.open_lobby(
+            channel_id=where, creator_name=name, no_thread=why, opening=started, **asked))
 
 
-async def _new_in_thread(interaction: discord.Interaction, parent: int, asked: dict[str, Any],
-                         host_name: str, seated: GameRecord | None = None) -> Lobby:
-    """Open a lobby in a thread of ``parent``: check it, post its card in the channel,
-    start the thread from the card, then open the lobby there (the card gets its buttons)
-    and tell the host privately where it is. ``seated``: the ended game a rematch carries."""
-    bot = host(interaction)
-    tables = bot.tables
-    if seated is None:
-        await tables.check_lobby(**asked)
-    await acknowledge(interaction)
-    title = tables.game(str(asked["game"])).title
-    thread_id, card_id = await threads.start_thread(
-        bot, parent, interaction.guild_id, title, host_name,
-        messages.opening_text(title))
-    try:
-        if seated is None:
-            lobby = await tables.open_lobby(channel_id=thread_id, parent_id=parent,
-                                            creator_name=host_name, **asked)
-        else:
-            lobby = await tables.open_rematch(seated, interaction.user.id, host_name,
-                                              channel_id=thread_id,
-                                              guild_id=interaction.guild_id, parent_id=parent)
-    except BaseException:
-        await threads.abandon(bot, parent, interaction.guild_id, card_id, thread_id)
-        raise
-    await tables.store.set_lobby_message(lobby.record.id, card_id)
-    lobby = dataclasses.replace(lobby, record=dataclasses.replace(
-        lobby.record, lobby_message_id=card_id))
-    await refresh_lobby_message(bot, lobby)
-    for seat in lobby.record.seats:
-        if seat.user_id is not None and not seat.ai:
-            await threads.seat_in_thread(bot, lobby.record, seat.user_id)
-    await tell(interaction, messages.lobby_opened_text(lobby))
-    return lobby
+async def _games_channels(interaction: discord.Interaction,
+                          defaults: dict[str, Any]) -> tuple[int, ...]:
+    """The channels the server lets games open in (none: any). One deleted (while the bot
+    was away, say) no longer counts: it lapses, and ``/settings`` tells the managers."""
+    allowed = tuple(int(c) for c in defaults.get("channels") or ())
+    guild = interaction.guild
+    if not allowed or guild is None or interaction.guild_id is None:
+        return allowed
+    gone = [c for c in allowed if guild.get_channel(c) is None]
+    if gone:
+        settings = await host(interaction).tables.lapse_channels(interaction.guild_id, gone)
+        allowed = tuple(int(c) for c in settings.get("channels") or ())
+    return allowed
 
 
 @components.handles("lobby")
@@ -210,6 +196,7 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
         if op == "join":
             await threads.seat_in_thread(bot, lobby.record, user.id)
         elif lobby.closed:  # cancelled, or everyone left: a thread of its own goes quiet
+            bot.cooldowns.spend(user.id, "lobby")  # opened and closed again: not in a loop
             await threads.close_thread(bot, lobby.record)
         view = None if lobby.closed else lobby_view(lobby)
         if interaction.response.is_done():
@@ -224,26 +211,28 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
 async def rematch_click(interaction: discord.Interaction, game_id: int) -> None:
     """Rematch (on a game-over board, or the game's card): a new lobby for the same game,
     options and players, hosted by whoever pressed it; in a new thread when the game had
-    one."""
+    one. It counts as the presser's lobby before anything is posted, and opens once."""
     async with guarded(interaction, game_id):
         bot = host(interaction)
+        tables = bot.tables
         user = interaction.user
-        ended, _game = await bot.tables.claim_rematch(game_id, user.id, _channel(interaction))
+        bot.cooldowns.check(user.id, "lobby")
+        ended, _game, started = await in_time(
+            tables.claim_rematch(game_id, user.id, _channel(interaction)),
+            lambda: acknowledge(interaction))
         name = _user_name(user)
-        try:
-            if ended.parent_id is not None:
-                await _new_in_thread(interaction, ended.parent_id, {"game": ended.game}, name,
-                                     seated=ended)
-                return
-            lobby = await bot.tables.open_rematch(ended, user.id, name,
-                                                  channel_id=ended.channel_id,
-                                                  guild_id=ended.guild_id)
-        except BaseException:
-            await bot.tables.release_rematch(ended.id)
-            raise
-        message_id = await announce(interaction, messages.lobby_text(lobby),
-                                    view=lobby_view(lobby), allowed_mentions=messages.NOBODY)
-        await bot.tables.store.set_lobby_message(lobby.record.id, message_id)
+        if ended.parent_id is not None:
+            parent = ended.parent_id
+            await opening.in_thread(interaction, started, name, lambda thread, card:
+                                    tables.open_rematch(ended, user.id, name,
+                                                        channel_id=thread,
+                                                        guild_id=interaction.guild_id,
+                                                        parent_id=parent, opening=started,
+                                                        lobby_message_id=card))
+            return
+        await opening.in_channel(interaction, started, lambda: tables.open_rematch(
+            ended, user.id, name, channel_id=ended.channel_id, guild_id=ended.guild_id,
+            opening=started))
 
 
 # --------------------------------------------------------------------------- moves
@@ -452,8 +441,13 @@ async def leave(interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         outcome = await bot.tables.concede(_channel(interaction), interaction.user.id)
         if isinstance(outcome, Lobby):
+            # The lobby message shows who is seated: leaving posts nothing new, so joining
+            # and leaving again and again floods nobody.
             await refresh_lobby_message(bot, outcome)
-            await _said_in_channel(interaction, f"{interaction.user.mention} left the lobby.")
+            if outcome.closed:
+                bot.cooldowns.spend(interaction.user.id, "lobby")
+                await threads.close_thread(bot, outcome.record)
+            await tell(interaction, words.LEFT_LOBBY)
             return
         assert isinstance(outcome, Conceded)
         await _shown_after(interaction, outcome.board)
@@ -467,8 +461,14 @@ async def vote(interaction: discord.Interaction, player: discord.abc.User, give:
         outcome = await host(interaction).tables.vote_seat(
             _channel(interaction), interaction.user.id, player.id, give)
         if outcome.board is None:
-            await _said_in_channel(interaction, messages.vote_text(
-                outcome, _user_name(interaction.user)))
+            text = messages.vote_text(outcome, _user_name(interaction.user))
+            cooldowns, user = host(interaction).cooldowns, interaction.user.id
+            cooling = cooldowns.waiting(user, "vote")
+            if cooling is not None:  # a vote changed again and again is said once
+                await tell(interaction, f"{text}\n{words.only_you('vote', cooling)}")
+                return
+            cooldowns.spend(user, "vote")
+            await _said_in_channel(interaction, text)
             return
         await _shown_after(interaction, outcome.board)
 
@@ -528,6 +528,8 @@ async def abort(interaction: discord.Interaction) -> None:
         await announce(interaction, text, allowed_mentions=messages.NOBODY)
         if record is None:
             return
+        if record.status == "lobby":
+            bot.cooldowns.spend(interaction.user.id, "lobby")
         if record.parent_id is not None:
             await threads.ended_without_result(bot, record, bot.tables.game(record.game).title)
         elif record.status == "lobby":
@@ -560,7 +562,9 @@ async def board(interaction: discord.Interaction, zoom: str | None = None) -> No
         cooling = bot.cooldowns.waiting(user, "board")
         if not _plays(current.record, user) or cooling is not None:
             await think(interaction, ephemeral=True)
-            outgoing = await messages.board_message(current, bot.renderer, None)
+            # Asked again and again, the picture of a game that did not move is drawn once.
+            outgoing = await messages.board_message(current, bot.renderer, None,
+                                                    pictures=bot.pictures)
             if cooling is not None:
                 outgoing.content = messages.fit([outgoing.content, words.only_you("board",
                                                                                   cooling)])
@@ -612,8 +616,24 @@ async def status(interaction: discord.Interaction) -> None:
     """``/game status``."""
     async with guarded(interaction):
         info = await host(interaction).tables.status(_channel(interaction))
-        await interaction.response.send_message(messages.status_text(info),
-                                                allowed_mentions=messages.NOBODY)
+        await _public_once_in_a_while(interaction, "status", messages.status_text(info))
+
+
+async def _public_once_in_a_while(interaction: discord.Interaction, kind: str,
+                                  text: str) -> None:
+    """Answer ``text`` for everyone, at most once in a while for each asker (the
+    cooldown of ``kind``); meanwhile privately, saying when it may be public again, so
+    that a stranger or a loop asking again and again posts once."""
+    cooldowns, user = host(interaction).cooldowns, interaction.user.id
+    cooling = cooldowns.waiting(user, kind)
+    if cooling is None:
+        cooldowns.spend(user, kind)
+        await interaction.response.send_message(text, allowed_mentions=messages.NOBODY)
+        return
+    note = words.only_you(kind, cooling)
+    await interaction.response.send_message(
+        f"{messages.clip(text, messages.MAX_CONTENT - len(note) - 1)}\n{note}",
+        ephemeral=True, allowed_mentions=messages.NOBODY)
 
 
 async def show_log(interaction: discord.Interaction, last: int,
@@ -646,9 +666,8 @@ async def history(interaction: discord.Interaction) -> None:
     async with guarded(interaction):
         tables = host(interaction).tables
         games = await tables.history(_channel(interaction))
-        await interaction.response.send_message(
-            messages.history_text(tables.game, games),
-            allowed_mentions=messages.NOBODY)
+        await _public_once_in_a_while(interaction, "history",
+                                      messages.history_text(tables.game, games))
 
 
 async def rules(interaction: discord.Interaction, game: str | None) -> None:
@@ -732,8 +751,7 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
             return
         who = user or interaction.user
         lines = await host(interaction).tables.stats(interaction.guild_id, who.id)
-        await interaction.response.send_message(messages.stats_text(who.id, lines),
-                                                allowed_mentions=messages.NOBODY)
+        await _public_once_in_a_while(interaction, "stats", messages.stats_text(who.id, lines))
 
 
 async def my_games(interaction: discord.Interaction) -> None:
@@ -840,6 +858,12 @@ async def send_due(bot: Host) -> int:
             if isinstance(item, Reminder):
                 continue  # queued in the outbox with its claim; delivered below
             await publish_saved(bot, item)
+        for lobby in await bot.tables.expire_lobbies():
+            # Its players are told by the notice queued with it, delivered below.
+            await refresh_lobby_message(bot, lobby)
+            await threads.close_thread(bot, lobby.record)
+        await opening.settle(bot)
+        await places.look_again(bot)
         await bot.outbox.deliver()
     return count
 

@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord.messages import Renderer
+from bot.discord.messages import Pictures, Renderer
 from bot.discord.outbox import Outbox
 from bot.limits import Cooldowns
 from bot.replays import Replays
@@ -23,6 +23,7 @@ class Host(Protocol):
     def outbox(self) -> Outbox: ...
 
     renderer: Renderer | None
+    pictures: Pictures
     cooldowns: Cooldowns
     replays: Replays
 

@@ -18,6 +18,7 @@ import asyncio
 import io
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -206,6 +207,42 @@ async def render(renderer: Renderer | None, view: View, *,
     except Exception:
         log.exception("rendering failed for game %s", game_id)
         return None
+
+
+class Pictures:
+    """Public board pictures kept by game, version and zoom for showing again: someone
+    asking again and again for the private board of a game that has not moved gets the
+    same picture, drawn once (a request while it is drawn waits for that drawing). At
+    most :attr:`limit` bytes are kept, the least recently asked dropped first."""
+
+    def __init__(self, limit: int = 16 * 1024 * 1024) -> None:
+        self.limit = limit
+        self._kept: OrderedDict[tuple[int, int, str | None], bytes] = OrderedDict()
+        self._drawing: dict[tuple[int, int, str | None], asyncio.Future[bytes | None]] = {}
+        self._bytes = 0
+
+    async def board(self, renderer: Renderer | None, board: Board,
+                    zoom: str | None = None) -> bytes | None:
+        """``board``'s picture (``None`` when none can be drawn)."""
+        key = (board.record.id, board.record.version, zoom)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            drawing = asyncio.ensure_future(render(renderer, board.view,
+                                                   game_id=board.record.id))
+            self._drawing[key] = drawing
+            drawing.add_done_callback(lambda _done: self._drawing.pop(key, None))
+        image = await asyncio.shield(drawing)
+        if image is not None and key not in self._kept and len(image) <= self.limit:
+            self._kept[key] = image
+            self._bytes += len(image)
+            while self._bytes > self.limit:
+                _key, dropped = self._kept.popitem(last=False)
+                self._bytes -= len(dropped)
+        return image
 
 
 class EarlyPicture:
@@ -452,6 +489,8 @@ def announcement(item: Announcement, game_of: Callable[[str], Game]) -> str:
     data = item.data
     if data is None:
         return item.content
+    if item.kind == "notice" and data.get("about") == "expired":
+        return expired_text(item, game_of(str(data.get("game", ""))))
     if item.kind == "notice":
         return dm_closed_text(int(data["dm_closed"]))
     game = game_of(str(data.get("game", "")))
@@ -467,12 +506,18 @@ def announcement(item: Announcement, game_of: Callable[[str], Game]) -> str:
 
 async def board_message(board: Board, renderer: Renderer | None,
                         view: discord.ui.View | None,
-                        early: EarlyPicture | None = None) -> Outgoing:
+                        early: EarlyPicture | None = None,
+                        pictures: Pictures | None = None) -> Outgoing:
     """The public move message for ``board``: image, narration, mention, choices
-    (the picture ``early`` began, when it is of this board's view)."""
+    (the picture ``early`` began, when it is of this board's view; else the one
+    ``pictures`` keeps for it, when given)."""
     drawing = early.drawing(board.view) if early is not None else None
-    image = (await drawing if drawing is not None
-             else await render(renderer, board.view, game_id=board.record.id))
+    if drawing is not None:
+        image = await drawing
+    elif pictures is not None:
+        image = await pictures.board(renderer, board, board.view.get("zoom"))
+    else:
+        image = await render(renderer, board.view, game_id=board.record.id)
     return Outgoing(board_text(board), image, "board.png", view, NOBODY, alt=board_alt(board))
 
 
@@ -602,6 +647,8 @@ def lobby_text(lobby: Lobby) -> str:
         lines.append("This lobby was cancelled.")
     elif lobby.closed == "empty":
         lines.append("Everyone left, so this lobby closed.")
+    elif lobby.closed == "expired":
+        lines.append("Nobody started this lobby for days, so it closed.")
     elif lobby.closed:
         lines.append("The game has started.")
     else:
@@ -660,12 +707,18 @@ def settings_text(settings: dict[str, Any]) -> str:
     takeover = settings.get("ai_takeover", True)
     channels = settings.get("channels") or []
     where = ", ".join(f"<#{int(c)}>" for c in channels) if channels else "any channel"
-    return ("This server's defaults for new games:\n"
+    text = ("This server's defaults for new games:\n"
             f"- Threads: {threads}.\n"
             f"- Reminders every {hours if hours is not None else 24:g} h.\n"
             f"- AI take-over of a silent seat: {'on' if takeover else 'off'}.\n"
             f"- Games may open in: {where}.\n"
             "A lobby's own options still win over these.")
+    lapsed = settings.get("lapsed") or []
+    if lapsed:
+        named = ", ".join(f"`{int(c)}`" for c in lapsed)
+        text += (f"\nNote: the games channel {named} was deleted, so it no longer limits "
+                 f"where games open. Choose again with `games_channel` (or `any_channel`).")
+    return text
 
 
 def opening_text(title: str) -> str:
@@ -951,6 +1004,19 @@ def notify_text(mode: str, pings: str = "each") -> str:
         "none": "Reminders name you without a ping; only the turn itself pings you.",
     }.get(pings, "")
     return f"{how} {often}".strip()
+
+
+def expired_text(item: Announcement, game: Game) -> str:
+    """Said to a lobby's players when it closed unstarted (an announcement about
+    ``expired``), where its message is."""
+    data = item.data or {}
+    users = listing([mention(int(u)) for u in data.get("users", ())])
+    lobby = data.get("lobby")
+    link = (f" ({message_link(item.guild_id, item.channel_id, int(lobby))})"
+            if lobby else "")
+    days = float(data.get("days", 0))
+    return (f"{users + ': ' if users else ''}the lobby for **{game.title}**{link} closed: "
+            f"nobody started it in {days:g} days. `/game new` opens another.")
 
 
 def dm_closed_text(user_id: int) -> str:

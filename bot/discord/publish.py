@@ -107,7 +107,8 @@ async def publish(bot: Host, board: Board, *, nonce: str | None = None,
 #: drawn for a board that an edit has since replaced is not attached.
 _showing: dict[int, int] = {}
 _boards = itertools.count(1)
-_drawing: set[asyncio.Task[None]] = set()
+#: The movement GIFs being drawn, and the bot each is for.
+_drawing: dict[asyncio.Task[None], Host] = {}
 
 
 def _show_movement(bot: Host, board: Board, message_id: int,
@@ -119,8 +120,17 @@ def _show_movement(bot: Host, board: Board, message_id: int,
     mark = _showing[message_id] = next(_boards)
     task = asyncio.create_task(_attach_movement(bot, board, message_id, list(attachments),
                                                 mark), name=f"movement-{board.record.id}")
-    _drawing.add(task)
-    task.add_done_callback(_drawing.discard)
+    _drawing[task] = bot
+    task.add_done_callback(lambda done: _drawing.pop(done, None))
+
+
+async def stop_movements(bot: Host) -> None:
+    """Stop drawing ``bot``'s movement GIFs (it is closing, and its store with it): a
+    board already shown simply keeps no animation."""
+    tasks = [task for task, owner in _drawing.items() if owner is bot]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _attach_movement(bot: Host, board: Board, message_id: int,
@@ -173,9 +183,10 @@ async def publish_saved(bot: Host, board: Board,
         board.record.id)
     try:
         message_id = await publish(bot, board, early=early, ping=ping)
-    except (discord.HTTPException, OSError):
+    except (discord.HTTPException, OSError) as exc:
         log.warning("could not show the board of game %s after a saved change; it is queued",
                     board.record.id, exc_info=True)
+        await threads.place_refused(bot, board.record, exc)
         if ping is not None:
             # The ping goes out on its own at once (Discord may refuse only the picture);
             # should that fail too, its retry carries the board.

@@ -11,8 +11,22 @@ Discord archives a quiet thread (at most 7 days after its last message) and deli
 click or command from an archived thread. A game's thread is made with the longest
 auto-archive duration, unarchived when Discord archives it while the game is on, and
 before an edit in it (a new message unarchives it by itself). A finished game's thread
-is archived, not locked: it stays readable. A deleted thread or channel ends its games
-without a result; a deleted card is noticed when it cannot be edited.
+is archived, not locked: it stays readable. A thread the bot opened for nothing is
+archived too (deleting one takes Manage Threads, which the bot does not ask for). A
+deleted thread or channel ends its games without a result; a deleted card is noticed
+when it cannot be edited.
+
+**A place that refuses the bot holds its game.** A moderator may lock a game's thread
+(then only Manage Threads posts there or reopens it: Discord answers 160005), the
+server may be at Discord's cap on active threads when an archived game's thread should
+reopen (160006), or the bot may lose its permissions there. The game is then *held*
+(:meth:`bot.store.Store.hold`): no change to a game whose thread is locked or cannot
+reopen is made (whoever tries is told why), no
+reminder goes out, its card says why, and the bot looks again every
+:data:`HOLD_SECONDS` (and at once when Discord says the thread was unlocked:
+:mod:`bot.discord.places`). Once the place takes its posts again, the board is posted
+as the game stands, pinging whoever it waits for. A place that refused for want of a
+permission holds no change: the next change's board tells whether it is back.
 """
 
 from __future__ import annotations
@@ -27,20 +41,26 @@ from bot.discord import components, messages, pacing, words
 from bot.discord.host import Host, messageable
 from bot.discord.words import escaped
 from bot.games.words import listing
-from bot.refusals import ThreadsFull
-from bot.store import GameRecord, StoreError
-from bot.tables import Board
+from bot.refusals import NotOpened, ThreadsFull
+from bot.store import GameRecord, OpeningRecord, StoreError
+from bot.tables import Board, Lobby
 
 log = logging.getLogger(__name__)
 
 #: Minutes of quiet before Discord archives a game's thread: the longest it allows.
 AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
 #: Discord's answers this module handles.
-MAX_ACTIVE_THREADS = 160006
-THREAD_ARCHIVED = 50083
+UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+THREAD_ARCHIVED = 50083
+THREAD_LOCKED = 160005
+MAX_ACTIVE_THREADS = 160006
 #: A thread's name is at most 100 characters.
 MAX_THREAD_NAME = 100
+#: Seconds between two looks at a held game's place (see the module text).
+HOLD_SECONDS = 300.0
 
 
 def no_thread(interaction: discord.Interaction, defaults: dict[str, Any]) -> str:
@@ -57,17 +77,45 @@ def no_thread(interaction: discord.Interaction, defaults: dict[str, Any]) -> str
     return ""
 
 
+def cannot_show(interaction: discord.Interaction, threaded: bool) -> NotOpened | None:
+    """Why a game opened here could not be shown (``None`` when it could): a game gets
+    its card in the channel and its boards in its thread (``threaded``), or both in the
+    channel (or the thread a game is played in); each post needs sending and a picture."""
+    allowed = interaction.app_permissions
+    channel = getattr(interaction.channel, "type", None)
+    in_thread = channel in (discord.ChannelType.public_thread,
+                            discord.ChannelType.private_thread)
+    sends = allowed.send_messages_in_threads if in_thread else allowed.send_messages
+    if not (sends and allowed.attach_files):
+        return NotOpened(why="permissions", thread=threaded)
+    return None
+
+
 def thread_name(title: str, host: str) -> str:
     return messages.clip(f"{title} · {host}", MAX_THREAD_NAME)
 
 
-async def start_thread(bot: Host, channel_id: int, guild_id: int | None, title: str,
-                       host_name: str, opening: str) -> tuple[int, int]:
-    """Post a game's card in ``channel_id`` and start its thread from it: ``(thread id,
-    card id)``. Refused with :class:`ThreadsFull` when the server holds as many active
-    threads as Discord allows (the card is then taken back)."""
-    channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
-    card = await channel.send(opening, allowed_mentions=messages.NOBODY)
+def _not_opened(exc: discord.HTTPException, what: str, channel_id: int) -> NotOpened:
+    """Discord refusing a step of opening a lobby, as the host's refusal (logged as a
+    warning: Discord's trouble or a server's permissions, not the bot's)."""
+    log.warning("could not %s in channel %s: %s %s", what, channel_id, exc.status, exc.text)
+    forbidden = exc.status == 403 or exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS)
+    return NotOpened(why="permissions" if forbidden else "discord", thread=True)
+
+
+async def start_thread(bot: Host, opening: OpeningRecord, title: str,
+                       host_name: str) -> tuple[int, int]:
+    """Post the card of ``opening`` in its channel and start its thread from it, noting
+    each step in the opening (so that a bot stopped in between finishes or takes it
+    back): ``(thread id, card id)``. Refused with :class:`ThreadsFull` when the server
+    holds as many active threads as Discord allows, and :class:`NotOpened` for any other
+    refusal (the card is then taken back)."""
+    channel_id, store, clock = opening.channel_id, bot.tables.store, bot.tables.clock
+    try:
+        card = await post_card(bot, opening, title)
+    except discord.HTTPException as exc:
+        raise _not_opened(exc, "post a new game's card", channel_id) from None
+    await store.opening_step(opening.id, clock(), card_id=card.id)
     name = thread_name(title, host_name)
     try:
         try:
@@ -83,21 +131,39 @@ async def start_thread(bot: Host, channel_id: int, guild_id: int | None, title: 
         await _forget(card)
         if exc.code == MAX_ACTIVE_THREADS:
             raise ThreadsFull() from None
-        raise
+        raise _not_opened(exc, "start a new game's thread", channel_id) from None
+    await store.opening_step(opening.id, clock(), thread_id=thread.id)
     return thread.id, card.id
 
 
-async def abandon(bot: Host, channel_id: int, guild_id: int | None, card_id: int,
-                  thread_id: int) -> None:
-    """Take back a card and its thread when the lobby could not open after all."""
+async def post_card(bot: Host, opening: OpeningRecord, title: str) -> discord.Message:
+    """Post the card of ``opening`` (still saying it is opening). Its nonce is the
+    opening's: posted again while Discord remembers it (a few minutes), the card Discord
+    made for a bot killed before it heard back is the one returned."""
+    channel = bot.get_partial_messageable(opening.channel_id, guild_id=opening.guild_id)
+    return await channel.send(messages.opening_text(title), allowed_mentions=messages.NOBODY,
+                              nonce=f"opening-{opening.id}")
+
+
+async def abandon(bot: Host, channel_id: int, guild_id: int | None, card_id: int | None,
+                  thread_id: int | None) -> None:
+    """Take back a card and its thread when the lobby could not open after all: the
+    thread is archived (deleting it would take Manage Threads), the card deleted."""
+    if thread_id is not None:
+        await archive(bot, thread_id)
+    if card_id is not None:
+        await _forget(bot.get_partial_messageable(channel_id, guild_id=guild_id)
+                      .get_partial_message(card_id))
+
+
+async def archive(bot: Host, thread_id: int) -> None:
+    """Archive a thread the bot made (its maker needs no Manage Threads for that)."""
     thread = await _thread(bot, thread_id)
     try:
-        if thread is not None:
-            await thread.delete()
+        if thread is not None and not thread.archived:
+            await thread.edit(archived=True)
     except discord.HTTPException:
-        log.info("could not delete thread %s", thread_id, exc_info=True)
-    await _forget(bot.get_partial_messageable(channel_id, guild_id=guild_id)
-                  .get_partial_message(card_id))
+        log.info("could not archive thread %s", thread_id, exc_info=True)
 
 
 async def _forget(message: discord.PartialMessage | discord.Message) -> None:
@@ -134,27 +200,47 @@ async def seat_in_thread(bot: Host, record: GameRecord, user_id: int) -> None:
                  exc_info=True)
 
 
-async def keep_open(bot: Host, thread_id: int) -> None:
-    """Unarchive a game's thread (Discord archived it while the game is on)."""
-    thread = await _thread(bot, thread_id)
+def refused_because(exc: discord.HTTPException) -> str | None:
+    """Why Discord's refusal ``exc`` holds a game (see :class:`~bot.refusals.Held`), or
+    ``None`` when it does not say the place refuses the bot."""
+    if exc.code == THREAD_LOCKED:
+        return "locked"
+    if exc.code == MAX_ACTIVE_THREADS:
+        return "threads_full"
+    if exc.status == 403 or exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+        return "permissions"
+    return None
+
+
+async def keep_open(bot: Host, record: GameRecord,
+                    thread: discord.Thread | None = None) -> bool:
+    """Unarchive the thread of an open game (Discord archived it while the game is on);
+    a thread that refuses (locked, or the server's threads full) holds the game. Whether
+    the thread is open."""
+    if thread is None:
+        thread = await _thread(bot, record.channel_id)
+    if thread is None:
+        return False
+    if thread.locked:
+        await hold(bot, record, "locked")
+        return False
     try:
-        if thread is not None:
-            await thread.edit(archived=False)
-    except discord.HTTPException:
-        log.warning("could not unarchive the thread %s of an active game", thread_id,
-                    exc_info=True)
+        await thread.edit(archived=False)
+    except discord.HTTPException as exc:
+        why = refused_because(exc)
+        if why is None:
+            log.warning("could not unarchive the thread %s of game %s: %s %s",
+                        record.channel_id, record.id, exc.status, exc.text)
+            return False
+        await hold(bot, record, why)
+        return False
+    return True
 
 
 async def close_thread(bot: Host, record: GameRecord) -> None:
     """Archive a finished game's thread (not locked: it stays readable)."""
-    if record.parent_id is None:
-        return
-    thread = await _thread(bot, record.channel_id)
-    try:
-        if thread is not None:
-            await thread.edit(archived=True, locked=False)
-    except discord.HTTPException:
-        log.info("could not archive the thread of game %s", record.id, exc_info=True)
+    if record.parent_id is not None:
+        await archive(bot, record.channel_id)
 
 
 # --------------------------------------------------------------------------- the card
@@ -206,8 +292,16 @@ async def ended_without_result(bot: Host, record: GameRecord, title: str) -> Non
 
 
 async def show_card(bot: Host, board: Board) -> None:
-    """Edit the game's card after a change its thread shows (whose turn, the result)."""
+    """Edit the game's card after a change its thread shows (whose turn, the result); a
+    game held because its place refused the bot is not any more: its board was shown."""
     record = board.record
+    if record.held is not None:
+        try:
+            await bot.tables.store.release(record.id, bot.tables.clock())
+        except StoreError:
+            log.warning("could not note that game %s is shown again", record.id)
+        else:
+            log.info("game %s is shown again: its place takes the bot's posts", record.id)
     if record.parent_id is None or not record.lobby_message_id:
         return
     text = card_text(board.game.title, record, turn=turn_of(board), move=board.move,
@@ -230,34 +324,46 @@ async def show_card(bot: Host, board: Board) -> None:
 # --------------------------------------------------------------------------- events
 
 
-async def thread_archived(bot: Host, thread_id: int) -> None:
-    """Discord archived a thread: unarchive it if a game is on in it (a thread of its own,
-    or one a player opened and played in, such as a forum's post)."""
+# --------------------------------------------------------------------------- held games
+
+
+async def hold(bot: Host, record: GameRecord, why: str) -> None:
+    """The place of ``record`` refuses the bot (``why``): hold the game (no change to it
+    is made, none of its reminders go out) and say so on its card, where the players can
+    still read it; look again in :data:`HOLD_SECONDS`."""
+    tables = bot.tables
     try:
-        record = await bot.tables.store.open_game(thread_id)
+        await tables.store.hold(record.id, why, tables.clock() + HOLD_SECONDS)
     except StoreError:
+        log.warning("could not hold game %s (%s)", record.id, why, exc_info=True)
         return
-    if record is not None:
-        await keep_open(bot, thread_id)
-
-
-async def reopen_archived(bot: Host, guild: discord.Guild) -> int:
-    """On connecting, unarchive the threads of the server's games under way that Discord
-    archived while the bot was away (it heard no THREAD_UPDATE then). The gateway
-    announces a server with its active threads only, so a game whose channel the bot
-    does not know is in an archived thread (or a deleted one: nothing to do then).
-    Returns how many threads were asked to reopen."""
+    if record.held == why:
+        return
+    log.info("game %s is held: its place refuses the bot (%s)", record.id, why)
+    if record.parent_id is None or not record.lobby_message_id:
+        return  # no card: whoever tries to change the game is told why
+    if record.game not in tables.games:
+        return
+    game = tables.game(record.game)
+    shown = (messages.lobby_text(Lobby(record=record, game=game)) if record.status == "lobby"
+             else card_text(game.title, record))
+    text = messages.fit([shown, words.HELD.get(why, "")], keep_last=1)
+    card = bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id) \
+        .get_partial_message(record.lobby_message_id)
     try:
-        games = await bot.tables.store.active_games_of(guild.id)
-    except StoreError:
-        log.warning("could not list the games of server %s", guild.id, exc_info=True)
-        return 0
-    reopened = 0
-    for record in games:
-        if guild.get_channel_or_thread(record.channel_id) is None:
-            await keep_open(bot, record.channel_id)
-            reopened += 1
-    return reopened
+        with pacing.background():
+            await card.edit(content=text, allowed_mentions=messages.NOBODY)
+    except discord.HTTPException:
+        log.info("could not say on game %s's card that it is held", record.id)
+
+
+async def place_refused(bot: Host, record: GameRecord, exc: BaseException) -> None:
+    """Discord refused to show a saved change of ``record`` (``exc``): when that says its
+    place refuses the bot, the game is held until it takes its posts again."""
+    if isinstance(exc, discord.HTTPException):
+        why = refused_because(exc)
+        if why is not None and record.status == "active":
+            await hold(bot, record, why)
 
 
 async def ended_elsewhere(bot: Host, record: GameRecord, what: str) -> None:
