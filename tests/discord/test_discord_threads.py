@@ -296,6 +296,8 @@ async def test_the_servers_take_over_default_is_the_next_lobbys_own_unless_it_sa
 async def test_a_server_that_names_its_games_channels_keeps_games_there(
         table: Session) -> None:
     elsewhere = CHANNEL_ID + 7
+    table.rec.room(elsewhere)  # a channel the server has
+    table.gw.guild_create()
     await table.bot.tables.set_server_defaults(800000000000000001, channels=[elsewhere])
     refused = await table.command(ALICE, "game", "new", {"game": "candy-dash"})
     assert refused.ephemeral and f"<#{elsewhere}>" in refused.content
