@@ -133,3 +133,85 @@ async def test_a_server_that_removed_the_bot_loses_its_lobbies_now_and_its_games
         r["server_id"] != GUILD for r in (await tables.about(ALICE))["results"])
     assert await store.games_in_channel(CHANNEL) == []
     assert (await store.get_game(other)).status == "finished", "other servers keep theirs"
+
+
+# --------------------------------------------------------------------------- deleted means deleted
+
+AL, ALICE_TOO, DEE = 364000000000000001, 364000000000000002, 364000000000000003
+
+
+async def al_and_alice(tables: Tables, channel: int = CHANNEL) -> int:
+    """Al (who hosts) and Alice race to 3; Alice wins."""
+    lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
+                                    creator_id=AL, creator_name="Al", options={"target": 3})
+    await tables.join(lobby.record.id, ALICE_TOO, "Alice")
+    await tables.start(lobby.record.id, AL)
+    for user in (AL, ALICE_TOO, AL, ALICE_TOO, AL, ALICE_TOO):
+        record = await tables.store.get_game(lobby.record.id)
+        if record.status != "active":
+            break
+        await tables.play(channel_id=channel, user_id=user, text="step")
+    return lobby.record.id
+
+
+async def test_deleting_renames_a_seat_not_every_name_that_contains_its_name(
+        tables: Tables) -> None:
+    game_id = await al_and_alice(tables)
+    before = await tables.store.actions(game_id)
+    await tables.forget(AL)
+    after = await tables.store.actions(game_id)
+    assert [a.n for a in after] == [a.n for a in before]
+    for was, now in zip(before, after, strict=True):
+        if was.narration.startswith("Al "):
+            assert now.narration == FORMER_PLAYER + was.narration[2:]
+        else:
+            assert now.narration == was.narration, "Alice's words stay hers"
+    assert not any("playerice" in a.narration for a in after)
+    assert any(a.narration.startswith("Alice steps") for a in after)
+
+
+async def test_after_deleting_no_row_of_an_ended_game_holds_the_id(tables: Tables) -> None:
+    from kept_anywhere import rows_holding
+
+    await al_and_alice(tables)
+    await tables.set_notify(AL, "dm")
+    # A lobby whose host removed Al, played without him to its end.
+    lobby = await tables.open_lobby(channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
+                                    creator_id=DEE, creator_name="Dee", options={"target": 3})
+    await tables.join(lobby.record.id, AL, "Al")
+    await tables.remove_from_lobby(lobby.record.id, DEE, f"u{AL}")
+    await tables.join(lobby.record.id, ALICE_TOO, "Alice")
+    await tables.start(lobby.record.id, DEE)
+    for _ in range(6):
+        if (await tables.store.get_game(lobby.record.id)).status != "active":
+            break
+        for user in (DEE, ALICE_TOO):
+            if (await tables.store.get_game(lobby.record.id)).status == "active":
+                await tables.play(channel_id=CHANNEL + 1, user_id=user, text="step")
+    assert await rows_holding(tables.store, AL), "kept before"
+    await tables.forget(AL)
+    assert await rows_holding(tables.store, AL) == []
+    for said in ('"Al"', "Al steps", "Al reached"):
+        assert await rows_holding(tables.store, said) == [], said
+
+
+def test_a_log_the_bot_cannot_replay_loses_the_name_where_it_stands_as_a_word() -> None:
+    from bot.store import ActionRecord, GameRecord, SeatRecord
+    from bot.tables.retold import renamed_log
+
+    def game_of(first: str) -> GameRecord:
+        seats = (SeatRecord(0, AL, first, False), SeatRecord(1, ALICE_TOO, "Alice", False))
+        summary = f"Alice beat {first}."
+        return GameRecord(1, CHANNEL, GUILD, "a-game-this-bot-lacks", "finished", AL, {}, {},
+                          7, None, 3, seats, NOW, NOW, None, 0, None, None, None,
+                          json.dumps({"ranking": [[1], [0]], "scores": {}, "summary": summary}))
+
+    said = ActionRecord(1, 0, AL, "step", "Al steps; Alice watches Al's move.", NOW, True,
+                        private={1: ("Al, Alice and Alf.",)})
+    retold = renamed_log(None, game_of("Al"), [said], [0], FORMER_PLAYER)
+    assert retold.actions == ((1, f"{FORMER_PLAYER} steps; Alice watches {FORMER_PLAYER}'s "
+                                  f"move.", "", {1: (f"{FORMER_PLAYER}, Alice and Alf.",)}),)
+    assert retold.summary == f"Alice beat {FORMER_PLAYER}."
+    # A one-letter name stays in the words: it would rename "A" wherever it stands alone.
+    one = ActionRecord(1, 0, AL, "step", "A steps. A is for Alice.", NOW, True)
+    assert renamed_log(None, game_of("A"), [one], [0], FORMER_PLAYER).actions == ()

@@ -55,6 +55,7 @@ from bot.store.records import (
     OutboxRecord,
     Reach,
     RematchTakenError,
+    Retold,
     SeatRecord,
     StatLine,
     StoreError,
@@ -1296,31 +1297,53 @@ class Store(ABC):
         return out
 
     async def _announcements_of(self, user: int, *, not_needed: bool = False) -> list[Any]:
-        """The outbox rows that mention ``user`` (pinged or sent to them); with
-        ``not_needed``, only those no game under way still waits to deliver."""
+        """The outbox rows that mention ``user`` (pinged or sent to them, or about them,
+        such as the notice that their DMs are closed); with ``not_needed``, only those no
+        game under way still waits to deliver."""
         needed = ("AND (status <> 'pending' OR game_id IS NULL OR game_id NOT IN "
                   "(SELECT id FROM games WHERE status IN ('lobby', 'active'))) "
                   if not_needed else "")
         async with self._reading() as db:
             rows = await db.execute_fetchall(
                 "SELECT id, kind, channel_id, status, content, created_at, delivered_at, data, "
-                f"mentions FROM outbox WHERE mentions LIKE ? {needed}ORDER BY id",
-                (f"%{user}%",))
+                f"mentions FROM outbox WHERE (mentions LIKE ? OR data LIKE ?) {needed}"
+                "ORDER BY id", (f"%{user}%", f"%{user}%"))
         out = []
         for *row, mentions in rows:
             try:
-                if user in {int(u) for u in json.loads(mentions)}:
+                named = {int(u) for u in json.loads(mentions)}
+                if user in named or user in _ids_in(json.loads(row[-1] or "null")):
                     out.append(row)
             except (TypeError, ValueError):
                 continue
         return out
 
-    async def forget(self, user_id: int, name: str, now: float) -> dict[str, int]:
+    async def ended_games_of(self, user_id: int) -> list[GameRecord]:
+        """The ended games ``user_id`` sat in: in a seat of their own, or one they left
+        (or the table gave to the AI)."""
+        check_int(user_id, "user id")
+        user = int(user_id)
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))} "
+                "FROM seat_users s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? "
+                "AND g.status NOT IN ('lobby', 'active')", (user,))
+            rows += await db.execute_fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status NOT IN ('lobby', 'active') "
+                "AND seats LIKE ?", (f'%"left": {user}%',))
+        records = {r.id: r for r in readable(rows, "an ended game, %s, cannot be read: %s")}
+        return [records[key] for key in sorted(records)
+                if any(user in (s.user_id, s.left) for s in records[key].seats)]
+
+    async def forget(self, user_id: int, name: str, now: float,
+                     renamed: Mapping[int, Retold]) -> dict[str, int]:
         """Delete what is kept about ``user_id`` that no game under way needs: their
         settings, vacations, notification choices, ratings, votes and the announcements
-        that named them; in ended games their seat becomes ``name`` with no user, in the
-        seats, the state and the narration. Games under way keep their seat. Returns
-        how many of each were deleted or renamed."""
+        that named them; in the ended games ``renamed`` names (:meth:`ended_games_of`),
+        their seat becomes ``name`` with no user in the seats and the state, their id goes
+        from the game, its actions and its settings, its actions read as ``renamed`` gives
+        them (told again with the new name), and its delivered announcements go. Games
+        under way keep their seat. Returns how many of each were deleted or renamed."""
         check_int(user_id, "user id")
         user = int(user_id)
         told = [row[0] for row in await self._announcements_of(user, not_needed=True)]
@@ -1341,40 +1364,61 @@ class Store(ABC):
                 marks = ", ".join("?" for _ in told)
                 cursor = await db.execute(f"DELETE FROM outbox WHERE id IN ({marks})", told)
             counts["announcements"] = len(told)
+            renamed_games = 0
+            for game_id, retold in renamed.items():
+                if await self._forget_in(db, game_id, user, name, retold):
+                    renamed_games += 1
+            counts["ended_games"] = renamed_games
+            # Whatever else of an ended game named them: its host (0: no Discord user),
+            # the moves they made, a lobby's list of those its host removed.
+            ended = "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))"
+            await db.execute("UPDATE games SET creator_id = 0 WHERE creator_id = ? AND "
+                             "status NOT IN ('lobby', 'active')", (user,))
+            await db.execute(f"UPDATE actions SET user_id = NULL WHERE user_id = ? AND "
+                             f"game_id IN {ended}", (user,))
             rows = await db.execute_fetchall(
-                "SELECT g.id, g.seats, g.state_json FROM seat_users s JOIN games g "
-                "ON g.id = s.game_id WHERE s.user_id = ? AND g.status NOT IN "
-                "('lobby', 'active')", (user,))
-            # A seat the user left (or the table gave to the AI) no longer names them.
-            rows += await db.execute_fetchall(
-                "SELECT id, seats, state_json FROM games WHERE status NOT IN "
-                "('lobby', 'active') AND seats LIKE ?", (f'%"left": {user}%',))
-            renamed = 0
-            for game_id, seats_text, state_json in {row[0]: row for row in rows}.values():
-                try:
-                    seats = load_seats(game_id, seats_text)
-                except CorruptRowError:
-                    continue
-                mine = {s.seat: s.name for s in seats if user in (s.user_id, s.left)}
-                kept = [SeatRecord(s.seat, None, name, s.ai, s.standing_in, s.open)
-                        if s.seat in mine else s for s in seats]
-                state_text, said = _renamed_state(state_json, mine, name)
-                await db.execute("UPDATE games SET seats = ?, state_json = ?, "
-                                 "version = version + 1 WHERE id = ?",
-                                 (dump_seats(kept), state_text, game_id))
-                for old in sorted({*mine.values(), *said}, key=len, reverse=True):
-                    if len(old) < 2:
-                        continue  # a one-letter name would rename every such letter
-                    await db.execute(
-                        "UPDATE actions SET narration = REPLACE(narration, ?, ?), "
-                        "public = REPLACE(public, ?, ?), private = REPLACE(private, ?, ?) "
-                        "WHERE game_id = ?", (old, name, old, name, old, name, game_id))
-                renamed += 1
-            await db.execute("DELETE FROM seat_users WHERE user_id = ? AND game_id IN "
-                             "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))",
-                             (user,))
-            counts["ended_games"] = renamed
+                "SELECT id, settings FROM games WHERE status NOT IN ('lobby', 'active') "
+                "AND settings LIKE ?", (f"%{user}%",))
+            for game_id, settings_text in rows:
+                settings = _settings_without(settings_text, user)
+                if settings is not None:
+                    await db.execute("UPDATE games SET settings = ? WHERE id = ?",
+                                     (settings, game_id))
         return counts
+
+    async def _forget_in(self, db: Any, game_id: int, user: int, name: str,
+                         retold: Retold) -> bool:
+        """:meth:`forget` in one ended game; whether it was still an ended game of theirs."""
+        rows = await db.execute_fetchall(
+            "SELECT seats, state_json, result_json FROM games WHERE id = ? AND "
+            "status NOT IN ('lobby', 'active')", (game_id,))
+        if not rows:
+            return False
+        seats_text, state_json, result_json = rows[0]
+        try:
+            seats = load_seats(game_id, seats_text)
+        except CorruptRowError:
+            return False
+        mine = {s.seat: s.name for s in seats if user in (s.user_id, s.left)}
+        if not mine:
+            return False
+        kept = [SeatRecord(s.seat, None, name, s.ai, s.standing_in, s.open)
+                if s.seat in mine else s for s in seats]
+        await db.execute("UPDATE games SET seats = ?, state_json = ?, result_json = ?, "
+                         "version = version + 1 WHERE id = ?",
+                         (dump_seats(kept), _renamed_state(state_json, mine, name),
+                          _summarised(result_json, retold.summary), game_id))
+        for n, narration, public, private in retold.actions:
+            await db.execute("UPDATE actions SET narration = ?, public = ?, private = ? "
+                             "WHERE game_id = ? AND n = ?",
+                             (narration, public, dump_private(private), game_id, n))
+        # Delivered or given up, an ended game's announcements are only history, and
+        # they may name the player.
+        await db.execute("DELETE FROM outbox WHERE game_id = ? AND status <> 'pending'",
+                         (game_id,))
+        await db.execute("DELETE FROM seat_users WHERE user_id = ? AND game_id = ?",
+                         (user, game_id))
+        return True
 
     async def prune_announcements(self, before: float) -> int:
         """Delete announcements delivered or given up that were queued before ``before``."""
@@ -1420,21 +1464,58 @@ class Store(ABC):
         return gone
 
 
-def _renamed_state(state_json: str | None, seats: Mapping[int, str],
-                   name: str) -> tuple[str | None, set[str]]:
-    """``state_json`` with the names of ``seats`` replaced by ``name``, and the names the
-    state had for them (the narration says those). A state that cannot be read is left as
-    it is."""
+def _renamed_state(state_json: str | None, seats: Mapping[int, str], name: str) -> str | None:
+    """``state_json`` with the names of ``seats`` replaced by ``name``. A state that
+    cannot be read is left as it is."""
     if not state_json or not seats:
-        return state_json, set()
+        return state_json
     try:
         state = json.loads(state_json)
-        said = {str(state["seats"][seat]["name"]) for seat in seats}
         for seat in seats:
             state["seats"][seat]["name"] = name
     except (TypeError, ValueError, KeyError, IndexError):
-        return state_json, set()
-    return json.dumps(state, sort_keys=True, separators=(",", ":")), said
+        return state_json
+    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+
+def _summarised(result_json: str | None, summary: str | None) -> str | None:
+    """A stored result with its summary told again (``summary``; ``None``: as it is)."""
+    if result_json is None or summary is None:
+        return result_json
+    try:
+        result = json.loads(result_json)
+        result["summary"] = summary
+    except (TypeError, ValueError):
+        return result_json
+    return json.dumps(result, sort_keys=True)
+
+
+def _settings_without(text: str, user: int) -> str | None:
+    """A game's settings text without ``user`` in its list of those its host removed
+    (``None``: nothing to change, or a value that cannot be read)."""
+    try:
+        settings = json.loads(text)
+        removed = settings.get("removed")
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if not isinstance(removed, list) or user not in removed:
+        return None
+    settings["removed"] = [u for u in removed if u != user]
+    return dump_object(settings, "settings")
+
+
+def _ids_in(value: Any) -> set[int]:
+    """Every whole number in a JSON value: the Discord ids an announcement's data holds
+    (``dm_closed``, ``users`` and the like)."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, int):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_ids_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_ids_in(v) for v in value))
+    return set()
 
 
 def _same(column: str, value: int | None) -> tuple[str, tuple[int, ...]]:

@@ -279,6 +279,16 @@ class MoveRecord:
 
 
 @dataclass(frozen=True)
+class Retold:
+    """An ended game told again with a player's name replaced (``privacy delete``): each
+    action whose words change, as ``(n, narration, public form, private lines by seat)``,
+    and the summary of its result (``None``: unchanged)."""
+
+    actions: tuple[tuple[int, str, str, Mapping[int, Sequence[str]]], ...] = ()
+    summary: str | None = None
+
+
+@dataclass(frozen=True)
 class FinishRecord:
     """How a game ended: the result text and ``(user_id, seat, place, won)`` per seat."""
 

@@ -739,18 +739,10 @@ class TablesBase:
                 user_id: int | None, outcome: Outcome) -> None:
         """Add ``outcome`` (applied to ``plan.state``) to the plan."""
         seat_record = next(s for s in record.seats if s.seat == seat)
-        public = outcome.narration(None)
-        private: dict[int, tuple[str, ...]] = {}
-        for other in record.seats:
-            lines = tuple(line for line in outcome.narration(other.seat)
-                          if line and line not in public)
-            if lines:
-                private[other.seat] = lines
-        events = tuple(line for line in public if line)
-        if user_id is None and (seat_record.standing_in or seat_record.open):
-            # The player who comes back learns why the AI played for them as it did.
-            reason = game.reason_for(plan.state, outcome, seat)
-            events += (reason,) if reason else ()
+        # The player who comes back learns why the AI played for them as it did.
+        standing = user_id is None and (seat_record.standing_in or seat_record.open)
+        events, private = narrated(game, plan.state, outcome, (s.seat for s in record.seats),
+                                   reason_of=seat if standing else None)
         shown = outcome.public or outcome.action.notation
         hidden = shown != outcome.action.notation
         # Undo restores the state a human's own move was made from; AI moves need none.
@@ -975,6 +967,25 @@ class TablesBase:
 
 
 # --------------------------------------------------------------------------- small helpers
+
+
+def narrated(game: Game, before: State, outcome: Outcome, seats: Iterable[int], *,
+             reason_of: int | None = None,
+             ) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
+    """What the action of ``outcome`` (applied to ``before``) tells: its public lines (and
+    why the AI standing in for the seat ``reason_of``, whose action it is, chose it) and
+    each of ``seats``'s private lines."""
+    public = outcome.narration(None)
+    private: dict[int, tuple[str, ...]] = {}
+    for other in seats:
+        lines = tuple(line for line in outcome.narration(other) if line and line not in public)
+        if lines:
+            private[other] = lines
+    events = tuple(line for line in public if line)
+    if reason_of is not None:
+        reason = game.reason_for(before, outcome, reason_of)
+        events += (reason,) if reason else ()
+    return events, private
 
 
 def _away(users: Sequence[int], now: float, hours: Mapping[int, tuple[str, int, int]],

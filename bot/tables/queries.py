@@ -26,7 +26,7 @@ from bot.refusals import (
     NotStarted,
 )
 from bot.replays import ReplayJob
-from bot.store import ActionRecord, GameRecord, NotFoundError, StatLine
+from bot.store import ActionRecord, GameRecord, NotFoundError, Retold, StatLine
 from bot.tables.core import (
     LOG_LIMIT,
     MAX_SUGGESTIONS,
@@ -41,6 +41,7 @@ from bot.tables.core import (
     marked_stand_ins,
     stored_result,
 )
+from bot.tables.retold import renamed_log
 
 #: How many ended games ``game history`` lists.
 HISTORY_LIMIT = 15
@@ -330,8 +331,16 @@ class Queries(TablesBase):
 
     async def forget(self, user_id: int) -> Forgotten:
         """Delete what is kept about ``user_id`` that no game under way needs (``privacy
-        delete``); their ended games name them :data:`FORMER_PLAYER` from now on."""
-        counts = await self.store.forget(user_id, FORMER_PLAYER, self.clock())
+        delete``); their ended games name their seats :data:`FORMER_PLAYER` from now on,
+        their logs told again with that name (:mod:`bot.tables.retold`)."""
+        renamed: dict[int, Retold] = {}
+        for record in await self.store.ended_games_of(user_id):
+            mine = [s.seat for s in record.seats if user_id in (s.user_id, s.left)]
+            game = self._games.get(record.game)
+            actions = await self.store.actions(record.id)
+            renamed[record.id] = await asyncio.to_thread(
+                renamed_log, game, record, actions, mine, FORMER_PLAYER)
+        counts = await self.store.forget(user_id, FORMER_PLAYER, self.clock(), renamed)
         under_way = [r for r in await self.store.games_of(user_id, finished_since=self.clock())
                      if r.status == "active"]
         lobbies = [g for g in (await self.store.about(user_id))["games"]

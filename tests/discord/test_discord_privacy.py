@@ -51,3 +51,49 @@ async def test_a_server_removing_the_bot_closes_its_lobbies(table: Session) -> N
     table.clock.advance(24 * 31)
     await table.bot.housekeeping()
     assert await table.bot.tables.store.games_in_channel(table.channel_id) == []
+
+
+AL, ALICE_TOO = 353000000000000011, 353000000000000012
+NAMES = {AL: "Al", ALICE_TOO: "Alice"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def anywhere(request: pytest.FixtureRequest, tmp_path: Path,
+                   monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
+    """A bot on SQLite, then on PostgreSQL, whose players are called Al and Alice."""
+    from discord_harness import Clock, Recorder, start_bot
+
+    import tools.offline
+
+    plain = tools.offline.user_payload
+    monkeypatch.setattr(tools.offline, "user_payload", lambda user: {
+        **plain(user), "global_name": NAMES.get(user, f"Player{user % 1000}")})
+    target = (str(tmp_path / "bot.db") if request.param == "sqlite"
+              else request.getfixturevalue("postgres_url"))
+    rec, clock = Recorder(), Clock()
+    running, gw = await start_bot(target, clock, {"candy-dash": CandyDash()}, rec)
+    session = Session(running, gw, rec, clock)
+    yield session
+    await session.close()
+
+
+async def test_privacy_delete_leaves_no_id_and_renames_only_the_deleted_seat(
+        anywhere: Session) -> None:
+    from kept_anywhere import rows_holding
+
+    table = anywhere
+    await table.start("candy-dash", humans=(AL, ALICE_TOO), target=3)
+    for _ in range(8):
+        record = await table.bot.tables.store.open_game(table.channel_id)
+        if record is None:
+            break
+        state = json.loads(record.state_json or "{}")
+        await table.play((AL, ALICE_TOO)[state["turn"]], "step")
+    await table.command(AL, "notify", options={"how": "dm"})
+    answer = await table.command(AL, "privacy", options={"delete": True})
+    assert answer.ephemeral and "1 ended game" in answer.content
+    store = table.bot.tables.store
+    assert await rows_holding(store, AL) == [], "no row keeps Al's Discord id"
+    log = await table.command(ALICE_TOO, "game", "log")
+    assert "Alice steps to" in log.content and "playerice" not in log.content
+    assert "a former player steps to" in log.content and "Al steps" not in log.content
