@@ -21,8 +21,12 @@ within :data:`ANSWER_DEADLINE` seconds of its creation and only once: a late one
 refused as Discord refuses it (404, "Unknown interaction", code 10062), a second one
 with 400 ("Interaction has already been acknowledged", code 40060).
 :meth:`Recorder.fail_when` makes a request fail (5xx or 429), optionally after
-Discord carried it out. :attr:`Recorder.limits` (off unless set) copies Discord's
-rate limits (:mod:`tools.ratelimits`): a request over one is answered 429.
+Discord carried it out, and :meth:`Recorder.die_when` makes the bot die at a request
+(before or after Discord carried it out). :attr:`Recorder.limits` (off unless set)
+copies Discord's rate limits (:mod:`tools.ratelimits`): a request over one is answered
+429. Channels and threads follow Discord's rules for them (:class:`Channel`: archived
+and locked threads, the thread cap, permissions), and :class:`Gateway` tells the bot of
+a moderator's locks and deletions, or lets them happen while the bot is away.
 """
 
 from __future__ import annotations

@@ -222,23 +222,26 @@ class Reminders(TablesBase):
             return None
 
     async def resume(self, record: GameRecord) -> Board | None:
-        """The place of ``record`` takes the bot's posts again (it was held: see
+        """The thread of ``record`` takes the bot's posts again (it was held: see
         :meth:`~bot.store.Store.hold`): released, with a ping for the players the game
         waits for queued in the same write; the board to show as the game stands (``None``
-        for a lobby, or when another bot released it first)."""
+        for a lobby, or when another bot released it first). A game held for a permission
+        is not released here: its board, once shown, ends the wait."""
         why = record.held or ""
         if record.status != "active":
             await self.store.release(record.id, self.clock())
             return None
         game, state = await asyncio.to_thread(self._state, record)
+        if why not in HOLDING:
+            # It went on unseen (a permission lost), its pings queued with its moves: its
+            # board is tried as it stands, and once shown it ends the wait.
+            return await self._with_away(await asyncio.to_thread(
+                self.board_of, record, game, state, news=(Resumed(why=why),)))
         users = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(record, game, state)
                                     if s.user_id is not None))
         now = self.clock()
-        # A game whose thread held every change pings whoever it waits for; one that went
-        # on unseen (a permission lost) has its pings queued with its moves already.
         announce = self._turn_announcement(record, game, state, users, None,
-                                           *await self.reach(users, now)) \
-            if why in HOLDING else ()
+                                           *await self.reach(users, now))
         if not await self.store.release(record.id, now, announce):
             return None
         released = replace(record, held=None, held_until=None)
