@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows, opening, places, publish, threads, words
+from bot.discord import commands, components, flows, places, publish, threads, words
 from bot.discord.errors import FRIENDLY, describe, tell
 from bot.discord.gate import Gate
 from bot.discord.messages import Pictures, Renderer
@@ -311,8 +311,9 @@ class CandyBot(discord.Client):
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server announced on connecting: catch up with what changed there while the
         bot was away (deleted threads and channels end their games, archived threads
-        reopen, locks lifted let games go on, a deleted games channel lapses), and settle
-        the lobbies a stopped bot left half-opened (:mod:`bot.discord.opening`)."""
+        reopen, locks lifted let games go on, a deleted games channel lapses). The lobbies
+        a stopped bot left half-opened are settled by the reminder pass, which runs as
+        soon as the bot is ready (:mod:`bot.discord.opening`)."""
         if self.store is None:
             return
         await places.reconcile(self, guild)
@@ -320,7 +321,6 @@ class CandyBot(discord.Client):
         gone = [int(c) for c in allowed if guild.get_channel(int(c)) is None]
         if gone:
             await self.tables.lapse_channels(guild.id, gone)
-        await opening.settle(self)
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Discord changed a thread: a game going on in it must not stay archived (an

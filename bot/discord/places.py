@@ -23,6 +23,7 @@ from bot.discord import messages, threads
 from bot.discord.host import Host
 from bot.discord.publish import lobby_view, publish_saved
 from bot.store import GameRecord, StoreError
+from bot.tables import HOLDING
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ async def thread_updated(bot: Host, thread_id: int, *, archived: bool, locked: b
     elif archived:
         if await threads.keep_open(bot, record) and record.held is not None:
             await resume(bot, record)
-    elif record.held in ("locked", "threads_full"):
+    elif record.held in HOLDING:
         await resume(bot, record)
 
 
@@ -102,7 +103,7 @@ async def _catch_up(bot: Host, guild: discord.Guild, record: GameRecord) -> int:
     elif thread.archived:
         if await threads.keep_open(bot, record, thread) and record.held is not None:
             await resume(bot, record)
-    elif record.held in ("locked", "threads_full"):
+    elif record.held in HOLDING:
         await resume(bot, record)
     return 0 if known is not None else 1
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
+    HOLDING,
     LOG_LIMIT,
     MAX_AI_STEPS,
     MAX_REMINDER_HOURS,
@@ -54,7 +55,8 @@ class Tables(Leaving, Reminders, Queries, SeatVotes):
 
 
 __all__ = [
-    "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "LOG_LIMIT", "MAX_AI_STEPS", "MAX_REMINDERS",
+    "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "HOLDING", "LOG_LIMIT", "MAX_AI_STEPS",
+    "MAX_REMINDERS",
     "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
     "CardsShown", "Choosing", "Clock",
     "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
