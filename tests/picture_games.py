@@ -37,9 +37,10 @@ def views(slug: str) -> list[tuple[str, dict[str, Any], int]]:
 class StripTops:
     """While ``module`` draws a picture, where the strip it is drawing begins in it
     (:class:`renderers.common.Strip`): a spy on what a strip draws adds :attr:`top` to the
-    strip's own y to find it in the picture. Each picture is drawn whole while this
-    watches (no strip is copied from an earlier picture), and ``on_picture`` is called as
-    each begins."""
+    strip's own y to find it in the picture. Each picture is drawn from nothing while this
+    watches (no strip is copied from an earlier picture; a strip the same as one above it
+    in the same picture is copied from that one, which was drawn), and ``on_picture`` is
+    called as each begins."""
 
     def __init__(self, monkeypatch: Any, module: Any,
                  on_picture: Any = lambda: None) -> None:
@@ -47,17 +48,21 @@ class StripTops:
         from renderers.common import Strip, forget_strips
 
         self.top = 0
-        self._next = 0
+        self._tops: dict[int, int] = {}
         real_png, real_draw = renderers.common.strips_png, Strip.draw
 
         def png(width: int, strips: Any, palette: Any) -> bytes:
             forget_strips()
-            self._next = 0
+            self._tops = {}
+            y = 0
+            for strip in strips:
+                self._tops.setdefault(id(strip), y)
+                y += strip.height
             on_picture()
             return real_png(width, strips, palette)
 
         def draw(strip: Any, width: int) -> Any:
-            self.top, self._next = self._next, self._next + strip.height
+            self.top = self._tops.get(id(strip), 0)
             return real_draw(strip, width)
 
         monkeypatch.setattr(renderers.common, "strips_png", png)  # every game's Pictures
