@@ -555,6 +555,21 @@ def test_summary_and_scores_follow_the_game(extra):
     assert GAME.summary(state).startswith("P0 to play")
 
 
+def test_the_summary_says_every_meadow_in_play_with_its_bears_and_cubes(extra):
+    """What the picture's meadow chips show, in words (the alt text and /game status)."""
+    extra["l82"] = meadow("l82", sheep=2, bears=["red", "green", "green"])
+    extra["l83"] = meadow("l83", rainbow=1)
+    state = game_with([placed(extra["l82"], (0, 1), sugar=2),
+                       placed(extra["l83"], (0, -3), honey=1)], ["l01", "l02"])
+    summary = GAME.summary(state)
+    view = GAME.view(state, None)
+    numbers = {view["cards"][i]["card"]: view["areas"][view["cards"][i]["fields"][0]["area"]]
+               ["number"] for i in (1, 2)}
+    assert f"Meadow {numbers['l82']}: 1 red and 2 green bears, 2 sugar." in summary
+    assert f"Meadow {numbers['l83']}: no bears, 1 honey." in summary
+    assert summary.count("Meadow ") == 2  # the castle's empty fields are not in play
+
+
 def test_the_ai_feeds_its_own_bear_first(extra):
     extra["l82"] = meadow("l82", bears=["red", "blue", "green"])
     extra["l83"] = meadow("l83", sheep=1)

@@ -527,8 +527,10 @@ class Sugartopia(Game):
             return result.summary if result else "The game is over."
         name = self.seat_name(state, state["turn"])
         doing = "chooses which bears eat" if self.choosing_bears(state) else "to play"
+        meadows = _meadows_in_play(self._table(state))
         return (f"{name} {doing}. Deck: {len(state['deck'])} cards. Supply: "
-                f"{state['supply']['sugar']} sugar, {state['supply']['honey']} honey.")
+                f"{state['supply']['sugar']} sugar, {state['supply']['honey']} honey."
+                + "".join(f" {meadow}." for meadow in meadows))
 
     def scores(self, state: State) -> dict[int, int]:
         if state["final"]:
@@ -573,6 +575,31 @@ class Sugartopia(Game):
 def _where(table: Table, area: Area) -> str:
     """The area's name, unique and kept for the whole game ("Meadow 3")."""
     return area_name(table.area_numbers([area])[area.key])
+
+
+def _meadows_in_play(table: Table) -> list[str]:
+    """Every meadow not yet scored that holds bears or cubes, with its bears by colour and
+    its cubes: "Meadow 5: 2 red, 1 yellow and 1 green bears, 5 sugar" (what the picture's
+    meadow chips show, all of them, for the alt text and `/game status`)."""
+    areas = table.areas()
+    numbers = table.area_numbers(areas)
+    out = []
+    for area in sorted(areas, key=lambda a: numbers[a.key]):
+        if table.done(area):
+            continue
+        counts: dict[str, int] = {}
+        for *_, colour in table.bears(area):
+            counts[colour] = counts.get(colour, 0) + 1
+        sugar = table.sheep_sugar(area) + len(table.fed_bears(area))
+        honey = table.honey(area)
+        if not (counts or sugar or honey):
+            continue
+        bears = (listing([f"{n} {colour}" for colour, n in counts.items()])
+                 + (" bear" if sum(counts.values()) == 1 else " bears")) if counts \
+            else "no bears"
+        cubes = f", {_cubes(sugar, honey)}" if sugar or honey else ""
+        out.append(f"{area_name(numbers[area.key])}: {bears}{cubes}")
+    return out
 
 
 def _cubes(sugar: int, honey: int) -> str:
