@@ -1,18 +1,25 @@
-"""Sugartopia picture, made to be read on a phone (Discord shows it about 400 px wide).
+"""Sugartopia picture in the phone frame (:mod:`renderers.common`): 800 x 1280 px at every
+move of a game (a seat's own picture too), every text 20 px or more and most of it 24 px.
 
-Layout, top to bottom: who acts and the seats (each with its shape mark and its
-bear colour), the table cropped to the placed cards plus the ring of open spots
-with hexes as large as the width allows, the meadows still in play with their
-bears counted per player, and a one-line key. A seat's own view adds its hand
-card in its six turns. With ``view["zoom"]`` set to a spot's label, the map
-shows that spot and its neighbours large instead of the whole table.
+Top to bottom, each a strip: the shared header (whose turn, the deck, the move, what to
+do); a card a seat (mark, name, score, the sugar and honey it holds, its Gingerman still
+in hand or the cookies on its way home); the table, cropped to the placed cards and the
+ring of open spots and as large as the room left allows; the last card placed, marked
+on the table and said under it; in a seat's own picture its hand card in its six turns;
+the meadows in play, a chip each (its tag, each player's bears, the bears of nobody, the
+cubes to share), or once over the final ranking; and the legend. With ``view["zoom"]``
+set to a spot's label, the table shows that spot and its neighbours large, labels of the
+placed cards and all.
 
-Draws only what the view holds: a public view has no hand card, so the public
-image cannot show one.
+Every strip but the table is fixed in height while the game goes on (the meadows keep
+room for four rows of chips), and the table takes what is left, so the picture never
+changes size between moves. The table is cut into bands half a hex tall: each hex lies
+across two bands, a band is a strip kept by what its hexes show (``Strip``), and a move
+redraws only the bands of the cards and spots it changed. Each hex is drawn whole (its
+tile, roads, pieces and meadow tag) into a sprite kept by what it shows, and pasted.
 
-Speed: the header and the map change with every move and are drawn each time; the
-meadows, the key and the hand are strips kept by what they show
-(:class:`~renderers.common.Strip`).
+Draws only what the view holds: a public view has no hand card, so the public picture
+cannot show one.
 """
 
 from __future__ import annotations
@@ -27,43 +34,70 @@ from PIL import Image, ImageDraw
 
 from bot.games.colours import PAINTS
 from renderers.common import (
+    END,
+    FRAME_MARGIN,
+    FRAME_MAX_H,
+    FRAME_W,
     INK,
+    KEY_ROW,
+    LARGE_PX,
+    LAST_MOVE,
     MUTED,
     PANEL,
     PANEL_EDGE,
     SEAT_SHAPES,
+    SMALL_PX,
+    TEXT_PX,
     WHITE,
     Colour,
-    Header,
+    Key,
     Pictures,
     Sample,
+    Standing,
     Strip,
     Table,
-    header,
+    blank,
+    header_strip,
+    legend,
     panel,
     paste_at,
     paste_centred,
+    ranking_strip,
     seat_mark,
+    seat_text_colour,
     shape_mark,
     stamp_text,
     table_of,
     text_size,
-    wrap,
 )
 
-WIDTH = 1000
-MARGIN = 16
-#: The largest hex (centre to corner): an early table is not blown up beyond this.
-MAX_HEX = 130
-SIZE_STEP = 0.92
-#: The largest hex when zoomed on one spot.
-ZOOM_HEX = 230
-#: The tallest map: a long, narrow table may grow the picture this far down before its
-#: hexes shrink (a phone scrolls a tall picture; it cannot enlarge tiny labels).
-MAX_MAP_H = 1000
-ZOOM_MAP_H = 1000
-MIN_MAP_H = 360
+WIDTH = FRAME_W
+#: Every picture is this tall while the game goes on, a seat's own picture too.
+HEIGHT = FRAME_MAX_H
+MARGIN = FRAME_MARGIN
 SQRT3 = math.sqrt(3)
+#: The seats' cards, one row of them whatever the number of seats.
+SEATS_H = 90
+#: The meadows in play: this many rows of chips.
+MEADOW_ROWS = 4
+CHIP_ROW = 44
+MEADOWS_H = 4 + MEADOW_ROWS * CHIP_ROW + 4
+#: The legend keeps room for this many rows of keys, so that a key coming or going does
+#: not move the picture.
+LEGEND_ROWS = 3
+LEGEND_H = 16 + LEGEND_ROWS * KEY_ROW
+#: The line under the table saying which card was placed last.
+LAST_H = 16 + KEY_ROW
+#: Half a hex's height in px (the band of the table a strip holds), largest first: a hex
+#: is as large as the table allows, in steps of about 20 % so that it shrinks now and then
+#: as the table grows rather than at every move (each change of size draws the whole
+#: table again).
+BANDS = (64, 52, 42, 34, 28, 23, 19, 16)
+ZOOM_BANDS = (150, 140, 130, 120, 110, 100, 92, 85, 78, 72, 66, 60)
+#: Room kept free left and right of the table in its strip.
+MAP_PAD = 4
+#: A placed card's label (zoomed in) hangs this far above its centre, in hex sizes.
+LABEL_AT = 0.7
 
 GRASS: Colour = (150, 205, 120)
 GRASS_DONE: Colour = (200, 214, 186)
@@ -71,25 +105,18 @@ HEX_EDGE: Colour = (104, 150, 84)
 ROAD: Colour = (232, 190, 125)
 ROAD_EDGE: Colour = (140, 95, 55)
 COOKIE: Colour = (160, 95, 40)
-CASTLE: Colour = (246, 190, 214)
 SPOT: Colour = (118, 104, 92)
 SPOT_FILL: Colour = (243, 232, 216)
 SPOT_EDGE: Colour = (205, 188, 168)
-LAST: Colour = (255, 184, 0)
 SUGAR: Colour = (255, 255, 255)
 HONEY: Colour = (245, 170, 20)
 TAG: Colour = (255, 252, 240)
 TAG_DONE: Colour = (225, 225, 215)
+#: A meadow whose bears are eating now: its tag, and its chip's outline.
+FEEDING: Colour = (255, 184, 0)
+ACTIVE: Colour = (255, 240, 200)
 #: The bears of nobody; players' bears are in their seat colours (``bot.games.colours``).
 NEUTRAL_BEARS: dict[str, Colour] = {"green": (30, 140, 70), "orange": (240, 130, 20)}
-
-HAND_H = 250
-#: The smallest type a player needs for a decision: 7 px tall capitals at 400 px wide.
-READABLE = 24
-CHIP_H = 148
-#: Texts that need not read at 400 px: the key (pieces are told apart by their look)
-#: and the move counter.
-FINE_PRINT = (r"move \d+", "sugar sheep", "honey sheep", "fed bear", "cookie")
 
 
 def _colour(name: str) -> Colour:
@@ -112,33 +139,6 @@ class Geometry:
     def __init__(self, size: float, ox: float, oy: float) -> None:
         self.size, self.ox, self.oy = size, ox, oy
 
-    @classmethod
-    def fitted(cls, cells: list[tuple[int, int]], width: float, max_height: float,
-               max_size: float, edge: Sequence[tuple[int, int]] = ()
-               ) -> tuple[Geometry, float]:
-        """The largest layout showing ``cells`` whole in ``width``; returns it and its height.
-
-        ``edge`` cells (the open spots round the table) need only their middle,
-        where their label is, to show: their outline may run off the picture.
-        """
-        # Each cell's extent, in hex sizes, left/right and up/down of its centre.
-        boxes = [(1.5 * q, SQRT3 * (r + q / 2), 1.0, SQRT3 / 2) for q, r in cells]
-        boxes += [(1.5 * q, SQRT3 * (r + q / 2), 0.62, 0.5) for q, r in edge]
-        left = min(x - w for x, _, w, _ in boxes)
-        right = max(x + w for x, _, w, _ in boxes)
-        top = min(y - h for _, y, _, h in boxes)
-        bottom = max(y + h for _, y, _, h in boxes)
-        span_x, span_y = right - left, bottom - top
-        size = min(max_size, (width - 2 * MARGIN) / span_x, (max_height - 2 * MARGIN) / span_y)
-        # Sizes come in steps of 8%: as the table grows the hexes shrink now and then
-        # rather than at every move, and the drawn cards in the cache stay usable.
-        size = max_size * SIZE_STEP ** math.ceil(math.log(size / max_size) / math.log(SIZE_STEP)
-                                                 - 1e-9)
-        height = max(MIN_MAP_H, span_y * size + 2 * MARGIN)
-        ox = (width - span_x * size) / 2 - left * size
-        oy = (height - span_y * size) / 2 - top * size
-        return cls(size, ox, oy), height
-
     def centre(self, q: int, r: int) -> tuple[float, float]:
         return (self.ox + 1.5 * q * self.size, self.oy + SQRT3 * (r + q / 2) * self.size)
 
@@ -154,6 +154,98 @@ class Geometry:
         angle = math.radians(-90 + 60 * side)
         d = self.size * SQRT3 / 2 * reach
         return (cx + d * math.cos(angle), cy + d * math.sin(angle))
+
+
+def _size(band: int) -> float:
+    """The hex size (centre to corner) whose half height is ``band`` px."""
+    return 2 * band / SQRT3
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the table lies in its strip: hexes ``band`` px half-tall, the castle's centre
+    at (``ox``, ``oy``), ``oy`` a whole number of bands from the top so that every hex
+    begins and ends on a band's edge."""
+
+    band: int
+    ox: float
+    oy: int
+
+    @property
+    def size(self) -> float:
+        return _size(self.band)
+
+    def centre(self, q: int, r: int) -> tuple[int, int]:
+        """The centre of the hex at (q, r), on whole pixels."""
+        return round(self.ox + 1.5 * self.size * q), self.oy + self.band * (2 * r + q)
+
+    def row(self, q: int, r: int) -> int:
+        """The band the hex at (q, r) is centred on the top edge of: it covers that band
+        and the one above it."""
+        return self.oy // self.band + 2 * r + q
+
+
+def fit(cells: Sequence[tuple[int, int]], edge: Sequence[tuple[int, int]], height: int,
+        ladder: Sequence[int] = BANDS, width: int = WIDTH) -> Layout:
+    """The largest hexes of ``ladder`` that show ``cells`` whole in the ``width`` px at the
+    left of a strip ``height`` tall (``edge`` cells, the open spots round the table, need
+    only their label to show).
+
+    The castle stands in the middle of the strip while the table fits round it there, and
+    is moved off it by whole steps (half a column across, a band up or down) only as far
+    as the table needs: as the table grows, it mostly stays where it was, and the bands of
+    the table, kept by what they show, are copied rather than drawn again (those of a
+    table moved up or down by whole bands too).
+    """
+    extent = _Extent(cells, edge)
+    for band in ladder:
+        layout = extent.placed(band, width, height)
+        if layout is not None:
+            return layout
+    band = ladder[-1]
+    return Layout(band, width / 2, band * round(height / 2 / band))
+
+
+class _Extent:
+    """How far a table reaches from its castle, in columns and half rows: its cards whole,
+    its open spots by their labels."""
+
+    def __init__(self, cells: Sequence[tuple[int, int]],
+                 edge: Sequence[tuple[int, int]]) -> None:
+        def reach(places: Sequence[tuple[int, int]]) -> tuple[int, int, int, int] | None:
+            if not places:
+                return None
+            qs = [q for q, _ in places]
+            rows = [2 * r + q for q, r in places]
+            return min(qs), max(qs), min(rows), max(rows)
+
+        self.cells, self.edge = reach(cells), reach(edge)
+
+    def placed(self, band: int, width: int, height: int) -> Layout | None:
+        """The layout with hexes ``band`` px half tall, or ``None`` if the table is too big."""
+        s = _size(band)
+        boxes: list[tuple[float, float, float, float]] = []
+        if self.cells:
+            q0, q1, c0, c1 = self.cells
+            boxes.append((1.5 * s * q0 - s, 1.5 * s * q1 + s, band * (c0 - 1), band * (c1 + 1)))
+        if self.edge:
+            q0, q1, c0, c1 = self.edge
+            w, h = max(0.62 * s, 26.0), max(0.45 * band, 14.0)
+            boxes.append((1.5 * s * q0 - w, 1.5 * s * q1 + w, band * c0 - h, band * c1 + h))
+        if not boxes:
+            return Layout(band, width / 2, band * (height // band // 2))
+        left, right = min(b[0] for b in boxes), max(b[1] for b in boxes)
+        top, bottom = min(b[2] for b in boxes), max(b[3] for b in boxes)
+        lowest, highest = MAP_PAD - left, width - MAP_PAD - right
+        first = math.ceil(-top / band)  # tiles keep a gap inside their own rows
+        last = math.floor((height - bottom) / band)
+        if lowest > highest or first > last:
+            return None
+        oy = band * min(max(height // band // 2, first), last)
+        step = 0.75 * s
+        low, high = math.ceil((lowest - width / 2) / step), math.floor((highest - width / 2) / step)
+        ox = width / 2 + step * min(max(0, low), high) if low <= high else (lowest + highest) / 2
+        return Layout(band, ox, oy)
 
 
 def _hub(geo: Geometry, q: int, r: int, sides: list[int], alone: bool) -> tuple[float, float]:
@@ -233,15 +325,27 @@ def _cookie(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float) -> None:
     draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=(240, 220, 180))
 
 
+def _cube(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, fill: Colour) -> None:
+    """A sugar (white) or honey (amber) cube."""
+    draw.rectangle((x - half, y - half, x + half, y + half), fill=fill, outline=INK, width=2)
+
+
 def _tag(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, text: str,
          size: int, done: bool, feeding: bool) -> None:
-    """A meadow's short name as a small label; gold while its bears are being fed."""
+    """A meadow's short name as a small label; grey once scored, gold while its bears eat."""
     w, h = text_size(text, size, True)
-    fill = LAST if feeding else TAG_DONE if done else TAG
-    pad = max(3, size // 4)
+    fill = FEEDING if feeding else TAG_DONE if done else TAG
+    pad = max(3, size // 5)
     draw.rectangle((x - w / 2 - pad, y - h / 2 - pad, x + w / 2 + pad, y + h / 2 + pad),
-                   fill=fill, outline=INK, width=max(1, size // 12))
+                   fill=fill, outline=INK, width=2)
     stamp_text(image, (x, y), text, size, MUTED if done and not feeding else INK, True, "mm")
+
+
+def _measure_tag(text: str, size: int) -> tuple[float, float]:
+    """The outer width and height of a tag drawn by ``_tag``."""
+    w, h = text_size(text, size, True)
+    pad = max(3, size // 5)
+    return w + 2 * pad + 2, h + 2 * pad + 2
 
 
 def _gingerman(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: Colour,
@@ -271,145 +375,6 @@ def _castle(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     draw.rectangle((cx - w * 0.2, cy + w * 0.2, cx + w * 0.2, cy + w * 0.8), fill=(170, 90, 120))
 
 
-# --------------------------------------------------------------------------- the map
-
-
-Tag = tuple[int, bool, bool]
-"""A meadow's tag on a field: its number, whether it is scored, whether it is being fed."""
-
-
-class Map:
-    """Draws the table's cards and open spots onto the picture.
-
-    A card's hexagon is drawn in place; what lies on it (roads, cookies, sheep,
-    bears, tags, a Gingerman) is drawn once into a sprite kept by its content
-    and size, and pasted: from one move to the next most cards do not change.
-    """
-
-    def __init__(self, view: dict[str, Any], geo: Geometry, image: Image.Image,
-                 players: tuple[str, ...] | None = None) -> None:
-        """``players``: the seats' colours (by default the view's envelope's)."""
-        self.view, self.geo, self.image = view, geo, image
-        self.areas = view.get("areas") or []
-        self.players = table_of(view).colours if players is None else players
-        self.owner_colour = dict(enumerate(self.players))
-        feeding = view.get("feeding") or {}
-        self.feeding_area = feeding.get("area")
-        self.tagged = tag_places(view)
-
-    def draw(self, draw: ImageDraw.ImageDraw) -> None:
-        geo = self.geo
-        for spot in self.view["spots"]:
-            self._spot(draw, spot)
-        for card in self.view["cards"]:
-            self.card(draw, card)
-        last = self.view.get("last")
-        if last and last.get("index") is not None and last["index"] < len(self.view["cards"]):
-            card = self.view["cards"][last["index"]]
-            _hexagon(draw, geo.corners(card["q"], card["r"], 0.95), None, LAST,
-                     max(4, round(geo.size * 0.09)))
-        # Label sizes move in whole steps so that they rarely change as the table grows
-        # (each new size is a new label to rasterise).
-        size = READABLE
-        for card in self.view["cards"]:
-            if card["kind"] != "castle":
-                cx, cy = geo.centre(card["q"], card["r"])
-                stamp_text(self.image, (cx, cy - geo.size * 0.84), card["label"], size,
-                           (30, 60, 25), True, "mt")
-
-    def _spot(self, draw: ImageDraw.ImageDraw, spot: dict[str, Any]) -> None:
-        geo = self.geo
-        _hexagon(draw, geo.corners(spot["q"], spot["r"], 0.92), SPOT_FILL, SPOT_EDGE,
-                 max(2, round(geo.size * 0.03)))
-        size = max(READABLE, min(40, 4 * round(geo.size * 0.42 / 4)))
-        stamp_text(self.image, geo.centre(spot["q"], spot["r"]), spot["label"], size, SPOT, True,
-                   "mm")
-
-    def card(self, draw: ImageDraw.ImageDraw, card: dict[str, Any]) -> None:
-        """One placed card: its hexagon, then its contents from the sprite cache."""
-        geo = self.geo
-        q, r, s = card["q"], card["r"], geo.size
-        fields = card["fields"]
-        fill = GRASS
-        if card["kind"] == "gingerman":
-            fill = ROAD
-        elif fields and all(f["done"] for f in fields):
-            fill = GRASS_DONE
-        _hexagon(draw, geo.corners(q, r), fill, HEX_EDGE, max(1, round(s * 0.02)))
-        sprite, (dx, dy) = _card_sprite(round(s, 1), self._key(card))
-        if sprite is not None:
-            cx, cy = geo.centre(q, r)
-            paste_at(self.image, sprite, round(cx) + dx, round(cy) + dy)
-
-    def _key(self, card: dict[str, Any]) -> tuple[Any, ...]:
-        """Everything that decides how a card's contents look, as a hashable key."""
-        fields = []
-        for n, f in enumerate(card["fields"]):
-            index = f.get("area")
-            area = self.areas[index] if index is not None and index < len(self.areas) else None
-            tag = ((area["number"], bool(area["done"]), area["id"] == self.feeding_area)
-                   if area is not None and "number" in area
-                   and self.tagged.get(index) == (card["q"], card["r"], n) else None)
-            fields.append((tuple(f["sides"]), f["sheep"], f["rainbow"], f["sugar"], f["honey"],
-                           tuple((b["colour"], b["fed"]) for b in f["bears"]), tag))
-        roads = tuple(tuple((a["side"], a["cookies"]) for a in road["arms"])
-                      for road in card["roads"])
-        owner = card.get("owner")
-        colour = self.owner_colour.get(owner) if owner is not None else None
-        return (card["kind"], roads, tuple(fields), owner, colour, self.players)
-
-
-def tag_places(view: dict[str, Any]) -> dict[int, tuple[int, int, int]]:
-    """Where each meadow's tag goes: one field per meadow, as a map names a region once.
-
-    The tag sits on the meadow's largest field holding a sheep or a bear (an empty
-    meadow is not listed, so needs no name), the earliest placed card on a tie, so that
-    it rarely moves as the table grows. Returns area index -> (q, r, field).
-    """
-    best: dict[int, tuple[tuple[int, int], tuple[int, int, int]]] = {}
-    for order, card in enumerate(view["cards"]):
-        for n, field in enumerate(card["fields"]):
-            index = field.get("area")
-            if index is None:
-                continue
-            if not (field["sheep"] or field["rainbow"] or field["bears"]):
-                continue
-            rank = (-len(field["sides"]), order)
-            if index not in best or rank < best[index][0]:
-                best[index] = (rank, (card["q"], card["r"], n))
-    return {index: place for index, (_, place) in best.items()}
-
-
-@lru_cache(maxsize=768)
-def _card_sprite(size: float, key: tuple[Any, ...]
-                 ) -> tuple[Image.Image | None, tuple[int, int]]:
-    """A card's contents on a transparent background, cut to what they cover (pasting
-    costs by the pixel, and a card's contents cover half its square), with where the
-    sprite's corner lies from the card's centre; ``None`` for a card with no contents."""
-    kind, roads, fields, owner, owner_colour, players = key
-    half = math.ceil(size) + 2
-    sprite = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(sprite)
-    geo = Geometry(size, half, half)
-    _paint_roads(draw, geo, kind, roads)
-    if kind == "castle":
-        _castle(draw, half, half, size)
-    elif kind == "gingerman":
-        colour = _colour(owner_colour or "") if owner is not None else INK
-        shape = SEAT_SHAPES[owner % len(SEAT_SHAPES)] if owner is not None else None
-        _hexagon(draw, geo.corners(0, 0, 0.9), None, colour, max(4, round(size * 0.1)))
-        _gingerman(draw, half, half, size * 0.5, colour, shape)
-    shape_of = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(players)}
-    blocks = [b for b in (_field_block(geo, field) for field in fields) if b is not None]
-    _arrange(geo, blocks)
-    for block in blocks:
-        _paint_block(sprite, draw, block, shape_of)
-    box = sprite.getchannel("A").getbbox()
-    if box is None:
-        return None, (0, 0)
-    return sprite.crop(box), (box[0] - half, box[1] - half)
-
-
 @lru_cache(maxsize=256)
 def _token(kind: str, rad: float, colour: str, shape: str | None, cube: bool) -> Image.Image:
     """A sheep, rainbow sheep or bear drawn once per look and size, centred in a sprite."""
@@ -423,6 +388,89 @@ def _token(kind: str, rad: float, colour: str, shape: str | None, cube: bool) ->
     return sprite
 
 
+# --------------------------------------------------------------------------- a hex
+
+
+#: A field as a hex draws it: its sides, sheep, rainbow sheep, sugar and honey on them,
+#: its bears (colour, owner's shape, fed), its meadow's tag (number, scored, eating) when
+#: the meadow is named on this field, and whether its meadow is scored.
+Field = tuple[tuple[int, ...], int, int, int, int, tuple[tuple[str, str | None, bool], ...],
+              tuple[int, bool, bool] | None, bool]
+
+
+@lru_cache(maxsize=1024)
+def _hex_sprite(band: int, look: tuple[Any, ...]) -> Image.Image:
+    """One hex of the table as a sprite ``2 * band`` rows tall (exactly the rows the hex
+    covers, so that it lies across two bands and no more), its centre in the middle:
+    an open spot with its label, or a placed card with everything on it."""
+    s = _size(band)
+    half = _hex_half(band)
+    sprite = Image.new("RGBA", (2 * half + 1, 2 * band), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    geo = Geometry(s, half, band)
+    if look[0] == "spot":
+        _paint_spot(sprite, draw, geo, look[1], look[2])
+    else:
+        _paint_card(sprite, draw, geo, *look[1:])
+    return sprite
+
+
+def _paint_spot(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, label: str,
+                size: int) -> None:
+    _hexagon(draw, geo.corners(0, 0, 0.9), SPOT_FILL, SPOT_EDGE, 2)
+    stamp_text(image, geo.centre(0, 0), label, size, SPOT, True, "mm")
+
+
+def _tile_shrink(s: float) -> float:
+    """How much of its size a card's tile takes: a thin gap of the table shows between
+    cards, and the tile stays inside the rows of its sprite."""
+    return (s - 2.5) / s
+
+
+def _paint_card(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
+                roads: tuple[tuple[tuple[int, int], ...], ...], fields: tuple[Field, ...],
+                owner: tuple[str, str] | None, last: bool, label: str, label_px: int,
+                tag_px: int) -> None:
+    """A placed card: its tile, roads, castle or Gingerman, the pieces on each field with
+    its meadow's tag, the last card's outline, and (zoomed in) its label."""
+    s = geo.size
+    fill = ROAD if kind == "gingerman" else \
+        GRASS_DONE if fields and all(f[7] for f in fields) else GRASS
+    _hexagon(draw, geo.corners(0, 0, _tile_shrink(s)), fill, HEX_EDGE, max(1, round(s * 0.025)))
+    _paint_roads(draw, geo, kind, roads)
+    cx, cy = geo.centre(0, 0)
+    if kind == "castle":
+        _castle(draw, cx, cy, s)
+    elif kind == "gingerman":
+        colour = _colour(owner[0]) if owner is not None else INK
+        shape = owner[1] if owner is not None else None
+        _hexagon(draw, geo.corners(0, 0, 0.86), None, colour, max(3, round(s * 0.1)))
+        _gingerman(draw, cx, cy, s * 0.5, colour, shape)
+    if last:
+        _last_outline(draw, geo)
+    ceiling = cy - s * LABEL_AT + label_px + 2 if label else cy - s
+    blocks = [b for b in (_field_block(geo, field, tag_px) for field in fields) if b is not None]
+    _arrange(geo, blocks, ceiling)
+    for block in blocks:
+        _paint_tokens(image, block)
+    tagged = [b for b in blocks if b.tag is not None]
+    for block, (x, y) in zip(tagged, _tag_centres(geo, tagged, ceiling), strict=True):
+        number, done, feeding = block.tag  # type: ignore[misc]
+        _tag(image, draw, x, y, _meadow_tag(number), block.tag_size, done, feeding)
+    if label:
+        stamp_text(image, (cx, cy - s * LABEL_AT), label, label_px, (30, 60, 25), True, "mt")
+
+
+def _last_outline(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
+    """The last card's mark: the frame's amber outline on an ink rim, round the tile."""
+    s = geo.size
+    width = max(4, round(s * 0.09))
+    rim = geo.corners(0, 0, _tile_shrink(s) - (width + 4) / 2 / s)
+    _hexagon(draw, rim, None, INK, width + 4)
+    _hexagon(draw, geo.corners(0, 0, _tile_shrink(s) - (width + 4) / 2 / s), None, LAST_MOVE,
+             width)
+
+
 def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
                  roads: tuple[tuple[tuple[int, int], ...], ...]) -> None:
     """Roads from their hubs to their sides, a cottage at a dead end, cookies on the arms."""
@@ -430,10 +478,11 @@ def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
         return
     s = geo.size
     width = max(5, round(s * 0.2))
+    reach = _tile_shrink(s)
     for arms in roads:
         sides = [side for side, _ in arms]
         hx, hy = _hub(geo, 0, 0, sides, len(roads) == 1)
-        ends = [geo.side_point(0, 0, side) for side in sides]
+        ends = [geo.side_point(0, 0, side, reach) for side in sides]
         for x, y in ends:
             draw.line((hx, hy, x, y), fill=ROAD_EDGE, width=width + max(3, width // 3))
         for x, y in ends:
@@ -454,7 +503,7 @@ def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
 
 @dataclass
 class _Block:
-    """What one field shows (its tag above a grid of tokens) and where, in a card sprite."""
+    """What one field shows (its tag above a grid of tokens) and where, in a hex sprite."""
 
     tokens: list[tuple[str, Any]]
     tag: tuple[int, bool, bool] | None
@@ -464,7 +513,7 @@ class _Block:
     tag_h: float
     x: float
     y: float
-    tag_size: int = READABLE
+    tag_size: int = TEXT_PX
 
     @property
     def width(self) -> float:
@@ -475,9 +524,9 @@ class _Block:
         return math.ceil(len(self.tokens) / self.per_row) * self.rad * 2.2 + self.tag_h
 
 
-def _field_block(geo: Geometry, field: tuple[Any, ...]) -> _Block | None:
+def _field_block(geo: Geometry, field: Field, tag_px: int) -> _Block | None:
     """Sheep and bears near the field's own sides, under the meadow's tag if it has one."""
-    sides, sheep, rainbow, sugar, honey, bears, tag = field
+    sides, sheep, rainbow, sugar, honey, bears, tag, _ = field
     tokens: list[tuple[str, Any]] = []
     tokens += [("sheep", n < sugar) for n in range(sheep)]
     tokens += [("rainbow", n < honey) for n in range(rainbow)]
@@ -499,44 +548,33 @@ def _field_block(geo: Geometry, field: tuple[Any, ...]) -> _Block | None:
     rad = geo.size * (0.25 if count <= 2 else 0.2 if count <= 4 and not small else 0.16)
     tag_w = tag_h = 0.0
     if tag is not None:
-        w, h = _measure_tag(_meadow_tag(tag[0]), _tag_size(rad))
+        w, h = _measure_tag(_meadow_tag(tag[0]), tag_px)
         tag_w, tag_h = w, h + rad * 0.3
-    return _Block(tokens, tag, per_row, rad, tag_w, tag_h, ax, ay, _tag_size(rad))
+    return _Block(tokens, tag, per_row, rad, tag_w, tag_h, ax, ay, tag_px)
 
 
-def _tag_size(rad: float) -> int:
-    return max(READABLE, 2 * round(rad * 0.95 / 2))
-
-
-def _measure_tag(text: str, size: int) -> tuple[float, float]:
-    """The outer width and height of a tag drawn by ``_tag``."""
-    w, h = text_size(text, size, True)
-    pad = max(3, size // 4)
-    return w + 2 * pad, h + 2 * pad
-
-
-def _arrange(geo: Geometry, blocks: list[_Block]) -> None:
+def _arrange(geo: Geometry, blocks: list[_Block], ceiling: float) -> None:
     """Lay out a card's blocks apart, shrinking the tokens (never the tags) if they crowd."""
     start = [(b.x, b.y) for b in blocks]
     for _ in range(2):  # two steps at most: smaller tokens would stop reading as sheep
-        if _push_apart(geo, blocks):
+        if _push_apart(geo, blocks, ceiling):
             return
         for b, (x, y) in zip(blocks, start, strict=True):
             b.x, b.y = x, y
             b.tag_h -= b.rad * 0.3 * 0.2 if b.tag is not None else 0
             b.rad *= 0.8
-    _push_apart(geo, blocks)
+    _push_apart(geo, blocks, ceiling)
 
 
-def _push_apart(geo: Geometry, blocks: list[_Block]) -> bool:
-    """Move the blocks of one card apart and inside it, below the card's own label.
+def _push_apart(geo: Geometry, blocks: list[_Block], ceiling: float) -> bool:
+    """Move the blocks of one card apart and inside it, below ``ceiling`` (the card's label
+    when it has one).
 
     A few rounds of pushing overlapping pairs apart along the line between their
     centres, then keeping each block inside the circle that fits in the hexagon.
     """
     cx, cy = geo.centre(0, 0)
     room = geo.size * SQRT3 / 2 * 0.94
-    ceiling = cy - geo.size * 0.84 + READABLE + 2  # the card's label sits above this
     # A block's size does not change here: measured once, with the box it must stay in.
     sizes = [(b.width, b.height) for b in blocks]
     boxes = []
@@ -544,7 +582,7 @@ def _push_apart(geo: Geometry, blocks: list[_Block]) -> bool:
         reach_x = max(0.0, room - w / 2)
         reach_y = max(0.0, room - h / 2)
         boxes.append((cx - reach_x, cx + reach_x, max(cy - reach_y, ceiling + h / 2),
-                      cy + reach_y))
+                      max(cy + reach_y, ceiling + h / 2)))
 
     def clamp(k: int) -> None:
         b, (left, right, top, bottom) = blocks[k], boxes[k]
@@ -581,14 +619,48 @@ def _push_apart(geo: Geometry, blocks: list[_Block]) -> bool:
     return False
 
 
-def _paint_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: _Block,
-                 shape_of: dict[str, str]) -> None:
+def _tag_centres(geo: Geometry, blocks: list[_Block], ceiling: float
+                 ) -> list[tuple[float, float]]:
+    """Where the tags of ``blocks`` go: above their tokens, then pushed apart (up and down,
+    inside the card, under ``ceiling``) where two would overlap, so that no tag ever hides
+    another (they may hide tokens: a name matters more)."""
+    cx, cy = geo.centre(0, 0)
+    places = [[b.x, b.y - b.height / 2 + (b.tag_h - b.rad * 0.3) / 2] for b in blocks]
+    sizes = [_measure_tag(_meadow_tag(b.tag[0]), b.tag_size) for b in blocks if b.tag]
+    inner = geo.size * SQRT3 / 2 - 3
+
+    def clamp(k: int) -> None:
+        w, h = sizes[k]
+        y = min(max(places[k][1], max(cy - inner + h / 2, ceiling + h / 2)), cy + inner - h / 2)
+        # The hexagon narrows away from its middle: keep the tag's corners inside it.
+        reach = max(0.0, geo.size - abs(y - cy) / SQRT3 - abs(h) / 2 / SQRT3 - w / 2 - 3)
+        places[k] = [min(max(places[k][0], cx - reach), cx + reach), y]
+
+    for k in range(len(places)):
+        clamp(k)
+    for _ in range(8):
+        moved = False
+        for i in range(len(places)):
+            for j in range(i + 1, len(places)):
+                (xi, yi), (xj, yj) = places[i], places[j]
+                over_x = (sizes[i][0] + sizes[j][0]) / 2 + 2 - abs(xi - xj)
+                over_y = (sizes[i][1] + sizes[j][1]) / 2 + 2 - abs(yi - yj)
+                if over_x <= 0 or over_y <= 0:
+                    continue
+                moved = True
+                sign = 1 if (yi, i) >= (yj, j) else -1
+                places[i][1] += sign * over_y / 2
+                places[j][1] -= sign * over_y / 2
+                clamp(i)
+                clamp(j)
+        if not moved:
+            break
+    return [(x, y) for x, y in places]
+
+
+def _paint_tokens(image: Image.Image, block: _Block) -> None:
     top = block.y - block.height / 2
     rad, step = block.rad, block.rad * 2.2
-    if block.tag is not None:
-        number, done, feeding = block.tag
-        _tag(image, draw, block.x, top + (block.tag_h - rad * 0.3) / 2, _meadow_tag(number),
-             block.tag_size, done, feeding)
     first = top + block.tag_h + step / 2
     count = len(block.tokens)
     for i, (kind, data) in enumerate(block.tokens):
@@ -597,237 +669,139 @@ def _paint_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: _Block,
         x = block.x + (col - (in_row - 1) / 2) * step
         y = first + row * step
         if kind == "bear":
-            colour, fed = data
-            paste_centred(image, _token("bear", round(rad, 1), colour, shape_of.get(colour), fed),
-                          x, y)
+            colour, shape, fed = data
+            paste_centred(image, _token("bear", round(rad, 1), colour, shape, fed), x, y)
         else:
             paste_centred(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
 
 
-# --------------------------------------------------------------------------- the panels
+# --------------------------------------------------------------------------- the table
 
 
-def _what(view: dict[str, Any], table: Table) -> str:
-    """What the seat to act is to do, in the notation's words."""
-    feeding = view.get("feeding")
-    if table.decision == "feed" and feeding:
-        area = next((a for a in view.get("areas", []) if a["id"] == feeding["area"]), None)
-        where = f" in {area['name']}" if area and "name" in area else ""
-        colours = feeding["colours"]
-        bears = " or ".join([", ".join(colours[:-1]), colours[-1]] if len(colours) > 1
-                            else colours)
-        return (f"Choose which bear eats{where}: {feeding['cubes']} sugar left for {bears} "
-                f"bears (feed {feeding['colours'][0]}).")
-    if table.viewer in table.acting and view.get("hand"):
-        return f"Place your card {view['hand']['name']} on a labelled spot (below: how it fits)."
-    return "Place a land card on a labelled spot."
+class Map:
+    """What the table's hexes look like (each as a key :func:`_hex_sprite` draws from) and
+    which band of the table's strip each lies across."""
+
+    def __init__(self, view: dict[str, Any], layout: Layout, zoomed: bool = False) -> None:
+        self.view, self.layout, self.zoomed = view, layout, zoomed
+        self.areas = view.get("areas") or []
+        self.colours = table_of(view).colours
+        self.shapes = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(self.colours)}
+        self.feeding_area = (view.get("feeding") or {}).get("area")
+        s = layout.size
+        self.tag_px = 30 if zoomed else TEXT_PX if s >= 48 else SMALL_PX
+        self.label_px = 30 if zoomed else TEXT_PX if s >= 34 else SMALL_PX
+        self.tagged = tag_places(view, 3 if zoomed or s >= 64 else 2 if s >= 46 else 1)
+        last = view.get("last") or {}
+        self.last = last.get("index")
+
+    def hexes(self) -> list[tuple[int, int, tuple[Any, ...]]]:
+        """Every hex in drawing order (the open spots, then the cards as they were placed):
+        the band it is centred on the top edge of, its centre's x, and its look."""
+        layout = self.layout
+        out = []
+        for spot in self.view["spots"]:
+            x, _ = layout.centre(spot["q"], spot["r"])
+            out.append((layout.row(spot["q"], spot["r"]), x,
+                        ("spot", spot["label"], self.label_px)))
+        for card in self.view["cards"]:
+            x, _ = layout.centre(card["q"], card["r"])
+            out.append((layout.row(card["q"], card["r"]), x, self.look(card)))
+        return out
+
+    def look(self, card: dict[str, Any]) -> tuple[Any, ...]:
+        """Everything that decides how a placed card looks, as a key."""
+        fields = []
+        for n, f in enumerate(card["fields"]):
+            index = f.get("area")
+            area = self.areas[index] if index is not None and index < len(self.areas) else None
+            tag = ((area["number"], bool(area["done"]), area["id"] == self.feeding_area)
+                   if area is not None and "number" in area
+                   and self.tagged.get(index) == (card["q"], card["r"], n) else None)
+            fields.append((tuple(f["sides"]), f["sheep"], f["rainbow"], f["sugar"], f["honey"],
+                           tuple((b["colour"], self.shapes.get(b["colour"]), b["fed"])
+                                 for b in f["bears"]), tag, bool(f["done"])))
+        roads = tuple(tuple((a["side"], a["cookies"]) for a in road["arms"])
+                      for road in card["roads"])
+        owner = card.get("owner")
+        colour = (self.colours[owner], SEAT_SHAPES[owner % len(SEAT_SHAPES)]) \
+            if owner is not None and owner < len(self.colours) else None
+        label = card["label"] if self.zoomed and card["kind"] != "castle" else ""
+        return ("card", card["kind"], roads, tuple(fields), colour,
+                card["index"] == self.last, label, self.label_px, self.tag_px)
+
+    def strips(self, height: int, hand: Sequence[tuple[int, int, tuple[Any, ...]]] = ()
+               ) -> list[Strip]:
+        """The table as bands half a hex tall (the last one what is left), each kept by the
+        hexes lying across it (and the parts of the ``hand`` beside the table: sprites as
+        (left, top, look))."""
+        band = self.layout.band
+        count = math.ceil(height / band)
+        rows: list[list[tuple[int, int, tuple[Any, ...]]]] = [[] for _ in range(count)]
+        sprites = [(x - _hex_half(band), (row - 1) * band, look) for row, x, look in self.hexes()]
+        for x, y, look in [*sprites, *hand]:
+            bottom = y + {"turn": TURN_H, "yours": YOURS_H}.get(look[0], 2 * band)
+            for k in range(max(0, y // band), min(count, math.ceil(bottom / band))):
+                rows[k].append((x, y - k * band, look))
+        return [Strip(min(band, height - k * band), _band, (band, tuple(rows[k])))
+                for k in range(count)]
 
 
-def _header(view: dict[str, Any], table: Table) -> Header:
-    return header(view, WIDTH - 2 * MARGIN, what=_what(view, table))
+def _hex_half(band: int) -> int:
+    """Where a hex sprite's centre lies from its left edge."""
+    return math.ceil(_size(band)) + 1
 
 
-def _heading_height(head: Header, zoom: str | None) -> int:
-    return 16 + head.height + 10 + CHIP_H + 8 + (40 if zoom else 0)
+def _look_sprite(band: int, look: tuple[Any, ...]) -> Image.Image:
+    """The sprite of a look: a hex of the table, or a part of the hand beside it."""
+    if look[0] == "turn":
+        return _turn_sprite(*look[1:])
+    if look[0] == "yours":
+        return _yours_sprite(look[1])
+    return _hex_sprite(band, look)
 
 
-def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header,
-             seats: list[dict[str, Any]], routes: list[dict[str, Any]], zoom: str | None) -> None:
-    """The shared header, then a card per seat, then what the map is zoomed on."""
-    table = head.table
-    y = head.draw(image, draw, MARGIN, 16) + 10
-    gap = 10
-    chip = (WIDTH - 2 * MARGIN - gap * (len(seats) - 1)) / len(seats)
-    reached = {r["seat"]: r for r in routes}
-    for i, seat in enumerate(seats):
-        x = MARGIN + i * (chip + gap)
-        colour = table.rgb(seat["seat"])
-        active = seat["seat"] in table.acting
-        panel(draw, (x, y, x + chip, y + CHIP_H), fill=PANEL,
-              outline=colour if active else PANEL_EDGE, width=5 if active else 2, radius=12)
-        table.mark(draw, seat["seat"], x + 24, y + 25, 14)
-        score = str(seat["score"])
-        score_w = text_size(score, 34, True)[0]
-        stamp_text(image, (x + 46, y + 25), table.names[seat["seat"]], 25, INK, True, "lm",
-                   width=chip - 66 - score_w)
-        stamp_text(image, (x + chip - 12, y + 25), score, 34, table.text_rgb(seat["seat"]), True,
-                   "rm")
-        stamp_text(image, (x + 14, y + 58), f"{seat['sugar']} sugar · {seat['honey']} honey",
-                   READABLE, INK, anchor="lm", width=chip - 24)
-        route = reached.get(seat["seat"])
-        if seat["gingerman"]:
-            extra = "Gingerman in hand"
-        elif route and route["reached"]:
-            extra = f"route {route['cookies']} cookie{'' if route['cookies'] == 1 else 's'}"
-        else:
-            extra = "no route home"
-        if table.ais[seat["seat"]]:
-            extra = "AI, " + extra
-        if not seat["has_card"] and not table.over:
-            extra += " · no card"
-        for n, line in enumerate(wrap(extra, READABLE, round(chip - 24))[:2]):
-            stamp_text(image, (x + 14, y + 88 + 30 * n), line, READABLE, MUTED, anchor="lm",
-                       width=chip - 24)
-    y += CHIP_H + 8
-    if zoom:
-        stamp_text(image, (MARGIN, y + 4), f"Zoom on {zoom} and its neighbours", 26, INK, True)
+def _band(image: Image.Image, draw: ImageDraw.ImageDraw, band: int,
+          sprites: tuple[tuple[int, int, tuple[Any, ...]], ...]) -> None:
+    """A band of the table: each sprite lying across it (a hex, or a part of the hand), its
+    top left corner from the band's."""
+    for x, y, look in sprites:
+        paste_at(image, _look_sprite(band, look), x, y)
 
 
-ROW_H = 40
+def tag_places(view: dict[str, Any], room: int = 3) -> dict[int, tuple[int, int, int]]:
+    """Where each meadow's tag goes: one field per meadow, as a map names a region once.
 
+    The tag sits on the meadow's largest field holding a sheep or a bear (an empty
+    meadow is not listed, so needs no name), the earliest placed card on a tie, so that
+    it rarely moves as the table grows; but a card holds at most ``room`` tags (as many
+    as fit on it at the table's size), so a meadow whose best card is full is named on
+    its next best. Meadows still in play are placed first. Returns area index -> (q, r,
+    field).
+    """
+    fields: dict[int, list[tuple[tuple[int, int], tuple[int, int, int]]]] = {}
+    for order, card in enumerate(view["cards"]):
+        for n, field in enumerate(card["fields"]):
+            index = field.get("area")
+            if index is None or not (field["sheep"] or field["rainbow"] or field["bears"]):
+                continue
+            fields.setdefault(index, []).append(((-len(field["sides"]), order),
+                                                 (card["q"], card["r"], n)))
+    areas = view.get("areas") or []
 
-def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Meadows still in play that hold something to win or bears to count."""
-    return [a for a in view.get("areas") or []
-            if "number" in a and not a["done"] and (a["bears"] or a["sugar"] or a["honey"])]
+    def first(index: int) -> tuple[bool, int]:
+        area = areas[index] if index < len(areas) else {}
+        return bool(area.get("done")), int(area.get("number", index))
 
-
-def _meadow_columns(rows: list[dict[str, Any]], players: tuple[str, ...]) -> int:
-    """Two columns when every meadow's line fits half the width, else one."""
-    half = (WIDTH - 2 * MARGIN) // 2 - 8
-    return 2 if all(_meadow_width(area, players) <= half for area in rows) else 1
-
-
-def _meadow_width(area: dict[str, Any], players: tuple[str, ...]) -> int:
-    bears = sum(1 for colour in players if area["bears"].get(colour))
-    words = _meadow_words(area, players)
-    return 80 + 64 * bears + sum(text_size(w, READABLE)[0] + 12 for w in words)
-
-
-def _meadow_words(area: dict[str, Any], players: tuple[str, ...]) -> list[str]:
-    """A meadow's line after its players' bears: others' bears, then the cubes to share."""
-    words = []
-    others = sum(c for colour, c in area["bears"].items() if colour not in players)
-    if others:
-        words.append(f"+{others} nobody's")
-    if not area["bears"]:
-        words.append("no bears")
-    cubes = []
-    if area["sugar"] or area["fed"]:
-        cubes.append(f"{area['sugar'] + area['fed']} sugar")
-    if area["honey"]:
-        cubes.append(f"{area['honey']} honey")
-    if cubes:
-        words.append("· " + ", ".join(cubes))
-    return words
-
-
-def _meadows_title(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    stamp_text(image, (MARGIN, 6), "Meadows in play: bears by player, cubes to share", 24,
-               INK, True)
-
-
-def _meadow_row(image: Image.Image, draw: ImageDraw.ImageDraw, areas: list[dict[str, Any]],
-                columns: int, players: tuple[str, ...], feeding: int | None) -> None:
-    """One row of the meadows still in play (one or two of them): each one's tag, every
-    player's bears on it, the cubes to share."""
-    column = (WIDTH - 2 * MARGIN) // columns
-    cy = ROW_H // 2
-    for n, area in enumerate(areas):
-        x = MARGIN + n * column
-        _tag(image, draw, x + 34, cy, _meadow_tag(area["number"]), READABLE, False,
-             area["id"] == feeding)
-        px = x + 80
-        for seat, colour in enumerate(players):
-            count = area["bears"].get(colour, 0)
-            if count:
-                seat_mark(draw, seat, px + 11, cy, 11, players)
-                stamp_text(image, (px + 26, cy), str(count), READABLE, INK, True, "lm")
-                px += 64
-        for word in _meadow_words(area, players):
-            stamp_text(image, (px, cy), word, READABLE, INK if word[0] == "·" else MUTED,
-                       anchor="lm")
-            px += text_size(word, READABLE)[0] + 12
-
-
-def _meadow_strips(view: dict[str, Any], players: tuple[str, ...]) -> list[Strip]:
-    """The meadows still in play, a strip a row: a move changes one or two of them."""
-    rows = _meadow_rows(view)
-    if not rows:
-        return []
-    columns = _meadow_columns(rows, players)
-    feeding = (view.get("feeding") or {}).get("area")
-    return [Strip(40, _meadows_title),
-            *(Strip(ROW_H, _meadow_row, (rows[n:n + columns], columns, players, feeding))
-              for n in range(0, len(rows), columns))]
-
-
-KEY_H = 120
-
-
-def _bear_line(view: dict[str, Any], table: Table) -> str:
-    """Which bear colour is whose, in the words of the notation (`feed red`)."""
-    neutral = (view.get("colours") or {}).get("neutral") or list(NEUTRAL_BEARS)
-    owned = [f"{colour} {name}" for colour, name in zip(table.colours, table.names, strict=True)]
-    return f"Bears: {', '.join(owned)}; {' and '.join(neutral)}: nobody's"
-
-
-def _bears(image: Image.Image, draw: ImageDraw.ImageDraw, line: str) -> None:
-    """Whose bears are which colour."""
-    stamp_text(image, (MARGIN, 18), line, READABLE, INK, anchor="lm", width=WIDTH - 2 * MARGIN)
-
-
-def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, deck: int,
-            supply: dict[str, int]) -> None:
-    """The deck and the cubes left in the supply."""
-    stamp_text(image, (WIDTH - MARGIN, 18), f"deck {deck} · left: {supply['sugar']} "
-               f"sugar, {supply['honey']} honey", READABLE, MUTED, anchor="rm")
-
-
-def _pieces(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    """What the pieces on the map are."""
-    entries = [
-        (lambda x, yy: _sheep(draw, x, yy, 14, False, True), "sugar sheep"),
-        (lambda x, yy: _sheep(draw, x, yy, 14, True, True), "honey sheep"),
-        (lambda x, yy: _bear(draw, x, yy - 3, 14, NEUTRAL_BEARS["green"], None, True),
-         "fed bear"),
-        (lambda x, yy: _cookie(draw, x, yy, 10), "cookie"),
-    ]
-    x, y = MARGIN, 0
-    for marker, label in entries:
-        marker(x + 16, y + 18)
-        stamp_text(image, (x + 36, y + 18), label, 20, INK, anchor="lm")
-        x += 36 + text_size(label, 20)[0] + 18
-
-
-# --------------------------------------------------------------------------- the hand
-
-
-def _turned_card(hand: dict[str, Any], rot: int) -> dict[str, Any]:
-    """The hand card as it would lie on the table turned by ``rot`` degrees."""
-    k = rot // 60
-    return {
-        "kind": "land", "q": 0, "r": 0, "label": "", "owner": None,
-        "roads": [{"arms": [{"side": (a["side"] + k) % 6, "cookies": a["cookies"]}
-                            for a in road["arms"]]} for road in hand["roads"]],
-        "fields": [{"sides": sorted((sd + k) % 6 for sd in f["sides"]), "sheep": f["sheep"],
-                    "rainbow": f["rainbow"], "sugar": 0, "honey": 0, "done": False,
-                    "area": None, "bears": [{"colour": c, "fed": False} for c in f["bears"]]}
-                   for f in hand["fields"]],
-    }
-
-
-def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, hand: dict[str, Any],
-          players: tuple[str, ...]) -> None:
-    """The viewer's own card in each of its six turns (private views only)."""
-    top = 0
-    draw.rectangle((0, top, WIDTH, top + HAND_H), fill=(244, 232, 216))
-    fits = sorted({p["rot"] for p in hand.get("placements", [])})
-    stamp_text(image, (MARGIN, top + 12), f"Your card {hand['name']} (only you see this)", 24,
-               INK, True, width=WIDTH - 2 * MARGIN)
-    slot = (WIDTH - 2 * MARGIN) / 6
-    geo = Geometry(min(64.0, slot / 2 - 8), 0, 0)
-    for i, rot in enumerate((0, 60, 120, 180, 240, 300)):
-        cx = MARGIN + slot * (i + 0.5)
-        geo.ox, geo.oy = cx, top + 140
-        Map({"areas": [], "spots": [], "cards": []}, geo, image, players).card(
-            draw, _turned_card(hand, rot))
-        fits_here = rot in fits
-        stamp_text(image, (cx, top + 228), f"rot {rot}" + (" fits" if fits_here else ""),
-                   READABLE, INK if fits_here else MUTED, fits_here, "mm", width=WIDTH / 6 - 4)
-
-
-# --------------------------------------------------------------------------- the picture
+    held: dict[tuple[int, int], int] = {}
+    places: dict[int, tuple[int, int, int]] = {}
+    for index in sorted(fields, key=first):
+        ranked = [place for _, place in sorted(fields[index])]
+        place = next((p for p in ranked if held.get(p[:2], 0) < room),
+                     min(ranked, key=lambda p: held.get(p[:2], 0)))
+        held[place[:2]] = held.get(place[:2], 0) + 1
+        places[index] = place
+    return places
 
 
 def _zoom_cells(view: dict[str, Any], label: str) -> list[tuple[int, int]] | None:
@@ -840,14 +814,451 @@ def _zoom_cells(view: dict[str, Any], label: str) -> list[tuple[int, int]] | Non
     return None
 
 
-def _map(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], size: float,
-         ox: float, oy: float) -> None:
-    """The table, in its strip: the cells at its edge are cut off by the strip's edges."""
-    Map(view, Geometry(size, ox, oy), image).draw(draw)
+# --------------------------------------------------------------------------- the seats
+
+
+def _cookies(view: dict[str, Any], seat: int) -> int | None:
+    """The cookies on ``seat``'s Gingerman's best way home (0 when it has none), or
+    ``None`` while its Gingerman is still in hand."""
+    final = view.get("final")
+    if final:
+        return int(final[seat]["cookies"])
+    route = next((r for r in view.get("routes") or [] if r["seat"] == seat), None)
+    if route is None:
+        return None
+    return int(route["cookies"]) if route["reached"] else 0
+
+
+def _seat_cards(view: dict[str, Any], table: Table) -> tuple[tuple[Any, ...], ...]:
+    """What each seat's card shows: seat, label (the name and "(AI)"), name, acting, score,
+    sugar, honey, its Gingerman still in hand, the cookies on its way home."""
+    final = view.get("final")
+    cards = []
+    for info in view["seats"]:
+        seat = info["seat"]
+        held = final[seat] if final else info
+        score = final[seat]["total"] if final else info["score"]
+        cards.append((seat, table.label(seat), table.names[seat], seat in table.acting, score,
+                      held["sugar"], held["honey"], bool(info["gingerman"]) and not final,
+                      _cookies(view, seat)))
+    return tuple(cards)
+
+
+def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[tuple[Any, ...], ...],
+           colours: tuple[str, ...]) -> None:
+    """A card a seat, side by side: mark, name and score, then the sugar and honey it
+    holds, its Gingerman if still in hand, and the cookies on its way home."""
+    gap = 10
+    width = (WIDTH - 2 * MARGIN - gap * (len(cards) - 1)) / len(cards)
+    for i, (seat, label, name, acting, score, sugar, honey, in_hand, cookies) \
+            in enumerate(cards):
+        x = round(MARGIN + i * (width + gap))
+        right = round(x + width)
+        colour = _colour(colours[seat])
+        panel(draw, (x, 4, right, SEATS_H - 6), fill=ACTIVE if acting else PANEL,
+              outline=colour, radius=10, width=4 if acting else 2)
+        y1, y2 = 26, 62
+        seat_mark(draw, seat, x + 20, y1, 11, colours)
+        shown = str(score)
+        stamp_text(image, (right - 10, y1 + 1), shown, LARGE_PX, seat_text_colour(seat, colours),
+                   True, "rm")
+        room = right - 10 - text_size(shown, LARGE_PX, True)[0] - 8 - (x + 38)
+        if text_size(label, TEXT_PX, True)[0] > room:
+            label = name
+        stamp_text(image, (x + 38, y1), label, TEXT_PX, INK, True, "lm", width=room)
+        ix = x + 12
+        for fill, count in ((SUGAR, sugar), (HONEY, honey)):
+            _cube(draw, ix + 9, y2, 9, fill)
+            stamp_text(image, (ix + 24, y2), str(count), TEXT_PX, INK, True, "lm")
+            ix += 24 + text_size(str(count), TEXT_PX, True)[0] + 12
+        if cookies is not None:
+            _cookie(draw, ix + 10, y2, 10)
+            stamp_text(image, (ix + 25, y2), str(cookies), TEXT_PX, INK, True, "lm")
+            ix += 25 + text_size(str(cookies), TEXT_PX, True)[0] + 12
+        if in_hand:
+            _gingerman(draw, ix + 12, y2 + 2, 15, colour, SEAT_SHAPES[seat % len(SEAT_SHAPES)])
+
+
+# --------------------------------------------------------------------------- the meadows
+
+
+#: A meadow's chip: its number, whether its bears eat now, each player's bears on it
+#: (seat, count), the bears of nobody, the sugar and the honey in it.
+Chip = tuple[int, bool, tuple[tuple[int, int], ...], int, int, int]
+MORE = "+{} more"
+MEADOWS_LEAD = "Meadows"
+#: A chip's pieces: an icon this wide and its count, this far from the next piece; chips
+#: are :data:`CHIP_SPACE` apart.
+CHIP_ICON = 27
+CHIP_GAP = 8
+CHIP_SPACE = 22
+
+
+def _meadow_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Meadows still in play that hold something to win or bears to count."""
+    return [a for a in view.get("areas") or []
+            if "number" in a and not a["done"] and (a["bears"] or a["sugar"] or a["honey"])]
+
+
+def _chips(view: dict[str, Any], colours: tuple[str, ...]) -> list[Chip]:
+    feeding = (view.get("feeding") or {}).get("area")
+    chips = []
+    for area in _meadow_rows(view):
+        bears = tuple((seat, area["bears"][c]) for seat, c in enumerate(colours)
+                      if area["bears"].get(c))
+        others = sum(n for c, n in area["bears"].items() if c not in colours)
+        chips.append((area["number"], area["id"] == feeding, bears, others,
+                      area["sugar"] + area["fed"], area["honey"]))
+    return chips
+
+
+def _chip_parts(chip: Chip) -> list[tuple[str, Any, str]]:
+    """A chip's pieces after its tag, left to right: (kind, what, count)."""
+    _, _, bears, others, sugar, honey = chip
+    parts: list[tuple[str, Any, str]] = [("seat", seat, str(n)) for seat, n in bears]
+    if others:
+        parts.append(("nobody", None, str(others)))
+    if sugar:
+        parts.append(("cube", SUGAR, str(sugar)))
+    if honey:
+        parts.append(("cube", HONEY, str(honey)))
+    return parts
+
+
+@lru_cache(maxsize=512)
+def _chip_width(chip: Chip) -> int:
+    """How wide a meadow's chip is: its tag, then each piece's icon and count."""
+    tag_w, _ = _measure_tag(_meadow_tag(chip[0]), TEXT_PX)
+    return round(tag_w + 8 + sum(CHIP_ICON + text_size(count, TEXT_PX, True)[0] + CHIP_GAP
+                                 for *_, count in _chip_parts(chip)))
+
+
+def _lead_width() -> int:
+    return text_size(MEADOWS_LEAD, TEXT_PX, True)[0] + CHIP_SPACE
+
+
+def _chip_rows(chips: list[Chip], width: int = WIDTH - 2 * MARGIN
+               ) -> tuple[list[tuple[Chip, ...]], int]:
+    """The chips flowing in rows after "Meadows", :data:`MEADOW_ROWS` at most, and how
+    many meadows did not fit ("+N more" ends the last row): those with no player's bears
+    and the fewest cubes are left out first."""
+    shown = list(chips)
+    # Least worth showing first: no player's bears, then the fewest cubes, the newest.
+    spare = sorted(chips, key=lambda c: (bool(c[2]) or c[1], c[4] + 2 * c[5], -c[0]))
+    while True:
+        more = len(chips) - len(shown)
+        rows: list[list[Chip]] = [[]]
+        x = _lead_width()
+        for chip in shown:
+            w = _chip_width(chip)
+            if rows[-1] and x + w > width:
+                rows.append([])
+                x = 0
+            rows[-1].append(chip)
+            x += w + CHIP_SPACE
+        if more and x + text_size(MORE.format(more), TEXT_PX, True)[0] > width:
+            rows.append([])
+        if len(rows) <= MEADOW_ROWS or not shown:
+            return [tuple(r) for r in rows], more
+        shown.remove(spare.pop(0))
+
+
+def _meadow_row(image: Image.Image, draw: ImageDraw.ImageDraw, chips: tuple[Chip, ...],
+                colours: tuple[str, ...], more: int, first: bool) -> None:
+    """One row of the meadows in play ("Meadows" leads the first): each one's tag, every
+    player's bears on it (their mark and count), the bears of nobody, and the sugar and
+    honey to share; "+N more" at the end of the last."""
+    x, cy = MARGIN, CHIP_ROW // 2
+    if first:
+        stamp_text(image, (x, cy), MEADOWS_LEAD, TEXT_PX, INK, True, "lm")
+        x += _lead_width()
+        if not chips and not more:
+            stamp_text(image, (x, cy), "none yet: no bears or cubes on the table", TEXT_PX,
+                       MUTED, anchor="lm")
+    for chip in chips:
+        tag_w, _ = _measure_tag(_meadow_tag(chip[0]), TEXT_PX)
+        _tag(image, draw, x + tag_w / 2, cy, _meadow_tag(chip[0]), TEXT_PX, False, chip[1])
+        px = x + tag_w + 8
+        for kind, what, count in _chip_parts(chip):
+            if kind == "seat":
+                seat_mark(draw, what, px + 11, cy, 10, colours)
+            elif kind == "nobody":
+                paste_centred(image, _token("bear", 9.0, "green", None, False), px + 11, cy + 1)
+            else:
+                _cube(draw, px + 11, cy, 9, what)
+            stamp_text(image, (px + CHIP_ICON - 3, cy), count, TEXT_PX, INK, True, "lm")
+            px += CHIP_ICON + text_size(count, TEXT_PX, True)[0] + CHIP_GAP
+        x += _chip_width(chip) + CHIP_SPACE
+    if more:
+        stamp_text(image, (x, cy), MORE.format(more), TEXT_PX, MUTED, True, "lm")
+
+
+def _meadow_strips(view: dict[str, Any], colours: tuple[str, ...]) -> list[Strip]:
+    """The meadows in play, a strip a row of chips (a move changes one or two of them),
+    and the room left of :data:`MEADOWS_H`."""
+    rows, more = _chip_rows(_chips(view, colours))
+    strips = [Strip(CHIP_ROW, _meadow_row, (row, colours, more if n == len(rows) - 1 else 0,
+                                            n == 0))
+              for n, row in enumerate(rows)]
+    return _filled([Strip(4, blank), *strips], MEADOWS_H)
+
+
+def _filled(strips: list[Strip], height: int) -> list[Strip]:
+    """``strips`` and a blank strip under them to make them ``height`` tall."""
+    used = sum(s.height for s in strips)
+    assert used <= height, (used, height)
+    return [*strips, Strip(height - used, blank)] if used < height else strips
+
+
+# --------------------------------------------------------------------------- the legend
+
+
+def key_hex(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+            last: bool) -> None:
+    """A legend icon: an open spot, or (``last``) the last card's outline."""
+    geo = Geometry(19.0, cx, cy)
+    if last:
+        _hexagon(draw, geo.corners(0, 0), GRASS, HEX_EDGE, 1)
+        _hexagon(draw, geo.corners(0, 0, 0.82), None, INK, 7)
+        _hexagon(draw, geo.corners(0, 0, 0.82), None, LAST_MOVE, 3)
+    else:
+        _hexagon(draw, geo.corners(0, 0, 0.95), SPOT_FILL, SPOT_EDGE, 2)
+
+
+def key_token(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, kind: str,
+              colour: str, shape: str | None, cube: bool) -> None:
+    """A legend icon: a sheep, rainbow sheep or bear as the table draws it."""
+    paste_centred(image, _token(kind, 12.0, colour, shape, cube), cx - (3 if cube else 0),
+                  cy + (2 if kind == "bear" else 0))
+
+
+def key_nobody(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: the bears of nobody, green and orange."""
+    for dx, colour in ((-8, "green"), (8, "orange")):
+        paste_centred(image, _token("bear", 9.0, colour, None, False), cx + dx, cy + 2)
+
+
+def key_sheep(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a sheep and a rainbow sheep."""
+    for dx, kind in ((-9, "sheep"), (9, "rainbow")):
+        paste_centred(image, _token(kind, 9.0, "", None, False), cx + dx, cy)
+
+
+def key_cubes(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a sugar cube and a honey cube."""
+    _cube(draw, cx - 9, cy, 8, SUGAR)
+    _cube(draw, cx + 9, cy, 8, HONEY)
+
+
+def key_cookie(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a cookie on a road."""
+    _cookie(draw, cx, cy, 10)
+
+
+def key_gingerman(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: a Gingerman."""
+    _gingerman(draw, cx, cy + 1, 16, INK, None)
+
+
+def key_castle(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A legend icon: the castle, where every way home ends."""
+    _castle(draw, cx, cy - 2, 40)
+
+
+def key_tag(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, done: bool,
+            feeding: bool) -> None:
+    """A legend icon: a meadow's tag, plain, scored or eating."""
+    if done:
+        draw.rectangle((cx - 17, cy - 17, cx + 17, cy + 17), fill=GRASS_DONE)
+    _tag(image, draw, cx, cy, "M", SMALL_PX, done, feeding)
+
+
+def _drawn(view: dict[str, Any]) -> dict[str, bool]:
+    """Which pieces the table shows now, for the legend."""
+    fields = [f for card in view["cards"] for f in card["fields"]]
+    bears = [b for f in fields for b in f["bears"]]
+    players = set(table_of(view).colours)
+    return {
+        "sheep": any(f["sheep"] for f in fields),
+        "rainbow": any(f["rainbow"] for f in fields),
+        "bears": bool(bears),
+        "nobody": any(b["colour"] not in players for b in bears),
+        "cookies": any(a["cookies"] for card in view["cards"] for road in card["roads"]
+                       for a in road["arms"]),
+        "scored": any(f["done"] for f in fields),
+    }
+
+
+def _keys(view: dict[str, Any], table: Table, tagged: bool) -> tuple[Key, ...]:
+    """A key for every mark the picture draws now: the table's pieces, the seats' cubes,
+    the meadows' tags."""
+    drawn = _drawn(view)
+    gingermen = any(c["kind"] == "gingerman" for c in view["cards"]) or \
+        any(s["gingerman"] for s in view["seats"])
+    cookies = drawn["cookies"] or any(r for r in view.get("routes") or [])
+    first = table.colours[0] if table.colours else "red"
+    entries = [
+        (bool(view["spots"]), Key("open spot", key_hex, (False,))),
+        (drawn["sheep"] or drawn["rainbow"], Key("sheep, rainbow sheep", key_sheep)),
+        (True, Key("sugar, honey", key_cubes)),
+        (drawn["bears"], Key("fed bear", key_token, ("bear", first, SEAT_SHAPES[0], True))),
+        (drawn["nobody"], Key("nobody's", key_nobody)),
+        (cookies, Key("cookie", key_cookie)),
+        (gingermen, Key("Gingerman", key_gingerman)),
+        (True, Key("castle", key_castle)),
+        (tagged, Key("meadow", key_tag, (False, False))),
+        (drawn["scored"] and tagged, Key("scored", key_tag, (True, False))),
+        (bool(view.get("feeding")), Key("eating now", key_tag, (False, True))),
+    ]
+    return tuple(key for shown, key in entries if shown)
+
+
+def _last_words(view: dict[str, Any], table: Table) -> str:
+    """"last card: Ana placed L07 at b3", or "" before the first card."""
+    last = view.get("last")
+    if not last or last.get("index") is None or last["index"] >= len(view["cards"]):
+        return ""
+    card = view["cards"][last["index"]]
+    what = "a Gingerman" if card["kind"] == "gingerman" else card["name"]
+    return f"last card: {table.names[last['seat']]} placed {what} at {last['label']}"
+
+
+def _no_card_yet(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    draw.line((MARGIN, 3, image.width - MARGIN, 3), fill=PANEL_EDGE, width=2)
+    stamp_text(image, (MARGIN, 10 + KEY_ROW // 2), "No card placed yet: the castle stands alone.",
+               TEXT_PX, MUTED, anchor="lm")
+
+
+def _last_strip(view: dict[str, Any], table: Table) -> Strip:
+    """The last card placed, said in words beside its mark on the table."""
+    words = _last_words(view, table)
+    if not words:
+        return Strip(LAST_H, _no_card_yet)
+    strip = legend([Key(words, key_hex, (True,))])
+    assert strip.height == LAST_H
+    return strip
+
+
+# --------------------------------------------------------------------------- the hand
+
+#: A seat's own picture shows its hand card beside the table, top right: a title, then
+#: its six turns two a row, each a tile half :data:`HAND_BAND` px tall with its "rot N".
+HAND_W = 200
+HAND_BAND = 32
+TURN_W = (HAND_W - 8) // 2
+TURN_H = 2 * HAND_BAND + 34
+YOURS_H = 64
+
+
+def _hand_look(hand: dict[str, Any], rot: int, colours: tuple[str, ...]) -> tuple[Any, ...]:
+    """The hand card as the table would show it turned by ``rot`` degrees."""
+    k = rot // 60
+    shapes = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(colours)}
+    roads = tuple(tuple(((a["side"] + k) % 6, a["cookies"]) for a in road["arms"])
+                  for road in hand["roads"])
+    fields = tuple((tuple(sorted((sd + k) % 6 for sd in f["sides"])), f["sheep"], f["rainbow"],
+                    0, 0, tuple((c, shapes.get(c), False) for c in f["bears"]), None, False)
+                   for f in hand["fields"])
+    return ("card", "land", roads, fields, None, False, "", TEXT_PX, TEXT_PX)
+
+
+@lru_cache(maxsize=64)
+def _turn_sprite(rot: int, card: tuple[Any, ...], fits: bool) -> Image.Image:
+    """One turn of the hand card: its tile, "rot N" under it, ticked when it fits an open
+    spot somewhere."""
+    sprite = Image.new("RGBA", (TURN_W, TURN_H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    panel(draw, (0, 0, TURN_W - 1, TURN_H - 1), fill=ACTIVE if fits else PANEL,
+          outline=PANEL_EDGE, radius=8)
+    tile = _hex_sprite(HAND_BAND, card)
+    paste_at(sprite, tile, TURN_W // 2 - tile.width // 2, 4)
+    stamp_text(sprite, (TURN_W // 2, TURN_H - 16), f"rot {rot}", TEXT_PX,
+               INK if fits else MUTED, anchor="mm")
+    if fits:
+        _tick(draw, TURN_W - 14, 14)
+    return sprite
+
+
+@lru_cache(maxsize=64)
+def _yours_sprite(name: str) -> Image.Image:
+    """The hand's title: whose card it is, and the tick's meaning."""
+    sprite = Image.new("RGBA", (HAND_W, YOURS_H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    stamp_text(sprite, (0, 14), f"Your card {name}", TEXT_PX, INK, True, "lm", width=HAND_W)
+    _tick(draw, 11, 44)
+    stamp_text(sprite, (28, 44), "fits a spot", SMALL_PX, MUTED, anchor="lm")
+    return sprite
+
+
+def _tick(draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A green disc with a white tick: this turn fits."""
+    draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=(30, 140, 70), outline=INK, width=2)
+    draw.line((cx - 5, cy, cx - 1, cy + 5, cx + 6, cy - 5), fill=WHITE, width=3)
+
+
+def _hand_sprites(hand: dict[str, Any], colours: tuple[str, ...]
+                  ) -> list[tuple[int, int, tuple[Any, ...]]]:
+    """The hand beside the table, top right (a seat's own picture only): its title, then its
+    six turns two a row, as (left, top, look)."""
+    fits = {p["rot"] for p in hand.get("placements", [])}
+    left = WIDTH - MARGIN - HAND_W
+    out: list[tuple[int, int, tuple[Any, ...]]] = [(left, 4, ("yours", hand["name"]))]
+    for n, rot in enumerate((0, 60, 120, 180, 240, 300)):
+        row, col = divmod(n, 2)
+        out.append((left + col * (TURN_W + 8), 4 + YOURS_H + row * (TURN_H + 8),
+                    ("turn", rot, _hand_look(hand, rot, colours), rot in fits)))
+    return out
+
+
+# --------------------------------------------------------------------------- the picture
+
+
+def _ranking(view: dict[str, Any], table: Table) -> Strip:
+    """The final ranking: the rules rank by the total alone (sugar, 2 a honey, 2 a cookie
+    on the way home); equal totals share their place."""
+    final = view.get("final") or []
+    standings = [Standing(seat, (int(f["total"]),), f"{f['total']} points")
+                 for seat, f in enumerate(final)]
+    return ranking_strip(table, standings, ("points",))
+
+
+def _what(view: dict[str, Any], table: Table) -> str:
+    """What the seat to act may do now, in the notation's words with an example."""
+    feeding = view.get("feeding")
+    if table.decision == "feed" and feeding:
+        area = next((a for a in view.get("areas", []) if a["id"] == feeding["area"]), None)
+        where = f" in {area['name']}" if area and "name" in area else ""
+        colours = feeding["colours"]
+        bears = " or ".join([", ".join(colours[:-1]), colours[-1]] if len(colours) > 1
+                            else colours)
+        return (f"Choose which bear eats{where}: {feeding['cubes']} sugar left for {bears} "
+                f"bears (feed {colours[0]}).")
+    if len(table.acting) != 1:
+        return ""
+    seat = table.acting[0]
+    gingerman = bool(view["seats"][seat]["gingerman"]) if seat < len(view["seats"]) else False
+    spot = view["spots"][0]["label"] if view["spots"] else "a1"
+    hand = view.get("hand") if table.viewer == seat else None
+    if hand and hand.get("placements"):
+        place = hand["placements"][0]
+        where = f"{place['label']} rot {place['rot']}"
+        text = (f"Place your card {hand['name']} on a labelled spot in a turn that fits "
+                f"({where}; its turns are on the right)")
+        own = "your"
+    else:
+        text = f"Place the land card in hand on a labelled spot, turned to fit ({spot} rot 60)"
+        own = "the"
+    return text + (f", or {own} Gingerman (gingerman at {spot})." if gingerman else ".")
+
+
+def _stage(view: dict[str, Any], zoom: str | None) -> str:
+    deck = f"deck: {view['deck']} card{'' if view['deck'] == 1 else 's'}"
+    return f"{deck} · zoom on {zoom}" if zoom else deck
 
 
 def _strips(view: dict[str, Any]) -> list[Strip]:
-    """The picture top to bottom, each part a strip drawn from what it shows alone."""
+    """The picture top to bottom: the header, the seats, the table (the height left), the
+    last card, the hand, the meadows or the final ranking, the legend."""
     table = table_of(view)
     if table.over:  # nowhere left to play: the table alone, larger
         view = {**view, "spots": []}
@@ -858,32 +1269,29 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
         zoom = None
         cells = [(c["q"], c["r"]) for c in view["cards"]]
         edge = [(s["q"], s["r"]) for s in view["spots"]]
-    geo, map_h = Geometry.fitted(cells, WIDTH, ZOOM_MAP_H if zoom else MAX_MAP_H,
-                                 ZOOM_HEX if zoom else MAX_HEX, edge)
-    # The header and the map change with every move: drawn each time, never kept.
-    head = _header(view, table)
-    strips = [Strip(_heading_height(head, zoom), _heading,
-                    (head, view["seats"], view.get("routes") or [], zoom),
-                    kept=False),
-              Strip(round(map_h), _map, (view, geo.size, geo.ox, geo.oy), kept=False)]
-    strips += _meadow_strips(view, table.colours)
-    strips += [Strip(40, _bears, (_bear_line(view, table),)),
-               Strip(40, _supply, (view["deck"], view["supply"])),
-               Strip(KEY_H - 80, _pieces)]
-    if view.get("hand"):
-        strips.append(Strip(HAND_H, _hand, (view["hand"], table.colours)))
-    return strips
+    top = [header_strip(view, "Sugartopia", stage=_stage(view, zoom), what=_what(view, table)),
+           Strip(SEATS_H, _seats, (_seat_cards(view, table), table.colours))]
+    under = [_last_strip(view, table)]
+    under += [_ranking(view, table)] if table.over else _meadow_strips(view, table.colours)
+    room = HEIGHT - sum(s.height for s in [*top, *under]) - LEGEND_H
+    hand = _hand_sprites(view["hand"], table.colours) \
+        if view.get("hand") and not table.over else []
+    layout = fit(cells, edge, room, ZOOM_BANDS if zoom else BANDS,
+                 WIDTH - (HAND_W + 8 if hand else 0))
+    board = Map(view, layout, zoomed=bool(zoom))
+    keys = _keys(view, table, bool(board.tagged))
+    return [*top, *board.strips(room, hand), *under, *_filled([legend(keys)], LEGEND_H)]
 
 
-#: The real game the palette is drawn from: four seats (every bear colour) early and
-#: mid-game, in a seat's own eyes (the table and its hand).
-PALETTE_GAMES = (Sample(4, 8, (3, 12), (1,)),)
+#: The real game the palette is drawn from: four seats (every bear colour) mid-game and at
+#: the end, in a seat's own eyes (the table and its hand).
+PALETTE_GAMES = (Sample(4, 8, (12, END), (1,)),)
 
 
 def _kept() -> tuple[Colour, ...]:
     """Flat fills kept exact: an octree bucket shared with their edges would shade them."""
     return (*NEUTRAL_BEARS.values(), GRASS, GRASS_DONE, HEX_EDGE, ROAD, ROAD_EDGE, SPOT_FILL,
-            SPOT_EDGE, TAG, TAG_DONE, LAST)
+            SPOT_EDGE, TAG, TAG_DONE, FEEDING, ACTIVE, LAST_MOVE, HONEY, COOKIE)
 
 
 PICTURES = Pictures("sugartopia", WIDTH, _strips, PALETTE_GAMES, keep=_kept)

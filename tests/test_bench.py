@@ -19,7 +19,7 @@ SLUG = "sugartopia"
 
 def test_render_figures_come_from_real_pictures():
     figures = bench_render(SLUG, 3)
-    assert figures["width_px"] == 1000 and figures["height_px"] > 500
+    assert figures["width_px"] == 800 and figures["height_px"] == 1280
     for key in ("render_ms", "png_kb"):
         assert 0 < figures[key]["median"] <= figures[key]["p95"] <= figures[key]["max"]
 
