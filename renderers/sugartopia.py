@@ -233,7 +233,7 @@ class _Extent:
             w, h = max(0.62 * s, 26.0), max(0.45 * band, 14.0)
             boxes.append((1.5 * s * q0 - w, 1.5 * s * q1 + w, band * c0 - h, band * c1 + h))
         if not boxes:
-            return Layout(band, width / 2, band * (height // band // 2))
+            return Layout(band, width / 2, band * round(height / 2 / band))
         left, right = min(b[0] for b in boxes), max(b[1] for b in boxes)
         top, bottom = min(b[2] for b in boxes), max(b[3] for b in boxes)
         lowest, highest = MAP_PAD - left, width - MAP_PAD - right
@@ -241,7 +241,7 @@ class _Extent:
         last = math.floor((height - bottom) / band)
         if lowest > highest or first > last:
             return None
-        oy = band * min(max(height // band // 2, first), last)
+        oy = band * min(max(round(height / 2 / band), first), last)
         step = 0.75 * s
         low, high = math.ceil((lowest - width / 2) / step), math.floor((highest - width / 2) / step)
         ox = width / 2 + step * min(max(0, low), high) if low <= high else (lowest + highest) / 2
@@ -335,7 +335,7 @@ def _tag(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, text
     """A meadow's short name as a small label; grey once scored, gold while its bears eat."""
     w, h = text_size(text, size, True)
     fill = FEEDING if feeding else TAG_DONE if done else TAG
-    pad = max(3, size // 5)
+    pad = max(2, size // 8)
     draw.rectangle((x - w / 2 - pad, y - h / 2 - pad, x + w / 2 + pad, y + h / 2 + pad),
                    fill=fill, outline=INK, width=2)
     stamp_text(image, (x, y), text, size, MUTED if done and not feeding else INK, True, "mm")
@@ -344,7 +344,7 @@ def _tag(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, text
 def _measure_tag(text: str, size: int) -> tuple[float, float]:
     """The outer width and height of a tag drawn by ``_tag``."""
     w, h = text_size(text, size, True)
-    pad = max(3, size // 5)
+    pad = max(2, size // 8)
     return w + 2 * pad + 2, h + 2 * pad + 2
 
 
@@ -627,7 +627,7 @@ def _tag_centres(geo: Geometry, blocks: list[_Block], ceiling: float
     cx, cy = geo.centre(0, 0)
     places = [[b.x, b.y - b.height / 2 + (b.tag_h - b.rad * 0.3) / 2] for b in blocks]
     sizes = [_measure_tag(_meadow_tag(b.tag[0]), b.tag_size) for b in blocks if b.tag]
-    inner = geo.size * SQRT3 / 2 - 3
+    inner = geo.size * SQRT3 / 2 - 1
 
     def clamp(k: int) -> None:
         w, h = sizes[k]
@@ -1032,10 +1032,16 @@ def key_token(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: floa
                   cy + (2 if kind == "bear" else 0))
 
 
-def key_nobody(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
-    """A legend icon: the bears of nobody, green and orange."""
-    for dx, colour in ((-8, "green"), (8, "orange")):
-        paste_centred(image, _token("bear", 9.0, colour, None, False), cx + dx, cy + 2)
+def key_nobody(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+               colours: tuple[str, ...]) -> None:
+    """A legend icon: the bears of nobody on the table (green and orange, and the colours
+    of seats nobody plays), two a row."""
+    rad = 9.0 if len(colours) <= 2 else 6.5
+    for n, colour in enumerate(colours[:4]):
+        row, col = divmod(n, 2)
+        x = cx + (col - 0.5) * (2.0 * rad if len(colours) > 1 else 0)
+        y = cy + 2 if len(colours) <= 2 else cy - 8 + 17 * row
+        paste_centred(image, _token("bear", rad, colour, None, False), x, y)
 
 
 def key_sheep(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
@@ -1073,7 +1079,12 @@ def key_tag(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
     _tag(image, draw, cx, cy, "M", SMALL_PX, done, feeding)
 
 
-def _drawn(view: dict[str, Any]) -> dict[str, bool]:
+def _nobody_order(colour: str) -> tuple[int, str]:
+    """Nobody's bears in the key: green and orange first, then the seat colours unplayed."""
+    return (0 if colour in NEUTRAL_BEARS else 1, colour)
+
+
+def _drawn(view: dict[str, Any]) -> dict[str, Any]:
     """Which pieces the table shows now, for the legend."""
     fields = [f for card in view["cards"] for f in card["fields"]]
     bears = [b for f in fields for b in f["bears"]]
@@ -1082,7 +1093,7 @@ def _drawn(view: dict[str, Any]) -> dict[str, bool]:
         "sheep": any(f["sheep"] for f in fields),
         "rainbow": any(f["rainbow"] for f in fields),
         "bears": bool(bears),
-        "nobody": any(b["colour"] not in players for b in bears),
+        "nobody": tuple(sorted({b["colour"] for b in bears} - players, key=_nobody_order)),
         "cookies": any(a["cookies"] for card in view["cards"] for road in card["roads"]
                        for a in road["arms"]),
         "scored": any(f["done"] for f in fields),
@@ -1102,7 +1113,7 @@ def _keys(view: dict[str, Any], table: Table, tagged: bool) -> tuple[Key, ...]:
         (drawn["sheep"] or drawn["rainbow"], Key("sheep, rainbow sheep", key_sheep)),
         (True, Key("sugar, honey", key_cubes)),
         (drawn["bears"], Key("fed bear", key_token, ("bear", first, SEAT_SHAPES[0], True))),
-        (drawn["nobody"], Key("nobody's", key_nobody)),
+        (bool(drawn["nobody"]), Key("nobody's", key_nobody, (drawn["nobody"],))),
         (cookies, Key("cookie", key_cookie)),
         (gingermen, Key("Gingerman", key_gingerman)),
         (True, Key("castle", key_castle)),
