@@ -1144,6 +1144,12 @@ class Strip:
 
     A strip that changes with every move (a map a card is laid on) is not ``kept``: it is
     drawn every time, and its arguments are not written out as a key.
+
+    An ``indexed`` strip's painter can also draw on the palette: handed a ``P`` picture on
+    it instead of a full-colour one, it pastes pieces it mapped onto the palette once
+    (:func:`mapped_sprite`, kept with its sprites), so the strip needs no mapping. It must
+    then draw exactly what its full-colour drawing maps to: opaque pieces only, no
+    blending (a board of tiles pasted from sprites).
     """
 
     height: int
@@ -1151,6 +1157,7 @@ class Strip:
     args: tuple[Any, ...] = ()
     ground: Colour = BACKGROUND
     kept: bool = True
+    indexed: bool = False
 
     def __post_init__(self) -> None:
         _must_be_a_module_function(self.paint, "a strip's painter")
@@ -1161,11 +1168,39 @@ class Strip:
         self.paint(image, draw, *self.args)
         return image
 
+    def mapped(self, width: int, palette: Image.Image) -> Image.Image:
+        """The strip alone on ``palette`` (a ``P`` picture): drawn in full colour and mapped,
+        or, ``indexed``, drawn on it."""
+        if not self.indexed:
+            return self.draw(width).quantize(palette=palette, dither=Image.Dither.NONE)
+        colours = palette.getpalette() or [0, 0, 0]
+        image = Image.new("P", (width, self.height), _index_of(bytes(colours), self.ground))
+        image.putpalette(colours)
+        self.paint(image, ImageDraw.Draw(image), *self.args)
+        return image
+
     def key(self, width: int) -> tuple[Any, ...]:
         """What the strip's rows follow from, exactly: its arguments written out as JSON,
         each dict's keys in their own order (a painter may draw them in that order)."""
         return (self.paint.__module__, self.paint.__qualname__, width, self.height,
                 self.ground, json.dumps(self.args, separators=(",", ":"), default=_written))
+
+
+def mapped_sprite(sprite: Image.Image, palette: Image.Image) -> tuple[Image.Image, Image.Image]:
+    """An ``RGBA`` sprite whose pixels are opaque or transparent, on ``palette`` (a ``P``
+    picture): its colours mapped as a picture's are, and its transparency as a mask, for an
+    ``indexed`` strip to paste (``image.paste(indices, box, mask)``)."""
+    indices = sprite.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    return indices, sprite.getchannel("A")
+
+
+@lru_cache(maxsize=64)
+def _index_of(tint: bytes, colour: Colour) -> int:
+    """The palette index ``colour`` maps to on the palette whose entries are ``tint``."""
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(tint)
+    pixel = Image.new("RGB", (1, 1), colour).quantize(palette=palette, dither=Image.Dither.NONE)
+    return int(pixel.getpixel((0, 0)))  # type: ignore[arg-type]
 
 
 def _must_be_a_module_function(function: Callable[..., Any], what: str) -> None:
@@ -1270,7 +1305,7 @@ def strips_png(width: int, strips: Sequence[Strip], palette: Image.Image) -> byt
         if kept is not None:
             bands.append(isal_zlib.decompress(kept, wbits=-15))
             continue
-        band = _png_rows(strip.draw(width).quantize(palette=palette, dither=Image.Dither.NONE))
+        band = _png_rows(strip.mapped(width, palette))
         if key is not None:
             _KEPT.put(key, isal_zlib.compress(band, 1, wbits=-15))
         bands.append(band)

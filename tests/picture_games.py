@@ -49,7 +49,7 @@ class StripTops:
 
         self.top = 0
         self._tops: dict[int, int] = {}
-        real_png, real_draw = renderers.common.strips_png, Strip.draw
+        real_png, real_draw, real_mapped = renderers.common.strips_png, Strip.draw, Strip.mapped
 
         def png(width: int, strips: Any, palette: Any) -> bytes:
             forget_strips()
@@ -65,5 +65,10 @@ class StripTops:
             self.top = self._tops.get(id(strip), 0)
             return real_draw(strip, width)
 
+        def mapped(strip: Any, width: int, palette: Any) -> Any:
+            self.top = self._tops.get(id(strip), 0)  # an indexed strip is not drawn first
+            return real_mapped(strip, width, palette)
+
         monkeypatch.setattr(renderers.common, "strips_png", png)  # every game's Pictures
         monkeypatch.setattr(Strip, "draw", draw)
+        monkeypatch.setattr(Strip, "mapped", mapped)

@@ -19,6 +19,7 @@ from renderers.common import (
     Strip,
     forget_strips,
     make_palette,
+    mapped_sprite,
     stacked,
     stamp_text,
     strips_png,
@@ -101,6 +102,34 @@ def test_the_same_painter_at_another_size_is_drawn_again(palette):
     strips_png(WIDTH, [Strip(44, _label, ("Cy",))], palette)
     strips_png(WIDTH + 20, [Strip(40, _label, ("Cy",))], palette)
     assert PAINTED == [("label", "Cy")] * 3
+
+
+def _disc(seat: int) -> Image.Image:
+    """An opaque disc on a transparent square: a sprite an indexed strip can paste."""
+    sprite = Image.new("RGBA", (30, 30), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).ellipse((0, 0, 29, 29), fill=SEAT_COLOURS[seat], outline=INK)
+    return sprite
+
+
+def _tiles(image: Image.Image, draw: ImageDraw.ImageDraw, seats: list[int]) -> None:
+    PAINTED.append(("tiles", image.mode))
+    for i, seat in enumerate(seats):
+        if image.mode == "P":  # on the palette: the sprite as mapped onto it
+            indices, mask = mapped_sprite(_disc(seat), image)
+            image.paste(indices, (10 + 20 * i, 5), mask)
+        else:
+            image.paste(_disc(seat), (10 + 20 * i, 5), _disc(seat))
+
+
+def test_an_indexed_strip_is_drawn_on_the_palette_as_its_full_colour_drawing_maps(palette):
+    """Pasting sprites already mapped onto the palette gives the same rows as drawing them
+    in full colour and mapping the strip, without mapping the strip."""
+    strips = [Strip(40, _label, ("Ana to play",)), Strip(40, _tiles, ([0, 1, 2, 3],),
+                                                         indexed=True)]
+    png = strips_png(WIDTH, strips, palette)
+    assert PAINTED == [("label", "Ana to play"), ("tiles", "P")]
+    assert png == to_png(stacked(WIDTH, strips), palette)
+    assert PAINTED[-1] == ("tiles", "RGB")
 
 
 def test_true_and_one_are_different_arguments():
