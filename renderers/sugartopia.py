@@ -34,6 +34,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.colours import PAINTS
 from renderers.common import (
+    BACKGROUND,
     END,
     FRAME_MARGIN,
     FRAME_MAX_H,
@@ -59,6 +60,7 @@ from renderers.common import (
     blank,
     header_strip,
     legend,
+    mapped_sprite,
     panel,
     paste_at,
     paste_centred,
@@ -743,7 +745,7 @@ class Map:
             bottom = y + {"turn": TURN_H, "yours": YOURS_H}.get(look[0], 2 * band)
             for k in range(max(0, y // band), min(count, math.ceil(bottom / band))):
                 rows[k].append((x, y - k * band, look))
-        return [Strip(min(band, height - k * band), _band, (band, tuple(rows[k])))
+        return [Strip(min(band, height - k * band), _band, (band, tuple(rows[k])), indexed=True)
                 for k in range(count)]
 
 
@@ -764,9 +766,29 @@ def _look_sprite(band: int, look: tuple[Any, ...]) -> Image.Image:
 def _band(image: Image.Image, draw: ImageDraw.ImageDraw, band: int,
           sprites: tuple[tuple[int, int, tuple[Any, ...]], ...]) -> None:
     """A band of the table: each sprite lying across it (a hex, or a part of the hand), its
-    top left corner from the band's."""
+    top left corner from the band's; on the palette (an indexed strip), each sprite as it
+    was mapped onto it once."""
+    if image.mode != "P":
+        for x, y, look in sprites:
+            paste_at(image, _look_sprite(band, look), x, y)
+        return
+    tint = bytes(image.getpalette() or ())
     for x, y, look in sprites:
-        paste_at(image, _look_sprite(band, look), x, y)
+        indices, mask = _mapped(tint, band, look)
+        image.im.paste(indices.im, (x, y, x + indices.width, y + indices.height), mask.im)
+
+
+@lru_cache(maxsize=1024)
+def _mapped(tint: bytes, band: int, look: tuple[Any, ...]) -> tuple[Image.Image, Image.Image]:
+    """A look's sprite mapped onto the palette whose entries are ``tint``."""
+    return mapped_sprite(_look_sprite(band, look), _palette_image(tint))
+
+
+@lru_cache(maxsize=4)
+def _palette_image(tint: bytes) -> Image.Image:
+    image = Image.new("P", (1, 1))
+    image.putpalette(tint)
+    return image
 
 
 def tag_places(view: dict[str, Any], room: int = 3) -> dict[int, tuple[int, int, int]]:
@@ -1192,8 +1214,9 @@ def _turn_sprite(rot: int, card: tuple[Any, ...], fits: bool) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def _yours_sprite(name: str) -> Image.Image:
-    """The hand's title: whose card it is, and the tick's meaning."""
-    sprite = Image.new("RGBA", (HAND_W, YOURS_H), (0, 0, 0, 0))
+    """The hand's title: whose card it is, and the tick's meaning (on the table's own
+    colour: its text's smooth edges are opaque, as the table's bands on the palette need)."""
+    sprite = Image.new("RGBA", (HAND_W, YOURS_H), (*BACKGROUND, 255))
     draw = ImageDraw.Draw(sprite)
     stamp_text(sprite, (0, 14), f"Your card {name}", TEXT_PX, INK, True, "lm", width=HAND_W)
     _tick(draw, 11, 44)

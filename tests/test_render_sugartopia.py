@@ -120,14 +120,14 @@ def test_a_table_that_outgrows_its_strip_gets_smaller_hexes():
 def _drawing(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The painters of the strips drawn from now on (not copied from a picture before)."""
     drawn: list[str] = []
-    real = Strip.draw
+    real = Strip.mapped
 
-    def spy(strip: Strip, width: int) -> Image.Image:
+    def spy(strip: Strip, width: int, palette: Image.Image) -> Image.Image:
         drawn.append(strip.paint.__name__)
-        return real(strip, width)
+        return real(strip, width, palette)
 
     render(GAME.view(played(0), None))  # the palette, made from pictures of its own
-    monkeypatch.setattr(Strip, "draw", spy)
+    monkeypatch.setattr(Strip, "mapped", spy)
     forget_strips()
     return drawn
 
