@@ -93,7 +93,7 @@ LAST_H = 16 + KEY_ROW
 #: Half a hex's height in px (the band of the table a strip holds), largest first: a hex
 #: is as large as the table allows, in steps of about 20 % so that it shrinks now and then
 #: as the table grows rather than at every move (each change of size draws the whole
-#: table again).
+#: table again: 4 % of the pictures of whole games draw a grown table anew).
 BANDS = (64, 52, 42, 34, 28, 23, 19, 16)
 ZOOM_BANDS = (150, 140, 130, 120, 110, 100, 92, 85, 78, 72, 66, 60)
 #: Room kept free left and right of the table in its strip.
@@ -334,7 +334,8 @@ def _cube(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, fill: Colo
 
 def _tag(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, text: str,
          size: int, done: bool, feeding: bool) -> None:
-    """A meadow's short name as a small label; grey once scored, gold while its bears eat."""
+    """A meadow's short name as a small label; grey once completed, gold while its bears
+    eat."""
     w, h = text_size(text, size, True)
     fill = FEEDING if feeding else TAG_DONE if done else TAG
     pad = max(2, size // 8)
@@ -394,8 +395,8 @@ def _token(kind: str, rad: float, colour: str, shape: str | None, cube: bool) ->
 
 
 #: A field as a hex draws it: its sides, sheep, rainbow sheep, sugar and honey on them,
-#: its bears (colour, owner's shape, fed), its meadow's tag (number, scored, eating) when
-#: the meadow is named on this field, and whether its meadow is scored.
+#: its bears (colour, owner's shape, fed), its meadow's tag (number, completed, eating) when
+#: the meadow is named on this field, and whether its meadow was completed.
 Field = tuple[tuple[int, ...], int, int, int, int, tuple[tuple[str, str | None, bool], ...],
               tuple[int, bool, bool] | None, bool]
 
@@ -405,22 +406,25 @@ def _hex_sprite(band: int, look: tuple[Any, ...]) -> Image.Image:
     """One hex of the table as a sprite ``2 * band`` rows tall (exactly the rows the hex
     covers, so that it lies across two bands and no more), its centre in the middle:
     an open spot with its label, or a placed card with everything on it."""
-    s = _size(band)
     half = _hex_half(band)
+    geo = Geometry(_size(band), half, band)
+    if look[0] == "spot":  # every open spot is the same pale hex, with its own label
+        sprite = _open_spot(band).copy()
+        stamp_text(sprite, geo.centre(0, 0), look[1], look[2], SPOT, True, "mm")
+        return sprite
     sprite = Image.new("RGBA", (2 * half + 1, 2 * band), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(sprite)
-    geo = Geometry(s, half, band)
-    if look[0] == "spot":
-        _paint_spot(sprite, draw, geo, look[1], look[2])
-    else:
-        _paint_card(sprite, draw, geo, *look[1:])
+    _paint_card(sprite, ImageDraw.Draw(sprite), geo, *look[1:])
     return sprite
 
 
-def _paint_spot(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, label: str,
-                size: int) -> None:
-    _hexagon(draw, geo.corners(0, 0, 0.9), SPOT_FILL, SPOT_EDGE, 2)
-    stamp_text(image, geo.centre(0, 0), label, size, SPOT, True, "mm")
+@lru_cache(maxsize=16)
+def _open_spot(band: int) -> Image.Image:
+    """An open spot's pale hex without its label."""
+    half = _hex_half(band)
+    sprite = Image.new("RGBA", (2 * half + 1, 2 * band), (0, 0, 0, 0))
+    _hexagon(ImageDraw.Draw(sprite), Geometry(_size(band), half, band).corners(0, 0, 0.9),
+             SPOT_FILL, SPOT_EDGE, 2)
+    return sprite
 
 
 def _tile_shrink(s: float) -> float:
@@ -717,12 +721,13 @@ class Map:
         for n, f in enumerate(card["fields"]):
             index = f.get("area")
             area = self.areas[index] if index is not None and index < len(self.areas) else None
-            tag = ((area["number"], bool(area["done"]), area["id"] == self.feeding_area)
+            closed = _completed(area)
+            tag = ((area["number"], closed, area["id"] == self.feeding_area)
                    if area is not None and "number" in area
                    and self.tagged.get(index) == (card["q"], card["r"], n) else None)
             fields.append((tuple(f["sides"]), f["sheep"], f["rainbow"], f["sugar"], f["honey"],
                            tuple((b["colour"], self.shapes.get(b["colour"]), b["fed"])
-                                 for b in f["bears"]), tag, bool(f["done"])))
+                                 for b in f["bears"]), tag, closed))
         roads = tuple(tuple((a["side"], a["cookies"]) for a in road["arms"])
                       for road in card["roads"])
         owner = card.get("owner")
@@ -791,6 +796,12 @@ def _palette_image(tint: bytes) -> Image.Image:
     return image
 
 
+def _completed(area: dict[str, Any] | None) -> bool:
+    """Whether a meadow was completed (closed off, and scored then): drawn grey. A meadow
+    still open when the game ends is scored too, but was not completed."""
+    return bool(area and area.get("done") and not area.get("open"))
+
+
 def tag_places(view: dict[str, Any], room: int = 3) -> dict[int, tuple[int, int, int]]:
     """Where each meadow's tag goes: one field per meadow, as a map names a region once.
 
@@ -813,7 +824,7 @@ def tag_places(view: dict[str, Any], room: int = 3) -> dict[int, tuple[int, int,
 
     def first(index: int) -> tuple[bool, int]:
         area = areas[index] if index < len(areas) else {}
-        return bool(area.get("done")), int(area.get("number", index))
+        return _completed(area), int(area.get("number", index))
 
     held: dict[tuple[int, int], int] = {}
     places: dict[int, tuple[int, int, int]] = {}
@@ -1095,7 +1106,7 @@ def key_castle(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: flo
 
 def key_tag(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, done: bool,
             feeding: bool) -> None:
-    """A legend icon: a meadow's tag, plain, scored or eating."""
+    """A legend icon: a meadow's tag, plain, completed (and scored then) or eating."""
     if done:
         draw.rectangle((cx - 17, cy - 17, cx + 17, cy + 17), fill=GRASS_DONE)
     _tag(image, draw, cx, cy, "M", SMALL_PX, done, feeding)
@@ -1118,7 +1129,7 @@ def _drawn(view: dict[str, Any]) -> dict[str, Any]:
         "nobody": tuple(sorted({b["colour"] for b in bears} - players, key=_nobody_order)),
         "cookies": any(a["cookies"] for card in view["cards"] for road in card["roads"]
                        for a in road["arms"]),
-        "scored": any(f["done"] for f in fields),
+        "completed": any(_completed(area) for area in view.get("areas") or []),
     }
 
 
@@ -1140,7 +1151,7 @@ def _keys(view: dict[str, Any], table: Table, tagged: bool) -> tuple[Key, ...]:
         (gingermen, Key("Gingerman", key_gingerman)),
         (True, Key("castle", key_castle)),
         (tagged, Key("meadow", key_tag, (False, False))),
-        (drawn["scored"] and tagged, Key("scored", key_tag, (True, False))),
+        (drawn["completed"] and tagged, Key("completed", key_tag, (True, False))),
         (bool(view.get("feeding")), Key("eating now", key_tag, (False, True))),
     ]
     return tuple(key for shown, key in entries if shown)

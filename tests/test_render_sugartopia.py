@@ -218,6 +218,20 @@ def test_each_meadow_that_holds_anything_is_named_once_on_the_map():
     assert sorted(tags) == sorted(holding)
 
 
+def test_a_meadow_is_grey_once_completed_not_when_the_end_of_the_game_scores_it():
+    view = GAME.view(states(3, 4)[-1], None)
+    board = Map(view, fit([(c["q"], c["r"]) for c in view["cards"]], [], 600))
+    greys = {}
+    for card in view["cards"]:
+        for field, drawn in zip(card["fields"], board.look(card)[3], strict=True):
+            area = view["areas"][field["area"]]
+            assert area["done"]  # the end scored every meadow
+            assert drawn[7] == (not area["open"]), area["name"]
+            if drawn[6] is not None:
+                greys[area["number"]] = drawn[6][1]
+    assert True in greys.values() and False in greys.values()
+
+
 def test_a_small_card_carries_one_tag_where_the_meadows_allow():
     """On small hexes a card has room for one tag: a meadow whose best field is on a card
     already named goes to its next best field elsewhere."""
@@ -342,10 +356,10 @@ def test_the_legend_explains_what_the_picture_draws_now():
     feeding = next(GAME.view(s, None) for s in states(3, 4) if GAME.view(s, None)["feeding"])
     assert "eating now" in texts(feeding)
     quiet = next(GAME.view(s, None) for s in states(3, 4)[1:] if not GAME.view(s, None)["feeding"])
-    assert "eating now" not in texts(quiet) and "scored" not in texts(quiet)
+    assert "eating now" not in texts(quiet) and "completed" not in texts(quiet)
     assert "open spot" in texts(quiet)
     end = GAME.view(states(3, 4)[-1], None)
-    assert "open spot" not in texts(end) and "scored" in texts(end)
+    assert "open spot" not in texts(end) and "completed" in texts(end)
 
 
 def test_the_last_card_is_said_under_the_table():
