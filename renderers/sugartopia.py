@@ -34,6 +34,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.colours import PAINTS
 from renderers.common import (
+    ACTING_FILL,
     BACKGROUND,
     END,
     FRAME_MARGIN,
@@ -41,7 +42,6 @@ from renderers.common import (
     FRAME_W,
     INK,
     KEY_ROW,
-    LARGE_PX,
     LAST_MOVE,
     MUTED,
     PANEL,
@@ -61,12 +61,13 @@ from renderers.common import (
     header_strip,
     legend,
     mapped_sprite,
+    packed_keys,
     panel,
     paste_at,
     paste_centred,
     ranking_strip,
+    seat_card,
     seat_mark,
-    seat_text_colour,
     shape_mark,
     stamp_text,
     table_of,
@@ -116,7 +117,6 @@ TAG: Colour = (255, 252, 240)
 TAG_DONE: Colour = (225, 225, 215)
 #: A meadow whose bears are eating now: its tag, and its chip's outline.
 FEEDING: Colour = (255, 184, 0)
-ACTIVE: Colour = (255, 240, 200)
 #: The bears of nobody; players' bears are in their seat colours (``bot.games.colours``).
 NEUTRAL_BEARS: dict[str, Colour] = {"green": (30, 140, 70), "orange": (240, 130, 20)}
 
@@ -888,17 +888,12 @@ def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[tuple[Any
         x = round(MARGIN + i * (width + gap))
         right = round(x + width)
         colour = _colour(colours[seat])
-        panel(draw, (x, 4, right, SEATS_H - 6), fill=ACTIVE if acting else PANEL,
-              outline=colour, radius=10, width=4 if acting else 2)
         y1, y2 = 26, 62
-        seat_mark(draw, seat, x + 20, y1, 11, colours)
-        shown = str(score)
-        stamp_text(image, (right - 10, y1 + 1), shown, LARGE_PX, seat_text_colour(seat, colours),
-                   True, "rm")
-        room = right - 10 - text_size(shown, LARGE_PX, True)[0] - 8 - (x + 38)
+        room = seat_card(image, draw, (x, 4, right, SEATS_H - 6), seat, colours, acting,
+                         str(score)) - 8 - (x + 40)
         if text_size(label, TEXT_PX, True)[0] > room:
             label = name
-        stamp_text(image, (x + 38, y1), label, TEXT_PX, INK, True, "lm", width=room)
+        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=room)
         ix = x + 12
         for fill, count in ((SUGAR, sugar), (HONEY, honey)):
             _cube(draw, ix + 9, y2, 9, fill)
@@ -1212,7 +1207,7 @@ def _turn_sprite(rot: int, card: tuple[Any, ...], fits: bool) -> Image.Image:
     spot somewhere."""
     sprite = Image.new("RGBA", (TURN_W, TURN_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
-    panel(draw, (0, 0, TURN_W - 1, TURN_H - 1), fill=ACTIVE if fits else PANEL,
+    panel(draw, (0, 0, TURN_W - 1, TURN_H - 1), fill=ACTING_FILL if fits else PANEL,
           outline=PANEL_EDGE, radius=8)
     tile = _hex_sprite(HAND_BAND, card)
     paste_at(sprite, tile, TURN_W // 2 - tile.width // 2, 4)
@@ -1325,7 +1320,8 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
                  WIDTH - (HAND_W + 8 if hand else 0))
     board = Map(view, layout, zoomed=bool(zoom))
     keys = _keys(view, table, bool(board.tagged))
-    return [*top, *board.strips(room, hand), *under, *_filled([legend(keys)], LEGEND_H)]
+    return [*top, *board.strips(room, hand), *under,
+            *_filled([legend(packed_keys(keys))], LEGEND_H)]
 
 
 #: The real game the palette is drawn from: four seats (every bear colour) mid-game and at
@@ -1336,7 +1332,7 @@ PALETTE_GAMES = (Sample(4, 8, (12, END), (1,)),)
 def _kept() -> tuple[Colour, ...]:
     """Flat fills kept exact: an octree bucket shared with their edges would shade them."""
     return (*NEUTRAL_BEARS.values(), GRASS, GRASS_DONE, HEX_EDGE, ROAD, ROAD_EDGE, SPOT_FILL,
-            SPOT_EDGE, TAG, TAG_DONE, FEEDING, ACTIVE, LAST_MOVE, HONEY, COOKIE)
+            SPOT_EDGE, TAG, TAG_DONE, FEEDING, ACTING_FILL, LAST_MOVE, HONEY, COOKIE)
 
 
 PICTURES = Pictures("sugartopia", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
