@@ -132,7 +132,7 @@ def test_the_chess_board_is_timed_after_every_play_and_divides_the_play_p95(monk
     monkeypatch.setattr(bench_module, "chess_board",
                         lambda width: lambda: boards.append(width) or b"")
     figures = bench_module.bench_game(SLUG, 3, channels=0, rounds=0, ai_games=0, pool=None)
-    assert boards == [1000] * 4  # after the warm-up move too, untimed
+    assert boards == [800] * 4  # the picture's width; after the warm-up move too, untimed
     assert figures["play_vs_chess_p95"] == pytest.approx(
         figures["play_ms"]["p95"] / figures["chess_ms"]["p95"])
     assert "load_in_process" not in figures and "ai" not in figures
