@@ -122,7 +122,7 @@ async def test_without_its_indexes_the_same_reads_would_grow_with_what_is_stored
         indexed = await counted(store, reads)
         with sqlite3.connect(path) as db:
             db.execute("DROP INDEX games_reminders_due")
-            db.execute("DROP INDEX outbox_pending")
+            db.execute("DROP INDEX outbox_lanes")
         scanning = await counted(store, reads)
     finally:
         await store.close()

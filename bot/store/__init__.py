@@ -37,6 +37,7 @@ from bot.store.records import (
     StoreClosedError,
     StoreError,
     WrongStatusError,
+    channel_lane,
 )
 from bot.store.sqlite import SqliteStore
 
@@ -70,5 +71,6 @@ __all__ = [
     "StoreClosedError",
     "StoreError",
     "WrongStatusError",
+    "channel_lane",
     "is_postgres",
 ]

@@ -61,6 +61,7 @@ from bot.store.records import (
     StoreError,
     WrongStatusError,
     action_records,
+    channel_lane,
     check_int,
     dump_object,
     dump_private,
@@ -76,6 +77,8 @@ from bot.watch import Watch, unwatched
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: How many of the log's last actions :meth:`Store.trailing_run` reads first.
 RUN_FIRST_READ = 6
+#: A time after every other (what "every pending row" waits for).
+FOREVER = 1e300
 
 
 def is_postgres(target: str | os.PathLike[str]) -> bool:
@@ -694,9 +697,10 @@ class Store(ABC):
         return record
 
     async def undo_to(self, game_id: int, expected_version: int, *, n: int, state_json: str,
-                      now: float) -> GameRecord:
+                      now: float, announce: Sequence[Announcement] = ()) -> GameRecord:
         """Delete action ``n`` and every later one, storing ``state_json`` (the state
-        before ``n``), atomically. The turn clock and reminders are left as they were."""
+        before ``n``), atomically, with ``announce`` queued. The turn clock and reminders
+        are left as they were."""
         async with self._transaction() as db:
             await self._guarded_update(db, game_id, expected_version, ("active",), "undo",
                                        "state_json = ?, updated_at = ?", (state_json, now))
@@ -704,6 +708,7 @@ class Store(ABC):
                                       (game_id, int(n)))
             if cursor.rowcount < 1:
                 raise NotFoundError("undo")
+            await self._queue(db, announce, now)
             record = await self._fetch(db, game_id)
         return record
 
@@ -714,9 +719,10 @@ class Store(ABC):
         return await self.replace_seats(game_id, expected_version, (seat,), now)
 
     async def replace_seats(self, game_id: int, expected_version: int,
-                            seats: Sequence[SeatRecord], now: float) -> GameRecord:
-        """Put each of ``seats`` in place of the seat with the same number, at once;
-        allowed in a lobby or an active game."""
+                            seats: Sequence[SeatRecord], now: float,
+                            announce: Sequence[Announcement] = ()) -> GameRecord:
+        """Put each of ``seats`` in place of the seat with the same number, at once, with
+        ``announce`` queued; allowed in a lobby or an active game."""
         async with self._transaction() as db:
             current = await self._fetch(db, game_id)
             if current.version != expected_version:
@@ -731,6 +737,7 @@ class Store(ABC):
             merged = [by_number.get(s.seat, s) for s in current.seats]
             await self._guarded_update(db, game_id, expected_version, OPEN_STATUSES, "change seats",
                                        "seats = ?, updated_at = ?", (dump_seats(merged), now))
+            await self._queue(db, announce, now)
             record = await self._fetch(db, game_id)
         return record
 
@@ -808,9 +815,11 @@ class Store(ABC):
     async def finish(self, game_id: int, expected_version: int, *, state_json: str,
                      result_json: str,
                      placements: Sequence[tuple[int | None, int, int, bool]],
-                     now: float, seats: Sequence[SeatRecord] | None = None) -> GameRecord:
+                     now: float, seats: Sequence[SeatRecord] | None = None,
+                     announce: Sequence[Announcement] = ()) -> GameRecord:
         """End an active game: store the result and one ``results`` row per placement
-        ``(user_id, seat, place, won)``; ``seats`` replaces every seat at the same time."""
+        ``(user_id, seat, place, won)``; ``seats`` replaces every seat at the same time, and
+        ``announce`` is queued."""
         assignments = "updated_at = ?"
         params: list[Any] = [now]
         if seats is not None:
@@ -821,6 +830,7 @@ class Store(ABC):
                                        assignments, params)
             await self._finish_in_transaction(
                 db, game_id, state_json, FinishRecord(result_json, tuple(placements)), now)
+            await self._queue(db, announce, now)
             record = await self._fetch(db, game_id)
         return record
 
@@ -1094,121 +1104,235 @@ class Store(ABC):
 
     async def queue_announcements(self, announcements: Sequence[Announcement],
                                   now: float) -> None:
-        """Add ``announcements`` to the outbox in a transaction of their own (for what a
-        change needs announced after it was saved, such as a board Discord refused)."""
+        """Add ``announcements`` to the outbox in a transaction of their own (for what is
+        shown without a change, such as a board a player posts again)."""
         async with self._transaction() as db:
             await self._queue(db, announcements, now)
 
     async def _queue(self, db: Any, announcements: Sequence[Announcement], now: float) -> None:
-        """Add ``announcements`` to the outbox inside the caller's transaction, due at once
-        (or at their own ``due_at``)."""
+        """Add ``announcements`` to the outbox inside the caller's transaction, each in its
+        lane, due at once (or at their own ``due_at``)."""
         if not announcements:
             return
         await db.executemany(
             "INSERT INTO outbox (channel_id, guild_id, game_id, kind, content, mentions, nonce, "
-            "created_at, due_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, due_at, data, lane) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(check_int(a.channel_id, "channel id"), check_int(a.guild_id, "server id"),
               a.game_id, a.kind, a.content, json.dumps([int(u) for u in a.mentions]),
               secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at),
-              None if a.data is None else dump_object(a.data, "announcement"))
+              None if a.data is None else dump_object(a.data, "announcement"), a.lane)
              for a in announcements])
 
-    async def claim_announcements(self, now: float, *, lease: float,
-                                  channel_id: int | None = None,
-                                  limit: int = 50) -> list[OutboxRecord]:
-        """Claim due announcements to post: the oldest pending one of each channel (of
-        ``channel_id`` only, if given), unless another sender's lease on it still runs.
+    #: Which rows of a lane its head is taken from: a row that was tried (and waits for its
+    #: back-off) holds the rest, one that waits for its own time (a ping for a player away)
+    #: does not.
+    _WAITING = "(i.attempts > 0 OR i.due_at <= ?)"
 
-        Each claimed row is leased until ``now + lease``: until then no other sender
-        (another task or process) claims it, and the later rows of its channel wait, so
-        a channel's announcements go out one at a time and in order. The claimer must
-        end the lease with :meth:`announcement_delivered`, :meth:`retry_announcement` or
-        :meth:`drop_announcement`; if it dies instead, the lease runs out and the row is
-        claimed again (its nonce keeps Discord from posting it twice).
+    async def claim_announcements(self, now: float, *, lease: float, owner: str | None = None,
+                                  channel_id: int | None = None,
+                                  lanes: Sequence[str] | None = None, limit: int = 50,
+                                  eager: bool = False) -> list[OutboxRecord]:
+        """Claim due announcements to post: the oldest pending one of each lane (of
+        ``lanes``, or ``channel_id``'s lane, if given), unless a lease on it still runs.
+
+        Each claimed row is leased to ``owner`` until ``now + lease``: until then no other
+        sender (another task or process) claims it, and the later rows of its lane wait,
+        so a lane's announcements go out one at a time and in order. A row waiting for its
+        own ``due_at`` (a ping for a player away) does not hold its lane; a row waiting
+        for its back-off after a failure does, and ``eager`` claims it before its back-off
+        ends (a new change in the channel tries again at once). The claimer must end the
+        lease with :meth:`announcement_delivered`, :meth:`board_shown`,
+        :meth:`retry_announcement`, :meth:`release_announcements` or
+        :meth:`drop_announcement`; if it dies instead, its lease is ended by
+        :meth:`forget_senders`, or runs out, and the row is claimed again (its nonce keeps
+        Discord from posting it twice).
         """
-        where, params = "", []
         if channel_id is not None:
-            where, params = "AND i.channel_id = ? ", [channel_id]
+            lanes = [*(lanes or ()), channel_lane(channel_id)]
+        where, params = "", []
+        if lanes is not None:
+            if not lanes:
+                return []
+            where = f"AND i.lane IN ({', '.join('?' for _ in lanes)}) "
+            params = list(lanes)
+        due = "(i.due_at <= ? OR i.attempts > 0)" if eager else "i.due_at <= ?"
         # Most claims find nothing due (every board shown asks first): a read, which takes
         # no write lock and waits for no writer, says so without a transaction.
         async with self._reading() as db:
             if not await db.execute_fetchall(
                     f"SELECT 1 FROM outbox i WHERE i.status = 'pending' {where}"
-                    "AND i.due_at <= ? LIMIT 1", [*params, now]):
+                    f"AND {due} LIMIT 1", [*params, now]):
                 return []
+        ready = "(o.due_at <= ? OR o.attempts > 0)" if eager else "o.due_at <= ?"
         async with self._transaction() as db:
-            # Each channel's oldest pending row, read from the index of pending rows only
-            # (outbox_pending): a claim costs in proportion to what waits, not to the
-            # delivered announcements kept for keep_days. Rows another process has locked
-            # (it is claiming them) are skipped, not waited for; once it commits, their
-            # lease keeps them from being claimed twice.
+            # Each lane's head, read from the index of pending rows only (outbox_lanes): a
+            # claim costs in proportion to what waits, not to the delivered announcements
+            # kept for keep_days. Rows another process has locked (it is claiming them) are
+            # skipped, not waited for; once it commits, their lease keeps them from being
+            # claimed twice.
             rows = await db.execute_fetchall(
                     "SELECT o.id, o.channel_id, o.guild_id, o.game_id, o.kind, o.content, "
-                    "o.mentions, o.nonce, o.created_at, o.attempts, o.data, "
-                    "(SELECT COUNT(*) FROM outbox m WHERE m.channel_id = o.channel_id "
-                    "AND m.status = 'pending') FROM outbox o "
+                    "o.mentions, o.nonce, o.created_at, o.attempts, o.data, o.lane, "
+                    "(SELECT COUNT(*) FROM outbox m WHERE m.lane = o.lane "
+                    "AND m.status = 'pending'), "
+                    "EXISTS (SELECT 1 FROM outbox m WHERE m.lane = o.lane AND "
+                    "m.status = 'pending' AND m.id > o.id AND o.kind IN ('board', 'card') "
+                    "AND m.kind = o.kind AND m.game_id = o.game_id), "
+                    "(SELECT g.version FROM games g WHERE g.id = o.game_id) FROM outbox o "
                     "WHERE o.status = 'pending' AND o.id IN (SELECT MIN(i.id) FROM outbox i "
-                    f"WHERE i.status = 'pending' {where}GROUP BY i.channel_id) "
-                    "AND o.due_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?) "
+                    f"WHERE i.status = 'pending' AND {self._WAITING} {where}GROUP BY i.lane) "
+                    f"AND {ready} AND (o.leased_until IS NULL OR o.leased_until <= ?) "
                     f"ORDER BY o.id LIMIT ?{self._skip_locked}",
-                    [*params, now, now, max(1, int(limit))])
+                    [now, *params, now, now, max(1, int(limit))])
             if rows:
                 await db.executemany(
-                    "UPDATE outbox SET leased_until = ?, attempts = attempts + 1 WHERE id = ?",
-                    [(now + lease, row[0]) for row in rows])
+                    "UPDATE outbox SET leased_until = ?, leased_by = ?, attempts = attempts + 1 "
+                    "WHERE id = ?", [(now + lease, owner, row[0]) for row in rows])
         out = []
         for (row_id, channel, guild, game_id, kind, content, mentions, nonce, created,
-             attempts, data, pending) in rows:
+             attempts, data, lane, pending, superseded, version) in rows:
             try:
                 users = tuple(int(u) for u in json.loads(mentions))
             except (TypeError, ValueError):
-                users = ()  # a damaged list pings nobody rather than blocking the channel
+                users = ()  # a damaged list pings nobody rather than blocking the lane
             try:
                 said = json.loads(data) if data else None
             except (TypeError, ValueError):
-                said = None  # worded as "damaged" rather than blocking the channel
+                said = None  # worded as "damaged" rather than blocking the lane
             item = Announcement(channel_id=channel, guild_id=guild, game_id=game_id, kind=kind,
                                 content=content, mentions=users, data=said)
             out.append(OutboxRecord(row_id, item, nonce, created, attempts + 1,
-                                    more=int(pending) > 1))
+                                    more=int(pending) > 1, lane=str(lane),
+                                    superseded=bool(superseded),
+                                    version=None if version is None else int(version)))
         return out
 
     async def announcement_delivered(self, announcement_id: int, message_id: int | None,
-                                     now: float) -> None:
-        """Discord accepted the announcement: it is never sent again."""
+                                     now: float, follow: Sequence[Announcement] = ()) -> None:
+        """Discord accepted the announcement (or it has nothing left to show): it is never
+        sent again; ``follow`` is queued in the same transaction."""
         check_int(message_id, "message id")
-        await self._alone(
-            "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
-            "leased_until = NULL WHERE id = ? AND status = 'pending'",
-            (now, message_id, announcement_id))
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
+                "leased_until = NULL WHERE id = ? AND status = 'pending'",
+                (now, message_id, announcement_id))
+            await self._queue(db, follow, now)
 
-    async def retry_announcement(self, announcement_id: int, due_at: float, error: str) -> None:
-        """Posting failed: release the lease; the announcement is due again at ``due_at``."""
+    async def board_shown(self, game_id: int, message_id: int, announcement_id: int,
+                          now: float, follow: Sequence[Announcement] = ()) -> None:
+        """A claimed board went out as message ``message_id``, in one transaction: the game
+        notes it as its board on show, the announcement is delivered, and ``follow`` (what
+        must come after a new board: the older one's buttons taken off, a finished game's
+        thread archived) is queued."""
+        check_int(message_id, "message id")
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?",
+                             (message_id, game_id))
+            await db.execute(
+                "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
+                "leased_until = NULL WHERE id = ? AND status = 'pending'",
+                (now, message_id, announcement_id))
+            await self._queue(db, follow, now)
+
+    async def retry_announcement(self, announcement_id: int, due_at: float, error: str, *,
+                                 mentions: Sequence[int] | None = None,
+                                 data: Mapping[str, Any] | None = None,
+                                 renew: bool = False) -> None:
+        """Posting failed: release the lease; the announcement is due again at ``due_at``.
+        What went out of it meanwhile can be taken off: ``mentions`` and ``data`` replace
+        its own, and ``renew`` gives it a new nonce (a ping sent alone under the old one
+        leaves its board to post as a new message)."""
+        assignments, params = "leased_until = NULL, due_at = ?, last_error = ?", [due_at,
+                                                                                error[:500]]
+        if mentions is not None:
+            assignments += ", mentions = ?"
+            params.append(json.dumps([int(u) for u in mentions]))
+        if data is not None:
+            assignments += ", data = ?"
+            params.append(dump_object(data, "announcement"))
+        if renew:
+            assignments += ", nonce = ?"
+            params.append(secrets.token_hex(8))
+        await self._alone(f"UPDATE outbox SET {assignments} WHERE id = ? AND status = 'pending'",
+                          (*params, announcement_id))
+
+    async def release_announcements(self, announcement_ids: Sequence[int]) -> None:
+        """Give back claimed announcements nobody tried to post (their lane was busy in
+        this process): due as they were, the claim not counted as an attempt."""
+        if not announcement_ids:
+            return
         await self._alone(
-            "UPDATE outbox SET leased_until = NULL, due_at = ?, last_error = ? "
-            "WHERE id = ? AND status = 'pending'", (due_at, error[:500], announcement_id))
+            f"UPDATE outbox SET leased_until = NULL, leased_by = NULL, attempts = attempts - 1 "
+            f"WHERE id IN ({', '.join('?' for _ in announcement_ids)}) AND status = 'pending'",
+            [int(i) for i in announcement_ids])
 
     async def drop_announcement(self, announcement_id: int, error: str) -> None:
-        """Give the announcement up for good (Discord will never take it), so the later
-        ones of its channel can go."""
+        """Give the announcement up for good (Discord will never take it, or its place is
+        gone), so the later ones of its lane can go."""
         await self._alone(
             "UPDATE outbox SET status = 'dropped', leased_until = NULL, last_error = ? "
             "WHERE id = ? AND status = 'pending'", (error[:500], announcement_id))
 
-    async def pending_announcements(self) -> tuple[int, float | None]:
+    async def pending_announcements(self, now: float | None = None,
+                                    ) -> tuple[int, float | None]:
         """How many announcements wait to be delivered, and when the next can be claimed
-        (``None`` when none waits): the earliest of the channels' oldest pending ones, each
-        due at its back-off or, while leased, when its lease runs out."""
+        at the earliest (``None`` when none waits): each lane's head at its back-off or,
+        while leased, when its lease runs out; a row waiting for its own time (a player
+        away) at that time. Without ``now``, every pending row counts as waiting."""
+        at = FOREVER if now is None else now
         async with self._reading() as db, db.execute(
                 "SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'pending'), "
                 f"MIN({self._greatest}(o.due_at, COALESCE(o.leased_until, o.due_at))) "
-                "FROM outbox o "
-                "WHERE o.status = 'pending' AND o.id = (SELECT MIN(i.id) FROM outbox i "
-                "WHERE i.channel_id = o.channel_id AND i.status = 'pending')") as cursor:
+                "FROM outbox o WHERE o.status = 'pending' AND ("
+                "o.id = (SELECT MIN(i.id) FROM outbox i WHERE i.lane = o.lane AND "
+                f"i.status = 'pending' AND {self._WAITING}) "
+                "OR (o.attempts = 0 AND o.due_at > ?))", (at, at)) as cursor:
             row = await cursor.fetchone()
         if row is None or not row[0] or row[1] is None:
-            return 0, None
+            return (int(row[0]) if row is not None and row[0] else 0), None
         return int(row[0]), float(row[1])
+
+    # ----------------------------------------------------------------- senders
+
+    async def sender_beat(self, sender: str, host: str, pid: int, started: float,
+                          now: float) -> None:
+        """Note that the sending process ``sender`` (``pid`` on ``host``, started at
+        ``started``) is alive at ``now``: its leases hold while its beat is fresh."""
+        await self._alone(
+            "INSERT INTO senders (id, host, pid, started_at, beat_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at",
+            (sender, host, int(pid), started, now))
+
+    async def senders(self) -> list[tuple[str, str, int, float, float]]:
+        """Every sending process known: ``(sender, host, pid, started, latest beat)``."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT id, host, pid, started_at, beat_at FROM senders")
+        return [(str(s), str(h), int(p), float(a), float(b)) for s, h, p, a, b in rows]
+
+    async def lane_leased(self, lane: str, now: float) -> bool:
+        """Whether the head of ``lane`` is held by a sender's running lease."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT 1 FROM outbox i WHERE i.lane = ? AND i.status = 'pending' AND "
+                "i.leased_until > ? LIMIT 1", (lane, now))
+        return bool(rows)
+
+    async def forget_senders(self, senders: Sequence[str]) -> int:
+        """Forget sending processes that stopped (or died): the announcements they held
+        are released at once, due as they were, for any sender to claim. How many were
+        released."""
+        if not senders:
+            return 0
+        marks = ", ".join("?" for _ in senders)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                f"UPDATE outbox SET leased_until = NULL, leased_by = NULL "
+                f"WHERE status = 'pending' AND leased_by IN ({marks})", list(senders))
+            released = int(cursor.rowcount)
+            await db.execute(f"DELETE FROM senders WHERE id IN ({marks})", list(senders))
+        return released
 
     # ----------------------------------------------------------------- limits
 

@@ -324,6 +324,27 @@ MIGRATIONS: list[str | Migration] = [
     CREATE INDEX games_held ON games (held_until) WHERE held IS NOT NULL;
     CREATE INDEX games_lobbies_by_age ON games (updated_at) WHERE status = 'lobby';
     """,
+    # 17: what a change must show, delivered lane by lane (bot/discord/outbox.py). A lane
+    # is the queue an announcement waits in: its channel's ("channel:<id>"), a player's
+    # direct messages ("user:<id>"), a game's card ("card:<game>") or what follows a
+    # game's new board ("game:<game>"); rows queued before are in their channel's lane. A
+    # lease names the sender holding it (leased_by), and ``senders`` holds each sending
+    # process with its host, pid and latest heartbeat, so a dead sender's leases are taken
+    # over at once instead of when they run out.
+    """
+    ALTER TABLE outbox ADD COLUMN lane TEXT NOT NULL DEFAULT '';
+    ALTER TABLE outbox ADD COLUMN leased_by TEXT;
+    UPDATE outbox SET lane = 'channel:' || channel_id;
+    DROP INDEX outbox_pending;
+    CREATE INDEX outbox_lanes ON outbox (lane, id) WHERE status = 'pending';
+    CREATE TABLE senders (
+        id         TEXT    PRIMARY KEY,
+        host       TEXT    NOT NULL,
+        pid        INTEGER NOT NULL,
+        started_at REAL    NOT NULL,
+        beat_at    REAL    NOT NULL
+    );
+    """,
 ]
 
 

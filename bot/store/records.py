@@ -300,10 +300,13 @@ class FinishRecord:
 class Announcement:
     """A message to post in a channel because of a committed change (see the outbox).
 
-    ``mentions`` are the only users it may ping; ``kind`` says what it is ("turn",
-    "reminder", "dm", "notice", "board"). What it says is ``data`` (JSON), worded by the
-    Discord layer when it is sent; ``content`` is the text of announcements queued before
-    they were data.
+    ``mentions`` are the only users it may ping; ``kind`` says what it is: what a change
+    shows ("board": its board, carrying the ping of the players it hands the turn to;
+    "card": its card; "strip": the buttons taken off an older board; "archive": a finished
+    game's thread archived), or words ("turn", a ping that waits for a player away;
+    "reminder", "dm", "notice"). What it says is ``data`` (JSON), worded by the Discord
+    layer when it is sent; ``content`` is the text of announcements queued before they
+    were data.
     """
 
     channel_id: int
@@ -316,6 +319,25 @@ class Announcement:
     due_at: float | None = None
     data: Mapping[str, Any] | None = None
 
+    @property
+    def lane(self) -> str:
+        """The queue it waits in: a lane's announcements go out one at a time, in order.
+        A direct message waits in its reader's lane, a card in its game's card lane, what
+        follows a new board (its strip, the thread archived) in its game's lane, and the
+        rest in its channel's lane, so that nothing failing in one holds up another."""
+        if self.kind == "dm" and len(self.mentions) == 1:
+            return f"user:{int(self.mentions[0])}"
+        if self.kind == "card" and self.game_id is not None:
+            return f"card:{int(self.game_id)}"
+        if self.kind in ("strip", "archive") and self.game_id is not None:
+            return f"game:{int(self.game_id)}"
+        return channel_lane(self.channel_id)
+
+
+def channel_lane(channel_id: int) -> str:
+    """The lane of what is posted in ``channel_id`` (see :attr:`Announcement.lane`)."""
+    return f"channel:{int(channel_id)}"
+
 
 @dataclass(frozen=True)
 class OutboxRecord:
@@ -323,7 +345,9 @@ class OutboxRecord:
 
     ``nonce`` goes with every attempt to post it, so Discord creates it only once;
     ``attempts`` counts the claims so far (this one included); ``more`` says whether
-    later announcements of its channel were waiting behind it when it was claimed.
+    later announcements of its lane were waiting behind it when it was claimed, and
+    ``superseded`` whether a later board (or card) of the same game was among them: only
+    the latest is shown. ``version`` is the game's version when it was claimed.
     """
 
     id: int
@@ -332,6 +356,9 @@ class OutboxRecord:
     created_at: float
     attempts: int
     more: bool = False
+    lane: str = ""
+    superseded: bool = False
+    version: int | None = None
 
 
 @dataclass(frozen=True)
