@@ -200,8 +200,10 @@ class CandyBot(discord.Client):
                               watch=self.watch, think=think,
                               offload=getattr(self.renderer, "offload", None))
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
-                              boards=lambda row: publish.repost_board(self, row),
+                              shows=publish.shows(self),
                               directs=lambda row: publish.turn_dm(self, row))
+        # What a process that died here left half-sent is taken over now.
+        await self._outbox.take_over()
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")
@@ -253,6 +255,8 @@ class CandyBot(discord.Client):
         self.gate.shut()
         await publish.stop_movements(self)
         await super().close()
+        if self._outbox is not None:
+            await self._outbox.close()
         if self.store is not None:
             await self.store.close()
             self.store = None
@@ -374,7 +378,7 @@ class CandyBot(discord.Client):
             try:
                 await self.store.check_writable()
                 self.metrics.set_open_games(await self.store.open_game_counts())
-                self._announcements = await self.store.pending_announcements()
+                self._announcements = await self.store.pending_announcements(self.clock())
                 self.metrics.announcements_waiting.set(self._announcements[0])
                 self._database_problem = None
             except StoreError as exc:

@@ -572,6 +572,7 @@ async def board(interaction: discord.Interaction, zoom: str | None = None) -> No
             return
         bot.cooldowns.spend(user, "board")
         await acknowledge(interaction)
+        await bot.tables.show_again(current)
         await _shown_after(interaction, current)
 
 

@@ -1,17 +1,28 @@
-"""The announcement outbox's sender: posts what committed changes queued, until Discord
-accepts it, exactly once and in order per channel.
+"""The announcement outbox's sender: delivers what committed changes queued, until Discord
+accepts it or its place is gone, lane by lane, in order, each once.
 
-A ping for the next player or a reminder is written to the store in the same
-transaction as the change it announces (:class:`bot.store.Announcement`). This
-sender claims the oldest pending announcement of each channel with a lease,
-posts it with the announcement's nonce (discord.py then sets ``enforce_nonce``,
-so a repeat after a lost answer returns the first message instead of posting a
-second), and marks it delivered. A failure leaves it queued, due again after a
-back-off; announcements still pending when the bot starts are sent at once.
+Everything a change must show is written to the store in the change's own transaction
+(:class:`bot.store.Announcement`): its board (carrying the ping of the players it hands
+the turn to), the buttons taken off the board it replaces, its card, a ping for a player
+away, a reminder, a direct message. Each waits in a **lane** (:attr:`Announcement.lane`):
+its channel's, its reader's for a DM, its game's card, or what follows its game's new
+board. A lane's announcements go out one at a time and in order; lanes go out side by
+side, so one failing (a player's DMs closed, a card Discord refuses) holds up no other.
 
-Who calls it: every handler that committed a move delivers its channel's
-announcements straight away (:meth:`Outbox.deliver`); :meth:`Outbox.run` is the
-background loop that retries; :meth:`Outbox.drain` is for a clean stop.
+This sender claims the head of each lane with a lease in its own name, posts it with the
+announcement's nonce (discord.py then sets ``enforce_nonce``, so a repeat after a lost
+answer returns the first message instead of posting a second), and marks it delivered.
+A failure leaves it queued, due again after a back-off. A sender says it is alive every
+:data:`BEAT_SECONDS`; the leases of one that stopped beating, or whose process is gone
+from this host, are taken over at once (:meth:`Outbox.take_over`).
+
+What a change shows (kinds ``board``, ``card``, ``strip``, ``archive``, and a ping for a
+player away, ``turn``) is delivered by the ``shows`` given to the outbox
+(:mod:`bot.discord.publish`); words (reminders, notices, DMs) by the outbox itself.
+
+Who calls it: the handler of every change delivers that change's lanes straight away
+(:meth:`Outbox.show`); :meth:`Outbox.run` is the background loop that retries and sends
+what a dead process left; :meth:`Outbox.drain` is for a clean stop.
 """
 
 from __future__ import annotations
@@ -19,8 +30,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import aiohttp
@@ -28,20 +44,39 @@ import discord
 
 from bot.discord import messages, pacing
 from bot.games.engine import Game
-from bot.store import Announcement, OutboxRecord, Store, StoreError
+from bot.store import Announcement, OutboxRecord, Store, StoreError, channel_lane
 
 log = logging.getLogger(__name__)
 
-#: How long a claimed announcement is left to its sender before another may try it.
+#: How long a claimed announcement is left to its sender, alive, before another may try it.
 LEASE_SECONDS = 120.0
+#: How often a sender says it is alive, and how long a silent one is taken for dead (its
+#: leases are taken over then). A process gone from this host is taken for dead at once.
+BEAT_SECONDS = 3.0
+STALE_SECONDS = 12.0
 #: The first wait after a failure; it doubles with each attempt, up to the cap.
 FIRST_BACKOFF = 5.0
 MAX_BACKOFF = 600.0
-#: Discord refusing the announcement itself (missing permissions, a deleted channel)
-#: is retried for this long, so an operator can fix it, then given up.
+#: Discord refusing the announcement itself (missing permissions) is retried for this
+#: long, so an operator can fix it, then given up; a direct message at once.
 GIVE_UP_AFTER = 3600.0
-#: How often the background loop looks even when nothing woke it.
-POLL_SECONDS = 60.0
+#: How long a change's handler waits for another sender to deliver what is ahead of its
+#: own board in the channel's lane, before leaving it all to that sender.
+WAIT_FOR_LANE = 5.0
+#: A player handed the same turn of the same game again within this many seconds (a move,
+#: ``/game undo``, the move again) is named but not pinged again.
+PING_COOLDOWN = 900.0
+#: Discord's answers that say the place of an announcement is gone for good.
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_GUILD = 10004
+
+#: Delivers a claimed announcement of a kind the outbox does not word itself (a board, a
+#: card...) with what the handler has in hand (or ``None``), marks it delivered and returns
+#: True; or reschedules it and returns False; or raises Discord's refusal.
+Show = Callable[[OutboxRecord, Any], Awaitable[bool]]
+#: The message a ``dm`` announcement sends, as keyword arguments of ``send`` (a turn DM:
+#: the player's own view and their first choices), or None for its words alone.
+DirectMaker = Callable[[OutboxRecord], Awaitable[dict[str, Any] | None]]
 
 
 class Poster(Protocol):
@@ -61,136 +96,251 @@ def backoff(attempts: int, retry_after: float | None = None) -> float:
     return max(wait, retry_after or 0.0)
 
 
-#: Posts the current board of a game for a claimed announcement (a ``board``, or a ping
-#: that rides on one) and returns the message's id, or None when there is no board to
-#: post any more (a newer board is on show).
-BoardPoster = Callable[[OutboxRecord], Awaitable[int | None]]
-#: The message a ``dm`` announcement sends, as keyword arguments of ``send`` (a turn DM:
-#: the player's own view and their first choices), or None for its words alone.
-DirectMaker = Callable[[OutboxRecord], Awaitable[dict[str, Any] | None]]
+def unsent(row: OutboxRecord) -> int:
+    """How many of the tries before this claim of ``row`` are known to have left no
+    message under its nonce (refused outright, or made under an older nonce): the others
+    may have, without Discord's answer reaching the sender (a 5xx, a timeout, a sender
+    killed), and Discord gives such a message back when asked again under the nonce."""
+    clear = (row.announcement.data or {}).get("clear", 0)
+    return clear if isinstance(clear, int) else 0
 
 
-def rides_on_board(item: Announcement) -> bool:
-    """Whether ``item`` is a queued board, or a hand-over ping meant to be carried by the
-    new board of its move (not one pointing to an edited board, nor an older text row)."""
-    data = item.data or {}
-    return item.kind == "board" or (item.kind == "turn" and "shown" in data
-                                    and not data.get("board"))
+def this_host() -> str:
+    """This machine, as senders name it: its host name and, where the system tells, its
+    boot (a process id means the same process only within one boot of one host)."""
+    boot = ""
+    with contextlib.suppress(OSError):
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    return f"{socket.gethostname()}/{boot}" if boot else socket.gethostname()
+
+
+def process_started(pid: int) -> float | None:
+    """When process ``pid`` of this host started (UNIX seconds, to the clock tick), read
+    from /proc; ``None`` when there is no such process or the system does not tell."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])
+        boot = next(float(line.split()[1]) for line in
+                    Path("/proc/stat").read_text().splitlines() if line.startswith("btime "))
+        return round(boot + ticks / os.sysconf("SC_CLK_TCK"), 2)
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def process_gone(pid: int, started: float) -> bool:
+    """Whether the process ``pid`` of this host that started at ``started`` is gone (no
+    such process, or another one that got the same number since)."""
+    now = process_started(pid)
+    if now is not None:
+        return abs(now - started) > 1.0
+    if Path("/proc/self/stat").exists():
+        return True  # the system tells, and knows no such process
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # another user's process
+    return False
+
+
+@dataclass(frozen=True)
+class Sender:
+    """Who holds a lease: one sending process (a random name, its host, pid and start)."""
+
+    name: str
+    host: str
+    pid: int
+    started: float
+
+    @classmethod
+    def here(cls) -> Sender:
+        pid = os.getpid()
+        return cls(f"s{secrets.token_hex(8)}", this_host(), pid,
+                   process_started(pid) or time.time())
 
 
 class Outbox:
-    """Delivers the store's pending announcements through ``poster``.
-
-    An announcement of kind ``"board"`` (a board Discord refused after a saved change),
-    and a ping whose board was refused with it, are delivered by ``boards``, which draws
-    the game's board as it stands then (a ping whose board is no longer needed goes out
-    on its own).
-    """
+    """Delivers the store's pending announcements through ``poster``, lane by lane."""
 
     def __init__(self, store: Store, poster: Poster,
                  clock: Callable[[], float] = time.time, *,
-                 boards: BoardPoster | None = None,
+                 shows: Mapping[str, Show] | None = None,
                  directs: DirectMaker | None = None,
-                 games: Mapping[str, Game] | None = None) -> None:
+                 games: Mapping[str, Game] | None = None,
+                 sender: Sender | None = None) -> None:
         self.store = store
         self.poster = poster
         self.clock = clock
-        self.boards = boards
+        self.shows = dict(shows or {})
         self.directs = directs
         if games is None:
             from bot.games import GAMES
 
             games = GAMES
         self.games = games
+        self.sender = sender or Sender.here()
         self._wake = asyncio.Event()
+        #: The lanes this process is delivering now, each with what its waiters wait on.
+        self._busy: dict[str, asyncio.Event] = {}
+        #: When each player was last pinged for a turn: ``(game, move, user)``.
+        self._pinged: dict[tuple[int, int, int], float] = {}
+        self._beat_at: float | None = None
 
-    async def deliver(self, channel_id: int | None = None) -> int:
-        """Post every announcement that is due now (only ``channel_id``'s, if given),
-        each channel's in order; returns how many Discord accepted.
+    # ----------------------------------------------------------------- delivering
 
-        Never raises for a failed post: the announcement stays queued and is retried
-        after a back-off (see :meth:`run`).
+    async def deliver(self, channel_id: int | None = None, *,
+                      lanes: Sequence[str] | None = None, hand: Any = None) -> int:
+        """Post every announcement that is due now (only ``channel_id``'s lane, or
+        ``lanes``, if given), each lane's in order; returns how many Discord accepted.
+
+        A lane this process is delivering already is left to that delivery. Never raises
+        for a failed post: the announcement stays queued and is retried after a back-off
+        (see :meth:`run`).
         """
+        if channel_id is not None:
+            lanes = [*(lanes or ()), channel_lane(channel_id)]
+        await self._beat()
         delivered = 0
         while True:
             try:
                 claimed = await self.store.claim_announcements(
-                    self.clock(), lease=LEASE_SECONDS, channel_id=channel_id)
+                    self.clock(), lease=LEASE_SECONDS, owner=self.sender.name, lanes=lanes)
             except StoreError:
                 log.warning("could not read the outbox; trying again later", exc_info=True)
                 return delivered
             if not claimed:
                 return delivered
-            results = await asyncio.gather(*(self.post(row) for row in claimed))
+            mine = [row for row in claimed if row.lane not in self._busy]
+            await self._release([row for row in claimed if row.lane in self._busy])
+            for row in mine:
+                self._busy[row.lane] = asyncio.Event()
+            results = await asyncio.gather(*(self._post_holding(row, hand) for row in mine))
             accepted = sum(results)
             delivered += accepted
-            if accepted < len(claimed) and channel_id is not None:
-                return delivered
             if not accepted:
                 return delivered
-            # The channel's queue is empty: no need to ask again (unless a refused DM just
+            # The lanes asked for are empty: no need to ask again (unless a refused DM just
             # queued its notice).
-            if channel_id is not None and not any(
-                    row.more or row.announcement.kind == "dm" for row in claimed):
+            if lanes is not None and not any(
+                    row.more or row.announcement.kind == "dm" for row in mine):
                 return delivered
 
-    async def deliver_until(self, channel_id: int, match: Callable[[OutboxRecord], bool],
-                            superseded: Callable[[OutboxRecord], bool] = lambda row: False,
-                            ) -> OutboxRecord | None:
-        """Deliver ``channel_id``'s due announcements in order until the next one is one
-        that ``match`` picks: that one is returned claimed and not posted (its caller posts
-        it with a board, then calls :meth:`delivered`, or :meth:`post` should the board
-        fail). Those that ``superseded`` picks are marked delivered unposted (a queued
-        board the caller's newer board replaces). ``None`` when no such announcement is
-        next (everything due was delivered, or one was refused and the rest wait behind
-        it)."""
-        while True:
-            try:
-                claimed = await self.store.claim_announcements(
-                    self.clock(), lease=LEASE_SECONDS, channel_id=channel_id, limit=1)
-            except StoreError:
-                log.warning("could not read the outbox; trying again later", exc_info=True)
-                return None
-            if not claimed:
-                return None
-            row = claimed[0]
-            if match(row):
-                return row
-            if superseded(row):
-                await self.delivered(row, None)
-            elif not await self.post(row):
-                return None
-
-    async def delivered(self, row: OutboxRecord, message_id: int | None) -> None:
-        """A claimed announcement went out (with a board, in message ``message_id``)."""
+    async def _post_holding(self, row: OutboxRecord, hand: Any) -> bool:
         try:
-            await self.store.announcement_delivered(row.id, message_id, self.clock())
+            return await self.post(row, hand)
+        finally:
+            self._free(row.lane)
+
+    def _free(self, lane: str) -> None:
+        done = self._busy.pop(lane, None)
+        if done is not None:
+            done.set()
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, lane: str) -> AsyncIterator[None]:
+        """Deliver ``lane`` alone in this process (other deliveries of it wait or leave
+        it)."""
+        while lane in self._busy:
+            await self._busy[lane].wait()
+        self._busy[lane] = asyncio.Event()
+        try:
+            yield
+        finally:
+            self._free(lane)
+
+    async def show(self, channel_id: int, game_id: int, hand: Any = None) -> bool:
+        """Deliver what a change to game ``game_id`` queued, from its handler: first its
+        channel's lane in order (what waits there goes out before the change's board,
+        which carries its ping), then its game's lanes (the older board's buttons, the
+        card). ``hand`` is what the handler has of the change (its board, its picture
+        begun early), used when the game still stands as it shows. Returns False when
+        Discord refused something ahead of or at the change's board (it is retried)."""
+        shown = await self.deliver_lane(channel_lane(channel_id), hand)
+        await self.deliver(lanes=[f"game:{game_id}", f"card:{game_id}"], hand=hand)
+        self.kick()  # what is queued elsewhere (the change's DMs) goes out from the loop
+        return shown
+
+    async def deliver_lane(self, lane: str, hand: Any = None) -> bool:
+        """Deliver ``lane`` in order until it is empty (waiting a little for another
+        sender holding it); False when an announcement in it was refused (it and the
+        rest of the lane wait for its retry). A head waiting for its back-off is tried
+        again at once: a new change is worth a new try."""
+        await self._beat()
+        eager = True
+        waited = 0.0
+        async with self._holding(lane):
+            while True:
+                try:
+                    claimed = await self.store.claim_announcements(
+                        self.clock(), lease=LEASE_SECONDS, owner=self.sender.name,
+                        lanes=[lane], limit=1, eager=eager)
+                except StoreError:
+                    log.warning("could not read the outbox; trying again later", exc_info=True)
+                    return False
+                eager = False
+                if not claimed:
+                    if waited < WAIT_FOR_LANE and await self._held(lane):
+                        pause = min(0.5, 0.05 * 2 ** int(waited / 0.5))
+                        await asyncio.sleep(pause)
+                        waited += pause
+                        continue
+                    return True
+                (row,) = claimed
+                if not await self.post(row, hand):
+                    return False
+                if not row.more:
+                    return True
+
+    async def _held(self, lane: str) -> bool:
+        """Whether another sender holds the head of ``lane`` under a running lease."""
+        try:
+            return await self.store.lane_leased(lane, self.clock())
         except StoreError:
-            # Posted but not marked: the lease runs out and the nonce stops a second post.
+            return False
+
+    async def _release(self, rows: Sequence[OutboxRecord]) -> None:
+        if not rows:
+            return
+        try:
+            await self.store.release_announcements([row.id for row in rows])
+        except StoreError:
+            log.warning("could not give back announcements; their lease will run out",
+                        exc_info=True)
+
+    async def delivered(self, row: OutboxRecord, message_id: int | None,
+                        follow: Sequence[Announcement] = ()) -> None:
+        """A claimed announcement went out (in message ``message_id``), or has nothing
+        left to show; ``follow`` is queued with the news."""
+        try:
+            await self.store.announcement_delivered(row.id, message_id, self.clock(), follow)
+        except StoreError:
+            # Posted but not marked: it is claimed again later and its nonce stops a
+            # second post.
             log.warning("announcement %s was posted but could not be marked delivered", row.id,
                         exc_info=True)
 
-    async def post(self, row: OutboxRecord, *, alone: bool = False) -> bool:
-        """Post one claimed announcement and record how it went; ``alone``: as a message
-        of its own, even a ping that would ride on its board."""
+    async def post(self, row: OutboxRecord, hand: Any = None) -> bool:
+        """Deliver one claimed announcement and record how it went (``hand``: what the
+        handler of its change has in hand); whether it is done."""
+        kind = row.announcement.kind
         try:
-            sent_id = await self._send(row, alone=alone)
+            show = self.shows.get(kind)
+            if show is not None:
+                return await show(row, hand)
+            sent_id = await self._send(row)
         except discord.HTTPException as exc:
-            await self._failed(row, exc, getattr(exc, "status", 0) or 0,
-                               getattr(exc, "retry_after", None))
+            await self.failed(row, exc, getattr(exc, "status", 0) or 0,
+                              getattr(exc, "retry_after", None))
             return False
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-            await self._failed(row, exc, 0, None)
+            await self.failed(row, exc, 0, None)
             return False
         await self.delivered(row, sent_id)
         return True
 
-    async def _send(self, row: OutboxRecord, *, alone: bool = False) -> int | None:
+    async def _send(self, row: OutboxRecord) -> int | None:
         item = row.announcement
-        if self.boards is not None and rides_on_board(item) and not alone:
-            sent_id = await self.boards(row)
-            if sent_id is not None or item.kind == "board":
-                return sent_id
         if item.kind == "dm":
             return await self._direct(row)
         channel = self.poster.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
@@ -230,27 +380,100 @@ class Outbox:
                 await self.store.queue_announcements((notice,), self.clock())
             return None
 
-    async def _failed(self, row: OutboxRecord, exc: BaseException, status: int,
-                      retry_after: float | None) -> None:
+    async def failed(self, row: OutboxRecord, exc: BaseException, status: int,
+                     retry_after: float | None, **rewrite: Any) -> None:
+        """Record a failed delivery of ``row``: given up when its place is gone, when
+        Discord refused a DM, or after :data:`GIVE_UP_AFTER` of refusals; else due again
+        after a back-off (``rewrite``: what of it went out meanwhile, see
+        :meth:`Store.retry_announcement`)."""
         item = row.announcement
         now = self.clock()
         refused = 400 <= status < 500 and status != 429
+        code = getattr(exc, "code", 0)
         error = f"{type(exc).__name__} {status or ''}: {exc}".strip()
+        gone = code in (UNKNOWN_CHANNEL, UNKNOWN_GUILD)
+        direct = row.lane.startswith("user:")
         try:
-            if refused and now - row.created_at >= GIVE_UP_AFTER:
-                log.error("gave up announcement %s (%s) in channel %s after %s tries: %s",
-                          row.id, item.kind, item.channel_id, row.attempts, error)
+            if gone or (refused and direct) or (
+                    (refused or direct) and now - row.created_at >= GIVE_UP_AFTER):
+                log.log(logging.INFO if gone or direct else logging.ERROR,
+                        "gave up announcement %s (%s) in channel %s after %s tries: %s",
+                        row.id, item.kind, item.channel_id, row.attempts, error)
                 await self.store.drop_announcement(row.id, error)
                 return
             wait = backoff(row.attempts, retry_after)
             log.warning("could not post announcement %s (%s) in channel %s, try %s (%s); "
                         "trying again in %.0f s", row.id, item.kind, item.channel_id,
                         row.attempts, error, wait)
-            await self.store.retry_announcement(row.id, now + wait, error)
+            if (refused or status == 429) and "data" not in rewrite and item.data is not None:
+                # Discord did not carry it out: this try left no message behind.
+                rewrite["data"] = {**item.data, "clear": unsent(row) + 1}
+            await self.store.retry_announcement(row.id, now + wait, error, **rewrite)
         except StoreError:
             log.warning("could not reschedule announcement %s; its lease will run out", row.id,
                         exc_info=True)
         self.kick()
+
+    # ----------------------------------------------------------------- pings
+
+    def pingable(self, game_id: int | None, move: int, users: Iterable[int],
+                 awaited: Iterable[int]) -> tuple[int, ...]:
+        """Who of ``users``, handed move ``move`` of the game, a ping still reaches: those
+        the game still waits for, unless already pinged for that same turn within
+        :data:`PING_COOLDOWN` (``/game undo`` and the move again hand it over again)."""
+        now = self.clock()
+        waiting = set(awaited)
+        return tuple(u for u in dict.fromkeys(users) if u in waiting and (
+            game_id is None or now - self._pinged.get((game_id, move, u), -PING_COOLDOWN)
+            >= PING_COOLDOWN))
+
+    def pinged(self, game_id: int | None, move: int, users: Iterable[int]) -> None:
+        """Note that ``users`` were pinged for move ``move`` of the game."""
+        if game_id is None:
+            return
+        now = self.clock()
+        if len(self._pinged) > 10_000:
+            self._pinged = {key: at for key, at in self._pinged.items()
+                            if now - at < PING_COOLDOWN}
+        for user in users:
+            self._pinged[(game_id, move, user)] = now
+
+    # ----------------------------------------------------------------- senders
+
+    async def take_over(self) -> int:
+        """Say this sender is alive, and forget the senders that are not: those silent for
+        :data:`STALE_SECONDS`, and those of this host whose process is gone (a process
+        killed and started again takes its announcements over at once). Returns how many
+        announcements they held, now free to claim."""
+        now = self.clock()
+        me = self.sender
+        try:
+            await self.store.sender_beat(me.name, me.host, me.pid, me.started, now)
+            self._beat_at = now
+            dead = [name for name, host, pid, started, beat_at in await self.store.senders()
+                    if name != me.name and (now - beat_at > STALE_SECONDS or (
+                        host == me.host and process_gone(pid, started)))]
+            released = await self.store.forget_senders(dead)
+        except StoreError:
+            log.warning("could not note this sender's heartbeat", exc_info=True)
+            return 0
+        if dead:
+            log.info("took over %s held by %s sender(s) that stopped", released, len(dead))
+            self.kick()
+        return released
+
+    async def _beat(self) -> None:
+        if self._beat_at is None or self.clock() - self._beat_at >= BEAT_SECONDS:
+            await self.take_over()
+
+    async def close(self) -> None:
+        """This sender stops: what it held is free for others at once."""
+        try:
+            await self.store.forget_senders([self.sender.name])
+        except StoreError:
+            log.warning("could not release this sender's announcements", exc_info=True)
+
+    # ----------------------------------------------------------------- loops
 
     def kick(self) -> None:
         """Wake the background loop (something new may be due soon)."""
@@ -258,23 +481,25 @@ class Outbox:
 
     async def pending(self) -> int:
         """How many announcements wait to be delivered."""
-        count, _due = await self.store.pending_announcements()
+        count, _due = await self.store.pending_announcements(self.clock())
         return count
 
     async def run(self) -> None:
-        """The background loop: deliver what is due, then sleep until the next is due.
-        Its requests wait behind those of moves being answered (:mod:`~bot.discord.pacing`)."""
+        """The background loop: deliver what is due, then sleep until the next is due (or
+        the next heartbeat). Its requests wait behind those of moves being answered
+        (:mod:`~bot.discord.pacing`)."""
         with pacing.background():
             await self._run()
 
     async def _run(self) -> None:
         while True:
+            await self.take_over()
             await self.deliver()
             try:
-                _count, due = await self.store.pending_announcements()
+                _count, due = await self.store.pending_announcements(self.clock())
             except StoreError:
                 due = None
-            wait = POLL_SECONDS if due is None else min(POLL_SECONDS,
+            wait = BEAT_SECONDS if due is None else min(BEAT_SECONDS,
                                                         max(0.05, due - self.clock()))
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -287,7 +512,7 @@ class Outbox:
         deadline = loop.time() + timeout
         while True:
             await self.deliver()
-            count, due = await self.store.pending_announcements()
+            count, due = await self.store.pending_announcements(self.clock())
             left = deadline - loop.time()
             if count == 0 or due is None or left <= 0:
                 return count

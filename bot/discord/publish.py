@@ -1,18 +1,29 @@
-"""Showing what was committed: the board in the game's channel, its movement GIF, the lobby.
+"""Showing what was committed: the board in the game's channel, its movement GIF, the card,
+the buttons taken off an older board, the lobby.
 
-**One message per hand-over.** A change that hands the turn to someone queued its
-ping in the outbox in its own transaction (:mod:`bot.discord.outbox`). :func:`publish`
-first delivers the announcements older than that ping (in order), then posts the board
-as a *new* message that carries the ping itself, with that announcement's nonce, and
-marks it delivered: the board that hands the turn over is the message that notifies.
-Should Discord refuse the board, the ping is posted on its own at once (Discord may
-have refused only the picture) under the same nonce, so a post Discord made but never
-confirmed is not made twice, and the board is queued and posted as the game then stands.
-A ping that fails again is retried by the outbox carried by that board.
+Every change queues what it must show in its own transaction (see
+``Tables._showing``): its board, the buttons taken off the board it replaces, its card.
+The outbox delivers them lane by lane until Discord takes them (:mod:`bot.discord.outbox`);
+the handler of the change delivers them at once (:func:`publish_saved`), the outbox's
+background sender whatever a crash or a refusal left. This module is how each is shown.
 
-A move that continues the episode on show (see ``Game.episode``) edits that board
-message instead (an edit notifies nobody, so its ping goes out as a message of its own,
-pointing to the board). A new board takes the buttons away from the previous one.
+**One message per hand-over.** A change's board carries the ping of the players it hands
+the turn to: it is posted as a new message carrying the ping's words and mentions, under
+the queued board's nonce. Should Discord refuse the board, the ping is posted on its own
+at once under the same nonce (Discord may have refused only the picture), and the board
+follows, as the game then stands, under a new one.
+
+**The latest board, once.** A board is drawn as the game stands when it is delivered. A
+channel's boards are delivered one at a time in the order their changes were saved, and
+one with a later board of its game queued behind it is not posted at all (only its ping,
+to those the game still waits for): an older board never follows a newer one, and a
+burst of changes shows its last board. A new board takes the buttons away from the one
+it replaces: queued with the change (the board on show then), and in the transaction that
+records the new board when another board was shown in between.
+
+A move that continues the episode on show (see ``Game.episode``) edits that board message
+instead (an edit notifies nobody, so its ping goes out as a message of its own, pointing
+to the board).
 
 Movement: a game that animates its moves gets the GIF of a move after the board is
 shown: drawn in the background and added to the board message by an edit, unless a
@@ -26,7 +37,8 @@ import contextlib
 import io
 import itertools
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -34,9 +46,10 @@ import discord
 from bot.discord import builder, components, messages, pacing, threads
 from bot.discord.host import Host, messageable
 from bot.discord.messages import Outgoing
+from bot.discord.outbox import Show, unsent
 from bot.games.engine import AI_LEVELS, GameError
-from bot.store import Announcement, OutboxRecord, StoreError
-from bot.tables import Board, Lobby, Tables, seat_label
+from bot.store import Announcement, GameRecord, NotFoundError, OutboxRecord, StoreError
+from bot.tables import Board, Lobby, seat_label
 
 log = logging.getLogger(__name__)
 
@@ -59,48 +72,278 @@ async def board_outgoing(bot: Host, board: Board,
     return await messages.board_message(board, bot.renderer, view, early)
 
 
-def _hands_over(row: OutboxRecord, board: Board) -> bool:
-    """Whether ``row`` is the ping of the change ``board`` shows (its hand-over, due now)."""
+@dataclass(frozen=True)
+class Hand:
+    """What the handler of a change has of it: its board (told from the change itself)
+    and the picture begun before the commit."""
+
+    board: Board
+    early: messages.EarlyPicture | None = None
+
+
+def _in_hand(hand: Any, row: OutboxRecord) -> Hand | None:
+    """``hand``, when it shows the game of ``row`` as it stands (nothing changed since)."""
+    if isinstance(hand, Hand) and hand.board.record.id == row.announcement.game_id \
+            and row.version == hand.board.record.version:
+        return hand
+    return None
+
+
+async def publish_saved(bot: Host, board: Board,
+                        early: messages.EarlyPicture | None = None) -> bool:
+    """Deliver what the change ``board`` shows queued (see the module text): first what
+    waits in the game's channel, then its board carrying its ping, then the older board's
+    buttons and the card. Returns False when Discord refused something at or ahead of
+    its board: it is retried by the outbox until Discord takes it."""
+    return await bot.outbox.show(board.record.channel_id, board.record.id, Hand(board, early))
+
+
+def shows(bot: Host) -> Mapping[str, Show]:
+    """How the outbox delivers what a change shows, by kind."""
+    return {"board": lambda row, hand: show_board(bot, row, hand),
+            "turn": lambda row, hand: show_ping(bot, row),
+            "card": lambda row, hand: show_card(bot, row, hand),
+            "strip": lambda row, hand: strip(bot, row),
+            "archive": lambda row, hand: archive(bot, row)}
+
+
+async def _record(bot: Host, game_id: int | None) -> GameRecord | None:
+    """The game an announcement is about, or ``None`` when it is gone."""
+    if game_id is None:
+        return None
+    try:
+        return await bot.tables.store.get_game(game_id)
+    except NotFoundError:
+        return None
+
+
+async def _as_it_stands(bot: Host, record: GameRecord) -> Board | None:
+    """The game's board as it stands, or ``None`` when it cannot be read (a damaged
+    state: its players learn of it from any command)."""
+    try:
+        return await bot.tables.board_of_game(record)
+    except GameError:
+        log.info("could not read game %s to show it", record.id, exc_info=True)
+        return None
+
+
+def _ping(bot: Host, row: OutboxRecord, ping: Mapping[str, Any],
+          board: Board) -> tuple[Announcement | None, tuple[int, ...]]:
+    """The hand-over ``ping`` of ``row`` as it goes out now: its words naming only the
+    players the game still waits for (``None`` when none), and whom it pings (those it
+    pinged when queued, unless pinged for the same turn just now: an undo and the move
+    again)."""
+    item = row.announcement
+    waiting = board.awaited
+    users = [entry for entry in ping.get("users") or () if int(entry[0]) in waiting]
+    if not users:
+        return None, ()
+    move = int(ping.get("move", board.move))
+    pinged = bot.outbox.pingable(item.game_id, move, item.mentions, waiting)
+    words = Announcement(channel_id=item.channel_id, guild_id=item.guild_id,
+                         game_id=item.game_id, kind="turn", mentions=pinged,
+                         data={**ping, "users": users})
+    return words, pinged
+
+
+async def _ping_alone(bot: Host, row: OutboxRecord, words: Announcement) -> discord.Message:
+    """Post a hand-over's words as a message of their own, under ``row``'s nonce."""
+    channel = bot.get_partial_messageable(words.channel_id, guild_id=words.guild_id)
+    sent = await channel.send(bot.outbox.words(words), nonce=row.nonce,
+                              allowed_mentions=messages.only(words.mentions))
+    _pinged(bot, words)
+    return sent
+
+
+def _pinged(bot: Host, words: Announcement | None) -> None:
+    if words is not None:
+        move = int((words.data or {}).get("move", 0))
+        bot.outbox.pinged(words.game_id, move, words.mentions)
+
+
+async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
+    """Deliver a queued board (see the module text): skipped, its ping aside, when a
+    later board of the game waits behind it; else the game as it stands, as a new message
+    carrying the ping, or the episode's board edited."""
     item = row.announcement
     data = item.data or {}
-    return (item.kind == "turn" and item.game_id == board.record.id
-            and data.get("move") == board.move and not data.get("board"))
-
-
-async def publish(bot: Host, board: Board, *, nonce: str | None = None,
-                  early: messages.EarlyPicture | None = None,
-                  ping: OutboxRecord | None = None) -> int:
-    """Show ``board``: edit the episode's message, or post a new one, which carries
-    ``ping`` (a claimed hand-over) when there is one, with that announcement's nonce.
-
-    ``nonce`` goes with a new post otherwise; ``early`` is the picture begun before the
-    change was committed. Returns the id of the message that shows the board. Raises
-    :class:`discord.HTTPException` (or :class:`OSError`) when Discord refuses it.
-    """
-    outgoing = await board_outgoing(bot, board, early)
-    previous = board.record.board_message_id
-    if board.edits and previous and ping is None:
+    record = await _record(bot, item.game_id)
+    if record is None:
+        await bot.outbox.delivered(row, None)
+        return True
+    held = _in_hand(hand, row)
+    board: Board | None
+    if held is not None:
+        board = held.board
+    elif row.superseded:
+        board = await _as_it_stands(bot, record)
+    else:
         try:
-            edited = await messageable(bot, board).get_partial_message(previous).edit(
+            board = await bot.tables.shown_board(record, data)
+        except GameError:
+            log.info("could not read game %s to show its board", record.id, exc_info=True)
+            board = None
+    if board is None:
+        await bot.outbox.delivered(row, None)
+        return True
+    ping = data.get("ping")
+    words, _users = _ping(bot, row, ping, board) if isinstance(ping, Mapping) else (None, ())
+    where = messageable(bot, board)
+    if row.superseded and row.attempts - 1 > unsent(row):
+        await _settle(bot, row, board, words)
+        return True
+    if row.superseded:
+        sent = (await _ping_alone(bot, row, words)).id if words is not None else None
+        await bot.outbox.delivered(row, sent)
+        return True
+    outgoing = await board_outgoing(bot, board, held.early if held is not None else None)
+    shown = record.board_message_id
+    if board.edits and shown:
+        try:
+            edited = await where.get_partial_message(shown).edit(
                 **outgoing.edit_kwargs())  # type: ignore[arg-type]
         except discord.HTTPException:
-            log.info("could not edit the board of game %s; posting a new one", board.record.id,
+            log.info("could not edit the board of game %s; posting a new one", record.id,
                      exc_info=True)
         else:
-            _show_movement(bot, board, previous, edited.attachments if edited else [])
-            return previous
-    if ping is not None:
-        outgoing.content = messages.fit([bot.outbox.words(ping.announcement),
-                                         outgoing.content], keep_first=1)
-        outgoing.mentions = messages.only(ping.announcement.mentions)
-        nonce = ping.nonce
-    extra = {"nonce": nonce} if nonce is not None else {}
-    sent = await messageable(bot, board).send(**outgoing.kwargs(), **extra)  # type: ignore[call-overload]
-    await _remember_board(bot.tables, board, sent)
-    if previous and previous != sent.id:
-        await _strip(bot, board, previous)
-    _show_movement(bot, board, sent.id, sent.attachments)
-    return sent.id
+            # An edit notifies nobody: the ping is a message of its own, pointing to it.
+            sent = (await _ping_alone(bot, row, words)).id if words is not None else None
+            await bot.outbox.delivered(row, sent or shown)
+            _show_movement(bot, board, shown, edited.attachments if edited else [])
+            return True
+    if words is not None:
+        outgoing.content = messages.fit([bot.outbox.words(words), outgoing.content],
+                                        keep_first=1)
+        outgoing.mentions = messages.only(words.mentions)
+    try:
+        posted = await where.send(**outgoing.kwargs(), nonce=row.nonce)  # type: ignore[call-overload]
+    except (discord.HTTPException, OSError) as exc:
+        # A place that refuses the bot (a locked thread...) holds the game meanwhile.
+        await threads.place_refused(bot, record, exc)
+        if words is None:
+            raise
+        # The ping goes out on its own at once (Discord may refuse only the picture), under
+        # the board's nonce: a board Discord made without saying so comes back instead, and
+        # is the board shown. Else the board follows, with a nonce of its own.
+        posted = await _ping_alone(bot, row, words)
+        if not posted.attachments:
+            log.warning("could not post the board of game %s; its ping went alone and the "
+                        "board is retried", record.id, exc_info=True)
+            rest = {k: v for k, v in data.items() if k != "ping"}
+            await bot.outbox.failed(row, exc, getattr(exc, "status", 0) or 0,
+                                    getattr(exc, "retry_after", None), mentions=(),
+                                    data={**rest, "clear": row.attempts}, renew=True)
+            return False
+    follow = []
+    if shown and shown != posted.id and shown != data.get("strip"):
+        follow.append(Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                                   game_id=record.id, kind="strip", data={"message": shown}))
+    if record.status == "finished" and record.parent_id is not None:
+        follow.append(Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                                   game_id=record.id, kind="archive"))
+    try:
+        await bot.tables.store.board_shown(record.id, posted.id, row.id, bot.tables.clock(),
+                                           follow)
+    except StoreError:
+        # Posted but not recorded: it is claimed again later, and its nonce gets this very
+        # message back from Discord instead of a second one.
+        log.warning("the board of game %s was posted but could not be recorded", record.id,
+                    exc_info=True)
+    if record.held is not None:
+        await _released(bot, record)
+    _pinged(bot, words)
+    _show_movement(bot, board, posted.id, posted.attachments)
+    return True
+
+
+async def _released(bot: Host, record: GameRecord) -> None:
+    """A game held because its place refused the bot is not any more: its board was
+    shown there."""
+    try:
+        await bot.tables.store.release(record.id, bot.tables.clock())
+    except StoreError:
+        log.warning("could not note that game %s is shown again", record.id)
+    else:
+        log.info("game %s is shown again: its place takes the bot's posts", record.id)
+
+
+async def _settle(bot: Host, row: OutboxRecord, board: Board,
+                  words: Announcement | None) -> None:
+    """A board a later one replaces, tried before: Discord may have made it without
+    saying so (the answer lost, the sender killed), buttons and all. Asked again under
+    its nonce, Discord gives that message back, whose buttons are then taken off; or, if
+    it never made it, posts it now, without buttons (with its ping, if still due)."""
+    outgoing = await board_outgoing(bot, board)
+    outgoing.view = None
+    if words is not None:
+        outgoing.content = messages.fit([bot.outbox.words(words), outgoing.content],
+                                        keep_first=1)
+        outgoing.mentions = messages.only(words.mentions)
+    item = row.announcement
+    sent = await messageable(bot, board).send(**outgoing.kwargs(), nonce=row.nonce)  # type: ignore[call-overload]
+    follow = [Announcement(channel_id=item.channel_id, guild_id=item.guild_id,
+                           game_id=item.game_id, kind="strip", data={"message": sent.id})
+              ] if sent.components else []
+    _pinged(bot, words)
+    await bot.outbox.delivered(row, sent.id, follow)
+
+
+async def show_ping(bot: Host, row: OutboxRecord) -> bool:
+    """Deliver a ping queued on its own (for a player away, due when they are back): to
+    the players the game still waits for, words alone."""
+    item = row.announcement
+    data = item.data
+    if data is None:  # queued as text, before announcements were data
+        channel = bot.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
+        sent = await channel.send(item.content, nonce=row.nonce,
+                                  allowed_mentions=messages.only(item.mentions))
+        await bot.outbox.delivered(row, sent.id)
+        return True
+    record = await _record(bot, item.game_id)
+    board = await _as_it_stands(bot, record) if record is not None else None
+    words = _ping(bot, row, data, board)[0] if board is not None and not board.finished \
+        else None
+    sent_id = (await _ping_alone(bot, row, words)).id if words is not None else None
+    await bot.outbox.delivered(row, sent_id)
+    return True
+
+
+async def show_card(bot: Host, row: OutboxRecord, hand: Any) -> bool:
+    """Edit a game's card to say how the game stands (only the latest queued edit is
+    made)."""
+    record = await _record(bot, row.announcement.game_id)
+    if record is not None and not row.superseded:
+        held = _in_hand(hand, row)
+        board = held.board if held is not None else await _as_it_stands(bot, record)
+        await threads.show_card(bot, record, board)
+    await bot.outbox.delivered(row, None)
+    return True
+
+
+async def strip(bot: Host, row: OutboxRecord) -> bool:
+    """Take the buttons off an older board message (gone, or in an archived thread where
+    no click arrives: nothing to take)."""
+    item = row.announcement
+    message_id = int((item.data or {}).get("message") or 0)
+    channel = bot.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
+    if message_id:
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as exc:
+            if exc.code not in (threads.UNKNOWN_MESSAGE, threads.THREAD_ARCHIVED):
+                raise
+    await bot.outbox.delivered(row, message_id or None)
+    return True
+
+
+async def archive(bot: Host, row: OutboxRecord) -> bool:
+    """Archive a finished game's thread, once its last board is shown and the older one
+    has lost its buttons (an archived thread takes no edit)."""
+    record = await _record(bot, row.announcement.game_id)
+    if record is not None:
+        await threads.close_thread(bot, record)
+    await bot.outbox.delivered(row, None)
+    return True
 
 
 #: What each board message shows, by a number that grows with every board shown: a GIF
@@ -171,78 +414,6 @@ def early_picture(bot: Host, game_id: int | None = None) -> Iterator[messages.Ea
         early.cancel()
 
 
-async def publish_saved(bot: Host, board: Board,
-                        early: messages.EarlyPicture | None = None) -> bool:
-    """Deliver the channel's queued announcements, then :func:`publish` ``board`` after a
-    change was saved, the hand-over's ping riding on it (see the module text). Should
-    Discord refuse the board, the ping goes out alone and the board is queued in the
-    outbox, posted as the game then stands. Returns whether the board was shown."""
-    ping = await bot.outbox.deliver_until(
-        board.record.channel_id, lambda row: not board.edits and _hands_over(row, board),
-        lambda row: row.announcement.kind == "board" and row.announcement.game_id ==
-        board.record.id)
-    try:
-        message_id = await publish(bot, board, early=early, ping=ping)
-    except (discord.HTTPException, OSError) as exc:
-        log.warning("could not show the board of game %s after a saved change; it is queued",
-                    board.record.id, exc_info=True)
-        await threads.place_refused(bot, board.record, exc)
-        if ping is not None:
-            # The ping goes out on its own at once (Discord may refuse only the picture);
-            # should that fail too, its retry carries the board.
-            await bot.outbox.post(ping, alone=True)
-        await _queue_board(bot, board)
-        return False
-    if ping is not None:
-        await bot.outbox.delivered(ping, message_id)
-        bot.outbox.kick()  # what waited behind the ping (its DMs) goes out from the loop
-    await threads.show_card(bot, board)
-    return True
-
-
-async def _queue_board(bot: Host, board: Board) -> None:
-    """Queue a refused board in the outbox: it is posted, as the game stands then, once
-    Discord takes it (unless a newer board is shown first)."""
-    shown = str(board.record.board_message_id or "")
-    item = Announcement(channel_id=board.record.channel_id, guild_id=board.record.guild_id,
-                        game_id=board.record.id, kind="board", data={"shown": shown})
-    try:
-        await bot.tables.store.queue_announcements((item,), bot.tables.clock())
-    except StoreError:
-        log.warning("could not queue the board of game %s", board.record.id, exc_info=True)
-        return
-    bot.outbox.kick()
-
-
-async def repost_board(bot: Host, row: OutboxRecord) -> int | None:
-    """Deliver, for the outbox, a board Discord refused after a saved change: a queued
-    ``board``, or a hand-over ping whose board was never shown (which the board then
-    carries). The board is drawn as the game stands now. ``None`` when there is nothing
-    to show any more: the game is gone, or a newer board (or, for a ping, a later move)
-    has been shown since."""
-    item = row.announcement
-    data = item.data or {}
-    if item.game_id is None:
-        return None
-    try:
-        record = await bot.tables.store.get_game(item.game_id)
-    except StoreError:
-        return None
-    if str(record.board_message_id or "") != str(data.get("shown") or ""):
-        return None
-    try:
-        board = await bot.tables.board_of_game(record)
-    except Exception:
-        log.info("could not read game %s to post its board again", item.game_id,
-                 exc_info=True)
-        return None
-    if item.kind == "turn":
-        if board.move != data.get("move") or board.finished:
-            return None
-        return await publish(bot, board, ping=row)
-    return await publish(bot, board, nonce=row.nonce)
-
-
 async def turn_dm(bot: Host, row: OutboxRecord) -> dict[str, Any] | None:
     """The direct message handing a player their turn (``/notify how:dm``): its words,
     the player's own view (theirs alone to see) and the first step of the move builder,
@@ -263,25 +434,6 @@ async def turn_dm(bot: Host, row: OutboxRecord) -> dict[str, Any] | None:
     outgoing = await messages.hand_message(mine, bot.renderer, view)
     outgoing.content = messages.fit([bot.outbox.words(item), outgoing.content], keep_first=1)
     return outgoing.kwargs()
-
-
-async def _strip(bot: Host, board: Board, message_id: int) -> None:
-    """Take the buttons off an older board message."""
-    try:
-        await messageable(bot, board).get_partial_message(message_id).edit(view=None)
-    except discord.HTTPException:
-        log.info("could not clear the old buttons of game %s", board.record.id, exc_info=True)
-
-
-async def _remember_board(tables: Tables, board: Board, message: discord.Message | None,
-                          ) -> None:
-    # The move is saved and posted; failing to note the message id must not undo that.
-    if message is None:
-        return
-    try:
-        await tables.store.set_board_message(board.record.id, message.id)
-    except Exception:
-        log.exception("could not remember the board message of game %s", board.record.id)
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View:

@@ -291,21 +291,15 @@ async def ended_without_result(bot: Host, record: GameRecord, title: str) -> Non
     await close_thread(bot, record)
 
 
-async def show_card(bot: Host, board: Board) -> None:
-    """Edit the game's card after a change its thread shows (whose turn, the result); a
-    game held because its place refused the bot is not any more: its board was shown."""
-    record = board.record
-    if record.held is not None:
-        try:
-            await bot.tables.store.release(record.id, bot.tables.clock())
-        except StoreError:
-            log.warning("could not note that game %s is shown again", record.id)
-        else:
-            log.info("game %s is shown again: its place takes the bot's posts", record.id)
+async def show_card(bot: Host, record: GameRecord, board: Board | None) -> None:
+    """Edit the game's card to say how the game stands (``board``; ``None`` when it cannot
+    be read): whose turn, the result. Raises Discord's refusal (the outbox retries it),
+    but a deleted card ends the game."""
     if record.parent_id is None or not record.lobby_message_id:
         return
-    text = card_text(board.game.title, record, turn=turn_of(board), move=board.move,
-                     ranking=board.ranking)
+    title = bot.tables.game(record.game).title
+    text = card_text(title, record) if board is None else card_text(
+        title, record, turn=turn_of(board), move=board.move, ranking=board.ranking)
     view = components.rematch_view(record.id) if record.status == "finished" else None
     card = bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id) \
         .get_partial_message(record.lobby_message_id)
@@ -313,12 +307,9 @@ async def show_card(bot: Host, board: Board) -> None:
         with pacing.background():  # the board is shown: moves being answered go first
             await card.edit(content=text, view=view, allowed_mentions=messages.NOBODY)
     except discord.HTTPException as exc:
-        if exc.code == UNKNOWN_MESSAGE:
-            await ended_elsewhere(bot, record, "card")
-            return
-        log.info("could not update the card of game %s", record.id, exc_info=True)
-    if record.status == "finished":
-        await close_thread(bot, record)
+        if exc.code != UNKNOWN_MESSAGE:
+            raise
+        await ended_elsewhere(bot, record, "card")
 
 
 # --------------------------------------------------------------------------- held games

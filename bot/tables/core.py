@@ -64,7 +64,7 @@ from bot.store import (
     SeatRecord,
     Store,
 )
-from bot.tables.news import Back, News
+from bot.tables.news import Back, News, as_data
 from bot.watch import Watch, unwatched
 
 log = logging.getLogger(__name__)
@@ -259,6 +259,14 @@ class Board:
     @property
     def finished(self) -> bool:
         return self.record.status in ("finished", "aborted")
+
+    @property
+    def awaited(self) -> frozenset[int]:
+        """The players the game waits for now (a seat an AI plays for them waits for no
+        one): whom a ping for this turn may still reach."""
+        acting = set(self.to_act)
+        return frozenset(s.user_id for s in self.record.seats
+                         if s.seat in acting and not s.machine and s.user_id is not None)
 
     def private_lines(self, user_id: int) -> list[str]:
         """What ``user_id``'s seats alone may read of the change just saved."""
@@ -592,24 +600,66 @@ class TablesBase:
                            users: Sequence[int], board_message_id: int | None = None,
                            away: Mapping[int, float] | None = None,
                            modes: Mapping[int, str] | None = None,
-                           ) -> tuple[Announcement, ...]:
-        """The ping for ``users``, just handed the turn, to queue with the change: at once
-        for those who can be reached, and for each player ``away`` when they are back; a
-        DM as well for those who asked (``modes``, see :meth:`reach`)."""
+                           ) -> tuple[Announcement | None, tuple[Announcement, ...]]:
+        """The ping for ``users``, just handed the turn, to queue with the change: the one
+        for those who can be reached at once (which the change's board carries, see
+        :meth:`_showing`), and the rest: a ping for each player ``away`` when they are back
+        (kind ``turn``), and a DM for those who asked (``modes``, see :meth:`reach`)."""
         if not users:
-            return ()
+            return None, ()
         away, modes = away or {}, modes or {}
         groups: dict[float | None, list[int]] = {}
         for user in users:
             groups.setdefault(away.get(user), []).append(user)
-        out = []
+        now: Announcement | None = None
+        later = []
         for due, group in sorted(groups.items(), key=lambda item: item[0] or 0.0):
             data = handover(record, game, int(state["move"]), group, board_message_id)
-            out.append(self._reaching(record, "turn", data, group, due, modes))
-            out.extend(self._direct(record, handover(record, game, int(state["move"]), (user,),
-                                                     board_message_id), user, due)
-                       for user in group if modes.get(user) == "dm")
-        return tuple(out)
+            ping = self._reaching(record, "turn", data, group, due, modes)
+            if due is None:
+                now = ping
+            else:
+                later.append(ping)
+            later.extend(self._direct(record, handover(record, game, int(state["move"]),
+                                                       (user,), board_message_id), user, due)
+                         for user in group if modes.get(user) == "dm")
+        return now, tuple(later)
+
+    @staticmethod
+    def _showing(record: GameRecord, game: Game, move: int, *, edits: bool = False,
+                 moves: int = 0, news: Sequence[News] = (), ping: Announcement | None = None,
+                 zoom: str | None = None) -> tuple[Announcement, ...]:
+        """What a change to ``record`` must show, queued in the change's own transaction
+        and delivered by the outbox until Discord takes it: the game's board as it then
+        stands (kind ``board``), a new message carrying ``ping`` (the hand-over's mentions
+        and words), or with ``edits`` the episode's board on show edited; the buttons taken
+        off the board it replaces (``strip``); and the game's card, when it has a thread of
+        its own (``card``). A board posted later tells the change's last ``moves`` moves
+        and its ``news``, as the board shown at once does."""
+        shown = record.board_message_id
+        data: dict[str, Any] = {"about": "board", "game": game.slug, "move": int(move),
+                                "moves": int(moves), "news": as_data(news), "shown": shown}
+        follow = []
+        if edits and shown:
+            data["edit"] = shown
+        elif shown:
+            data["strip"] = shown
+            follow.append(Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                                       game_id=record.id, kind="strip",
+                                       data={"message": shown}))
+        if zoom is not None:
+            data["zoom"] = zoom
+        mentions: tuple[int, ...] = ()
+        if ping is not None:
+            data["ping"] = dict(ping.data or {})
+            mentions = ping.mentions
+        if record.parent_id is not None and record.lobby_message_id:
+            follow.append(Announcement(channel_id=record.parent_id, guild_id=record.guild_id,
+                                       game_id=record.id, kind="card",
+                                       data={"card": record.lobby_message_id}))
+        board = Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                             game_id=record.id, kind="board", mentions=mentions, data=data)
+        return (board, *follow)
 
     @staticmethod
     def _reaching(record: GameRecord, kind: str, data: dict[str, Any], users: Sequence[int],
@@ -831,8 +881,9 @@ class TablesBase:
         plan = ready.plan
         if not plan.moves:
             if seats is not None:
-                record = await self.store.replace_seats(record.id, record.version, seats,
-                                                        ready.now)
+                record = await self.store.replace_seats(
+                    record.id, record.version, seats, ready.now,
+                    announce=self._showing(record, game, int(plan.state["move"]), news=news))
             return await self._with_away(await asyncio.to_thread(
                 self.board_of, record, game, plan.state, news=news, steps=plan.steps,
                 handed=ready.handed))
@@ -844,9 +895,11 @@ class TablesBase:
         known, chosen = await self.reach(asked, ready.now)
         away = {u: t for u, t in known.items() if u in told}
         modes = {u: m for u, m in chosen.items() if u in told}
-        announce = await asyncio.to_thread(
+        ping, later = await asyncio.to_thread(
             self._turn_announcement, record, game, plan.state, ready.handed,
             record.board_message_id if edits else None, away, modes)
+        announce = (*later, *self._showing(record, game, int(plan.state["move"]), edits=edits,
+                                           moves=len(plan.moves), news=news, ping=ping))
         announce += tuple(self._direct(record, {"about": "alert", "game": game.slug,
                                                 "line": line}, user, away.get(user))
                           for user, lines in hit.items() if modes.get(user) == "dm"

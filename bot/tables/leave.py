@@ -61,13 +61,14 @@ class Leaving(Moves):
             placements = [(user_id if s.seat in leavers else None, s.seat,
                            result.place_of(s.seat), s.seat in result.winners and bool(others))
                           for s in record.seats]
-            record = await self.store.finish(record.id, record.version, state_json=state_json,
-                                             result_json=result_json, placements=placements,
-                                             now=self.clock(), seats=seats)
+            last = Left(name=name, last=True)
+            record = await self.store.finish(
+                record.id, record.version, state_json=state_json, result_json=result_json,
+                placements=placements, now=self.clock(), seats=seats,
+                announce=self._showing(record, game, int(state["move"]), news=(last,)))
         except ConflictError:
             raise AlreadyMade(reason="leave") from None
-        board = await asyncio.to_thread(self.board_of, record, game, state,
-                                        news=(Left(name=name, last=True),))
+        board = await asyncio.to_thread(self.board_of, record, game, state, news=(last,))
         return Conceded(name=name, board=board)
 
     async def abort(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord | None:

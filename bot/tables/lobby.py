@@ -506,8 +506,11 @@ class Lobbies(TablesBase):
 
         state, state_json, said, first = await asyncio.to_thread(deal)
         now = self.clock()
-        announce = self._turn_announcement(dealt, game, state, first, None,
-                                           *await self.reach(first, now))
+        ping, later = self._turn_announcement(dealt, game, state, first, None,
+                                              *await self.reach(first, now))
+        begins = Begins(title=game.title, setup=said)
+        announce = (*later, *self._showing(dealt, game, int(state["move"]), news=(begins,),
+                                           ping=ping))
         try:
             # Scheduled even when AI seats open the game: should their first moves fail to
             # save, the reminder pass moves them on.
@@ -520,8 +523,7 @@ class Lobbies(TablesBase):
         # follow announce whoever they hand the turn to.
         ready = await self._settled(started, game,
                                     lambda: self._ai_chain(started, game, Plan(state=state)))
-        board = await self._commit(started, game, ready,
-                                   news=(Begins(title=game.title, setup=said),))
+        board = await self._commit(started, game, ready, news=(begins,))
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(record=board.record, game=game, closed="started"), board
 

@@ -328,13 +328,14 @@ class Moves(Lobbies):
         if before is None:
             raise AlreadyMade(reason="undo")
         state, state_json = await asyncio.to_thread(_restored, before, game)
-        try:
-            record = await self.store.undo_to(record.id, record.version, n=last.n,
-                                              state_json=state_json, now=self.clock())
-        except ConflictError:
-            raise AlreadyMade(reason="undo") from None
         name = next((s.name for s in record.seats if s.seat == last.seat), "")
         news = Undone(name=name, shown=last.shown, ai_moves=len(taken) - 1)
+        try:
+            record = await self.store.undo_to(
+                record.id, record.version, n=last.n, state_json=state_json, now=self.clock(),
+                announce=self._showing(record, game, int(state["move"]), news=(news,)))
+        except ConflictError:
+            raise AlreadyMade(reason="undo") from None
         return await asyncio.to_thread(self.board_of, record, game, state, news=(news,))
 
 

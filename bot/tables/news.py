@@ -5,7 +5,9 @@ The tables report news as data; the Discord layer words it (:mod:`bot.discord.wo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -86,3 +88,24 @@ class Resumed(News):
     :class:`~bot.refusals.Held`): the game goes on from where it was saved."""
 
     why: str
+
+
+def as_data(items: Sequence[News]) -> list[dict[str, Any]]:
+    """``items`` as JSON data (a queued board keeps the news of its change)."""
+    return [{"news": type(item).__name__, **asdict(item)} for item in items]
+
+
+def from_data(data: Any) -> tuple[News, ...]:
+    """The news :func:`as_data` wrote (whatever it cannot read is left out: a board is
+    still shown without it)."""
+    kinds = {kind.__name__: kind for kind in News.__subclasses__()}
+    out: list[News] = []
+    for entry in data if isinstance(data, list) else ():
+        try:
+            fields = dict(entry)
+            kind = kinds[fields.pop("news")]
+            out.append(kind(**{name: tuple(value) if isinstance(value, list) else value
+                               for name, value in fields.items()}))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return tuple(out)

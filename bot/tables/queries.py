@@ -11,6 +11,7 @@ and the log and replay take that number to show an older one.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -35,12 +36,14 @@ from bot.tables.core import (
     DamagedStateError,
     Hand,
     Status,
+    Step,
     TableError,
     TablesBase,
     clip,
     marked_stand_ins,
     stored_result,
 )
+from bot.tables.news import from_data as news_from
 from bot.tables.retold import renamed_log
 
 #: How many ended games ``game history`` lists.
@@ -115,6 +118,32 @@ class Queries(TablesBase):
     async def board_of_game(self, record: GameRecord) -> Board:
         """The public board of the game ``record`` as it stands."""
         return await self._with_away(await asyncio.to_thread(self._board, record, None))
+
+    async def shown_board(self, record: GameRecord, data: Mapping[str, Any]) -> Board:
+        """The board a queued ``board`` announcement (``data``, see :meth:`_showing`) shows
+        when it is delivered: the game as it stands, told as the board of its change was,
+        with the change's news and its last moves (an edited board: the whole episode)."""
+        zoom = data.get("zoom")
+        board = await self._with_away(await asyncio.to_thread(
+            self._board, record, zoom if isinstance(zoom, str) else None))
+        steps: list[Step] = []
+        moves = data.get("moves")
+        if isinstance(moves, int) and moves > 0:
+            steps = [Step.of(a, record) for a in await self.store.actions(record.id, last=moves)]
+        edits = bool(data.get("edit")) and data.get("edit") == record.board_message_id
+        key = board.game.episode(board.state) if edits else None
+        episode = await self._episode_steps(record, key) if key is not None else steps
+        return replace(board, news=news_from(data.get("news")), steps=tuple(episode),
+                       batch=tuple(steps), edits=edits)
+
+    async def show_again(self, board: Board) -> None:
+        """Queue ``board`` to be posted again as a new message (a player's ``/game board``:
+        the buttons move to it), delivered in its channel's order as every board is."""
+        await self.store.queue_announcements(
+            self._showing(board.record, board.game, board.move,
+                          zoom=board.view.get("zoom") if isinstance(board.view.get("zoom"),
+                                                                    str) else None),
+            self.clock())
 
     def _looked_at(self, record: GameRecord) -> tuple[Game, State]:
         """:meth:`_state` of a game to show; an ended game that cannot be loaded is

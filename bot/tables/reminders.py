@@ -232,21 +232,26 @@ class Reminders(TablesBase):
             await self.store.release(record.id, self.clock())
             return None
         game, state = await asyncio.to_thread(self._state, record)
+        news = (Resumed(why=why),)
         if why not in HOLDING:
             # It went on unseen (a permission lost), its pings queued with its moves: its
-            # board is tried as it stands, and once shown it ends the wait.
+            # board is queued as it stands, and once shown it ends the wait.
+            await self.store.queue_announcements(
+                self._showing(record, game, int(state["move"]), news=news), self.clock())
             return await self._with_away(await asyncio.to_thread(
-                self.board_of, record, game, state, news=(Resumed(why=why),)))
+                self.board_of, record, game, state, news=news))
         users = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(record, game, state)
                                     if s.user_id is not None))
         now = self.clock()
-        announce = self._turn_announcement(record, game, state, users, None,
-                                           *await self.reach(users, now))
+        ping, later = self._turn_announcement(record, game, state, users, None,
+                                              *await self.reach(users, now))
+        announce = (*later, *self._showing(record, game, int(state["move"]), news=news,
+                                           ping=ping))
         if not await self.store.release(record.id, now, announce):
             return None
         released = replace(record, held=None, held_until=None)
         return await self._with_away(await asyncio.to_thread(
-            self.board_of, released, game, state, news=(Resumed(why=why),), handed=users))
+            self.board_of, released, game, state, news=news, handed=users))
 
     async def come_back_to(self, channel_id: int, user_id: int,
                            game_id: int | None = None) -> Board:

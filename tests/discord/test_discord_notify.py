@@ -55,7 +55,7 @@ async def test_closed_dms_are_said_once_in_the_channel_and_then_left_alone(
     session.rec.fail_when(to_bob, status=403)
     session.rec.clear()
     await session.play(ALICE, "step")
-    await session.bot.outbox.deliver(session.channel_id)
+    await session.bot.outbox.deliver()
     notices = [s for s in session.rec.public() if "could not send" in s.content]
     assert len(notices) == 1 and not notices[0].notifies(), "said once, pinging nobody"
     assert BOB in session.rec.notified_users(), "the channel ping still reaches him"
@@ -64,7 +64,7 @@ async def test_closed_dms_are_said_once_in_the_channel_and_then_left_alone(
     session.rec.clear()
     await session.play(BOB, "step")
     await session.play(ALICE, "step")
-    await session.bot.outbox.deliver(session.channel_id)
+    await session.bot.outbox.deliver()
     assert session.rec.direct_messages() == [] and not any(
         "could not send" in s.content for s in session.rec.public())
     again = await session.command(BOB, "notify", options={"how": "dm"})

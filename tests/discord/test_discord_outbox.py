@@ -108,15 +108,14 @@ async def test_a_refused_hand_over_is_retried_until_discord_takes_it(table: Tabl
                                                                      status: int) -> None:
     await table.start(ALICE, BOB)
     table.rec.clear()
-    for _ in range(3):
-        table.rec.fail_when(is_ping, status=status)
+    refuse_hand_over(table.rec, status)
     mover = await table.step(ALICE, BOB)
     waiting = BOB if mover == ALICE else ALICE
     # The move counts; the board carrying the ping was refused, then the ping alone.
     told = [s for s in table.rec.messages_sent() if s.ephemeral]
     assert not any("went wrong" in s.content for s in told)
     assert table.rec.notified_users() == []
-    assert await table.bot.outbox.pending() == 2  # the ping, and the board behind it
+    assert await table.bot.outbox.pending() == 1  # the board, carrying its ping
     # Nothing is due before the back-off has passed.
     assert await table.bot.outbox.deliver() == 0
     for _ in range(5):
@@ -124,74 +123,95 @@ async def test_a_refused_hand_over_is_retried_until_discord_takes_it(table: Tabl
         await table.bot.outbox.deliver()
     assert table.rec.notified_users() == [waiting]
     (handed,) = pings(table.rec)
-    assert handed.pngs, "the ping's retry is carried by the board, which was never shown"
+    assert handed.pngs, "the retry is the board, carrying the ping: one message"
     assert await table.bot.outbox.pending() == 0
     table.clock.advance(5.0)
     assert await table.bot.outbox.deliver() == 0
     assert len(pings(table.rec)) == 1
 
 
+async def test_a_refused_picture_sends_the_ping_at_once_and_the_board_follows_unpinged(
+        table: Table) -> None:
+    await table.start(ALICE, BOB)
+    table.rec.clear()
+    table.rec.fail_when(lambda s: bool(s.pngs), status=503)
+    mover = await table.step(ALICE, BOB)
+    waiting = BOB if mover == ALICE else ALICE
+    assert table.rec.notified_users() == [waiting]
+    (alone,) = [s for s in table.rec.sent if s.created and not s.ephemeral]
+    assert not alone.pngs
+    table.clock.advance(1.0)
+    await table.bot.outbox.deliver()
+    (board,) = [s for s in table.rec.sent if s.created and s.pngs]
+    assert board.body["nonce"] != alone.body["nonce"] and not board.notifies()
+    assert table.rec.notified_users() == [waiting]
+
+
 async def test_a_lost_answer_does_not_post_the_ping_twice(table: Table) -> None:
     await table.start(ALICE, BOB)
     table.rec.clear()
     # Discord creates the board carrying the ping, but the bot never hears so: the ping
-    # sent alone at once has the same nonce, and Discord answers with what it made.
+    # sent alone at once has the same nonce, and Discord answers with the board it made,
+    # which is then the board on show: nothing more is posted.
     table.rec.fail_when(is_ping, status=503, accepted=True)
     mover = await table.step(ALICE, BOB)
     first, again = [s for s in table.rec.sent if is_ping(s)][:2]
     assert first.body["nonce"] == again.body["nonce"] and again.duplicate
+    assert await table.bot.outbox.pending() == 0
+    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    assert record is not None and record.board_message_id == first.message_id
     table.clock.advance(1.0)
     await table.bot.outbox.deliver()
     assert table.rec.notified_users() == [BOB if mover == ALICE else ALICE]
+    assert len([s for s in table.rec.sent if s.created and s.pngs]) == 1
 
 
-async def test_announcements_of_a_channel_go_out_in_order(table: Table) -> None:
+async def test_a_ping_for_a_turn_already_played_is_not_sent(table: Table) -> None:
+    """The channel's announcements go out in order, and a hand-over whose player played
+    before Discord took it pings nobody: its board was replaced, and its turn is over."""
     await table.start(ALICE, BOB, CAROL)
     table.rec.clear()
-    # The first hand-over is refused with its board, and alone: the pings of the two
-    # moves after it wait behind it instead of overtaking it (their boards are shown).
-    for _ in range(2):
-        table.rec.fail_when(is_ping, status=500)
+    refuse_hand_over(table.rec, 500)
     movers = [await table.step(ALICE, BOB, CAROL) for _ in range(3)]
-    assert table.rec.notified_users() == []
-    assert await table.bot.outbox.pending() == 4  # three pings and the refused board
-    table.clock.advance(1.0)
-    await table.bot.outbox.deliver()
     assert await table.bot.outbox.pending() == 0
     order = (ALICE, BOB, CAROL)
     expected = [order[(order.index(m) + 1) % 3] for m in movers]
-    assert table.rec.notified_users() == expected
+    # The first hand-over's player moved without the ping (using /play): it is not sent.
+    assert table.rec.notified_users() == expected[1:]
 
 
-async def test_a_move_asks_the_queue_once_when_its_ping_was_all_that_waited(
+async def test_a_move_claims_its_channels_lane_once_and_its_games_lanes_once(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     await table.start(ALICE, BOB, CAROL)
     store = table.bot.tables.store
-    claims: list[int | None] = []
+    claims: list[Any] = []
     claim = store.claim_announcements
 
     async def counted(now: float, **kwargs: Any) -> Any:
-        claims.append(kwargs.get("channel_id"))
+        claims.append(kwargs.get("lanes"))
         return await claim(now, **kwargs)
 
     monkeypatch.setattr(store, "claim_announcements", counted)
     table.rec.clear()
     await table.step(ALICE, BOB, CAROL)
     assert len(pings(table.rec)) == 1
-    assert claims == [CHANNEL_ID]
+    record = await store.open_game(CHANNEL_ID)
+    assert record is not None
+    assert claims == [[f"channel:{CHANNEL_ID}"], [f"game:{record.id}", f"card:{record.id}"]]
 
 
 async def test_a_channels_whole_queue_goes_out_with_the_next_move_in_order(
         table: Table) -> None:
     await table.start(ALICE, BOB, CAROL)
     table.rec.clear()
-    refuse_hand_over(table.rec, 500)  # it waits, and the next ping waits behind it
-    movers = [await table.step(ALICE, BOB, CAROL), await table.step(ALICE, BOB, CAROL)]
+    table.rec.fail_when(lambda s: s.method == "POST" and "Reminder" in s.content, status=500)
+    table.clock.advance(25.0)
+    await table.bot.send_due()  # the reminder is refused: it waits, and the channel with it
     assert table.rec.notified_users() == []
-    table.clock.advance(1.0)
-    movers.append(await table.step(ALICE, BOB, CAROL))
+    mover = await table.step(ALICE, BOB, CAROL)
+    # The next move tries the reminder again at once, then shows its board.
     order = (ALICE, BOB, CAROL)
-    assert table.rec.notified_users() == [order[(order.index(m) + 1) % 3] for m in movers]
+    assert table.rec.notified_users() == [mover, order[(order.index(mover) + 1) % 3]]
     assert await table.bot.outbox.pending() == 0
 
 
@@ -256,16 +276,20 @@ async def test_a_ping_claimed_by_a_bot_that_died_is_sent_once_after_its_lease(
 async def test_every_announcement_is_delivered_once_despite_failures_and_restarts(
         table: Table) -> None:
     """Many moves, random 5xx/429 answers (some after Discord created the message) and
-    restarts of the bot in the middle: each announcement is created exactly once, and
-    in the order the moves queued them."""
+    restarts of the bot in the middle: each message is created at most once, a player is
+    pinged only for a turn they still had, in the order of the moves, and the channel
+    ends with one board with buttons, the game's latest."""
     chance = random.Random(16)
     humans = (ALICE, BOB, CAROL)
     await table.start(*humans, target=30)
+    table.rec.clear()
+    handed: list[int] = []
     for _ in range(24):
         for _ in range(chance.randrange(3)):
             table.rec.fail_when(is_ping, status=chance.choice((500, 502, 503, 429)),
                                 accepted=chance.random() < 0.3)
-        await table.step(*humans)
+        mover = await table.step(*humans)
+        handed.append(humans[(humans.index(mover) + 1) % 3])
         if chance.random() < 0.25:
             await table.restart()
         table.clock.advance(chance.choice((0.0, 0.001, 0.01)))
@@ -274,19 +298,17 @@ async def test_every_announcement_is_delivered_once_despite_failures_and_restart
     for _ in range(20):
         table.clock.advance(0.5)
         await table.bot.outbox.deliver()
-    queued = await table.queued()
-    assert queued and all(status == "delivered" for _id, status, _nonce in queued)
-    store = table.bot.tables.store
-    async with store._reading() as db, db.execute(
-            "SELECT kind, nonce FROM outbox ORDER BY id") as cursor:
-        kinds = {nonce: kind for kind, nonce in await cursor.fetchall()}
-    # Every ping is created once, in order; a queued board is posted at most once (none
-    # at all when a newer board was shown first). A board with no ping to carry has a
-    # nonce of discord.py's making.
-    created = [s.body["nonce"] for s in pings(table.rec) if s.body["nonce"] in kinds]
-    assert [n for n in created if kinds[n] == "turn"] == [
-        nonce for _id, _status, nonce in queued if kinds[nonce] == "turn"]
-    assert len(created) == len(set(created))
+    assert await table.bot.outbox.pending() == 0
+    created = [s.body["nonce"] for s in pings(table.rec)]
+    assert len(created) == len(set(created)), "no message twice"
+    notified = table.rec.notified_users()
+    assert notified[-1] == handed[-1]
+    it = iter(handed)
+    assert all(user in it for user in notified), "pings in the order of the moves"
+    live = [m for m in table.rec.messages.values() if m["components"]
+            and int(m["channel_id"]) == CHANNEL_ID and m["attachments"]]
+    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    assert record is not None and [int(m["id"]) for m in live] == [record.board_message_id]
 
 
 async def test_the_next_due_time_waits_for_the_oldest_announcement_of_each_channel(
@@ -325,8 +347,8 @@ async def test_a_ping_discord_keeps_refusing_is_given_up_after_an_hour(
         table.clock.advance(0.1)
         await table.bot.outbox.deliver()
     statuses = [status for _id, status, _nonce in await table.queued()]
-    # The ping and its board are dropped; nothing before them was.
-    assert statuses[-2:] == ["dropped", "dropped"] and "dropped" not in statuses[:-2]
+    # The board carrying the ping is dropped; nothing else was.
+    assert statuses.count("dropped") == 1 and "pending" not in statuses
     assert "gave up announcement" in caplog.text
     table.rec.failures.clear()
     await table.step(ALICE, BOB, CAROL)
@@ -340,8 +362,7 @@ async def test_drain_delivers_what_is_due_and_leaves_the_rest_queued(table: Tabl
     table.rec.clear()
     refuse_hand_over(table.rec, 500)
     await table.step(ALICE, BOB)
-    assert await table.bot.outbox.drain(0.1) == 2  # the ping, due again only in 5 s, and
-    # the board behind it
+    assert await table.bot.outbox.drain(0.1) == 1  # the board and its ping, due in 5 s
     await table.restart()
     table.clock.advance(1.0)
     assert await table.bot.outbox.drain(1.0) == 0
@@ -366,7 +387,7 @@ async def test_a_board_discord_refused_after_a_saved_move_is_posted_once_when_it
     assert any("it is posted as soon as Discord takes it" in s.content
                for s in table.rec.private())
     assert boards_created(table.rec) == []
-    assert [status for _id, status, _nonce in await table.queued()][-1] == "pending"
+    assert await table.bot.outbox.pending() == 1
     await table.restart()
     table.clock.advance(0.1)
     await table.bot.outbox.drain(1.0)
