@@ -25,8 +25,8 @@ import discord
 from bot.discord import builder, components, messages, opening, pacing, places, threads, words
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
 from bot.discord.host import Host, host
-from bot.discord.publish import lobby_view, publish_saved, refresh_lobby_message
-from bot.discord.surfaces import acknowledge, move, private
+from bot.discord.publish import lobby_view, refresh_lobby_message
+from bot.discord.surfaces import acknowledge, move, private, quietly, saved_shown
 from bot.discord.words import escaped
 from bot.games import GAMES
 from bot.games.engine import Action, GameError, StaleActionError
@@ -73,13 +73,10 @@ async def _shown_after(interaction: discord.Interaction, board: Board) -> None:
     """Show a board a command changed (the change is saved) in the game's channel, then
     clear the command's private "thinking" note (or say the board is queued)."""
     bot = host(interaction)
-    if await publish_saved(bot, board):
-        try:
-            await interaction.delete_original_response()
-        except discord.HTTPException:
-            log.debug("could not clear the private note", exc_info=True)
+    if await saved_shown(bot, board):
+        await quietly(interaction.delete_original_response(), "clear the private note")
     else:
-        await tell(interaction, messages.saved_not_shown(board))
+        await quietly(tell(interaction, messages.saved_not_shown(board)), "answer")
 
 
 async def _said_in_channel(interaction: discord.Interaction, text: str) -> None:
@@ -171,14 +168,11 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
             # Dealing and any opening AI turns may take a while: answer Discord first.
             await interaction.response.defer()
             lobby, board = await tables.start(game_id, user.id, channel)
-            try:
-                await interaction.edit_original_response(content=messages.lobby_text(lobby),
-                                                         view=None,
-                                                         allowed_mentions=messages.NOBODY)
-            except discord.HTTPException:
-                log.info("could not close the lobby message of game %s", game_id, exc_info=True)
-            if not await publish_saved(bot, board):
-                await tell(interaction, messages.saved_not_shown(board))
+            await quietly(interaction.edit_original_response(
+                content=messages.lobby_text(lobby), view=None,
+                allowed_mentions=messages.NOBODY), "close the lobby message")
+            if not await saved_shown(bot, board):
+                await quietly(tell(interaction, messages.saved_not_shown(board)), "answer")
             return
         if op == "join":
             change = tables.join(game_id, user.id, _user_name(user), channel)
@@ -268,7 +262,10 @@ async def many_click(interaction: discord.Interaction, game_id: int, offered_at:
 @components.handles("step")
 async def step_click(interaction: discord.Interaction, game_id: int, offered_at: int,
                      token: str, op: str, page: int, carried: str) -> None:
-    """A step of the move builder: show the next step privately, preview, or play."""
+    """A step of the move builder: show the next step privately, preview, or play. Only a
+    pick that needs no preview, or a confirmed one, is played: a stale or forged click,
+    or a preview Discord would not show, plays nothing."""
+    request: MoveRequest | None = None
     async with guarded(interaction, game_id):
         bot = host(interaction)
         choosing = await bot.tables.choosing(channel_id=_where(interaction),
@@ -293,10 +290,12 @@ async def step_click(interaction: discord.Interaction, game_id: int, offered_at:
             if view is not None:
                 await _show_preview(bot, interaction, choosing, action, view)
                 return
-    await move(interaction, MoveRequest(user_id=interaction.user.id, text=action.notation,
-                                        game_id=game_id, channel_id=_where(interaction),
-                                        token=choosing.token, offered_at=choosing.move,
-                                        interaction_id=interaction.id))
+        request = MoveRequest(user_id=interaction.user.id, text=action.notation,
+                              game_id=game_id, channel_id=_where(interaction),
+                              token=choosing.token, offered_at=choosing.move,
+                              interaction_id=interaction.id)
+    if request is not None:
+        await move(interaction, request)
 
 
 def _offer(choosing: Choosing) -> builder.Offer:
@@ -506,7 +505,7 @@ async def _come_back(interaction: discord.Interaction, game_id: int | None) -> N
     await acknowledge(interaction)
     board = await bot.tables.come_back_to(channel, interaction.user.id, game_id)
     if interaction.type is discord.InteractionType.component:
-        await publish_saved(bot, board)
+        await saved_shown(bot, board)
         return
     await _shown_after(interaction, board)
 
@@ -858,7 +857,7 @@ async def send_due(bot: Host) -> int:
             count += 1
             if isinstance(item, Reminder):
                 continue  # queued in the outbox with its claim; delivered below
-            await publish_saved(bot, item)
+            await saved_shown(bot, item)
         for lobby in await bot.tables.expire_lobbies():
             # Its players are told by the notice queued with it, delivered below.
             await refresh_lobby_message(bot, lobby)

@@ -13,9 +13,15 @@ and the move builder's last step all call, in a channel, a thread or a direct me
    (:meth:`bot.tables.Tables.commit`), with what it must announce, in one transaction;
 4. **answer the mover** privately: what only they learn, or, clicked in a private
    message, their next choice in that same message;
-5. **publish** (:func:`bot.discord.publish.publish`): the board in the game's channel or
-   thread, as a new message that pings whoever was handed the turn (should Discord refuse
-   it, the mover is told the move counts and the board is queued).
+5. **publish** (:func:`bot.discord.publish.publish_saved`): what the move queued with it,
+   delivered at once: the board in the game's channel or thread, as a new message that
+   pings whoever was handed the turn, the older board's buttons taken off, the card
+   (should Discord refuse any of it, it is retried until Discord takes it, and the mover
+   is told the move counts).
+
+Once the move is saved nothing tells the mover it failed: an answer Discord refuses (the
+thread archived meanwhile, the interaction's webhook failing) is logged and tried again
+once the board is shown (a new message reopens an archived thread).
 
 A surface differs only in what it puts in the :class:`~bot.tables.MoveRequest` (a typed
 move its channel and text, a button its game, decision and notation, a direct message
@@ -25,12 +31,14 @@ no channel at all) and where the mover's private answer goes.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 
+import aiohttp
 import discord
 
 from bot.discord import builder, messages
 from bot.discord.errors import PUBLIC_THINKING, guarded, tell
-from bot.discord.host import host
+from bot.discord.host import Host, host
 from bot.discord.publish import early_picture, publish_saved
 from bot.games.engine import GameError
 from bot.tables import Board, MoveRequest
@@ -67,10 +75,38 @@ async def move(interaction: discord.Interaction, request: MoveRequest) -> None:
             if prepared.view is not None:
                 early(prepared.view)
             board = await bot.tables.commit(prepared)
-            await answer_mover(interaction, board,
-                               board.played or prepared.played or request.text)
-            if not await publish_saved(bot, board, early):
-                await tell(interaction, messages.saved_not_shown(board))
+            # Saved: from here on every failure is logged, never told as the move's.
+            played = board.played or prepared.played or request.text
+            answered = await quietly(answer_mover(interaction, board, played), "answer")
+            shown = await saved_shown(bot, board, early)
+            if not answered:
+                answered = await quietly(answer_mover(interaction, board, played), "answer")
+            if not shown and answered:
+                await quietly(tell(interaction, messages.saved_not_shown(board)), "answer")
+
+
+async def quietly(work: Awaitable[object], what: str) -> bool:
+    """Await ``work`` (a request to Discord after a change was saved); a failure is logged,
+    and False returned, instead of reaching the player as the change's."""
+    try:
+        await work
+    except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError):
+        log.info("could not %s after a saved change", what, exc_info=True)
+        return False
+    return True
+
+
+async def saved_shown(bot: Host, board: Board,
+                      early: messages.EarlyPicture | None = None) -> bool:
+    """:func:`publish_saved` after a saved change, whose failure (Discord's, or the
+    bot's own) never reaches the player as the change's: what is queued stays queued."""
+    try:
+        return await publish_saved(bot, board, early)
+    except Exception:
+        log.exception("could not show game %s after a saved change; it stays queued",
+                      board.record.id)
+        bot.outbox.kick()
+        return False
 
 
 async def answer_mover(interaction: discord.Interaction, board: Board, played: str) -> None:
