@@ -276,8 +276,10 @@ class Outbox:
                         self.clock(), lease=LEASE_SECONDS, owner=self.sender.name,
                         lanes=[lane], limit=1, eager=eager)
                 except StoreError:
+                    # Not Discord's refusal: the background sender delivers it later.
                     log.warning("could not read the outbox; trying again later", exc_info=True)
-                    return False
+                    self.kick()
+                    return True
                 eager = False
                 if not claimed:
                     if waited < WAIT_FOR_LANE and await self._held(lane):

@@ -6,7 +6,7 @@ The tables report news as data; the Discord layer words it (:mod:`bot.discord.wo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -92,7 +92,8 @@ class Resumed(News):
 
 def as_data(items: Sequence[News]) -> list[dict[str, Any]]:
     """``items`` as JSON data (a queued board keeps the news of its change)."""
-    return [{"news": type(item).__name__, **asdict(item)} for item in items]
+    return [{"news": type(item).__name__,
+             **{f.name: getattr(item, f.name) for f in fields(item)}} for item in items]
 
 
 def from_data(data: Any) -> tuple[News, ...]:
