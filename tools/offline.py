@@ -16,17 +16,21 @@ newly created, non-ephemeral message notifies, and only the mentioned users its
 a component's update) notifies nobody, and so does the first followup after a
 "thinking" defer, because it replaces the placeholder (keeping the placeholder's
 ephemerality). A channel message sent with a ``nonce`` and ``enforce_nonce`` is
-created once per nonce. An interaction must get its first answer (the callback)
-within :data:`ANSWER_DEADLINE` seconds of its creation and only once: a late one is
-refused as Discord refuses it (404, "Unknown interaction", code 10062), a second one
-with 400 ("Interaction has already been acknowledged", code 40060).
-:meth:`Recorder.fail_when` makes a request fail (5xx or 429), optionally after
-Discord carried it out, and :meth:`Recorder.die_when` makes the bot die at a request
-(before or after Discord carried it out). :attr:`Recorder.limits` (off unless set)
-copies Discord's rate limits (:mod:`tools.ratelimits`): a request over one is answered
-429. Channels and threads follow Discord's rules for them (:class:`Channel`: archived
-and locked threads, the thread cap, permissions), and :class:`Gateway` tells the bot of
-a moderator's locks and deletions, or lets them happen while the bot is away.
+created once per nonce: asked again, Discord answers with the message it made. A user
+who closed their direct messages to the bot is refused any (403, code 50007); an
+interaction's followups in a thread archived meanwhile are refused (50083), while a new
+message in a thread that is archived but not locked unarchives it. An interaction must
+get its first answer (the callback) within :data:`ANSWER_DEADLINE` seconds of its
+creation and only once: a late one is refused as Discord refuses it (404, "Unknown
+interaction", code 10062), a second one with 400 ("Interaction has already been
+acknowledged", code 40060). :meth:`Recorder.fail_when` makes a request fail (5xx or
+429), optionally after Discord carried it out, and :meth:`Recorder.die_when` makes the
+bot die at a request (before or after Discord carried it out). :attr:`Recorder.limits`
+(off unless set) copies Discord's rate limits (:mod:`tools.ratelimits`): a request over
+one is answered 429. Channels and threads follow Discord's rules for them
+(:class:`Channel`: archived and locked threads, the thread cap, permissions), and
+:class:`Gateway` tells the bot of a moderator's locks and deletions, or lets them happen
+while the bot is away.
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ UNKNOWN_MESSAGE = 10008
 MISSING_PERMISSIONS = 50013
 THREAD_ARCHIVED = 50083
 THREAD_LOCKED = 160005
+CANNOT_MESSAGE_USER = 50007
 MAX_ACTIVE_THREADS = 160006
 #: Channel types (Discord's numbers).
 TEXT, DM, PUBLIC_THREAD = 0, 1, 11
@@ -285,8 +290,10 @@ class Recorder:
         #: The channel each interaction came from: its answers appear there.
         self.channels: dict[str, int] = {}
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
-        #: Direct-message channels the bot opened, and the user each one reaches.
+        #: Direct-message channels the bot opened, and the user each one reaches; the users
+        #: who take no direct message from the bot (Discord refuses them with 50007).
         self.dm_channels: dict[int, int] = {}
+        self.closed_dms: set[int] = set()
         #: When each interaction reached the bot (``time.monotonic``), by token, and the
         #: tokens already answered: the first answer must come within the deadline, once.
         self.created: dict[str, float] = {}
@@ -460,13 +467,25 @@ class Recorder:
         return None
 
     def _refused_by_rules(self, sent: Sent) -> discord.HTTPException | None:
-        """Discord's answer to a request its channel rules refuse (see :class:`Channel`)."""
+        """Discord's answer to a request its channel rules refuse (see :class:`Channel`).
+
+        A followup or an edit of an interaction's answer in a thread archived since the
+        interaction came is refused (50083), as a message there would be; a message to a
+        user who takes no direct messages from the bot is refused (403, 50007)."""
         parts = sent.path.strip("/").split("/")
+        if parts[0] == "webhooks" and sent.method in ("POST", "PATCH") \
+                and sent.channel_id is not None:
+            room = self.rooms.get(sent.channel_id)
+            if room is not None and room.thread and room.archived:
+                return _failure(400, THREAD_ARCHIVED, "Thread is archived")
+            return None
         if parts[0] != "channels" or len(parts) < 2 or not parts[1].isdigit():
             return None
         channel_id = int(parts[1])
         if channel_id in self.gone:
             return _failure(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        if self.dm_channels.get(channel_id) in self.closed_dms and sent.method == "POST":
+            return _failure(403, CANNOT_MESSAGE_USER, "Cannot send messages to this user")
         room = self.room(channel_id)
         allowed = self.permissions_in(channel_id)
         moderates = bool(allowed & MANAGE_THREADS)

@@ -135,6 +135,45 @@ class CandyStroll(CandyDash):
         return next(a for a in legal if a.notation == "step")
 
 
+class CandyHop(CandyDash):
+    """Candy Dash where a ``hop`` (two spaces) keeps the turn: the same player must then
+    ``rest`` before the next player moves, as a swap is followed by its Blast."""
+
+    slug = "candy-hop"
+    title = "Candy Hop"
+    notation_help = "Moves: `step`, or `hop` (two spaces) and then `rest`."
+
+    def setup(self, state: State, turn: Turn) -> None:
+        super().setup(state, turn)
+        state["resting"] = False
+
+    def turn_actions(self, state: State, seat: int) -> list[Action]:
+        if seat != state["turn"]:
+            return []
+        if state["resting"]:
+            return [Action("rest", "rest after the hop")]
+        return [Action("step", "step one space"), Action("hop", "hop two spaces, then rest")]
+
+    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        name = self.seat_name(state, seat)
+        if action.notation == "hop":
+            state["totals"][seat] += 2
+            state["resting"] = True
+            turn.say(f"{name} hops to {state['totals'][seat]}.", seat)
+        elif action.notation == "rest":
+            state["resting"] = False
+            state["turn"] = (seat + 1) % len(state["seats"])
+            turn.say(f"{name} rests.", seat)
+        else:
+            super().play(state, seat, action, turn)
+
+    def canonical(self, text: str) -> str | None:
+        return text if text in ("step", "hop", "rest") else None
+
+    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+        return legal[0]
+
+
 _BID = re.compile(r"^(?:bid )?([0-3])$")
 _TAKE = re.compile(r"^take((?: [a-e])+)$")
 CANDY_VALUES = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from clicking import components_of
 from discord_harness import Session
 
@@ -123,5 +124,70 @@ async def test_a_move_built_in_steps_is_previewed_privately_then_confirmed(tmp_p
         await session.gw.send(stale)
         assert session.rec.last().ephemeral and "expired" in session.rec.last().content
         assert (await state_of(session))["move"] == after["move"]
+    finally:
+        await session.close()
+
+
+async def a_pick_to_preview(session: Session) -> tuple[int, int, str]:
+    """Play typed moves until a player can adjust an output in steps; open their builder
+    there: ``(player, their private builder message, the pick to preview)``."""
+    await session.start(GAME.slug, humans=[ALICE, BOB], ai=1)
+    record = await session.bot.tables.store.open_game(session.channel_id)
+    users = {s.seat: s.user_id for s in record.seats if s.user_id}
+    for _ in range(60):
+        state = await state_of(session)
+        seat = sorted(GAME.to_act(state))[0]
+        legal = GAME.legal_actions(state, seat)
+        adjusts = [a.notation for a in legal if a.notation.startswith("adjust ")
+                   and GAME.apply(state, seat, a).undoable]
+        if seat in users and len(legal) > 25 and adjusts:
+            break
+        await session.play(users[seat], GAME.ai_action(state, seat).notation)
+    else:
+        raise AssertionError("no human ever could adjust an output")
+    user = users[seat]
+    board = await session.command(user, "game", "board")
+    hand = await session.click(user, board, f"cb:d:{record.id}")
+    assert hand.message_id is not None
+    await go_to(session, user, hand.message_id, adjusts[0])
+    return user, hand.message_id, adjusts[0]
+
+
+async def test_a_pick_whose_preview_discord_refuses_is_not_played(tmp_path: Path) -> None:
+    session = await Session.open(tmp_path, GAMES)
+    try:
+        user, message, target = await a_pick_to_preview(session)
+        before = await state_of(session)
+        session.rec.fail_when(lambda s: s.path.startswith("/webhooks/") and bool(s.pngs),
+                              status=500)
+        await press(session, user, message, target)
+        assert await state_of(session) == before, "played without Confirm"
+        assert not [s for s in session.rec.public() if s.created]
+        assert any("went wrong" in s.content for s in session.rec.private() if s.failed is None)
+    finally:
+        await session.close()
+
+
+async def test_stale_and_forged_builder_steps_are_refused_privately_and_nothing_breaks(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    session = await Session.open(tmp_path, GAMES)
+    try:
+        user, message, target = await a_pick_to_preview(session)
+        pick = find(session, message, target)
+        assert pick is not None
+        # Another game's number, an old decision's token, a path nobody offered.
+        parts = pick[0].split(":")
+        forged = [":".join([*parts[:2], "999", *parts[3:]]),
+                  ":".join([*parts[:3], str(int(parts[3]) - 1), *parts[4:]]),
+                  pick[0].rsplit(":", 1)[0] + ":adjust nothing to z9"]
+        before = await state_of(session)
+        for custom_id in forged:
+            session.rec.clear()
+            await session.gw.send(session.gw.click(
+                user, with_button(session, message, custom_id), custom_id))
+            answer = session.rec.last()
+            assert answer.ephemeral and await state_of(session) == before
+        assert "UnboundLocalError" not in caplog.text
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
     finally:
         await session.close()
