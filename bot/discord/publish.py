@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import itertools
 import logging
@@ -167,11 +168,14 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
     carrying the ping, or the episode's board edited."""
     item = row.announcement
     data = item.data or {}
-    record = await _record(bot, item.game_id)
+    held = _in_hand(hand, row)
+    # The game as the handler has it (nothing changed since but the board on show), or
+    # as it is stored.
+    record = dataclasses.replace(held.board.record, board_message_id=row.shown) \
+        if held is not None else await _record(bot, item.game_id)
     if record is None:
         await bot.outbox.delivered(row, None)
         return True
-    held = _in_hand(hand, row)
     board: Board | None
     if held is not None:
         board = held.board

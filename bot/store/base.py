@@ -1178,7 +1178,8 @@ class Store(ABC):
                     "EXISTS (SELECT 1 FROM outbox m WHERE m.lane = o.lane AND "
                     "m.status = 'pending' AND m.id > o.id AND o.kind IN ('board', 'card') "
                     "AND m.kind = o.kind AND m.game_id = o.game_id), "
-                    "(SELECT g.version FROM games g WHERE g.id = o.game_id) FROM outbox o "
+                    "g.version, g.board_message_id FROM outbox o "
+                    "LEFT JOIN games g ON g.id = o.game_id "
                     "WHERE o.status = 'pending' AND o.id IN (SELECT MIN(i.id) FROM outbox i "
                     f"WHERE i.status = 'pending' AND {self._WAITING} {where}GROUP BY i.lane) "
                     f"AND {ready} AND (o.leased_until IS NULL OR o.leased_until <= ?) "
@@ -1190,7 +1191,7 @@ class Store(ABC):
                     "WHERE id = ?", [(now + lease, owner, row[0]) for row in rows])
         out = []
         for (row_id, channel, guild, game_id, kind, content, mentions, nonce, created,
-             attempts, data, lane, pending, superseded, version) in rows:
+             attempts, data, lane, pending, superseded, version, shown) in rows:
             try:
                 users = tuple(int(u) for u in json.loads(mentions))
             except (TypeError, ValueError):
@@ -1204,7 +1205,8 @@ class Store(ABC):
             out.append(OutboxRecord(row_id, item, nonce, created, attempts + 1,
                                     more=int(pending) > 1, lane=str(lane),
                                     superseded=bool(superseded),
-                                    version=None if version is None else int(version)))
+                                    version=None if version is None else int(version),
+                                    shown=None if shown is None else int(shown)))
         return out
 
     async def announcement_delivered(self, announcement_id: int, message_id: int | None,

@@ -347,7 +347,8 @@ class OutboxRecord:
     ``attempts`` counts the claims so far (this one included); ``more`` says whether
     later announcements of its lane were waiting behind it when it was claimed, and
     ``superseded`` whether a later board (or card) of the same game was among them: only
-    the latest is shown. ``version`` is the game's version when it was claimed.
+    the latest is shown. ``version`` is the game's version when it was claimed, and
+    ``shown`` its board message on show then.
     """
 
     id: int
@@ -359,6 +360,7 @@ class OutboxRecord:
     lane: str = ""
     superseded: bool = False
     version: int | None = None
+    shown: int | None = None
 
 
 @dataclass(frozen=True)
