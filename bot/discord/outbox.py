@@ -63,6 +63,9 @@ GIVE_UP_AFTER = 3600.0
 #: How long a change's handler waits for another sender to deliver what is ahead of its
 #: own board in the channel's lane, before leaving it all to that sender.
 WAIT_FOR_LANE = 5.0
+#: How long what a change queued is left to its handler (which has its board in hand and
+#: answers a player, before the background's work) before the background loop takes it.
+HANDLER_FIRST = 2.0
 #: A player handed the same turn of the same game again within this many seconds (a move,
 #: ``/game undo``, the move again) is named but not pinged again.
 PING_COOLDOWN = 900.0
@@ -190,22 +193,27 @@ class Outbox:
     # ----------------------------------------------------------------- delivering
 
     async def deliver(self, channel_id: int | None = None, *,
-                      lanes: Sequence[str] | None = None, hand: Any = None) -> int:
+                      lanes: Sequence[str] | None = None, hand: Any = None,
+                      handlers_first: bool = False) -> int:
         """Post every announcement that is due now (only ``channel_id``'s lane, or
         ``lanes``, if given), each lane's in order; returns how many Discord accepted.
 
-        A lane this process is delivering already is left to that delivery. Never raises
-        for a failed post: the announcement stays queued and is retried after a back-off
-        (see :meth:`run`).
+        A lane this process is delivering already is left to that delivery, and with
+        ``handlers_first`` (the background loop) what a change queued in the last
+        :data:`HANDLER_FIRST` seconds is left to the change's handler. Never raises for a
+        failed post: the announcement stays queued and is retried after a back-off (see
+        :meth:`run`).
         """
         if channel_id is not None:
             lanes = [*(lanes or ()), channel_lane(channel_id)]
         await self._beat()
         delivered = 0
         while True:
+            now = self.clock()
             try:
                 claimed = await self.store.claim_announcements(
-                    self.clock(), lease=LEASE_SECONDS, owner=self.sender.name, lanes=lanes)
+                    now, lease=LEASE_SECONDS, owner=self.sender.name, lanes=lanes,
+                    queued_before=now - HANDLER_FIRST if handlers_first else None)
             except StoreError:
                 log.warning("could not read the outbox; trying again later", exc_info=True)
                 return delivered
@@ -496,7 +504,7 @@ class Outbox:
     async def _run(self) -> None:
         while True:
             await self.take_over()
-            await self.deliver()
+            await self.deliver(handlers_first=True)
             try:
                 _count, due = await self.store.pending_announcements(self.clock())
             except StoreError:

@@ -1131,7 +1131,8 @@ class Store(ABC):
     async def claim_announcements(self, now: float, *, lease: float, owner: str | None = None,
                                   channel_id: int | None = None,
                                   lanes: Sequence[str] | None = None, limit: int = 50,
-                                  eager: bool = False) -> list[OutboxRecord]:
+                                  eager: bool = False,
+                                  queued_before: float | None = None) -> list[OutboxRecord]:
         """Claim due announcements to post: the oldest pending one of each lane (of
         ``lanes``, or ``channel_id``'s lane, if given), unless a lease on it still runs.
 
@@ -1140,7 +1141,9 @@ class Store(ABC):
         so a lane's announcements go out one at a time and in order. A row waiting for its
         own ``due_at`` (a ping for a player away) does not hold its lane; a row waiting
         for its back-off after a failure does, and ``eager`` claims it before its back-off
-        ends (a new change in the channel tries again at once). The claimer must end the
+        ends (a new change in the channel tries again at once). With ``queued_before``, a
+        lane whose head was queued later and never tried is left alone (the handler of its
+        change is delivering it), but for direct messages. The claimer must end the
         lease with :meth:`announcement_delivered`, :meth:`board_shown`,
         :meth:`retry_announcement`, :meth:`release_announcements` or
         :meth:`drop_announcement`; if it dies instead, its lease is ended by
@@ -1164,6 +1167,10 @@ class Store(ABC):
                     f"AND {due} LIMIT 1", [*params, now]):
                 return []
         ready = "(o.due_at <= ? OR o.attempts > 0)" if eager else "o.due_at <= ?"
+        fresh, settled = "", []
+        if queued_before is not None:
+            fresh = ("AND (o.attempts > 0 OR o.created_at <= ? OR o.lane LIKE 'user:%') ")
+            settled = [queued_before]
         async with self._transaction() as db:
             # Each lane's head, read from the index of pending rows only (outbox_lanes): a
             # claim costs in proportion to what waits, not to the delivered announcements
@@ -1183,8 +1190,8 @@ class Store(ABC):
                     "WHERE o.status = 'pending' AND o.id IN (SELECT MIN(i.id) FROM outbox i "
                     f"WHERE i.status = 'pending' AND {self._WAITING} {where}GROUP BY i.lane) "
                     f"AND {ready} AND (o.leased_until IS NULL OR o.leased_until <= ?) "
-                    f"ORDER BY o.id LIMIT ?{self._skip_locked}",
-                    [now, *params, now, now, max(1, int(limit))])
+                    f"{fresh}ORDER BY o.id LIMIT ?{self._skip_locked}",
+                    [now, *params, now, now, *settled, max(1, int(limit))])
             if rows:
                 await db.executemany(
                     "UPDATE outbox SET leased_until = ?, leased_by = ?, attempts = attempts + 1 "

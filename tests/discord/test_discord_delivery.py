@@ -7,6 +7,7 @@ after a newer one; a failing DM holds back nobody else's ping."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import re
 import subprocess
@@ -82,10 +83,14 @@ class Process:
         await self.boot()
 
     async def recover(self) -> None:
-        """The started bot's background sender, for :data:`RECOVERY_SECONDS`."""
+        """The started bot's background loop, a pass a second for
+        :data:`RECOVERY_SECONDS`."""
+        deliver = self.bot.outbox.deliver
+        loop = {"handlers_first": True} \
+            if "handlers_first" in inspect.signature(deliver).parameters else {}
         begun = self.clock.now
         while self.clock.now - begun <= RECOVERY_SECONDS:
-            await self.bot.outbox.deliver()
+            await deliver(**loop)
             self.clock.now += 1.0
 
     async def close(self) -> None:
