@@ -21,8 +21,9 @@ player away, ``turn``) is delivered by the ``shows`` given to the outbox
 (:mod:`bot.discord.publish`); words (reminders, notices, DMs) by the outbox itself.
 
 Who calls it: the handler of every change delivers that change's lanes straight away
-(:meth:`Outbox.show`); :meth:`Outbox.run` is the background loop that retries and sends
-what a dead process left; :meth:`Outbox.drain` is for a clean stop.
+(:meth:`Outbox.deliver_lane`, through :func:`bot.discord.publish.publish_saved`);
+:meth:`Outbox.run` is the background loop that retries and sends what a dead process
+left; :meth:`Outbox.drain` is for a clean stop.
 """
 
 from __future__ import annotations
@@ -256,18 +257,6 @@ class Outbox:
             yield
         finally:
             self._free(lane)
-
-    async def show(self, channel_id: int, game_id: int, hand: Any = None) -> bool:
-        """Deliver what a change to game ``game_id`` queued, from its handler: first its
-        channel's lane in order (what waits there goes out before the change's board,
-        which carries its ping), then its game's lanes (the older board's buttons, the
-        card). ``hand`` is what the handler has of the change (its board, its picture
-        begun early), used when the game still stands as it shows. Returns False when
-        Discord refused something ahead of or at the change's board (it is retried)."""
-        shown = await self.deliver_lane(channel_lane(channel_id), hand)
-        await self.deliver(lanes=[f"game:{game_id}", f"card:{game_id}"], hand=hand)
-        self.kick()  # what is queued elsewhere (the change's DMs) goes out from the loop
-        return shown
 
     async def deliver_lane(self, lane: str, hand: Any = None) -> bool:
         """Deliver ``lane`` in order until it is empty (waiting a little for another
@@ -503,10 +492,11 @@ class Outbox:
 
     async def _run(self) -> None:
         while True:
-            await self.take_over()
+            await self._beat()
             await self.deliver(handlers_first=True)
             try:
-                _count, due = await self.store.pending_announcements(self.clock())
+                _count, due = await self.store.pending_announcements(
+                    self.clock(), handlers_first=HANDLER_FIRST)
             except StoreError:
                 due = None
             wait = BEAT_SECONDS if due is None else min(BEAT_SECONDS,

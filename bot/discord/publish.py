@@ -17,9 +17,9 @@ follows, as the game then stands, under a new one.
 channel's boards are delivered one at a time in the order their changes were saved, and
 one with a later board of its game queued behind it is not posted at all (only its ping,
 to those the game still waits for): an older board never follows a newer one, and a
-burst of changes shows its last board. A new board takes the buttons away from the one
-it replaces: queued with the change (the board on show then), and in the transaction that
-records the new board when another board was shown in between.
+burst of changes shows its last board. A new board takes the buttons away from the one it
+replaces before it is recorded as the board on show (should Discord refuse that edit, it
+is queued in the transaction that records the new board).
 
 A move that continues the episode on show (see ``Game.episode``) edits that board message
 instead (an edit notifies nobody, so its ping goes out as a message of its own, pointing
@@ -49,7 +49,14 @@ from bot.discord.host import Host, messageable
 from bot.discord.messages import Outgoing
 from bot.discord.outbox import Show, unsent
 from bot.games.engine import AI_LEVELS, GameError
-from bot.store import Announcement, GameRecord, NotFoundError, OutboxRecord, StoreError
+from bot.store import (
+    Announcement,
+    GameRecord,
+    NotFoundError,
+    OutboxRecord,
+    StoreError,
+    channel_lane,
+)
 from bot.tables import Board, Lobby, seat_label
 
 log = logging.getLogger(__name__)
@@ -73,13 +80,15 @@ async def board_outgoing(bot: Host, board: Board,
     return await messages.board_message(board, bot.renderer, view, early)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Hand:
     """What the handler of a change has of it: its board (told from the change itself)
-    and the picture begun before the commit."""
+    and the picture begun before the commit; and whether its delivery queued something
+    to follow the board (an edit Discord refused, the thread archived)."""
 
     board: Board
     early: messages.EarlyPicture | None = None
+    followed: bool = False
 
 
 def _in_hand(hand: Any, row: OutboxRecord) -> Hand | None:
@@ -96,7 +105,16 @@ async def publish_saved(bot: Host, board: Board,
     waits in the game's channel, then its board carrying its ping, then the older board's
     buttons and the card. Returns False when Discord refused something at or ahead of
     its board: it is retried by the outbox until Discord takes it."""
-    return await bot.outbox.show(board.record.channel_id, board.record.id, Hand(board, early))
+    hand = Hand(board, early)
+    shown = await bot.outbox.deliver_lane(channel_lane(board.record.channel_id), hand)
+    # What follows the board in the game's lanes: what its delivery queued, the card.
+    lanes = [f"game:{board.record.id}"] if hand.followed else []
+    if board.record.parent_id is not None:
+        lanes.append(f"card:{board.record.id}")
+    if lanes:
+        await bot.outbox.deliver(lanes=lanes, hand=hand)
+    bot.outbox.kick()  # what it queued elsewhere (its DMs) goes out from the loop
+    return shown
 
 
 def shows(bot: Host) -> Mapping[str, Show]:
@@ -239,12 +257,14 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
                                     data={**rest, "clear": row.attempts}, renew=True)
             return False
     follow = []
-    if shown and shown != posted.id and shown != data.get("strip"):
+    if shown and shown != posted.id and not await _stripped(bot, record, shown):
         follow.append(Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
                                    game_id=record.id, kind="strip", data={"message": shown}))
     if record.status == "finished" and record.parent_id is not None:
         follow.append(Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
                                    game_id=record.id, kind="archive"))
+    if follow and held is not None:
+        held.followed = True
     try:
         await bot.tables.store.board_shown(record.id, posted.id, row.id, bot.tables.clock(),
                                            follow)
@@ -324,18 +344,35 @@ async def show_card(bot: Host, row: OutboxRecord, hand: Any) -> bool:
     return True
 
 
-async def strip(bot: Host, row: OutboxRecord) -> bool:
+async def _strip(bot: Host, channel_id: int, guild_id: int | None, message_id: int) -> None:
     """Take the buttons off an older board message (gone, or in an archived thread where
-    no click arrives: nothing to take)."""
+    no click arrives: nothing to take); raises Discord's other refusals."""
+    channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
+    try:
+        await channel.get_partial_message(message_id).edit(view=None)
+    except discord.HTTPException as exc:
+        if exc.code not in (threads.UNKNOWN_MESSAGE, threads.THREAD_ARCHIVED):
+            raise
+
+
+async def _stripped(bot: Host, record: GameRecord, message_id: int) -> bool:
+    """Take the buttons off the board a new one replaced; whether Discord took it (else
+    it is queued, recorded with the new board: an edit to retry)."""
+    try:
+        await _strip(bot, record.channel_id, record.guild_id, message_id)
+    except (discord.HTTPException, OSError):
+        log.info("could not clear the old buttons of game %s; they are queued", record.id,
+                 exc_info=True)
+        return False
+    return True
+
+
+async def strip(bot: Host, row: OutboxRecord) -> bool:
+    """Deliver a queued strip: the buttons taken off an older board message."""
     item = row.announcement
     message_id = int((item.data or {}).get("message") or 0)
-    channel = bot.get_partial_messageable(item.channel_id, guild_id=item.guild_id)
     if message_id:
-        try:
-            await channel.get_partial_message(message_id).edit(view=None)
-        except discord.HTTPException as exc:
-            if exc.code not in (threads.UNKNOWN_MESSAGE, threads.THREAD_ARCHIVED):
-                raise
+        await _strip(bot, item.channel_id, item.guild_id, message_id)
     await bot.outbox.delivered(row, message_id or None)
     return True
 

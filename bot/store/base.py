@@ -1159,18 +1159,18 @@ class Store(ABC):
             where = f"AND i.lane IN ({', '.join('?' for _ in lanes)}) "
             params = list(lanes)
         due = "(i.due_at <= ? OR i.attempts > 0)" if eager else "i.due_at <= ?"
+        fresh, settled = "", []
+        if queued_before is not None:
+            fresh = "AND (o.attempts > 0 OR o.created_at <= ? OR o.lane LIKE 'user:%') "
+            settled = [queued_before]
         # Most claims find nothing due (every board shown asks first): a read, which takes
         # no write lock and waits for no writer, says so without a transaction.
         async with self._reading() as db:
             if not await db.execute_fetchall(
                     f"SELECT 1 FROM outbox i WHERE i.status = 'pending' {where}"
-                    f"AND {due} LIMIT 1", [*params, now]):
+                    f"AND {due} {fresh.replace('o.', 'i.')}LIMIT 1", [*params, now, *settled]):
                 return []
         ready = "(o.due_at <= ? OR o.attempts > 0)" if eager else "o.due_at <= ?"
-        fresh, settled = "", []
-        if queued_before is not None:
-            fresh = ("AND (o.attempts > 0 OR o.created_at <= ? OR o.lane LIKE 'user:%') ")
-            settled = [queued_before]
         async with self._transaction() as db:
             # Each lane's head, read from the index of pending rows only (outbox_lanes): a
             # claim costs in proportion to what waits, not to the delivered announcements
@@ -1221,11 +1221,13 @@ class Store(ABC):
         """Discord accepted the announcement (or it has nothing left to show): it is never
         sent again; ``follow`` is queued in the same transaction."""
         check_int(message_id, "message id")
+        done = ("UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
+                "leased_until = NULL WHERE id = ? AND status = 'pending'")
+        if not follow:
+            await self._alone(done, (now, message_id, announcement_id))
+            return
         async with self._transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
-                "leased_until = NULL WHERE id = ? AND status = 'pending'",
-                (now, message_id, announcement_id))
+            await db.executemany(done, [(now, message_id, announcement_id)])
             await self._queue(db, follow, now)
 
     async def board_shown(self, game_id: int, message_id: int, announcement_id: int,
@@ -1236,12 +1238,13 @@ class Store(ABC):
         thread archived) is queued."""
         check_int(message_id, "message id")
         async with self._transaction() as db:
-            await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?",
-                             (message_id, game_id))
-            await db.execute(
+            # Nothing reads what these change: they go in one trip with the COMMIT.
+            await db.executemany("UPDATE games SET board_message_id = ? WHERE id = ?",
+                                 [(message_id, game_id)])
+            await db.executemany(
                 "UPDATE outbox SET status = 'delivered', delivered_at = ?, message_id = ?, "
                 "leased_until = NULL WHERE id = ? AND status = 'pending'",
-                (now, message_id, announcement_id))
+                [(now, message_id, announcement_id)])
             await self._queue(db, follow, now)
 
     async def retry_announcement(self, announcement_id: int, due_at: float, error: str, *,
@@ -1283,20 +1286,26 @@ class Store(ABC):
             "UPDATE outbox SET status = 'dropped', leased_until = NULL, last_error = ? "
             "WHERE id = ? AND status = 'pending'", (error[:500], announcement_id))
 
-    async def pending_announcements(self, now: float | None = None,
+    async def pending_announcements(self, now: float | None = None, *,
+                                    handlers_first: float = 0.0,
                                     ) -> tuple[int, float | None]:
         """How many announcements wait to be delivered, and when the next can be claimed
         at the earliest (``None`` when none waits): each lane's head at its back-off or,
         while leased, when its lease runs out; a row waiting for its own time (a player
-        away) at that time. Without ``now``, every pending row counts as waiting."""
+        away) at that time; with ``handlers_first``, a row never tried that many seconds
+        after it was queued (see :meth:`claim_announcements`). Without ``now``, every
+        pending row counts as waiting."""
         at = FOREVER if now is None else now
         async with self._reading() as db, db.execute(
                 "SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'pending'), "
-                f"MIN({self._greatest}(o.due_at, COALESCE(o.leased_until, o.due_at))) "
+                f"MIN({self._greatest}(o.due_at, COALESCE(o.leased_until, o.due_at), "
+                "CASE WHEN o.attempts = 0 AND o.lane NOT LIKE 'user:%' THEN o.created_at + ? "
+                "ELSE o.due_at END)) "
                 "FROM outbox o WHERE o.status = 'pending' AND ("
                 "o.id = (SELECT MIN(i.id) FROM outbox i WHERE i.lane = o.lane AND "
                 f"i.status = 'pending' AND {self._WAITING}) "
-                "OR (o.attempts = 0 AND o.due_at > ?))", (at, at)) as cursor:
+                "OR (o.attempts = 0 AND o.due_at > ?))",
+                (float(handlers_first), at, at)) as cursor:
             row = await cursor.fetchone()
         if row is None or not row[0] or row[1] is None:
             return (int(row[0]) if row is not None and row[0] else 0), None

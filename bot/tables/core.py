@@ -632,21 +632,16 @@ class TablesBase:
         """What a change to ``record`` must show, queued in the change's own transaction
         and delivered by the outbox until Discord takes it: the game's board as it then
         stands (kind ``board``), a new message carrying ``ping`` (the hand-over's mentions
-        and words), or with ``edits`` the episode's board on show edited; the buttons taken
-        off the board it replaces (``strip``); and the game's card, when it has a thread of
-        its own (``card``). A board posted later tells the change's last ``moves`` moves
-        and its ``news``, as the board shown at once does."""
+        and words) that takes the buttons off the board it replaces, or with ``edits`` the
+        episode's board on show edited; and the game's card, when it has a thread of its
+        own (``card``). A board posted later tells the change's last ``moves`` moves and its
+        ``news``, as the board shown at once does."""
         shown = record.board_message_id
         data: dict[str, Any] = {"about": "board", "game": game.slug, "move": int(move),
                                 "moves": int(moves), "news": as_data(news), "shown": shown}
         follow = []
         if edits and shown:
             data["edit"] = shown
-        elif shown:
-            data["strip"] = shown
-            follow.append(Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
-                                       game_id=record.id, kind="strip",
-                                       data={"message": shown}))
         if zoom is not None:
             data["zoom"] = zoom
         mentions: tuple[int, ...] = ()
