@@ -212,7 +212,7 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
     words, _users = _ping(bot, row, ping, board) if isinstance(ping, Mapping) else (None, ())
     where = messageable(bot, board)
     if row.superseded and row.attempts - 1 > unsent(row):
-        await _settle(bot, row, board, words)
+        await _settle(bot, row, board, words, hand)
         return True
     if row.superseded:
         sent = (await _ping_alone(bot, row, words)).id if words is not None else None
@@ -291,8 +291,8 @@ async def _released(bot: Host, record: GameRecord) -> None:
         log.info("game %s is shown again: its place takes the bot's posts", record.id)
 
 
-async def _settle(bot: Host, row: OutboxRecord, board: Board,
-                  words: Announcement | None) -> None:
+async def _settle(bot: Host, row: OutboxRecord, board: Board, words: Announcement | None,
+                  hand: Any) -> None:
     """A board a later one replaces, tried before: Discord may have made it without
     saying so (the answer lost, the sender killed), buttons and all. Asked again under
     its nonce, Discord gives that message back, whose buttons are then taken off; or, if
@@ -309,6 +309,8 @@ async def _settle(bot: Host, row: OutboxRecord, board: Board,
                            game_id=item.game_id, kind="strip", data={"message": sent.id})
               ] if sent.components else []
     _pinged(bot, words)
+    if follow and isinstance(hand, Hand):
+        hand.followed = True
     await bot.outbox.delivered(row, sent.id, follow)
 
 

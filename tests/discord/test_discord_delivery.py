@@ -456,3 +456,25 @@ async def test_a_burst_of_moves_and_undos_posts_only_its_latest_board(
         assert f"move {json.loads(record.state_json or '{}')['move']}" in live["content"]
     finally:
         await session.close()
+
+
+async def test_a_board_discord_made_without_saying_so_loses_its_buttons_when_replaced(
+        tmp_path: Path) -> None:
+    """Discord makes a move's board but its answer is lost; the next move replaces that
+    board before it is retried: asked again under its nonce, Discord gives the board back,
+    whose buttons are taken off, and the newer board alone has buttons."""
+    session = await Session.open(tmp_path, GAMES)
+    try:
+        await session.start("candy-hop", humans=(ALICE, BOB))
+        session.rec.fail_when(is_board_post(CHANNEL_ID), status=503, accepted=True)
+        await session.play(ALICE, "hop")  # keeps the turn: no ping to send on its own
+        assert session.rec.failures == [], "Discord made the board, its answer was lost"
+        await session.play(ALICE, "rest")
+        assert len(boards_in(session.rec, CHANNEL_ID)) == 3, "the start's, the hop's, the rest's"
+        (live,) = live_boards(session.rec, CHANNEL_ID)
+        record = await session.bot.tables.store.open_game(CHANNEL_ID)
+        assert record is not None and int(live["id"]) == record.board_message_id
+        assert "move 2" in live["content"]
+        assert await session.bot.outbox.pending() == 0
+    finally:
+        await session.close()
