@@ -146,23 +146,22 @@ async def _as_it_stands(bot: Host, record: GameRecord) -> Board | None:
         return None
 
 
-def _ping(bot: Host, row: OutboxRecord, ping: Mapping[str, Any],
-          board: Board) -> tuple[Announcement | None, tuple[int, ...]]:
-    """The hand-over ``ping`` of ``row`` as it goes out now: its words naming only the
-    players the game still waits for (``None`` when none), and whom it pings (those it
-    pinged when queued, unless pinged for the same turn just now: an undo and the move
-    again)."""
+def _ping(bot: Host, row: OutboxRecord, ping: Any, board: Board) -> Announcement | None:
+    """The hand-over ``ping`` of ``row`` as it goes out now: naming only the players the
+    game still waits for (``None`` when none), and pinging those it pinged when queued,
+    unless pinged for the same turn just now (an undo and the move again)."""
+    if not isinstance(ping, Mapping):
+        return None
     item = row.announcement
     waiting = board.awaited
     users = [entry for entry in ping.get("users") or () if int(entry[0]) in waiting]
     if not users:
-        return None, ()
+        return None
     move = int(ping.get("move", board.move))
-    pinged = bot.outbox.pingable(item.game_id, move, item.mentions, waiting)
-    words = Announcement(channel_id=item.channel_id, guild_id=item.guild_id,
-                         game_id=item.game_id, kind="turn", mentions=pinged,
-                         data={**ping, "users": users})
-    return words, pinged
+    return Announcement(channel_id=item.channel_id, guild_id=item.guild_id,
+                        game_id=item.game_id, kind="turn", data={**ping, "users": users},
+                        mentions=bot.outbox.pingable(item.game_id, move, item.mentions,
+                                                     waiting))
 
 
 async def _ping_alone(bot: Host, row: OutboxRecord, words: Announcement) -> discord.Message:
@@ -208,8 +207,7 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
     if board is None:
         await bot.outbox.delivered(row, None)
         return True
-    ping = data.get("ping")
-    words, _users = _ping(bot, row, ping, board) if isinstance(ping, Mapping) else (None, ())
+    words = _ping(bot, row, data.get("ping"), board)
     where = messageable(bot, board)
     if row.superseded and row.attempts - 1 > unsent(row):
         await _settle(bot, row, board, words, hand)
@@ -327,7 +325,7 @@ async def show_ping(bot: Host, row: OutboxRecord) -> bool:
         return True
     record = await _record(bot, item.game_id)
     board = await _as_it_stands(bot, record) if record is not None else None
-    words = _ping(bot, row, data, board)[0] if board is not None and not board.finished \
+    words = _ping(bot, row, data, board) if board is not None and not board.finished \
         else None
     sent_id = (await _ping_alone(bot, row, words)).id if words is not None else None
     await bot.outbox.delivered(row, sent_id)
