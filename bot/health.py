@@ -113,19 +113,25 @@ def _stat(pid: int | str) -> list[str]:
 
 
 def process_ended(status: Status) -> bool:
-    """Whether the process that wrote ``status`` has surely ended: it was one of this
-    machine's since its last boot and of this process namespace, and no such process
-    lives (a zombie is ended). ``False`` when this cannot be told (a status written in
-    another container, on another machine, or before a reboot: its age tells instead)."""
+    """Whether the process that wrote ``status`` has surely ended (see :func:`ended`)."""
+    return ended(status.pid, status.process)
+
+
+def ended(pid: int, mark: str | None) -> bool:
+    """Whether process ``pid``, marked ``mark`` (:func:`process_mark`), has surely ended:
+    it was one of this machine's since its last boot and of this process namespace, and
+    no such process lives (a zombie is ended). ``False`` when this cannot be told (a
+    process of another container, of another machine, or from before a reboot: how long
+    it has been silent tells instead)."""
     here = process_mark()
-    if status.process is None or here is None:
+    if mark is None or here is None:
         return False
-    written = str(status.process).split(" ")
+    written = str(mark).split(" ")
     if len(written) != 3 or here.split(" ")[:2] != written[:2]:
         return False
     started = written[2]
     try:
-        fields = _stat(status.pid)
+        fields = _stat(pid)
     except FileNotFoundError:
         return True
     except OSError:

@@ -13,8 +13,8 @@ This sender claims the head of each lane with a lease in its own name, posts it 
 announcement's nonce (discord.py then sets ``enforce_nonce``, so a repeat after a lost
 answer returns the first message instead of posting a second), and marks it delivered.
 A failure leaves it queued, due again after a back-off. A sender says it is alive every
-:data:`BEAT_SECONDS`; the leases of one that stopped beating, or whose process is gone
-from this host, are taken over at once (:meth:`Outbox.take_over`).
+:data:`BEAT_SECONDS`; the leases of one that stopped beating, or whose process is known
+to have ended, are taken over at once (:meth:`Outbox.take_over`).
 
 What a change shows (kinds ``board``, ``card``, ``strip``, ``archive``, and a ping for a
 player away, ``turn``) is delivered by the ``shows`` given to the outbox
@@ -33,11 +33,9 @@ import contextlib
 import logging
 import os
 import secrets
-import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 import aiohttp
@@ -45,6 +43,7 @@ import discord
 
 from bot.discord import messages, pacing
 from bot.games.engine import Game
+from bot.health import ended, process_mark
 from bot.store import Announcement, OutboxRecord, Store, StoreError, channel_lane
 
 log = logging.getLogger(__name__)
@@ -52,7 +51,7 @@ log = logging.getLogger(__name__)
 #: How long a claimed announcement is left to its sender, alive, before another may try it.
 LEASE_SECONDS = 120.0
 #: How often a sender says it is alive, and how long a silent one is taken for dead (its
-#: leases are taken over then). A process gone from this host is taken for dead at once.
+#: leases are taken over then). A process known to have ended is taken for dead at once.
 BEAT_SECONDS = 3.0
 STALE_SECONDS = 12.0
 #: The first wait after a failure; it doubles with each attempt, up to the cap.
@@ -109,59 +108,19 @@ def unsent(row: OutboxRecord) -> int:
     return clear if isinstance(clear, int) else 0
 
 
-def this_host() -> str:
-    """This machine, as senders name it: its host name and, where the system tells, its
-    boot (a process id means the same process only within one boot of one host)."""
-    boot = ""
-    with contextlib.suppress(OSError):
-        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    return f"{socket.gethostname()}/{boot}" if boot else socket.gethostname()
-
-
-def process_started(pid: int) -> float | None:
-    """When process ``pid`` of this host started (UNIX seconds, to the clock tick), read
-    from /proc; ``None`` when there is no such process or the system does not tell."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        ticks = int(stat.rsplit(")", 1)[1].split()[19])
-        boot = next(float(line.split()[1]) for line in
-                    Path("/proc/stat").read_text().splitlines() if line.startswith("btime "))
-        return round(boot + ticks / os.sysconf("SC_CLK_TCK"), 2)
-    except (OSError, ValueError, IndexError, StopIteration):
-        return None
-
-
-def process_gone(pid: int, started: float) -> bool:
-    """Whether the process ``pid`` of this host that started at ``started`` is gone (no
-    such process, or another one that got the same number since)."""
-    now = process_started(pid)
-    if now is not None:
-        return abs(now - started) > 1.0
-    if Path("/proc/self/stat").exists():
-        return True  # the system tells, and knows no such process
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False  # another user's process
-    return False
-
-
 @dataclass(frozen=True)
 class Sender:
-    """Who holds a lease: one sending process (a random name, its host, pid and start)."""
+    """Who holds a lease: one sending process, by a name of its own, its pid and its mark
+    (:func:`bot.health.process_mark`: what tells it from every other process of its
+    machine, ``None`` where the system does not say)."""
 
     name: str
-    host: str
     pid: int
-    started: float
+    mark: str | None
 
     @classmethod
     def here(cls) -> Sender:
-        pid = os.getpid()
-        return cls(f"s{secrets.token_hex(8)}", this_host(), pid,
-                   process_started(pid) or time.time())
+        return cls(f"s{secrets.token_hex(8)}", os.getpid(), process_mark())
 
 
 class Outbox:
@@ -441,17 +400,17 @@ class Outbox:
 
     async def take_over(self) -> int:
         """Say this sender is alive, and forget the senders that are not: those silent for
-        :data:`STALE_SECONDS`, and those of this host whose process is gone (a process
-        killed and started again takes its announcements over at once). Returns how many
-        announcements they held, now free to claim."""
+        :data:`STALE_SECONDS`, and those whose process is known to have ended (of this
+        machine and process namespace: a bot killed and started again in the same place
+        takes its announcements over at once). Returns how many announcements they held,
+        now free to claim."""
         now = self.clock()
         me = self.sender
         try:
-            await self.store.sender_beat(me.name, me.host, me.pid, me.started, now)
+            await self.store.sender_beat(me.name, me.pid, me.mark, now)
             self._beat_at = now
-            dead = [name for name, host, pid, started, beat_at in await self.store.senders()
-                    if name != me.name and (now - beat_at > STALE_SECONDS or (
-                        host == me.host and process_gone(pid, started)))]
+            dead = [name for name, pid, mark, beat_at in await self.store.senders()
+                    if name != me.name and (now - beat_at > STALE_SECONDS or ended(pid, mark))]
             released = await self.store.forget_senders(dead)
         except StoreError:
             log.warning("could not note this sender's heartbeat", exc_info=True)

@@ -1313,21 +1313,21 @@ class Store(ABC):
 
     # ----------------------------------------------------------------- senders
 
-    async def sender_beat(self, sender: str, host: str, pid: int, started: float,
-                          now: float) -> None:
-        """Note that the sending process ``sender`` (``pid`` on ``host``, started at
-        ``started``) is alive at ``now``: its leases hold while its beat is fresh."""
+    async def sender_beat(self, sender: str, pid: int, mark: str | None, now: float) -> None:
+        """Note that the sending process ``sender`` (``pid``, marked ``mark``: see
+        :func:`bot.health.process_mark`) is alive at ``now``: its leases hold while its
+        beat is fresh."""
         await self._alone(
-            "INSERT INTO senders (id, host, pid, started_at, beat_at) VALUES (?, ?, ?, ?, ?) "
+            "INSERT INTO senders (id, pid, mark, beat_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at",
-            (sender, host, int(pid), started, now))
+            (sender, int(pid), mark, now))
 
-    async def senders(self) -> list[tuple[str, str, int, float, float]]:
-        """Every sending process known: ``(sender, host, pid, started, latest beat)``."""
+    async def senders(self) -> list[tuple[str, int, str | None, float]]:
+        """Every sending process known: ``(sender, pid, mark, latest beat)``."""
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
-                "SELECT id, host, pid, started_at, beat_at FROM senders")
-        return [(str(s), str(h), int(p), float(a), float(b)) for s, h, p, a, b in rows]
+            rows = await db.execute_fetchall("SELECT id, pid, mark, beat_at FROM senders")
+        return [(str(s), int(p), None if m is None else str(m), float(b))
+                for s, p, m, b in rows]
 
     async def lane_leased(self, lane: str, now: float) -> bool:
         """Whether the head of ``lane`` is held by a sender's running lease."""

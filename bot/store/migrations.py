@@ -329,8 +329,9 @@ MIGRATIONS: list[str | Migration] = [
     # direct messages ("user:<id>"), a game's card ("card:<game>") or what follows a
     # game's new board ("game:<game>"); rows queued before are in their channel's lane. A
     # lease names the sender holding it (leased_by), and ``senders`` holds each sending
-    # process with its host, pid and latest heartbeat, so a dead sender's leases are taken
-    # over at once instead of when they run out.
+    # process with its pid, its mark (boot, process namespace, start: bot/health.py) and
+    # latest heartbeat, so a dead sender's leases are taken over at once instead of when
+    # they run out.
     """
     ALTER TABLE outbox ADD COLUMN lane TEXT NOT NULL DEFAULT '';
     ALTER TABLE outbox ADD COLUMN leased_by TEXT;
@@ -338,11 +339,10 @@ MIGRATIONS: list[str | Migration] = [
     DROP INDEX outbox_pending;
     CREATE INDEX outbox_lanes ON outbox (lane, id) WHERE status = 'pending';
     CREATE TABLE senders (
-        id         TEXT    PRIMARY KEY,
-        host       TEXT    NOT NULL,
-        pid        INTEGER NOT NULL,
-        started_at REAL    NOT NULL,
-        beat_at    REAL    NOT NULL
+        id      TEXT    PRIMARY KEY,
+        pid     INTEGER NOT NULL,
+        mark    TEXT,
+        beat_at REAL    NOT NULL
     );
     """,
 ]

@@ -58,7 +58,7 @@ class Process:
             from bot.discord.outbox import Sender
 
             me = outbox.sender
-            outbox.sender = Sender(f"{me.name}-doomed", me.host, gone_pid(), 0.0)
+            outbox.sender = Sender(f"{me.name}-doomed", gone_pid(), me.mark)
             await outbox.take_over()
 
     @property
