@@ -203,12 +203,12 @@ class CandyBot(discord.Client):
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               shows=publish.shows(self),
                               directs=lambda row: publish.turn_dm(self, row))
-        # What a process that died here left half-sent is taken over now, and its boards
-        # are drawn as soon as the bot is connected: the render workers start meanwhile
-        # (else the first picture starts them, seconds later on a busy machine).
+        # What a process that died here left half-sent is taken over now. When anything
+        # waits to be shown, the render workers start meanwhile, beside the login (else
+        # the first picture starts them, seconds later on a busy machine).
         await self._outbox.take_over()
         warm = getattr(self.renderer, "start", None)
-        if callable(warm):
+        if callable(warm) and await self._outbox.pending():
             self._warming = asyncio.create_task(asyncio.to_thread(warm),
                                                 name="candybot-render-workers")
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
