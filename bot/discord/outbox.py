@@ -375,15 +375,16 @@ class Outbox:
     # ----------------------------------------------------------------- pings
 
     def pingable(self, game_id: int | None, move: int, users: Iterable[int],
-                 awaited: Iterable[int]) -> tuple[int, ...]:
+                 awaited: Iterable[int], *, again: bool = False) -> tuple[int, ...]:
         """Who of ``users``, handed move ``move`` of the game, a ping still reaches: those
         the game still waits for, unless already pinged for that same turn within
-        :data:`PING_COOLDOWN` (``/game undo`` and the move again hand it over again)."""
+        :data:`PING_COOLDOWN` (``/game undo`` and the move again hand it over again); with
+        ``again`` (a game going on after its place refused the bot), whoever it was."""
         now = self.clock()
         waiting = set(awaited)
         return tuple(u for u in dict.fromkeys(users) if u in waiting and (
-            game_id is None or now - self._pinged.get((game_id, move, u), -PING_COOLDOWN)
-            >= PING_COOLDOWN))
+            again or game_id is None
+            or now - self._pinged.get((game_id, move, u), -PING_COOLDOWN) >= PING_COOLDOWN))
 
     def pinged(self, game_id: int | None, move: int, users: Iterable[int]) -> None:
         """Note that ``users`` were pinged for move ``move`` of the game."""

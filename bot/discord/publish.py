@@ -161,7 +161,7 @@ def _ping(bot: Host, row: OutboxRecord, ping: Any, board: Board) -> Announcement
     return Announcement(channel_id=item.channel_id, guild_id=item.guild_id,
                         game_id=item.game_id, kind="turn", data={**ping, "users": users},
                         mentions=bot.outbox.pingable(item.game_id, move, item.mentions,
-                                                     waiting))
+                                                     waiting, again=bool(ping.get("again"))))
 
 
 async def _ping_alone(bot: Host, row: OutboxRecord, words: Announcement) -> discord.Message:
@@ -334,9 +334,9 @@ async def show_ping(bot: Host, row: OutboxRecord) -> bool:
 
 async def show_card(bot: Host, row: OutboxRecord, hand: Any) -> bool:
     """Edit a game's card to say how the game stands (only the latest queued edit is
-    made)."""
+    made; a held game's card says why it is held until it goes on)."""
     record = await _record(bot, row.announcement.game_id)
-    if record is not None and not row.superseded:
+    if record is not None and record.held is None and not row.superseded:
         held = _in_hand(hand, row)
         board = held.board if held is not None else await _as_it_stands(bot, record)
         await threads.show_card(bot, record, board)

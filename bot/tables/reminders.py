@@ -245,6 +245,8 @@ class Reminders(TablesBase):
         now = self.clock()
         ping, later = self._turn_announcement(record, game, state, users, None,
                                               *await self.reach(users, now))
+        if ping is not None:  # pinged again, whoever was pinged for this turn before
+            ping = replace(ping, data={**(ping.data or {}), "again": True})
         announce = (*later, *self._showing(record, game, int(state["move"]), news=news,
                                            ping=ping))
         if not await self.store.release(record.id, now, announce):
