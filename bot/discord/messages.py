@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 import renderers
+from bot.alt_text import MAX_ALT, board_alt, plain_step
 from bot.away import DAY, QuietHours, Vacation
 from bot.discord import words
 from bot.discord.words import escaped, quoted_moves
@@ -55,8 +56,6 @@ from bot.tables import (
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
-#: Discord keeps at most this many characters of an attachment's description (alt text).
-MAX_ALT = 1024
 #: How long one step's narration may be in a board message before it is summarised.
 STEP_BUDGET = 600
 #: What a summarised step ends with.
@@ -521,41 +520,9 @@ async def board_message(board: Board, renderer: Renderer | None,
     return Outgoing(board_text(board), image, "board.png", view, NOBODY, alt=board_alt(board))
 
 
-def _plain_step(step: Step) -> str:
-    """A step in plain words (alt text reads no markdown)."""
-    said = " ".join(step.events)
-    who = f"The AI for {step.name}" if step.for_human else step.name
-    if said.startswith(step.name + " "):
-        return f"{who}{said[len(step.name):]}"
-    return f"{who} {step.notation}." + (f" {said}" if said else "")
-
-
-def board_alt(board: Board) -> str:
-    """The board picture in words, for a screen reader: the game and move, whose turn or
-    the result, the game's own summary (where details a phone picture leaves out are
-    said: Sugar Blast's objective in full), the scores, and the last move (what
-    everybody may know: the summary is what `/game status` says in public)."""
-    names = {s.seat: s.name for s in board.record.seats}
-    parts = [f"{board.game.title} board, move {board.move}."]
-    if board.ranking:
-        parts.append("Game over: " + "; ".join(f"{place}. {name} {score}"
-                                              for name, place, score in board.ranking) + ".")
-    else:
-        acting = [names.get(seat, f"Seat {seat + 1}") for seat in board.to_act]
-        if acting:
-            parts.append(f"To play: {listing(acting)}.")
-        parts.append(board.game.summary(board.state))
-        scores = board.game.scores(board.state)
-        parts.append("Scores: " + ", ".join(f"{names.get(seat, seat)} {score}"
-                                             for seat, score in sorted(scores.items())) + ".")
-    if board.steps:
-        parts.append("Last: " + _plain_step(board.steps[-1]))
-    return clip(" ".join(parts), MAX_ALT)
-
-
 def movement_alt(board: Board) -> str:
     """The movement GIF in words."""
-    last = f": {_plain_step(board.steps[-1])}" if board.steps else ""
+    last = f": {plain_step(board.steps[-1])}" if board.steps else ""
     return clip(f"An animation of the last move of {board.game.title}{last}", MAX_ALT)
 
 
