@@ -26,6 +26,9 @@ DEFAULT_REMINDER_POLL = 60.0
 DEFAULT_STOP_SECONDS = 8.0
 #: Where the metrics endpoint listens unless ``CANDYBOT_METRICS_HOST`` says otherwise.
 DEFAULT_METRICS_HOST = "127.0.0.1"
+#: Where the web companion listens unless ``CANDYBOT_WEB_HOST`` says otherwise: behind a
+#: reverse proxy on the same machine, which serves ``CANDYBOT_PUBLIC_URL``.
+DEFAULT_WEB_HOST = "127.0.0.1"
 #: Days delivered announcements are kept (docs/privacy.md).
 DEFAULT_KEEP_DAYS = 30.0
 #: Days a server's games are kept after it removed the bot, in case it comes back.
@@ -74,6 +77,16 @@ class Settings:
     #: Requests a second this process sends to Discord outside interaction answers
     #: (:mod:`bot.discord.pacing`); 0 turns the pacing off.
     requests_per_second: int = DEFAULT_PER_SECOND
+    #: The web companion (bot/web, docs/web.md): the port it listens on and the address
+    #: people reach it at; both or neither (``None``: no web companion, no links).
+    web_port: int | None = None
+    web_host: str = DEFAULT_WEB_HOST
+    public_url: str | None = None
+
+    @property
+    def web(self) -> bool:
+        """Whether the operator turned the web companion on."""
+        return self.web_port is not None and self.public_url is not None
 
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
@@ -85,7 +98,9 @@ class Settings:
                 f"keep_days={self.keep_days:g}, grace_days={self.grace_days:g}, "
                 f"stop_seconds={self.stop_seconds}, shard_count={self.shard_count}, "
                 f"shard_ids={self.shard_ids}, "
-                f"requests_per_second={self.requests_per_second})")
+                f"requests_per_second={self.requests_per_second}, "
+                f"web_port={self.web_port}, web_host={self.web_host!r}, "
+                f"public_url={self.public_url!r})")
 
     @property
     def database(self) -> str:
@@ -104,8 +119,9 @@ class Settings:
                  dotenv: Path | str | None = ".env") -> Settings:
         """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB`` (a SQLite file, or a ``postgresql://`` URL
         with ``CANDYBOT_STATE`` naming this process's local files), ``CANDYBOT_LOG``,
-        ``CANDYBOT_METRICS_PORT``, ``CANDYBOT_STOP_SECONDS`` and
-        ``CANDYBOT_REQUESTS_PER_SECOND``; the environment wins over
+        ``CANDYBOT_METRICS_PORT``, ``CANDYBOT_STOP_SECONDS``,
+        ``CANDYBOT_REQUESTS_PER_SECOND`` and the web companion's ``CANDYBOT_WEB_PORT``,
+        ``CANDYBOT_WEB_HOST`` and ``CANDYBOT_PUBLIC_URL``; the environment wins over
         ``.env``. Raises :class:`ConfigError` for a value it cannot use."""
         values: dict[str, str] = {}
         if dotenv is not None:
@@ -127,10 +143,14 @@ class Settings:
         grace = parse_seconds("CANDYBOT_GRACE_DAYS", values.get("CANDYBOT_GRACE_DAYS", ""),
                               DEFAULT_GRACE_DAYS)
         pace = parse_pace(values.get("CANDYBOT_REQUESTS_PER_SECOND", ""))
+        web_port, public_url = parse_web(values.get("CANDYBOT_WEB_PORT", ""),
+                                         values.get("CANDYBOT_PUBLIC_URL", ""))
+        web_host = values.get("CANDYBOT_WEB_HOST", "").strip() or DEFAULT_WEB_HOST
         return cls(token=token, db_path=Path(db), db_url=url, log_level=level,
                    metrics_port=port, metrics_host=host, limits=parse_limits(values),
                    keep_days=keep, grace_days=grace, stop_seconds=stop,
-                   requests_per_second=pace)
+                   requests_per_second=pace, web_port=web_port, web_host=web_host,
+                   public_url=public_url)
 
 
 def parse_pace(text: str) -> int:
@@ -203,15 +223,39 @@ def parse_log_level(text: str) -> str:
     return level
 
 
-def parse_port(text: str) -> int | None:
-    """``CANDYBOT_METRICS_PORT``: a TCP port, or empty for no metrics endpoint."""
+def parse_port(text: str, name: str = "CANDYBOT_METRICS_PORT", example: int = 9108,
+               unset: str = "no metrics endpoint") -> int | None:
+    """``CANDYBOT_METRICS_PORT`` (or ``name``): a TCP port, or empty for none."""
     text = text.strip()
     if not text:
         return None
     if not text.isdigit() or not 0 < int(text) < 65536:
-        raise ConfigError(f"CANDYBOT_METRICS_PORT={text!r} is not a port: use a number from 1 "
-                          f"to 65535 (e.g. 9108), or leave it unset for no metrics endpoint.")
+        raise ConfigError(f"{name}={text!r} is not a port: use a number from 1 "
+                          f"to 65535 (e.g. {example}), or leave it unset for {unset}.")
     return int(text)
+
+
+def parse_web(port_text: str, url_text: str) -> tuple[int | None, str | None]:
+    """``CANDYBOT_WEB_PORT`` and ``CANDYBOT_PUBLIC_URL``, both or neither: the port the web
+    companion listens on and the ``http(s)://`` address people reach it at (no query, no
+    fragment; a trailing slash is dropped)."""
+    port = parse_port(port_text, "CANDYBOT_WEB_PORT", 8080, "no web companion")
+    url = url_text.strip().rstrip("/") or None
+    if url is not None:
+        scheme, _, rest = url.partition("://")
+        host = rest.split("/", 1)[0]
+        if (scheme not in ("http", "https") or not host or any(c in url for c in "?#\"\' <>")
+                or any(ord(c) < 33 for c in url)):
+            raise ConfigError(f"CANDYBOT_PUBLIC_URL={url_text.strip()!r} is not an address "
+                              "people can open: use http:// or https://, a host and at most a "
+                              "path, e.g. https://candybot.example.org (no query, no spaces).")
+    if (port is None) != (url is None):
+        have, lacking = (("CANDYBOT_WEB_PORT", "CANDYBOT_PUBLIC_URL") if url is None
+                         else ("CANDYBOT_PUBLIC_URL", "CANDYBOT_WEB_PORT"))
+        raise ConfigError(f"{have} is set but {lacking} is not: the web companion needs both "
+                          "(the port it listens on, and the address people reach it at; "
+                          "docs/web.md), or neither to stay off.")
+    return port, url
 
 
 def parse_seconds(name: str, text: str, default: float) -> float:

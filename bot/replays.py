@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,18 +138,20 @@ class Replays:
         self._queue = queue
         self._clock = clock
         self._cache_bytes = cache_bytes
-        self._cache: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+        self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
         self._held = 0
-        self._drawing: dict[tuple[int, int], asyncio.Future[bytes]] = {}
+        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
         self._waiting = 0
         #: How many replays were drawn (cache misses), for tests and the bench.
         self.drawn = 0
 
-    async def gif(self, key: tuple[int, int],
-                  drawing: Callable[[], Awaitable[bytes]]) -> bytes:
+    async def gif(self, key: Hashable, drawing: Callable[[], Awaitable[bytes]]) -> bytes:
         """The GIF kept for ``key`` (game id, version), or the one being drawn for it, or
         a new one from ``drawing()`` once a slot is free. Raises
-        :class:`~bot.refusals.Busy` when too many wait already."""
+        :class:`~bot.refusals.Busy` when too many wait already.
+
+        Any heavy picture shared the same way uses it too (the web companion's pictures,
+        by game and move): ``key`` is then whatever names that picture."""
         kept = self._cache.get(key)
         if kept is not None:
             self._cache.move_to_end(key)
@@ -184,7 +186,7 @@ class Replays:
             if self._drawing.get(key) is future:
                 del self._drawing[key]
 
-    def _keep(self, key: tuple[int, int], data: bytes) -> None:
+    def _keep(self, key: Hashable, data: bytes) -> None:
         if len(data) > self._cache_bytes // 4:
             return  # one huge GIF would push out every other
         self._cache[key] = data
@@ -194,6 +196,6 @@ class Replays:
             self._held -= len(dropped)
 
     @property
-    def kept(self) -> Sequence[tuple[int, int]]:
+    def kept(self) -> Sequence[Hashable]:
         """The keys whose GIFs are kept, oldest first."""
         return list(self._cache)

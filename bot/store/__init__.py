@@ -36,6 +36,7 @@ from bot.store.records import (
     StoreBusyError,
     StoreClosedError,
     StoreError,
+    WebTarget,
     WrongStatusError,
     channel_lane,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "StoreBusyError",
     "StoreClosedError",
     "StoreError",
+    "WebTarget",
     "WrongStatusError",
     "channel_lane",
     "is_postgres",

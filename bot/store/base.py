@@ -59,6 +59,7 @@ from bot.store.records import (
     SeatRecord,
     StatLine,
     StoreError,
+    WebTarget,
     WrongStatusError,
     action_records,
     channel_lane,
@@ -1374,6 +1375,62 @@ class Store(ABC):
         opening, opening_here = int(row[3]), int(row[4])
         return int(row[0]) + opening, int(row[1]) + opening, int(row[2]) + opening_here
 
+    # ----------------------------------------------------------------- web links
+
+    async def web_link(self, kind: str, *, token: str, now: float, game_id: int | None = None,
+                       guild_id: int | None = None) -> str:
+        """The live web link of a game (``kind`` ``game``, by ``game_id``) or of a server's
+        page (``server``, by ``guild_id``): the one kept, else ``token`` kept as it from
+        now on. Two processes asking at once keep one of their tokens."""
+        check_int(game_id, "game id")
+        check_int(guild_id, "server id")
+        key, value = ("game_id", game_id) if kind == "game" else ("guild_id", guild_id)
+        find = (f"SELECT token FROM web_links WHERE kind = ? AND {key} = ? "
+                "AND revoked_at IS NULL")
+        for _ in range(2):
+            async with self._reading() as db:
+                rows = await db.execute_fetchall(find, (kind, value))
+            if rows:
+                return str(rows[0][0])
+            try:
+                async with self._transaction() as db:
+                    await db.execute(
+                        "INSERT INTO web_links (token, kind, game_id, guild_id, created_at) "
+                        "VALUES (?, ?, ?, ?, ?)", (token, kind, game_id, guild_id, now))
+                return token
+            except self._integrity_errors:
+                continue  # another process kept its link first: read it
+        raise StoreError("A web link could not be kept.")
+
+    async def web_target(self, token: str) -> WebTarget | None:
+        """What the live web link ``token`` names, read in one statement; ``None`` for a
+        token never given or revoked (or a game no longer kept)."""
+        columns = ", ".join(f"g.{c}" for c in GAME_COLUMNS.split(", "))
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT l.kind, l.guild_id, l.game_id, {columns} FROM web_links l "
+                "LEFT JOIN games g ON g.id = l.game_id "
+                "WHERE l.token = ? AND l.revoked_at IS NULL", (token,))
+        if not rows:
+            return None
+        kind, guild, game_id, *game = rows[0]
+        if kind == "game":
+            if game_id is None or game[0] is None:
+                return None
+            return WebTarget(str(kind), guild, game_record(tuple(game)))
+        return WebTarget(str(kind), guild)
+
+    async def revoke_web_links(self, now: float, *, game_id: int | None = None,
+                               guild_id: int | None = None) -> int:
+        """Revoke the live web links of a game, or of a server (its page and its games'
+        pages): they name nothing from now on. How many were revoked."""
+        if game_id is None and guild_id is None:
+            return 0
+        where, value = ("game_id", game_id) if game_id is not None else ("guild_id", guild_id)
+        return await self._alone(
+            f"UPDATE web_links SET revoked_at = ? WHERE {where} = ? AND revoked_at IS NULL",
+            (now, value))
+
     # ----------------------------------------------------------------- privacy
 
     async def about(self, user_id: int) -> dict[str, Any]:
@@ -1570,8 +1627,9 @@ class Store(ABC):
         return max(0, cursor.rowcount)
 
     async def server_gone(self, guild_id: int, now: float) -> int:
-        """The server removed the bot: close its lobbies, and note when, so that its data
-        is dropped after a grace period (:meth:`purge_servers`); how many lobbies closed."""
+        """The server removed the bot: close its lobbies, revoke its web links, and note
+        when, so that its data is dropped after a grace period (:meth:`purge_servers`); how
+        many lobbies closed."""
         check_int(guild_id, "server id")
         async with self._transaction() as db:
             cursor = await db.execute(
@@ -1582,6 +1640,9 @@ class Store(ABC):
             await db.execute(
                 "INSERT INTO servers_gone (guild_id, gone_at) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO NOTHING", (guild_id, now))
+            # Its pages on the web go at once: a server that left shows nothing to anyone.
+            await db.execute("UPDATE web_links SET revoked_at = ? WHERE guild_id = ? "
+                             "AND revoked_at IS NULL", (now, guild_id))
         return closed
 
     async def server_back(self, guild_id: int) -> None:
@@ -1600,6 +1661,7 @@ class Store(ABC):
                 await db.execute("DELETE FROM outbox WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM results WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM web_links WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM games WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild,))

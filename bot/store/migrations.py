@@ -345,6 +345,26 @@ MIGRATIONS: list[str | Migration] = [
         beat_at REAL    NOT NULL
     );
     """,
+    # 18: the web companion's links (bot/web): an unguessable token per game page or
+    # server page, live until revoked (the server removed the bot or turned the links off,
+    # the game's thread or channel was deleted); a revoked token is kept so it never
+    # names anything again, and a new link gets a new token. At most one live link per
+    # game and per server.
+    """
+    CREATE TABLE web_links (
+        token      TEXT    PRIMARY KEY,
+        kind       TEXT    NOT NULL,
+        game_id    INTEGER REFERENCES games (id) ON DELETE CASCADE,
+        guild_id   INTEGER,
+        created_at REAL    NOT NULL,
+        revoked_at REAL
+    );
+    CREATE UNIQUE INDEX web_links_live_game ON web_links (game_id)
+        WHERE kind = 'game' AND revoked_at IS NULL;
+    CREATE UNIQUE INDEX web_links_live_server ON web_links (guild_id)
+        WHERE kind = 'server' AND revoked_at IS NULL;
+    CREATE INDEX web_links_by_guild ON web_links (guild_id);
+    """,
 ]
 
 

@@ -508,3 +508,13 @@ def owner_only() -> Iterator[None]:
         yield
     finally:
         os.umask(before)
+
+
+@dataclass(frozen=True)
+class WebTarget:
+    """What a live web link names: a game (``kind`` ``game``, with its row) or a server's
+    page (``server``, ``record`` ``None``); ``guild_id`` is the server either belongs to."""
+
+    kind: str
+    guild_id: int | None
+    record: GameRecord | None = None
