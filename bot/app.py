@@ -24,6 +24,7 @@ from bot.ops.logs import fail, setup_logging, silence_voice_warnings
 from bot.store import StoreError
 from bot.tables import Clock
 from bot.watch import Watch, unwatched
+from bot.web.run import serving
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,9 @@ async def serve(bot: CandyBot, token: str) -> str | None:
     within ``CANDYBOT_STOP_SECONDS``). Serves the metrics when a port is configured.
 
     Returns the line that tells how the stop went, or ``None`` when the bot ended by
-    itself; a failure to start (a refused token, no network) is raised.
+    itself; a failure to start (a refused token, no network) is raised. With
+    ``CANDYBOT_WEB_PORT`` (and ``CANDYBOT_PUBLIC_URL``) set it serves the web companion too
+    (:mod:`bot.web`), from before it connects until it has stopped.
     """
     loop = asyncio.get_running_loop()
     signalled: asyncio.Future[signal.Signals] = loop.create_future()
@@ -119,23 +122,10 @@ async def serve(bot: CandyBot, token: str) -> str | None:
             bot.metrics.serve(bot.settings.metrics_port, bot.settings.metrics_host)
             log.info("metrics on %s port %d (GET /metrics)", bot.settings.metrics_host,
                      bot.settings.metrics_port)
-        async with bot:
-            running = asyncio.create_task(bot.start(token), name="candybot-gateway")
-            either: set[asyncio.Future[Any]] = {running, signalled}
-            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-            if not signalled.done():
-                running.result()
-                return None
-            began = loop.time()
-            stopped = await bot.stop(bot.settings.stop_seconds)
-            running.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await running
-            cut = f", {stopped.cut} cut off at the deadline" if stopped.cut else ""
-            return (f"stopped on {signalled.result().name} in {loop.time() - began:.1f} s: "
-                    f"{stopped.finished} interactions in flight finished{cut}; "
-                    f"{plural(stopped.queued, 'announcement')} left queued for the next start; "
-                    f"gateway, database and pictures closed")
+        async with contextlib.AsyncExitStack() as web:
+            if bot.settings.web_port is not None:
+                await web.enter_async_context(serving(bot.settings, bot.renderer))
+            return await _until_stopped(bot, token, signalled)
     finally:
         logging.getLogger().removeHandler(counter)
         bot.metrics.close()
@@ -143,6 +133,27 @@ async def serve(bot: CandyBot, token: str) -> str | None:
             loop.remove_signal_handler(stop)
 
 
+async def _until_stopped(bot: CandyBot, token: str,
+                         signalled: asyncio.Future[signal.Signals]) -> str | None:
+    """Run ``bot`` until it ends by itself or ``signalled`` is set, then stop it cleanly."""
+    loop = asyncio.get_running_loop()
+    async with bot:
+        running = asyncio.create_task(bot.start(token), name="candybot-gateway")
+        either: set[asyncio.Future[Any]] = {running, signalled}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        if not signalled.done():
+            running.result()
+            return None
+        began = loop.time()
+        stopped = await bot.stop(bot.settings.stop_seconds)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        cut = f", {stopped.cut} cut off at the deadline" if stopped.cut else ""
+        return (f"stopped on {signalled.result().name} in {loop.time() - began:.1f} s: "
+                f"{stopped.finished} interactions in flight finished{cut}; "
+                f"{plural(stopped.queued, 'announcement')} left queued for the next start; "
+                f"gateway, database and pictures closed")
 
 
 def sync_commands(settings: Settings, guild_id: int | None, *, debug: bool = False) -> int:

@@ -1,6 +1,5 @@
-"""The ``candybot`` command line: run, sync, check, backup, restore, health, demo, replay,
-bench,
-pictures."""
+"""The ``candybot`` command line: run, web, sync, check, backup, restore, health, demo,
+replay, bench, pictures."""
 
 from __future__ import annotations
 
@@ -34,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--shard-ids", default=None, metavar="IDS",
                      help="the shards this process connects, e.g. 0,1 (default: all N)")
     _add_debug(run)
+    web = sub.add_parser("web", help="serve the web companion alone, on the bot's database "
+                                     "(needs CANDYBOT_WEB_PORT and CANDYBOT_PUBLIC_URL)")
+    _add_debug(web)
     sync = sub.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None,
                       help="register instantly to this test server instead of globally")
@@ -112,7 +114,7 @@ def _add_debug(parser: argparse.ArgumentParser) -> None:
 
 
 def _operate(args: argparse.Namespace) -> int:
-    """run, sync, check, backup and restore: read the settings, then hand over."""
+    """run, web, sync, check, backup and restore: read the settings, then hand over."""
     from dataclasses import replace
 
     from bot.config import ConfigError, Settings, parse_shards
@@ -129,6 +131,10 @@ def _operate(args: argparse.Namespace) -> int:
         from bot.app import run_bot
 
         return run_bot(settings, debug=args.debug)
+    if args.command == "web":
+        from bot.web.run import run_web
+
+        return run_web(settings, debug=args.debug)
     if args.command == "sync":
         from bot.app import sync_commands
 
@@ -165,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "health":
         return _health()
-    if args.command in ("run", "sync", "check", "backup", "restore"):
+    if args.command in ("run", "web", "sync", "check", "backup", "restore"):
         return _operate(args)
     if args.command == "demo":
         from bot.demo import demo

@@ -77,16 +77,17 @@ class Settings:
     #: Requests a second this process sends to Discord outside interaction answers
     #: (:mod:`bot.discord.pacing`); 0 turns the pacing off.
     requests_per_second: int = DEFAULT_PER_SECOND
-    #: The web companion (bot/web, docs/web.md): the port it listens on and the address
-    #: people reach it at; both or neither (``None``: no web companion, no links).
+    #: The web companion (bot/web, docs/web.md): the address people reach its pages at
+    #: (``None``: no pages, no links), and the port this process serves them on (``None``:
+    #: another process, ``candybot web``, serves them; a port needs the address).
     web_port: int | None = None
     web_host: str = DEFAULT_WEB_HOST
     public_url: str | None = None
 
     @property
     def web(self) -> bool:
-        """Whether the operator turned the web companion on."""
-        return self.web_port is not None and self.public_url is not None
+        """Whether the operator runs the web companion (so Discord links to its pages)."""
+        return self.public_url is not None
 
     def __repr__(self) -> str:
         # The token never appears in logs or tracebacks, only whether it is set.
@@ -236,9 +237,10 @@ def parse_port(text: str, name: str = "CANDYBOT_METRICS_PORT", example: int = 91
 
 
 def parse_web(port_text: str, url_text: str) -> tuple[int | None, str | None]:
-    """``CANDYBOT_WEB_PORT`` and ``CANDYBOT_PUBLIC_URL``, both or neither: the port the web
-    companion listens on and the ``http(s)://`` address people reach it at (no query, no
-    fragment; a trailing slash is dropped)."""
+    """``CANDYBOT_WEB_PORT`` and ``CANDYBOT_PUBLIC_URL``: the port this process serves the web
+    companion on, and the ``http(s)://`` address people reach it at (no query, no fragment;
+    a trailing slash is dropped). The address alone gives links to pages another process
+    serves (``candybot web``); a port needs the address."""
     port = parse_port(port_text, "CANDYBOT_WEB_PORT", 8080, "no web companion")
     url = url_text.strip().rstrip("/") or None
     if url is not None:
@@ -249,12 +251,10 @@ def parse_web(port_text: str, url_text: str) -> tuple[int | None, str | None]:
             raise ConfigError(f"CANDYBOT_PUBLIC_URL={url_text.strip()!r} is not an address "
                               "people can open: use http:// or https://, a host and at most a "
                               "path, e.g. https://candybot.example.org (no query, no spaces).")
-    if (port is None) != (url is None):
-        have, lacking = (("CANDYBOT_WEB_PORT", "CANDYBOT_PUBLIC_URL") if url is None
-                         else ("CANDYBOT_PUBLIC_URL", "CANDYBOT_WEB_PORT"))
-        raise ConfigError(f"{have} is set but {lacking} is not: the web companion needs both "
-                          "(the port it listens on, and the address people reach it at; "
-                          "docs/web.md), or neither to stay off.")
+    if port is not None and url is None:
+        raise ConfigError("CANDYBOT_WEB_PORT is set but CANDYBOT_PUBLIC_URL is not: the web "
+                          "companion needs the address people reach its pages at (docs/web.md), "
+                          "or leave both unset to keep it off.")
     return port, url
 
 

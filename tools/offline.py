@@ -428,7 +428,8 @@ class Recorder:
             self.sent.append(sent)
             sent.failed = over.status
             raise over
-        refused = self._refused_answer(sent) or self._refused_by_rules(sent)
+        refused = (self._refused_answer(sent) or self._refused_by_rules(sent)
+                   or _refused_components(sent))
         if refused is not None:
             self.sent.append(sent)
             sent.failed = refused.status
@@ -732,6 +733,36 @@ class _Adapter(AsyncWebhookAdapter):
     async def request(self, route: Any, session: Any, *, payload: Any = None,
                       multipart: Any = None, files: Any = None, **kwargs: Any) -> Any:
         return self.recorder._handle("webhook", route.method, route.url, payload, multipart)
+
+
+#: Discord's code for a request body it cannot take ("Invalid Form Body").
+INVALID_FORM_BODY = 50035
+#: A button's limits: its label, a custom id, a link button's address.
+BUTTON_LABEL, CUSTOM_ID, LINK_URL = 80, 100, 512
+LINK_STYLE = 5
+
+
+def _refused_components(sent: Sent) -> discord.HTTPException | None:
+    """Discord's answer to a message whose buttons break its rules: a link button (style
+    5) has an http(s) address of at most 512 characters and no custom id, any other button
+    a custom id of at most 100; a label has at most 80 characters."""
+    payload = sent.payload or {}
+    data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+    rows = data.get("components") if isinstance(data, dict) else None
+    for row in rows or ():
+        for item in row.get("components", ()) if isinstance(row, dict) else ():
+            if not isinstance(item, dict) or item.get("type") != 2:
+                continue
+            url, custom = item.get("url"), item.get("custom_id")
+            if item.get("style") == LINK_STYLE:
+                wrong = (custom is not None or not isinstance(url, str)
+                         or not url.startswith(("https://", "http://"))
+                         or len(url) > LINK_URL)
+            else:
+                wrong = url is not None or not custom or len(custom) > CUSTOM_ID
+            if wrong or len(str(item.get("label") or "")) > BUTTON_LABEL:
+                return _failure(400, INVALID_FORM_BODY, "Invalid Form Body")
+    return None
 
 
 def _failure(status: int, code: int = 0, message: str = "injected failure",

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows, places, publish, threads, words
+from bot.discord import commands, components, flows, places, publish, threads, weblinks, words
 from bot.discord.errors import FRIENDLY, describe, tell
 from bot.discord.gate import Gate
 from bot.discord.messages import Pictures, Renderer
@@ -38,6 +38,7 @@ from bot.replays import Replays
 from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables, think_here
 from bot.watch import Watch, unwatched
+from bot.web.service import WebService
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,8 @@ class CandyBot(discord.Client):
         self.replays = Replays(at_once=settings.limits.heavy_at_once,
                                queue=settings.limits.heavy_queue, clock=clock)
         self.store: Store | None = None
+        #: The web companion's links (its pages' addresses), with ``CANDYBOT_PUBLIC_URL``.
+        self.web: WebService | None = None
         self._tables: Tables | None = None
         self._outbox: Outbox | None = None
         self._reminders: asyncio.Task[None] | None = None
@@ -200,6 +203,9 @@ class CandyBot(discord.Client):
                               on_moves=self.metrics.moved, limits=self.settings.limits,
                               watch=self.watch, think=think,
                               offload=getattr(self.renderer, "offload", None))
+        if self.settings.public_url is not None:
+            self.web = WebService(self.store, self.settings.public_url, games=self.games,
+                                  renderer=self.renderer, clock=self.clock)
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               shows=publish.shows(self),
                               directs=lambda row: publish.turn_dm(self, row))
@@ -267,6 +273,7 @@ class CandyBot(discord.Client):
         if self.store is not None:
             await self.store.close()
             self.store = None
+            self.web = None
             self._tables = None
             self._outbox = None
         self.metrics.close()
@@ -345,15 +352,18 @@ class CandyBot(discord.Client):
                                      locked=bool(metadata.get("locked")))
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        """A game's thread was deleted: the game ends without a result."""
+        """A game's thread was deleted: the game ends without a result, and its page on the
+        web goes."""
         if self.store is not None:
             await threads.channel_gone(self, payload.thread_id, thread=True)
+            await weblinks.channel_deleted(self, payload.thread_id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: its games, and those of its threads, end without a
-        result; as the server's games channel, it lapses."""
+        result, and their pages on the web go; as the server's games channel, it lapses."""
         if self.store is not None:
             await threads.channel_gone(self, channel.id, thread=False)
+            await weblinks.channel_deleted(self, channel.id)
             await self.tables.lapse_channels(channel.guild.id, [channel.id])
 
     async def _sender_loop(self) -> None:

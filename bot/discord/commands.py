@@ -347,18 +347,19 @@ def build_settings_command() -> app_commands.Command[Any, ..., None]:
         reminder_hours="Hours between reminders to a player whose turn it is (default 24).",
         ai_takeover="An AI plays for a player who let every reminder pass.",
         games_channel="Allow games in this channel (add several one by one).",
-        any_channel="Allow games in every channel again.")
+        any_channel="Allow games in every channel again.",
+        web="Link each game and this server's leaderboards to their pages on the web.")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(interaction: discord.Interaction, threads: bool | None = None,
                        reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
                        ai_takeover: bool | None = None,
                        games_channel: discord.TextChannel | None = None,
-                       any_channel: bool | None = None) -> None:
+                       any_channel: bool | None = None, web: bool | None = None) -> None:
         await flows.server_settings(interaction, threads=threads, reminder_hours=reminder_hours,
                                     ai_takeover=ai_takeover,
                                     games_channel=games_channel.id if games_channel else None,
-                                    any_channel=bool(any_channel))
+                                    any_channel=bool(any_channel), web=web)
 
     return settings
 

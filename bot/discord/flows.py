@@ -22,7 +22,17 @@ from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, opening, pacing, places, threads, words
+from bot.discord import (
+    builder,
+    components,
+    messages,
+    opening,
+    pacing,
+    places,
+    threads,
+    weblinks,
+    words,
+)
 from bot.discord.errors import PUBLIC_THINKING, announce, guarded, in_time, tell, think
 from bot.discord.host import Host, host
 from bot.discord.publish import lobby_view, refresh_lobby_message
@@ -721,7 +731,7 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
             f"**{game.title}**: {so_far}, {plural(job.moves, 'move')}.",
             file=discord.File(io.BytesIO(gif), filename="replay.gif",
                               description=messages.replay_alt(game, record, job.moves)),
-            allowed_mentions=messages.NOBODY)
+            allowed_mentions=messages.NOBODY, **await weblinks.replay_button(bot, record))
         interaction.extras[PUBLIC_THINKING] = False
 
 
@@ -746,7 +756,8 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
                 content=text, allowed_mentions=messages.NOBODY,
                 ephemeral=cooling is not None,
                 file=discord.File(io.BytesIO(png), filename="leaderboard.png",
-                                  description=messages.leaderboard_alt(ranks)))
+                                  description=messages.leaderboard_alt(ranks)),
+                **await weblinks.server_button(host(interaction), interaction.guild_id))
             interaction.extras[PUBLIC_THINKING] = False
             return
         who = user or interaction.user
@@ -822,7 +833,8 @@ async def privacy(interaction: discord.Interaction, delete: bool) -> None:
 
 async def server_settings(interaction: discord.Interaction, *, threads: bool | None,
                           reminder_hours: float | None, ai_takeover: bool | None,
-                          games_channel: int | None, any_channel: bool) -> None:
+                          games_channel: int | None, any_channel: bool,
+                          web: bool | None = None) -> None:
     """``/settings``: change the server's defaults for new games (Manage Server; Discord
     hides the command from others, and a forged call is refused here too), then say them,
     privately."""
@@ -840,8 +852,10 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
             channels = [*current.get("channels", ()), games_channel]
         now = await tables.set_server_defaults(
             interaction.guild_id, threads=threads, reminder_hours=reminder_hours,
-            ai_takeover=ai_takeover, channels=channels)
-        await interaction.response.send_message(messages.settings_text(now), ephemeral=True)
+            ai_takeover=ai_takeover, channels=channels, web=web)
+        await interaction.response.send_message(
+            messages.settings_text(now), ephemeral=True,
+            **await weblinks.server_button(host(interaction), interaction.guild_id))
 
 
 # --------------------------------------------------------------------------- reminders

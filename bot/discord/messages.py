@@ -679,6 +679,8 @@ def settings_text(settings: dict[str, Any]) -> str:
             f"- Reminders every {hours if hours is not None else 24:g} h.\n"
             f"- AI take-over of a silent seat: {'on' if takeover else 'off'}.\n"
             f"- Games may open in: {where}.\n"
+            f"- Web pages of games: {'allowed' if settings.get('web') else 'off'} "
+            "(a **Watch on the web** link where the bot's operator runs its web pages).\n"
             "A lobby's own options still win over these.")
     lapsed = settings.get("lapsed") or []
     if lapsed:

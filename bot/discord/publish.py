@@ -44,7 +44,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, pacing, threads
+from bot.discord import builder, components, messages, pacing, threads, weblinks
 from bot.discord.host import Host, messageable
 from bot.discord.messages import Outgoing
 from bot.discord.outbox import Show, unsent
@@ -68,6 +68,8 @@ async def board_outgoing(bot: Host, board: Board,
     (and the picture ``early`` began, when it is of this board)."""
     view = components.rematch_view(board.record.id) if board.record.status == "finished" \
         else None
+    if board.record.status == "finished":
+        view = await weblinks.watch_button(bot, board.record, view)
     if not board.finished:
         offer = builder.Offer(board.record.id, board.move, board.token)
         # Components are made on the event loop: discord.py ties them to the running loop.

@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.discord import components, messages, pacing, words
+from bot.discord import components, messages, pacing, weblinks, words
 from bot.discord.host import Host, messageable
 from bot.discord.words import escaped
 from bot.games.words import listing
@@ -301,6 +301,7 @@ async def show_card(bot: Host, record: GameRecord, board: Board | None) -> None:
     text = card_text(title, record) if board is None else card_text(
         title, record, turn=turn_of(board), move=board.move, ranking=board.ranking)
     view = components.rematch_view(record.id) if record.status == "finished" else None
+    view = await weblinks.watch_button(bot, record, view)
     card = bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id) \
         .get_partial_message(record.lobby_message_id)
     try:

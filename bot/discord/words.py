@@ -59,6 +59,11 @@ REPLAY_FAILED = "The replay cannot be drawn right now; try `/game log`."
 SAY_HOW_LONG = "Say how long: `vacation_days` (1 to 21)."
 #: The alt text of the file ``/privacy`` sends.
 PRIVACY_FILE = "Everything candybot keeps about you, as JSON."
+
+#: The link buttons to the web companion's pages (docs/web.md).
+WATCH_ON_THE_WEB = "Watch on the web"
+STEP_ON_THE_WEB = "Step through it on the web"
+BOARDS_ON_THE_WEB = "Leaderboards on the web"
 #: A game's card once the game ended early.
 ENDED_WITHOUT_RESULT = "This game ended without a result."
 #: A command Discord itself refused to run as asked (a failed check or conversion).

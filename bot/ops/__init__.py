@@ -38,6 +38,8 @@ class Exit(IntEnum):
     PERMISSIONS = 9
     #: ``restore``: the bot using the database is running (or still stopping).
     RUNNING = 10
+    #: ``run``, ``web``: the web companion cannot listen on its port (another program's).
+    PORT_TAKEN = 11
 
 
 class OpsError(Exception):

@@ -1421,15 +1421,24 @@ class Store(ABC):
         return WebTarget(str(kind), guild)
 
     async def revoke_web_links(self, now: float, *, game_id: int | None = None,
-                               guild_id: int | None = None) -> int:
-        """Revoke the live web links of a game, or of a server (its page and its games'
-        pages): they name nothing from now on. How many were revoked."""
-        if game_id is None and guild_id is None:
+                               guild_id: int | None = None,
+                               channel_id: int | None = None) -> int:
+        """Revoke the live web links of a game, of a server (its page and its games'
+        pages), or of the games of a channel or thread (and of its threads): they name
+        nothing from now on. How many were revoked."""
+        values: tuple[int, ...]
+        if game_id is not None:
+            where, values = "game_id = ?", (game_id,)
+        elif guild_id is not None:
+            where, values = "guild_id = ?", (guild_id,)
+        elif channel_id is not None:
+            where, values = ("game_id IN (SELECT id FROM games WHERE channel_id = ? "
+                             "OR parent_id = ?)", (channel_id, channel_id))
+        else:
             return 0
-        where, value = ("game_id", game_id) if game_id is not None else ("guild_id", guild_id)
         return await self._alone(
-            f"UPDATE web_links SET revoked_at = ? WHERE {where} = ? AND revoked_at IS NULL",
-            (now, value))
+            f"UPDATE web_links SET revoked_at = ? WHERE {where} AND revoked_at IS NULL",
+            (now, *values))
 
     # ----------------------------------------------------------------- privacy
 

@@ -248,13 +248,15 @@ class Lobbies(TablesBase):
     async def set_server_defaults(self, guild_id: int, **changes: Any) -> dict[str, Any]:
         """Change a server's defaults (``None`` leaves one as it is): ``threads`` (a game
         in a thread of its own), ``reminder_hours``, ``ai_takeover``, ``channels`` (the
-        channels games may open in; empty: any). The defaults as they are now."""
+        channels games may open in; empty: any), ``web`` (links to the web companion's
+        pages; turned off, every page of the server's is revoked). The defaults as they
+        are now."""
         hours = changes.get("reminder_hours")
         if hours is not None and (not isinstance(hours, int | float) or isinstance(hours, bool)
                                   or not 0 < hours <= MAX_REMINDER_HOURS):
             raise BadReminderHours(most=MAX_REMINDER_HOURS)
         current = await self.store.server_settings(guild_id)
-        for key in ("threads", "reminder_hours", "ai_takeover", "channels"):
+        for key in ("threads", "reminder_hours", "ai_takeover", "channels", "web"):
             value = changes.get(key)
             if value is None:
                 continue
@@ -263,6 +265,8 @@ class Lobbies(TablesBase):
                 current.pop("lapsed", None)  # the managers chose again
             current[key] = value
         await self.store.set_server_settings(guild_id, current, self.clock())
+        if changes.get("web") is False:
+            await self.store.revoke_web_links(self.clock(), guild_id=guild_id)
         return current
 
     async def lapse_channels(self, guild_id: int, gone: Collection[int]) -> dict[str, Any]:

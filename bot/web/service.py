@@ -280,11 +280,13 @@ class WebService:
                                            now=self.clock(), guild_id=guild_id)
         return f"{self.public_url}/s/{token}"
 
-    async def revoke(self, *, game_id: int | None = None, guild_id: int | None = None) -> int:
-        """Revoke the links of a game, or of a server and its games: their pages answer
-        "not found" from the next read on (at most :data:`FRESH_SECONDS` later)."""
+    async def revoke(self, *, game_id: int | None = None, guild_id: int | None = None,
+                     channel_id: int | None = None) -> int:
+        """Revoke the links of a game, of a server and its games, or of the games of a
+        channel or thread: their pages answer "not found" from the next read on (at most
+        :data:`FRESH_SECONDS` later)."""
         return await self._store.revoke_web_links(self.clock(), game_id=game_id,
-                                                  guild_id=guild_id)
+                                                  guild_id=guild_id, channel_id=channel_id)
 
     async def _allowed(self, guild_id: int) -> bool:
         return bool((await self._store.server_settings(guild_id)).get("web"))

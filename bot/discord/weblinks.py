@@ -1,0 +1,97 @@
+"""Links from Discord to the web companion's pages (docs/web.md): **Watch on the web** on a
+game's card and its game-over board, **Step through it on the web** beside a replay GIF,
+**Leaderboards on the web** with ``/settings`` and ``/stats board``.
+
+A link is there only where the operator runs the web companion (``bot.web``) and the
+server's managers allowed it (``/settings web:True``); a link that cannot be made now
+(the database is busy) is left out, never in the way of the message it rides on. A
+link button takes no custom id and answers no click: Discord opens its address.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord import words
+from bot.discord.host import Host
+from bot.store import GameRecord, StoreError
+from bot.web.service import WebService
+
+log = logging.getLogger(__name__)
+
+#: Discord's most components in a message (five rows of five buttons).
+MOST_COMPONENTS = 25
+
+
+def _web(bot: Host) -> WebService | None:
+    web = getattr(bot, "web", None)
+    return web if isinstance(web, WebService) else None
+
+
+def with_link(view: discord.ui.View | None, label: str,
+              url: str | None) -> discord.ui.View | None:
+    """``view`` with a link button to ``url`` added (a new view when there was none);
+    ``view`` as it was without an address or with no room left."""
+    if url is None:
+        return view
+    view = view if view is not None else discord.ui.View(timeout=None)
+    if len(view.children) < MOST_COMPONENTS:
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label, url=url))
+    return view
+
+
+async def game_link(bot: Host, record: GameRecord) -> str | None:
+    """The address of ``record``'s page, where there is one to give."""
+    web = _web(bot)
+    if web is None:
+        return None
+    try:
+        return await web.link(record)
+    except StoreError:
+        log.warning("no web link for game %s this time", record.id, exc_info=True)
+        return None
+
+
+async def watch_button(bot: Host, record: GameRecord,
+                       view: discord.ui.View | None) -> discord.ui.View | None:
+    """``view`` with **Watch on the web** added, where the game has a page."""
+    return with_link(view, words.WATCH_ON_THE_WEB, await game_link(bot, record))
+
+
+async def replay_button(bot: Host, record: GameRecord) -> dict[str, Any]:
+    """The keyword arguments that add **Step through it on the web** to a replay's message
+    (none where the game has no page)."""
+    url = await game_link(bot, record)
+    view = with_link(None, words.STEP_ON_THE_WEB, url and f"{url}/replay")
+    return {} if view is None else {"view": view}
+
+
+async def server_button(bot: Host, guild_id: int | None) -> dict[str, Any]:
+    """The keyword arguments that add **Leaderboards on the web** to a message (none where
+    the server has no page)."""
+    web = _web(bot)
+    if web is None:
+        return {}
+    try:
+        url = await web.server_link(guild_id)
+    except StoreError:
+        log.warning("no web link for server %s this time", guild_id, exc_info=True)
+        return {}
+    view = with_link(None, words.BOARDS_ON_THE_WEB, url)
+    return {} if view is None else {"view": view}
+
+
+async def channel_deleted(bot: Host, channel_id: int) -> None:
+    """A moderator deleted a channel or thread: the pages of its games (those of its
+    threads too), under way or ended, go with it."""
+    web = _web(bot)
+    if web is None:
+        return
+    try:
+        await web.revoke(channel_id=channel_id)
+    except StoreError:
+        log.warning("could not revoke the web links of channel %s", channel_id,
+                    exc_info=True)
