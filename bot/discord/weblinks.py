@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.discord import words
+from bot.discord.components import inert
 from bot.discord.host import Host
 from bot.store import GameRecord, StoreError
 from bot.web.service import WebService
@@ -40,7 +41,7 @@ def with_link(view: discord.ui.View | None, label: str,
     view = view if view is not None else discord.ui.View(timeout=None)
     if len(view.children) < MOST_COMPONENTS:
         view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label, url=url))
-    return view
+    return inert(view)  # a link answers no click: nothing to keep listening for
 
 
 async def game_link(bot: Host, record: GameRecord) -> str | None:

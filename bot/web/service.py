@@ -49,8 +49,6 @@ RECENT_MOVES = 30
 PICTURES_AT_ONCE, PICTURES_WAITING, PICTURE_BYTES = 2, 32, 64 * 1024 * 1024
 #: Replays (every move's public view and alt text) re-run at once, waiting, and kept.
 REPLAYS_AT_ONCE, REPLAYS_WAITING, REPLAY_BYTES = 1, 16, 32 * 1024 * 1024
-#: How long a server's standings answer before they are read again, in seconds.
-STANDINGS_SECONDS = 30.0
 
 Renderer = Callable[[View], bytes]
 
@@ -250,7 +248,7 @@ class WebService:
         self.clock = clock
         self._targets = _Fresh(clock, FRESH_SECONDS, 10_000)
         self._pages = _Fresh(clock, float("inf"), 1_000)
-        self._standings = _Fresh(clock, STANDINGS_SECONDS, 1_000)
+        self._standings = _Fresh(clock, FRESH_SECONDS, 1_000)
         #: Pictures by game and position, and replays by game and log: drawn once.
         self.pictures = Replays(at_once=PICTURES_AT_ONCE, queue=PICTURES_WAITING, clock=clock,
                                 cache_bytes=PICTURE_BYTES)
