@@ -87,6 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--replays", type=int, default=0, metavar="N",
                        help="measure only this: N people asking for the replay of one long "
                             "game at once, and a move elsewhere meanwhile")
+    bench.add_argument("--web", type=int, default=0, metavar="N",
+                       help="measure only this: N people watching one live game on the web "
+                            "companion while it is played")
+    bench.add_argument("--web-seconds", type=float, default=20.0, metavar="S",
+                       help="how long the --web viewers watch")
     bench.add_argument("--burst", type=int, default=0, metavar="N",
                        help="measure only this: N announcements due at once, delivered under "
                             "Discord's rate limits while players move elsewhere")
@@ -181,6 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.demo import replay
 
         return replay(args.folder)
+    if args.command == "bench" and args.web:
+        from tools.web_bench import web_bench
+
+        return web_bench(args.web, args.web_seconds, as_json=args.json)
     if args.command == "bench":
         from tools.bench import bench
 

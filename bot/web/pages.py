@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.web.service import GamePage, Line, Replay, Standings
+from bot.web.service import GamePage, Line, Player, Replay, Standings
 
 #: The site's name, in every page's title.
 SITE = "candybot"
@@ -63,15 +63,22 @@ def turn_line(page: GamePage) -> str:
     return f"Move {page.move}: waiting for {names}."
 
 
+def _who(player: Player) -> str:
+    return player.name + (" (AI)" if player.ai else "")
+
+
+def _now(player: Player) -> str:
+    """A player's place once the game is over, or whether they are to play."""
+    if player.place is not None:
+        return f"{player.place}."
+    return "to play" if player.acting else ""
+
+
 def _players(page: GamePage) -> str:
     rows = []
     for p in page.players:
-        mark = esc(p.mark)
-        who = esc(p.name) + (" (AI)" if p.ai else "")
-        state = (f"{p.place}." if p.place is not None else
-                 "to play" if p.acting else "")
-        rows.append(f'<tr><td><span aria-hidden="true">{mark}</span> {who}</td>'
-                    f"<td>{p.score}</td><td>{esc(state)}</td></tr>")
+        rows.append(f"<tr><td>{esc(_who(p))}</td><td>{p.score}</td>"
+                    f"<td>{esc(_now(p))}</td></tr>")
     return ('<table class="players"><caption>Players</caption><thead><tr><th scope="col">'
             'Player</th><th scope="col">Score</th><th scope="col">Now</th></tr></thead>'
             f'<tbody id="players">{"".join(rows)}</tbody></table>')
@@ -116,10 +123,8 @@ def live(root: str, page: GamePage) -> dict[str, Any]:
         "version": page.version, "status": page.status, "turn": turn_line(page),
         "since": page.since,
         "board": f"{base}/board.png?v={page.version}", "alt": page.alt,
-        "players": [{"mark": p.mark,
-                     "name": p.name + (" (AI)" if p.ai else ""), "score": p.score,
-                     "now": (f"{p.place}." if p.place is not None else
-                             "to play" if p.acting else "")} for p in page.players],
+        "players": [{"name": _who(p), "score": p.score, "now": _now(p)}
+                    for p in page.players],
         "moves": [line.text for line in page.recent],
         "start": page.recent[0].n if page.recent else 1,
     }
@@ -148,9 +153,9 @@ def replay_page(root: str, replay: Replay, position: int) -> str:
         f'<h1>{esc(page.title)} <span class="sub">game {page.game_id}, replay</span></h1>'
         f'<p><a href="{esc(base)}">Back to the game</a></p>'
         f'<nav class="steps" aria-label="Step through the moves">'
-        f'{step("⏮", 0, "first", "The deal")}{step("◀", position - 1, "back", "Move back")}'
+        f'{step("«", 0, "first", "The deal")}{step("‹", position - 1, "back", "Move back")}'
         f'<span id="where" aria-live="polite">Move {position} of {last}</span>'
-        f'{step("▶", position + 1, "next", "Move forward")}{step("⏭", last, "last", "The end")}'
+        f'{step("›", position + 1, "next", "Move forward")}{step("»", last, "last", "The end")}'
         "</nav>"
         f'<label class="slider">Move <input id="slider" type="range" min="0" max="{last}" '
         f'value="{position}"></label>'

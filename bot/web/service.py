@@ -30,7 +30,6 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from bot.alt_text import board_alt, plain_step
-from bot.games.colours import text_mark
 from bot.games.engine import Game, SeatInfo, View
 from bot.refusals import Refused
 from bot.replays import ReplayJob, Replays
@@ -62,8 +61,6 @@ class Player:
     """A seat as a page shows it."""
 
     seat: int
-    #: The seat's coloured square and shape, as the pictures and the channel draw it.
-    mark: str
     name: str
     ai: bool
     score: int
@@ -327,8 +324,7 @@ class WebService:
         scores = game.scores(state)
         places = {seat: result.place_of(seat) for seat in range(len(record.seats))} \
             if result is not None else {}
-        players = tuple(Player(s.seat, text_mark(s.seat, game.seat_colours), s.name, s.ai,
-                               int(scores.get(s.seat, 0)),
+        players = tuple(Player(s.seat, s.name, s.ai, int(scores.get(s.seat, 0)),
                                s.seat in board.to_act, places.get(s.seat))
                         for s in record.seats)
         try:

@@ -34,10 +34,7 @@
     const rows = d.players.map((p) => {
       const tr = document.createElement("tr");
       const who = document.createElement("td");
-      const mark = document.createElement("span");
-      mark.setAttribute("aria-hidden", "true");
-      mark.textContent = p.mark;
-      who.append(mark, " " + p.name);
+      who.textContent = p.name;
       const score = document.createElement("td");
       score.textContent = String(p.score);
       const now = document.createElement("td");
