@@ -5,7 +5,8 @@ run`` does, its pictures drawn by the render pool, while a player moves every tw
 The viewers run in another process (so that their work is not counted as the bot's), each
 with its own connection and client address (as a reverse proxy forwards them): each opens
 the game's page with its style, script and board, then asks every second what changed, as
-the page's script does, and fetches the new board when there is one. Every answer's time
+the page's script does, and fetches the new board when there is one. They arrive over
+the first :data:`ARRIVING` seconds. Every answer's time
 is counted, and how long after each move each viewer saw it.
 """
 
@@ -26,15 +27,19 @@ from tools.bench import BenchBot, BenchChannel, _stats, _with_bot, prepare_move
 URL = "http://bench.invalid"
 #: Seconds between the player's moves, and how often a page asks what changed.
 MOVE_EVERY, POLL_EVERY = 2.0, 1.0
+#: The viewers open the page one after another over this many seconds, as people
+#: following a link arrive (all of them are watching for the rest of the run).
+ARRIVING = 2.0
 
 
-async def _viewer(base: str, path: str, n: int, until: float) -> dict[str, Any]:
+async def _viewer(base: str, path: str, n: int, count: int, until: float) -> dict[str, Any]:
     """One viewer: the page and what it loads, then a poll a second; every answer's time."""
     import aiohttp
 
     forwarded = {"X-Forwarded-For": f"10.{n // 250}.{n % 250}.1"}
     times: list[tuple[str, float]] = []
     seen: list[tuple[int, float]] = []
+    await asyncio.sleep(ARRIVING * n / count)  # people arrive over a few seconds
     async with aiohttp.ClientSession(headers=forwarded) as http:
 
         async def get(kind: str, url: str) -> bytes:
@@ -51,7 +56,6 @@ async def _viewer(base: str, path: str, n: int, until: float) -> dict[str, Any]:
         await get("static", "/static/web.js")
         version = int(page.split('data-version="', 1)[1].split('"', 1)[0])
         await get("picture", f"{path}/board.png?v={version}")
-        await asyncio.sleep(POLL_EVERY * (n % 10) / 10)  # pages opened over a second
         while time.time() < until:
             live = json.loads(await get("live", f"{path}/live?v={version}"))
             if live["version"] != version:
@@ -66,7 +70,7 @@ def _viewers(base: str, path: str, count: int, until: float, out: Any) -> None:
     """The viewers' process: ``count`` viewers at once; their figures sent down ``out``."""
 
     async def all_of() -> list[dict[str, Any]]:
-        return list(await asyncio.gather(*(_viewer(base, path, n, until)
+        return list(await asyncio.gather(*(_viewer(base, path, n, count, until)
                                            for n in range(count))))
 
     out.send(asyncio.run(all_of()))

@@ -33,7 +33,7 @@ from aiohttp import web
 
 from bot.refusals import Busy
 from bot.web import pages
-from bot.web.service import NotFound, WebService
+from bot.web.service import GamePage, NotFound, WebService
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,8 @@ HEADERS = {
 #: revoked link, a forgotten name show at once); pictures of a position a minute.
 NO_STORE, PICTURE_CACHE, STATIC_CACHE = "no-store", "private, max-age=60", "public, max-age=3600"
 ROBOTS = "User-agent: *\nDisallow: /\n"
+#: Pages and their data kept as written, for the games being watched.
+WRITTEN = 512
 #: The most positions a replay may have (a move number past it is not even parsed).
 MOVE_DIGITS = 6
 
@@ -134,6 +136,7 @@ class WebServer:
         get("/t/{token}", self._tournament)
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
+        self._texts: OrderedDict[tuple[str, GamePage], str] = OrderedDict()
 
     # ----------------------------------------------------------------- serving
 
@@ -214,11 +217,25 @@ class WebServer:
 
     async def _game(self, request: web.Request) -> web.Response:
         page = await self.service.game(request.match_info["token"])
-        return self._html(pages.game_page(self.root, page))
+        return self._html(self._written(("page", page), lambda: pages.game_page(self.root,
+                                                                                 page)))
 
     async def _live(self, request: web.Request) -> web.Response:
         page = await self.service.game(request.match_info["token"])
-        return self._json(pages.live(self.root, page))
+        return web.Response(text=self._written(
+            ("live", page), lambda: json.dumps(pages.live(self.root, page),
+                                               separators=(",", ":"))),
+            content_type="application/json")
+
+    def _written(self, key: tuple[str, GamePage], write: Callable[[], str]) -> str:
+        """A game's page or data as written for this version of it (hundreds watching
+        one game are answered the same text)."""
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = write()
+            while len(self._texts) > WRITTEN:
+                self._texts.popitem(last=False)
+        return text
 
     async def _board(self, request: web.Request) -> web.Response:
         return self._png(await self.service.picture(request.match_info["token"]))

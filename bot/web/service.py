@@ -194,6 +194,13 @@ def _digests(job: ReplayJob) -> list[str]:
     return out
 
 
+def _seen(task: asyncio.Task[bytes]) -> None:
+    """A picture drawn ahead of its viewers: its failure (busy, say) is theirs to meet when
+    they ask for it."""
+    if not task.cancelled():
+        task.exception()
+
+
 class _Fresh:
     """What ``make(key)`` gave, for :data:`FRESH_SECONDS`, shared by everyone asking
     meanwhile (one read at a time per key); at most ``size`` keys kept."""
@@ -332,6 +339,10 @@ class WebService:
             replayable = True
         except Exception:
             replayable = False
+        # Its viewers ask for the new board next: it is drawn meanwhile.
+        drawing = asyncio.create_task(self._drawn(("board", record.id, record.version),
+                                                  board.view, now=True))
+        drawing.add_done_callback(_seen)
         return GamePage(token=token, game_id=record.id, version=record.version,
                         slug=game.slug, title=game.title, status=record.status,
                         move=board.move, logged=actions[-1].n if actions else 0,
@@ -380,7 +391,7 @@ class WebService:
         if position is None:
             page = await self.game(token)
             board = await self._tables.board_of_game(record)
-            return await self._drawn(("board", record.id, page.version), board.view)
+            return await self._drawn(("board", record.id, page.version), board.view, now=True)
         actions = await self._store.actions(record.id)
         if not 0 <= position <= len(actions):
             raise NotFound()
@@ -393,10 +404,15 @@ class WebService:
         positions = await self._positions(record, actions)
         return await self._drawn(key, positions[position][0])
 
-    async def _drawn(self, key: Hashable, view: View) -> bytes:
+    async def _drawn(self, key: Hashable, view: View, *, now: bool = False) -> bytes:
+        """The picture of ``view`` kept as ``key``, drawn once: a live game's board by the
+        render pool's workers for what players wait for (one a move, like the channel's),
+        a replay's positions by its later workers."""
         async def drawing() -> bytes:
             renderer = self._renderer
-            pooled = getattr(renderer, "run_async", None)
+            pooled = getattr(renderer, "render_async" if now else "run_async", None)
+            if callable(pooled) and now:
+                return bytes(await pooled(view))
             if callable(pooled):
                 from renderers import render
 
