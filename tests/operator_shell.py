@@ -737,7 +737,7 @@ class Ran:
 
 @dataclass
 class Terminal:
-    """A command left running in a terminal of its own (``candybot run``)."""
+    """A command left running in a terminal of its own (``candybot run``, ``web``)."""
 
     line: str
     process: subprocess.Popen[bytes]
@@ -816,9 +816,10 @@ class Shell:
                 FOLLOW_UPS[comment](self)
 
     def run(self, command: str, *, cwd: Path | None = None, shell: str = "bash") -> Ran:
-        """Run one documented line; it must succeed. ``candybot run`` is left running."""
+        """Run one documented line; it must succeed. ``candybot run`` and ``candybot web``
+        are left running."""
         words = shlex.split(command)
-        if len(words) == 2 and words[0].endswith("candybot") and words[1] == "run":
+        if len(words) == 2 and words[0].endswith("candybot") and words[1] in ("run", "web"):
             return self.open_terminal(command)
         done = subprocess.run([shell, "-c", self.sandbox.host(command)],
                               cwd=cwd or self.sandbox.clone, env=self.env,

@@ -25,9 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Where the commands and everything they call to decide an exit code live.
 MODULES = [ROOT / "bot" / "cli.py", ROOT / "bot" / "app.py", ROOT / "bot" / "health.py",
            ROOT / "bot" / "demo.py", ROOT / "tools" / "bench.py", ROOT / "tools" / "burst.py",
-           ROOT / "tools" / "pictures.py", *sorted((ROOT / "bot" / "ops").glob("*.py"))]
+           ROOT / "tools" / "pictures.py", ROOT / "bot" / "web" / "run.py",
+           *sorted((ROOT / "bot" / "ops").glob("*.py"))]
 #: Each command's entry function, as ``bot.cli.main`` calls it.
-ENTRIES = {"run": "run_bot", "sync": "sync_commands", "check": "check", "backup": "backup",
+ENTRIES = {"run": "run_bot", "web": "run_web", "sync": "sync_commands", "check": "check", "backup": "backup",
            "restore": "restore", "health": "_health", "demo": "demo", "replay": "replay",
            "bench": "bench", "pictures": "pictures"}
 Function = ast.FunctionDef | ast.AsyncFunctionDef

@@ -307,6 +307,24 @@ def container_healthy(name: str) -> Callable[[Operator], None]:
     return check
 
 
+def web_served(op: Operator) -> None:
+    """``candybot web`` serves the pages at the address .env names, reports its settings in
+    ``candybot check``, and stops cleanly on Ctrl-C."""
+    import urllib.request
+
+    assert "Web companion: pages at http://127.0.0.1:8090" in op.ran("candybot check")
+
+    def answered() -> bool:
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:8090/robots.txt", timeout=2) as got:
+                return bool(got.status == 200 and got.headers["X-Robots-Tag"])
+        except OSError:
+            return False
+
+    wait_for(answered, 60, "the web companion answered")
+    assert "web companion stopped" in op.shell.ctrl_c()
+
+
 HOST: list[Step] = [
     Block("README.md", "Set-up: two commands"),
     Block("README.md", "Running the bot on Discord", 0),
@@ -319,6 +337,8 @@ HOST: list[Step] = [
     a_new_copy_and_no_old_one, stopped_cleanly,
     Block("docs/discord.md", "7. Backups", 2),
     restored,
+    Block("docs/discord.md", "10. The web companion"),
+    web_served,
 ]
 
 SECTION_8 = "8. Docker: build, first start, stop, upgrade, restore"

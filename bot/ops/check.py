@@ -78,6 +78,7 @@ def check(settings: Settings, *, debug: bool = False) -> int:
             problems.append(problem)
         else:
             problems.extend(_report_access(access))
+    print(_web_line(settings))
     for problem in problems:
         print(f"Problem (exit code {int(problem.code)}): {problem}")
     if not problems:
@@ -122,3 +123,15 @@ def _report_access(access: DiscordAccess) -> list[OpsError]:
                      f"The bot lacks permissions in {plural(lacking, 'channel')} with open "
                      f"games: grant its role View Channel, Send Messages and Attach Files "
                      f"there (see docs/discord.md).")]
+
+
+def _web_line(settings: Settings) -> str:
+    """The web companion's settings in one line (docs/web.md)."""
+    if settings.public_url is None:
+        return ("Web companion: off (set CANDYBOT_PUBLIC_URL and CANDYBOT_WEB_PORT to serve "
+                "games' pages; docs/web.md).")
+    where = (f"served by candybot run on {settings.web_host} port {settings.web_port}"
+             if settings.web_port is not None else
+             "served by another process (candybot web); this one only links to it")
+    return (f"Web companion: pages at {settings.public_url}, {where}; links where a "
+            f"server's managers allow them (/settings web).")
