@@ -38,7 +38,7 @@ def layout(root: str, title: str, body: str, *, data: str = "") -> str:
         f'<link rel="stylesheet" href="{esc(root)}/static/web.css">'
         f'<script src="{esc(root)}/static/web.js" defer></script>'
         f'</head><body{data}><main>{body}</main>'
-        f"<footer><p>A read-only page of a game played with {SITE} on Discord. It shows "
+        f"<footer><p>Read-only pages of games played with {SITE} on Discord: they show "
         "only what every spectator may see.</p></footer></body></html>\n")
 
 

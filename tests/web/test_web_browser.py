@@ -20,6 +20,7 @@ from whole_games import play_to_the_end
 
 from bot.alt_text import plain_step
 from bot.games import GAMES
+from bot.games.engine import loads
 from bot.web.service import public_step
 
 try:
@@ -122,8 +123,16 @@ async def test_every_page_reads_at_a_phones_width(tmp_path: Path) -> None:
     try:
         await site.allow()
         game = GAMES["sugar-blast"]
-        game_id, _sent = await play_to_the_end(site.session, game, ALICE, ai=2)
-        record = await site.session.bot.tables.store.get_game(game_id)
+        table = site.session
+        await table.start(game.slug, humans=(ALICE, BOB), ai=1)
+        store = table.bot.tables.store
+        record = await store.open_game(table.channel_id)
+        assert record is not None
+        users = {s.seat: s.user_id for s in record.seats if not s.ai}
+        while (record := await store.get_game(record.id)).status == "active":
+            state = loads(record.state_json or "", game)
+            seat = next(s for s in sorted(game.to_act(state)) if s in users)
+            await table.play(users[seat], game.ai_action(state, seat).notation)
         url = await site.server.service.link(record)
         server = await site.server.service.server_link(record.guild_id)
         assert url is not None and server is not None
