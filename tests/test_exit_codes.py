@@ -28,7 +28,8 @@ MODULES = [ROOT / "bot" / "cli.py", ROOT / "bot" / "app.py", ROOT / "bot" / "hea
            ROOT / "tools" / "pictures.py", ROOT / "bot" / "web" / "run.py",
            *sorted((ROOT / "bot" / "ops").glob("*.py"))]
 #: Each command's entry function, as ``bot.cli.main`` calls it.
-ENTRIES = {"run": "run_bot", "web": "run_web", "sync": "sync_commands", "check": "check", "backup": "backup",
+ENTRIES = {"run": "run_bot", "web": "run_web", "sync": "sync_commands", "check": "check",
+           "backup": "backup",
            "restore": "restore", "health": "_health", "demo": "demo", "replay": "replay",
            "bench": "bench", "pictures": "pictures"}
 Function = ast.FunctionDef | ast.AsyncFunctionDef
