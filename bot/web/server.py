@@ -67,7 +67,7 @@ MOVE_DIGITS = 6
 
 
 def _static(name: str) -> bytes:
-    return resources.files("bot.web").joinpath("static", name).read_bytes()
+    return resources.files("bot.web").joinpath(name).read_bytes()
 
 
 class ClientLimiter:

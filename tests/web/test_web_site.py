@@ -205,7 +205,8 @@ async def test_pages_of_a_server_that_turned_links_off_left_or_deleted_the_threa
     record = await bot.tables.store.get_game(1)
     again = await bot.web.link(record)
     assert again is not None and again != url and (await site.get(again)).status == 200
-    await bot.on_guild_channel_delete(SimpleNamespace(id=record.parent_id or CHANNEL_ID))
+    await bot.on_guild_channel_delete(SimpleNamespace(id=record.parent_id or CHANNEL_ID,
+                                                      guild=SimpleNamespace(id=GUILD_ID)))
     await asyncio.sleep(0.6)
     assert (await site.get(again)).status == 404
     third = await bot.web.link(record)
