@@ -61,6 +61,12 @@ EPHEMERAL = 1 << 6
 MANAGE_CHANNELS = 1 << 4
 BOT_USER = {"id": str(BOT_ID), "username": "candybot", "discriminator": "0",
             "global_name": "CandyBot", "avatar": None, "bot": True}
+#: The application, as logging in reads it (``GET /oauth2/applications/@me``).
+APPLICATION = {"id": str(APP_ID), "name": "candybot", "description": "", "icon": None,
+               "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
+               "owner": {"id": "1", "username": "owner", "discriminator": "0",
+                         "global_name": "Owner", "avatar": None},
+               "team": None, "flags": 0, "interactions_endpoint_url": None}
 #: Seconds Discord waits for an interaction's first answer before it drops the interaction.
 ANSWER_DEADLINE = 3.0
 UNKNOWN_INTERACTION = 10062
@@ -311,6 +317,10 @@ class Recorder:
         self.undelivered: list[dict[str, Any]] = []
         #: Times the offline Discord's own work (the bench keeps it apart from the bot's).
         self.watch: Watch = unwatched
+        #: Where Discord's own gateway events go (a thread started, archived or deleted by
+        #: a request): the socket surface sends them to the bot (``None``: nowhere; in
+        #: process, a test delivers the events it needs through :class:`Gateway`).
+        self.announce: Callable[[str, dict[str, Any]], None] | None = None
 
     def room(self, channel_id: int) -> Channel:
         """The channel ``channel_id``, a text channel if nothing else was declared."""
@@ -329,6 +339,22 @@ class Recorder:
         """The threads Discord holds (of ``parent_id`` only, when given)."""
         return [r for r in self.rooms.values() if r.thread
                 and (parent_id is None or r.parent_id == parent_id)]
+
+    def guild(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        """The server as the gateway announces it on connecting (GUILD_CREATE): its
+        channels, and its threads that are active (Discord leaves archived ones out)."""
+        rooms = [r for r in self.rooms.values() if r.guild_id == guild_id]
+        return {
+            "id": str(guild_id), "name": "Candy Club", "icon": None, "owner_id": "1",
+            "roles": [], "emojis": [], "stickers": [], "features": [], "member_count": 1,
+            "members": [], "voice_states": [], "presences": [], "unavailable": False,
+            "channels": [r.payload() for r in rooms if not r.thread],
+            "threads": [r.payload() for r in rooms if r.thread and not r.archived]}
+
+    def _tell(self, event: str, data: dict[str, Any]) -> None:
+        """Announce a change on the gateway, as Discord does (see :attr:`announce`)."""
+        if self.announce is not None:
+            self.announce(event, data)
 
     # ----------------------------------------------------------------- installing
 
@@ -407,10 +433,12 @@ class Recorder:
     def _handle(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
                 multipart: list[dict[str, Any]] | None) -> Any:
         with self.watch("offline Discord"):
-            return self._answer(via, method, url, payload, multipart)
+            return self.carry_out(self.arrived(via, method, url, payload, multipart))
 
-    def _answer(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
-                multipart: list[dict[str, Any]] | None) -> Any:
+    def arrived(self, via: str, method: str, url: str, payload: dict[str, Any] | None,
+                multipart: list[dict[str, Any]] | None) -> Sent:
+        """A request as it reaches Discord, before Discord does anything with it (the
+        socket surface may kill the bot here: :mod:`tools.offline_http`)."""
         files: list[tuple[str, bytes]] = []
         if multipart:
             for part in multipart:
@@ -423,6 +451,12 @@ class Recorder:
         path = url.split("discord.com/api/v10", 1)[-1]
         sent = Sent(via, method, path, payload, files)
         sent.channel_id = self._channel_of(path)
+        return sent
+
+    def carry_out(self, sent: Sent) -> Any:
+        """Answer a request that :meth:`arrived` as Discord does: refuse it (a rate limit,
+        a rule, an injected failure: raised as discord.py raises it) or carry it out."""
+        method, path = sent.method, sent.path
         over = self.limits.admit(method, path) if self.limits is not None else None
         if over is not None:
             self.sent.append(sent)
@@ -591,7 +625,9 @@ class Recorder:
         if parts[0] == "channels" and len(parts) == 2 and sent.method == "DELETE":
             gone = int(parts[1])
             self.gone.add(gone)
-            payload = self.rooms.pop(gone, Channel(gone)).payload()
+            room = self.rooms.pop(gone, Channel(gone))
+            payload = room.payload()
+            self._tell("THREAD_DELETE" if room.thread else "CHANNEL_DELETE", payload)
             return payload
         if parts[0] == "channels" and len(parts) == 2 and sent.method == "PATCH":
             room = self.room(int(parts[1]))
@@ -599,6 +635,8 @@ class Recorder:
             room.locked = bool(sent.body.get("locked", room.locked))
             room.auto_archive_duration = int(sent.body.get("auto_archive_duration",
                                                            room.auto_archive_duration))
+            if room.thread:
+                self._tell("THREAD_UPDATE", room.payload())
             return room.payload()
         if parts[0] == "channels" and len(parts) == 4 and parts[2] == "thread-members":
             self.room(int(parts[1])).members.add(
@@ -614,6 +652,7 @@ class Recorder:
             room = self.room(channel_id)
             if sent.method == "POST" and room.thread and room.archived:
                 room.archived = False  # a post unarchives a thread that is not locked
+                self._tell("THREAD_UPDATE", room.payload())
             if sent.method == "POST":
                 nonce = str(sent.body.get("nonce") or "")
                 earlier = self._nonces.get((channel_id, nonce)) \
@@ -663,6 +702,7 @@ class Recorder:
                          members={BOT_ID})
         self.rooms[message_id] = thread
         self.messages[message_id]["thread"] = thread.payload()
+        self._tell("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         return thread.payload()
 
     def _attachments(self, sent: Sent) -> list[dict[str, Any]]:
@@ -788,13 +828,28 @@ def _failure(status: int, code: int = 0, message: str = "injected failure",
 _INTERACTION_IDS = itertools.count(500000000000000001)
 
 
-class Gateway:
-    """Builds INTERACTION_CREATE payloads and feeds them to a bot."""
+#: Hands one gateway event (its name and data) to the bot.
+Deliver = Callable[[str, dict[str, Any]], None]
 
-    def __init__(self, bot: CandyBot, recorder: Recorder | None = None) -> None:
+
+class Gateway:
+    """Builds gateway payloads (INTERACTION_CREATE above all) and delivers them to a bot.
+
+    In process, ``deliver`` hands an event to the bot's connection state as discord.py's
+    gateway does (its parser for the event); :class:`tools.offline_http.OfflineServer`
+    passes one that sends it over the bot's websocket instead.
+    """
+
+    def __init__(self, bot: CandyBot | None, recorder: Recorder | None = None, *,
+                 deliver: Deliver | None = None) -> None:
         self.bot = bot
         self.recorder = recorder
+        self.deliver = deliver if deliver is not None else self._parse
         self._ids = _INTERACTION_IDS
+
+    def _parse(self, event: str, data: dict[str, Any]) -> None:
+        assert self.bot is not None, "a gateway without a bot only builds payloads"
+        self.bot._connection.parsers[event](data)
 
     def _base(self, kind: int, user_id: int, *, channel_id: int = CHANNEL_ID,
               permissions: int = 0) -> dict[str, Any]:
@@ -865,28 +920,20 @@ class Gateway:
                     continue
                 self.recorder.channels[payload["token"]] = int(payload["channel_id"])
                 self.recorder.created[payload["token"]] = time.monotonic()
-            self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+            self.deliver("INTERACTION_CREATE", payload)
 
     def guild_create(self) -> None:
         """The server as the gateway announces it on connecting, with its channels and
         active threads, so that the bot hears of thread and channel changes."""
         assert self.recorder is not None
-        rooms = [r for r in self.recorder.rooms.values() if r.guild_id == GUILD_ID]
-        guild: Any = {
-            "id": str(GUILD_ID), "name": "Candy Club", "icon": None, "owner_id": "1",
-            "roles": [], "emojis": [], "stickers": [], "features": [], "member_count": 1,
-            "members": [], "voice_states": [], "presences": [], "unavailable": False,
-            "channels": [r.payload() for r in rooms if not r.thread],
-            "threads": [r.payload() for r in rooms if r.thread and not r.archived]}
-        self.bot._connection.parse_guild_create(guild)
+        self.deliver("GUILD_CREATE", self.recorder.guild())
 
     def archive(self, thread_id: int) -> None:
         """Discord archives an inactive thread, and tells the bot (THREAD_UPDATE)."""
         assert self.recorder is not None
         room = self.recorder.room(thread_id)
         room.archived = True
-        update: Any = room.payload()
-        self.bot._connection.parse_thread_update(update)
+        self.deliver("THREAD_UPDATE", room.payload())
 
     def lock(self, thread_id: int, *, archived: bool = True) -> None:
         """A moderator locks a thread (and, as "Close and lock" does, archives it), and
@@ -901,8 +948,7 @@ class Gateway:
         assert self.recorder is not None
         room = self.recorder.room(thread_id)
         room.locked, room.archived = locked, archived
-        update: Any = room.payload()
-        self.bot._connection.parse_thread_update(update)
+        self.deliver("THREAD_UPDATE", room.payload())
 
     def delete_channel(self, channel_id: int, *, heard: bool = True) -> None:
         """A moderator deletes a channel or a thread (a channel's threads go with it);
@@ -913,13 +959,8 @@ class Gateway:
         for each in gone:
             self.recorder.gone.add(each.id)
             del self.recorder.rooms[each.id]
-        if not heard:
-            return
-        event: Any = room.payload()
-        if room.thread:
-            self.bot._connection.parse_thread_delete(event)
-        else:
-            self.bot._connection.parse_channel_delete(event)
+        if heard:
+            self.deliver("THREAD_DELETE" if room.thread else "CHANNEL_DELETE", room.payload())
 
     async def send(self, *payloads: dict[str, Any]) -> None:
         """Dispatch payloads at the same moment and wait until the bot has answered."""
