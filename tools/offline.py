@@ -1,14 +1,26 @@
 """An offline Discord: the real bot, with only Discord's network replaced.
 
 ``candybot bench`` times a player's ``/play`` through it, and the tests drive
-the bot with it; the running bot never imports it. Gateway payloads are built
-here and fed to the bot's connection state as INTERACTION_CREATE events, as
-discord.py's gateway does; the bot's REST client (``bot.http.request``) and
-discord.py's webhook adapter (which carries interaction responses and
-followups) both go to one :class:`Recorder`, which answers as Discord does
-and remembers every request. This reaches into two discord.py internals, the
-connection state's ``parse_interaction_create`` and the webhook adapter's
-context variable: the one place the project does (see :func:`connect`).
+the bot with it; the running bot never imports it. One :class:`Recorder` is
+Discord: it answers every REST request as Discord does and remembers it, and
+holds the channels, threads and messages. It has two surfaces:
+
+- **In process** (:func:`connect`): the bot's REST client (``bot.http.request``)
+  and discord.py's webhook adapter (which carries interaction responses and
+  followups) call the recorder, and :class:`Gateway` hands events (INTERACTION_CREATE
+  above all, built here) to the bot's connection state, as discord.py's gateway does.
+  This reaches into two discord.py internals, the connection state's parsers and the
+  webhook adapter's context variable: the one place the project does.
+- **Over sockets** (:mod:`tools.offline_http`): a loopback server answers Discord's
+  REST routes through the same recorder and is Discord's gateway, a websocket
+  (HELLO, heartbeats, IDENTIFY and READY, GUILD_CREATE with the active threads only,
+  RESUME), over which the same :class:`Gateway` delivers a test's events and the
+  recorder's own (:attr:`Recorder.announce`: a thread the bot's requests started,
+  archived or deleted). A real ``candybot run`` process runs against it
+  (:mod:`tools.offline_process`), and can be SIGKILLed at a chosen request, before
+  Discord carries it out or after, the answer lost (``OfflineServer.kill_at``): the
+  recorder splits a request's arrival (:meth:`Recorder.arrived`) from its answer
+  (:meth:`Recorder.carry_out`) for that.
 
 Discord's rules the bot relies on are copied (discord-api-docs #5497): only a
 newly created, non-ephemeral message notifies, and only the mentioned users its
