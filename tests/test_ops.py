@@ -32,6 +32,7 @@ from bot.ops.backup import backup_database
 from bot.ops.logs import OneLineFormatter, setup_logging
 from bot.store import MIGRATIONS, Store
 from bot.tables import Tables
+from tools.offline_process import LAUNCH
 
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
 from race_game import CandyDash, CandyRace
@@ -184,9 +185,9 @@ def test_candybot_log_debug_also_shows_the_traceback(
 
 def test_a_started_process_prints_one_line_and_no_voice_warnings(
         env: dict[str, str], fake_discord: StandInDiscord) -> None:
-    code = ("import sys, discord.http; discord.http.Route.BASE = sys.argv[1]; "
-            "from bot.cli import main; sys.exit(main(sys.argv[2:]))")
-    done = subprocess.run([sys.executable, "-c", code, discord.http.Route.BASE, "run"],
+    # The process the offline Discord's tests start; the token is refused before the gateway.
+    gateway = f"ws://127.0.0.1:{refused_port()}/gateway"
+    done = subprocess.run([sys.executable, "-c", LAUNCH, discord.http.Route.BASE, gateway],
                           capture_output=True, text=True, cwd=ROOT, timeout=60,
                           env={**_base_env(), **env, "DISCORD_TOKEN": WRONG})
     assert done.returncode == 3, done.stderr
