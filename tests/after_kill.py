@@ -2,10 +2,12 @@
 
 :class:`KilledBot` drives one bot process on the offline Discord over sockets
 (:mod:`tools.offline_http`, :mod:`tools.offline_process`): interactions go to it over
-the gateway, and :meth:`KilledBot.kill_everywhere` repeats one step (opening a game, a
-move...) with a SIGKILL at its first request, then its second, and so on, before Discord
-carries the request out or after (the answer lost), starting the bot again on the same
-database after each kill, until the step makes fewer requests than the kill waits for.
+the gateway, and :meth:`KilledBot.kill_everywhere` does one step (opening a game, a
+move...) once unkilled, counting its requests, then again and again on fresh games with a
+SIGKILL at its first request, its second, and so on to its last, before Discord carries
+the request out or after (the answer lost), starting the bot again on the same database
+after each kill. A step's requests are those not about another game, so that a game
+killed earlier and put right late does not shift the count.
 
 After each restart :func:`what_players_see` compares the store with what the offline
 Discord holds, which is what issue 42 promises players ("Done when"):
@@ -51,7 +53,8 @@ from tools.offline_process import BotProcess
 
 #: Seconds after the restarted bot identified within which everything must be shown.
 SHOWN_WITHIN = 15.0
-#: Seconds without a request after which the bot is taken to be idle, and done with a step.
+#: Seconds without a request after which the bot is taken to be idle; and done with the
+#: step it was sent (its pictures may wait for the render workers to start).
 QUIET = 1.0
 DONE = 5.0
 #: Seconds a kill waits for the step to reach its request.
@@ -300,7 +303,6 @@ class KilledBot:
         self.tables = tables
         self.bot = BotProcess(server, db)
         self.gateway = server.gateway
-        self._requests_seen = 0
 
     @classmethod
     async def open(cls, server: OfflineServer, db: Path) -> KilledBot:
@@ -344,9 +346,6 @@ class KilledBot:
         assert chosen is not None, f"no component {start!r} in {_ids(message)}"
         payload = self.server.call(self.gateway.click, user, message, chosen)
         self.server.call(self.gateway.dispatch, payload)
-
-    def requests(self) -> int:
-        return self.server.call(lambda: self.server.requests)
 
     def quiet(self, seconds: float = QUIET, timeout: float = 60.0) -> None:
         """Wait until the bot has made no request for ``seconds`` (counted from now at

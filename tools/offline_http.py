@@ -229,8 +229,7 @@ class OfflineServer:
         self.readies: list[float] = []
         self.resumes: list[float] = []
         self._kill: Kill | None = None
-        #: How many REST requests have arrived, and when the last did (``time.monotonic``).
-        self.requests = 0
+        #: When the last REST request arrived (``time.monotonic``).
         self.last_request = time.monotonic()
 
     # ----------------------------------------------------------------- lifecycle
@@ -362,7 +361,6 @@ class OfflineServer:
         if via == "http" and request.headers.get("Authorization") != f"Bot {self.token}":
             return _json({"message": "401: Unauthorized", "code": 0}, 401, {})
         sent = self.recorder.arrived(via, method, DISCORD_API + path, payload, multipart)
-        self.requests += 1
         self.last_request = time.monotonic()
         kill = self._kill if self._kill is not None and self._kill.due(sent) else None
         if kill is not None:
