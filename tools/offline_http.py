@@ -126,11 +126,15 @@ class Kill:
         return self.nth is None or self.seen == self.nth
 
     def fire(self, sent: Sent) -> None:
-        """SIGKILL the process and wait until it is gone, so that nothing it does later
-        (it does nothing) can follow this request."""
+        """SIGKILL the process (with its whole process group when it leads one, as when
+        its container dies: its render workers too) and wait until it is gone, so that
+        nothing it does later (it does nothing) can follow this request."""
         self.request = sent
         with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
+            if os.getpgid(self.pid) == self.pid:
+                os.killpg(self.pid, signal.SIGKILL)
+            else:
+                os.kill(self.pid, signal.SIGKILL)
         stat = Path(f"/proc/{self.pid}/stat")
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:

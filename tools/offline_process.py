@@ -54,7 +54,9 @@ READY = "ready as "
 
 class BotProcess:
     """``candybot run`` on ``db`` against ``server``; its standard error is kept in
-    ``db``'s folder (``candybot-<n>.log`` for the n-th start)."""
+    ``db``'s folder (``candybot-<n>.log`` for the n-th start). The process leads a process
+    group of its own, so that a kill (:meth:`OfflineServer.kill_at`) takes its render
+    workers with it, as when a container dies."""
 
     def __init__(self, server: OfflineServer, db: Path, *, args: tuple[str, ...] = (),
                  env: Mapping[str, str] | None = None) -> None:
@@ -83,26 +85,20 @@ class BotProcess:
         """Start the process (again: on the same database)."""
         assert self.process is None or self.process.poll() is not None, "still running"
         self.starts += 1
+        # Each start has its own lines and ready flag: a killed process's workers may
+        # hold its standard error a while after it is gone.
         self.lines = []
-        self._ready.clear()
+        self._ready = threading.Event()
         self.process = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, self.server.base, self.server.gateway_url,
              *self.args],
             cwd=self.db.parent, env=self.env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self._reader = threading.Thread(target=self._read, args=(self.process, self.log),
-                                        name="candybot-log", daemon=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+        self._reader = threading.Thread(
+            target=_read, args=(self.process, self.log, self.lines, self._ready),
+            name="candybot-log", daemon=True)
         self._reader.start()
-
-    def _read(self, process: subprocess.Popen[str], path: Path) -> None:
-        assert process.stderr is not None
-        with path.open("w", encoding="utf-8") as log:
-            for line in process.stderr:
-                log.write(line)
-                log.flush()
-                self.lines.append(line.rstrip("\n"))
-                if READY in line:
-                    self._ready.set()
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         """Wait until the bot logs that it is ready (connected, its servers known)."""
@@ -119,7 +115,7 @@ class BotProcess:
         assert self.process is not None
         code = self.process.wait(timeout)
         if self._reader is not None:
-            self._reader.join(timeout)
+            self._reader.join(1.0)  # its last lines, unless a worker still holds the pipe
         return code
 
     def stop(self, timeout: float = 30.0) -> int:
@@ -130,9 +126,22 @@ class BotProcess:
         try:
             return self.wait(timeout)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            os.killpg(self.process.pid, signal.SIGKILL)
             return self.wait(timeout)
 
     def tail(self, lines: int = 30) -> str:
         """The end of what the process logged."""
         return "\n".join(self.lines[-lines:])
+
+
+def _read(process: subprocess.Popen[str], path: Path, lines: list[str],
+          ready: threading.Event) -> None:
+    """Keep what ``process`` logs in ``path`` and ``lines``; set ``ready`` at its ready line."""
+    assert process.stderr is not None
+    with path.open("w", encoding="utf-8") as log:
+        for line in process.stderr:
+            log.write(line)
+            log.flush()
+            lines.append(line.rstrip("\n"))
+            if READY in line:
+                ready.set()
