@@ -174,6 +174,28 @@ async def test_discord_py_connects_over_the_socket_and_answers_what_it_is_sent(
         "Discord announces the thread the bot started (THREAD_CREATE)"
 
 
+async def test_a_thread_archived_or_deleted_by_a_moderator_reaches_the_bot_over_the_socket(
+        server: OfflineServer, connected: CandyBot) -> None:
+    rec = server.recorder
+    payload = server.call(server.gateway.command, ALICE, "game", "new",
+                          {"game": "sugar-blast"}, channel_id=CHANNEL_ID)
+    server.call(server.gateway.dispatch, payload)
+    await wait_for(lambda: server.call(lambda: len(rec.threads())) == 3, "no thread started")
+    (thread,) = server.call(lambda: [t.id for t in rec.threads()
+                                     if t.id not in (ACTIVE, ARCHIVED)])
+    await wait_for(lambda: connected.get_channel(thread) is not None, "THREAD_CREATE lost")
+    server.call(server.gateway.archive, thread)  # THREAD_UPDATE: the bot reopens it
+    await wait_for(lambda: not server.call(lambda: rec.room(thread).archived),
+                   "the bot never reopened its lobby's thread")
+    server.call(server.gateway.delete_channel, thread)  # THREAD_DELETE: the lobby ends
+    store = connected.tables.store
+    for _ in range(500):
+        if await store.open_game(thread) is None:
+            break
+        await asyncio.sleep(0.02)
+    assert await store.open_game(thread) is None, "the lobby of a deleted thread ends"
+
+
 async def test_asked_to_reconnect_the_bot_resumes_or_identifies_when_discord_forgot_it(
         server: OfflineServer, connected: CandyBot) -> None:
     server.reconnect()
