@@ -22,10 +22,10 @@ Discord holds, which is what issue 42 promises players ("Done when"):
 - **each hand-over pinged once**: the player whose turn it is was notified for it, by one
   message (the outbox's promise, docs/reliability.md);
 - **nothing orphaned**: no active thread without a lobby or game under way in it, no
-  message in a games channel that is no game's card (a card "A lobby... is opening..."
-  left behind), no lobby that cannot be used (its card without buttons, its thread gone
-  or archived: a lobby nobody can join, start or cancel that counts against its host),
-  and no rematch left "being opened".
+  message in a games channel that is no game's card and still says a lobby is opening or
+  has buttons (a card "A lobby... is opening..." left behind), no lobby that cannot be
+  used (its card without buttons, its thread gone or archived: a lobby nobody can join,
+  start or cancel that counts against its host), and no rematch left "being opened".
 
 :meth:`KilledBot.settled` waits up to :data:`SHOWN_WITHIN` seconds after the restarted bot
 identified for all of that to hold.
@@ -64,6 +64,8 @@ BOARD_ALT = re.compile(r"^(?P<title>.+) board, move (?P<move>\d+)\.")
 #: Components of a board: moves, the move builder, Decide, the stand-in's "I'm back".
 BOARD_KINDS = ("m", "s", "ms", "b", "bs", "move", "pick", "d", "k")
 LOBBY_OPS = ("join", "leave", "ai", "start", "cancel")
+#: A card between its post and its lobby (``messages.opening_text``).
+OPENING = re.compile(re.escape(messages.opening_text("TITLE")).replace("TITLE", ".+"))
 
 
 # --------------------------------------------------------------------------- what is promised
@@ -229,7 +231,8 @@ def _orphans(rec: Recorder, games: Sequence[Stored],
     for thread in rec.threads():
         if not thread.archived and thread.id not in rec.gone and thread.id not in open_places:
             problems.append(f"thread {thread.id} is active with no game in it")
-    # In a channel that holds no game itself, the bot's messages are games' cards.
+    # In a channel that holds no game itself, the bot's messages are games' cards; one that
+    # is no game's card may stay only if it neither says a lobby is opening nor has buttons.
     places = {g.record.channel_id for g in games}
     cards = {g.record.lobby_message_id for g in games}
     for channel, posted in sorted(by_channel.items()):
@@ -237,7 +240,8 @@ def _orphans(rec: Recorder, games: Sequence[Stored],
         if channel in places or (room is not None and (room.thread or room.guild_id is None)):
             continue
         for message in posted:
-            if int(message["id"]) not in cards:
+            opening = OPENING.fullmatch(message["content"])
+            if int(message["id"]) not in cards and (opening or _ids(message)):
                 problems.append(f"message {message['id']} in channel {channel} is no game's "
                                 f"card: {message['content'][:60]!r}")
     for game in games:
