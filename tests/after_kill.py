@@ -9,26 +9,31 @@ the request out or after (the answer lost), starting the bot again on the same d
 after each kill. A step's requests are those not about another game, so that a game
 killed earlier and put right late does not shift the count.
 
-After each restart :func:`what_players_see` compares the store with what the offline
-Discord holds, which is what issue 42 promises players ("Done when"):
+After each restart :func:`unshown` compares the store with what the offline Discord
+holds, and at the end :func:`orphaned` looks for what was left behind; together, what
+issue 42 promises players ("Done when"):
 
 - **every saved move shown**: the last board posted in each game's place shows the move
   the store is at (its picture's alt text says "<game> board, move N.");
 - **one live board per game**: exactly one message there has the game's move buttons
   (none once it is over), and they are for the move the store is at;
 - **the card current** (thread mode): the card in the channel reads as the bot would
-  write it for the stored game (its lobby with buttons, whose turn at which move, or the
-  result with Rematch);
+  write it for the stored game (whose turn at which move, or the result with Rematch);
 - **each hand-over pinged once**: the player whose turn it is was notified for it, by one
   message (the outbox's promise, docs/reliability.md);
 - **nothing orphaned**: no active thread without a lobby or game under way in it, no
   message in a games channel that is no game's card and still says a lobby is opening or
   has buttons (a card "A lobby... is opening..." left behind), no lobby that cannot be
-  used (its card without buttons, its thread gone or archived: a lobby nobody can join,
-  start or cancel that counts against its host), and no rematch left "being opened".
+  used (its card not its lobby with buttons, its thread gone or archived: a lobby nobody
+  can join, start or cancel that counts against its host), and no rematch left "being
+  opened".
 
 :meth:`KilledBot.settled` waits up to :data:`SHOWN_WITHIN` seconds after the restarted bot
-identified for all of that to hold.
+identified for all but the last to hold. What is left behind is looked for once the last
+kill is :data:`~bot.discord.opening.GRACE_SECONDS` old and the bot was started again
+(docs/reliability.md, "Nothing left stuck": a lobby left half-opened is finished or
+taken back by the bot's first pass after that long), within the same 15 s, and told
+with the kill whose step made it.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord import messages, threads
+from bot.discord.opening import GRACE_SECONDS
 from bot.games import GAMES
 from bot.store import GameRecord, Store
 from bot.tables import Lobby, Tables
@@ -137,20 +143,36 @@ def _board_ids(message: dict[str, Any], game_id: int) -> list[list[str]]:
     return [p for p in parts if len(p) > 2 and p[1] in BOARD_KINDS and p[2] == str(game_id)]
 
 
-def what_players_see(rec: Recorder, games: Sequence[Stored]) -> list[str]:
-    """Every way what ``rec`` holds breaks a promise about ``games`` (run it on the
-    server's thread: :meth:`OfflineServer.call`); empty when all are kept."""
-    shown = [m for m in rec.messages.values() if not m.get("deleted")
-             and not int(m.get("flags") or 0) & EPHEMERAL]
+def _shown(rec: Recorder) -> dict[int, list[dict[str, Any]]]:
+    """The messages everybody can see, by channel."""
     by_channel: dict[int, list[dict[str, Any]]] = {}
-    for message in shown:
-        by_channel.setdefault(int(message["channel_id"]), []).append(message)
+    for message in rec.messages.values():
+        if not message.get("deleted") and not int(message.get("flags") or 0) & EPHEMERAL:
+            by_channel.setdefault(int(message["channel_id"]), []).append(message)
+    return by_channel
+
+
+def unshown(rec: Recorder, games: Sequence[Stored]) -> list[str]:
+    """Every way what ``rec`` holds fails to show ``games`` as stored: boards, live
+    buttons, cards of games under way or over, pings (run it on the server's thread:
+    :meth:`OfflineServer.call`); empty when all is shown."""
+    by_channel = _shown(rec)
     problems: list[str] = []
     for game in games:
         problems += _board_problems(game, by_channel.get(game.record.channel_id, []))
-        problems += _card_problems(rec, game)
+        if game.record.status != "lobby":
+            problems += _card_problems(rec, game)
         problems += _ping_problems(rec, game)
-    problems += _orphans(rec, games, by_channel)
+    return problems
+
+
+def orphaned(rec: Recorder, games: Sequence[Stored]) -> list[str]:
+    """Everything left behind that belongs to no usable game: threads, cards, lobbies
+    nobody can use, rematches left being opened (run it on the server's thread)."""
+    problems = _orphans(rec, games, _shown(rec))
+    for game in games:
+        if game.record.status == "lobby":
+            problems += _card_problems(rec, game)
     return problems
 
 
@@ -205,7 +227,7 @@ def _card_problems(rec: Recorder, game: Stored) -> list[str]:
     record = game.record
     if record.parent_id is None or game.card is None:
         return []
-    name = f"game {record.id} ({record.status})"
+    name = f"game {record.id} ({record.status}, in {record.channel_id})"
     card = rec.messages.get(record.lobby_message_id or 0)
     if card is None or card.get("deleted"):
         return [f"{name}: its card is gone"]
@@ -246,16 +268,18 @@ def _orphans(rec: Recorder, games: Sequence[Stored],
                                 f"card: {message['content'][:60]!r}")
     for game in games:
         record = game.record
+        name = f"{'lobby' if record.status == 'lobby' else 'game'} {record.id} " \
+            f"(in {record.channel_id})"
         if record.status == "lobby" and record.parent_id is not None:
             room = rec.rooms.get(record.channel_id)
             if room is None or record.channel_id in rec.gone:
-                problems.append(f"lobby {record.id}: its thread is gone")
+                problems.append(f"{name}: its thread is gone")
             elif room.archived:
-                problems.append(f"lobby {record.id}: its thread is archived")
+                problems.append(f"{name}: its thread is archived")
         if record.status == "lobby" and not record.lobby_message_id:
-            problems.append(f"lobby {record.id}: no lobby message")
+            problems.append(f"{name}: no lobby message")
         if record.settings.get("rematch") == 0:
-            problems.append(f"game {record.id}: its rematch is left being opened")
+            problems.append(f"{name}: its rematch is left being opened")
     return problems
 
 
@@ -274,14 +298,26 @@ class Outcome:
     shown_in: float | None = None
     #: Seconds the whole round took: the step, the kill, the restart and the checks.
     seconds: float = 0.0
+    #: The threads and messages its step and restart made, and its game's thread: what
+    #: is left behind is told with the kill that left it.
+    made: set[int] = field(default_factory=set)
+    #: What it left behind, once every opening had its grace and the bot a restart.
+    left: list[str] = field(default_factory=list)
+    #: When the kill fired (``time.monotonic``).
+    killed_at: float = 0.0
+
+    @property
+    def broken(self) -> bool:
+        return bool(self.problems or self.left)
 
     def __str__(self) -> str:
         when = "after" if self.after else "before"
         head = f"kill {when} request {self.nth} ({self.request})" if self.nth else \
             self.request
         head += f" [{self.seconds:.0f} s]"
-        if self.problems:
-            return head + ":\n    " + "\n    ".join(self.problems)
+        lines = [*self.problems, *(f"left behind: {line}" for line in self.left)]
+        if lines:
+            return head + ":\n    " + "\n    ".join(lines)
         if self.shown_in is None:
             return head
         return f"{head}: all shown in {self.shown_in:.1f} s"
@@ -366,17 +402,24 @@ class KilledBot:
     # ----------------------------------------------------------------- checking
 
     async def problems(self) -> list[str]:
+        """What is not shown as the store says it must be (see :func:`unshown`)."""
         games = await stored_games(self.db, self.tables)
-        return self.server.call(what_players_see, self.server.recorder, games)
+        return self.server.call(unshown, self.server.recorder, games)
 
-    async def settled(self, since: float, known: Iterable[str] = ()
-                      ) -> tuple[list[str], float | None]:
-        """Wait until every promise holds (but the broken ones ``known`` before),
-        at most :data:`SHOWN_WITHIN` seconds after ``since``; what newly breaks one then
-        (empty: nothing), and how long it took to hold."""
+    async def orphans(self) -> list[str]:
+        """What is left behind (see :func:`orphaned`)."""
+        games = await stored_games(self.db, self.tables)
+        return self.server.call(orphaned, self.server.recorder, games)
+
+    async def settled(self, since: float, known: Iterable[str] = (), *,
+                      orphans: bool = False) -> tuple[list[str], float | None]:
+        """Wait until everything is shown (or, with ``orphans``, nothing is left behind),
+        but what was broken already (``known``), at most :data:`SHOWN_WITHIN` seconds after
+        ``since``; what is newly broken then (empty: nothing), and how long it took."""
         known = set(known)
         while True:
-            problems = [p for p in await self.problems() if p not in known]
+            found = await self.orphans() if orphans else await self.problems()
+            problems = [p for p in found if p not in known]
             if not problems:
                 return [], time.monotonic() - since
             if time.monotonic() - since > SHOWN_WITHIN:
@@ -386,10 +429,18 @@ class KilledBot:
     # ----------------------------------------------------------------- killing
 
     def _others(self, mine: int | None) -> set[int]:
-        """The threads (and so the cards: they have the same ids) of the games a step is
-        not about."""
+        """What a step that is about the game of thread ``mine`` (``None``: a game still to
+        open) is not about: every thread and message there is, but that thread, its
+        messages and its card (which has the thread's id)."""
         rec = self.server.recorder
-        return self.server.call(lambda: {t.id for t in rec.threads()}) - {mine or 0}
+        return self.server.call(lambda: (
+            {t.id for t in rec.threads()}
+            | {int(m["id"]) for m in rec.messages.values() if int(m["channel_id"]) != mine}
+        ) - {mine or 0})
+
+    def _made(self, before: set[int]) -> set[int]:
+        """The threads and messages there are that are not in ``before``."""
+        return self._others(None) - before
 
     async def kill_everywhere(self, steps: Iterator[Step], *,
                               after: Iterable[bool] = (False, True),
@@ -403,6 +454,7 @@ class KilledBot:
         if warm is not None:
             warm()
             self.quiet()
+        before_all = set(await self.orphans())
         step = next(steps)
         others = self._others(step.thread)
         known = await self.problems()
@@ -414,7 +466,8 @@ class KilledBot:
             if not about(sent, others)])
         problems, took = await self.settled(time.monotonic(), known)
         outcomes = [Outcome(0, False, f"the step unkilled, {len(made)} requests: "
-                            + "; ".join(made), problems, took)]
+                            + "; ".join(made), problems, took,
+                            made=self._made(others) | {step.thread or 0})]
         for late in after:
             for nth in range(1, len(made) + 1):
                 began = time.monotonic()
@@ -430,12 +483,41 @@ class KilledBot:
                     outcomes.append(Outcome(nth, late, "the step never reached it this time",
                                             seconds=time.monotonic() - began))
                     continue
+                killed_at = time.monotonic()
                 self.bot.wait()
                 problems, took = await self.settled(self.restart(), known)
-                self.quiet()  # the next step may come before the bot's "ready", as on Discord
+                # The bot's first pass (at "ready") is over before the next step is counted.
+                self.bot.wait_ready()
+                self.quiet()
                 outcomes.append(Outcome(nth, late, describe(kill.request), problems, took,
-                                        time.monotonic() - began))
+                                        time.monotonic() - began,
+                                        self._made(others) | {step.thread or 0},
+                                        killed_at=killed_at))
+        await self.left_behind(outcomes, before_all)
         return outcomes
+
+    async def left_behind(self, outcomes: list[Outcome], before: set[str]) -> None:
+        """Tell each outcome what it left behind. Should anything be, wait until the
+        kills that left it are :data:`~bot.discord.opening.GRACE_SECONDS` old (a lobby
+        left half-opened is then finished or taken back by the bot's next pass), start the
+        bot again and look within :data:`SHOWN_WITHIN` seconds."""
+        left = [line for line in await self.orphans() if line not in before]
+        if left:
+            owners = [_owner(outcomes, line) for line in left]
+            time.sleep(max(0.0, max(o.killed_at for o in owners) + GRACE_SECONDS
+                           - time.monotonic()))
+            self.bot.stop()
+            left, _ = await self.settled(self.restart(), before, orphans=True)
+            self.bot.wait_ready()
+        for line in left:
+            _owner(outcomes, line).left.append(line)
+
+
+def _owner(outcomes: list[Outcome], line: str) -> Outcome:
+    """The outcome whose step made what ``line`` names (the last such; the first
+    outcome when none did)."""
+    named = {int(n) for n in re.findall(r"\d{15,}", line)}
+    return ([o for o in outcomes if o.made & named] or outcomes[:1])[-1]
 
 
 @dataclass(frozen=True)
