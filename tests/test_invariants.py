@@ -82,12 +82,20 @@ def check_step(game: Game, step: Step, views: Views | None = None) -> None:
 
 
 def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> None:
-    """Quick choices are legal actions; autocomplete order only reorders them."""
+    """Quick choices are legal actions; autocomplete order only reorders them; dominated
+    moves are legal ones, never all of them."""
     notations = {a.notation for a in legal}
     for choice in game.quick_choices(state, seat):
         assert choice.notation in notations, f"quick choice {choice.notation!r} is not legal"
     ranked = game.rank_actions(state, seat, list(legal))
     assert sorted(a.notation for a in ranked) == sorted(notations)
+    # A dominated move is one of the legal ones, still played when typed; something is
+    # always left to offer first.
+    dominated = game.dominated(state, seat, legal)
+    assert dominated <= notations, f"dominated {sorted(dominated - notations)} are not legal"
+    assert len(dominated) < len(notations), "every legal move is dominated"
+    for notation in dominated:
+        assert game.parse(state, seat, notation, exact=True).notation == notation
     menu = game.multi_select(state, seat)
     if menu is not None:
         values = [v for v, _ in menu.options]

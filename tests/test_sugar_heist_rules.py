@@ -497,11 +497,20 @@ def test_typed_notation_is_forgiving_and_errors_say_why(dice):
     assert GAME.parse(state, 0, "Pay 6,3").notation == "pay 3 6"
     assert GAME.parse(state, 0, "use tomboy on 4").notation == "use tomboy princess on 4"
     with pytest.raises(NotationError):
+        GAME.parse(state, 0, "steal 3")
+    # A known move with an argument it cannot take says why, and what would do.
+    with pytest.raises(IllegalActionError) as no_seven:
         GAME.parse(state, 0, "pay 7")
-    with pytest.raises(IllegalActionError, match="no 1 in it"):
+    assert str(no_seven.value) == (
+        "You have no 7: your dice are 3, 3, 4, 5, 6 and 6; you can pay 3 3, 3 4, 3 5, 3 6 or "
+        "4 5 (among others) for Any die + Any die.")
+    assert no_seven.value.typed == "pay 7"
+    with pytest.raises(IllegalActionError, match="You have no 1: your dice are"):
         GAME.parse(state, 0, "pay 1 3")
     with pytest.raises(IllegalActionError, match="does not pay"):
         GAME.parse(state, 0, "pay 3", exact=True)
+    with pytest.raises(IllegalActionError, match="Say which dice pay: you can pay 3 3"):
+        GAME.parse(state, 0, "pay x", exact=True)
 
 
 def test_the_dice_menu_offers_each_die_of_the_pool_even_when_two_show_the_same(dice):
@@ -514,13 +523,32 @@ def test_the_dice_menu_offers_each_die_of_the_pool_even_when_two_show_the_same(d
     assert [label for _, label in menu.options] == [
         "die 1: 1", "die 2: 1", "die 3: 3", "die 4: 3", "die 5: 5", "die 6: 6"]
     assert menu.notation(["d6", "d5"]) == "reroll 5 6" and menu.max_values == 2
+    assert menu.makes("reroll 1 1") and not menu.makes("reroll 1 1 3")
+    assert not menu.makes("reroll none")
+    # A pick is parsed like typing.
+    assert GAME.parse(state, 1, menu.notation(["d3", "d4"]), exact=True).notation == "reroll 3 3"
     state = act(state, 1, "reroll none")
-    menu = GAME.multi_select(state, 0)
-    assert menu.template == "pay {}" and menu.max_values == 6
-    # Both 3s together pay the Toothpick Pit's sum of 6; the pick is parsed like typing.
-    assert GAME.parse(state, 0, menu.notation(["d3", "d4"]), exact=True).notation == "pay 3 3"
-    with pytest.raises(IllegalActionError):
-        GAME.parse(state, 0, menu.notation(["d1"]), exact=True)
+    # Paying needs no menu of dice: the cheapest ways are few, each offered whole.
+    assert GAME.multi_select(state, 0) is None
+
+
+def test_paying_with_more_dice_than_the_challenge_needs_is_dominated_yet_legal(dice):
+    state = new_game()
+    arrange_track(state, [0, 1, 2])
+    put(state, 1, 1, "toothpick-pit")
+    dice.extend([1, 1, 3, 3, 5, 6])
+    state = everybody_passes(state)
+    state = act(state, 1, "reroll none")
+    legal = GAME.legal_actions(state, 0)
+    dominated = GAME.dominated(state, 0, legal)
+    pays = [a.notation for a in legal if a.notation.startswith("pay ")]
+    # Sum 6 or more: a 6 alone, or two dice, pay it; a third die goes along for nothing.
+    cheapest = sorted(set(pays) - dominated)
+    assert "pay 6" in cheapest and "pay 3 3" in cheapest and "pay 3 6" not in cheapest
+    assert "pay 1 1 3 3 5 6" in dominated and "suffer" not in dominated
+    # Still a legal move: /play takes it.
+    assert GAME.parse(state, 0, "pay 3 6").notation == "pay 3 6"
+    assert len(cheapest) < len(pays) / 4
 
 
 def test_card_text_is_generated_from_the_same_data_the_interpreter_runs():

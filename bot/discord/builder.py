@@ -168,6 +168,26 @@ def chosen_action(legal: Sequence[Action], notation: str) -> Action | None:
     return next((a for a in legal if a.notation == notation), None)
 
 
+def offered(legal: Sequence[Action], *, dominated: frozenset[str] = frozenset(),
+            multi: MultiSelect | None = None, every: bool = False) -> list[Action]:
+    """The moves the steps offer, each once: every legal one but those the several-at-once
+    menu makes and, unless the player asked for ``every`` way, the dominated ones (another
+    does as well for less, :meth:`Game.dominated`)."""
+    return [a for a in legal if (every or a.notation not in dominated)
+            and (multi is None or not multi.makes(a.notation))]
+
+
+def more_ways(legal: Sequence[Action], dominated: frozenset[str], path: str) -> str | None:
+    """The label of the step that offers every way after ``path`` (“More ways to pay…”),
+    when some dominated move starts there; ``None`` when none does."""
+    left = [a.notation for a in legal if a.notation in dominated
+            and (not path or a.notation.startswith(path + " "))]
+    if not left:
+        return None
+    verbs = {n.split(" ", 1)[0] for n in left}
+    return f"More ways to {verbs.pop()}…" if len(verbs) == 1 else "More ways…"
+
+
 # --------------------------------------------------------------------------- carrying paths
 
 
@@ -224,15 +244,20 @@ class Offer:
 
 def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
               page: int = 0, back: str | None = None, multi: MultiSelect | None = None,
-              decide: bool = False) -> discord.ui.View | None:
+              decide: bool = False, dominated: frozenset[str] = frozenset(),
+              every: bool = False) -> discord.ui.View | None:
     """The components of one step: buttons for a few options, else select menus of
-    25 (four to a page), with Back and page buttons in the last row."""
+    25 (four to a page), with Back, page buttons and “More ways…” in the last row.
+
+    ``node`` was made from the :func:`offered` moves (with ``every``, every way); the
+    components carry paths among ``legal``, the player's legal moves."""
     view = discord.ui.View(timeout=None)
     if not components.token_fits(offer.token):
         return None
     options = node.options
     pages = 1
     first = back is None
+    opens = "a" if every else "o"
     if len(options) <= MAX_STEP_BUTTONS:
         for option in options:
             item: discord.ui.Item[Any] | None
@@ -240,7 +265,7 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
                 # A whole move in one tap: its button plays it, as any choice button.
                 item = _choice_button(option, offer)
             else:
-                item = offer.button("p" if option.action else "o", option.path, legal,
+                item = offer.button("p" if option.action else opens, option.path, legal,
                                     option.label)
             if item is not None:
                 view.add_item(item)
@@ -249,14 +274,18 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
         pages = -(-len(options) // per_page)
         page = max(0, min(page, pages - 1))
         shown = options[page * per_page:(page + 1) * per_page]
+        menus = -(-len(shown) // MAX_MENU)
         for start in range(0, len(shown), MAX_MENU):
             chunk = shown[start:start + MAX_MENU]
             menu: discord.ui.Item[Any] | None
+            asks = placeholder(node, page * per_page + start, len(chunk), len(options),
+                               menus > 1 or pages > 1)
             # (One such menu at most: its custom id has no number.)
             if first and len(options) <= MAX_MENU and all(o.action for o in chunk):
-                menu = _choice_menu(chunk, offer)
+                menu = _choice_menu(chunk, offer, asks)
             else:
-                menu = _menu(chunk, legal, offer, page * MENUS_PER_PAGE + start // MAX_MENU)
+                menu = _menu(chunk, legal, offer, page * MENUS_PER_PAGE + start // MAX_MENU,
+                             asks, opens)
             if menu is not None:
                 view.add_item(menu)
     rows = len(view.children) if len(options) > MAX_STEP_BUTTONS else 2
@@ -273,10 +302,14 @@ def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
     if back is not None:
         nav.append(offer.button("b", back, legal, "◂ Back", style=discord.ButtonStyle.secondary))
     if page > 0:
-        nav.append(offer.button("o", node.path, legal, "◂ Earlier choices", page=page - 1,
+        nav.append(offer.button(opens, node.path, legal, "◂ Earlier choices", page=page - 1,
                                 style=discord.ButtonStyle.secondary))
     if page < pages - 1:
-        nav.append(offer.button("o", node.path, legal, "More choices ▸", page=page + 1,
+        nav.append(offer.button(opens, node.path, legal, "More choices ▸", page=page + 1,
+                                style=discord.ButtonStyle.secondary))
+    more = None if every else more_ways(legal, dominated, node.path)
+    if more is not None:
+        nav.append(offer.button("a", node.path, legal, more,
                                 style=discord.ButtonStyle.secondary))
     if decide:
         nav.append(components.DecideButton(offer.game_id))
@@ -296,7 +329,17 @@ def _choice_button(option: Option, offer: Offer) -> ChoiceButton | None:
                         shorten(option.label, MAX_BUTTON_LABEL))
 
 
-def _choice_menu(chunk: Sequence[Option], offer: Offer) -> ChoiceSelect | None:
+def placeholder(node: Node, start: int, count: int, total: int, numbered: bool) -> str:
+    """What a menu of a step asks, as its placeholder (“Choose your move…”), numbering
+    its options among the step's when the step has several menus."""
+    asks = f"Choose the rest of “{node.path}”…" if node.path else "Choose your move…"
+    if numbered:
+        asks = f"{asks} ({start + 1}–{start + count} of {total})"
+    return shorten(asks, MAX_BUTTON_LABEL)
+
+
+def _choice_menu(chunk: Sequence[Option], offer: Offer,
+                 asks: str = "Choose your move…") -> ChoiceSelect | None:
     """A first step of whole moves only: a menu whose pick plays the move."""
     picks = [discord.SelectOption(label=shorten(o.label, MAX_BUTTON_LABEL),
                                   value=o.action.notation,
@@ -306,14 +349,14 @@ def _choice_menu(chunk: Sequence[Option], offer: Offer) -> ChoiceSelect | None:
              and len(o.action.notation) <= MAX_SELECT_TEXT]
     if not picks:
         return None
-    return ChoiceSelect(offer.game_id, offer.move, offer.token, picks)
+    return ChoiceSelect(offer.game_id, offer.move, offer.token, picks, asks)
 
 
 def _menu(chunk: Sequence[Option], legal: Sequence[Action], offer: Offer,
-          number: int) -> StepSelect | None:
+          number: int, asks: str, opens: str = "o") -> StepSelect | None:
     picks = []
     for option in chunk:
-        mark = "p:" if option.action else "o:"
+        mark = "p:" if option.action else f"{opens}:"
         carried = encode(option.path, legal, MAX_SELECT_TEXT - len(mark))
         if carried is None:
             continue
@@ -324,9 +367,7 @@ def _menu(chunk: Sequence[Option], legal: Sequence[Action], offer: Offer,
                                           value=mark + carried, description=description))
     if not picks:
         return None
-    first, last = chunk[0].label, chunk[-1].label
-    placeholder = shorten(f"{first} … {last}" if len(chunk) > 1 else first, MAX_BUTTON_LABEL)
-    return StepSelect(offer.game_id, offer.move, offer.token, number, picks, placeholder)
+    return StepSelect(offer.game_id, offer.move, offer.token, number, picks, asks)
 
 
 def prompt(node: Node, page: int = 0) -> str:
@@ -339,16 +380,26 @@ def prompt(node: Node, page: int = 0) -> str:
 
 def root_view(game: Game, legal: Sequence[Action], offer: Offer, *,
               multi: MultiSelect | None = None, decide: bool = False,
-              ) -> discord.ui.View | None:
-    """The first step of a move, for a board or a private reply."""
-    node = node_at(game, legal, "") if legal else None
+              dominated: frozenset[str] = frozenset()) -> discord.ui.View | None:
+    """The first step of a move, for a board or a private reply: each move offered once
+    (:func:`offered`), the dominated ones behind “More ways…”."""
+    moves = offered(legal, dominated=dominated, multi=multi)
+    node = node_at(game, moves, "") if moves else None
+    if node is None:
+        node = Node("") if legal and multi is not None else None
     if node is None:
         if decide:
             view = discord.ui.View(timeout=None)
             view.add_item(components.DecideButton(offer.game_id))
             return components.inert(view)
         return None
-    if node.action is not None:
-        node = Node("", (Option(node.action.notation, node.action.label or
-                                node.action.notation, node.action),))
-    return step_view(game, legal, node, offer, multi=multi, decide=decide)
+    return step_view(game, legal, as_step(node), offer, multi=multi, decide=decide,
+                     dominated=dominated)
+
+
+def as_step(node: Node) -> Node:
+    """``node`` as a step to show: one whole move becomes its single option."""
+    if node.action is None:
+        return node
+    return Node(node.path, (Option(node.action.notation, node.action.label or
+                                   node.action.notation, node.action),))

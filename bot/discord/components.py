@@ -11,7 +11,7 @@ it needs, so clicks keep working after a restart:
 ``cb:ms:<game>:<move>:<token>``                    a several-at-once menu (values make one)
 ``cb:d:<game>``                                    opens the clicker's private choices
 ``cb:b:<game>:<move>:<token>:<op><page>:<path>``   a step of the move builder (see below)
-``cb:bs:<game>:<move>:<token>:<n>``                a builder menu (values ``o:``/``p:`` paths)
+``cb:bs:<game>:<move>:<token>:<n>``                a builder menu (values ``o:``/``a:``/``p:``)
 ``cb:move:<game>:<move>:<notation>``, ``cb:pick:``  older buttons, still honoured
 =================================================  ==========================================
 
@@ -22,9 +22,10 @@ at, so an expired click can be told what happened since. Custom ids are at most
 
 A builder step (:mod:`bot.discord.builder`) carries the words of the move chosen
 so far; ``<op>`` says what a click does with them: ``o`` opens the next step
-(``<page>`` of its options), ``b`` goes back to it from a preview, ``p`` picks
-the whole move (a preview, or the move itself when it reveals or draws), ``c``
-confirms a previewed move.
+(``<page>`` of its options), ``a`` opens it with every way the player may take,
+dominated ones too (“More ways to pay…”), ``b`` goes back to it, ``p`` picks the
+whole move (the move itself, or a preview of a move that draws), ``c`` confirms a
+previewed move.
 
 This module knows nothing of what a click does: :mod:`bot.discord.flows`
 registers a handler per kind with :func:`handles`, so the two modules do not
@@ -234,9 +235,9 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A select menu of actions; each option's value is the action's notation."""
 
     def __init__(self, game_id: int, move: int, token: str,
-                 options: Sequence[discord.SelectOption] = ()) -> None:
-        super().__init__(_one_choice(f"cb:s:{game_id}:{move}:{token}", "Choose your move…",
-                                     options))
+                 options: Sequence[discord.SelectOption] = (),
+                 placeholder: str = "Choose your move…") -> None:
+        super().__init__(_one_choice(f"cb:s:{game_id}:{move}:{token}", placeholder, options))
         self.game_id = game_id
         self.move = move
         self.token = token
@@ -342,7 +343,7 @@ def rematch_view(game_id: int) -> discord.ui.View:
 
 class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=_known(rf"cb:b:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
-                           rf"(?P<token>{TOKEN}):(?P<op>[obpc])(?P<page>[0-9]{{1,3}}):"
+                           rf"(?P<token>{TOKEN}):(?P<op>[obpca])(?P<page>[0-9]{{1,3}}):"
                            r"(?P<path>.*)")):
     """A step of the move builder: open the next step, go back, pick or confirm a move."""
 
@@ -373,7 +374,8 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                  template=_known(rf"cb:bs:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
                            rf"(?P<token>{TOKEN}):(?P<n>[0-9]{{1,3}})")):
-    """A builder step as a menu: each value is ``o:<path>`` (open) or ``p:<path>`` (pick)."""
+    """A builder step as a menu: each value is ``o:<path>`` (open), ``a:<path>`` (open with
+    every way) or ``p:<path>`` (pick)."""
 
     def __init__(self, game_id: int, move: int, token: str, number: int,
                  options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose…",
@@ -393,7 +395,7 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
         op, _, path = value.partition(":")
-        if op not in ("o", "p"):
+        if op not in ("o", "p", "a"):
             op, path = "o", "#forged"
         await _dispatch("step", interaction, self.game_id, self.move, self.token, op, 0, path)
 

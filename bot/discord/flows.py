@@ -284,18 +284,22 @@ async def step_click(interaction: discord.Interaction, game_id: int, offered_at:
         path = builder.decode(carried, choosing.legal)
         if path is None:
             raise Expired()
-        if op in ("o", "b"):
-            node = builder.node_at(choosing.game, choosing.legal, path)
+        if op in ("o", "b", "a"):
+            moves = builder.offered(choosing.legal, dominated=choosing.dominated,
+                                    multi=choosing.multi, every=op == "a")
+            node = builder.node_at(choosing.game, moves, path)
             if node is None:
                 raise Expired()
-            if node.action is None:
-                await _show_step(interaction, choosing, node, page, clear=op == "b")
+            if node.action is None or not node.path:
+                # (A first step of one move, the menu of dice beside it, is shown too.)
+                await _show_step(interaction, choosing, builder.as_step(node), page,
+                                 clear=op == "b", every=op == "a")
                 return
             path = node.action.notation
         action = builder.chosen_action(choosing.legal, path)
         if action is None:
             raise Expired()
-        if op != "c" and len(builder.trail(choosing.game, choosing.legal, path)) > 1:
+        if op != "c" and len(builder.trail(choosing.game, choosing.legal, path)) != 1:
             view = await asyncio.to_thread(_preview_view, choosing, action)
             if view is not None:
                 await _show_preview(bot, interaction, choosing, action, view)
@@ -323,10 +327,15 @@ def _back_of(choosing: Choosing, path: str) -> str | None:
 
 
 async def _show_step(interaction: discord.Interaction, choosing: Choosing, node: builder.Node,
-                     page: int, *, clear: bool) -> None:
-    """Show a step in the player's private builder message (opening one from a board)."""
+                     page: int, *, clear: bool, every: bool = False) -> None:
+    """Show a step in the player's private builder message (opening one from a board);
+    with ``every``, every way the player may take (dominated ones too), Back leading to
+    the usual ones."""
+    back = _back_of(choosing, node.path) if node.path else None
     view = builder.step_view(choosing.game, choosing.legal, node, _offer(choosing), page=page,
-                             back=_back_of(choosing, node.path) if node.path else None)
+                             back="" if every and back is None else back,
+                             dominated=choosing.dominated, every=every,
+                             multi=None if node.path else choosing.multi)
     text = f"**{choosing.game.title}**: {builder.prompt(node, page)}"
     if private(interaction):
         extra: dict[str, object] = {"attachments": []} if clear else {}
@@ -342,8 +351,9 @@ PREVIEW_WORLDS = 2
 def _preview_view(choosing: Choosing, action: Action) -> dict[str, object] | None:
     """What the player may see of the board after ``action`` (runs in a worker thread).
 
-    A move that reveals nothing and draws no chance shows the player's own view after
-    it. A move that draws (a land card placed, a tile laid) shows the public
+    A move that reveals nothing and draws no chance is played at once, with no preview
+    (``/game undo`` takes it back). A move that draws (a land card placed, a tile laid)
+    cannot be taken back, so it is previewed: the public
     view after it, but only when that view comes out the same in worlds the player
     cannot tell from the real one (:meth:`Game.resample`): then it tells them nothing
     they could not work out, and what they draw stays hidden until they confirm.
@@ -352,7 +362,7 @@ def _preview_view(choosing: Choosing, action: Action) -> dict[str, object] | Non
     game, state, seat = choosing.game, choosing.state, choosing.seat
     outcome = game.apply(state, seat, action)
     if outcome.undoable:
-        return game.view(outcome.state, seat)
+        return None
     public = game.view(outcome.state, None)
     rng = Rng.from_seed(secrets.randbits(63))
     for _ in range(PREVIEW_WORLDS):
@@ -603,7 +613,8 @@ async def _show_hand(interaction: discord.Interaction, game_id: int | None) -> N
     mine = await bot.tables.hand(_channel(interaction), interaction.user.id, game_id)
     await think(interaction, ephemeral=True)
     offer = builder.Offer(mine.record.id, mine.move, mine.token)
-    view = builder.root_view(mine.game, mine.legal, offer, multi=mine.multi)
+    view = builder.root_view(mine.game, mine.legal, offer, multi=mine.multi,
+                             dominated=mine.dominated)
     outgoing = await messages.hand_message(mine, bot.renderer, view)
     await interaction.followup.send(**outgoing.kwargs(), ephemeral=True)  # type: ignore[call-overload]
 

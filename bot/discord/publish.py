@@ -74,7 +74,7 @@ async def board_outgoing(bot: Host, board: Board,
         offer = builder.Offer(board.record.id, board.move, board.token)
         # Components are made on the event loop: discord.py ties them to the running loop.
         view = builder.root_view(board.game, board.choices, offer, multi=board.multi,
-                                 decide=board.private_choices)
+                                 decide=board.private_choices, dominated=board.dominated)
         if any(s.standing_in for s in board.record.seats):
             view = view or discord.ui.View(timeout=None)
             if len(view.children) < 25:
@@ -473,7 +473,8 @@ async def turn_dm(bot: Host, row: OutboxRecord) -> dict[str, Any] | None:
     if not mine.legal:
         return None
     offer = builder.Offer(mine.record.id, mine.move, mine.token)
-    view = builder.root_view(mine.game, mine.legal, offer, multi=mine.multi)
+    view = builder.root_view(mine.game, mine.legal, offer, multi=mine.multi,
+                             dominated=mine.dominated)
     outgoing = await messages.hand_message(mine, bot.renderer, view)
     outgoing.content = messages.fit([bot.outbox.words(item), outgoing.content], keep_first=1)
     return outgoing.kwargs()

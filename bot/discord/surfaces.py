@@ -138,7 +138,7 @@ async def answer_mover(interaction: discord.Interaction, board: Board, played: s
         if again is not None:
             view = builder.root_view(again.game, again.legal,
                                      builder.Offer(again.record.id, again.move, again.token),
-                                     multi=again.multi)
+                                     multi=again.multi, dominated=again.dominated)
             text += " Your next choice:"
     try:
         await interaction.edit_original_response(content=text, attachments=[], view=view)

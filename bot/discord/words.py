@@ -15,6 +15,7 @@ from functools import singledispatch
 from bot import refusals as r
 from bot.games.engine import (
     AmbiguousActionError,
+    IllegalActionError,
     NotationError,
     NotYourTurnError,
     RulesVersionError,
@@ -188,6 +189,13 @@ def _(refused: NotationError) -> str:
     if not refused.typed:
         return f"Type a move. {quoted_moves(refused.help)}"
     return f"{code(refused.typed)} is not a {refused.game} move. {quoted_moves(refused.help)}"
+
+
+@refusal.register
+def _(refused: IllegalActionError) -> str:
+    # A known move with words it cannot take says what was typed, then why.
+    why = unlinked(quoted_moves(str(refused)))
+    return f"{code(refused.typed)}: {why}" if refused.typed else why
 
 
 @refusal.register

@@ -118,7 +118,13 @@ class NotationError(GameError):
 
 
 class IllegalActionError(GameError):
-    """Well-formed notation for an action the rules do not allow right now."""
+    """Well-formed notation for an action the rules do not allow right now, or a known
+    move with arguments it cannot take (``typed``: what was typed, when it says more than
+    the explanation alone)."""
+
+    def __init__(self, message: str, typed: str = "") -> None:
+        super().__init__(message)
+        self.typed = typed
 
 
 class AmbiguousActionError(GameError):
@@ -340,6 +346,23 @@ class MultiSelect:
         if self.words:
             chosen = [self.words[order.index(v)] for v in chosen]
         return self.template.format(" ".join(chosen))
+
+    def makes(self, notation: str) -> bool:
+        """Can some pick of this menu make ``notation``? (What the menu offers need not be
+        offered again elsewhere.)"""
+        head, _, tail = self.template.partition("{}")
+        if not notation.startswith(head) or not notation.endswith(tail) \
+                or len(notation) <= len(head) + len(tail):
+            return False
+        chosen = notation[len(head):len(notation) - len(tail)].split()
+        left = list(self.words or (value for value, _ in self.options))
+        if not self.min_values <= len(chosen) <= self.max_values:
+            return False
+        for word in chosen:
+            if word not in left:
+                return False
+            left.remove(word)
+        return True
 
 
 @dataclass(frozen=True)
@@ -673,7 +696,10 @@ class Game(ABC):
         """
 
     def explain(self, state: State, seat: int, notation: str) -> str:
-        """Why a well-formed ``notation`` is not legal now. Games override for detail."""
+        """Why ``notation`` is not legal now. It is well-formed, or it begins with a move the
+        game knows (a verb :meth:`canonical` gives back as it is) and goes on with words
+        the notation cannot read (“pay 9”): say what the player may give instead. Games
+        override for detail."""
         return f"“{notation}” is not a legal move right now."
 
     def summary(self, state: State) -> str:
@@ -830,8 +856,18 @@ class Game(ABC):
         return top.public and not top.joint
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        """Order actions most useful first, for autocomplete. Default: as given."""
+        """Order actions the likeliest first, for autocomplete: the moves a player makes
+        most often, simple and cheap ones (``pass``, the cheapest payment) before dear
+        ones. Default: as given. The suggestions put :meth:`dominated` ones last."""
         return actions
+
+    def dominated(self, state: State, seat: int, actions: Sequence[Action]) -> frozenset[str]:
+        """The notations among ``actions`` (``seat``'s legal ones) that another of them
+        does as well for less, by the rules' own measure (paying with more dice than the
+        challenge needs): not offered unless the player asks for more ways, and suggested
+        last. They stay legal (``/play`` takes them). Never all of ``actions``; none by
+        default."""
+        return frozenset()
 
     def plays_rules(self, version: int) -> bool:
         """Does this bot play games of rules ``version`` (the current or a kept older one)?"""
@@ -1057,6 +1093,11 @@ class Game(ABC):
         norm = normalise(self.expand(state, seat, norm))
         canon = self.canonical(norm)
         if canon is None:
+            verb = norm.split(" ", 1)[0]
+            if verb != norm and self.canonical(verb) == verb:
+                # A move the game knows with arguments it cannot take (“pay 9”): why.
+                self._check_can_act(state, seat)
+                raise IllegalActionError(self.explain(state, seat, norm), typed=text.strip())
             raise NotationError(self.title, text.strip(), self.notation_help)
         standing = self._standing_match(state, seat, canon)
         if standing is not None:
@@ -1291,7 +1332,9 @@ class Hooks(Protocol):
     def multi_select(self, state: State, seat: int) -> MultiSelect | None:
         """A several-at-once menu to offer now (default: none)."""
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        """Actions most useful first, for autocomplete (default: as given)."""
+        """Actions the likeliest first, for autocomplete (default: as given)."""
+    def dominated(self, state: State, seat: int, actions: Sequence[Action]) -> frozenset[str]:
+        """Actions another does as well for less: offered only on asking (default: none)."""
     def move_steps(self, notation: str) -> tuple[str, ...]:
         """A notation cut into the steps a player clicks through."""
     def option_suggestions(self, name: str, current: str) -> list[str] | None:

@@ -236,6 +236,8 @@ class Board:
     chooser: int | None = None
     token: str = ""
     multi: MultiSelect | None = None
+    #: Which of ``choices`` another does as well for less (offered only on asking).
+    dominated: frozenset[str] = frozenset()
     #: An open joint decision: the seats that have already decided (in secret).
     joint: bool = False
     decided: tuple[int, ...] = ()
@@ -307,6 +309,8 @@ class Hand:
     move: int
     token: str = ""
     multi: MultiSelect | None = None
+    #: Which of ``legal`` another does as well for less (offered only on asking).
+    dominated: frozenset[str] = frozenset()
     #: What others did since this seat last acted (with this seat's private lines).
     since: tuple[Step, ...] = ()
     #: How many earlier moves ``since`` leaves out.
@@ -991,11 +995,13 @@ class TablesBase:
         chooser: int | None = None
         token = ""
         multi: MultiSelect | None = None
+        dominated: frozenset[str] = frozenset()
         if len(humans) == 1 and public:
             chooser = humans[0].seat
             # Every legal move: the move builder offers them step by step.
             choices = tuple(game.legal_actions(state, chooser))
             multi = game.multi_select(state, chooser)
+            dominated = game.dominated(state, chooser, choices)
             token = self.wire_token(game, state, chooser)
         private_choices = bool(humans) and chooser is None
         ranking: tuple[tuple[str, int, int], ...] = ()
@@ -1008,7 +1014,7 @@ class TablesBase:
         return Board(record=record, game=game, state=state, view=view, news=tuple(news),
                      steps=tuple(steps), to_act=acting, mentions=tuple(mentions),
                      choices=choices, result=result, ranking=ranking, chooser=chooser,
-                     token=token, multi=multi, joint=joint,
+                     token=token, multi=multi, dominated=dominated, joint=joint,
                      decided=tuple(top.answered) if joint and top is not None else (),
                      private_choices=private_choices, edits=edits, batch=tuple(batch),
                      played=played, handed=tuple(handed))

@@ -117,6 +117,8 @@ class Choosing:
     #: The token buttons for ``seat`` carry now.
     token: str
     multi: MultiSelect | None = None
+    #: Which of ``legal`` another does as well for less (offered only on asking).
+    dominated: frozenset[str] = frozenset()
 
     @property
     def move(self) -> int:
@@ -283,7 +285,8 @@ class Moves(Lobbies):
                 raise NotYourTurn(waiting=self._waiting_for(record, game, state))
             return Choosing(record=record, game=game, state=state, seat=seat, legal=legal,
                             token=self.wire_token(game, state, seat),
-                            multi=game.multi_select(state, seat))
+                            multi=game.multi_select(state, seat),
+                            dominated=game.dominated(state, seat, legal))
 
         try:
             return await asyncio.to_thread(compute)

@@ -15,7 +15,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.engine import Action, Game, Result, State, normalise
+from bot.games.engine import (
+    Action,
+    Game,
+    GameError,
+    IllegalActionError,
+    Result,
+    State,
+    normalise,
+)
 from bot.refusals import (
     EndedDamaged,
     NeverStarted,
@@ -217,12 +225,14 @@ class Queries(TablesBase):
             # Out of turn: what the rules let a player do at any time (standing actions).
             legal = choices = tuple(game.standing(state, seat))[:MAX_SUGGESTIONS]
         multi = game.multi_select(state, seat) if legal and seat in acting else None
+        dominated = game.dominated(state, seat, legal) if seat in acting else frozenset()
         top = game.top(state)
         answer = tuple(game.answer_of(state, seat)) if top is not None and top.joint else ()
         waiting = tuple(top.waiting) if top is not None and top.joint else ()
         view = game.view(marked_stand_ins(state, record.seats), seat)
         return Hand(record=record, game=game, seat=seat, view=view, legal=legal, choices=choices,
                     move=int(state["move"]), token=self.wire_token(game, state, seat), multi=multi,
+                    dominated=dominated,
                     answer=answer, waiting=waiting)
 
     def _final_hand(self, record: GameRecord, user_id: int) -> Hand:
@@ -393,9 +403,13 @@ class Queries(TablesBase):
 
     def suggestions(self, record: GameRecord | None, user_id: int,
                     typed: str) -> list[tuple[str, str]]:
-        """Autocomplete for ``play``: ``(label, notation)`` pairs, most useful first.
+        """Autocomplete for ``play``: ``(label, notation)`` pairs, the likeliest first
+        (the game's order, dominated moves last).
 
-        Only the caller's own legal actions: never another seat's choices.
+        Only the caller's own legal actions: never another seat's choices. When none
+        matches what they typed and it begins with a move the game knows (“pay 9”), the
+        one suggestion says why (the game's :meth:`~Game.explain`), so the player reads it
+        before sending.
         """
         if record is None or record.status != "active":
             return []
@@ -406,7 +420,11 @@ class Queries(TablesBase):
         needle = normalise(typed)
         ranked: list[Action] = []
         for seat in seats:
-            ranked.extend(game.rank_actions(state, seat, game.legal_actions(state, seat)))
+            legal = game.legal_actions(state, seat)
+            dearer = game.dominated(state, seat, legal)
+            likely = game.rank_actions(state, seat, legal)
+            ranked.extend([a for a in likely if a.notation not in dearer]
+                          + [a for a in likely if a.notation in dearer])
         if not seats:
             # Out of turn: only what the rules let a player do at any time.
             ranked = [a for seat in mine for a in game.standing(state, seat)]
@@ -423,6 +441,14 @@ class Queries(TablesBase):
             out.append((clip(label, 100), action.notation))
             if len(out) == MAX_SUGGESTIONS:
                 break
+        if not out and needle and seats and len(typed) <= 100:
+            try:
+                game.parse(state, seats[0], typed)
+            except IllegalActionError as err:
+                if err.typed:
+                    out.append((clip(f"{err.typed}: {err}", 100), typed))
+            except GameError:
+                pass
         return out
 
     async def suggest(self, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:

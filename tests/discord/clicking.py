@@ -14,7 +14,7 @@ from typing import Any
 from discord_harness import Session
 
 from bot.discord.builder import decode
-from bot.games.engine import Action, Game, loads
+from bot.games.engine import Action, Game, MultiSelect, loads
 
 MAX_LABEL = 80
 MAX_OPTIONS = 25
@@ -31,6 +31,15 @@ class Tally:
     custom_ids: set[str] = field(default_factory=set)
     menu_sizes: list[int] = field(default_factory=list)
     previews: int = 0
+    #: Per decision: the options its first step showed, and the most any step showed.
+    first_options: list[int] = field(default_factory=list)
+    most_options: list[int] = field(default_factory=list)
+    #: Moves a step offered by two of its controls (a menu and a button, say).
+    twice: list[str] = field(default_factory=list)
+    #: Dominated moves a step showed before the player asked for more ways.
+    dearer: list[str] = field(default_factory=list)
+    #: Moves reached through “More ways…”.
+    asked: int = 0
 
 
 def components_of(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -91,13 +100,25 @@ class Clicker:
         taps = 0
         created = 0
         notified: set[int] = set()
+        dominated = self.game.dominated(state, seat, legal)
+        menu = self.game.multi_select(state, seat)
+        shown: list[int] = []
+        asking = False
         for _ in range(40):
             message = self.session.rec.message(message_id)
             check_limits(message, self.tally)
+            reach = offered(message, legal, menu)
+            shown.append(len(reach))
+            self.tally.twice.extend(twice(reach))
+            if not asking:
+                self.tally.dearer.extend(sorted({n for _, moves in reach for n in moves
+                                                 if moves <= dominated}))
             pick = self.pick(message, target, legal, seat == self.chooser(state))
             assert pick is not None, (f"{target} cannot be reached from "
                                       f"{[c.get('custom_id') for c in components_of(message)]}")
             custom_id, values = pick
+            asking = asking or (custom_id.startswith("cb:b:")
+                                and custom_id.split(":", 6)[5].startswith("a"))
             if custom_id.startswith("cb:b:") and ":c0:" in custom_id:
                 self.tally.previews += 1
             before = set(self.session.rec.messages)
@@ -118,6 +139,9 @@ class Clicker:
             raise AssertionError(f"{target} was never played")
         self.tally.taps.append(taps)
         self.tally.messages.append(created)
+        self.tally.first_options.append(next((n for n in shown if n), 0))
+        self.tally.most_options.append(max(shown))
+        self.tally.asked += target in dominated
         return notified
 
     def chooser(self, state: dict[str, Any]) -> int | None:
@@ -138,17 +162,18 @@ class Clicker:
             custom_id = c.get("custom_id", "")
             if custom_id.startswith("cb:b:"):
                 op_page, path = custom_id.split(":", 6)[5:7]
-                if op_page[0] == "b" or not (op_page[0] in "oc" or op_page[0] == "p"):
+                if op_page[0] not in "ocpa":
                     continue
-                if op_page[0] == "o" and op_page[1:] != "0":
+                if op_page[0] in "oa" and op_page[1:] != "0":
                     continue
                 found = decode(path, legal)
                 if found is None:
                     continue
                 if op_page[0] in "pc" and found == target:
                     return custom_id, None
-                if op_page[0] == "o" and _on_way(found, target):
-                    score = len(found)
+                if op_page[0] in "oa" and _on_way(found, target):
+                    # (“More ways…” only when no usual step leads there.)
+                    score = len(found) - (op_page[0] == "a" and c.get("style") == 2)
                     if best is None or score > best[0]:
                         best = (score, custom_id, None)
             elif custom_id.startswith("cb:bs:"):
@@ -159,7 +184,7 @@ class Clicker:
                         continue
                     if op == "p" and found == target:
                         return custom_id, [option["value"]]
-                    if op == "o" and _on_way(found, target):
+                    if op in "oa" and _on_way(found, target):
                         score = len(found)
                         if best is None or score > best[0]:
                             best = (score, custom_id, [option["value"]])
@@ -175,3 +200,64 @@ class Clicker:
 
 def _on_way(path: str, target: str) -> bool:
     return path == "" or target == path or target.startswith(path + " ")
+
+
+def offered(message: dict[str, Any], legal: Sequence[Action],
+            menu: MultiSelect | None) -> list[tuple[str, frozenset[str]]]:
+    """Each option ``message`` shows a player (a button or a menu's entry that plays or
+    leads to moves; not Back, a page, Decide or “More ways…”): the control it is, and
+    the legal moves it leads to (the entries of a several-at-once menu make moves
+    together: one control)."""
+    notations = [a.notation for a in legal]
+
+    def under(path: str) -> frozenset[str]:
+        return frozenset(n for n in notations if _on_way(path, n))
+
+    out: list[tuple[str, frozenset[str]]] = []
+    for c in components_of(message):
+        custom_id = c.get("custom_id", "")
+        if custom_id.startswith("cb:m:"):
+            out.append((custom_id, frozenset({custom_id.split(":", 5)[5]})))
+        elif custom_id.startswith("cb:s:"):
+            out.extend((o["value"], frozenset({o["value"]})) for o in c["options"])
+        elif custom_id.startswith("cb:b:") and c.get("style") != 2:
+            op, path = custom_id.split(":", 6)[5:7]
+            found = decode(path, legal)
+            if found is not None:
+                out.append((custom_id,
+                            frozenset({found}) if op[0] in "pc" else under(found)))
+        elif custom_id.startswith("cb:bs:"):
+            for option in c["options"]:
+                op, _, carried = option["value"].partition(":")
+                found = decode(carried, legal)
+                if found is not None:
+                    out.append((option["value"],
+                                frozenset({found}) if op == "p" else under(found)))
+        elif custom_id.startswith("cb:ms:") and menu is not None:
+            made = frozenset(n for n in notations if _made_by(menu, n))
+            out.extend((custom_id, made) for _ in c["options"])
+    return out
+
+
+def _made_by(menu: MultiSelect, notation: str) -> bool:
+    head, _, tail = menu.template.partition("{}")
+    if not (notation.startswith(head) and notation.endswith(tail)):
+        return False
+    left = list(menu.words or (v for v, _ in menu.options))
+    chosen = notation[len(head):len(notation) - len(tail)].split()
+    for word in chosen:
+        if word not in left:
+            return False
+        left.remove(word)
+    return menu.min_values <= len(chosen) <= menu.max_values
+
+
+def twice(reach: Sequence[tuple[str, frozenset[str]]]) -> list[str]:
+    """The moves two controls of one step both lead to."""
+    seen: dict[str, str] = {}
+    out = []
+    for control, moves in reach:
+        for notation in moves:
+            if seen.setdefault(notation, control) != control:
+                out.append(notation)
+    return out

@@ -10,8 +10,10 @@ import pytest
 from clicking import components_of
 from discord_harness import Session
 
+from bot.discord.flows import _preview_view
 from bot.games import GAMES
-from bot.games.engine import loads
+from bot.games.engine import Action, loads
+from bot.tables.moves import Choosing
 
 ALICE, BOB = 340000000000000001, 340000000000000002
 GAME = GAMES["sugarworks"]
@@ -77,14 +79,13 @@ async def test_a_move_built_in_steps_is_previewed_privately_then_confirmed(tmp_p
             state = await state_of(session)
             seat = sorted(GAME.to_act(state))[0]
             legal = GAME.legal_actions(state, seat)
-            adjusts = [a.notation for a in legal if a.notation.startswith("adjust ")
-                       and GAME.apply(state, seat, a).undoable]
-            if seat in users and len(legal) > 25 and adjusts:
+            drawing = previewed(state, seat, legal)
+            if seat in users and len(legal) > 25 and drawing:
                 break
             await session.play(users[seat], GAME.ai_action(state, seat).notation)
         else:
-            raise AssertionError("no human ever could adjust an output")
-        target = adjusts[0]
+            raise AssertionError("no human ever could move a conveyor")
+        target = drawing[0]
         user = users[seat]
         board = await session.command(user, "game", "board")
         hand = await session.click(user, board, f"cb:d:{record.id}")
@@ -138,19 +139,67 @@ async def a_pick_to_preview(session: Session) -> tuple[int, int, str]:
         state = await state_of(session)
         seat = sorted(GAME.to_act(state))[0]
         legal = GAME.legal_actions(state, seat)
-        adjusts = [a.notation for a in legal if a.notation.startswith("adjust ")
-                   and GAME.apply(state, seat, a).undoable]
-        if seat in users and len(legal) > 25 and adjusts:
+        drawing = previewed(state, seat, legal)
+        if seat in users and len(legal) > 25 and drawing:
             break
         await session.play(users[seat], GAME.ai_action(state, seat).notation)
     else:
-        raise AssertionError("no human ever could adjust an output")
+        raise AssertionError("no human ever could move a conveyor")
     user = users[seat]
     board = await session.command(user, "game", "board")
     hand = await session.click(user, board, f"cb:d:{record.id}")
     assert hand.message_id is not None
-    await go_to(session, user, hand.message_id, adjusts[0])
-    return user, hand.message_id, adjusts[0]
+    await go_to(session, user, hand.message_id, drawing[0])
+    return user, hand.message_id, drawing[0]
+
+
+def previewed(state: dict[str, Any], seat: int, legal: list[Action]) -> list[str]:
+    """The moves built in several steps that draw (a conveyor moved draws candies) and
+    whose public result the player could work out: those are previewed."""
+    choosing = Choosing(record=None, game=GAME, state=state, seat=seat,  # type: ignore[arg-type]
+                        legal=tuple(legal), token="")
+    return [a.notation for a in legal if a.notation.startswith("conveyor ")
+            and not GAME.apply(state, seat, a).undoable
+            and _preview_view(choosing, a) is not None]
+
+
+def chance_free(state: dict[str, Any], seat: int, legal: list[Action]) -> list[str]:
+    """The moves built in several steps that reveal nothing and draw nothing."""
+    return [a.notation for a in legal if a.notation.startswith("adjust ")
+            and GAME.apply(state, seat, a).undoable]
+
+
+async def test_a_move_that_reveals_nothing_and_draws_nothing_is_played_at_its_last_tap(
+        tmp_path: Path) -> None:
+    session = await Session.open(tmp_path, GAMES)
+    try:
+        await session.start(GAME.slug, humans=[ALICE, BOB], ai=1)
+        record = await session.bot.tables.store.open_game(session.channel_id)
+        users = {s.seat: s.user_id for s in record.seats if s.user_id}
+        for _ in range(60):
+            state = await state_of(session)
+            seat = sorted(GAME.to_act(state))[0]
+            legal = GAME.legal_actions(state, seat)
+            adjusts = chance_free(state, seat, legal)
+            if seat in users and len(legal) > 25 and adjusts:
+                break
+            await session.play(users[seat], GAME.ai_action(state, seat).notation)
+        else:
+            raise AssertionError("no human ever could adjust an output")
+        user = users[seat]
+        board = await session.command(user, "game", "board")
+        hand = await session.click(user, board, f"cb:d:{record.id}")
+        assert hand.message_id is not None
+        await go_to(session, user, hand.message_id, adjusts[0])
+        before = await state_of(session)
+        await press(session, user, hand.message_id, adjusts[0])
+        # No preview and no Confirm: `/game undo` takes such a move back.
+        assert (await state_of(session))["move"] == before["move"] + 1
+        shown = session.rec.message(hand.message_id)
+        assert "preview" not in shown["content"] and "You played" in shown["content"]
+        assert not [c for c in components_of(shown) if c.get("label") == "Confirm"]
+    finally:
+        await session.close()
 
 
 async def test_a_pick_whose_preview_discord_refuses_is_not_played(tmp_path: Path) -> None:

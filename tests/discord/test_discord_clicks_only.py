@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clicking import MAX_LABEL, Clicker
+from clicking import MAX_LABEL, Clicker, Tally
 from discord_harness import Session
 
 from bot.games import GAMES
@@ -21,6 +21,15 @@ from bot.games.engine import loads
 ALICE, BOB = 340000000000000001, 340000000000000002
 #: Options that keep a whole game short enough for a test.
 SHORT = {"sugarworks": {"rounds": 4}}
+
+
+def figures(tally: Tally) -> str:
+    """A row of the table in docs/discord.md ("Taps and messages, measured")."""
+    moves = len(tally.taps)
+    return (f"| {moves} | {sum(tally.taps) / moves:.2f}, {max(tally.taps)} | "
+            f"{sum(tally.first_options) / moves:.1f}, {max(tally.most_options)} | "
+            f"{len(set(tally.twice))} | {len(set(tally.dearer))} | "
+            f"{sum(tally.messages) / moves:.2f} | {tally.previews} |")
 
 
 @pytest.mark.parametrize("slug", list(GAMES))
@@ -50,9 +59,9 @@ async def test_every_game_can_be_played_to_the_end_by_clicks_only(tmp_path: Path
             raise AssertionError("the game did not end")
         tally = clicker.tally
         assert tally.taps and all(len(label) <= MAX_LABEL for label in tally.labels)
-        print(f"\n{slug}: {len(tally.taps)} human moves, taps per move "
-              f"{sum(tally.taps) / len(tally.taps):.2f} (max {max(tally.taps)}), messages per "
-              f"action {sum(tally.messages) / len(tally.messages):.2f}, previews "
-              f"{tally.previews}")
+        print(f"\n{slug}: {figures(tally)}")
+        # Each option once, in one control; no dearer way unless the player asked.
+        assert not tally.twice, sorted(set(tally.twice))[:10]
+        assert not tally.dearer, sorted(set(tally.dearer))[:10]
     finally:
         await session.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from bot.games.engine import (
@@ -311,43 +312,57 @@ class SugarHeist(Game):
             return actions
         top = self.top(state)
         if top is not None and top.kind == "challenge":
-            # Many ways to pay: the menu of dice does it better; keep costumes and suffer.
-            return [a for a in actions if not a.notation.startswith("pay ")][:25]
+            # Many ways to pay: the cheapest ones, then costumes and suffer.
+            more = self.dominated(state, seat, actions)
+            return [a for a in actions if a.notation not in more][:25]
+        if top is not None and top.kind == "reroll":
+            return [a for a in actions if not a.notation[len("reroll "):][:1].isdigit()]
         return [a for a in actions if not a.notation.startswith("build ")][:25]
 
     def multi_select(self, state: State, seat: int) -> MultiSelect | None:
-        """Dice choices as one menu: each die of the pool is one option.
-
-        Paying and rerolling pick any dice of the pool (two 3s are two options
-        that both read ``3``); the pick is parsed like typed notation, so a
-        payment that does not meet the challenge is refused with the reason.
-        Choices of one die (lose, set, raise, lower) offer the legal choices.
-        """
+        """The defender's reroll as one menu of dice, each die of the pool one option (two
+        3s are two options that both read ``3``): a handful of dice among up to six make
+        too many ways to list. Every other choice of dice is few enough to offer whole
+        once the dearer payments are left out (:meth:`dominated`)."""
         top = self.top(state)
         if top is None or seat not in top.waiting or state["heist"] is None:
             return None
         pool = state["heist"]["pool"]
-        if not pool or top.kind not in ("challenge", "reroll", "lose", "add", "set"):
+        if not pool or top.kind != "reroll":
+            return None
+        count = min(top.data["step"].get("count", 1), len(pool))
+        if count < 2:
             return None
         dice = tuple((f"d{i + 1}", f"die {i + 1}: {v}") for i, v in enumerate(pool))
         words = tuple(str(v) for v in pool)
-        if top.kind == "reroll":
-            count = min(top.data["step"].get("count", 1), len(pool))
-            return MultiSelect(dice, "reroll {}", 1, count, "Dice to reroll…", words)
-        legal = self.legal_actions(state, seat)
-        if top.kind == "challenge":
-            if not any(a.notation.startswith("pay ") for a in legal):
-                return None
-            return MultiSelect(dice, "pay {}", 1, len(pool), "Dice to pay with…", words)
-        verb = effects.dice_verb(top.data["step"]) if top.kind != "lose" else "lose"
-        if not legal:
-            return None
-        ranked = self.rank_actions(state, seat, legal)[:25]
-        ranked.sort(key=legal.index)
-        options = tuple((a.notation.split(" ", 1)[1], a.label) for a in ranked)
-        return MultiSelect(options, verb + " {}", 1, 1, f"Dice to {verb}…")
+        return MultiSelect(dice, "reroll {}", 1, count, "Dice to reroll…", words)
+
+    def dominated(self, state: State, seat: int, actions: Sequence[Action]) -> frozenset[str]:
+        """Payments with more dice than the challenge needs: some of their dice alone pay
+        it, and the dice kept go on to the next rooms (rules 2 on; rules 1 took only the
+        cheapest ways)."""
+        top = self.top(state)
+        if top is None or top.kind != "challenge" or state["rules"] < 2 \
+                or state["heist"] is None:
+            return frozenset()
+        cheapest = {f"pay {' '.join(map(str, p))}"
+                    for p in payments(tuple(state["heist"]["pool"]),
+                                      self.encounter(state)["challenge"])}
+        return frozenset(a.notation for a in actions
+                         if a.notation.startswith("pay ") and a.notation not in cheapest)
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        """In the prep phase ``pass``, then the cheapest cards first (a newcomer reads the
+        dear builds last); in a heist the AI's order of the answers."""
+        if self.top(state) is None:
+            def cost(action: Action) -> int:
+                if action.notation == "pass":
+                    return -1
+                key = cards.names().get(action.notation.split(" ", 1)[1].split(" room ")[0])
+                card = cards.costumes().get(key or "") or \
+                    cards.hideout_cards(state["rules"]).get(key or "")
+                return int(card["cost"]) if card else len(actions)
+            return sorted(actions, key=cost)
         return ranked(self.view(state, seat), actions)
 
     def episode(self, state: State) -> str | None:
@@ -411,16 +426,23 @@ class SugarHeist(Game):
         pool = h["pool"]
         values = [int(w) for w in words[1:] if w.isdigit()]
         missing = _missing(pool, values)
-        if missing:
-            return (f"Your pool is {spoken(pool) if pool else 'empty'}: there is no "
-                    f"{spoken(missing)} in it.")
+        yours = f"your dice are {spoken(pool)}" if pool else "you have no dice left"
         if verb == "pay":
             enc = self.encounter(state)
             need = cards.challenge_text(enc["challenge"])
             ways = payments(tuple(pool), enc["challenge"])
-            if not ways:
-                return f"No dice of yours pay {need}: use a costume or “suffer”."
-            return f"{spoken(values)} does not pay {need}. Try “pay {' '.join(map(str, ways[0]))}”."
+            shown = [" ".join(map(str, w)) for w in ways[:5]]
+            either = f"{', '.join(shown[:-1])} or {shown[-1]}" if len(shown) > 1 else "".join(shown)
+            can = (f"you can pay {either}{' (among others)' if len(ways) > 5 else ''} for "
+                   f"{need}" if ways else f"no dice of yours pay {need}: use a costume or "
+                                          f"“suffer”")
+            if missing:
+                return f"You have no {spoken(missing)}: {yours}; {can}."
+            if not values:
+                return f"Say which dice pay: {can}."
+            return f"{spoken(values)} does not pay {need}: {can}."
+        if missing:
+            return f"There is no {spoken(missing)} to choose: {yours}."
         if verb == "use":
             return ("That costume is not yours, is already used this heist, or cannot do "
                     "anything to those dice.")
