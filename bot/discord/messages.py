@@ -535,6 +535,16 @@ def mover_text(board: Board, user_id: int, played: str) -> str:
     return fit(lines, keep_last=0)
 
 
+def dm_answer_text(board: Board, user_id: int, played: str, *, others: bool) -> str:
+    """A move's answer in the direct message it was made from: the move and what only
+    the mover learns of it; with ``others``, also what the moves that answered it told
+    them (an AI's raid, marked ⚠), unless a catch-up that follows says it."""
+    lines = [f"You played `{played}`."]
+    lines.extend(f"> {clip(escaped(line), 300)}"
+                 for line in board.private_lines(user_id, others=others))
+    return fit(lines, keep_first=1, keep_last=0)
+
+
 def saved_not_shown(board: Board) -> str:
     """The private answer when a saved change could not be shown: the truth, no alarm."""
     told = " The players whose turn it is are pinged as soon as Discord takes the message." \

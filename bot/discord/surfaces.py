@@ -118,6 +118,9 @@ async def answer_mover(interaction: discord.Interaction, board: Board, played: s
         await interaction.followup.send(messages.mover_text(board, user, played),
                                         ephemeral=True, allowed_mentions=messages.NOBODY)
         return
+    if interaction.guild_id is None:
+        await _answer_in_direct_message(interaction, board, played)
+        return
     if board.private_lines(user) or board.hidden_for_mover:
         await interaction.followup.send(messages.mover_text(board, user, played),
                                         ephemeral=True, allowed_mentions=messages.NOBODY)
@@ -125,11 +128,8 @@ async def answer_mover(interaction: discord.Interaction, board: Board, played: s
         return
     text = f"You played `{played}`."
     view = None
-    # Go on here when the choice is the mover's alone (a secret one), and in a direct
-    # message always: a player who plays from their DMs keeps playing there when the move
-    # leaves the turn with them (a swap and then its Blast, a card placed and then a bear
-    # fed), where no new turn message comes.
-    if not board.finished and (board.chooser is None or interaction.guild_id is None):
+    # Go on here when the choice is the mover's alone (a secret one).
+    if not board.finished and board.chooser is None:
         try:
             again = await host(interaction).tables.choosing(
                 user_id=user, game_id=board.record.id, channel_id=None)
@@ -144,3 +144,37 @@ async def answer_mover(interaction: discord.Interaction, board: Board, played: s
         await interaction.edit_original_response(content=text, attachments=[], view=view)
     except discord.HTTPException:
         log.info("could not update the private choices of game %s", board.record.id)
+
+
+async def _answer_in_direct_message(interaction: discord.Interaction, board: Board,
+                                    played: str) -> None:
+    """A move made from a direct message leaves that one message for it, said once: the
+    prompt clicked becomes the answer (the move and what only the mover learns), without
+    buttons; when the turn stays with the player (a swap and then its Blast, a card placed
+    and then a bear fed: nobody else acted, so no new turn DM comes), the same message goes
+    on with their view and next choice. What the moves answering it told the player (an
+    AI's raid, marked ⚠) is said once: by the catch-up of the new turn DM when others
+    acted and the turn comes back (that DM is the next decision's prompt), or of the
+    prompt going on, else in the answer."""
+    bot, user = host(interaction), interaction.user.id
+    handed = user in board.handed
+    outgoing: messages.Outgoing | None = None
+    if not board.finished and not handed:
+        try:
+            mine = await bot.tables.hand(None, user, board.record.id)
+        except GameError:
+            mine = None
+        if mine is not None and mine.legal and mine.seat in board.to_act:
+            view = builder.root_view(mine.game, mine.legal,
+                                     builder.Offer(mine.record.id, mine.move, mine.token),
+                                     multi=mine.multi, dominated=mine.dominated)
+            outgoing = await messages.hand_message(mine, bot.renderer, view)
+            text = messages.dm_answer_text(board, user, played, others=not mine.since)
+            outgoing.content = messages.fit([text, outgoing.content], keep_first=1)
+    if outgoing is None:
+        outgoing = messages.Outgoing(
+            messages.dm_answer_text(board, user, played, others=not handed))
+    try:
+        await interaction.edit_original_response(**outgoing.edit_kwargs())  # type: ignore[arg-type]
+    except discord.HTTPException:
+        log.info("could not update the direct message of game %s", board.record.id)

@@ -270,11 +270,12 @@ class Board:
         return frozenset(s.user_id for s in self.record.seats
                          if s.seat in acting and not s.machine and s.user_id is not None)
 
-    def private_lines(self, user_id: int) -> list[str]:
-        """What ``user_id``'s seats alone may read of the change just saved."""
+    def private_lines(self, user_id: int, *, others: bool = True) -> list[str]:
+        """What ``user_id``'s seats alone may read of the change just saved (without
+        ``others``: of their own moves only)."""
         seats = {s.seat for s in self.record.seats if s.user_id == user_id and not s.ai}
         return [line for step in (self.batch or self.steps) for seat in sorted(seats)
-                for line in step.private.get(seat, ())]
+                if others or step.seat in seats for line in step.private.get(seat, ())]
 
     @property
     def hidden_for_mover(self) -> bool:
@@ -867,8 +868,12 @@ class TablesBase:
     async def _save(self, record: GameRecord, game: Game, ready: Ready, *,
                     news: Sequence[News] = (), episodes: bool = False,
                     seats: Sequence[SeatRecord] | None = None,
-                    interaction_id: int | None = None) -> Board:
+                    interaction_id: int | None = None, mover: int | None = None) -> Board:
         """Commit the planned moves in one transaction and describe the result.
+
+        ``mover``, the player whose request it is, is told what hit them in the answer to
+        their move, and a player handed the turn in their turn's catch-up: neither gets
+        the alert as a direct message of its own as well.
 
         Raises :class:`ConflictError` if the game moved on since ``record`` was read.
         With ``episodes``, moves that continue the episode of the board message on show
@@ -899,9 +904,11 @@ class TablesBase:
             record.board_message_id if edits else None, away, modes)
         announce = (*later, *self._showing(record, game, int(plan.state["move"]), edits=edits,
                                            moves=len(plan.moves), news=news, ping=ping))
+        told_else = {mover, *ready.handed}
         announce += tuple(self._direct(record, {"about": "alert", "game": game.slug,
                                                 "line": line}, user, away.get(user))
-                          for user, lines in hit.items() if modes.get(user) == "dm"
+                          for user, lines in hit.items()
+                          if modes.get(user) == "dm" and user not in told_else
                           for line in lines)
         # Seats saved with the moves may change who is marked as stood in for.
         view = ready.view if seats is None else None

@@ -181,7 +181,7 @@ class Moves(Lobbies):
             for attempt in range(COMMIT_ATTEMPTS):
                 try:
                     return await self._save(current.record, current.game, current.ready,
-                                            episodes=True,
+                                            episodes=True, mover=request.user_id,
                                             interaction_id=request.interaction_id)
                 except AlreadyDoneError:
                     raise AlreadyMade(reason="twice") from None
