@@ -209,6 +209,12 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
         else:
             await interaction.response.edit_message(content=messages.lobby_text(lobby),
                                                     view=view, allowed_mentions=messages.NOBODY)
+        if op == "join":
+            # An edited card tells the joiner nothing of their own: say it, and where to go.
+            await quietly(interaction.followup.send(messages.joined_text(lobby, user.id),
+                                                    ephemeral=True,
+                                                    allowed_mentions=messages.NOBODY),
+                          "answer the player who joined")
 
 
 @components.handles("rematch")
@@ -637,6 +643,11 @@ async def status(interaction: discord.Interaction) -> None:
     """``/game status``."""
     async with guarded(interaction):
         info = await host(interaction).tables.status(_channel(interaction))
+        if not _plays(info.record, interaction.user.id):
+            # Someone watching asks for themselves: the table's channel stays the table's.
+            await interaction.response.send_message(messages.status_text(info), ephemeral=True,
+                                                    allowed_mentions=messages.NOBODY)
+            return
         await _public_once_in_a_while(interaction, "status", messages.status_text(info))
 
 

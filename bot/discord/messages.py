@@ -605,8 +605,10 @@ def lobby_text(lobby: Lobby) -> str:
     host = f", hosted by {mention(owner)}" if owner else ""
     lines = [f"**{game.title}** lobby{host}."]
     if record.options:
-        shown = ", ".join(f"{k}: {escaped(str(v))}" for k, v in record.options.items())
-        lines.append(f"Options: {shown}.")
+        specs = {spec.name: spec for spec in game.options}
+        shown = [specs[name].words(value) if name in specs else f"{name} {value}"
+                 for name, value in record.options.items()]
+        lines.append(f"Playing with {listing([escaped(str(s)) for s in shown])}.")
     hours = float(record.settings.get("reminder_hours", 24))
     if record.settings.get("ai_takeover"):
         level = record.settings.get("stand_in_level", STAND_IN_LEVEL)
@@ -709,6 +711,15 @@ def lobby_opened_text(lobby: Lobby) -> str:
     """The host's private answer: where their lobby is (thread mode)."""
     return (f"Your lobby for **{lobby.game.title}** is open: <#{lobby.record.channel_id}>. "
             f"Players join with the buttons on its card; the game is played in its thread.")
+
+
+def joined_text(lobby: Lobby, user_id: int) -> str:
+    """The private answer to Join: the seat taken and where the game is played."""
+    seat = next((s.seat + 1 for s in lobby.record.seats if s.user_id == user_id), None)
+    taken = f"You took seat {seat} in" if seat else "You joined"
+    where = (f" It is played in its thread, <#{lobby.record.channel_id}>, which you are "
+             f"added to." if lobby.record.parent_id else " It is played in this channel.")
+    return f"{taken} the **{lobby.game.title}** lobby.{where}"
 
 
 def gone_text(what: str) -> str:

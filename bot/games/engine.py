@@ -376,6 +376,17 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    #: How a lobby says a value: a phrase with ``{}`` for it (“{} rounds”), and the
+    #: words of values the phrase does not fit (0: “one round per player”).
+    said: str = ""
+    meanings: tuple[tuple[Any, str], ...] = ()
+
+    def words(self, value: Any) -> str:
+        """The value as a lobby says it: “one round per player, as the rulebook says”."""
+        for meant, text in self.meanings:
+            if meant == value:
+                return text
+        return self.said.format(value) if self.said else f"{self.name} {value}"
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,9 @@ async def test_one_person_holds_only_so_many_seats(tmp_path: Path) -> None:
             lobbies.append(await session.command(ALICE + n, "game", "new",
                                                  {"game": "candy-dash"}))
         for lobby in lobbies[:2]:
-            joined = await session.click(MALLORY, lobby, ":join")
-            assert not joined.ephemeral and f"<@{MALLORY}>" in joined.content
+            await session.click(MALLORY, lobby, ":join")
+            assert f"<@{MALLORY}>" in session.rec.message(lobby.message_id or 0)["content"]
+            assert "You took seat 2" in session.answer().content
         refused = await session.click(MALLORY, lobbies[2], ":join")
         assert refused.ephemeral and "You already sit in 2 games" in refused.content
         record = await session.bot.tables.store.open_game(channel(2))

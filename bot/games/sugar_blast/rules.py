@@ -53,10 +53,14 @@ class SugarBlast(Game):
     ai_easy_slips = 0.75
     options = (
         OptionSpec("objective", "Which objective card to play (random draws one).", "choice",
-                   "random", choices=("random", *(o["id"] for o in obj.objectives()))),
+                   "random", choices=("random", *(o["id"] for o in obj.objectives())),
+                   said="objective card {}", meanings=(("random", "a random objective card"),)),
         OptionSpec("power", "Power cards: none (the basic game), random 1, random 2, or one or "
                    "two cards by name joined by +, e.g. bomb + wild.", "choice", pw.NONE,
-                   choices=pw.option_choices()),
+                   choices=pw.option_choices(), said="power cards {}",
+                   meanings=((pw.NONE, "no power cards (the basic game)"),
+                             ("random 1", "one random power card"),
+                             ("random 2", "two random power cards"))),
     )
     rules_summary = (
         "On your turn swap two neighbouring candies (no diagonals) so that 3 or more of one "

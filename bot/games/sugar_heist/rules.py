@@ -76,7 +76,9 @@ class SugarHeist(Game):
     phases = ("target", "prep", "heist")
     options = (
         OptionSpec("rounds", "Rounds to play (0: one per player, as the rulebook says).", "int",
-                   0, minimum=0, maximum=6),
+                   0, minimum=0, maximum=6, said="{} rounds",
+                   meanings=((0, "one round per player, as the rulebook says"),
+                             (1, "1 round"))),
     )
     step_joiners = frozenset({"room", "move"})
     #: Verbs followed by a handful of dice, chosen together in one step.

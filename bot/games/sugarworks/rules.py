@@ -66,9 +66,10 @@ class Sugarworks(Game):
     ai_easy_slips = 0.75
     options = (
         OptionSpec("side", "Which side of the board: a (first games) or b.", "choice", "a",
-                   choices=("a", "b")),
+                   choices=("a", "b"), said="board side {}",
+                   meanings=(("a", "board side a (for first games)"),)),
         OptionSpec("rounds", "How many rounds the order deck lasts.", "int", DEFAULT_ROUNDS,
-                   minimum=4, maximum=11),
+                   minimum=4, maximum=11, said="an order deck of {} rounds"),
     )
     step_joiners = frozenset({"at", "to", "with", "order"})
     notation_help = (
