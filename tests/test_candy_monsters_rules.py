@@ -839,7 +839,7 @@ def test_typed_moves_are_read_in_the_games_own_words():
     assert GAME.canonical("buy nothing") is None
 
 
-def test_a_unique_abbreviation_buys_and_an_unknown_name_is_not_a_move():
+def test_a_unique_abbreviation_buys_and_an_unknown_name_is_explained():
     state = new()
     arrange(state, 0, ["uno"], sugar=20)
     market(state, monsters=["oni-baba", "oni-yami"], abilities=["pickpocket-3-red"])
@@ -848,6 +848,9 @@ def test_a_unique_abbreviation_buys_and_an_unknown_name_is_not_a_move():
     with pytest.raises(AmbiguousActionError):
         GAME.parse(state, 0, "buy oni")
     with pytest.raises(NotationError):
+        GAME.parse(state, 0, "a pony")
+    # “buy” is a move: what it cannot buy is said, with what it can.
+    with pytest.raises(IllegalActionError, match=r"not face up in the kingdom\. Face up: ONI"):
         GAME.parse(state, 0, "buy a pony")
     with pytest.raises(IllegalActionError, match="not face up"):
         GAME.parse(state, 0, "buy gumzilla")

@@ -321,9 +321,19 @@ def test_swap_notation_reads_either_order_and_without_the_verb():
 
 def test_text_that_is_not_notation_is_a_notation_error():
     state = game_with(with_rows(r1="M M C M G T"))
-    for text in ("fly to the moon", "swap z9 a1", "keep unicorn", ""):
+    for text in ("fly to the moon", ""):
         with pytest.raises(NotationError):
             GAME.parse(state, 0, text)
+
+
+def test_a_known_move_with_words_it_cannot_take_says_why():
+    state = game_with(with_rows(r1="M M C M G T"))
+    with pytest.raises(IllegalActionError, match=r"There is no space “z9” on the board: "
+                                                 r"spaces go from a1 to f6\."):
+        GAME.parse(state, 0, "swap z9 a1")
+    with pytest.raises(IllegalActionError) as unicorn:
+        GAME.parse(state, 0, "keep unicorn")
+    assert unicorn.value.typed == "keep unicorn" and str(unicorn.value)
 
 
 def test_an_abbreviation_that_fits_several_moves_is_ambiguous():

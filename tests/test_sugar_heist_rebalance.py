@@ -7,6 +7,7 @@ from sugar_heist_helpers import act, arrange_track, dice, everybody_passes, new_
 
 from bot.games.engine import State
 from bot.games.sugar_heist import GAME, cards, worth
+from bot.games.sugar_heist.ai import ranked
 from tools.balance.sugar_heist import card_figures
 
 __all__ = ["dice"]
@@ -85,8 +86,9 @@ def _hand(keys: list[str]) -> State:
 
 
 def _builds(state: State) -> list[str]:
-    ranked = GAME.rank_actions(state, 0, GAME.legal_actions(state, 0))
-    return [a.notation for a in ranked if a.notation.startswith("build ")]
+    """The builds in the AI's order (autocomplete lists the cheapest first instead)."""
+    best = ranked(GAME.view(state, 0), GAME.legal_actions(state, 0))
+    return [a.notation for a in best if a.notation.startswith("build ")]
 
 
 def test_the_ai_values_a_cheap_card_that_does_more_above_a_dear_one_that_does_less():

@@ -143,7 +143,7 @@ async def test_the_lobby_passes_to_the_next_player_when_its_host_leaves(table: S
     lobby = await table.command(ALICE, "game", "new", {"game": "candy-dash"})
     for user in (BOB, CAROL):
         await table.click(user, lobby, ":join")
-    assert f"hosted by <@{ALICE}>" in table.rec.last().content
+    assert f"hosted by <@{ALICE}>" in table.rec.message(lobby.message_id or 0)["content"]
     left = await table.click(ALICE, lobby, ":leave")
     assert f"hosted by <@{BOB}>" in left.content
     assert f"1. 🟦● <@{BOB}>" in left.content and f"2. 🟧■ <@{CAROL}>" in left.content

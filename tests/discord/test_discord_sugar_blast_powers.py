@@ -31,7 +31,7 @@ async def test_a_power_card_game_from_the_lobby_to_the_end(tmp_path: Path):
         assert "none" in await option_suggestions(session, "")
         lobby = await session.command(ALICE, "game", "new",
                                       {"game": "sugar-blast", "power": "Rush, tongs"})
-        assert "power: tongs + rush" in lobby.content, lobby.content
+        assert "power cards tongs + rush" in lobby.content, lobby.content
         await session.click(ALICE, lobby, ":ai")
         board = await session.click(ALICE, lobby, ":start")
         # Two seats' board is 800 x 900; the power cards' strip comes under it.

@@ -303,6 +303,13 @@ class SugarBlast(Game):
         words = notation.split(" ")
         verb = words[0]
         use = pw.use_of(verb)
+        if verb in ("swap", "replace") or use in ("diagonal_swap", "take_chip"):
+            # A space the board does not have (“swap z9 a1”): the move is known, its space not.
+            wrong = [w for w in words[1:3] if parse_cell(w, bd.SIZE, bd.SIZE) is None]
+            if wrong or len(words) == 1:
+                last = cell_name((bd.SIZE - 1, bd.SIZE - 1))
+                return (f"There is no space “{wrong[0]}” on the board: spaces go from a1 to "
+                        f"{last}." if wrong else f"Say which spaces, from a1 to {last}.")
         if use is not None:
             return self._explain_use(state, seat, verb, use, words[1:])
         wanted = {"swap": "swap", "replace": "replace", "blast": "blast", "keep": "keep",
