@@ -13,10 +13,10 @@ loses a move. Words are written by :mod:`bot.discord.messages` and
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import json
 import logging
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -351,7 +351,7 @@ async def _show_step(interaction: discord.Interaction, choosing: Choosing, node:
 
 
 #: How many worlds the player cannot tell from the real one a drawing move is tried in.
-PREVIEW_WORLDS = 2
+PREVIEW_WORLDS = 3
 
 
 def _preview_view(choosing: Choosing, action: Action) -> dict[str, object] | None:
@@ -359,21 +359,30 @@ def _preview_view(choosing: Choosing, action: Action) -> dict[str, object] | Non
 
     A move that reveals nothing and draws no chance is played at once, with no preview
     (``/game undo`` takes it back). A move that draws (a land card placed, a tile laid)
-    cannot be taken back, so it is previewed: the public
-    view after it, but only when that view comes out the same in worlds the player
-    cannot tell from the real one (:meth:`Game.resample`): then it tells them nothing
-    they could not work out, and what they draw stays hidden until they confirm.
-    Otherwise ``None``: the move is played at once.
+    cannot be taken back, so it is previewed by the public view after it, when that view
+    does not depend on anything the player does not know. The preview is worked out from
+    the game as the player may know it (:meth:`Game.known_to`), never from the real
+    state, and compared with worlds drawn from that alone (:meth:`Game.resample`, seeded
+    by what the player may see): so whether a move is previewed, and what the preview
+    shows, is the same in every state the player cannot tell from the real one, and a
+    preview can give no draw away before the move is confirmed (the player could go back
+    and choose another). ``None``: the move is played at once.
     """
-    game, state, seat = choosing.game, choosing.state, choosing.seat
-    outcome = game.apply(state, seat, action)
+    game, seat = choosing.game, choosing.seat
+    known = game.known_to(choosing.state, seat)
+    try:
+        outcome = game.apply(known, seat, action)
+    except GameError:
+        return None
     if outcome.undoable:
         return None
     public = game.view(outcome.state, None)
-    rng = Rng.from_seed(secrets.randbits(63))
+    seed = hashlib.blake2b(json.dumps([public, action.notation], sort_keys=True).encode(),
+                           digest_size=8).digest()
+    rng = Rng.from_seed(int.from_bytes(seed, "big") >> 1)
     for _ in range(PREVIEW_WORLDS):
         try:
-            other = game.apply(game.resample(state, seat, rng), seat, action)
+            other = game.apply(game.resample(known, seat, rng), seat, action)
         except GameError:
             return None
         if game.view(other.state, None) != public:
