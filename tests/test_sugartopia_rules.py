@@ -588,3 +588,25 @@ def test_the_ai_takes_a_placement_that_feeds_its_own_bear(extra):
     assert ranked[0].notation.split(" ")[3] in ("b6", "b7", "b8")
     legal = GAME.legal_actions(state, 0)
     assert sorted(a.notation for a in ranked) == sorted(a.notation for a in legal)
+
+
+def test_a_card_that_lies_the_same_turned_is_offered_once_per_spot() -> None:
+    """L14 and L15 lie the same whichever way they are turned, L16 the same every third
+    turn: a placement that another turn of the card already makes is the same move, so it
+    is offered once (the smallest turn); the others stay legal for /play."""
+    state = GAME.new([SeatInfo("Ana", False), SeatInfo("Bo", False)], 5, {})
+    seat = state["turn"]
+    for hand, most in (("l14", 1), ("l15", 1), ("l16", 3), ("l01", 6)):
+        state["hands"][seat] = hand
+        legal = GAME.legal_actions(state, seat)
+        places = [a.notation for a in legal if a.notation.startswith(f"place {hand} ")]
+        same = GAME.dominated(state, seat, legal)
+        card = tiles.catalogue()[hand]
+        for spot in {n.split()[3] for n in places}:
+            here = [n for n in places if n.split()[3] == spot]
+            kept = [n for n in here if n not in same]
+            lies = {card.as_placed(int(n.split()[-1])) for n in here}
+            assert len(kept) == len(lies) <= most
+            assert {card.as_placed(int(n.split()[-1])) for n in kept} == lies
+        for notation in same:
+            assert GAME.parse(state, seat, notation).notation == notation

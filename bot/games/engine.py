@@ -875,7 +875,8 @@ class Game(ABC):
     def dominated(self, state: State, seat: int, actions: Sequence[Action]) -> frozenset[str]:
         """The notations among ``actions`` (``seat``'s legal ones) that another of them
         does as well for less, by the rules' own measure (paying with more dice than the
-        challenge needs): not offered unless the player asks for more ways, and suggested
+        challenge needs), or exactly as well (a card turned to lie as a smaller turn lays
+        it): not offered unless the player asks for more ways, and suggested
         last. They stay legal (``/play`` takes them). Never all of ``actions``; none by
         default."""
         return frozenset()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
@@ -138,6 +139,23 @@ class Sugartopia(Game):
                 label = tiles.label_of(pos)
                 actions.append(Action(f"gingerman at {label}", f"your Gingerman at {label}"))
         return actions
+
+    def dominated(self, state: State, seat: int, actions: Sequence[Action]) -> frozenset[str]:
+        """A land card turned so that it lies exactly as a smaller turn lays it (a card
+        symmetric under a half or a third turn): the same placement offered twice."""
+        first: dict[tuple[object, ...], str] = {}
+        same: set[str] = set()
+        for action in actions:
+            m = _PLACE.match(action.notation)
+            if m is None or m.group(1) is None or m.group(3) is None:
+                continue
+            card = tiles.catalogue()[m.group(1)]
+            key = (m.group(1), m.group(2), card.as_placed(int(m.group(3))))
+            if key in first:
+                same.add(action.notation)
+            else:
+                first[key] = action.notation
+        return frozenset(same)
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
         values = action_values(self.view(state, seat), actions)

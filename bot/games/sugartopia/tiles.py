@@ -139,6 +139,17 @@ class Card:
                 return i
         return None
 
+    def as_placed(self, rot: int) -> tuple[object, ...]:
+        """What the card is, turned by ``rot``, as the table sees it: its edges, each
+        field's board sides and what stands on it, each road's arms with their cookies.
+        Two turns of a card symmetric under a half or a third turn place it the same."""
+        edges = "".join(self.edge(side, rot) for side in range(6))
+        fields = frozenset((frozenset(turned(s, rot) for s in f.sides), f.sheep, f.rainbow,
+                            tuple(sorted(f.bears))) for f in self.fields)
+        roads = frozenset(frozenset((turned(a.side, rot), a.cookies) for a in r.arms)
+                          for r in self.roads)
+        return edges, fields, roads
+
     def road_at(self, side: int, rot: int) -> tuple[int, int] | None:
         """(road index, arm index) of the arm reaching board side ``side``."""
         printed = hex_rotated(side, -rot)
