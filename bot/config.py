@@ -29,6 +29,10 @@ DEFAULT_METRICS_HOST = "127.0.0.1"
 #: Where the web companion listens unless ``CANDYBOT_WEB_HOST`` says otherwise: behind a
 #: reverse proxy on the same machine, which serves ``CANDYBOT_PUBLIC_URL``.
 DEFAULT_WEB_HOST = "127.0.0.1"
+#: Seconds a lobby being opened may go without a step before the bot's next pass takes it
+#: to be left behind by a bot stopped midway, and finishes it or takes it back
+#: (bot/discord/opening.py): well over the few seconds an opening takes.
+DEFAULT_OPENING_GRACE_SECONDS = 60.0
 #: Days delivered announcements are kept (docs/privacy.md).
 DEFAULT_KEEP_DAYS = 30.0
 #: Days a server's games are kept after it removed the bot, in case it comes back.
@@ -70,6 +74,8 @@ class Settings:
     keep_days: float = DEFAULT_KEEP_DAYS
     grace_days: float = DEFAULT_GRACE_DAYS
     stop_seconds: float = DEFAULT_STOP_SECONDS
+    #: Seconds without a step after which a lobby being opened was left behind.
+    opening_grace_seconds: float = DEFAULT_OPENING_GRACE_SECONDS
     #: Shards across all processes (``--shard-count``); ``None``: one unsharded connection.
     shard_count: int | None = None
     #: The shards this process runs (``--shard-ids``); ``None``: all of ``shard_count``.
@@ -97,7 +103,9 @@ class Settings:
                 f"log_level={self.log_level!r}, metrics_port={self.metrics_port}, "
                 f"metrics_host={self.metrics_host!r}, limits={self.limits}, "
                 f"keep_days={self.keep_days:g}, grace_days={self.grace_days:g}, "
-                f"stop_seconds={self.stop_seconds}, shard_count={self.shard_count}, "
+                f"stop_seconds={self.stop_seconds}, "
+                f"opening_grace_seconds={self.opening_grace_seconds:g}, "
+                f"shard_count={self.shard_count}, "
                 f"shard_ids={self.shard_ids}, "
                 f"requests_per_second={self.requests_per_second}, "
                 f"web_port={self.web_port}, web_host={self.web_host!r}, "
@@ -121,9 +129,10 @@ class Settings:
         """Read ``DISCORD_TOKEN``, ``CANDYBOT_DB`` (a SQLite file, or a ``postgresql://`` URL
         with ``CANDYBOT_STATE`` naming this process's local files), ``CANDYBOT_LOG``,
         ``CANDYBOT_METRICS_PORT``, ``CANDYBOT_STOP_SECONDS``,
-        ``CANDYBOT_REQUESTS_PER_SECOND`` and the web companion's ``CANDYBOT_WEB_PORT``,
-        ``CANDYBOT_WEB_HOST`` and ``CANDYBOT_PUBLIC_URL``; the environment wins over
-        ``.env``. Raises :class:`ConfigError` for a value it cannot use."""
+        ``CANDYBOT_OPENING_GRACE_SECONDS``, ``CANDYBOT_REQUESTS_PER_SECOND`` and the web
+        companion's ``CANDYBOT_WEB_PORT``, ``CANDYBOT_WEB_HOST`` and ``CANDYBOT_PUBLIC_URL``;
+        the environment wins over ``.env``. Raises :class:`ConfigError` for a value it
+        cannot use."""
         values: dict[str, str] = {}
         if dotenv is not None:
             values.update(read_dotenv(Path(dotenv)))
@@ -138,6 +147,9 @@ class Settings:
         port = parse_port(values.get("CANDYBOT_METRICS_PORT", ""))
         stop = parse_seconds("CANDYBOT_STOP_SECONDS", values.get("CANDYBOT_STOP_SECONDS", ""),
                              DEFAULT_STOP_SECONDS)
+        opening_grace = parse_seconds("CANDYBOT_OPENING_GRACE_SECONDS",
+                                      values.get("CANDYBOT_OPENING_GRACE_SECONDS", ""),
+                                      DEFAULT_OPENING_GRACE_SECONDS)
         host = values.get("CANDYBOT_METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
         keep = parse_seconds("CANDYBOT_KEEP_DAYS", values.get("CANDYBOT_KEEP_DAYS", ""),
                              DEFAULT_KEEP_DAYS)
@@ -150,6 +162,7 @@ class Settings:
         return cls(token=token, db_path=Path(db), db_url=url, log_level=level,
                    metrics_port=port, metrics_host=host, limits=parse_limits(values),
                    keep_days=keep, grace_days=grace, stop_seconds=stop,
+                   opening_grace_seconds=opening_grace,
                    requests_per_second=pace, web_port=web_port, web_host=web_host,
                    public_url=public_url)
 

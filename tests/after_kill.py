@@ -30,10 +30,11 @@ issue 42 promises players ("Done when"):
 
 :meth:`KilledBot.settled` waits up to :data:`SHOWN_WITHIN` seconds after the restarted bot
 identified for all but the last to hold. What is left behind is looked for once the last
-kill is :data:`~bot.discord.opening.GRACE_SECONDS` old and the bot was started again
-(docs/reliability.md, "Nothing left stuck": a lobby left half-opened is finished or
-taken back by the bot's first pass after that long), within the same 15 s, and told
-with the kill whose step made it.
+kill is older than the openings' grace and the bot was started again (docs/reliability.md,
+"Nothing left stuck": a lobby left half-opened is finished or taken back by the bot's
+first pass after that long), within the same 15 s, and told with the kill whose step made
+it. The bot under test is given a grace of :data:`OPENING_GRACE` seconds
+(``CANDYBOT_OPENING_GRACE_SECONDS``) instead of a minute, so that nothing waits for long.
 """
 
 from __future__ import annotations
@@ -49,7 +50,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord import messages, threads
-from bot.discord.opening import GRACE_SECONDS
 from bot.games import GAMES
 from bot.store import GameRecord, Store
 from bot.tables import Lobby, Tables
@@ -65,6 +65,9 @@ QUIET = 1.0
 DONE = 5.0
 #: Seconds a kill waits for the step to reach its request.
 REACHED_WITHIN = 60.0
+#: The openings' grace the bot under test is given (``CANDYBOT_OPENING_GRACE_SECONDS``):
+#: well over the steps of an opening, even on a busy machine, and a few seconds' wait.
+OPENING_GRACE = 5.0
 #: A board picture's alt text: the game and the move it shows (``messages.board_alt``).
 BOARD_ALT = re.compile(r"^(?P<title>.+) board, move (?P<move>\d+)\.")
 #: Components of a board: moves, the move builder, Decide, the stand-in's "I'm back".
@@ -341,7 +344,8 @@ class KilledBot:
         self.server = server
         self.db = db
         self.tables = tables
-        self.bot = BotProcess(server, db)
+        self.bot = BotProcess(server, db, env={
+            "CANDYBOT_OPENING_GRACE_SECONDS": f"{OPENING_GRACE:g}"})
         self.gateway = server.gateway
 
     @classmethod
@@ -498,13 +502,13 @@ class KilledBot:
 
     async def left_behind(self, outcomes: list[Outcome], before: set[str]) -> None:
         """Tell each outcome what it left behind. Should anything be, wait until the
-        kills that left it are :data:`~bot.discord.opening.GRACE_SECONDS` old (a lobby
-        left half-opened is then finished or taken back by the bot's next pass), start the
-        bot again and look within :data:`SHOWN_WITHIN` seconds."""
+        kills that left it are :data:`OPENING_GRACE` seconds old (a lobby left
+        half-opened is then finished or taken back by the bot's next pass), start the bot
+        again and look within :data:`SHOWN_WITHIN` seconds."""
         left = [line for line in await self.orphans() if line not in before]
         if left:
             owners = [_owner(outcomes, line) for line in left]
-            time.sleep(max(0.0, max(o.killed_at for o in owners) + GRACE_SECONDS
+            time.sleep(max(0.0, max(o.killed_at for o in owners) + OPENING_GRACE
                            - time.monotonic()))
             self.bot.stop()
             left, _ = await self.settled(self.restart(), before, orphans=True)

@@ -162,6 +162,15 @@ def test_the_stop_time_defaults_under_dockers_ten_seconds_and_can_be_set():
             Settings.from_env({"CANDYBOT_STOP_SECONDS": bad}, None)
 
 
+def test_the_openings_grace_defaults_to_a_minute_and_can_be_set():
+    assert Settings.from_env({}, None).opening_grace_seconds == 60
+    assert Settings.from_env({"CANDYBOT_OPENING_GRACE_SECONDS": "5"},
+                             None).opening_grace_seconds == 5
+    for bad in ("soon", "0", "-2", "inf"):
+        with pytest.raises(ConfigError, match="CANDYBOT_OPENING_GRACE_SECONDS"):
+            Settings.from_env({"CANDYBOT_OPENING_GRACE_SECONDS": bad}, None)
+
+
 # --------------------------------------------------------------------------- the gate
 
 

@@ -284,7 +284,7 @@ class CandyBot(discord.Client):
     async def send_due(self) -> int:
         """One pass of the reminder loop: send what is due now (and, once an hour, forget
         what is kept no longer: :meth:`housekeeping`)."""
-        count = await flows.send_due(self)
+        count = await flows.send_due(self, self.settings.opening_grace_seconds)
         if self.clock() - self._housekept_at >= HOUSEKEEPING_SECONDS:
             await self.housekeeping()
         return count

@@ -892,9 +892,10 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
 # --------------------------------------------------------------------------- reminders
 
 
-async def send_due(bot: Host) -> int:
-    """Queue every due reminder and play every due AI take-over, then deliver the outbox;
-    returns how many reminders and take-overs there were. Its requests are background work
+async def send_due(bot: Host, opening_grace: float) -> int:
+    """Queue every due reminder and play every due AI take-over, settle the lobbies left
+    half-opened for ``opening_grace`` seconds, then deliver the outbox; returns how many
+    reminders and take-overs there were. Its requests are background work
     (:mod:`~bot.discord.pacing`): a move being answered meanwhile goes first."""
     count = 0
     with pacing.background():
@@ -907,7 +908,7 @@ async def send_due(bot: Host) -> int:
             # Its players are told by the notice queued with it, delivered below.
             await refresh_lobby_message(bot, lobby)
             await threads.close_thread(bot, lobby.record)
-        await opening.settle(bot)
+        await opening.settle(bot, opening_grace)
         await places.look_again(bot)
         await bot.outbox.deliver()
     return count

@@ -8,12 +8,13 @@ write that notes it in the opening. Once the lobby's message shows its buttons t
 opening ends.
 
 A bot killed in between leaves the opening behind, and :func:`settle` (the reminder
-pass, every minute or so) finishes it or takes it back once it has had no step for
-:data:`GRACE_SECONDS`: a stored lobby gets its message and buttons (its players added to
-its thread); anything else is taken back (its card deleted, its thread archived, the
-count given back). A lobby whose place is gone or refuses the bot ends without a result.
-So no card says "opening…" for good, no thread stays open for nothing, and no lobby that
-nobody can join, start or cancel counts against anyone.
+pass, every minute or so) finishes it or takes it back once it has had no step for the
+grace the operator sets (``CANDYBOT_OPENING_GRACE_SECONDS``, a minute): a stored lobby
+gets its message and buttons (its players added to its thread); anything else is taken
+back (its card deleted, its thread archived, the count given back). A lobby whose place
+is gone or refuses the bot ends without a result. So no card says "opening…" for good, no
+thread stays open for nothing, and no lobby that nobody can join, start or cancel counts
+against anyone.
 """
 
 from __future__ import annotations
@@ -32,9 +33,6 @@ from bot.store import NotFoundError, OpeningRecord, StoreError
 from bot.tables import Lobby
 
 log = logging.getLogger(__name__)
-
-#: Seconds an opening may go without a step before it is taken to be left behind.
-GRACE_SECONDS = 60.0
 
 
 async def in_thread(interaction: discord.Interaction, opening: OpeningRecord, host_name: str,
@@ -125,7 +123,7 @@ async def _seat_players(bot: Host, lobby: Lobby) -> None:
             await threads.seat_in_thread(bot, lobby.record, seat.user_id)
 
 
-async def settle(bot: Host, grace: float = GRACE_SECONDS) -> int:
+async def settle(bot: Host, grace: float) -> int:
     """Finish or take back every opening left without a step for ``grace`` seconds (a bot
     stopped midway); returns how many were settled. Several bots on one database each
     take an opening over before settling it, so each is settled once."""

@@ -9,6 +9,7 @@ import itertools
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,6 @@ from discord_harness import (
 from race_game import CandyDash
 
 import bot.games
-from bot.discord import opening
 from bot.store import GameRecord
 from tools.offline import (
     CREATE_PUBLIC_THREADS,
@@ -204,7 +204,7 @@ async def test_a_bot_killed_at_any_request_of_opening_a_game_leaves_nothing_stuc
             table.rec.die_when(nth(n), carried_out=carried_out)
             await table.gw.send(table.gw.command(ALICE, "game", "new",
                                                  {"game": "candy-dash", "target": 3}))
-            table.clock.advance(2 * opening.GRACE_SECONDS / 3600)
+            table.clock.advance(2 * table.bot.settings.opening_grace_seconds / 3600)
             await restart(table)
             await table.bot.send_due()
             await nothing_left_behind(table)
@@ -215,6 +215,23 @@ async def test_a_bot_killed_at_any_request_of_opening_a_game_leaves_nothing_stuc
             await nothing_left_behind(table)
         finally:
             await table.close()
+
+
+async def test_a_half_opened_lobby_is_left_alone_for_the_grace_the_operator_set(
+        table: Session) -> None:
+    table.rec.die_when(nth(1), carried_out=True)  # the card posted, no thread yet
+    await table.gw.send(table.gw.command(ALICE, "game", "new",
+                                         {"game": "candy-dash", "target": 3}))
+    await restart(table)
+    # CANDYBOT_OPENING_GRACE_SECONDS=600: two minutes on, the opening is still in flight.
+    table.bot.settings = replace(table.bot.settings, opening_grace_seconds=600.0)
+    table.clock.advance(2 / 60)
+    await table.bot.send_due()
+    assert len(await table.bot.tables.store.stale_openings(float("inf"))) == 1
+    assert any("is opening" in m["content"] for m in table.rec.messages.values())
+    table.clock.advance(9 / 60)  # eleven minutes on: settled
+    await table.bot.send_due()
+    await nothing_left_behind(table)
 
 
 @pytest.mark.parametrize("carried_out", [False, True], ids=["before", "after"])
@@ -233,7 +250,7 @@ async def test_a_bot_killed_at_any_request_of_opening_a_rematch_leaves_it_to_ope
             table.rec.clear()
             table.rec.die_when(nth(n), carried_out=carried_out)
             await table.gw.send(table.gw.click(BOB, table.rec.message(thread), "cb:rm:1"))
-            table.clock.advance(2 * opening.GRACE_SECONDS / 3600)
+            table.clock.advance(2 * table.bot.settings.opening_grace_seconds / 3600)
             await restart(table)
             await table.bot.send_due()
             await nothing_left_behind(table)
