@@ -18,7 +18,8 @@ after 10 s. Compose reads the compose files as ``docker compose`` merges them; i
 machine's own ``pg_dump``, ``pg_restore`` and ``pg_isready``. A unit is started from its
 file as systemd would (``EnvironmentFile``, ``Environment``, ``WorkingDirectory``,
 ``ExecStart`` with ``%i``), after ``systemd-analyze verify`` accepted it. Every bot and
-command talks to a stand-in Discord (tests/stand_in_discord.py).
+command talks to the offline Discord (tools/offline_http.py), each Python process pointed
+at it as it starts (tools/offline_process.py, ``pointed``).
 
 Paths on the operator's machine that the documents name (``/srv/candybot``, ``/etc/...``)
 are folders of the sandbox: :meth:`Sandbox.host` rewrites them in each line.
@@ -52,7 +53,8 @@ from typing import Any
 
 import psycopg
 from image_build import ROOT, Image, compose_config, stages
-from stand_in_discord import SITE
+
+from tools.offline_process import ADDRESS, pointed
 
 #: The documents' day: `date` in the sandbox, so that `candybot-$(date +%F).db` is the
 #: file the restore examples name.
@@ -80,7 +82,7 @@ def _clean_env() -> dict[str, str]:
     """This machine's environment without the tests' Python and candybot settings."""
     return {k: v for k, v in os.environ.items()
             if not k.startswith(("PYTHON", "VIRTUAL_ENV", "CANDYBOT_", "DISCORD_",
-                                 "STAND_IN", "OPERATOR_SHELL", "COMPOSE_", "POSTGRES_"))}
+                                 ADDRESS, "OPERATOR_SHELL", "COMPOSE_", "POSTGRES_"))}
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -111,7 +113,7 @@ class Box:
     #: Container path -> host folder; the longest match wins.
     mounts: dict[PurePosixPath, Path]
     workdir: Path
-    #: The stand-in Discord's address, for every Python process started here.
+    #: The offline Discord's address, for every Python process started here.
     discord: str
     #: A PostgreSQL URL's host as the box knows it -> the throwaway server's socket.
     hosts: dict[str, Path] = field(default_factory=dict)
@@ -136,8 +138,7 @@ class Box:
 
     def environment(self) -> dict[str, str]:
         env = {**_clean_env(), **{k: self.value(v) for k, v in self.env.items()},
-               "HOME": str(self.workdir), "PYTHONPATH": str(SITE),
-               "STAND_IN_DISCORD": self.discord}
+               "HOME": str(self.workdir), **pointed(self.discord)}
         env["PATH"] = f"{self.image.bin}{os.pathsep}{env.get('PATH', '')}"
         return env
 
@@ -774,7 +775,7 @@ class Shell:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         # The bot's install on the operator's PATH, as in an activated venv.
         self.env = {**_clean_env(), "OPERATOR_SHELL": str(self.socket),
-                    "PYTHONPATH": str(SITE), "STAND_IN_DISCORD": engine.discord,
+                    **pointed(engine.discord),
                     "PATH": os.pathsep.join([str(bin_dir), str(engine.image.bin),
                                              os.environ.get("PATH", "")])}
 

@@ -98,7 +98,7 @@ def test_a_new_image_reads_an_older_database_and_says_it_will_upgrade_it(
 
 def only_the_token_is_missing(done: subprocess.CompletedProcess[str]) -> bool:
     """``candybot check`` found the database well, and its one problem is the token this
-    test did not give it (the Discord part is tested with a stand-in Discord elsewhere)."""
+    test did not give it (the Discord part is tested with the offline Discord elsewhere)."""
     problems = [line for line in done.stdout.splitlines() if line.startswith("Problem")]
     assert done.returncode == 2 and len(problems) == 1, done.stdout + done.stderr
     return problems[0].startswith("Problem (exit code 2): There is no DISCORD_TOKEN")
@@ -145,7 +145,7 @@ def test_the_docs_docker_commands_use_the_images_name_volume_and_real_commands()
             assert positional[1] == "candybot" and positional[2] in commands, line
             inner.append(positional[2])
     # The commands run inside the image are the ones this file runs from its install
-    # (sync is run against a stand-in Discord by tests/test_ops.py).
+    # (sync is run against the offline Discord by tests/test_ops.py).
     assert set(inner) == {"check", "sync", "backup", "restore", "health"}
 
 

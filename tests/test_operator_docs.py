@@ -3,7 +3,7 @@
 The README, docs/discord.md, and the commands at the head of the Dockerfile, the compose
 files and the systemd unit are played in scenes: each scene is one operator's session on a
 machine of its own (a sandbox: tests/operator_shell.py), in a clone holding the
-operator's files, against a stand-in Discord (tests/stand_in_discord.py). Between the
+operator's files, against the offline Discord (tools/offline_http.py). Between the
 blocks of commands a scene does what the prose asks by hand (paste the token, stop the
 bot, pick a backup) and checks what the prose promises. A fast test checks that the
 scenes together run every command the documents hold: a command cannot be documented
@@ -28,12 +28,13 @@ import pytest
 import yaml
 from image_build import ROOT, Image, compose_config
 from operator_shell import Shell, operator_shell, read_env_file, unit_file, wait_for
-from stand_in_discord import StandInDiscord, serving
 
 from bot.config import DEFAULT_STOP_SECONDS, LIMIT_VARIABLES, Settings, read_dotenv
 from bot.health import Status, status_path
 from bot.ops import Exit
 from bot.store import Store
+from tools.offline import Recorder
+from tools.offline_http import OfflineServer
 
 #: The operator's documents: their blocks of commands are run by the scenes below.
 DOCUMENTS = ("README.md", "docs/discord.md")
@@ -41,8 +42,10 @@ DOCUMENTS = ("README.md", "docs/discord.md")
 FILES = ("Dockerfile", "compose.yaml", "compose.postgres.yaml",
          "deploy/systemd/candybot@.service")
 UNIT = "deploy/systemd/candybot@.service"
-#: The operator's token, as pasted into .env (the stand-in takes any but a wrong one).
-TOKEN = "operator-token"
+#: The operator's token, as pasted into .env; the documents' Docker lines write ``...``
+#: for it.
+TOKEN, WRITTEN = "operator-token", "..."
+#: The server the documents sync the commands to: the operator's test server.
 TEST_SERVER = 123456789012345678
 
 
@@ -129,10 +132,10 @@ def every_block() -> set[Block | Head]:
 
 @dataclass
 class Operator:
-    """A scene's state: the shell, the stand-in Discord, and what the scene noted."""
+    """A scene's state: the shell, the offline Discord, and what the scene noted."""
 
     shell: Shell
-    discord: StandInDiscord
+    discord: OfflineServer
     notes: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -208,7 +211,8 @@ def commands_registered(server: int | None) -> Callable[[Operator], None]:
         from bot.app import create_bot
 
         wanted = {c.name for c in create_bot(Settings()).tree.get_commands()}
-        assert {c["name"] for c in op.discord.commands[server]} == wanted
+        kept = op.discord.call(lambda: op.discord.recorder.commands[server])
+        assert {c["name"] for c in kept} == wanted
         where = f"server {server}" if server else "every server"
         assert f"Registered {len(wanted)} commands to {where}" in op.ran(
             f"sync --guild {server}" if server else "candybot sync")
@@ -428,7 +432,7 @@ def settings_in_etc(op: Operator) -> None:
 
 def every_shard_connected(op: Operator) -> None:
     shards = int(re.search(r"--shard-count (\d+)", (ROOT / UNIT).read_text()).group(1))
-    wait_for(lambda: {tuple(s) for s in op.discord.identified if s} ==
+    wait_for(lambda: set(filter(None, op.discord.call(lambda: list(op.discord.shards)))) ==
              {(n, shards) for n in range(shards)}, 90, "every shard logged in")
 
 
@@ -469,12 +473,14 @@ def test_the_scenes_run_every_command_the_documents_hold() -> None:
 @pytest.fixture
 def operator(image: Image, tmp_path: Path) -> Iterator[Callable[..., Operator]]:
     shells: list[Any] = []
-    with serving(StandInDiscord(token=None)) as served:
+    rec = Recorder()
+    rec.servers = {TEST_SERVER: "The operator's test server"}
+    with OfflineServer(rec, token=TOKEN, also=[WRITTEN]) as server:
         def make(postgres: Any | None = None) -> Operator:
-            context = operator_shell(tmp_path / f"machine-{len(shells)}", image, served.url,
+            context = operator_shell(tmp_path / f"machine-{len(shells)}", image, server.url,
                                      TOKEN, postgres)
             shells.append(context)
-            return Operator(context.__enter__(), served.discord)
+            return Operator(context.__enter__(), server)
         yield make
         for context in shells:
             context.__exit__(None, None, None)

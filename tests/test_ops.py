@@ -1,7 +1,8 @@
 """Running the bot as an operator does: clear errors, a quiet start, ``check`` and ``backup``.
 
-Discord is never contacted: a stand-in on 127.0.0.1 plays its REST API (tests/stand_in_discord.py,
-which answers 401 to a wrong token), and a refused loopback port stands for "no network".
+Discord is never contacted: the offline Discord on 127.0.0.1 plays it (tools/offline_http.py,
+which answers 401 to a token it does not take), and a refused loopback port stands for "no
+network".
 """
 
 from __future__ import annotations
@@ -32,36 +33,38 @@ from bot.ops.backup import backup_database
 from bot.ops.logs import OneLineFormatter, setup_logging
 from bot.store import MIGRATIONS, Store
 from bot.tables import Tables
-from tools.offline_process import LAUNCH
+from tools.offline import (
+    APP_ID,
+    ATTACH_FILES,
+    BOT_ID,
+    BOT_USER,
+    CREATE_PUBLIC_THREADS,
+    GUILD_ID,
+    PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Channel,
+    Recorder,
+)
+from tools.offline_http import TOKEN, OfflineServer
+from tools.offline_process import COMMAND, pointed
 
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
 from race_game import CandyDash, CandyRace
-from stand_in_discord import (
-    ATTACH,
-    BOT_ID,
-    BOT_USER,
-    CLUB,
-    CREATE_THREADS,
-    DELETED,
-    GENERAL,
-    GONE,
-    HIDDEN,
-    LOCKED,
-    OTHER,
-    SEND,
-    SEND_IN_THREADS,
-    THREAD,
-    TOKEN,
-    VIEW,
-    WRONG,
-    StandInDiscord,
-    serving,
-    text_channel,
-)
 
 GAMES = {g.slug: g for g in (CandyRace(), CandyDash())}
 ROOT = Path(__file__).resolve().parents[1]
 TIMESTAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+#: A token Discord does not take.
+WRONG = "MTIzNDU2Nzg5.wrong-token-value"
+#: The servers the bot is in, and one it left.
+CLUB, OTHER, GONE = GUILD_ID, 800000000000000002, 800000000000000009
+GENERAL, LOCKED, HIDDEN, THREAD, DELETED = (700000000000000001, 700000000000000002,
+                                            700000000000000003, 700000000000000004,
+                                            700000000000000005)
+#: What the bot may do in the club's channels unless a test says otherwise.
+PLAYS = VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES | SEND_MESSAGES_IN_THREADS
 
 
 # --------------------------------------------------------------------------- fixtures
@@ -92,12 +95,30 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
     return values
 
 
+def club(allowed: int = PLAYS) -> Recorder:
+    """Discord as the checks meet it: the bot in two servers; in the club, #general and
+    #locked (no Attach Files there) where it may do ``allowed``, a channel it cannot see, a
+    thread of #general, and a channel deleted."""
+    rec = Recorder()
+    rec.servers = {CLUB: "Candy Club", OTHER: "Other"}
+    rec.rooms[GENERAL] = Channel(GENERAL, name="general", permissions=allowed)
+    rec.rooms[LOCKED] = Channel(LOCKED, name="locked", permissions=allowed & ~ATTACH_FILES)
+    rec.rooms[HIDDEN] = Channel(HIDDEN, name="hidden", permissions=0)
+    rec.rooms[THREAD] = Channel(THREAD, PUBLIC_THREAD, CLUB, GENERAL, name="a-thread")
+    rec.gone.add(DELETED)
+    return rec
+
+
 @pytest.fixture
-def fake_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInDiscord]:
-    """A stand-in Discord on a loopback port, with discord.py pointed at it."""
-    with serving() as served:
-        monkeypatch.setattr(discord.http.Route, "BASE", served.api)
-        yield served.discord
+def fake_discord() -> Iterator[OfflineServer]:
+    """The offline Discord on a loopback port (:func:`club`), discord.py pointed at it."""
+    with OfflineServer(club()) as server:
+        yield server
+
+
+def asked(server: OfflineServer) -> list[str]:
+    """Every request that reached Discord, as method and path."""
+    return server.call(lambda: [f"{s.method} {s.path}" for s in server.requests])
 
 
 def refused_port() -> int:
@@ -141,7 +162,7 @@ async def make_games(path: Path, layout: list[tuple[int, int, str]]) -> None:
 
 @pytest.mark.parametrize("command", [["run"], ["sync", "--guild", "1"]])
 def test_run_with_a_refused_token_says_so_in_one_line_and_exits_3(
-        command: list[str], env: dict[str, str], fake_discord: StandInDiscord,
+        command: list[str], env: dict[str, str], fake_discord: OfflineServer,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
     assert main(command) == ops.Exit.TOKEN_REFUSED == 3
@@ -150,7 +171,7 @@ def test_run_with_a_refused_token_says_so_in_one_line_and_exits_3(
     assert re.match(rf"{TIMESTAMP} ERROR bot\.ops: Discord rejected the token in DISCORD_TOKEN",
                     line)
     assert "Reset Token" in line and WRONG not in out.err + out.out
-    assert fake_discord.requests == ["GET /users/@me"]
+    assert asked(fake_discord) == ["GET /users/@me"]
 
 
 @pytest.mark.parametrize("command", [["run"], ["sync"]])
@@ -184,12 +205,13 @@ def test_candybot_log_debug_also_shows_the_traceback(
 
 
 def test_a_started_process_prints_one_line_and_no_voice_warnings(
-        env: dict[str, str], fake_discord: StandInDiscord) -> None:
-    # The process the offline Discord's tests start; the token is refused before the gateway.
-    gateway = f"ws://127.0.0.1:{refused_port()}/gateway"
-    done = subprocess.run([sys.executable, "-c", LAUNCH, discord.http.Route.BASE, gateway],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60,
-                          env={**_base_env(), **env, "DISCORD_TOKEN": WRONG})
+        env: dict[str, str], fake_discord: OfflineServer) -> None:
+    # A process started as the offline Discord's tests start one (tools/offline_process.py);
+    # the token is refused before the gateway.
+    done = subprocess.run([sys.executable, *COMMAND, "run"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60,
+                          env={**_base_env(), **env, **pointed(fake_discord.url),
+                               "DISCORD_TOKEN": WRONG})
     assert done.returncode == 3, done.stderr
     [line] = error_lines(done.stderr)
     assert "Discord rejected the token" in line
@@ -237,14 +259,14 @@ def a_newer_database(folder: Path) -> Path:
 @pytest.mark.parametrize("command", ["run", "sync"])
 def test_run_checks_the_database_before_connecting_to_discord(
         command: str, make: Any, code: int, words: str, tmp_path: Path, env: dict[str, str],
-        fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
+        fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("CANDYBOT_DB", str(make(tmp_path)))
     assert main([command]) == code
     [line] = error_lines(capsys.readouterr().err)
     assert words in line and "CANDYBOT_DB" in line
-    assert fake_discord.requests == []
+    assert asked(fake_discord) == []
 
 
 def test_a_bad_candybot_log_is_one_clear_line_and_exit_2(
@@ -260,6 +282,74 @@ def test_run_without_a_token_still_explains_how_to_get_one(
         env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run"]) == 2
     assert "discord.com/developers" in capsys.readouterr().err
+
+
+def test_sync_registers_every_command_in_the_server_or_everywhere_as_discord_keeps_them(
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    wanted = {c.name for c in create_bot(Settings()).tree.get_commands()}
+    for where, args in ((CLUB, ["--guild", str(CLUB)]), (None, [])):
+        assert main(["sync", *args]) == 0
+        kept = fake_discord.call(lambda where=where: fake_discord.recorder.commands[where])
+        assert {c["name"] for c in kept} == wanted
+        assert all(c.get("guild_id") == (str(where) if where else None) for c in kept)
+    out = capsys.readouterr().out
+    assert f"Registered {len(wanted)} commands to server {CLUB} (available now)." in out
+    assert f"Registered {len(wanted)} commands to every server" in out
+
+
+def test_sync_to_a_server_the_bot_is_not_in_says_what_to_check_and_exits_1(
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    assert main(["sync", "--guild", str(GONE)]) == ops.Exit.FAILED
+    [line] = error_lines(capsys.readouterr().err)
+    assert f"Discord refused the commands: 403 Missing Access: is the bot in server {GONE}" \
+        in line
+    assert fake_discord.call(lambda: fake_discord.recorder.commands) == {}
+
+
+def a_command(**changes: Any) -> dict[str, Any]:
+    """A slash command Discord takes, with ``changes``."""
+    return {"name": "play", "description": "Make a move", "type": 1, "options": [
+        {"type": 3, "name": "action", "description": "The move", "required": True},
+        {"type": 4, "name": "times", "description": "How often", "choices": [
+            {"name": "once", "value": 1}, {"name": "twice", "value": 2}]}], **changes}
+
+
+def option(n: int, required: bool = False) -> dict[str, Any]:
+    return {"type": 3, "name": f"o{n}", "description": "An option", "required": required}
+
+
+@pytest.mark.parametrize("commands", [
+    [a_command(name="Play")], [a_command(name="make move")], [a_command(name="p" * 33)],
+    [a_command(description="")], [a_command(description="d" * 101)],
+    [a_command(options=[option(n) for n in range(26)])],
+    [a_command(options=[option(1), option(2, required=True)])],
+    [a_command(options=[option(1), option(1)])],
+    [a_command(options=[{**option(1), "choices": [
+        {"name": f"c{n}", "value": n} for n in range(26)]}])],
+    [a_command(), a_command()],
+    [a_command(name=f"c{n}") for n in range(101)],
+    [a_command(options=[{"type": 1, "name": f"s{n}", "description": "d" * 100, "options": [
+        {**option(m), "description": "d" * 100} for m in range(3)]} for n in range(10)])],
+], ids=["uppercase", "space", "long-name", "no-description", "long-description",
+        "26-options", "required-after-optional", "option-twice", "26-choices", "name-twice",
+        "101-commands", "over-4000-characters"])
+async def test_discord_refuses_commands_that_break_its_rules(commands: list[Any]) -> None:
+    with OfflineServer(Recorder()) as server:
+        http = discord.http.HTTPClient(asyncio.get_running_loop())
+        await http.static_login(TOKEN)
+        try:
+            await http.bulk_upsert_global_commands(APP_ID, [a_command()])
+            with pytest.raises(discord.HTTPException) as refused:
+                await http.bulk_upsert_global_commands(APP_ID, commands)
+        finally:
+            await http.close()
+        assert (refused.value.status, refused.value.code) == (400, 50035)
+        kept = server.call(lambda: server.recorder.commands[None])
+        assert [c["name"] for c in kept] == ["play"], "a refused list changes nothing"
 
 
 # --------------------------------------------------------------------------- a quiet start
@@ -368,7 +458,7 @@ def test_check_without_a_token_checks_the_database_and_says_discord_was_not_chec
 
 
 def test_check_on_a_new_install_says_the_database_will_be_created(
-        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     assert main(["check"]) == 0
@@ -403,7 +493,7 @@ def test_check_reports_an_unusable_database_with_its_exit_code(
 
 
 def test_check_with_a_token_lists_servers_and_the_bots_permissions_where_games_are_open(
-        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [
         (CLUB, GENERAL, "active"), (CLUB, LOCKED, "lobby"), (CLUB, HIDDEN, "active"),
@@ -423,11 +513,11 @@ def test_check_with_a_token_lists_servers_and_the_bots_permissions_where_games_a
     assert "servers the bot is no longer in: game 6" in out
     assert "Problem (exit code 9): The bot lacks permissions in 2 channels" in out
     assert TOKEN not in out
-    assert not [r for r in fake_discord.requests if not r.startswith("GET ")]
+    assert not [r for r in asked(fake_discord) if not r.startswith("GET ")]
 
 
 def test_check_with_a_token_exits_0_when_the_bot_can_play_everywhere(
-        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [(CLUB, GENERAL, "active")]))
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
@@ -436,9 +526,10 @@ def test_check_with_a_token_exits_0_when_the_bot_can_play_everywhere(
 
 
 def test_check_in_a_thread_needs_send_messages_in_threads(
-        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    fake_discord.everyone = VIEW | SEND | ATTACH
+    fake_discord.call(lambda: setattr(fake_discord.recorder.rooms[GENERAL], "permissions",
+                                      VIEW_CHANNEL | SEND_MESSAGES | ATTACH_FILES))
     asyncio.run(make_games(Path(env["CANDYBOT_DB"]), [(CLUB, THREAD, "active")]))
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     assert main(["check"]) == 9
@@ -446,7 +537,7 @@ def test_check_in_a_thread_needs_send_messages_in_threads(
 
 
 def test_check_with_a_refused_token_exits_3(
-        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
     assert main(["check"]) == 3
@@ -592,16 +683,16 @@ def test_settings_read_candybot_log_from_the_dotenv_file(tmp_path: Path) -> None
 
 
 def test_run_on_postgresql_checks_the_database_then_meets_discord(
-        env: dict[str, str], fake_discord: StandInDiscord, postgres_url: str,
+        env: dict[str, str], fake_discord: OfflineServer, postgres_url: str,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("CANDYBOT_DB", postgres_url)
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
     assert main(["run"]) == ops.Exit.TOKEN_REFUSED
-    assert fake_discord.requests == ["GET /users/@me"], "the database passed its check"
+    assert asked(fake_discord) == ["GET /users/@me"], "the database passed its check"
 
 
 def test_run_on_an_unreachable_postgresql_stops_before_discord(
-        env: dict[str, str], fake_discord: StandInDiscord, tmp_path: Path,
+        env: dict[str, str], fake_discord: OfflineServer, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("CANDYBOT_DB", f"postgresql://candybot:hunter2@/gone?host={tmp_path}")
     monkeypatch.setenv("DISCORD_TOKEN", WRONG)
@@ -609,14 +700,18 @@ def test_run_on_an_unreachable_postgresql_stops_before_discord(
     out = capsys.readouterr()
     [line] = error_lines(out.err)
     assert "cannot be reached" in line and "hunter2" not in out.err + out.out
-    assert fake_discord.requests == []
+    assert asked(fake_discord) == []
 
 
 def test_check_says_where_new_games_get_a_thread_of_their_own(
-        env: dict[str, str], fake_discord: StandInDiscord, monkeypatch: pytest.MonkeyPatch,
+        env: dict[str, str], fake_discord: OfflineServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    fake_discord.everyone = VIEW | SEND | ATTACH | SEND_IN_THREADS | CREATE_THREADS
-    fake_discord.channels[LOCKED] = text_channel(LOCKED, "locked", deny=CREATE_THREADS)
+    def everywhere_but_threads_in_locked() -> None:
+        rooms = fake_discord.recorder.rooms
+        rooms[GENERAL].permissions = PLAYS | CREATE_PUBLIC_THREADS
+        rooms[LOCKED].permissions = PLAYS
+
+    fake_discord.call(everywhere_but_threads_in_locked)
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     assert main(["check"]) == 0, "a channel without threads still plays one game: no problem"
     out = capsys.readouterr().out

@@ -1,5 +1,5 @@
 """The operator's commands with ``CANDYBOT_DB`` a PostgreSQL URL, run as the operator runs
-them: ``candybot check`` reads the database (and meets a stand-in Discord with the
+them: ``candybot check`` reads the database (and meets the offline Discord with the
 token), ``candybot backup`` runs pg_dump (or says how to), and ``candybot restore`` says to
 use pg_restore."""
 
@@ -16,32 +16,33 @@ from pathlib import Path
 import psycopg
 import pytest
 from crashes import ROOT
-from stand_in_discord import SITE, TOKEN, serving
 
 from bot.games import GAMES
 from bot.ops import Exit
 from bot.store import MIGRATIONS, Store
 from bot.tables import Tables
+from tools.offline import Recorder
+from tools.offline_http import TOKEN, OfflineServer
+from tools.offline_process import COMMAND, pointed
 
-#: Where the stand-in Discord of this module's processes answers.
-STAND_IN: dict[str, str] = {}
+#: Where the offline Discord of this module's processes answers.
+DISCORD: dict[str, str] = {}
 
 
 @pytest.fixture(autouse=True, scope="module")
 def discord() -> Iterator[None]:
-    """A stand-in Discord for the processes these tests start."""
-    with serving() as served:
-        STAND_IN["url"] = served.url
+    """The offline Discord for the processes these tests start."""
+    with OfflineServer(Recorder()) as server:
+        DISCORD["url"] = server.url
         yield
 
 
 def candybot(url: str, *args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "CANDYBOT_DB")}
-    env.update(CANDYBOT_DB=url, PYTHONPATH=os.pathsep.join([str(SITE), str(ROOT)]),
-               DISCORD_TOKEN=TOKEN, STAND_IN_DISCORD=STAND_IN["url"])
+    env.update(CANDYBOT_DB=url, DISCORD_TOKEN=TOKEN, **pointed(DISCORD["url"], str(ROOT)))
     if path is not None:
         env["PATH"] = path
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, *COMMAND, *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
 
 

@@ -84,7 +84,9 @@ ANSWER_DEADLINE = 3.0
 UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_MEMBER = 10007
 UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 THREAD_ARCHIVED = 50083
 THREAD_LOCKED = 160005
@@ -150,8 +152,12 @@ class Channel:
         if self.type == DM:
             out["recipients"] = [user_payload(self.recipient or 0)]
             return out
+        # A channel's permissions for the bot are an overwrite for its member (on a server
+        # whose roles grant nothing): what reading the channel shows; a thread has none.
+        bot = [] if self.thread else [{"id": str(BOT_ID), "type": 1, "deny": "0",
+                                       "allow": str(self.permissions)}]
         out.update({"guild_id": str(self.guild_id), "position": 0, "nsfw": False,
-                    "permission_overwrites": [],
+                    "permission_overwrites": bot,
                     "parent_id": None if self.parent_id is None else str(self.parent_id)})
         if self.thread:
             out.update({"owner_id": str(BOT_ID), "message_count": 0, "member_count":
@@ -174,7 +180,8 @@ class Sent:
     via: str  # "http" or "webhook"
     method: str
     path: str
-    payload: dict[str, Any] | None
+    #: The JSON body: an object, or a list (commands registered all at once).
+    payload: Any
     files: list[tuple[str, bytes]] = field(default_factory=list)
     message_id: int | None = None
     #: The first followup after a "thinking" defer: it replaces the placeholder (an edit).
@@ -197,7 +204,7 @@ class Sent:
     @property
     def body(self) -> dict[str, Any]:
         """The message part: for interaction callbacks it sits under ``data``."""
-        payload = self.payload or {}
+        payload = self.payload if isinstance(self.payload, dict) else {}
         if self.path.endswith("/callback"):
             return payload.get("data") or {}
         return payload
@@ -333,6 +340,11 @@ class Recorder:
         #: a request): the socket surface sends them to the bot (``None``: nowhere; in
         #: process, a test delivers the events it needs through :class:`Gateway`).
         self.announce: Callable[[str, dict[str, Any]], None] | None = None
+        #: The servers the bot is in, with their names (a room's server is one too).
+        self.servers: dict[int, str] = {GUILD_ID: "Candy Club"}
+        #: The slash commands registered (``candybot sync``), as Discord keeps them: under
+        #: ``None`` the global ones, else under the server's id.
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
 
     def room(self, channel_id: int) -> Channel:
         """The channel ``channel_id``, a text channel if nothing else was declared."""
@@ -352,13 +364,27 @@ class Recorder:
         return [r for r in self.rooms.values() if r.thread
                 and (parent_id is None or r.parent_id == parent_id)]
 
+    def server_ids(self) -> list[int]:
+        """The servers the bot is in: those of :attr:`servers` and of the rooms."""
+        return sorted(set(self.servers) | {r.guild_id for r in self.rooms.values()
+                                           if r.guild_id is not None})
+
+    def server(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        """The server as Discord's Get Guild reads it: its ``@everyone`` role (the server's
+        id) grants nothing, the bot's permissions are its channels' (:meth:`Channel.payload`)."""
+        everyone = {"id": str(guild_id), "name": "@everyone", "permissions": "0",
+                    "position": 0, "color": 0, "hoist": False, "managed": False,
+                    "mentionable": False, "flags": 0}
+        return {"id": str(guild_id), "name": self.servers.get(guild_id, f"Server {guild_id}"),
+                "icon": None, "owner_id": "1", "roles": [everyone], "emojis": [],
+                "stickers": [], "features": []}
+
     def guild(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
         """The server as the gateway announces it on connecting (GUILD_CREATE): its
         channels, and its threads that are active (Discord leaves archived ones out)."""
         rooms = [r for r in self.rooms.values() if r.guild_id == guild_id]
         return {
-            "id": str(guild_id), "name": "Candy Club", "icon": None, "owner_id": "1",
-            "roles": [], "emojis": [], "stickers": [], "features": [], "member_count": 1,
+            **self.server(guild_id), "member_count": 1,
             "members": [], "voice_states": [], "presences": [], "unavailable": False,
             "channels": [r.payload() for r in rooms if not r.thread],
             "threads": [r.payload() for r in rooms if r.thread and not r.archived]}
@@ -475,7 +501,7 @@ class Recorder:
             sent.failed = over.status
             raise over
         refused = (self._refused_answer(sent) or self._refused_by_rules(sent)
-                   or _refused_components(sent))
+                   or _refused_components(sent) or self._refused_by_servers(sent))
         if refused is not None:
             self.sent.append(sent)
             sent.failed = refused.status
@@ -536,6 +562,9 @@ class Recorder:
         room = self.room(channel_id)
         allowed = self.permissions_in(channel_id)
         moderates = bool(allowed & MANAGE_THREADS)
+        if len(parts) == 2 and sent.method == "GET" and room.type != DM \
+                and not allowed & VIEW_CHANNEL:
+            return _failure(403, MISSING_ACCESS, "Missing Access")
         if len(parts) == 3 and parts[2] == "messages" and sent.method == "POST":
             need = SEND_MESSAGES_IN_THREADS if room.thread else SEND_MESSAGES
             if room.type != DM and not allowed & need:
@@ -560,6 +589,22 @@ class Recorder:
                 return _failure(400, THREAD_ARCHIVED, "Thread is archived")
             if sent.method == "PATCH" and room.thread and room.locked and not moderates:
                 return _failure(400, THREAD_LOCKED, "Thread is locked")
+        return None
+
+    def _refused_by_servers(self, sent: Sent) -> discord.HTTPException | None:
+        """Discord's answer to reading a server the bot is not in or a member it does not
+        know there (the bot is the only one known), or to commands registered in a server
+        the bot is not in or that break the rules for commands (:func:`_refused_commands`)."""
+        parts = sent.path.strip("/").split("/")
+        if parts[0] == "guilds" and len(parts) > 1:
+            if int(parts[1]) not in self.server_ids():
+                return _failure(403, MISSING_ACCESS, "Missing Access")
+            if len(parts) == 4 and parts[2] == "members" and parts[3] != str(BOT_ID):
+                return _failure(404, UNKNOWN_MEMBER, "Unknown Member")
+        if parts[0] == "applications" and sent.method == "PUT":
+            if len(parts) == 5 and int(parts[3]) not in self.server_ids():
+                return _failure(403, MISSING_ACCESS, "Missing Access")
+            return _refused_commands(sent.payload)
         return None
 
     def _active_threads(self, guild_id: int | None) -> int:
@@ -630,6 +675,34 @@ class Recorder:
             self.rooms[channel_id] = Channel(channel_id, DM, None, recipient=user)
             return {"id": str(channel_id), "type": 1, "last_message_id": None,
                     "recipients": [user_payload(user)]}
+        if parts[0] == "users" and parts[1:] == ["@me", "guilds"] and sent.method == "GET":
+            # Get Current User Guilds: partial servers, the bot's permissions there
+            # without its channels' overwrites (one page: fewer servers than it holds).
+            return [{**{k: v for k, v in self.server(g).items() if k in ("id", "name", "icon",
+                                                                        "features")},
+                     "banner": None, "owner": False, "permissions": "0"}
+                    for g in self.server_ids()]
+        if parts[0] == "guilds" and sent.method == "GET":
+            guild_id = int(parts[1])
+            if len(parts) == 2:
+                return self.server(guild_id)
+            if parts[2:] == ["channels"]:  # Get Guild Channels: no threads
+                return [r.payload() for r in self.rooms.values()
+                        if r.guild_id == guild_id and not r.thread]
+            if len(parts) == 4 and parts[2] == "members":
+                return {"user": BOT_USER, "roles": [], "nick": None, "avatar": None,
+                        "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
+                        "mute": False, "flags": 0, "pending": False}
+        if parts[0] == "applications" and parts[-1] == "commands" and sent.method == "PUT":
+            # Bulk Overwrite Global (or Guild) Application Commands: the list replaces
+            # whatever was registered there, each command given its ids.
+            guild = int(parts[3]) if len(parts) == 5 else None
+            self.commands[guild] = [
+                {**command, "id": str(next(self._ids)), "application_id": str(APP_ID),
+                 "version": str(next(self._ids)), "type": command.get("type", 1),
+                 **({"guild_id": str(guild)} if guild is not None else {})}
+                for command in sent.payload]
+            return self.commands[guild]
         if parts[0] == "channels" and len(parts) == 5 and parts[4] == "threads":
             return self._start_thread(int(parts[1]), int(parts[3]), sent.body)
         if parts[0] == "channels" and len(parts) == 2 and sent.method == "GET":
@@ -798,7 +871,7 @@ def _refused_components(sent: Sent) -> discord.HTTPException | None:
     """Discord's answer to a message whose buttons break its rules: a link button (style
     5) has an http(s) address of at most 512 characters and no custom id, any other button
     a custom id of at most 100; a label has at most 80 characters."""
-    payload = sent.payload or {}
+    payload = sent.payload if isinstance(sent.payload, dict) else {}
     data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
     rows = data.get("components") if isinstance(data, dict) else None
     for row in rows or ():
@@ -815,6 +888,62 @@ def _refused_components(sent: Sent) -> discord.HTTPException | None:
             if wrong or len(str(item.get("label") or "")) > BUTTON_LABEL:
                 return _failure(400, INVALID_FORM_BODY, "Invalid Form Body")
     return None
+
+
+#: Discord's limits on slash commands (its Application Commands topic): names, descriptions,
+#: options and choices a command, commands an application (per scope), characters a command.
+NAME, DESCRIPTION, OPTIONS, CHOICES, COMMANDS, COMMAND_CHARACTERS = 32, 100, 25, 25, 100, 4000
+#: An option whose type nests options: a subcommand, a group of them.
+SUBCOMMAND_TYPES = (1, 2)
+
+
+def _refused_commands(commands: Any) -> discord.HTTPException | None:
+    """Discord's answer to slash commands registered all at once that break its rules
+    (400, Invalid Form Body): at most 100 slash commands, no name twice; a name of 1 to 32
+    characters, lowercase where a letter has a lowercase, of letters, digits, ``-``, ``_``
+    and ``'``; a description of 1 to 100; at most 25 options (required ones first, no name
+    twice) and 25 choices an option; at most 4000 characters a command in its names,
+    descriptions and choices."""
+    invalid = _failure(400, INVALID_FORM_BODY, "Invalid Form Body")
+    if not isinstance(commands, list) or not all(isinstance(c, dict) for c in commands):
+        return invalid
+    slash = [c for c in commands if c.get("type", 1) == 1]
+    names = [(c.get("type", 1), c.get("name")) for c in commands]
+    if len(slash) > COMMANDS or len(set(names)) != len(names):
+        return invalid
+    for command in slash:
+        counted = _command_characters(command)
+        if counted is None or counted > COMMAND_CHARACTERS:
+            return invalid
+    return None
+
+
+def _command_characters(item: dict[str, Any]) -> int | None:
+    """The characters a slash command (or an option of one) counts towards its limit, or
+    ``None`` when it breaks a rule."""
+    name, about = str(item.get("name") or ""), str(item.get("description") or "")
+    if not (1 <= len(name) <= NAME and all(c.isalnum() or c in "-_'" for c in name)
+            and name == name.lower() and 1 <= len(about) <= DESCRIPTION):
+        return None
+    options = item.get("options") or []
+    choices = item.get("choices") or []
+    required = [bool(o.get("required")) for o in options
+                if o.get("type") not in SUBCOMMAND_TYPES]
+    if (len(options) > OPTIONS or len(choices) > CHOICES or required != sorted(
+            required, reverse=True) or len({o.get("name") for o in options}) != len(options)):
+        return None
+    counted = len(name) + len(about)
+    for choice in choices:
+        label = str(choice.get("name") or "")
+        if not 1 <= len(label) <= DESCRIPTION:
+            return None
+        counted += len(label) + len(str(choice.get("value")))
+    for option in options:
+        inner = _command_characters(option)
+        if inner is None:
+            return None
+        counted += inner
+    return counted
 
 
 def _failure(status: int, code: int = 0, message: str = "injected failure",

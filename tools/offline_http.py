@@ -62,7 +62,7 @@ import socket
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -77,13 +77,15 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.discord.client import CandyBot
-from tools.offline import APP_ID, APPLICATION, BOT_USER, GUILD_ID, Gateway, Recorder, Sent
+from tools.offline import APP_ID, APPLICATION, BOT_USER, Gateway, Recorder, Sent
 from tools.ratelimits import VIA, OverLimit
 
 log = logging.getLogger(__name__)
 
 #: The base every URL is recorded under, as :class:`~tools.offline.Recorder` reads URLs.
 DISCORD_API = "https://discord.com/api/v10"
+#: Where the REST API and the gateway are under the server's address.
+API, GATEWAY = "/api/v10", "/gateway"
 #: The token the bot logs in to the offline Discord with.
 TOKEN = "offline-token"
 #: Gateway opcodes (Discord's numbers).
@@ -207,17 +209,23 @@ class _Session:
 
 class OfflineServer:
     """The offline Discord's REST API and gateway on ``127.0.0.1``, answered by
-    ``recorder``; ``token`` is the bot token it accepts."""
+    ``recorder``; ``token`` is the bot token it accepts (a bot it starts logs in with it),
+    ``also`` more tokens it accepts (those an operator's documents stand for theirs)."""
 
-    def __init__(self, recorder: Recorder, *, token: str = TOKEN) -> None:
+    def __init__(self, recorder: Recorder, *, token: str = TOKEN,
+                 also: Collection[str] = ()) -> None:
         self.recorder = recorder
         self.token = token
+        self.tokens = {token, *also}
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.bind(("127.0.0.1", 0))
         self._sock.listen(512)
         port = self._sock.getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}/api/v10"
-        self.gateway_url = f"ws://127.0.0.1:{port}/gateway"
+        #: Where it answers: the REST base and the gateway are under it (a process is
+        #: pointed here by :func:`tools.offline_process.pointed`).
+        self.url = f"http://127.0.0.1:{port}"
+        self.base = f"{self.url}{API}"
+        self.gateway_url = f"ws://127.0.0.1:{port}{GATEWAY}"
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._base_before: str | None = None
@@ -229,11 +237,14 @@ class OfflineServer:
         #: Events nobody received (no bot was connected), as ``(event, data)``.
         self.missed: list[tuple[str, dict[str, Any]]] = []
         #: When each IDENTIFY was answered with READY, and each RESUME with RESUMED
-        #: (``time.monotonic``).
+        #: (``time.monotonic``); the shard each IDENTIFY asked for (``None``: unsharded).
         self.readies: list[float] = []
+        self.shards: list[tuple[int, int] | None] = []
         self.resumes: list[float] = []
         self._kill: Kill | None = None
-        #: When the last REST request arrived (``time.monotonic``).
+        #: Every REST request that arrived, in order, whoever answered it (logging in, a
+        #: refused token); and when the last one arrived (``time.monotonic``).
+        self.requests: list[Sent] = []
         self.last_request = time.monotonic()
 
     # ----------------------------------------------------------------- lifecycle
@@ -342,8 +353,8 @@ class OfflineServer:
         loop = self._loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_get("/gateway", self._connect)
-        app.router.add_route("*", "/api/v10/{tail:.*}", self._answer)
+        app.router.add_get(GATEWAY, self._connect)
+        app.router.add_route("*", API + "/{tail:.*}", self._answer)
         runner = web.AppRunner(app, access_log=None)
         loop.run_until_complete(runner.setup())
         loop.run_until_complete(web.SockSite(runner, self._sock).start())
@@ -362,10 +373,13 @@ class OfflineServer:
         payload, multipart = await _body(request)
         limits = self.recorder.limits
         via = "webhook" if path.startswith(("/interactions/", "/webhooks/")) else "http"
-        if via == "http" and request.headers.get("Authorization") != f"Bot {self.token}":
-            return _json({"message": "401: Unauthorized", "code": 0}, 401, {})
         sent = self.recorder.arrived(via, method, DISCORD_API + path, payload, multipart)
+        self.requests.append(sent)
         self.last_request = time.monotonic()
+        given = request.headers.get("Authorization", "").removeprefix("Bot ")
+        if via == "http" and given not in self.tokens:
+            sent.failed = 401
+            return _json({"message": "401: Unauthorized", "code": 0}, 401, {})
         kill = self._kill if self._kill is not None and self._kill.due(sent) else None
         if kill is not None:
             self._kill = None
@@ -449,7 +463,7 @@ class OfflineServer:
                 op, data = message.get("op"), message.get("d")
                 if op == HEARTBEAT:
                     link.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
-                elif op in (IDENTIFY, RESUME) and (data or {}).get("token") != self.token:
+                elif op in (IDENTIFY, RESUME) and (data or {}).get("token") not in self.tokens:
                     await link.close(AUTHENTICATION_FAILED)
                 elif op == IDENTIFY:
                     session = self._identify(link, data)
@@ -471,9 +485,8 @@ class OfflineServer:
                            (int(shard[0]), int(shard[1])) if shard else None)
         self._sessions[session.id] = session
         session.link = link
-        guilds = sorted({r.guild_id for r in self.recorder.rooms.values()
-                         if r.guild_id is not None} | {GUILD_ID})
-        mine = [g for g in guilds if session.covers(g)]
+        self.shards.append(session.shard)
+        mine = [g for g in self.recorder.server_ids() if session.covers(g)]
         ready: dict[str, Any] = {
             "v": 10, "user": BOT_USER, "session_id": session.id,
             "resume_gateway_url": self.gateway_url, "private_channels": [],

@@ -1,12 +1,14 @@
 """A real ``candybot run`` process on the offline Discord, to drive, kill and start again.
 
-The process is started as an operator starts the bot: ``bot.cli.main(["run"])`` with
+The process is started as an operator starts the bot: ``candybot run`` with
 ``DISCORD_TOKEN`` and ``CANDYBOT_DB`` in its environment, in the database's folder. Only
 where Discord is changes: discord.py's REST base (``Route.BASE``) and its gateway
 (``DiscordWebSocket.DEFAULT_GATEWAY``, which a plain client connects to without asking
-``/gateway/bot``) point at an :class:`~tools.offline_http.OfflineServer`, set by the
-few lines of :data:`LAUNCH` before ``main`` runs. Everything else is the bot as it ships:
-its render workers, its pacing, its outbox and reminders, its signal handlers::
+``/gateway/bot``) point at an :class:`~tools.offline_http.OfflineServer`, set as Python
+starts by the ``sitecustomize`` of :data:`SITE` from the address in :data:`ADDRESS`
+(:func:`pointed`: the one way any process, an operator's command included, is pointed at
+the offline Discord). Everything else is the bot as it ships: its render workers, its
+pacing, its outbox and reminders, its signal handlers::
 
     with OfflineServer(recorder) as server:
         bot = BotProcess(server, folder / "candybot.db")
@@ -33,21 +35,21 @@ from pathlib import Path
 
 from tools.offline_http import OfflineServer
 
-#: What the process runs: the two addresses of Discord replaced, then the bot's own command
-#: line, exactly as ``candybot run``.
-LAUNCH = """\
-import sys
+#: The folder whose ``sitecustomize`` points a process at the offline Discord, and the
+#: variable that says where it is.
+SITE = Path(__file__).resolve().parent / "offline_site"
+ADDRESS = "OFFLINE_DISCORD"
+#: What the process runs: the ``candybot`` command's own entry point.
+COMMAND = ("-m", "bot.cli")
 
-import discord.gateway
-import discord.http
-import yarl
 
-discord.http.Route.BASE = sys.argv[1]
-discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
-from bot.cli import main
+def pointed(url: str, path: str = "") -> dict[str, str]:
+    """The environment that points every Python process started with it at the offline
+    Discord answering at ``url`` (:attr:`OfflineServer.url`); ``path``: more folders for
+    ``PYTHONPATH``, after :data:`SITE`."""
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(SITE), path])), ADDRESS: url}
 
-sys.exit(main(["run", *sys.argv[3:]]))
-"""
+
 #: The line the bot logs once it is connected and ready (``CandyBot.ready_message``).
 READY = "ready as "
 
@@ -65,7 +67,9 @@ class BotProcess:
         self.args = args
         self.env = {**{k: v for k, v in os.environ.items()
                        if not k.startswith(("CANDYBOT_", "DISCORD_"))},
-                    "DISCORD_TOKEN": server.token, "CANDYBOT_DB": str(db), **(env or {})}
+                    **pointed(server.url, os.environ.get("PYTHONPATH", "")),
+                    "DISCORD_TOKEN": server.token,
+                    "CANDYBOT_DB": str(db), **(env or {})}
         self.process: subprocess.Popen[str] | None = None
         self.starts = 0
         self.lines: list[str] = []
@@ -90,8 +94,7 @@ class BotProcess:
         self.lines = []
         self._ready = threading.Event()
         self.process = subprocess.Popen(
-            [sys.executable, "-c", LAUNCH, self.server.base, self.server.gateway_url,
-             *self.args],
+            [sys.executable, *COMMAND, "run", *self.args],
             cwd=self.db.parent, env=self.env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             start_new_session=True)
