@@ -48,6 +48,8 @@ RECENT_MOVES = 30
 PICTURES_AT_ONCE, PICTURES_WAITING, PICTURE_BYTES = 2, 32, 64 * 1024 * 1024
 #: Replays (every move's public view and alt text) re-run at once, waiting, and kept.
 REPLAYS_AT_ONCE, REPLAYS_WAITING, REPLAY_BYTES = 1, 16, 32 * 1024 * 1024
+#: Replays kept decoded as well, for the viewers stepping through them now.
+POSITIONS_READ = 4
 
 Renderer = Callable[[View], bytes]
 
@@ -258,6 +260,8 @@ class WebService:
                                 cache_bytes=PICTURE_BYTES)
         self.replays = Replays(at_once=REPLAYS_AT_ONCE, queue=REPLAYS_WAITING, clock=clock,
                                cache_bytes=REPLAY_BYTES)
+        #: The positions of the replays read last, decoded (:meth:`_positions`).
+        self._positions_read = _Fresh(clock, float("inf"), POSITIONS_READ)
 
     # ----------------------------------------------------------------- links
 
@@ -381,8 +385,13 @@ class WebService:
                 return bytes(await pooled(replay_boards, boards))
             return await asyncio.to_thread(replay_boards, boards, game)
 
-        data = await self.replays.gif(key, running)
-        return [(view, str(alt)) for view, alt in json.loads(data)]
+        async def read() -> list[tuple[View, str]]:
+            data = await self.replays.gif(key, running)
+            return [(view, str(alt)) for view, alt in json.loads(data)]
+
+        # Stepping through a replay asks for each move in turn: its positions are read
+        # once, not once a move (a whole game's views are megabytes of JSON).
+        return list(await self._positions_read.get(key, read))
 
     async def picture(self, token: str, position: int | None = None) -> bytes:
         """The PNG of the game ``token`` names: its board now, or the board after move

@@ -248,6 +248,23 @@ async def test_pictures_are_drawn_once_per_game_and_position(site: Site) -> None
     assert web.pictures.drawn == 6 and web.replays.drawn == 1
 
 
+async def test_stepping_through_a_replay_reads_its_positions_once(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = await race(site)
+    assert url is not None
+    read: list[int] = []
+
+    def counted(data: str | bytes) -> object:
+        read.append(len(data))
+        return json.loads(data)
+
+    monkeypatch.setattr("bot.web.service.json", SimpleNamespace(loads=counted, dumps=json.dumps))
+    for n in range(5):  # a viewer's steps: each move's words and picture
+        assert (await site.get(f"{url}/move/{n}.json")).status == 200
+        assert (await site.get(f"{url}/move/{n}.png")).status == 200
+    assert len(read) == 1, "a whole game's positions decoded once a step"
+
+
 async def test_a_tournament_link_names_nothing_yet(site: Site) -> None:
     answer = await site.get("/t/" + "A" * 22)
     assert answer.status == 404 and "No such page" in answer.text
