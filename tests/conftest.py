@@ -62,8 +62,9 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path,
 
 
 @pytest.fixture(scope="session")
-def image(tmp_path_factory: pytest.TempPathFactory):
-    """The Docker image's install, built without a container engine (tests/image_build.py)."""
-    from image_build import build_image
+def image(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
+    """The Docker image's install, built without a container engine (tests/image_build.py),
+    once a run whatever the number of workers."""
+    from image_build import shared_image
 
-    return build_image(tmp_path_factory)
+    return shared_image(tmp_path_factory, worker_id)

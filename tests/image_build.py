@@ -11,6 +11,8 @@ tests/test_operator_docs.py use both.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import re
 import shlex
@@ -153,6 +155,36 @@ class Image:
                               timeout=600)
 
 
+def shared_image(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Image:
+    """The image built once a run: the first of the test workers (pytest-xdist) to ask
+    builds it while the others wait, then each reads it; every worker has a home and a
+    database folder of its own (``worker_id`` ``"master"``: no workers, built here)."""
+    if worker_id == "master":
+        return build_image(tmp_path_factory)
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's
+    with (shared / "image.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        kept = shared / "image.json"
+        if not kept.exists():
+            image = build_image(tmp_path_factory)
+            kept.write_text(json.dumps({"python": str(image.python), "bin": str(image.bin),
+                                        "copied": image.copied, "declared": image.declared}))
+            return image
+        built = json.loads(kept.read_text())
+    return _installed(tmp_path_factory, Path(built["python"]), Path(built["bin"]),
+                      built["copied"], built["declared"])
+
+
+def _installed(tmp_path_factory: pytest.TempPathFactory, python: Path, bin_dir: Path,
+               copied: list[str], declared: dict[str, str]) -> Image:
+    """The image's install with a home and an empty database folder of its own."""
+    home = tmp_path_factory.mktemp("home")
+    data = tmp_path_factory.mktemp("data")
+    env = {**declared,
+           "CANDYBOT_DB": str(data / PurePosixPath(declared["CANDYBOT_DB"]).name)}
+    return Image(python, bin_dir, home, _clean_env(**env), copied, dict(declared))
+
+
 def build_image(tmp_path_factory: pytest.TempPathFactory) -> Image:
     """Build what the Dockerfile builds, as the module's docstring says."""
     context = context_files()
@@ -189,11 +221,7 @@ def build_image(tmp_path_factory: pytest.TempPathFactory) -> Image:
                 fs.mounts.clear()
         if stage.name:
             built[stage.name] = fs
-    home = tmp_path_factory.mktemp("home")
-    data = tmp_path_factory.mktemp("data")
-    declared = dict(env)
-    env["CANDYBOT_DB"] = str(data / PurePosixPath(env["CANDYBOT_DB"]).name)
-    return Image(python, runtime / "bin", home, _clean_env(**env), copied, declared)
+    return _installed(tmp_path_factory, python, runtime / "bin", copied, env)
 
 
 
