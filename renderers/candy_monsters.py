@@ -58,7 +58,7 @@ from renderers.common import (
     Strip,
     Table,
     blank,
-    header_strip,
+    header_strips,
     keys_height,
     last_move_mark,
     legend,
@@ -1020,8 +1020,8 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     table = table_of(view)
     colours = _colours(view)
     latest = _latest(view)
-    strips = [header_strip(view, "Kingdom's Candy Monsters", stage=_stage(view),
-                           what=_what(view, table)),
+    strips = [*header_strips(view, "Kingdom's Candy Monsters", stage=_stage(view),
+                            what=_what(view, table)),
               Strip(SUPPLY_H, _supply, (view["kingdom"], _track(view), latest))]
     strips.append(_ranking(view, table) if table.over else _market_strip(view, colours))
     panels = [_panel(view, table, p, colours) for p in view["players"]]

@@ -518,20 +518,26 @@ class Header:
     def height(self) -> int:
         return header_height(bool(self.title), len(self.lines), self.size)
 
+    @property
+    def clock(self) -> str:
+        """The stage and the move as the header says them ("round 3 of 5 · move 12")."""
+        return " · ".join(part for part in (self.stage, f"move {self.table.move}" if self.move
+                                            else "") if part)
+
     def draw(self, image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> int:
         """Draw at ``(x, y)``; returns the y under the header."""
-        table, width, top = self.table, self.width, y
-        move = " · ".join(part for part in (self.stage, f"move {table.move}" if self.move
-                                            else "") if part)
-        move_w = text_size(move, self.size)[0] + 16 if move else 0
+        top = y
         if self.title:
-            stamp_text(image, (x, y + 4), self.title, TITLE, INK, True,
-                       width=width - move_w)
-            if move:
-                stamp_text(image, (x + width, y + 4 + TITLE // 2), move, self.size, MUTED,
-                           anchor="rm")
+            title_line(image, x, y, self.width, self.title, self.clock, self.size)
             y += TITLE_H
-            move, move_w = "", 0
+        self.draw_banner(image, draw, x, y, "" if self.title else self.clock)
+        return top + self.height
+
+    def draw_banner(self, image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int,
+                    move: str = "") -> None:
+        """The banner at ``(x, y)``, with ``move`` on its right, and the lines under it."""
+        table, width = self.table, self.width
+        move_w = text_size(move, self.size)[0] + 16 if move else 0
         box = (x, y, x + width, y + BANNER_H)
         mid = y + BANNER_H // 2
         room = width - move_w
@@ -557,7 +563,6 @@ class Header:
         for line in self.lines:
             stamp_text(image, (x, y), line, self.size, INK)
             y += self.leading
-        return top + self.height
 
     def _result(self, image: Image.Image, draw: ImageDraw.ImageDraw, x: int, mid: int,
                 room: int) -> None:
@@ -601,6 +606,16 @@ class Header:
             stamp_text(image, (sx + 30, mid), name, size,
                        MUTED if ending else table.text_rgb(seat), True, "lm")
             sx += 30 + text_size(name, size, True)[0] + 20
+
+
+def title_line(image: Image.Image, x: int, y: int, width: int, title: str, clock: str,
+               size: int) -> None:
+    """A header's title line at ``(x, y)``: the game's ``title``, and ``clock`` (its stage and
+    the move) in ``size`` on the right, the title shortened to leave it room."""
+    clock_w = text_size(clock, size)[0] + 16 if clock else 0
+    stamp_text(image, (x, y + 4), title, TITLE, INK, True, width=width - clock_w)
+    if clock:
+        stamp_text(image, (x + width, y + 4 + TITLE // 2), clock, size, MUTED, anchor="rm")
 
 
 def header_height(title: bool, lines: int, size: int = 24) -> int:
@@ -653,25 +668,39 @@ KEY_GAP = 26
 #: The frame's header is always this many lines of what to do (or of the result) under
 #: its banner, so that the board under it never moves from one picture to the next.
 HEADER_LINES = 2
-#: The height of the frame's header strip (:func:`header_strip`).
+#: The height of the frame's header (:func:`header_strips`), and of its title line.
 HEADER_H = FRAME_MARGIN + header_height(True, HEADER_LINES, TEXT_PX)
+TITLE_STRIP_H = FRAME_MARGIN + TITLE_H
 
 
-def header_strip(view: Mapping[str, Any], title: str, *, stage: str = "",
-                 what: str = "") -> Strip:
-    """The frame's header, the top strip of every picture in the frame, :data:`HEADER_H`
-    tall: the game's ``title`` with its ``stage`` ("round 3 of 5") and the move on the
-    right, the banner of whose turn it is (or how it ended), and ``what`` the seats to act
-    are to do (once over: the result's summary), on at most :data:`HEADER_LINES` lines of
-    :data:`TEXT_PX`."""
+def header_strips(view: Mapping[str, Any], title: str, *, stage: str = "",
+                  what: str = "") -> tuple[Strip, Strip]:
+    """The frame's header, the top of every picture in the frame, :data:`HEADER_H` tall:
+    the game's ``title`` with its ``stage`` ("round 3 of 5") and the move on the right, the
+    banner of whose turn it is (or how it ended), and ``what`` the seats to act are to do
+    (once over: the result's summary), on at most :data:`HEADER_LINES` lines of
+    :data:`TEXT_PX`.
+
+    Two strips: the title line, which says the move and so changes at every move, and the
+    banner with its lines, kept while whose turn it is and what they do stay the same (a
+    seat's banner comes back at its next turn)."""
     head = dataclasses.replace(
         header(view, FRAME_W - 2 * FRAME_MARGIN, title=title, what=what, size=TEXT_PX,
                what_lines=HEADER_LINES, summary_lines=HEADER_LINES), stage=stage)
-    return Strip(HEADER_H, _paint_header, (head,))
+    # The banner does not say the move (the title line does), so its key leaves it out.
+    banner = dataclasses.replace(head, title="", stage="", move=False,
+                                 table=dataclasses.replace(head.table, move=0))
+    return (Strip(TITLE_STRIP_H, _paint_title, (title, head.clock)),
+            Strip(HEADER_H - TITLE_STRIP_H, _paint_banner, (banner,)))
 
 
-def _paint_header(image: Image.Image, draw: ImageDraw.ImageDraw, head: Header) -> None:
-    head.draw(image, draw, FRAME_MARGIN, FRAME_MARGIN)
+def _paint_title(image: Image.Image, draw: ImageDraw.ImageDraw, title: str, clock: str) -> None:
+    title_line(image, FRAME_MARGIN, FRAME_MARGIN, image.width - 2 * FRAME_MARGIN, title, clock,
+               TEXT_PX)
+
+
+def _paint_banner(image: Image.Image, draw: ImageDraw.ImageDraw, banner: Header) -> None:
+    banner.draw(image, draw, FRAME_MARGIN, 0)
 
 
 def seat_card(image: Image.Image, draw: ImageDraw.ImageDraw,

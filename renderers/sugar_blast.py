@@ -49,7 +49,7 @@ from renderers.common import (
     badge,
     draw_keys,
     font,
-    header_strip,
+    header_strips,
     ink_on,
     key_arrow,
     key_badge,
@@ -728,8 +728,8 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     """The header, the board (drawn anew at every move), the players or the final ranking,
     the legend, and the power cards in play."""
     table = table_of(view)
-    strips = [header_strip(view, "Sugar Blast", stage=f"bag: {view['bag']} candies",
-                           what=_what(view, table)),
+    strips = [*header_strips(view, "Sugar Blast", stage=f"bag: {view['bag']} candies",
+                            what=_what(view, table)),
               Strip(BOARD_H, _board, (view,), kept=False)]
     if table.over:
         strips.append(_ranking(view, table))

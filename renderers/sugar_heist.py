@@ -55,7 +55,7 @@ from renderers.common import (
     Table,
     arrow,
     box_canvas,
-    header_strip,
+    header_strips,
     ink_on,
     last_move_key,
     last_move_mark,
@@ -1193,7 +1193,7 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     table = table_of(view)
     phase = PHASES.get(view["phase"], view["phase"])
     stage = "game over" if table.over else f"round {view['round']} of {view['rounds']}, {phase}"
-    strips = [header_strip(view, "Sugar Heist", stage=stage, what=_what(view, table))]
+    strips = [*header_strips(view, "Sugar Heist", stage=stage, what=_what(view, table))]
     rows, panel_marks, words = _marks(view)
     if table.over:
         strips.append(_ranking(view, table))

@@ -58,7 +58,7 @@ from renderers.common import (
     Strip,
     Table,
     blank,
-    header_strip,
+    header_strips,
     legend,
     mapped_sprite,
     packed_keys,
@@ -1309,7 +1309,8 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
         zoom = None
         cells = [(c["q"], c["r"]) for c in view["cards"]]
         edge = [(s["q"], s["r"]) for s in view["spots"]]
-    top = [header_strip(view, "Sugartopia", stage=_stage(view, zoom), what=_what(view, table)),
+    top = [*header_strips(view, "Sugartopia", stage=_stage(view, zoom),
+                          what=_what(view, table)),
            Strip(SEATS_H, _seats, (_seat_cards(view, table), table.colours))]
     under = [_last_strip(view, table)]
     under += [_ranking(view, table)] if table.over else _meadow_strips(view, table.colours)

@@ -65,7 +65,7 @@ from renderers.common import (
     arrow,
     box_canvas,
     font,
-    header_strip,
+    header_strips,
     key_seat,
     key_swatch,
     last_move_key,
@@ -1151,8 +1151,8 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     table = table_of(view)
     board = view["board"]
     cells, slot = _marks(view)
-    strips = [header_strip(view, "Sugarworks", stage=f"round {view['round']} of "
-                           f"{view['rounds']}", what=_what(view, table)),
+    strips = [*header_strips(view, "Sugarworks", stage=f"round {view['round']} of "
+                            f"{view['rounds']}", what=_what(view, table)),
               Strip(floor_height(board), _floor, (board, view["candies"],
                                                    _counts(view["gutter"]), table.colours,
                                                    cells))]

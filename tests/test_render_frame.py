@@ -5,6 +5,7 @@ its own that ``renderers.common`` already has."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 import inspect
 import io
@@ -20,6 +21,7 @@ import bot.games
 import renderers.common
 from renderers.common import (
     BANNER_H,
+    FRAME_MARGIN,
     HEADER_H,
     TEXT_PX,
     TITLE_H,
@@ -52,19 +54,34 @@ def _picture(slug: str, view: dict[str, Any]) -> Image.Image:
 
 def _headers(slug: str, view: dict[str, Any],
              monkeypatch: pytest.MonkeyPatch) -> tuple[Image.Image, list[tuple[Header, Box]]]:
-    """The picture of ``view`` and every header drawn in it, with the box each covers."""
+    """The picture of ``view`` and every header drawn in it, with the box each covers: the
+    frame's header is the top of the picture, its title line (with the move) one strip and
+    its banner another, which says no move."""
     _module(slug)._palette()  # made once, from pictures with headers of their own
+    renderers.common.forget_strips()  # drawn, not copied from the picture before
     drawn: list[tuple[Header, Box]] = []
-    real = Header.draw
+    clocks: list[str] = []
+    real_banner, real_title = Header.draw_banner, renderers.common.title_line
 
-    def spy(self: Header, image: Image.Image, draw: Any, x: int, y: int) -> int:
-        drawn.append((self, (x, y, x + self.width, y + self.height)))
-        return real(self, image, draw, x, y)
+    def banner(self: Header, image: Image.Image, draw: Any, x: int, y: int,
+               move: str = "") -> None:
+        assert self.title == "" and not self.move and self.table.move == 0
+        drawn.append((self, (x, FRAME_MARGIN, x + self.width, HEADER_H)))
+        real_banner(self, image, draw, x, y, move)
+
+    def title(image: Image.Image, x: int, y: int, width: int, text: str, clock: str,
+              size: int) -> None:
+        clocks.append(clock)
+        real_title(image, x, y, width, text, clock, size)
 
     with monkeypatch.context() as patch:
-        patch.setattr(Header, "draw", spy)
+        patch.setattr(Header, "draw_banner", banner)
+        patch.setattr(renderers.common, "title_line", title)
         picture = _picture(slug, view)
-    return picture, drawn
+    assert len(clocks) == len(drawn)
+    assert all(clock.endswith(f"move {view['table']['move']}") for clock in clocks)
+    return picture, [(dataclasses.replace(header, table=dataclasses.replace(
+        header.table, move=view["table"]["move"])), box) for header, box in drawn]
 
 
 def _mid_game(slug: str) -> dict[str, Any]:
@@ -88,7 +105,7 @@ def test_every_picture_draws_the_header_once_from_its_envelope(slug, monkeypatch
     table = table_of(view)
     assert header.table == table
     # The banner is filled with the colour of the seat to act, beside its name.
-    banner_top = box[1] + (TITLE_H if header.title else 0)
+    banner_top = box[1] + TITLE_H
     seat = table.acting[0]
     assert picture.getpixel((box[2] - 6, banner_top + BANNER_H // 2)) == table.rgb(seat)
 
@@ -235,14 +252,26 @@ def test_packed_keys_fill_the_ends_of_rows_and_keep_the_lead_first():
 
 
 @pytest.mark.parametrize("slug", sorted(PHONE_FIRST))
-def test_the_frame_header_strip_is_the_same_height_whatever_it_says(slug):
+def test_the_frame_header_strips_are_the_same_height_whatever_they_say(slug):
     heights = set()
     for _, view, _ in views(slug):
-        [strip] = [s for s in _module(slug)._strips(view) if s.paint.__name__ == "_paint_header"]
-        heights.add(strip.height)
-        assert _module(slug)._strips(view)[0] is strip or \
-            _module(slug)._strips(view)[0].key(800) == strip.key(800)  # the top strip
-    assert heights == {HEADER_H}
+        title, banner = _module(slug)._strips(view)[:2]  # the top strips
+        assert (title.paint.__name__, banner.paint.__name__) == ("_paint_title", "_paint_banner")
+        heights.add((title.height, banner.height))
+    assert heights == {(FRAME_MARGIN + TITLE_H, HEADER_H - FRAME_MARGIN - TITLE_H)}
+
+
+@pytest.mark.parametrize("slug", sorted(PHONE_FIRST))
+def test_the_banner_is_kept_while_only_the_move_changes(slug):
+    """The move is said in the title line alone: a picture one move later whose seat to act
+    and words are the same draws its title line again, and copies its banner."""
+    view = _mid_game(slug)
+    later = copy.deepcopy(view)
+    later["table"]["move"] += 1
+    title, banner = _module(slug)._strips(view)[:2]
+    title_later, banner_later = _module(slug)._strips(later)[:2]
+    assert banner.key(800) == banner_later.key(800)
+    assert title.key(800) != title_later.key(800)
 
 
 @pytest.mark.parametrize("slug", sorted(PHONE_FIRST))
