@@ -853,15 +853,60 @@ def draw_keys(image: Image.Image, draw: ImageDraw.ImageDraw, keys: Sequence[Key]
 
 def legend(keys: Sequence[Key], width: int = FRAME_W) -> Strip:
     """The legend strip: every key's icon and label flowing in rows (:func:`draw_keys`),
-    under a thin rule. A mark declared twice is explained once."""
+    under a thin rule. A mark declared twice is explained once.
+
+    An indexed strip: each key is a piece mapped onto the palette once and kept, so a
+    legend that changes only in its last move's words maps that key alone."""
     keys = tuple(dict.fromkeys(keys))
-    return Strip(keys_height(keys, width - 2 * FRAME_MARGIN) + 16, _paint_legend, (keys,))
+    return Strip(keys_height(keys, width - 2 * FRAME_MARGIN) + 16, _paint_legend, (keys,),
+                 indexed=True)
+
+
+#: Room kept round a key's icon and label in its piece: what an icon draws past its square
+#: stays in it, and neighbouring pieces (:data:`KEY_GAP` apart) never overlap.
+KEY_PAD = 12
 
 
 def _paint_legend(image: Image.Image, draw: ImageDraw.ImageDraw,
                   keys: tuple[Key, ...]) -> None:
-    draw.line((FRAME_MARGIN, 3, image.width - FRAME_MARGIN, 3), fill=PANEL_EDGE, width=2)
-    draw_keys(image, draw, keys, FRAME_MARGIN, 10, image.width - 2 * FRAME_MARGIN)
+    x, y, width = FRAME_MARGIN, 10, image.width - 2 * FRAME_MARGIN
+    if image.mode != "P":
+        draw.line((x, 3, x + width, 3), fill=PANEL_EDGE, width=2)
+        draw_keys(image, draw, keys, x, y, width)
+        return
+    # On the palette: the rule in its colour's index (a line is not blended), and each key
+    # as its piece, which is drawn on the legend's flat ground like the key itself.
+    tint = bytes(image.getpalette() or ())
+    draw.line((x, 3, x + width, 3), fill=_index_of(tint, PANEL_EDGE), width=2)
+    places, _ = _key_places(keys, width)
+    for key, (cx, cy, label) in zip(keys, places, strict=True):
+        piece, left, top = _key_piece(tint, key, label, x + cx, y + cy)
+        image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height))
+
+
+@lru_cache(maxsize=512)
+def _key_piece(tint: bytes, key: Key, label: str, cx: int, cy: int,
+               ) -> tuple[Image.Image, int, int]:
+    """``key`` with ``label`` as :func:`draw_keys` draws it with its icon centred on
+    ``(cx, cy)`` in the legend, mapped onto the palette whose entries are ``tint``: the
+    box :data:`KEY_PAD` wider than its icon and label on each side and a row tall, and
+    where that box begins. Drawn at its own place (in a canvas reaching from the legend's
+    corner), as an icon's corners computed in floats round the same only there."""
+    left, top = cx - KEY_ICON // 2 - KEY_PAD, cy - KEY_ROW // 2
+    right = cx + KEY_ICON // 2 + 8 + text_size(label, TEXT_PX)[0] + KEY_PAD
+    image, draw = new_canvas(right, top + KEY_ROW)
+    key.icon(image, draw, cx, cy, *key.args)
+    stamp_text(image, (cx + KEY_ICON // 2 + 8, cy), label, TEXT_PX, INK, anchor="lm")
+    piece = image.crop((left, top, right, top + KEY_ROW))
+    return piece.quantize(palette=_palette_of_tint(tint), dither=Image.Dither.NONE), left, top
+
+
+@lru_cache(maxsize=8)
+def _palette_of_tint(tint: bytes) -> Image.Image:
+    """A ``P`` picture whose palette's entries are ``tint``, to map onto."""
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(tint)
+    return palette
 
 
 # --------------------------------------------------------------------------- the final ranking
@@ -1226,9 +1271,8 @@ def mapped_sprite(sprite: Image.Image, palette: Image.Image) -> tuple[Image.Imag
 @lru_cache(maxsize=64)
 def _index_of(tint: bytes, colour: Colour) -> int:
     """The palette index ``colour`` maps to on the palette whose entries are ``tint``."""
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(tint)
-    pixel = Image.new("RGB", (1, 1), colour).quantize(palette=palette, dither=Image.Dither.NONE)
+    pixel = Image.new("RGB", (1, 1), colour).quantize(palette=_palette_of_tint(tint),
+                                                       dither=Image.Dither.NONE)
     return int(pixel.getpixel((0, 0)))  # type: ignore[arg-type]
 
 
@@ -1310,8 +1354,10 @@ _KEPT = _Kept(STRIP_BYTES)
 
 
 def forget_strips() -> None:
-    """Drop every kept strip (tests that count what is drawn start from none)."""
+    """Drop every kept strip and legend key (tests that count what is drawn start from
+    none)."""
     _KEPT.clear()
+    _key_piece.cache_clear()
 
 
 def strips_png(width: int, strips: Sequence[Strip], palette: Image.Image) -> bytes:

@@ -16,8 +16,10 @@ from bot.games.engine import SeatInfo, playing
 from renderers.common import (
     INK,
     SEAT_COLOURS,
+    Key,
     Strip,
     forget_strips,
+    legend,
     make_palette,
     mapped_sprite,
     stacked,
@@ -130,6 +132,31 @@ def test_an_indexed_strip_is_drawn_on_the_palette_as_its_full_colour_drawing_map
     assert PAINTED == [("label", "Ana to play"), ("tiles", "P")]
     assert png == to_png(stacked(WIDTH, strips), palette)
     assert PAINTED[-1] == ("tiles", "RGB")
+
+
+def _key_disc(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
+              seat: int) -> None:
+    """A legend icon that says when it is drawn: a seat's disc, its edge on a half pixel."""
+    PAINTED.append(("key", seat))
+    draw.ellipse((cx - 12.5, cy - 12.5, cx + 12.5, cy + 12.5), fill=SEAT_COLOURS[seat],
+                 outline=INK)
+
+
+def test_a_legend_maps_only_the_keys_it_did_not_have_before(palette):
+    """A legend is pieced together from its keys, each mapped onto the palette once: a
+    legend whose last key says another move draws that key alone, and is still the rows
+    its full-colour drawing maps to."""
+    width = 800
+    first = legend([Key("blue", _key_disc, (0,)), Key("orange", _key_disc, (1,)),
+                    Key("last move: Ana swapped c3 d3", _key_disc, (2,))], width)
+    strips_png(width, [first], palette)
+    assert sorted(PAINTED) == [("key", 0), ("key", 1), ("key", 2)]
+    PAINTED.clear()
+    then = legend([Key("blue", _key_disc, (0,)), Key("orange", _key_disc, (1,)),
+                   Key("last move: Bo swapped e5 e6", _key_disc, (2,))], width)
+    png = strips_png(width, [then], palette)
+    assert PAINTED == [("key", 2)]
+    assert png == to_png(stacked(width, [then]), palette)
 
 
 def test_true_and_one_are_different_arguments():
