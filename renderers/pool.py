@@ -21,9 +21,12 @@ they take the CPU the bot and the now workers leave, so a burst of boards is nev
 behind GIFs, and GIFs still use every core the boards leave idle.
 
 Workers start with the ``forkserver`` method (``spawn`` where there is none):
-never ``fork``, which would copy a running event loop and its threads. Each
-worker warms up once (imports every game's renderer, draws each game's opening
-picture, so fonts and palettes are ready) before its first real picture. If no
+never ``fork``, which would copy a running event loop and its threads. The fork
+server warms up once (imports every game's renderer, draws each game's opening
+picture, so fonts and palettes are ready: :data:`PRELOAD`) before it forks the
+first worker, so every worker begins as a warm copy of it. The bot starts its
+workers as it starts (:meth:`PooledRenderer.warm`), and until they are up what it
+asks of them is done in its own process, so that nobody waits for them. If no
 pool can be started, or the pool breaks, pictures are drawn in-process instead:
 slower under load, never missing.
 """
@@ -64,20 +67,17 @@ LATER_MOST = 4
 NOW, LATER = "now", "later"
 
 
-def _warm_worker() -> None:
-    """Run once in each worker: draw every registered game's opening picture, then leave
-    what that loaded (modules, fonts, palettes, content) out of later garbage collections,
-    as the bot's own process does once connected: a full collection then walks only what
-    the pictures since made, not the whole interpreter.
+def warm_up() -> None:
+    """Draw every registered game's opening picture (modules, fonts, palettes and content
+    loaded), then leave what that loaded out of later garbage collections, as the bot's own
+    process does once connected: a full collection then walks only what the pictures since
+    made, not the whole interpreter.
 
-    A worker ignores Ctrl-C, which a terminal sends to the bot and its workers alike: the
-    bot stops them itself once its own clean stop is done."""
-    import signal
-
+    Done once in the fork server the workers start from (:data:`PRELOAD`), so that each
+    worker begins warm as a copy of it, and again in each worker (little work then, or all
+    of it where there is no fork server)."""
     from bot.games import GAMES
     from bot.games.engine import SeatInfo
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     for game in GAMES.values():
         try:
@@ -87,6 +87,17 @@ def _warm_worker() -> None:
             log.exception("warming up the renderer of %s failed", game.slug)
     gc.collect()
     gc.freeze()
+
+
+def _warm_worker() -> None:
+    """Run once in each worker: warm up (:func:`warm_up`).
+
+    A worker ignores Ctrl-C, which a terminal sends to the bot and its workers alike: the
+    bot stops them itself once its own clean stop is done."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()
 
 
 def _ai_choice(job: tuple[str, dict[str, Any], int, str]) -> Any:
@@ -416,9 +427,22 @@ class _Shared:
         self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
+#: The module the fork server imports before it forks any worker: importing it warms the
+#: renderers up (:func:`warm_up`), so that every worker, now or later lane, starts as a warm
+#: copy of the fork server instead of each drawing every game's palette pictures itself.
+PRELOAD = "renderers.warmed"
+
+
 def _context() -> multiprocessing.context.BaseContext:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    """``forkserver``, whose server warms up once for every worker; ``spawn`` without it."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # Heard only by a fork server not yet running (one per process, started by the first
+    # worker); one started without it leaves each worker to warm up alone. ``__main__``
+    # first, as the fork server's own default has it.
+    context.set_forkserver_preload(["__main__", PRELOAD])
+    return context
 
 
 class PooledRenderer:
@@ -439,7 +463,11 @@ class PooledRenderer:
         self.renderer = renderer
         self._lock = threading.Lock()
         self._lanes: dict[str, _Lane | None] = {NOW: None, LATER: None}
+        #: Whether a start has begun (jobs from then on do not wait for it: until a lane
+        #: is up, its work is done in-process), and whether it is over.
         self._started = False
+        self._up = threading.Event()
+        self._closed = False
         self._failed: set[str] = set()
 
     @property
@@ -453,17 +481,37 @@ class PooledRenderer:
                 for pid in workers.pids()]
 
     def start(self) -> bool:
-        """Start and warm up the workers (done by the first picture otherwise).
+        """Start and warm up the workers (done by the first job otherwise), or wait for the
+        start :meth:`warm` began.
 
         Returns whether a pool runs; ``False`` means pictures are drawn in-process.
         """
+        self.warm()
+        self._up.wait()
+        return self._lanes[NOW] is not None
+
+    def warm(self) -> None:
+        """Start the workers in a thread of their own and return at once (the bot does as
+        it starts): the now lane, which takes work as soon as it is up, then the later
+        lane. Until a lane is up its work is done in-process, so that a player who presses
+        Start meanwhile is never kept waiting for the workers."""
         with self._lock:
-            if not self._started:
-                self._started = True
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._start_lanes, name="candybot-render-start",
+                         daemon=True).start()
+
+    def _start_lanes(self) -> None:
+        try:
+            with self._lock:
+                if self._closed:
+                    return
                 self._lanes[NOW] = self._launch(NOW)
                 if self._lanes[NOW] is not None:
                     self._lanes[LATER] = self._launch(LATER)
-            return self._lanes[NOW] is not None
+        finally:
+            self._up.set()
 
     def _launch(self, lane: str) -> _Lane | None:
         """Start ``lane``'s workers, each warmed up; ``None`` if they cannot start.
@@ -499,7 +547,8 @@ class PooledRenderer:
                ) -> concurrent.futures.Future[bytes]:
         """Start drawing ``view`` (of the game ``key``, if known: its worker draws it); the
         future gives the PNG bytes."""
-        self.start()
+        if not self._started:
+            self.start()
         workers = self._lanes[NOW]
         if workers is not None:
             try:
@@ -556,7 +605,8 @@ class PooledRenderer:
     def _blocking(self, lane: str, work: Any, job: Any, urgent: bool = False) -> Any:
         """``work(job)`` in a worker of ``lane``, waited for in this thread; in-process
         when the lane has no workers."""
-        self.start()
+        if not self._started:
+            self.start()
         workers = self._lanes[lane]
         if workers is not None:
             try:
@@ -615,9 +665,11 @@ class PooledRenderer:
             self._failed.add(lane)  # a second break leaves the lane in-process for good
 
     def close(self) -> None:
-        """Stop the workers; later pictures are drawn in-process."""
+        """Stop the workers (once a start under way is over); later pictures are drawn
+        in-process."""
         with self._lock:
-            self._started = True
+            self._started = self._closed = True
+            self._up.set()
             lanes = [w for w in self._lanes.values() if w is not None]
             self._lanes = {NOW: None, LATER: None}
         for workers in lanes:

@@ -156,6 +156,83 @@ def test_the_bot_hands_its_ai_seats_and_moves_to_the_pool_it_draws_with(tmp_path
     assert asyncio.run(set_up()) == (pool.think, pool.offload)
 
 
+def test_the_bot_starts_warming_its_render_workers_as_it_sets_up(tmp_path):
+    from bot.app import create_bot
+    from bot.config import Settings
+    from tools.offline import Recorder, connect
+
+    class Pool:
+        warmed = 0
+
+        def __call__(self, view):
+            return b""
+
+        def warm(self):
+            self.warmed += 1
+
+    pool = Pool()
+    bot = create_bot(Settings(token="t", db_path=tmp_path / "db.sqlite"), renderer=pool)
+
+    async def set_up():
+        await connect(bot, Recorder())
+        await bot.close()
+
+    asyncio.run(set_up())
+    assert pool.warmed == 1
+
+
+def test_while_the_workers_start_pictures_and_ai_seats_do_not_wait_for_them(monkeypatch):
+    """``warm`` starts the workers in a thread of its own and returns at once; until they
+    are up, what is asked is done in the bot's process (the same picture, the same move);
+    ``start`` waits for them."""
+    import threading
+
+    from bot.games import GAMES
+
+    released = threading.Event()
+    launch = PooledRenderer._launch
+
+    def slow_launch(self, lane):
+        assert released.wait(60)
+        return launch(self, lane)
+
+    monkeypatch.setattr(PooledRenderer, "_launch", slow_launch)
+    renderer = PooledRenderer(workers=1)
+    try:
+        renderer.warm()
+        view = views()[1]
+        assert asyncio.run(renderer.render_async(view, key=3)) == render(view)
+        assert renderer(view) == render(view)
+        game = GAMES["sugartopia"]
+        state = game.new([SeatInfo("A", ai=True), SeatInfo("B", ai=True)], 2)
+        seat = min(game.to_act(state))
+        assert renderer.think(game, state, seat, "normal") == \
+            game.ai_action(state, seat, "normal")
+        assert not renderer.pooled
+        released.set()
+        assert renderer.start() and renderer.pooled
+        pid = renderer._lanes[pool_module.NOW].submit(os.getpid).result(timeout=60)
+        assert pid != os.getpid()
+    finally:
+        released.set()
+        renderer.close()
+
+
+def _has_module(name: str) -> bool:
+    import sys
+
+    return name in sys.modules
+
+
+def test_workers_are_forked_from_a_server_that_warmed_up_once_for_them_all(pooled):
+    """The fork server imports :data:`renderers.pool.PRELOAD` (which warms every game's
+    renderer up) before it forks the first worker, so a worker begins warm."""
+    assert pooled.start()
+    for lane in (pool_module.NOW, pool_module.LATER):
+        assert pooled._lanes[lane].submit(_has_module, pool_module.PRELOAD).result(timeout=60)
+    assert not _has_module(pool_module.PRELOAD)  # the bot's own process never warms up
+
+
 def test_gifs_and_replays_go_to_workers_that_yield_the_cpu_and_never_hold_up_a_board(pooled):
     import time
 

@@ -191,8 +191,14 @@ class CandyBot(discord.Client):
         return self._outbox
 
     async def setup_hook(self) -> None:
-        """Open the database, register persistent components, start the reminder loop and
-        the outbox's sender (which first sends what a previous run left queued)."""
+        """Start the render pool's workers, open the database, register persistent
+        components, start the reminder loop and the outbox's sender (which first sends what
+        a previous run left queued)."""
+        # The render pool's workers start now, in a thread of their own, not at the first
+        # board: a Start pressed meanwhile has its board drawn here (renderers.pool).
+        warm = getattr(self.renderer, "warm", None)
+        if callable(warm):
+            warm()
         self.store = await Store.open(self.settings.database)
         self.store.watch = self.watch
         self._stopping = self._stopped = False
