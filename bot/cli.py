@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "there, dropped afterwards) instead of a new SQLite file")
     bench.add_argument("--ai-games", type=int, default=200,
                        help="games of the AI against random players (0: skip)")
+    bench.add_argument("--first-boards", type=int, default=20, metavar="N",
+                       help="fresh bots (a new process each) the first board after Start is "
+                            "timed on, every game in turn (0: skip)")
     bench.add_argument("--replays", type=int, default=0, metavar="N",
                        help="measure only this: N people asking for the replay of one long "
                             "game at once, and a move elsewhere meanwhile")
@@ -196,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return bench(as_json=args.json, samples=args.samples, games=args.game,
                      channels=args.channels, rounds=args.rounds, ai_games=args.ai_games,
                      db=args.db, replays=args.replays, burst=args.burst,
-                     burst_channels=args.burst_channels, pace=args.pace)
+                     burst_channels=args.burst_channels, pace=args.pace,
+                     first_boards=args.first_boards)
     if args.command == "pictures":
         from tools.pictures import pictures
 

@@ -170,7 +170,8 @@ def test_the_play_players_wait_for_is_timed_with_the_worker_processes_of_candybo
 
 def test_without_the_bench_extra_the_chess_figure_is_skipped_with_a_note(monkeypatch, capsys):
     monkeypatch.setattr(bench_module, "chess_board", lambda width: None)
-    assert bench(samples=2, games=[SLUG], channels=2, rounds=1, ai_games=0) == 0
+    assert bench(samples=2, games=[SLUG], channels=2, rounds=1, ai_games=0,
+                 first_boards=0) == 0
     out = capsys.readouterr().out
     assert "Sugartopia" in out and "render pool" in out
     assert "Chess comparison skipped: install the `bench` extra" in out
@@ -178,7 +179,8 @@ def test_without_the_bench_extra_the_chess_figure_is_skipped_with_a_note(monkeyp
 
 def test_json_gives_one_line_with_every_figure_per_game(monkeypatch, capsys):
     monkeypatch.setattr(bench_module, "chess_board", lambda width: None)
-    assert bench(as_json=True, samples=2, games=[SLUG], channels=0, ai_games=2) == 0
+    assert bench(as_json=True, samples=2, games=[SLUG], channels=0, ai_games=2,
+                 first_boards=0) == 0
     line = capsys.readouterr().out.strip()
     figures = json.loads(line)["games"][SLUG]
     assert {"render_ms", "png_kb", "play_ms", "ai"} <= set(figures)
@@ -247,7 +249,7 @@ def test_the_mixed_burst_gives_each_channel_the_games_in_turn():
 def test_with_several_games_the_bench_also_runs_the_mixed_burst(monkeypatch, capsys):
     monkeypatch.setattr(bench_module, "chess_board", lambda width: None)
     assert bench(as_json=True, samples=1, games=[SLUG, "sugar-blast"], channels=2, rounds=1,
-                 ai_games=0) == 0
+                 ai_games=0, first_boards=0) == 0
     mixed = json.loads(capsys.readouterr().out)["mixed_load"]
     assert mixed["moves_per_s"] > 0 and mixed["first_ms"]["p95"] <= mixed["latency_ms"]["max"]
 
@@ -270,6 +272,17 @@ def test_the_load_test_runs_on_postgresql_in_a_schema_it_drops(postgres_url: str
     assert left == []
 
 
+def test_the_first_board_after_start_is_timed_on_a_freshly_started_bot():
+    """Each sample is a new process that starts the bot as `candybot run` does and presses
+    Start at once: its render workers are still starting then, so the board is drawn in
+    the bot's own process rather than waited for."""
+    figures = bench_module.bench_first_board([SLUG, "sugar-heist"], 2)
+    assert figures["samples"] == 2 and set(figures["by_game_ms"]) == {SLUG, "sugar-heist"}
+    assert 0 < figures["board_ms"]["median"] <= figures["board_ms"]["p95"] < 30_000
+    assert figures["ready_s"]["median"] > 0
+    assert figures["workers_not_up"] == 2
+
+
 def test_the_documented_command_runs_from_the_shell_with_smaller_counts(tmp_path):
     """docs/benchmarks.md's ``candybot bench --game sugartopia --ai-games 0``, with the
     counts cut down so that it is quick (the figures are not checked here)."""
@@ -278,10 +291,11 @@ def test_the_documented_command_runs_from_the_shell_with_smaller_counts(tmp_path
 
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "bench", "--game", SLUG, "--ai-games", "0",
-         "--samples", "2", "--channels", "2", "--rounds", "1"],
+         "--samples", "2", "--channels", "2", "--rounds", "1", "--first-boards", "1"],
         capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "whole /play, as `candybot run` has it" in done.stdout
     assert "whole /play, everything in the bot's process:" in done.stdout
     assert "CPU per /play:" in done.stdout
     assert "load, render pool:" in done.stdout
+    assert "The first board after Start on a freshly started bot, 1 bot:" in done.stdout

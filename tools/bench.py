@@ -54,6 +54,7 @@ from typing import Any
 
 from bot.games import GAMES, get_game
 from bot.games.engine import Game, SeatInfo, State, View, dumps, loads, playing
+from bot.games.words import plural
 from bot.ops import Exit
 from bot.watch import unwatched
 from tools.arena import win_rate_vs_random
@@ -69,6 +70,10 @@ TARGET_LOAD_P95_MS = 500.0
 TARGET_STALL_MS = 50.0
 TARGET_FIRST_MS = 100.0
 TARGET_MOVES_PER_S = 100.0
+#: The first board after Start on a freshly started bot, p95 (issue 43: no dead air).
+TARGET_FIRST_BOARD_MS = 1500.0
+#: Fresh bots the whole bench times the first board on (``--first-boards``).
+FIRST_BOARDS = 20
 
 Renderer = Callable[[View], bytes]
 
@@ -721,6 +726,100 @@ class Stages:
         return out
 
 
+# --------------------------------------------------------------------------- the first board
+
+
+def bench_first_board(slugs: Sequence[str], samples: int) -> dict[str, Any]:
+    """The first board after Start on a freshly started bot, ``samples`` times, the games in
+    turn: each time a new process starts the bot as ``candybot run`` does (its render pool
+    made, not started), connects it to an offline Discord, opens a lobby, seats AI players
+    and presses Start at once (:func:`first_board_here`); the board is timed from the
+    Start click until its picture reaches the channel. Nothing is warm but what the bot's
+    own start-up warmed."""
+    import subprocess
+
+    times: list[float] = []
+    ready: list[float] = []
+    here = 0
+    by_game: dict[str, list[float]] = {}
+    for n in range(samples):
+        slug = slugs[n % len(slugs)]
+        begun = time.time()
+        done = subprocess.run(
+            [sys.executable, "-c", f"from tools.bench import first_board_here; "
+                                   f"first_board_here({slug!r})"],
+            capture_output=True, text=True, timeout=600, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"the first board of {slug} on a fresh bot failed: "
+                               f"{done.stderr.strip()[-2000:]}")
+        figures = json.loads(done.stdout.strip().splitlines()[-1])
+        times.append(figures["board_ms"])
+        ready.append(figures["ready_at"] - begun)
+        here += not figures["pooled"]
+        by_game.setdefault(slug, []).append(figures["board_ms"])
+    return {"board_ms": _stats(times), "ready_s": _stats(ready), "samples": samples,
+            "workers_not_up": here,
+            "by_game_ms": {slug: statistics.median(t) for slug, t in by_game.items()}}
+
+
+def first_board_here(slug: str) -> None:
+    """One sample of :func:`bench_first_board`, in a process of its own: prints its figures
+    as one JSON line (the board's time from Start, when the bot was ready, and whether the
+    render workers were up when Start was pressed)."""
+    from bot.app import create_bot
+    from bot.config import Settings
+    from bot.discord.client import freeze_heap
+    from renderers.pool import PooledRenderer
+    from tools.offline import Recorder, connect, settle
+
+    async def run(folder: Path, pool: PooledRenderer) -> dict[str, Any]:
+        bot = create_bot(Settings(token=None, db_path=folder / "bench.db"), renderer=pool)
+        recorder = Recorder()
+        gateway = await connect(bot, recorder)  # set up: the render pool starts warming
+        freeze_heap()
+        ready_at = time.time()
+        try:
+            gateway.dispatch(gateway.command(USER_BASE, "game", "new", {"game": slug}))
+            await settle()
+            lobby = recorder.last()
+            if lobby.ephemeral:
+                raise RuntimeError(f"no lobby opened: {lobby.content!r}")
+            for _ in range(max(get_game(slug).min_seats, 2) - 1):
+                gateway.dispatch(_clicked(gateway, recorder, lobby.message_id, ":ai"))
+                await settle()
+            start = _clicked(gateway, recorder, lobby.message_id, ":start")
+            recorder.clear()
+            pooled = pool.pooled  # whether the workers were up when Start was pressed
+            begun = time.perf_counter()
+            gateway.dispatch(start)
+            await settle()
+            boards = [s.at for s in recorder.sent if s.pngs and s.failed is None]
+            if not boards:
+                raise RuntimeError(f"Start showed no board: {recorder.sent[-1].content!r}")
+            return {"board_ms": (min(boards) - begun) * 1000, "ready_at": ready_at,
+                    "pooled": pooled}
+        finally:
+            await bot.close()
+
+    pool = PooledRenderer()  # as `candybot run` makes it: the bot starts it
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            figures = asyncio.run(run(Path(folder), pool))
+    finally:
+        pool.close()
+    print(json.dumps(figures))
+
+
+def _clicked(gateway: Any, recorder: Any, message_id: int | None, ending: str,
+             ) -> dict[str, Any]:
+    """The click of the button whose id ends with ``ending`` on the message as it stands."""
+    message = recorder.message(message_id)
+    ids = [c["custom_id"] for row in message["components"] for c in row["components"]
+           if "custom_id" in c]
+    chosen = next(c for c in ids if c.endswith(ending))
+    return gateway.click(USER_BASE, message, chosen)
+
+
 # --------------------------------------------------------------------------- chess
 
 
@@ -805,13 +904,16 @@ def _alone(measure: Callable[[Any], dict[str, Any]], show: Callable[[dict[str, A
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
           channels: int = 50, rounds: int = 3, ai_games: int = 200,
           db: str | None = None, replays: int = 0, burst: int = 0,
-          burst_channels: int = 2000, pace: int | None = None) -> int:
+          burst_channels: int = 2000, pace: int | None = None,
+          first_boards: int = FIRST_BOARDS) -> int:
     """Measure every game (or ``games``) and print the figures (one JSON line with
     ``as_json``); the store is a new SQLite file, or with ``db`` (a PostgreSQL URL) a new
-    schema in that database. With ``replays``, measure only that many replays asked at
-    once (:func:`bench_replays`); with ``burst``, only that many announcements due at once
-    over ``burst_channels`` channels, the bot pacing itself at ``pace`` requests a second
-    (``None``: its default, 0: not at all; :mod:`tools.burst`)."""
+    schema in that database. Then the first board after Start on ``first_boards`` freshly
+    started bots, the games in turn (:func:`bench_first_board`; on SQLite). With
+    ``replays``, measure only that many replays asked at once (:func:`bench_replays`);
+    with ``burst``, only that many announcements due at once over ``burst_channels``
+    channels, the bot pacing itself at ``pace`` requests a second (``None``: its default,
+    0: not at all; :mod:`tools.burst`)."""
     from renderers.pool import PooledRenderer
 
     if burst:
@@ -847,6 +949,10 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
     finally:
         if pool is not None:
             pool.close()
+    if first_boards:
+        out["first_board"] = bench_first_board(slugs, first_boards)
+        if not as_json:
+            _print_first_board(out["first_board"])
     if as_json:
         print(json.dumps(out, sort_keys=True))
     elif "chess_ms" not in next(iter(out["games"].values()), {}):
@@ -872,6 +978,16 @@ def _print_load(name: str, load: dict[str, Any]) -> None:
           f"{_ms(load['latency_ms'])}, each burst's first p95 {load['first_ms']['p95']:.0f} ms; "
           f"acknowledged p95 {load['acknowledged_ms']['p95']:.0f} ms; "
           f"event loop stalls at most {load['stall_ms']['max']:.0f} ms ({ok})")
+
+
+def _print_first_board(f: dict[str, Any]) -> None:
+    ok = "ok" if f["board_ms"]["p95"] < TARGET_FIRST_BOARD_MS else "OVER TARGET"
+    print(f"The first board after Start on a freshly started bot, "
+          f"{plural(f['samples'], 'bot')}: "
+          f"{_ms(f['board_ms'])} (target p95 under {TARGET_FIRST_BOARD_MS:.0f} ms: {ok}); "
+          f"the bot ready {f['ready_s']['median']:.1f} s after its process began (median), "
+          f"its render workers not yet up at {f['workers_not_up']} of the Starts; by game, "
+          "median: " + ", ".join(f"{slug} {ms:.0f} ms" for slug, ms in f["by_game_ms"].items()))
 
 
 def _print_game(slug: str, f: dict[str, Any], samples: int) -> None:
