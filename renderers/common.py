@@ -37,7 +37,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from isal import isal_zlib
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.games import GAMES
 from bot.games.colours import PAINTS, SHAPES, STANDARD_SEATS, seat_paint, seat_shape
@@ -367,6 +367,34 @@ def smooth_sprite(width: int, height: int,
     big = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (0, 0, 0, 0))
     paint(ImageDraw.Draw(big, "RGBA"), SUPERSAMPLE)
     return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+#: How far past a placed piece's box its drawing is looked for (:func:`placed`).
+PLACED_MARGIN = 16
+
+
+@lru_cache(maxsize=1024)
+def placed(paint: Callable[..., None], box: tuple[int, int, int, int], ground: Colour,
+           *args: Any) -> Image.Image | None:
+    """What ``paint(image, draw, *args)`` draws in ``box`` of a picture of ``ground``, kept by
+    exactly those: a part of a picture (a room, a legend's key) drawn once and pasted at
+    ``box`` since, where nothing else is drawn under it; ``None`` when ``paint`` drew
+    outside ``box`` too (a label too long for its card), to be drawn in place then.
+
+    Drawn at its own place, in a canvas from the picture's corner, and cut out: a shape
+    whose corners are computed in floats, or rounded half to even, comes out as in the
+    picture only there. ``args`` must be hashable."""
+    _must_be_a_module_function(paint, "a placed piece's painter")
+    image, draw = new_canvas(box[2] + PLACED_MARGIN, box[3] + PLACED_MARGIN, ground)
+    paint(image, draw, *args)
+    piece = image.crop(box)
+    # What it drew round its box: the box and the margin round it, the box blanked.
+    left, top = max(0, box[0] - PLACED_MARGIN), max(0, box[1] - PLACED_MARGIN)
+    image.paste(ground, box)
+    around = image.crop((left, top, image.width, image.height))
+    if ImageChops.difference(around, Image.new("RGB", around.size, ground)).getbbox():
+        return None
+    return piece
 
 
 def paste_at(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
@@ -845,9 +873,7 @@ def draw_keys(image: Image.Image, draw: ImageDraw.ImageDraw, keys: Sequence[Key]
     narrow column, one a row); returns the y under them."""
     places, height = _key_places(keys, width)
     for key, (cx, cy, label) in zip(keys, places, strict=True):
-        key.icon(image, draw, x + cx, y + cy, *key.args)
-        stamp_text(image, (x + cx + KEY_ICON // 2 + 8, y + cy), label, TEXT_PX, INK,
-                   anchor="lm")
+        _draw_key(image, draw, key, label, x + cx, y + cy)
     return y + height
 
 
@@ -877,28 +903,40 @@ def _paint_legend(image: Image.Image, draw: ImageDraw.ImageDraw,
     # On the palette: the rule in its colour's index (a line is not blended), and each key
     # as its piece, which is drawn on the legend's flat ground like the key itself.
     tint = bytes(image.getpalette() or ())
-    draw.line((x, 3, x + width, 3), fill=_index_of(tint, PANEL_EDGE), width=2)
     places, _ = _key_places(keys, width)
-    for key, (cx, cy, label) in zip(keys, places, strict=True):
-        piece, left, top = _key_piece(tint, key, label, x + cx, y + cy)
+    pieces = [_key_piece(tint, key, label, x + cx, y + cy)
+              for key, (cx, cy, label) in zip(keys, places, strict=True)]
+    if None in pieces:  # a key that reaches past its piece: the legend drawn and mapped
+        drawn, drawn_on = new_canvas(image.width, image.height)
+        _paint_legend(drawn, drawn_on, keys)
+        image.paste(drawn.quantize(palette=_palette_of_tint(tint), dither=Image.Dither.NONE))
+        return
+    draw.line((x, 3, x + width, 3), fill=_index_of(tint, PANEL_EDGE), width=2)
+    for piece, left, top in pieces:  # type: ignore[misc]
         image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height))
 
 
 @lru_cache(maxsize=512)
 def _key_piece(tint: bytes, key: Key, label: str, cx: int, cy: int,
-               ) -> tuple[Image.Image, int, int]:
+               ) -> tuple[Image.Image, int, int] | None:
     """``key`` with ``label`` as :func:`draw_keys` draws it with its icon centred on
-    ``(cx, cy)`` in the legend, mapped onto the palette whose entries are ``tint``: the
-    box :data:`KEY_PAD` wider than its icon and label on each side and a row tall, and
-    where that box begins. Drawn at its own place (in a canvas reaching from the legend's
-    corner), as an icon's corners computed in floats round the same only there."""
+    ``(cx, cy)`` in the legend (a :func:`placed` piece :data:`KEY_PAD` wider than its icon
+    and label on each side and a row tall), mapped onto the palette whose entries are
+    ``tint``, and where it begins; ``None`` for an icon that reaches past its piece."""
     left, top = cx - KEY_ICON // 2 - KEY_PAD, cy - KEY_ROW // 2
     right = cx + KEY_ICON // 2 + 8 + text_size(label, TEXT_PX)[0] + KEY_PAD
-    image, draw = new_canvas(right, top + KEY_ROW)
+    piece = placed(_draw_key, (left, top, right, top + KEY_ROW), BACKGROUND, key, label,
+                   cx, cy)
+    if piece is None:
+        return None
+    return piece.quantize(palette=_palette_of_tint(tint), dither=Image.Dither.NONE), left, top
+
+
+def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw, key: Key, label: str, cx: int,
+              cy: int) -> None:
+    """One key of a legend, its icon centred on ``(cx, cy)``, as :func:`draw_keys` draws it."""
     key.icon(image, draw, cx, cy, *key.args)
     stamp_text(image, (cx + KEY_ICON // 2 + 8, cy), label, TEXT_PX, INK, anchor="lm")
-    piece = image.crop((left, top, right, top + KEY_ROW))
-    return piece.quantize(palette=_palette_of_tint(tint), dither=Image.Dither.NONE), left, top
 
 
 @lru_cache(maxsize=8)
@@ -1358,6 +1396,7 @@ def forget_strips() -> None:
     none)."""
     _KEPT.clear()
     _key_piece.cache_clear()
+    placed.cache_clear()
 
 
 def strips_png(width: int, strips: Sequence[Strip], palette: Image.Image) -> bytes:

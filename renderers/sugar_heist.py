@@ -34,6 +34,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    BACKGROUND,
     FRAME_MARGIN,
     FRAME_MAX_H,
     FRAME_W,
@@ -62,6 +63,7 @@ from renderers.common import (
     legend,
     panel,
     paste_at,
+    placed,
     ranking_strip,
     seat_badge,
     seat_colour,
@@ -438,6 +440,12 @@ def _room(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, wid
     draw_tokens(image, draw, bad, x + 8, enc_top + row * 1.5 - 1, chip, width - 16)
 
 
+def _room_at(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, mod: Slot,
+             enc: Slot) -> None:
+    """A hideout's room from ``x`` (a :func:`~renderers.common.placed` piece)."""
+    _room(image, draw, x, 0, ROOM_W, mod, enc, CHIP, ROW_H)
+
+
 def _back(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
           cost: int, small: bool) -> None:
     """A face-down card: its back, its cost and nothing else."""
@@ -518,7 +526,12 @@ def _hideout(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout) ->
     _costumes(image, draw, hideout, x0 + 5, NAME_Y + 2 * ROW_H + 2, x1 - 5, ink)
     for r, (mod, enc) in enumerate(hideout.rooms):
         rx = ROOMS_X + r * (ROOM_W + ROOM_GAP)
-        _room(image, draw, rx, 0, ROOM_W, mod, enc, CHIP, ROW_H)
+        piece = placed(_room_at, (rx, 0, rx + ROOM_W + 1, ROOM_H + 1), BACKGROUND, rx, mod,
+                       enc)
+        if piece is not None:
+            paste_at(image, piece, rx, 0)
+        else:  # a face-down card's words wider than the room: drawn over what is beside it
+            _room(image, draw, rx, 0, ROOM_W, mod, enc, CHIP, ROW_H)
         if hideout.lit == r + 1 and hideout.raider is not None:
             draw.rounded_rectangle((rx - 3, -2, rx + ROOM_W + 3, ROOM_H + 2), radius=8,
                                    outline=seat_colour(hideout.raider, hideout.colours),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import math
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ import bot.games
 import renderers.common
 from bot.games.engine import SeatInfo, playing
 from renderers.common import (
+    BACKGROUND,
     INK,
     SEAT_COLOURS,
     Key,
@@ -22,6 +24,8 @@ from renderers.common import (
     legend,
     make_palette,
     mapped_sprite,
+    new_canvas,
+    placed,
     stacked,
     stamp_text,
     strips_png,
@@ -157,6 +161,43 @@ def test_a_legend_maps_only_the_keys_it_did_not_have_before(palette):
     png = strips_png(width, [then], palette)
     assert PAINTED == [("key", 2)]
     assert png == to_png(stacked(width, [then]), palette)
+
+
+def _star(image: Image.Image, draw: ImageDraw.ImageDraw, cx: int, cy: int, reach: int) -> None:
+    """A star whose corners are computed in floats, reaching ``reach`` from its centre."""
+    points = [(cx + (reach if i % 2 else reach * 0.45) * math.cos(math.pi * i / 8),
+               cy + (reach if i % 2 else reach * 0.45) * math.sin(math.pi * i / 8))
+              for i in range(16)]
+    draw.polygon(points, fill=SEAT_COLOURS[1], outline=INK)
+
+
+def test_a_placed_piece_is_what_its_painter_draws_in_its_place():
+    for cx in range(30, 700, 37):
+        whole, draw = new_canvas(760, 80)
+        _star(whole, draw, cx, 40, 20)
+        box = (cx - 24, 14, cx + 25, 67)
+        piece = placed(_star, box, BACKGROUND, cx, 40, 20)
+        assert piece is not None and piece.tobytes() == whole.crop(box).tobytes()
+    assert placed(_star, box, BACKGROUND, cx, 40, 20) is piece  # kept
+
+
+def test_a_piece_that_draws_past_its_box_is_drawn_in_place_instead():
+    assert placed(_star, (100, 10, 140, 70), BACKGROUND, 120, 40, 28) is None  # 8 px past
+
+
+@pytest.mark.parametrize("slug", sorted(bot.games.GAMES))
+def test_pictures_are_the_same_with_their_pieces_placed_or_drawn_in_place(slug, monkeypatch):
+    """Every picture of a game is the same file whether the parts it places (a legend's keys,
+    Sugar Heist's rooms) are pasted as kept pieces or drawn where they stand."""
+    module = importlib.import_module(bot.games.CATALOGUE[slug].renderer_module)
+    views = _ai_views(slug, seed=5, every=2)
+    placed_then = [module.render(view) for view in views]
+    forget_strips()
+    in_place = lambda paint, box, ground, *args: None  # noqa: E731
+    monkeypatch.setattr(renderers.common, "placed", in_place)
+    if hasattr(module, "placed"):
+        monkeypatch.setattr(module, "placed", in_place)
+    assert [module.render(view) for view in views] == placed_then
 
 
 def test_true_and_one_are_different_arguments():
