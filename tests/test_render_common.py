@@ -150,6 +150,41 @@ def test_outlined_text_draws_its_outline_around_the_letters():
     assert (255, 255, 255) in colours and (200, 0, 0) in colours
 
 
+def test_outlined_text_has_the_same_pixels_as_text_drawn_with_a_stroke():
+    """Its outline and letters are rasterised once and kept: laid on anywhere, at whole or
+    fractional places, they are what ``draw.text`` with ``stroke_width`` draws there."""
+    cases = [("7", (40.0, 30.0), 24, 2, "mm", (255, 255, 255), INK),
+             ("12", (40.5, 30.5), 24, 2, "mm", (255, 255, 255), INK),
+             ("Vampire", (17.3, 21.8), 30, 3, "la", INK, (255, 255, 255)),
+             ("x2", (60.75, 33.25), 20, 2, "lm", (255, 255, 255), (255, 255, 255))]
+    for text, xy, size, stroke, anchor, fill, outline in cases:
+        for ground in ((253, 246, 236), (200, 40, 120)):
+            drawn, draw = new_canvas(160, 60, ground)
+            draw.text(xy, text, font=font(size, True), fill=fill, anchor=anchor,
+                      stroke_width=stroke, stroke_fill=outline)
+            for _ in range(2):  # rasterised, then kept
+                outlined, on = new_canvas(160, 60, ground)
+                outlined_text(on, xy, text, size, fill, outline, stroke, True, anchor)
+                assert outlined.tobytes() == drawn.tobytes(), (text, xy)
+
+
+def test_outlined_text_is_rasterised_once_per_string_and_offset(monkeypatch):
+    from PIL import ImageFont
+
+    rasterised: list[str] = []
+    real = ImageFont.FreeTypeFont.getmask2
+
+    def spy(face, text, *args, **kwargs):
+        rasterised.append(text)
+        return real(face, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", spy)
+    image, draw = new_canvas(200, 60)
+    for x in (30, 90, 150):  # the same string, whole pixels apart
+        outlined_text(draw, (x, 30), "Ogre 9", 26)
+    assert rasterised == ["Ogre 9", "Ogre 9"]  # its outline and its letters, once
+
+
 def test_long_text_is_shortened_with_an_ellipsis_to_fit():
     name = "Bartholomew the Magnificent"
     short = shorten(name, 20, 120, bold=True)

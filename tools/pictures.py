@@ -84,6 +84,7 @@ def _empty_caches(module: ModuleType) -> None:
         if callable(getattr(value, "cache_clear", None)) and name != "_palette":
             value.cache_clear()
     renderers.common._text_mask.cache_clear()
+    renderers.common._outlined_masks.cache_clear()
     renderers.common.forget_strips()
 
 
