@@ -179,7 +179,7 @@ def test_outlined_text_is_rasterised_once_per_string_and_offset(monkeypatch):
         return real(face, text, *args, **kwargs)
 
     monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", spy)
-    image, draw = new_canvas(200, 60)
+    _image, draw = new_canvas(200, 60)
     for x in (30, 90, 150):  # the same string, whole pixels apart
         outlined_text(draw, (x, 30), "Ogre 9", 26)
     assert rasterised == ["Ogre 9", "Ogre 9"]  # its outline and its letters, once
