@@ -503,13 +503,20 @@ class PooledRenderer:
                          daemon=True).start()
 
     def _start_lanes(self) -> None:
+        # Launched outside the lock: a bot stopped while its workers start (soon after its
+        # own start) does not wait for them; workers that come up after :meth:`close` are
+        # stopped at once.
         try:
-            with self._lock:
-                if self._closed:
+            for lane in (NOW, LATER):
+                workers = None if self._closed else self._launch(lane)
+                with self._lock:
+                    late = self._closed
+                    if not late:
+                        self._lanes[lane] = workers
+                if late and workers is not None:
+                    workers.shutdown(wait=False, cancel_futures=True)
+                if workers is None or late:
                     return
-                self._lanes[NOW] = self._launch(NOW)
-                if self._lanes[NOW] is not None:
-                    self._lanes[LATER] = self._launch(LATER)
         finally:
             self._up.set()
 

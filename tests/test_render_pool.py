@@ -218,6 +218,45 @@ def test_while_the_workers_start_pictures_and_ai_seats_do_not_wait_for_them(monk
         renderer.close()
 
 
+def test_a_stop_while_the_workers_start_does_not_wait_for_them(monkeypatch):
+    """A bot stopped soon after its start (before its workers are up) stops at once; the
+    workers that come up after it are stopped, and pictures are drawn in-process."""
+    import threading
+    import time
+
+    released = threading.Event()
+    launched: list[object] = []
+    launch = PooledRenderer._launch
+
+    def slow_launch(self, lane):
+        assert released.wait(60)
+        workers = launch(self, lane)
+        launched.append(workers)
+        return workers
+
+    monkeypatch.setattr(PooledRenderer, "_launch", slow_launch)
+    renderer = PooledRenderer(workers=1)
+    try:
+        renderer.warm()
+        began = time.monotonic()
+        renderer.close()
+        assert time.monotonic() - began < 5
+        released.set()
+        assert renderer.start() is False and not renderer.pooled
+        view = views()[1]
+        assert renderer(view) == render(view)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+                launched and not any(w.process.is_alive() for w in launched[0].workers)):
+            time.sleep(0.1)
+        assert launched and not any(w.process.is_alive() for w in launched[0].workers)
+        time.sleep(0.5)
+        assert len(launched) == 1  # the later lane is not started for a closed pool
+    finally:
+        released.set()
+        renderer.close()
+
+
 def _has_module(name: str) -> bool:
     import sys
 

@@ -139,7 +139,6 @@ class CandyBot(discord.Client):
         self._reminding = asyncio.Lock()
         self._housekept_at = 0.0
         self._heartbeat: asyncio.Task[None] | None = None
-        self._warming: asyncio.Task[object] | None = None
         self.metrics = Metrics()
         self.metrics.follow_latency(lambda: self.latency)
         self.gate = Gate(self.metrics.answered)
@@ -215,14 +214,9 @@ class CandyBot(discord.Client):
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               shows=publish.shows(self),
                               directs=lambda row: publish.turn_dm(self, row))
-        # What a process that died here left half-sent is taken over now. When anything
-        # waits to be shown, the render workers start meanwhile, beside the login (else
-        # the first picture starts them, seconds later on a busy machine).
+        # What a process that died here left half-sent is taken over now (its boards are
+        # drawn by the render workers started above, or here until they are up).
         await self._outbox.take_over()
-        warm = getattr(self.renderer, "start", None)
-        if callable(warm) and await self._outbox.pending():
-            self._warming = asyncio.create_task(asyncio.to_thread(warm),
-                                                name="candybot-render-workers")
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self._reminders = asyncio.create_task(self._reminder_loop(), name="candybot-reminders")
         self._sender = asyncio.create_task(self._sender_loop(), name="candybot-outbox")
