@@ -65,6 +65,9 @@ LATER_NICENESS = 10
 LATER_MOST = 4
 #: The lanes: work a player waits for, and work that can come later.
 NOW, LATER = "now", "later"
+#: The most pictures begun with their moves (:meth:`PooledRenderer.offload`) kept for the
+#: boards that show them.
+DRAWN_KEPT = 16
 
 
 def warm_up() -> None:
@@ -119,6 +122,27 @@ def _warm_later_worker() -> None:
 
 def _pid() -> int:
     return os.getpid()
+
+
+#: In a now worker: the view the job just answered left to draw (:func:`_leaving`), for
+#: the job queued right behind it (:func:`_draw_left`).
+_left: list[Any] = [None]
+
+
+def _leaving(work: Callable[[Any], Any], job: Any, draws: Callable[[Any], Any]) -> Any:
+    """In a now worker: ``work(job)``, leaving the view ``draws`` finds in what it gives
+    (``None``: nothing to draw) for the next job; a job that raises leaves nothing."""
+    _left[0] = None
+    result = work(job)
+    _left[0] = draws(result)
+    return result
+
+
+def _draw_left(renderer: Renderer) -> bytes | None:
+    """In a now worker: the picture of the view the job before left (:func:`_leaving`),
+    ``None`` when it left none."""
+    view, _left[0] = _left[0], None
+    return None if view is None else renderer(view)
 
 
 def _serve(jobs: Connection, answers: Connection, initializer: Callable[[], None]) -> None:
@@ -255,6 +279,16 @@ class _Workers:
         with self._lock:
             chosen = pick(self._waiting, key)
         return self.submit_to(chosen, work, *args, urgent=urgent)
+
+    def submit_then(self, first: tuple[Any, ...], then: tuple[Any, ...], key: int | None,
+                    urgent: bool = False,
+                    ) -> tuple[concurrent.futures.Future[Any], concurrent.futures.Future[Any]]:
+        """Two jobs (each its work and arguments) to the one worker :meth:`pick` chooses for
+        ``key``, ``then`` right behind ``first`` (nothing comes between them)."""
+        with self._lock:  # reentrant: held across both, so that no job comes between
+            chosen = pick(self._waiting, key)
+            return (self.submit_to(chosen, *first, urgent=urgent),
+                    self.submit_to(chosen, *then, urgent=urgent))
 
     def submit_to(self, chosen: int, work: Any, *args: Any, urgent: bool = False,
                   ) -> concurrent.futures.Future[Any]:
@@ -469,6 +503,13 @@ class PooledRenderer:
         self._up = threading.Event()
         self._closed = False
         self._failed: set[str] = set()
+        #: Pictures begun in a worker right after the move they show was worked out
+        #: (:meth:`offload` with ``draws``), by the id of their view, the view kept with
+        #: them; the oldest dropped past :data:`DRAWN_KEPT` (a move that lost its race).
+        self._drawn: collections.OrderedDict[
+            int, tuple[Any, concurrent.futures.Future[bytes | None]]] = \
+            collections.OrderedDict()
+        self._drawn_lock = threading.Lock()
 
     @property
     def pooled(self) -> bool:
@@ -596,12 +637,59 @@ class PooledRenderer:
                                         urgent=True)
         return chosen
 
-    async def offload(self, work: Any, job: Any, key: int) -> Any:
+    async def offload(self, work: Any, job: Any, key: int,
+                      draws: Callable[[Any], Any] | None = None) -> Any:
         """``work(job)`` in a now worker, before the pictures waiting there (a move worked
         out holds up its board, and a slot of the moves worked on at once); ``key`` (the
         game's id) sends it to the worker that holds the game's caches. In-process when
-        the pool is broken."""
-        return await self._awaited(NOW, work, job, key=key, urgent=True)
+        the pool is broken.
+
+        With ``draws`` (a module's function), the same worker then draws the view
+        ``draws`` finds in what ``work`` gave, as its very next job: a move's board is
+        begun as soon as the move is worked out, not once the bot has read the move and
+        sent its view back (a round trip between processes, which waits for a core on a
+        busy machine). :meth:`render_async` of that view (the very object ``draws``
+        gives here) is that picture."""
+        workers = self._lanes[NOW] if self._started else None
+        if draws is None or not isinstance(workers, _Workers):
+            return await self._awaited(NOW, work, job, key=key, urgent=True)
+        try:
+            done, drawn = workers.submit_then((_leaving, work, job, draws),
+                                              (_draw_left, self.renderer), key, urgent=True)
+        except (BrokenProcessPool, RuntimeError):
+            return await self._awaited(NOW, work, job, key=key, urgent=True)
+        try:
+            result = await asyncio.wait_for(asyncio.wrap_future(done), TIMEOUT_S)
+        except (BrokenProcessPool, RuntimeError, TimeoutError):
+            drawn.cancel()
+            await asyncio.to_thread(self._broken, NOW, workers)
+            return await self._awaited(NOW, work, job, key=key, urgent=True)
+        except asyncio.CancelledError:
+            drawn.cancel()
+            task = asyncio.current_task()
+            if not done.cancelled() or (task and task.cancelling()):
+                raise
+            # The lane stopped with the job queued: worked out here instead.
+            return await asyncio.to_thread(work, job)
+        except BaseException:
+            drawn.cancel()
+            raise
+        view = draws(result)
+        if view is None:
+            drawn.cancel()
+            return result
+        with self._drawn_lock:
+            self._drawn[id(view)] = (view, drawn)
+            while len(self._drawn) > DRAWN_KEPT:
+                _id, (_view, dropped) = self._drawn.popitem(last=False)
+                dropped.cancel()
+        return result
+
+    def _begun(self, view: dict[str, Any]) -> concurrent.futures.Future[bytes | None] | None:
+        """The picture :meth:`offload` began of ``view`` (that very object), taken once."""
+        with self._drawn_lock:
+            kept = self._drawn.pop(id(view), None)
+        return kept[1] if kept is not None and kept[0] is view else None
 
     def animate(self, view: dict[str, Any]) -> bytes | None:
         """The GIF of the latest move of ``view`` (see :func:`renderers.animate`), drawn
@@ -625,7 +713,21 @@ class PooledRenderer:
 
     async def render_async(self, view: dict[str, Any], key: int | None = None) -> bytes:
         """The PNG of ``view`` awaited on the event loop without tying up a thread; ``key``
-        (the game's id) sends it to the worker that drew the game's last picture."""
+        (the game's id) sends it to the worker that drew the game's last picture; the
+        picture :meth:`offload` began of it, if it did."""
+        begun = self._begun(view)
+        if begun is not None:
+            try:
+                drawn = await asyncio.wait_for(asyncio.wrap_future(begun), TIMEOUT_S)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise
+                drawn = None  # the lane stopped with it queued: drawn below
+            except Exception:  # drawn again below, where a failure is told
+                drawn = None
+            if drawn is not None:
+                return drawn
         return await self._awaited(NOW, self.renderer, view, key=key)
 
     async def animate_async(self, view: dict[str, Any]) -> bytes | None:

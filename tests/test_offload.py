@@ -147,3 +147,45 @@ async def test_with_its_workers_gone_the_pool_works_moves_out_in_the_bots_proces
         assert (await away.prepare(move)).ready == (await here.prepare(move)).ready
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+async def test_a_moves_board_is_begun_in_the_worker_that_worked_the_move_out(both, slug, pool,
+                                                                           monkeypatch):
+    """The board of a move prepared for showing is drawn by the worker right after the move
+    (no second trip to it): the picture the bot then asks for is that one, pixel for pixel
+    the picture drawn here of the same view."""
+    from renderers import render
+
+    away, _here = both
+    game_id = await started(away, slug)
+    record = await away.store.get_game(game_id)
+    game = GAMES[slug]
+    state = loads(record.state_json or "", game)
+    worked = await away.prepare(_request(game.ai_action(state, min(game.to_act(state))).notation))
+    assert worked.view is not None
+
+    def no_second_trip(*_args: object, **_kwargs: object) -> object:
+        raise AssertionError("the board was sent to a worker again")
+
+    monkeypatch.setattr(pool, "_awaited", no_second_trip)
+    assert await pool.render_async(worked.view, key=game_id) == render(worked.view)
+    monkeypatch.undo()
+    assert pool._begun(worked.view) is None  # taken once
+    await away.commit(worked)
+
+
+async def test_a_refused_move_leaves_no_picture_for_the_next_one(both, pool):
+    """A move the worker refuses leaves nothing drawn: the next board is its own."""
+    from renderers import render
+
+    away, _here = both
+    game_id = await started(away, "sugar-blast")
+    with pytest.raises(GameError):
+        await away.prepare(_request("swap a1 f6"))
+    assert not pool._drawn
+    record = await away.store.get_game(game_id)
+    state = loads(record.state_json or "", GAMES["sugar-blast"])
+    worked = await away.prepare(_request(GAMES["sugar-blast"].ai_action(state, 0).notation))
+    assert worked.view is not None
+    assert await pool.render_async(worked.view, key=game_id) == render(worked.view)

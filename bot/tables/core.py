@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
@@ -100,11 +100,16 @@ MovesHook = Callable[[str, int, int], None]
 #: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
 #: :meth:`Game.ai_action` in the calling thread (the bot hands it to its worker processes).
 Think = Callable[[Game, State, int, str], Action]
-#: Where a move is worked out: ``offload(work, job, key)`` runs ``work(job)`` (a module's
-#: function and a job it can pickle) in another process and awaits what it returns or
-#: raises; ``key`` (the game's id) sends a game's work where its caches are warm. Without
-#: one, moves are worked out in a thread of the bot's own process.
-Offload = Callable[[Callable[[Any], Any], Any, int], Awaitable[Any]]
+class Offload(Protocol):
+    """Where a move is worked out: ``offload(work, job, key)`` runs ``work(job)`` (a
+    module's function and a job it can pickle) in another process and awaits what it
+    returns or raises; ``key`` (the game's id) sends a game's work where its caches are
+    warm. With ``draws`` (a module's function giving the view to draw from what ``work``
+    gives, or ``None``), the picture of that view may be begun there at once (the render
+    pool's). Without one, moves are worked out in a thread of the bot's own process."""
+
+    def __call__(self, work: Callable[[Any], Any], job: Any, key: int, /,
+                 draws: Callable[[Any], Any] | None = None) -> Awaitable[Any]: ...
 
 
 class Slots:

@@ -144,12 +144,14 @@ class Moves(Lobbies):
             record, game = await self._playable(request)
             if any(s.standing_in for s in self._seats_of(record, request.user_id)):
                 record = (await self._hand_back(record, request.user_id)).record
-            return await self._prepared(request, record, game, request.token)
+            return await self._prepared(request, record, game, request.token, early=True)
 
     async def _prepared(self, request: MoveRequest, record: GameRecord, game: Game,
-                        token: str | int | None) -> Prepared:
+                        token: str | int | None, early: bool = False) -> Prepared:
         """Work the move out (in the caller's slot): in a worker process when the tables
-        have somewhere to offload it and the workers know the game, else in a thread."""
+        have somewhere to offload it and the workers know the game, else in a thread.
+        ``early``: its board's picture is begun there as soon as it is worked out (the
+        caller shows it: :attr:`Prepared.view`)."""
         from bot.games import GAMES  # the registry the workers have
 
         now = self.clock()
@@ -158,7 +160,8 @@ class Moves(Lobbies):
                 vouched = self._vouched(record)
                 job = Job(request=request, record=record, token=token, now=now,
                           vouched=vouched)
-                pinned, ready = await self._offload(work_out, job, record.id)
+                pinned, ready = await self._offload(work_out, job, record.id,
+                                                    draws=board_view if early else None)
                 if not vouched:  # the worker found it sound
                     self._vouch((record.id, record.version, hash(record.state_json)))
             else:
@@ -377,6 +380,11 @@ def _worker_moves() -> Moves:
     """This worker process's tables: the registered games, no database, AI seats thinking
     here."""
     return Moves(cast(Store, _NoStore()))
+
+
+def board_view(worked: tuple[str | int | None, Ready]) -> View | None:
+    """The public view the board of a move :func:`work_out` worked out will show."""
+    return worked[1].view
 
 
 def work_out(job: Job) -> tuple[str | int | None, Ready]:
