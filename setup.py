@@ -17,4 +17,6 @@ setup(packages=[*find_packages(include=["bot", "bot.*", "renderers", "renderers.
       package_dir={"candybot_data": "data"},
       package_data={**{name: ["*.json", "*.txt", "*.ttf"] for name in CONTENT},
                     # The web companion's script and style, served as files of its own.
-                    "bot.web": ["*.js", "*.css"]})
+                    "bot.web": ["*.js", "*.css"],
+                    # Each game's palette, kept so that a new process need not make it.
+                    "renderers": ["palettes.json"]})

@@ -1445,12 +1445,31 @@ def strips_png(width: int, strips: Sequence[Strip], palette: Image.Image) -> byt
     return _png((width, sum(s.height for s in strips)), colours, b"".join(bands))
 
 
+#: Each game's palette as :meth:`Pictures.made_palette` makes it, kept beside the code
+#: (written by ``python -m tools.palettes``; a test makes each again and compares), so that
+#: a freshly started process draws its first picture at once, not after a game's worth of
+#: pictures drawn for its palette (seconds on a busy machine: the first board after Start).
+PALETTES = "palettes.json"
+
+
+@cache
+def kept_palettes() -> dict[str, str]:
+    """The palettes kept beside the code, by game: 256 colours as hex RGB triples."""
+    try:
+        with open(__file__.rsplit("/", 1)[0] + "/" + PALETTES, encoding="utf-8") as kept:
+            palettes: dict[str, str] = json.load(kept)
+    except (OSError, ValueError):
+        return {}
+    return palettes
+
+
 class Pictures:
     """One game's pictures, made of the strips ``strips(view)`` lays out ``width`` wide:
-    :meth:`draw` in full colour (for its palette and tests), :attr:`palette`, made once
-    a process from its own pictures of :func:`real_views` of ``samples`` (and ``extra()``
-    pictures, for what those games did not show) with the colours of ``keep()`` exact,
-    and :meth:`render`, the PNG. A renderer makes one and names its parts::
+    :meth:`draw` in full colour (for its palette and tests), :attr:`palette`, the one kept
+    beside the code (:func:`kept_palettes`) or else made once a process
+    (:meth:`made_palette`: from its own pictures of :func:`real_views` of ``samples``, and
+    ``extra()`` pictures for what those games did not show, with the colours of ``keep()``
+    exact), and :meth:`render`, the PNG. A renderer makes one and names its parts::
 
         PICTURES = Pictures("sugar-blast", WIDTH, _strips, PALETTE_GAMES, keep=...)
         _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render
@@ -1463,14 +1482,24 @@ class Pictures:
                  extra: Callable[[], Sequence[Image.Image]] = list) -> None:
         self.slug, self.width, self.strips, self.samples = slug, width, strips, samples
         self._keep, self._extra = keep, extra
-        #: The palette, made at the first call (``palette.cache_clear()`` forgets it).
-        self.palette = cache(self._make_palette)
+        #: The palette, read or made at the first call (``palette.cache_clear()`` forgets
+        #: it).
+        self.palette = cache(self._palette)
 
     def draw(self, view: dict[str, Any]) -> Image.Image:
         """The picture of ``view`` in full colour."""
         return stacked(self.width, self.strips(view))
 
-    def _make_palette(self) -> Image.Image:
+    def _palette(self) -> Image.Image:
+        kept = kept_palettes().get(self.slug)
+        if kept is None:
+            return self.made_palette()
+        palette = Image.new("P", (1, 1))
+        palette.putpalette(bytes.fromhex(kept))
+        return palette
+
+    def made_palette(self) -> Image.Image:
+        """The palette made from the game's own pictures (see the class text)."""
         pictures = [self.draw(view) for view in real_views(self.slug, self.samples)]
         return palette_of([*pictures, *self._extra()], self._keep())
 

@@ -10,6 +10,7 @@ import importlib
 import inspect
 import io
 import itertools
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from PIL import Image, ImageChops
 from test_phone_readability import PHONE_FIRST
 
 import bot.games
+import renderers
 import renderers.common
 from renderers.common import (
     BANNER_H,
@@ -166,20 +168,57 @@ def test_palettes_are_drawn_from_views_the_game_itself_made(slug, monkeypatch):
         drawn.append(view)
         return real_draw(view)
 
-    module._palette.cache_clear()
     renderers.common.real_views.cache_clear()
     try:
         monkeypatch.setattr(game, "view", view_spy)
         monkeypatch.setattr(module.PICTURES, "draw", draw_spy)
-        module._palette()
+        module.PICTURES.made_palette()
     finally:
         monkeypatch.undo()
-        module._palette.cache_clear()
         renderers.common.real_views.cache_clear()
     assert drawn, f"{slug}: no view drawn for its palette"
     assert all(any(view is real for real in made) for view in drawn), \
         f"{slug}: its palette is drawn from views the game did not make"
     assert all("table" in view for view in drawn)
+
+
+def test_each_palette_kept_beside_the_code_is_the_one_its_pictures_make(tmp_path):
+    """renderers/palettes.json holds every game's palette as its pictures make it, and a
+    renderer draws on it without making one; after a change to a game's drawing, run
+    `python -m tools.palettes` to write them again."""
+    import subprocess
+    import sys
+
+    from tools import palettes
+
+    kept = renderers.common.kept_palettes()
+    made = palettes.made()
+    assert sorted(kept) == sorted(made) == sorted(SLUGS)
+    for slug in SLUGS:
+        assert kept[slug] == made[slug], \
+            f"{slug}: its palette changed; run `python -m tools.palettes`"
+        module = _module(slug)
+        assert bytes(module._palette().getpalette()) == bytes.fromhex(kept[slug])
+    written = tmp_path / "palettes.json"
+    subprocess.run([sys.executable, "-m", "tools.palettes", str(written)], check=True,
+                   cwd=Path(__file__).parent.parent, timeout=300)
+    assert written.read_text() == (Path(renderers.__file__).parent / "palettes.json").read_text()
+
+
+def test_a_fresh_process_draws_its_first_picture_without_making_a_palette(monkeypatch):
+    """With the palette kept beside the code, no game's pictures are drawn for it."""
+    def not_made(self):
+        raise AssertionError(f"{self.slug}: a palette was made in a fresh process")
+
+    monkeypatch.setattr(renderers.common.Pictures, "made_palette", not_made)
+    for slug in SLUGS:
+        module = _module(slug)
+        module._palette.cache_clear()
+        try:
+            view = views(slug)[0][1]
+            assert renderers.render(view)[:8] == b"\x89PNG\r\n\x1a\n"
+        finally:
+            module._palette.cache_clear()
 
 
 def test_no_game_renderer_keeps_its_own_copy_of_a_shared_helper():
