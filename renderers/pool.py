@@ -10,8 +10,10 @@ view to a pool of processes, one per core, and blocks only the calling thread
     png = await asyncio.to_thread(renderer, view)   # or: await renderer.render_async(view)
     renderer.close()
 
-The same workers choose AI seats' moves (:meth:`PooledRenderer.think`), the other pure
-work that holds the lock for milliseconds a move.
+The same workers choose AI seats' moves (:meth:`PooledRenderer.think`) and work moves
+out (:meth:`PooledRenderer.offload`), the other pure work that holds the lock for
+milliseconds a move; the worker that works a move out draws its board straight after, as
+its next job, so that the board does not wait for a round trip to the bot first.
 
 Work is done in two lanes of workers. What a player waits for (a board, an AI seat's
 move) goes to the **now** workers, one per core. What follows a board or was asked for
@@ -26,7 +28,8 @@ server warms up once (imports every game's renderer, draws each game's opening
 picture, so fonts and palettes are ready: :data:`PRELOAD`) before it forks the
 first worker, so every worker begins as a warm copy of it. The bot starts its
 workers as it starts (:meth:`PooledRenderer.warm`), and until they are up what it
-asks of them is done in its own process, so that nobody waits for them. If no
+asks of them is done in its own process, so that nobody waits for them (its own process
+warms up meanwhile too, drawing each game's opening picture). If no
 pool can be started, or the pool breaks, pictures are drawn in-process instead:
 slower under load, never missing.
 """
@@ -79,17 +82,23 @@ def warm_up() -> None:
     Done once in the fork server the workers start from (:data:`PRELOAD`), so that each
     worker begins warm as a copy of it, and again in each worker (little work then, or all
     of it where there is no fork server)."""
+    openings()
+    gc.collect()
+    gc.freeze()
+
+
+def openings(renderer: Renderer = render) -> None:
+    """Draw every registered game's opening picture with ``renderer``: its modules, fonts,
+    palette and content loaded."""
     from bot.games import GAMES
     from bot.games.engine import SeatInfo
 
     for game in GAMES.values():
         try:
             seats = [SeatInfo(f"Seat {i + 1}") for i in range(game.min_seats)]
-            render(game.view(game.new(seats, 1), None))
+            renderer(game.view(game.new(seats, 1), None))
         except Exception:  # a game that cannot warm up still renders later, only slower
             log.exception("warming up the renderer of %s failed", game.slug)
-    gc.collect()
-    gc.freeze()
 
 
 def _warm_worker() -> None:
@@ -541,6 +550,11 @@ class PooledRenderer:
                 return
             self._started = True
         threading.Thread(target=self._start_lanes, name="candybot-render-start",
+                         daemon=True).start()
+        # Meanwhile the bot's own process warms up too, for what it draws until the
+        # workers are up (a cold process draws its first board seconds later on a busy
+        # machine: its renderers, fonts and content loaded first).
+        threading.Thread(target=openings, args=(self.renderer,), name="candybot-render-here",
                          daemon=True).start()
 
     def _start_lanes(self) -> None:

@@ -218,6 +218,40 @@ def test_while_the_workers_start_pictures_and_ai_seats_do_not_wait_for_them(monk
         renderer.close()
 
 
+def test_while_the_workers_start_the_bots_own_process_warms_up(monkeypatch):
+    """What the bot draws itself until its workers are up is drawn warm: as the workers
+    start, its own process draws every game's opening picture."""
+    import threading
+    import time
+
+    from bot.games import GAMES
+
+    released = threading.Event()
+    launch = PooledRenderer._launch
+
+    def slow_launch(self, lane):
+        assert released.wait(60)
+        return launch(self, lane)
+
+    drawn: list[str] = []
+
+    def here(view):
+        drawn.append(view["game"])
+        return render(view)
+
+    monkeypatch.setattr(PooledRenderer, "_launch", slow_launch)
+    renderer = PooledRenderer(workers=1, renderer=here)
+    try:
+        renderer.warm()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(drawn) < len(GAMES):
+            time.sleep(0.05)
+        assert sorted(drawn) == sorted(GAMES) and not renderer.pooled
+    finally:
+        released.set()
+        renderer.close()
+
+
 def test_a_stop_while_the_workers_start_does_not_wait_for_them(monkeypatch):
     """A bot stopped soon after its start (before its workers are up) stops at once; the
     workers that come up after it are stopped, and pictures are drawn in-process."""
