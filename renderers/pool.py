@@ -87,13 +87,16 @@ def warm_up() -> None:
     gc.freeze()
 
 
-def openings(renderer: Renderer = render) -> None:
+def openings(renderer: Renderer = render, enough: Callable[[], bool] = lambda: False,
+             ) -> None:
     """Draw every registered game's opening picture with ``renderer``: its modules, fonts,
-    palette and content loaded."""
+    palette and content loaded; stop at the first game after ``enough()`` says so."""
     from bot.games import GAMES
     from bot.games.engine import SeatInfo
 
     for game in GAMES.values():
+        if enough():
+            return
         try:
             seats = [SeatInfo(f"Seat {i + 1}") for i in range(game.min_seats)]
             renderer(game.view(game.new(seats, 1), None))
@@ -519,6 +522,9 @@ class PooledRenderer:
             int, tuple[Any, concurrent.futures.Future[bytes | None]]] = \
             collections.OrderedDict()
         self._drawn_lock = threading.Lock()
+        #: Set once work was done in the bot's own process: its warming up (which would
+        #: take the interpreter lock from that work) stops at the next game.
+        self.asked_here = threading.Event()
 
     @property
     def pooled(self) -> bool:
@@ -554,8 +560,8 @@ class PooledRenderer:
         # Meanwhile the bot's own process warms up too, for what it draws until the
         # workers are up (a cold process draws its first board seconds later on a busy
         # machine: its renderers, fonts and content loaded first).
-        threading.Thread(target=openings, args=(self.renderer,), name="candybot-render-here",
-                         daemon=True).start()
+        threading.Thread(target=openings, args=(self.renderer, self.asked_here.is_set),
+                         name="candybot-render-here", daemon=True).start()
 
     def _start_lanes(self) -> None:
         # Launched outside the lock: a bot stopped while its workers start (soon after its
@@ -620,6 +626,7 @@ class PooledRenderer:
             except (BrokenProcessPool, RuntimeError):
                 self._broken(NOW, workers)
         done: concurrent.futures.Future[bytes] = concurrent.futures.Future()
+        self.asked_here.set()
         try:
             done.set_result(self.renderer(view))
         except Exception as exc:
@@ -636,6 +643,7 @@ class PooledRenderer:
             workers = self._lanes[NOW]
             if workers is not None:
                 self._broken(NOW, workers)
+            self.asked_here.set()
             return self.renderer(view)
 
     def think(self, game: Game, state: dict[str, Any], seat: int, level: str) -> Action:
@@ -723,6 +731,7 @@ class PooledRenderer:
             except (BrokenProcessPool, RuntimeError, concurrent.futures.TimeoutError,
                     concurrent.futures.CancelledError):  # the lane stopped with it queued
                 self._broken(lane, workers)
+        self.asked_here.set()
         return work(job)
 
     async def render_async(self, view: dict[str, Any], key: int | None = None) -> bytes:
@@ -774,6 +783,7 @@ class PooledRenderer:
                     raise
                 # Not this task's cancelling: the lane was stopped with the job still
                 # queued (another of its workers died), so the job is done here instead.
+        self.asked_here.set()
         return await asyncio.to_thread(work, job)
 
     def _broken(self, lane: str, workers: _Lane) -> None:

@@ -252,6 +252,46 @@ def test_while_the_workers_start_the_bots_own_process_warms_up(monkeypatch):
         renderer.close()
 
 
+def test_the_bots_own_warming_up_stops_once_it_draws_a_board_itself(monkeypatch):
+    """A board asked for while the bot's process warms up is drawn there, and the warming
+    up stops at the next game instead of taking the interpreter lock from later boards."""
+    import threading
+
+    released = threading.Event()
+    launch = PooledRenderer._launch
+
+    def slow_launch(self, lane):
+        assert released.wait(60)
+        return launch(self, lane)
+
+    asked = views()[1]
+    first_opening, board_drawn = threading.Event(), threading.Event()
+    openings: list[str] = []
+
+    def here(view):
+        if view is asked:
+            board_drawn.set()
+        else:
+            openings.append(view["game"])
+            first_opening.set()
+            assert board_drawn.wait(60)
+        return render(view)
+
+    monkeypatch.setattr(PooledRenderer, "_launch", slow_launch)
+    renderer = PooledRenderer(workers=1, renderer=here)
+    try:
+        renderer.warm()
+        assert first_opening.wait(60)
+        assert renderer(asked) == render(asked)
+        threads = [t for t in threading.enumerate() if t.name == "candybot-render-here"]
+        for thread in threads:
+            thread.join(60)
+        assert len(openings) == 1
+    finally:
+        released.set()
+        renderer.close()
+
+
 def test_a_stop_while_the_workers_start_does_not_wait_for_them(monkeypatch):
     """A bot stopped soon after its start (before its workers are up) stops at once; the
     workers that come up after it are stopped, and pictures are drawn in-process."""
