@@ -181,9 +181,10 @@ async def test_a_refused_move_leaves_no_picture_for_the_next_one(both, pool):
 
     away, _here = both
     game_id = await started(away, "sugar-blast")
+    before = dict(pool._drawn)  # the pool is the module's: earlier tests' moves are kept
     with pytest.raises(GameError):
         await away.prepare(_request("swap a1 f6"))
-    assert not pool._drawn
+    assert dict(pool._drawn) == before
     record = await away.store.get_game(game_id)
     state = loads(record.state_json or "", GAMES["sugar-blast"])
     worked = await away.prepare(_request(GAMES["sugar-blast"].ai_action(state, 0).notation))
