@@ -5,7 +5,7 @@ Pure like the other renderers: ``render(board)`` takes a JSON-compatible mapping
 ``{"title": str, "when": str, "games": [{"game": str, "rows": [{"name", "rating",
 "games", "provisional"}]}], "note": str}`` and returns PNG bytes as wide as the frame
 (800 px) that read at 400 px on a phone, at most 1.6 times as tall as wide: with many
-games, each shows fewer players (at least three; the words beside it list them all).
+games, each shows fewer players (the words posted beside it list ten of each).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ TOP = 112
 #: A game's heading above its rows, and the note at the foot.
 HEADING = 52
 FOOT = 60
-LEAST = 3
+LEAST = 1
 
 
 def shown_rows(games: int, most: int) -> int:
