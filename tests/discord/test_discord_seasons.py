@@ -16,6 +16,7 @@ from discord_harness import CHANNEL_ID, GUILD_ID, Clock, Recorder, Sent, Session
 from PIL import Image
 from race_game import CandyRace
 
+import tools.offline
 from renderers import common
 
 ALICE, BOB, CAROL = 350000000000000001, 350000000000000002, 350000000000000003
@@ -215,3 +216,50 @@ async def test_a_season_that_ended_while_the_bot_was_down_is_posted_after_the_re
         assert "**Autumn**" in post.content and post.pngs
     finally:
         await bot.close()
+
+
+async def test_kept_standings_keep_the_names_of_their_day_and_escape_hostile_ones(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names = {ALICE: "**Ana** @everyone", BOB: f"<@{CAROL}> _Bo_"}
+
+    def named(user_id: int) -> dict[str, object]:
+        return {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
+                "global_name": names.get(user_id, "Someone"), "avatar": None}
+
+    monkeypatch.setattr(tools.offline, "user_payload", named)  # the names Discord sends
+    table = await Session.open(tmp_path, {"candy-race": CandyRace()})
+    try:
+        await new_season(table, "Autumn", day(0, table.clock), day(1, table.clock))
+        await won_by(table, ALICE, BOB)
+        table.clock.advance(24 * 3)
+        await table.bot.send_due()
+        (post,) = season_posts(table)
+        assert post.body["allowed_mentions"]["parse"] == []
+        assert "@everyone" not in post.content.replace("\\@everyone", "")
+        assert f"<@{CAROL}>" not in post.content and "\\*\\*Ana\\*\\*" in post.content
+        # Ana changes her name and plays on: the season over keeps the name it had.
+        names[ALICE] = "Anna"
+        await won_by(table, ALICE, BOB)
+        autumn = await table.bot.seasons.find(GUILD_ID, "Autumn")
+        kept = await table.bot.tables.leaderboard(GUILD_ID, "candy-race", autumn)
+        now = await table.bot.tables.leaderboard(GUILD_ID, "candy-race")
+        assert kept["rows"][0]["name"] == "**Ana** @everyone"
+        assert now["rows"][0]["name"] == "Anna"
+    finally:
+        await table.close()
+
+
+async def test_stats_suggests_the_seasons_begun_and_all_time(table: Session) -> None:
+    await new_season(table, "Autumn", day(0, table.clock), day(1, table.clock))
+    await new_season(table, "Winter", day(10, table.clock), day(20, table.clock))
+    table.rec.clear()
+    await table.gw.send(table.gw.command(BOB, "stats", options={"season": ""},
+                                         focused="season", channel_id=CHANNEL_ID))
+    offered = [c["value"] for c in table.rec.sent[-1].payload["data"]["choices"]]
+    assert offered == ["Autumn", "all time"]
+    table.rec.clear()
+    await table.gw.send(table.gw.command(ALICE, "season", "end", {"name": "w"},
+                                         focused="name", channel_id=CHANNEL_ID,
+                                         permissions=MANAGE_GUILD))
+    offered = [c["value"] for c in table.rec.sent[-1].payload["data"]["choices"]]
+    assert offered == ["Winter"]
