@@ -30,8 +30,8 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from bot.alt_text import board_alt, plain_step
-from bot.organized.seasons import Season, season_at
 from bot.games.engine import Game, SeatInfo, View
+from bot.organized.seasons import Season, season_at
 from bot.refusals import Refused
 from bot.replays import ReplayJob, Replays
 from bot.store import ActionRecord, GameRecord, Store, StoreError, WebTarget
