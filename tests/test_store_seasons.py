@@ -9,15 +9,24 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.organized.seasons import Season, clashing
+from bot.discord.words import refusal
+from bot.limits import Limits
+from bot.organized.seasons import Season, clashing, day_of
 from bot.ratings import Rating
+from bot.refusals import BadSeason, LimitReached
 from bot.store import Announcement, FinishRecord, SeatRecord, Store
+from bot.tables.seasons import Seasons
 
 GUILD, CHANNEL = 987_654_321_098_765_432, 1_234_567_890_123_456_789
 ALICE, BOB = 111_111_111_111_111_111, 222_222_222_222_222_222
 SEATS = (SeatRecord(0, ALICE, "Alice", False), SeatRecord(1, BOB, "Bob", False))
 T0 = 1_700_000_000.0
 DAY = 86_400.0
+
+
+def day(at: float) -> str:
+    """The UTC day of ``at`` as a manager types it."""
+    return day_of(at).isoformat()
 
 
 @pytest.fixture
@@ -124,3 +133,32 @@ async def test_a_season_not_begun_is_removed_and_one_under_way_ends_early(
     ended = await store.end_season(now, T0 + DAY)
     assert ended is not None and ended.ends_at == T0 + DAY
     assert [s.name for s in await store.seasons_due(T0 + DAY)] == ["Now"]
+
+
+async def test_seasons_not_over_are_a_limit_per_server_and_past_ones_do_not_count(
+        store: Store) -> None:
+    now = [T0]
+    seasons = Seasons(store, {}, lambda: now[0], Limits(seasons_per_server=2))
+    await seasons.create(GUILD, name="One", start=day(T0), end=day(T0 + DAY), channel_id=CHANNEL)
+    await seasons.create(GUILD, name="Two", start=day(T0 + 5 * DAY), end=day(T0 + 6 * DAY),
+                         channel_id=CHANNEL)
+    with pytest.raises(LimitReached) as refused:
+        await seasons.create(GUILD, name="Three", start=day(T0 + 9 * DAY),
+                             end=day(T0 + 9 * DAY), channel_id=CHANNEL)
+    assert "2 seasons under way or to come" in refusal(refused.value)
+    now[0] = T0 + 3 * DAY  # One is over: it is kept, and no longer counts
+    await seasons.create(GUILD, name="Three", start=day(T0 + 9 * DAY), end=day(T0 + 9 * DAY),
+                         channel_id=CHANNEL)
+    assert [s.name for s in await seasons.listed(GUILD)] == ["One", "Two", "Three"]
+    with pytest.raises(BadSeason):
+        await seasons.create(GUILD, name="one", start=day(T0 + 20 * DAY),
+                             end=day(T0 + 21 * DAY), channel_id=CHANNEL)
+
+
+async def test_a_server_purged_loses_its_seasons(store: Store) -> None:
+    await season(store, "Autumn", T0, T0 + 2 * DAY)
+    await game_won(store, ALICE, T0 + DAY)
+    await store.server_gone(GUILD, T0 + 2 * DAY)
+    assert await store.purge_servers(T0 + 40 * DAY) == [GUILD]
+    assert await store.seasons(GUILD) == []
+    assert (await store.about(ALICE))["season_ratings"] == []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 DAY = 86_400.0
@@ -201,20 +201,6 @@ def clashing(seasons: Iterable[Season], starts_at: float, ends_at: float) -> Sea
                  if s.overlaps(starts_at, ends_at)), None)
 
 
-def due_to_close(seasons: Iterable[Season], now: float) -> list[Season]:
-    """The seasons over at ``now`` whose final standings are not kept yet, oldest first
-    (a bot that was down catches up every one of them).
-
-    >>> a = Season(1, "A", 0.0, 100.0)
-    >>> b = Season(2, "B", 100.0, 200.0, closed=True)
-    >>> c = Season(3, "C", 200.0, 300.0)
-    >>> [s.name for s in due_to_close([c, b, a], 250.0)]
-    ['A']
-    """
-    return sorted((s for s in seasons if not s.closed and s.ends_at <= now),
-                  key=lambda s: s.ends_at)
-
-
 def named(seasons: Iterable[Season], name: str) -> Season | None:
     """The season called ``name`` (case and spacing aside), or ``None``.
 
@@ -222,15 +208,3 @@ def named(seasons: Iterable[Season], name: str) -> Season | None:
     1
     """
     return next((s for s in seasons if same_name(s.name, name)), None)
-
-
-def ending_now(season: Season, now: float) -> Season:
-    """``season`` ended early at ``now`` (a manager's ``/season end``); a season not yet
-    begun keeps its span (it is removed instead, by the caller).
-
-    >>> ending_now(Season(1, "A", 0.0, 100.0), 40.0).ends_at
-    40.0
-    """
-    if not season.holds(now):
-        return season
-    return replace(season, ends_at=now)
