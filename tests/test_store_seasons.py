@@ -150,9 +150,10 @@ async def test_seasons_not_over_are_a_limit_per_server_and_past_ones_do_not_coun
     await seasons.create(GUILD, name="Three", start=day(T0 + 9 * DAY), end=day(T0 + 9 * DAY),
                          channel_id=CHANNEL)
     assert [s.name for s in await seasons.listed(GUILD)] == ["One", "Two", "Three"]
-    with pytest.raises(BadSeason):
-        await seasons.create(GUILD, name="one", start=day(T0 + 20 * DAY),
-                             end=day(T0 + 21 * DAY), channel_id=CHANNEL)
+    for taken in ("one", "All  time"):  # "all time" is what /stats takes for every game
+        with pytest.raises(BadSeason):
+            await seasons.create(GUILD, name=taken, start=day(T0 + 20 * DAY),
+                                 end=day(T0 + 21 * DAY), channel_id=CHANNEL)
 
 
 async def test_a_server_purged_loses_its_seasons(store: Store) -> None:

@@ -55,6 +55,7 @@ from bot.replays import draw as draw_replay
 from bot.replays import draw_in_worker
 from bot.store import GameRecord
 from bot.tables import Board, Choosing, Conceded, Lobby, MoveRequest, Reminder, Tables, plural
+from bot.tables.seasons import CARRY, FRESH
 from renderers import leaderboard
 
 log = logging.getLogger(__name__)
@@ -889,7 +890,7 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
         now = await tables.set_server_defaults(
             interaction.guild_id, threads=threads, reminder_hours=reminder_hours,
             ai_takeover=ai_takeover, channels=channels, web=web,
-            season_ratings=season_ratings if season_ratings in ("carry", "fresh") else None)
+            season_ratings=season_ratings if season_ratings in (CARRY, FRESH) else None)
         await interaction.response.send_message(
             messages.settings_text(now), ephemeral=True,
             **await weblinks.server_button(host(interaction), interaction.guild_id))

@@ -70,7 +70,7 @@ class Seasons:
         fresh = settings.get(SETTING) == FRESH
 
         def check(seasons: list[Season]) -> None:
-            if named(seasons, kept) is not None:
+            if named(seasons, kept) is not None or same_name(kept, ALL_TIME):
                 raise BadSeason(reason="taken", text=kept)
             other = clashing(seasons, starts_at, ends_at)
             if other is not None:

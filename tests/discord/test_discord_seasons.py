@@ -188,6 +188,9 @@ async def test_deleting_a_players_data_leaves_a_former_player_in_the_kept_standi
     assert [r["rating"] for r in after["rows"]] == [r["rating"] for r in before["rows"]]
     gone = await table.bot.tables.about(ALICE)
     assert gone["season_ratings"] == [] and gone["season_standings"] == []
+    from kept_anywhere import rows_holding
+
+    assert await rows_holding(table.bot.tables.store, ALICE) == []
     bob = await table.bot.tables.about(BOB)
     assert bob["season_standings"][0]["place"] == 2
 
