@@ -46,6 +46,7 @@ LIMIT_VARIABLES: dict[str, str] = {
     "CANDYBOT_REPLAY_COOLDOWN_SECONDS": "replay_cooldown",
     "CANDYBOT_HEAVY_AT_ONCE": "heavy_at_once",
     "CANDYBOT_LOBBY_DAYS": "lobby_days",
+    "CANDYBOT_MAX_SEASONS": "seasons_per_server",
 }
 
 

@@ -58,6 +58,9 @@ class Limits:
     #: Days a lobby stays open without a change (a join, a seat, an option) before it
     #: closes, its players told: an abandoned lobby holds no channel for good.
     lobby_days: float = 7.0
+    #: Seasons one server has set that are not over yet (under way or to come); past
+    #: seasons are kept with their standings and do not count.
+    seasons_per_server: int = 12
 
     def cooldown(self, kind: str) -> float:
         """Seconds between a person's own requests of ``kind`` (see :data:`COOLDOWNS`)."""

@@ -190,6 +190,41 @@ class ChannelTaken(Refused):
 
 
 @dataclass(eq=False, kw_only=True)
+class BadSeason(Refused):
+    """A season cannot be set as asked: ``reason`` is ``name`` (not a name a season may
+    have), ``taken`` (another season of the server has it), ``date`` (not a day as
+    YYYY-MM-DD), ``order`` (it ends before it starts), ``past`` (it starts before today),
+    ``too_long`` or ``too_far``; ``text`` is what was typed."""
+
+    reason: str
+    text: str
+
+
+@dataclass(eq=False, kw_only=True)
+class SeasonsOverlap(Refused):
+    """A new season would share days with the server's season ``other``, which runs from
+    ``starts_at`` to ``ends_at``."""
+
+    other: str
+    starts_at: float
+    ends_at: float
+
+
+@dataclass(eq=False, kw_only=True)
+class NoSuchSeason(Refused):
+    """The server has no season called ``name``."""
+
+    name: str
+
+
+@dataclass(eq=False, kw_only=True)
+class SeasonOver(Refused):
+    """The season ``name`` is over already: its final standings are kept."""
+
+    name: str
+
+
+@dataclass(eq=False, kw_only=True)
 class ManageServerOnly(Refused):
     """A server's settings are changed by people with Manage Server only."""
 

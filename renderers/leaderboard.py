@@ -2,12 +2,15 @@
 
 Pure like the game renderers: ``render(board)`` takes a JSON-compatible mapping
 ``{"title": str, "rows": [{"name", "rating", "games", "provisional"}], "note": str}``,
-best first, and returns PNG bytes 800 px wide that read at 400 px on a phone.
+best first, and returns PNG bytes 800 px wide that read at 400 px on a phone. A
+season's final standings (:mod:`renderers.season`) draw their rows with :func:`rank_row`.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from PIL import Image, ImageDraw
 
 from renderers.common import INK, MUTED, new_canvas, panel, stamp_text, to_png
 
@@ -20,6 +23,22 @@ MEDALS = ((230, 180, 40), (170, 175, 185), (200, 125, 60))
 TITLE, TEXT = 36, 30
 
 
+def rank_row(image: Image.Image, draw: ImageDraw.ImageDraw, y: int, rank: int,
+             row: dict[str, Any]) -> None:
+    """One ranked player, :data:`ROW_H` tall from ``y``: a medal for the first three,
+    the name, the rating (``?`` while provisional) and the rated games."""
+    mid = y + ROW_H // 2
+    panel(draw, (16, y + 4, WIDTH - 16, y + ROW_H - 4), radius=12)
+    if rank <= len(MEDALS):
+        draw.ellipse((32, y + 14, 68, y + 50), fill=MEDALS[rank - 1], outline=INK, width=2)
+    stamp_text(image, (50, mid), str(rank), TEXT, INK, True, "mm")
+    stamp_text(image, (88, mid), row["name"], TEXT, INK, True, "lm", width=420)
+    mark = "?" if row["provisional"] else ""
+    stamp_text(image, (620, mid), f"{row['rating']}{mark}", TEXT, INK, True, "rm")
+    stamp_text(image, (WIDTH - 32, mid), f"{row['games']} games", TEXT - 4, MUTED,
+               anchor="rm")
+
+
 def render(board: dict[str, Any]) -> bytes:
     rows = board["rows"]
     height = TOP + ROW_H * max(1, len(rows)) + 70
@@ -28,17 +47,6 @@ def render(board: dict[str, Any]) -> bytes:
     if not rows:
         stamp_text(image, (24, TOP + 14), "No rated games yet.", TEXT, MUTED)
     for n, row in enumerate(rows):
-        y = TOP + n * ROW_H
-        mid = y + ROW_H // 2
-        panel(draw, (16, y + 4, WIDTH - 16, y + ROW_H - 4), radius=12)
-        rank = n + 1
-        if rank <= len(MEDALS):
-            draw.ellipse((32, y + 14, 68, y + 50), fill=MEDALS[rank - 1], outline=INK, width=2)
-        stamp_text(image, (50, mid), str(rank), TEXT, INK, True, "mm")
-        stamp_text(image, (88, mid), row["name"], TEXT, INK, True, "lm", width=420)
-        mark = "?" if row["provisional"] else ""
-        stamp_text(image, (620, mid), f"{row['rating']}{mark}", TEXT, INK, True, "rm")
-        stamp_text(image, (WIDTH - 32, mid), f"{row['games']} games", TEXT - 4, MUTED,
-                   anchor="rm")
+        rank_row(image, draw, TOP + n * ROW_H, n + 1, row)
     stamp_text(image, (24, height - 50), board.get("note", ""), 22, MUTED, width=WIDTH - 48)
     return to_png(image)

@@ -9,12 +9,16 @@ import pkgutil
 import pytest
 
 import bot.games
+import bot.organized
 
 MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(bot.games.__path__, "bot.games.")
                  if not name.endswith("__main__"))
+#: Organized play (seasons, tournaments, clocks) is pure too, and shows its rules by example.
+ORGANIZED = sorted(name for _, name, _ in pkgutil.walk_packages(bot.organized.__path__,
+                                                               "bot.organized."))
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", MODULES + ORGANIZED)
 def test_the_examples_of_each_module_hold(name: str) -> None:
     failed, _tried = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert failed == 0

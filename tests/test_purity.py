@@ -24,6 +24,19 @@ def test_no_rules_module_imports_discord_or_pil():
                 assert name.split(".")[0] not in FORBIDDEN, f"{path} imports {name}"
 
 
+def test_organized_play_is_pure_rules_too():
+    # Seasons, tournaments and clocks are arithmetic over stored facts: no Discord, no
+    # pictures, no database, no clock of their own (time is an argument).
+    for path in (GAMES_DIR.parent / "organized").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            for name in names:
+                assert name.split(".")[0] not in (*FORBIDDEN, "asyncio", "time", "bot"
+                                                  ) or name.startswith("bot.organized"), \
+                    f"{path} imports {name}"
+
+
 def test_loading_every_game_pulls_in_neither_discord_nor_pil():
     code = (
         "import sys, pkgutil, importlib, bot.games\n"
@@ -39,7 +52,7 @@ def test_loading_every_game_pulls_in_neither_discord_nor_pil():
 
 ROOT = GAMES_DIR.parents[1]
 #: Everything below the Discord layer: the rules, the tables, the store, the pictures.
-BELOW_DISCORD = ("bot/games", "bot/tables", "bot/store", "renderers")
+BELOW_DISCORD = ("bot/games", "bot/organized", "bot/tables", "bot/store", "renderers")
 #: Discord's own syntax, which only the Discord layer writes: mentions, channel links,
 #: timestamps, the bot's slash commands and markdown's code spans (a game quotes a move
 #: as “swap c3 d3”; the Discord layer shows it as code).

@@ -37,6 +37,7 @@ from bot.ops.database import inspect_target
 from bot.replays import Replays
 from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables, think_here
+from bot.tables.seasons import Seasons
 from bot.watch import Watch, unwatched
 from bot.web.service import WebService
 
@@ -132,6 +133,7 @@ class CandyBot(discord.Client):
         #: The web companion's links (its pages' addresses), with ``CANDYBOT_PUBLIC_URL``.
         self.web: WebService | None = None
         self._tables: Tables | None = None
+        self._seasons: Seasons | None = None
         self._outbox: Outbox | None = None
         self._reminders: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
@@ -183,6 +185,13 @@ class CandyBot(discord.Client):
         return self._tables
 
     @property
+    def seasons(self) -> Seasons:
+        """The seasons service; available once :meth:`setup_hook` has opened the database."""
+        if self._seasons is None:
+            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
+        return self._seasons
+
+    @property
     def outbox(self) -> Outbox:
         """The announcement sender (``await bot.outbox.drain(timeout)`` before a clean stop)."""
         if self._outbox is None:
@@ -208,6 +217,7 @@ class CandyBot(discord.Client):
                               on_moves=self.metrics.moved, limits=self.settings.limits,
                               watch=self.watch, think=think,
                               offload=getattr(self.renderer, "offload", None))
+        self._seasons = Seasons(self.store, self.games, self.clock, self.settings.limits)
         if self.settings.public_url is not None:
             self.web = WebService(self.store, self.settings.public_url, games=self.games,
                                   renderer=self.renderer, clock=self.clock)
@@ -275,6 +285,7 @@ class CandyBot(discord.Client):
             self.store = None
             self.web = None
             self._tables = None
+            self._seasons = None
             self._outbox = None
         self.metrics.close()
         if self._status_written:

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.away import VACATION_DAYS
-from bot.discord import flows
+from bot.discord import flows, seasons
 from bot.games.engine import Game
 
 FIXED_NEW_PARAMS = ("game", "seats", "reminder_hours", "ai_takeover")
@@ -243,18 +243,57 @@ def build_play_command() -> app_commands.Command[Any, ..., None]:
 
 
 def build_stats_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..., None]:
-    """``/stats [user] [board]``."""
+    """``/stats [user] [board] [season]``."""
 
     @app_commands.command(name="stats", description="Games played, won and ratings, per "
                           "game, here; or a game's leaderboard.")
     @app_commands.describe(user="Whose record (default: yours).",
-                           board="Show this game's leaderboard in this server instead.")
+                           board="Show this game's leaderboard in this server instead.",
+                           season="A season of this server, or \"all time\" (default: the "
+                                  "season under way, else all time).")
     async def stats(interaction: discord.Interaction, user: discord.User | None = None,
-                    board: str | None = None) -> None:
-        await flows.stats(interaction, user, board)
+                    board: str | None = None,
+                    season: app_commands.Range[str, 1, 40] | None = None) -> None:
+        await flows.stats(interaction, user, board, season)
 
     app_commands.choices(board=game_choices(games))(stats)
+    stats.autocomplete("season")(seasons.names)
     return stats
+
+
+def build_season_group() -> app_commands.Group:
+    """``/season``: new, end (Manage Server) and list (anyone), in a server."""
+    group = app_commands.Group(name="season", description="This server's seasons: "
+                               "standings of the games that end between two dates.",
+                               guild_only=True)
+
+    @group.command(name="new", description="Set a season (people with Manage Server).")
+    @app_commands.describe(name="The season's name, e.g. Spring 2027.",
+                           start="Its first day, as YYYY-MM-DD (UTC), today or later.",
+                           end="Its last day, as YYYY-MM-DD (UTC), played in full.",
+                           channel="Where its final standings are posted (default: here).")
+    @app_commands.default_permissions(manage_guild=True)
+    async def new(interaction: discord.Interaction, name: app_commands.Range[str, 1, 40],
+                  start: app_commands.Range[str, 1, 20], end: app_commands.Range[str, 1, 20],
+                  channel: discord.TextChannel | None = None) -> None:
+        await seasons.new(interaction, name=name, start=start, end=end,
+                          channel_id=channel.id if channel else None)
+
+    @group.command(name="end", description="End a season now, or remove one not yet begun "
+                   "(people with Manage Server).")
+    @app_commands.describe(name="Which season.")
+    @app_commands.default_permissions(manage_guild=True)
+    async def end(interaction: discord.Interaction,
+                  name: app_commands.Range[str, 1, 40]) -> None:
+        await seasons.end(interaction, name)
+
+    end.autocomplete("name")(seasons.open_names)
+
+    @group.command(name="list", description="This server's seasons (only you see it).")
+    async def listed(interaction: discord.Interaction) -> None:
+        await seasons.listed(interaction)
+
+    return group
 
 
 def build_games_command() -> app_commands.Command[Any, ..., None]:
@@ -348,18 +387,25 @@ def build_settings_command() -> app_commands.Command[Any, ..., None]:
         ai_takeover="An AI plays for a player who let every reminder pass.",
         games_channel="Allow games in this channel (add several one by one).",
         any_channel="Allow games in every channel again.",
-        web="Link each game and this server's leaderboards to their pages on the web.")
+        web="Link each game and this server's leaderboards to their pages on the web.",
+        season_ratings="New seasons' ratings: carried over from each player's rating here, "
+                       "or started afresh.")
+    @app_commands.choices(season_ratings=[
+        app_commands.Choice(name="Carry over each player's rating", value="carry"),
+        app_commands.Choice(name="Start afresh each season", value="fresh")])
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(interaction: discord.Interaction, threads: bool | None = None,
                        reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
                        ai_takeover: bool | None = None,
                        games_channel: discord.TextChannel | None = None,
-                       any_channel: bool | None = None, web: bool | None = None) -> None:
+                       any_channel: bool | None = None, web: bool | None = None,
+                       season_ratings: str | None = None) -> None:
         await flows.server_settings(interaction, threads=threads, reminder_hours=reminder_hours,
                                     ai_takeover=ai_takeover,
                                     games_channel=games_channel.id if games_channel else None,
-                                    any_channel=bool(any_channel), web=web)
+                                    any_channel=bool(any_channel), web=web,
+                                    season_ratings=season_ratings)
 
     return settings
 
@@ -374,3 +420,4 @@ def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> N
     tree.add_command(build_notify_command())
     tree.add_command(build_privacy_command())
     tree.add_command(build_settings_command())
+    tree.add_command(build_season_group())

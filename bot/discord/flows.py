@@ -29,6 +29,7 @@ from bot.discord import (
     opening,
     pacing,
     places,
+    seasons,
     threads,
     weblinks,
     words,
@@ -54,6 +55,7 @@ from bot.replays import draw as draw_replay
 from bot.replays import draw_in_worker
 from bot.store import GameRecord
 from bot.tables import Board, Choosing, Conceded, Lobby, MoveRequest, Reminder, Tables, plural
+from bot.tables.seasons import CARRY, FRESH
 from renderers import leaderboard
 
 log = logging.getLogger(__name__)
@@ -767,14 +769,17 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
 
 
 async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
-                board: str | None = None) -> None:
-    """``/stats``: games played and won per game in this server, or a leaderboard."""
+                board: str | None = None, season: str | None = None) -> None:
+    """``/stats``: games played and won per game in this server, or a leaderboard: in the
+    season under way (or the one named), else all time."""
     async with guarded(interaction):
+        bot = host(interaction)
+        chosen = await bot.seasons.chosen(interaction.guild_id, season)
         if board is not None:
-            tables = host(interaction).tables
+            tables = bot.tables
             ranks = messages.leaderboard_board(
-                await tables.leaderboard(interaction.guild_id, board))
-            cooldowns, asker = host(interaction).cooldowns, interaction.user.id
+                await tables.leaderboard(interaction.guild_id, board, chosen))
+            cooldowns, asker = bot.cooldowns, interaction.user.id
             cooling = cooldowns.waiting(asker, "leaderboard")
             if cooling is None:
                 cooldowns.spend(asker, "leaderboard")
@@ -788,12 +793,13 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
                 ephemeral=cooling is not None,
                 file=discord.File(io.BytesIO(png), filename="leaderboard.png",
                                   description=messages.leaderboard_alt(ranks)),
-                **await weblinks.server_button(host(interaction), interaction.guild_id))
+                **await weblinks.server_button(bot, interaction.guild_id))
             interaction.extras[PUBLIC_THINKING] = False
             return
         who = user or interaction.user
-        lines = await host(interaction).tables.stats(interaction.guild_id, who.id)
-        await _public_once_in_a_while(interaction, "stats", messages.stats_text(who.id, lines))
+        lines = await bot.tables.stats(interaction.guild_id, who.id, chosen)
+        await _public_once_in_a_while(interaction, "stats",
+                                      messages.stats_text(who.id, lines, chosen))
 
 
 async def my_games(interaction: discord.Interaction) -> None:
@@ -865,7 +871,7 @@ async def privacy(interaction: discord.Interaction, delete: bool) -> None:
 async def server_settings(interaction: discord.Interaction, *, threads: bool | None,
                           reminder_hours: float | None, ai_takeover: bool | None,
                           games_channel: int | None, any_channel: bool,
-                          web: bool | None = None) -> None:
+                          web: bool | None = None, season_ratings: str | None = None) -> None:
     """``/settings``: change the server's defaults for new games (Manage Server; Discord
     hides the command from others, and a forged call is refused here too), then say them,
     privately."""
@@ -883,7 +889,8 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
             channels = [*current.get("channels", ()), games_channel]
         now = await tables.set_server_defaults(
             interaction.guild_id, threads=threads, reminder_hours=reminder_hours,
-            ai_takeover=ai_takeover, channels=channels, web=web)
+            ai_takeover=ai_takeover, channels=channels, web=web,
+            season_ratings=season_ratings if season_ratings in (CARRY, FRESH) else None)
         await interaction.response.send_message(
             messages.settings_text(now), ephemeral=True,
             **await weblinks.server_button(host(interaction), interaction.guild_id))
@@ -910,6 +917,7 @@ async def send_due(bot: Host, opening_grace: float) -> int:
             await threads.close_thread(bot, lobby.record)
         await opening.settle(bot, opening_grace)
         await places.look_again(bot)
+        await seasons.settle(bot)
         await bot.outbox.deliver()
     return count
 

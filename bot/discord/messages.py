@@ -33,6 +33,7 @@ from bot.discord.words import escaped, quoted_moves
 from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Game, Result, View
 from bot.games.words import STANDING_IN, listing
+from bot.organized.seasons import Season, day_of
 from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLine
 from bot.tables import (
     FORMER_PLAYER,
@@ -693,6 +694,9 @@ def settings_text(settings: dict[str, Any]) -> str:
             f"- Games may open in: {where}.\n"
             f"- Web pages of games: {'allowed' if settings.get('web') else 'off'} "
             "(a **Watch on the web** link where the bot's operator runs its web pages).\n"
+            f"- New seasons' ratings: "
+            f"{'start afresh' if settings.get('season_ratings') == 'fresh' else 'carry over'}"
+            " (`/season new`).\n"
             "A lobby's own options still win over these.")
     lapsed = settings.get("lapsed") or []
     if lapsed:
@@ -847,11 +851,14 @@ def rating_text(line: StatLine) -> str:
     return f" Rating {rating.shown} ({games})."
 
 
-def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]]) -> str:
-    """``/stats``: games played and won per game in this server, with ratings."""
+def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]],
+               season: Season | None = None) -> str:
+    """``/stats``: games played and won per game in this server, with ratings: all time,
+    or in ``season`` (with its own ratings)."""
+    where = "in this server" if season is None else f"in the season {season_named(season)}"
     if not lines:
-        return f"{mention(user_id)} has not finished a game in this server yet."
-    out = [f"Games of {mention(user_id)} in this server:"]
+        return f"{mention(user_id)} has not finished a game {where} yet."
+    out = [f"Games of {mention(user_id)} {where}:"]
     for title, line in lines:
         out.append(f"{title}: {line.played} played, {line.won} won.{rating_text(line)}")
     return fit(out, keep_last=0)
@@ -870,17 +877,24 @@ def replay_alt(game: Game, record: GameRecord, moves: int) -> str:
 
 def leaderboard_board(ranks: dict[str, Any]) -> dict[str, Any]:
     """The leaderboard picture's input (:mod:`renderers.leaderboard`): a server's ranks of a
-    game with their title and key."""
-    return {"title": f"{ranks['game']}: best ratings here", "rows": ranks["rows"],
-            "note": "? = provisional: fewer than 5 rated games."}
+    game with their title and key (in a season, the season's own ratings)."""
+    season = ranks.get("season")
+    title = (f"{ranks['game']}: best ratings here" if season is None
+             else f"{ranks['game']}: best ratings of {season}")
+    return {"title": title, "rows": ranks["rows"], "note": PROVISIONAL_NOTE}
+
+
+#: The key under every table of ratings.
+PROVISIONAL_NOTE = "? = provisional: fewer than 5 rated games."
 
 
 def leaderboard_text(board: dict[str, object]) -> str:
     """The words beside the leaderboard picture (the picture has the figures)."""
     rows = board["rows"]
+    title = escaped(str(board["title"]))
     if not rows:
-        return f"**{board['title']}**: nobody has a rated game here yet."
-    return f"**{board['title']}** (top {len(rows)})."  # type: ignore[arg-type]
+        return f"**{title}**: nobody has a rated game here yet."
+    return f"**{title}** (top {len(rows)})."  # type: ignore[arg-type]
 
 
 def leaderboard_alt(board: dict[str, object]) -> str:
@@ -1051,6 +1065,8 @@ def privacy_text(kept: dict[str, object]) -> str:
     return (f"Everything candybot keeps about you is in the file below: "
             f"{plural(count('games'), 'game')} you sat in, "
             f"{plural(count('results'), 'result')}, {plural(count('ratings'), 'rating')}, "
+            f"{plural(count('season_ratings'), 'season rating')}, "
+            f"{plural(count('season_standings'), 'place')} in seasons' final standings, "
             f"your settings (quiet hours, vacations, notifications), table votes and "
             f"{plural(count('announcements'), 'message')} that named you. "
             f"docs/privacy.md says why each is kept and for how long. "
@@ -1063,12 +1079,100 @@ def forgotten_text(forgotten: Forgotten) -> str:
     settings = sum(deleted.get(k, 0) for k in ("quiet_hours", "vacations", "notify"))
     lines = [f"Deleted: {plural(settings, 'setting')} (quiet hours, vacations, notifications), "
              f"{plural(deleted.get('ratings', 0), 'rating')}, "
+             f"{plural(deleted.get('season_ratings', 0), 'season rating')}, "
              f"{plural(deleted.get('seat_votes', 0), 'vote')} and "
              f"{plural(deleted.get('announcements', 0), 'message')} that named you. "
              f"In {plural(deleted.get('ended_games', 0), 'ended game')} you are now "
              f"\"{FORMER_PLAYER}\", and your results there count for nobody."]
+    if deleted.get("season_standings"):
+        lines.append(f"In seasons' final standings your "
+                     f"{plural(deleted['season_standings'], 'place')} now read "
+                     f"\"{FORMER_PLAYER}\"; the others keep theirs.")
     if forgotten.kept_games:
         lines.append(f"{plural(forgotten.kept_games, 'game')} under way (or lobbies) still "
                      f"hold your seat and name, for the other players; leave with "
                      f"`/game leave`, or run this again once they have ended.")
     return fit(lines, keep_last=0)
+
+
+# --------------------------------------------------------------------------- seasons
+
+
+def season_named(season: Season) -> str:
+    """A season's name in bold, escaped (managers type it)."""
+    return f"**{escaped(season.name)}**"
+
+
+def season_days(season: Season, *, stamps: bool = True) -> str:
+    """A season's first and last days: Discord's dates (each reader's own format), or
+    plain UTC dates for a picture and its alt text ("1 Mar 2027 to 31 Mar 2027")."""
+    last = max(season.starts_at, season.ends_at - 1)
+    if stamps:
+        return f"{words.stamp(season.starts_at, 'D')} to {words.stamp(last, 'D')}"
+    return f"{day_of(season.starts_at):%-d %b %Y} to {day_of(last):%-d %b %Y} (UTC)"
+
+
+def season_made_text(season: Season) -> str:
+    """``/season new``'s private answer: what was set."""
+    ratings = ("start afresh (everyone at a newcomer's rating)" if season.fresh else
+               "carry over (each player starts from their rating here)")
+    return (f"The season {season_named(season)} runs {season_days(season)}; its ratings "
+            f"{ratings}. Games that end in it count in it; its final standings will be "
+            f"posted in <#{season.channel_id}> when it ends. `/stats` shows it while it "
+            f"runs.")
+
+
+def season_ended_text(name: str, season: Season | None) -> str:
+    """``/season end``'s private answer: ended now (standings on their way) or removed."""
+    if season is None:
+        return (f"The season **{escaped(name)}** had not begun: it is removed, and nothing "
+                f"counted in it.")
+    return (f"The season {season_named(season)} has ended now; its final standings are "
+            f"being posted in <#{season.channel_id}>.")
+
+
+def seasons_text(seasons: Sequence[Season], now: float) -> str:
+    """``/season list``: the server's seasons, newest first, each with its days and state."""
+    if not seasons:
+        return ("This server has no seasons yet. People with Manage Server set one with "
+                "`/season new`.")
+    out = ["This server's seasons:"]
+    for season in reversed(seasons):
+        state = ("under way" if season.holds(now) else "to come" if now < season.starts_at
+                 else "over, final standings kept" if season.closed else "over")
+        fresh = "ratings start afresh" if season.fresh else "ratings carry over"
+        out.append(f"- {season_named(season)}: {season_days(season)}, {state}; {fresh}; "
+                   f"standings in <#{season.channel_id}>.")
+    return fit(out, keep_last=0)
+
+
+def season_board(season: Season, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """The season picture's input (:mod:`renderers.season`)."""
+    return {"title": f"{season.name}: final standings",
+            "when": season_days(season, stamps=False), "games": games,
+            "note": PROVISIONAL_NOTE}
+
+
+def season_text(season: Season, games: list[dict[str, Any]]) -> str:
+    """The words posted with a season's final standings: each game's best players, the
+    same as the picture (names escaped; nobody pinged)."""
+    out = [f"The season {season_named(season)} is over ({season_days(season)}). "
+           f"Final standings:"]
+    for game in games:
+        ranked = ", ".join(
+            f"{n}. {escaped(row['name'])} {row['rating']}{'?' if row['provisional'] else ''}"
+            for n, row in enumerate(game["rows"], start=1))
+        out.append(f"**{escaped(game['game'])}**: {ranked}.")
+    if not games:
+        out.append("No rated games were played in it.")
+    return fit(out, keep_last=0)
+
+
+def season_alt(season: Season, games: list[dict[str, Any]]) -> str:
+    """The season picture in words, for a screen reader."""
+    parts = [f"{game['game']}: " + "; ".join(
+        f"{n}. {row['name']}, {row['rating']}{' (provisional)' if row['provisional'] else ''}"
+        for n, row in enumerate(game["rows"], start=1)) for game in games]
+    return clip(f"Final standings of the season {season.name}, "
+                f"{season_days(season, stamps=False)}. "
+                f"{'. '.join(parts) or 'No rated games.'}.", 1024)

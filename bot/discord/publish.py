@@ -44,7 +44,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import builder, components, messages, pacing, threads, weblinks
+from bot.discord import builder, components, messages, pacing, seasons, threads, weblinks
 from bot.discord.host import Host, messageable
 from bot.discord.messages import Outgoing
 from bot.discord.outbox import Show, unsent
@@ -125,7 +125,8 @@ def shows(bot: Host) -> Mapping[str, Show]:
             "turn": lambda row, hand: show_ping(bot, row),
             "card": lambda row, hand: show_card(bot, row, hand),
             "strip": lambda row, hand: strip(bot, row),
-            "archive": lambda row, hand: archive(bot, row)}
+            "archive": lambda row, hand: archive(bot, row),
+            "season": lambda row, hand: seasons.show(bot, row, hand)}
 
 
 async def _record(bot: Host, game_id: int | None) -> GameRecord | None:

@@ -148,6 +148,8 @@ _LIMITS = {
              "person may hold at once. Finish or leave one first.",
     "server_games": "This server already has {n} open: that is as many as one server may "
                     "have at once. Finish or end one first.",
+    "seasons": "This server already has {n} under way or to come: that is as many as one "
+               "server may set ahead. Wait for one to end, or end one with `/season end`.",
 }
 
 
@@ -230,8 +232,50 @@ def _(refused: CorruptRowError) -> str:
 @refusal.register
 def _(refused: r.LimitReached) -> str:
     counted = (plural(refused.allowed, "lobby", "lobbies") if refused.limit == "lobbies"
+               else plural(refused.allowed, "season") if refused.limit == "seasons"
                else plural(refused.allowed, "game"))
     return "Nothing changed. " + _LIMITS[refused.limit].format(n=counted)
+
+
+#: What is wrong with a season asked for (:class:`bot.refusals.BadSeason`); ``{text}``
+#: is what was typed, escaped.
+_BAD_SEASON = {
+    "name": "A season's name is 1 to 40 letters, digits, spaces and simple marks "
+            "(. , ' & ! # ( ) + -); `{text}` is not one.",
+    "taken": "This server already has a season called `{text}`: choose another name.",
+    "date": "`{text}` is not a date I can read: write it as YYYY-MM-DD, e.g. 2027-03-01.",
+    "order": "The season would end ({text}) before it starts: give its last day after its "
+             "first.",
+    "past": "A season cannot start in the past ({text}): start it today or later.",
+    "too_long": "A season lasts at most 366 days ({text} is too late).",
+    "too_far": "A season starts at most 366 days from today ({text} is too far).",
+}
+
+
+@refusal.register
+def _(refused: r.BadSeason) -> str:
+    text = escaped(refused.text.replace("`", "'"))[:60]
+    return f"{_BAD_SEASON[refused.reason].format(text=text)} Nothing changed."
+
+
+@refusal.register
+def _(refused: r.SeasonsOverlap) -> str:
+    return (f"That season would overlap the season **{escaped(refused.other)}** "
+            f"({stamp(refused.starts_at, 'D')} to {stamp(refused.ends_at, 'D')}): a server's "
+            f"seasons may not share a day. Choose other dates, or end that season with "
+            f"`/season end`. Nothing changed.")
+
+
+@refusal.register
+def _(refused: r.NoSuchSeason) -> str:
+    return (f"This server has no season called **{escaped(refused.name)[:60]}**. "
+            f"`/season list` shows its seasons.")
+
+
+@refusal.register
+def _(refused: r.SeasonOver) -> str:
+    return (f"The season **{escaped(refused.name)}** is over already: its final standings "
+            f"are kept. Nothing changed.")
 
 
 @refusal.register

@@ -31,10 +31,12 @@ import json
 import os
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import Any, ClassVar, cast
 
+from bot.organized.seasons import Season, season_at
 from bot.ratings import Rating, rate
 from bot.store.records import (
     ACTION_COLUMNS,
@@ -314,25 +316,37 @@ class Store(ABC):
             rows = await cursor.fetchall()
         return readable(rows, "leaving damaged game %s out of a player's list of games: %s")
 
-    async def stats(self, guild_id: int | None, user_id: int) -> list[StatLine]:
-        """Finished games played and won by ``user_id`` in this server, per game."""
+    async def stats(self, guild_id: int | None, user_id: int,
+                    season: Season | None = None) -> list[StatLine]:
+        """Finished games played and won by ``user_id`` in this server, per game, with
+        their ratings: all time, or in ``season`` (the games that ended in it, and its
+        own ratings)."""
         async with self._reading() as db:
             # A game the player left before its end counts as played and lost.
             server, given = _same("guild_id", guild_id)
             game_server, _ = _same("g.guild_id", guild_id)
+            within, between = "", cast(tuple[float, ...], ())
+            if season is not None:
+                within, between = " AND finished_at >= ? AND finished_at < ?", (
+                    season.starts_at, season.ends_at)
             async with db.execute(
                     "SELECT game, COUNT(DISTINCT game_id), "
                     "COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) FROM ("
                     f"SELECT game, game_id, won FROM results WHERE {server} "
-                    "AND user_id = ? UNION ALL SELECT g.game, g.id, 0 FROM seat_users s "
+                    f"AND user_id = ?{within} UNION ALL SELECT g.game, g.id, 0 FROM seat_users s "
                     "JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND s.gone = 1 "
-                    f"AND g.status = 'finished' AND {game_server}) x "
+                    f"AND g.status = 'finished' AND {game_server}"
+                    f"{within.replace('finished_at', 'g.finished_at')}) x "
                     "GROUP BY game ORDER BY game",
-                    (*given, user_id, user_id, *given)) as cursor:
+                    (*given, user_id, *between, user_id, *given, *between)) as cursor:
                 rows = await cursor.fetchall()
-            async with db.execute(
-                    "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? "
-                    "AND user_id = ?", (guild_id or 0, user_id)) as cursor:
+            if season is None:
+                sql, key = ("SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? "
+                            "AND user_id = ?", guild_id or 0)
+            else:
+                sql, key = ("SELECT game, mu, sigma, games FROM season_ratings WHERE "
+                            "season_id = ? AND user_id = ?", season.id)
+            async with db.execute(sql, (key, user_id)) as cursor:
                 rated = {game: Rating(mu, sigma, games)
                          for game, mu, sigma, games in await cursor.fetchall()}
         return [StatLine(game, played, won, rated.get(game)) for game, played, won in rows]
@@ -340,31 +354,144 @@ class Store(ABC):
     # ----------------------------------------------------------------- lobby
 
     async def leaders(self, guild_id: int | None, game: str, limit: int = 10,
-                      ) -> list[tuple[int, str, Rating]]:
-        """The best-rated players of ``game`` in this server (``(user, name, rating)``, best
-        shown rating first), each named as in the last game of theirs here."""
+                      season: Season | None = None) -> list[tuple[int, str, Rating]]:
+        """The best-rated players of ``game`` in this server, all time or in ``season``
+        (its own ratings) (``(user, name, rating)``, best shown rating first), each named
+        as in the last game of theirs here."""
         async with self._reading() as db:
+            return await self._leaders(db, guild_id, game, limit, season)
+
+    async def _leaders(self, db: Any, guild_id: int | None, game: str, limit: int | None,
+                       season: Season | None) -> list[tuple[int, str, Rating]]:
+        if season is None:
+            sql, key = ("SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND "
+                        "game = ?", guild_id or 0)
+        else:
+            sql, key = ("SELECT user_id, mu, sigma, games FROM season_ratings WHERE "
+                        "season_id = ? AND game = ?", season.id)
+        async with db.execute(sql, (key, game)) as cursor:
+            rated = [(int(u), Rating(mu, sigma, n))
+                     for u, mu, sigma, n in await cursor.fetchall()]
+        rated.sort(key=lambda item: (-item[1].shown, item[0]))
+        rated = rated[:limit]
+        names: dict[int, str] = {}
+        server, given = _same("g.guild_id", guild_id)
+        for user, _rating in rated:
             async with db.execute(
-                    "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND "
-                    "game = ?", (guild_id or 0, game)) as cursor:
-                rated = [(int(u), Rating(mu, sigma, n))
-                         for u, mu, sigma, n in await cursor.fetchall()]
-            rated.sort(key=lambda item: (-item[1].shown, item[0]))
-            rated = rated[:limit]
-            names: dict[int, str] = {}
-            server, given = _same("g.guild_id", guild_id)
-            for user, _rating in rated:
-                async with db.execute(
-                        "SELECT g.seats FROM seat_users s JOIN games g ON g.id = s.game_id "
-                        f"WHERE s.user_id = ? AND {server} ORDER BY g.id DESC LIMIT 1",
-                        (user, *given)) as cursor:
-                    row = await cursor.fetchone()
-                try:
-                    seats = load_seats(0, row[0]) if row else ()
-                except CorruptRowError:
-                    seats = ()
-                names[user] = next((s.name for s in seats if s.user_id == user), f"Player {user}")
+                    "SELECT g.seats FROM seat_users s JOIN games g ON g.id = s.game_id "
+                    f"WHERE s.user_id = ? AND {server} ORDER BY g.id DESC LIMIT 1",
+                    (user, *given)) as cursor:
+                row = await cursor.fetchone()
+            try:
+                seats = load_seats(0, row[0]) if row else ()
+            except CorruptRowError:
+                seats = ()
+            names[user] = next((s.name for s in seats if s.user_id == user), f"Player {user}")
         return [(user, names[user], rating) for user, rating in rated]
+
+    # ----------------------------------------------------------------- seasons
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """A server's seasons, in start order."""
+        async with self._reading() as db:
+            return await self._seasons(db, "guild_id = ?", (guild_id,))
+
+    async def _seasons(self, db: Any, where: str, params: Sequence[Any]) -> list[Season]:
+        rows = await db.execute_fetchall(
+            "SELECT id, name, starts_at, ends_at, fresh, closed_at, channel_id, guild_id "
+            f"FROM seasons WHERE {where} ORDER BY starts_at, id", tuple(params))
+        return [Season(int(i), str(name), float(a), float(b), bool(fresh), closed is not None,
+                       int(channel), int(guild))
+                for i, name, a, b, fresh, closed, channel, guild in rows]
+
+    async def add_season(self, guild_id: int, *, name: str, starts_at: float, ends_at: float,
+                         channel_id: int, fresh: bool, now: float,
+                         check: Callable[[list[Season]], None]) -> Season:
+        """Add a season to a server. ``check`` sees the server's seasons first, in the same
+        transaction (one server's seasons are added one at a time), and raises to refuse."""
+        check_int(guild_id, "server id")
+        check_int(channel_id, "channel id")
+        async with self._transaction() as db:
+            # Taking the server's settings row in hand queues a second manager's season
+            # behind this one, on both backends, so two cannot overlap.
+            await db.execute(
+                "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, '{}', ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET updated_at = server_settings.updated_at",
+                (guild_id, now))
+            check(await self._seasons(db, "guild_id = ?", (guild_id,)))
+            await db.execute(
+                "INSERT INTO seasons (guild_id, name, starts_at, ends_at, channel_id, fresh, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, name, starts_at, ends_at, channel_id, int(fresh), now))
+            (added,) = await self._seasons(
+                db, "guild_id = ? AND starts_at = ?", (guild_id, starts_at))
+        return added
+
+    async def end_season(self, season: Season, now: float) -> Season | None:
+        """End ``season`` at ``now`` if it is under way (its standings are then due), or
+        remove it if it has not begun; the season as it stands, ``None`` if removed."""
+        async with self._transaction() as db:
+            if now < season.starts_at:
+                await db.execute("DELETE FROM seasons WHERE id = ? AND closed_at IS NULL "
+                                 "AND starts_at > ?", (season.id, now))
+            else:
+                await db.execute("UPDATE seasons SET ends_at = ? WHERE id = ? AND ends_at > ? "
+                                 "AND closed_at IS NULL", (now, season.id, now))
+            found = await self._seasons(db, "id = ?", (season.id,))
+        return found[0] if found else None
+
+    async def seasons_due(self, now: float) -> list[Season]:
+        """Every server's seasons over at ``now`` whose standings are not kept yet."""
+        async with self._reading() as db:
+            return await self._seasons(db, "closed_at IS NULL AND ends_at <= ?", (now,))
+
+    async def close_season(self, season: Season, now: float,
+                           announce: Sequence[Announcement]) -> bool:
+        """Keep ``season``'s final standings (each game rated in it, every player ranked)
+        and queue ``announce``, once; whether this call did."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE seasons SET closed_at = ? WHERE id = ? AND closed_at IS NULL "
+                "AND ends_at <= ?", (now, season.id, now))
+            if cursor.rowcount != 1:
+                return False
+            games = await db.execute_fetchall(
+                "SELECT DISTINCT game FROM season_ratings WHERE season_id = ? ORDER BY game",
+                (season.id,))
+            for (game,) in games:
+                table = await self._leaders(db, season.guild_id, game, None, season)
+                await db.executemany(
+                    "INSERT INTO season_standings (season_id, game, place, user_id, name, "
+                    "rating, games, provisional) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(season.id, game, place, user, name, rating.shown, rating.games,
+                      int(rating.provisional))
+                     for place, (user, name, rating) in enumerate(table, start=1)])
+            await self._queue(db, announce, now)
+        return True
+
+    async def season_games(self, season: Season) -> list[str]:
+        """The games rated in ``season``, by slug."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT DISTINCT game FROM season_ratings WHERE season_id = ? ORDER BY game",
+                (season.id,))
+        return [str(row[0]) for row in rows]
+
+    async def season_standings(self, season: Season, limit: int | None = None,
+                               ) -> dict[str, list[tuple[str, int, int, bool]]]:
+        """A closed season's final standings as kept: per game, ``(name, rating, rated
+        games, provisional)`` by place (a player who deleted their data under the name
+        :meth:`forget` gave them)."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT game, place, name, rating, games, provisional FROM season_standings "
+                "WHERE season_id = ? AND place <= ? ORDER BY game, place",
+                (season.id, limit if limit is not None else 1 << 62))
+        out: dict[str, list[tuple[str, int, int, bool]]] = {}
+        for game, _place, name, rating, games, provisional in rows:
+            out.setdefault(str(game), []).append((str(name), int(rating), int(games),
+                                                  bool(provisional)))
+        return out
 
     async def create_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
                            creator_id: int, options: Mapping[str, Any],
@@ -812,6 +939,36 @@ class Store(ABC):
             "updated_at = excluded.updated_at",
             [(guild, slug, u, r.mu, r.sigma, r.games, now) for u, r in zip(users, new,
                                                                           strict=True)])
+        if guild:
+            await self._rate_season(db, int(guild), slug, users, placed, known, now)
+
+    async def _rate_season(self, db: Any, guild: int, slug: str, users: Sequence[int],
+                           placed: Mapping[int, int], known: Mapping[int, Rating],
+                           now: float) -> None:
+        """Rate the game again in the season it ended in, if any, with the season's own
+        ratings: a player's first game of a season starts from their all-time rating here
+        before this game (ratings carry over) or a newcomer's (``fresh``). The all-time
+        ratings are never touched by seasons."""
+        season = season_at(await self._seasons(
+            db, "guild_id = ? AND starts_at <= ? AND ends_at > ?", (guild, now, now)), now)
+        if season is None:
+            return
+        marks = ", ".join("?" for _ in users)
+        async with db.execute(
+                f"SELECT user_id, mu, sigma, games FROM season_ratings WHERE season_id = ? "
+                f"AND game = ? AND user_id IN ({marks})", (season.id, slug, *users)) as cursor:
+            mine = {int(u): Rating(mu, sigma, games)
+                    for u, mu, sigma, games in await cursor.fetchall()}
+        before = [mine.get(u) or (Rating() if season.fresh else
+                                  replace(known.get(u, Rating()), games=0)) for u in users]
+        new = rate([(rating, placed[u]) for rating, u in zip(before, users, strict=True)])
+        await db.executemany(
+            "INSERT INTO season_ratings (season_id, game, user_id, mu, sigma, games, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (season_id, game, user_id) "
+            "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+            "updated_at = excluded.updated_at",
+            [(season.id, slug, u, r.mu, r.sigma, r.games, now)
+             for u, r in zip(users, new, strict=True)])
 
     async def finish(self, game_id: int, expected_version: int, *, state_json: str,
                      result_json: str,
@@ -1470,6 +1627,20 @@ class Store(ABC):
             out["ratings"] = [dict(zip(("server_id", "game", "mu", "sigma", "games",
                                         "updated_at"), row, strict=True)) for row in rows]
             rows = await db.execute_fetchall(
+                "SELECT s.guild_id, s.name, r.game, r.mu, r.sigma, r.games, r.updated_at "
+                "FROM season_ratings r JOIN seasons s ON s.id = r.season_id "
+                "WHERE r.user_id = ? ORDER BY s.starts_at, r.game", (user,))
+            out["season_ratings"] = [dict(zip(("server_id", "season", "game", "mu", "sigma",
+                                               "games", "updated_at"), row, strict=True))
+                                     for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT s.guild_id, s.name, t.game, t.place, t.name, t.rating, t.games "
+                "FROM season_standings t JOIN seasons s ON s.id = t.season_id "
+                "WHERE t.user_id = ? ORDER BY s.starts_at, t.game", (user,))
+            out["season_standings"] = [dict(zip(("server_id", "season", "game", "place",
+                                                 "name", "rating", "games"), row, strict=True))
+                                       for row in rows]
+            rows = await db.execute_fetchall(
                 "SELECT game_id, guild_id, channel_id, game, place, won, finished_at "
                 "FROM results WHERE user_id = ? ORDER BY game_id", (user,))
             out["results"] = [
@@ -1546,8 +1717,9 @@ class Store(ABC):
     async def forget(self, user_id: int, name: str, now: float,
                      renamed: Mapping[int, Retold]) -> dict[str, int]:
         """Delete what is kept about ``user_id`` that no game under way needs: their
-        settings, vacations, notification choices, ratings, votes and the announcements
-        that named them; in the ended games ``renamed`` names (:meth:`ended_games_of`),
+        settings, vacations, notification choices, ratings (all time and each season's),
+        votes and the announcements that named them; in a season's kept standings their
+        place reads as ``name``; in the ended games ``renamed`` names (:meth:`ended_games_of`),
         their seat becomes ``name`` with no user in the seats and the state, their id goes
         from the game, its actions and its settings, its actions read as ``renamed`` gives
         them (told again with the new name), and its delivered announcements go. Games
@@ -1568,6 +1740,14 @@ class Store(ABC):
             cursor = await db.execute("UPDATE results SET user_id = NULL WHERE user_id = ?",
                                       (user,))
             counts["results"] = max(0, cursor.rowcount)
+            cursor = await db.execute("DELETE FROM season_ratings WHERE user_id = ?", (user,))
+            counts["season_ratings"] = max(0, cursor.rowcount)
+            # A season's kept standings keep their place for everyone else: the place is
+            # a former player's now.
+            cursor = await db.execute(
+                "UPDATE season_standings SET user_id = NULL, name = ? WHERE user_id = ?",
+                (name, user))
+            counts["season_standings"] = max(0, cursor.rowcount)
             if told:
                 marks = ", ".join("?" for _ in told)
                 cursor = await db.execute(f"DELETE FROM outbox WHERE id IN ({marks})", told)
@@ -1670,6 +1850,11 @@ class Store(ABC):
                 await db.execute("DELETE FROM outbox WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM results WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM season_standings WHERE season_id IN "
+                                 "(SELECT id FROM seasons WHERE guild_id = ?)", (guild,))
+                await db.execute("DELETE FROM season_ratings WHERE season_id IN "
+                                 "(SELECT id FROM seasons WHERE guild_id = ?)", (guild,))
+                await db.execute("DELETE FROM seasons WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM web_links WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM games WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))

@@ -365,6 +365,51 @@ MIGRATIONS: list[str | Migration] = [
         WHERE kind = 'server' AND revoked_at IS NULL;
     CREATE INDEX web_links_by_guild ON web_links (guild_id);
     """,
+    # 19: seasons (bot/organized/seasons.py, docs/organized-play.md). A server's seasons,
+    # each ``[starts_at, ends_at)``, never overlapping; ``fresh``: its ratings start at a
+    # newcomer's, else from the player's all-time rating here; ``closed_at`` once its final
+    # standings are kept. ``season_ratings`` are a season's own ratings, written in the
+    # transaction that finishes a game beside the all-time ``ratings`` (which seasons never
+    # change). ``season_standings`` are a closed season's final table, kept as it was: a
+    # player who deleted their data reads as a former player (``user_id`` NULL).
+    """
+    CREATE TABLE seasons (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        starts_at  REAL    NOT NULL,
+        ends_at    REAL    NOT NULL,
+        channel_id INTEGER NOT NULL,
+        fresh      INTEGER NOT NULL DEFAULT 0,
+        created_at REAL    NOT NULL,
+        closed_at  REAL
+    );
+    CREATE INDEX seasons_by_guild ON seasons (guild_id, starts_at);
+    CREATE INDEX seasons_open ON seasons (ends_at) WHERE closed_at IS NULL;
+    CREATE TABLE season_ratings (
+        season_id  INTEGER NOT NULL REFERENCES seasons (id) ON DELETE CASCADE,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (season_id, game, user_id)
+    );
+    CREATE INDEX season_ratings_by_user ON season_ratings (user_id);
+    CREATE TABLE season_standings (
+        season_id   INTEGER NOT NULL REFERENCES seasons (id) ON DELETE CASCADE,
+        game        TEXT    NOT NULL,
+        place       INTEGER NOT NULL,
+        user_id     INTEGER,
+        name        TEXT    NOT NULL,
+        rating      INTEGER NOT NULL,
+        games       INTEGER NOT NULL,
+        provisional INTEGER NOT NULL,
+        PRIMARY KEY (season_id, game, place)
+    );
+    CREATE INDEX season_standings_by_user ON season_standings (user_id);
+    """,
 ]
 
 

@@ -249,14 +249,16 @@ class Lobbies(TablesBase):
         """Change a server's defaults (``None`` leaves one as it is): ``threads`` (a game
         in a thread of its own), ``reminder_hours``, ``ai_takeover``, ``channels`` (the
         channels games may open in; empty: any), ``web`` (links to the web companion's
-        pages; turned off, every page of the server's is revoked). The defaults as they
-        are now."""
+        pages; turned off, every page of the server's is revoked), ``season_ratings``
+        (``carry`` or ``fresh``: how new seasons' ratings begin). The defaults as they are
+        now."""
         hours = changes.get("reminder_hours")
         if hours is not None and (not isinstance(hours, int | float) or isinstance(hours, bool)
                                   or not 0 < hours <= MAX_REMINDER_HOURS):
             raise BadReminderHours(most=MAX_REMINDER_HOURS)
         current = await self.store.server_settings(guild_id)
-        for key in ("threads", "reminder_hours", "ai_takeover", "channels", "web"):
+        for key in ("threads", "reminder_hours", "ai_takeover", "channels", "web",
+                    "season_ratings"):
             value = changes.get(key)
             if value is None:
                 continue

@@ -24,6 +24,7 @@ from bot.games.engine import (
     State,
     normalise,
 )
+from bot.organized.seasons import Season
 from bot.refusals import (
     EndedDamaged,
     NeverStarted,
@@ -58,6 +59,8 @@ from bot.tables.retold import renamed_log
 HISTORY_LIMIT = 15
 #: The name an ended game gives a player who asked to be forgotten.
 FORMER_PLAYER = "a former player"
+#: How many players a leaderboard shows.
+LEADERS = 10
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -386,20 +389,33 @@ class Queries(TablesBase):
                    if g["status"] == "lobby"]
         return Forgotten(deleted=counts, kept_games=len(under_way) + len(lobbies))
 
-    async def stats(self, guild_id: int | None, user_id: int) -> list[tuple[str, StatLine]]:
-        """``(game title, line)`` per game the user played in this server."""
-        lines = await self.store.stats(guild_id, user_id)
+    async def stats(self, guild_id: int | None, user_id: int,
+                    season: Season | None = None) -> list[tuple[str, StatLine]]:
+        """``(game title, line)`` per game the user played in this server: all time, or in
+        ``season`` (the games that ended in it, with its own ratings)."""
+        lines = await self.store.stats(guild_id, user_id, season)
         return [(self._games[s.game].title if s.game in self._games else s.game, s)
                 for s in lines]
 
-    async def leaderboard(self, guild_id: int | None, slug: str) -> dict[str, Any]:
-        """The leaderboard of the game ``slug`` in this server: the game's title and its
-        rows (name, shown rating, rated games, provisional), best first."""
+    async def leaderboard(self, guild_id: int | None, slug: str,
+                          season: Season | None = None) -> dict[str, Any]:
+        """The leaderboard of the game ``slug`` in this server: the game's title, the
+        season's name (``None``: all time) and its rows (name, shown rating, rated games,
+        provisional), best first. A closed season's rows are its final standings as kept
+        (later games and ratings never change them); a season under way ranks its own
+        ratings."""
         game = self.game(slug)
-        rows = [{"name": name, "rating": rating.shown, "games": rating.games,
-                 "provisional": rating.provisional}
-                for _user, name, rating in await self.store.leaders(guild_id, slug)]
-        return {"game": game.title, "rows": rows}
+        if season is not None and season.closed:
+            kept = (await self.store.season_standings(season, LEADERS)).get(slug, [])
+            rows = [{"name": name, "rating": rating, "games": games, "provisional": prov}
+                    for name, rating, games, prov in kept]
+        else:
+            rows = [{"name": name, "rating": rating.shown, "games": rating.games,
+                     "provisional": rating.provisional}
+                    for _user, name, rating in await self.store.leaders(
+                        guild_id, slug, LEADERS, season)]
+        return {"game": game.title, "rows": rows,
+                "season": season.name if season is not None else None}
 
     def suggestions(self, record: GameRecord | None, user_id: int,
                     typed: str) -> list[tuple[str, str]]:

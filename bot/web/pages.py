@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.web.service import GamePage, Line, Player, Replay, Standings
+from bot.web.service import Board, GamePage, Line, Player, Replay, SeasonTable, Standings
 
 #: The site's name, in every page's title.
 SITE = "candybot"
@@ -176,23 +176,46 @@ def step(replay: Replay, position: int) -> dict[str, Any]:
             "alt": replay.alts[position]}
 
 
-def standings_page(root: str, standings: Standings) -> str:
-    """``/s/<token>``: a server's leaderboards, one table per game played there."""
-    tables = []
-    for board in standings.boards:
-        rows = "".join(
-            f"<tr><td>{n}</td><td>{esc(name)}</td><td>{rating}{'?' if provisional else ''}"
-            f"</td><td>{games}</td></tr>"
-            for n, (name, rating, games, provisional) in enumerate(board.rows, start=1))
-        tables.append(
-            f"<section><h2>{esc(board.title)}</h2><table><caption>Best ratings in "
-            f"{esc(board.title)}</caption><thead><tr><th scope=\"col\">Place</th>"
+def _board_table(board: Board, level: int, caption: str) -> str:
+    """One game's ranks as a table under a heading of ``level``."""
+    rows = "".join(
+        f"<tr><td>{n}</td><td>{esc(name)}</td><td>{rating}{'?' if provisional else ''}"
+        f"</td><td>{games}</td></tr>"
+        for n, (name, rating, games, provisional) in enumerate(board.rows, start=1))
+    return (f"<section><h{level}>{esc(board.title)}</h{level}><table><caption>"
+            f"{esc(caption)}</caption><thead><tr><th scope=\"col\">Place</th>"
             "<th scope=\"col\">Player</th><th scope=\"col\">Rating</th><th scope=\"col\">"
             f"Rated games</th></tr></thead><tbody>{rows}</tbody></table></section>")
+
+
+def _days(season: SeasonTable) -> str:
+    """A season's first and last days, in UTC."""
+    first = time.strftime("%d %b %Y", time.gmtime(season.starts_at))
+    last = time.strftime("%d %b %Y", time.gmtime(max(season.starts_at, season.ends_at - 1)))
+    return f"{first} to {last} (UTC)"
+
+
+def _season(season: SeasonTable, final: bool) -> str:
+    """A season's section: its name and days, then a table per game rated in it."""
+    what = "final standings" if final else "under way"
+    tables = "".join(_board_table(b, 3, f"{'Final standings' if final else 'Best ratings'} "
+                                        f"in {b.title}, {season.name}")
+                     for b in season.boards)
+    return (f"<section><h2>Season {esc(season.name)}: {what}</h2><p>{_days(season)}; "
+            f"games count in the season they end in, rated from its own ratings.</p>"
+            f"{tables or '<p>No rated games in this season.</p>'}</section>")
+
+
+def standings_page(root: str, standings: Standings) -> str:
+    """``/s/<token>``: a server's leaderboards, one table per game played there; the
+    season under way, and the final standings of the latest seasons over."""
+    tables = [_board_table(b, 2, f"Best ratings in {b.title}") for b in standings.boards]
     body = ("<h1>Leaderboards</h1><p>The best ratings of this server's players, per game "
             "(40 × (mu − 3 sigma), as <code>/stats</code> shows them; ? marks a "
             "provisional rating: fewer than 5 rated games).</p>"
-            + ("".join(tables) or "<p>Nobody has a rated game here yet.</p>"))
+            + (_season(standings.season, False) if standings.season else "")
+            + ("".join(tables) or "<p>Nobody has a rated game here yet.</p>")
+            + "".join(_season(s, True) for s in standings.past))
     return layout(root, "Leaderboards", body)
 
 

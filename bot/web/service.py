@@ -31,6 +31,7 @@ from typing import Any, cast
 
 from bot.alt_text import board_alt, plain_step
 from bot.games.engine import Game, SeatInfo, View
+from bot.organized.seasons import Season, season_at
 from bot.refusals import Refused
 from bot.replays import ReplayJob, Replays
 from bot.store import ActionRecord, GameRecord, Store, StoreError, WebTarget
@@ -44,6 +45,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 FRESH_SECONDS = 0.5
 #: How many of a game's latest moves its page lists (the replay lists them all).
 RECENT_MOVES = 30
+#: How many seasons over a server's page shows, newest first (the page stays small).
+PAST_SEASONS = 6
 #: Pictures drawn at once, waiting at most, and kept (bytes).
 PICTURES_AT_ONCE, PICTURES_WAITING, PICTURE_BYTES = 2, 32, 64 * 1024 * 1024
 #: Replays (every move's public view and alt text) re-run at once, waiting, and kept.
@@ -125,11 +128,25 @@ class Board:
 
 
 @dataclass(frozen=True)
+class SeasonTable:
+    """A season on a server's page: its name, first moment and end, and a board per game
+    (while it runs, its own ratings; once over, its final standings as kept)."""
+
+    name: str
+    starts_at: float
+    ends_at: float
+    boards: tuple[Board, ...]
+
+
+@dataclass(frozen=True)
 class Standings:
-    """A server's page: the leaderboard of each game played there."""
+    """A server's page: the leaderboard of each game played there, the season under way
+    (if any) and the final standings of the latest seasons over."""
 
     token: str
     boards: tuple[Board, ...]
+    season: SeasonTable | None = None
+    past: tuple[SeasonTable, ...] = ()
 
 
 def public_step(action: ActionRecord, record: GameRecord) -> Step:
@@ -439,14 +456,26 @@ class WebService:
         target = await self._target(token, "server")
         guild = target.guild_id
 
-        async def read() -> Standings:
-            boards = []
+        async def boards(season: Season | None) -> tuple[Board, ...]:
+            found = []
             for slug in self._games:
-                ranks = await self._tables.leaderboard(guild, slug)
+                ranks = await self._tables.leaderboard(guild, slug, season)
                 if ranks["rows"]:
-                    boards.append(Board(str(ranks["game"]), tuple(
+                    found.append(Board(str(ranks["game"]), tuple(
                         (str(r["name"]), int(r["rating"]), int(r["games"]),
                          bool(r["provisional"])) for r in ranks["rows"])))
-            return Standings(token, tuple(boards))
+            return tuple(found)
+
+        async def read() -> Standings:
+            seasons = await self._store.seasons(guild) if guild is not None else []
+            now = self.clock()
+            current = season_at([s for s in seasons if not s.closed], now)
+            over = [s for s in reversed(seasons) if s.closed][:PAST_SEASONS]
+            return Standings(
+                token, await boards(None),
+                None if current is None else SeasonTable(
+                    current.name, current.starts_at, current.ends_at, await boards(current)),
+                tuple([SeasonTable(s.name, s.starts_at, s.ends_at, await boards(s))
+                       for s in over]))
 
         return cast(Standings, await self._standings.get(("standings", guild), read))

@@ -49,7 +49,7 @@ def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: 
     client = create_bot(Settings(db_path=tmp_path / "x.db"), renderer=None, clock=Clock())
     payloads = [c.to_dict(client.tree) for c in client.tree.get_commands()]
     assert {p["name"] for p in payloads} == {"away", "game", "games", "notify", "play", "settings",
-                                               "privacy", "stats"}
+                                               "privacy", "stats", "season"}
     for payload in payloads:
         assert NAME.match(payload["name"])
         assert 1 <= len(payload["description"]) <= 100

@@ -1,0 +1,1 @@
+"""Organized play above a single game: pure rules, no Discord, no I/O (seasons)."""
