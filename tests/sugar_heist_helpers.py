@@ -89,9 +89,9 @@ def everybody_passes(state: State) -> State:
 def heist_table(pool: list[int], players: int = 3) -> tuple[State, Context]:
     """A heist of seat 0 on seat 1 under way with ``pool``, and a context to run steps in."""
     state = new_game(tuple(f"P{i}" for i in range(players)))
-    turn = Turn(engine.Rng(state["rng"]))
+    turn = Turn(Rng(state["rng"]))
     arrange_track(state, list(range(players)))
-    GAME._start_heist(state, turn, 0)
+    GAME.rules._start_heist(state, turn, 0)
     state["heist"]["pool"] = sorted(pool)
     state["heist"]["stage"] = "effects"
     return state, Context(GAME, state, turn)

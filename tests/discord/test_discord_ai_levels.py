@@ -12,7 +12,7 @@ from discord_harness import Session
 from race_game import CandyDash
 
 import bot.games
-from bot.games.engine import Action, State
+from bot.games.engine import Action, Engine, State
 
 ALICE, BOB = 370000000000000001, 370000000000000002
 
@@ -31,7 +31,7 @@ class Levelled(CandyDash):
 
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Levelled())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(Levelled()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened
     await opened.close()
@@ -105,7 +105,7 @@ async def test_ai_moves_are_chosen_by_the_thinker_the_bot_draws_with(
             self.thought.append((seat, level))
             return game.ai_action(state, seat, level)
 
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Levelled())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(Levelled()))
     pool = Pool()
     table = await Session.open(tmp_path, bot.games.GAMES, renderer=pool)
     try:
