@@ -601,7 +601,7 @@ def test_a_card_that_lies_the_same_turned_is_offered_once_per_spot() -> None:
         state["hands"][seat] = hand
         legal = GAME.legal_actions(state, seat)
         places = [a.notation for a in legal if a.notation.startswith(f"place {hand} ")]
-        same = GAME.dominated(state, seat, legal)
+        same = GAME.rules.dominated(state, seat, legal)
         card = tiles.catalogue()[hand]
         for spot in {n.split()[3] for n in places}:
             here = [n for n in places if n.split()[3] == spot]

@@ -35,7 +35,7 @@ from race_game import CandyDuel, CandyRace, CandyStroll
 ALICE, BOB = 201, 202
 CHANNEL, GUILD = 77, 88
 
-#: Game methods that cost real time on a large state.
+#: Engine services and rules answers that cost real time on a large state.
 HEAVY_METHODS = ("new", "apply", "parse", "view", "legal", "legal_actions", "rank_actions",
                  "quick_choices", "multi_select", "to_act", "result", "episode", "zoom_spots",
                  "ai_action", "scores", "summary")

@@ -100,8 +100,8 @@ class Clicker:
         taps = 0
         created = 0
         notified: set[int] = set()
-        dominated = self.game.dominated(state, seat, legal)
-        menu = self.game.multi_select(state, seat)
+        dominated = self.game.rules.dominated(state, seat, legal)
+        menu = self.game.rules.multi_select(state, seat)
         shown: list[int] = []
         asking = False
         for _ in range(40):
