@@ -133,7 +133,7 @@ def gain_sugar(state: State, seat: int, n: int) -> int:
     given = max(0, min(n, state["kingdom"]["sugar"]))
     state["kingdom"]["sugar"] -= given
     player(state, seat)["sugar"] += given
-    return int(given)
+    return cast("int", given)
 
 
 def pay_sugar(state: State, seat: int, n: int) -> int:
@@ -141,21 +141,21 @@ def pay_sugar(state: State, seat: int, n: int) -> int:
     paid = max(0, min(n, player(state, seat)["sugar"]))
     player(state, seat)["sugar"] -= paid
     state["kingdom"]["sugar"] += paid
-    return int(paid)
+    return cast("int", paid)
 
 
 def gain_candy(state: State, seat: int, n: int) -> int:
     given = max(0, min(n, state["kingdom"]["candy"]))
     state["kingdom"]["candy"] -= given
     player(state, seat)["candy"] += given
-    return int(given)
+    return cast("int", given)
 
 
 def pay_candy(state: State, seat: int, n: int) -> int:
     paid = max(0, min(n, player(state, seat)["candy"]))
     player(state, seat)["candy"] -= paid
     state["kingdom"]["candy"] += paid
-    return int(paid)
+    return cast("int", paid)
 
 
 def take_black(state: State, seat: int, n: int) -> tuple[int, int]:
@@ -174,7 +174,7 @@ def remove_black(state: State, seat: int, n: int) -> int:
     removed = max(0, min(n, player(state, seat)["black"]))
     player(state, seat)["black"] -= removed
     state["kingdom"]["black"] += removed
-    return int(removed)
+    return cast("int", removed)
 
 
 def seats_after(state: State, seat: int) -> list[int]:
@@ -196,7 +196,7 @@ def take_sugar_from(state: State, seat: int, victim: int, n: int) -> int:
     taken = max(0, min(n, player(state, victim)["sugar"]))
     player(state, victim)["sugar"] -= taken
     player(state, seat)["sugar"] += taken
-    return int(taken)
+    return cast("int", taken)
 
 
 # --------------------------------------------------------------------------- cards

@@ -15,7 +15,7 @@ Black Candy is one joint decision: every player feeds in secret, in any order.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from bot.games import engine
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
@@ -635,7 +635,7 @@ class CandyMonsters(BaseRules):
         for pile in ("monsters", "abilities"):
             for card_id in state["market"][pile]:
                 if card_id is not None and self.buy_notation(card_id) == f"buy {key}":
-                    return str(card_id)
+                    return cast("str", card_id)
         raise AssertionError(key)
 
     def _start_purchase(self, state: State, seat: int, card_id: str, turn: Turn) -> None:

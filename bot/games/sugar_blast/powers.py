@@ -429,7 +429,7 @@ def token_count(power: dict[str, Any], card_id: str) -> int:
                    if c == card_id)
     in_hands = sum(h.get(card_id, 0) for h in power["hands"])
     on_card = power["supply"].get(card_id, 0) + (1 if card(card_id)["place"] == "card" else 0)
-    return int(on_board + in_hands + on_card + power["pile"].get(card_id, 0))
+    return cast("int", on_board + in_hands + on_card + power["pile"].get(card_id, 0))
 
 
 def use_actions(state: State, seat: int) -> list[Action]:

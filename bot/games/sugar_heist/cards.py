@@ -110,7 +110,7 @@ def hideout_ids(cost: int) -> list[str]:
 
 def lower_name(card: Card) -> str:
     """The name as it appears in notation: lower case, no apostrophes."""
-    return str(card["name"].lower().replace("'", ""))
+    return cast("str", card["name"].lower().replace("'", ""))
 
 
 @cache

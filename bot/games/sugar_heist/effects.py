@@ -173,7 +173,7 @@ def gain_dice(ctx: Context, count: int) -> int:
         ctx.say(f"{ctx.name(ctx.attacker)} rolls {spoken(new)} into the pool.", reveals=True)
     else:
         ctx.say("The pool already holds every die in the box: no extra die.")
-    return int(n)
+    return cast("int", n)
 
 
 def _auto_pick(ctx: Context, step: Step, count: int) -> list[int] | None:
@@ -275,7 +275,7 @@ def _take_attackers_candy(ctx: Context, amount: int) -> int:
         ctx.short()
     player["candy"] -= n
     ctx.heist["lost"] += n
-    return int(n)
+    return cast("int", n)
 
 
 def _lose_candy(ctx: Context, step: Step, src: str) -> bool:

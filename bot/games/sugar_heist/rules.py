@@ -236,7 +236,7 @@ class SugarHeist(BaseRules):
 
     @staticmethod
     def _slot_name(held: dict[str, Any]) -> str:
-        return str(cards.design(held["id"])["name"])
+        return cast("str", cards.design(held["id"])["name"])
 
     def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         if decision.kind == "board":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from bot.games import engine
 from bot.games.engine import (
@@ -690,7 +690,7 @@ class Sugarworks(BaseRules):
 
     def total(self, state: State, seat: int) -> int:
         points = state["points"][seat]
-        return int(points["orders"] + points["shipping"] + points["blanket"])
+        return cast("int", points["orders"] + points["shipping"] + points["blanket"])
 
     def _result(self, state: State) -> Result | None:
         if not state["over"]:
