@@ -42,8 +42,8 @@ def board_alt(board: Board) -> str:
         acting = [names.get(seat, f"Seat {seat + 1}") for seat in board.to_act]
         if acting:
             parts.append(f"To play: {listing(acting)}.")
-        parts.append(board.game.summary(board.state))
-        scores = board.game.scores(board.state)
+        parts.append(board.game.rules.summary(board.state))
+        scores = board.game.rules.scores(board.state)
         parts.append("Scores: " + ", ".join(f"{names.get(seat, seat)} {score}"
                                              for seat, score in sorted(scores.items())) + ".")
     if board.steps:

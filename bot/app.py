@@ -15,7 +15,7 @@ import discord
 from bot.config import Settings
 from bot.discord.client import CandyBot, ShardedCandyBot
 from bot.discord.messages import Renderer
-from bot.games.engine import Game
+from bot.games.engine import Engine
 from bot.games.words import plural
 from bot.ops import Exit, OpsError
 from bot.ops.access import discord_problem
@@ -48,7 +48,7 @@ def default_renderer() -> Renderer | None:
     return render
 
 
-def create_bot(settings: Settings, *, games: Mapping[str, Game] | None = None,
+def create_bot(settings: Settings, *, games: Mapping[str, Engine] | None = None,
                renderer: Renderer | None = None, clock: Clock | None = None,
                watch: Watch = unwatched) -> CandyBot:
     """The configured, unstarted bot. Touches neither the network nor the database.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.games import get_game
-from bot.games.engine import Game, GameError, SeatInfo, State, dumps, loads, playing
+from bot.games.engine import Engine, GameError, SeatInfo, State, dumps, loads, playing
 from bot.ops import Exit
 from bot.store import FinishRecord, SeatRecord, Store
 
@@ -106,7 +106,7 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
         _write(frames / "move-000.png", pngs[0])
         chosen = ", ".join(f"{k}={v}" for k, v in state["options"].items())
         say(f"{game.title}: {players} AI players, seed {seed}"
-            f"{f', options {chosen}' if chosen else ''}. {game.summary(state)}")
+            f"{f', options {chosen}' if chosen else ''}. {game.rules.summary(state)}")
         log_lines = []
         for seat, outcome in playing(game, state):
             action, state = outcome.action, outcome.state
@@ -143,7 +143,7 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
     return DemoReport(out, state["move"], ranking)
 
 
-def _finish_record(game: Game, state: State) -> FinishRecord:
+def _finish_record(game: Engine, state: State) -> FinishRecord:
     result = game.result(state)
     assert result is not None
     placements = [(None, seat, result.place_of(seat), seat in result.winners)

@@ -29,7 +29,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.games.engine import Game, SeatInfo, View
+from bot.games.engine import Engine, SeatInfo, View
 from bot.refusals import Busy
 
 #: The most frames a replay shows; a longer game is thinned to this many positions.
@@ -74,7 +74,7 @@ def shown_positions(total: int, frames: int = MAX_FRAMES) -> list[int]:
     return sorted({int(i * step) for i in range(frames - 1)} | {total - 1})
 
 
-def views(game: Game, job: ReplayJob) -> Iterator[View]:
+def views(game: Engine, job: ReplayJob) -> Iterator[View]:
     """The public view of each shown position of ``job``'s game, in order."""
     wanted = set(shown_positions(job.moves + 1, job.frames))
     seats = [SeatInfo(name, ai) for name, ai in job.seats]
@@ -87,7 +87,7 @@ def views(game: Game, job: ReplayJob) -> Iterator[View]:
             yield game.view(state, None)
 
 
-def draw(game: Game, job: ReplayJob, render: Renderer) -> bytes:
+def draw(game: Engine, job: ReplayJob, render: Renderer) -> bytes:
     """The GIF of ``job``'s game, each frame drawn by ``render``.
 
     Each position's picture is kept as the PNG ``render`` made (compressed: a few MB for

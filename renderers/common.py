@@ -6,7 +6,7 @@
   "to play"), each string rasterised once.
 - Shapes and sprites: panels, arrows, canvases for sprites kept by what they show,
   smooth (supersampled) sprites and pasting them.
-- The envelope and the header: :class:`Table` reads ``view["table"]`` (``Game.table``),
+- The envelope and the header: :class:`Table` reads ``view["table"]`` (the engine's ``table``),
   and :class:`Header` draws who is to act, the move and the result from it alone.
 - Palettes: one fixed palette per renderer, from pictures of :func:`real_views`, views of
   real games made and played by the game's own rules.
@@ -438,7 +438,7 @@ def paste_centred(image: Image.Image, sprite: Image.Image, cx: float, cy: float)
 
 @dataclass(frozen=True)
 class Table:
-    """The public envelope every view carries under ``"table"`` (``Game.table``), read once:
+    """The public envelope every view carries under ``"table"`` (the engine's ``table``), read once:
     who sits where in which colour, who is to act, what is being decided, how it ended.
 
     Pictures take whose turn it is, the result, and every seat's name, colour and
@@ -1084,7 +1084,7 @@ class Sample:
     how many moves pictures are taken (:data:`END`: once it is over) and for whom
     (``None``: a spectator; a seat: its own picture, hand and all).
 
-    Moves are the game's AI's (``Game.ai_action``), or with ``ai`` off, legal moves
+    Moves are the game's AI's (``Engine.ai_action``), or with ``ai`` off, legal moves
     picked at random from the seed: for a game whose AI takes long to warm up, as
     the palette is made when a process draws its first picture.
     """

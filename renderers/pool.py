@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from renderers import Renderer, animate, render
 
 if TYPE_CHECKING:
-    from bot.games.engine import Action, Game
+    from bot.games.engine import Action, Engine
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ def _warm_worker() -> None:
 
 
 def _ai_choice(job: tuple[str, dict[str, Any], int, str]) -> Any:
-    """In a worker: the AI's move for a seat of a registered game (``Game.ai_action``)."""
+    """In a worker: the AI's move for a seat of a registered game (``Engine.ai_action``)."""
     from bot.games import GAMES
 
     slug, state, seat, level = job
@@ -646,7 +646,7 @@ class PooledRenderer:
             self.asked_here.set()
             return self.renderer(view)
 
-    def think(self, game: Game, state: dict[str, Any], seat: int, level: str) -> Action:
+    def think(self, game: Engine, state: dict[str, Any], seat: int, level: str) -> Action:
         """An AI seat's move (``game.ai_action(state, seat, level)``), chosen in a worker
         so that the bot's own process is free meanwhile; in-process for a game the
         workers do not have (one a test registers) or when the pool is broken. The

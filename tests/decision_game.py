@@ -17,10 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.games import engine
 from bot.games.engine import (
     Action,
+    BaseRules,
     Decision,
-    Game,
+    Engine,
     Result,
     State,
     Turn,
@@ -35,7 +37,7 @@ _FORMS = re.compile(
     r"^(flavour (vanilla|cocoa)|bid [1-3]|steal|pass|warn|quiet|block|allow|push|yield)$")
 
 
-class BakeOff(Game):
+class BakeOff(BaseRules):
     """Secret bids, then a steal that the victim may block and the thief may push."""
 
     slug = "bake-off"
@@ -48,47 +50,47 @@ class BakeOff(Game):
     notation_help = ("Moves: `flavour cocoa` then `bid 2` (secret), `steal` or `pass`, "
                      "`block` or `allow`, `push` or `yield`.")
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         state["points"] = [0 for _ in state["seats"]]
         state["flavours"] = [None for _ in state["seats"]]
         state["winner"] = None
         state["over"] = False
-        self.start_phases(state, turn)
+        engine.start_phases(self, state, turn)
 
-    def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
-        if self.round_of(state) > ROUNDS:
+    def _begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+        if engine.round_of(state) > ROUNDS:
             state["over"] = True
             turn.say("The bake-off is over.", None, "end")
             return
         if phase == "bid":
-            self.ask(state, "bid", range(len(state["seats"])), joint=True, public=False)
-            turn.say(f"Round {self.round_of(state)}: everybody bids in secret.", None, "phase")
+            engine.ask(state, "bid", range(len(state["seats"])), joint=True, public=False)
+            turn.say(f"Round {engine.round_of(state)}: everybody bids in secret.", None, "phase")
             return
         winner = state["winner"]
         if winner is None:
             turn.say("Nobody won the bid, so nobody bakes.", None, "phase")
-            self.next_phase(state, turn)
+            engine.next_phase(self, state, turn)
             return
         victim = next_seat(winner, len(state["seats"]))
-        self.ask(state, "steal", [winner], {"victim": victim, "warned": False})
-        self.ask(state, "warn", [victim], {"thief": winner})
+        engine.ask(state, "steal", [winner], {"victim": victim, "warned": False})
+        engine.ask(state, "warn", [victim], {"thief": winner})
 
     # ----------------------------------------------------------------- turns and decisions
 
-    def turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: State) -> frozenset[int]:
         return frozenset()  # everything in Bake-off is a decision
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         return []
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         raise AssertionError("Bake-off has no turn actions")
 
-    def answer_complete(self, state: State, decision: Decision, seat: int,
-                        steps: Sequence[str]) -> bool:
+    def _answer_complete(self, state: State, decision: Decision, seat: int,
+                         steps: Sequence[str]) -> bool:
         return len(steps) == 2
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         if decision.kind == "bid":
             if not decision.steps.get(seat):
                 return [Action(f"flavour {f}", f"bake with {f}", public="chose a flavour")
@@ -99,14 +101,14 @@ class BakeOff(Game):
                    "push": ("push", "yield")}[decision.kind]
         return [Action(o) for o in options]
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         if decision.kind == "bid":
             self._reveal_bids(state, decision, turn)
-            self.next_phase(state, turn)
+            engine.next_phase(self, state, turn)
             return
         seat, action = next(iter(answers.items()))
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         data = decision.data
         if decision.kind == "warn":
             # The steal decision below is still open: the warning is written into it.
@@ -117,21 +119,21 @@ class BakeOff(Game):
             victim = data["victim"]
             if action.notation == "pass":
                 turn.say(f"{name} lets the others be.", seat)
-                self.next_phase(state, turn)
+                engine.next_phase(self, state, turn)
             elif not data["warned"]:
                 self._steal(state, seat, victim, turn)
-                self.next_phase(state, turn)
+                engine.next_phase(self, state, turn)
             else:
-                turn.say(f"{name} tries to steal from {self.seat_name(state, victim)}.", seat)
-                self.ask(state, "block", [victim], {"thief": seat})
+                turn.say(f"{name} tries to steal from {engine.seat_name(state, victim)}.", seat)
+                engine.ask(state, "block", [victim], {"thief": seat})
         elif decision.kind == "block":
             thief = data["thief"]
             if action.notation == "allow":
                 self._steal(state, thief, seat, turn)
-                self.next_phase(state, turn)
+                engine.next_phase(self, state, turn)
             else:
                 turn.say(f"{name} blocks the steal.", seat)
-                self.ask(state, "push", [thief], {"victim": seat})
+                engine.ask(state, "push", [thief], {"victim": seat})
         else:
             victim = data["victim"]
             if action.notation == "yield":
@@ -141,14 +143,14 @@ class BakeOff(Game):
                 turn.say(f"{name} pushes and rolls a {roll}.", seat, reveals=True)
                 if roll >= 4:
                     self._steal(state, seat, victim, turn)
-            self.next_phase(state, turn)
+            engine.next_phase(self, state, turn)
 
     def _reveal_bids(self, state: State, decision: Decision, turn: Turn) -> None:
         bids: dict[int, int] = {}
         for seat, steps in decision.steps.items():
             state["flavours"][seat] = steps[0].split(" ")[1]
             bids[seat] = int(steps[1].split(" ")[1])
-        shown = ", ".join(f"{self.seat_name(state, s)} {state['flavours'][s]} {b}"
+        shown = ", ".join(f"{engine.seat_name(state, s)} {state['flavours'][s]} {b}"
                           for s, b in sorted(bids.items()))
         turn.say(f"The bids: {shown}.", None, "reveal", reveals=True)
         top = max(bids.values())
@@ -156,31 +158,31 @@ class BakeOff(Game):
         state["winner"] = highest[0] if len(highest) == 1 else None
         if state["winner"] is not None:
             state["points"][state["winner"]] += top
-            turn.say(f"{self.seat_name(state, state['winner'])} wins the bid and {top} "
+            turn.say(f"{engine.seat_name(state, state['winner'])} wins the bid and {top} "
                      f"{'point' if top == 1 else 'points'}.", state["winner"])
 
     def _steal(self, state: State, thief: int, victim: int, turn: Turn) -> None:
         if state["points"][victim] > 0:
             state["points"][victim] -= 1
             state["points"][thief] += 1
-            turn.say(f"{self.seat_name(state, thief)} steals a point from "
-                     f"{self.seat_name(state, victim)}.", thief)
+            turn.say(f"{engine.seat_name(state, thief)} steals a point from "
+                     f"{engine.seat_name(state, victim)}.", thief)
         else:
-            turn.say(f"{self.seat_name(state, victim)} has no point to steal.", thief)
+            turn.say(f"{engine.seat_name(state, victim)} has no point to steal.", thief)
 
     # ----------------------------------------------------------------- the rest of the contract
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         return text if _FORMS.match(text) else None
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         return {"game": self.slug, "viewer": seat, "move": state["move"],
-                "round": min(self.round_of(state), ROUNDS), "phase": self.phase_of(state),
+                "round": min(engine.round_of(state), ROUNDS), "phase": engine.phase_of(state),
                 "points": list(state["points"]), "flavours": list(state["flavours"]),
-                "to_act": sorted(self.to_act(state)),
-                "decision": self.decision_view(state, seat)}
+                "to_act": sorted(engine.to_act(self, state)),
+                "decision": engine.decision_view(state, seat)}
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if not state["over"]:
             return None
         scores = dict(enumerate(state["points"]))
@@ -189,8 +191,8 @@ class BakeOff(Game):
     def scores(self, state: State) -> dict[int, int]:
         return dict(enumerate(state["points"]))
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return legal[-1] if view["decision"]["kind"] == "bid" else rng.choice(legal)
 
 
-GAME = BakeOff()
+GAME = Engine(BakeOff())

@@ -8,7 +8,7 @@ from typing import Any
 from playthrough import play
 
 import bot.games
-from bot.games.engine import Game, State
+from bot.games.engine import Engine, State
 
 
 @cache
@@ -25,7 +25,7 @@ def states(slug: str, players: int = 3, seed: int = 4) -> tuple[State, ...]:
 
 def views(slug: str) -> list[tuple[str, dict[str, Any], int]]:
     """(label, view, seats) for the public view at each state and seat 0's own mid-game view."""
-    game: Game = bot.games.GAMES[slug]
+    game: Engine = bot.games.GAMES[slug]
     picked = states(slug)
     seats = len(picked[0]["seats"])
     out = [(f"{slug} state {n} public", game.view(state, None), seats)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.engine import Game, Outcome, SeatInfo, State
+from bot.games.engine import Engine, Outcome, SeatInfo, State
 from bot.games.rng import Rng
 
 MOVE_BOUND = 5000
@@ -19,11 +19,11 @@ class Step:
     outcome: Outcome
 
 
-def seats_for(game: Game, players: int, ai: bool = True) -> list[SeatInfo]:
+def seats_for(game: Engine, players: int, ai: bool = True) -> list[SeatInfo]:
     return [SeatInfo(f"P{i}", ai=ai) for i in range(players)]
 
 
-def play(game: Game, seed: int, players: int, random_seats: frozenset[int] = frozenset(),
+def play(game: Engine, seed: int, players: int, random_seats: frozenset[int] = frozenset(),
          on_step: Callable[[Step], None] | None = None,
          options: dict[str, Any] | None = None) -> tuple[State, list[tuple[int, str]]]:
     """Play a game to the end: AI for most seats, uniform random for ``random_seats``."""
@@ -38,7 +38,7 @@ def play(game: Game, seed: int, players: int, random_seats: frozenset[int] = fro
     return state, log
 
 
-def steps(game: Game, state: State, random_seats: frozenset[int], pick: Rng) -> Iterator[Step]:
+def steps(game: Engine, state: State, random_seats: frozenset[int], pick: Rng) -> Iterator[Step]:
     for _ in range(MOVE_BOUND):
         actors = sorted(game.to_act(state))
         if not actors:

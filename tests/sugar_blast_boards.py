@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.games.engine import SeatInfo, State
+from bot.games import engine
+from bot.games.engine import Engine, SeatInfo, State
 from bot.games.sugar_blast import SugarBlast
 from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
@@ -11,7 +12,7 @@ from bot.games.sugar_blast import powers as pw
 LETTERS = {"M": "marshmallow", "C": "corn", "K": "cane", "L": "lollipop", "G": "gumdrop",
            "T": "truffle", ".": None}
 
-GAME = SugarBlast()
+GAME = Engine(SugarBlast())
 
 # A board with no two equal neighbours at all: kind index (col + 2*row) % 6.
 BASE = [
@@ -57,7 +58,7 @@ def game_with(rows: list[str], players: int = 2, bag: dict[str, int] | None = No
     state["decisions"] = []
     if phase == "blast":  # several Blasts on the board: the turn player chooses one
         state["phase"] = "swap"
-        GAME.ask(state, "blast", [state["turn"]])
+        engine.ask(state, "blast", [state["turn"]])
     else:
         state["phase"] = phase
     state["drawn"] = None

@@ -28,7 +28,9 @@ class ScriptedRng(Rng):
 def dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A list the test fills with the die rolls to come, in order."""
     ScriptedRng.script = []
-    monkeypatch.setattr(engine, "Rng", ScriptedRng)
+    # Every generator the engine makes for set-up and for a move rolls from the script.
+    monkeypatch.setattr(engine.versions, "Rng", ScriptedRng)
+    monkeypatch.setattr(engine.moves, "Rng", ScriptedRng)
     return ScriptedRng.script
 
 
@@ -89,12 +91,13 @@ def everybody_passes(state: State) -> State:
 def heist_table(pool: list[int], players: int = 3) -> tuple[State, Context]:
     """A heist of seat 0 on seat 1 under way with ``pool``, and a context to run steps in."""
     state = new_game(tuple(f"P{i}" for i in range(players)))
-    turn = Turn(engine.Rng(state["rng"]))
+    # The generator a move gets (scripted while the ``dice`` fixture is on).
+    turn = Turn(engine.moves.Rng(state["rng"]))
     arrange_track(state, list(range(players)))
-    GAME._start_heist(state, turn, 0)
+    GAME.rules._start_heist(state, turn, 0)
     state["heist"]["pool"] = sorted(pool)
     state["heist"]["stage"] = "effects"
-    return state, Context(GAME, state, turn)
+    return state, Context(GAME.rules, state, turn)
 
 
 def run(ctx: Context, steps: list[dict[str, Any]], src: str = "Test card") -> bool:

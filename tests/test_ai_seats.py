@@ -22,7 +22,7 @@ def test_every_ai_moves_the_same_in_every_world_it_cannot_tell_apart(game):
         nonlocal compared, changed
         state = step.outcome.state
         acting = sorted(game.to_act(state))
-        if compared >= 6 or not acting or not game.hidden(state):
+        if compared >= 6 or not acting or not game.rules._hidden(state):
             return
         seat = acting[0]
         chosen = game.ai_action(state, seat).notation

@@ -6,26 +6,27 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import pkgutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES, get_game
+from bot.games import GAMES, get_game, package_of
 from bot.games.engine import AI_LEVELS, Action, SeatInfo, State, play_out
 from bot.games.rng import Rng
 
 # The developer tools live beside bot/ and are not installed with it.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 strength = importlib.import_module("tools.strength")
-DEFAULT_PLAYERS: dict[str, int] = strength.DEFAULT_PLAYERS
 match = strength.match
 
 SLUGS = sorted(GAMES)
 
 
 def seats(slug: str) -> list[SeatInfo]:
-    return [SeatInfo(f"AI {i + 1}", ai=True) for i in range(DEFAULT_PLAYERS[slug])]
+    return [SeatInfo(f"AI {i + 1}", ai=True)
+            for i in range(strength.default_players(get_game(slug)))]
 
 
 @pytest.mark.parametrize("level", AI_LEVELS)
@@ -90,25 +91,33 @@ FLOORS = [
                          ids=[f"{f[0]}-{f[1]}" for f in FLOORS])
 @pytest.mark.slow  # a match of whole AI games
 def test_no_level_loses_strength_against_the_previous_ai(slug, level, games, seed_base, floor):
-    result = match(get_game(slug), DEFAULT_PLAYERS[slug], level, "previous", games, seed_base)
+    game = get_game(slug)
+    result = match(game, strength.default_players(game), level, "previous", games, seed_base)
     assert result.wins >= floor, f"{slug} {level}: {result.wins} of {games} against previous"
 
 
-#: A hash of the moves of one seeded game between frozen previous AIs of each game, as the
-#: games' own ``ai`` policies played it when they were frozen: a frozen AI that drifts
-#: (or a helper module it reads changing under it) fails here.
-FROZEN_GAMES = {
-    "sugar-blast": "02948344f5115740",
-    "sugartopia": "3169aa413444c073",
-    "sugar-heist": "721c233ab60682e5",
-    "sugarworks": "2763a0cbcba91ddd",
-    "kingdoms-candy-monsters": "204092fa0fa2fa17",
+#: A hash of the moves of one seeded game between copies of each frozen AI (by its module in
+#: ``tools/frozen``), as the game's own ``ai`` policy played it when it was frozen: a frozen
+#: AI that drifts (or a helper module it reads changing under it) fails here. A game whose
+#: AI was never frozen has none (freezing one adds its module and its line here).
+FROZEN_PLAYS = {
+    "sugar_blast_v1": "02948344f5115740",
+    "sugartopia_v1": "3169aa413444c073",
+    "sugar_heist_v1": "721c233ab60682e5",
+    "sugarworks_v1": "2763a0cbcba91ddd",
+    "candy_monsters_v1": "204092fa0fa2fa17",
 }
 
 
-def frozen_log(slug: str) -> str:
+def frozen() -> list[tuple[str, int]]:
+    """Every frozen AI of a registered game, as (slug, version): the registry says which."""
+    return [(slug, version) for slug in sorted(GAMES)
+            for version in strength.frozen_versions(GAMES[slug])]
+
+
+def frozen_log(slug: str, version: int | None = None) -> str:
     game = get_game(slug)
-    module = strength.frozen_module(game)
+    module = strength.frozen_module(game, version)
     log: list[str] = []
 
     def choose(state: State, seat: int) -> Action:
@@ -120,9 +129,17 @@ def frozen_log(slug: str) -> str:
     return hashlib.sha256("\n".join(log).encode()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_the_frozen_previous_ai_plays_as_it_did_when_frozen(slug):
-    assert frozen_log(slug) == FROZEN_GAMES[slug]
+@pytest.mark.parametrize(("slug", "version"), frozen(), ids=lambda v: str(v))
+def test_the_frozen_previous_ai_plays_as_it_did_when_frozen(slug, version):
+    assert frozen_log(slug, version) == FROZEN_PLAYS[f"{package_of(slug)}_v{version}"]
+
+
+def test_every_frozen_ai_is_of_a_registered_game_and_its_play_is_recorded():
+    import tools.frozen
+
+    kept = {name for _, name, _ in pkgutil.iter_modules(tools.frozen.__path__)}
+    assert {f"{package_of(slug)}_v{version}" for slug, version in frozen()} == kept
+    assert set(FROZEN_PLAYS) == kept
 
 
 def test_the_strength_tool_reports_shares_and_think_times(capsys):

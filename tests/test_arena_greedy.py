@@ -21,7 +21,7 @@ def test_the_greedy_baseline_moves_the_same_in_every_world_it_cannot_tell_apart(
         nonlocal compared
         state = step.outcome.state
         acting = sorted(game.to_act(state))
-        if compared >= 5 or not acting or not game.hidden(state):
+        if compared >= 5 or not acting or not game.rules._hidden(state):
             return
         seat = acting[0]
         chosen = greedy_action(game, state, seat, Rng.from_seed(1)).notation

@@ -12,12 +12,12 @@ from test_candy_monsters_rules import arrange, check_whole, market, new, notatio
 
 from bot.games.candy_monsters import CandyMonsters, board, cards, effects
 from bot.games.candy_monsters.ai import action_values
-from bot.games.engine import SeatInfo, dumps, loads
+from bot.games.engine import Engine, SeatInfo, dumps, loads
 from tools.balance.candy_monsters import card_figures, duel, play_mixed
 
 pytestmark = pytest.mark.slow  # many whole AI games
 
-GAME = CandyMonsters()
+GAME = Engine(CandyMonsters())
 #: Rules 3 made every ability type 1 sugar cheaper (SUGAR RUSH: 2 to 1) and five of them
 #: stronger; every type has a new id (``pickpocket-3``), the rules-2 ids stay for old games.
 CHANGED = ("pickpocket", "im-inevitable", "sugar-rush", "sweet-tooth", "haggle", "full-belly",

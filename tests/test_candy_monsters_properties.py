@@ -11,10 +11,10 @@ from playthrough import Step, play, seats_for
 from test_candy_monsters_rules import check_whole
 
 from bot.games.candy_monsters import CandyMonsters, cards
-from bot.games.engine import dumps, loads
+from bot.games.engine import Engine, dumps, loads
 from tools.arena import win_rate_vs_random
 
-GAME = CandyMonsters()
+GAME = Engine(CandyMonsters())
 
 
 def check_game(seed: int, players: int, random_seats: frozenset[int]) -> None:
@@ -35,7 +35,7 @@ def check_game(seed: int, players: int, random_seats: frozenset[int]) -> None:
         for event in step.outcome.events:
             if event.to is None:
                 for seat in range(players):
-                    for secret in GAME.secrets(after, seat):
+                    for secret in GAME.rules.secrets(after, seat):
                         assert secret not in event.text
 
     final, log = play(GAME, seed, players, random_seats, on_step)

@@ -13,9 +13,11 @@ from collections.abc import Iterable
 
 import pytest
 
+from bot.games import engine
 from bot.games.candy_monsters import CandyMonsters, board, cards, feeding, scoring
 from bot.games.engine import (
     AmbiguousActionError,
+    Engine,
     IllegalActionError,
     NotationError,
     NotYourTurnError,
@@ -26,7 +28,7 @@ from bot.games.engine import (
 from bot.games.pieces import seats_from
 from bot.games.rng import Rng
 
-GAME = CandyMonsters()
+GAME = Engine(CandyMonsters())
 
 
 # --------------------------------------------------------------------------- helpers
@@ -105,7 +107,7 @@ def turn_of(state: State, seat: int) -> list[str]:
     state["index"] = 0
     state["first"] = seat
     turn = Turn(Rng(1))
-    GAME._begin_turn(state, turn, seat)
+    GAME.rules._begin_turn(state, turn, seat)
     return [e.text for e in turn.events]
 
 
@@ -365,7 +367,7 @@ def test_untucked_ability_example_oni_baba_costs_2_less_and_gives_a_candy():
     assert board.kept_candies(state, 0) == {"red": 1, "green": 1, "purple": 2}
     market(state, monsters=["oni-baba"])
     turn_of(state, 0)
-    assert GAME.price(state, 0, "oni-baba") == cards.card("oni-baba").cost - 2
+    assert GAME.rules.price(state, 0, "oni-baba") == cards.card("oni-baba").cost - 2
     state, said = play(state, 0, "buy oni baba")
     assert board.player(state, 0)["sugar"] == 0
     assert board.player(state, 0)["candy"] == 1
@@ -378,7 +380,7 @@ def test_a_cost_never_goes_below_zero():
     arrange(state, 0, ["crumble"], kept=["loot-stash-3-red", "candy-crush-3-red"], sugar=0)
     market(state, monsters=["jawbreaker"])
     turn_of(state, 0)
-    assert GAME.price(state, 0, "jawbreaker") == 0
+    assert GAME.rules.price(state, 0, "jawbreaker") == 0
     state, _ = play(state, 0, "buy jawbreaker", "use crumble", "pay")
     assert board.player(state, 0)["sugar"] == 0
     assert "jawbreaker" in board.monster_ids(state, 0)
@@ -474,7 +476,7 @@ def test_abilities_are_ready_again_next_round():
     state, _ = play(state, 0, "use pickpocket", "collect")
     assert "use pickpocket" not in notations(state, 0)
     state["first"] = 0
-    GAME.begin_phase(state, "turns", Turn(Rng(0)))
+    GAME.rules._begin_phase(state, "turns", Turn(Rng(0)))
     assert "use pickpocket" in notations(state, 0)
 
 
@@ -530,7 +532,7 @@ def test_im_inevitable_example_magmot_and_sugar_rush_let_it_be_used_at_once():
     cost = cards.card("im-inevitable-3-red").cost
     turn_of(state, 0)
     state, _ = play(state, 0, "buy im inevitable red", "use magmot")
-    assert GAME.price(state, 0, "im-inevitable-3-red",
+    assert GAME.rules.price(state, 0, "im-inevitable-3-red",
                       state["turn"]["purchase"]["discount"]) == cost - 1
     state, _ = play(state, 0, "use sugar rush", "pay", "tuck under magmot")
     assert board.player(state, 0)["sugar"] == 12 - 1 - (cost - 1)
@@ -592,12 +594,12 @@ def test_the_first_player_card_gives_every_other_player_2_sugar_and_passes_clock
 def test_a_round_is_every_players_turn_then_one_event_then_the_next_round():
     state = new(3)
     assert GAME.phases == ("turns", "event")
-    assert (GAME.round_of(state), GAME.phase_of(state)) == (1, "turns")
+    assert (engine.round_of(state), engine.phase_of(state)) == (1, "turns")
     first = state["first"]
     assert state["turn"]["seat"] == first
     state, said = end_round_with(state, "sugar-storm")
     assert state["drawn"] == ["sugar-storm"]
-    assert (GAME.round_of(state), GAME.phase_of(state)) == (2, "turns")
+    assert (engine.round_of(state), engine.phase_of(state)) == (2, "turns")
     assert state["turn"]["seat"] == (first + 1) % 3
     after = said[said.index(next(s for s in said if s.startswith("Event: "))):]
     # The event for every seat from the first player on, the first player card, the new round.
@@ -610,12 +612,12 @@ def test_a_round_is_every_players_turn_then_one_event_then_the_next_round():
 def test_black_candy_holds_the_event_phase_until_everybody_has_fed():
     state = new(2)
     state = black_candy(state)
-    assert (GAME.round_of(state), GAME.phase_of(state)) == (1, "event")
+    assert (engine.round_of(state), engine.phase_of(state)) == (1, "event")
     assert GAME.view(state, None)["phase"] == "feeding"
-    assert GAME.episode(state) == "black-candy-1"
+    assert GAME.rules.episode(state) == "black-candy-1"
     state, _ = feed_all(state, 0)
     state, said = feed_all(state, 1)
-    assert (GAME.round_of(state), GAME.phase_of(state)) == (2, "turns")
+    assert (engine.round_of(state), engine.phase_of(state)) == (2, "turns")
     assert any(s.startswith("Round 2 begins") for s in said)
 
 
@@ -659,8 +661,8 @@ def black_candy(state: State) -> State:
     state["first"] = len(state["seats"]) - 1
     turn = Turn(Rng(2))
     state["turn"] = None
-    assert GAME.phase_of(state) == "turns"
-    GAME.next_phase(state, turn)
+    assert engine.phase_of(state) == "turns"
+    engine.next_phase(GAME.rules, state, turn)
     return state
 
 
@@ -769,7 +771,7 @@ def test_a_seat_that_has_decided_is_told_who_is_still_feeding():
     state, _ = feed_all(state, 0)
     with pytest.raises(NotYourTurnError, match="already decided"):
         GAME.apply(state, 0, "feed all")
-    assert "still feeding: P1 and P2" in GAME.summary(state)
+    assert "still feeding: P1 and P2" in GAME.rules.summary(state)
 
 
 def test_when_black_cubes_run_out_each_missing_cube_costs_a_candy():
@@ -814,7 +816,7 @@ def test_ties_go_to_most_candy_tokens_then_most_monsters():
     arrange(state, 0, ["blip", "jawbreaker"], sugar=0, candy=4)   # 2 + 4
     arrange(state, 1, ["doro"], sugar=0, candy=6)                  # 6
     arrange(state, 2, ["uno", "sour-sprite"], sugar=0, candy=4)    # 2 + 4
-    GAME._finish(state, Turn(Rng(0)))
+    GAME.rules._finish(state, Turn(Rng(0)))
     result = GAME.result(state)
     assert result is not None
     assert result.ranking == ((1,), (0, 2))
@@ -827,16 +829,16 @@ def test_ties_go_to_most_candy_tokens_then_most_monsters():
 
 
 def test_typed_moves_are_read_in_the_games_own_words():
-    assert GAME.canonical("i'm inevitable") is None
-    assert GAME.canonical("use i'm inevitable") == "use im inevitable"
-    assert GAME.canonical("buy oni-baba") == "buy oni baba"
-    assert GAME.canonical("feed magmot candies") == "feed magmot candy"
-    assert GAME.canonical("release magmot") == "let magmot go"
-    assert GAME.canonical("tuck magmot") == "tuck under magmot"
-    assert GAME.canonical("remove 2") == "remove 2 black"
-    assert GAME.canonical("end") == "end turn"
-    assert GAME.canonical("buy licorice") == "buy licorice"
-    assert GAME.canonical("buy nothing") is None
+    assert GAME.rules._canonical("i'm inevitable") is None
+    assert GAME.rules._canonical("use i'm inevitable") == "use im inevitable"
+    assert GAME.rules._canonical("buy oni-baba") == "buy oni baba"
+    assert GAME.rules._canonical("feed magmot candies") == "feed magmot candy"
+    assert GAME.rules._canonical("release magmot") == "let magmot go"
+    assert GAME.rules._canonical("tuck magmot") == "tuck under magmot"
+    assert GAME.rules._canonical("remove 2") == "remove 2 black"
+    assert GAME.rules._canonical("end") == "end turn"
+    assert GAME.rules._canonical("buy licorice") == "buy licorice"
+    assert GAME.rules._canonical("buy nothing") is None
 
 
 def test_a_unique_abbreviation_buys_and_an_unknown_name_is_explained():
@@ -876,7 +878,7 @@ def test_every_card_on_the_table_is_said_in_words_and_no_secret_answer_with_it()
         seat = min(GAME.to_act(state))
         state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
     view = GAME.view(state, None)
-    said = {t.name: t for t in GAME.card_texts(view)}
+    said = {t.name: t for t in GAME.rules.card_texts(view)}
     for card in [*view["market"]["monsters"], *view["market"]["abilities"]]:
         assert "for sale" in said[card["name"]].places and said[card["name"]].text == card["text"]
     for p in view["players"]:
@@ -894,5 +896,5 @@ def test_every_card_on_the_table_is_said_in_words_and_no_secret_answer_with_it()
                for how in (f"feed {key} sugar", f"let {key} go")]
     other = next(s for s in range(3) if s != seat)
     for viewer in (None, other):
-        assert (GAME.card_texts(GAME.view(answers[0], viewer))
-                == GAME.card_texts(GAME.view(answers[1], viewer)))
+        assert (GAME.rules.card_texts(GAME.view(answers[0], viewer))
+                == GAME.rules.card_texts(GAME.view(answers[1], viewer)))

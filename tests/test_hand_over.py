@@ -11,6 +11,7 @@ import pytest
 from faults import inject
 from refusing import told
 
+from bot.games.engine import Engine
 from bot.store import NotSavedError, Store
 from bot.tables import Board, Tables
 
@@ -26,7 +27,7 @@ CHANNEL, GUILD = 55, 66
 @pytest.fixture
 async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
     store = await Store.open(tmp_path / "tables.db")
-    yield Tables(store, {"candy-race": CandyRace()}, Clock())
+    yield Tables(store, {"candy-race": Engine(CandyRace())}, Clock())
     await store.close()
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from playthrough import Step, play, seats_for
 
 from bot.games import GAMES
-from bot.games.engine import Action, Game, GameError, Outcome, State, dumps, loads
+from bot.games.engine import Action, Engine, GameError, Outcome, State, dumps, loads
 from bot.games.rng import Rng
 
 #: Every registered game, and Candy Hunch, a tiny test-only game written from docs/engine.md
@@ -41,7 +41,7 @@ class Views:
     its identity cannot be reused.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Engine) -> None:
         self.game = game
         self._state: State | None = None
         self._texts: dict[int | None, str] = {}
@@ -58,7 +58,7 @@ class Views:
         return self._texts
 
 
-def check_step(game: Game, step: Step, views: Views | None = None) -> None:
+def check_step(game: Engine, step: Step, views: Views | None = None) -> None:
     """The contract at one step; ``views`` carries views over from the previous step."""
     views = Views(game) if views is None else views
     state = step.before
@@ -81,22 +81,22 @@ def check_step(game: Game, step: Step, views: Views | None = None) -> None:
     check_reveals_are_not_undoable(game, step, before, views)
 
 
-def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> None:
+def check_choices(game: Engine, state: State, seat: int, legal: list[Action]) -> None:
     """Quick choices are legal actions; autocomplete order only reorders them; dominated
     moves are legal ones, never all of them."""
     notations = {a.notation for a in legal}
-    for choice in game.quick_choices(state, seat):
+    for choice in game.rules.quick_choices(state, seat):
         assert choice.notation in notations, f"quick choice {choice.notation!r} is not legal"
-    ranked = game.rank_actions(state, seat, list(legal))
+    ranked = game.rules.rank_actions(state, seat, list(legal))
     assert sorted(a.notation for a in ranked) == sorted(notations)
     # A dominated move is one of the legal ones, still played when typed; something is
     # always left to offer first.
-    dominated = game.dominated(state, seat, legal)
+    dominated = game.rules.dominated(state, seat, legal)
     assert dominated <= notations, f"dominated {sorted(dominated - notations)} are not legal"
     assert len(dominated) < len(notations), "every legal move is dominated"
     for notation in dominated:
         assert game.parse(state, seat, notation, exact=True).notation == notation
-    menu = game.multi_select(state, seat)
+    menu = game.rules.multi_select(state, seat)
     if menu is not None:
         values = [v for v, _ in menu.options]
         assert len(set(values)) == len(values), "menu values are unique"
@@ -110,18 +110,18 @@ def check_choices(game: Game, state: State, seat: int, legal: list[Action]) -> N
                 assert str(err)
 
 
-def check_views(game: Game, state: State, views: dict[int | None, str] | None = None) -> None:
+def check_views(game: Engine, state: State, views: dict[int | None, str] | None = None) -> None:
     """No view but its owner's shows a seat's secrets (``views``: the state's, if known)."""
     players = len(state["seats"])
     views = Views(game)(state) if views is None else views
     for owner in range(players):
-        for secret in game.secrets(state, owner):
+        for secret in game.rules.secrets(state, owner):
             for viewer, text in views.items():
                 if viewer != owner:
                     assert secret not in text, f"seat {viewer} can see seat {owner}'s {secret}"
 
 
-def check_reveals_are_not_undoable(game: Game, step: Step, seen_before: dict[int | None, str],
+def check_reveals_are_not_undoable(game: Engine, step: Step, seen_before: dict[int | None, str],
                                    views: Views) -> None:
     """A move that lets others see a secret they could not see before cannot be taken back.
 
@@ -135,7 +135,7 @@ def check_reveals_are_not_undoable(game: Game, step: Step, seen_before: dict[int
     seen_after = {viewer: text + public_text
                   for viewer, text in views(step.outcome.state).items()}
     for owner in range(players):
-        hidden_before = set(game.secrets(before, owner))
+        hidden_before = set(game.rules.secrets(before, owner))
         for viewer in seen_after:
             if viewer == owner:
                 continue
@@ -146,7 +146,7 @@ def check_reveals_are_not_undoable(game: Game, step: Step, seen_before: dict[int
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
 @pytest.mark.parametrize("seed", SEEDS)
-def test_contract_holds_through_whole_games(game: Game, seed: int):
+def test_contract_holds_through_whole_games(game: Engine, seed: int):
     players = game.min_seats + seed % (game.max_seats - game.min_seats + 1)
     random_seats = frozenset({0}) if seed % 2 else frozenset()
     views = Views(game)
@@ -161,7 +161,7 @@ def test_contract_holds_through_whole_games(game: Game, seed: int):
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
-def test_every_state_round_trips_through_json(game: Game):
+def test_every_state_round_trips_through_json(game: Engine):
     def round_trip(step: Step) -> None:
         assert loads(dumps(step.outcome.state), game) == step.outcome.state
 
@@ -169,7 +169,7 @@ def test_every_state_round_trips_through_json(game: Game):
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
-def test_the_ai_only_ever_chooses_legal_actions_from_its_own_view(game: Game, monkeypatch):
+def test_the_ai_only_ever_chooses_legal_actions_from_its_own_view(game: Engine, monkeypatch):
     seen: list[int | None] = []
     original = game.view
 
@@ -188,7 +188,7 @@ def test_the_ai_only_ever_chooses_legal_actions_from_its_own_view(game: Game, mo
 # --------------------------------------------------------------------------- hidden information
 
 
-def _hidden_twins(game: Game, state: State, seat: int,
+def _hidden_twins(game: Engine, state: State, seat: int,
                   ) -> list[tuple[Action, Action, Outcome, Outcome]]:
     """Pairs of hidden legal actions that read the same to the other seats.
 
@@ -209,7 +209,7 @@ def _hidden_twins(game: Game, state: State, seat: int,
     return [(g[0][0], g[-1][0], g[0][1], g[-1][1]) for g in groups.values() if len(g) > 1]
 
 
-def compare_hidden_twins(game: Game, seeds: range, players: int | None = None,
+def compare_hidden_twins(game: Engine, seeds: range, players: int | None = None,
                          hidden: list[int] | None = None) -> int:
     """Play AI games; wherever two legal actions look alike to the other seats, apply both
     and check that nothing the others see differs. Returns how many pairs were compared;
@@ -239,7 +239,7 @@ def compare_hidden_twins(game: Game, seeds: range, players: int | None = None,
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
-def test_changing_only_a_hidden_choice_changes_nothing_other_seats_see(game: Game):
+def test_changing_only_a_hidden_choice_changes_nothing_other_seats_see(game: Engine):
     offered: list[int] = []
     compared = compare_hidden_twins(game, range(4), hidden=offered)
     if not any(offered):
@@ -249,13 +249,13 @@ def test_changing_only_a_hidden_choice_changes_nothing_other_seats_see(game: Gam
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
-def test_joint_decisions_resolve_the_same_in_any_answer_order(game: Game):
+def test_joint_decisions_resolve_the_same_in_any_answer_order(game: Engine):
     if not game.has_joint_decisions:
         pytest.skip(f"{game.title} declares no joint decisions")
     assert compare_answer_orders(game, range(3)) >= 3, "too few answer orders compared"
 
 
-def compare_answer_orders(game: Game, seeds: range, players: int | None = None) -> int:
+def compare_answer_orders(game: Engine, seeds: range, players: int | None = None) -> int:
     """Answer open joint decisions in several orders; the results must be equal."""
     compared = 0
 
@@ -317,27 +317,28 @@ def _without_generator(state: State) -> str:
     return dumps({k: v for k, v in state.items() if k != "rng"})
 
 
-def _hidden_from(game: Game, state: State, viewer: int | None) -> bool:
+def _hidden_from(game: Engine, state: State, viewer: int | None) -> bool:
     """Is anything besides the generator unknown to ``viewer`` and not all alike?"""
     groups: dict[tuple[str, str], set[str]] = {}
-    for place in game.hidden(state):
+    for place in game.rules._hidden(state):
         if not place.known_to(viewer):
             for holder, key in place.slots(state):
-                back = json.dumps(game.back_of(place.pool, holder[key]))
+                back = json.dumps(game.rules._back_of(place.pool, holder[key]))
                 groups.setdefault((place.pool, back), set()).add(json.dumps(holder[key]))
     top = game.top(state)
     answers = top is not None and top.joint and any(s != viewer for s in top.steps)
     return answers or any(len(items) > 1 for items in groups.values())
 
 
-def _someone_knows_something(game: Game, state: State) -> bool:
+def _someone_knows_something(game: Engine, state: State) -> bool:
     top = game.top(state)
     if top is not None and top.joint and top.steps:
         return True
-    return any(place.owner is not None and place.slots(state) for place in game.hidden(state))
+    return any(place.owner is not None and place.slots(state)
+               for place in game.rules._hidden(state))
 
 
-def check_resampled(game: Game, state: State, rng: Rng, tally: Tally, moves: int = 3) -> None:
+def check_resampled(game: Engine, state: State, rng: Rng, tally: Tally, moves: int = 3) -> None:
     """No viewer can tell ``state`` from one resampled for it: everything it does not know
     (others' hidden cards, undrawn order, the generator, others' unrevealed answers) is
     drawn again, and its view, its choices and what its next moves narrate stay the same."""
@@ -355,16 +356,17 @@ def check_resampled(game: Game, state: State, rng: Rng, tally: Tally, moves: int
         assert game.view(other, viewer) == game.view(state, viewer), (
             f"the view of seat {viewer} shows something it cannot know")
         if viewer is None:
-            if game.choices_are_public(state):
+            if game.rules.choices_are_public(state):
                 for seat in sorted(game.to_act(state)):
-                    assert game.quick_choices(other, seat) == game.quick_choices(state, seat), (
+                    offered = game.rules.quick_choices(state, seat)
+                    assert game.rules.quick_choices(other, seat) == offered, (
                         f"seat {seat}'s choices, offered in the channel, show a secret")
                     tally.public_offers += 1
             continue
         legal = game.legal_actions(state, viewer)
         assert game.legal_actions(other, viewer) == legal, (
             f"seat {viewer}'s legal actions depend on what it cannot know")
-        assert game.quick_choices(other, viewer) == game.quick_choices(state, viewer)
+        assert game.rules.quick_choices(other, viewer) == game.rules.quick_choices(state, viewer)
         for action in legal[:moves]:
             real, twin = game.apply(state, viewer, action), game.apply(other, viewer, action)
             if real.undoable and twin.undoable:  # no chance drawn, nothing revealed
@@ -377,7 +379,7 @@ def check_resampled(game: Game, state: State, rng: Rng, tally: Tally, moves: int
                 tally.moves += 1
 
 
-def check_who_knows_what(game: Game, seeds: range, every: int = 1,
+def check_who_knows_what(game: Engine, seeds: range, every: int = 1,
                          limit: int | None = None) -> Tally:
     """Resample states of whole games (every ``every``-th, at most ``limit``) for every
     viewer, and count what the game showed of its features along the way."""
@@ -403,7 +405,7 @@ def check_who_knows_what(game: Game, seeds: range, every: int = 1,
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
-def test_no_viewer_can_tell_the_real_state_from_a_resampled_one(game: Game):
+def test_no_viewer_can_tell_the_real_state_from_a_resampled_one(game: Engine):
     tally = check_who_knows_what(game, range(3), every=RESAMPLE_EVERY.get(game.slug, 1))
     assert tally.viewers >= 60, f"only {tally.viewers} views compared"
     assert (tally.joint > 0) == game.has_joint_decisions, (
@@ -434,7 +436,7 @@ def test_no_viewer_can_tell_the_real_state_from_a_resampled_one(game: Game):
 @given(text=st.one_of(st.text(max_size=30), st.sampled_from(["", " ", "0", "a0", "z99",
                                                                "use", "pay 7 7", "🍬", "\x00"])),
        seat=st.integers(-2, 7))
-def test_any_text_from_any_seat_is_a_game_error_or_a_legal_move(game: Game, text: str,
+def test_any_text_from_any_seat_is_a_game_error_or_a_legal_move(game: Engine, text: str,
                                                                   seat: int):
     state = game.new(seats_for(game, game.min_seats), 11)
     try:
@@ -451,7 +453,7 @@ def test_any_text_from_any_seat_is_a_game_error_or_a_legal_move(game: Game, text
 
 @pytest.mark.parametrize("game", sorted(GAMES.values(), key=lambda g: g.slug),
                          ids=lambda g: g.slug)
-def test_every_seats_view_and_the_spectators_render_to_a_png(game: Game):
+def test_every_seats_view_and_the_spectators_render_to_a_png(game: Engine):
     from PIL import Image
 
     from renderers import render

@@ -18,7 +18,7 @@ import tiny_game
 from playthrough import seats_for
 from test_invariants import GAME_LIST, check_views, check_who_knows_what
 
-from bot.games.engine import Game, State, View
+from bot.games.engine import Engine, State, View
 
 Plant = Callable[[Callable[[State, int | None], View], State, int | None], dict[str, Any]]
 
@@ -39,17 +39,17 @@ def _copy_of_itself(view: Callable[[State, int | None], View], state: State,
     return {"copy": copy.deepcopy(view(state, seat))}
 
 
-def _plant(monkeypatch: pytest.MonkeyPatch, game: Game, plant: Plant) -> None:
+def _plant(monkeypatch: pytest.MonkeyPatch, game: Engine, plant: Plant) -> None:
     original = game.view
 
     def planted(state: State, seat: int | None) -> View:
         return {**original(state, seat), **plant(original, state, seat)}
 
     monkeypatch.setattr(game, "view", planted)
-    monkeypatch.setattr(game, "secrets", lambda state, seat: [])
+    monkeypatch.setattr(game.rules, "secrets", lambda state, seat: [])
 
 
-def _suite(game: Game, limit: int | None = None) -> None:
+def _suite(game: Engine, limit: int | None = None) -> None:
     """The suite's view checks over one seeded game (``limit`` states at most)."""
     check_views(game, game.new(seats_for(game, game.max_seats), 1))
     check_who_knows_what(game, range(1), limit=limit)
@@ -61,7 +61,7 @@ LEAKS = [pytest.param(g, _raw_state, id=f"{g.slug}-raw-state") for g in GAME_LIS
 
 
 @pytest.mark.parametrize(("game", "plant"), LEAKS)
-def test_a_leak_planted_in_the_view_fails_the_suite(game: Game, plant: Plant,
+def test_a_leak_planted_in_the_view_fails_the_suite(game: Engine, plant: Plant,
                                                     monkeypatch: pytest.MonkeyPatch):
     _plant(monkeypatch, game, plant)
     with pytest.raises(AssertionError, match="cannot know"):
@@ -69,7 +69,7 @@ def test_a_leak_planted_in_the_view_fails_the_suite(game: Game, plant: Plant,
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
-def test_a_copy_of_the_views_own_content_passes_the_suite(game: Game,
+def test_a_copy_of_the_views_own_content_passes_the_suite(game: Engine,
                                                           monkeypatch: pytest.MonkeyPatch):
     _plant(monkeypatch, game, _copy_of_itself)
     _suite(game, limit=20)
@@ -78,6 +78,9 @@ def test_a_copy_of_the_views_own_content_passes_the_suite(game: Game,
 def test_the_tiny_game_passes_and_its_leaking_twin_fails_the_suite(
         monkeypatch: pytest.MonkeyPatch):
     _suite(tiny_game.GAME)
-    monkeypatch.setattr(tiny_game.LEAKY, "secrets", lambda state, seat: [])
+    # Its twin's view has every hand added past the engine (as a game could once by
+    # writing its own view), and it names no secret: the resampled worlds still catch it.
+    leaky = Engine(tiny_game.CandyHunch())
+    _plant(monkeypatch, leaky, lambda view, state, seat: {"hands": list(state["hands"])})
     with pytest.raises(AssertionError, match="cannot know"):
-        _suite(tiny_game.LEAKY)
+        _suite(leaky)

@@ -10,7 +10,7 @@ import pytest
 from playthrough import play
 
 from bot.games import GAMES
-from bot.games.engine import Game, Result
+from bot.games.engine import Engine, Result
 from bot.games.words import article
 
 #: Countable nouns of the games' narration, singular and plural.
@@ -46,8 +46,8 @@ def slips(text: str) -> list[str]:
     return found
 
 
-def texts_of(result: Result | None, game: Game, state: dict) -> list[str]:
-    return [result.summary] if result is not None else [game.summary(state)]
+def texts_of(result: Result | None, game: Engine, state: dict) -> list[str]:
+    return [result.summary] if result is not None else [game.rules.summary(state)]
 
 
 @cache

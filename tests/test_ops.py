@@ -27,7 +27,7 @@ from bot import ops
 from bot.app import create_bot
 from bot.cli import main
 from bot.config import Settings
-from bot.games.engine import SeatInfo, dumps, loads
+from bot.games.engine import Engine, SeatInfo, dumps, loads
 from bot.limits import Limits
 from bot.ops.backup import backup_database
 from bot.ops.logs import OneLineFormatter, setup_logging
@@ -53,7 +53,7 @@ from tools.offline_process import COMMAND, pointed
 sys.path.insert(0, str(Path(__file__).parent / "discord"))
 from race_game import CandyDash, CandyRace
 
-GAMES = {g.slug: g for g in (CandyRace(), CandyDash())}
+GAMES = {g.slug: g for g in (Engine(CandyRace()), Engine(CandyDash()))}
 ROOT = Path(__file__).resolve().parents[1]
 TIMESTAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 #: A token Discord does not take.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.engine import Engine
 from bot.store import Announcement, Store
 from bot.tables import FORMER_PLAYER, Tables
 
@@ -27,7 +28,7 @@ DAY = 86400.0
 async def tables(db_target: str) -> AsyncIterator[Tables]:
     store = await Store.open(db_target)
     clock = [NOW]
-    yield Tables(store, {"candy-race": CandyRace()}, lambda: clock[0])
+    yield Tables(store, {"candy-race": Engine(CandyRace())}, lambda: clock[0])
     await store.close()
 
 

@@ -188,7 +188,7 @@ def test_a_card_with_two_roads_keeps_the_meadow_between_them_whole():
 def test_zoom_draws_one_spot_and_its_neighbours_large_with_the_cards_labels():
     view = GAME.view(played(12), None)
     spot = view["last"]["label"]
-    assert spot in GAME.zoom_spots(played(12))
+    assert spot in GAME.rules.zoom_spots(played(12))
     whole, zoomed = picture(view), picture({**view, "zoom": spot})
     assert near(zoomed, LAST_MOVE, 10) > 2 * near(whole, LAST_MOVE, 10)
     assert spot in texts({**view, "zoom": spot}) and spot not in texts(view)
@@ -334,7 +334,7 @@ def test_meadows_that_do_not_fit_are_counted_and_the_least_worth_are_left_out():
 
 def test_every_meadow_in_play_is_said_in_the_summary_the_alt_text_carries():
     state = played(20, 4, 1)
-    summary = GAME.summary(state)
+    summary = GAME.rules.summary(state)
     view = GAME.view(state, None)
     for number, *_ in topia._chips(view, table_of(view).colours):
         assert f"Meadow {number}:" in summary

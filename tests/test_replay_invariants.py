@@ -12,7 +12,7 @@ import pytest
 from playthrough import seats_for
 
 from bot.games import GAMES
-from bot.games.engine import Game, dumps, loads
+from bot.games.engine import Engine, dumps, loads
 
 SEEDS = (1, 2, 3)
 #: Enough moves to pass through every phase of a round several times.
@@ -21,7 +21,7 @@ MOVES = 250
 REPLAY_AT = (1, 40, 120)
 
 
-def players(game: Game, seed: int) -> int:
+def players(game: Engine, seed: int) -> int:
     """A different table size per seed, within what the game allows."""
     return game.min_seats + seed % (game.max_seats - game.min_seats + 1)
 

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import pytest
 
-from bot.games.engine import RulesVersionError, SeatInfo, dumps, loads
+from bot.games.engine import Engine, RulesVersionError, SeatInfo, dumps, loads
 from bot.games.sugar_heist.rules import SugarHeist
 
 
@@ -17,7 +17,7 @@ class KeepsHeistOne(SugarHeist):
 
 
 def test_a_kept_older_version_loads_and_replays_under_its_own_rules():
-    game = KeepsHeistOne()
+    game = Engine(KeepsHeistOne())
     seats = [SeatInfo("A"), SeatInfo("B"), SeatInfo("C")]
     old = game.new(seats, 4, None, rules=1)
     assert old["rules"] == 1
@@ -27,7 +27,7 @@ def test_a_kept_older_version_loads_and_replays_under_its_own_rules():
 
 
 def test_a_version_the_game_does_not_keep_is_not_made_new():
-    game = SugarHeist()
+    game = Engine(SugarHeist())
     with pytest.raises(RulesVersionError, match="does not play"):
         game.new([SeatInfo("A"), SeatInfo("B"), SeatInfo("C")], 4, None,
                  rules=game.rules_version + 1)
@@ -35,7 +35,7 @@ def test_a_version_the_game_does_not_keep_is_not_made_new():
 
 def test_sugar_heist_keeps_playing_rules_one_and_two_as_they_were():
     # Rules 3 changed cards: games stored under 1 and 2 go on with the cards they had.
-    game = SugarHeist()
+    game = Engine(SugarHeist())
     assert game.plays_rules(1) and game.plays_rules(2)
     seats = [SeatInfo("A"), SeatInfo("B"), SeatInfo("C")]
     for rules in (1, 2):

@@ -10,7 +10,7 @@ import tiny_game
 from refusing import told
 
 from bot.games import GAMES
-from bot.games.engine import SeatInfo, State, Turn
+from bot.games.engine import Engine, SeatInfo, State, Turn
 from bot.store import Store
 from bot.tables import Tables
 
@@ -20,8 +20,8 @@ CHANNEL, GUILD, ALICE, BOB = 500, 600, 1, 2
 class WhisperingHunch(tiny_game.CandyHunch):
     """Candy Hunch that tells each player their first card privately while dealing."""
 
-    def setup(self, state: State, turn: Turn) -> None:
-        super().setup(state, turn)
+    def _setup(self, state: State, turn: Turn) -> None:
+        super()._setup(state, turn)
         for seat, card in enumerate(state["hands"]):
             turn.say(f"You were dealt {card}.", seat, "deal", to=[seat])
 
@@ -29,7 +29,7 @@ class WhisperingHunch(tiny_game.CandyHunch):
 @pytest.fixture
 async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
     store = await Store.open(tmp_path / "tables.db")
-    games = {g.slug: g for g in (GAMES["sugarworks"], WhisperingHunch())}
+    games = {g.slug: g for g in (GAMES["sugarworks"], Engine(WhisperingHunch()))}
     yield Tables(store, games, lambda: 1_000_000.0)
     await store.close()
 

@@ -13,7 +13,7 @@ import tiny_game
 from playthrough import play, seats_for
 
 from bot.games import GAMES
-from bot.games.engine import Game, Outcome, SeatInfo, State, View, playing
+from bot.games.engine import Engine, Outcome, SeatInfo, State, View, playing
 from bot.games.sugarworks import content as sw_content
 
 GAME_LIST = [*sorted(GAMES.values(), key=lambda g: g.slug), tiny_game.GAME]
@@ -57,7 +57,7 @@ def test_the_hook_is_told_the_spectators_views_and_the_public_move_never_states(
         told.append((before, after, seat, move))
         return None
 
-    monkeypatch.setattr(game, "stand_in_reason", record)
+    monkeypatch.setattr(game.rules, "_stand_in_reason", record)
     state = game.new(seats_for(game, 3), 1)
     for seat, outcome in playing(game, state):
         game.reason_for(state, outcome, seat)
@@ -73,7 +73,7 @@ def test_the_hook_is_told_the_spectators_views_and_the_public_move_never_states(
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.slug)
-def test_no_reason_ever_names_a_secret_of_any_seat(game: Game) -> None:
+def test_no_reason_ever_names_a_secret_of_any_seat(game: Engine) -> None:
     said = 0
 
     def check(step: Any) -> None:
@@ -86,9 +86,9 @@ def test_no_reason_ever_names_a_secret_of_any_seat(game: Game) -> None:
         after = step.outcome.state
         public = json.dumps(game.view(after, None)) + " ".join(step.outcome.narration())
         for owner in range(len(after["seats"])):
-            still = set(game.secrets(after, owner))
+            still = set(game.rules.secrets(after, owner))
             # A secret the move revealed (a placed card) may be named; one kept may not.
-            kept = {s for s in game.secrets(step.before, owner) if s not in public}
+            kept = {s for s in game.rules.secrets(step.before, owner) if s not in public}
             for secret in still | kept:
                 assert secret not in reason, f"{game.slug}: {reason!r} names {secret!r}"
 
@@ -108,7 +108,7 @@ class CountedHunch(tiny_game.CandyHunch):
 
 
 def test_by_default_the_stand_in_names_the_points_its_move_scored() -> None:
-    game = CountedHunch()
+    game = Engine(CountedHunch())
     said = silent = 0
     state = game.new(seats_for(game, 2), 3)
     for seat, outcome in playing(game, state):
@@ -126,7 +126,7 @@ def test_by_default_the_stand_in_names_the_points_its_move_scored() -> None:
 
 
 def test_every_view_carries_the_scores_so_far_in_its_table() -> None:
-    game = CountedHunch()
+    game = Engine(CountedHunch())
     state = game.new(seats_for(game, 3), 3)
     for _, outcome in playing(game, state):
         for viewer in (None, 0, 1, 2):
@@ -148,7 +148,7 @@ def test_sugar_blast_coming_closer_to_the_objective_counts_its_candies() -> None
     game = GAMES["sugar-blast"]
 
     def closer(state: State, seat: int, o: Outcome) -> bool:
-        return game.scores(o.state)[seat] > game.scores(state)[seat] \
+        return game.rules.scores(o.state)[seat] > game.rules.scores(state)[seat] \
             and game.result(o.state) is None
 
     m = first("sugar-blast", 1, closer)

@@ -6,14 +6,14 @@ import pytest
 from playthrough import Step, play
 
 from bot.games import GAMES
-from bot.games.engine import Game
+from bot.games.engine import Engine
 
 WITH_STANDING = [GAMES["kingdoms-candy-monsters"]]
 
 
 @pytest.mark.parametrize("game", WITH_STANDING, ids=lambda g: g.slug)
 @pytest.mark.parametrize("seed", range(2))
-def test_a_standing_action_changes_no_turn_no_decision_and_no_chance(game: Game, seed: int):
+def test_a_standing_action_changes_no_turn_no_decision_and_no_chance(game: Engine, seed: int):
     taken = 0
 
     def check(step: Step) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from faults import inject, statements_of_transaction
 
+from bot.games.engine import Engine
 from bot.store import NotSavedError, Store, StoreBusyError, StoreError
 from bot.tables import Tables
 
@@ -25,7 +26,7 @@ CHANNEL, GUILD = 55, 66
 async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
     store = await Store.open(tmp_path / "tables.db")
     clock = iter(range(1_700_000_000, 1_800_000_000))
-    yield Tables(store, {"candy-race": CandyRace()}, lambda: float(next(clock)))
+    yield Tables(store, {"candy-race": Engine(CandyRace())}, lambda: float(next(clock)))
     await store.close()
 
 
@@ -89,7 +90,7 @@ async def test_a_failed_commit_whose_rollback_fails_too_reconnects(tables: Table
 
 async def test_a_player_whose_move_failed_to_save_is_told_it_was_not_saved(
         tmp_path: Path) -> None:
-    session = await Session.open(tmp_path, {"candy-race": CandyRace()})
+    session = await Session.open(tmp_path, {"candy-race": Engine(CandyRace())})
     try:
         await session.start("candy-race", humans=[ALICE], ai=1, target="30")
         state = await session.state()

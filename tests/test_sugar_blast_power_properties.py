@@ -53,7 +53,7 @@ def play_checked(option: str, seed: int, players: int, random_seats: frozenset[i
         expected = {c: pw.card(c)["tokens"] for c in after["power"]["cards"]}
         assert token_total(after) == expected, "every token is always somewhere"
         if full and turn_passed(state, after) and after["winner"] is None:
-            assert not bd.has_blast(after["board"], GAME._rules(after)), \
+            assert not bd.has_blast(after["board"], GAME.rules._rules(after)), \
                 f"a Blast was left at the end of a turn ({option}, seed {seed})"
         state = after
     raise AssertionError(f"{option} (seed {seed}) did not end within {MOVE_BOUND} moves")

@@ -111,7 +111,7 @@ def test_typing_a_card_suggests_it_and_every_pair_with_it():
 def test_set_up_tokens_never_make_a_blast_on_the_opening_board():
     for seed in range(15):
         state = GAME.new(SEATS, seed=seed, options={"power": "wild + cage"})
-        assert not bd.has_blast(state["board"], GAME._rules(state))
+        assert not bd.has_blast(state["board"], GAME.rules._rules(state))
         assert len(state["power"]["chips"]) == 6
 
 
@@ -305,7 +305,7 @@ def test_a_turn_that_brings_you_no_closer_earns_a_pair_of_tongs():
 
 def test_when_no_swap_blasts_a_token_or_a_draw_is_the_choice():
     state = game_with(BASE, power="tongs", hands={0: {"tongs": 1}})
-    GAME._begin_turn(state, Turn(Rng(state["rng"])))
+    GAME.rules._begin_turn(state, Turn(Rng(state["rng"])))
     actions = legal(state)
     assert "draw" in actions and "tongs a1" in actions and state["phase"] == "swap"
 

@@ -31,7 +31,7 @@ def with_rows(**rows: str) -> list[str]:
 
 def begin_turn(state: dict) -> dict:
     turn = Turn(Rng(state["rng"]))
-    GAME._begin_turn(state, turn)
+    GAME.rules._begin_turn(state, turn)
     state["rng"] = turn.rng.state
     return state
 

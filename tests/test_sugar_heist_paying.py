@@ -48,7 +48,7 @@ def test_the_cheapest_payments_are_offered_first(dice):
     assert "pay 3 3 3" in [a.notation for a in pays]
     assert "more dice than it needs" in next(a.label for a in pays
                                              if a.notation == "pay 3 3 3")
-    assert GAME.rank_actions(state, 0, pays)[0].notation == "pay 3 3"
+    assert GAME.rules.rank_actions(state, 0, pays)[0].notation == "pay 3 3"
     assert GAME.ai_action(state, 0).notation == "pay 3 3"
 
 

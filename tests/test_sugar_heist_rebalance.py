@@ -106,5 +106,5 @@ def test_the_ai_puts_a_stopping_card_where_attackers_bring_fewest_dice():
 def test_the_ai_keeps_its_money_rather_than_build_a_mod_that_does_nothing_here():
     # Rerolling sixes barely troubles a Pillow Avalanche: passing (and its $2) is worth more.
     state = _hand(["flashlight-beam"])
-    ranked = [a.notation for a in GAME.rank_actions(state, 0, GAME.legal_actions(state, 0))]
+    ranked = [a.notation for a in GAME.rules.rank_actions(state, 0, GAME.legal_actions(state, 0))]
     assert ranked.index("pass") < min(ranked.index(b) for b in _builds(state))

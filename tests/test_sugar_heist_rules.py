@@ -17,6 +17,7 @@ from sugar_heist_helpers import (
     run,
 )
 
+from bot.games import engine
 from bot.games.engine import IllegalActionError, NotationError, SeatInfo, Turn, play_out
 from bot.games.rng import Rng
 from bot.games.sugar_heist import GAME, cards, effects
@@ -161,7 +162,7 @@ def test_heists_follow_the_track_each_with_six_fresh_dice(dice):
     state = everybody_passes(state)
     heist = state["heist"]
     assert (heist["attacker"], heist["defender"]) == (2, 0)
-    assert GAME.episode(state) == "heist-1-2"
+    assert GAME.rules.episode(state) == "heist-1-2"
 
 
 def test_an_empty_room_uses_the_boards_default_encounter(dice):
@@ -312,11 +313,11 @@ def test_every_player_tied_for_most_candy_takes_a_sugar_tax_token():
         p["candy"] = candy
     state["supply"]["candy"] -= 17 - 9
     turn = Turn(Rng(5))
-    GAME._end_round(state, turn)
+    GAME.rules._end_round(state, turn)
     assert [p["tax"] for p in state["players"]] == [1, 0, 1]
     assert state["supply"]["sugar_tax"] == 14
     assert "Alice and Charlie have the most candy (7)" in turn.events[0].text
-    assert GAME.round_of(state) == 2 and GAME.phase_of(state) == "prep"
+    assert engine.round_of(state) == 2 and engine.phase_of(state) == "prep"
 
 
 def test_most_candy_wins_then_sugar_tax_then_money_then_the_tie_stands():
@@ -334,7 +335,7 @@ def test_most_candy_wins_then_sugar_tax_then_money_then_the_tie_stands():
 
 def test_a_whole_game_ends_after_its_last_round():
     state = play_out(GAME, new_game(options={"rounds": 1}))
-    assert state["over"] and GAME.round_of(state) == 1 and len(state["heists"]) == 3
+    assert state["over"] and engine.round_of(state) == 1 and len(state["heists"]) == 3
 
 
 # --------------------------------------------------------------------------- effect verbs
@@ -519,7 +520,7 @@ def test_the_dice_menu_offers_each_die_of_the_pool_even_when_two_show_the_same(d
     put(state, 1, 1, "toothpick-pit")
     dice.extend([1, 1, 3, 3, 5, 6])
     state = everybody_passes(state)
-    menu = GAME.multi_select(state, 1)
+    menu = GAME.rules.multi_select(state, 1)
     assert [label for _, label in menu.options] == [
         "die 1: 1", "die 2: 1", "die 3: 3", "die 4: 3", "die 5: 5", "die 6: 6"]
     assert menu.notation(["d6", "d5"]) == "reroll 5 6" and menu.max_values == 2
@@ -529,7 +530,7 @@ def test_the_dice_menu_offers_each_die_of_the_pool_even_when_two_show_the_same(d
     assert GAME.parse(state, 1, menu.notation(["d3", "d4"]), exact=True).notation == "reroll 3 3"
     state = act(state, 1, "reroll none")
     # Paying needs no menu of dice: the cheapest ways are few, each offered whole.
-    assert GAME.multi_select(state, 0) is None
+    assert GAME.rules.multi_select(state, 0) is None
 
 
 def test_paying_with_more_dice_than_the_challenge_needs_is_dominated_yet_legal(dice):
@@ -540,7 +541,7 @@ def test_paying_with_more_dice_than_the_challenge_needs_is_dominated_yet_legal(d
     state = everybody_passes(state)
     state = act(state, 1, "reroll none")
     legal = GAME.legal_actions(state, 0)
-    dominated = GAME.dominated(state, 0, legal)
+    dominated = GAME.rules.dominated(state, 0, legal)
     pays = [a.notation for a in legal if a.notation.startswith("pay ")]
     # Sum 6 or more: a 6 alone, or two dice, pay it; a third die goes along for nothing.
     cheapest = sorted(set(pays) - dominated)

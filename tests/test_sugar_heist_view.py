@@ -123,7 +123,7 @@ def test_the_cards_words_say_every_card_shown_once_with_where_it_lies():
     put(state, 2, 3, "laser-grid", up=True)
     put(state, 0, 2, "hungry-hamster")  # face down: Alice's own
     dress(state, 1, "ninja")
-    texts = {t.name: t for t in GAME.card_texts(GAME.view(state, 0))}
+    texts = {t.name: t for t in GAME.rules.card_texts(GAME.view(state, 0))}
     laser = texts["Laser Grid"]
     assert laser.kind == "encounter, $3"
     assert laser.places[:2] == ("Bob, room 1", "Charlie, room 3")  # then her hand, maybe
@@ -139,8 +139,9 @@ def test_the_cards_words_say_every_card_shown_once_with_where_it_lies():
     assert all("your hand" in " ".join(texts[name].places) for name in hand)
     for viewer in (None, 1, 2):  # Alice's face-down mod is hers alone
         assert not any(place.startswith("Alice, room 2") and "default" not in place
-                       for t in GAME.card_texts(GAME.view(state, viewer)) for place in t.places)
-    assert not any("your hand" in " ".join(t.places) for t in GAME.card_texts(
+                       for t in GAME.rules.card_texts(GAME.view(state, viewer))
+                       for place in t.places)
+    assert not any("your hand" in " ".join(t.places) for t in GAME.rules.card_texts(
         GAME.view(state, None)))
 
 
@@ -149,12 +150,12 @@ def test_the_summary_says_what_the_picture_leaves_out(dice):
     in the prep phase, and the room being raided in words during a heist."""
     state = new_game()
     arrange_track(state, [0, 1, 2])
-    assert GAME.summary(state).endswith("Cards in hand: Alice 6, Bob 6, Charlie 6.")
+    assert GAME.rules.summary(state).endswith("Cards in hand: Alice 6, Bob 6, Charlie 6.")
     put(state, 1, 1, "toothpick-pit")
     put(state, 1, 1, "lights-out")
     dice.extend([1, 1, 2, 3, 3, 4, 5])
     state = everybody_passes(state)
-    said = GAME.summary(state)
+    said = GAME.rules.summary(state)
     assert "Alice raids Bob, room 1" in said
     assert ("Mod Lights Out: Lose your highest die. Room 1, Toothpick Pit: Effect: The "
             "defender rerolls up to two of your dice. Challenge: Sum 6 or more. Bad stuff: "

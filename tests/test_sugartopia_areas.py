@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from bot.games.engine import SeatInfo, State, playing
+from bot.games.engine import Engine, SeatInfo, State, playing
 from bot.games.sugartopia import Sugartopia, tiles
 from bot.games.sugartopia.board import new_entry
 
-GAME = Sugartopia()
+GAME = Engine(Sugartopia())
 NORTH = (0, -1)  # a1, north of the castle
 WEST = (-1, 0)  # touches the castle's north-west grassland side
 
@@ -87,7 +87,7 @@ def test_a_completed_area_is_named_once_and_never_fed_again():
 
 def test_zoom_spots_are_the_placed_cards_then_the_open_spots():
     state = table_with(("l01", NORTH, 0))
-    spots = GAME.zoom_spots(state)
+    spots = GAME.rules.zoom_spots(state)
     assert spots[:2] == ["castle", "a1"]
     assert spots[2:] == [s["label"] for s in GAME.view(state, None)["spots"]]
     assert len(spots) == len(set(spots))

@@ -8,11 +8,11 @@ import json
 import pytest
 from playthrough import Step, play, seats_for
 
-from bot.games.engine import dumps, loads
+from bot.games.engine import Engine, dumps, loads
 from bot.games.sugartopia import Sugartopia, tiles
 from bot.games.sugartopia.board import Table
 
-GAME = Sugartopia()
+GAME = Engine(Sugartopia())
 SUPPLY = tiles.supply()
 
 

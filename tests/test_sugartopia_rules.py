@@ -14,6 +14,7 @@ from refusing import refused
 
 from bot.games.engine import (
     AmbiguousActionError,
+    Engine,
     GameError,
     IllegalActionError,
     NotationError,
@@ -25,7 +26,7 @@ from bot.games.sugartopia import Sugartopia, tiles
 from bot.games.sugartopia.board import Entry, Table, new_entry
 from bot.games.sugartopia.tiles import Arm, Card, Field, Road
 
-GAME = Sugartopia()
+GAME = Engine(Sugartopia())
 
 
 # --------------------------------------------------------------------------- helpers
@@ -294,17 +295,17 @@ def test_with_more_hungry_bears_than_sugar_the_turn_player_chooses(extra):
     state = game_with([placed(extra["l82"], (0, 1))], ["l83", "l02"], deck=["l03"])
     out = GAME.apply(state, 0, "l83 at b7 0")
     mid = out.state
-    assert GAME.choosing_bears(mid) and GAME.to_act(mid) == {0}
+    assert GAME.rules.choosing_bears(mid) and GAME.to_act(mid) == {0}
     assert [a.notation for a in GAME.legal_actions(mid, 0)] == ["feed red", "feed blue",
                                                                 "feed green"]
-    assert GAME.quick_choices(mid, 0) == GAME.legal_actions(mid, 0)
+    assert GAME.rules.quick_choices(mid, 0) == GAME.legal_actions(mid, 0)
     assert GAME.legal_actions(mid, 1) == []
     view = GAME.view(mid, 1)
     assert view["feeding"]["cubes"] == 2 and view["feeding"]["colours"] == ["red", "blue", "green"]
     with pytest.raises(IllegalActionError, match="hungry bear"):
         GAME.apply(mid, 0, "b6 0")
     mid = GAME.apply(mid, 0, "feed green").state
-    assert fed(mid, 1) == [False, False, True] and GAME.choosing_bears(mid)
+    assert fed(mid, 1) == [False, False, True] and GAME.rules.choosing_bears(mid)
     with pytest.raises(IllegalActionError, match="no hungry green"):
         GAME.apply(mid, 0, "feed green")
     end = GAME.apply(mid, 0, "feed blue").state
@@ -343,7 +344,7 @@ def test_an_area_closed_off_by_roads_is_scored_at_once(extra):
     assert all(f["done"] and f["sugar"] == 0 for e in new["table"][1:] for f in e["fields"])
     assert fed(new, 1) == [False] and fed(new, 2) == [False]
     assert "complete" in texts(out)
-    assert GAME.scores(new) == {0: 1, 1: 1}
+    assert GAME.rules.scores(new) == {0: 1, 1: 1}
 
 
 def test_an_area_still_open_is_not_scored_during_the_game(extra):
@@ -551,8 +552,8 @@ def test_the_view_shows_each_placed_gingermans_route(extra):
 def test_summary_and_scores_follow_the_game(extra):
     state = game_with([], ["l01", "l02"])
     state["held"][1] = {"sugar": 3, "honey": 1}
-    assert GAME.scores(state) == {0: 0, 1: 5}
-    assert GAME.summary(state).startswith("P0 to play")
+    assert GAME.rules.scores(state) == {0: 0, 1: 5}
+    assert GAME.rules.summary(state).startswith("P0 to play")
 
 
 def test_the_summary_says_every_meadow_in_play_with_its_bears_and_cubes(extra):
@@ -561,7 +562,7 @@ def test_the_summary_says_every_meadow_in_play_with_its_bears_and_cubes(extra):
     extra["l83"] = meadow("l83", rainbow=1)
     state = game_with([placed(extra["l82"], (0, 1), sugar=2),
                        placed(extra["l83"], (0, -3), honey=1)], ["l01", "l02"])
-    summary = GAME.summary(state)
+    summary = GAME.rules.summary(state)
     view = GAME.view(state, None)
     numbers = {view["cards"][i]["card"]: view["areas"][view["cards"][i]["fields"][0]["area"]]
                ["number"] for i in (1, 2)}
@@ -584,7 +585,7 @@ def test_the_ai_takes_a_placement_that_feeds_its_own_bear(extra):
     state = game_with([placed(extra["l82"], (0, 1))], ["l83", None], gingermen=[False, False])
     action = GAME.ai_action(state, 0)
     assert action.notation.startswith("place l83 at b")  # next to the red bear's meadow
-    ranked = GAME.rank_actions(state, 0, GAME.legal_actions(state, 0))
+    ranked = GAME.rules.rank_actions(state, 0, GAME.legal_actions(state, 0))
     assert ranked[0].notation.split(" ")[3] in ("b6", "b7", "b8")
     legal = GAME.legal_actions(state, 0)
     assert sorted(a.notation for a in ranked) == sorted(a.notation for a in legal)
@@ -600,7 +601,7 @@ def test_a_card_that_lies_the_same_turned_is_offered_once_per_spot() -> None:
         state["hands"][seat] = hand
         legal = GAME.legal_actions(state, seat)
         places = [a.notation for a in legal if a.notation.startswith(f"place {hand} ")]
-        same = GAME.dominated(state, seat, legal)
+        same = GAME.rules.dominated(state, seat, legal)
         card = tiles.catalogue()[hand]
         for spot in {n.split()[3] for n in places}:
             here = [n for n in places if n.split()[3] == spot]

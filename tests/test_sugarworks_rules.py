@@ -117,7 +117,7 @@ def test_side_a_starts_the_red_output_alone_in_the_top_row():
     # Blake's example: the red output moves to the empty space in the top row.
     state = new(2)
     assert state["outputs"]["red"] == "a5"
-    assert "adjust red to c5" in {a.notation for a in GAME._factory_actions(state, 0)}
+    assert "adjust red to c5" in {a.notation for a in GAME.rules._factory_actions(state, 0)}
 
 
 def test_three_blanket_orders_grey_side_up_then_the_die_flips_the_matching_one():
@@ -207,7 +207,7 @@ def test_the_last_move_is_kept_as_everybody_saw_it():
 def test_the_summary_says_where_each_seats_stars_come_from():
     state = new(3)
     state["points"][1] = {"orders": 4, "shipping": 2, "blanket": 6}
-    assert GAME.summary(state).endswith(
+    assert GAME.rules.summary(state).endswith(
         "Stars from orders, shipping and blanket orders: Alex 0+0+0, Blake 4+2+6, Casey 0+0+0.")
 
 
@@ -539,7 +539,7 @@ def test_with_nothing_left_in_market_or_deck_the_order_action_is_skipped():
     ("make square at a2 with o7", "make blue at a2 with o07"), ("drop o9", "drop o09"),
 ])
 def test_notation_is_forgiving_and_canonical(text, canonical):
-    assert GAME.canonical(text) == canonical
+    assert GAME.rules._canonical(text) == canonical
 
 
 def test_text_that_is_not_a_move_is_a_notation_error():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from refusing import refused, told
 
-from bot.games.engine import NotationError, NotYourTurnError, OptionsError
+from bot.games.engine import Engine, NotationError, NotYourTurnError, OptionsError
 from bot.refusals import AlreadyMade, HostOnly, MayNotEnd, OthersStillPlaying
 from bot.store import Store
 from bot.tables import AlreadyMadeError, Board, MoveRequest, Reminder, Tables
@@ -42,7 +42,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 async def tables(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Tables]:
     store = await Store.open(tmp_path / "tables.db")
-    games = {g.slug: g for g in (CandyRace(), CandyDash(), CandyStroll(), CandyDuel())}
+    games = {g.slug: Engine(g) for g in (CandyRace(), CandyDash(), CandyStroll(), CandyDuel())}
     yield Tables(store, games, clock)
     await store.close()
 

@@ -24,7 +24,7 @@ import bot.tables.moves
 import bot.tables.queries
 import bot.tables.reminders
 from bot.games import engine, get_game
-from bot.games.engine import Game, SeatInfo
+from bot.games.engine import Engine, SeatInfo
 from bot.refusals import Expired
 from bot.store import Store
 from bot.tables import Board, MoveRequest, Reminder, Tables
@@ -35,7 +35,7 @@ from race_game import CandyDuel, CandyRace, CandyStroll
 ALICE, BOB = 201, 202
 CHANNEL, GUILD = 77, 88
 
-#: Game methods that cost real time on a large state.
+#: Engine services and rules answers that cost real time on a large state.
 HEAVY_METHODS = ("new", "apply", "parse", "view", "legal", "legal_actions", "rank_actions",
                  "quick_choices", "multi_select", "to_act", "result", "episode", "zoom_spots",
                  "ai_action", "scores", "summary")
@@ -76,7 +76,7 @@ class LoopWatch:
         return {name for name, _loop in self.calls}
 
 
-def watch_heavy_work(monkeypatch: pytest.MonkeyPatch, games: Iterable[Game]) -> LoopWatch:
+def watch_heavy_work(monkeypatch: pytest.MonkeyPatch, games: Iterable[Engine]) -> LoopWatch:
     """Wrap state (de)serialising, deep copies and the heavy methods of ``games``."""
     watch = LoopWatch()
     for module in TABLE_MODULES:
@@ -85,7 +85,9 @@ def watch_heavy_work(monkeypatch: pytest.MonkeyPatch, games: Iterable[Game]) -> 
                 monkeypatch.setattr(module, name, watch.wrap(name, getattr(module, name)))
     monkeypatch.setattr(copy, "deepcopy", watch.wrap("deepcopy", copy.deepcopy))
     # Patch each method where it is defined, so that nothing is wrapped twice.
-    classes = {cls for game in games for cls in type(game).__mro__ if issubclass(cls, Game)}
+    # The engine's services, and the answers the game's rules give (its ``rank_actions``).
+    classes = {cls for game in games for cls in (*type(game).__mro__, *type(game.rules).__mro__)
+               if cls is not object}
     for cls in classes:
         for name in HEAVY_METHODS:
             if name in cls.__dict__:
@@ -117,7 +119,7 @@ async def start(tables: Tables, game: str, *, humans: tuple[int, ...] = (), ai: 
 
 async def test_the_watch_tells_a_view_built_on_the_loop_from_one_built_in_a_thread(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    game = CandyRace()
+    game = Engine(CandyRace())
     watch = watch_heavy_work(monkeypatch, [game])
     state = await asyncio.to_thread(game.new, [SeatInfo("Alice"), SeatInfo("Bob")], 5)
     await asyncio.to_thread(game.view, state, None)
@@ -131,7 +133,7 @@ async def test_the_watch_tells_a_view_built_on_the_loop_from_one_built_in_a_thre
 
 async def test_a_move_and_the_ai_replies_are_computed_off_the_event_loop(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    games = [CandyRace(), CandyStroll()]
+    games = [Engine(CandyRace()), Engine(CandyStroll())]
     watch = watch_heavy_work(monkeypatch, games)
     tables = Tables(store, {g.slug: g for g in games})
     await start(tables, "candy-stroll", ai=2)
@@ -150,7 +152,7 @@ async def test_a_move_and_the_ai_replies_are_computed_off_the_event_loop(
 
 async def test_an_expired_button_is_refused_without_computing_on_the_event_loop(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = CandyRace()
+    game = Engine(CandyRace())
     watch = watch_heavy_work(monkeypatch, [game])
     tables = Tables(store, {game.slug: game})
     first = await start(tables, game.slug, humans=(BOB,))
@@ -170,7 +172,7 @@ async def test_an_expired_button_is_refused_without_computing_on_the_event_loop(
 
 async def test_secret_bids_menus_episodes_and_zoom_stay_off_the_event_loop(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = CandyDuel()
+    game = Engine(CandyDuel())
     watch = watch_heavy_work(monkeypatch, [game])
     tables = Tables(store, {game.slug: game})
     board = await start(tables, game.slug, humans=(BOB,))
@@ -192,7 +194,7 @@ async def test_secret_bids_menus_episodes_and_zoom_stay_off_the_event_loop(
 
 async def test_reminders_and_the_ai_take_over_stay_off_the_event_loop(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = CandyRace()
+    game = Engine(CandyRace())
     watch = watch_heavy_work(monkeypatch, [game])
     now = [1_700_000_000.0]
     tables = Tables(store, {game.slug: game}, lambda: now[0])

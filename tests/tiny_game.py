@@ -11,16 +11,16 @@ new card; when the deck cannot deal a card to everybody, most candies wins.
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
+from bot.games import engine
+from bot.games.engine import Action, BaseRules, Decision, Engine, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by
 from bot.games.rng import Rng
 
 _FORMS = re.compile(r"^stake [12]$")
 
 
-class CandyHunch(Game):
+class CandyHunch(BaseRules):
     """Secret cards, secret stakes, a die for the winner."""
 
     slug = "candy-hunch"
@@ -35,7 +35,7 @@ class CandyHunch(Game):
     notation_help = "Moves: `stake 1` or `stake 2` (secret until everybody has staked)."
     rules_summary = "Stake on your secret card; the highest card takes every stake."
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         deck = deck_shuffled([f"n{v}" for v in range(1, 10)], turn.rng)
         state["hands"] = [deck_draw(deck) for _ in state["seats"]]
         state["deck"] = deck
@@ -45,41 +45,41 @@ class CandyHunch(Game):
         self._stake(state, turn)
 
     def _stake(self, state: State, turn: Turn) -> None:
-        self.ask(state, "stake", range(len(state["seats"])), joint=True, public=False)
+        engine.ask(state, "stake", range(len(state["seats"])), joint=True, public=False)
         turn.say("Everybody stakes in secret.", None, "round")
 
-    def hidden(self, state: State) -> list[Hidden]:
+    def _hidden(self, state: State) -> list[Hidden]:
         return [Hidden(("deck",), None, "card"),
                 *(Hidden(("hands", s), s, "card", single=True)
                   for s in range(len(state["seats"])))]
 
-    def turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: State) -> frozenset[int]:
         return frozenset()
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         return []
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         raise AssertionError("Candy Hunch has no turn actions")
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         return [Action(f"stake {n}", f"stake {n} candies", public="staked") for n in (1, 2)]
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         stakes = {s: int(a.notation.split()[1]) for s, a in answers.items()}
         cards = {s: int(state["hands"][s][1:]) for s in stakes}
         best = max(cards, key=cards.__getitem__)
         won = sum(stakes.values())
         state["candies"][best] += won
-        shown = ", ".join(f"{self.seat_name(state, s)} card {cards[s]} stake {stakes[s]}"
+        shown = ", ".join(f"{engine.seat_name(state, s)} card {cards[s]} stake {stakes[s]}"
                           for s in sorted(stakes))
-        turn.say(f"Shown: {shown}. {self.seat_name(state, best)} takes {won}.", best,
+        turn.say(f"Shown: {shown}. {engine.seat_name(state, best)} takes {won}.", best,
                  "reveal", reveals=True)
         roll = turn.rng.roll(6)
         if roll == 6:
             state["candies"][best] += 1
-        turn.say(f"{self.seat_name(state, best)} rolls a {roll}.", best, "roll")
+        turn.say(f"{engine.seat_name(state, best)} rolls a {roll}.", best, "roll")
         state["shown"] = {"cards": [cards[s] for s in sorted(cards)],
                           "stakes": [stakes[s] for s in sorted(stakes)]}
         if len(state["deck"]) < len(state["seats"]):
@@ -88,36 +88,26 @@ class CandyHunch(Game):
         state["hands"] = [deck_draw(state["deck"]) for _ in state["seats"]]
         self._stake(state, turn)
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         return text if _FORMS.match(text) else None
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         own = seat is not None and 0 <= seat < len(state["seats"])
         return {"game": self.slug, "viewer": seat, "move": state["move"],
                 "candies": list(state["candies"]), "deck": len(state["deck"]),
                 "hand": state["hands"][seat] if own else None, "shown": state["shown"],
-                "to_act": sorted(self.to_act(state)),
-                "decision": self.decision_view(state, seat)}
+                "to_act": sorted(engine.to_act(self, state)),
+                "decision": engine.decision_view(state, seat)}
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if not state["over"]:
             return None
         scores = dict(enumerate(state["candies"]))
         return Result(rank_by({s: (c,) for s, c in scores.items()}), scores,
                       "Most candies wins.")
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return legal[-1] if view["hand"] and int(view["hand"][1:]) > 5 else rng.choice(legal)
 
 
-class LeakyCandyHunch(CandyHunch):
-    """The same game with a view that shows every hand to everybody."""
-
-    def view(self, state: State, seat: int | None) -> View:
-        view: dict[str, Any] = super().view(state, seat)
-        view["hands"] = list(state["hands"])
-        return view
-
-
-GAME = CandyHunch()
-LEAKY = LeakyCandyHunch()
+GAME = Engine(CandyHunch())

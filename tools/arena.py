@@ -2,7 +2,7 @@
 
 The others are either players who choose at random, or the **greedy baseline**: a
 player that tries each of its legal moves (up to :data:`GREEDY_WIDTH` of them) in the
-world as it may know it (:meth:`~bot.games.engine.Game.known_to`) and keeps the one
+world as it may know it (:meth:`~bot.games.engine.Engine.known_to`) and keeps the one
 after which its own visible score is highest, breaking ties at random.
 
 Pure and deterministic like the rules: game ``n`` uses seed ``seed_base + n``, the
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.engine import Action, Game, GameError, SeatInfo, State, play_out
+from bot.games.engine import Action, Engine, GameError, SeatInfo, State, play_out
 from bot.games.rng import Rng
 
 #: The most moves the greedy baseline tries in one turn (a sample when there are more).
 GREEDY_WIDTH = 40
 
 
-def greedy_action(game: Game, state: State, seat: int, rng: Rng, *,
+def greedy_action(game: Engine, state: State, seat: int, rng: Rng, *,
                   peek: bool = False) -> Action:
     """The greedy baseline's move: the best own score one move ahead, ties at random, at
     most :data:`GREEDY_WIDTH` moves tried. It plays them in the world as ``seat`` may
@@ -40,7 +40,7 @@ def greedy_action(game: Game, state: State, seat: int, rng: Rng, *,
             after = game.apply(world, seat, action.notation).state
         except GameError:
             continue
-        score = float(game.scores(after).get(seat, 0))
+        score = float(game.rules.scores(after).get(seat, 0))
         if score > top:
             top, best = score, [action]
         elif score == top:
@@ -48,14 +48,14 @@ def greedy_action(game: Game, state: State, seat: int, rng: Rng, *,
     return rng.choice(best or legal)
 
 
-def win_rate_vs_random(game: Game, games: int, players: int,
+def win_rate_vs_random(game: Engine, games: int, players: int,
                        options: dict[str, Any] | None = None, seed_base: int = 0) -> float:
     """Share of ``games`` the AI wins (alone or shared, as the rulebooks share victories)
     against ``players - 1`` players choosing uniformly among their legal moves."""
     return win_rate(game, games, players, "random", options, seed_base)
 
 
-def win_rate(game: Game, games: int, players: int, against: str = "random",
+def win_rate(game: Engine, games: int, players: int, against: str = "random",
              options: dict[str, Any] | None = None, seed_base: int = 0) -> float:
     """Share of ``games`` the AI wins (alone or shared) against ``players - 1`` others
     playing ``against``: ``"random"`` (uniform among legal moves) or ``"greedy"``."""
@@ -82,7 +82,7 @@ def win_rate(game: Game, games: int, players: int, against: str = "random",
     return wins / games
 
 
-def game_length(game: Game, games: int, players: int,
+def game_length(game: Engine, games: int, players: int,
                 options: dict[str, Any] | None = None, seed_base: int = 0) -> float:
     """Average number of moves of ``games`` games between AI players only."""
     moves = 0

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES, get_game
-from bot.games.engine import Game, SeatInfo, State, View, dumps, loads, playing
+from bot.games.engine import Engine, SeatInfo, State, View, dumps, loads, playing
 from bot.games.words import plural
 from bot.ops import Exit
 from bot.watch import unwatched
@@ -87,12 +87,12 @@ def _stats(samples: Sequence[float]) -> dict[str, float]:
     return {"median": statistics.median(ordered), "p95": p95, "max": ordered[-1]}
 
 
-def _players(game: Game) -> int:
+def _players(game: Engine) -> int:
     """Seats in the timed games: three where the game allows it."""
     return min(max(game.min_seats, 3), game.max_seats)
 
 
-def _table(game: Game) -> list[SeatInfo]:
+def _table(game: Engine) -> list[SeatInfo]:
     """The seats of a timed table: :data:`HUMANS` humans, then AI seats (one for a game
     of three)."""
     return [SeatInfo(f"Player {i + 1}") if i < HUMANS else SeatInfo(f"AI {i - HUMANS + 1}",
@@ -100,11 +100,11 @@ def _table(game: Game) -> list[SeatInfo]:
             for i in range(_players(game))]
 
 
-def _ai_game(game: Game, seed: int, players: int) -> State:
+def _ai_game(game: Engine, seed: int, players: int) -> State:
     return game.new([SeatInfo(f"Seat {i + 1}", ai=True) for i in range(players)], seed)
 
 
-def sample_views(game: Game, samples: int) -> list[View]:
+def sample_views(game: Engine, samples: int) -> list[View]:
     """Public views from real AI games, one per move, ``samples`` of them."""
     views: list[View] = []
     seed = 0
@@ -163,7 +163,7 @@ class Answer:
     movement: float | None
 
 
-async def _open(store: Any, game: Game, channel: BenchChannel) -> None:
+async def _open(store: Any, game: Engine, channel: BenchChannel) -> None:
     """Start a fresh game in the channel (the previous one is over): :data:`HUMANS` humans
     and an AI seat, the AI's moves at the deal played and logged as the bot's start
     plays them."""
@@ -200,11 +200,11 @@ async def _open(store: Any, game: Game, channel: BenchChannel) -> None:
     channel.state = state
 
 
-def _humans_to_act(game: Game, state: State) -> list[int]:
+def _humans_to_act(game: Engine, state: State) -> list[int]:
     return sorted(s for s in game.to_act(state) if not state["seats"][s]["ai"])
 
 
-async def prepare_move(store: Any, game: Game, channel: BenchChannel) -> None:
+async def prepare_move(store: Any, game: Engine, channel: BenchChannel) -> None:
     """Choose the channel's next move (untimed), opening a new game if the last one ended:
     the move of the first human to act, as the AI would choose it."""
     record = await store.open_game(channel.channel_id)
@@ -225,7 +225,7 @@ async def prepare_move(store: Any, game: Game, channel: BenchChannel) -> None:
     channel.text = (await asyncio.to_thread(game.ai_action, state, seat)).notation
 
 
-def game_of(games: Sequence[Game], channel: BenchChannel) -> Game:
+def game_of(games: Sequence[Engine], channel: BenchChannel) -> Engine:
     """The game a channel of the load test plays: the games in turn, channel by channel."""
     return games[(channel.channel_id - 1) % len(games)]
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES, get_game
-from bot.games.engine import Game
+from bot.games.engine import Engine
 from tools.bench import USER_BASE, BenchBot, BenchChannel, Renderer, game_of, prepare_move
 
 TARGET_PEAK = 50
@@ -115,7 +115,7 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
     from tools.ratelimits import RateLimits
 
     pace = DEFAULT_PER_SECOND if pace is None else pace
-    games: list[Game] = [get_game(slug) for slug in GAMES]
+    games: list[Engine] = [get_game(slug) for slug in GAMES]
 
     async def run(folder: Path) -> dict[str, Any]:
         recorder = Recorder()

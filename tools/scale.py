@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES
-from bot.games.engine import Game, SeatInfo, State, dumps, loads
+from bot.games.engine import Engine, SeatInfo, State, dumps, loads
 
 #: The player who sits in ``--player-games`` games (a Discord-sized id no filler uses).
 PLAYER = 299_000_000_000_000_001
@@ -182,7 +182,7 @@ async def play_templates(per_game: int, rng: random.Random,
     return out
 
 
-async def _play_one(tables: Any, game: Game, number: int, rng: random.Random, clock: _Clock,
+async def _play_one(tables: Any, game: Engine, number: int, rng: random.Random, clock: _Clock,
                     interactions: Iterator[int], stop: int | None,
                     path: Path) -> tuple[int, list[Template]]:
     """Play one game to its end through ``tables``; a snapshot after ``stop`` /plays (if it
@@ -566,7 +566,7 @@ class Side:
         return self.bot.tables.store
 
 
-async def _next_move(side: Side, game: Game) -> tuple[int, int, str]:
+async def _next_move(side: Side, game: Engine) -> tuple[int, int, str]:
     """The measured channel of ``game``: its next player and move (a new game when the
     last one ended); the same deals on both sides."""
     from bot.store import SeatRecord
@@ -594,7 +594,7 @@ async def _next_move(side: Side, game: Game) -> tuple[int, int, str]:
     return channel, MOVER + seat, game.ai_action(state, seat).notation
 
 
-async def _play(side: Side, recorder: Any, game: Game) -> tuple[float, float]:
+async def _play(side: Side, recorder: Any, game: Engine) -> tuple[float, float]:
     """One /play through ``side``'s bot: milliseconds until its board reached the channel,
     and the store's wall time in it."""
     from tools.offline import settle

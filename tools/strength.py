@@ -10,13 +10,14 @@ work on the machine does not inflate it.
 
 Policies (for the measured seat and for the opponents):
 
-- ``easy``, ``normal``, ``strong``: the game's AI at that level (``Game.ai_action``);
+- ``easy``, ``normal``, ``strong``: the game's AI at that level (``Engine.ai_action``);
 - ``random``: uniform among the legal moves;
 - ``greedy``: ``tools.arena.greedy_action``, one move ahead in the world as the
   seat may know it (it never sees the refill or the dice to come);
 - ``greedy-peek``: one move ahead in the real state, so it sees the chance its
   move draws (a refill, a die) and keeps the best immediate own score;
-- ``previous``: the game's AI as it was frozen in ``tools/frozen/<package>_v1.py``.
+- ``previous``: the game's AI as it was last frozen, ``tools/frozen/<package>_v<n>.py``
+  (a game whose AI was never frozen has none: measuring against it is refused).
 
 Run ``python -m tools.strength --game sugar-blast --players 2 --games 400 --level strong
 --against greedy greedy-peek previous --seed-base 2000``; it prints a markdown table.
@@ -28,6 +29,7 @@ import argparse
 import hashlib
 import importlib
 import json
+import pkgutil
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -36,15 +38,20 @@ from types import ModuleType
 from typing import Any
 
 from bot.games import GAMES, get_game, package_of
-from bot.games.engine import AI_LEVELS, Action, Game, SeatInfo, State, play_out
+from bot.games.engine import AI_LEVELS, Action, Engine, SeatInfo, State, play_out
 from bot.games.rng import Rng
 from tools.arena import greedy_action
 
 #: Every policy a seat can play, levels first.
 POLICIES: tuple[str, ...] = (*AI_LEVELS, "random", "greedy", "greedy-peek", "previous")
-#: The seat count each game is measured at by default: two, except Sugar Heist (three).
-DEFAULT_PLAYERS: dict[str, int] = {slug: max(2, game.min_seats) for slug, game in GAMES.items()}
-DEFAULT_PLAYERS["sugar-heist"] = max(3, GAMES["sugar-heist"].min_seats)
+#: Games measured at more than two seats by default (Sugar Heist's raids need a third).
+_MEASURED_AT = {"sugar-heist": 3}
+
+
+def default_players(game: Engine) -> int:
+    """The seat count ``game`` is measured at by default: two (or the game's fewest), except
+    where :data:`_MEASURED_AT` says more."""
+    return max(_MEASURED_AT.get(game.slug, 2), game.min_seats)
 
 
 @dataclass
@@ -79,18 +86,35 @@ class Match:
 
 
 def ai_rng(state: State, seat: int) -> Rng:
-    """The generator ``Game.ai_action`` gives its AI for ``seat`` now, so the frozen
+    """The generator ``Engine.ai_action`` gives its AI for ``seat`` now, so the frozen
     previous AI draws exactly what the current policy would."""
     digest = hashlib.sha256(f"{state['seed']}:{state['move']}:{seat}".encode()).digest()
     return Rng.from_seed(int.from_bytes(digest[:8], "big"))
 
 
-def frozen_module(game: Game, version: int = 1) -> ModuleType:
-    """The frozen AI module of ``game`` (``tools/frozen/<package>_v<version>.py``)."""
-    return importlib.import_module(f"tools.frozen.{package_of(game.slug)}_v{version}")
+def frozen_versions(game: Engine) -> tuple[int, ...]:
+    """The versions of ``game``'s AI frozen so far (``tools/frozen/<package>_v<n>.py``),
+    oldest first: none for a game whose AI was never frozen."""
+    import tools.frozen
+
+    prefix = f"{package_of(game.slug)}_v"
+    return tuple(sorted(int(name.removeprefix(prefix))
+                        for _, name, _ in pkgutil.iter_modules(tools.frozen.__path__)
+                        if name.startswith(prefix) and name.removeprefix(prefix).isdigit()))
 
 
-def previous_action(game: Game, state: State, seat: int, module: ModuleType) -> Action:
+def frozen_module(game: Engine, version: int | None = None) -> ModuleType:
+    """The frozen AI module of ``game`` (``tools/frozen/<package>_v<version>.py``), by
+    default its latest; a clear error for a game whose AI was never frozen."""
+    versions = frozen_versions(game)
+    if not versions:
+        raise ValueError(f"no AI of {game.title} has been frozen yet: copy its ai policy to "
+                         f"tools/frozen/{package_of(game.slug)}_v1.py to measure against it")
+    return importlib.import_module(
+        f"tools.frozen.{package_of(game.slug)}_v{versions[-1] if version is None else version}")
+
+
+def previous_action(game: Engine, state: State, seat: int, module: ModuleType) -> Action:
     """The frozen previous AI's move, seen and drawn exactly as ``ai_action`` would."""
     legal = game.legal_actions(state, seat)
     chosen: Action = module.choose(game.view(state, seat), legal, ai_rng(state, seat))
@@ -100,7 +124,7 @@ def previous_action(game: Game, state: State, seat: int, module: ModuleType) -> 
 Chooser = Callable[[State, int], Action]
 
 
-def chooser(game: Game, policy: str, pick: Rng, think: dict[str, list[float]]) -> Chooser:
+def chooser(game: Engine, policy: str, pick: Rng, think: dict[str, list[float]]) -> Chooser:
     """A function choosing ``policy``'s move for a seat; AI levels' times go to ``think``."""
     if policy in AI_LEVELS:
         times = think.setdefault(policy, [])
@@ -124,7 +148,7 @@ def chooser(game: Game, policy: str, pick: Rng, think: dict[str, list[float]]) -
     raise ValueError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}")
 
 
-def match(game: Game, players: int, measured: str, against: str, games: int,
+def match(game: Engine, players: int, measured: str, against: str, games: int,
           seed_base: int = 0, options: dict[str, Any] | None = None) -> Match:
     """Play ``games`` whole games: ``measured`` in seat ``n % players`` of game ``n``
     (seed ``seed_base + n``), ``against`` in every other seat."""
@@ -183,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     matches = []
     for slug in slugs:
         game = get_game(slug)
-        players = args.players or DEFAULT_PLAYERS[slug]
+        players = args.players or default_players(game)
         for level in args.level:
             for against in args.against:
                 matches.append(match(game, players, level, against, args.games,

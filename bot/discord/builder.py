@@ -2,7 +2,7 @@
 
 A move is chosen step by step (verb, then piece or card, then place, then
 rotation or option), each step a row of buttons or select menus. The steps come
-from the engine (:meth:`Game.move_steps`): the legal notations of the player,
+from the engine (the rules' ``move_steps``): the legal notations of the player,
 cut into steps, form a prefix tree. A step that every move left shares is taken
 as read, so a card name of several words is one choice and a step with one
 option is never asked. While the moves left fit one menu (25), a step offers
@@ -41,7 +41,7 @@ from bot.discord.components import (
     StepButton,
     StepSelect,
 )
-from bot.games.engine import Action, Game, MultiSelect
+from bot.games.engine import Action, Engine, MultiSelect
 from bot.games.words import plural, shorten
 
 #: At most this many options are buttons; more are select menus of 25.
@@ -90,10 +90,10 @@ class _Entry:
         return " ".join(self.steps[:self.depth])
 
 
-def _entries(game: Game, legal: Sequence[Action], path: str) -> list[_Entry]:
+def _entries(game: Engine, legal: Sequence[Action], path: str) -> list[_Entry]:
     out = []
     for action in legal:
-        steps = game.move_steps(action.notation)
+        steps = game.rules.move_steps(action.notation)
         for depth in range(len(steps) + 1):
             if " ".join(steps[:depth]) == path:
                 out.append(_Entry(action, steps, depth))
@@ -109,7 +109,7 @@ def _advance(entries: list[_Entry]) -> None:
             entry.depth += 1
 
 
-def node_at(game: Game, legal: Sequence[Action], path: str, *,
+def node_at(game: Engine, legal: Sequence[Action], path: str, *,
             whole: int = MAX_MENU) -> Node | None:
     """The step after the words ``path``; ``None`` when no legal move starts so.
 
@@ -146,7 +146,7 @@ def node_at(game: Game, legal: Sequence[Action], path: str, *,
     return Node(here, tuple(options))
 
 
-def trail(game: Game, legal: Sequence[Action], path: str, *,
+def trail(game: Engine, legal: Sequence[Action], path: str, *,
           whole: int = MAX_MENU) -> list[Node]:
     """The steps a player goes through to reach ``path``, first step first; the last
     one offers ``path`` (or is it). Empty when ``path`` is not on the way to a move."""
@@ -242,7 +242,7 @@ class Offer:
                           shorten(label, MAX_BUTTON_LABEL), style)
 
 
-def step_view(game: Game, legal: Sequence[Action], node: Node, offer: Offer, *,
+def step_view(game: Engine, legal: Sequence[Action], node: Node, offer: Offer, *,
               page: int = 0, back: str | None = None, multi: MultiSelect | None = None,
               decide: bool = False, dominated: frozenset[str] = frozenset(),
               every: bool = False) -> discord.ui.View | None:
@@ -378,7 +378,7 @@ def prompt(node: Node, page: int = 0) -> str:
     return f"{so_far}Choose one of {plural(count, 'option')}{more}:"
 
 
-def root_view(game: Game, legal: Sequence[Action], offer: Offer, *,
+def root_view(game: Engine, legal: Sequence[Action], offer: Offer, *,
               multi: MultiSelect | None = None, decide: bool = False,
               dominated: frozenset[str] = frozenset()) -> discord.ui.View | None:
     """The first step of a move, for a board or a private reply: each move offered once

@@ -27,7 +27,7 @@ from bot.discord.options import check_options
 from bot.discord.outbox import Outbox
 from bot.discord.pacing import Pacer
 from bot.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, identify_lock_path
-from bot.games.engine import Game
+from bot.games.engine import Engine
 from bot.games.words import plural
 from bot.health import BEAT_SECONDS, Status, process_mark, status_path, write_status
 from bot.limits import Cooldowns
@@ -102,7 +102,7 @@ class Stopped:
 class CandyBot(discord.Client):
     """The candybot Discord client. Network work starts only in :meth:`start`/:meth:`login`."""
 
-    def __init__(self, settings: Settings, *, games: Mapping[str, Game] | None = None,
+    def __init__(self, settings: Settings, *, games: Mapping[str, Engine] | None = None,
                  renderer: Renderer | None = None, clock: Clock = time.time,
                  watch: Watch = unwatched) -> None:
         # Every request outside interaction answers shares one budget under Discord's

@@ -22,7 +22,7 @@ from discord import app_commands
 
 from bot.away import VACATION_DAYS
 from bot.discord import flows, seasons
-from bot.games.engine import Game
+from bot.games.engine import Engine
 
 FIXED_NEW_PARAMS = ("game", "seats", "reminder_hours", "ai_takeover")
 MAX_PARAMS = 25
@@ -39,7 +39,7 @@ def _optional(annotation: Any) -> Any:
     return Optional[annotation]  # noqa: UP045
 
 
-def option_params(games: Mapping[str, Game]) -> dict[str, str]:
+def option_params(games: Mapping[str, Engine]) -> dict[str, str]:
     """Distinct option names across games (valid Discord names only), each described by
     every game that has it, in its own words."""
     meanings: dict[str, list[str]] = {}
@@ -53,12 +53,12 @@ def option_params(games: Mapping[str, Game]) -> dict[str, str]:
     return {name: _clip(" ".join(said)) for name, said in meanings.items()}
 
 
-def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
+def game_choices(games: Mapping[str, Engine]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=_clip(g.title), value=slug)
             for slug, g in list(games.items())[:25]]
 
 
-def build_new_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..., None]:
+def build_new_command(games: Mapping[str, Engine]) -> app_commands.Command[Any, ..., None]:
     """``/game new`` with a parameter per game option name."""
     extra = option_params(games)
     max_seats = max((g.max_seats for g in games.values()), default=8)
@@ -121,7 +121,7 @@ def _option_autocomplete(name: str) -> Any:
     return complete
 
 
-def build_game_group(games: Mapping[str, Game]) -> app_commands.Group:
+def build_game_group(games: Mapping[str, Engine]) -> app_commands.Group:
     """``/game``: new, board, hand, cards, status, log, history, rules, replay, undo, leave,
     abort.
 
@@ -242,7 +242,7 @@ def build_play_command() -> app_commands.Command[Any, ..., None]:
     return play
 
 
-def build_stats_command(games: Mapping[str, Game]) -> app_commands.Command[Any, ..., None]:
+def build_stats_command(games: Mapping[str, Engine]) -> app_commands.Command[Any, ..., None]:
     """``/stats [user] [board] [season]``."""
 
     @app_commands.command(name="stats", description="Games played, won and ratings, per "
@@ -410,7 +410,7 @@ def build_settings_command() -> app_commands.Command[Any, ..., None]:
     return settings
 
 
-def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Game]) -> None:
+def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Engine]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
     tree.add_command(build_play_command())

@@ -929,7 +929,7 @@ def option_choices(tables: Tables, game_slug: str | None, name: str,
     games = ([tables.games[game_slug]] if game_slug is not None and game_slug in tables.games
              else list(tables.games.values()))
     for game in games:
-        suggested = game.option_suggestions(name, current)
+        suggested = game.rules.option_suggestions(name, current)
         if suggested is not None:  # the game knows better, e.g. pairs of power cards
             values.extend(suggested)
             continue

@@ -31,7 +31,7 @@ from bot.away import DAY, QuietHours, Vacation
 from bot.discord import words
 from bot.discord.words import escaped, quoted_moves
 from bot.games.colours import text_mark
-from bot.games.engine import ALERT, Game, Result, View
+from bot.games.engine import ALERT, Engine, Result, View
 from bot.games.words import STANDING_IN, listing
 from bot.organized.seasons import Season, day_of
 from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLine
@@ -282,7 +282,7 @@ class EarlyPicture:
         self._drawing = self._view = None
 
 
-def animates(game: Game) -> bool:
+def animates(game: Engine) -> bool:
     """Whether the game's renderer draws a GIF of each move."""
     return renderers.animator_for(game.slug) is not None
 
@@ -312,30 +312,30 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def seat_mark(game: Game, seat: int) -> str:
+def seat_mark(game: Engine, seat: int) -> str:
     """The seat's coloured square and shape in ``game``, as its pictures draw the seat."""
     return text_mark(seat, game.seat_colours)
 
 
-def marked(game: Game, seat: int, name: str) -> str:
+def marked(game: Engine, seat: int, name: str) -> str:
     """A player's name in bold after their seat's mark (escaped: a name shows as typed)."""
     return f"{seat_mark(game, seat)} **{escaped(name)}**"
 
 
-def who(game: Game, seat: SeatRecord) -> str:
+def who(game: Engine, seat: SeatRecord) -> str:
     """A seat to address: its mark and a mention for a human, its name for an AI."""
     if seat.user_id and not seat.ai:
         return f"{seat_mark(game, seat.seat)} {mention(seat.user_id)}"
     return marked(game, seat.seat, seat.name)
 
 
-def players_line(game: Game, seats: Sequence[SeatRecord]) -> str:
+def players_line(game: Engine, seats: Sequence[SeatRecord]) -> str:
     return "Players: " + " · ".join(
         marked(game, s.seat, s.name) + (STANDING_IN if s.standing_in else "")
         for s in seats)
 
 
-def standing_in_line(game: Game, seats: Sequence[SeatRecord]) -> str:
+def standing_in_line(game: Engine, seats: Sequence[SeatRecord]) -> str:
     """Who an AI plays for until they are back, and how they come back."""
     names = [marked(game, s.seat, s.name) for s in seats if s.standing_in]
     if not names:
@@ -347,7 +347,7 @@ def standing_in_line(game: Game, seats: Sequence[SeatRecord]) -> str:
 # --------------------------------------------------------------------------- steps
 
 
-def step_line(game: Game, step: Step, you: int | None = None) -> str:
+def step_line(game: Engine, step: Step, you: int | None = None) -> str:
     """One step, read once: the game's own narration with the mover in bold. A move
     an AI made for a human's seat is told as the AI's, for that player ("for you"
     when told privately to ``you``, the seat's own player)."""
@@ -365,7 +365,7 @@ def step_line(game: Game, step: Step, you: int | None = None) -> str:
     return f"{head} {said}" if said else head
 
 
-def step_lines(game: Game, steps: Sequence[Step], seat: int | None = None, *,
+def step_lines(game: Engine, steps: Sequence[Step], seat: int | None = None, *,
                budget: int = STEP_BUDGET) -> list[str]:
     """The steps as lines, each summarised to ``budget``; with ``seat`` (told privately
     to its player), that seat's private lines follow each step.
@@ -412,7 +412,7 @@ def board_text(board: Board) -> str:
     return fit(lines, keep_first=2, keep_last=1 + len(extra))
 
 
-def away_line(game: Game, seats: Sequence[SeatRecord],
+def away_line(game: Engine, seats: Sequence[SeatRecord],
               away: Sequence[tuple[int, float]]) -> str:
     """Who of those awaited is away, and until when (each reader sees their own time)."""
     names = {s.user_id: marked(game, s.seat, s.name) for s in seats if s.user_id}
@@ -466,13 +466,13 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int | None) 
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}{tail}"
 
 
-def addressed(game: Game, users: Sequence[Sequence[int]]) -> str:
+def addressed(game: Engine, users: Sequence[Sequence[int]]) -> str:
     """``[[user, seat], ...]`` as an announcement addresses them: each seat's mark and a
     mention."""
     return listing([f"{seat_mark(game, int(seat))} {mention(int(user))}" for user, seat in users])
 
 
-def ping_text(item: Announcement, game: Game) -> str:
+def ping_text(item: Announcement, game: Engine) -> str:
     """The words of a hand-over (an announcement about ``turn``) for the players it hands
     the turn to; with a board to point to (an episode's edited board), a link to it."""
     data = item.data or {}
@@ -483,7 +483,7 @@ def ping_text(item: Announcement, game: Game) -> str:
     return f"{names}: your turn in **{game.title}** (move {int(data.get('move', 0))})."
 
 
-def announcement(item: Announcement, game_of: Callable[[str], Game]) -> str:
+def announcement(item: Announcement, game_of: Callable[[str], Engine]) -> str:
     """The text of an announcement the outbox delivers, worded from its data (an older
     announcement queued as text is sent as it was)."""
     data = item.data
@@ -555,7 +555,7 @@ def saved_not_shown(board: Board) -> str:
             f"is posted as soon as Discord takes it, and `/game board` shows it.{told}")
 
 
-def since_lines(game: Game, since: Sequence[Step], more: int, seat: int | None) -> list[str]:
+def since_lines(game: Engine, since: Sequence[Step], more: int, seat: int | None) -> list[str]:
     """"Since your last turn:" and the moves others made (``seat``'s private lines too),
     led by what hit ``seat`` (a raid on its hideout, say)."""
     if not since:
@@ -742,7 +742,7 @@ def ended_line(record: GameRecord) -> str:
             f"`/game history` lists the channel's past games.")
 
 
-def history_text(game_of: Callable[[str], Game],
+def history_text(game_of: Callable[[str], Engine],
                  games: Sequence[tuple[GameRecord, Result | None]]) -> str:
     """``/game history``: the channel's ended games, newest first, with their results."""
     if not games:
@@ -775,7 +775,7 @@ def log_line(record: GameRecord, action: ActionRecord) -> str:
     return f"{action.n}. {name}: {shown}{said}"
 
 
-def log_pages(record: GameRecord, game: Game, actions: Sequence[ActionRecord], *,
+def log_pages(record: GameRecord, game: Engine, actions: Sequence[ActionRecord], *,
               start: int | None = None, pages: int = LOG_PAGES,
               limit: int = MAX_CONTENT) -> list[str]:
     """``/game log``: the moves with their whole narration, in at most ``pages`` messages.
@@ -800,7 +800,7 @@ def log_pages(record: GameRecord, game: Game, actions: Sequence[ActionRecord], *
     return out
 
 
-def _log_head(game: Game, ended: str, shown: Sequence[ActionRecord], asked: int,
+def _log_head(game: Engine, ended: str, shown: Sequence[ActionRecord], asked: int,
               start: int | None) -> str:
     which = (f"the last {plural(len(shown), 'move')}" if start is None
              else f"{plural(len(shown), 'move')} from move {shown[0].n}")
@@ -823,7 +823,7 @@ def _pack(head: str, pieces: Sequence[str], limit: int) -> list[str]:
     return out
 
 
-def rules_text(game: Game) -> str:
+def rules_text(game: Engine) -> str:
     """``/game rules``: a concise summary taken from the game itself."""
     lines = [f"**{game.title}**, for {game.min_seats} to {plural(game.max_seats, 'player')}."]
     if game.rules_summary:
@@ -864,7 +864,7 @@ def stats_text(user_id: int, lines: Sequence[tuple[str, StatLine]],
     return fit(out, keep_last=0)
 
 
-def replay_alt(game: Game, record: GameRecord, moves: int) -> str:
+def replay_alt(game: Engine, record: GameRecord, moves: int) -> str:
     """A replay GIF in words, for a screen reader: the game, how long, and how it ended
     (or that it goes on)."""
     result = stored_result(record)
@@ -1010,7 +1010,7 @@ def notify_text(mode: str, pings: str = "each") -> str:
     return f"{how} {often}".strip()
 
 
-def expired_text(item: Announcement, game: Game) -> str:
+def expired_text(item: Announcement, game: Engine) -> str:
     """Said to a lobby's players when it closed unstarted (an announcement about
     ``expired``), where its message is."""
     data = item.data or {}
@@ -1036,7 +1036,7 @@ def back_text(ended: bool) -> str:
     return "You had no vacation to end."
 
 
-def reminder_text(item: Announcement, game: Game) -> str:
+def reminder_text(item: Announcement, game: Engine) -> str:
     """A reminder (an announcement about ``reminder``), with what happened since the
     reminded players last acted."""
     data = item.data or {}

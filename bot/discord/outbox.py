@@ -42,7 +42,7 @@ import aiohttp
 import discord
 
 from bot.discord import messages, pacing
-from bot.games.engine import Game
+from bot.games.engine import Engine
 from bot.health import ended, process_mark
 from bot.store import Announcement, OutboxRecord, Store, StoreError, channel_lane
 
@@ -130,7 +130,7 @@ class Outbox:
                  clock: Callable[[], float] = time.time, *,
                  shows: Mapping[str, Show] | None = None,
                  directs: DirectMaker | None = None,
-                 games: Mapping[str, Game] | None = None,
+                 games: Mapping[str, Engine] | None = None,
                  sender: Sender | None = None) -> None:
         self.store = store
         self.poster = poster

@@ -2,7 +2,7 @@
 beyond reading its own content files from ``data/`` once.
 
 The catalogue: a game is one package ``bot/games/<package>/`` whose ``GAME`` is
-its rules object. From the package name follow its renderer
+the engine around its rules (``Engine(YourRules())``). From the package name follow its renderer
 (``renderers/<package>.py``), its content (``data/<package>/``) and from its slug
 its rules document (``docs/rules/<slug>.md``). Adding a game adds one line to
 :data:`PACKAGES` and touches nothing else outside its own files.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from bot.games.engine import Game, OptionsError, check_contract
+from bot.games.engine import Engine, OptionsError, check_contract
 
 #: One line per game, in the order games are listed to players.
 PACKAGES: tuple[str, ...] = (
@@ -30,7 +30,7 @@ class Entry:
     """Where everything of one game is found."""
 
     package: str
-    game: Game
+    game: Engine
 
     @property
     def slug(self) -> str:
@@ -53,16 +53,16 @@ def _catalogue() -> dict[str, Entry]:
     entries: dict[str, Entry] = {}
     for package in PACKAGES:
         game = importlib.import_module(f"bot.games.{package}").GAME
-        check_contract(game)
+        check_contract(game.rules)
         entries[game.slug] = Entry(package, game)
     return entries
 
 
 CATALOGUE: dict[str, Entry] = _catalogue()
-GAMES: dict[str, Game] = {slug: entry.game for slug, entry in CATALOGUE.items()}
+GAMES: dict[str, Engine] = {slug: entry.game for slug, entry in CATALOGUE.items()}
 
 
-def get_game(slug: str) -> Game:
+def get_game(slug: str) -> Engine:
     """The registered game called ``slug``; a clear error otherwise."""
     try:
         return GAMES[slug]

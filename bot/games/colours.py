@@ -4,7 +4,7 @@ A seat is shown by a coloured square and a shape, in text (``🟦●``) and in
 pictures (a blue circle) alike. Most games give seats the colours of
 :data:`STANDARD_SEATS` in seat order; a game whose own pieces are coloured by
 player (Sugartopia's red, blue, yellow and purple bears) names its seat colours
-in :attr:`bot.games.engine.Game.seat_colours`, and both sides follow it.
+in :attr:`bot.games.engine.BaseRules.seat_colours`, and both sides follow it.
 
 Plain data only: the Discord layer reads the squares, the renderers the RGB.
 """

@@ -7,7 +7,7 @@ own serialisation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.games.rng import Rng
 
@@ -69,7 +69,7 @@ def seats_from(start: int, seat_count: int) -> list[int]:
     return [(start + i) % seat_count for i in range(seat_count)]
 
 
-def rank_by(keys: dict[int, tuple]) -> tuple[tuple[int, ...], ...]:
+def rank_by(keys: dict[int, tuple[Any, ...]]) -> tuple[tuple[int, ...], ...]:
     """Group seats by descending sort key; equal keys share a place."""
     order = sorted(keys, key=lambda s: keys[s], reverse=True)
     groups: list[list[int]] = []

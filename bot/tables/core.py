@@ -25,7 +25,7 @@ from bot.games.engine import (
     Action,
     CardText,
     CorruptStateError,
-    Game,
+    Engine,
     MultiSelect,
     Outcome,
     Result,
@@ -98,8 +98,8 @@ Clock = Callable[[], float]
 #: Told of moves just committed: the game's slug, how many players and AI seats made.
 MovesHook = Callable[[str, int, int], None]
 #: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
-#: :meth:`Game.ai_action` in the calling thread (the bot hands it to its worker processes).
-Think = Callable[[Game, State, int, str], Action]
+#: :meth:`Engine.ai_action` in the calling thread (the bot hands it to its worker processes).
+Think = Callable[[Engine, State, int, str], Action]
 class Offload(Protocol):
     """Where a move is worked out: ``offload(work, job, key)`` runs ``work(job)`` (a
     module's function and a job it can pickle) in another process and awaits what it
@@ -158,7 +158,7 @@ class Slots:
         self._free += 1
 
 
-def think_here(game: Game, state: State, seat: int, level: str) -> Action:
+def think_here(game: Engine, state: State, seat: int, level: str) -> Action:
     """An AI seat's move, chosen in the calling thread."""
     return game.ai_action(state, seat, level)
 
@@ -221,7 +221,7 @@ class Board:
     """The public picture of a game after a change: what the channel is shown."""
 
     record: GameRecord
-    game: Game
+    game: Engine
     state: State
     view: View
     #: What the change did besides its moves (a player left, the game begins).
@@ -293,7 +293,7 @@ class Lobby:
     """A lobby as the channel sees it."""
 
     record: GameRecord
-    game: Game
+    game: Engine
     closed: str = ""  # why the lobby message no longer takes clicks ("" while open)
 
     @property
@@ -307,7 +307,7 @@ class Hand:
     """A player's private view: only ever sent ephemerally to ``user_id``."""
 
     record: GameRecord
-    game: Game
+    game: Engine
     seat: int
     view: View
     legal: tuple[Action, ...]
@@ -333,7 +333,7 @@ class CardsShown:
     may), for ``game cards``: only ever sent privately to the one who asked."""
 
     record: GameRecord
-    game: Game
+    game: Engine
     seat: int | None
     texts: tuple[CardText, ...]
 
@@ -343,7 +343,7 @@ class Status:
     """Where a game stands, for ``game status``."""
 
     record: GameRecord
-    game: Game
+    game: Engine
     summary: str
     to_act: tuple[tuple[str, int | None], ...]  # (seat name, user id)
     scores: tuple[tuple[str, int], ...]
@@ -359,7 +359,7 @@ class Reminder:
     """A ping for the players who have not acted."""
 
     record: GameRecord
-    game: Game
+    game: Engine
     mentions: tuple[int, ...]
     number: int
     last: bool
@@ -434,7 +434,7 @@ HOLDING = ("locked", "threads_full")
 class TablesBase:
     """Loading games, tokens, AI turns and commits, shared by every part of the service."""
 
-    def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
+    def __init__(self, store: Store, games: Mapping[str, Engine] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
                  limits: Limits | None = None, watch: Watch = unwatched,
                  think: Think = think_here, offload: Offload | None = None) -> None:
@@ -474,7 +474,7 @@ class TablesBase:
 
     # ----------------------------------------------------------------- looking games up
 
-    def game(self, slug: str) -> Game:
+    def game(self, slug: str) -> Engine:
         """The registered game called ``slug``."""
         try:
             return self._games[slug]
@@ -482,7 +482,7 @@ class TablesBase:
             raise NoSuchGame(slug=slug, known=tuple(sorted(self._games))) from None
 
     @property
-    def games(self) -> Mapping[str, Game]:
+    def games(self) -> Mapping[str, Engine]:
         return self._games
 
     async def _current(self, channel_id: int, *, active: bool = True) -> GameRecord:
@@ -527,7 +527,7 @@ class TablesBase:
             del self._sound[next(iter(self._sound))]  # the game vouched for longest ago
         self._sound[game_id] = (version, text)
 
-    def _loaded(self, record: GameRecord) -> tuple[Game, State]:
+    def _loaded(self, record: GameRecord) -> tuple[Engine, State]:
         """The game and its stored state as the engine reads it, not yet checked (see
         :meth:`_state`); :class:`DamagedStateError` if the engine cannot read it."""
         game = self.game(record.game)
@@ -539,7 +539,7 @@ class TablesBase:
         except CorruptStateError as exc:
             raise Damaged(game_id=record.id, what=str(exc).rstrip(".").lower()) from exc
 
-    def _state(self, record: GameRecord) -> tuple[Game, State]:
+    def _state(self, record: GameRecord) -> tuple[Engine, State]:
         """The game and its stored state, loaded and validated.
 
         A state is sound when the engine reads it (:func:`loads`) and the game can work
@@ -582,16 +582,16 @@ class TablesBase:
         remaining = max(0, MAX_REMINDERS - record.reminders_sent)
         return record.next_reminder_at + remaining * self._interval(record)
 
-    def _humans_to_act(self, record: GameRecord, game: Game, state: State) -> list[SeatRecord]:
+    def _humans_to_act(self, record: GameRecord, game: Engine, state: State) -> list[SeatRecord]:
         acting = game.to_act(state)
         return [s for s in record.seats if s.seat in acting and not s.machine]
 
-    def _awaited(self, record: GameRecord, game: Game, state: State) -> set[int]:
+    def _awaited(self, record: GameRecord, game: Engine, state: State) -> set[int]:
         """The users of the human seats that must act in ``state``."""
         return {s.user_id for s in self._humans_to_act(record, game, state)
                 if s.user_id is not None}
 
-    def _handed(self, record: GameRecord, game: Game, plan: Plan) -> tuple[int, ...]:
+    def _handed(self, record: GameRecord, game: Engine, plan: Plan) -> tuple[int, ...]:
         """The users the plan hands the turn to, to be pinged once.
 
         A user is handed the turn when they must act at the end of the plan and were
@@ -606,7 +606,7 @@ class TablesBase:
         order = [s.user_id for s in self._humans_to_act(record, game, plan.state)]
         return tuple(u for u in dict.fromkeys(order) if u is not None and u in away)
 
-    def _turn_announcement(self, record: GameRecord, game: Game, state: State,
+    def _turn_announcement(self, record: GameRecord, game: Engine, state: State,
                            users: Sequence[int], board_message_id: int | None = None,
                            away: Mapping[int, float] | None = None,
                            modes: Mapping[int, str] | None = None,
@@ -636,7 +636,7 @@ class TablesBase:
         return now, tuple(later)
 
     @staticmethod
-    def _showing(record: GameRecord, game: Game, move: int, *, edits: bool = False,
+    def _showing(record: GameRecord, game: Engine, move: int, *, edits: bool = False,
                  moves: int = 0, news: Sequence[News] = (), ping: Announcement | None = None,
                  zoom: str | None = None) -> tuple[Announcement, ...]:
         """What a change to ``record`` must show, queued in the change's own transaction
@@ -731,7 +731,7 @@ class TablesBase:
         away = [(u, found[u]) for u in users if u in found]
         return replace(board, away=tuple(away)) if away else board
 
-    def _next_reminder(self, record: GameRecord, game: Game, state: State,
+    def _next_reminder(self, record: GameRecord, game: Engine, state: State,
                        now: float) -> float | None:
         """When the reminder pass next looks at the game: while anyone is to act (an AI
         seat left to act is moved on by that pass, see :mod:`~bot.tables.reminders`)."""
@@ -743,12 +743,12 @@ class TablesBase:
     def _seats_of(record: GameRecord, user_id: int) -> list[SeatRecord]:
         return [s for s in record.seats if s.user_id == user_id and not s.ai]
 
-    def _waiting_for(self, record: GameRecord, game: Game, state: State) -> tuple[str, ...]:
+    def _waiting_for(self, record: GameRecord, game: Engine, state: State) -> tuple[str, ...]:
         """The names of the seats the game waits for, in seat order."""
         acting = game.to_act(state)
         return tuple(s.name for s in record.seats if s.seat in acting)
 
-    def _acting_seat(self, record: GameRecord, game: Game, state: State, user_id: int) -> int:
+    def _acting_seat(self, record: GameRecord, game: Engine, state: State, user_id: int) -> int:
         """The caller's seat that acts now (or their first seat); refuses strangers."""
         mine = self._seats_of(record, user_id)
         if not mine:
@@ -759,11 +759,11 @@ class TablesBase:
     # ----------------------------------------------------------------- tokens
 
     @staticmethod
-    def wire_token(game: Game, state: State, seat: int) -> str:
-        """What a button for ``seat`` carries: the game's token (see ``Game.token``)."""
+    def wire_token(game: Engine, state: State, seat: int) -> str:
+        """What a button for ``seat`` carries: the game's token (see ``Engine.token``)."""
         return game.token(state, seat)
 
-    def _token_for(self, game: Game, state: State, seat: int,
+    def _token_for(self, game: Engine, state: State, seat: int,
                    wire: str | int | None) -> str | int | None:
         """Check a button's token for ``seat``; the engine's part of it for ``apply``.
 
@@ -790,7 +790,7 @@ class TablesBase:
 
     # ----------------------------------------------------------------- playing and saving
 
-    def _record(self, plan: Plan, record: GameRecord, game: Game, seat: int,
+    def _record(self, plan: Plan, record: GameRecord, game: Engine, seat: int,
                 user_id: int | None, outcome: Outcome) -> None:
         """Add ``outcome`` (applied to ``plan.state``) to the plan."""
         seat_record = next(s for s in record.seats if s.seat == seat)
@@ -807,7 +807,7 @@ class TablesBase:
                 before = dumps(plan.state)
         plan.moves.append(MoveRecord(seat, user_id, outcome.action.notation, " ".join(events),
                                      outcome.undoable, shown if hidden else "", private, before,
-                                     game.episode(outcome.state)))
+                                     game.rules.episode(outcome.state)))
         plan.steps.append(Step(seat=seat, name=seat_record.name, notation=shown, events=events,
                                by_ai=user_id is None, hidden=hidden,
                                private=private, n=0, ai_seat=seat_record.ai))
@@ -815,7 +815,7 @@ class TablesBase:
         humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
         plan.away |= humans - self._awaited(record, game, plan.state)
 
-    def _ai_chain(self, record: GameRecord, game: Game, plan: Plan) -> Plan:
+    def _ai_chain(self, record: GameRecord, game: Engine, plan: Plan) -> Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
         levels = {s.seat: self._level(record, s) for s in record.seats if s.machine}
         for _ in range(MAX_AI_STEPS):
@@ -830,7 +830,7 @@ class TablesBase:
             self._record(plan, record, game, seat, None, outcome)
         return plan
 
-    def _public_view(self, record: GameRecord, game: Game, state: State) -> View:
+    def _public_view(self, record: GameRecord, game: Engine, state: State) -> View:
         with self.watch("views"):
             return public_view(record, game, state)
 
@@ -842,7 +842,7 @@ class TablesBase:
             return str(record.settings.get("stand_in_level", STAND_IN_LEVEL))
         return seat.level if seat.level in AI_LEVELS else "normal"
 
-    def _ready(self, record: GameRecord, game: Game, plan: Plan, now: float) -> Ready:
+    def _ready(self, record: GameRecord, game: Engine, plan: Plan, now: float) -> Ready:
         """Work out what committing ``plan`` stores (runs in a worker thread)."""
         handed = self._handed(record, game, plan)
         if not plan.moves:
@@ -852,8 +852,8 @@ class TablesBase:
         finish = None
         if result is not None:
             finish = FinishRecord(dumps_result(result), _placements(record, result))
-        key = game.episode(before)
-        goes_on = key is not None and key == game.episode(after) and result is None
+        key = game.rules.episode(before)
+        goes_on = key is not None and key == game.rules.episode(after) and result is None
         with self.watch("state JSON"):
             state_json = dumps(after)
         played = plan.moves[0].notation if plan.moves[0].user_id is not None else ""
@@ -864,13 +864,13 @@ class TablesBase:
                      awaited=tuple(_awaited_users(record, game.to_act(after))),
                      view=self._public_view(record, game, after))
 
-    async def _settled(self, record: GameRecord, game: Game, work: Callable[[], Plan],
+    async def _settled(self, record: GameRecord, game: Engine, work: Callable[[], Plan],
                        ) -> Ready:
         """Run ``work`` (moves and AI turns) and prepare its commit, in one worker thread."""
         now = self.clock()
         return await asyncio.to_thread(lambda: self._ready(record, game, work(), now))
 
-    async def _save(self, record: GameRecord, game: Game, ready: Ready, *,
+    async def _save(self, record: GameRecord, game: Engine, ready: Ready, *,
                     news: Sequence[News] = (), episodes: bool = False,
                     seats: Sequence[SeatRecord] | None = None,
                     interaction_id: int | None = None, mover: int | None = None) -> Board:
@@ -939,7 +939,7 @@ class TablesBase:
             self.board_of, saved, game, plan.state, news=news, steps=plan.steps,
             batch=plan.steps, played=ready.played, handed=ready.handed, view=view), asked, known)
 
-    async def _commit(self, record: GameRecord, game: Game, ready: Ready, *,
+    async def _commit(self, record: GameRecord, game: Engine, ready: Ready, *,
                       news: Sequence[News] = (),
                       seats: Sequence[SeatRecord] | None = None) -> Board:
         """:meth:`_save`, telling the player plainly when someone else was first."""
@@ -985,7 +985,7 @@ class TablesBase:
 
     # ----------------------------------------------------------------- describing
 
-    def board_of(self, record: GameRecord, game: Game, state: State, *,
+    def board_of(self, record: GameRecord, game: Engine, state: State, *,
                  news: Sequence[News] = (), steps: Sequence[Step] = (), edits: bool = False,
                  mentions: Sequence[int] | None = None, zoom: str | None = None,
                  batch: Sequence[Step] = (), played: str = "",
@@ -1002,7 +1002,7 @@ class TablesBase:
             mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
         top = game.top(state) if acting else None
         joint = top is not None and top.joint
-        public = game.choices_are_public(state)
+        public = game.rules.choices_are_public(state)
         choices: tuple[Action, ...] = ()
         chooser: int | None = None
         token = ""
@@ -1012,8 +1012,8 @@ class TablesBase:
             chooser = humans[0].seat
             # Every legal move: the move builder offers them step by step.
             choices = tuple(game.legal_actions(state, chooser))
-            multi = game.multi_select(state, chooser)
-            dominated = game.dominated(state, chooser, choices)
+            multi = game.rules.multi_select(state, chooser)
+            dominated = game.rules.dominated(state, chooser, choices)
             token = self.wire_token(game, state, chooser)
         private_choices = bool(humans) and chooser is None
         ranking: tuple[tuple[str, int, int], ...] = ()
@@ -1035,7 +1035,7 @@ class TablesBase:
 # --------------------------------------------------------------------------- small helpers
 
 
-def narrated(game: Game, before: State, outcome: Outcome, seats: Iterable[int], *,
+def narrated(game: Engine, before: State, outcome: Outcome, seats: Iterable[int], *,
              reason_of: int | None = None,
              ) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
     """What the action of ``outcome`` (applied to ``before``) tells: its public lines (and
@@ -1073,7 +1073,7 @@ def _away(users: Sequence[int], now: float, hours: Mapping[int, tuple[str, int, 
     return out
 
 
-def handover(record: GameRecord, game: Game, move: int, users: Sequence[int],
+def handover(record: GameRecord, game: Engine, move: int, users: Sequence[int],
              board_message_id: int | None = None) -> dict[str, Any]:
     """The data of a hand-over announcement (kind ``turn``, or a ``dm`` about one): the
     game, the move, each user with their seat, the board message to point to when an
@@ -1113,7 +1113,7 @@ def step_of(data: Mapping[str, Any]) -> Step:
                 n=int(data.get("n", 0)), ai_seat=bool(data.get("ai_seat")))
 
 
-def public_view(record: GameRecord, game: Game, state: State) -> View:
+def public_view(record: GameRecord, game: Engine, state: State) -> View:
     """What the channel sees of ``state``: no seat's secrets, stand-ins marked."""
     return game.view(marked_stand_ins(state, record.seats), None)
 
@@ -1130,7 +1130,7 @@ def _json_kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _shape(game: Game, record: GameRecord) -> dict[str, str | None]:
+def _shape(game: Engine, record: GameRecord) -> dict[str, str | None]:
     """The JSON kind of each key a new game of ``record``'s table starts with (None for
     a key that starts as None)."""
     fresh = game.new([SeatInfo(s.name, s.ai) for s in record.seats], record.seed or 0,
@@ -1138,7 +1138,7 @@ def _shape(game: Game, record: GameRecord) -> dict[str, str | None]:
     return {key: None if value is None else _json_kind(value) for key, value in fresh.items()}
 
 
-def _exercise(game: Game, state: State, record: GameRecord,
+def _exercise(game: Engine, state: State, record: GameRecord,
               shape: dict[str, str | None]) -> None:
     """Work out everything the bot asks of a state; raises if the state is unsound.
 
@@ -1156,8 +1156,8 @@ def _exercise(game: Game, state: State, record: GameRecord,
             raise _Unsound(f"its {key!r} holds a {_json_kind(state[key])}, not a {kind}")
     acting = game.to_act(state)
     game.result(state)
-    game.summary(state)
-    game.scores(state)
+    game.rules.summary(state)
+    game.rules.scores(state)
     game.top(state)
     game.view(state, None)
     for seat in range(seats):

@@ -54,7 +54,7 @@ class Leaving(Moves):
             ranking = (others, leavers) if others else (leavers,)
 
             def ended() -> tuple[Result, str, str]:
-                result = Result(ranking, game.scores(state), "")
+                result = Result(ranking, game.rules.scores(state), "")
                 return result, dumps(state), dumps_result(result)
 
             result, state_json, result_json = await asyncio.to_thread(ended)

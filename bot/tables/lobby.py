@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from bot.games.engine import AI_LEVELS, Game, SeatInfo, State, dumps
+from bot.games.engine import AI_LEVELS, Engine, SeatInfo, State, dumps
 from bot.refusals import (
     AlreadyJoined,
     AlreadyMade,
@@ -62,7 +62,7 @@ from bot.tables.news import Begins
 
 #: A change of seats: the new seats, and the new owner if the lobby changes hands; a
 #: change may also return new settings as a third item.
-SeatChange = Callable[[GameRecord, Game], tuple[tuple[SeatRecord, ...], int | None]
+SeatChange = Callable[[GameRecord, Engine], tuple[tuple[SeatRecord, ...], int | None]
                       | tuple[tuple[SeatRecord, ...], int | None, dict[str, Any]]]
 
 
@@ -73,7 +73,7 @@ class Lobbies(TablesBase):
                           seats: int | None = None, reminder_hours: float | None = None,
                           ai_takeover: bool = True,
                           options: Mapping[str, Any] | None = None,
-                          ) -> tuple[Game, dict[str, Any], dict[str, Any]]:
+                          ) -> tuple[Engine, dict[str, Any], dict[str, Any]]:
         """Refuse a lobby that cannot open (a wrong option, seats or reminder interval; a
         limit reached), before anything is posted; the game, its checked options and the
         table's settings."""
@@ -90,7 +90,7 @@ class Lobbies(TablesBase):
 
     def _table(self, *, game: str, seats: int | None, reminder_hours: float | None,
                ai_takeover: bool, options: Mapping[str, Any] | None,
-               ) -> tuple[Game, dict[str, Any], dict[str, Any]]:
+               ) -> tuple[Engine, dict[str, Any], dict[str, Any]]:
         """The game, its checked options and the table's settings of a lobby asked for;
         refuses a wrong option, seats or reminder interval."""
         chosen = self.game(game)
@@ -189,7 +189,7 @@ class Lobbies(TablesBase):
         return Lobby(record=record, game=chosen)
 
     async def claim_rematch(self, game_id: int, user_id: int, channel_id: int | None = None,
-                            ) -> tuple[GameRecord, Game, OpeningRecord]:
+                            ) -> tuple[GameRecord, Engine, OpeningRecord]:
         """Begin opening ``game_id``'s rematch for ``user_id``, who finished it at its
         table (counted against their limits as any lobby of theirs): refused for a game not
         over, someone else, a rematch already open, or one another player is opening at
@@ -321,7 +321,7 @@ class Lobbies(TablesBase):
                     channel_id: int | None) -> Lobby:
         _hosting, seated, _server = await self.store.open_counts(user_id, None)
 
-        def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
+        def change(record: GameRecord, game: Engine) -> tuple[tuple[SeatRecord, ...], None]:
             if self._seats_of(record, user_id):
                 raise AlreadyJoined()
             if user_id in record.settings.get("removed", ()):
@@ -339,7 +339,7 @@ class Lobbies(TablesBase):
                                 channel_id: int | None = None) -> Lobby:
         """The host removes a seat from the lobby: ``u<user id>`` a player (who may not
         join this lobby again) or ``s<seat>`` an AI seat."""
-        def change(record: GameRecord, game: Game,
+        def change(record: GameRecord, game: Engine,
                    ) -> tuple[tuple[SeatRecord, ...], None, dict[str, Any]]:
             owner = lobby_owner(record)
             if host_id != owner:
@@ -368,7 +368,7 @@ class Lobbies(TablesBase):
         """Give up a seat before the game starts; the lobby's host hands it on when leaving,
         and a lobby without players closes."""
 
-        def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], int | None]:
+        def change(record: GameRecord, game: Engine) -> tuple[tuple[SeatRecord, ...], int | None]:
             if not self._seats_of(record, user_id):
                 raise NotJoined()
             kept = renumber([s for s in record.seats if s.user_id != user_id or s.ai])
@@ -387,7 +387,7 @@ class Lobbies(TablesBase):
         """Fill the next free seat with an AI player; the host does (a guest filling every
         seat with AIs would take the table from the players invited)."""
 
-        def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
+        def change(record: GameRecord, game: Engine) -> tuple[tuple[SeatRecord, ...], None]:
             owner = lobby_owner(record)
             if user_id != owner:
                 raise HostOnly(what="add_ai", host=owner)
@@ -403,7 +403,7 @@ class Lobbies(TablesBase):
         """Set how an AI seat plays: ``target`` is ``s<seat>:<level>``; the host does."""
         seat_text, _, level = target.partition(":")
 
-        def change(record: GameRecord, game: Game) -> tuple[tuple[SeatRecord, ...], None]:
+        def change(record: GameRecord, game: Engine) -> tuple[tuple[SeatRecord, ...], None]:
             owner = lobby_owner(record)
             if user_id != owner:
                 raise HostOnly(what="level", host=owner)
@@ -476,7 +476,7 @@ class Lobbies(TablesBase):
         record = await self._by_id(game_id, channel_id)
         self._startable(record, self.game(record.game), user_id)
 
-    def _startable(self, record: GameRecord, game: Game, user_id: int) -> None:
+    def _startable(self, record: GameRecord, game: Engine, user_id: int) -> None:
         if record.status != "lobby":
             raise LobbyClosed()
         self._check_shown(record)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
-from bot.games.engine import Action, Game, GameError, MultiSelect, State, View, dumps, loads
+from bot.games.engine import Action, Engine, GameError, MultiSelect, State, View, dumps, loads
 from bot.refusals import (
     AlreadyMade,
     CannotUndo,
@@ -79,7 +79,7 @@ class Prepared:
 
     request: MoveRequest
     record: GameRecord
-    game: Game
+    game: Engine
     #: The token the move is tied to (the button's, or the one open when it was typed).
     token: str | int | None
     ready: Ready
@@ -110,7 +110,7 @@ class Choosing:
     """
 
     record: GameRecord
-    game: Game
+    game: Engine
     state: State
     seat: int
     legal: tuple[Action, ...]
@@ -146,7 +146,7 @@ class Moves(Lobbies):
                 record = (await self._hand_back(record, request.user_id)).record
             return await self._prepared(request, record, game, request.token, early=True)
 
-    async def _prepared(self, request: MoveRequest, record: GameRecord, game: Game,
+    async def _prepared(self, request: MoveRequest, record: GameRecord, game: Engine,
                         token: str | int | None, early: bool = False) -> Prepared:
         """Work the move out (in the caller's slot): in a worker process when the tables
         have somewhere to offload it and the workers know the game, else in a thread.
@@ -212,7 +212,7 @@ class Moves(Lobbies):
 
     # ----------------------------------------------------------------- working it out
 
-    async def _playable(self, request: MoveRequest) -> tuple[GameRecord, Game]:
+    async def _playable(self, request: MoveRequest) -> tuple[GameRecord, Engine]:
         """The game a request is for: the button's, if still on (in the request's channel,
         unless it comes from a direct message), or the channel's."""
         if request.game_id is None:
@@ -234,12 +234,12 @@ class Moves(Lobbies):
             self._vouch((record.id, record.version, hash(record.state_json)))
         return self._work(job.request, record, self.game(record.game), job.token, job.now)
 
-    def _seated(self, record: GameRecord, game: Game, user_id: int) -> tuple[State, int]:
+    def _seated(self, record: GameRecord, game: Engine, user_id: int) -> tuple[State, int]:
         """The stored state and the caller's seat that acts in it (runs in a worker thread)."""
         state = self._state(record)[1]
         return state, self._acting_seat(record, game, state, user_id)
 
-    def _work(self, request: MoveRequest, record: GameRecord, game: Game,
+    def _work(self, request: MoveRequest, record: GameRecord, game: Engine,
               token: str | int | None, now: float) -> tuple[str | int | None, Ready]:
         """Everything of a move that is computation (runs in a worker thread): read the
         state, check the token, the player's move, the AI seats' answers, the commit."""
@@ -255,10 +255,10 @@ class Moves(Lobbies):
         return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now)
 
     @staticmethod
-    def _picked(game: Game, state: State, seat: int, values: Sequence[str]) -> str:
+    def _picked(game: Engine, state: State, seat: int, values: Sequence[str]) -> str:
         """The notation a several-at-once pick makes; a pick means exactly what was
         picked (no abbreviation may widen it)."""
-        menu = game.multi_select(state, seat)
+        menu = game.rules.multi_select(state, seat)
         if menu is None:
             raise StaleToken()
         known = {value for value, _label in menu.options}
@@ -288,8 +288,8 @@ class Moves(Lobbies):
                 raise NotYourTurn(waiting=self._waiting_for(record, game, state))
             return Choosing(record=record, game=game, state=state, seat=seat, legal=legal,
                             token=self.wire_token(game, state, seat),
-                            multi=game.multi_select(state, seat),
-                            dominated=game.dominated(state, seat, legal))
+                            multi=game.rules.multi_select(state, seat),
+                            dominated=game.rules.dominated(state, seat, legal))
 
         try:
             return await asyncio.to_thread(compute)
@@ -299,7 +299,7 @@ class Moves(Lobbies):
     # ----------------------------------------------------------------- undo
 
     async def check_undo(self, channel_id: int, user_id: int,
-                         ) -> tuple[GameRecord, Game, ActionRecord, list[ActionRecord]]:
+                         ) -> tuple[GameRecord, Engine, ActionRecord, list[ActionRecord]]:
         """What ``game undo`` would take back: the caller's last move and the AI moves
         after it. Refuses unless nobody else acted since and nothing was revealed or drawn."""
         record = await self._current(channel_id)
@@ -345,7 +345,7 @@ class Moves(Lobbies):
         return await asyncio.to_thread(self.board_of, record, game, state, news=(news,))
 
 
-def _restored(snapshot: str, game: Game) -> tuple[State, str]:
+def _restored(snapshot: str, game: Engine) -> tuple[State, str]:
     """The state an undo goes back to, read and written again as the store keeps states."""
     state = loads(snapshot, game)
     return state, dumps(state)

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.games.engine import (
     Action,
-    Game,
+    Engine,
     GameError,
     IllegalActionError,
     Result,
@@ -142,7 +142,7 @@ class Queries(TablesBase):
         if isinstance(moves, int) and moves > 0:
             steps = [Step.of(a, record) for a in await self.store.actions(record.id, last=moves)]
         edits = bool(data.get("edit")) and data.get("edit") == record.board_message_id
-        key = board.game.episode(board.state) if edits else None
+        key = board.game.rules.episode(board.state) if edits else None
         episode = await self._episode_steps(record, key) if key is not None else steps
         return replace(board, news=news_from(data.get("news")), steps=tuple(episode),
                        batch=tuple(steps), edits=edits)
@@ -156,7 +156,7 @@ class Queries(TablesBase):
                                                                     str) else None),
             self.clock())
 
-    def _looked_at(self, record: GameRecord) -> tuple[Game, State]:
+    def _looked_at(self, record: GameRecord) -> tuple[Engine, State]:
         """:meth:`_state` of a game to show; an ended game that cannot be loaded is
         simply unreadable (there is nothing left to abort)."""
         try:
@@ -171,7 +171,7 @@ class Queries(TablesBase):
         game, state = self._looked_at(record)
         if zoom is not None:
             zoom = normalise(zoom)
-            spots = game.zoom_spots(state)
+            spots = game.rules.zoom_spots(state)
             if zoom not in spots:
                 raise NotAPlace(title=game.title, zoom=zoom, spots=tuple(spots))
         return self.board_of(record, game, state, zoom=zoom)
@@ -186,7 +186,7 @@ class Queries(TablesBase):
         def matching() -> list[str]:
             game, state = self._looked_at(record)
             needle = normalise(typed)
-            spots = game.zoom_spots(state)
+            spots = game.rules.zoom_spots(state)
             starts = [s for s in spots if s.startswith(needle)]
             rest = [s for s in spots if needle in s and s not in starts]
             return [s for s in starts + rest if len(s) <= 100][:MAX_SUGGESTIONS]
@@ -223,12 +223,12 @@ class Queries(TablesBase):
         acting = game.to_act(state)
         seat = next((s.seat for s in mine if s.seat in acting), mine[0].seat)
         legal = tuple(game.legal_actions(state, seat))
-        choices = tuple(game.quick_choices(state, seat)[:MAX_SUGGESTIONS]) if legal else ()
+        choices = tuple(game.rules.quick_choices(state, seat)[:MAX_SUGGESTIONS]) if legal else ()
         if not legal:
             # Out of turn: what the rules let a player do at any time (standing actions).
             legal = choices = tuple(game.standing(state, seat))[:MAX_SUGGESTIONS]
-        multi = game.multi_select(state, seat) if legal and seat in acting else None
-        dominated = game.dominated(state, seat, legal) if seat in acting else frozenset()
+        multi = game.rules.multi_select(state, seat) if legal and seat in acting else None
+        dominated = game.rules.dominated(state, seat, legal) if seat in acting else frozenset()
         top = game.top(state)
         answer = tuple(game.answer_of(state, seat)) if top is not None and top.joint else ()
         waiting = tuple(top.waiting) if top is not None and top.joint else ()
@@ -261,7 +261,7 @@ class Queries(TablesBase):
         game, state = self._looked_at(record)
         mine = self._seats_of(record, user_id)
         seat = mine[0].seat if mine else None
-        texts = game.card_texts(game.view(marked_stand_ins(state, record.seats), seat))
+        texts = game.rules.card_texts(game.view(marked_stand_ins(state, record.seats), seat))
         return CardsShown(record=record, game=game, seat=seat, texts=tuple(texts))
 
     async def status(self, channel_id: int) -> Status:
@@ -277,13 +277,13 @@ class Queries(TablesBase):
         game, state = self._looked_at(record)
         acting = game.to_act(state) if record.status == "active" else set()
         to_act = tuple((s.name, s.user_id) for s in record.seats if s.seat in acting)
-        scores = game.scores(state)
+        scores = game.rules.scores(state)
         named = tuple((s.name, int(scores.get(s.seat, 0))) for s in record.seats)
         awaited = bool(self._humans_to_act(record, game, state))
         reminder = record.next_reminder_at if awaited else None
         takeover = self.takeover_at(record) if awaited else None
         result = stored_result(record)
-        summary = result.summary if result is not None else game.summary(state)
+        summary = result.summary if result is not None else game.rules.summary(state)
         return Status(record=record, game=game, summary=summary, to_act=to_act, scores=named,
                       next_reminder_at=reminder, takeover_at=takeover)
 
@@ -303,12 +303,12 @@ class Queries(TablesBase):
         await asyncio.to_thread(self._replayable, record)
         return record
 
-    def _replayable(self, record: GameRecord) -> tuple[Game, State]:
+    def _replayable(self, record: GameRecord) -> tuple[Engine, State]:
         game, state = self._looked_at(record)
         game.check_replayable(state)
         return game, state
 
-    async def replay_job(self, record: GameRecord) -> tuple[Game, ReplayJob]:
+    async def replay_job(self, record: GameRecord) -> tuple[Engine, ReplayJob]:
         """What drawing ``record``'s replay needs (see :mod:`bot.replays`): its table and
         its log, read once."""
         game, state = await asyncio.to_thread(self._replayable, record)
@@ -437,8 +437,8 @@ class Queries(TablesBase):
         ranked: list[Action] = []
         for seat in seats:
             legal = game.legal_actions(state, seat)
-            dearer = game.dominated(state, seat, legal)
-            likely = game.rank_actions(state, seat, legal)
+            dearer = game.rules.dominated(state, seat, legal)
+            likely = game.rules.rank_actions(state, seat, legal)
             ranked.extend([a for a in likely if a.notation not in dearer]
                           + [a for a in likely if a.notation in dearer])
         if not seats:

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from bot.away import AwayError, QuietHours, Vacation, plan_vacation
-from bot.games.engine import Game, GameError, State
+from bot.games.engine import Engine, GameError, State
 from bot.refusals import Away, BadChoice, NoStandIn, OutOfRange, QuietHoursIncomplete
 from bot.store import GameRecord, SeatRecord
 from bot.tables.core import (
@@ -69,7 +69,7 @@ class Reminders(TablesBase):
     async def _due_one(self, record: GameRecord, now: float) -> Reminder | Board | None:
         if record.status != "active":
             return None
-        def read() -> tuple[Game, State, list[SeatRecord]]:
+        def read() -> tuple[Engine, State, list[SeatRecord]]:
             game, state = self._state(record)
             return game, state, self._humans_to_act(record, game, state)
 
@@ -188,7 +188,7 @@ class Reminders(TablesBase):
         """``away back``: end the player's vacation now (and cancel those to come)."""
         return await self.store.end_vacations(user_id, self.clock()) > 0
 
-    async def _move_ai_on(self, record: GameRecord, game: Game, state: State) -> Board | None:
+    async def _move_ai_on(self, record: GameRecord, game: Engine, state: State) -> Board | None:
         """AI seats are to act but their moves were never saved (an earlier save failed,
         or the bot stopped before it): let them play now."""
         ready = await self._settled(record, game,
@@ -201,7 +201,7 @@ class Reminders(TablesBase):
         except AlreadyMadeError:
             return None
 
-    async def _take_over(self, record: GameRecord, game: Game, state: State,
+    async def _take_over(self, record: GameRecord, game: Engine, state: State,
                          humans: list[SeatRecord]) -> Board | None:
         """An AI stands in for the players who let every reminder pass: it plays their
         seats from now on, saved with its first moves, until they are back (their next

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 
-from bot.games.engine import Game, GameError, SeatInfo, State
+from bot.games.engine import Engine, GameError, SeatInfo, State
 from bot.store import ActionRecord, GameRecord, Retold
 from bot.tables.core import narrated
 
@@ -38,7 +38,7 @@ def _filled(text: str, names: Sequence[str]) -> str:
     return _TOKEN.sub(lambda m: names[int(m.group(1))], text)
 
 
-def renamed_log(game: Game | None, record: GameRecord, actions: Sequence[ActionRecord],
+def renamed_log(game: Engine | None, record: GameRecord, actions: Sequence[ActionRecord],
                 seats: Iterable[int], name: str) -> Retold:
     """``record`` with ``seats`` named ``name``: its actions whose words change, and its
     result's summary, told again (see the module text); runs in a worker thread."""
@@ -77,7 +77,7 @@ def _summary(record: GameRecord) -> str | None:
         return None
 
 
-def _replayed(game: Game | None, record: GameRecord, state: State | None,
+def _replayed(game: Engine | None, record: GameRecord, state: State | None,
               infos: list[dict[str, object]], actions: Sequence[ActionRecord],
               names: Sequence[str], renamed: Sequence[str],
               ) -> tuple[list[tuple[str, str, dict[int, tuple[str, ...]]] | None], str | None]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.engine import Game
+from bot.games.engine import Engine
 from bot.limits import Limits
 from bot.organized.seasons import (
     Season,
@@ -41,7 +41,7 @@ CARRY, FRESH = "carry", "fresh"
 class Seasons:
     """A server's seasons over ``store``: set, ended, read, and closed when over."""
 
-    def __init__(self, store: Store, games: Mapping[str, Game], clock: Clock,
+    def __init__(self, store: Store, games: Mapping[str, Engine], clock: Clock,
                  limits: Limits | None = None) -> None:
         self.store = store
         self._games = games

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from bot.alt_text import board_alt, plain_step
-from bot.games.engine import Game, SeatInfo, View
+from bot.games.engine import Engine, SeatInfo, View
 from bot.organized.seasons import Season, season_at
 from bot.refusals import Refused
 from bot.replays import ReplayJob, Replays
@@ -170,7 +170,7 @@ class BoardsJob:
     steps: tuple[Step, ...]
 
 
-def replay_boards(job: BoardsJob, game: Game | None = None) -> bytes:
+def replay_boards(job: BoardsJob, game: Engine | None = None) -> bytes:
     """Every position of ``job``'s game, re-run from its seed: the spectators' view and the
     board's alt text, as JSON ``[[view, alt], ...]`` (position 0 is the deal). Runs in a
     render worker (``game`` from the registry) or a thread.
@@ -260,7 +260,7 @@ class WebService:
     ``public_url`` is where people reach the pages; ``renderer`` draws a view (the render
     pool in the bot, whose later workers then re-run replays and draw the pictures)."""
 
-    def __init__(self, store: Store, public_url: str, *, games: Mapping[str, Game] | None = None,
+    def __init__(self, store: Store, public_url: str, *, games: Mapping[str, Engine] | None = None,
                  renderer: Renderer | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self._tables = Tables(store, games, clock)
@@ -349,7 +349,7 @@ class WebService:
         actions = await self._store.actions(record.id, last=RECENT_MOVES)
         game, state = board.game, board.state
         result = stored_result(record) if record.status == "finished" else None
-        scores = game.scores(state)
+        scores = game.rules.scores(state)
         places = {seat: result.place_of(seat) for seat in range(len(record.seats))} \
             if result is not None else {}
         players = tuple(Player(s.seat, s.name, s.ai, int(scores.get(s.seat, 0)),
@@ -367,7 +367,7 @@ class WebService:
         return GamePage(token=token, game_id=record.id, version=record.version,
                         slug=game.slug, title=game.title, status=record.status,
                         move=board.move, logged=actions[-1].n if actions else 0,
-                        players=players, summary=game.summary(state), alt=board_alt(board),
+                        players=players, summary=game.rules.summary(state), alt=board_alt(board),
                         since=record.turn_started_at if board.to_act else None,
                         recent=tuple(_line(a, record) for a in actions),
                         replayable=replayable, result=result.summary if result else "")

@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from bot.games import GAMES  # noqa: E402
-from bot.games.engine import Action, Game, SeatInfo, State, playing  # noqa: E402
+from bot.games.engine import Action, Engine, SeatInfo, State, playing  # noqa: E402
 
 #: (seed, players, rules version or None for the current one) per game.
 CASES: dict[str, list[tuple[int, int, int | None]]] = {
@@ -42,7 +42,7 @@ def values_digest(values: dict[str, float]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def play(game: Game, seed: int, players: int, rules: int | None) -> dict[str, Any]:
+def play(game: Engine, seed: int, players: int, rules: int | None) -> dict[str, Any]:
     """One all-AI game: its log and, per move, the digest of the mover's action values."""
     values_of = importlib.import_module(AI_MODULES[game.slug]).action_values
     seats = [SeatInfo(f"P{i + 1}", ai=True) for i in range(players)]

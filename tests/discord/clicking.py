@@ -14,7 +14,7 @@ from typing import Any
 from discord_harness import Session
 
 from bot.discord.builder import decode
-from bot.games.engine import Action, Game, MultiSelect, loads
+from bot.games.engine import Action, Engine, MultiSelect, loads
 
 MAX_LABEL = 80
 MAX_OPTIONS = 25
@@ -70,7 +70,7 @@ def check_limits(message: dict[str, Any], tally: Tally) -> None:
 class Clicker:
     """Drives one game of ``session`` by clicks only."""
 
-    def __init__(self, session: Session, game: Game) -> None:
+    def __init__(self, session: Session, game: Engine) -> None:
         self.session = session
         self.game = game
         self.tally = Tally()
@@ -100,8 +100,8 @@ class Clicker:
         taps = 0
         created = 0
         notified: set[int] = set()
-        dominated = self.game.dominated(state, seat, legal)
-        menu = self.game.multi_select(state, seat)
+        dominated = self.game.rules.dominated(state, seat, legal)
+        menu = self.game.rules.multi_select(state, seat)
         shown: list[int] = []
         asking = False
         for _ in range(40):

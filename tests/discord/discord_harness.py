@@ -50,7 +50,7 @@ from PIL import Image, ImageDraw
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord.client import CandyBot
-from bot.games.engine import Game, View
+from bot.games.engine import Engine, View
 from bot.store import is_postgres
 from tools.offline import (  # noqa: F401 (the tests import these from here)
     APP_ID,
@@ -138,7 +138,7 @@ class Session:
         self.channel_id = channel_id
 
     @classmethod
-    async def open(cls, folder: Path, games: Mapping[str, Game], *,
+    async def open(cls, folder: Path, games: Mapping[str, Engine], *,
                    renderer: Callable[[View], bytes] | None = None) -> Session:
         rec, clock = Recorder(), Clock()
         bot, gw = await start_bot(folder / "bot.db", clock, games, rec, renderer=renderer)
@@ -216,7 +216,7 @@ def bot_settings(db: Path | str) -> Settings:
     return Settings(token=None, db_path=Path(db))
 
 
-async def start_bot(db_path: Path | str, clock: Clock, games: Mapping[str, Game],
+async def start_bot(db_path: Path | str, clock: Clock, games: Mapping[str, Engine],
                     recorder: Recorder, *, real_pictures: bool = False,
                     renderer: Callable[[View], bytes] | None = None) -> tuple[CandyBot, Gateway]:
     """A bot set up as ``login`` would, minus the network, on a SQLite file or a

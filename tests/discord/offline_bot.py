@@ -33,7 +33,7 @@ from race_game import CandyStroll
 from bot.app import create_bot, serve
 from bot.config import Settings
 from bot.games import GAMES
-from bot.games.engine import View
+from bot.games.engine import Engine, View
 from bot.ops.logs import setup_logging
 
 log = logging.getLogger("offline_bot")
@@ -65,7 +65,7 @@ class Reporter(Recorder):
 async def main() -> str | None:
     settings = Settings.from_env()
     setup_logging(settings.log_level)
-    bot = create_bot(settings, games={**GAMES, CandyStroll.slug: CandyStroll()},
+    bot = create_bot(settings, games={**GAMES, CandyStroll.slug: Engine(CandyStroll())},
                      renderer=slow_render, clock=time.time)
     Reporter().install(bot)
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.games import engine
 from bot.games.engine import (
     Action,
+    BaseRules,
     Decision,
-    Game,
     MultiSelect,
     OptionSpec,
     Result,
@@ -33,7 +34,7 @@ from bot.games.rng import Rng
 _PLAY = re.compile(r"^(?:play )?([1-9])$")
 
 
-class CandyRace(Game):
+class CandyRace(BaseRules):
     """Race to the target with hidden cards."""
 
     slug = "candy-race"
@@ -49,23 +50,23 @@ class CandyRace(Game):
     )
     notation_help = "Moves: `step` (one space) or `play 2` (a card from your hand)."
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         state["totals"] = [0 for _ in state["seats"]]
         state["hands"] = [[turn.rng.roll(3) for _ in range(3)] for _ in state["seats"]]
         state["turn"] = 0
 
-    def turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: State) -> frozenset[int]:
         return frozenset({state["turn"]})
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         if seat != state["turn"]:
             return []
         cards = sorted(set(state["hands"][seat]))
         return [Action("step", "step one space"),
                 *(Action(f"play {c}", f"play your {c} card") for c in cards)]
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
-        name = self.seat_name(state, seat)
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        name = engine.seat_name(state, seat)
         if action.notation == "step":
             state["totals"][seat] += 1
             turn.say(f"{name} steps to {state['totals'][seat]}.", seat)
@@ -77,12 +78,12 @@ class CandyRace(Game):
             turn.say(f"{name} plays a {card} and reaches {state['totals'][seat]}.", seat)
         state["turn"] = (seat + 1) % len(state["seats"])
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         return {"game": self.slug, "totals": list(state["totals"]),
                 "hand": list(state["hands"][seat]) if seat is not None else None,
                 "hand_sizes": [len(h) for h in state["hands"]]}
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         target = state["options"]["target"]
         if max(state["totals"]) < target:
             return None
@@ -91,12 +92,12 @@ class CandyRace(Game):
             by_total.setdefault(total, []).append(seat)
         ranking = tuple(tuple(by_total[t]) for t in sorted(by_total, reverse=True))
         return Result(ranking, dict(enumerate(state["totals"])),
-                      f"{self.seat_name(state, ranking[0][0])} reached {target} first.")
+                      f"{engine.seat_name(state, ranking[0][0])} reached {target} first.")
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return max(legal, key=lambda a: 1 if a.notation == "step" else int(a.notation[-1]))
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         if text == "step":
             return "step"
         match = _PLAY.match(text)
@@ -109,7 +110,7 @@ class CandyRace(Game):
         return f"Move {state['move']}; first to {state['options']['target']} wins."
 
     def quick_choices(self, state: State, seat: int) -> list[Action]:
-        return self.legal_actions(state, seat)
+        return engine.legal_actions(self, state, seat)
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
         return sorted(actions, key=lambda a: 0 if a.notation == "step" else -int(a.notation[-1]))
@@ -131,7 +132,7 @@ class CandyStroll(CandyDash):
     slug = "candy-stroll"
     title = "Candy Stroll"
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return next(a for a in legal if a.notation == "step")
 
 
@@ -143,19 +144,19 @@ class CandyHop(CandyDash):
     title = "Candy Hop"
     notation_help = "Moves: `step`, or `hop` (two spaces) and then `rest`."
 
-    def setup(self, state: State, turn: Turn) -> None:
-        super().setup(state, turn)
+    def _setup(self, state: State, turn: Turn) -> None:
+        super()._setup(state, turn)
         state["resting"] = False
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         if seat != state["turn"]:
             return []
         if state["resting"]:
             return [Action("rest", "rest after the hop")]
         return [Action("step", "step one space"), Action("hop", "hop two spaces, then rest")]
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
-        name = self.seat_name(state, seat)
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+        name = engine.seat_name(state, seat)
         if action.notation == "hop":
             state["totals"][seat] += 2
             state["resting"] = True
@@ -165,12 +166,12 @@ class CandyHop(CandyDash):
             state["turn"] = (seat + 1) % len(state["seats"])
             turn.say(f"{name} rests.", seat)
         else:
-            super().play(state, seat, action, turn)
+            super()._play(state, seat, action, turn)
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         return text if text in ("step", "hop", "rest") else None
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return legal[0]
 
 
@@ -179,7 +180,7 @@ _TAKE = re.compile(r"^take((?: [a-e])+)$")
 CANDY_VALUES = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
 
 
-class CandyDuel(Game):
+class CandyDuel(BaseRules):
     """Secret bids, then the winner picks candies: joint decisions and a multi-select.
 
     Every round all players bid 0 to 3 coins from a secret purse at once (a joint,
@@ -201,7 +202,7 @@ class CandyDuel(Game):
     )
     notation_help = "Moves: `bid 2` (secretly), `take a c` (one or two candies of the pool)."
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         state["purses"] = [6 for _ in state["seats"]]
         state["totals"] = [0 for _ in state["seats"]]
         state["pool"] = sorted(CANDY_VALUES)
@@ -210,18 +211,18 @@ class CandyDuel(Game):
         self._ask_bids(state)
 
     def _ask_bids(self, state: State) -> None:
-        self.ask(state, "bid", range(len(state["seats"])), joint=True, public=False)
+        engine.ask(state, "bid", range(len(state["seats"])), joint=True, public=False)
 
-    def turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: State) -> frozenset[int]:
         return frozenset()
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         return []
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         raise AssertionError("every action of Candy Duel answers a decision")
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         if decision.kind == "bid":
             spent = sum(int(n.split()[1]) for n in decision.steps.get(seat, ()))
             most = min(3, state["purses"][seat] - spent)
@@ -233,23 +234,23 @@ class CandyDuel(Game):
         pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
         return [Action("take " + " ".join(p), "take " + " and ".join(p)) for p in singles + pairs]
 
-    def answer_complete(self, state: State, decision: Decision, seat: int,
-                        steps: Sequence[str]) -> bool:
+    def _answer_complete(self, state: State, decision: Decision, seat: int,
+                         steps: Sequence[str]) -> bool:
         return len(steps) >= (2 if state["options"]["double"] else 1)
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         if decision.kind == "bid":
             bids = {s: sum(int(n.split()[1]) for n in decision.steps[s]) for s in answers}
             for seat, bid in bids.items():
                 state["purses"][seat] -= bid
                 turn.say(f"You have {state['purses'][seat]} coins left.", seat, to=(seat,))
-            shown = ", ".join(f"{self.seat_name(state, s)} {b}" for s, b in sorted(bids.items()))
+            shown = ", ".join(f"{engine.seat_name(state, s)} {b}" for s, b in sorted(bids.items()))
             best = max(bids.values())
             winners = [s for s, b in bids.items() if b == best]
             if len(winners) == 1:
-                turn.say(f"Bids: {shown}. {self.seat_name(state, winners[0])} wins the round.")
-                self.ask(state, "take", [winners[0]])
+                turn.say(f"Bids: {shown}. {engine.seat_name(state, winners[0])} wins the round.")
+                engine.ask(state, "take", [winners[0]])
                 return
             turn.say(f"Bids: {shown}. A tie: nobody takes a candy.")
         else:
@@ -258,7 +259,7 @@ class CandyDuel(Game):
             for candy in taken:
                 state["pool"].remove(candy)
                 state["totals"][seat] += CANDY_VALUES[candy]
-            turn.say(f"{self.seat_name(state, seat)} takes {' and '.join(taken)}.", seat)
+            turn.say(f"{engine.seat_name(state, seat)} takes {' and '.join(taken)}.", seat)
         state["round"] += 1
         if state["round"] > state["options"]["rounds"] or not state["pool"]:
             state["over"] = True
@@ -266,7 +267,7 @@ class CandyDuel(Game):
         self._ask_bids(state)
 
     def multi_select(self, state: State, seat: int) -> MultiSelect | None:
-        top = self.top(state)
+        top = engine.top(state)
         if top is None or top.kind != "take" or seat not in top.waiting:
             return None
         return MultiSelect(tuple((c, f"candy {c} ({CANDY_VALUES[c]})") for c in state["pool"]),
@@ -278,14 +279,14 @@ class CandyDuel(Game):
     def zoom_spots(self, state: State) -> list[str]:
         return ["pool", *(f"seat-{i + 1}" for i in range(len(state["seats"])))]
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         return {"game": self.slug, "viewer": seat, "move": state["move"],
-                "to_act": sorted(self.to_act(state)), "pool": list(state["pool"]),
+                "to_act": sorted(engine.to_act(self, state)), "pool": list(state["pool"]),
                 "totals": list(state["totals"]), "round": state["round"],
                 "purse": state["purses"][seat] if seat is not None else None,
-                "decision": self.decision_view(state, seat)}
+                "decision": engine.decision_view(state, seat)}
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if not state["over"]:
             return None
         by_total: dict[int, list[int]] = {}
@@ -294,10 +295,10 @@ class CandyDuel(Game):
         ranking = tuple(tuple(by_total[t]) for t in sorted(by_total, reverse=True))
         return Result(ranking, dict(enumerate(state["totals"])), "The candies are shared out.")
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return legal[-1]
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         match = _BID.match(text)
         if match:
             return f"bid {match.group(1)}"

@@ -8,13 +8,13 @@ import pytest
 
 from bot.discord import builder
 from bot.games import GAMES
-from bot.games.engine import Action, Game, SeatInfo
+from bot.games.engine import Action, Engine, SeatInfo
 from bot.games.words import ABBREVIATIONS, shorten
 
 SEATS = [SeatInfo("Ana"), SeatInfo("Bo"), SeatInfo("Cy", True)]
 
 
-def states(game: Game, seed: int, every: int = 3, limit: int = 400):
+def states(game: Engine, seed: int, every: int = 3, limit: int = 400):
     state = game.new(SEATS, seed)
     for number in range(limit):
         if game.result(state) is not None:
@@ -41,7 +41,7 @@ def assert_shortened_by_rule(label: str) -> None:
         assert kept in whole, (label, shown)
 
 
-def reach(game: Game, legal: list[Action], target: str, whole: int) -> int:
+def reach(game: Engine, legal: list[Action], target: str, whole: int) -> int:
     """Follow the steps to ``target``; how many choices it took."""
     node = builder.node_at(game, legal, "", whole=whole)
     taps = 0

@@ -22,6 +22,7 @@ from discord_harness import CHANNEL_ID, GUILD_ID, MANAGE_CHANNELS, Session, sett
 from race_game import CandyDash
 
 from bot.discord import errors
+from bot.games.engine import Engine
 
 ALICE, BOB, CAROL = 360000000000000001, 360000000000000002, 360000000000000003
 MOVES, LOOKS, EMPTY, ENDING = (710000000000000001, 710000000000000002, 710000000000000004,
@@ -43,7 +44,7 @@ db.execute("COMMIT")
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
     monkeypatch.setattr(errors, "ANSWER_WITHIN", 0.3)
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     yield session
     await session.close()
 

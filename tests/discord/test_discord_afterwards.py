@@ -10,7 +10,7 @@ import pytest
 from discord_harness import MANAGE_CHANNELS, Sent, Session, fake_render
 from race_game import CandyDash, CandyDuel, CandyRace
 
-from bot.games.engine import View, loads
+from bot.games.engine import Engine, View, loads
 from bot.store import SeatRecord
 
 ALICE, BOB = 350000000000000001, 350000000000000002
@@ -35,7 +35,7 @@ def views() -> Views:
 
 @pytest.fixture
 async def table(tmp_path: Path, views: Views) -> AsyncIterator[Session]:
-    games = {g.slug: g for g in (CandyRace(), CandyDash(), CandyDuel())}
+    games = {g.slug: g for g in (Engine(CandyRace()), Engine(CandyDash()), Engine(CandyDuel()))}
     session = await Session.open(tmp_path, games, renderer=views)
     yield session
     await session.close()

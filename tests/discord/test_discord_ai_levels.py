@@ -12,37 +12,35 @@ from discord_harness import Session
 from race_game import CandyDash
 
 import bot.games
-from bot.games.engine import Action, State
+from bot.games.engine import Action, Engine, State, ai
 
 ALICE, BOB = 370000000000000001, 370000000000000002
 
 
-class Levelled(CandyDash):
-    """Candy Dash that remembers the level each AI move was asked at."""
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The level of every AI move asked of the engine, in order."""
+    levels: list[str] = []
+    real = ai.ai_action
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked: list[str] = []
+    def recording(game: Any, state: State, seat: int, level: str = "normal") -> Action:
+        levels.append(level)
+        return real(game, state, seat, level)
 
-    def ai_action(self, state: State, seat: int, level: str = "normal") -> Action:
-        self.asked.append(level)
-        return super().ai_action(state, seat, level)
+    monkeypatch.setattr(ai, "ai_action", recording)
+    return levels
 
 
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Levelled())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(CandyDash()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened
     await opened.close()
 
 
-def game(table: Session) -> Any:
-    return table.bot.tables.games["candy-dash"]
-
-
 async def test_the_host_sets_an_ai_seats_level_and_it_shows_and_plays_at_it(
-        table: Session) -> None:
+        table: Session, asked: list[str]) -> None:
     lobby = await table.command(ALICE, "game", "new", {"game": "candy-dash", "target": 6})
     await table.click(ALICE, lobby, ":ai")
     menu = next(c for row in table.rec.message(lobby.message_id or 0)["components"]
@@ -56,11 +54,11 @@ async def test_the_host_sets_an_ai_seats_level_and_it_shows_and_plays_at_it(
     assert "AI 1 · easy" in board.content, "the level shows wherever the seat's name does"
     for _ in range(3):
         await table.play(ALICE, "step")
-    assert game(table).asked and set(game(table).asked) == {"easy"}
+    assert asked and set(asked) == {"easy"}
 
 
 async def test_the_stand_in_for_an_absent_player_plays_at_its_strongest(
-        table: Session) -> None:
+        table: Session, asked: list[str]) -> None:
     await table.start("candy-dash", humans=(ALICE, BOB), target=8)
     record = await table.bot.tables.store.open_game(table.channel_id)
     assert record is not None
@@ -71,7 +69,7 @@ async def test_the_stand_in_for_an_absent_player_plays_at_its_strongest(
         await table.bot.send_due()
     record = await table.bot.tables.store.open_game(table.channel_id)
     assert record is not None and any(s.standing_in for s in record.seats)
-    assert "strong" in game(table).asked
+    assert "strong" in asked
 
 
 async def test_the_stand_in_says_why_it_moved_where_it_is_cheap_to_say(
@@ -90,7 +88,7 @@ async def test_the_stand_in_says_why_it_moved_where_it_is_cheap_to_say(
 
 
 async def test_ai_moves_are_chosen_by_the_thinker_the_bot_draws_with(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asked: list[str]) -> None:
     """With a pool of workers (anything that draws and also thinks), AI seats think there."""
     from discord_harness import fake_render
 
@@ -105,7 +103,7 @@ async def test_ai_moves_are_chosen_by_the_thinker_the_bot_draws_with(
             self.thought.append((seat, level))
             return game.ai_action(state, seat, level)
 
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Levelled())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(CandyDash()))
     pool = Pool()
     table = await Session.open(tmp_path, bot.games.GAMES, renderer=pool)
     try:
@@ -114,7 +112,7 @@ async def test_ai_moves_are_chosen_by_the_thinker_the_bot_draws_with(
         await table.click(ALICE, lobby, ":start")
         for _ in range(3):
             await table.play(ALICE, "step")
-        assert pool.thought and len(pool.thought) == len(game(table).asked)
+        assert pool.thought and len(pool.thought) == len(asked)
         assert {seat for seat, _ in pool.thought} == {1}
     finally:
         await table.close()

@@ -10,7 +10,7 @@ import pytest
 from discord_harness import Session
 
 import bot.games
-from bot.games.engine import loads
+from bot.games.engine import Engine, loads
 from tools.offline import Sent
 
 ALICE, BOB = 396000000000000001, 396000000000000002
@@ -55,7 +55,7 @@ async def test_every_picture_of_a_game_says_what_it_shows(tmp_path: Path, slug: 
     boards = [alt for s, alt in shown if not s.ephemeral and s.pngs]
     assert any(game.title in alt for alt in boards), "a board's alt text names the game"
     # What the picture leaves out for a phone, the alt text says: the game's own summary.
-    assert any(game.summary(state) in alt for alt in boards)
+    assert any(game.rules.summary(state) in alt for alt in boards)
     (replay,) = [alt for s, alt in shown if s.files[0][0] == "replay.gif"]
     assert game.title in replay and "move" in replay and "goes on" in replay
 
@@ -63,11 +63,11 @@ async def test_every_picture_of_a_game_says_what_it_shows(tmp_path: Path, slug: 
 async def test_a_finished_games_replay_says_how_it_ended(tmp_path: Path) -> None:
     from race_game import CandyDash
 
-    table = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    table = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     try:
         await table.start("candy-dash", humans=(ALICE, BOB), target=3)
         while (record := await table.bot.tables.store.open_game(table.channel_id)):
-            turn = loads(record.state_json or "", CandyDash())["turn"]
+            turn = loads(record.state_json or "", Engine(CandyDash()))["turn"]
             await table.play((ALICE, BOB)[turn], "step")
         (game,) = await table.bot.tables.store.games_in_channel(table.channel_id)
         table.rec.clear()

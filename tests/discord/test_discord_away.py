@@ -11,6 +11,7 @@ from race_game import CandyRace
 
 import bot.games
 from bot.away import AwayError, QuietHours
+from bot.games.engine import Engine
 
 ALICE, BOB = 300000000000000001, 300000000000000002
 # The fake clock starts at 2023-11-14 22:13:20 UTC, 23:13:20 in Berlin.
@@ -19,7 +20,7 @@ BERLIN = {"timezone": "Europe/Berlin", "quiet_from": 22, "quiet_to": 8}
 
 @pytest.fixture
 async def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-race", CandyRace())
+    monkeypatch.setitem(bot.games.GAMES, "candy-race", Engine(CandyRace()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened
     await opened.close()

@@ -73,7 +73,7 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
             seat = humans[0]
             user = users[seat]
             if top is not None and top.kind == "feed":
-                secret = GAME.secrets
+                secret = GAME.rules.secrets
                 if user == ALICE:
                     decide = latest_public(table.rec.sent, "cb:d:") or latest_public(
                         [await table.command(ALICE, "game", "board")], "cb:d:")
@@ -110,7 +110,7 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
                     for text in pictures.public_views:
                         assert '"mine": {' not in text and not any(t in text for t in hidden)
                     waiting = " and ".join(GAME.seat_name(now, s) for s in still.waiting)
-                    assert f"still feeding: {waiting}" in GAME.summary(now)
+                    assert f"still feeding: {waiting}" in GAME.rules.summary(now)
             else:
                 suggestions = await table.suggest(user, "")
                 assert 1 <= len(suggestions) <= 25

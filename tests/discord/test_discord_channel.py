@@ -16,7 +16,7 @@ from race_game import CandyDash, CandyDuel, CandyRace, CandyStroll
 import bot.games
 from bot.discord import messages
 from bot.discord.components import UNKNOWN_BUTTON
-from bot.games.engine import RulesVersionError, State
+from bot.games.engine import Engine, RulesVersionError, State, versions
 from bot.tables import Step
 
 ALICE, BOB, CAROL = 340000000000000001, 340000000000000002, 340000000000000003
@@ -25,7 +25,7 @@ OTHER_CHANNEL = 700000000000000099
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    games = {g.slug: g for g in (CandyRace(), CandyDash(), CandyStroll(), CandyDuel())}
+    games = {g.slug: Engine(g) for g in (CandyRace(), CandyDash(), CandyStroll(), CandyDuel())}
     session = await Session.open(tmp_path, games)
     yield session
     await session.close()
@@ -238,8 +238,8 @@ async def test_undo_takes_back_the_move_and_the_ai_replies_from_the_saved_state(
     def rerun(*args: Any, **kwargs: Any) -> State:
         raise AssertionError("undo must restore the saved state, not play the game again")
 
-    monkeypatch.setattr(CandyStroll, "replay", rerun)
-    monkeypatch.setattr(CandyStroll, "new", rerun)
+    monkeypatch.setattr(versions, "replay", rerun)
+    monkeypatch.setattr(versions, "begin", rerun)
     undone = await table.command(ALICE, "game", "undo")
     assert not undone.ephemeral
     assert "Player1 took back `step` and the 2 AI moves after it." in undone.content
@@ -254,7 +254,7 @@ async def test_a_game_under_other_rules_refuses_replay_privately(
     await table.start("candy-dash", humans=(ALICE, BOB))
     await table.play(ALICE, "step")
     monkeypatch.setattr(CandyDash, "rules_version", 2)
-    monkeypatch.setattr(CandyDash, "upgrade", lambda self, state: state)
+    monkeypatch.setattr(CandyDash, "_upgrade", lambda self, state: state)
     await table.command(BOB, "game", "replay")
     assert "cannot be replayed" in refused_at_once(table).content
     board = await table.command(BOB, "game", "board")

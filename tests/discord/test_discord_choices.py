@@ -39,7 +39,7 @@ async def until(session: Session, wanted: Callable[[dict[str, Any], int], bool],
 
 def dearer_ways(state: dict[str, Any], seat: int) -> bool:
     legal = GAME.legal_actions(state, seat)
-    return len(GAME.dominated(state, seat, legal)) >= 5
+    return len(GAME.rules.dominated(state, seat, legal)) >= 5
 
 
 async def heist(tmp_path: Path) -> Session:
@@ -62,10 +62,10 @@ async def test_a_payment_offers_each_cheapest_way_once_and_the_dearer_ones_on_as
     try:
         state, seat, user = await until(session, dearer_ways)
         legal = GAME.legal_actions(state, seat)
-        dominated = GAME.dominated(state, seat, legal)
+        dominated = GAME.rules.dominated(state, seat, legal)
         hand = await session.command(user, "game", "hand")
         message = hand.message_id or 0
-        reach = offered(session.rec.message(message), legal, GAME.multi_select(state, seat))
+        reach = offered(session.rec.message(message), legal, GAME.rules.multi_select(state, seat))
         assert not twice(reach), "an option shown twice"
         shown = {n for _, moves in reach for n in moves}
         assert shown and not shown & dominated, sorted(shown & dominated)
@@ -132,7 +132,7 @@ async def test_suggestions_put_pass_and_the_cheapest_first_and_dearer_payments_l
         assert costs == sorted(costs), suggested
         state, seat, user = await until(session, dearer_ways)
         suggested = await session.suggest(user, "pay")
-        dominated = GAME.dominated(state, seat, GAME.legal_actions(state, seat))
+        dominated = GAME.rules.dominated(state, seat, GAME.legal_actions(state, seat))
         cheap = [n for n in suggested if n not in dominated]
         assert cheap and suggested[:len(cheap)] == cheap
     finally:

@@ -10,6 +10,7 @@ import pytest
 from discord_harness import Session
 from race_game import CandyDash
 
+from bot.games.engine import Engine
 from tools.offline import ALREADY_ACKNOWLEDGED, ANSWER_DEADLINE, UNKNOWN_INTERACTION
 
 ALICE = 350000000000000001
@@ -17,7 +18,7 @@ ALICE = 350000000000000001
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     yield session
     await session.close()
 

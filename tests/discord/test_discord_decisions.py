@@ -16,6 +16,8 @@ import pytest
 from decision_game import BakeOff
 from discord_harness import Sent, Session, fake_render
 
+from bot.games.engine import Engine
+
 ALICE, BOB = 320000000000000001, 320000000000000002
 SECRET = re.compile(r"cocoa|vanilla|bid [1-3]")
 
@@ -35,7 +37,7 @@ class Views:
 @pytest.fixture
 async def table(tmp_path: Path) -> Any:
     views = Views()
-    session = await Session.open(tmp_path, {"bake-off": BakeOff()}, renderer=views)
+    session = await Session.open(tmp_path, {"bake-off": Engine(BakeOff())}, renderer=views)
     session.views = views  # type: ignore[attr-defined]
     yield session
     await session.close()

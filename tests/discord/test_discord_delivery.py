@@ -21,10 +21,11 @@ from discord_harness import CHANNEL_ID, Clock, Recorder, Sent, Session, start_bo
 from race_game import CandyHop
 
 from bot.discord import surfaces
+from bot.games.engine import Engine
 from tools.offline import ALL_PERMISSIONS, Died, Gateway
 
 ALICE, BOB, CAROL = 360000000000000001, 360000000000000002, 360000000000000003
-GAMES = {"candy-hop": CandyHop()}
+GAMES = {"candy-hop": Engine(CandyHop())}
 #: How soon, after a killed bot is started again, every saved move must be shown.
 RECOVERY_SECONDS = 15.0
 

@@ -19,7 +19,7 @@ from clicking import Clicker, components_of
 from discord_harness import Session
 
 from bot.games import GAMES
-from bot.games.engine import ALERT, Game, loads
+from bot.games.engine import ALERT, Engine, loads
 
 ALICE, BOB = 370000000000000001, 370000000000000002
 #: Sugarworks' shortest game, so that the whole suite stays quick.
@@ -31,7 +31,7 @@ STEPS = ("cb:b", "cb:d:", "cb:m:", "cb:s:")
 class FromDirectMessages(Clicker):
     """Clicks only in the acting player's own direct messages."""
 
-    def __init__(self, session: Session, game: Game) -> None:
+    def __init__(self, session: Session, game: Engine) -> None:
         super().__init__(session, game)
         self.user: int | None = None
 

@@ -13,13 +13,14 @@ from discord_harness import Sent, Session
 from race_game import CandyRace
 
 import bot.games
+from bot.games.engine import Engine
 
 ALICE, BOB, CAROL = 360000000000000001, 360000000000000002, 360000000000000003
 
 
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-race", CandyRace())
+    monkeypatch.setitem(bot.games.GAMES, "candy-race", Engine(CandyRace()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened
     await opened.close()

@@ -14,6 +14,8 @@ from discord_harness import EPHEMERAL, Sent, Session, fake_render
 from PIL import Image
 from race_game import CandyDuel
 
+from bot.games.engine import Engine
+
 ALICE, BOB = 330000000000000001, 330000000000000002
 
 
@@ -52,7 +54,7 @@ def animated(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 @pytest.fixture
 async def duel(tmp_path: Path) -> Any:
     drawn = Drawn()
-    session = await Session.open(tmp_path, {"candy-duel": CandyDuel()}, renderer=drawn)
+    session = await Session.open(tmp_path, {"candy-duel": Engine(CandyDuel())}, renderer=drawn)
     session.drawn = drawn  # type: ignore[attr-defined]
     yield session
     await session.close()

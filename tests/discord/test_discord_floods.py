@@ -15,7 +15,7 @@ from discord_harness import CHANNEL_ID, Session, UserOption, fake_render, user_p
 from race_game import CandyDash
 
 import bot.games
-from bot.games.engine import View
+from bot.games.engine import Engine, View
 from tools.offline import INVITED
 
 ALICE, BOB, CAROL, DAN = (380000000000000001, 380000000000000002, 380000000000000003,
@@ -42,7 +42,7 @@ def drawn() -> Drawn:
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                 drawn: Drawn) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", CandyDash())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(CandyDash()))
     opened = await Session.open(tmp_path, bot.games.GAMES, renderer=drawn)
     yield opened
     await opened.close()

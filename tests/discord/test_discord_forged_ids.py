@@ -13,6 +13,7 @@ from discord_harness import Session
 from race_game import CandyDash
 
 from bot.discord.components import UNKNOWN_BUTTON
+from bot.games.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from faults import inject, watch_reads
@@ -23,7 +24,7 @@ TOO_BIG = (2**63, 2**64 + 5, 10**25)
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     yield session
     await session.close()
 

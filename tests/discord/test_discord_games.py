@@ -16,6 +16,7 @@ import bot.games
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord import messages
+from bot.games.engine import Engine
 from bot.store import GameRecord
 from bot.tables import MyGame
 
@@ -27,7 +28,7 @@ LINK = re.compile(r"https://discord\.com/channels/(\d+|@me)/(\d+)/(\d+)")
 
 @pytest.fixture
 async def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    for game in (CandyRace(), CandyDash()):
+    for game in (Engine(CandyRace()), Engine(CandyDash())):
         monkeypatch.setitem(bot.games.GAMES, game.slug, game)
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened

@@ -17,6 +17,7 @@ from race_game import CandyDash
 
 import bot.games
 from bot.discord import threads
+from bot.games.engine import Engine
 from tools.offline import (
     INVITED,
     PUBLIC_THREAD,
@@ -31,7 +32,7 @@ MANAGE_GUILD = 1 << 5
 
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", CandyDash())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(CandyDash()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     opened.rec.room(CHANNEL_ID).permissions = INVITED
     yield opened

@@ -11,6 +11,7 @@ from discord_harness import GUILD_ID, Session
 from PIL import Image
 from race_game import CandyRace
 
+from bot.games.engine import Engine
 from renderers import leaderboard
 
 ALICE, BOB, CAROL = 340000000000000001, 340000000000000002, 340000000000000003
@@ -18,7 +19,7 @@ ALICE, BOB, CAROL = 340000000000000001, 340000000000000002, 340000000000000003
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-race": CandyRace()})
+    session = await Session.open(tmp_path, {"candy-race": Engine(CandyRace())})
     yield session
     await session.close()
 

@@ -15,7 +15,7 @@ import bot.games
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord import commands, components, messages
-from bot.games.engine import Action, MultiSelect, OptionSpec
+from bot.games.engine import Action, Engine, MultiSelect, OptionSpec
 from bot.store import ActionRecord, GameRecord, SeatRecord
 from bot.tables import Board, Lobby, Step
 from bot.tables.news import Begins
@@ -26,7 +26,7 @@ BIG_ID = 2**63 - 1
 
 @pytest.fixture
 def registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    for game in (CandyRace(), CandyDash()):
+    for game in (Engine(CandyRace()), Engine(CandyDash())):
         monkeypatch.setitem(bot.games.GAMES, game.slug, game)
     return bot.games.GAMES
 
@@ -71,7 +71,7 @@ def test_a_game_with_too_many_options_still_fits_in_25_parameters() -> None:
         title = "Fussy " + "x" * 200
         options = tuple(OptionSpec(f"opt{i}", "d" * 300, "int", 1) for i in range(40))
 
-    games = {"fussy": Fussy()}
+    games = {"fussy": Engine(Fussy())}
     command = commands.build_new_command(games)
     assert len(command.parameters) == 25
     assert all(len(p.description) <= 100 for p in command.parameters)

@@ -13,6 +13,7 @@ from whole_games import play_to_the_end
 
 from bot.discord import messages
 from bot.games import GAMES
+from bot.games.engine import Engine
 from bot.store import ActionRecord
 from bot.tables import LOG_LIMIT
 from bot.tables.core import stored_result
@@ -100,9 +101,9 @@ def test_a_log_that_needs_too_many_messages_leaves_out_whole_moves() -> None:
                         None, None)
     said = "Ann walks on. " * 60
     actions = [ActionRecord(n, 0, 3, "step", said.strip(), 0.0, False) for n in range(1, 9)]
-    latest = messages.log_pages(record, CandyRace(), actions, pages=2)
+    latest = messages.log_pages(record, Engine(CandyRace()), actions, pages=2)
     assert len(latest) == 2 and "did not fit" in latest[0]
     assert "8. Ann: `step`" in latest[-1] and "1. Ann: `step`" not in "".join(latest)
-    first = messages.log_pages(record, CandyRace(), actions, start=1, pages=2)
+    first = messages.log_pages(record, Engine(CandyRace()), actions, start=1, pages=2)
     assert first[0].startswith("**Candy Race**: 4 moves from move 1.")
     assert "later moves did not fit" in first[0] and "8. Ann" not in "".join(first)

@@ -26,6 +26,7 @@ from discord_harness import (
 from race_game import CandyDash
 
 import bot.games
+from bot.games.engine import Engine
 from bot.store import GameRecord
 from tools.offline import (
     CREATE_PUBLIC_THREADS,
@@ -42,7 +43,7 @@ OTHER = CHANNEL_ID + 5  # a channel without threads: one game, played in it
 
 @pytest.fixture
 def games(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", CandyDash())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(CandyDash()))
     return bot.games.GAMES
 
 

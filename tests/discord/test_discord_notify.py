@@ -11,13 +11,14 @@ from discord_harness import Sent, Session
 from race_game import CandyRace
 
 import bot.games
+from bot.games.engine import Engine
 
 ALICE, BOB = 320000000000000001, 320000000000000002
 
 
 @pytest.fixture
 async def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-race", CandyRace())
+    monkeypatch.setitem(bot.games.GAMES, "candy-race", Engine(CandyRace()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened
     await opened.close()

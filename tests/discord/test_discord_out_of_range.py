@@ -15,12 +15,14 @@ from discord import app_commands
 from discord_harness import Session, UserOption
 from race_game import CandyDash
 
+from bot.games.engine import Engine
+
 ALICE, BOB = 352000000000000001, 352000000000000002
 
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     await session.start("candy-dash", humans=(ALICE, BOB))
     yield session
     await session.close()

@@ -16,10 +16,11 @@ from race_game import CandyDash
 
 from bot.discord.client import CandyBot
 from bot.discord.outbox import LEASE_SECONDS
+from bot.games.engine import Engine
 from bot.store import Announcement, Store
 
 ALICE, BOB, CAROL = 340000000000000001, 340000000000000002, 340000000000000003
-GAMES = {"candy-dash": CandyDash()}
+GAMES = {"candy-dash": Engine(CandyDash())}
 
 
 class Table:

@@ -16,12 +16,14 @@ import pytest
 from discord_harness import EPHEMERAL, Sent, Session
 from race_game import CandyDash, CandyDuel, CandyRace
 
+from bot.games.engine import Engine
+
 ALICE, BOB, CAROL = 320000000000000001, 320000000000000002, 320000000000000003
 
 
 @pytest.fixture
 async def session(tmp_path: Path) -> AsyncIterator[Session]:
-    games = {g.slug: g for g in (CandyRace(), CandyDash(), CandyDuel())}
+    games = {g.slug: g for g in (Engine(CandyRace()), Engine(CandyDash()), Engine(CandyDuel()))}
     opened = await Session.open(tmp_path, games)
     yield opened
     await opened.close()

@@ -24,6 +24,7 @@ from race_game import CandyDash, CandyRace
 
 import bot.games
 from bot.discord.client import CandyBot
+from bot.games.engine import Engine
 
 ALICE, BOB, CAROL = 300000000000000001, 300000000000000002, 300000000000000003
 
@@ -45,7 +46,7 @@ class Env:
 
 @pytest.fixture
 def registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    for game in (CandyRace(), CandyDash()):
+    for game in (Engine(CandyRace()), Engine(CandyDash())):
         monkeypatch.setitem(bot.games.GAMES, game.slug, game)
     return bot.games.GAMES
 

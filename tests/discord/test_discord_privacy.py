@@ -12,12 +12,14 @@ import pytest
 from discord_harness import GUILD_ID, Session
 from race_game import CandyDash
 
+from bot.games.engine import Engine
+
 ALICE, BOB = 353000000000000001, 353000000000000002
 
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     yield session
     await session.close()
 
@@ -71,7 +73,7 @@ async def anywhere(request: pytest.FixtureRequest, tmp_path: Path,
     target = (str(tmp_path / "bot.db") if request.param == "sqlite"
               else request.getfixturevalue("postgres_url"))
     rec, clock = Recorder(), Clock()
-    running, gw = await start_bot(target, clock, {"candy-dash": CandyDash()}, rec)
+    running, gw = await start_bot(target, clock, {"candy-dash": Engine(CandyDash())}, rec)
     session = Session(running, gw, rec, clock)
     yield session
     await session.close()

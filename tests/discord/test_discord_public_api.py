@@ -10,7 +10,7 @@ from race_game import CandyDash, CandyRace
 
 from bot.discord import commands
 from bot.games import GAMES
-from bot.games.engine import OptionSpec
+from bot.games.engine import Engine, OptionSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Python's own underscore names (the data model), which are not a library's internals.
@@ -68,7 +68,8 @@ def test_an_option_several_games_share_is_described_by_each_of_them():
         title = "Rounded"
         options = (OptionSpec("target", "Laps to run.", "int", 3),)
 
-    described = commands.option_params({"candy-dash": CandyDash(), "rounded": Rounded()})
+    described = commands.option_params({"candy-dash": Engine(CandyDash()),
+                                        "rounded": Engine(Rounded())})
     assert described["target"] == "Candy Dash: Points needed to win. Rounded: Laps to run."
 
 

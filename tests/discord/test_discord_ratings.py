@@ -12,6 +12,7 @@ from discord_harness import CHANNEL_ID, Session, UserOption
 from race_game import CandyRace
 
 import bot.games
+from bot.games.engine import Engine
 
 ALICE, BOB, CAROL = 300000000000000001, 300000000000000002, 300000000000000003
 SEATED = (ALICE, BOB, CAROL)
@@ -20,7 +21,7 @@ RATING = re.compile(r"Candy Race: \d+ played, \d+ won\. Rating (-?\d+)(\?)? ")
 
 @pytest.fixture
 async def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-race", CandyRace())
+    monkeypatch.setitem(bot.games.GAMES, "candy-race", Engine(CandyRace()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened
     await opened.close()

@@ -14,6 +14,7 @@ from race_game import CandyDash, CandyRace
 
 import bot.games
 from bot.discord.client import CandyBot
+from bot.games.engine import Engine
 
 ALICE, BOB = 310000000000000001, 310000000000000002
 
@@ -50,7 +51,7 @@ class Table:
 
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Table]:
-    for game in (CandyRace(), CandyDash()):
+    for game in (Engine(CandyRace()), Engine(CandyDash())):
         monkeypatch.setitem(bot.games.GAMES, game.slug, game)
     t = Table(tmp_path / "bot.db")
     await t.boot()

@@ -16,7 +16,7 @@ from race_game import CandyDash
 
 import renderers.common
 from bot.games import GAMES
-from bot.games.engine import View, loads
+from bot.games.engine import Engine, View, loads
 from bot.games.words import STANDING_IN, STANDING_IN_SHORT
 from renderers import render
 
@@ -25,7 +25,7 @@ ALICE, BOB = 330000000000000001, 330000000000000002
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     yield session
     await session.close()
 

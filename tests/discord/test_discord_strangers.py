@@ -11,6 +11,7 @@ import pytest
 from discord_harness import CHANNEL_ID, MANAGE_CHANNELS, Session, UserOption
 from race_game import CandyDash
 
+from bot.games.engine import Engine
 from bot.limits import Limits
 
 ALICE, BOB, CAROL, MALLORY = (340000000000000001, 340000000000000002, 340000000000000003,
@@ -19,7 +20,7 @@ ALICE, BOB, CAROL, MALLORY = (340000000000000001, 340000000000000002, 3400000000
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     yield session
     await session.close()
 
@@ -51,7 +52,7 @@ async def test_one_person_hosts_only_a_few_lobbies_at_once(table: Session) -> No
 
 
 async def test_one_person_holds_only_so_many_seats(tmp_path: Path) -> None:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     session.bot.tables.limits = Limits(games_per_person=2)
     try:
         lobbies = []
@@ -72,7 +73,7 @@ async def test_one_person_holds_only_so_many_seats(tmp_path: Path) -> None:
 
 
 async def test_a_server_has_only_so_many_open_games(tmp_path: Path) -> None:
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     session.bot.tables.limits = Limits(games_per_server=2)
     try:
         for n in range(2):
@@ -94,7 +95,7 @@ def join_button(session: Session, lobby: Any) -> tuple[dict[str, Any], str]:
 
 async def test_limits_hold_when_the_requests_come_all_at_once(tmp_path: Path) -> None:
     # A flood sends its requests together, not one after another: the counts must hold.
-    session = await Session.open(tmp_path, {"candy-dash": CandyDash()})
+    session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     tables, gw = session.bot.tables, session.gw
     try:
         tables.limits = Limits(lobbies_per_person=3)

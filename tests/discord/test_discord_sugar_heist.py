@@ -27,7 +27,7 @@ DEFENDING = ("creaky door", "banana peel", "insidious lawn gnomes", "toothpick p
 
 
 def secrets(state: dict[str, Any]) -> set[str]:
-    return {s for seat in range(len(state["seats"])) for s in GAME.secrets(state, seat)}
+    return {s for seat in range(len(state["seats"])) for s in GAME.rules.secrets(state, seat)}
 
 
 def defending_build(suggestions: list[str]) -> str | None:

@@ -14,6 +14,7 @@ from discord_harness import CHANNEL_ID, Session
 from race_game import CandyDash
 
 import bot.games
+from bot.games.engine import Engine
 from tools.offline import INVITED, WITHOUT_THREADS
 
 ALICE, BOB, CAROL, DAN = (350000000000000001, 350000000000000002, 350000000000000003,
@@ -22,7 +23,7 @@ ALICE, BOB, CAROL, DAN = (350000000000000001, 350000000000000002, 35000000000000
 
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-dash", CandyDash())
+    monkeypatch.setitem(bot.games.GAMES, "candy-dash", Engine(CandyDash()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     opened.rec.room(CHANNEL_ID).permissions = INVITED
     yield opened

@@ -14,6 +14,7 @@ from refusing import refused
 
 import bot.games
 from bot.away import DAY, QuietHours, Vacation, away_until, plan_vacation
+from bot.games.engine import Engine
 
 ALICE, BOB = 310000000000000001, 310000000000000002
 # The fake clock starts at 2023-11-14 22:13:20 UTC.
@@ -22,7 +23,7 @@ NOW = 1_700_000_000.0
 
 @pytest.fixture
 async def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Session]:
-    monkeypatch.setitem(bot.games.GAMES, "candy-race", CandyRace())
+    monkeypatch.setitem(bot.games.GAMES, "candy-race", Engine(CandyRace()))
     opened = await Session.open(tmp_path, bot.games.GAMES)
     yield opened
     await opened.close()

@@ -14,6 +14,7 @@ import pytest
 from discord_harness import CHANNEL_ID, Session
 from race_game import CandyHop
 
+from bot.games.engine import Engine
 from tools.offline import (
     ALL_PERMISSIONS,
     CANNOT_MESSAGE_USER,
@@ -27,7 +28,7 @@ ALICE = 370000000000000001
 
 @pytest.fixture
 async def session(tmp_path: Path) -> AsyncIterator[Session]:
-    opened = await Session.open(tmp_path, {"candy-hop": CandyHop()})
+    opened = await Session.open(tmp_path, {"candy-hop": Engine(CandyHop())})
     opened.rec.room(CHANNEL_ID).permissions = ALL_PERMISSIONS
     yield opened
     await opened.close()

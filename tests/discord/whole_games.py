@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from discord_harness import Sent, Session
 
-from bot.games.engine import Game, loads
+from bot.games.engine import Engine, loads
 
 MOVE_BOUND = 2000
 
 
-async def play_to_the_end(session: Session, game: Game, user: int, *, ai: int = 0,
+async def play_to_the_end(session: Session, game: Engine, user: int, *, ai: int = 0,
                           **options: object) -> tuple[int, list[Sent]]:
     """Start ``game`` with ``user`` and ``ai`` AI seats, play until it ends; the game's id and
     every message the bot sent or edited on the way (``ai=0``: as few AI seats as the game

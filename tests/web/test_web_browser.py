@@ -20,7 +20,7 @@ from whole_games import play_to_the_end
 
 from bot.alt_text import plain_step
 from bot.games import GAMES
-from bot.games.engine import loads
+from bot.games.engine import Engine, loads
 from bot.web.service import public_step
 
 try:
@@ -31,7 +31,7 @@ except ImportError:  # the tests skip with a note (tests/web/browser.py)
 
 async def test_a_games_page_shows_a_move_made_through_the_bot_within_two_seconds(
         tmp_path: Path) -> None:
-    site = await Site.open(tmp_path, {"candy-race": CandyRace()})
+    site = await Site.open(tmp_path, {"candy-race": Engine(CandyRace())})
     try:
         await site.allow()
         await in_a_thread(site)

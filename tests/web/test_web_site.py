@@ -16,11 +16,12 @@ from race_game import CandyRace
 from web_harness import URL, Site, link_buttons
 
 from bot.discord import words
+from bot.games.engine import Engine
 from bot.web.server import CSP, ClientLimiter
 from tools.offline import ALL_PERMISSIONS
 
 ALICE, BOB = 340000000000000001, 340000000000000002
-GAMES = {"candy-race": CandyRace()}
+GAMES = {"candy-race": Engine(CandyRace())}
 TOKEN = re.compile(re.escape(URL) + r"/g/([A-Za-z0-9_-]{22})")
 
 

@@ -14,7 +14,7 @@ import aiohttp
 from discord_harness import Clock, Recorder, Session, bot_settings, connect, fake_render
 
 from bot.app import create_bot
-from bot.games.engine import Game, View
+from bot.games.engine import Engine, View
 from bot.web.server import ClientLimiter, WebServer
 from bot.web.service import WebService
 
@@ -44,7 +44,7 @@ class Site:
         self.session, self.server, self.http = session, server, http
 
     @classmethod
-    async def open(cls, folder: Path, games: Mapping[str, Game], *,
+    async def open(cls, folder: Path, games: Mapping[str, Engine], *,
                    renderer: Callable[[View], bytes] | None = None,
                    limiter: ClientLimiter | None = None) -> Site:
         rec, clock = Recorder(), Clock()

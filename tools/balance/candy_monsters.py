@@ -14,30 +14,32 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.candy_monsters import cards
+from bot.games.candy_monsters import GAME, cards
+from bot.games.candy_monsters.ai import choose
 from bot.games.candy_monsters.rules import CandyMonsters
-from bot.games.engine import Action, SeatInfo, State, play_out, playing
+from bot.games.engine import Action, Engine, SeatInfo, State, play_out, playing, round_of
 from bot.games.rng import Rng
 
 
-def play_ai_game(game: CandyMonsters, players: int, seed: int) -> tuple[State, list[Any]]:
+def play_ai_game(game: Engine, players: int, seed: int) -> tuple[State, list[Any]]:
     """One all-AI game; returns the final state and every outcome."""
     state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(players)], seed)
     outcomes = [outcome for _seat, outcome in playing(game, state)]
     return (outcomes[-1].state if outcomes else state), outcomes
 
 
-def no_ability_action(game: CandyMonsters, state: State, seat: int) -> Action:
+def no_ability_action(game: Engine, state: State, seat: int) -> Action:
     """The AI's move when it may never buy an ability (otherwise the same AI and view)."""
     legal = game.legal_actions(state, seat)
-    shown = {game.buy_notation(c) for c in state["market"]["abilities"] if c is not None}
+    shown = {CandyMonsters.buy_notation(c) for c in state["market"]["abilities"]
+             if c is not None}
     kept = [a for a in legal if a.notation not in shown] or legal
     digest = hashlib.sha256(f"{state['seed']}:{state['move']}:{seat}".encode()).digest()
     rng = Rng.from_seed(int.from_bytes(digest[:8], "big"))
-    return game.ai(game.view(state, seat), kept, rng)
+    return choose(game.view(state, seat), kept, rng)
 
 
-def play_mixed(game: CandyMonsters, abilities: Sequence[bool], seed: int) -> State:
+def play_mixed(game: Engine, abilities: Sequence[bool], seed: int) -> State:
     """One game where seat ``s`` plays the full AI if ``abilities[s]``, else the no-ability AI."""
     state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(len(abilities))], seed)
 
@@ -52,7 +54,7 @@ def duel(games: int, players: int, seed: int = 0) -> dict[str, float]:
     """The full AI against the no-ability AI: alternate seats play each (the pattern
     shifts by one seat every game, so both sit everywhere); mean scores, the full seats'
     mean lead, and each side's share of the wins per seat it holds."""
-    game = CandyMonsters()
+    game = GAME
     full: list[int] = []
     plain: list[int] = []
     leads: list[float] = []
@@ -82,7 +84,7 @@ def card_figures(games: int, players: int, seed: int = 0) -> dict[str, dict[str,
     """Per card name, from all-AI games: ``bought`` (copies per game), ``games`` (share of
     games where a copy was bought), ``used`` (uses per game) and ``effect`` (the mean final
     score of a seat that bought it, less its game's mean score)."""
-    game = CandyMonsters()
+    game = GAME
     bought: Counter[str] = Counter()
     in_games: Counter[str] = Counter()
     used: Counter[str] = Counter()
@@ -124,7 +126,7 @@ def card_figures(games: int, players: int, seed: int = 0) -> dict[str, dict[str,
 
 def balance(games: int, players: int, seed: int = 0) -> dict[str, Any]:
     """Figures over ``games`` all-AI games of ``players`` seats."""
-    game = CandyMonsters()
+    game = GAME
     bought: Counter[str] = Counter()
     winners_had: Counter[str] = Counter()
     kept = tucked = let_go = black_at_feeding = fed_monsters = 0
@@ -138,7 +140,7 @@ def balance(games: int, players: int, seed: int = 0) -> dict[str, Any]:
         spreads.append(totals[-1] - totals[0])
         winning.append(totals[-1])
         losing.append(totals[0])
-        rounds.append(game.round_of(state))
+        rounds.append(round_of(state))
         moves.append(state["move"])
         for s in result.winners:
             seat_wins[(s - _first_of(state)) % players] += 1

@@ -11,14 +11,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.engine import SeatInfo, State, Turn, play_out, playing
-from bot.games.sugar_heist import cards
+from bot.games.engine import Engine, SeatInfo, State, Turn, play_out, playing
+from bot.games.sugar_heist import GAME, cards
 from bot.games.sugar_heist.rules import SugarHeist
 
 
 def balance(games: int, players: int, seed: int = 0) -> dict[str, float]:
     """Figures over all-AI games: heists that pass all rooms, candy spread, decisions."""
-    game = SugarHeist()
+    game = GAME
     heists = passed = moves = cleared = rooms = 0
     spreads: list[int] = []
     winners: list[int] = []
@@ -135,7 +135,8 @@ def card_figures(games: int, players: int, seed: int = 0,
 
     Mods count the rooms they were attached to. ``rules`` plays a kept older version.
     """
-    game = _Recorder()
+    recorder = _Recorder()
+    game = Engine(recorder)
     names = cards.names()
     for g in range(games):
         state = game.new([SeatInfo(f"P{i}", ai=True) for i in range(players)], seed + g,
@@ -144,18 +145,18 @@ def card_figures(games: int, players: int, seed: int = 0,
             words = outcome.action.notation.split(" ")
             if words[0] in ("buy", "build"):
                 end = words.index("room") if "room" in words else len(words)
-                game.tally[names[" ".join(words[1:end])]].bought += 1
+                recorder.tally[names[" ".join(words[1:end])]].bought += 1
             elif words[0] == "use":
                 end = words.index("on") if "on" in words else len(words)
-                game.tally[names[" ".join(words[1:end])]].used += 1
-    for (mod, encounter), pair in game.pairs.items():
-        bare = game.bare[encounter]
+                recorder.tally[names[" ".join(words[1:end])]].used += 1
+    for (mod, encounter), pair in recorder.pairs.items():
+        bare = recorder.bare[encounter]
         if bare.met:
-            t = game.tally[mod]
+            t = recorder.tally[mod]
             t.compared += pair.met
             t.added_stopped += pair.stopped - pair.met * bare.stopped / bare.met
             t.added_cost += pair.candy_cost - pair.met * bare.candy_cost / bare.met
-    return {key: t.figures(games) for key, t in sorted(game.tally.items())}
+    return {key: t.figures(games) for key, t in sorted(recorder.tally.items())}
 
 
 def card_table(figures: dict[str, dict[str, float]]) -> str:

@@ -12,8 +12,8 @@ import sys
 from dataclasses import dataclass
 from statistics import mean
 
-from bot.games.engine import SeatInfo, playing
-from bot.games.sugarworks.rules import Sugarworks
+from bot.games.engine import Engine, SeatInfo, playing
+from bot.games.sugarworks import GAME
 
 
 @dataclass
@@ -68,10 +68,9 @@ HEADER = ("| Players | Games | Rounds | Moves | Winner ★ | Last ★ | Spread �
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
-def simulate(games: int, players: int, game: Sugarworks | None = None,
+def simulate(games: int, players: int, game: Engine = GAME,
              rules: int | None = None) -> Figures:
     """Play ``games`` whole games with AI seats only (seeds 0..games-1) under ``rules``."""
-    game = game or Sugarworks()
     rules = rules or game.rules_version
     rows = []
     factory = {"adjust": 0, "conveyor": 0, "make": 0}
@@ -93,7 +92,7 @@ def simulate(games: int, players: int, game: Sugarworks | None = None,
             stars["all"] += points["orders"] + points["shipping"] + points["blanket"]
         no_order += sum(1 for done in state["completed"] if not done)
         history = state["history"]
-        scores = sorted(game.scores(state).values())
+        scores = sorted(game.rules.scores(state).values())
         result = game.result(state)
         assert result is not None
         rows.append({
@@ -121,7 +120,7 @@ def simulate(games: int, players: int, game: Sugarworks | None = None,
 
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv else 20
-    game = Sugarworks()
+    game = GAME
     print(HEADER)
     lively = []
     for players in (2, 3, 4):

@@ -14,7 +14,7 @@ monster is let go when feeding it costs more than it scores.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from bot.games.candy_monsters import cards
 from bot.games.engine import Action, View
@@ -51,7 +51,7 @@ class Outlook:
     def shortfall(self, sugar_after: int, extra_hunger: int = 0) -> float:
         """Expected candies lost to black cubes if the sugar left cannot feed at Black Candy."""
         short = max(0, self.hunger + extra_hunger - sugar_after)
-        return short * self.black_candy_chance * 0.8
+        return cast("float", short * self.black_candy_chance * 0.8)
 
     def counts(self, extra: str | None = None) -> dict[str, int]:
         out = {c: 0 for c in cards.colours()}
@@ -64,7 +64,7 @@ class Outlook:
     def set_income(self, counts: dict[str, int]) -> float:
         table = cards.kingdom()["monster_set_sugar"]
         sugar = sum(table[str(min(n, 4))] for n in counts.values() if n >= 2)
-        return sugar * self.sugar_value + min(counts.values())
+        return cast("float", sugar * self.sugar_value + min(counts.values()))
 
     def others_sugar(self) -> list[int]:
         return [p["sugar"] for p in self.view["players"] if p["seat"] != self.seat]
@@ -106,7 +106,7 @@ def effect_value(out: Outlook, effect: dict[str, Any], adding: str | None = None
     if verb == "steal_sugar":
         return min(n, max(out.others_sugar(), default=0)) * sv * 1.4
     if verb == "remove_black":
-        return min(n, out.me["black"]) * 1.0
+        return cast("float", min(n, out.me["black"]) * 1.0)
     if verb == "halve_others_sugar":
         lost = sum(s // 2 for s in out.others_sugar())
         return lost * sv / max(1, len(out.others_sugar())) * 1.5
@@ -136,8 +136,8 @@ def ability_value(out: Outlook, ability: Any, adding: str | None = None) -> floa
     """One use of an ability, less its activation cost."""
     if ability is None:
         return 0.0
-    return (sum(effect_value(out, e, adding) for e in ability.effects)
-            - ability.cost * out.sugar_value)
+    return cast("float", sum(effect_value(out, e, adding) for e in ability.effects)
+                - ability.cost * out.sugar_value)
 
 
 def income(out: Outlook, card: cards.Card, adding: str | None = None) -> float:
@@ -148,7 +148,7 @@ def income(out: Outlook, card: cards.Card, adding: str | None = None) -> float:
         return 0.0
     per_use = max(0.0, ability_value(out, ability, adding))
     if ability.window == "black_candy":
-        return per_use * out.black_candies
+        return cast("float", per_use * out.black_candies)
     if ability.window == "once":
         return per_use
     return per_use * FREQUENCY[ability.window] * out.turns
@@ -177,8 +177,8 @@ def monster_gain(out: Outlook, card_id: str, price: int) -> float:
     kept_sets = min(out.me["kept_candies"].values()) if out.me["kept_candies"] else 0
     starters = sum(1 for m in out.me["monsters"] if m["kind"] == "starting")
     eats = ((card.hunger or 0) + starters) * out.black_candies * max(0.3, out.sugar_value)
-    return (card.value + end_estimate(out, card) + (after - before) * out.turns
-            + income(out, card, card.colour) + kept_sets - eats - price * out.sugar_value)
+    return cast("float", card.value + end_estimate(out, card) + (after - before) * out.turns
+                + income(out, card, card.colour) + kept_sets - eats - price * out.sugar_value)
 
 
 def ability_gain(out: Outlook, card_id: str, price: int, places: Sequence[str]) -> float:
@@ -281,7 +281,7 @@ def _value(out: Outlook, notation: str, kind: str | None) -> float:
     if notation == "end turn":
         return LATER - 5
     if verb == "collect":
-        return ACTION + cards.kingdom()["collect"] * sv + 0.1
+        return cast("float", ACTION + cards.kingdom()["collect"] * sv + 0.1)
     if verb == "buy":
         found = _buy_price(out, notation)
         if found is None:
@@ -302,7 +302,7 @@ def _card_of(out: Outlook, key: str) -> str:
     for m in out.me["monsters"]:
         for c in (m, *m["tucked"]):
             if c["key"] == key:
-                return c["id"]
+                return cast("str", c["id"])
     raise KeyError(key)
 
 
@@ -317,7 +317,7 @@ def _place_value(out: Outlook, notation: str) -> float:
     host = next(m for m in out.me["monsters"] if m["key"] == notation[len("tuck under "):])
     # A monster that scores per tucked ability, then one unlikely to be let go.
     bonus = 0.5 if any(e.get("per") == "tucked_here" for e in cards.card(host["id"]).end) else 0
-    return tuck + bonus + 0.01 * (host["value"] + (card.value and 0))
+    return cast("float", tuck + bonus + 0.01 * (host["value"] + (card.value and 0)))
 
 
 def _feed_values(out: Outlook, actions: Sequence[Action]) -> dict[str, float]:

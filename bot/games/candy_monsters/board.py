@@ -17,7 +17,7 @@ Every token moves between the kingdom and a player, so the totals never change.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.games.candy_monsters import cards
 from bot.games.engine import State, Turn
@@ -27,7 +27,7 @@ Player = dict[str, Any]
 
 
 def player(state: State, seat: int) -> Player:
-    return state["players"][seat]
+    return cast("dict[str, Any]", state["players"][seat])
 
 
 def monster_ids(state: State, seat: int) -> list[str]:
@@ -46,7 +46,7 @@ def host_of(state: State, seat: int, ability: str) -> str | None:
     """The monster an ability is tucked under."""
     for m in player(state, seat)["monsters"]:
         if ability in m["tucked"]:
-            return m["card"]
+            return cast("str | None", m["card"])
     return None
 
 
@@ -133,7 +133,7 @@ def gain_sugar(state: State, seat: int, n: int) -> int:
     given = max(0, min(n, state["kingdom"]["sugar"]))
     state["kingdom"]["sugar"] -= given
     player(state, seat)["sugar"] += given
-    return given
+    return cast("int", given)
 
 
 def pay_sugar(state: State, seat: int, n: int) -> int:
@@ -141,21 +141,21 @@ def pay_sugar(state: State, seat: int, n: int) -> int:
     paid = max(0, min(n, player(state, seat)["sugar"]))
     player(state, seat)["sugar"] -= paid
     state["kingdom"]["sugar"] += paid
-    return paid
+    return cast("int", paid)
 
 
 def gain_candy(state: State, seat: int, n: int) -> int:
     given = max(0, min(n, state["kingdom"]["candy"]))
     state["kingdom"]["candy"] -= given
     player(state, seat)["candy"] += given
-    return given
+    return cast("int", given)
 
 
 def pay_candy(state: State, seat: int, n: int) -> int:
     paid = max(0, min(n, player(state, seat)["candy"]))
     player(state, seat)["candy"] -= paid
     state["kingdom"]["candy"] += paid
-    return paid
+    return cast("int", paid)
 
 
 def take_black(state: State, seat: int, n: int) -> tuple[int, int]:
@@ -174,7 +174,7 @@ def remove_black(state: State, seat: int, n: int) -> int:
     removed = max(0, min(n, player(state, seat)["black"]))
     player(state, seat)["black"] -= removed
     state["kingdom"]["black"] += removed
-    return removed
+    return cast("int", removed)
 
 
 def seats_after(state: State, seat: int) -> list[int]:
@@ -196,7 +196,7 @@ def take_sugar_from(state: State, seat: int, victim: int, n: int) -> int:
     taken = max(0, min(n, player(state, victim)["sugar"]))
     player(state, victim)["sugar"] -= taken
     player(state, seat)["sugar"] += taken
-    return taken
+    return cast("int", taken)
 
 
 # --------------------------------------------------------------------------- cards

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from bot.games.content import load_json
 
@@ -97,7 +97,7 @@ def _ability(raw: dict[str, Any] | None) -> Ability | None:
 @cache
 def kingdom() -> dict[str, Any]:
     """The supply, the fixed numbers of a turn and the colours."""
-    return load_json(PACKAGE, "kingdom.json")
+    return cast("dict[str, Any]", load_json(PACKAGE, "kingdom.json"))
 
 
 @cache

@@ -224,13 +224,13 @@ def _useful(ctx: Context, effect: Effect) -> bool:
     if verb == "gain_sugar":
         return amount(ctx, effect) > 0 and state["kingdom"]["sugar"] > 0
     if verb == "gain_candy":
-        return state["kingdom"]["candy"] > 0
+        return bool(state["kingdom"]["candy"] > 0)
     if verb == "steal_sugar":
         return board.richest_other(state, seat) is not None
     if verb == "remove_black":
-        return me["black"] > 0
+        return bool(me["black"] > 0)
     if verb == "others_gain_sugar":
-        return state["kingdom"]["sugar"] > 0
+        return bool(state["kingdom"]["sugar"] > 0)
     if verb == "halve_others_sugar":
         return any(p["sugar"] >= 2 for s, p in enumerate(state["players"]) if s != seat)
     if verb in ("discount", "ready_purchase"):
@@ -243,8 +243,8 @@ def _useful(ctx: Context, effect: Effect) -> bool:
     if verb == "eat_less":
         return True
     if verb == "lose_sugar":
-        return me["sugar"] > 0
-    return verb == "refresh_market"
+        return bool(me["sugar"] > 0)
+    return bool(verb == "refresh_market")
 
 
 def run(ctx: Context, effects: tuple[Effect, ...]) -> list[str]:

@@ -4,23 +4,22 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.games import engine
 from bot.games.candy_monsters import board, cards, effects, feeding
-from bot.games.engine import Action, Decision, State
+from bot.games.engine import Rules, State
 from bot.games.words import article
 
 
-class CandyMonsters(Protocol):
+class CandyMonsters(Rules, Protocol):
     """What the explanations read of the rules (a protocol: the rules import this module)."""
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
-    def top(self, state: State) -> Decision | None: ...
     def price(self, state: State, seat: int, card_id: str, extra: int = 0) -> int: ...
     def placeable(self, state: State, seat: int, card_id: str) -> list[str]: ...
     def buy_notation(self, card_id: str) -> str: ...
 
 
 def _choices(game: CandyMonsters, state: State, seat: int) -> str:
-    legal = game.legal_actions(state, seat)
+    legal = engine.legal_actions(game, state, seat)
     shown = ", ".join(f"“{a.notation}”" for a in legal[:8])
     more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
     return f"You can: {shown}{more}."
@@ -33,7 +32,7 @@ def _card_named(key: str) -> cards.Card | None:
 
 def explain(game: CandyMonsters, state: State, seat: int, notation: str) -> str:
     """The reason ``notation`` cannot be played by ``seat`` now."""
-    top = game.top(state)
+    top = engine.top(state)
     words = notation.split(" ")
     verb = words[0]
     if top is not None:
@@ -140,7 +139,7 @@ def _explain_use(game: CandyMonsters, state: State, seat: int, key: str, note: s
 
 
 def _explain_feed(game: CandyMonsters, state: State, seat: int, notation: str) -> str:
-    top = game.top(state)
+    top = engine.top(state)
     assert top is not None
     if str(seat) not in top.data["hunger"]:
         return "You have no monster to feed."

@@ -15,13 +15,24 @@ Black Candy is one joint decision: every player feeds in secret, in any order.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
+from bot.games import engine
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
 from bot.games.candy_monsters.ai import action_values, choose
 from bot.games.candy_monsters.explain import explain
 from bot.games.candy_monsters.view import build_view, card_texts
-from bot.games.engine import Action, CardText, Decision, Game, Hidden, Result, State, Turn, View
+from bot.games.engine import (
+    Action,
+    BaseRules,
+    CardText,
+    Decision,
+    Hidden,
+    Result,
+    State,
+    Turn,
+    View,
+)
 from bot.games.pieces import deck_shuffled, next_seat, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.words import plural
@@ -37,7 +48,7 @@ _FEED_HOWS = {"sugar": "sugar", "candy": "candy", "candies": "candy", "black": "
 BUY_WINDOWS = {"monster": "buy_monster", "ability": "buy_ability"}
 
 
-class CandyMonsters(Game):
+class CandyMonsters(BaseRules):
     """The Kingdom's Candy Monsters rules."""
 
     slug = "kingdoms-candy-monsters"
@@ -87,7 +98,7 @@ class CandyMonsters(Game):
 
     # ----------------------------------------------------------------- set-up
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         players = len(state["seats"])
         rng = turn.rng
         box = deck_shuffled(cards.ids_of("starting", state["rules"]), rng)
@@ -115,9 +126,9 @@ class CandyMonsters(Game):
                       "order": [], "index": 0, "turn": None,
                       "final": None, "last_feeding": None, "opening": None})
         state["opening"] = state["first"]
-        turn.say(f"{self.seat_name(state, state['first'])} takes the first player card.",
+        turn.say(f"{engine.seat_name(state, state['first'])} takes the first player card.",
                  state["first"], "first")
-        self.start_phases(state, turn)
+        engine.start_phases(self, state, turn)
 
     @staticmethod
     def _ability_deck(rng: Rng, rules: int) -> list[str]:
@@ -145,7 +156,7 @@ class CandyMonsters(Game):
 
     # ----------------------------------------------------------------- rounds and turns
 
-    def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+    def _begin_phase(self, state: State, phase: str, turn: Turn) -> None:
         """``turns``: abilities are ready again and the first player starts; ``event``: draw."""
         if phase == "turns":
             self._begin_turns(state, turn)
@@ -157,8 +168,8 @@ class CandyMonsters(Game):
             p["used"] = []
         state["order"] = seats_from(state["first"], len(state["seats"]))
         state["index"] = 0
-        turn.say(f"Round {self.round_of(state)} begins with "
-                 f"{self.seat_name(state, state['first'])}.", None, "round")
+        turn.say(f"Round {engine.round_of(state)} begins with "
+                 f"{engine.seat_name(state, state['first'])}.", None, "round")
         self._begin_turn(state, turn, state["order"][0])
 
     def _begin_turn(self, state: State, turn: Turn, seat: int) -> None:
@@ -174,7 +185,7 @@ class CandyMonsters(Game):
         if sets:
             got = board.gain_candy(state, seat, sets)
             parts.append(plural(got, "candy", "candies"))
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         if parts:
             turn.say(f"{name}'s turn. Monster set bonus: {' and '.join(parts)}.", seat, "bonus")
         else:
@@ -186,7 +197,7 @@ class CandyMonsters(Game):
             self._begin_turn(state, turn, state["order"][state["index"]])
         else:
             state["turn"] = None
-            self.next_phase(state, turn)
+            engine.next_phase(self, state, turn)
 
     def _draw_event(self, state: State, turn: Turn) -> None:
         card_id = state["decks"]["events"].pop()
@@ -197,7 +208,7 @@ class CandyMonsters(Game):
             seats = [s for s in range(len(state["seats"])) if board.player(state, s)["monsters"]]
             hunger = {str(s): feeding.hunger_of(state, s) for s in seats}
             if seats:
-                self.ask(state, "feed", seats, {"card": card_id, "hunger": hunger}, joint=True,
+                engine.ask(state, "feed", seats, {"card": card_id, "hunger": hunger}, joint=True,
                          public=False)
                 return
             self._feed_everyone(state, turn, {}, {})
@@ -238,7 +249,7 @@ class CandyMonsters(Game):
         state["first"] = next_seat(first, len(state["seats"]), step)
         turn.say(f"{names[first]} uses the {holder.name} card: {', '.join(said)}, and passes it "
                  f"to {names[state['first']]}.", first, "first")
-        self.next_phase(state, turn)
+        engine.next_phase(self, state, turn)
 
     def _feed_everyone(self, state: State, turn: Turn, hunger: dict[str, Any],
                        steps: dict[int, tuple[str, ...]]) -> None:
@@ -282,18 +293,18 @@ class CandyMonsters(Game):
         state["final"] = [scoring.breakdown(state, s) for s in range(len(state["seats"]))]
         turn.say("The 4th Black Candy has been resolved: the game is over.", None, "end")
         for seat, items in enumerate(state["final"]):
-            turn.say(f"{self.seat_name(state, seat)}: {scoring.breakdown_text(items)}.", seat,
+            turn.say(f"{engine.seat_name(state, seat)}: {scoring.breakdown_text(items)}.", seat,
                      "score")
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def turn_actors(self, state: State) -> frozenset[int]:
-        if self.phase_of(state) != "turns" or state["turn"] is None:
+    def _turn_actors(self, state: State) -> frozenset[int]:
+        if engine.phase_of(state) != "turns" or state["turn"] is None:
             return frozenset()
         return frozenset({state["turn"]["seat"]})
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.turn_actors(state):
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self._turn_actors(state):
             return []
         t = state["turn"]
         p = board.player(state, seat)
@@ -324,7 +335,7 @@ class CandyMonsters(Game):
     def _convert_action() -> Action:
         return Action("convert", f"turn {cards.kingdom()['convert']} sugar into 1 candy")
 
-    def standing_actions(self, state: State, seat: int) -> list[Action]:
+    def _standing_actions(self, state: State, seat: int) -> list[Action]:
         """Rules 2: "At any time in the game" a player may convert 4 sugar into 1 candy.
 
         During a Black Candy a seat may convert only sugar its feeding draft leaves
@@ -332,7 +343,7 @@ class CandyMonsters(Game):
         """
         if state["rules"] < 2 or not self._can_convert(state, seat):
             return []
-        top = self.top(state)
+        top = engine.top(state)
         if top is not None and top.kind == "feed" and str(seat) in top.data["hunger"]:
             if seat in top.answered:
                 return []
@@ -342,19 +353,19 @@ class CandyMonsters(Game):
                 return []
         return [self._convert_action()]
 
-    def play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         self._convert(state, seat, turn)
 
     def _convert(self, state: State, seat: int, turn: Turn) -> None:
         rate = cards.kingdom()["convert"]
         board.pay_sugar(state, seat, rate)
         board.gain_candy(state, seat, 1)
-        turn.say(f"{self.seat_name(state, seat)} turned {rate} sugar into 1 candy.", seat,
+        turn.say(f"{engine.seat_name(state, seat)} turned {rate} sugar into 1 candy.", seat,
                  "convert")
 
     def _can_convert(self, state: State, seat: int) -> bool:
-        return (board.player(state, seat)["sugar"] >= cards.kingdom()["convert"]
-                and state["kingdom"]["candy"] > 0)
+        return bool(board.player(state, seat)["sugar"] >= cards.kingdom()["convert"]
+                    and state["kingdom"]["candy"] > 0)
 
     def usable(self, state: State, seat: int, card_id: str, windows: set[str]) -> bool:
         """May ``seat`` use ``card_id``'s ability now, in one of ``windows``?"""
@@ -445,7 +456,7 @@ class CandyMonsters(Game):
         c = cards.card(card_id)
         return f"buy {c.key} {c.colour}" if c.kind == "ability" else f"buy {c.key}"
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         if decision.kind == "buy":
             purchase = state["turn"]["purchase"]
             kind = "monster" if cards.card(purchase["card"]).is_monster else "ability"
@@ -490,32 +501,7 @@ class CandyMonsters(Game):
             return out
         out = []
         for monster, need in feeding.undecided(hunger, plan):
-            c = cards.card(monster)
-            eats = feeding.need_now(plan, need)
-            sugar = min(plan.sugar, eats)
-            short = eats - sugar
-            label = f"{c.name} eats {eats}: {sugar} sugar"
-            if short:
-                label += f" and {plural(short, 'black cube')}"
-            out.append(Action(f"feed {c.key} sugar", label))
-            # "one Black Sugar Cube for every Sugar Cube you are unable to (or choose not
-            # to) feed": any smaller amount of sugar, black cubes for the rest.
-            for given in range(sugar - 1, 0, -1):
-                out.append(Action(f"feed {c.key} {given} sugar",
-                                  f"{c.name} eats {eats}: {given} sugar and "
-                                  f"{plural(eats - given, 'black cube')}"))
-            if short and plan.candy:
-                candy = min(plan.candy, short)
-                text = (f"{c.name} eats {eats}: {sugar} sugar and "
-                        f"{plural(candy, 'candy', 'candies')}")
-                if short > candy:
-                    text += f" and {plural(short - candy, 'black cube')}"
-                out.append(Action(f"feed {c.key} candy", text))
-            if eats:
-                out.append(Action(f"feed {c.key} black",
-                                  f"{c.name} eats {eats}: take {plural(eats, 'black cube')}"))
-            out.append(Action(f"let {c.key} go",
-                              f"let {c.name} go (discarded with what is tucked under it)"))
+            out.extend(_monster_offers(plan, monster, need, partial=True))
         return out
 
     def _feed_actions_1(self, state: State, decision: Decision, seat: int) -> list[Action]:
@@ -540,32 +526,13 @@ class CandyMonsters(Game):
         for n, (monster, need) in enumerate(left):
             if n == 1:
                 out.extend(general)
-            c = cards.card(monster)
-            eats = feeding.need_now(plan, need)
-            sugar = min(plan.sugar, eats)
-            short = eats - sugar
-            label = f"{c.name} eats {eats}: {sugar} sugar"
-            if short:
-                label += f" and {plural(short, 'black cube')}"
-            out.append(Action(f"feed {c.key} sugar", label))
-            if short and plan.candy:
-                candy = min(plan.candy, short)
-                text = (f"{c.name} eats {eats}: {sugar} sugar and "
-                        f"{plural(candy, 'candy', 'candies')}")
-                if short > candy:
-                    text += f" and {plural(short - candy, 'black cube')}"
-                out.append(Action(f"feed {c.key} candy", text))
-            if eats:
-                out.append(Action(f"feed {c.key} black",
-                                  f"{c.name} eats {eats}: take {plural(eats, 'black cube')}"))
-            out.append(Action(f"let {c.key} go",
-                              f"let {c.name} go (discarded with what is tucked under it)"))
+            out.extend(_monster_offers(plan, monster, need, partial=False))
         if len(left) < 2:
             out.extend(general)
         return out
 
-    def answer_complete(self, state: State, decision: Decision, seat: int,
-                        steps: Any) -> bool:
+    def _answer_complete(self, state: State, decision: Decision, seat: int,
+                         steps: Any) -> bool:
         if decision.kind != "feed":
             return True
         plan = feeding.plan(state, seat, decision.data["hunger"][str(seat)], list(steps))
@@ -574,8 +541,8 @@ class CandyMonsters(Game):
         return not feeding.undecided(decision.data["hunger"][str(seat)], plan)
 
     def quick_choices(self, state: State, seat: int) -> list[Action]:
-        legal = self.legal_actions(state, seat)
-        top = self.top(state)
+        legal = engine.legal_actions(self, state, seat)
+        top = engine.top(state)
         if top is not None and top.kind == "feed":
             # One monster at a time: its four ways, plus abilities and "feed all".
             hunger = top.data["hunger"][str(seat)]
@@ -588,14 +555,14 @@ class CandyMonsters(Game):
         return ranked[:25]
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        values = action_values(self.view(state, seat), actions)
+        values = action_values(engine.view(self, state, seat), actions)
         return sorted(actions, key=lambda a: -values[a.notation])
 
     # ----------------------------------------------------------------- playing
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         words = action.notation.split(" ")
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         t = state["turn"]
         if words[0] == "use":
             self._use(state, seat, " ".join(words[1:]), turn)
@@ -625,11 +592,11 @@ class CandyMonsters(Game):
     def _maybe_end(self, state: State, seat: int, turn: Turn) -> None:
         """End the turn by itself once the action is taken and nothing is left to do."""
         t = state["turn"]
-        if (self.phase_of(state) == "turns" and t is not None and t["seat"] == seat
-                and t["step"] == "after" and self.top(state) is None
+        if (engine.phase_of(state) == "turns" and t is not None and t["seat"] == seat
+                and t["step"] == "after" and engine.top(state) is None
                 and not self._use_actions(state, seat, self._turn_windows(state))
                 and not self._can_convert(state, seat)):
-            turn.say(f"{self.seat_name(state, seat)} has nothing left to do: the turn ends.",
+            turn.say(f"{engine.seat_name(state, seat)} has nothing left to do: the turn ends.",
                      seat, "end-turn")
             self._end_turn(state, turn)
 
@@ -649,26 +616,26 @@ class CandyMonsters(Game):
         host = board.host_of(state, seat, card_id)
         where = f" (under {cards.card(host).name})" if host else ""
         paid = f", paid {ability.cost} sugar" if ability.cost else ""
-        turn.say(f"{self.seat_name(state, seat)} used {c.name}{where}{paid}: {', '.join(said)}.",
+        turn.say(f"{engine.seat_name(state, seat)} used {c.name}{where}{paid}: {', '.join(said)}.",
                  seat, "use", hits=ctx.hit)
 
     def _collect(self, state: State, seat: int, turn: Turn) -> None:
         want = cards.kingdom()["collect"]
         got = board.gain_sugar(state, seat, want)
-        text = f"{self.seat_name(state, seat)} collected {got} sugar"
+        text = f"{engine.seat_name(state, seat)} collected {got} sugar"
         if got < want:
             victim = board.richest_other(state, seat)
             if victim is not None:
                 taken = board.take_sugar_from(state, seat, victim, want - got)
                 text += (f"; the kingdom ran short, so {taken} more came from "
-                         f"{self.seat_name(state, victim)}")
+                         f"{engine.seat_name(state, victim)}")
         turn.say(text + ".", seat, "collect")
 
     def _market_card(self, state: State, key: str) -> str:
         for pile in ("monsters", "abilities"):
             for card_id in state["market"][pile]:
                 if card_id is not None and self.buy_notation(card_id) == f"buy {key}":
-                    return card_id
+                    return cast("str", card_id)
         raise AssertionError(key)
 
     def _start_purchase(self, state: State, seat: int, card_id: str, turn: Turn) -> None:
@@ -677,8 +644,8 @@ class CandyMonsters(Game):
         kind = "monster" if cards.card(card_id).is_monster else "ability"
         if self._use_actions(state, seat, {BUY_WINDOWS[kind]}):
             c = cards.card(card_id)
-            turn.say(f"{self.seat_name(state, seat)} is buying {c.name}.", seat, "buying")
-            self.ask(state, "buy", [seat], {"card": card_id})
+            turn.say(f"{engine.seat_name(state, seat)} is buying {c.name}.", seat, "buying")
+            engine.ask(state, "buy", [seat], {"card": card_id})
             return
         self._pay(state, seat, turn)
 
@@ -693,7 +660,7 @@ class CandyMonsters(Game):
         slot = state["market"][pile].index(card_id)
         state["market"][pile][slot] = None
         board.refill(state, pile, slot, turn)
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         t["step"], t["action"] = "after", "buy"
         if c.is_monster:
             board.player(state, seat)["monsters"].append({"card": card_id, "tucked": []})
@@ -713,14 +680,14 @@ class CandyMonsters(Game):
         if len(places) == 1:
             self._place(state, seat, places[0], turn)
         else:
-            self.ask(state, "place", [seat], {"card": card_id})
+            engine.ask(state, "place", [seat], {"card": card_id})
 
     def _place(self, state: State, seat: int, where: str, turn: Turn) -> None:
         t = state["turn"]
         purchase = t["purchase"]
         card_id = purchase["card"]
         p = board.player(state, seat)
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         c = cards.card(card_id)
         if where == "keep":
             p["kept"].append(card_id)
@@ -736,8 +703,8 @@ class CandyMonsters(Game):
                      + (", ready to use at once." if purchase["ready"] else "."), seat, "tuck")
         t["purchase"] = None
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         if decision.kind == "feed":
             self._feed_everyone(state, turn, decision.data["hunger"], decision.steps)
             return
@@ -746,12 +713,12 @@ class CandyMonsters(Game):
         if decision.kind == "buy":
             if words[0] == "use":
                 self._use(state, seat, " ".join(words[1:]), turn)
-                self.ask(state, "buy", [seat], dict(decision.data))
+                engine.ask(state, "buy", [seat], dict(decision.data))
                 return
             if action.notation == "cancel":
                 card_id = state["turn"]["purchase"]["card"]
                 state["turn"]["purchase"] = None
-                turn.say(f"{self.seat_name(state, seat)} does not buy "
+                turn.say(f"{engine.seat_name(state, seat)} does not buy "
                          f"{cards.card(card_id).name} after all.", seat, "cancel")
                 return
             self._pay(state, seat, turn)
@@ -766,7 +733,7 @@ class CandyMonsters(Game):
 
     # ----------------------------------------------------------------- notation
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         text = " ".join(text.replace("'", "").replace("’", "").replace("-", " ").split())
         words = text.split(" ")
         verb, rest = words[0], " ".join(words[1:])
@@ -809,23 +776,23 @@ class CandyMonsters(Game):
             return text
         return None
 
-    def explain(self, state: State, seat: int, notation: str) -> str:
+    def _explain(self, state: State, seat: int, notation: str) -> str:
         return explain(self, state, seat, notation)
 
     # ----------------------------------------------------------------- views and results
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
     def card_texts(self, view: View) -> list[CardText]:
         return card_texts(view)
 
-    def hidden(self, state: State) -> list[Hidden]:
+    def _hidden(self, state: State) -> list[Hidden]:
         """Only the decks' order; the Black Candy answers are the engine's to hide."""
         return [Hidden(("decks", pile), None, pile) for pile in ("monsters", "abilities", "events")]
 
     def secrets(self, state: State, seat: int) -> list[str]:
-        top = self.top(state)
+        top = engine.top(state)
         if top is None or top.kind != "feed":
             return []
         steps = top.steps.get(seat, ())
@@ -833,16 +800,16 @@ class CandyMonsters(Game):
 
     def answer_tag(self, state: State, seat: int, steps: Any) -> str:
         """A seat's feeding answer so far as one line, shown only in its own view."""
-        return f"{self.seat_name(state, seat)}'s secret feeding: {'; '.join(steps)}"
+        return f"{engine.seat_name(state, seat)}'s secret feeding: {'; '.join(steps)}"
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if state["final"] is None:
             return None
         players = range(len(state["seats"]))
         keys = {s: scoring.tie_key(state, s) for s in players}
         ranking = rank_by(keys)
         scores = {s: keys[s][0] for s in players}
-        best = " and ".join(self.seat_name(state, s) for s in ranking[0])
+        best = " and ".join(engine.seat_name(state, s) for s in ranking[0])
         verb = "share the win" if len(ranking[0]) > 1 else "wins"
         # Each seat's total is in the final scoring's narration and in the ranking that
         # follows the result: the summary names the winner only, so scores appear once.
@@ -850,41 +817,41 @@ class CandyMonsters(Game):
 
     def summary(self, state: State) -> str:
         if state["final"] is not None:
-            result = self.result(state)
+            result = self._result(state)
             return result.summary if result else "The game is over."
         left = len(cards.ids_of("black_candy")) - state["black_candies"]
         decks = state["decks"]
-        tail = (f"Round {self.round_of(state)}; "
+        tail = (f"Round {engine.round_of(state)}; "
                 f"{plural(left, 'Black Candy', 'Black Candies')} to come; decks: "
                 f"{plural(len(decks['monsters']), 'monster')}, "
                 f"{plural(len(decks['abilities']), 'ability', 'abilities')}, "
                 f"{plural(len(decks['events']), 'event')} to draw.")
-        top = self.top(state)
+        top = engine.top(state)
         if top is not None and top.kind == "feed":
-            waiting = " and ".join(self.seat_name(state, s) for s in top.waiting)
+            waiting = " and ".join(engine.seat_name(state, s) for s in top.waiting)
             return f"Black Candy: still feeding: {waiting}. {tail}"
         seat = state["turn"]["seat"]
         step = {"start": "to act", "after": "to finish the turn"}[state["turn"]["step"]]
         if top is not None:
             step = "buying" if top.kind == "buy" else "placing an ability"
-        return f"{self.seat_name(state, seat)} {step}. {tail}"
+        return f"{engine.seat_name(state, seat)} {step}. {tail}"
 
     def scores(self, state: State) -> dict[int, int]:
         return {s: scoring.breakdown(state, s)["total"] for s in range(len(state["seats"]))}
 
     def episode(self, state: State) -> str | None:
-        top = self.top(state)
+        top = engine.top(state)
         if top is not None and top.kind == "feed":
-            return f"black-candy-{self.round_of(state)}"
-        if self.phase_of(state) == "turns" and state["turn"] is not None:
-            return f"turn-{self.round_of(state)}-{state['turn']['seat']}"
+            return f"black-candy-{engine.round_of(state)}"
+        if engine.phase_of(state) == "turns" and state["turn"] is not None:
+            return f"turn-{engine.round_of(state)}-{state['turn']['seat']}"
         return None
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
-    def stand_in_reason(self, before: View, after: View, seat: int,
-                        move: str) -> str | None:
+    def _stand_in_reason(self, before: View, after: View, seat: int,
+                         move: str) -> str | None:
         """The monster it bought (and the start-of-turn sugar its sets now give), or, once
         a Black Candy's feeding is revealed, that it fed every monster without a black
         cube. A feeding answer is secret until all have answered: before that the
@@ -914,3 +881,37 @@ class CandyMonsters(Game):
 def _known(name: str) -> bool:
     """Is ``name`` a card's key, or the first words of one?"""
     return any(key == name or key.startswith(name + " ") for key in cards.typed_keys())
+
+
+def _monster_offers(plan: feeding.Plan, monster: str, need: int, *,
+                    partial: bool) -> list[Action]:
+    """The ways one monster left may be fed, as its seat's answer goes on: all the sugar it
+    can, then (with ``partial``, rules 2 on) every smaller amount of sugar, candy for what
+    is short, only black cubes, or letting it go."""
+    c = cards.card(monster)
+    eats = feeding.need_now(plan, need)
+    sugar = min(plan.sugar, eats)
+    short = eats - sugar
+    label = f"{c.name} eats {eats}: {sugar} sugar"
+    if short:
+        label += f" and {plural(short, 'black cube')}"
+    out = [Action(f"feed {c.key} sugar", label)]
+    if partial:
+        # "one Black Sugar Cube for every Sugar Cube you are unable to (or choose not to)
+        # feed": any smaller amount of sugar, black cubes for the rest.
+        for given in range(sugar - 1, 0, -1):
+            out.append(Action(f"feed {c.key} {given} sugar",
+                              f"{c.name} eats {eats}: {given} sugar and "
+                              f"{plural(eats - given, 'black cube')}"))
+    if short and plan.candy:
+        candy = min(plan.candy, short)
+        text = f"{c.name} eats {eats}: {sugar} sugar and {plural(candy, 'candy', 'candies')}"
+        if short > candy:
+            text += f" and {plural(short - candy, 'black cube')}"
+        out.append(Action(f"feed {c.key} candy", text))
+    if eats:
+        out.append(Action(f"feed {c.key} black",
+                          f"{c.name} eats {eats}: take {plural(eats, 'black cube')}"))
+    out.append(Action(f"let {c.key} go",
+                      f"let {c.name} go (discarded with what is tucked under it)"))
+    return out

@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import copy
 from functools import cache
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
+from bot.games import engine
 from bot.games.candy_monsters import board, cards, effects, feeding, scoring
-from bot.games.engine import CardText, Decision, Result, State, View
+from bot.games.engine import CardText, Rules, State, View
 
 
-class CandyMonsters(Protocol):
+class CandyMonsters(Rules, Protocol):
     """What the view reads of the rules (a protocol: the rules import this module)."""
 
-    slug: ClassVar[str]
-
-    def seat_name(self, state: State, seat: int) -> str: ...
-    def to_act(self, state: State) -> frozenset[int]: ...
-    def top(self, state: State) -> Decision | None: ...
-    def result(self, state: State) -> Result | None: ...
-    def decision_view(self, state: State, seat: int | None) -> dict[str, Any] | None: ...
-    def round_of(self, state: State) -> int: ...
-    def phase_of(self, state: State) -> str: ...
     def price(self, state: State, seat: int, card_id: str, extra: int = 0) -> int: ...
     def answer_tag(self, state: State, seat: int, steps: Any) -> str: ...
 
@@ -98,7 +90,7 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         final, result
     """
     players = len(state["seats"])
-    top = game.top(state)
+    top = engine.top(state)
     feeding_top = top if top is not None and top.kind == "feed" else None
     t = state["turn"]
     held = [c for p in state["players"] for m in p["monsters"] for c in (m["card"], *m["tucked"])]
@@ -109,9 +101,9 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         "game": game.slug,
         "viewer": seat,
         "move": state["move"],
-        "to_act": sorted(game.to_act(state)),
+        "to_act": sorted(engine.to_act(game, state)),
         "phase": _phase(game, state, feeding_top),
-        "round": game.round_of(state),
+        "round": engine.round_of(state),
         "first": state["first"],
         "turn": None if t is None else {
             "seat": t["seat"], "step": t["step"], "action": t["action"],
@@ -130,10 +122,10 @@ def build_view(game: CandyMonsters, state: State, seat: int | None) -> View:
         "players": [_player(game, state, s, feeding_top) for s in range(players)],
         "feeding": _feeding(game, state, seat, feeding_top),
         "last_feeding": state["last_feeding"],
-        "decision": game.decision_view(state, seat),
+        "decision": engine.decision_view(state, seat),
         "cards": {c: _printed(c) for c in held},
         "final": state["final"],
-        "result": (r.to_json() if (r := game.result(state)) else None),
+        "result": (r.to_json() if (r := game._result(state)) else None),
     }
 
 
@@ -142,7 +134,7 @@ def _phase(game: CandyMonsters, state: State, feeding_top: Any) -> str:
         return "over"
     if feeding_top is not None:
         return "feeding"
-    return "turn" if game.phase_of(state) == "turns" else "event"
+    return "turn" if engine.phase_of(state) == "turns" else "event"
 
 
 def _market_card(game: CandyMonsters, state: State, seat: int | None,
@@ -172,7 +164,7 @@ def _player(game: CandyMonsters, state: State, seat: int, top: Any) -> dict[str,
         status = "decided" if seat in top.answered else "waiting"
     t = state["turn"]
     return {
-        "seat": seat, "name": game.seat_name(state, seat), "ai": state["seats"][seat]["ai"],
+        "seat": seat, "name": engine.seat_name(state, seat), "ai": state["seats"][seat]["ai"],
         "sugar": p["sugar"], "candy": p["candy"], "black": p["black"],
         "score": scoring.breakdown(state, seat)["total"],
         "monsters": monsters,
@@ -182,7 +174,7 @@ def _player(game: CandyMonsters, state: State, seat: int, top: Any) -> dict[str,
         "set_candy": board.full_sets(counts),
         "tokens": list(p["tokens"]),
         "first": seat == state["first"],
-        "acting": t is not None and t["seat"] == seat and game.phase_of(state) == "turns",
+        "acting": t is not None and t["seat"] == seat and engine.phase_of(state) == "turns",
         "feeding": status,
     }
 

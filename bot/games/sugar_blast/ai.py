@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from bot.games.engine import Action, View
-from bot.games.grid import parse_cell
+from bot.games.grid import Cell, parse_cell
 from bot.games.rng import Rng
 from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
@@ -42,7 +42,7 @@ def _blast_value(card: dict[str, Any], kept: dict[str, int], board: bd.Board,
     """Objective progress this Blast would bring, plus a little for its size."""
     if power is None:
         base = {blast.candy: blast.keep_matched}
-        removed: tuple[bd.Cell, ...] = blast.removed
+        removed: tuple[Cell, ...] = blast.removed
         extra_kinds: list[str] = []
     else:
         removed, extra_kinds = pw.preview(board, power, blast)
@@ -98,7 +98,7 @@ def _after_swap(view: View, words: list[str]) -> float:
     return _swap_value(view, a, b)
 
 
-def _swap_value(view: View, a: bd.Cell, b: bd.Cell) -> float:
+def _swap_value(view: View, a: Cell, b: Cell) -> float:
     card, kept, board, power = _context(view)
     trial = copy.deepcopy(board)
     bd.swap(trial, a, b)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.games.content import load_json
 
@@ -18,7 +18,7 @@ def chips_per_kind() -> int:
 def candy_name(kind: str, count: int = 1) -> str:
     for k in load_json("sugar_blast", "candies.json")["kinds"]:
         if k["id"] == kind:
-            return k["singular"] if count == 1 else k["plural"]
+            return cast("str", k["singular"] if count == 1 else k["plural"])
     raise KeyError(kind)
 
 

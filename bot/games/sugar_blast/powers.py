@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from bot.games.content import load_json
 from bot.games.engine import Action, OptionsError, State
@@ -429,7 +429,7 @@ def token_count(power: dict[str, Any], card_id: str) -> int:
                    if c == card_id)
     in_hands = sum(h.get(card_id, 0) for h in power["hands"])
     on_card = power["supply"].get(card_id, 0) + (1 if card(card_id)["place"] == "card" else 0)
-    return on_board + in_hands + on_card + power["pile"].get(card_id, 0)
+    return cast("int", on_board + in_hands + on_card + power["pile"].get(card_id, 0))
 
 
 def use_actions(state: State, seat: int) -> list[Action]:
@@ -584,7 +584,7 @@ def view(state: State) -> dict[str, Any] | None:
                      "place": card(c)["place"], "tokens": int(card(c)["tokens"]),
                      "token": token_name(card(c)), "use": card(c).get("use"), **card_text(card(c))}
                     for c in power["cards"]]
-    return out
+    return cast("dict[str, Any] | None", out)
 
 
 def preview(board: bd.Board, power: dict[str, Any],

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.games import engine
 from bot.games.engine import (
     Action,
+    BaseRules,
     Decision,
-    Game,
     Lookahead,
     OptionSpec,
     Result,
@@ -33,7 +34,7 @@ _SIDE_NAMES = ("south", "west", "north", "east")
 _TWO_BLAST = ("four", "big", "mega")  # Blasts of 4 or more, and Mega-Blasts
 
 
-class SugarBlast(Game):
+class SugarBlast(BaseRules):
     """The Sugar Blast rules: the basic game, and power cards when the ``power`` option asks."""
 
     slug = "sugar-blast"
@@ -84,18 +85,18 @@ class SugarBlast(Game):
         """
         return pw.suggestions(current) if name == "power" else None
 
-    def option_value(self, spec: OptionSpec, value: Any) -> Any:
+    def _option_value(self, spec: OptionSpec, value: Any) -> Any:
         """``power`` takes pairs in any order and names, and is left out when it is
         ``none``, so a basic game's options, and with them its states, are exactly what
         they were before power cards."""
         if spec.name != "power":
-            return super().option_value(spec, value)
+            return super()._option_value(spec, value)
         power = pw.parse_option(value)
         return None if power == pw.NONE else power
 
     # ----------------------------------------------------------------- set-up
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         kinds = obj.candy_kinds()
         bag = {k: obj.chips_per_kind() for k in kinds}
         choice = state["options"]["objective"]
@@ -122,10 +123,10 @@ class SugarBlast(Game):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: State) -> frozenset[int]:
         return frozenset() if state["ended"] else frozenset({state["turn"]})
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         if state["ended"] or seat != state["turn"]:
             return []
         board = state["board"]
@@ -149,7 +150,7 @@ class SugarBlast(Game):
                     for c in self._replaceable(state, drawn)]
         raise AssertionError(phase)
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         if decision.kind == "blast":
             return [Action(b.notation, self._describe(b))
                     for b in bd.find_blasts(state["board"], self._rules(state))]
@@ -162,8 +163,8 @@ class SugarBlast(Game):
                     Action("done", "end the turn and keep the token")]
         raise AssertionError(decision.kind)
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         seat, action = next(iter(answers.items()))
         if decision.kind == "blast":
             chosen = next(b for b in bd.find_blasts(state["board"], self._rules(state))
@@ -176,46 +177,46 @@ class SugarBlast(Game):
                 return
             pw.discard(state, seat, decision.data["card"])
             state["power"]["extra"] = True
-            turn.say(f"{self.seat_name(state, seat)} discarded "
+            turn.say(f"{engine.seat_name(state, seat)} discarded "
                      f"{self._token_phrase(decision.data['card'])} and plays another turn!",
                      seat, "power")
             self._begin_turn(state, turn)
             return
         kind = action.notation.split(" ")[1]
         self._keep(state, seat, kind)
-        turn.say(f"{self.seat_name(state, seat)} kept {article(obj.candy_name(kind))} as well.",
+        turn.say(f"{engine.seat_name(state, seat)} kept {article(obj.candy_name(kind))} as well.",
                  seat, "keep")
         if not self._check_win(state, turn, seat):
             self._settle(state, turn, seat)
 
     def quick_choices(self, state: State, seat: int) -> list[Action]:
-        if self.top(state) is not None or state["phase"] == "replace":
-            actions = self.legal_actions(state, seat)
+        if engine.top(state) is not None or state["phase"] == "replace":
+            actions = engine.legal_actions(self, state, seat)
             return actions if len(actions) <= 25 else []
         return []
 
-    def upgrade(self, state: State) -> State:
+    def _upgrade(self, state: State) -> State:
         """Rules 1 kept the Blast and keep choices in ``phase``/``pending``; move them."""
         if state.get("rules") != 1:
-            return super().upgrade(state)
+            return super()._upgrade(state)
         pending = state.pop("pending", None)
         seat = state["turn"]
         if state["phase"] == "blast":
             state["phase"] = "swap"
-            self.ask(state, "blast", [seat])
+            engine.ask(state, "blast", [seat])
         elif state["phase"] == "keep" and pending:
             state["phase"] = "swap"
-            self.ask(state, "keep", [seat], {"others": pending["others"]})
+            engine.ask(state, "keep", [seat], {"others": pending["others"]})
         state["rules"] = self.rules_version
         return state
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        view = self.view(state, seat)
+        view = engine.view(self, state, seat)
         return sorted(actions, key=lambda a: -action_value(view, a.notation))
 
     # ----------------------------------------------------------------- notation
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         words = text.split(" ")
         verb = words[0]
         if verb in ("swap", "replace", "blast", "mega", "keep") and len(words) == 1:
@@ -290,15 +291,15 @@ class SugarBlast(Game):
 
     def _stage(self, state: State) -> str:
         """What the player to act is doing: swap, replace, blast or keep."""
-        top = self.top(state)
+        top = engine.top(state)
         return top.kind if top is not None else str(state["phase"])
 
     def _keep_choices(self, state: State) -> str:
-        top = self.top(state)
+        top = engine.top(state)
         assert top is not None and top.kind == "keep"
         return " or ".join(f"“keep {k}”" for k in top.data["others"])
 
-    def explain(self, state: State, seat: int, notation: str) -> str:
+    def _explain(self, state: State, seat: int, notation: str) -> str:
         phase = self._stage(state)
         words = notation.split(" ")
         verb = words[0]
@@ -425,10 +426,10 @@ class SugarBlast(Game):
 
     # ----------------------------------------------------------------- playing
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         words = action.notation.split(" ")
         board = state["board"]
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         if words[0] == "swap":
             a, b = self._cells(words[1], words[2])
             assert a is not None and b is not None
@@ -467,7 +468,7 @@ class SugarBlast(Game):
     def _use(self, state: State, seat: int, words: list[str], turn: Turn) -> None:
         """Discard a power token to do what its card says (the ``use`` verbs)."""
         card_id, use = words[0], pw.use_of(words[0])
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         board = state["board"]
         pw.discard(state, seat, card_id)
         phrase = self._token_phrase(card_id)
@@ -504,7 +505,7 @@ class SugarBlast(Game):
                 del state["kept"][victim][kind]
             state["kept"][seat][kind] = state["kept"][seat].get(kind, 0) + 1
             turn.say(f"{name} discarded {phrase} and took a kept {obj.candy_name(kind)} from "
-                     f"{self.seat_name(state, victim)}.", seat, "power")
+                     f"{engine.seat_name(state, victim)}.", seat, "power")
             if not self._check_win(state, turn, seat):
                 self._offer_turn(state, turn)
         else:
@@ -525,7 +526,7 @@ class SugarBlast(Game):
         if bd.blasting_swaps(state["board"], self._rules(state)):
             return
         if pw.use_actions(state, seat):
-            turn.say(f"No swap makes a Blast: {self.seat_name(state, seat)} may use a power "
+            turn.say(f"No swap makes a Blast: {engine.seat_name(state, seat)} may use a power "
                      "token or draw.", seat, "choice")
             return
         self._draw(state, turn)
@@ -533,7 +534,7 @@ class SugarBlast(Game):
     def _draw(self, state: State, turn: Turn) -> None:
         """The no-Blast procedure: draw a candy that must replace one of another kind."""
         seat = state["turn"]
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         drawn = bag_draw(state["bag"], turn.rng)
         if drawn is None:
             turn.say(f"No swap makes a Blast and the bag is empty: {name}'s turn passes.", seat)
@@ -567,8 +568,8 @@ class SugarBlast(Game):
                 self._gain(state, turn, "empty_turn", seat)
             card = pw.holds(state, seat, "extra_turn")
             if card:
-                self.ask(state, "rush", [seat], {"card": card})
-                turn.say(f"{self.seat_name(state, seat)} may discard "
+                engine.ask(state, "rush", [seat], {"card": card})
+                turn.say(f"{engine.seat_name(state, seat)} may discard "
                          f"{self._token_phrase(card)} to play another turn.", seat, "choice")
                 return
         self._pass_turn(state, turn)
@@ -602,9 +603,9 @@ class SugarBlast(Game):
         elif len(blasts) == 1:
             self._blast(state, turn, seat, blasts[0])
         else:
-            self.ask(state, "blast", [seat])
+            engine.ask(state, "blast", [seat])
             turn.say(f"{len(blasts)} Blasts are on the board: "
-                     f"{self.seat_name(state, seat)} chooses which goes first.", seat, "choice")
+                     f"{engine.seat_name(state, seat)} chooses which goes first.", seat, "choice")
 
     def _blast(self, state: State, turn: Turn, seat: int, blast: bd.Blast) -> None:
         """Empty the Blast's cells, keep what it earns, then the second keep or the settle.
@@ -613,7 +614,7 @@ class SugarBlast(Game):
         between the same steps.
         """
         board = state["board"]
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         state["blasted_this_turn"] = True
         removed = pw.removal(state, blast.removed) if "power" in state else None
         cells = blast.removed if removed is None else removed.cells
@@ -646,21 +647,21 @@ class SugarBlast(Game):
     def _second_keep(self, state: State, turn: Turn, seat: int, blast: bd.Blast,
                      others: list[str]) -> None:
         """A Blast of 4 or a Mega-Blast keeps one more candy of another kind."""
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         if blast.keeps_other and len(others) == 1:
             self._keep(state, seat, others[0])
             turn.say(f"{name} kept {article(obj.candy_name(others[0]))} as well.", seat, "keep")
             if self._check_win(state, turn, seat):
                 return
         elif blast.keeps_other and len(others) > 1:
-            self.ask(state, "keep", [seat], {"others": others})
+            engine.ask(state, "keep", [seat], {"others": others})
             return
         self._settle(state, turn, seat)
 
     def _power_keeps(self, state: State, turn: Turn, seat: int, blast: bd.Blast,
                      removed: pw.Removal, kinds: dict[Cell, str]) -> None:
         """What the power tokens added to a Blast: cleared squares, broken cages, bonus keeps."""
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         if removed.cleared:
             turn.say(f"Boom! A bomb cleared {len(removed.cleared)} more candies.", seat, "power")
         if removed.freed:
@@ -675,7 +676,7 @@ class SugarBlast(Game):
         if "power" not in state:
             return
         for taker, card_id in pw.gain(state, event, seat):
-            turn.say(f"{self.seat_name(state, taker)} took {self._token_phrase(card_id)} "
+            turn.say(f"{engine.seat_name(state, taker)} took {self._token_phrase(card_id)} "
                      f"({pw.card(card_id)['name']}).", taker, "power")
 
     def _keep(self, state: State, seat: int, kind: str) -> None:
@@ -722,24 +723,24 @@ class SugarBlast(Game):
         self._return_chips(state)
         state["ended"] = True
         state["winner"] = seat
-        turn.say(f"{self.seat_name(state, seat)} completed {card['name']} and wins!", seat, "win")
+        turn.say(f"{engine.seat_name(state, seat)} completed {card['name']} and wins!", seat, "win")
         return True
 
     # ----------------------------------------------------------------- views and results
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         card = obj.objective(state["objective"])
         sides = bd.SEATING[len(state["seats"])]
-        may_act = self.to_act(state)
+        may_act = engine.to_act(self, state)
         choices: dict[str, Any] = {"blasts": [], "keep": []}
-        top = self.top(state)
+        top = engine.top(state)
         if top is not None and top.kind == "blast" and may_act:
             choices["blasts"] = [{"notation": b.notation, "kind": b.kind,
                                   "cells": [list(c) for c in b.matched]}
                                  for b in bd.find_blasts(state["board"], self._rules(state))]
         if top is not None and top.kind == "keep" and may_act:
             choices["keep"] = list(top.data["others"])
-        result = self.result(state)
+        result = self._result(state)
         view = {
             "game": self.slug,
             "viewer": seat,
@@ -775,7 +776,7 @@ class SugarBlast(Game):
                 choices["draw"] = not bd.blasting_swaps(state["board"], self._rules(state))
         return view
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if not state["ended"]:
             return None
         card = obj.objective(state["objective"])
@@ -785,7 +786,7 @@ class SugarBlast(Game):
         if winner is not None:
             others = {i: k for i, k in keys.items() if i != winner}
             ranking = ((winner,), *rank_by(others)) if others else ((winner,),)
-            summary = f"{self.seat_name(state, winner)} completed {card['name']}."
+            summary = f"{engine.seat_name(state, winner)} completed {card['name']}."
         else:
             ranking = rank_by(keys)
             summary = ("Nobody completed the objective; players are ranked by candies toward it, "
@@ -795,9 +796,9 @@ class SugarBlast(Game):
     def summary(self, state: State) -> str:
         card = obj.objective(state["objective"])
         if state["ended"]:
-            result = self.result(state)
+            result = self._result(state)
             return result.summary if result else "The game is over."
-        name = self.seat_name(state, state["turn"])
+        name = engine.seat_name(state, state["turn"])
         text = (f"{name} to play ({self._stage(state)}). Objective: {card['name']} — "
                 f"{card['text']} Bag: {bag_size(state['bag'])} candies.")
         if "power" in state:
@@ -808,11 +809,11 @@ class SugarBlast(Game):
         card = obj.objective(state["objective"])
         return {i: obj.progress(card, kept) for i, kept in enumerate(state["kept"])}
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
-    def stand_in_reason(self, before: View, after: View, seat: int,
-                        move: str) -> str | None:
+    def _stand_in_reason(self, before: View, after: View, seat: int,
+                         move: str) -> str | None:
         """Completing the objective card, coming closer to it, or else the size of the
         swap's Blast (all on the board and the seats' kept candies, which are public)."""
         name = after["objective"]["name"]
@@ -827,7 +828,7 @@ class SugarBlast(Game):
             return f"It chose this move for a Blast of {len(last['blasted'])} candies."
         return None
 
-    def ai_strong(self, view: View, legal: list[Action], rng: Rng, look: Lookahead) -> Action:
+    def _ai_strong(self, view: View, legal: list[Action], rng: Rng, look: Lookahead) -> Action:
         """The search (``search.py``): its move and the next reply, over sampled refills."""
         return choose_strong(view, legal, rng, look)
 
@@ -861,7 +862,7 @@ class SugarBlast(Game):
         return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
 
     def _top_data(self, state: State) -> dict[str, Any]:
-        top = self.top(state)
+        top = engine.top(state)
         assert top is not None
         return top.data
 

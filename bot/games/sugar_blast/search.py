@@ -30,10 +30,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
-from bot.games.engine import Action, Decision, Lookahead, Outcome, Result, State, View
-from bot.games.grid import cell_name, parse_cell
+from bot.games.engine import Action, Decision, Lookahead, Playable, State, View
+from bot.games.grid import Cell, cell_name, parse_cell
 from bot.games.rng import Rng
 from bot.games.sugar_blast import board as bd
 from bot.games.sugar_blast import objectives as obj
@@ -71,29 +71,10 @@ POWER_WORLDS = 3
 POWER_WIN = 100.0
 
 
-class Rules(Protocol):
-    """What the search uses of the Sugar Blast rules (reached through ``look.game``)."""
-
-    def apply(self, state: State, seat: int, action: Action | str,
-              expected: str | int | None = None) -> Outcome: ...
-
-    def to_act(self, state: State) -> frozenset[int]: ...
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
-
-    def scores(self, state: State) -> dict[int, int]: ...
-
-    def view(self, state: State, seat: int | None) -> View: ...
-
-    def top(self, state: State) -> Decision | None: ...
-
-    def result(self, state: State) -> Result | None: ...
-
-
 # --------------------------------------------------------------------------- the flat board
 
 
-def _index(cell: bd.Cell) -> int:
+def _index(cell: Cell) -> int:
     return cell[1] * SIZE + cell[0]
 
 
@@ -712,7 +693,7 @@ def choose_strong(view: View, legal: list[Action], rng: Rng, look: Lookahead) ->
     known = look.known
     if "power" in known:
         return _choose_with_powers(view, legal, rng, look)
-    game: Rules = look.game
+    game = look.game
     decision = game.top(known)
     worlds = [Rng(look.world(rng)["rng"]) for _ in range(WORLDS)]
     pos = Position(flatten(known["board"]), counts(known["bag"]),
@@ -739,7 +720,7 @@ def _choose_with_powers(view: View, legal: list[Action], rng: Rng, look: Lookahe
     rules to the end of the seat's turn in a few worlds (its later choices in the turn
     the one-step AI's), valued by the progress the turn brings against the best rival's
     and by a win."""
-    game: Rules = look.game
+    game = look.game
     ranked = sorted(legal, key=lambda a: -action_value(view, a.notation))
     worlds = [look.world(rng) for _ in range(POWER_WORLDS)]
     best, top = ranked[0], -math.inf
@@ -750,7 +731,7 @@ def _choose_with_powers(view: View, legal: list[Action], rng: Rng, look: Lookahe
     return best
 
 
-def _power_turn(game: Rules, world: State, seat: int, action: Action, rng: Rng) -> float:
+def _power_turn(game: Playable, world: State, seat: int, action: Action, rng: Rng) -> float:
     """``action`` and the rest of the seat's turn in ``world``, valued."""
     state = game.apply(world, seat, action).state
     # The turn's own later decisions (Blast order, keeps, a rush and the turn it buys)
@@ -763,5 +744,5 @@ def _power_turn(game: Rules, world: State, seat: int, action: Action, rng: Rng) 
     result = game.result(state)
     if result is not None:
         return POWER_WIN if seat in result.winners else 0.0
-    scores = game.scores(state)
+    scores = game.rules.scores(state)
     return float(scores[seat]) - 0.5 * max(v for s, v in scores.items() if s != seat)

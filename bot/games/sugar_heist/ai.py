@@ -17,7 +17,7 @@ from collections import Counter
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any
+from typing import Any, cast
 
 from bot.games.engine import Action, View
 from bot.games.rng import Rng
@@ -85,7 +85,7 @@ def _held(view: View, room: int, slot: str) -> dict[str, Any] | None:
     if held is not None:
         return cards.hideout_cards(_rules(view))[held["key"]]
     if slot == "encounter" and me["board"]:
-        return cards.board(me["board"]["key"])["default"]
+        return cast("dict[str, Any] | None", cards.board(me["board"]["key"])["default"])
     return None
 
 
@@ -144,7 +144,7 @@ def _costume_worth(key: str, rules: int) -> float:
     per_room = sum(n * worth.costume_gain(ability, c, dice, 1.0 + ROOM_STAKE)
                    for c, n in encounters) / total
     # Used once per heist, in the room where it helps most: about two rooms' worth.
-    return 2.0 * per_room
+    return cast("float", 2.0 * per_room)
 
 
 def chances_asked(rules: int) -> list[tuple[list[dict[str, Any]], list[dict[str, Any]], int]]:
@@ -184,14 +184,14 @@ def _prep_value(view: View, notation: str) -> float:
         key = cards.names()[" ".join(words[1:])]
         d = cards.costumes()[key]
         crowd = max(0.0, 1.0 - COSTUME_CROWD * len(me["costumes"]))
-        return rounds * crowd * _costume_worth(key, _rules(view)) - money * d["cost"]
+        return cast("float", rounds * crowd * _costume_worth(key, _rules(view)) - money * d["cost"])
     # build <name> room r [discard | move m]
     room_at = words.index("room")
     d = cards.hideout_cards(_rules(view))[cards.names()[" ".join(words[1:room_at])]]
     room = int(words[room_at + 1]) - 1
     how = words[-2] if words[-2] == "move" else words[-1]
     to = int(words[-1]) - 1 if how == "move" else room
-    return rounds * _build_gain(view, d, room, how, to) - money * d["cost"]
+    return cast("float", rounds * _build_gain(view, d, room, how, to) - money * d["cost"])
 
 
 # --------------------------------------------------------------------------- heist
@@ -201,18 +201,18 @@ def _challenge_of(view: View) -> list[dict[str, Any]]:
     heist = view["heist"]
     key = heist["encounter"]["key"]
     if key:
-        return cards.hideout_cards(_rules(view))[key]["challenge"]
+        return cast("list[dict[str, Any]]", cards.hideout_cards(_rules(view))[key]["challenge"])
     board = view["seats"][heist["defender"]]["board"]["key"]
-    return cards.board(board)["default"]["challenge"]
+    return cast("list[dict[str, Any]]", cards.board(board)["default"]["challenge"])
 
 
 def _bad_of(view: View) -> list[dict[str, Any]]:
     heist = view["heist"]
     key = heist["encounter"]["key"]
     if key:
-        return cards.hideout_cards(_rules(view))[key]["bad"]
+        return cast("list[dict[str, Any]]", cards.hideout_cards(_rules(view))[key]["bad"])
     board = view["seats"][heist["defender"]]["board"]["key"]
-    return cards.board(board)["default"]["bad"]
+    return cast("list[dict[str, Any]]", cards.board(board)["default"]["bad"])
 
 
 def severity(steps: list[dict[str, Any]], pool: int, candy: int, money: int) -> float:
@@ -265,7 +265,7 @@ def _chance(pool: list[int], rerolled: list[int], extra: int,
     for faces, ways in _rolls(k):
         if can_pay(tuple(sorted(base + faces)), challenge):
             hits += ways
-    return hits / 6 ** k
+    return cast("float", hits / 6 ** k)
 
 
 @cache
@@ -323,7 +323,7 @@ def _heist_value(view: View, kind: str, notation: str) -> float:
         return -severity(option, len(pool), mine["candy"], mine["money"])
     if kind == "exhaust":
         name = " ".join(words[1:])
-        return -cards.costumes()[cards.names()[name]]["cost"]
+        return cast("float", -cards.costumes()[cards.names()[name]]["cost"])
     return 0.0
 
 
@@ -356,7 +356,7 @@ def _challenge_value(view: View, words: list[str]) -> float:
     if d["ability"][0]["do"] == "dodge":
         chance = 1.0 if hurt >= 2 else 0.0
     # A costume spent on a hopeless try is wasted; a sure clear is worth nearly a payment.
-    return -10.0 * hurt + chance * (10.0 * hurt + 20.0) - 3.0 * d["cost"]
+    return cast("float", -10.0 * hurt + chance * (10.0 * hurt + 20.0) - 3.0 * d["cost"])
 
 
 def _costume_chance(pool: list[int], d: dict[str, Any], targets: list[int],

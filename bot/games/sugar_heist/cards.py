@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from bot.games.content import load_json
 
@@ -59,7 +59,7 @@ def board(key: str) -> Card:
 
 @cache
 def _tracks() -> dict[str, Any]:
-    return load_json("sugar_heist", "tracks.json")
+    return cast("dict[str, Any]", load_json("sugar_heist", "tracks.json"))
 
 
 def track(players: int) -> Card:
@@ -74,7 +74,7 @@ def supply() -> dict[str, int]:
 
 def start() -> dict[str, Any]:
     """Starting candy, allowance, dice and the prep hand's size by cost."""
-    return _tracks()["start"]
+    return cast("dict[str, Any]", _tracks()["start"])
 
 
 @cache
@@ -110,7 +110,7 @@ def hideout_ids(cost: int) -> list[str]:
 
 def lower_name(card: Card) -> str:
     """The name as it appears in notation: lower case, no apostrophes."""
-    return card["name"].lower().replace("'", "")
+    return cast("str", card["name"].lower().replace("'", ""))
 
 
 @cache

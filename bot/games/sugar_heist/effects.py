@@ -33,10 +33,11 @@ ends after it, see :mod:`bot.games.sugar_heist.rules`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
-from bot.games.engine import Decision, State, Turn
+from bot.games import engine
+from bot.games.engine import State, Turn
 from bot.games.sugar_heist import cards
 from bot.games.sugar_heist.dice import choices, clamp, matches, showing, spoken
 
@@ -44,11 +45,8 @@ from bot.games.sugar_heist.dice import choices, clamp, matches, showing, spoken
 class SugarHeist(Protocol):
     """What the steps ask of the rules (a protocol: the rules import this module)."""
 
-    def seat_name(self, state: State, seat: int) -> str: ...
     def narrate(self, state: State, turn: Turn, text: str, reveals: bool = False) -> None: ...
-    def ask(self, state: State, kind: str, seats: Iterable[int],
-            data: dict[str, Any] | None = None, *, joint: bool = False,
-            public: bool = True) -> Decision: ...
+
 
 Step = dict[str, Any]
 CHOOSERS = ("attacker", "defender")
@@ -65,7 +63,7 @@ class Context:
 
     @property
     def pool(self) -> list[int]:
-        return self.heist["pool"]
+        return cast("list[int]", self.heist["pool"])
 
     @property
     def attacker(self) -> int:
@@ -76,10 +74,10 @@ class Context:
         return int(self.heist["defender"])
 
     def player(self, seat: int) -> dict[str, Any]:
-        return self.state["players"][seat]
+        return cast("dict[str, Any]", self.state["players"][seat])
 
     def name(self, seat: int) -> str:
-        return self.game.seat_name(self.state, seat)
+        return engine.seat_name(self.state, seat)
 
     def say(self, text: str, reveals: bool = False) -> None:
         self.game.narrate(self.state, self.turn, text, reveals=reveals)
@@ -96,7 +94,7 @@ class Context:
         return self.defender if by == "defender" else self.attacker
 
     def ask(self, kind: str, by: str, step: Step, src: str) -> bool:
-        self.game.ask(self.state, kind, [self.chooser(by)], {"step": step, "src": src})
+        engine.ask(self.state, kind, [self.chooser(by)], {"step": step, "src": src})
         return True
 
 
@@ -175,7 +173,7 @@ def gain_dice(ctx: Context, count: int) -> int:
         ctx.say(f"{ctx.name(ctx.attacker)} rolls {spoken(new)} into the pool.", reveals=True)
     else:
         ctx.say("The pool already holds every die in the box: no extra die.")
-    return n
+    return cast("int", n)
 
 
 def _auto_pick(ctx: Context, step: Step, count: int) -> list[int] | None:
@@ -277,7 +275,7 @@ def _take_attackers_candy(ctx: Context, amount: int) -> int:
         ctx.short()
     player["candy"] -= n
     ctx.heist["lost"] += n
-    return n
+    return cast("int", n)
 
 
 def _lose_candy(ctx: Context, step: Step, src: str) -> bool:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
+from bot.games import engine
 from bot.games.engine import (
     Action,
+    BaseRules,
     CardText,
     Decision,
-    Game,
     Hidden,
     MultiSelect,
     OptionSpec,
@@ -52,7 +53,7 @@ def _resolve_name(text: str, known: list[str]) -> str:
     return hits[0] if len(hits) == 1 else text
 
 
-class SugarHeist(Game):
+class SugarHeist(BaseRules):
     """The Sugar Heist rules: target, prep and heist phases over as many rounds as players."""
 
     slug = "sugar-heist"
@@ -105,7 +106,7 @@ class SugarHeist(Game):
 
     # ----------------------------------------------------------------- set-up
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         n = len(state["seats"])
         start = cards.start()
         supply = cards.supply()
@@ -131,11 +132,11 @@ class SugarHeist(Game):
         })
         turn.say(f"Sugar Heist for {n} players, {rounds} rounds. Each player starts with "
                  f"{start['candy']} candy and chooses a hideout.", None, "setup")
-        self.ask(state, "board", [0])
+        engine.ask(state, "board", [0])
 
     # ----------------------------------------------------------------- phases
 
-    def begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+    def _begin_phase(self, state: State, phase: str, turn: Turn) -> None:
         if phase == "target":
             self._target(state, turn)
         elif phase == "prep":
@@ -146,10 +147,10 @@ class SugarHeist(Game):
     def _target(self, state: State, turn: Turn) -> None:
         n = len(state["seats"])
         state["track"] = deck_shuffled(list(range(n)), turn.rng)
-        arrows = " → ".join(self.seat_name(state, s) for s in state["track"])
-        turn.say(f"Round {self.round_of(state)}: the bag sets the target track: {arrows} → "
-                 f"{self.seat_name(state, state['track'][0])}.", None, "target", reveals=True)
-        self.next_phase(state, turn)
+        arrows = " → ".join(engine.seat_name(state, s) for s in state["track"])
+        turn.say(f"Round {engine.round_of(state)}: the bag sets the target track: {arrows} → "
+                 f"{engine.seat_name(state, state['track'][0])}.", None, "target", reveals=True)
+        engine.next_phase(self, state, turn)
 
     def _begin_prep(self, state: State, turn: Turn) -> None:
         decks = state["decks"]
@@ -180,12 +181,12 @@ class SugarHeist(Game):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def turn_actors(self, state: State) -> frozenset[int]:
-        if state["over"] or state["prep"] is None or self.top(state) is not None:
+    def _turn_actors(self, state: State) -> frozenset[int]:
+        if state["over"] or state["prep"] is None or engine.top(state) is not None:
             return frozenset()
         return frozenset({state["prep"]["turn"]})
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         prep = state["prep"]
         if state["over"] or prep is None or seat != prep["turn"]:
             return []
@@ -235,9 +236,9 @@ class SugarHeist(Game):
 
     @staticmethod
     def _slot_name(held: dict[str, Any]) -> str:
-        return cards.design(held["id"])["name"]
+        return cast("str", cards.design(held["id"])["name"])
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         if decision.kind == "board":
             taken = {p["board"] for p in state["players"]}
             return [Action(f"board {cards.lower_name(b)}",
@@ -309,10 +310,10 @@ class SugarHeist(Game):
         return super().move_steps(notation)
 
     def quick_choices(self, state: State, seat: int) -> list[Action]:
-        actions = self.legal_actions(state, seat)
+        actions = engine.legal_actions(self, state, seat)
         if len(actions) <= 25:
             return actions
-        top = self.top(state)
+        top = engine.top(state)
         if top is not None and top.kind == "challenge":
             # Many ways to pay: the cheapest ones, then costumes and suffer.
             more = self.dominated(state, seat, actions)
@@ -326,7 +327,7 @@ class SugarHeist(Game):
         3s are two options that both read ``3``): a handful of dice among up to six make
         too many ways to list. Every other choice of dice is few enough to offer whole
         once the dearer payments are left out (:meth:`dominated`)."""
-        top = self.top(state)
+        top = engine.top(state)
         if top is None or seat not in top.waiting or state["heist"] is None:
             return None
         pool = state["heist"]["pool"]
@@ -343,7 +344,7 @@ class SugarHeist(Game):
         """Payments with more dice than the challenge needs: some of their dice alone pay
         it, and the dice kept go on to the next rooms (rules 2 on; rules 1 took only the
         cheapest ways)."""
-        top = self.top(state)
+        top = engine.top(state)
         if top is None or top.kind != "challenge" or state["rules"] < 2 \
                 or state["heist"] is None:
             return frozenset()
@@ -356,7 +357,7 @@ class SugarHeist(Game):
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
         """In the prep phase ``pass``, then the cheapest cards first (a newcomer reads the
         dear builds last); in a heist the AI's order of the answers."""
-        if self.top(state) is None:
+        if engine.top(state) is None:
             def cost(action: Action) -> int:
                 if action.notation == "pass":
                     return -1
@@ -365,17 +366,17 @@ class SugarHeist(Game):
                     cards.hideout_cards(state["rules"]).get(key or "")
                 return int(card["cost"]) if card else len(actions)
             return sorted(actions, key=cost)
-        return ranked(self.view(state, seat), actions)
+        return ranked(engine.view(self, state, seat), actions)
 
     def episode(self, state: State) -> str | None:
         h = state["heist"]
         if h is None or state["over"]:
             return None
-        return f"heist-{self.round_of(state)}-{h['attacker']}"
+        return f"heist-{engine.round_of(state)}-{h['attacker']}"
 
     # ----------------------------------------------------------------- notation
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         if text in ("pass", "suffer", "pay", "buy", "build", "use", "board", "flip", "lose",
                     "reroll", "raise", "lower", "set", "choose"):
             return text
@@ -403,10 +404,10 @@ class SugarHeist(Game):
                 return f"{verb} {_resolve_name(text[len(verb) + 1:], known)}"
         return None
 
-    def explain(self, state: State, seat: int, notation: str) -> str:
+    def _explain(self, state: State, seat: int, notation: str) -> str:
         words = notation.split(" ")
         verb = words[0]
-        top = self.top(state)
+        top = engine.top(state)
         h = state["heist"]
         if top is None:
             if verb in ("buy", "build", "pass"):
@@ -420,7 +421,7 @@ class SugarHeist(Game):
                  "lose": ("lose",), "add": ("raise", "lower"), "set": ("set",),
                  "choice": ("choose",), "exhaust": ("flip",)}
         expected = kinds.get(top.kind, ())
-        hint = " or ".join(f"“{a.notation}”" for a in self.legal_actions(state, seat)[:4])
+        hint = " or ".join(f"“{a.notation}”" for a in engine.legal_actions(self, state, seat)[:4])
         if verb not in expected:
             return f"Now answer the room: for example {hint}."
         if h is None:
@@ -493,10 +494,10 @@ class SugarHeist(Game):
 
     # ----------------------------------------------------------------- prep play
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         words = action.notation.split(" ")
         player = state["players"][seat]
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         if words[0] == "pass":
             prep = state["prep"]
             prep["passed"].append(seat)
@@ -544,7 +545,7 @@ class SugarHeist(Game):
         player["hand"].remove(card_id)
         self._pay(state, seat, d["cost"])
         held = player["rooms"][room][slot]
-        public = f"{self.seat_name(state, seat)} {action.public}."
+        public = f"{engine.seat_name(state, seat)} {action.public}."
         private = f"You built {d['name']} face down as room {room + 1}'s {slot}."
         if held is not None and m.group(3) == "discard":
             state["decks"][cards.design(held["id"])["cost"].__str__()].insert(0, held["id"])
@@ -591,23 +592,23 @@ class SugarHeist(Game):
         state["prep"] = None
         turn.say("Everybody has passed: unbought costumes and hand cards are shuffled back "
                  "into their decks.", None, "prep")
-        self.next_phase(state, turn)
+        engine.next_phase(self, state, turn)
 
     # ----------------------------------------------------------------- decisions
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         seat, action = next(iter(answers.items()))
         words = action.notation.split(" ")
         if decision.kind == "board":
             key = cards.names()[" ".join(words[1:])]
             state["players"][seat]["board"] = key
-            turn.say(f"{self.seat_name(state, seat)} takes the {cards.board(key)['name']}.",
+            turn.say(f"{engine.seat_name(state, seat)} takes the {cards.board(key)['name']}.",
                      seat, "board")
             if seat + 1 < len(state["seats"]):
-                self.ask(state, "board", [seat + 1])
+                engine.ask(state, "board", [seat + 1])
             else:
-                self.start_phases(state, turn)
+                engine.start_phases(self, state, turn)
             self._note(state, {"seat": seat, "did": "board", "board": key})
             return
         ctx = Context(self, state, turn)
@@ -699,7 +700,7 @@ class SugarHeist(Game):
         held = defender["rooms"][h["room"]]["encounter"]
         if held is not None:
             return cards.design(held["id"], state["rules"])
-        return cards.board(defender["board"])["default"]
+        return cast("dict[str, Any]", cards.board(defender["board"])["default"])
 
     def _begin_heists(self, state: State, turn: Turn) -> None:
         self._start_heist(state, turn, 0)
@@ -714,8 +715,8 @@ class SugarHeist(Game):
                           "stage": "enter", "complete": True, "ended": False, "dodged": False,
                           "outcomes": [None] * ROOMS, "gained": 0, "lost": 0, "stolen": 0,
                           "outside": None, "log": []}
-        self.narrate(state, turn, f"{self.seat_name(state, attacker)} raids "
-                     f"{self.seat_name(state, defender)}'s hideout and rolls {spoken(pool)}.",
+        self.narrate(state, turn, f"{engine.seat_name(state, attacker)} raids "
+                     f"{engine.seat_name(state, defender)}'s hideout and rolls {spoken(pool)}.",
                      reveals=True, hits=(defender,))
 
     def narrate(self, state: State, turn: Turn, text: str, reveals: bool = False,
@@ -730,7 +731,7 @@ class SugarHeist(Game):
         h = state["heist"]
         defender = state["players"][h["defender"]]
         room = defender["rooms"][h["room"]]
-        dname = self.seat_name(state, h["defender"])
+        dname = engine.seat_name(state, h["defender"])
         h.update(stage="effects", complete=True, dodged=False, outside=None)
         flipped = []
         for slot in ("mod", "encounter"):
@@ -741,7 +742,7 @@ class SugarHeist(Game):
         enc = self.encounter(state)
         mod = cards.design(room["mod"]["id"], state["rules"]) if room["mod"] else None
         where = f"room {h['room'] + 1}: {enc['name']}" + (f" with {mod['name']}" if mod else "")
-        self.narrate(state, turn, f"{self.seat_name(state, h['attacker'])} enters {where}.")
+        self.narrate(state, turn, f"{engine.seat_name(state, h['attacker'])} enters {where}.")
         if flipped:
             self.narrate(state, turn, f"{dname} flips {' and '.join(flipped)} face up.",
                          reveals=True)
@@ -755,7 +756,7 @@ class SugarHeist(Game):
         h = state["heist"]
         h["stage"] = "challenge"
         if [a for a in self._challenge_actions(state) if a.notation != "suffer"]:
-            self.ask(state, "challenge", [h["attacker"]])
+            engine.ask(state, "challenge", [h["attacker"]])
             return True
         self._suffer(Context(self, state, turn), self.encounter(state), chose=False)
         return False
@@ -798,7 +799,7 @@ class SugarHeist(Game):
         h = state["heist"]
         attacker, defender = h["attacker"], h["defender"]
         a, d = state["players"][attacker], state["players"][defender]
-        aname, dname = self.seat_name(state, attacker), self.seat_name(state, defender)
+        aname, dname = engine.seat_name(state, attacker), engine.seat_name(state, defender)
         if passed:
             steal = min(1 + d["tax"], d["candy"])
             d["candy"] -= steal
@@ -814,7 +815,7 @@ class SugarHeist(Game):
                          f"{h['room'] + 1}: nothing stolen.")
         for c in a["costumes"]:
             c["used"] = False
-        state["heists"].append({"round": self.round_of(state), "attacker": attacker,
+        state["heists"].append({"round": engine.round_of(state), "attacker": attacker,
                                 "defender": defender, "passed": passed,
                                 "rooms": sum(1 for o in h["outcomes"] if o),
                                 "cleared": sum(1 for o in h["outcomes"] if o == "cleared"),
@@ -834,23 +835,23 @@ class SugarHeist(Game):
             if state["supply"]["sugar_tax"] > 0:
                 state["supply"]["sugar_tax"] -= 1
                 players[seat]["tax"] += 1
-        names = listing([self.seat_name(state, s) for s in takers])
-        turn.say(f"End of round {self.round_of(state)}: {names} "
+        names = listing([engine.seat_name(state, s) for s in takers])
+        turn.say(f"End of round {engine.round_of(state)}: {names} "
                  f"{'has' if len(takers) == 1 else 'have'} the most candy ({most}) and "
                  f"{'takes' if len(takers) == 1 else 'take'} a sugar tax token.", None, "tax")
-        if self.round_of(state) >= state["rounds"]:
+        if engine.round_of(state) >= state["rounds"]:
             state["over"] = True
-            result = self.result(state)
+            result = self._result(state)
             turn.say(f"The game is over. {result.summary if result else ''}", None, "end")
             return
-        self.next_phase(state, turn)
+        engine.next_phase(self, state, turn)
 
     # ----------------------------------------------------------------- views and results
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
-    def hidden(self, state: State) -> list[Hidden]:
+    def _hidden(self, state: State) -> list[Hidden]:
         """Undrawn decks are nobody's; a hand and its face-down room cards are its owner's."""
         places = [Hidden(("decks", "costume"), None, "costume"),
                   *(Hidden(("decks", str(c)), None, "hideout") for c in (1, 2, 3))]
@@ -863,43 +864,43 @@ class SugarHeist(Game):
                                              "hideout", single=True))
         return places
 
-    def back_of(self, pool: str, item: Any) -> Any:
+    def _back_of(self, pool: str, item: Any) -> Any:
         """A hideout card's back shows its cost; others also see which slot it fills."""
         if pool != "hideout":
             return None
         card = cards.design(item)
         return [card["cost"], card["kind"]]
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if not state["over"]:
             return None
         players = state["players"]
         keys = {s: (p["candy"], p["tax"], p["money"]) for s, p in enumerate(players)}
         ranking = rank_by(keys)
-        best = listing([self.seat_name(state, s) for s in ranking[0]])
+        best = listing([engine.seat_name(state, s) for s in ranking[0]])
         verb = "share the win" if len(ranking[0]) > 1 else "wins"
-        lines = "; ".join(f"{self.seat_name(state, s)} {p['candy']} candy, {p['tax']} tax, "
+        lines = "; ".join(f"{engine.seat_name(state, s)} {p['candy']} candy, {p['tax']} tax, "
                           f"${p['money']}" for s, p in enumerate(players))
         return Result(ranking, {s: p["candy"] for s, p in enumerate(players)},
                       f"{best} {verb}. {lines}.")
 
     def summary(self, state: State) -> str:
         if state["over"]:
-            result = self.result(state)
+            result = self._result(state)
             return result.summary if result else "The game is over."
-        phase = self.phase_of(state)
+        phase = engine.phase_of(state)
         if phase == "setup":
             return "Players are choosing their hideouts."
-        where = f"Round {self.round_of(state)} of {state['rounds']}, {phase} phase."
+        where = f"Round {engine.round_of(state)} of {state['rounds']}, {phase} phase."
         h = state["heist"]
         if h is not None:
-            return (f"{where} {self.seat_name(state, h['attacker'])} raids "
-                    f"{self.seat_name(state, h['defender'])}, room {h['room'] + 1}; pool "
+            return (f"{where} {engine.seat_name(state, h['attacker'])} raids "
+                    f"{engine.seat_name(state, h['defender'])}, room {h['room'] + 1}; pool "
                     f"{spoken(h['pool']) if h['pool'] else 'empty'}.{self._room_words(state)}")
         if state["prep"] is not None:
-            hands = ", ".join(f"{self.seat_name(state, s)} {len(state['players'][s]['hand'])}"
+            hands = ", ".join(f"{engine.seat_name(state, s)} {len(state['players'][s]['hand'])}"
                               for s in state["track"])
-            return (f"{where} {self.seat_name(state, state['prep']['turn'])} to buy or pass. "
+            return (f"{where} {engine.seat_name(state, state['prep']['turn'])} to buy or pass. "
                     f"Cards in hand: {hands}.")
         return where
 
@@ -926,11 +927,11 @@ class SugarHeist(Game):
     def card_texts(self, view: View) -> list[CardText]:
         return card_texts(view)
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
-    def stand_in_reason(self, before: View, after: View, seat: int,
-                        move: str) -> str | None:
+    def _stand_in_reason(self, before: View, after: View, seat: int,
+                         move: str) -> str | None:
         """The room its heist cleared, the pass bonus, the costume it bought for its next
         heist, or the hideout it built against its attacker. A card built face down is
         never named: ``move`` is what everybody read ("built a $2 encounter ...")."""

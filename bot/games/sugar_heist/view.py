@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol, cast
 
-from bot.games.engine import CardText, Decision, Result, State, View
+from bot.games import engine
+from bot.games.engine import CardText, Decision, Rules, State, View
 from bot.games.sugar_heist import cards
 
 
-class SugarHeist(Protocol):
+class SugarHeist(Rules, Protocol):
     """What the view reads of the rules (a protocol: the rules import this module)."""
 
-    slug: ClassVar[str]
-
-    def seat_name(self, state: State, seat: int) -> str: ...
     def encounter(self, state: State) -> dict[str, Any]: ...
-    def top(self, state: State) -> Decision | None: ...
-    def to_act(self, state: State) -> frozenset[int]: ...
-    def result(self, state: State) -> Result | None: ...
 
 
 def _slot(held: dict[str, Any] | None, slot: str, mine: bool,
@@ -86,7 +81,7 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
     for s, p in enumerate(players):
         board = cards.board(p["board"]) if p["board"] else None
         seats.append({
-            "seat": s, "name": game.seat_name(state, s), "ai": state["seats"][s]["ai"],
+            "seat": s, "name": engine.seat_name(state, s), "ai": state["seats"][s]["ai"],
             "board": None if board is None else {
                 "key": board["key"], "name": board["name"],
                 "default": cards.describe(board["default"])},
@@ -112,13 +107,13 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         heist["encounter"]["default"] = room["encounter"] is None
         heist["mod"] = cards.describe(cards.design(room["mod"]["id"], rules), rules) \
             if room["mod"] and room["mod"]["up"] else None
-    top = game.top(state)
+    top = engine.top(state)
     decision = None
     if top is not None:
         decision = {"kind": top.kind, "seats": list(top.seats), "waiting": list(top.waiting),
                     "source": top.data.get("src"), "step": top.data.get("step"),
                     "text": cards.steps_text([top.data["step"]]) if "step" in top.data else ""}
-    result = game.result(state)
+    result = game._result(state)
     hand = None
     if seat is not None:
         hand = [{"id": c, "key": cards.instances()[c]} for c in players[seat]["hand"]]
@@ -130,7 +125,7 @@ def build_view(game: SugarHeist, state: State, seat: int | None) -> View:
         shown.setdefault(c["key"], cards.describe(cards.hideout_cards(rules)[c["key"]], rules))
     return {
         "game": game.slug, "viewer": seat, "move": state["move"], "rules": rules,
-        "to_act": sorted(game.to_act(state)),
+        "to_act": sorted(engine.to_act(game, state)),
         "round": state["flow"]["round"], "rounds": state["rounds"],
         "phase": state["flow"]["phase"], "over": state["over"],
         "track": list(track),
@@ -168,7 +163,7 @@ def _moved(state: State, top: Decision | None) -> dict[str, Any] | None:
     chosen (in seat order), the board the seat before the one choosing took."""
     holder = state["heist"] if state["heist"] is not None else state["prep"]
     if holder is not None:
-        return holder.get("moved")
+        return cast("dict[str, Any] | None", holder.get("moved"))
     if top is not None and top.kind == "board" and top.seats[0] > 0:
         seat = top.seats[0] - 1
         return {"seat": seat, "did": "board", "board": state["players"][seat]["board"]}

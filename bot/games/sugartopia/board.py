@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from bot.games.sugartopia.tiles import (
     CASTLE,
@@ -109,7 +109,7 @@ class Table:
         return self.card(index).edge(side, self.entries[index]["rot"])
 
     def is_gingerman(self, index: int) -> bool:
-        return self.entries[index]["card"] == GINGERMAN
+        return bool(self.entries[index]["card"] == GINGERMAN)
 
     def label(self, index: int) -> str:
         return label_of(self.pos(index))
@@ -265,7 +265,7 @@ class Table:
         return [a for a in self.areas() if any(i == index for i, _ in a.regions)]
 
     def field_state(self, region: Region) -> dict[str, Any]:
-        return self.entries[region[0]]["fields"][region[1]]
+        return cast("dict[str, Any]", self.entries[region[0]]["fields"][region[1]])
 
     def bears(self, area: Area) -> list[tuple[int, int, int, str]]:
         """Every bear of an area as (index, field, bear, colour)."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.games.engine import Action, Decision, Game, Hidden, Result, State, Turn, View
+from bot.games import engine
+from bot.games.engine import Action, BaseRules, Decision, Hidden, Result, State, Turn, View
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by, seats_from
 from bot.games.rng import Rng
 from bot.games.sugartopia import tiles
@@ -25,7 +26,7 @@ _FEED = re.compile(r"^feed(?: (?:a |the )?([a-z]+?)(?: bear)?)?$")
 
 
 
-class Sugartopia(Game):
+class Sugartopia(BaseRules):
     """The Sugartopia rules (hex land cards, gummy bears, Gingermen and the cookie route)."""
 
     slug = "sugartopia"
@@ -64,7 +65,7 @@ class Sugartopia(Game):
 
     # ----------------------------------------------------------------- set-up
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         cards = tiles.catalogue()
         deck = deck_shuffled(tiles.land_ids(), turn.rng)
         hands = [deck_draw(deck) for _ in state["seats"]]
@@ -87,42 +88,42 @@ class Sugartopia(Game):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: State) -> frozenset[int]:
         return frozenset() if state["phase"] == "over" else frozenset({state["turn"]})
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         assert decision.kind == "feed", decision.kind
         colours = self._seat_colours(state)
         owners = {c: s for s, c in enumerate(colours)}
         out = []
         for colour in self.feedable(state, self._table(state)):
-            who = (f"{self.seat_name(state, owners[colour])}'s bear" if colour in owners
+            who = (f"{engine.seat_name(state, owners[colour])}'s bear" if colour in owners
                    else "nobody's bear")
             out.append(Action(f"feed {colour}", f"feed {article(colour)} bear ({who})"))
         return out
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         seat, action = next(iter(answers.items()))
         self._feed_choice(state, turn, seat, action.notation.split(" ")[1])
 
-    def upgrade(self, state: State) -> State:
+    def _upgrade(self, state: State) -> State:
         """Rules 1 kept the bear choice in ``phase``; it is a decision now."""
         if state.get("rules") != 1:
-            return super().upgrade(state)
+            return super()._upgrade(state)
         if state["phase"] == "feed":
             state["phase"] = "place"
             state["feeding"]["choosing"] = True
-            self.ask(state, "feed", [state["turn"]])
+            engine.ask(state, "feed", [state["turn"]])
         state["rules"] = self.rules_version
         return state
 
     def choosing_bears(self, state: State) -> bool:
         """Is the turn player choosing which hungry bears eat?"""
-        top = self.top(state)
+        top = engine.top(state)
         return top is not None and top.kind == "feed"
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         if state["phase"] == "over" or seat != state["turn"]:
             return []
         table = self._table(state)
@@ -158,12 +159,12 @@ class Sugartopia(Game):
         return frozenset(same)
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        values = action_values(self.view(state, seat), actions)
+        values = action_values(engine.view(self, state, seat), actions)
         return sorted(actions, key=lambda a: -values[a.notation])
 
     # ----------------------------------------------------------------- notation
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         if text in ("place", "play"):
             return "place"
         if m := _GINGERMAN.match(text):
@@ -187,7 +188,7 @@ class Sugartopia(Game):
             return " ".join(parts)
         return None
 
-    def expand(self, state: State, seat: int, text: str) -> str:
+    def _expand(self, state: State, seat: int, text: str) -> str:
         """A placement may leave out the card: ``place at c4`` places the hand card."""
         m = _PLACE.match(text)
         if m and not m.group(1) and 0 <= seat < len(state["seats"]):
@@ -197,7 +198,7 @@ class Sugartopia(Game):
                 return f"place {hand} at {m.group(2)}{rot}"
         return text
 
-    def explain(self, state: State, seat: int, notation: str) -> str:
+    def _explain(self, state: State, seat: int, notation: str) -> str:
         words = notation.split(" ")
         verb = words[0]
         table = self._table(state)
@@ -269,7 +270,7 @@ class Sugartopia(Game):
 
     # ----------------------------------------------------------------- playing
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         words = action.notation.split(" ")
         if words[0] == "place":
             self._place(state, turn, seat, words[1], words[3], int(words[5]))
@@ -289,7 +290,7 @@ class Sugartopia(Game):
         index = table.place(new_entry(card, pos, rot))
         state["hands"][seat] = None
         state["last"] = {"seat": seat, "card": card_id, "index": index, "label": spot}
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         turn.say(f"{name} revealed {card.name} and placed it at {spot} turned {rot}°.", seat,
                  "place", reveals=True)
         for area in table.areas_of(index):
@@ -330,7 +331,7 @@ class Sugartopia(Game):
         index = table.place(new_entry(tiles.catalogue()[GINGERMAN], pos, 0, owner=seat))
         state["gingermen"][seat] = False
         state["last"] = {"seat": seat, "card": GINGERMAN, "index": index, "label": spot}
-        turn.say(f"{self.seat_name(state, seat)} placed their Gingerman at {spot}.", seat,
+        turn.say(f"{engine.seat_name(state, seat)} placed their Gingerman at {spot}.", seat,
                  "gingerman")
         self._score_completed(state, turn, table, seat)
         self._end_turn(state, turn, seat)
@@ -341,7 +342,7 @@ class Sugartopia(Game):
         bear = next(b for b in table.hungry(area) if b[3] == colour)
         table.feed(area, bear)
         state["feeding"]["cubes"] -= 1
-        turn.say(f"{self.seat_name(state, seat)} fed {article(colour)} bear in "
+        turn.say(f"{engine.seat_name(state, seat)} fed {article(colour)} bear in "
                  f"{_where(table, area)} (at {table.label(bear[0])}).", seat, "feed")
         self._continue_feeding(state, turn, seat)
 
@@ -359,9 +360,9 @@ class Sugartopia(Game):
                         if not feeding.get("choosing"):
                             feeding["choosing"] = True
                             turn.say(f"{cubes} sugar for {len(hungry)} hungry bears in "
-                                     f"{_where(table, area)}: {self.seat_name(state, seat)} "
+                                     f"{_where(table, area)}: {engine.seat_name(state, seat)} "
                                      "chooses which bears eat.", seat, "choice")
-                        self.ask(state, "feed", [seat])
+                        engine.ask(state, "feed", [seat])
                         return
                     eaten = hungry[:cubes]
                     for bear in eaten:
@@ -409,7 +410,7 @@ class Sugartopia(Game):
             state["held"][seat]["sugar"] += sugar
             state["held"][seat]["honey"] += honey
             if sugar or honey:
-                parts.append(f"{self.seat_name(state, seat)} takes {_cubes(sugar, honey)}")
+                parts.append(f"{engine.seat_name(state, seat)} takes {_cubes(sugar, honey)}")
         state["supply"]["sugar"] += scored.returned_sugar
         state["supply"]["honey"] += scored.returned_honey
         if scored.returned_sugar or scored.returned_honey:
@@ -422,7 +423,7 @@ class Sugartopia(Game):
         if state["hands"][seat] is None and state["deck"]:
             state["hands"][seat] = deck_draw(state["deck"])
             # The drawer now knows a hidden card, so the move cannot be taken back.
-            turn.say(f"{self.seat_name(state, seat)} drew a card.", seat, "draw", reveals=True)
+            turn.say(f"{engine.seat_name(state, seat)} drew a card.", seat, "draw", reveals=True)
         self._next_turn(state, turn, (seat + 1) % len(state["seats"]))
 
     def _next_turn(self, state: State, turn: Turn, start: int) -> None:
@@ -435,7 +436,7 @@ class Sugartopia(Game):
                 return
             if not state["passed"][seat]:
                 state["passed"][seat] = True
-                turn.say(f"{self.seat_name(state, seat)} has no card and no Gingerman left, "
+                turn.say(f"{engine.seat_name(state, seat)} has no card and no Gingerman left, "
                          "and passes from now on.", seat, "pass")
         self._final_scoring(state, turn, table)
 
@@ -447,7 +448,7 @@ class Sugartopia(Game):
                 return
             state["set_aside"].append(hand)
             state["hands"][seat] = deck_draw(state["deck"])
-            name = self.seat_name(state, seat)
+            name = engine.seat_name(state, seat)
             turn.say(f"{name}'s {card.name} fits nowhere on the table: it is set aside.", seat,
                      "set-aside", reveals=True)
             if state["hands"][seat] is not None:
@@ -475,7 +476,7 @@ class Sugartopia(Game):
                 "total": held["sugar"] + 2 * held["honey"] + 2 * cookies,
             })
             if table.gingerman_of(seat) is not None:
-                name = self.seat_name(state, seat)
+                name = engine.seat_name(state, seat)
                 if route is None:
                     turn.say(f"{name}'s Gingerman cannot reach the castle: no cookie bonus.",
                              seat, "cookies")
@@ -516,10 +517,10 @@ class Sugartopia(Game):
         placed = [table.label(i) for i in range(len(table.entries))]
         return placed + [tiles.label_of(p) for p in table.open_spots()]
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
-    def hidden(self, state: State) -> list[Hidden]:
+    def _hidden(self, state: State) -> list[Hidden]:
         return [Hidden(("deck",), None, "land"),
                 *(Hidden(("hands", s), s, "land", single=True) for s in range(len(state["seats"])))]
 
@@ -527,23 +528,23 @@ class Sugartopia(Game):
         hand = state["hands"][seat]
         return [hand, hand.upper()] if hand else []
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if state["phase"] != "over":
             return None
         scores = {s: f["total"] for s, f in enumerate(state["final"])}
         ranking = rank_by({s: (v,) for s, v in scores.items()})
-        best = ", ".join(self.seat_name(state, s) for s in ranking[0])
+        best = ", ".join(engine.seat_name(state, s) for s in ranking[0])
         verb = "share the victory" if len(ranking[0]) > 1 else "wins"
         lines = "; ".join(
-            f"{self.seat_name(state, s)} {f['total']} ({f['sugar']} sugar, {f['honey']} honey, "
+            f"{engine.seat_name(state, s)} {f['total']} ({f['sugar']} sugar, {f['honey']} honey, "
             f"{plural(f['cookies'], 'cookie')})" for s, f in enumerate(state["final"]))
         return Result(ranking, scores, f"{best} {verb}. {lines}.")
 
     def summary(self, state: State) -> str:
         if state["phase"] == "over":
-            result = self.result(state)
+            result = self._result(state)
             return result.summary if result else "The game is over."
-        name = self.seat_name(state, state["turn"])
+        name = engine.seat_name(state, state["turn"])
         doing = "chooses which bears eat" if self.choosing_bears(state) else "to play"
         meadows = _meadows_in_play(self._table(state))
         return (f"{name} {doing}. Deck: {len(state['deck'])} cards. Supply: "
@@ -555,11 +556,11 @@ class Sugartopia(Game):
             return {s: f["total"] for s, f in enumerate(state["final"])}
         return {s: h["sugar"] + 2 * h["honey"] for s, h in enumerate(state["held"])}
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
-    def stand_in_reason(self, before: View, after: View, seat: int,
-                        move: str) -> str | None:
+    def _stand_in_reason(self, before: View, after: View, seat: int,
+                         move: str) -> str | None:
         """The area it completed (and the cubes it took there), its Gingerman's route
         home, or the areas its card joined: the table is public, only hands are not."""
         was, now = before["seats"][seat], after["seats"][seat]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from bot.games.content import load_json
 from bot.games.grid import (
@@ -180,7 +180,7 @@ def card_from_json(raw: dict[str, Any], kind: str) -> Card:
 
 @cache
 def _content() -> dict[str, Any]:
-    return load_json("sugartopia", "cards.json")
+    return cast("dict[str, Any]", load_json("sugartopia", "cards.json"))
 
 
 @cache

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
-from bot.games.engine import State, View
+from bot.games import engine
+from bot.games.engine import Rules, State, View
 from bot.games.sugartopia import tiles
 from bot.games.sugartopia.board import Table, area_name
 
 
-class Sugartopia(Protocol):
+class Sugartopia(Rules, Protocol):
     """What the view needs of the rules (kept as a protocol: rules import this module)."""
 
-    slug: ClassVar[str]
-
-    def seat_name(self, state: State, seat: int) -> str: ...
     def choosing_bears(self, state: State) -> bool: ...
     def feedable(self, state: State, table: Table) -> list[str]: ...
-    def to_act(self, state: State) -> frozenset[int]: ...
-    def result(self, state: State) -> Any: ...
-    def scores(self, state: State) -> dict[int, int]: ...
 
 
 def build_view(game: Sugartopia, state: State, seat: int | None) -> View:
@@ -90,14 +85,14 @@ def build_view(game: Sugartopia, state: State, seat: int | None) -> View:
     area_of = {region: n for n, area in enumerate(areas) for region in area.regions}
     colours = tiles.player_colours()[: len(state["seats"])]
     scores = game.scores(state)
-    result = game.result(state)
+    result = game._result(state)
     return {
         "game": game.slug,
         "viewer": seat,
         "move": state["move"],
         "phase": "feed" if game.choosing_bears(state) else state["phase"],
         "turn": state["turn"],
-        "to_act": sorted(game.to_act(state)),
+        "to_act": sorted(engine.to_act(game, state)),
         "layout": {"hex": "flat-top", "sides": list(tiles.SIDE_NAMES),
                    "directions": [list(d) for d in tiles.DIRECTIONS],
                    "rotations": list(tiles.ROTATIONS)},

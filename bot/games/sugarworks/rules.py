@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
+from bot.games import engine
 from bot.games.engine import (
     Action,
+    BaseRules,
     Decision,
-    Game,
     Hidden,
     OptionSpec,
     Result,
@@ -42,7 +43,7 @@ _CONVEYOR = re.compile(rf"^(?:conveyor|play|tile) ([a-z][a-z -]*?)(?: (?:at|on|t
 _MAKE = re.compile(rf"^make ([a-z]+)(?: (?:at|on) {_CELL})?(?: (?:with|from) (o[0-9]{{1,2}}))?$")
 
 
-class Sugarworks(Game):
+class Sugarworks(BaseRules):
     """The Sugarworks rules: order actions, factory actions and the candy movement."""
 
     slug = "sugarworks"
@@ -94,7 +95,7 @@ class Sugarworks(Game):
 
     # ----------------------------------------------------------------- set-up
 
-    def setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: State, turn: Turn) -> None:
         players = len(state["seats"])
         rounds = state["options"]["rounds"]
         side = ct.sides()[state["options"]["side"]]
@@ -148,10 +149,10 @@ class Sugarworks(Game):
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: State) -> frozenset[int]:
         return frozenset() if state["over"] else frozenset({state["active"]})
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
         if state["over"] or seat != state["active"]:
             return []
         if state["step"] == "order":
@@ -215,19 +216,19 @@ class Sugarworks(Game):
         where = state["outputs"][kind]
         return state["supply"][kind] > 0 and where not in fl.occupied(state)
 
-    def decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
         assert decision.kind == "drop", decision.kind
         return [Action(f"drop {card}", f"discard {card}: {ct.orders()[card].text()}",
                        public="discarded an order card face down")
                 for card in state["hands"][seat]["orders"]]
 
-    def resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                turn: Turn) -> None:
+    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
+                 turn: Turn) -> None:
         seat, action = next(iter(answers.items()))
         card = action.notation.split(" ")[1]
         state["hands"][seat]["orders"].remove(card)
         state["order_discards"].append(card)
-        turn.say(f"{self.seat_name(state, seat)} discarded an order card face down.", seat,
+        turn.say(f"{engine.seat_name(state, seat)} discarded an order card face down.", seat,
                  "drop")
         turn.say(f"You discarded {card}: {ct.orders()[card].text()}.", seat, "drop", to=[seat])
         _record(state, seat, "drop")
@@ -235,24 +236,24 @@ class Sugarworks(Game):
 
     def choices_are_public(self, state: State) -> bool:
         """Order actions only use the face-up market: their buttons may be public."""
-        top = self.top(state)
+        top = engine.top(state)
         if top is not None:
             return super().choices_are_public(state)
         return not state["over"] and state["step"] == "order"
 
     def quick_choices(self, state: State, seat: int) -> list[Action]:
-        if self.top(state) is not None or state["step"] == "order":
-            actions = self.legal_actions(state, seat)
+        if engine.top(state) is not None or state["step"] == "order":
+            actions = engine.legal_actions(self, state, seat)
             return actions if len(actions) <= 25 else []
         return []
 
     def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        values = action_values(self.view(state, seat), actions)
+        values = action_values(engine.view(self, state, seat), actions)
         return sorted(actions, key=lambda a: -values[a.notation])
 
     # ----------------------------------------------------------------- notation
 
-    def canonical(self, text: str) -> str | None:
+    def _canonical(self, text: str) -> str | None:
         if m := _TAKE.match(text):
             return f"{m.group(1)} order {m.group(2)}"
         if _DRAW.match(text):
@@ -279,7 +280,7 @@ class Sugarworks(Game):
             return f"conveyor {kind} at {m.group(2)}" if kind else None
         return None
 
-    def expand(self, state: State, seat: int, text: str) -> str:
+    def _expand(self, state: State, seat: int, text: str) -> str:
         """``make blue with o17`` may leave out the output's space: it is the candy's."""
         m = _MAKE.match(text)
         if m and m.group(3) and not m.group(2) and "outputs" in state:
@@ -288,10 +289,10 @@ class Sugarworks(Game):
                 return f"make {kind} at {state['outputs'][kind]} with {_order_id(m.group(3))}"
         return text
 
-    def explain(self, state: State, seat: int, notation: str) -> str:
+    def _explain(self, state: State, seat: int, notation: str) -> str:
         words = notation.split(" ")
         verb = words[0]
-        if self.top(state) is not None:
+        if engine.top(state) is not None:
             return "First discard down to five orders: “drop o17” names the card to let go."
         if verb == "drop":
             return "You only discard an order when you hold six after your order action."
@@ -365,7 +366,7 @@ class Sugarworks(Game):
 
     # ----------------------------------------------------------------- playing
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         words = action.notation.split(" ")
         verb = words[0]
         if state["step"] == "order":
@@ -384,12 +385,12 @@ class Sugarworks(Game):
         else:
             assert verb == "pass", action.notation
             _record(state, seat, verb)
-            turn.say(f"{self.seat_name(state, seat)} has no factory action.", seat, "pass")
+            turn.say(f"{engine.seat_name(state, seat)} has no factory action.", seat, "pass")
         self._fill_orders(state, turn, seat)
         self._end_turn(state, turn, seat)
 
     def _order_action(self, state: State, turn: Turn, seat: int, words: list[str]) -> None:
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         hand = state["hands"][seat]["orders"]
         verb = words[0]
         had = len(state["deck"])
@@ -421,7 +422,7 @@ class Sugarworks(Game):
             turn.say("The order deck has run out: this is the last round.", None, "deck")
         self._fill_orders(state, turn, seat)
         if len(hand) > HAND_LIMIT:
-            self.ask(state, "drop", [seat], public=False)
+            engine.ask(state, "drop", [seat], public=False)
         else:
             state["step"] = "factory"
 
@@ -444,7 +445,7 @@ class Sugarworks(Game):
         with_candy = f", its {ct.candy_name(carried['type'])} with it" if carried else ""
         covered = (f" (covering the {ct.tile_kinds()[placed['kind']].name} there)"
                    if placed else "")
-        turn.say(f"{self.seat_name(state, seat)} moved the {ct.candy_name(kind)} output from "
+        turn.say(f"{engine.seat_name(state, seat)} moved the {ct.candy_name(kind)} output from "
                  f"{old} to {space}{with_candy}{covered}.", seat, "adjust")
 
     def _conveyor(self, state: State, turn: Turn, seat: int, kind: str, space: str) -> None:
@@ -455,7 +456,7 @@ class Sugarworks(Game):
         if old is not None:
             state["tile_discards"].append(old["tile"])
         state["placed"][space] = {"tile": tile, "kind": kind}
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         replaced = (f", replacing the {ct.tile_kinds()[old['kind']].name}" if old else "")
         turn.say(f"{name} played {article(ct.tile_kinds()[kind].name)} at {space}{replaced}.", seat,
                  "conveyor")
@@ -480,7 +481,7 @@ class Sugarworks(Game):
             turn.say("No conveyor tile is left to draw.", seat, "draw")
             return
         state["hands"][seat]["tiles"].append(tile)
-        turn.say(f"{self.seat_name(state, seat)} drew a conveyor tile.", seat, "draw",
+        turn.say(f"{engine.seat_name(state, seat)} drew a conveyor tile.", seat, "draw",
                  reveals=True)
         turn.say(f"You drew {article(ct.tile_kinds()[ct.kind_of_tile(tile)].name)}.", seat, "draw",
                  to=[seat])
@@ -496,7 +497,7 @@ class Sugarworks(Game):
         where = state["outputs"][kind]
         self._new_candy(state, kind, where, seat)
         whose = "the market's order " if from_market else ""
-        turn.say(f"{self.seat_name(state, seat)} discarded {whose}{card} "
+        turn.say(f"{engine.seat_name(state, seat)} discarded {whose}{card} "
                  f"({ct.orders()[card].text()}) to make {article(ct.candy_name(kind))} on the "
                  f"output at {where}.", seat, "make", reveals=True)
         if from_market:
@@ -513,7 +514,7 @@ class Sugarworks(Game):
             bonus = sum(b.stars for b in self._colourful(state) if b.candy == kind)
             if bonus:
                 state["points"][seat]["blanket"] += bonus
-                turn.say(f"{self.seat_name(state, seat)} scores {bonus}★ from the colourful "
+                turn.say(f"{engine.seat_name(state, seat)} scores {bonus}★ from the colourful "
                          f"{ct.candy_name(kind)} blanket order.", seat, "blanket")
 
     @staticmethod
@@ -542,7 +543,7 @@ class Sugarworks(Game):
         state["active"] = following
         state["step"] = "order"
         turn.say(f"Round {state['round']} of {state['rounds']}: "
-                 f"{self.seat_name(state, following)} has the candy die and starts.",
+                 f"{engine.seat_name(state, following)} has the candy die and starts.",
                  None, "round")
         self._roll_die(state, turn, following)
 
@@ -613,8 +614,8 @@ class Sugarworks(Game):
         points["blanket"] += bonus
         if turn is not None:
             extra = f" and {bonus}★ from the blanket order" if bonus else ""
-            turn.say(f"{self.seat_name(state, maker)} scores {ct.ship_stars()}★ for shipping their "
-                     f"{ct.candy_name(candy['type'])}{extra}.", maker, "ship")
+            turn.say(f"{engine.seat_name(state, maker)} scores {ct.ship_stars()}★ for shipping "
+                     f"their {ct.candy_name(candy['type'])}{extra}.", maker, "ship")
 
     # ----------------------------------------------------------------- orders
 
@@ -656,7 +657,7 @@ class Sugarworks(Game):
             state["hands"][seat]["orders"].remove(card)
             state["completed"][seat].append(card)
             state["points"][seat]["orders"] += order.stars
-            turn.say(f"{self.seat_name(state, seat)} filled order {card} ({order.text()}) "
+            turn.say(f"{engine.seat_name(state, seat)} filled order {card} ({order.text()}) "
                      "and lays it face up.", seat, "fill", reveals=True)
 
     # ----------------------------------------------------------------- die and end
@@ -664,7 +665,7 @@ class Sugarworks(Game):
     def _roll_die(self, state: State, turn: Turn, seat: int) -> None:
         face = turn.rng.choice(ct.die_faces())
         state["die"] = face
-        name = self.seat_name(state, seat)
+        name = engine.seat_name(state, seat)
         if face not in ct.candy_order():
             turn.say(f"{name} rolled the candy die: a blank wrapper, no blanket order flips.",
                      seat, "die", reveals=True)
@@ -683,15 +684,15 @@ class Sugarworks(Game):
         state["over"] = True
         state["active"] = -1
         turn.say("The order deck is empty and the round is over: the shift ends.", None, "end")
-        result = self.result(state)
+        result = self._result(state)
         assert result is not None
         turn.say(result.summary, None, "end")
 
     def total(self, state: State, seat: int) -> int:
         points = state["points"][seat]
-        return points["orders"] + points["shipping"] + points["blanket"]
+        return cast("int", points["orders"] + points["shipping"] + points["blanket"])
 
-    def result(self, state: State) -> Result | None:
+    def _result(self, state: State) -> Result | None:
         if not state["over"]:
             return None
         players = range(len(state["seats"]))
@@ -699,18 +700,18 @@ class Sugarworks(Game):
         # Ties: more orders filled, then more of your own candy shipped; then shared.
         ranking = rank_by({s: (scores[s], len(state["completed"][s]), state["shipped"][s])
                            for s in players})
-        best = " and ".join(self.seat_name(state, s) for s in ranking[0])
+        best = " and ".join(engine.seat_name(state, s) for s in ranking[0])
         verb = "share the win" if len(ranking[0]) > 1 else "wins"
-        parts = "; ".join(f"{self.seat_name(state, s)} {scores[s]}★ "
+        parts = "; ".join(f"{engine.seat_name(state, s)} {scores[s]}★ "
                           f"({_orders(len(state['completed'][s]))})" for s in players)
         return Result(ranking, scores, f"{best} {verb}. {parts}.")
 
     # ----------------------------------------------------------------- views
 
-    def show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: State, seat: int | None) -> View:
         return build_view(self, state, seat)
 
-    def hidden(self, state: State) -> list[Hidden]:
+    def _hidden(self, state: State) -> list[Hidden]:
         """Undrawn and boxed orders and the tile stack are nobody's; a hand is its owner's."""
         return [Hidden(("deck",), None, "order"), Hidden(("boxed",), None, "order"),
                 Hidden(("stack",), None, "tile"),
@@ -719,13 +720,13 @@ class Sugarworks(Game):
 
     def summary(self, state: State) -> str:
         if state["over"]:
-            result = self.result(state)
+            result = self._result(state)
             return result.summary if result else "The game is over."
-        name = self.seat_name(state, state["active"])
+        name = engine.seat_name(state, state["active"])
         doing = {"order": "takes an order action", "factory": "takes a factory action"}
-        step = "discards down to five orders" if self.top(state) else doing[state["step"]]
+        step = "discards down to five orders" if engine.top(state) else doing[state["step"]]
         # Where each seat's stars come from: the picture shows only the totals.
-        split = ", ".join(f"{self.seat_name(state, s)} {p['orders']}+{p['shipping']}+"
+        split = ", ".join(f"{engine.seat_name(state, s)} {p['orders']}+{p['shipping']}+"
                           f"{p['blanket']}" for s, p in enumerate(state["points"]))
         return (f"Round {state['round']} of {state['rounds']}: {name} {step}. "
                 f"Order deck: {len(state['deck'])}. Stars from orders, shipping and blanket "
@@ -739,11 +740,11 @@ class Sugarworks(Game):
             return None
         return f"turn-{state['round']}-{state['active']}"
 
-    def ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
         return choose(view, legal, rng)
 
-    def stand_in_reason(self, before: View, after: View, seat: int,
-                        move: str) -> str | None:
+    def _stand_in_reason(self, before: View, after: View, seat: int,
+                         move: str) -> str | None:
         """An order it finished, else the stars its candies earned by shipping or from a
         colourful blanket order: completed orders and points are public, hands are not."""
         was, now = before["seats"][seat], after["seats"][seat]

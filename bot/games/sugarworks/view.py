@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
-from bot.games.engine import Decision, Result, State, View
+from bot.games import engine
+from bot.games.engine import Rules, State, View
 from bot.games.sugarworks import content as ct
 from bot.games.sugarworks import floor as fl
 
 
-class Sugarworks(Protocol):
+class Sugarworks(Rules, Protocol):
     """What the view reads of the rules (a protocol: the rules import this module)."""
 
-    slug: ClassVar[str]
-
-    def result(self, state: State) -> Result | None: ...
-    def top(self, state: State) -> Decision | None: ...
-    def to_act(self, state: State) -> frozenset[int]: ...
     def total(self, state: State, seat: int) -> int: ...
 
 
@@ -61,8 +57,8 @@ def build_view(game: Sugarworks, state: State, seat: int | None) -> View:
     side = fl.side_of(state)
     tiles = fl.tiles_of(state)
     outputs = fl.output_at(state)
-    result = game.result(state)
-    top = game.top(state)
+    result = game._result(state)
+    top = engine.top(state)
     step = "over" if state["over"] else ("drop" if top is not None else state["step"])
     spaces = []
     for row in range(side.height - 1, -1, -1):
@@ -82,7 +78,7 @@ def build_view(game: Sugarworks, state: State, seat: int | None) -> View:
         "game": game.slug,
         "viewer": seat,
         "move": state["move"],
-        "to_act": sorted(game.to_act(state)),
+        "to_act": sorted(engine.to_act(game, state)),
         "round": state["round"],
         "rounds": state["rounds"],
         "first": state["first"],
