@@ -1,4 +1,4 @@
-"""The examples in the docstrings of the engine and the pure modules under it run."""
+"""The examples in the docstrings of the engine, the pure modules under it and the\norganized play's pure arithmetic run."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ import pkgutil
 import pytest
 
 import bot.games
+import bot.organized
 
-MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(bot.games.__path__, "bot.games.")
+MODULES = sorted(name for package in (bot.games, bot.organized)
+                 for _, name, _ in pkgutil.walk_packages(package.__path__,
+                                                          f"{package.__name__}.")
                  if not name.endswith("__main__"))
 
 
