@@ -191,7 +191,8 @@ def settle(rule: ClockRule, clocks: Mapping[int, SeatClock], acting: Iterable[in
            pauses: Mapping[int, Sequence[Span]] | None = None) -> dict[int, SeatClock]:
     """The clocks once ``acting`` are the seats to act at ``now``: a running clock is
     charged up to ``now`` (less its seat's ``pauses``); one whose seat is no longer to act
-    stops (a bank gains its increment, up to the bank, when the move was in time); one
+    stops (a bank gains its increment, up to the bank; a bank run out has the increment
+    alone); one
     whose seat is newly to act starts (per move: with a full turn's time).
 
     >>> rule = ClockRule.parse("2d")
@@ -208,8 +209,10 @@ def settle(rule: ClockRule, clocks: Mapping[int, SeatClock], acting: Iterable[in
             clock = _charge(rule, clock, now, pauses.get(seat, ()))
             if seat not in wanted:
                 left = clock.left
-                if rule.bank and left > 0:
-                    left = min(rule.bank * DAY, left + rule.increment * DAY)
+                if rule.bank:
+                    # A move out of time (an AI or a pass made it) leaves the seat only
+                    # the increment for its next move.
+                    left = min(rule.bank * DAY, max(left, 0.0) + rule.increment * DAY)
                 clock = SeatClock(left)
         elif seat in wanted:
             left = rule.turn if rule.per_move else clock.left

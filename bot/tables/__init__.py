@@ -13,6 +13,8 @@ the Discord layer words both.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     HOLDING,
@@ -43,6 +45,7 @@ from bot.tables.core import (
     stored_result,
     think_here,
 )
+from bot.tables.clocks import Clocks, Forfeit, TableClock
 from bot.tables.leave import Leaving
 from bot.tables.moves import Choosing, MoveRequest, Prepared
 from bot.tables.queries import FORMER_PLAYER, Forgotten, MyGame, Queries
@@ -53,12 +56,16 @@ from bot.tables.seats import SeatVote, SeatVotes
 class Tables(Leaving, Reminders, Queries, SeatVotes):
     """The service layer over a :class:`~bot.store.Store` and the game registry."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clocks = Clocks(self)
+
 
 __all__ = [
     "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "HOLDING", "LOG_LIMIT", "MAX_AI_STEPS",
     "MAX_REMINDERS",
     "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
-    "CardsShown", "Choosing", "Clock",
+    "CardsShown", "Choosing", "Clock", "Clocks", "Forfeit", "TableClock",
     "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
     "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables", "Think",
     "dumps_result", "lobby_owner", "plural", "seat_label", "step_of", "stored_result",

@@ -28,7 +28,7 @@ from bot.tables.core import (
     TablesBase,
     reminded,
 )
-from bot.tables.news import MovedOn, Resumed, StoodIn
+from bot.tables.news import MovedOn, News, Resumed, StoodIn
 
 log = logging.getLogger(__name__)
 
@@ -202,10 +202,11 @@ class Reminders(TablesBase):
             return None
 
     async def _take_over(self, record: GameRecord, game: Game, state: State,
-                         humans: list[SeatRecord]) -> Board | None:
-        """An AI stands in for the players who let every reminder pass: it plays their
-        seats from now on, saved with its first moves, until they are back (their next
-        ``play`` or ``game back``)."""
+                         humans: list[SeatRecord], *, news: News | None = None,
+                         ) -> Board | None:
+        """An AI stands in for the players who let every reminder pass (or whose clock ran
+        out: ``news`` says so): it plays their seats from now on, saved with its first
+        moves, until they are back (their next ``play`` or ``game back``)."""
         away = {s.seat for s in humans}
         seats = tuple(replace(s, standing_in=True) if s.seat in away else s
                       for s in record.seats)
@@ -216,7 +217,7 @@ class Reminders(TablesBase):
 
         ready = await self._settled(standing, game, work)
         try:
-            return await self._commit(record, game, ready, seats=seats, news=(StoodIn(
+            return await self._commit(record, game, ready, seats=seats, news=(news or StoodIn(
                 names=tuple(s.name for s in humans), reminders=MAX_REMINDERS),))
         except AlreadyMadeError:
             return None

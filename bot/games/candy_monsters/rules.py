@@ -41,6 +41,7 @@ class CandyMonsters(Game):
     """The Kingdom's Candy Monsters rules."""
 
     slug = "kingdoms-candy-monsters"
+    skips = ("end turn",)
     title = "Kingdom's Candy Monsters"
     min_seats = 2
     max_seats = 5

@@ -1,0 +1,339 @@
+"""A table's clock, applied: charged with every change, shown, reminded, and run out.
+
+The arithmetic is :mod:`bot.organized.clock`'s; this service feeds it what it needs from
+the store (the players' vacations and the stretches the bot was down, which are never
+charged), stores what it gives back with the change that starts or stops a clock, and
+runs the clock loop: a low-time reminder a day and two hours before a seat's time runs
+out, and the table's rule once it has (an AI stands in, the seat is skipped, or the
+player forfeits). Everything the loop does is decided from stored times, so a bot that
+was down catches up when it is back, charging nobody for the time it was away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from bot.games.engine import Game, GameError, Result, State, dumps
+from bot.organized.clock import (
+    CHOICES,
+    TIMEOUTS,
+    ClockError,
+    ClockRule,
+    SeatClock,
+    Span,
+    dump,
+    fresh,
+    left_at,
+    load,
+    next_look,
+    settle,
+    timeout_rule,
+    warnings_due,
+)
+from bot.refusals import AlreadyMade, BadChoice
+from bot.store import ClockWrite, ConflictError, GameRecord, SeatRecord
+from bot.tables.core import MAX_AI_STEPS, Board, Plan, clip_name, dumps_result
+from bot.tables.news import OutOfTime
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+#: A bot that has not beaten for longer than this (seconds) was down: the time from its
+#: last beat to the next is charged to nobody. Each reminder pass beats (every minute or
+#: so: ``reminder_poll_seconds``).
+OUTAGE = 10 * 60.0
+
+
+@dataclass(frozen=True)
+class TableClock:
+    """How a table is timed: its clock and what happens when a seat's time runs out
+    (``stand_in``, ``skip`` or ``forfeit``). The typed way to open a table with a clock
+    (``Tables.open_lobby(clock=...)``)."""
+
+    rule: ClockRule = ClockRule()
+    timeout: str = "stand_in"
+
+    @classmethod
+    def chosen(cls, clock: str | None, timeout: str | None) -> TableClock:
+        """The clock a lobby asked for by name; refuses a name that is not offered."""
+        try:
+            rule = ClockRule.parse(clock)
+        except ClockError:
+            raise BadChoice(option="clock", choices=tuple(r.code for r in CHOICES)) from None
+        try:
+            return cls(rule, timeout_rule(timeout))
+        except ClockError:
+            raise BadChoice(option="on_timeout", choices=TIMEOUTS) from None
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any]) -> TableClock:
+        """The clock a table's settings keep (none for a table without, or one damaged)."""
+        try:
+            return cls(ClockRule.parse(settings.get("clock")),
+                       timeout_rule(settings.get("on_timeout")))
+        except (ClockError, AttributeError):
+            return cls()
+
+    def settings(self) -> dict[str, Any]:
+        """What the table's settings keep of it."""
+        return {"clock": self.rule.code, "on_timeout": self.timeout}
+
+    def applied(self, game: Game) -> str:
+        """The timeout rule as it applies to ``game``: a game whose rules have no pass
+        skips nobody, and an AI stands in instead."""
+        return "stand_in" if self.timeout == "skip" and not game.skips else self.timeout
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A player forfeited a game when their time ran out: ``ended`` when the game ended
+    with it (too few players were left), else it goes on with an AI in their seat and
+    they are placed last when it ends."""
+
+    game_id: int
+    user_id: int
+    seats: tuple[int, ...]
+    ended: bool
+
+
+ForfeitListener = Callable[[Forfeit], Awaitable[None]]
+
+
+class Clocks:
+    """The clocks of every table of a :class:`~bot.tables.Tables`."""
+
+    def __init__(self, tables: Tables, outage: float = OUTAGE) -> None:
+        self._tables = tables
+        self.outage = outage
+        self._listeners: list[ForfeitListener] = []
+
+    # ----------------------------------------------------------------- with every change
+
+    async def pauses(self, record: GameRecord, now: float) -> dict[int, list[Span]]:
+        """What the running clocks of ``record`` are not charged for, by seat, up to
+        ``now``: the vacations of the seat's player and the stretches no bot was up."""
+        running = {seat: c for seat, c in load(record.clock).items() if c.at is not None}
+        if not running or not TableClock.of(record.settings).rule.timed:
+            return {}
+        since = min(c.at for c in running.values() if c.at is not None)
+        store = self._tables.store
+        down = await store.downtime(since, now, self.outage)
+        users = {s.seat: s.user_id for s in record.seats if s.user_id is not None}
+        away = await store.vacations(sorted({users[s] for s in running if s in users}),
+                                     ending_after=since)
+        return {seat: [*down, *away.get(users.get(seat, -1), [])] for seat in running}
+
+    def settled(self, record: GameRecord, game: Game, state: State, now: float,
+                pauses: Mapping[int, Sequence[Span]]) -> ClockWrite | None:
+        """The clocks of ``record`` once its game is in ``state`` at ``now`` (the seats to
+        act that a player plays run; the others stop), to store with the change; ``None``
+        for a table without a clock."""
+        rule = TableClock.of(record.settings).rule
+        if not rule.timed:
+            return None
+        clocks = load(record.clock) or {s.seat: fresh(rule) for s in record.seats}
+        acting = game.to_act(state) if record.status in ("lobby", "active") else frozenset()
+        humans = {s.seat for s in record.seats if s.seat in acting and not s.machine}
+        after = settle(rule, clocks, humans, now, pauses)
+        return ClockWrite(dump(after), next_look(after, now))
+
+    def shown(self, record: GameRecord, now: float,
+              away: Sequence[int] = ()) -> tuple[tuple[int, float], ...]:
+        """Each running clock of ``record`` as ``(seat, seconds left)`` at ``now``, in seat
+        order (a clock whose player is ``away`` on vacation shows its time as it stopped)."""
+        if record.status != "active" or not TableClock.of(record.settings).rule.timed:
+            return ()
+        users = {s.seat: s.user_id for s in record.seats}
+        out = []
+        for seat, clock in sorted(load(record.clock).items()):
+            left = left_at(clock, now, users.get(seat) in away)
+            if left is not None:
+                out.append((seat, left))
+        return tuple(out)
+
+    # ----------------------------------------------------------------- the clock loop
+
+    def on_forfeit(self, listener: ForfeitListener) -> None:
+        """Tell ``listener`` of every forfeit, once the game's change is saved."""
+        self._listeners.append(listener)
+
+    async def beat(self) -> None:
+        """Note that the bot is up now (see :data:`OUTAGE`)."""
+        await self._tables.store.uptime_beat(self._tables.clock(), self.outage)
+
+    async def due(self) -> list[Board]:
+        """Charge the clocks due a look, send the low-time reminders due, and apply each
+        table's rule to the seats whose time ran out; the boards those changes show."""
+        await self.beat()
+        now = self._tables.clock()
+        out: list[Board] = []
+        for record in await self._tables.store.due_clocks(now):
+            try:
+                board = await self._look(record, now)
+            except GameError as err:
+                # A game this bot cannot load stays quiet until someone ends it.
+                log.warning("no clock for game %s in channel %s: %s", record.id,
+                            record.channel_id, err)
+                await self._tables.store.set_clock(
+                    record.id, record.version, ClockWrite(record.clock or {}, None))
+                continue
+            except Exception:
+                log.exception("the clock of game %s in channel %s failed", record.id,
+                              record.channel_id)
+                continue
+            if board is not None:
+                out.append(board)
+        return out
+
+    async def _look(self, record: GameRecord, now: float) -> Board | None:
+        tables = self._tables
+        game, state = await asyncio.to_thread(tables._state, record)
+        write = self.settled(record, game, state, now, await self.pauses(record, now))
+        if write is None:
+            await tables.store.set_clock(record.id, record.version,
+                                         ClockWrite(record.clock or {}, None))
+            return None
+        clocks = load(write.clock)
+        out = tuple(seat for seat, clock in clocks.items() if clock.out)
+        if out:
+            return await self._run_out(record, game, state, out)
+        await self._remind(record, game, clocks, now)
+        return None
+
+    async def _remind(self, record: GameRecord, game: Game, clocks: dict[int, SeatClock],
+                      now: float) -> None:
+        """Store the clocks as charged, with the low-time reminders now due."""
+        tables = self._tables
+        users = {s.seat: s.user_id for s in record.seats if s.user_id is not None
+                 and not s.machine}
+        due = {seat: warnings_due(clock) for seat, clock in clocks.items()}
+        due = {seat: level for seat, level in due.items() if level and seat in users}
+        announce = []
+        if due:
+            away, modes = await tables.reach([users[s] for s in due], now)
+            for seat, level in sorted(due.items()):
+                user = users[seat]
+                data = {"about": "clock", "game": game.slug, "users": [[user, seat]],
+                        "left": clocks[seat].left, "level": level,
+                        "rule": TableClock.of(record.settings).applied(game)}
+                announce.append(tables._reaching(record, "reminder", data, (user,),
+                                                 away.get(user), modes))
+                if modes.get(user) == "dm":
+                    announce.append(tables._direct(record, data, user, away.get(user)))
+                clocks[seat] = replace(clocks[seat], warned=level)
+        await tables.store.set_clock(record.id, record.version,
+                                     ClockWrite(dump(clocks), next_look(clocks, now)),
+                                     announce=announce, now=now)
+
+    async def _run_out(self, record: GameRecord, game: Game, state: State,
+                       out: tuple[int, ...]) -> Board | None:
+        """Apply the table's rule to the seats ``out`` of time."""
+        tables = self._tables
+        humans = [s for s in record.seats if s.seat in out and not s.machine]
+        rule = TableClock.of(record.settings).applied(game)
+        news = OutOfTime(names=tuple(s.name for s in humans), rule=rule)
+        try:
+            if rule == "forfeit":
+                return await self._forfeit(record, game, state, humans, news)
+            if rule == "skip":
+                return await self._skip(record, game, state, humans, news)
+            return await tables._take_over(record, game, state, humans, news=news)
+        except AlreadyMade:
+            return None  # a move was saved meanwhile: the next look charges it anew
+
+    async def _skip(self, record: GameRecord, game: Game, state: State,
+                    humans: list[SeatRecord], news: OutOfTime) -> Board:
+        """Each seat out of time passes its turn (the rules' pass where it is legal; else
+        the AI makes that one decision for the player, who keeps the seat)."""
+        tables = self._tables
+        seats = {s.seat for s in humans}
+        level = str(record.settings.get("stand_in_level", "strong"))
+
+        def work() -> Plan:
+            plan, done = Plan(state=state), set[int]()
+            for _ in range(MAX_AI_STEPS):
+                acting = sorted(game.to_act(plan.state) & (seats - done))
+                if not acting:
+                    break
+                seat = acting[0]
+                legal = game.legal_actions(plan.state, seat)
+                action = next((a for a in legal if a.notation in game.skips), None)
+                if action is None:
+                    action = tables._think(game, plan.state, seat, level)
+                tables._record(plan, record, game, seat, None,
+                               game.apply(plan.state, seat, action))
+                done |= seats - game.to_act(plan.state)
+            return tables._ai_chain(record, game, plan)
+
+        ready = await tables._settled(record, game, work)
+        return await tables._commit(record, game, ready, news=(news,))
+
+    async def _forfeit(self, record: GameRecord, game: Game, state: State,
+                       humans: list[SeatRecord], news: OutOfTime) -> Board:
+        """The players out of time forfeit: an AI takes their seats and they are placed
+        below everyone when the game ends; it ends now, the others ranked by the score as
+        it stands, when fewer than two other players would be left."""
+        tables = self._tables
+        users = {s.user_id for s in humans if s.user_id is not None}
+        gone = tuple(s.seat for s in record.seats if s.user_id in users and not s.ai)
+        seats = tuple(SeatRecord(s.seat, None, clip_name(f"{s.name} (AI)"), True,
+                                 left=s.user_id) if s.seat in gone else s for s in record.seats)
+        players = {s.user_id for s in seats if not s.ai and s.user_id is not None}
+        ended = len(players) < 2
+        try:
+            if not ended:
+                handed = replace(record, seats=seats)
+                ready = await tables._settled(
+                    handed, game, lambda: tables._ai_chain(handed, game, Plan(state=state)))
+                board = await tables._save(record, game, ready, seats=seats, news=(news,))
+            else:
+                board = await self._end(record, game, state, gone, seats, news)
+        except ConflictError:
+            raise AlreadyMade(reason="raced") from None
+        for user in sorted(users):
+            mine = tuple(s.seat for s in record.seats if s.user_id == user)
+            for listener in self._listeners:
+                try:
+                    await listener(Forfeit(record.id, user, mine, board.finished))
+                except Exception:
+                    log.exception("a forfeit listener failed for game %s", record.id)
+        return board
+
+    async def _end(self, record: GameRecord, game: Game, state: State, gone: tuple[int, ...],
+                   seats: tuple[SeatRecord, ...], news: OutOfTime) -> Board:
+        """End the game with the seats ``gone`` placed last and the others above them by
+        the score as it stands (equal scores share a place)."""
+        tables = self._tables
+
+        def ended() -> tuple[Result, str, str]:
+            scores = game.scores(state)
+            others = sorted((s.seat for s in record.seats if s.seat not in gone),
+                            key=lambda seat: -scores.get(seat, 0))
+            groups: list[tuple[int, ...]] = []
+            for seat in others:
+                if groups and scores.get(groups[-1][0], 0) == scores.get(seat, 0):
+                    groups[-1] += (seat,)
+                else:
+                    groups.append((seat,))
+            result = Result((*groups, gone), scores, "")
+            return result, dumps(state), dumps_result(result)
+
+        result, state_json, result_json = await asyncio.to_thread(ended)
+        left = {s.seat: s.left for s in seats}
+        placements = [(left.get(s.seat) if s.seat in gone else s.user_id, s.seat,
+                       result.place_of(s.seat), s.seat in result.winners)
+                      for s in record.seats]
+        saved = await tables.store.finish(
+            record.id, record.version, state_json=state_json, result_json=result_json,
+            placements=placements, now=tables.clock(), seats=seats,
+            announce=tables._showing(record, game, int(state["move"]), news=(news,)))
+        return await asyncio.to_thread(tables.board_of, saved, game, state, news=(news,))
+
+
+__all__ = ["OUTAGE", "Clocks", "Forfeit", "ForfeitListener", "TableClock"]
