@@ -1,4 +1,5 @@
-"""The examples in the docstrings of the engine, the pure modules under it and the\norganized play's pure arithmetic run."""
+"""The examples in the docstrings of the engine, the pure modules under it and the
+organized play's pure arithmetic run."""
 
 from __future__ import annotations
 

@@ -206,6 +206,9 @@ class CandyBot(discord.Client):
         if self.settings.public_url is not None:
             self.web = WebService(self.store, self.settings.public_url, games=self.games,
                                   renderer=self.renderer, clock=self.clock)
+        # The bot is up from now: a clock never charges the time it was down (the gap
+        # since the last beat of its previous run).
+        await self._tables.clocks.beat()
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               shows=publish.shows(self),
                               directs=lambda row: publish.turn_dm(self, row))

@@ -98,8 +98,10 @@ class ClockRule:
         return (self.per_move or self.bank) * DAY
 
 
+#: The clock of a table without one.
+NO_CLOCK = ClockRule()
 #: Every clock a lobby may choose, "none" first.
-CHOICES = (ClockRule(), *(ClockRule(per_move=d) for d in PER_MOVE_DAYS),
+CHOICES = (NO_CLOCK, *(ClockRule(per_move=d) for d in PER_MOVE_DAYS),
            *(ClockRule(bank=b, increment=i) for b, i in BANKS))
 
 
@@ -281,6 +283,21 @@ def dump(clocks: Mapping[int, SeatClock]) -> dict[str, Any]:
 def load(raw: Mapping[str, Any] | None) -> dict[int, SeatClock]:
     """The clocks :func:`dump` stored (none for nothing stored)."""
     return {int(seat): SeatClock.from_json(value) for seat, value in (raw or {}).items()}
+
+
+def short(seconds: float) -> str:
+    """Time left as a clock shows it: days and hours, hours and minutes under a day,
+    minutes under an hour (rounded down: a clock never shows more than it has).
+
+    >>> short(2 * DAY + 4 * HOUR + 59), short(5 * HOUR + 20 * 60), short(59)
+    ('2 d 4 h', '5 h 20 min', '0 min')
+    """
+    days, hours, minutes = days_hours(seconds)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min"
 
 
 def days_hours(seconds: float) -> tuple[int, int, int]:

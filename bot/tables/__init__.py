@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.tables.clocks import Clocks, Forfeit, TableClock
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     HOLDING,
@@ -45,7 +46,6 @@ from bot.tables.core import (
     stored_result,
     think_here,
 )
-from bot.tables.clocks import Clocks, Forfeit, TableClock
 from bot.tables.leave import Leaving
 from bot.tables.moves import Choosing, MoveRequest, Prepared
 from bot.tables.queries import FORMER_PLAYER, Forgotten, MyGame, Queries
@@ -62,12 +62,43 @@ class Tables(Leaving, Reminders, Queries, SeatVotes):
 
 
 __all__ = [
-    "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "HOLDING", "LOG_LIMIT", "MAX_AI_STEPS",
+    "DEFAULT_REMINDER_HOURS",
+    "FORMER_PLAYER",
+    "HOLDING",
+    "LOG_LIMIT",
+    "MAX_AI_STEPS",
     "MAX_REMINDERS",
-    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
-    "CardsShown", "Choosing", "Clock", "Clocks", "Forfeit", "TableClock",
-    "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
-    "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables", "Think",
-    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of", "stored_result",
+    "MAX_REMINDER_HOURS",
+    "MAX_SUGGESTIONS",
+    "STAND_IN_LEVEL",
+    "AlreadyMadeError",
+    "Board",
+    "CardsShown",
+    "Choosing",
+    "Clock",
+    "Clocks",
+    "Conceded",
+    "DamagedStateError",
+    "Forfeit",
+    "Forgotten",
+    "Hand",
+    "Lobby",
+    "MoveRequest",
+    "MyGame",
+    "Prepared",
+    "Reminder",
+    "SeatVote",
+    "Status",
+    "Step",
+    "TableClock",
+    "TableError",
+    "Tables",
+    "Think",
+    "dumps_result",
+    "lobby_owner",
+    "plural",
+    "seat_label",
+    "step_of",
+    "stored_result",
     "think_here",
 ]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bot.games.engine import Game, GameError, Result, State, dumps
 from bot.organized.clock import (
     CHOICES,
+    NO_CLOCK,
     TIMEOUTS,
     ClockError,
     ClockRule,
@@ -56,7 +57,7 @@ class TableClock:
     (``stand_in``, ``skip`` or ``forfeit``). The typed way to open a table with a clock
     (``Tables.open_lobby(clock=...)``)."""
 
-    rule: ClockRule = ClockRule()
+    rule: ClockRule = NO_CLOCK
     timeout: str = "stand_in"
 
     @classmethod
@@ -78,7 +79,7 @@ class TableClock:
             return cls(ClockRule.parse(settings.get("clock")),
                        timeout_rule(settings.get("on_timeout")))
         except (ClockError, AttributeError):
-            return cls()
+            return cls(NO_CLOCK)
 
     def settings(self) -> dict[str, Any]:
         """What the table's settings keep of it."""

@@ -46,6 +46,7 @@ from bot.store import (
     SeatRecord,
     WrongStatusError,
 )
+from bot.tables.clocks import TableClock
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
@@ -58,7 +59,6 @@ from bot.tables.core import (
     renumber,
     seat_label,
 )
-from bot.tables.clocks import TableClock
 from bot.tables.news import Begins
 
 #: A change of seats: the new seats, and the new owner if the lobby changes hands; a
