@@ -508,6 +508,8 @@ def announcement(item: Announcement, game_of: Callable[[str], Game]) -> str:
         text = f"{clip(escaped(str(data.get('line', ''))), 1800)} ({game.title})"
     elif about == "reminder":
         text = reminder_text(item, game)
+    elif about == "clock":
+        text = clock_reminder_text(data, game)
     else:
         text = ping_text(item, game)
     return f"{text} · <#{item.channel_id}>" if item.kind == "dm" else text
@@ -1049,8 +1051,6 @@ def reminder_text(item: Announcement, game: Game) -> str:
     """A reminder (an announcement about ``reminder``), with what happened since the
     reminded players last acted."""
     data = item.data or {}
-    if data.get("about") == "clock":
-        return clock_reminder_text(data, game)
     since = [step_of(step) for step in data.get("since", ())]
     lines = since_lines(game, since, int(data.get("since_more", 0)), None)
     number, of = int(data.get("number", 1)), int(data.get("of", MAX_REMINDERS))
