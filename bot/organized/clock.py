@@ -174,7 +174,8 @@ def charged(start: float, end: float, pauses: Iterable[Span]) -> float:
     """
     if end <= start:
         return 0.0
-    return (end - start) - paused(start, end, pauses)
+    # Never below nothing, whatever the rounding of the sums.
+    return max(0.0, (end - start) - paused(start, end, pauses))
 
 
 def _warned(rule: ClockRule, left: float) -> int:

@@ -280,11 +280,14 @@ async def test_a_secret_decision_runs_every_deciding_seats_clock_at_once(
     assert board.content.count("2 d 12 h left") == 2
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_a_restart_after_the_bot_was_down_charges_nobody_for_the_downtime(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        request: pytest.FixtureRequest) -> None:
     monkeypatch.setitem(bot.games.GAMES, "candy-race", CandyRace())
     clock, rec = Clock(), Recorder()
-    db = tmp_path / "bot.db"
+    db: Path | str = (tmp_path / "bot.db" if backend == "sqlite"
+                      else request.getfixturevalue("postgres_url"))
 
     async def boot() -> tuple[CandyBot, Gateway]:
         bot_, gw = await start_bot(db, clock, bot.games.GAMES, rec)
