@@ -37,7 +37,7 @@ from bot.store import (
     WrongStatusError,
 )
 from bot.tables import news as n
-from bot.tables.clocks import TableClock
+from bot.tables.timed import TableClock
 
 #: The marks Discord's markdown acts on: bold, italics, strike-through, spoilers, quotes,
 #: headings, masked links, mentions, channels, emoji and timestamps (``<…>``), code spans,

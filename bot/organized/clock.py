@@ -120,11 +120,14 @@ def timeout_rule(code: str | None) -> str:
 @dataclass(frozen=True)
 class SeatClock:
     """One seat's clock: ``left`` seconds as of ``at``, running since ``at`` (``None``:
-    stopped, the seat is not to act); ``warned`` low-time reminders sent this turn."""
+    stopped, the seat is not to act); ``warned`` low-time reminders sent this turn;
+    ``held``: the end of a pause (a vacation) under way at ``at``, which what the clock
+    shows does not count."""
 
     left: float
     at: float | None = None
     warned: int = 0
+    held: float | None = None
 
     @property
     def running(self) -> bool:
@@ -136,12 +139,14 @@ class SeatClock:
         return self.running and self.left <= 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"left": self.left, "at": self.at, "warned": self.warned}
+        held = {"held": self.held} if self.held is not None else {}
+        return {"left": self.left, "at": self.at, "warned": self.warned, **held}
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> SeatClock:
-        at = raw.get("at")
-        return cls(float(raw["left"]), None if at is None else float(at), int(raw.get("warned", 0)))
+        at, held = raw.get("at"), raw.get("held")
+        return cls(float(raw["left"]), None if at is None else float(at),
+                   int(raw.get("warned", 0)), None if held is None else float(held))
 
 
 def fresh(rule: ClockRule) -> SeatClock:
@@ -187,7 +192,8 @@ def _warned(rule: ClockRule, left: float) -> int:
 def _charge(rule: ClockRule, clock: SeatClock, now: float, pauses: Sequence[Span]) -> SeatClock:
     assert clock.at is not None
     left = clock.left - charged(clock.at, now, pauses)
-    return replace(clock, left=left, at=max(now, clock.at))
+    held = max((b for a, b in pauses if a <= now < b), default=None)
+    return replace(clock, left=left, at=max(now, clock.at), held=held)
 
 
 def settle(rule: ClockRule, clocks: Mapping[int, SeatClock], acting: Iterable[int], now: float,
@@ -219,7 +225,8 @@ def settle(rule: ClockRule, clocks: Mapping[int, SeatClock], acting: Iterable[in
                 clock = SeatClock(left)
         elif seat in wanted:
             left = rule.turn if rule.per_move else clock.left
-            clock = SeatClock(left, now, _warned(rule, left))
+            held = max((b for a, b in pauses.get(seat, ()) if a <= now < b), default=None)
+            clock = SeatClock(left, now, _warned(rule, left), held)
         out[seat] = clock
     return out
 
@@ -268,12 +275,17 @@ def next_look(clocks: Mapping[int, SeatClock], now: float) -> float | None:
     return min(max(min(moments), now), now + CHECKPOINT)
 
 
-def left_at(clock: SeatClock, now: float, away: bool = False) -> float | None:
-    """What a running clock shows at ``now`` (its last charge less the time since, none
-    while its player is ``away`` on vacation); ``None`` for a stopped clock."""
+def left_at(clock: SeatClock, now: float) -> float | None:
+    """What a running clock shows at ``now``: its last charge less the time since (not
+    the pause that was under way then); ``None`` for a stopped clock.
+
+    >>> left_at(SeatClock(DAY, 0.0, held=2 * HOUR), now=3 * HOUR) / HOUR
+    23.0
+    """
     if clock.at is None:
         return None
-    return max(0.0, clock.left - (0.0 if away else max(0.0, now - clock.at)))
+    pause = [(clock.at, clock.held)] if clock.held is not None else []
+    return max(0.0, clock.left - charged(clock.at, now, pause))
 
 
 def dump(clocks: Mapping[int, SeatClock]) -> dict[str, Any]:

@@ -877,12 +877,17 @@ class Store(ABC):
 
         A damaged row is logged and skipped, so it cannot hold up other channels.
         """
+        return await self._due("next_reminder_at", now, "skipping reminders for game %s: %s")
+
+    async def _due(self, column: str, now: float, skipping: str) -> list[GameRecord]:
+        """Active games not held whose ``column`` (a time) is due at ``now``, earliest
+        first; a damaged row is logged (``skipping``) and left out."""
         async with self._reading() as db, db.execute(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
-                f"AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? "
-                f"AND held IS NULL ORDER BY next_reminder_at, id", (now,)) as cursor:
+                f"AND {column} IS NOT NULL AND {column} <= ? "
+                f"AND held IS NULL ORDER BY {column}, id", (now,)) as cursor:
             rows = await cursor.fetchall()
-        return readable(rows, "skipping reminders for game %s: %s")
+        return readable(rows, skipping)
 
     async def mark_reminded(self, game_id: int, expected_version: int, *, reminders_sent: int,
                             next_reminder_at: float | None,
@@ -940,12 +945,7 @@ class Store(ABC):
         """Active games whose clocks are due a look at ``now`` (a reminder, time run out, a
         charge), earliest first, not those whose place refuses the bot (see :meth:`hold`).
         A damaged row is logged and skipped."""
-        async with self._reading() as db, db.execute(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
-                f"AND clock_due_at IS NOT NULL AND clock_due_at <= ? "
-                f"AND held IS NULL ORDER BY clock_due_at, id", (now,)) as cursor:
-            rows = await cursor.fetchall()
-        return readable(rows, "skipping the clock of game %s: %s")
+        return await self._due("clock_due_at", now, "skipping the clock of game %s: %s")
 
     async def set_clock(self, game_id: int, expected_version: int, clock: ClockWrite, *,
                         announce: Sequence[Announcement] = (), now: float = 0.0) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.tables.clocks import Clocks, Forfeit, TableClock
+from bot.tables.clocks import Clocks, Forfeit
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     HOLDING,
@@ -51,6 +51,7 @@ from bot.tables.moves import Choosing, MoveRequest, Prepared
 from bot.tables.queries import FORMER_PLAYER, Forgotten, MyGame, Queries
 from bot.tables.reminders import Reminders
 from bot.tables.seats import SeatVote, SeatVotes
+from bot.tables.timed import TableClock
 
 
 class Tables(Leaving, Reminders, Queries, SeatVotes):

@@ -13,32 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bot.games.engine import Game, GameError, Result, State, dumps
-from bot.organized.clock import (
-    CHOICES,
-    NO_CLOCK,
-    TIMEOUTS,
-    ClockError,
-    ClockRule,
-    SeatClock,
-    Span,
-    dump,
-    fresh,
-    left_at,
-    load,
-    next_look,
-    settle,
-    timeout_rule,
-    warnings_due,
-)
-from bot.refusals import AlreadyMade, BadChoice
+from bot.games.engine import Game, Result, State, dumps
+from bot.organized.clock import SeatClock, Span, dump, load, next_look, warnings_due
+from bot.refusals import AlreadyMade
 from bot.store import ClockWrite, ConflictError, GameRecord, SeatRecord
-from bot.tables.core import MAX_AI_STEPS, Board, Plan, clip_name, dumps_result
+from bot.tables.core import MAX_AI_STEPS, Board, Plan, clip_name, dumps_result, each_due
 from bot.tables.news import OutOfTime
+from bot.tables.timed import TableClock, settled
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -49,46 +34,6 @@ log = logging.getLogger(__name__)
 #: last beat to the next is charged to nobody. Each reminder pass beats (every minute or
 #: so: ``reminder_poll_seconds``).
 OUTAGE = 10 * 60.0
-
-
-@dataclass(frozen=True)
-class TableClock:
-    """How a table is timed: its clock and what happens when a seat's time runs out
-    (``stand_in``, ``skip`` or ``forfeit``). The typed way to open a table with a clock
-    (``Tables.open_lobby(clock=...)``)."""
-
-    rule: ClockRule = NO_CLOCK
-    timeout: str = "stand_in"
-
-    @classmethod
-    def chosen(cls, clock: str | None, timeout: str | None) -> TableClock:
-        """The clock a lobby asked for by name; refuses a name that is not offered."""
-        try:
-            rule = ClockRule.parse(clock)
-        except ClockError:
-            raise BadChoice(option="clock", choices=tuple(r.code for r in CHOICES)) from None
-        try:
-            return cls(rule, timeout_rule(timeout))
-        except ClockError:
-            raise BadChoice(option="on_timeout", choices=TIMEOUTS) from None
-
-    @classmethod
-    def of(cls, settings: Mapping[str, Any]) -> TableClock:
-        """The clock a table's settings keep (none for a table without, or one damaged)."""
-        try:
-            return cls(ClockRule.parse(settings.get("clock")),
-                       timeout_rule(settings.get("on_timeout")))
-        except (ClockError, AttributeError):
-            return cls(NO_CLOCK)
-
-    def settings(self) -> dict[str, Any]:
-        """What the table's settings keep of it."""
-        return {"clock": self.rule.code, "on_timeout": self.timeout}
-
-    def applied(self, game: Game) -> str:
-        """The timeout rule as it applies to ``game``: a game whose rules have no pass
-        skips nobody, and an AI stands in instead."""
-        return "stand_in" if self.timeout == "skip" and not game.skips else self.timeout
 
 
 @dataclass(frozen=True)
@@ -119,44 +64,18 @@ class Clocks:
     async def pauses(self, record: GameRecord, now: float) -> dict[int, list[Span]]:
         """What the running clocks of ``record`` are not charged for, by seat, up to
         ``now``: the vacations of the seat's player and the stretches no bot was up."""
-        running = {seat: c for seat, c in load(record.clock).items() if c.at is not None}
-        if not running or not TableClock.of(record.settings).rule.timed:
+        if not TableClock.of(record.settings).rule.timed:
             return {}
-        since = min(c.at for c in running.values() if c.at is not None)
+        # A clock that starts now needs its player's vacation under way, to show no time
+        # going by while it lasts.
+        users = {s.seat: s.user_id for s in record.seats
+                 if s.user_id is not None and not s.machine}
+        since = min((c.at for c in load(record.clock).values() if c.at is not None),
+                    default=now)
         store = self._tables.store
-        down = await store.downtime(since, now, self.outage)
-        users = {s.seat: s.user_id for s in record.seats if s.user_id is not None}
-        away = await store.vacations(sorted({users[s] for s in running if s in users}),
-                                     ending_after=since)
-        return {seat: [*down, *away.get(users.get(seat, -1), [])] for seat in running}
-
-    def settled(self, record: GameRecord, game: Game, state: State, now: float,
-                pauses: Mapping[int, Sequence[Span]]) -> ClockWrite | None:
-        """The clocks of ``record`` once its game is in ``state`` at ``now`` (the seats to
-        act that a player plays run; the others stop), to store with the change; ``None``
-        for a table without a clock."""
-        rule = TableClock.of(record.settings).rule
-        if not rule.timed:
-            return None
-        clocks = load(record.clock) or {s.seat: fresh(rule) for s in record.seats}
-        acting = game.to_act(state) if record.status in ("lobby", "active") else frozenset()
-        humans = {s.seat for s in record.seats if s.seat in acting and not s.machine}
-        after = settle(rule, clocks, humans, now, pauses)
-        return ClockWrite(dump(after), next_look(after, now))
-
-    def shown(self, record: GameRecord, now: float,
-              away: Sequence[int] = ()) -> tuple[tuple[int, float], ...]:
-        """Each running clock of ``record`` as ``(seat, seconds left)`` at ``now``, in seat
-        order (a clock whose player is ``away`` on vacation shows its time as it stopped)."""
-        if record.status != "active" or not TableClock.of(record.settings).rule.timed:
-            return ()
-        users = {s.seat: s.user_id for s in record.seats}
-        out = []
-        for seat, clock in sorted(load(record.clock).items()):
-            left = left_at(clock, now, users.get(seat) in away)
-            if left is not None:
-                out.append((seat, left))
-        return tuple(out)
+        down = await store.downtime(since, now, self.outage) if since < now else []
+        away = await store.vacations(sorted(set(users.values())), ending_after=since)
+        return {seat: [*down, *away.get(user, [])] for seat, user in users.items()}
 
     # ----------------------------------------------------------------- the clock loop
 
@@ -173,29 +92,18 @@ class Clocks:
         table's rule to the seats whose time ran out; the boards those changes show."""
         await self.beat()
         now = self._tables.clock()
-        out: list[Board] = []
-        for record in await self._tables.store.due_clocks(now):
-            try:
-                board = await self._look(record, now)
-            except GameError as err:
-                # A game this bot cannot load stays quiet until someone ends it.
-                log.warning("no clock for game %s in channel %s: %s", record.id,
-                            record.channel_id, err)
-                await self._tables.store.set_clock(
-                    record.id, record.version, ClockWrite(record.clock or {}, None))
-                continue
-            except Exception:
-                log.exception("the clock of game %s in channel %s failed", record.id,
-                              record.channel_id)
-                continue
-            if board is not None:
-                out.append(board)
-        return out
+        store = self._tables.store
+
+        async def quiet(record: GameRecord) -> None:
+            await store.set_clock(record.id, record.version, ClockWrite(record.clock or {}, None))
+
+        return await each_due(await store.due_clocks(now),
+                              lambda record: self._look(record, now), quiet, "the clock")
 
     async def _look(self, record: GameRecord, now: float) -> Board | None:
         tables = self._tables
         game, state = await asyncio.to_thread(tables._state, record)
-        write = self.settled(record, game, state, now, await self.pauses(record, now))
+        write = settled(record, game, state, now, await self.pauses(record, now))
         if write is None:
             await tables.store.set_clock(record.id, record.version,
                                          ClockWrite(record.clock or {}, None))
@@ -337,4 +245,4 @@ class Clocks:
         return await asyncio.to_thread(tables.board_of, saved, game, state, news=(news,))
 
 
-__all__ = ["OUTAGE", "Clocks", "Forfeit", "ForfeitListener", "TableClock"]
+__all__ = ["OUTAGE", "Clocks", "Forfeit", "ForfeitListener"]

@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
@@ -26,6 +26,7 @@ from bot.games.engine import (
     CardText,
     CorruptStateError,
     Game,
+    GameError,
     MultiSelect,
     Outcome,
     Result,
@@ -56,6 +57,7 @@ from bot.refusals import (
 from bot.store import (
     ActionRecord,
     Announcement,
+    ClockWrite,
     ConflictError,
     FinishRecord,
     GameRecord,
@@ -65,11 +67,11 @@ from bot.store import (
     Store,
 )
 from bot.tables.news import Back, News, as_data
+from bot.tables.timed import settled, shown
 from bot.watch import Watch, unwatched
 
 if TYPE_CHECKING:
     from bot.organized.clock import Span
-    from bot.store import ClockWrite
     from bot.tables.clocks import Clocks
 
 log = logging.getLogger(__name__)
@@ -100,6 +102,7 @@ SINCE_LIMIT = 12
 SOUND_GAMES = 50_000
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 #: Told of moves just committed: the game's slug, how many players and AI seats made.
 MovesHook = Callable[[str, int, int], None]
 #: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
@@ -844,7 +847,7 @@ class TablesBase:
         with self.watch("views"):
             view = public_view(record, game, state)
         timed = record if clock is None else replace(record, clock=dict(clock.clock))
-        return clocked(view, self.clocks.shown(timed, self.clock() if now is None else now))
+        return clocked(view, shown(timed, self.clock() if now is None else now))
 
     @staticmethod
     def _level(record: GameRecord, seat: SeatRecord) -> str:
@@ -859,7 +862,7 @@ class TablesBase:
         """Work out what committing ``plan`` stores (runs in a worker thread); ``pauses``
         are what the table's running clocks are not charged for."""
         handed = self._handed(record, game, plan)
-        clock = self.clocks.settled(record, game, plan.state, now, pauses or {})
+        clock = settled(record, game, plan.state, now, pauses or {})
         if not plan.moves:
             return Ready(plan=plan, now=now, handed=handed, clock=clock)
         before, after = plan.before, plan.state
@@ -1038,7 +1041,7 @@ class TablesBase:
             ranking = _ranking(record, result)
         if view is None:
             view = self._public_view(record, game, state)
-        clocks = self.clocks.shown(record, self.clock())
+        clocks = shown(record, self.clock())
         if zoom is not None:
             view = {**view, "zoom": zoom}
         return Board(record=record, game=game, state=state, view=view, news=tuple(news),
@@ -1051,6 +1054,31 @@ class TablesBase:
 
 
 # --------------------------------------------------------------------------- small helpers
+
+
+async def each_due(records: Sequence[GameRecord],
+                     look: Callable[[GameRecord], Awaitable[T | None]],
+                     quiet: Callable[[GameRecord], Awaitable[None]], what: str) -> list[T]:
+    """``look`` at each game due a look (reminders, the clock), in turn, and what it
+    gives. A game this bot cannot load (other rules, a damaged state) is quieted
+    (``quiet``) until someone ends it, instead of failing again at every pass; one broken
+    game must not hold up every other channel's ``what``."""
+    out: list[T] = []
+    for record in records:
+        try:
+            item = await look(record)
+        except GameError as err:
+            log.warning("no %s for game %s in channel %s: %s", what, record.id,
+                        record.channel_id, err)
+            await quiet(record)
+            continue
+        except Exception:
+            log.exception("%s for game %s in channel %s failed", what, record.id,
+                          record.channel_id)
+            continue
+        if item is not None:
+            out.append(item)
+    return out
 
 
 def narrated(game: Game, before: State, outcome: Outcome, seats: Iterable[int], *,

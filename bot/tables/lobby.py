@@ -46,7 +46,6 @@ from bot.store import (
     SeatRecord,
     WrongStatusError,
 )
-from bot.tables.clocks import TableClock
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     MAX_REMINDER_HOURS,
@@ -60,6 +59,7 @@ from bot.tables.core import (
     seat_label,
 )
 from bot.tables.news import Begins
+from bot.tables.timed import TableClock, settled
 
 #: A change of seats: the new seats, and the new owner if the lobby changes hands; a
 #: change may also return new settings as a third item.
@@ -537,8 +537,8 @@ class Lobbies(TablesBase):
             started = await self.store.start(
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
                 now=now, next_reminder_at=now + self._interval(record), announce=announce,
-                clock=self.clocks.settled(dataclasses.replace(dealt, status="active"), game,
-                                          state, now, {}))
+                clock=settled(dataclasses.replace(dealt, status="active"), game, state, now,
+                              {}))
         except ConflictError:
             raise AlreadyMade(reason="lobby_changed") from None
         # Players to act at the deal are announced with the start; the AI turns that

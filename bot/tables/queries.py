@@ -53,6 +53,7 @@ from bot.tables.core import (
 )
 from bot.tables.news import from_data as news_from
 from bot.tables.retold import renamed_log
+from bot.tables.timed import shown
 
 #: How many ended games ``game history`` lists.
 HISTORY_LIMIT = 15
@@ -363,7 +364,7 @@ class Queries(TablesBase):
                 acting = game.to_act(state)
         except DamagedStateError as exc:
             return MyGame(record=record, title=title, damaged=str(exc))
-        clocks = dict(self.clocks.shown(record, self.clock()))
+        clocks = dict(shown(record, self.clock()))
         theirs = [left for seat, left in clocks.items() if seat in seats] or list(clocks.values())
         return MyGame(record=record, title=title, your_turn=bool(seats & set(acting)),
                       waiting_for=tuple(s.name for s in record.seats if s.seat in acting),

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from bot.away import AwayError, QuietHours, Vacation, plan_vacation
-from bot.games.engine import Game, GameError, State
+from bot.games.engine import Game, State
 from bot.refusals import Away, BadChoice, NoStandIn, OutOfRange, QuietHoursIncomplete
 from bot.store import GameRecord, SeatRecord
 from bot.tables.core import (
@@ -26,6 +26,7 @@ from bot.tables.core import (
     Plan,
     Reminder,
     TablesBase,
+    each_due,
     reminded,
 )
 from bot.tables.news import MovedOn, News, Resumed, StoodIn
@@ -44,27 +45,14 @@ class Reminders(TablesBase):
     async def due(self) -> list[Reminder | Board]:
         """Send what is due: reminders, and AI moves after the last one where enabled."""
         now = self.clock()
-        out: list[Reminder | Board] = []
-        for record in await self.store.due_reminders(now):
-            try:
-                item = await self._due_one(record, now)
-            except GameError as err:
-                # A game this bot cannot load (other rules, a damaged state) stays quiet
-                # until someone ends it, instead of failing again at every pass.
-                log.warning("no reminders for game %s in channel %s: %s", record.id,
-                            record.channel_id, err)
-                await self.store.mark_reminded(record.id, record.version,
-                                               reminders_sent=record.reminders_sent,
-                                               next_reminder_at=None)
-                continue
-            except Exception:
-                # One broken game must not hold up every other channel's reminders.
-                log.exception("reminder for game %s in channel %s failed", record.id,
-                              record.channel_id)
-                continue
-            if item is not None:
-                out.append(item)
-        return out
+
+        async def quiet(record: GameRecord) -> None:
+            await self.store.mark_reminded(record.id, record.version,
+                                           reminders_sent=record.reminders_sent,
+                                           next_reminder_at=None)
+
+        return await each_due(await self.store.due_reminders(now),
+                              lambda record: self._due_one(record, now), quiet, "reminders")
 
     async def _due_one(self, record: GameRecord, now: float) -> Reminder | Board | None:
         if record.status != "active":

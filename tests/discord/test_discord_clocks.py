@@ -262,7 +262,11 @@ async def test_the_clock_pauses_on_vacation(session: Session) -> None:
     await session.command(BOB, "away", options={"vacation_days": 3})
     await session.start("candy-race", humans=(ALICE, BOB), clock="1d", on_timeout="forfeit")
     await session.play(ALICE, "step")  # Bob's turn, while he is away
-    await up_for(session, 3 * 24 + 18)
+    for hours in (0.5, 30, 6):
+        await up_for(session, hours)
+        games = await session.command(BOB, "games")
+        assert "1 d 0 h left" in games.content, "no time goes by on vacation"
+    await up_for(session, 3 * 24 + 18 - 36.5)
     record = await record_of(session)
     assert record.status == "active" and record.clock["1"]["left"] == pytest.approx(6 * HOUR)
     await up_for(session, 6)
