@@ -314,3 +314,20 @@ async def test_a_restart_after_the_bot_was_down_charges_nobody_for_the_downtime(
     assert (await second.tables.store.games_in_channel(session.channel_id))[-1].status \
         == "finished"
     await second.close()
+
+
+async def test_a_skipped_candy_monsters_turn_ends_where_its_rules_let_it(
+        session: Session) -> None:
+    """The action is required (the AI makes it for the player), then `end turn`."""
+    await session.start("kingdoms-candy-monsters", humans=(ALICE, BOB), clock="1d",
+                        on_timeout="skip")
+    record = await record_of(session)
+    game = session.bot.tables.game(record.game)
+    first = next(iter(game.to_act(json.loads(record.state_json))))
+    await up_for(session, 24)
+    record = await record_of(session)
+    state = json.loads(record.state_json)
+    assert first not in game.to_act(state), "the turn was passed on"
+    assert not any(s.standing_in for s in record.seats), "the player keeps the seat"
+    log = await session.command(ALICE, "game", "log")
+    assert "the AI for Player1: `end turn`" in log.content.splitlines()[-1]
