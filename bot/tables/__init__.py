@@ -57,6 +57,8 @@ from bot.tables.timed import TableClock
 class Tables(Leaving, Reminders, Queries, SeatVotes):
     """The service layer over a :class:`~bot.store.Store` and the game registry."""
 
+    clocks: Clocks
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clocks = Clocks(self)

@@ -15,7 +15,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from bot.games.engine import Game, Result, State, dumps
 from bot.organized.clock import SeatClock, Span, dump, load, next_look, warnings_due
@@ -23,10 +22,8 @@ from bot.refusals import AlreadyMade
 from bot.store import ClockWrite, ConflictError, GameRecord, SeatRecord
 from bot.tables.core import MAX_AI_STEPS, Board, Plan, clip_name, dumps_result, each_due
 from bot.tables.news import OutOfTime
+from bot.tables.reminders import Reminders
 from bot.tables.timed import TableClock, settled
-
-if TYPE_CHECKING:
-    from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +51,7 @@ ForfeitListener = Callable[[Forfeit], Awaitable[None]]
 class Clocks:
     """The clocks of every table of a :class:`~bot.tables.Tables`."""
 
-    def __init__(self, tables: Tables, outage: float = OUTAGE) -> None:
+    def __init__(self, tables: Reminders, outage: float = OUTAGE) -> None:
         self._tables = tables
         self.outage = outage
         self._listeners: list[ForfeitListener] = []

@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
@@ -72,7 +72,6 @@ from bot.watch import Watch, unwatched
 
 if TYPE_CHECKING:
     from bot.organized.clock import Span
-    from bot.tables.clocks import Clocks
 
 log = logging.getLogger(__name__)
 
@@ -422,6 +421,13 @@ class Ready:
     clock: ClockWrite | None = None
 
 
+class Paused(Protocol):
+    """What the move pipeline asks of the tables' clocks: what a game's running clocks
+    are not charged for (see :meth:`bot.tables.clocks.Clocks.pauses`)."""
+
+    async def pauses(self, record: GameRecord, now: float) -> dict[int, list[Span]]: ...
+
+
 class StaleToken(StaleActionError):
     """A button's token no longer fits; the caller says what happened since (it reads the
     log: :meth:`TablesBase.expired`)."""
@@ -442,7 +448,7 @@ class TablesBase:
     """Loading games, tokens, AI turns and commits, shared by every part of the service."""
 
     #: The tables' clocks (:class:`~bot.tables.clocks.Clocks`), set by :class:`Tables`.
-    clocks: Clocks
+    clocks: Paused
 
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
