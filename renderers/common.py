@@ -44,6 +44,7 @@ from bot.games.colours import PAINTS, SHAPES, STANDARD_SEATS, seat_paint, seat_s
 from bot.games.content import data_path
 from bot.games.engine import SeatInfo
 from bot.games.words import STANDING_IN, STANDING_IN_SHORT, listing
+from bot.organized.clock import short
 
 Colour = tuple[int, int, int]
 
@@ -459,6 +460,8 @@ class Table:
     ais: tuple[bool, ...]
     #: Each seat's colour by name (``bot.games.colours.PAINTS``), as :func:`seat_mark` takes.
     colours: tuple[str, ...]
+    #: Seconds left on the running clock with the least time (a table with a clock).
+    clock: float | None = None
 
     @property
     def over(self) -> bool:
@@ -515,6 +518,7 @@ def table_of(view: Mapping[str, Any]) -> Table:
     decision = raw.get("decision") or {}
     result = raw.get("result")
     seats = raw["seats"]
+    clock = raw.get("clock")
     return Table(
         viewer=raw.get("viewer"), move=int(raw["move"]), acting=tuple(raw["acting"]),
         decision=decision.get("kind"), deciding=tuple(decision.get("seats") or ()),
@@ -522,7 +526,8 @@ def table_of(view: Mapping[str, Any]) -> Table:
         ranking=None if result is None else tuple(tuple(g) for g in result["ranking"]),
         summary=str(result.get("summary") or "") if result else "",
         names=tuple(str(s["name"]) for s in seats), ais=tuple(bool(s["ai"]) for s in seats),
-        colours=tuple(str(s["colour"]) for s in seats))
+        colours=tuple(str(s["colour"]) for s in seats),
+        clock=float(clock["left"]) if isinstance(clock, dict) and "left" in clock else None)
 
 
 # --------------------------------------------------------------------------- the header
@@ -587,6 +592,12 @@ class Header:
         move_w = text_size(move, self.size)[0] + 16 if move else 0
         box = (x, y, x + width, y + BANNER_H)
         mid = y + BANNER_H // 2
+        # The table's clock, on the banner's right: the least time any seat to act has.
+        clock = f"{short(table.clock)} left" if table.clock is not None and not table.over \
+            else ""
+        if clock:
+            move = " · ".join(part for part in (clock, move) if part)
+            move_w = text_size(move, self.size, True)[0] + 24
         room = width - move_w
         if table.over:
             fill: Colour = GOLD
@@ -605,7 +616,8 @@ class Header:
             panel(draw, box, fill=fill, outline=HIGHLIGHT, radius=12, width=3)
             self._waiting(image, draw, x, mid, room)
         if move:
-            stamp_text(image, (x + width - 14, mid), move, self.size, ink_on(fill), anchor="rm")
+            stamp_text(image, (x + width - 14, mid), move, self.size, ink_on(fill), bool(clock),
+                       "rm")
         y += BANNER_H + 10
         for line in self.lines:
             stamp_text(image, (x, y), line, self.size, INK)

@@ -1,4 +1,5 @@
-"""The examples in the docstrings of the engine and the pure modules under it run."""
+"""The examples in the docstrings of the engine, the pure modules under it and the
+organized play's pure arithmetic run."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import pytest
 import bot.games
 import bot.organized
 
-MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(bot.games.__path__, "bot.games.")
+MODULES = sorted(name for package in (bot.games, bot.organized)
+                 for _, name, _ in pkgutil.walk_packages(package.__path__,
+                                                          f"{package.__name__}.")
                  if not name.endswith("__main__"))
 #: Organized play (seasons, tournaments, clocks) is pure too, and shows its rules by example.
 ORGANIZED = sorted(name for _, name, _ in pkgutil.walk_packages(bot.organized.__path__,

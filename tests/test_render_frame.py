@@ -328,3 +328,25 @@ def test_the_final_ranking_strip_agrees_with_the_rules_ranking(slug):
         groups = [[values[seat] for seat in group] for group in table.ranking]
         assert all(len(set(group)) == 1 for group in groups), groups
         assert all(a[0] > b[0] for a, b in itertools.pairwise(groups)), groups
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_header_shows_the_tables_clock_on_the_banner_and_nothing_else_moves(slug,
+                                                                               monkeypatch):
+    view = _mid_game(slug)
+    picture, [(_, box)] = _headers(slug, view, monkeypatch)
+    timed = copy.deepcopy(view)
+    timed["table"]["clock"] = {"seat": timed["table"]["acting"][0], "left": 2 * 86400 + 4 * 3600}
+    clocked, [(header, _)] = _headers(slug, timed, monkeypatch)
+    assert header.table.clock == 2 * 86400 + 4 * 3600
+    assert clocked.size == picture.size
+    banner_top = box[1] + (TITLE_H if header.title else 0)
+    banner = (box[0], banner_top, box[2], banner_top + BANNER_H)
+    assert _differ(picture, clocked, banner), f"{slug}: the header shows no clock"
+    # Only the banner changes: the board under the header stays where it was.
+    below = (0, banner_top + BANNER_H, picture.width, picture.height)
+    assert not _differ(picture, clocked, below)
+    # The words fit beside the seat's name at the frame's running text size (12 px on a
+    # phone, as every line of the header).
+    words = "2 d 4 h left"
+    assert text_size(words, TEXT_PX, True)[0] < (box[2] - box[0]) / 3

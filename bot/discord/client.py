@@ -37,6 +37,7 @@ from bot.ops.database import inspect_target
 from bot.replays import Replays
 from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables, think_here
+from bot.tables.clocks import OUTAGE
 from bot.tables.seasons import Seasons
 from bot.watch import Watch, unwatched
 from bot.web.service import WebService
@@ -221,6 +222,11 @@ class CandyBot(discord.Client):
         if self.settings.public_url is not None:
             self.web = WebService(self.store, self.settings.public_url, games=self.games,
                                   renderer=self.renderer, clock=self.clock)
+        # The bot is up from now: a clock never charges the time it was down (the gap
+        # since the last beat of its previous run). Each reminder pass beats, so a bot that
+        # passes less often than the usual outage is given three passes' time.
+        self._tables.clocks.outage = max(OUTAGE, 3 * self.settings.reminder_poll_seconds)
+        await self._tables.clocks.beat()
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
                               shows=publish.shows(self),
                               directs=lambda row: publish.turn_dm(self, row))

@@ -1,6 +1,7 @@
 """The slash commands, built from the game registry.
 
-``/game new`` has fixed parameters (game, seats, reminder_hours, ai_takeover)
+``/game new`` has fixed parameters (game, seats, reminder_hours, ai_takeover, clock,
+on_timeout)
 and one text parameter per distinct option name declared by any registered
 game, autocompleted with the selected game's values. Nothing here knows a game.
 
@@ -22,9 +23,11 @@ from discord import app_commands
 
 from bot.away import VACATION_DAYS
 from bot.discord import flows, seasons
+from bot.discord.words import TIMEOUT_CHOICES
 from bot.games.engine import Engine
+from bot.organized.clock import CHOICES as CLOCKS
 
-FIXED_NEW_PARAMS = ("game", "seats", "reminder_hours", "ai_takeover")
+FIXED_NEW_PARAMS = ("game", "seats", "reminder_hours", "ai_takeover", "clock", "on_timeout")
 MAX_PARAMS = 25
 _NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 
@@ -53,6 +56,17 @@ def option_params(games: Mapping[str, Engine]) -> dict[str, str]:
     return {name: _clip(" ".join(said)) for name, said in meanings.items()}
 
 
+def clock_choices() -> list[app_commands.Choice[str]]:
+    """The clocks a table may choose, in words."""
+    return [app_commands.Choice(name=_clip(rule.said), value=rule.code) for rule in CLOCKS]
+
+
+def timeout_choices() -> list[app_commands.Choice[str]]:
+    """What may happen to a player out of time, in words."""
+    return [app_commands.Choice(name=_clip(said), value=value)
+            for value, said in TIMEOUT_CHOICES.items()]
+
+
 def game_choices(games: Mapping[str, Engine]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=_clip(g.title), value=slug)
             for slug, g in list(games.items())[:25]]
@@ -68,7 +82,8 @@ def build_new_command(games: Mapping[str, Engine]) -> app_commands.Command[Any, 
         options = {name: values[name] for name in extra if values.get(name) is not None}
         await flows.new_game(interaction, game=values["game"], seats=values.get("seats"),
                              reminder_hours=values.get("reminder_hours"),
-                             ai_takeover=values.get("ai_takeover"), options=options)
+                             ai_takeover=values.get("ai_takeover"), options=options,
+                             clock=values.get("clock"), on_timeout=values.get("on_timeout"))
 
     many = len(games) > 25
     params = [
@@ -81,6 +96,10 @@ def build_new_command(games: Mapping[str, Engine]) -> app_commands.Command[Any, 
                           annotation=_optional(app_commands.Range[float, 0.25, 336.0])),
         inspect.Parameter("ai_takeover", inspect.Parameter.KEYWORD_ONLY, default=None,
                           annotation=bool | None),
+        inspect.Parameter("clock", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=str | None),
+        inspect.Parameter("on_timeout", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=str | None),
     ]
     params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                  annotation=str | None) for name in extra]
@@ -91,8 +110,11 @@ def build_new_command(games: Mapping[str, Engine]) -> app_commands.Command[Any, 
         reminder_hours="Hours before a slow player is reminded (default 24).",
         ai_takeover="After the third reminder an AI plays for a silent player until they "
                     "are back (default: yes).",
+        clock="Time each player has to move, in days (default: the server's, else none).",
+        on_timeout="What happens when a player's clock runs out (default: an AI stands in).",
         **extra,
     )(new)
+    app_commands.choices(clock=clock_choices(), on_timeout=timeout_choices())(new)
     if not many:
         app_commands.choices(game=game_choices(games))(new)
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
@@ -389,10 +411,13 @@ def build_settings_command() -> app_commands.Command[Any, ..., None]:
         any_channel="Allow games in every channel again.",
         web="Link each game and this server's leaderboards to their pages on the web.",
         season_ratings="New seasons' ratings: carried over from each player's rating here, "
-                       "or started afresh.")
+                       "or started afresh.",
+        clock="A new table's clock, in days (a lobby may choose another).",
+        on_timeout="What happens when a player's clock runs out.")
     @app_commands.choices(season_ratings=[
         app_commands.Choice(name="Carry over each player's rating", value="carry"),
-        app_commands.Choice(name="Start afresh each season", value="fresh")])
+        app_commands.Choice(name="Start afresh each season", value="fresh")],
+        clock=clock_choices(), on_timeout=timeout_choices())
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(interaction: discord.Interaction, threads: bool | None = None,
@@ -400,12 +425,14 @@ def build_settings_command() -> app_commands.Command[Any, ..., None]:
                        ai_takeover: bool | None = None,
                        games_channel: discord.TextChannel | None = None,
                        any_channel: bool | None = None, web: bool | None = None,
-                       season_ratings: str | None = None) -> None:
+                       season_ratings: str | None = None,
+                       clock: str | None = None, on_timeout: str | None = None) -> None:
         await flows.server_settings(interaction, threads=threads, reminder_hours=reminder_hours,
                                     ai_takeover=ai_takeover,
                                     games_channel=games_channel.id if games_channel else None,
                                     any_channel=bool(any_channel), web=web,
-                                    season_ratings=season_ratings)
+                                    season_ratings=season_ratings, clock=clock,
+                                    on_timeout=on_timeout)
 
     return settings
 

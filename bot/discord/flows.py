@@ -54,7 +54,17 @@ from bot.refusals import (
 from bot.replays import draw as draw_replay
 from bot.replays import draw_in_worker
 from bot.store import GameRecord
-from bot.tables import Board, Choosing, Conceded, Lobby, MoveRequest, Reminder, Tables, plural
+from bot.tables import (
+    Board,
+    Choosing,
+    Conceded,
+    Lobby,
+    MoveRequest,
+    Reminder,
+    TableClock,
+    Tables,
+    plural,
+)
 from bot.tables.seasons import CARRY, FRESH
 from renderers import leaderboard
 
@@ -108,7 +118,8 @@ async def _said_in_channel(interaction: discord.Interaction, text: str) -> None:
 
 async def new_game(interaction: discord.Interaction, *, game: str, seats: int | None,
                    reminder_hours: float | None, ai_takeover: bool | None,
-                   options: dict[str, str]) -> None:
+                   options: dict[str, str], clock: str | None = None,
+                   on_timeout: str | None = None) -> None:
     """``/game new``: open a lobby. In thread mode its message in the channel starts the
     game's own thread and becomes the game's card (:mod:`bot.discord.threads`); else the
     lobby message is posted in the channel, which then holds this one game. The lobby
@@ -128,7 +139,10 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
                                     else reminder_hours),
                  "ai_takeover": (defaults.get("ai_takeover", True) if ai_takeover is None
                                  else ai_takeover),
-                 "options": options}
+                 "options": options,
+                 "clock": TableClock.chosen(defaults.get("clock") if clock is None else clock,
+                                            defaults.get("on_timeout") if on_timeout is None
+                                            else on_timeout)}
         name = _user_name(interaction.user)
         why = threads.no_thread(interaction, defaults)
         refused = threads.cannot_show(interaction, not why)
@@ -871,7 +885,8 @@ async def privacy(interaction: discord.Interaction, delete: bool) -> None:
 async def server_settings(interaction: discord.Interaction, *, threads: bool | None,
                           reminder_hours: float | None, ai_takeover: bool | None,
                           games_channel: int | None, any_channel: bool,
-                          web: bool | None = None, season_ratings: str | None = None) -> None:
+                          web: bool | None = None, season_ratings: str | None = None,
+                          clock: str | None = None, on_timeout: str | None = None) -> None:
     """``/settings``: change the server's defaults for new games (Manage Server; Discord
     hides the command from others, and a forged call is refused here too), then say them,
     privately."""
@@ -890,7 +905,8 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
         now = await tables.set_server_defaults(
             interaction.guild_id, threads=threads, reminder_hours=reminder_hours,
             ai_takeover=ai_takeover, channels=channels, web=web,
-            season_ratings=season_ratings if season_ratings in (CARRY, FRESH) else None)
+            season_ratings=season_ratings if season_ratings in (CARRY, FRESH) else None,
+            clock=clock, on_timeout=on_timeout)
         await interaction.response.send_message(
             messages.settings_text(now), ephemeral=True,
             **await weblinks.server_button(host(interaction), interaction.guild_id))
@@ -900,9 +916,10 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
 
 
 async def send_due(bot: Host, opening_grace: float) -> int:
-    """Queue every due reminder and play every due AI take-over, settle the lobbies left
-    half-opened for ``opening_grace`` seconds, then deliver the outbox; returns how many
-    reminders and take-overs there were. Its requests are background work
+    """Queue every due reminder and play every due AI take-over, apply the clocks (their
+    low-time reminders, a seat out of time), settle the lobbies left half-opened for
+    ``opening_grace`` seconds, then deliver the outbox; returns how many reminders,
+    take-overs and clocks run out there were. Its requests are background work
     (:mod:`~bot.discord.pacing`): a move being answered meanwhile goes first."""
     count = 0
     with pacing.background():
@@ -911,6 +928,9 @@ async def send_due(bot: Host, opening_grace: float) -> int:
             if isinstance(item, Reminder):
                 continue  # queued in the outbox with its claim; delivered below
             await saved_shown(bot, item)
+        for board in await bot.tables.clocks.due():
+            count += 1  # a clock run out (its low-time reminders are queued as they go)
+            await saved_shown(bot, board)
         for lobby in await bot.tables.expire_lobbies():
             # Its players are told by the notice queued with it, delivered below.
             await refresh_lobby_message(bot, lobby)

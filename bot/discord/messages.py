@@ -19,7 +19,7 @@ import io
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,6 +48,7 @@ from bot.tables import (
     SeatVote,
     Status,
     Step,
+    TableClock,
     plural,
     seat_label,
     step_of,
@@ -406,10 +407,19 @@ def board_text(board: Board) -> str:
         lines.append(ended_line(board.record))
         return fit(lines, keep_first=2)
     lines.append(next_line(board))
-    extra = [line for line in (away_line(game, board.record.seats, board.away),
+    extra = [line for line in (clocks_line(game, board.record.seats, board.clocks),
+                               away_line(game, board.record.seats, board.away),
                                standing_in_line(game, board.record.seats)) if line]
     lines.extend(extra)
     return fit(lines, keep_first=2, keep_last=1 + len(extra))
+
+
+def clocks_line(game: Engine, seats: Sequence[SeatRecord],
+                clocks: Sequence[tuple[int, float]]) -> str:
+    """The running clocks of a table with a clock: "⏱ Ana: 2 d 4 h left"."""
+    names = {s.seat: marked(game, s.seat, s.name) for s in seats}
+    parts = [f"{names.get(seat, 'a player')}: {words.time_left(left)}" for seat, left in clocks]
+    return f"⏱ {', '.join(parts)}." if parts else ""
 
 
 def away_line(game: Engine, seats: Sequence[SeatRecord],
@@ -499,6 +509,8 @@ def announcement(item: Announcement, game_of: Callable[[str], Engine]) -> str:
         text = f"{clip(escaped(str(data.get('line', ''))), 1800)} ({game.title})"
     elif about == "reminder":
         text = reminder_text(item, game)
+    elif about == "clock":
+        text = clock_reminder_text(data, game)
     else:
         text = ping_text(item, game)
     return f"{text} · <#{item.channel_id}>" if item.kind == "dm" else text
@@ -619,6 +631,9 @@ def lobby_text(lobby: Lobby) -> str:
         takeover = (", then the others can vote to give a silent player's seat to the AI "
                     "(`/game vote`)")
     lines.append(f"Reminders every {hours:g} h (at most {MAX_REMINDERS}){takeover}.")
+    clock = words.clock_words(record.settings, game)
+    if clock:
+        lines.append(clock)
     lines.append(f"Seats ({len(record.seats)}/{max_seats}, {game.min_seats} needed to start):")
     for seat in record.seats:
         name = f"{marked(game, seat.seat, seat_label(seat))} (AI)" if seat.ai else who(game, seat)
@@ -679,6 +694,14 @@ def scores_line(status: Status) -> str:
     return "Scores: " + ", ".join(f"{escaped(n)} {s}" for n, s in status.scores) + "."
 
 
+def clock_setting(settings: Mapping[str, Any]) -> str:
+    """A server's default clock, as ``/settings`` says it."""
+    clock = TableClock.of(settings)
+    if not clock.rule.timed:
+        return "none"
+    return f"{clock.rule.said}; out of time, {words.TIMEOUT_WORDS[clock.timeout]}"
+
+
 def settings_text(settings: dict[str, Any]) -> str:
     """The server's defaults for new games, as ``/settings`` says them."""
     threads = ("each game gets a thread of its own where I may create threads"
@@ -691,6 +714,7 @@ def settings_text(settings: dict[str, Any]) -> str:
             f"- Threads: {threads}.\n"
             f"- Reminders every {hours if hours is not None else 24:g} h.\n"
             f"- AI take-over of a silent seat: {'on' if takeover else 'off'}.\n"
+            f"- Clock: {clock_setting(settings)}.\n"
             f"- Games may open in: {where}.\n"
             f"- Web pages of games: {'allowed' if settings.get('web') else 'off'} "
             "(a **Watch on the web** link where the bot's operator runs its web pages).\n"
@@ -924,9 +948,10 @@ def my_game_line(entry: MyGame, now: float) -> str:
     head = f"**{entry.title}** (game #{record.id})"
     if entry.damaged:
         return f"{head}: cannot be read; `/game abort` in it clears it. {link}"
+    clock = f", {words.time_left(entry.clock)}" if entry.clock is not None else ""
     if entry.your_turn:
-        return (f"{head}: your turn for {waited(now - (record.turn_started_at or now))}. "
-                f"{link}")
+        return (f"{head}: your turn for {waited(now - (record.turn_started_at or now))}"
+                f"{clock}. {link}")
     if record.status == "finished":
         if entry.left:
             outcome = "you left it"
@@ -939,7 +964,7 @@ def my_game_line(entry: MyGame, now: float) -> str:
         said = f" ({clip(escaped(entry.summary), 200)})" if entry.summary else ""
         return f"{head}: {outcome}{said}, ended {stamp(record.updated_at)}. {link}"
     waiting = listing([escaped(n) for n in entry.waiting_for]) or "nobody"
-    return f"{head}: waiting for {waiting}. {link}"
+    return f"{head}: waiting for {waiting}{clock}. {link}"
 
 
 def my_games_text(entries: Sequence[MyGame], now: float, limit: int = MAX_CONTENT) -> str:
@@ -1054,6 +1079,14 @@ def reminder_text(item: Announcement, game: Engine) -> str:
         lines.append("This is the last reminder: if they still do not move, the others can "
                      "give the seat to the AI with `/game vote`.")
     return fit(lines, keep_last=2)
+
+
+def clock_reminder_text(data: Mapping[str, Any], game: Engine) -> str:
+    """A low-time reminder (a reminder about ``clock``): how long is left, and what then."""
+    then = words.TIMEOUT_WORDS.get(str(data.get("rule")), words.TIMEOUT_WORDS["stand_in"])
+    return (f"⏱ {addressed(game, data.get('users', ()))}: "
+            f"{words.time_left(float(data.get('left', 0)))} on your clock in "
+            f"**{game.title}**. If it runs out, {then}.")
 
 
 def privacy_text(kept: dict[str, object]) -> str:

@@ -48,6 +48,7 @@ from bot.discord import builder, components, messages, pacing, seasons, threads,
 from bot.discord.host import Host, messageable
 from bot.discord.messages import Outgoing
 from bot.discord.outbox import Show, unsent
+from bot.discord.words import time_left
 from bot.games.engine import AI_LEVELS, GameError
 from bot.store import (
     Announcement,
@@ -58,6 +59,7 @@ from bot.store import (
     channel_lane,
 )
 from bot.tables import Board, Lobby, seat_label
+from bot.tables.timed import shown
 
 log = logging.getLogger(__name__)
 
@@ -477,7 +479,10 @@ async def turn_dm(bot: Host, row: OutboxRecord) -> dict[str, Any] | None:
     view = builder.root_view(mine.game, mine.legal, offer, multi=mine.multi,
                              dominated=mine.dominated)
     outgoing = await messages.hand_message(mine, bot.renderer, view)
-    outgoing.content = messages.fit([bot.outbox.words(item), outgoing.content], keep_first=1)
+    clocks = dict(shown(mine.record, bot.tables.clock()))
+    clock = [f"⏱ {time_left(clocks[mine.seat])}."] if mine.seat in clocks else []
+    outgoing.content = messages.fit([bot.outbox.words(item), *clock, outgoing.content],
+                                    keep_first=1 + len(clock))
     return outgoing.kwargs()
 
 

@@ -267,9 +267,12 @@ def card_text(game_title: str, record: GameRecord, *, turn: str = "", move: int 
 
 
 def turn_of(board: Board) -> str:
-    """Who acts, as the card says it (names, never a ping: the card is edited)."""
+    """Who acts, as the card says it (names, never a ping: the card is edited), with the
+    time left on each one's clock at a table with a clock."""
     seats = {s.seat: s for s in board.record.seats}
-    names = [escaped(seats[s].name) for s in board.to_act if s in seats]
+    clocks = dict(board.clocks)
+    names = [escaped(seats[s].name) + (f" ({words.time_left(clocks[s])})" if s in clocks else "")
+             for s in board.to_act if s in seats]
     if not names:
         return "the game goes on."
     return f"waiting for {listing(names)}."

@@ -10,17 +10,21 @@ neither format the message, nor hide a link, nor look like a mention.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import singledispatch
+from typing import Any
 
 from bot import refusals as r
 from bot.games.engine import (
     AmbiguousActionError,
+    Engine,
     IllegalActionError,
     NotationError,
     NotYourTurnError,
     RulesVersionError,
 )
 from bot.games.words import listing, plural
+from bot.organized.clock import short
 from bot.store import (
     AlreadyDoneError,
     ChannelBusyError,
@@ -33,6 +37,7 @@ from bot.store import (
     WrongStatusError,
 )
 from bot.tables import news as n
+from bot.tables.timed import TableClock
 
 #: The marks Discord's markdown acts on: bold, italics, strike-through, spoilers, quotes,
 #: headings, masked links, mentions, channels, emoji and timestamps (``<…>``), code spans,
@@ -670,6 +675,18 @@ def _(item: n.StoodIn) -> str:
 
 
 @news.register
+def _(item: n.OutOfTime) -> str:
+    names = _names(item.names, ' and ')
+    if item.rule == "forfeit":
+        return (f"⏱ {names} ran out of time and forfeit{'s' if len(item.names) == 1 else ''}"
+                f": placed last, and an AI plays the seat if the game goes on.")
+    if item.rule == "skip":
+        return f"⏱ {names} ran out of time: the turn is skipped."
+    return (f"⏱ {names} ran out of time: an AI stands in until they are back "
+            f"(`/game back`).")
+
+
+@news.register
 def _(item: n.Back) -> str:
     return f"{escaped(item.name) or 'A player'} is back: the AI hands the seat back."
 
@@ -711,3 +728,41 @@ _RESUMED = {
 def _(item: n.Resumed) -> str:
     said = _RESUMED.get(item.why, "This game's place takes my posts again")
     return f"{said}: the game goes on from where it was saved."
+
+
+# --------------------------------------------------------------------------- clocks
+
+
+def time_left(seconds: float) -> str:
+    """A clock's time left: "2 d 4 h left" (nothing left: "out of time")."""
+    return f"{short(seconds)} left" if seconds > 0 else "out of time"
+
+
+#: What happens to a player out of time, by the table's rule.
+TIMEOUT_WORDS = {
+    "stand_in": "an AI stands in until the player is back (`/game back`)",
+    "skip": "the turn is skipped",
+    "forfeit": "the player forfeits (placed last, rated)",
+}
+
+
+#: The timeout rules as ``/game new`` and ``/settings`` offer them (at most 100 characters).
+TIMEOUT_CHOICES = {
+    "stand_in": "An AI stands in (the player takes the seat back with /game back)",
+    "skip": "The turn is skipped (a pass, where the game's rules have one)",
+    "forfeit": "The player forfeits (placed last, rated)",
+}
+
+
+def clock_words(settings: Mapping[str, Any], game: Engine) -> str:
+    """A table's clock as its lobby says it ("" without a clock)."""
+    clock = TableClock.of(settings)
+    if not clock.rule.timed:
+        return ""
+    rule = clock.applied(game)
+    said = TIMEOUT_WORDS[rule]
+    if rule == "skip":
+        said += " (a pass where the rules allow one; else the AI makes that one decision)"
+    elif clock.timeout == "skip":
+        said = f"{game.title} has no pass in its rules, so {said}"
+    return f"⏱ Clock: {clock.rule.said}. Out of time: {said}."

@@ -1,1 +1,4 @@
-"""Organized play above a single game: pure rules, no Discord, no I/O (seasons)."""
+"""Organized play above a single game: a table's clock, seasons, tournaments.
+
+Pure: no Discord, no store, no clock of its own; the services in ``bot/tables`` apply it.
+"""

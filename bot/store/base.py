@@ -47,6 +47,7 @@ from bot.store.records import (
     AlreadyDoneError,
     Announcement,
     ChannelBusyError,
+    ClockWrite,
     ConflictError,
     CorruptRowError,
     FinishRecord,
@@ -702,16 +703,20 @@ class Store(ABC):
     async def start(self, game_id: int, expected_version: int, *, seed: int | None,
                     state_json: str, seats: Sequence[SeatRecord], now: float,
                     next_reminder_at: float | None,
-                    announce: Sequence[Announcement] = ()) -> GameRecord:
+                    announce: Sequence[Announcement] = (),
+                    clock: ClockWrite | None = None) -> GameRecord:
         """Turn the lobby into an active game with its first state and final seats
-        (queuing ``announce`` in the outbox in the same transaction)."""
+        (queuing ``announce`` in the outbox and starting its ``clock`` in the same
+        transaction)."""
         check_int(seed, "seed")
+        timed = ", clock = ?, clock_due_at = ?" if clock is not None else ""
         async with self._transaction() as db:
             await self._guarded_update(
                 db, game_id, expected_version, ("lobby",), "start",
                 "status = 'active', seed = ?, state_json = ?, seats = ?, updated_at = ?, "
-                "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?",
-                (seed, state_json, dump_seats(seats), now, now, next_reminder_at))
+                "turn_started_at = ?, reminders_sent = 0, next_reminder_at = ?" + timed,
+                (seed, state_json, dump_seats(seats), now, now, next_reminder_at,
+                 *_clock_values(clock)))
             await self._queue(db, announce, now)
             record = await self._fetch(db, game_id)
         return record
@@ -736,7 +741,8 @@ class Store(ABC):
                            finish: FinishRecord | None = None,
                            seats: Sequence[SeatRecord] | None = None,
                            announce: Sequence[Announcement] = (),
-                           interaction_id: int | None = None) -> GameRecord:
+                           interaction_id: int | None = None,
+                           clock: ClockWrite | None = None) -> GameRecord:
         """Log several actions (a move and the AI replies) and the final state at once.
 
         Raises :class:`ConflictError`, writing nothing, unless the game is still active
@@ -747,11 +753,15 @@ class Store(ABC):
         and ``announce`` queues its announcements in the outbox. ``interaction_id`` (the
         Discord interaction that asked for the move) is kept with the first action under
         a unique key: asking again raises :class:`AlreadyDoneError` and writes nothing.
+        ``clock`` is the table's clocks as the moves leave them.
         """
         if not moves:
             raise StoreError("There is no move to save.")
         assignments = "state_json = ?, updated_at = ?"
         params: list[Any] = [state_json, now]
+        if clock is not None:
+            assignments += ", clock = ?, clock_due_at = ?"
+            params += _clock_values(clock)
         if seats is not None:
             assignments += ", seats = ?"
             params.append(dump_seats(seats))
@@ -848,9 +858,11 @@ class Store(ABC):
 
     async def replace_seats(self, game_id: int, expected_version: int,
                             seats: Sequence[SeatRecord], now: float,
-                            announce: Sequence[Announcement] = ()) -> GameRecord:
+                            announce: Sequence[Announcement] = (),
+                            clock: ClockWrite | None = None) -> GameRecord:
         """Put each of ``seats`` in place of the seat with the same number, at once, with
-        ``announce`` queued; allowed in a lobby or an active game."""
+        ``announce`` queued (and the ``clock`` the change leaves); allowed in a lobby or
+        an active game."""
         async with self._transaction() as db:
             current = await self._fetch(db, game_id)
             if current.version != expected_version:
@@ -863,8 +875,10 @@ class Store(ABC):
                     raise NotFoundError("seat", seat.seat)
             by_number = {s.seat: s for s in seats}
             merged = [by_number.get(s.seat, s) for s in current.seats]
+            timed = ", clock = ?, clock_due_at = ?" if clock is not None else ""
             await self._guarded_update(db, game_id, expected_version, OPEN_STATUSES, "change seats",
-                                       "seats = ?, updated_at = ?", (dump_seats(merged), now))
+                                       "seats = ?, updated_at = ?" + timed,
+                                       (dump_seats(merged), now, *_clock_values(clock)))
             await self._queue(db, announce, now)
             record = await self._fetch(db, game_id)
         return record
@@ -879,7 +893,8 @@ class Store(ABC):
             raise StoreError("A result cannot place the same seat twice.")
         await db.execute(
             "UPDATE games SET status = 'finished', state_json = ?, result_json = ?, "
-            "finished_at = ?, updated_at = ?, next_reminder_at = NULL WHERE id = ?",
+            "finished_at = ?, updated_at = ?, next_reminder_at = NULL, clock_due_at = NULL "
+            "WHERE id = ?",
             (state_json, finish.result_json, now, now, game_id))
         # Nothing can be undone any more: the snapshots kept for undo may go.
         await db.execute("UPDATE actions SET before = NULL WHERE game_id = ?", (game_id,))
@@ -1001,7 +1016,8 @@ class Store(ABC):
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET status = 'aborted', version = version + 1, updated_at = ?, "
-                "next_reminder_at = NULL WHERE id = ? AND status IN ('lobby', 'active')",
+                "next_reminder_at = NULL, clock_due_at = NULL "
+                "WHERE id = ? AND status IN ('lobby', 'active')",
                 (now, game_id))
             if cursor.rowcount != 1:
                 raw = await self._raw(db, game_id)
@@ -1018,12 +1034,17 @@ class Store(ABC):
 
         A damaged row is logged and skipped, so it cannot hold up other channels.
         """
+        return await self._due("next_reminder_at", now, "skipping reminders for game %s: %s")
+
+    async def _due(self, column: str, now: float, skipping: str) -> list[GameRecord]:
+        """Active games not held whose ``column`` (a time) is due at ``now``, earliest
+        first; a damaged row is logged (``skipping``) and left out."""
         async with self._reading() as db, db.execute(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
-                f"AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? "
-                f"AND held IS NULL ORDER BY next_reminder_at, id", (now,)) as cursor:
+                f"AND {column} IS NOT NULL AND {column} <= ? "
+                f"AND held IS NULL ORDER BY {column}, id", (now,)) as cursor:
             rows = await cursor.fetchall()
-        return readable(rows, "skipping reminders for game %s: %s")
+        return readable(rows, skipping)
 
     async def mark_reminded(self, game_id: int, expected_version: int, *, reminders_sent: int,
                             next_reminder_at: float | None,
@@ -1074,6 +1095,65 @@ class Store(ABC):
                 "AND status = 'active' AND reminders_sent = ?",
                 (until, game_id, expected_version, reminders_sent))
         return cursor.rowcount == 1
+
+    # ----------------------------------------------------------------- clocks
+
+    async def due_clocks(self, now: float) -> list[GameRecord]:
+        """Active games whose clocks are due a look at ``now`` (a reminder, time run out, a
+        charge), earliest first, not those whose place refuses the bot (see :meth:`hold`).
+        A damaged row is logged and skipped."""
+        return await self._due("clock_due_at", now, "skipping the clock of game %s: %s")
+
+    async def set_clock(self, game_id: int, expected_version: int, clock: ClockWrite, *,
+                        announce: Sequence[Announcement] = (), now: float = 0.0) -> bool:
+        """Store the game's clocks as charged at ``now`` (with ``announce``, its low-time
+        reminders, queued in the same write), only while it is active at
+        ``expected_version`` and its clocks are still ``clock``'s predecessor as read (a
+        move saved meanwhile wins); the version is not bumped, so buttons stay valid.
+        Whether it was stored."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET clock = ?, clock_due_at = ? WHERE id = ? AND version = ? "
+                "AND status = 'active'", (*_clock_values(clock), game_id, expected_version))
+            stored = cursor.rowcount == 1
+            if stored:
+                await self._queue(db, announce, now)
+        return stored
+
+    async def uptime_beat(self, now: float, outage: float) -> None:
+        """Note that a bot is running at ``now``: the latest running stretch goes on to
+        ``now``, or, when its last beat is more than ``outage`` seconds old (the bot was
+        down meanwhile), a new stretch begins."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE uptime SET beat_at = ? WHERE id = (SELECT MAX(id) FROM uptime) "
+                "AND beat_at >= ? AND beat_at <= ?", (now, now - outage, now))
+            if cursor.rowcount != 1:
+                rows = await db.execute_fetchall(
+                    "SELECT 1 FROM uptime WHERE id = (SELECT MAX(id) FROM uptime) "
+                    "AND beat_at > ?", (now,))
+                if not rows:
+                    await db.execute("INSERT INTO uptime (started_at, beat_at) VALUES (?, ?)",
+                                     (now, now))
+
+    async def downtime(self, since: float, now: float, outage: float,
+                       ) -> list[tuple[float, float]]:
+        """The stretches between ``since`` and ``now`` when no bot was running: the gaps
+        between running stretches, and the time since the last beat when that is more
+        than ``outage`` seconds ago (none known when no bot ever beat)."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT started_at, beat_at FROM uptime WHERE beat_at >= ? "
+                "OR id = (SELECT MAX(id) FROM uptime WHERE beat_at < ?) ORDER BY started_at",
+                (since, since))
+        gaps: list[tuple[float, float]] = []
+        stretches = [(float(a), float(b)) for a, b in rows]
+        for (_, ended), (began, _) in itertools.pairwise(stretches):
+            if began > ended:
+                gaps.append((max(ended, since), min(began, now)))
+        if stretches and now - stretches[-1][1] > outage:
+            gaps.append((max(stretches[-1][1], since), now))
+        return [(a, b) for a, b in gaps if b > a]
 
     # ----------------------------------------------------------------- quiet hours
 
@@ -1860,6 +1940,13 @@ class Store(ABC):
                 await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild,))
         return gone
+
+
+def _clock_values(clock: ClockWrite | None) -> tuple[Any, ...]:
+    """The ``clock`` and ``clock_due_at`` column values of ``clock`` (none for ``None``)."""
+    if clock is None:
+        return ()
+    return dump_object(clock.clock, "clock"), clock.due_at
 
 
 def _renamed_state(state_json: str | None, seats: Mapping[int, str], name: str) -> str | None:

@@ -410,6 +410,22 @@ MIGRATIONS: list[str | Migration] = [
     );
     CREATE INDEX season_standings_by_user ON season_standings (user_id);
     """,
+    # 20: clocks in days (bot/organized/clock.py). Each seat's clock as JSON (time left,
+    # running since, low-time reminders sent), committed with the move that starts or
+    # stops it, and when the clock loop must next look at the game. ``uptime`` keeps the
+    # stretches a bot was running, beat by beat, so that time the bot was down (the gap
+    # between two stretches) is never charged to a player.
+    """
+    ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN clock_due_at REAL;
+    CREATE INDEX games_clock_due ON games (clock_due_at) WHERE clock_due_at IS NOT NULL;
+    CREATE TABLE uptime (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        started_at REAL    NOT NULL,
+        beat_at    REAL    NOT NULL
+    );
+    CREATE INDEX uptime_by_beat ON uptime (beat_at);
+    """,
 ]
 
 

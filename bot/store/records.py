@@ -191,6 +191,10 @@ class GameRecord:
     #: when to look again.
     held: str | None = None
     held_until: float | None = None
+    #: Each seat's clock, as :func:`bot.organized.clock.dump` stored it (``None``: the table
+    #: has no clock, or it has not started), and when the clock loop next looks at it.
+    clock: dict[str, Any] | None = None
+    clock_due_at: float | None = None
 
     @property
     def card_channel_id(self) -> int:
@@ -289,6 +293,15 @@ class Retold:
 
 
 @dataclass(frozen=True)
+class ClockWrite:
+    """A table's clocks to store with a change (see :attr:`GameRecord.clock`): each
+    seat's clock as data, and when the clock loop must next look (``None``: none runs)."""
+
+    clock: Mapping[str, Any]
+    due_at: float | None
+
+
+@dataclass(frozen=True)
 class FinishRecord:
     """How a game ended: the result text and ``(user_id, seat, place, won)`` per seat."""
 
@@ -380,7 +393,7 @@ GAME_COLUMNS = (
     "id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed, "
     "state_json, version, created_at, updated_at, turn_started_at, reminders_sent, "
     "next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id, "
-    "rematch_of, held, held_until"
+    "rematch_of, held, held_until, clock, clock_due_at"
 )
 OPENING_COLUMNS = ("id, guild_id, channel_id, creator_id, game, threaded, rematch_of, card_id, "
                    "thread_id, game_id, created_at, updated_at")
@@ -459,7 +472,7 @@ def game_record(row: Sequence[Any]) -> GameRecord:
     (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
      state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
      next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id,
-     rematch_of, held, held_until) = row
+     rematch_of, held, held_until, clock, clock_due_at) = row
     return GameRecord(
         id=game_id, channel_id=channel_id, guild_id=guild_id, game=game, status=status,
         creator_id=creator_id, options=_load_object(game_id, options, "options"),
@@ -469,7 +482,9 @@ def game_record(row: Sequence[Any]) -> GameRecord:
         reminders_sent=reminders_sent, next_reminder_at=next_reminder_at,
         lobby_message_id=lobby_message_id, board_message_id=board_message_id,
         result_json=result_json, parent_id=parent_id, rematch_of=rematch_of, held=held,
-        held_until=held_until)
+        held_until=held_until,
+        clock=None if clock is None else _load_object(game_id, clock, "clock"),
+        clock_due_at=clock_due_at)
 
 
 def opening_record(row: Sequence[Any]) -> OpeningRecord:

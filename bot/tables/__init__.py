@@ -13,6 +13,9 @@ the Discord layer words both.
 
 from __future__ import annotations
 
+from typing import Any
+
+from bot.tables.clocks import Clocks, Forfeit
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
     HOLDING,
@@ -48,19 +51,57 @@ from bot.tables.moves import Choosing, MoveRequest, Prepared
 from bot.tables.queries import FORMER_PLAYER, Forgotten, MyGame, Queries
 from bot.tables.reminders import Reminders
 from bot.tables.seats import SeatVote, SeatVotes
+from bot.tables.timed import TableClock
 
 
 class Tables(Leaving, Reminders, Queries, SeatVotes):
     """The service layer over a :class:`~bot.store.Store` and the game registry."""
 
+    clocks: Clocks
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clocks = Clocks(self)
+
 
 __all__ = [
-    "DEFAULT_REMINDER_HOURS", "FORMER_PLAYER", "HOLDING", "LOG_LIMIT", "MAX_AI_STEPS",
+    "DEFAULT_REMINDER_HOURS",
+    "FORMER_PLAYER",
+    "HOLDING",
+    "LOG_LIMIT",
+    "MAX_AI_STEPS",
     "MAX_REMINDERS",
-    "MAX_REMINDER_HOURS", "MAX_SUGGESTIONS", "STAND_IN_LEVEL", "AlreadyMadeError", "Board",
-    "CardsShown", "Choosing", "Clock",
-    "Conceded", "DamagedStateError", "Forgotten", "Hand", "Lobby", "MoveRequest",
-    "MyGame", "Prepared", "Reminder", "SeatVote", "Status", "Step", "TableError", "Tables", "Think",
-    "dumps_result", "lobby_owner", "plural", "seat_label", "step_of", "stored_result",
+    "MAX_REMINDER_HOURS",
+    "MAX_SUGGESTIONS",
+    "STAND_IN_LEVEL",
+    "AlreadyMadeError",
+    "Board",
+    "CardsShown",
+    "Choosing",
+    "Clock",
+    "Clocks",
+    "Conceded",
+    "DamagedStateError",
+    "Forfeit",
+    "Forgotten",
+    "Hand",
+    "Lobby",
+    "MoveRequest",
+    "MyGame",
+    "Prepared",
+    "Reminder",
+    "SeatVote",
+    "Status",
+    "Step",
+    "TableClock",
+    "TableError",
+    "Tables",
+    "Think",
+    "dumps_result",
+    "lobby_owner",
+    "plural",
+    "seat_label",
+    "step_of",
+    "stored_result",
     "think_here",
 ]

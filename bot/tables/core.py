@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.away import AwayError, QuietHours, Vacation, away_until
 from bot.games.engine import (
@@ -26,6 +26,7 @@ from bot.games.engine import (
     CardText,
     CorruptStateError,
     Engine,
+    GameError,
     MultiSelect,
     Outcome,
     Result,
@@ -56,6 +57,7 @@ from bot.refusals import (
 from bot.store import (
     ActionRecord,
     Announcement,
+    ClockWrite,
     ConflictError,
     FinishRecord,
     GameRecord,
@@ -65,7 +67,11 @@ from bot.store import (
     Store,
 )
 from bot.tables.news import Back, News, as_data
+from bot.tables.timed import settled, shown
 from bot.watch import Watch, unwatched
+
+if TYPE_CHECKING:
+    from bot.organized.clock import Span
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +101,7 @@ SINCE_LIMIT = 12
 SOUND_GAMES = 50_000
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 #: Told of moves just committed: the game's slug, how many players and AI seats made.
 MovesHook = Callable[[str, int, int], None]
 #: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
@@ -258,6 +265,8 @@ class Board:
     handed: tuple[int, ...] = ()
     #: The awaited players who are away (quiet hours, vacation): ``(user, until)``.
     away: tuple[tuple[int, float], ...] = ()
+    #: The running clocks of a table with a clock: ``(seat, seconds left)``.
+    clocks: tuple[tuple[int, float], ...] = ()
 
     @property
     def move(self) -> int:
@@ -413,6 +422,15 @@ class Ready:
     awaited: tuple[int, ...] = ()
     #: What the board will show once the moves are made (the public view).
     view: View | None = None
+    #: The table's clocks once the moves are made (``None``: the table has no clock).
+    clock: ClockWrite | None = None
+
+
+class Paused(Protocol):
+    """What the move pipeline asks of the tables' clocks: what a game's running clocks
+    are not charged for (see :meth:`bot.tables.clocks.Clocks.pauses`)."""
+
+    async def pauses(self, record: GameRecord, now: float) -> dict[int, list[Span]]: ...
 
 
 class StaleToken(StaleActionError):
@@ -433,6 +451,9 @@ HOLDING = ("locked", "threads_full")
 
 class TablesBase:
     """Loading games, tokens, AI turns and commits, shared by every part of the service."""
+
+    #: The tables' clocks (:class:`~bot.tables.clocks.Clocks`), set by :class:`Tables`.
+    clocks: Paused
 
     def __init__(self, store: Store, games: Mapping[str, Engine] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
@@ -830,9 +851,14 @@ class TablesBase:
             self._record(plan, record, game, seat, None, outcome)
         return plan
 
-    def _public_view(self, record: GameRecord, game: Engine, state: State) -> View:
+    def _public_view(self, record: GameRecord, game: Engine, state: State,
+                     clock: ClockWrite | None = None, now: float | None = None) -> View:
+        """The public view, with the table's clock in its envelope (``clock``: as a change
+        leaves it, else as stored) for the picture's header."""
         with self.watch("views"):
-            return public_view(record, game, state)
+            view = public_view(record, game, state)
+        timed = record if clock is None else replace(record, clock=dict(clock.clock))
+        return clocked(view, shown(timed, self.clock() if now is None else now))
 
     @staticmethod
     def _level(record: GameRecord, seat: SeatRecord) -> str:
@@ -842,11 +868,14 @@ class TablesBase:
             return str(record.settings.get("stand_in_level", STAND_IN_LEVEL))
         return seat.level if seat.level in AI_LEVELS else "normal"
 
-    def _ready(self, record: GameRecord, game: Engine, plan: Plan, now: float) -> Ready:
-        """Work out what committing ``plan`` stores (runs in a worker thread)."""
+    def _ready(self, record: GameRecord, game: Engine, plan: Plan, now: float,
+               pauses: Mapping[int, Sequence[Span]] | None = None) -> Ready:
+        """Work out what committing ``plan`` stores (runs in a worker thread); ``pauses``
+        are what the table's running clocks are not charged for."""
         handed = self._handed(record, game, plan)
+        clock = settled(record, game, plan.state, now, pauses or {})
         if not plan.moves:
-            return Ready(plan=plan, now=now, handed=handed)
+            return Ready(plan=plan, now=now, handed=handed, clock=clock)
         before, after = plan.before, plan.state
         result = game.result(after)
         finish = None
@@ -862,13 +891,14 @@ class TablesBase:
                      next_reminder_at=self._next_reminder(record, game, after, now),
                      played=played, episode=key if goes_on else None, handed=handed,
                      awaited=tuple(_awaited_users(record, game.to_act(after))),
-                     view=self._public_view(record, game, after))
+                     view=self._public_view(record, game, after, clock, now), clock=clock)
 
     async def _settled(self, record: GameRecord, game: Engine, work: Callable[[], Plan],
                        ) -> Ready:
         """Run ``work`` (moves and AI turns) and prepare its commit, in one worker thread."""
         now = self.clock()
-        return await asyncio.to_thread(lambda: self._ready(record, game, work(), now))
+        pauses = await self.clocks.pauses(record, now)
+        return await asyncio.to_thread(lambda: self._ready(record, game, work(), now, pauses))
 
     async def _save(self, record: GameRecord, game: Engine, ready: Ready, *,
                     news: Sequence[News] = (), episodes: bool = False,
@@ -892,7 +922,8 @@ class TablesBase:
             if seats is not None:
                 record = await self.store.replace_seats(
                     record.id, record.version, seats, ready.now,
-                    announce=self._showing(record, game, int(plan.state["move"]), news=news))
+                    announce=self._showing(record, game, int(plan.state["move"]), news=news),
+                    clock=ready.clock)
             return await self._with_away(await asyncio.to_thread(
                 self.board_of, record, game, plan.state, news=news, steps=plan.steps,
                 handed=ready.handed))
@@ -921,7 +952,7 @@ class TablesBase:
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
             next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats,
-            announce=announce, interaction_id=interaction_id)
+            announce=announce, interaction_id=interaction_id, clock=ready.clock)
         # The engine just made this state from a sound one: the next move need not check
         # it again (a row changed behind the bot's back has another hash, and is checked).
         self._vouch((saved.id, saved.version, hash(ready.state_json)))
@@ -1021,6 +1052,7 @@ class TablesBase:
             ranking = _ranking(record, result)
         if view is None:
             view = self._public_view(record, game, state)
+        clocks = shown(record, self.clock())
         if zoom is not None:
             view = {**view, "zoom": zoom}
         return Board(record=record, game=game, state=state, view=view, news=tuple(news),
@@ -1029,10 +1061,35 @@ class TablesBase:
                      token=token, multi=multi, dominated=dominated, joint=joint,
                      decided=tuple(top.answered) if joint and top is not None else (),
                      private_choices=private_choices, edits=edits, batch=tuple(batch),
-                     played=played, handed=tuple(handed))
+                     played=played, handed=tuple(handed), clocks=clocks)
 
 
 # --------------------------------------------------------------------------- small helpers
+
+
+async def each_due(records: Sequence[GameRecord],
+                     look: Callable[[GameRecord], Awaitable[T | None]],
+                     quiet: Callable[[GameRecord], Awaitable[None]], what: str) -> list[T]:
+    """``look`` at each game due a look (reminders, the clock), in turn, and what it
+    gives. A game this bot cannot load (other rules, a damaged state) is quieted
+    (``quiet``) until someone ends it, instead of failing again at every pass; one broken
+    game must not hold up every other channel's ``what``."""
+    out: list[T] = []
+    for record in records:
+        try:
+            item = await look(record)
+        except GameError as err:
+            log.warning("no %s for game %s in channel %s: %s", what, record.id,
+                        record.channel_id, err)
+            await quiet(record)
+            continue
+        except Exception:
+            log.exception("%s for game %s in channel %s failed", what, record.id,
+                          record.channel_id)
+            continue
+        if item is not None:
+            out.append(item)
+    return out
 
 
 def narrated(game: Engine, before: State, outcome: Outcome, seats: Iterable[int], *,
@@ -1120,6 +1177,15 @@ def public_view(record: GameRecord, game: Engine, state: State) -> View:
 
 class _Unsound(ValueError):
     """What is wrong with a stored state, in words safe to show (no hidden values)."""
+
+
+def clocked(view: View, clocks: Sequence[tuple[int, float]]) -> View:
+    """``view`` with the least time left of the running clocks in its envelope
+    (``table.clock``: ``{"seat", "left"}`` in seconds), for the picture's header."""
+    if not clocks:
+        return view
+    seat, left = min(clocks, key=lambda item: item[1])
+    return {**view, "table": {**view["table"], "clock": {"seat": seat, "left": left}}}
 
 
 def _json_kind(value: Any) -> str:

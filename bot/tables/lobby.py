@@ -59,6 +59,7 @@ from bot.tables.core import (
     seat_label,
 )
 from bot.tables.news import Begins
+from bot.tables.timed import TableClock, settled
 
 #: A change of seats: the new seats, and the new owner if the lobby changes hands; a
 #: change may also return new settings as a third item.
@@ -73,12 +74,13 @@ class Lobbies(TablesBase):
                           seats: int | None = None, reminder_hours: float | None = None,
                           ai_takeover: bool = True,
                           options: Mapping[str, Any] | None = None,
+                          clock: TableClock | None = None,
                           ) -> tuple[Engine, dict[str, Any], dict[str, Any]]:
         """Refuse a lobby that cannot open (a wrong option, seats or reminder interval; a
         limit reached), before anything is posted; the game, its checked options and the
         table's settings."""
         table = self._table(game=game, seats=seats, reminder_hours=reminder_hours,
-                            ai_takeover=ai_takeover, options=options)
+                            ai_takeover=ai_takeover, options=options, clock=clock)
         hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
         if hosting >= self.limits.lobbies_per_person:
             raise LimitReached(limit="lobbies", allowed=self.limits.lobbies_per_person)
@@ -90,9 +92,12 @@ class Lobbies(TablesBase):
 
     def _table(self, *, game: str, seats: int | None, reminder_hours: float | None,
                ai_takeover: bool, options: Mapping[str, Any] | None,
+               clock: TableClock | None = None,
                ) -> tuple[Engine, dict[str, Any], dict[str, Any]]:
         """The game, its checked options and the table's settings of a lobby asked for;
-        refuses a wrong option, seats or reminder interval."""
+        refuses a wrong option, seats or reminder interval. A table with a clock keeps it
+        in its settings, and its clock's rule takes the place of the AI take-over after
+        the last reminder."""
         chosen = self.game(game)
         checked = chosen.validate_options(dict(options or {}))
         max_seats = chosen.max_seats if seats is None else seats
@@ -106,6 +111,8 @@ class Lobbies(TablesBase):
             raise BadReminderHours(most=MAX_REMINDER_HOURS)
         settings = {"max_seats": max_seats, "reminder_hours": float(hours),
                     "ai_takeover": bool(ai_takeover)}
+        if clock is not None and clock.rule.timed:
+            settings.update(clock.settings(), ai_takeover=False)
         return chosen, checked, settings
 
     async def begin_lobby(self, *, channel_id: int, guild_id: int | None, game: str,
@@ -113,7 +120,8 @@ class Lobbies(TablesBase):
                           reminder_hours: float | None = None, ai_takeover: bool = True,
                           options: Mapping[str, Any] | None = None,
                           in_channel: bool = False, no_thread: str = "",
-                          rematch_of: int | None = None) -> OpeningRecord:
+                          rematch_of: int | None = None,
+                          clock: TableClock | None = None) -> OpeningRecord:
         """Count a lobby about to open from ``channel_id`` (its card's channel, or with
         ``in_channel`` the channel it is played in) against its host's and its server's
         limits, before anything is posted: the opening, which :meth:`open_lobby` turns into
@@ -122,7 +130,8 @@ class Lobbies(TablesBase):
         async with self._seating:
             chosen, _checked, _settings = await self.check_lobby(
                 guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
-                reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options)
+                reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options,
+                clock=clock)
             if in_channel:
                 busy = await self.store.open_game(channel_id)
                 if busy is not None:
@@ -153,7 +162,8 @@ class Lobbies(TablesBase):
                          parent_id: int | None = None, no_thread: str = "",
                          seated: tuple[SeatRecord, ...] = (),
                          opening: OpeningRecord | None = None,
-                         lobby_message_id: int | None = None) -> Lobby:
+                         lobby_message_id: int | None = None,
+                         clock: TableClock | None = None) -> Lobby:
         """Open a lobby in the channel (a thread of ``parent_id``, the game's own) with its
         creator in the first seat (``seated``: the seats a rematch carries over instead).
 
@@ -162,11 +172,12 @@ class Lobbies(TablesBase):
         ``no_thread`` says why the game has no thread of its own, for the refusal should
         the channel already hold a game. An ``opening`` (:meth:`begin_lobby`) was counted
         already, and becomes this lobby in the same write; its card, when posted, is
-        ``lobby_message_id``.
+        ``lobby_message_id``. ``clock`` times the table (:class:`TableClock`: none by
+        default).
         """
         asked: dict[str, Any] = {"game": game, "seats": seats,
                                  "reminder_hours": reminder_hours, "ai_takeover": ai_takeover,
-                                 "options": options}
+                                 "options": options, "clock": clock}
         async with self._seating:
             if opening is None:
                 chosen, checked, settings = await self.check_lobby(
@@ -210,7 +221,8 @@ class Lobbies(TablesBase):
             creator_id=user_id, seats=int(settings.get("max_seats", len(record.seats))),
             reminder_hours=settings.get("reminder_hours"),
             ai_takeover=bool(settings.get("ai_takeover", True)), options=record.options,
-            in_channel=record.parent_id is None, rematch_of=record.id)
+            in_channel=record.parent_id is None, rematch_of=record.id,
+            clock=TableClock.of(settings))
         return record, game, opening
 
     async def _opened_rematch(self, opened: Any) -> None:
@@ -239,7 +251,7 @@ class Lobbies(TablesBase):
             reminder_hours=settings.get("reminder_hours"),
             ai_takeover=bool(settings.get("ai_takeover", True)), options=ended.options,
             parent_id=parent_id, seated=seated, opening=opening,
-            lobby_message_id=lobby_message_id)
+            lobby_message_id=lobby_message_id, clock=TableClock.of(settings))
 
     async def server_defaults(self, guild_id: int | None) -> dict[str, Any]:
         """A server's defaults for new games (none for a direct message)."""
@@ -250,15 +262,18 @@ class Lobbies(TablesBase):
         in a thread of its own), ``reminder_hours``, ``ai_takeover``, ``channels`` (the
         channels games may open in; empty: any), ``web`` (links to the web companion's
         pages; turned off, every page of the server's is revoked), ``season_ratings``
-        (``carry`` or ``fresh``: how new seasons' ratings begin). The defaults as they are
-        now."""
+        (``carry`` or ``fresh``: how new seasons' ratings begin), ``clock`` and
+        ``on_timeout`` (a new table's clock, see :class:`TableClock`). The defaults as
+        they are now."""
+        if changes.get("clock") is not None or changes.get("on_timeout") is not None:
+            TableClock.chosen(changes.get("clock"), changes.get("on_timeout"))
         hours = changes.get("reminder_hours")
         if hours is not None and (not isinstance(hours, int | float) or isinstance(hours, bool)
                                   or not 0 < hours <= MAX_REMINDER_HOURS):
             raise BadReminderHours(most=MAX_REMINDER_HOURS)
         current = await self.store.server_settings(guild_id)
         for key in ("threads", "reminder_hours", "ai_takeover", "channels", "web",
-                    "season_ratings"):
+                    "season_ratings", "clock", "on_timeout"):
             value = changes.get(key)
             if value is None:
                 continue
@@ -522,7 +537,9 @@ class Lobbies(TablesBase):
             # save, the reminder pass moves them on.
             started = await self.store.start(
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
-                now=now, next_reminder_at=now + self._interval(record), announce=announce)
+                now=now, next_reminder_at=now + self._interval(record), announce=announce,
+                clock=settled(dataclasses.replace(dealt, status="active"), game, state, now,
+                              {}))
         except ConflictError:
             raise AlreadyMade(reason="lobby_changed") from None
         # Players to act at the deal are announced with the start; the AI turns that

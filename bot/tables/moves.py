@@ -20,12 +20,13 @@ move made for a situation that is gone is refused.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, cast
 
 from bot.games.engine import Action, Engine, GameError, MultiSelect, State, View, dumps, loads
+from bot.organized.clock import Span
 from bot.refusals import (
     AlreadyMade,
     CannotUndo,
@@ -155,18 +156,19 @@ class Moves(Lobbies):
         from bot.games import GAMES  # the registry the workers have
 
         now = self.clock()
+        pauses = await self.clocks.pauses(record, now)
         try:
             if self._offload is not None and GAMES.get(game.slug) is game:
                 vouched = self._vouched(record)
                 job = Job(request=request, record=record, token=token, now=now,
-                          vouched=vouched)
+                          vouched=vouched, pauses=pauses)
                 pinned, ready = await self._offload(work_out, job, record.id,
                                                     draws=board_view if early else None)
                 if not vouched:  # the worker found it sound
                     self._vouch((record.id, record.version, hash(record.state_json)))
             else:
                 pinned, ready = await asyncio.to_thread(self._work, request, record, game,
-                                                        token, now)
+                                                        token, now, pauses)
         except StaleToken:
             raise await self.expired(record, request.offered_at) from None
         return Prepared(request=request, record=record, game=game, token=pinned, ready=ready)
@@ -232,7 +234,8 @@ class Moves(Lobbies):
         record = job.record
         if job.vouched:
             self._vouch((record.id, record.version, hash(record.state_json)))
-        return self._work(job.request, record, self.game(record.game), job.token, job.now)
+        return self._work(job.request, record, self.game(record.game), job.token, job.now,
+                          job.pauses)
 
     def _seated(self, record: GameRecord, game: Engine, user_id: int) -> tuple[State, int]:
         """The stored state and the caller's seat that acts in it (runs in a worker thread)."""
@@ -240,7 +243,9 @@ class Moves(Lobbies):
         return state, self._acting_seat(record, game, state, user_id)
 
     def _work(self, request: MoveRequest, record: GameRecord, game: Engine,
-              token: str | int | None, now: float) -> tuple[str | int | None, Ready]:
+              token: str | int | None, now: float,
+              pauses: Mapping[int, Sequence[Span]] | None = None,
+              ) -> tuple[str | int | None, Ready]:
         """Everything of a move that is computation (runs in a worker thread): read the
         state, check the token, the player's move, the AI seats' answers, the commit."""
         state, seat = self._seated(record, game, request.user_id)
@@ -252,7 +257,8 @@ class Moves(Lobbies):
         with self.watch("engine"):
             outcome = game.apply(state, seat, text, checked)
         self._record(plan, record, game, seat, request.user_id, outcome)
-        return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now)
+        return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now,
+                                   pauses)
 
     @staticmethod
     def _picked(game: Engine, state: State, seat: int, values: Sequence[str]) -> str:
@@ -365,6 +371,8 @@ class Job:
     token: str | int | None
     now: float
     vouched: bool
+    #: What the table's running clocks are not charged for (see :meth:`Clocks.pauses`).
+    pauses: Mapping[int, Sequence[Span]] = field(default_factory=dict)
 
 
 class _NoStore:

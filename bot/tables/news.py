@@ -41,6 +41,15 @@ class StoodIn(News):
 
 
 @dataclass(frozen=True, kw_only=True)
+class OutOfTime(News):
+    """The clock of ``names`` ran out, and the table's ``rule`` applied: an AI stands in
+    (``stand_in``), their turn was skipped (``skip``) or they forfeited (``forfeit``)."""
+
+    names: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Back(News):
     """``name`` is back: the AI standing in hands the seat back."""
 

@@ -54,6 +54,7 @@ from bot.tables.core import (
 )
 from bot.tables.news import from_data as news_from
 from bot.tables.retold import renamed_log
+from bot.tables.timed import shown
 
 #: How many ended games ``game history`` lists.
 HISTORY_LIMIT = 15
@@ -94,6 +95,9 @@ class MyGame:
     left: bool = False
     #: Why the game cannot be read (a damaged state), if it cannot.
     damaged: str = ""
+    #: Seconds left on the clock the game waits on: this player's when it is their turn,
+    #: else the least of those to act (a table with a clock).
+    clock: float | None = None
 
 
 class Queries(TablesBase):
@@ -363,8 +367,11 @@ class Queries(TablesBase):
                 acting = game.to_act(state)
         except DamagedStateError as exc:
             return MyGame(record=record, title=title, damaged=str(exc))
+        clocks = dict(shown(record, self.clock()))
+        theirs = [left for seat, left in clocks.items() if seat in seats] or list(clocks.values())
         return MyGame(record=record, title=title, your_turn=bool(seats & set(acting)),
-                      waiting_for=tuple(s.name for s in record.seats if s.seat in acting))
+                      waiting_for=tuple(s.name for s in record.seats if s.seat in acting),
+                      clock=min(theirs) if theirs else None)
 
     async def about(self, user_id: int) -> dict[str, Any]:
         """Everything kept about ``user_id`` (``privacy``): settings, games, results,

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from bot.away import AwayError, QuietHours, Vacation, plan_vacation
-from bot.games.engine import Engine, GameError, State
+from bot.games.engine import Engine, State
 from bot.refusals import Away, BadChoice, NoStandIn, OutOfRange, QuietHoursIncomplete
 from bot.store import GameRecord, SeatRecord
 from bot.tables.core import (
@@ -26,9 +26,10 @@ from bot.tables.core import (
     Plan,
     Reminder,
     TablesBase,
+    each_due,
     reminded,
 )
-from bot.tables.news import MovedOn, Resumed, StoodIn
+from bot.tables.news import MovedOn, News, Resumed, StoodIn
 
 log = logging.getLogger(__name__)
 
@@ -44,27 +45,14 @@ class Reminders(TablesBase):
     async def due(self) -> list[Reminder | Board]:
         """Send what is due: reminders, and AI moves after the last one where enabled."""
         now = self.clock()
-        out: list[Reminder | Board] = []
-        for record in await self.store.due_reminders(now):
-            try:
-                item = await self._due_one(record, now)
-            except GameError as err:
-                # A game this bot cannot load (other rules, a damaged state) stays quiet
-                # until someone ends it, instead of failing again at every pass.
-                log.warning("no reminders for game %s in channel %s: %s", record.id,
-                            record.channel_id, err)
-                await self.store.mark_reminded(record.id, record.version,
-                                               reminders_sent=record.reminders_sent,
-                                               next_reminder_at=None)
-                continue
-            except Exception:
-                # One broken game must not hold up every other channel's reminders.
-                log.exception("reminder for game %s in channel %s failed", record.id,
-                              record.channel_id)
-                continue
-            if item is not None:
-                out.append(item)
-        return out
+
+        async def quiet(record: GameRecord) -> None:
+            await self.store.mark_reminded(record.id, record.version,
+                                           reminders_sent=record.reminders_sent,
+                                           next_reminder_at=None)
+
+        return await each_due(await self.store.due_reminders(now),
+                              lambda record: self._due_one(record, now), quiet, "reminders")
 
     async def _due_one(self, record: GameRecord, now: float) -> Reminder | Board | None:
         if record.status != "active":
@@ -202,10 +190,11 @@ class Reminders(TablesBase):
             return None
 
     async def _take_over(self, record: GameRecord, game: Engine, state: State,
-                         humans: list[SeatRecord]) -> Board | None:
-        """An AI stands in for the players who let every reminder pass: it plays their
-        seats from now on, saved with its first moves, until they are back (their next
-        ``play`` or ``game back``)."""
+                         humans: list[SeatRecord], *, news: News | None = None,
+                         ) -> Board | None:
+        """An AI stands in for the players who let every reminder pass (or whose clock ran
+        out: ``news`` says so): it plays their seats from now on, saved with its first
+        moves, until they are back (their next ``play`` or ``game back``)."""
         away = {s.seat for s in humans}
         seats = tuple(replace(s, standing_in=True) if s.seat in away else s
                       for s in record.seats)
@@ -216,7 +205,7 @@ class Reminders(TablesBase):
 
         ready = await self._settled(standing, game, work)
         try:
-            return await self._commit(record, game, ready, seats=seats, news=(StoodIn(
+            return await self._commit(record, game, ready, seats=seats, news=(news or StoodIn(
                 names=tuple(s.name for s in humans), reminders=MAX_REMINDERS),))
         except AlreadyMadeError:
             return None

@@ -52,6 +52,7 @@ class CandyMonsters(BaseRules):
     """The Kingdom's Candy Monsters rules."""
 
     slug = "kingdoms-candy-monsters"
+    skips = ("end turn",)
     title = "Kingdom's Candy Monsters"
     min_seats = 2
     max_seats = 5

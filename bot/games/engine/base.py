@@ -47,6 +47,10 @@ class BaseRules(ABC):
     has_joint_decisions: ClassVar[bool] = False
     #: Does play (not only set-up) draw from the generator?
     has_chance: ClassVar[bool] = False
+    #: The moves by which the rules let a seat pass its turn of its own accord (a table's
+    #: clock that runs out with the rule "skip" plays the first of them that is legal);
+    #: empty when the rulebook has no such pass (the clock's AI stand-in applies then).
+    skips: ClassVar[tuple[str, ...]] = ()
     #: Does the game read content files from ``data/<package>/``?
     has_content_files: ClassVar[bool] = False
     #: Bumped whenever a change of rules or cards would play an old log differently.

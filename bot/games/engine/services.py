@@ -87,6 +87,10 @@ class Engine:
         return self._rules.has_chance
 
     @property
+    def skips(self) -> tuple[str, ...]:
+        return self._rules.skips
+
+    @property
     def has_content_files(self) -> bool:
         return self._rules.has_content_files
 

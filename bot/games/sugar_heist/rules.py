@@ -57,6 +57,7 @@ class SugarHeist(BaseRules):
     """The Sugar Heist rules: target, prep and heist phases over as many rounds as players."""
 
     slug = "sugar-heist"
+    skips = ("pass",)
     title = "Sugar Heist"
     #: 2: any dice that satisfy a challenge pay it, not only the minimal ones.
     #: 3: the hideout cards rebalanced so that dearer cards stop more heists
