@@ -17,7 +17,8 @@ from race_game import CandyDuel, CandyRace
 
 import bot.games
 from bot.discord.client import CandyBot
-from bot.games.engine import Action, State, Turn, View
+from bot.games import engine
+from bot.games.engine import Action, Engine, State, Turn, View
 from bot.organized.clock import DAY, HOUR
 from bot.tables import Forfeit
 from tools.offline import INVITED
@@ -34,16 +35,16 @@ class PassingRace(CandyRace):
     title = "Passing Race"
     skips = ("pass",)
 
-    def turn_actions(self, state: State, seat: int) -> list[Action]:
-        actions = super().turn_actions(state, seat)
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
+        actions = super()._turn_actions(state, seat)
         return [*actions, Action("pass", "pass the turn")] if actions else []
 
-    def play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
         if action.notation == "pass":
-            turn.say(f"{self.seat_name(state, seat)} passes.", seat)
+            turn.say(f"{engine.seat_name(state, seat)} passes.", seat)
             state["turn"] = (seat + 1) % len(state["seats"])
             return
-        super().play(state, seat, action, turn)
+        super()._play(state, seat, action, turn)
 
 
 class Views:
@@ -66,7 +67,7 @@ def views() -> Views:
 @pytest.fixture
 async def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                   views: Views) -> AsyncIterator[Session]:
-    for game in (CandyRace(), PassingRace(), CandyDuel()):
+    for game in (Engine(CandyRace()), Engine(PassingRace()), Engine(CandyDuel())):
         monkeypatch.setitem(bot.games.GAMES, game.slug, game)
     opened = await Session.open(tmp_path, bot.games.GAMES, renderer=views)
     opened.bot.tables.clocks.outage = UP
@@ -288,7 +289,7 @@ async def test_a_secret_decision_runs_every_deciding_seats_clock_at_once(
 async def test_a_restart_after_the_bot_was_down_charges_nobody_for_the_downtime(
         backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         request: pytest.FixtureRequest) -> None:
-    monkeypatch.setitem(bot.games.GAMES, "candy-race", CandyRace())
+    monkeypatch.setitem(bot.games.GAMES, "candy-race", Engine(CandyRace()))
     clock, rec = Clock(), Recorder()
     db: Path | str = (tmp_path / "bot.db" if backend == "sqlite"
                       else request.getfixturevalue("postgres_url"))

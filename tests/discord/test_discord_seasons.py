@@ -17,6 +17,7 @@ from PIL import Image
 from race_game import CandyRace
 
 import tools.offline
+from bot.games.engine import Engine
 from renderers import common
 
 ALICE, BOB, CAROL = 350000000000000001, 350000000000000002, 350000000000000003
@@ -31,7 +32,7 @@ def day(offset: int, clock: Clock) -> str:
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Session]:
-    session = await Session.open(tmp_path, {"candy-race": CandyRace()})
+    session = await Session.open(tmp_path, {"candy-race": Engine(CandyRace())})
     yield session
     await session.close()
 
@@ -198,7 +199,7 @@ async def test_deleting_a_players_data_leaves_a_former_player_in_the_kept_standi
 async def test_a_season_that_ended_while_the_bot_was_down_is_posted_after_the_restart(
         tmp_path: Path) -> None:
     clock, rec = Clock(), Recorder()
-    games = {"candy-race": CandyRace()}
+    games = {"candy-race": Engine(CandyRace())}
     bot, gw = await start_bot(tmp_path / "bot.db", clock, games, rec)
     session = Session(bot, gw, rec, clock)
     await new_season(session, "Autumn", day(0, clock), day(2, clock))
@@ -230,7 +231,7 @@ async def test_kept_standings_keep_the_names_of_their_day_and_escape_hostile_one
                 "global_name": names.get(user_id, "Someone"), "avatar": None}
 
     monkeypatch.setattr(tools.offline, "user_payload", named)  # the names Discord sends
-    table = await Session.open(tmp_path, {"candy-race": CandyRace()})
+    table = await Session.open(tmp_path, {"candy-race": Engine(CandyRace())})
     try:
         await new_season(table, "Autumn", day(0, table.clock), day(1, table.clock))
         await won_by(table, ALICE, BOB)

@@ -1,0 +1,1 @@
+"""Where the offline Discord points a process it starts (its ``sitecustomize``)."""
