@@ -9,8 +9,10 @@ import pkgutil
 import pytest
 
 import bot.games
+import bot.organized
 
-MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(bot.games.__path__, "bot.games.")
+MODULES = sorted(name for package in (bot.games, bot.organized)
+                 for _, name, _ in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
                  if not name.endswith("__main__"))
 
 

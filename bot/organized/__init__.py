@@ -1,0 +1,1 @@
+"""Organized play: pure rules above a single game (no I/O, deterministic)."""
