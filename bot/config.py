@@ -46,6 +46,9 @@ LIMIT_VARIABLES: dict[str, str] = {
     "CANDYBOT_REPLAY_COOLDOWN_SECONDS": "replay_cooldown",
     "CANDYBOT_HEAVY_AT_ONCE": "heavy_at_once",
     "CANDYBOT_LOBBY_DAYS": "lobby_days",
+    "CANDYBOT_MAX_TOURNAMENTS": "tournaments_per_server",
+    "CANDYBOT_MAX_TOURNAMENT_PLAYERS": "players_per_tournament",
+    "CANDYBOT_MAX_TOURNAMENT_SIGNUPS": "tournaments_per_person",
 }
 
 

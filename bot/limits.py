@@ -58,6 +58,12 @@ class Limits:
     #: Days a lobby stays open without a change (a join, a seat, an option) before it
     #: closes, its players told: an abandoned lobby holds no channel for good.
     lobby_days: float = 7.0
+    #: Tournaments signing up or under way in one server at once.
+    tournaments_per_server: int = 2
+    #: Players one tournament takes (its games count against no other limit).
+    players_per_tournament: int = 32
+    #: Tournaments one person is signed up for (or still plays in) at once.
+    tournaments_per_person: int = 3
 
     def cooldown(self, kind: str) -> float:
         """Seconds between a person's own requests of ``kind`` (see :data:`COOLDOWNS`)."""

@@ -73,6 +73,7 @@ from bot.store.records import (
     opening_record,
     readable,
 )
+from bot.store.tournaments import entries_of, forget_entries
 from bot.watch import Watch, unwatched
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -1496,6 +1497,7 @@ class Store(ABC):
                 "OR voter = ?", (user, user))
             out["seat_votes"] = [dict(zip(("game_id", "player", "voter", "give", "at"), row,
                                           strict=True)) for row in rows]
+            out["tournaments"] = await entries_of(db, user)
         out["announcements"] = [
             {"kind": kind, "channel_id": channel, "status": status, "text": content,
              "data": json.loads(data) if data else None, "created_at": created,
@@ -1577,6 +1579,7 @@ class Store(ABC):
                 if await self._forget_in(db, game_id, user, name, retold):
                     renamed_games += 1
             counts["ended_games"] = renamed_games
+            counts.update(await forget_entries(db, user))
             # Whatever else of an ended game named them: its host (0: no Discord user),
             # the moves they made, a lobby's list of those its host removed.
             ended = "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))"
@@ -1671,6 +1674,7 @@ class Store(ABC):
                 await db.execute("DELETE FROM results WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM web_links WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM tournaments WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM games WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild,))
