@@ -471,9 +471,12 @@ class NoSuchTournament(Refused):
 @dataclass(eq=False, kw_only=True)
 class BadTournament(Refused):
     """A tournament that cannot be run as asked: ``reason`` is ``two_seats`` (Swiss and
-    round-robin seat two a table: the game ``title`` must allow two), ``pod_seats`` (pods
-    seat ``low`` to ``high``), ``rounds`` (1 to ``high``), ``format`` (unknown) or
-    ``deadline`` (``low`` to ``high`` hours away)."""
+    round-robin seat two a table: the game ``title`` must allow two), ``pairs`` (they
+    seat no other number), ``pod_seats`` (pods
+    seat ``low`` to ``high``), ``rounds`` (1 to ``high``), ``format`` (unknown),
+    ``deadline`` (``low`` to ``high`` hours away), ``channel`` (asked in a thread),
+    ``threads`` (the bot may not start threads here) or
+    ``which`` (the server has several: name one)."""
 
     reason: str
     title: str = ""

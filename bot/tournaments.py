@@ -57,6 +57,8 @@ MAX_DEADLINE_HOURS = 24 * 14
 LEASE_SECONDS = 300.0
 #: Tells which of a server's users (by id) are still its members.
 Members = Callable[[int, Sequence[int]], Awaitable[set[int]]]
+#: Opens the games of a round's tables (the Discord layer).
+Opener = Callable[[Sequence["ToOpen"]], Awaitable[object]]
 
 
 @dataclass(frozen=True)
@@ -160,8 +162,10 @@ class Organizer:
                                     high=game.max_seats)
         else:
             chosen = 2
-            if seats not in (None, 2) or not game.min_seats <= 2 <= game.max_seats:
+            if not game.min_seats <= 2 <= game.max_seats:
                 raise BadTournament(reason="two_seats", title=game.title)
+            if seats not in (None, 2):
+                raise BadTournament(reason="pairs")
         if not 1 <= rounds <= MAX_ROUNDS:
             raise BadTournament(reason="rounds", low=1, high=MAX_ROUNDS)
         deadline = None
@@ -250,7 +254,12 @@ class Organizer:
         players = await self.tournaments.players(record.id)
         if len(players) < least_players(record):
             raise TooFewPlayers(needed=least_players(record), joined=len(players))
-        return await self._next_round(record, members)
+        if not await self.tournaments.claim(record.id, self.clock(), LEASE_SECONDS):
+            raise NotSigningUp()  # the deadline's pass is starting it this moment
+        try:
+            return await self._next_round(record, members)
+        finally:
+            await self.tournaments.release(record.id)
 
     async def cancel(self, tournament_id: int, user_id: int, can_manage: bool,
                      guild_id: int | None = None) -> TournamentRecord:
@@ -267,21 +276,28 @@ class Organizer:
 
     # ----------------------------------------------------------------- rounds
 
-    async def advance(self, members: Members) -> list[ToOpen]:
-        """The pass: start the tournaments whose sign-up deadline came, end the tables whose
-        games ended, form the next rounds and close finished tournaments; the tables whose
-        games are to be opened (the Discord layer opens them, then calls
-        :meth:`opened`). Each tournament is taken under its lease, then given back."""
+    async def advance(self, members: Members, opener: Opener,
+                      only: int | None = None) -> int:
+        """The pass (over every tournament, or the one numbered ``only``): start those
+        whose sign-up deadline came, end the tables whose games ended, form the next rounds
+        and close finished tournaments; ``opener`` opens the games of the tables left
+        without one, under the tournament's lease (so that two processes never open one
+        table twice). How many tables were handed to ``opener``."""
         now = self.clock()
-        to_open: list[ToOpen] = []
+        handed = 0
         for record in await self.tournaments.in_play(now):
+            if only is not None and record.id != only:
+                continue
             if not await self.tournaments.claim(record.id, now, LEASE_SECONDS):
                 continue
             try:
-                to_open += await self._advance(record, members)
+                to_open = await self._advance(record, members)
+                if to_open:
+                    await opener(to_open)
+                    handed += len(to_open)
             finally:
                 await self.tournaments.release(record.id)
-        return to_open
+        return handed
 
     async def _advance(self, record: TournamentRecord, members: Members) -> list[ToOpen]:
         if record.status == "signup":

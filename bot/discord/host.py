@@ -12,6 +12,7 @@ from bot.limits import Cooldowns
 from bot.replays import Replays
 from bot.store import GameRecord
 from bot.tables import Board, Tables
+from bot.tournaments import Organizer
 
 
 class Host(Protocol):
@@ -21,6 +22,10 @@ class Host(Protocol):
     def tables(self) -> Tables: ...
     @property
     def outbox(self) -> Outbox: ...
+    @property
+    def organizer(self) -> Organizer: ...
+
+    http: discord.http.HTTPClient
 
     renderer: Renderer | None
     pictures: Pictures

@@ -148,6 +148,11 @@ _LIMITS = {
              "person may hold at once. Finish or leave one first.",
     "server_games": "This server already has {n} open: that is as many as one server may "
                     "have at once. Finish or end one first.",
+    "tournaments": "This server already runs {n} (signing up or under way): that is as many "
+                   "as one server may run at once. Wait for one to end.",
+    "tournament_players": "This tournament is full: it takes {n}.",
+    "tournament_signups": "You are already in {n} (signing up or under way): that is as many "
+                          "as one person may play at once. Leave one first.",
 }
 
 
@@ -230,6 +235,8 @@ def _(refused: CorruptRowError) -> str:
 @refusal.register
 def _(refused: r.LimitReached) -> str:
     counted = (plural(refused.allowed, "lobby", "lobbies") if refused.limit == "lobbies"
+               else plural(refused.allowed, "player") if refused.limit == "tournament_players"
+               else plural(refused.allowed, "tournament") if refused.limit.startswith("tourn")
                else plural(refused.allowed, "game"))
     return "Nothing changed. " + _LIMITS[refused.limit].format(n=counted)
 
@@ -667,3 +674,60 @@ _RESUMED = {
 def _(item: n.Resumed) -> str:
     said = _RESUMED.get(item.why, "This game's place takes my posts again")
     return f"{said}: the game goes on from where it was saved."
+
+
+# --------------------------------------------------------------------------- tournaments
+
+#: Why a tournament cannot run as asked.
+_BAD_TOURNAMENT = {
+    "two_seats": "Swiss and round-robin seat two players a table, and {title} cannot be "
+                 "played by two. Choose pods for it.",
+    "pairs": "Swiss and round-robin seat two players a table: leave seats out (pods seat "
+             "more).",
+    "pod_seats": "Pods of {title} seat {low} to {high} players a table.",
+    "rounds": "A tournament plays {low} to {high} rounds.",
+    "format": "Choose Swiss, round-robin or pods.",
+    "deadline": "The sign-up may close {low} to {high} hours from now.",
+    "channel": "Start a tournament in a text channel: its games open in threads there.",
+    "threads": "A tournament's games open in threads of its channel, and I may not start "
+               "threads here (I need Create Public Threads and Send Messages in Threads).",
+    "which": "This server has more than one tournament: name yours by its number.",
+}
+
+
+@refusal.register
+def _(refused: r.BadTournament) -> str:
+    return "Nothing changed. " + _BAD_TOURNAMENT[refused.reason].format(
+        title=escaped(refused.title), low=refused.low, high=refused.high)
+
+
+@refusal.register
+def _(refused: r.NoSuchTournament) -> str:
+    return "That tournament no longer exists here."
+
+
+@refusal.register
+def _(refused: r.NotSigningUp) -> str:
+    return "This tournament's sign-up is closed: it has started or ended."
+
+
+@refusal.register
+def _(refused: r.AlreadyEntered) -> str:
+    return "You are already in this tournament."
+
+
+@refusal.register
+def _(refused: r.NotEntered) -> str:
+    return "You are not playing in this tournament (or you withdrew already)."
+
+
+@refusal.register
+def _(refused: r.TournamentHostOnly) -> str:
+    return (f"Only the tournament's host, {mention(refused.host)}, or someone with Manage "
+            f"Server may do that.")
+
+
+@refusal.register
+def _(refused: r.TooFewPlayers) -> str:
+    return (f"The tournament needs {plural(refused.needed, 'player')} to start; "
+            f"{plural(refused.joined, 'player')} signed up so far.")
