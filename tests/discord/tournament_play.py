@@ -38,9 +38,8 @@ class League:
         self.rng = random.Random(seed)
 
     async def boot(self) -> None:
-        departed = self.rec.departed
-        self.rec = Recorder()
-        self.rec.departed = departed
+        """Start a bot process; Discord (the recorder: its channels, threads and messages)
+        outlives it."""
         self.rec.room(CHANNEL_ID).permissions = INVITED
         self.bot, self.gw = await start_bot(self.db, self.clock, self.games, self.rec)
 
