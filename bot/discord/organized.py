@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.discord import components, messages, pacing, threads
+from bot.discord import components, messages, pacing, threads, weblinks
 from bot.discord.errors import announce, guarded, in_time, tell
 from bot.discord.host import Host, host
 from bot.discord.surfaces import acknowledge, quietly, saved_shown
@@ -174,7 +174,8 @@ async def show(interaction: discord.Interaction, number: int | None) -> None:
         await interaction.followup.send(
             text, ephemeral=True, allowed_mentions=messages.NOBODY,
             file=discord.File(io.BytesIO(png), filename="standings.png",
-                              description=messages.standings_alt(board)))
+                              description=messages.standings_alt(board)),
+            **await weblinks.tournament_button(bot, record))
 
 
 # --------------------------------------------------------------------------- buttons
@@ -399,7 +400,8 @@ async def show_standings(bot: Host, row: OutboxRecord) -> bool:
             files.append(discord.File(io.BytesIO(png), filename="standings.png",
                                       description=messages.standings_alt(board)))
     sent = await channel.send(text, files=files, nonce=row.nonce,
-                              allowed_mentions=messages.only(users))
+                              allowed_mentions=messages.only(users),
+                              **await weblinks.tournament_button(bot, record))
     if about in ("first", "final", "cancelled"):
         await refresh_signup(bot, record.id)
     await bot.outbox.delivered(row, sent.id)

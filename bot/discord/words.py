@@ -65,6 +65,7 @@ PRIVACY_FILE = "Everything candybot keeps about you, as JSON."
 WATCH_ON_THE_WEB = "Watch on the web"
 STEP_ON_THE_WEB = "Step through it on the web"
 BOARDS_ON_THE_WEB = "Leaderboards on the web"
+STANDINGS_ON_THE_WEB = "Standings on the web"
 #: A game's card once the game ended early.
 ENDED_WITHOUT_RESULT = "This game ended without a result."
 #: A command Discord itself refused to run as asked (a failed check or conversion).

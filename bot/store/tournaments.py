@@ -120,9 +120,11 @@ class Tournaments:
         return _tournament(rows[0])
 
     async def by_token(self, token: str) -> TournamentRecord | None:
+        """The tournament whose web page ``token`` names (none of a server that left)."""
         async with self.store._reading() as db:
             rows = await db.execute_fetchall(
-                f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE token = ?", (token,))
+                f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE token = ? AND guild_id "
+                "NOT IN (SELECT guild_id FROM servers_gone)", (token,))
         return _tournament(rows[0]) if rows else None
 
     async def open_in(self, guild_id: int) -> list[TournamentRecord]:
@@ -135,12 +137,13 @@ class Tournaments:
 
     async def in_play(self, now: float) -> list[TournamentRecord]:
         """The tournaments a pass has work for: those under way, and those signing up
-        whose deadline has come."""
+        whose deadline has come (none of a server that removed the bot: they wait for it
+        to come back, or are dropped with its games)."""
         async with self.store._reading() as db:
             rows = await db.execute_fetchall(
-                f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status = 'running' "
-                "OR (status = 'signup' AND deadline IS NOT NULL AND deadline <= ?) ORDER BY id",
-                (now,))
+                f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE (status = 'running' "
+                "OR (status = 'signup' AND deadline IS NOT NULL AND deadline <= ?)) AND guild_id "
+                "NOT IN (SELECT guild_id FROM servers_gone) ORDER BY id", (now,))
         return [_tournament(r) for r in rows]
 
     async def players(self, tournament_id: int) -> list[EntryRecord]:

@@ -183,7 +183,7 @@ async def test_a_swiss_tournament_of_sugar_blast_runs_itself_to_its_final_standi
         assert final.pngs and final.alt_texts and "Final standings" in final.alt_texts[0]
 
         entries, rounds, kept = await check_rounds(league, 1, size=2)
-        assert len(rounds) == 4
+        assert len(entries) == 9 and len(rounds) == 4
         withdrawn = {p.user_id: p.withdrawn for p in kept if p.withdrawn is not None}
         assert withdrawn == {leaver: 2, departed: 3}
         leaver_entry = next(p.entry for p in kept if p.user_id == leaver)
