@@ -1054,6 +1054,7 @@ def privacy_text(kept: dict[str, object]) -> str:
     return (f"Everything candybot keeps about you is in the file below: "
             f"{plural(count('games'), 'game')} you sat in, "
             f"{plural(count('results'), 'result')}, {plural(count('ratings'), 'rating')}, "
+            f"{plural(count('tournaments'), 'tournament')} you signed up for, "
             f"your settings (quiet hours, vacations, notifications), table votes and "
             f"{plural(count('announcements'), 'message')} that named you. "
             f"docs/privacy.md says why each is kept and for how long. "
@@ -1070,6 +1071,13 @@ def forgotten_text(forgotten: Forgotten) -> str:
              f"{plural(deleted.get('announcements', 0), 'message')} that named you. "
              f"In {plural(deleted.get('ended_games', 0), 'ended game')} you are now "
              f"\"{FORMER_PLAYER}\", and your results there count for nobody."]
+    signups = deleted.get("tournament_signups", 0)
+    entries = deleted.get("tournament_entries", 0)
+    if signups or entries:
+        lines.append(f"Tournaments: off {plural(signups, 'sign-up list')}; in "
+                     f"{plural(entries, 'other tournament')} you are now \"{FORMER_PLAYER}\" "
+                     f"(withdrawn where it is under way), your results kept for the others' "
+                     f"standings.")
     if forgotten.kept_games:
         lines.append(f"{plural(forgotten.kept_games, 'game')} under way (or lobbies) still "
                      f"hold your seat and name, for the other players; leave with "

@@ -220,8 +220,10 @@ async def test_names_are_escaped_and_a_forgotten_player_reads_as_a_former_player
     assert final.notifies() == set()
     before = await league.bot.organizer.standings(await league.bot.organizer.get(1))
     # /privacy shows the entry, and deleting it keeps everyone's standings as they were.
-    await league.command(PLAYERS[1], "privacy")
+    shown = await league.command(PLAYERS[1], "privacy")
+    assert "1 tournament you signed up for" in shown.content
     await league.command(PLAYERS[1], "privacy", options={"delete": True})
+    assert "you are now \"a former player\"" in private(league).split("Tournaments:")[1]
     after = await league.bot.organizer.standings(await league.bot.organizer.get(1))
     assert [(x.entry, x.points, x.buchholz, x.sonneborn) for x in after.lines] == \
         [(x.entry, x.points, x.buchholz, x.sonneborn) for x in before.lines]
