@@ -36,6 +36,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar
 
 from bot.ratings import Rating, rate
+from bot.store.entries import entries_of, forget_entries
 from bot.store.records import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
@@ -73,7 +74,6 @@ from bot.store.records import (
     opening_record,
     readable,
 )
-from bot.store.tournaments import entries_of, forget_entries
 from bot.watch import Watch, unwatched
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
