@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PIL import Image, ImageDraw
+
 from renderers.common import INK, MUTED, new_canvas, panel, stamp_text, to_png
 
 WIDTH = 800
@@ -20,6 +22,18 @@ MEDALS = ((230, 180, 40), (170, 175, 185), (200, 125, 60))
 TITLE, TEXT = 36, 30
 
 
+def ranked_row(image: Image.Image, draw: ImageDraw.ImageDraw, y: int, height: int,
+               rank: int, size: int = TEXT) -> int:
+    """A row's card across the picture with its rank at the left (a medal for the first
+    three); the row's middle, where its words go."""
+    mid = y + height // 2
+    panel(draw, (16, y + 4, WIDTH - 16, y + height - 4), radius=12)
+    if rank <= len(MEDALS):
+        draw.ellipse((32, mid - 18, 68, mid + 18), fill=MEDALS[rank - 1], outline=INK, width=2)
+    stamp_text(image, (50, mid), str(rank), size, INK, True, "mm")
+    return mid
+
+
 def render(board: dict[str, Any]) -> bytes:
     rows = board["rows"]
     height = TOP + ROW_H * max(1, len(rows)) + 70
@@ -28,13 +42,7 @@ def render(board: dict[str, Any]) -> bytes:
     if not rows:
         stamp_text(image, (24, TOP + 14), "No rated games yet.", TEXT, MUTED)
     for n, row in enumerate(rows):
-        y = TOP + n * ROW_H
-        mid = y + ROW_H // 2
-        panel(draw, (16, y + 4, WIDTH - 16, y + ROW_H - 4), radius=12)
-        rank = n + 1
-        if rank <= len(MEDALS):
-            draw.ellipse((32, y + 14, 68, y + 50), fill=MEDALS[rank - 1], outline=INK, width=2)
-        stamp_text(image, (50, mid), str(rank), TEXT, INK, True, "mm")
+        mid = ranked_row(image, draw, TOP + n * ROW_H, ROW_H, n + 1)
         stamp_text(image, (88, mid), row["name"], TEXT, INK, True, "lm", width=420)
         mark = "?" if row["provisional"] else ""
         stamp_text(image, (620, mid), f"{row['rating']}{mark}", TEXT, INK, True, "rm")

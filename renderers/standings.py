@@ -3,7 +3,8 @@
 Pure like the game renderers: ``render(board)`` takes a JSON-compatible mapping
 ``{"title": str, "subtitle": str, "rows": [{"rank", "name", "points", "buchholz",
 "sonneborn", "note"}], "note": str}``, best first (the figures as the words write them,
-"2½"), and returns PNG bytes 800 px wide that read at 400 px on a phone. At most
+"2½"), and returns PNG bytes 800 px wide that read at 400 px on a phone: the rows are
+drawn as the leaderboard's are (:func:`renderers.leaderboard.ranked_row`). At most
 :data:`MOST_ROWS` rows are drawn; the words beside it list every player.
 """
 
@@ -11,14 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderers.common import INK, MUTED, new_canvas, panel, stamp_text, to_png
+from renderers.common import INK, MUTED, new_canvas, stamp_text, to_png
+from renderers.leaderboard import WIDTH, ranked_row
 
-WIDTH = 800
 ROW_H = 60
 TOP = 150
 MOST_ROWS = 32
-#: Gold, silver and bronze for the first three ranks.
-MEDALS = ((230, 180, 40), (170, 175, 185), (200, 125, 60))
 #: Sizes that still read at 400 px wide (7 px capitals at half size).
 TITLE, TEXT, SMALL = 36, 28, 22
 #: Where each figure's column ends (right-aligned).
@@ -37,13 +36,7 @@ def render(board: dict[str, Any]) -> bytes:
     if not rows:
         stamp_text(image, (24, TOP + 14), "Nobody has played yet.", TEXT, MUTED)
     for n, row in enumerate(rows):
-        y = TOP + n * ROW_H
-        mid = y + ROW_H // 2
-        panel(draw, (16, y + 4, WIDTH - 16, y + ROW_H - 4), radius=12)
-        rank = int(row["rank"])
-        if rank <= len(MEDALS):
-            draw.ellipse((32, y + 12, 68, y + 48), fill=MEDALS[rank - 1], outline=INK, width=2)
-        stamp_text(image, (50, mid), str(rank), TEXT, INK, True, "mm")
+        mid = ranked_row(image, draw, TOP + n * ROW_H, ROW_H, int(row["rank"]), TEXT)
         name = row["name"] + (f" ({row['note']})" if row.get("note") else "")
         stamp_text(image, (88, mid), name, TEXT, INK if not row.get("note") else MUTED, True,
                    "lm", width=POINTS_X - 88 - 70)

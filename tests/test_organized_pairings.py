@@ -28,12 +28,13 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 
 def partitions(players: Sequence[int], sizes: Sequence[int]) -> Iterator[list[tuple[int, ...]]]:
-    """Every way to seat ``players`` at tables of ``sizes`` (the brute force)."""
+    """Every way to seat ``players`` (best first) at tables of ``sizes`` (the brute
+    force), each table led by the best player left, larger tables tried first."""
     if not players:
         yield []
         return
     first, rest = players[0], list(players[1:])
-    for size in set(sizes):
+    for size in sorted(set(sizes), reverse=True):
         others = list(sizes)
         others.remove(size)
         for mates in combinations(rest, size - 1):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 from discord_harness import CHANNEL_ID
 from PIL import Image
 from race_game import CandyDash
+from test_discord_hostile_names import disarmed
 from tournament_play import League, calculate, stored_rounds
 
 import tools.offline
@@ -189,14 +189,6 @@ async def test_a_sign_up_deadline_starts_the_tournament_or_calls_it_off(league: 
 
 
 NAMES = {PLAYERS[1]: "[Free nitro](https://ev.il/x)", PLAYERS[2]: "@everyone **Mod**"}
-
-
-_ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]")
-
-
-def disarmed(text: str) -> str:
-    """``text`` as Discord's markdown reads it, every escaped mark put aside."""
-    return _ESCAPE.sub("·", text)
 
 
 def hostile(user_id: int) -> dict[str, Any]:

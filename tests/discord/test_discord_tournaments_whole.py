@@ -12,13 +12,14 @@ the textbook definitions worked out from the games' stored results
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
 from discord_harness import CHANNEL_ID
+from test_organized_pairings import partitions
 from tournament_play import Calculated, League, calculate, stored_rounds
 
 import bot.games
@@ -28,22 +29,6 @@ from tools.offline import Died, Sent
 pytestmark = pytest.mark.slow
 
 Seated = list[tuple[tuple[int, ...], dict[int, int]]]
-
-
-def ways(players: Sequence[int], sizes: Sequence[int]) -> Iterator[list[tuple[int, ...]]]:
-    """Every seating of ``players`` (best first) at tables of ``sizes``, each table led by
-    the best player left."""
-    if not players:
-        yield []
-        return
-    first, rest = players[0], list(players[1:])
-    for size in sorted(set(sizes), reverse=True):
-        others = list(sizes)
-        others.remove(size)
-        for mates in combinations(rest, size - 1):
-            left = [p for p in rest if p not in mates]
-            for tail in ways(left, others):
-                yield [(first, *mates), *tail]
 
 
 def order_of(calculated: Calculated, entries: Sequence[int]) -> list[int]:
@@ -70,7 +55,7 @@ def expected_round(active: list[int], size: int, before: list[Seated], entries: 
     candidates = [p for p in reversed(order) if p not in had] if out else [None]
     for bye in candidates:
         rest = [p for p in order if p != bye]
-        valid = [w for w in ways(rest, sizes)
+        valid = [w for w in partitions(rest, sizes)
                  if not any(frozenset(p) in met for t in w for p in combinations(t, 2))]
         if valid:
             best = min(valid, key=lambda w: [(-len(t), *map(order.index, t)) for t in w])
