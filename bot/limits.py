@@ -32,9 +32,10 @@ COOLDOWNS: dict[str, float] = {
     "lobby": 300.0,       # a new lobby after closing three unstarted (open, cancel, again)
     "leaderboard": 60.0,  # /stats board: a picture in public
     "replay": 120.0,      # /game replay: a heavy picture
+    "tournament": 300.0,  # a new sign-up after calling off three (open, cancel, again)
 }
 #: Kinds a person may do a few times within their cooldown before waiting: how many.
-BURSTS: dict[str, int] = {"lobby": 3}
+BURSTS: dict[str, int] = {"lobby": 3, "tournament": 3}
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class Limits:
             return self.replay_cooldown
         if kind == "leaderboard":
             return 2 * self.public_cooldown
-        if kind == "lobby":
+        if kind in ("lobby", "tournament"):
             return 10 * self.public_cooldown
         return self.public_cooldown
 

@@ -1225,3 +1225,7 @@ def tournament_left_text(record: TournamentRecord, conceded: bool) -> str:
     said_game = " Your game under way was conceded: an AI plays your seat." if conceded else ""
     return (f"You withdrew from tournament #{record.id}: you play no more rounds, and your "
             f"results so far stay in the standings.{said_game}")
+
+
+def tournament_cancelled_text(record: TournamentRecord) -> str:
+    return f"Tournament #{record.id} is called off; its sign-up says so."

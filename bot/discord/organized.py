@@ -100,6 +100,7 @@ async def new(interaction: discord.Interaction, *, game: str, format: str, round
         if allowed and interaction.channel_id not in allowed:
             raise NotAGamesChannel(channels=allowed)
         chosen = bot.tables.game(game)
+        bot.cooldowns.check(interaction.user.id, "tournament")
         hours = reminder_hours if reminder_hours is not None \
             else float(defaults.get("reminder_hours", 24.0))
         record = await in_time(bot.organizer.new(
@@ -154,9 +155,10 @@ async def cancel(interaction: discord.Interaction, number: int | None) -> None:
         record = await bot.organizer.cancel(tournament_id, interaction.user.id,
                                             bool(interaction.permissions.manage_guild),
                                             interaction.guild_id)
+        bot.cooldowns.spend(interaction.user.id, "tournament")  # opened and called off
         await acknowledge(interaction)
         await refresh_signup(bot, record.id)
-        await tell(interaction, f"Tournament #{record.id} is called off.")
+        await tell(interaction, messages.tournament_cancelled_text(record))
 
 
 async def show(interaction: discord.Interaction, number: int | None) -> None:

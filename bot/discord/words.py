@@ -141,7 +141,8 @@ _KINDS = {"board": "post the board in public", "log": "post the log in public",
           "status": "post the game's status in public",
           "history": "post the channel's past games in public",
           "stats": "post stats in public", "vote": "post your vote in public",
-          "lobby": "open a new lobby (you closed a few unstarted just now)"}
+          "lobby": "open a new lobby (you closed a few unstarted just now)",
+          "tournament": "open a new tournament (you called a few off just now)"}
 _LIMITS = {
     "lobbies": "You already host {n}: that is as many as one person may host at once. "
                "Start or cancel one first.",

@@ -117,6 +117,12 @@ async def test_sign_up_refusals_are_private_and_change_nothing(league: League) -
     assert f"<#{CHANNEL_ID}>" in private(league)
     players = await league.bot.organizer.tournaments.players(1)
     assert [p.user_id for p in players] == [OTHERS[0]]
+    # A Join kept from before the start (a message not yet refreshed) finds it closed.
+    await league.click(OTHERS[1], signup, ":join")
+    await league.click(HOST, signup, ":start")
+    await league.gw.send(league.gw.click(OTHERS[2], message, "cb:t:1:join"))
+    assert "sign-up is closed" in private(league)
+    assert len(await league.bot.organizer.tournaments.players(1)) == 2
     # Swiss seats two a table; a channel where the bot may start no thread takes none.
     sent = await league.command(HOST, "tournament", "new",
                                 {"game": "candy-dash", "format": "swiss", "seats": 3})
@@ -126,6 +132,18 @@ async def test_sign_up_refusals_are_private_and_change_nothing(league: League) -
     assert sent.ephemeral and "I may not start threads here" in sent.content
     assert len(await league.bot.organizer.current(league.rec.guild()["id"] and
                                                   tools.offline.GUILD_ID)) == 1
+
+
+async def test_calling_off_sign_ups_again_and_again_waits(league: League) -> None:
+    for _ in range(3):
+        await open_signup(league)
+        await league.command(HOST, "tournament", "cancel")
+        assert "called off" in private(league)
+    sent = await league.command(HOST, "tournament", "new",
+                                {"game": "candy-dash", "format": "swiss"})
+    assert sent.ephemeral and "open a new tournament (you called a few off" in sent.content
+    league.clock.advance(0.1)
+    await open_signup(league)
 
 
 async def test_limits_bound_tournaments_players_and_sign_ups(league: League) -> None:
