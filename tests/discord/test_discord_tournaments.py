@@ -82,6 +82,9 @@ async def test_a_swiss_tournament_signs_up_plays_its_rounds_and_posts_its_standi
     final = next(s for s in league.rec.messages_sent() if "is over after 2 rounds" in s.content)
     assert final.pngs and "Won by" in final.content
     assert "This tournament is over." in league.rec.message(signup)["content"]
+    # Its games are rated as any other: four games, each of its two players rated.
+    rated = await league.bot.tables.store.leaders(tools.offline.GUILD_ID, "candy-dash")
+    assert sorted(r.games for _, _, r in rated) == [1, 1, 2, 2, 2]
     # The final standings are the ones worked out here from the games' stored results.
     entries, rounds = await stored_rounds(league, 1)
     calculated = calculate(entries, rounds)
