@@ -697,9 +697,9 @@ class Recorder:
             if len(parts) == 4 and parts[2] == "members":
                 # Get Guild Member: the bot itself, or a user (one who left: refused
                 # with Unknown Member, _refused_by_servers).
-                user = BOT_USER if parts[3] in ("@me", str(BOT_ID)) \
+                member = BOT_USER if parts[3] in ("@me", str(BOT_ID)) \
                     else user_payload(int(parts[3]))
-                return {"user": user, "roles": [], "nick": None, "avatar": None,
+                return {"user": member, "roles": [], "nick": None, "avatar": None,
                         "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
                         "mute": False, "flags": 0, "pending": False}
         if parts[0] == "applications" and parts[-1] == "commands" and sent.method == "PUT":
