@@ -603,7 +603,7 @@ class Recorder:
         if parts[0] == "guilds" and len(parts) > 1:
             if int(parts[1]) not in self.server_ids():
                 return _failure(403, MISSING_ACCESS, "Missing Access")
-            if len(parts) == 4 and parts[2] == "members" and parts[3] not in ("@me", str(BOT_ID)) \
+            if len(parts) == 4 and parts[2] == "members" and parts[3] != str(BOT_ID) \
                     and (not parts[3].isdigit() or int(parts[3]) in self.departed):
                 return _failure(404, UNKNOWN_MEMBER, "Unknown Member")
         if parts[0] == "applications" and sent.method == "PUT":
@@ -697,7 +697,7 @@ class Recorder:
             if len(parts) == 4 and parts[2] == "members":
                 # Get Guild Member: the bot itself, or a user (one who left: refused
                 # with Unknown Member, _refused_by_servers).
-                member = BOT_USER if parts[3] in ("@me", str(BOT_ID)) \
+                member = BOT_USER if parts[3] == str(BOT_ID) \
                     else user_payload(int(parts[3]))
                 return {"user": member, "roles": [], "nick": None, "avatar": None,
                         "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
