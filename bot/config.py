@@ -47,6 +47,9 @@ LIMIT_VARIABLES: dict[str, str] = {
     "CANDYBOT_HEAVY_AT_ONCE": "heavy_at_once",
     "CANDYBOT_LOBBY_DAYS": "lobby_days",
     "CANDYBOT_MAX_SEASONS": "seasons_per_server",
+    "CANDYBOT_MAX_TOURNAMENTS": "tournaments_per_server",
+    "CANDYBOT_MAX_TOURNAMENT_PLAYERS": "players_per_tournament",
+    "CANDYBOT_MAX_TOURNAMENT_SIGNUPS": "tournaments_per_person",
 }
 
 

@@ -32,9 +32,10 @@ COOLDOWNS: dict[str, float] = {
     "lobby": 300.0,       # a new lobby after closing three unstarted (open, cancel, again)
     "leaderboard": 60.0,  # /stats board: a picture in public
     "replay": 120.0,      # /game replay: a heavy picture
+    "tournament": 300.0,  # a new sign-up after calling off three (open, cancel, again)
 }
 #: Kinds a person may do a few times within their cooldown before waiting: how many.
-BURSTS: dict[str, int] = {"lobby": 3}
+BURSTS: dict[str, int] = {"lobby": 3, "tournament": 3}
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,12 @@ class Limits:
     #: Seasons one server has set that are not over yet (under way or to come); past
     #: seasons are kept with their standings and do not count.
     seasons_per_server: int = 12
+    #: Tournaments signing up or under way in one server at once.
+    tournaments_per_server: int = 2
+    #: Players one tournament takes (its games count against no other limit).
+    players_per_tournament: int = 32
+    #: Tournaments one person is signed up for (or still plays in) at once.
+    tournaments_per_person: int = 3
 
     def cooldown(self, kind: str) -> float:
         """Seconds between a person's own requests of ``kind`` (see :data:`COOLDOWNS`)."""
@@ -68,7 +75,7 @@ class Limits:
             return self.replay_cooldown
         if kind == "leaderboard":
             return 2 * self.public_cooldown
-        if kind == "lobby":
+        if kind in ("lobby", "tournament"):
             return 10 * self.public_cooldown
         return self.public_cooldown
 

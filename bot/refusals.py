@@ -493,3 +493,57 @@ class BadChoice(Refused):
 
     option: str
     choices: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@dataclass(eq=False, kw_only=True)
+class NoSuchTournament(Refused):
+    """The tournament a button or command names does not exist (or is another server's)."""
+
+
+@dataclass(eq=False, kw_only=True)
+class BadTournament(Refused):
+    """A tournament that cannot be run as asked: ``reason`` is ``two_seats`` (Swiss and
+    round-robin seat two a table: the game ``title`` must allow two), ``pairs`` (they
+    seat no other number), ``pod_seats`` (pods
+    seat ``low`` to ``high``), ``rounds`` (1 to ``high``), ``format`` (unknown),
+    ``deadline`` (``low`` to ``high`` hours away), ``channel`` (asked in a thread),
+    ``threads`` (the bot may not start threads here) or
+    ``which`` (the server has several: name one)."""
+
+    reason: str
+    title: str = ""
+    low: int = 0
+    high: int = 0
+
+
+@dataclass(eq=False, kw_only=True)
+class NotSigningUp(Refused):
+    """The tournament has started or ended: no more sign-ups, nor a start."""
+
+
+@dataclass(eq=False, kw_only=True)
+class AlreadyEntered(Refused):
+    """The person is signed up already."""
+
+
+@dataclass(eq=False, kw_only=True)
+class NotEntered(Refused):
+    """The person is not (or no longer) playing in the tournament."""
+
+
+@dataclass(eq=False, kw_only=True)
+class TournamentHostOnly(Refused):
+    """Only the tournament's ``host`` (or someone with Manage Server) may start or end it."""
+
+    host: int
+
+
+@dataclass(eq=False, kw_only=True)
+class TooFewPlayers(Refused):
+    """The tournament needs ``needed`` players to start; ``joined`` signed up."""
+
+    needed: int
+    joined: int

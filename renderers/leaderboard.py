@@ -23,15 +23,23 @@ MEDALS = ((230, 180, 40), (170, 175, 185), (200, 125, 60))
 TITLE, TEXT = 36, 30
 
 
+def ranked_row(image: Image.Image, draw: ImageDraw.ImageDraw, y: int, height: int,
+               rank: int, size: int = TEXT) -> int:
+    """A row's card across the picture with its rank at the left (a medal for the first
+    three); the row's middle, where its words go."""
+    mid = y + height // 2
+    panel(draw, (16, y + 4, WIDTH - 16, y + height - 4), radius=12)
+    if rank <= len(MEDALS):
+        draw.ellipse((32, mid - 18, 68, mid + 18), fill=MEDALS[rank - 1], outline=INK, width=2)
+    stamp_text(image, (50, mid), str(rank), size, INK, True, "mm")
+    return mid
+
+
 def rank_row(image: Image.Image, draw: ImageDraw.ImageDraw, y: int, rank: int,
              row: dict[str, Any]) -> None:
     """One ranked player, :data:`ROW_H` tall from ``y``: a medal for the first three,
     the name, the rating (``?`` while provisional) and the rated games."""
-    mid = y + ROW_H // 2
-    panel(draw, (16, y + 4, WIDTH - 16, y + ROW_H - 4), radius=12)
-    if rank <= len(MEDALS):
-        draw.ellipse((32, y + 14, 68, y + 50), fill=MEDALS[rank - 1], outline=INK, width=2)
-    stamp_text(image, (50, mid), str(rank), TEXT, INK, True, "mm")
+    mid = ranked_row(image, draw, y, ROW_H, rank)
     stamp_text(image, (88, mid), row["name"], TEXT, INK, True, "lm", width=420)
     mark = "?" if row["provisional"] else ""
     stamp_text(image, (620, mid), f"{row['rating']}{mark}", TEXT, INK, True, "rm")

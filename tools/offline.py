@@ -332,6 +332,9 @@ class Recorder:
         self.max_active_threads = 1000
         #: Channels and threads deleted (by a moderator): requests there get 10003.
         self.gone: set[int] = set()
+        #: Users who left the server: Discord answers a request for them as its member
+        #: (Get Guild Member) with 404, Unknown Member (10007).
+        self.departed: set[int] = set()
         #: Interactions Discord did not deliver (clicked in an archived thread).
         self.undelivered: list[dict[str, Any]] = []
         #: Times the offline Discord's own work (the bench keeps it apart from the bot's).
@@ -592,14 +595,16 @@ class Recorder:
         return None
 
     def _refused_by_servers(self, sent: Sent) -> discord.HTTPException | None:
-        """Discord's answer to reading a server the bot is not in or a member it does not
-        know there (the bot is the only one known), or to commands registered in a server
-        the bot is not in or that break the rules for commands (:func:`_refused_commands`)."""
+        """Discord's answer to reading a server the bot is not in or a member who is not
+        there (every user is a member of the servers the bot is in, until they leave:
+        :attr:`departed`), or to commands registered in a server the bot is not in or that
+        break the rules for commands (:func:`_refused_commands`)."""
         parts = sent.path.strip("/").split("/")
         if parts[0] == "guilds" and len(parts) > 1:
             if int(parts[1]) not in self.server_ids():
                 return _failure(403, MISSING_ACCESS, "Missing Access")
-            if len(parts) == 4 and parts[2] == "members" and parts[3] != str(BOT_ID):
+            if len(parts) == 4 and parts[2] == "members" and parts[3] != str(BOT_ID) \
+                    and (not parts[3].isdigit() or int(parts[3]) in self.departed):
                 return _failure(404, UNKNOWN_MEMBER, "Unknown Member")
         if parts[0] == "applications" and sent.method == "PUT":
             if len(parts) == 5 and int(parts[3]) not in self.server_ids():
@@ -690,7 +695,11 @@ class Recorder:
                 return [r.payload() for r in self.rooms.values()
                         if r.guild_id == guild_id and not r.thread]
             if len(parts) == 4 and parts[2] == "members":
-                return {"user": BOT_USER, "roles": [], "nick": None, "avatar": None,
+                # Get Guild Member: the bot itself, or a user (one who left: refused
+                # with Unknown Member, _refused_by_servers).
+                member = BOT_USER if parts[3] == str(BOT_ID) \
+                    else user_payload(int(parts[3]))
+                return {"user": member, "roles": [], "nick": None, "avatar": None,
                         "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
                         "mute": False, "flags": 0, "pending": False}
         if parts[0] == "applications" and parts[-1] == "commands" and sent.method == "PUT":

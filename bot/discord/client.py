@@ -19,7 +19,17 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord import commands, components, flows, places, publish, threads, weblinks, words
+from bot.discord import (
+    commands,
+    components,
+    flows,
+    organized,
+    places,
+    publish,
+    threads,
+    weblinks,
+    words,
+)
 from bot.discord.errors import FRIENDLY, describe, tell
 from bot.discord.gate import Gate
 from bot.discord.messages import Pictures, Renderer
@@ -39,6 +49,7 @@ from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables, think_here
 from bot.tables.clocks import OUTAGE
 from bot.tables.seasons import Seasons
+from bot.tournaments import Organizer
 from bot.watch import Watch, unwatched
 from bot.web.service import WebService
 
@@ -135,6 +146,7 @@ class CandyBot(discord.Client):
         self.web: WebService | None = None
         self._tables: Tables | None = None
         self._seasons: Seasons | None = None
+        self._organizer: Organizer | None = None
         self._outbox: Outbox | None = None
         self._reminders: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
@@ -193,6 +205,13 @@ class CandyBot(discord.Client):
         return self._seasons
 
     @property
+    def organizer(self) -> Organizer:
+        """The tournament service; available once :meth:`setup_hook` has opened the database."""
+        if self._organizer is None:
+            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
+        return self._organizer
+
+    @property
     def outbox(self) -> Outbox:
         """The announcement sender (``await bot.outbox.drain(timeout)`` before a clean stop)."""
         if self._outbox is None:
@@ -219,6 +238,7 @@ class CandyBot(discord.Client):
                               watch=self.watch, think=think,
                               offload=getattr(self.renderer, "offload", None))
         self._seasons = Seasons(self.store, self.games, self.clock, self.settings.limits)
+        self._organizer = Organizer(self.store, self.games, self.clock, self.settings.limits)
         if self.settings.public_url is not None:
             self.web = WebService(self.store, self.settings.public_url, games=self.games,
                                   renderer=self.renderer, clock=self.clock)
@@ -228,7 +248,8 @@ class CandyBot(discord.Client):
         self._tables.clocks.outage = max(OUTAGE, 3 * self.settings.reminder_poll_seconds)
         await self._tables.clocks.beat()
         self._outbox = Outbox(self.store, self, self.clock, games=self.games,
-                              shows=publish.shows(self),
+                              shows={**publish.shows(self), "standings":
+                                     lambda row, hand: organized.show_standings(self, row)},
                               directs=lambda row: publish.turn_dm(self, row))
         # What a process that died here left half-sent is taken over now (its boards are
         # drawn by the render workers started above, or here until they are up).
@@ -292,6 +313,7 @@ class CandyBot(discord.Client):
             self.web = None
             self._tables = None
             self._seasons = None
+            self._organizer = None
             self._outbox = None
         self.metrics.close()
         if self._status_written:

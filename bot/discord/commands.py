@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 from bot.away import VACATION_DAYS
-from bot.discord import flows, seasons
+from bot.discord import flows, organized, seasons
 from bot.discord.words import TIMEOUT_CHOICES
 from bot.games.engine import Engine
 from bot.organized.clock import CHOICES as CLOCKS
@@ -437,6 +437,68 @@ def build_settings_command() -> app_commands.Command[Any, ..., None]:
     return settings
 
 
+def build_tournament_group(games: Mapping[str, Engine]) -> app_commands.Group:
+    """``/tournament``: new, start, leave, standings, cancel."""
+    group = app_commands.Group(name="tournament", description="Tournaments that run "
+                               "themselves: sign up, play your rounds, see the standings.",
+                               guild_only=True)
+    number = "The tournament's number (default: this server's only one)."
+
+    @group.command(name="new", description="Open a tournament's sign-up in this channel; "
+                   "its games open in threads here.")
+    @app_commands.describe(
+        game="Which game.", format="Swiss or round-robin (two a table), or pods (three or "
+        "more a table).", rounds="How many rounds (round-robin: as many as it takes).",
+        seats="Players a table, for pods (default: the game's most).",
+        reminder_hours="Hours between reminders to a player whose turn it is (default: "
+                       "the server's).",
+        deadline_hours="Sign-up closes (and the tournament starts) this many hours from now.")
+    @app_commands.choices(game=game_choices(games), format=[
+        app_commands.Choice(name="Swiss (two a table, paired by score)", value="swiss"),
+        app_commands.Choice(name="Round-robin (two a table, everyone meets everyone)",
+                            value="round-robin"),
+        app_commands.Choice(name="Pods (three or more a table, seated by standing)",
+                            value="pods")])
+    async def new(interaction: discord.Interaction, game: str, format: str,
+                  rounds: app_commands.Range[int, 1, 12] = 3,
+                  seats: app_commands.Range[int, 2, 8] | None = None,
+                  reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
+                  deadline_hours: app_commands.Range[float, 1.0, 336.0] | None = None,
+                  ) -> None:
+        await organized.new(interaction, game=game, format=format, rounds=rounds, seats=seats,
+                            reminder_hours=reminder_hours, deadline_hours=deadline_hours)
+
+    @group.command(name="start", description="Start a tournament now (its host or Manage "
+                   "Server).")
+    @app_commands.describe(tournament=number)
+    async def start(interaction: discord.Interaction,
+                    tournament: app_commands.Range[int, 1] | None = None) -> None:
+        await organized.start(interaction, tournament)
+
+    @group.command(name="leave", description="Withdraw from a tournament (your game under "
+                   "way is conceded).")
+    @app_commands.describe(tournament="The tournament's number (default: the one you play).")
+    async def leave(interaction: discord.Interaction,
+                    tournament: app_commands.Range[int, 1] | None = None) -> None:
+        await organized.leave(interaction, tournament)
+
+    @group.command(name="standings", description="A tournament's standings and current "
+                   "round (only you see it).")
+    @app_commands.describe(tournament=number)
+    async def standings(interaction: discord.Interaction,
+                        tournament: app_commands.Range[int, 1] | None = None) -> None:
+        await organized.show(interaction, tournament)
+
+    @group.command(name="cancel", description="Call off a tournament still signing up (its "
+                   "host or Manage Server).")
+    @app_commands.describe(tournament=number)
+    async def cancel(interaction: discord.Interaction,
+                     tournament: app_commands.Range[int, 1] | None = None) -> None:
+        await organized.cancel(interaction, tournament)
+
+    return group
+
+
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Engine]) -> None:
     """Add every command to ``tree``."""
     tree.add_command(build_game_group(games))
@@ -448,3 +510,4 @@ def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Engine]) ->
     tree.add_command(build_privacy_command())
     tree.add_command(build_settings_command())
     tree.add_command(build_season_group())
+    tree.add_command(build_tournament_group(games))

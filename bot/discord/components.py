@@ -13,6 +13,7 @@ it needs, so clicks keep working after a restart:
 ``cb:b:<game>:<move>:<token>:<op><page>:<path>``   a step of the move builder (see below)
 ``cb:bs:<game>:<move>:<token>:<n>``                a builder menu (values ``o:``/``a:``/``p:``)
 ``cb:move:<game>:<move>:<notation>``, ``cb:pick:``  older buttons, still honoured
+``cb:t:<tournament>:<join|leave|start>``           a tournament's sign-up button
 =================================================  ==========================================
 
 ``<token>`` is the token of the decision the choice was made for, for the seat it
@@ -334,6 +335,42 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _dispatch("rematch", interaction, self.game_id)
 
 
+#: A tournament's sign-up buttons.
+TOURNAMENT_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=_known(rf"cb:t:{GAME_ID}:(?P<op>join|leave|start)")):
+    """A tournament's Join, Leave or Start (its number where a game's would be)."""
+
+    def __init__(self, tournament_id: int, op: str) -> None:
+        label, style = TOURNAMENT_OPS[op]
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"cb:t:{tournament_id}:{op}"))
+        self.tournament_id = tournament_id
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TournamentButton:
+        return cls(int(match["game"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch("tournament", interaction, self.tournament_id, self.op)
+
+
+def tournament_view(tournament_id: int) -> discord.ui.View:
+    """A tournament's sign-up buttons."""
+    view = discord.ui.View(timeout=None)
+    for op in TOURNAMENT_OPS:
+        view.add_item(TournamentButton(tournament_id, op))
+    return inert(view)
+
+
 def rematch_view(game_id: int) -> discord.ui.View:
     """The Rematch button alone (on a game-over board and on the game's card)."""
     view = discord.ui.View(timeout=None)
@@ -445,7 +482,8 @@ class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, LobbyRemove, LobbyLevel, ChoiceButton, ChoiceSelect, ManySelect, DecideButton,
-    BackButton, RematchButton, StepButton, StepSelect, OldChoiceButton, OldChoiceSelect)
+    BackButton, RematchButton, StepButton, StepSelect, OldChoiceButton, OldChoiceSelect,
+    TournamentButton)
 
 
 def recognised(custom_id: str) -> bool:

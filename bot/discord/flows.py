@@ -27,6 +27,7 @@ from bot.discord import (
     components,
     messages,
     opening,
+    organized,
     pacing,
     places,
     seasons,
@@ -935,6 +936,7 @@ async def send_due(bot: Host, opening_grace: float) -> int:
             # Its players are told by the notice queued with it, delivered below.
             await refresh_lobby_message(bot, lobby)
             await threads.close_thread(bot, lobby.record)
+        await organized.advance(bot)
         await opening.settle(bot, opening_grace)
         await places.look_again(bot)
         await seasons.settle(bot)

@@ -13,6 +13,7 @@ from bot.replays import Replays
 from bot.store import GameRecord
 from bot.tables import Board, Tables
 from bot.tables.seasons import Seasons
+from bot.tournaments import Organizer
 
 
 class Host(Protocol):
@@ -24,6 +25,10 @@ class Host(Protocol):
     def outbox(self) -> Outbox: ...
     @property
     def seasons(self) -> Seasons: ...
+    @property
+    def organizer(self) -> Organizer: ...
+
+    http: discord.http.HTTPClient
 
     renderer: Renderer | None
     pictures: Pictures

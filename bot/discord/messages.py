@@ -34,7 +34,9 @@ from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Engine, Result, View
 from bot.games.words import STANDING_IN, listing
 from bot.organized.seasons import Season, day_of
+from bot.organized.standings import said
 from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLine
+from bot.store.tournaments import EntryRecord, TournamentRecord
 from bot.tables import (
     FORMER_PLAYER,
     MAX_REMINDERS,
@@ -54,6 +56,7 @@ from bot.tables import (
     step_of,
     stored_result,
 )
+from bot.tournaments import Standings
 
 log = logging.getLogger(__name__)
 
@@ -1100,6 +1103,7 @@ def privacy_text(kept: dict[str, object]) -> str:
             f"{plural(count('results'), 'result')}, {plural(count('ratings'), 'rating')}, "
             f"{plural(count('season_ratings'), 'season rating')}, "
             f"{plural(count('season_standings'), 'place')} in seasons' final standings, "
+            f"{plural(count('tournaments'), 'tournament')} you signed up for, "
             f"your settings (quiet hours, vacations, notifications), table votes and "
             f"{plural(count('announcements'), 'message')} that named you. "
             f"docs/privacy.md says why each is kept and for how long. "
@@ -1121,6 +1125,13 @@ def forgotten_text(forgotten: Forgotten) -> str:
         lines.append(f"In seasons' final standings your "
                      f"{plural(deleted['season_standings'], 'place')} now read "
                      f"\"{FORMER_PLAYER}\"; the others keep theirs.")
+    signups = deleted.get("tournament_signups", 0)
+    entries = deleted.get("tournament_entries", 0)
+    if signups or entries:
+        lines.append(f"Tournaments: off {plural(signups, 'sign-up list')}; in "
+                     f"{plural(entries, 'other tournament')} you are now \"{FORMER_PLAYER}\" "
+                     f"(withdrawn where it is under way), your results kept for the others' "
+                     f"standings.")
     if forgotten.kept_games:
         lines.append(f"{plural(forgotten.kept_games, 'game')} under way (or lobbies) still "
                      f"hold your seat and name, for the other players; leave with "
@@ -1209,3 +1220,149 @@ def season_alt(season: Season, games: list[dict[str, Any]]) -> str:
     return clip(f"Final standings of the season {season.name}, "
                 f"{season_days(season, stamps=False)}. "
                 f"{'. '.join(parts) or 'No rated games.'}.", 1024)
+
+
+# --------------------------------------------------------------------------- tournaments
+
+#: How each format reads.
+FORMAT_WORDS = {"swiss": "Swiss", "round-robin": "round-robin", "pods": "pods"}
+
+
+def tournament_format(record: TournamentRecord) -> str:
+    """"Swiss, 4 rounds, two players a table" and the like."""
+    rounds = ("every player meets every other once" if record.format == "round-robin"
+              else plural(record.rounds, "round"))
+    seats = "two players a table" if record.seats == 2 else f"tables of {record.seats}"
+    return f"{FORMAT_WORDS.get(record.format, record.format)}, {rounds}, {seats}"
+
+
+def entry_name(name: str | None) -> str:
+    """A player's name in a tournament, escaped; a deleted player reads as a former one."""
+    return escaped(name) if name else FORMER_PLAYER
+
+
+def signup_text(record: TournamentRecord, title: str, players: Sequence[EntryRecord],
+                most: int) -> str:
+    """The sign-up message: the tournament, its host, who signed up, what happens next."""
+    lines = [f"**{escaped(title)} tournament** #{record.id}, hosted by {mention(record.host_id)}: "
+             f"{tournament_format(record)}."]
+    hours = float(record.settings.get("reminder_hours", 24))
+    lines.append(f"Each game reminds a silent player every {hours:g} h (at most "
+                 f"{MAX_REMINDERS} times), then an AI stands in; a seat its player no longer "
+                 f"plays at the end counts last.")
+    shown = [p for p in players if p.withdrawn is None or record.status != "signup"]
+    lines.append(f"Players ({len(shown)}/{most}):")
+    lines += [f"{n}. {entry_name(p.name)}" for n, p in enumerate(shown, start=1)]
+    if record.status == "signup":
+        closes = (f"Sign-up closes {stamp(record.deadline)}, or when the host presses Start."
+                  if record.deadline else "The host presses Start when everyone is in.")
+        lines.append(f"Press Join to play, Leave to change your mind. {closes}")
+    elif record.status == "running":
+        lines.append("Sign-up is closed: the tournament is under way.")
+    elif record.status == "finished":
+        lines.append("This tournament is over.")
+    else:
+        lines.append("This tournament was called off.")
+    return fit(lines, keep_last=1, keep_first=3)
+
+
+def standings_lines(standings: Standings) -> list[str]:
+    """One line a player, best first."""
+    out = []
+    for line in standings.lines:
+        left = " (withdrew)" if line.withdrawn else ""
+        points = "point" if line.points == 1 else "points"
+        out.append(f"{line.rank}. **{entry_name(line.name)}**{left}: {said(line.points)} "
+                   f"{points} (Buchholz {said(line.buchholz)}, "
+                   f"Sonneborn-Berger {said(line.sonneborn)})")
+    return out
+
+
+def standings_board(standings: Standings) -> dict[str, Any]:
+    """The standings picture's input (:mod:`renderers.standings`)."""
+    record = standings.record
+    head = "Final standings" if standings.final else f"Standings after round {standings.played}"
+    rows = [{"rank": line.rank, "name": line.name or FORMER_PLAYER,
+             "points": said(line.points), "buchholz": said(line.buchholz),
+             "sonneborn": said(line.sonneborn), "note": "withdrew" if line.withdrawn else ""}
+            for line in standings.lines]
+    return {"title": f"{standings.title} tournament #{record.id}",
+            "subtitle": f"{head} · {tournament_format(record)}", "rows": rows,
+            "note": "Pts: points · Buch: Buchholz · S-B: Sonneborn-Berger"}
+
+
+def standings_alt(board: dict[str, Any]) -> str:
+    """The standings picture in words, for a screen reader."""
+    rows = "; ".join(f"{row['rank']}. {row['name']}, {row['points']} points, Buchholz "
+                     f"{row['buchholz']}, Sonneborn-Berger {row['sonneborn']}"
+                     f"{', withdrew' if row['note'] else ''}" for row in board["rows"])
+    return clip(f"{board['title']}, {board['subtitle']}: {rows or 'nobody has played yet'}.",
+                MAX_ALT)
+
+
+def pairing_lines(standings: Standings, number: int, threads: Mapping[int, int]) -> list[str]:
+    """Round ``number``'s tables: who plays whom and where (``threads``: each table's
+    game's thread, by table number), pinging the players."""
+    users = {line.entry: line.user_id for line in standings.lines}
+    names = {line.entry: line.name for line in standings.lines}
+    out = []
+    for table in standings.rounds[number - 1] if number <= len(standings.rounds) else ():
+        who = []
+        for entry in table.entries:
+            user = users.get(entry)
+            who.append(mention(user) if user is not None else entry_name(names.get(entry)))
+        if len(table.entries) == 1:
+            out.append(f"Bye: {who[0]} (scores as a win).")
+            continue
+        where = f" in <#{threads[table.number]}>" if table.number in threads else ""
+        out.append(f"Table {table.number}: {' vs '.join(who)}{where}.")
+    return out
+
+
+def round_text(standings: Standings, about: str, number: int,
+               threads: Mapping[int, int]) -> str:
+    """What a tournament posts as a round ends: the standings so far and the next round's
+    tables; ``about`` is ``first`` (the first round opens), ``round`` or ``final``."""
+    title = f"**{escaped(standings.title)} tournament** #{standings.record.id}"
+    if about == "first":
+        head = [f"{title} has begun: round 1 of {standings.record.rounds}. Every game is in "
+                f"its own thread; good luck!"]
+        pairs = pairing_lines(standings, 1, threads)
+        return fit([*head, *pairs], keep_first=1, keep_last=len(pairs))
+    if about == "final":
+        lines = [f"{title} is over after {plural(standings.played, 'round')}. Final standings:"]
+        lines += standings_lines(standings)
+        winners = [entry_name(line.name) for line in standings.lines if line.rank == 1]
+        games = sum(1 for r in standings.rounds for t in r if len(t.entries) > 1)
+        lines.append(f"Won by {listing(winners)}: {plural(len(standings.lines), 'player')}, "
+                     f"{plural(games, 'game')}. Well played, everyone!")
+        return fit(lines, keep_first=1, keep_last=1)
+    pairs = pairing_lines(standings, number, threads)
+    lines = [f"{title}: standings after round {standings.played} of "
+             f"{standings.record.rounds}:", *standings_lines(standings),
+             f"Round {number} is open:", *pairs]
+    return fit(lines, keep_first=1, keep_last=len(pairs) + 1)
+
+
+def cancelled_text(record: TournamentRecord, title: str, joined: int) -> str:
+    """A tournament whose sign-up closed with too few players."""
+    return (f"**{escaped(title)} tournament** #{record.id} did not start: "
+            f"{plural(joined, 'player')} signed up by the deadline, too few to play.")
+
+
+def tournament_joined_text(record: TournamentRecord, title: str, players: int) -> str:
+    return (f"You are in **{escaped(title)} tournament** #{record.id} "
+            f"({plural(players, 'player')} so far). Your games open in threads here, "
+            f"each pinging you when it starts.")
+
+
+def tournament_left_text(record: TournamentRecord, conceded: bool) -> str:
+    if record.status == "signup":
+        return f"You are off the list of tournament #{record.id}."
+    said_game = " Your game under way was conceded: an AI plays your seat." if conceded else ""
+    return (f"You withdrew from tournament #{record.id}: you play no more rounds, and your "
+            f"results so far stay in the standings.{said_game}")
+
+
+def tournament_cancelled_text(record: TournamentRecord) -> str:
+    return f"Tournament #{record.id} is called off; its sign-up says so."

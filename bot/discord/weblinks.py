@@ -1,6 +1,7 @@
 """Links from Discord to the web companion's pages (docs/web.md): **Watch on the web** on a
 game's card and its game-over board, **Step through it on the web** beside a replay GIF,
-**Leaderboards on the web** with ``/settings`` and ``/stats board``.
+**Leaderboards on the web** with ``/settings`` and ``/stats board``, **Standings on the
+web** with a tournament's standings.
 
 A link is there only where the operator runs the web companion (``bot.web``) and the
 server's managers allowed it (``/settings web:True``); a link that cannot be made now
@@ -19,6 +20,7 @@ from bot.discord import words
 from bot.discord.components import inert
 from bot.discord.host import Host
 from bot.store import GameRecord, StoreError
+from bot.store.tournaments import TournamentRecord
 from bot.web.service import WebService
 
 log = logging.getLogger(__name__)
@@ -82,6 +84,21 @@ async def server_button(bot: Host, guild_id: int | None) -> dict[str, Any]:
         log.warning("no web link for server %s this time", guild_id, exc_info=True)
         return {}
     view = with_link(None, words.BOARDS_ON_THE_WEB, url)
+    return {} if view is None else {"view": view}
+
+
+async def tournament_button(bot: Host, record: TournamentRecord) -> dict[str, Any]:
+    """The keyword arguments that add **Standings on the web** to a tournament's message
+    (none where its server has no pages)."""
+    web = _web(bot)
+    if web is None:
+        return {}
+    try:
+        url = await web.tournament_link(record)
+    except StoreError:
+        log.warning("no web link for tournament %s this time", record.id, exc_info=True)
+        return {}
+    view = with_link(None, words.STANDINGS_ON_THE_WEB, url)
     return {} if view is None else {"view": view}
 
 

@@ -70,6 +70,7 @@ PRIVACY_FILE = "Everything candybot keeps about you, as JSON."
 WATCH_ON_THE_WEB = "Watch on the web"
 STEP_ON_THE_WEB = "Step through it on the web"
 BOARDS_ON_THE_WEB = "Leaderboards on the web"
+STANDINGS_ON_THE_WEB = "Standings on the web"
 #: A game's card once the game ended early.
 ENDED_WITHOUT_RESULT = "This game ended without a result."
 #: A command Discord itself refused to run as asked (a failed check or conversion).
@@ -145,7 +146,8 @@ _KINDS = {"board": "post the board in public", "log": "post the log in public",
           "status": "post the game's status in public",
           "history": "post the channel's past games in public",
           "stats": "post stats in public", "vote": "post your vote in public",
-          "lobby": "open a new lobby (you closed a few unstarted just now)"}
+          "lobby": "open a new lobby (you closed a few unstarted just now)",
+          "tournament": "open a new tournament (you called a few off just now)"}
 _LIMITS = {
     "lobbies": "You already host {n}: that is as many as one person may host at once. "
                "Start or cancel one first.",
@@ -155,6 +157,11 @@ _LIMITS = {
                     "have at once. Finish or end one first.",
     "seasons": "This server already has {n} under way or to come: that is as many as one "
                "server may set ahead. Wait for one to end, or end one with `/season end`.",
+    "tournaments": "This server already runs {n} (signing up or under way): that is as many "
+                   "as one server may run at once. Wait for one to end.",
+    "tournament_players": "This tournament is full: it takes {n}.",
+    "tournament_signups": "You are already in {n} (signing up or under way): that is as many "
+                          "as one person may play at once. Leave one first.",
 }
 
 
@@ -238,6 +245,8 @@ def _(refused: CorruptRowError) -> str:
 def _(refused: r.LimitReached) -> str:
     counted = (plural(refused.allowed, "lobby", "lobbies") if refused.limit == "lobbies"
                else plural(refused.allowed, "season") if refused.limit == "seasons"
+               else plural(refused.allowed, "player") if refused.limit == "tournament_players"
+               else plural(refused.allowed, "tournament") if refused.limit.startswith("tourn")
                else plural(refused.allowed, "game"))
     return "Nothing changed. " + _LIMITS[refused.limit].format(n=counted)
 
@@ -766,3 +775,60 @@ def clock_words(settings: Mapping[str, Any], game: Engine) -> str:
     elif clock.timeout == "skip":
         said = f"{game.title} has no pass in its rules, so {said}"
     return f"⏱ Clock: {clock.rule.said}. Out of time: {said}."
+
+
+# --------------------------------------------------------------------------- tournaments
+
+#: Why a tournament cannot run as asked.
+_BAD_TOURNAMENT = {
+    "two_seats": "Swiss and round-robin seat two players a table, and {title} cannot be "
+                 "played by two. Choose pods for it.",
+    "pairs": "Swiss and round-robin seat two players a table: leave seats out (pods seat "
+             "more).",
+    "pod_seats": "Pods of {title} seat {low} to {high} players a table.",
+    "rounds": "A tournament plays {low} to {high} rounds.",
+    "format": "Choose Swiss, round-robin or pods.",
+    "deadline": "The sign-up may close {low} to {high} hours from now.",
+    "channel": "Start a tournament in a text channel: its games open in threads there.",
+    "threads": "A tournament's games open in threads of its channel, and I may not start "
+               "threads here (I need Create Public Threads and Send Messages in Threads).",
+    "which": "This server has more than one tournament: name yours by its number.",
+}
+
+
+@refusal.register
+def _(refused: r.BadTournament) -> str:
+    return "Nothing changed. " + _BAD_TOURNAMENT[refused.reason].format(
+        title=escaped(refused.title), low=refused.low, high=refused.high)
+
+
+@refusal.register
+def _(refused: r.NoSuchTournament) -> str:
+    return "That tournament no longer exists here."
+
+
+@refusal.register
+def _(refused: r.NotSigningUp) -> str:
+    return "This tournament's sign-up is closed: it has started or ended."
+
+
+@refusal.register
+def _(refused: r.AlreadyEntered) -> str:
+    return "You are already in this tournament."
+
+
+@refusal.register
+def _(refused: r.NotEntered) -> str:
+    return "You are not playing in this tournament (or you withdrew already)."
+
+
+@refusal.register
+def _(refused: r.TournamentHostOnly) -> str:
+    return (f"Only the tournament's host, {mention(refused.host)}, or someone with Manage "
+            f"Server may do that.")
+
+
+@refusal.register
+def _(refused: r.TooFewPlayers) -> str:
+    return (f"The tournament needs {plural(refused.needed, 'player')} to start; "
+            f"{plural(refused.joined, 'player')} signed up so far.")

@@ -38,6 +38,7 @@ from typing import Any, ClassVar, cast
 
 from bot.organized.seasons import Season, season_at
 from bot.ratings import Rating, rate
+from bot.store.entries import entries_of, forget_entries
 from bot.store.records import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
@@ -1747,6 +1748,7 @@ class Store(ABC):
                 "OR voter = ?", (user, user))
             out["seat_votes"] = [dict(zip(("game_id", "player", "voter", "give", "at"), row,
                                           strict=True)) for row in rows]
+            out["tournaments"] = await entries_of(db, user)
         out["announcements"] = [
             {"kind": kind, "channel_id": channel, "status": status, "text": content,
              "data": json.loads(data) if data else None, "created_at": created,
@@ -1837,6 +1839,7 @@ class Store(ABC):
                 if await self._forget_in(db, game_id, user, name, retold):
                     renamed_games += 1
             counts["ended_games"] = renamed_games
+            counts.update(await forget_entries(db, user))
             # Whatever else of an ended game named them: its host (0: no Discord user),
             # the moves they made, a lobby's list of those its host removed.
             ended = "(SELECT id FROM games WHERE status NOT IN ('lobby', 'active'))"
@@ -1936,6 +1939,7 @@ class Store(ABC):
                                  "(SELECT id FROM seasons WHERE guild_id = ?)", (guild,))
                 await db.execute("DELETE FROM seasons WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM web_links WHERE guild_id = ?", (guild,))
+                await db.execute("DELETE FROM tournaments WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM games WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM servers_gone WHERE guild_id = ?", (guild,))
                 await db.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild,))

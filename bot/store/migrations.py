@@ -426,6 +426,58 @@ MIGRATIONS: list[str | Migration] = [
     );
     CREATE INDEX uptime_by_beat ON uptime (beat_at);
     """,
+    # 21: tournaments (bot/tournaments.py). A tournament's players are entries numbered
+    # in sign-up order (a deleted player's entry keeps its number and results, with no user
+    # and no name); each round's tables list their entries in seat order, with the game
+    # played there and, once it ended, each entry's place (a bye is a table of one). A
+    # tournament being worked on by a process is leased (busy_until), so that two processes
+    # never form or open the same round twice.
+    """
+    CREATE TABLE tournaments (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        host_id    INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        format     TEXT    NOT NULL,
+        rounds     INTEGER NOT NULL,
+        seats      INTEGER NOT NULL,
+        settings   TEXT    NOT NULL DEFAULT '{}',
+        status     TEXT    NOT NULL
+                   CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        round      INTEGER NOT NULL DEFAULT 0,
+        deadline   REAL,
+        message_id INTEGER,
+        token      TEXT    NOT NULL UNIQUE,
+        busy_until REAL,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL,
+        version    INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX tournaments_open ON tournaments (guild_id)
+        WHERE status IN ('signup', 'running');
+    CREATE TABLE tournament_players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        entry         INTEGER NOT NULL,
+        user_id       INTEGER,
+        name          TEXT    NOT NULL,
+        joined_at     REAL    NOT NULL,
+        withdrawn     INTEGER,
+        PRIMARY KEY (tournament_id, entry)
+    );
+    CREATE UNIQUE INDEX tournament_players_once ON tournament_players (tournament_id, user_id);
+    CREATE INDEX tournament_players_by_user ON tournament_players (user_id);
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL,
+        number        INTEGER NOT NULL,
+        entries       TEXT    NOT NULL,
+        game_id       INTEGER,
+        places        TEXT,
+        PRIMARY KEY (tournament_id, round, number)
+    );
+    CREATE INDEX tournament_tables_game ON tournament_tables (game_id);
+    """,
 ]
 
 

@@ -163,7 +163,8 @@ class Lobbies(TablesBase):
                          seated: tuple[SeatRecord, ...] = (),
                          opening: OpeningRecord | None = None,
                          lobby_message_id: int | None = None,
-                         clock: TableClock | None = None) -> Lobby:
+                         clock: TableClock | None = None,
+                         tournament: Mapping[str, int] | None = None) -> Lobby:
         """Open a lobby in the channel (a thread of ``parent_id``, the game's own) with its
         creator in the first seat (``seated``: the seats a rematch carries over instead).
 
@@ -173,7 +174,8 @@ class Lobbies(TablesBase):
         the channel already hold a game. An ``opening`` (:meth:`begin_lobby`) was counted
         already, and becomes this lobby in the same write; its card, when posted, is
         ``lobby_message_id``. ``clock`` times the table (:class:`TableClock`: none by
-        default).
+        default). A tournament's table names itself in ``tournament``
+        (:func:`bot.tournaments.tag`), kept in the game's settings.
         """
         asked: dict[str, Any] = {"game": game, "seats": seats,
                                  "reminder_hours": reminder_hours, "ai_takeover": ai_takeover,
@@ -184,6 +186,8 @@ class Lobbies(TablesBase):
                     guild_id=guild_id, creator_id=creator_id, **asked)
             else:
                 chosen, checked, settings = self._table(**asked)
+            if tournament is not None:
+                settings["tournament"] = dict(tournament)
             first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
             try:
                 record = await self.store.create_lobby(

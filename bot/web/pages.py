@@ -15,6 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bot.organized.standings import said
+from bot.tournaments import Standings as TournamentStandings
 from bot.web.service import Board, GamePage, Line, Player, Replay, SeasonTable, Standings
 
 #: The site's name, in every page's title.
@@ -217,6 +219,61 @@ def standings_page(root: str, standings: Standings) -> str:
             + ("".join(tables) or "<p>Nobody has a rated game here yet.</p>")
             + "".join(_season(s, True) for s in standings.past))
     return layout(root, "Leaderboards", body)
+
+
+#: How each tournament format reads on its page.
+FORMATS = {"swiss": "Swiss", "round-robin": "Round-robin", "pods": "Pods"}
+#: What a place at a table reads as.
+PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+
+
+def _entrant(name: str | None) -> str:
+    return esc(name) if name else "a former player"
+
+
+def tournament_page(root: str, standings: TournamentStandings) -> str:
+    """``/t/<token>``: a tournament's standings, then each round's tables with their
+    players' places."""
+    record = standings.record
+    names = {line.entry: line.name for line in standings.lines}
+    state = {"signup": "signing up", "running": f"round {record.round} of {record.rounds}",
+             "finished": "over", "cancelled": "called off"}.get(record.status, "")
+    head = "Final standings" if standings.final else (
+        f"Standings after round {standings.played}" if standings.played else "Standings")
+    rows = "".join(
+        f"<tr><td>{line.rank}</td><td>{_entrant(line.name)}"
+        f"{' (withdrew)' if line.withdrawn else ''}</td><td>{esc(said(line.points))}</td>"
+        f"<td>{esc(said(line.buchholz))}</td><td>{esc(said(line.sonneborn))}</td></tr>"
+        for line in standings.lines)
+    table = (f"<table><caption>{esc(head)}</caption><thead><tr>"
+             "<th scope=\"col\">#</th><th scope=\"col\">Player</th>"
+             "<th scope=\"col\">Points</th>"
+             "<th scope=\"col\"><abbr title=\"Buchholz\">Buch.</abbr></th>"
+             "<th scope=\"col\"><abbr title=\"Sonneborn-Berger\">S-B</abbr></th>"
+             f"</tr></thead><tbody>{rows}</tbody></table>")
+    rounds = []
+    for number, seated in enumerate(standings.rounds, start=1):
+        items = []
+        for t in seated:
+            if len(t.entries) == 1:
+                items.append(f"<li>Bye: {_entrant(names.get(t.entries[0]))} (a win)</li>")
+                continue
+            who = ", ".join(
+                _entrant(names.get(e)) + (f" ({PLACES[t.places[e] - 1]})"
+                                          if t.places is not None and e in t.places
+                                          and t.places[e] <= len(PLACES) else "")
+                for e in t.entries)
+            playing = "" if t.places is not None else " (playing)"
+            items.append(f"<li>Table {t.number}: {who}{playing}</li>")
+        rounds.append(f"<section><h2>Round {number}</h2><ul>{''.join(items)}</ul></section>")
+    seats = "two a table" if record.seats == 2 else f"tables of {record.seats}"
+    body = (f"<h1>{esc(standings.title)} tournament #{record.id}</h1>"
+            f"<p>{FORMATS.get(record.format, esc(record.format))}, {seats}: {esc(state)}. "
+            "Points: a table gives 1 to its first down to 0 for its last, ties sharing; "
+            "a bye counts as a win. Ties are broken by Buchholz (the opponents' points), "
+            "then Sonneborn-Berger (the opponents' points weighed by the score against "
+            f"them).</p>{table}{''.join(rounds)}")
+    return layout(root, f"{standings.title} tournament", body)
 
 
 def not_found_page(root: str, what: str = "page") -> str:

@@ -6,8 +6,8 @@ Routes (``<token>`` is a link's token; anything else answers 404):
   ``/g/<token>/board.png`` its board now;
 * ``/g/<token>/replay?move=N`` the replay, ``/g/<token>/move/<N>.png`` and ``.json`` the
   picture and words of one position;
-* ``/s/<token>`` a server's leaderboards; ``/t/<token>`` a tournament's standings, which
-  no link names yet (organized play is not built): every one answers 404;
+* ``/s/<token>`` a server's leaderboards; ``/t/<token>`` a tournament's standings, rounds
+  and tables;
 * ``/static/web.js``, ``/static/web.css``, ``/robots.txt``, ``/``.
 
 Every answer carries a strict Content-Security-Policy (its own files only: no inline
@@ -262,5 +262,5 @@ class WebServer:
         return self._html(pages.standings_page(self.root, standings))
 
     async def _tournament(self, request: web.Request) -> web.Response:
-        # Organized play (tournaments, seasons) is not built yet: no link names one.
-        raise NotFound()
+        standings = await self.service.tournament(request.match_info["token"])
+        return self._html(pages.tournament_page(self.root, standings))

@@ -31,11 +31,15 @@ from typing import Any, cast
 
 from bot.alt_text import board_alt, plain_step
 from bot.games.engine import Engine, SeatInfo, View
+from bot.limits import Limits
 from bot.organized.seasons import Season, season_at
 from bot.refusals import Refused
 from bot.replays import ReplayJob, Replays
 from bot.store import ActionRecord, GameRecord, Store, StoreError, WebTarget
+from bot.store.tournaments import TournamentRecord
 from bot.tables import Step, Tables, stored_result
+from bot.tournaments import Organizer
+from bot.tournaments import Standings as TournamentStandings
 
 #: An unguessable token: 128 random bits, URL-safe (22 characters).
 TOKEN_BYTES = 16
@@ -272,6 +276,7 @@ class WebService:
         self._targets = _Fresh(clock, FRESH_SECONDS, 10_000)
         self._pages = _Fresh(clock, float("inf"), 1_000)
         self._standings = _Fresh(clock, FRESH_SECONDS, 1_000)
+        self._organizer = Organizer(store, self._games, clock, Limits())
         #: Pictures by game and position, and replays by game and log: drawn once.
         self.pictures = Replays(at_once=PICTURES_AT_ONCE, queue=PICTURES_WAITING, clock=clock,
                                 cache_bytes=PICTURE_BYTES)
@@ -450,6 +455,33 @@ class WebService:
             return await asyncio.to_thread(renderer, view)
 
         return await self.pictures.gif(key, drawing)
+
+    async def tournament_link(self, record: TournamentRecord) -> str | None:
+        """The address of a tournament's page, when its server's managers allowed links."""
+        if not await self._allowed(record.guild_id):
+            return None
+        return f"{self.public_url}/t/{record.token}"
+
+    async def tournament(self, token: str) -> TournamentStandings:
+        """The page of the tournament ``token`` names: its standings, rounds and tables
+        (read again at most every :data:`FRESH_SECONDS`); not found where its server's
+        managers turned links off, or its server removed the bot."""
+        if not TOKEN.fullmatch(token):
+            raise NotFound()
+
+        async def read() -> TournamentStandings | None:
+            record = await self._organizer.by_token(token)
+            if record is None or not await self._allowed(record.guild_id):
+                return None
+            return await self._organizer.standings(record)
+
+        try:
+            found = await self._standings.get(("tournament", token), read)
+        except StoreError:
+            raise NotFound() from None
+        if found is None:
+            raise NotFound()
+        return cast(TournamentStandings, found)
 
     async def standings(self, token: str) -> Standings:
         """The page of the server ``token`` names: each game's leaderboard there."""

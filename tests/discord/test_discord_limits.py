@@ -49,7 +49,7 @@ def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: 
     client = create_bot(Settings(db_path=tmp_path / "x.db"), renderer=None, clock=Clock())
     payloads = [c.to_dict(client.tree) for c in client.tree.get_commands()]
     assert {p["name"] for p in payloads} == {"away", "game", "games", "notify", "play", "settings",
-                                               "privacy", "stats", "season"}
+                                               "privacy", "stats", "season", "tournament"}
     for payload in payloads:
         assert NAME.match(payload["name"])
         assert 1 <= len(payload["description"]) <= 100
@@ -58,6 +58,9 @@ def test_every_command_fits_discords_limits(registry: dict[str, Any], tmp_path: 
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "board", "hand", "cards", "status", "log", "rules", "replay", "undo",
                     "leave", "abort", "history", "back", "vote", "sit"}
+    tournament = next(p for p in payloads if p["name"] == "tournament")
+    assert {o["name"] for o in tournament["options"]} == {"new", "start", "leave", "standings",
+                                                         "cancel"}
     new = next(o for o in game["options"] if o["name"] == "new")
     params = {o["name"]: o for o in new["options"]}
     assert {"game", "seats", "reminder_hours", "ai_takeover", "target", "pace"} <= set(params)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from browser import phone
 from race_game import CandyRace
-from test_web_site import ALICE, BOB, in_a_thread, watch_links
+from test_web_site import ALICE, BOB, in_a_thread, tournament, watch_links
 from web_harness import URL, Site
 from whole_games import play_to_the_end
 
@@ -107,6 +107,38 @@ async def test_a_replay_steps_through_a_whole_game_by_key_button_and_slider(
             await page.locator("#slider").fill(str(middle))
             await at(middle)
             assert page.url.endswith(f"?move={middle}")
+    finally:
+        await site.close()
+
+
+async def test_a_tournaments_page_reads_on_a_phone(tmp_path: Path) -> None:
+    """A tournament's page in the browser: its standings as a table, a heading per round,
+    nothing wider than the phone, nothing asked of another site, nothing it asks for
+    missing. Its screenshot is kept beside the others'
+    (docs/web.md) when CANDYBOT_WEB_SCREENSHOTS names their folder."""
+    site = await Site.open(tmp_path, {"candy-race": Engine(CandyRace())})
+    try:
+        url = await tournament(site)
+        async with phone() as page:
+            asked: list[str] = []
+            failed: list[str] = []
+            page.on("request", lambda request: asked.append(request.url))
+            page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+            await page.goto(site.base + url.removeprefix(URL))
+            await page.wait_for_load_state("networkidle")
+            assert await page.locator("h1").inner_text() == "Candy Race tournament #1"
+            assert await page.locator("tbody tr").count() == 3
+            assert await page.locator("h2").all_inner_texts() == ["Round 1", "Round 2"]
+            assert await page.locator("caption").inner_text() == "Final standings"
+            width = await page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"the page is {width} px wide"
+            assert all(a.startswith(site.base) for a in asked), "a request left the site"
+            # Only the browser's own guess at an icon is not found.
+            assert [u for u in failed if not u.endswith("/favicon.ico")] == [], failed
+            shots = os.environ.get("CANDYBOT_WEB_SCREENSHOTS")
+            if shots:
+                await page.screenshot(path=str(Path(shots) / "tournament.png"),
+                                      full_page=True, scale="css")
     finally:
         await site.close()
 

@@ -4,6 +4,7 @@ strangers open; pages that go when their game, server or a player's name goes.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -15,12 +16,22 @@ from discord_harness import CHANNEL_ID, GUILD_ID
 from race_game import CandyRace
 from web_harness import URL, Site, link_buttons
 
+import tools.offline
 from bot.discord import words
 from bot.games.engine import Engine
+from bot.organized.standings import said
 from bot.web.server import CSP, ClientLimiter
 from tools.offline import ALL_PERMISSIONS
 
 ALICE, BOB = 340000000000000001, 340000000000000002
+HOSTILE = 340000000000000003
+NAMES = {HOSTILE: '<script>alert("x")</script>'}
+
+
+def named(user_id: int) -> dict[str, object]:
+    return {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
+            "global_name": NAMES.get(user_id, f"Player{user_id % 1000}"), "avatar": None}
+
 GAMES = {"candy-race": Engine(CandyRace())}
 TOKEN = re.compile(re.escape(URL) + r"/g/([A-Za-z0-9_-]{22})")
 
@@ -266,9 +277,74 @@ async def test_stepping_through_a_replay_reads_its_positions_once(
     assert len(read) == 1, "a whole game's positions decoded once a step"
 
 
-async def test_a_tournament_link_names_nothing_yet(site: Site) -> None:
-    answer = await site.get("/t/" + "A" * 22)
-    assert answer.status == 404 and "No such page" in answer.text
+async def tournament(site: Site) -> str:
+    """A Swiss tournament of two rounds of races among Alice, Bob and a player with a
+    hostile name, played to its end in threads of the channel; the address its final
+    standings link to."""
+    table = site.session
+    table.rec.room(CHANNEL_ID).permissions = ALL_PERMISSIONS
+    table.channel_id = CHANNEL_ID
+    await site.allow()
+    signup = await table.command(ALICE, "tournament", "new",
+                                 {"game": "candy-race", "format": "swiss", "rounds": 2})
+    for user in (ALICE, BOB, HOSTILE):
+        await table.click(user, signup, ":join")
+    await table.click(ALICE, signup, ":start")
+    store = table.bot.tables.store
+    for _ in range(2):
+        while games := [g for g in await store.open_games_in(CHANNEL_ID)
+                        if g.status == "active"]:
+            for record in games:
+                state = json.loads(record.state_json or "{}")
+                seat = record.seats[state["turn"]]
+                await table.gw.send(table.gw.command(seat.user_id or 0, "play",
+                                                     options={"action": "step"},
+                                                     channel_id=record.channel_id))
+        await table.bot.send_due()
+    final = next(m for m in table.rec.messages.values() if "is over after" in m["content"])
+    return link_buttons(final)[words.STANDINGS_ON_THE_WEB]
+
+
+async def test_a_tournaments_page_shows_its_standings_rounds_and_tables(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tools.offline, "user_payload", named)
+    url = await tournament(site)
+    assert url.startswith(URL + "/t/")
+    answer = await site.get(url)
+    assert answer.status == 200 and answer.headers["Content-Security-Policy"] == CSP
+    page = answer.text
+    assert len(answer.body) < 100_000
+    assert "<h1>Candy Race tournament #1</h1>" in page and "Final standings" in page
+    assert "<h2>Round 1</h2>" in page and "<h2>Round 2</h2>" in page and "Bye: " in page
+    # The standings as the bot keeps them, in its order, and a hostile name escaped.
+    bot = site.session.bot
+    kept = await bot.organizer.standings(await bot.organizer.get(1))
+    rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)</td>", page)
+    assert [(int(rank), points) for rank, _, points in rows] == [
+        (line.rank, said(line.points)) for line in kept.lines]
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    # Links turned off: the page goes; a wrong token names nothing.
+    await site.allow(False)
+    await asyncio.sleep(0.6)
+    assert (await site.get(url)).status == 404
+    assert (await site.get("/t/" + "A" * 22)).status == 404
+    await site.allow(True)
+    await asyncio.sleep(0.6)
+    assert (await site.get(url)).status == 200
+    # A deleted player reads as a former player; the others' standings stay.
+    table = site.session
+    table.channel_id = CHANNEL_ID
+    await table.command(HOSTILE, "privacy", options={"delete": True})
+    await asyncio.sleep(0.6)
+    page = (await site.get(url)).text
+    assert "alert" not in page and "a former player" in page
+    assert [(int(rank), points) for rank, _, points in re.findall(
+        r"<tr><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)</td>", page)] == [
+        (line.rank, said(line.points)) for line in kept.lines]
+    # A server that removed the bot shows nothing.
+    await bot.on_guild_remove(SimpleNamespace(id=GUILD_ID))
+    await asyncio.sleep(0.6)
+    assert (await site.get(url)).status == 404
 
 
 async def test_a_servers_page_shows_its_leaderboards(site: Site) -> None:
