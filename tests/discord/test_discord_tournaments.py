@@ -20,6 +20,7 @@ from test_discord_hostile_names import disarmed
 from tournament_play import League, calculate, stored_rounds
 
 import tools.offline
+from bot.games.engine import Engine
 from bot.organized.standings import said
 from renderers import standings as standings_picture
 
@@ -30,7 +31,7 @@ ELSEWHERE = 700000000000000099
 
 @pytest.fixture
 async def league(tmp_path: Path) -> AsyncIterator[League]:
-    played = League(tmp_path / "bot.db", {"candy-dash": CandyDash()})
+    played = League(tmp_path / "bot.db", {"candy-dash": Engine(CandyDash())})
     await played.boot()
     yield played
     await played.bot.close()
