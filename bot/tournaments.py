@@ -46,6 +46,7 @@ from bot.store import (
 )
 from bot.store.tournaments import EntryRecord, TableRecord, TournamentRecord, Tournaments
 from bot.tables.core import clip_name, stored_result
+from bot.tables.timed import TableClock
 
 #: The formats, and how many seats a table of each has.
 FORMATS = ("swiss", "round-robin", "pods")
@@ -59,6 +60,18 @@ LEASE_SECONDS = 300.0
 Members = Callable[[int, Sequence[int]], Awaitable[set[int]]]
 #: Opens the games of a round's tables (the Discord layer).
 Opener = Callable[[Sequence["ToOpen"]], Awaitable[object]]
+
+
+#: A tournament's player out of time forfeits: a no-show must not hold up a round, and an
+#: AI standing in would play their games for them.
+FORFEIT = "forfeit"
+
+
+def table_clock(record: TournamentRecord) -> TableClock | None:
+    """The clock every table of the tournament plays with (``None``: no clock, the
+    reminders and the AI's take-over see the round through)."""
+    code = record.settings.get("clock")
+    return TableClock.chosen(str(code), FORFEIT) if code else None
 
 
 @dataclass(frozen=True)
@@ -149,9 +162,13 @@ class Organizer:
 
     async def new(self, *, guild_id: int, channel_id: int, host_id: int, game: Engine,
                   format: str, rounds: int, seats: int | None, reminder_hours: float,
-                  deadline_hours: float | None) -> TournamentRecord:
+                  deadline_hours: float | None, clock: str | None = None,
+                  ) -> TournamentRecord:
         """Open a tournament's sign-up, refused when it could not run as asked or the
-        server runs as many as it may."""
+        server runs as many as it may. ``clock`` (a code of
+        :data:`bot.organized.clock.CHOICES`) times every table; a player out of time
+        forfeits (:func:`table_clock`)."""
+        timed = TableClock.chosen(clock, FORFEIT).rule
         if format not in FORMATS:
             raise BadTournament(reason="format")
         if format == "pods":
@@ -179,7 +196,9 @@ class Organizer:
         return await self.tournaments.create(
             guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game.slug,
             format=format, rounds=rounds, seats=chosen,
-            settings={"reminder_hours": float(reminder_hours)}, deadline=deadline,
+            settings={"reminder_hours": float(reminder_hours),
+                      **({"clock": timed.code} if timed.timed else {})},
+            deadline=deadline,
             token=secrets.token_urlsafe(16), now=self.clock())
 
     async def get(self, tournament_id: int, guild_id: int | None = None) -> TournamentRecord:

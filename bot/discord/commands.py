@@ -452,21 +452,23 @@ def build_tournament_group(games: Mapping[str, Engine]) -> app_commands.Group:
         seats="Players a table, for pods (default: the game's most).",
         reminder_hours="Hours between reminders to a player whose turn it is (default: "
                        "the server's).",
-        deadline_hours="Sign-up closes (and the tournament starts) this many hours from now.")
+        deadline_hours="Sign-up closes (and the tournament starts) this many hours from now.",
+        clock="Every game's clock (default: the server's); out of time, the player forfeits.")
     @app_commands.choices(game=game_choices(games), format=[
         app_commands.Choice(name="Swiss (two a table, paired by score)", value="swiss"),
         app_commands.Choice(name="Round-robin (two a table, everyone meets everyone)",
                             value="round-robin"),
         app_commands.Choice(name="Pods (three or more a table, seated by standing)",
-                            value="pods")])
+                            value="pods")], clock=clock_choices())
     async def new(interaction: discord.Interaction, game: str, format: str,
                   rounds: app_commands.Range[int, 1, 12] = 3,
                   seats: app_commands.Range[int, 2, 8] | None = None,
                   reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
                   deadline_hours: app_commands.Range[float, 1.0, 336.0] | None = None,
-                  ) -> None:
+                  clock: str | None = None) -> None:
         await organized.new(interaction, game=game, format=format, rounds=rounds, seats=seats,
-                            reminder_hours=reminder_hours, deadline_hours=deadline_hours)
+                            reminder_hours=reminder_hours, deadline_hours=deadline_hours,
+                            clock=clock)
 
     @group.command(name="start", description="Start a tournament now (its host or Manage "
                    "Server).")

@@ -33,6 +33,7 @@ from bot.discord.words import escaped, quoted_moves
 from bot.games.colours import text_mark
 from bot.games.engine import ALERT, Engine, Result, View
 from bot.games.words import STANDING_IN, listing
+from bot.organized.clock import ClockRule
 from bot.organized.seasons import Season, day_of
 from bot.organized.standings import said
 from bot.store import ActionRecord, Announcement, GameRecord, SeatRecord, StatLine
@@ -1247,9 +1248,15 @@ def signup_text(record: TournamentRecord, title: str, players: Sequence[EntryRec
     lines = [f"**{escaped(title)} tournament** #{record.id}, hosted by {mention(record.host_id)}: "
              f"{tournament_format(record)}."]
     hours = float(record.settings.get("reminder_hours", 24))
-    lines.append(f"Each game reminds a silent player every {hours:g} h (at most "
-                 f"{MAX_REMINDERS} times), then an AI stands in; a seat its player no longer "
-                 f"plays at the end counts last.")
+    if record.settings.get("clock"):
+        rule = ClockRule.parse(str(record.settings["clock"]))
+        lines.append(f"⏱ Every game is played on a clock ({rule.said}): a player out of "
+                     f"time forfeits (placed last). Reminders come every {hours:g} h and as "
+                     f"the clock runs low.")
+    else:
+        lines.append(f"Each game reminds a silent player every {hours:g} h (at most "
+                     f"{MAX_REMINDERS} times), then an AI stands in; a seat its player no "
+                     f"longer plays at the end counts last.")
     shown = [p for p in players if p.withdrawn is None or record.status != "signup"]
     lines.append(f"Players ({len(shown)}/{most}):")
     lines += [f"{n}. {entry_name(p.name)}" for n, p in enumerate(shown, start=1)]

@@ -36,7 +36,7 @@ from bot.refusals import (
 )
 from bot.store import GameRecord, NotFoundError, OutboxRecord
 from bot.tables import Conceded, lobby_owner
-from bot.tournaments import Members, Organizer, ToOpen, Withdrawal, game_seats, tag
+from bot.tournaments import Members, Organizer, ToOpen, Withdrawal, game_seats, table_clock, tag
 from renderers import standings as standings_picture
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ async def _title(bot: Host, slug: str) -> str:
 
 async def new(interaction: discord.Interaction, *, game: str, format: str, rounds: int,
               seats: int | None, reminder_hours: float | None,
-              deadline_hours: float | None) -> None:
+              deadline_hours: float | None, clock: str | None = None) -> None:
     """``/tournament new``: the sign-up message, with Join, Leave and Start."""
     async with guarded(interaction):
         bot = host(interaction)
@@ -106,7 +106,8 @@ async def new(interaction: discord.Interaction, *, game: str, format: str, round
         record = await in_time(bot.organizer.new(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             host_id=interaction.user.id, game=chosen, format=format, rounds=rounds,
-            seats=seats, reminder_hours=hours, deadline_hours=deadline_hours),
+            seats=seats, reminder_hours=hours, deadline_hours=deadline_hours,
+            clock=clock if clock is not None else defaults.get("clock")),
             lambda: acknowledge(interaction))
         text = messages.signup_text(record, chosen.title, [], bot.tables.limits
                                     .players_per_tournament)
@@ -337,7 +338,7 @@ async def open_table(bot: Host, item: ToOpen) -> None:
                 reminder_hours=float(record.settings.get("reminder_hours", 24.0)),
                 ai_takeover=True, parent_id=record.channel_id,
                 seated=game_seats(item.players), opening=opening, lobby_message_id=card_id,
-                tournament=tag(record, table))
+                tournament=tag(record, table), clock=table_clock(record))
         except Exception:
             await threads.abandon(bot, record.channel_id, record.guild_id, card_id, thread_id)
             await tables.end_opening(opening)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_harness import CHANNEL_ID
+from discord_harness import CHANNEL_ID, GUILD_ID
 from PIL import Image
 from race_game import CandyDash
 from test_discord_hostile_names import disarmed
@@ -246,3 +246,35 @@ async def test_names_are_escaped_and_a_forgotten_player_reads_as_a_former_player
     assert (await league.bot.tables.store.about(PLAYERS[1]))["tournaments"] == []
     answer = await league.command(HOST, "tournament", "standings", {"tournament": 1})
     assert "**a former player**" in answer.content and "nitro" not in answer.content
+
+
+async def test_a_no_show_on_a_clock_forfeits_and_the_round_goes_on(league: League) -> None:
+    """A tournament's games play on its clock; a player who never moves runs out of time,
+    forfeits (placed last, their opponent first) and the next round opens without waiting."""
+    signup = await open_signup(league, clock="1d")
+    assert "clock (1 day a move)" in league.rec.message(signup)["content"]
+    for player in PLAYERS[:4]:
+        await league.click(player, signup, ":join")
+    await league.click(HOST, signup, ":start")
+    # Passes a day apart read as a bot that stayed up, not as an outage.
+    league.bot.tables.clocks.outage = 30 * 3600
+    no_show = OTHERS[0]
+    games = await league.open_games()
+    assert all(g.settings.get("clock") == "1d" and g.settings.get("on_timeout") == "forfeit"
+               for g in games)
+    await league.play_round(skip=[no_show])
+    assert any("ran out of time" in s.content for s in league.rec.messages_sent())
+    await league.bot.send_due()
+    tables = await league.bot.organizer.tournaments.tables(1)
+    entry = PLAYERS.index(no_show) + 1
+    mine = next(t for t in tables if t.round == 1 and entry in t.entries)
+    assert mine.places is not None
+    assert mine.places[entry] == 2 and sorted(mine.places.values()) == [1, 2]
+    assert any(t.round == 2 for t in tables)
+
+
+async def test_a_tournament_refuses_a_clock_it_does_not_know(league: League) -> None:
+    sent = await league.command(HOST, "tournament", "new", {
+        "game": "candy-dash", "format": "swiss", "rounds": 2, "clock": "9d"})
+    assert sent.ephemeral and "clock" in sent.content.lower()
+    assert not await league.bot.organizer.tournaments.open_in(GUILD_ID)
