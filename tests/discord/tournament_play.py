@@ -42,6 +42,9 @@ class League:
         outlives it."""
         self.rec.room(CHANNEL_ID).permissions = INVITED
         self.bot, self.gw = await start_bot(self.db, self.clock, self.games, self.rec)
+        # play_round steps a day at a time while only no-shows are to act: passes that far
+        # apart read as a bot that stayed up, so the no-show's clock runs (not an outage).
+        self.bot.tables.clocks.outage = 30 * 3600
 
     async def restart(self) -> None:
         await self.bot.close()
