@@ -64,3 +64,18 @@ async def test_the_time_the_bot_was_down_is_the_gap_between_its_running_stretche
     assert await store.downtime(T0 + 250 * 60, T0 + 400 * 60, outage) == [
         (T0 + 300 * 60, T0 + 400 * 60)]
     assert await store.downtime(T0 + 250 * 60, T0 + 305 * 60, outage) == []
+
+
+async def test_stretches_a_month_old_are_forgotten_once_two_later_ones_began(
+        store: Store) -> None:
+    outage, day = 600.0, 86400.0
+    for start in (0.0, 40 * day, 80 * day, 81 * day):  # four runs, outages between them
+        await store.uptime_beat(T0 + start, outage)
+        await store.uptime_beat(T0 + start + 60, outage)
+    # The stretch before the latest outage is kept whatever its age (a clock charged in
+    # it asks about the gap since), and the month-old ones before it are gone: asked
+    # from the first day, only the gap after the kept stretch is known.
+    assert await store.downtime(T0 + 80 * day, T0 + 81 * day + 60, outage) == [
+        (T0 + 80 * day + 60, T0 + 81 * day)]
+    assert await store.downtime(T0, T0 + 81 * day + 60, outage) == [
+        (T0 + 80 * day + 60, T0 + 81 * day)]

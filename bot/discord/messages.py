@@ -681,6 +681,9 @@ def status_text(status: Status) -> str:
     waiting = ", ".join(mention(u) if u else escaped(name)
                         for name, u in status.to_act) or "nobody"
     lines.append(f"Waiting for {waiting} since {stamp(record.turn_started_at)}.")
+    clocks = clocks_line(status.game, record.seats, status.clocks)
+    if clocks:
+        lines.append(clocks)
     away = away_line(status.game, record.seats, status.away)
     if away:
         lines.append(away)

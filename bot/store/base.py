@@ -84,6 +84,8 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 RUN_FIRST_READ = 6
 #: A time after every other (what "every pending row" waits for).
 FOREVER = 1e300
+#: How long a stretch a bot ran is kept once two later stretches began (seconds).
+UPTIME_KEPT = 30 * 86400
 
 
 def is_postgres(target: str | os.PathLike[str]) -> bool:
@@ -1136,6 +1138,12 @@ class Store(ABC):
                 if not rows:
                     await db.execute("INSERT INTO uptime (started_at, beat_at) VALUES (?, ?)",
                                      (now, now))
+                    # A running clock is charged at least hourly while a bot runs, so only
+                    # the stretch before the latest outage is ever asked about; a month's
+                    # margin keeps the table from growing with every restart.
+                    await db.execute(
+                        "DELETE FROM uptime WHERE beat_at < ? AND id < "
+                        "(SELECT MAX(id) FROM uptime) - 1", (now - UPTIME_KEPT,))
 
     async def downtime(self, since: float, now: float, outage: float,
                        ) -> list[tuple[float, float]]:

@@ -361,6 +361,8 @@ class Status:
     takeover_at: float | None = None
     #: The awaited players who are away (quiet hours, vacation): ``(user, until)``.
     away: tuple[tuple[int, float], ...] = ()
+    #: The running clocks of a table with a clock: ``(seat, seconds left)``.
+    clocks: tuple[tuple[int, float], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -289,7 +289,8 @@ class Queries(TablesBase):
         result = stored_result(record)
         summary = result.summary if result is not None else game.rules.summary(state)
         return Status(record=record, game=game, summary=summary, to_act=to_act, scores=named,
-                      next_reminder_at=reminder, takeover_at=takeover)
+                      next_reminder_at=reminder, takeover_at=takeover,
+                      clocks=shown(record, self.clock()))
 
     async def log(self, channel_id: int, last: int = 10, game_id: int | None = None,
                   start: int | None = None) -> tuple[GameRecord, list[ActionRecord]]:

@@ -152,6 +152,9 @@ async def test_the_clock_is_shown_on_the_board_its_picture_the_card_games_and_th
     session.clock.advance(5)
     games = await session.command(ALICE, "games")
     assert "your turn for" in games.content and "1 d 19 h left" in games.content
+    session.rec.clear()
+    await session.gw.send(session.gw.command(ALICE, "game", "status", channel_id=thread))
+    assert "1 d 19 h left" in session.rec.last().content
 
     record = await record_of(session, thread)
     await session.gw.send(session.gw.command(ALICE, "play", options={"action": "step"},
