@@ -103,8 +103,10 @@ class League:
         """Play every game under way to its end (``skip``: players who never move; the
         reminder pass lets an AI stand in for them)."""
         away = set(skip)
+        # The round's own games: a pass that ends the round may open the next one.
+        round_games = {g.id for g in await self.open_games()}
         for _ in range(most):
-            games = await self.open_games()
+            games = [g for g in await self.open_games() if g.id in round_games]
             if not games:
                 return
             moved = False
