@@ -340,7 +340,7 @@ def test_the_header_shows_the_tables_clock_on_the_banner_and_nothing_else_moves(
     clocked, [(header, _)] = _headers(slug, timed, monkeypatch)
     assert header.table.clock == 2 * 86400 + 4 * 3600
     assert clocked.size == picture.size
-    banner_top = box[1] + (TITLE_H if header.title else 0)
+    banner_top = box[1] + TITLE_H  # the title line is a strip of its own above the banner
     banner = (box[0], banner_top, box[2], banner_top + BANNER_H)
     assert _differ(picture, clocked, banner), f"{slug}: the header shows no clock"
     # Only the banner changes: the board under the header stays where it was.
