@@ -152,15 +152,20 @@ def test_the_play_players_wait_for_is_timed_with_the_worker_processes_of_candybo
         async def render_async(self, view, key=None):
             return self(view)
 
-        def think(self, game, state, seat, level):
-            work["thought"] += 1
-            return game.ai_action(state, seat, level)
+        def run_now(self, job_of, job):
+            work[job_of.__name__] += 1
+            return job_of(job)
+
+        async def run_now_async(self, job_of, job, key=None):
+            work[job_of.__name__] += 1
+            return job_of(job)
 
     monkeypatch.setattr(bench_module, "chess_board", lambda width: lambda: b"")
     figures = bench_module.bench_game(SLUG, 3, channels=0, rounds=0, ai_games=0,
                                       pool=Workers())
     run = figures["as_run"]
-    assert work["drawn"] == 4 and work["thought"] >= 1  # the warm-up move and three timed
+    # The warm-up move and three timed; the AI seat's choices in the workers too.
+    assert work["drawn"] == 4 and work["ai_choice"] + work["work_out"] >= 1
     assert "play_cpu_ms" not in run and run["ai_moves_per_play"] > 0
     assert figures["play_vs_chess_p95"] == pytest.approx(
         run["play_ms"]["p95"] / run["chess_ms"]["p95"])

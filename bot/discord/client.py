@@ -45,6 +45,7 @@ from bot.metrics import Metrics
 from bot.ops import OpsError
 from bot.ops.database import inspect_target
 from bot.replays import Replays
+from bot.rules_work import RulesWork
 from bot.store import PostgresStore, Store, StoreError
 from bot.tables import Clock, Tables, think_here
 from bot.tables.clocks import OUTAGE
@@ -230,13 +231,14 @@ class CandyBot(discord.Client):
         self.store = await Store.open(self.settings.database)
         self.store.watch = self.watch
         self._stopping = self._stopped = False
-        # With a pool of worker processes, AI seats think there too (renderers.pool),
-        # and moves are worked out there.
-        think = getattr(self.renderer, "think", think_here)
+        # With a pool of worker processes, AI seats think there too, and moves are
+        # worked out there (bot.rules_work).
+        work = RulesWork.of(self.renderer)
         self._tables = Tables(self.store, self.games, self.clock,
                               on_moves=self.metrics.moved, limits=self.settings.limits,
-                              watch=self.watch, think=think,
-                              offload=getattr(self.renderer, "offload", None))
+                              watch=self.watch,
+                              think=work.think if work is not None else think_here,
+                              offload=work.offload if work is not None else None)
         self._seasons = Seasons(self.store, self.games, self.clock, self.settings.limits)
         self._organizer = Organizer(self.store, self.games, self.clock, self.settings.limits)
         if self.settings.public_url is not None:
