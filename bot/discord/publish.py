@@ -80,7 +80,7 @@ async def board_outgoing(bot: Host, board: Board,
         if any(s.standing_in for s in board.record.seats):
             view = view or discord.ui.View(timeout=None)
             if len(view.children) < 25:
-                view.add_item(components.BackButton(board.record.id))
+                view.add_item(components.back_button(board.record.id))
     return await messages.board_message(board, bot.renderer, view, early)
 
 
