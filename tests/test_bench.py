@@ -73,16 +73,16 @@ def test_the_timed_tables_are_two_humans_and_an_ai_seat_whose_reply_is_timed(mon
 
 
 def test_the_bench_tables_ai_seat_plays_at_the_normal_level(monkeypatch):
-    from bot.tables.core import TablesBase
+    from bot.tables.core import Pipeline
 
     levels: list[str] = []
-    level_of = TablesBase._level
+    level_of = Pipeline._level
 
     def level(record, seat):
         levels.append(level_of(record, seat))
         return levels[-1]
 
-    monkeypatch.setattr(TablesBase, "_level", staticmethod(level))
+    monkeypatch.setattr(Pipeline, "_level", staticmethod(level))
     bench_play(SLUG, 2)
     assert levels and set(levels) == {"normal"}
 

@@ -155,8 +155,8 @@ def test_the_bot_hands_its_ai_seats_and_moves_to_the_pool_it_draws_with(tmp_path
         try:
             game = GAMES["sugar-blast"]
             state = game.new([SeatInfo("A", ai=True), SeatInfo("B", ai=True)], 3)
-            bot.tables._think(game, state, min(game.to_act(state)), "easy")
-            await bot.tables._offload(len, "job", 1)
+            bot.tables.pipeline._think(game, state, min(game.to_act(state)), "easy")
+            await bot.tables.pipeline.offload(len, "job", 1)
         finally:
             await bot.close()
 

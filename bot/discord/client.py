@@ -146,7 +146,6 @@ class CandyBot(discord.Client):
         #: The web companion's links (its pages' addresses), with ``CANDYBOT_PUBLIC_URL``.
         self.web: WebService | None = None
         self._tables: Tables | None = None
-        self._seasons: Seasons | None = None
         self._organizer: Organizer | None = None
         self._outbox: Outbox | None = None
         self._reminders: asyncio.Task[None] | None = None
@@ -200,10 +199,9 @@ class CandyBot(discord.Client):
 
     @property
     def seasons(self) -> Seasons:
-        """The seasons service; available once :meth:`setup_hook` has opened the database."""
-        if self._seasons is None:
-            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
-        return self._seasons
+        """The seasons service (the tables'); available once :meth:`setup_hook` has opened
+        the database."""
+        return self.tables.seasons
 
     @property
     def organizer(self) -> Organizer:
@@ -239,7 +237,6 @@ class CandyBot(discord.Client):
                               watch=self.watch,
                               think=work.think if work is not None else think_here,
                               offload=work.offload if work is not None else None)
-        self._seasons = Seasons(self.store, self.games, self.clock, self.settings.limits)
         self._organizer = Organizer(self.store, self.games, self.clock, self.settings.limits)
         if self.settings.public_url is not None:
             self.web = WebService(self.store, self.settings.public_url, games=self.games,
@@ -314,7 +311,6 @@ class CandyBot(discord.Client):
             self.store = None
             self.web = None
             self._tables = None
-            self._seasons = None
             self._organizer = None
             self._outbox = None
         self.metrics.close()
@@ -376,10 +372,10 @@ class CandyBot(discord.Client):
         if self.store is None:
             return
         await places.reconcile(self, guild)
-        allowed = (await self.tables.server_defaults(guild.id)).get("channels") or ()
+        allowed = (await self.tables.lobbies.server_defaults(guild.id)).get("channels") or ()
         gone = [int(c) for c in allowed if guild.get_channel(int(c)) is None]
         if gone:
-            await self.tables.lapse_channels(guild.id, gone)
+            await self.tables.lobbies.lapse_channels(guild.id, gone)
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Discord changed a thread: a game going on in it must not stay archived (an
@@ -405,7 +401,7 @@ class CandyBot(discord.Client):
         if self.store is not None:
             await threads.channel_gone(self, channel.id, thread=False)
             await weblinks.channel_deleted(self, channel.id)
-            await self.tables.lapse_channels(channel.guild.id, [channel.id])
+            await self.tables.lobbies.lapse_channels(channel.guild.id, [channel.id])
 
     async def _sender_loop(self) -> None:
         await self.wait_until_ready()

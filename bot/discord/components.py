@@ -19,7 +19,7 @@ whose handler the click goes to:
 =================================================  ==========================================
 
 ``<token>`` is the token of the decision the choice was made for, for the seat it
-was made for (see ``Tables.wire_token``); ``<move>`` the move number it was made
+was made for (see ``bot.tables.core.wire_token``); ``<move>`` the move number it was made
 at, so an expired click can be told what happened since. Custom ids are at most
 100 characters: choices whose ids would be longer go into a menu instead.
 

@@ -47,13 +47,13 @@ async def in_thread(interaction: discord.Interaction, opening: OpeningRecord, ho
         thread_id, card_id = await threads.start_thread(
             bot, opening, tables.game(opening.game).title, host_name)
     except Exception:
-        await tables.end_opening(opening)  # the card, if posted, was taken back
+        await tables.lobbies.end_opening(opening)  # the card, if posted, was taken back
         raise
     try:
         lobby = await make(thread_id, card_id)
     except Exception:
         await threads.abandon(bot, opening.channel_id, opening.guild_id, card_id, thread_id)
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         raise
     await _shown(bot, lobby, opening)
     await tell(interaction, messages.lobby_opened_text(lobby))
@@ -69,7 +69,7 @@ async def in_channel(interaction: discord.Interaction, opening: OpeningRecord,
     try:
         lobby = await in_time(make(), lambda: _thinking(interaction))
     except Exception:
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         raise
     try:
         message_id = await announce(interaction, messages.lobby_text(lobby),
@@ -83,7 +83,7 @@ async def in_channel(interaction: discord.Interaction, opening: OpeningRecord,
             log.info("could not tell the host of lobby %s", lobby.record.id)
         return lobby
     await tables.store.set_lobby_message(lobby.record.id, message_id)
-    await tables.end_opening(opening)
+    await tables.lobbies.end_opening(opening)
     return lobby
 
 
@@ -112,7 +112,7 @@ async def _shown(bot: Host, lobby: Lobby, opening: OpeningRecord) -> bool:
                     lobby.record.id, exc_info=True)
         return False
     await _seat_players(bot, lobby)
-    await bot.tables.end_opening(opening)
+    await bot.tables.lobbies.end_opening(opening)
     return True
 
 
@@ -163,7 +163,7 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
         # A thread started from a message has the message's id.
         await threads.abandon(bot, opening.channel_id, opening.guild_id, card,
                               opening.thread_id or card)
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         log.info("took back lobby opening %s in channel %s: it never opened", opening.id,
                  opening.channel_id)
         return 1
@@ -172,7 +172,7 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
     except NotFoundError:
         record = None
     if record is None or record.status != "lobby" or record.game not in tables.games:
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         return 1
     lobby = Lobby(record=record, game=tables.game(record.game))
     try:
@@ -196,6 +196,6 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
                  exc.status)
     else:
         log.info("finished opening lobby %s in channel %s", record.id, record.channel_id)
-    await tables.end_opening(opening)
+    await tables.lobbies.end_opening(opening)
     return 1
 

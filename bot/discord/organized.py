@@ -95,7 +95,7 @@ async def new(interaction: discord.Interaction, *, game: str, format: str, round
         refused = threads.cannot_show(interaction, True)
         if refused is not None:
             raise refused
-        defaults = await bot.tables.server_defaults(interaction.guild_id)
+        defaults = await bot.tables.lobbies.server_defaults(interaction.guild_id)
         allowed = tuple(int(c) for c in defaults.get("channels") or ())
         if allowed and interaction.channel_id not in allowed:
             raise NotAGamesChannel(channels=allowed)
@@ -244,7 +244,7 @@ async def _concede(bot: Host, withdrawal: Withdrawal, user_id: int) -> bool:
     """The withdrawn player's game under way, conceded as ``game leave`` does."""
     if withdrawal.game is None:
         return False
-    result = await bot.tables.concede(withdrawal.game.channel_id, user_id)
+    result = await bot.tables.leaving.concede(withdrawal.game.channel_id, user_id)
     if isinstance(result, Conceded):
         await saved_shown(bot, result.board)
         return True
@@ -327,10 +327,10 @@ async def open_table(bot: Host, item: ToOpen) -> None:
             thread_id, card_id = await threads.start_thread(
                 bot, opening, title, f"round {table.round}, table {table.number}")
         except Exception:
-            await tables.end_opening(opening)
+            await tables.lobbies.end_opening(opening)
             raise
         try:
-            lobby = await tables.open_lobby(
+            lobby = await tables.lobbies.open_lobby(
                 channel_id=thread_id, guild_id=record.guild_id, game=record.game,
                 creator_id=first.user_id, creator_name=first.name,
                 seats=len(item.players),
@@ -340,7 +340,7 @@ async def open_table(bot: Host, item: ToOpen) -> None:
                 tournament=tag(record, table))
         except Exception:
             await threads.abandon(bot, record.channel_id, record.guild_id, card_id, thread_id)
-            await tables.end_opening(opening)
+            await tables.lobbies.end_opening(opening)
             raise
         made = lobby.record
     if table.game_id is None:
@@ -348,13 +348,13 @@ async def open_table(bot: Host, item: ToOpen) -> None:
     if made.status == "lobby":
         owner = lobby_owner(made)
         assert owner is not None
-        _lobby, board = await tables.start(made.id, owner)
+        _lobby, board = await tables.lobbies.start(made.id, owner)
         for player in item.players:
             if player.user_id is not None:
                 await threads.seat_in_thread(bot, board.record, player.user_id)
         await saved_shown(bot, board)
     if opening is not None:
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
 
 
 async def _threads(bot: Host, tournament_id: int, number: int) -> dict[int, int]:

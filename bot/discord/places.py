@@ -159,13 +159,13 @@ async def resume(bot: Host, record: GameRecord) -> int:
     (or card) was shown; a place still refusing holds the game again."""
     tables = bot.tables
     try:
-        board = await tables.resume(record)
+        board = await tables.reminders.resume(record)
     except Exception:
         log.exception("could not go on with held game %s", record.id)
         return 0
     if board is None:
         if record.status == "lobby" and record.lobby_message_id:
-            lobby = await tables.lobby(record.id)
+            lobby = await tables.lobbies.lobby(record.id)
             card = bot.get_partial_messageable(record.card_channel_id,
                                                guild_id=record.guild_id) \
                 .get_partial_message(record.lobby_message_id)

@@ -2,7 +2,7 @@
 the buttons taken off an older board, the lobby.
 
 Every change queues what it must show in its own transaction (see
-``Tables._showing``): its board, the buttons taken off the board it replaces, its card.
+``bot.tables.core.showing``): its board, the buttons taken off the board it replaces, its card.
 The outbox delivers them lane by lane until Discord takes them (:mod:`bot.discord.outbox`);
 the handler of the change delivers them at once (:func:`publish_saved`), the outbox's
 background sender whatever a crash or a refusal left. This module is how each is shown.
@@ -145,7 +145,7 @@ async def _as_it_stands(bot: Host, record: GameRecord) -> Board | None:
     """The game's board as it stands, or ``None`` when it cannot be read (a damaged
     state: its players learn of it from any command)."""
     try:
-        return await bot.tables.board_of_game(record)
+        return await bot.tables.queries.board_of_game(record)
     except GameError:
         log.info("could not read game %s to show it", record.id, exc_info=True)
         return None
@@ -205,7 +205,7 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
         board = await _as_it_stands(bot, record)
     else:
         try:
-            board = await bot.tables.shown_board(record, data)
+            board = await bot.tables.queries.shown_board(record, data)
         except GameError:
             log.info("could not read game %s to show its board", record.id, exc_info=True)
             board = None
@@ -470,7 +470,7 @@ async def turn_dm(bot: Host, row: OutboxRecord) -> dict[str, Any] | None:
     if data.get("about") != "turn" or item.game_id is None or len(item.mentions) != 1:
         return None
     try:
-        mine = await bot.tables.hand(None, item.mentions[0], item.game_id)
+        mine = await bot.tables.queries.hand(None, item.mentions[0], item.game_id)
     except GameError:
         return None
     if not mine.legal:
