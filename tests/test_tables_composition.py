@@ -59,10 +59,25 @@ async def test_every_service_is_given_the_one_pipeline(tmp_path: Path):
     try:
         tables = Tables(store)
         services = [value for name, value in vars(tables).items() if name != "pipeline"]
-        # lobbies, moves, leaving, reminders, seats, queries, clocks, seasons
-        assert len(services) >= 8
+        # lobbies, moves, leaving, reminders, seats, queries, clocks, seasons, places,
+        # upkeep, announcements
+        assert len(services) >= 11
         assert all(service.pipeline is tables.pipeline for service in services)
         assert tables.pipeline.clocks is tables.clocks, "every change charges the clocks"
         assert tables.pipeline.store is store
     finally:
         await store.close()
+
+
+def test_the_discord_layer_reaches_the_store_only_through_the_tables_services():
+    """No ``.store`` and no store class in ``bot/discord``: its records and errors are
+    values it may read, the database is the tables' own."""
+    touched = []
+    for path in sorted((ROOT / "bot" / "discord").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "store":
+                touched.append(f"{path.name}:{node.lineno} .store")
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.store"):
+                touched += [f"{path.name}:{node.lineno} imports {alias.name}"
+                            for alias in node.names if alias.name.endswith("Store")]
+    assert not touched, "; ".join(touched)

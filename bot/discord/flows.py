@@ -551,8 +551,8 @@ async def back_click(interaction: discord.Interaction, game_id: int) -> None:
 async def _come_back(interaction: discord.Interaction, game_id: int | None) -> None:
     bot = host(interaction)
     channel = _channel(interaction)
-    record = await bot.tables.store.get_game(game_id) if game_id is not None else \
-        await bot.tables.store.open_game(channel)
+    record = await bot.tables.places.game(game_id) if game_id is not None else \
+        await bot.tables.places.open_game(channel)
     if record is None or not any(s.standing_in and s.user_id == interaction.user.id
                                  for s in record.seats):
         raise NoStandIn()
@@ -735,7 +735,7 @@ async def rules(interaction: discord.Interaction, game: str | None) -> None:
     async with guarded(interaction):
         tables = host(interaction).tables
         if game is None:
-            current = (await tables.store.open_game(interaction.channel_id)
+            current = (await tables.places.open_game(interaction.channel_id)
                        if interaction.channel_id else None)
             if current is None:
                 await interaction.response.send_message(

@@ -82,7 +82,7 @@ async def in_channel(interaction: discord.Interaction, opening: OpeningRecord,
         except discord.HTTPException:
             log.info("could not tell the host of lobby %s", lobby.record.id)
         return lobby
-    await tables.store.set_lobby_message(lobby.record.id, message_id)
+    await tables.places.lobby_shown(lobby.record.id, message_id)
     await tables.lobbies.end_opening(opening)
     return lobby
 
@@ -129,14 +129,14 @@ async def settle(bot: Host, grace: float) -> int:
     take an opening over before settling it, so each is settled once."""
     tables = bot.tables
     try:
-        stale = await tables.store.stale_openings(tables.clock() - grace)
+        stale = await tables.places.stale_openings(grace)
     except StoreError:
         log.warning("could not read the lobbies being opened", exc_info=True)
         return 0
     settled = 0
     for opening in stale:
         try:
-            if not await tables.store.claim_opening(opening, tables.clock()):
+            if not await tables.places.claim_opening(opening):
                 continue
             with pacing.background():  # moves being answered go first
                 settled += await _settle(bot, opening)
@@ -168,7 +168,7 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
                  opening.channel_id)
         return 1
     try:
-        record = await tables.store.get_game(opening.game_id)
+        record = await tables.places.game(opening.game_id)
     except NotFoundError:
         record = None
     if record is None or record.status != "lobby" or record.game not in tables.games:
@@ -182,7 +182,7 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
             sent = await channel.send(messages.lobby_text(lobby), view=lobby_view(lobby),
                                       allowed_mentions=messages.NOBODY,
                                       nonce=f"lobby-{record.id}")
-            await tables.store.set_lobby_message(record.id, sent.id)
+            await tables.places.lobby_shown(record.id, sent.id)
         else:
             await show_lobby(bot, lobby)
             await _seat_players(bot, lobby)
@@ -190,7 +190,7 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
         if exc.status not in (403, 404):
             return 0  # Discord's trouble: the next pass tries again
         # Its place is gone or refuses the bot: a lobby nobody could reach ends.
-        await tables.store.abort(record.id, tables.clock())
+        await tables.places.abort(record.id)
         await threads.ended_without_result(bot, record, lobby.game.title)
         log.info("lobby %s ended: its message could not be shown (%s)", record.id,
                  exc.status)

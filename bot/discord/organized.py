@@ -299,11 +299,11 @@ async def _made_for(bot: Host, item: ToOpen) -> GameRecord | None:
     """The game made for ``item``'s table before a stop, if any."""
     if item.table.game_id is not None:
         try:
-            return await bot.tables.store.get_game(item.table.game_id)
+            return await bot.tables.places.game(item.table.game_id)
         except NotFoundError:
             return None
     wanted = tag(item.record, item.table)
-    for record in await bot.tables.store.open_games_in(item.record.channel_id):
+    for record in await bot.tables.places.open_games_in(item.record.channel_id):
         if record.settings.get("tournament") == wanted:
             return record
     return None
@@ -319,9 +319,9 @@ async def open_table(bot: Host, item: ToOpen) -> None:
     if made is None:
         first = next((p for p in item.players if p.user_id is not None), item.players[0])
         assert first.user_id is not None
-        opening = await tables.store.begin_opening(
+        opening = await tables.places.begin_opening(
             guild_id=record.guild_id, channel_id=record.channel_id, creator_id=first.user_id,
-            game=record.game, now=tables.clock(), threaded=True)
+            game=record.game)
         title = await _title(bot, record.game)
         try:
             thread_id, card_id = await threads.start_thread(
@@ -363,7 +363,7 @@ async def _threads(bot: Host, tournament_id: int, number: int) -> dict[int, int]
     for table in await bot.organizer.tournaments.tables(tournament_id):
         if table.round == number and table.game_id is not None:
             try:
-                out[table.number] = (await bot.tables.store.get_game(table.game_id)).channel_id
+                out[table.number] = (await bot.tables.places.game(table.game_id)).channel_id
             except NotFoundError:
                 continue
     return out

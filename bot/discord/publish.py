@@ -136,7 +136,7 @@ async def _record(bot: Host, game_id: int | None) -> GameRecord | None:
     if game_id is None:
         return None
     try:
-        return await bot.tables.store.get_game(game_id)
+        return await bot.tables.places.game(game_id)
     except NotFoundError:
         return None
 
@@ -269,8 +269,7 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
     if follow and held is not None:
         held.followed = True
     try:
-        await bot.tables.store.board_shown(record.id, posted.id, row.id, bot.tables.clock(),
-                                           follow)
+        await bot.tables.places.board_shown(record.id, posted.id, row.id, follow)
     except StoreError:
         # Posted but not recorded: it is claimed again later, and its nonce gets this very
         # message back from Discord instead of a second one.
@@ -287,7 +286,7 @@ async def _released(bot: Host, record: GameRecord) -> None:
     """A game held because its place refused the bot is not any more: its board was
     shown there."""
     try:
-        await bot.tables.store.release(record.id, bot.tables.clock())
+        await bot.tables.places.release(record.id)
     except StoreError:
         log.warning("could not note that game %s is shown again", record.id)
     else:
@@ -431,7 +430,7 @@ async def _attach_movement(bot: Host, board: Board, message_id: int,
         # Another process (a shard, a board reposted by its outbox) may have moved the game
         # on meanwhile: the stored game tells, whoever made the change.
         try:
-            now = await bot.tables.store.get_game(board.record.id)
+            now = await bot.tables.places.game(board.record.id)
         except StoreError:
             return
         if now.version != board.record.version or now.board_message_id != message_id:

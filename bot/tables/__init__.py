@@ -20,10 +20,12 @@ of :mod:`bot.tables.news`; the Discord layer words both.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from bot.games.engine import Engine
 from bot.limits import Limits
 from bot.store import Store
+from bot.tables.announcements import Announcements
 from bot.tables.clocks import Clocks, Forfeit
 from bot.tables.core import (
     DEFAULT_REMINDER_HOURS,
@@ -61,11 +63,13 @@ from bot.tables.core import (
 from bot.tables.leave import Leaving
 from bot.tables.lobby import Lobbies
 from bot.tables.moves import Choosing, MoveRequest, Moves, Prepared
+from bot.tables.places import Places
 from bot.tables.queries import FORMER_PLAYER, Forgotten, MyGame, Queries
 from bot.tables.reminders import Reminders
 from bot.tables.seasons import Seasons
 from bot.tables.seats import SeatVote, SeatVotes
 from bot.tables.timed import TableClock
+from bot.tables.upkeep import Upkeep
 from bot.watch import Watch, unwatched
 
 
@@ -87,8 +91,25 @@ class Tables:
         self.queries = Queries(self.pipeline)
         self.clocks = Clocks(self.pipeline, self.reminders)
         self.seasons = Seasons(self.pipeline)
+        self.places = Places(self.pipeline)
+        self.upkeep = Upkeep(self.pipeline)
+        self.announcements = Announcements(self.pipeline)
         # Every change the pipeline saves charges the running clocks, less their pauses.
         self.pipeline.clocks = self.clocks
+
+    @classmethod
+    async def open(cls, target: str, games: Mapping[str, Engine] | None = None,
+                   clock: Clock | None = None, *, watch: Watch = unwatched,
+                   **options: Any) -> Tables:
+        """The tables over the database ``target`` (a SQLite path or a PostgreSQL URL),
+        opened now; ``options`` are the pipeline's."""
+        store = await Store.open(target)
+        store.watch = watch
+        return cls(store, games, clock, watch=watch, **options)
+
+    async def close(self) -> None:
+        """Close the database."""
+        await self.pipeline.store.close()
 
     @property
     def store(self) -> Store:

@@ -285,6 +285,14 @@ class WebService:
         #: The positions of the replays read last, decoded (:meth:`_positions`).
         self._positions_read = _Fresh(clock, float("inf"), POSITIONS_READ)
 
+    @classmethod
+    def over(cls, tables: Tables, public_url: str, *, renderer: Renderer | None = None,
+             ) -> WebService:
+        """The web companion of the bot whose tables are ``tables``: their database, games
+        and clock."""
+        return cls(tables.pipeline.store, public_url, games=tables.games, renderer=renderer,
+                   clock=tables.clock)
+
     # ----------------------------------------------------------------- links
 
     async def link(self, record: GameRecord) -> str | None:

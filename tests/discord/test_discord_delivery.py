@@ -77,7 +77,7 @@ class Process:
             if task is not None:
                 task.cancel()
         await discord.Client.close(bot)
-        await bot.store.close()
+        await bot.tables.close()
 
     async def start_again(self) -> None:
         await self.kill()
