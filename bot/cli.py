@@ -193,14 +193,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tools.web_bench import web_bench
 
         return web_bench(args.web, args.web_seconds, as_json=args.json)
+    if args.command == "bench" and args.burst:
+        from tools.burst import burst
+
+        return burst(args.burst, args.burst_channels, pace=args.pace, as_json=args.json)
     if args.command == "bench":
         from tools.bench import bench
 
         return bench(as_json=args.json, samples=args.samples, games=args.game,
                      channels=args.channels, rounds=args.rounds, ai_games=args.ai_games,
-                     db=args.db, replays=args.replays, burst=args.burst,
-                     burst_channels=args.burst_channels, pace=args.pace,
-                     first_boards=args.first_boards)
+                     db=args.db, replays=args.replays, first_boards=args.first_boards)
     if args.command == "pictures":
         from tools.pictures import pictures
 

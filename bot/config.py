@@ -8,12 +8,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bot.discord.pacing import DEFAULT_PER_SECOND, MOST_PER_SECOND
 from bot.limits import Limits
 from bot.store.base import is_postgres
 from bot.store.postgres import redacted
 
 DEFAULT_DB = "./candybot.db"
+#: Requests a second the bot allows itself (:mod:`bot.discord.pacing`), one every 1/40 s,
+#: well under Discord's 50: a request reaches Discord a little sooner or later than it
+#: left (a new connection, a busy event loop), and Discord counts them as they arrive.
+DEFAULT_PER_SECOND = 40
+#: The most a setting may ask: with the pacing's burst and that jitter, still under
+#: Discord's 50.
+MOST_PER_SECOND = 45
 #: With ``CANDYBOT_DB`` a PostgreSQL URL: the stem of this process's local files.
 DEFAULT_STATE = "./candybot-postgres"
 DEFAULT_LOG_LEVEL = "info"
@@ -173,7 +179,7 @@ class Settings:
 
 def parse_pace(text: str) -> int:
     """``CANDYBOT_REQUESTS_PER_SECOND``: a whole number from 0 (no pacing) to
-    :data:`~bot.discord.pacing.MOST_PER_SECOND` (under Discord's global limit of 50 with
+    :data:`MOST_PER_SECOND` (under Discord's global limit of 50 with
     the pacing's burst); empty means the default. Processes sharing one bot token share
     Discord's limit, so each takes its part of it."""
     text = text.strip()

@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from bot.games.engine import Engine
 from bot.limits import Limits
@@ -47,6 +48,9 @@ from bot.store import (
 from bot.store.tournaments import EntryRecord, TableRecord, TournamentRecord, Tournaments
 from bot.tables.core import clip_name, stored_result
 from bot.tables.timed import TableClock
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
 
 #: The formats, and how many seats a table of each has.
 FORMATS = ("swiss", "round-robin", "pods")
@@ -157,6 +161,11 @@ class Organizer:
         self.games = games
         self.clock = clock
         self.limits = limits
+
+    @classmethod
+    def over(cls, tables: Tables) -> Organizer:
+        """The organizer beside ``tables``: their database, games, clock and limits."""
+        return cls(tables.pipeline.store, tables.games, tables.clock, tables.limits)
 
     # ----------------------------------------------------------------- signing up
 

@@ -10,9 +10,10 @@ view to a pool of processes, one per core, and blocks only the calling thread
     png = await asyncio.to_thread(renderer, view)   # or: await renderer.render_async(view)
     renderer.close()
 
-The same workers choose AI seats' moves (:meth:`PooledRenderer.think`) and work moves
-out (:meth:`PooledRenderer.offload`), the other pure work that holds the lock for
-milliseconds a move; the worker that works a move out draws its board straight after, as
+The same workers do the rules' work a player waits for, the other pure work that holds
+the lock for milliseconds a move (:meth:`PooledRenderer.run_now`,
+:meth:`PooledRenderer.offload`; :mod:`bot.rules_work` sends AI seats' moves and moves
+worked out there); the worker that works a move out draws its board straight after, as
 its next job, so that the board does not wait for a round trip to the bot first.
 
 Work is done in two lanes of workers. What a player waits for (a board, an AI seat's
@@ -49,12 +50,9 @@ import threading
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from renderers import Renderer, animate, render
-
-if TYPE_CHECKING:
-    from bot.games.engine import Action, Engine
 
 log = logging.getLogger(__name__)
 
@@ -113,14 +111,6 @@ def _warm_worker() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warm_up()
-
-
-def _ai_choice(job: tuple[str, dict[str, Any], int, str]) -> Any:
-    """In a worker: the AI's move for a seat of a registered game (``Engine.ai_action``)."""
-    from bot.games import GAMES
-
-    slug, state, seat, level = job
-    return GAMES[slug].ai_action(state, seat, level)
 
 
 def _warm_later_worker() -> None:
@@ -646,18 +636,11 @@ class PooledRenderer:
             self.asked_here.set()
             return self.renderer(view)
 
-    def think(self, game: Engine, state: dict[str, Any], seat: int, level: str) -> Action:
-        """An AI seat's move (``game.ai_action(state, seat, level)``), chosen in a worker
-        so that the bot's own process is free meanwhile; in-process for a game the
-        workers do not have (one a test registers) or when the pool is broken. The
-        choice is the same either way: the AI's randomness comes from the state."""
-        from bot.games import GAMES
-
-        if GAMES.get(game.slug) is not game:
-            return game.ai_action(state, seat, level)
-        chosen: Action = self._blocking(NOW, _ai_choice, (game.slug, state, seat, level),
-                                        urgent=True)
-        return chosen
+    def run_now(self, work: Any, job: Any) -> Any:
+        """``work(job)`` (a module-level function and a job it can pickle) in a now worker,
+        before the pictures waiting there, waited for in this thread; in-process when the
+        pool is broken."""
+        return self._blocking(NOW, work, job, urgent=True)
 
     async def offload(self, work: Any, job: Any, key: int,
                       draws: Callable[[Any], Any] | None = None) -> Any:

@@ -112,7 +112,7 @@ async def stored_games(db: Path, tables: Tables) -> list[Stored]:
         if record.status == "aborted":
             out.append(Stored(record, title))
             continue
-        board = await tables.board_of_game(record)
+        board = await tables.queries.board_of_game(record)
         card = threads.card_text(title, record, turn=threads.turn_of(board), move=board.move,
                                  ranking=board.ranking)
         turn = None
@@ -601,7 +601,7 @@ async def played_until(bot: Any, gateway: Any, thread: int, players: dict[int, i
         record = await bot.tables.store.open_game(thread)
         if record is None:
             return None
-        game, state = bot.tables._state(record)
+        game, state = bot.tables.pipeline.state(record)
         (seat,) = game.to_act(state)
         for action in game.legal_actions(state, seat):
             after = game.apply(state, seat, action).state

@@ -54,22 +54,23 @@ async def main(db: str, slugs: list[str]) -> None:
             record = await store.open_game(channel)
             if record is None:
                 game = GAMES[slug]
-                lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game=slug,
-                                                creator_id=HUMAN, creator_name="Human")
+                lobby = await tables.lobbies.open_lobby(
+                    channel_id=channel, guild_id=GUILD, game=slug,
+                    creator_id=HUMAN, creator_name="Human")
                 for _ in range(game.min_seats - 1):
-                    await tables.add_ai(lobby.record.id, HUMAN)
-                await tables.start(lobby.record.id, HUMAN)
+                    await tables.lobbies.add_ai(lobby.record.id, HUMAN)
+                await tables.lobbies.start(lobby.record.id, HUMAN)
                 continue
-            game, state = tables._state(record)
+            game, state = tables.pipeline.state(record)
             seat = next(s.seat for s in record.seats if not s.ai)
             if seat not in game.to_act(state):
                 # Killed before the opening AI moves were saved: the reminder pass,
                 # a few days on, moves them.
                 clock.skip(3)
-                await tables.due()
+                await tables.reminders.due()
                 continue
             action = game.ai_action(state, seat)
-            await tables.play(channel_id=channel, user_id=HUMAN, text=action.notation)
+            await tables.moves.play(channel_id=channel, user_id=HUMAN, text=action.notation)
             count = len(await store.actions(record.id))
             print(f"ack {record.id} {count}", flush=True)
             moves += 1

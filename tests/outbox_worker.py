@@ -25,7 +25,7 @@ async def main(db: str, name: str) -> None:
     store = await Store.open(db)
     tables = Tables(store, GAMES, time.time)
     while True:
-        await tables.due()
+        await tables.reminders.due()
         for item in await store.claim_announcements(time.time(), lease=LEASE):
             said = item.announcement
             print(f"post {name} {item.id} {item.nonce} {said.kind} {said.channel_id} "

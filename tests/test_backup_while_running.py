@@ -67,8 +67,9 @@ async def test_the_bot_opens_its_database_only_through_sqlite(
     monkeypatch.setattr(io, "open", guard(io.open))
     monkeypatch.setattr(os, "open", guard(os.open))
     try:
-        await bot.tables.open_lobby(channel_id=1, guild_id=2, game="sugar-blast", creator_id=3,
-                                    creator_name="Ann")
+        await bot.tables.lobbies.open_lobby(
+            channel_id=1, guild_id=2, game="sugar-blast", creator_id=3,
+            creator_name="Ann")
         assert "1 server" not in await bot.ready_message()
         assert (await asyncio.to_thread(inspect_database, db, probe=False)).schema >= 1
     finally:

@@ -73,16 +73,16 @@ def test_the_timed_tables_are_two_humans_and_an_ai_seat_whose_reply_is_timed(mon
 
 
 def test_the_bench_tables_ai_seat_plays_at_the_normal_level(monkeypatch):
-    from bot.tables.core import TablesBase
+    from bot.tables.core import Pipeline
 
     levels: list[str] = []
-    level_of = TablesBase._level
+    level_of = Pipeline._level
 
     def level(record, seat):
         levels.append(level_of(record, seat))
         return levels[-1]
 
-    monkeypatch.setattr(TablesBase, "_level", staticmethod(level))
+    monkeypatch.setattr(Pipeline, "_level", staticmethod(level))
     bench_play(SLUG, 2)
     assert levels and set(levels) == {"normal"}
 
@@ -152,15 +152,20 @@ def test_the_play_players_wait_for_is_timed_with_the_worker_processes_of_candybo
         async def render_async(self, view, key=None):
             return self(view)
 
-        def think(self, game, state, seat, level):
-            work["thought"] += 1
-            return game.ai_action(state, seat, level)
+        def run_now(self, job_of, job):
+            work[job_of.__name__] += 1
+            return job_of(job)
+
+        async def run_now_async(self, job_of, job, key=None):
+            work[job_of.__name__] += 1
+            return job_of(job)
 
     monkeypatch.setattr(bench_module, "chess_board", lambda width: lambda: b"")
     figures = bench_module.bench_game(SLUG, 3, channels=0, rounds=0, ai_games=0,
                                       pool=Workers())
     run = figures["as_run"]
-    assert work["drawn"] == 4 and work["thought"] >= 1  # the warm-up move and three timed
+    # The warm-up move and three timed; the AI seat's choices in the workers too.
+    assert work["drawn"] == 4 and work["ai_choice"] + work["work_out"] >= 1
     assert "play_cpu_ms" not in run and run["ai_moves_per_play"] > 0
     assert figures["play_vs_chess_p95"] == pytest.approx(
         run["play_ms"]["p95"] / run["chess_ms"]["p95"])

@@ -39,11 +39,12 @@ async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
 async def started(tables: Tables, slug: str) -> int:
     """A game of ``slug`` with Alice in seat 1 and AI seats for the rest, Alice to act."""
     game = GAMES[slug]
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
-                                    creator_id=ALICE, creator_name="Alice", reminder_hours=1.0)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
+                                            creator_id=ALICE, creator_name="Alice",
+                                            reminder_hours=1.0)
     for _ in range(game.min_seats - 1):
-        await tables.add_ai(lobby.record.id, ALICE)
-    await tables.start(lobby.record.id, ALICE)
+        await tables.lobbies.add_ai(lobby.record.id, ALICE)
+    await tables.lobbies.start(lobby.record.id, ALICE)
     return lobby.record.id
 
 
@@ -92,18 +93,18 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
     sound = record.state_json or ""
     state = loads(sound, game)
     move = game.ai_action(state, 0).notation
-    await tables.board(CHANNEL)  # the sound state validates
+    await tables.queries.board(CHANNEL)  # the sound state validates
 
     for name, damage in damages(state).items():
         write_state(tables.store.path, game_id, damage(json.loads(sound)))
         before = await row(tables, game_id)
         attempts = {
-            "board": tables.board(CHANNEL),
-            "status": tables.status(CHANNEL),
-            "hand": tables.hand(CHANNEL, ALICE),
-            "play": tables.play(channel_id=CHANNEL, user_id=ALICE, text=move),
-            "undo": tables.undo(CHANNEL, ALICE),
-            "leave": tables.concede(CHANNEL, ALICE),
+            "board": tables.queries.board(CHANNEL),
+            "status": tables.queries.status(CHANNEL),
+            "hand": tables.queries.hand(CHANNEL, ALICE),
+            "play": tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text=move),
+            "undo": tables.moves.undo(CHANNEL, ALICE),
+            "leave": tables.leaving.concede(CHANNEL, ALICE),
         }
         for command, attempt in attempts.items():
             with pytest.raises(DamagedStateError) as told:
@@ -113,12 +114,12 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
             assert "/game abort" in refusal(told.value)
             assert await row(tables, game_id) == before, (name, command)
         tables.clock.advance(3)  # type: ignore[attr-defined]
-        assert await tables.due() == []
+        assert await tables.reminders.due() == []
         assert await row(tables, game_id) == before, (name, "reminders")
         write_state(tables.store.path, game_id, sound)
 
     write_state(tables.store.path, game_id, damages(state)["no-rng"](state))
-    assert await tables.abort(CHANNEL, ALICE, can_manage=False) is not None
+    assert await tables.leaving.abort(CHANNEL, ALICE, can_manage=False) is not None
     assert (await tables.store.get_game(game_id)).status == "aborted"
 
 
@@ -163,8 +164,8 @@ async def test_a_state_the_bot_just_saved_is_not_checked_again_but_one_changed_i
 
     async def alice_moves() -> None:
         state = loads((await tables.store.get_game(game_id)).state_json or "", game)
-        await tables.play(channel_id=CHANNEL, user_id=ALICE,
-                          text=game.ai_action(state, 0).notation)
+        await tables.moves.play(channel_id=CHANNEL, user_id=ALICE,
+                                text=game.ai_action(state, 0).notation)
 
     await alice_moves()
     assert len(checked) == 1  # the state the lobby stored, checked once
@@ -175,7 +176,7 @@ async def test_a_state_the_bot_just_saved_is_not_checked_again_but_one_changed_i
     write_state(tables.store.path, game_id, damages(loads(sound, game))["no-rng"](
         json.loads(sound)))
     with pytest.raises(DamagedStateError):
-        await tables.play(channel_id=CHANNEL, user_id=ALICE, text=move)
+        await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text=move)
 
 
 async def test_a_state_stays_trusted_while_thousands_of_other_games_are_saved(
@@ -191,13 +192,13 @@ async def test_a_state_stays_trusted_while_thousands_of_other_games_are_saved(
 
     async def alice_moves() -> None:
         state = loads((await tables.store.get_game(game_id)).state_json or "", game)
-        await tables.play(channel_id=CHANNEL, user_id=ALICE,
-                          text=game.ai_action(state, 0).notation)
+        await tables.moves.play(channel_id=CHANNEL, user_id=ALICE,
+                                text=game.ai_action(state, 0).notation)
 
     def others_saved(count: int, start: int) -> None:
         """Moves of ``count`` other games were saved by this process meanwhile."""
         for other in range(start, start + count):
-            tables._vouch((other, 2, hash(str(other))))
+            tables.pipeline.vouch((other, 2, hash(str(other))))
 
     await alice_moves()
     assert checked == [game_id]  # the state the lobby stored
@@ -222,14 +223,14 @@ async def test_games_reads_who_acts_without_checking_every_view_yet_names_damage
         game_id = await started(Tables(store, GAMES, Clock()), "sugar-heist")
         checked.clear()
         fresh = Tables(store, GAMES, Clock())  # another process: nothing vouched for yet
-        (entry,) = await fresh.my_games(ALICE)
+        (entry,) = await fresh.queries.my_games(ALICE)
         assert entry.your_turn and not entry.damaged
         assert checked == []
         sound = (await store.get_game(game_id)).state_json or ""
         state = json.loads(sound)
         for name in ("unreadable", "no-rng", "no-over"):  # who acts cannot be worked out
             write_state(store.path, game_id, damages(state)[name](state))
-            (entry,) = await Tables(store, GAMES, Clock()).my_games(ALICE)
+            (entry,) = await Tables(store, GAMES, Clock()).queries.my_games(ALICE)
             assert f"Damaged(game_id={game_id}," in entry.damaged, name
     finally:
         await store.close()

@@ -33,14 +33,14 @@ async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
 
 async def race(tables: Tables, *, bob: bool = True, ai: int = 0) -> int:
     """A started Candy Race in which Alice (seat 1) moves first."""
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
-                                    creator_id=ALICE, creator_name="Alice",
-                                    options={"target": "30"}, reminder_hours=1.0)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
+                                            creator_id=ALICE, creator_name="Alice",
+                                            options={"target": "30"}, reminder_hours=1.0)
     if bob:
-        await tables.join(lobby.record.id, BOB, "Bob")
+        await tables.lobbies.join(lobby.record.id, BOB, "Bob")
     for _ in range(ai):
-        await tables.add_ai(lobby.record.id, ALICE)
-    await tables.start(lobby.record.id, ALICE)
+        await tables.lobbies.add_ai(lobby.record.id, ALICE)
+    await tables.lobbies.start(lobby.record.id, ALICE)
     return lobby.record.id
 
 
@@ -58,14 +58,14 @@ async def test_a_hand_over_whose_ai_reply_fails_to_save_changes_nothing(
     before = await stored(tables, game_id)
     faulty = inject(tables.store, fail_on=failing)
     with pytest.raises(NotSavedError):
-        await tables.concede(CHANNEL, ALICE)
+        await tables.leaving.concede(CHANNEL, ALICE)
     assert faulty.failed and faulty.failed[0].startswith(failing)
     assert await stored(tables, game_id) == before
     record = await tables.store.get_game(game_id)
     assert [(s.user_id, s.ai) for s in record.seats] == [(ALICE, False), (BOB, False)]
 
     # Leaving again works, and the AI that took the seat has already moved.
-    conceded = await tables.concede(CHANNEL, ALICE)
+    conceded = await tables.leaving.concede(CHANNEL, ALICE)
     record = await tables.store.get_game(game_id)
     assert [(s.name, s.ai) for s in record.seats] == [("Alice (AI)", True), ("Bob", False)]
     actions = await tables.store.actions(game_id)
@@ -79,9 +79,9 @@ async def test_the_last_human_leaving_ends_the_game_with_the_seat_change_or_not_
     before = await stored(tables, game_id)
     inject(tables.store, fail_on="INSERT INTO results")
     with pytest.raises(NotSavedError):
-        await tables.concede(CHANNEL, ALICE)
+        await tables.leaving.concede(CHANNEL, ALICE)
     assert await stored(tables, game_id) == before
-    conceded = await tables.concede(CHANNEL, ALICE)
+    conceded = await tables.leaving.concede(CHANNEL, ALICE)
     record = await tables.store.get_game(game_id)
     assert record.status == "finished" and conceded.board.finished
     assert all(s.ai for s in record.seats)
@@ -94,9 +94,9 @@ async def test_an_ai_seat_left_to_act_is_moved_on_by_the_reminder_pass(tables: T
     alice = record.seats[0]
     await tables.store.replace_seat(game_id, record.version,
                                     type(alice)(0, None, "Alice (AI)", True), tables.clock())
-    assert await tables.due() == []
+    assert await tables.reminders.due() == []
     tables.clock.advance(1.01)  # type: ignore[attr-defined]
-    [board] = await tables.due()
+    [board] = await tables.reminders.due()
     assert isinstance(board, Board)
     assert [(s.seat, s.by_ai) for s in board.steps] == [(0, True)]
     assert board.to_act == (1,) and board.mentions == (BOB,)

@@ -1,4 +1,5 @@
-"""No import cycles among the project's modules, counting every import.
+"""No import cycles among the project's modules (the bot, its renderers and the tools),
+counting every import; and no import that runs up a layer.
 
 Imports inside functions and under ``TYPE_CHECKING`` count too: a cycle hidden
 in a function is still two modules that each need the other. An import names
@@ -13,7 +14,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("bot", "renderers")
+PACKAGES = ("bot", "renderers", "tools")
 
 
 def project_modules() -> dict[str, Path]:
@@ -114,3 +115,32 @@ def test_the_rules_of_a_game_are_not_imported_by_its_view_or_its_ai():
         if module.startswith("bot.games.") and module.rpartition(".")[2] in ("view", "ai"):
             rules = module.rpartition(".")[0] + ".rules"
             assert rules not in needs, f"{module} imports {rules}: read a Protocol instead"
+
+
+#: What puts the bot together may import its Discord layer; nothing else of the bot below
+#: it may (settings, tables, store, games, web, ops sit under it).
+COMPOSERS = ("bot.app", "bot.cli")
+
+
+def test_nothing_below_the_discord_layer_imports_it():
+    upward = sorted(f"{module} imports {needed}"
+                    for module, needs in project_graph().items()
+                    if module.startswith("bot.") and not module.startswith("bot.discord")
+                    and module not in COMPOSERS
+                    for needed in needs if needed.startswith("bot.discord"))
+    assert not upward, "; ".join(upward)
+
+
+#: What a game decides rather than draws: an AI seat's move and a move worked out.
+RULES_WORK = {"ai_action", "apply", "legal_actions", "turn_actions", "ai"}
+
+
+def test_the_render_pool_draws_and_the_rules_work_is_sent_through_bot_rules_work():
+    """The workers are shared, but what they are sent to decide is the bot's: the pool
+    never asks a game for a move (:mod:`bot.rules_work` does)."""
+    pool = ROOT / "renderers" / "pool.py"
+    asked = sorted(f"pool.py:{node.lineno} .{node.func.attr}()"
+                   for node in ast.walk(ast.parse(pool.read_text(encoding="utf-8")))
+                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                   and node.func.attr in RULES_WORK)
+    assert not asked, "; ".join(asked)

@@ -42,10 +42,11 @@ async def test_a_move_reads_whether_and_how_its_players_are_reached_once(
 async def one_move_reads_away_once(tables: Tables) -> None:
     slug = "sugar-blast"
     game = GAMES[slug]
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
-                                    creator_id=ALICE, creator_name="Alice", reminder_hours=1.0)
-    await tables.join(lobby.record.id, BOB, "Bob")
-    await tables.start(lobby.record.id, ALICE)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
+                                            creator_id=ALICE, creator_name="Alice",
+                                            reminder_hours=1.0)
+    await tables.lobbies.join(lobby.record.id, BOB, "Bob")
+    await tables.lobbies.start(lobby.record.id, ALICE)
     reads: Counter[str] = Counter()
     store = tables.store
     for name in ("quiet_hours", "vacations", "notify_modes", "reach"):
@@ -54,8 +55,8 @@ async def one_move_reads_away_once(tables: Tables) -> None:
     state = loads(record.state_json or "", game)
     seat = min(game.to_act(state))
     mover = next(s.user_id for s in record.seats if s.seat == seat)
-    board = await tables.play(channel_id=CHANNEL, user_id=mover,
-                              text=game.ai_action(state, seat).notation)
+    board = await tables.moves.play(channel_id=CHANNEL, user_id=mover,
+                                    text=game.ai_action(state, seat).notation)
     assert board.to_act  # someone is awaited, and the board says whether they are away
     assert reads == {"reach": 1}  # quiet hours, vacations and notifications in one statement
 
@@ -67,18 +68,19 @@ async def test_a_reminder_reads_whether_and_how_its_players_are_reached_once(
     clock = Clock()
     tables = Tables(store, GAMES, clock)
     try:
-        lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="sugar-blast",
-                                        creator_id=ALICE, creator_name="Alice",
-                                        reminder_hours=1.0)
-        await tables.join(lobby.record.id, BOB, "Bob")
-        await tables.start(lobby.record.id, ALICE)
+        lobby = await tables.lobbies.open_lobby(
+            channel_id=CHANNEL, guild_id=GUILD, game="sugar-blast",
+            creator_id=ALICE, creator_name="Alice",
+            reminder_hours=1.0)
+        await tables.lobbies.join(lobby.record.id, BOB, "Bob")
+        await tables.lobbies.start(lobby.record.id, ALICE)
         await store.set_notify(BOB, "dm", clock())
         await store.set_notify(ALICE, "dm", clock())
         reads: Counter[str] = Counter()
         for name in ("quiet_hours", "vacations", "notify_modes", "reach"):
             setattr(store, name, counting(reads, name, getattr(store, name)))
         clock.advance(2)
-        assert len(await tables.due()) == 1
+        assert len(await tables.reminders.due()) == 1
         assert reads == {"reach": 1}
         with sqlite3.connect(tmp_path / "reads.db") as db:
             kinds = [kind for (kind,) in db.execute("SELECT kind FROM outbox")]
@@ -96,17 +98,17 @@ async def test_a_move_goes_to_sqlites_thread_twice_and_its_board_message_once(
         tables = Tables(store, GAMES, Clock())
         slug = "sugar-blast"
         game = GAMES[slug]
-        lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
-                                        creator_id=ALICE, creator_name="Alice")
-        await tables.join(lobby.record.id, BOB, "Bob")
-        await tables.start(lobby.record.id, ALICE)
+        lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=slug,
+                                                creator_id=ALICE, creator_name="Alice")
+        await tables.lobbies.join(lobby.record.id, BOB, "Bob")
+        await tables.lobbies.start(lobby.record.id, ALICE)
         record = await store.open_game(CHANNEL)
         state = loads(record.state_json or "", game)
         seat = min(game.to_act(state))
         mover = next(s.user_id for s in record.seats if s.seat == seat)
         writes, reads = inject(store), watch_reads(store)
-        board = await tables.play(channel_id=CHANNEL, user_id=mover,
-                                  text=game.ai_action(state, seat).notation)
+        board = await tables.moves.play(channel_id=CHANNEL, user_id=mover,
+                                        text=game.ai_action(state, seat).notation)
         # BEGIN and the guarded update; the action's insert and the COMMIT.
         assert (writes.trips, writes.statements[0], writes.statements[-1]) == (
             2, "BEGIN IMMEDIATE", "COMMIT")

@@ -9,7 +9,7 @@ from bot.discord.messages import since_lines
 from bot.games import get_game
 from bot.games.engine import ALERT
 from bot.store import GameRecord, SeatRecord
-from bot.tables.core import Plan, Step, TablesBase
+from bot.tables.core import Pipeline, Plan, Step
 
 HEIST = get_game("sugar-heist")
 
@@ -59,7 +59,7 @@ def test_a_dm_subscriber_is_sent_each_alert_that_hit_them() -> None:
     plan = Plan(state={})
     plan.steps.append(Step(seat=0, name="Ana", notation="x", events=("Ana raids Bo.",), by_ai=False,
                            private={1: (f"{ALERT}Ana raids Bo.",), 0: ("You rolled 6.",)}))
-    assert TablesBase._hit(record, plan) == {12: [f"{ALERT}Ana raids Bo."]}
+    assert Pipeline._hit(record, plan) == {12: [f"{ALERT}Ana raids Bo."]}
 
 
 def test_sugar_taken_in_candy_monsters_alerts_the_player_it_was_taken_from() -> None:

@@ -17,6 +17,7 @@ import bot.games.engine as engine
 import bot.refusals as refusals
 from bot.games import GAMES
 from bot.games.engine import GameError, loads
+from bot.rules_work import RulesWork
 from bot.store import Store
 from bot.tables import DamagedStateError, MoveRequest, Tables
 from renderers.pool import PooledRenderer
@@ -36,7 +37,8 @@ async def both(tmp_path: Path, pool: PooledRenderer) -> AsyncIterator[tuple[Tabl
     work them out in a thread of this process."""
     store = await Store.open(tmp_path / "tables.db")
     clock = Clock()
-    yield (Tables(store, GAMES, clock, offload=pool.offload), Tables(store, GAMES, clock))
+    yield (Tables(store, GAMES, clock, offload=RulesWork(pool).offload),
+           Tables(store, GAMES, clock))
     await store.close()
 
 
@@ -49,7 +51,7 @@ async def test_every_move_worked_out_in_a_worker_is_the_one_worked_out_here(both
     def not_here(*_args: object) -> None:
         raise AssertionError("worked out in the bot's own process")
 
-    monkeypatch.setattr(away, "_work", not_here)
+    monkeypatch.setattr(away.moves, "_work", not_here)
     game = GAMES[slug]
     for _ in range(16):
         record = await away.store.get_game(game_id)
@@ -59,9 +61,9 @@ async def test_every_move_worked_out_in_a_worker_is_the_one_worked_out_here(both
         seat = min(game.to_act(state))
         request = MoveRequest(user_id=ALICE, text=game.ai_action(state, seat).notation,
                               channel_id=CHANNEL)
-        worked = await away.prepare(request)
-        assert worked.ready == (await here.prepare(request)).ready
-        await away.commit(worked)
+        worked = await away.moves.prepare(request)
+        assert worked.ready == (await here.moves.prepare(request)).ready
+        await away.moves.commit(worked)
 
 
 def _request(text: str, user: int = ALICE, **kwargs: object) -> MoveRequest:
@@ -80,7 +82,7 @@ async def test_a_refusal_from_the_worker_is_the_refusal_made_here(both, request_
     errors = []
     for tables in (away, here):
         with pytest.raises(GameError) as told:
-            await tables.prepare(request_)
+            await tables.moves.prepare(request_)
         errors.append(told.value)
     assert type(errors[0]) is type(errors[1])
     assert str(errors[0]) == str(errors[1]) and vars(errors[0]) == vars(errors[1])
@@ -95,7 +97,7 @@ async def test_a_state_the_bot_has_not_found_sound_is_checked_in_the_worker(both
     move = _request("pass")
     for tables in (away, here):
         with pytest.raises(DamagedStateError) as told:
-            await tables.prepare(move)
+            await tables.moves.prepare(move)
         assert told.value.game_id == game_id
 
 
@@ -138,13 +140,13 @@ async def test_with_its_workers_gone_the_pool_works_moves_out_in_the_bots_proces
     store = await Store.open(tmp_path / "tables.db")
     try:
         clock = Clock()
-        away, here = (Tables(store, GAMES, clock, offload=closed.offload),
+        away, here = (Tables(store, GAMES, clock, offload=RulesWork(closed).offload),
                       Tables(store, GAMES, clock))
         await started(away, "kingdoms-candy-monsters")
         record = await away.store.open_game(CHANNEL)
         state = loads(record.state_json or "", GAMES["kingdoms-candy-monsters"])
         move = _request(GAMES["kingdoms-candy-monsters"].ai_action(state, 0).notation)
-        assert (await away.prepare(move)).ready == (await here.prepare(move)).ready
+        assert (await away.moves.prepare(move)).ready == (await here.moves.prepare(move)).ready
     finally:
         await store.close()
 
@@ -162,7 +164,8 @@ async def test_a_moves_board_is_begun_in_the_worker_that_worked_the_move_out(bot
     record = await away.store.get_game(game_id)
     game = GAMES[slug]
     state = loads(record.state_json or "", game)
-    worked = await away.prepare(_request(game.ai_action(state, min(game.to_act(state))).notation))
+    worked = await away.moves.prepare(
+        _request(game.ai_action(state, min(game.to_act(state))).notation))
     assert worked.view is not None
 
     def no_second_trip(*_args: object, **_kwargs: object) -> object:
@@ -172,7 +175,7 @@ async def test_a_moves_board_is_begun_in_the_worker_that_worked_the_move_out(bot
     assert await pool.render_async(worked.view, key=game_id) == render(worked.view)
     monkeypatch.undo()
     assert pool._begun(worked.view) is None  # taken once
-    await away.commit(worked)
+    await away.moves.commit(worked)
 
 
 async def test_a_refused_move_leaves_no_picture_for_the_next_one(both, pool):
@@ -183,10 +186,10 @@ async def test_a_refused_move_leaves_no_picture_for_the_next_one(both, pool):
     game_id = await started(away, "sugar-blast")
     before = dict(pool._drawn)  # the pool is the module's: earlier tests' moves are kept
     with pytest.raises(GameError):
-        await away.prepare(_request("swap a1 f6"))
+        await away.moves.prepare(_request("swap a1 f6"))
     assert dict(pool._drawn) == before
     record = await away.store.get_game(game_id)
     state = loads(record.state_json or "", GAMES["sugar-blast"])
-    worked = await away.prepare(_request(GAMES["sugar-blast"].ai_action(state, 0).notation))
+    worked = await away.moves.prepare(_request(GAMES["sugar-blast"].ai_action(state, 0).notation))
     assert worked.view is not None
     assert await pool.render_async(worked.view, key=game_id) == render(worked.view)

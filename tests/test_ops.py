@@ -146,14 +146,15 @@ async def make_games(path: Path, layout: list[tuple[int, int, str]]) -> None:
                        games_per_server=10**6)
     tables = Tables(store, GAMES, lambda: 1_700_000_000.0, limits=unbounded)
     for guild, channel, status in layout:
-        lobby = await tables.open_lobby(channel_id=channel, guild_id=guild, game="candy-race",
-                                        creator_id=101, creator_name="Alice")
+        lobby = await tables.lobbies.open_lobby(
+            channel_id=channel, guild_id=guild, game="candy-race",
+            creator_id=101, creator_name="Alice")
         if status == "lobby":
             continue
-        await tables.add_ai(lobby.record.id, 101)
-        await tables.start(lobby.record.id, 101)
+        await tables.lobbies.add_ai(lobby.record.id, 101)
+        await tables.lobbies.start(lobby.record.id, 101)
         while status == "finished" and (await store.get_game(lobby.record.id)).status == "active":
-            await tables.play(channel_id=channel, user_id=101, text="step")
+            await tables.moves.play(channel_id=channel, user_id=101, text="step")
     await store.close()
 
 
@@ -590,12 +591,12 @@ async def test_backup_while_games_are_played_copies_a_database_that_replays_ever
         live: Tables, tmp_path: Path) -> None:
     channels = range(500, 506)
     for channel in channels:
-        lobby = await live.open_lobby(channel_id=channel, guild_id=CLUB, game="candy-race",
-                                      creator_id=101, creator_name="Alice",
-                                      options={"target": 30})
-        await live.add_ai(lobby.record.id, 101)
-        await live.add_ai(lobby.record.id, 101)
-        await live.start(lobby.record.id, 101)
+        lobby = await live.lobbies.open_lobby(channel_id=channel, guild_id=CLUB,
+                                              game="candy-race", creator_id=101,
+                                              creator_name="Alice", options={"target": 30})
+        await live.lobbies.add_ai(lobby.record.id, 101)
+        await live.lobbies.add_ai(lobby.record.id, 101)
+        await live.lobbies.start(lobby.record.id, 101)
 
     playing = True
 
@@ -603,13 +604,13 @@ async def test_backup_while_games_are_played_copies_a_database_that_replays_ever
         while playing:
             record = await live.store.open_game(channel)
             if record is None:  # finished: start the next one
-                lobby = await live.open_lobby(channel_id=channel, guild_id=CLUB,
-                                              game="candy-dash", creator_id=101,
-                                              creator_name="Alice")
-                await live.add_ai(lobby.record.id, 101)
-                await live.start(lobby.record.id, 101)
+                lobby = await live.lobbies.open_lobby(channel_id=channel, guild_id=CLUB,
+                                                      game="candy-dash", creator_id=101,
+                                                      creator_name="Alice")
+                await live.lobbies.add_ai(lobby.record.id, 101)
+                await live.lobbies.start(lobby.record.id, 101)
                 continue
-            await live.play(channel_id=channel, user_id=101, text="step")
+            await live.moves.play(channel_id=channel, user_id=101, text="step")
 
     players = [asyncio.create_task(play(c)) for c in channels]
     copies = []

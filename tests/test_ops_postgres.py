@@ -52,11 +52,12 @@ async def two_games(url: str) -> None:
     try:
         tables = Tables(store, GAMES, lambda: 1_700_000_000.0)
         for channel in (1, 2):
-            lobby = await tables.open_lobby(channel_id=channel, guild_id=9, game="sugar-blast",
-                                            creator_id=101, creator_name="Alice")
+            lobby = await tables.lobbies.open_lobby(
+                channel_id=channel, guild_id=9, game="sugar-blast",
+                creator_id=101, creator_name="Alice")
             if channel == 2:
-                await tables.add_ai(lobby.record.id, 101)
-                await tables.start(lobby.record.id, 101)
+                await tables.lobbies.add_ai(lobby.record.id, 101)
+                await tables.lobbies.start(lobby.record.id, 101)
     finally:
         await store.close()
 

@@ -17,6 +17,8 @@ import pytest
 from bot.discord.outbox import LEASE_SECONDS, STALE_SECONDS, Outbox, Sender
 from bot.health import process_mark
 from bot.store import Announcement, Store
+from bot.tables import Pipeline
+from bot.tables.announcements import Announcements
 
 CHANNEL = 700000000000000009
 T0 = 1_800_000_000.0
@@ -56,7 +58,7 @@ async def stores(db_target: str) -> AsyncIterator[tuple[Store, Store]]:
 
 def outbox(store: Store, clock: Clock, sender: Sender) -> Outbox:
     poster: Any = None  # these senders post nothing: they claim and take over
-    return Outbox(store, poster, clock, sender=sender)
+    return Outbox(Announcements(Pipeline(store)), poster, clock, sender=sender)
 
 
 async def held(store: Store, clock: Clock, owner: Outbox, channel: int = CHANNEL) -> int:
@@ -71,8 +73,8 @@ async def held(store: Store, clock: Clock, owner: Outbox, channel: int = CHANNEL
 
 
 async def claimed_by(outbox: Outbox) -> list[int]:
-    rows = await outbox.store.claim_announcements(outbox.clock(), lease=LEASE_SECONDS,
-                                                  owner=outbox.sender.name)
+    rows = await outbox.announcements.claim(outbox.clock(), lease=LEASE_SECONDS,
+                                            owner=outbox.sender.name)
     return [row.id for row in rows]
 
 

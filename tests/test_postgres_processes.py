@@ -101,11 +101,11 @@ async def _queue_work(db: str, games: int, channels: int, each: int) -> list[int
         tables = Tables(store, GAMES, lambda: begun)
         ids = []
         for channel in range(games):
-            lobby = await tables.open_lobby(channel_id=5000 + channel, guild_id=1,
-                                            game="sugar-blast", creator_id=77,
-                                            creator_name="Ann", reminder_hours=1)
-            await tables.add_ai(lobby.record.id, 77)
-            await tables.start(lobby.record.id, 77)
+            lobby = await tables.lobbies.open_lobby(channel_id=5000 + channel, guild_id=1,
+                                                    game="sugar-blast", creator_id=77,
+                                                    creator_name="Ann", reminder_hours=1)
+            await tables.lobbies.add_ai(lobby.record.id, 77)
+            await tables.lobbies.start(lobby.record.id, 77)
             ids.append(lobby.record.id)
         await store.queue_announcements([
             Announcement(channel_id=6000 + channel, guild_id=1, game_id=None, kind="turn",

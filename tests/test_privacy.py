@@ -34,13 +34,13 @@ async def tables(db_target: str) -> AsyncIterator[Tables]:
 
 async def finished_game(tables: Tables, channel: int = CHANNEL, guild: int = GUILD) -> int:
     """Alice (named Ann) beats Bob to 3 in ``channel``."""
-    lobby = await tables.open_lobby(channel_id=channel, guild_id=guild, game="candy-race",
-                                    creator_id=ALICE, creator_name="Ann",
-                                    options={"target": 3})
-    await tables.join(lobby.record.id, BOB, "Bob")
-    await tables.start(lobby.record.id, ALICE)
+    lobby = await tables.lobbies.open_lobby(channel_id=channel, guild_id=guild, game="candy-race",
+                                            creator_id=ALICE, creator_name="Ann",
+                                            options={"target": 3})
+    await tables.lobbies.join(lobby.record.id, BOB, "Bob")
+    await tables.lobbies.start(lobby.record.id, ALICE)
     for user in (ALICE, BOB, ALICE, BOB, ALICE):
-        await tables.play(channel_id=channel, user_id=user, text="step")
+        await tables.moves.play(channel_id=channel, user_id=user, text="step")
     record = await tables.store.get_game(lobby.record.id)
     assert record.status == "finished"
     return record.id
@@ -48,10 +48,10 @@ async def finished_game(tables: Tables, channel: int = CHANNEL, guild: int = GUI
 
 async def test_a_person_sees_everything_kept_about_them(tables: Tables) -> None:
     game_id = await finished_game(tables)
-    await tables.set_quiet_hours(ALICE, "Europe/Berlin", 22, 7)
-    await tables.set_notify(ALICE, "dm")
-    await tables.take_vacation(ALICE, 3)
-    kept = await tables.about(ALICE)
+    await tables.reminders.set_quiet_hours(ALICE, "Europe/Berlin", 22, 7)
+    await tables.reminders.set_notify(ALICE, "dm")
+    await tables.reminders.take_vacation(ALICE, 3)
+    kept = await tables.queries.about(ALICE)
     json.dumps(kept)  # all of it plain JSON, for the file /privacy attaches
     assert kept["quiet_hours"][0]["timezone"] == "Europe/Berlin"
     assert kept["notifications"][0]["how"] == "dm" and len(kept["vacations"]) == 1
@@ -59,20 +59,21 @@ async def test_a_person_sees_everything_kept_about_them(tables: Tables) -> None:
     assert kept["games"][0]["name"] == "Ann"
     assert kept["results"][0]["won"] and kept["ratings"][0]["game"] == "candy-race"
     assert kept["announcements"], "the pings that named her"
-    assert not (await tables.about(CAROL))["games"], "nobody else's data"
+    assert not (await tables.queries.about(CAROL))["games"], "nobody else's data"
 
 
 async def test_deleting_keeps_others_games_and_renames_the_ended_ones(tables: Tables) -> None:
     game_id = await finished_game(tables)
-    await tables.set_quiet_hours(ALICE, "Europe/Berlin", 22, 7)
-    await tables.set_notify(ALICE, "dm")
-    lobby = await tables.open_lobby(channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
-                                    creator_id=BOB, creator_name="Bob")
-    await tables.join(lobby.record.id, ALICE, "Ann")
-    forgotten = await tables.forget(ALICE)
+    await tables.reminders.set_quiet_hours(ALICE, "Europe/Berlin", 22, 7)
+    await tables.reminders.set_notify(ALICE, "dm")
+    lobby = await tables.lobbies.open_lobby(
+        channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
+        creator_id=BOB, creator_name="Bob")
+    await tables.lobbies.join(lobby.record.id, ALICE, "Ann")
+    forgotten = await tables.queries.forget(ALICE)
     assert forgotten.deleted["quiet_hours"] == 1 and forgotten.deleted["notify"] == 1
     assert forgotten.deleted["ended_games"] == 1 and forgotten.kept_games == 1
-    kept = await tables.about(ALICE)
+    kept = await tables.queries.about(ALICE)
     assert not kept["quiet_hours"] and not kept["notifications"] and not kept["ratings"]
     assert not kept["results"] and not kept["announcements"]
     assert [g["status"] for g in kept["games"]] == ["lobby"], "the lobby still seats her"
@@ -81,21 +82,21 @@ async def test_deleting_keeps_others_games_and_renames_the_ended_ones(tables: Ta
     assert record.seats[0].user_id is None
     assert "Ann" not in (record.state_json or "")
     assert not any("Ann" in a.narration for a in await tables.store.actions(game_id))
-    bob = await tables.about(BOB)
+    bob = await tables.queries.about(BOB)
     assert bob["results"] and bob["ratings"], "Bob's own record stays"
-    assert (await tables.stats(GUILD, BOB))[0][1].played == 1
+    assert (await tables.queries.stats(GUILD, BOB))[0][1].played == 1
 
 
 async def test_a_player_who_left_is_forgotten_too(tables: Tables) -> None:
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
-                                    creator_id=ALICE, creator_name="Ann")
-    await tables.join(lobby.record.id, BOB, "Bob")
-    await tables.start(lobby.record.id, ALICE)
-    await tables.concede(CHANNEL, ALICE)
-    await tables.concede(CHANNEL, BOB)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
+                                            creator_id=ALICE, creator_name="Ann")
+    await tables.lobbies.join(lobby.record.id, BOB, "Bob")
+    await tables.lobbies.start(lobby.record.id, ALICE)
+    await tables.leaving.concede(CHANNEL, ALICE)
+    await tables.leaving.concede(CHANNEL, BOB)
     record = await tables.store.get_game(lobby.record.id)
     assert record.status == "finished" and record.seats[0].left == ALICE
-    await tables.forget(ALICE)
+    await tables.queries.forget(ALICE)
     record = await tables.store.get_game(lobby.record.id)
     assert record.seats[0].name == FORMER_PLAYER and record.seats[0].left is None
     assert "Ann" not in (record.state_json or "")
@@ -119,8 +120,9 @@ async def test_a_server_that_removed_the_bot_loses_its_lobbies_now_and_its_games
         tables: Tables) -> None:
     store = tables.store
     game_id = await finished_game(tables)
-    lobby = await tables.open_lobby(channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
-                                    creator_id=CAROL, creator_name="Carol")
+    lobby = await tables.lobbies.open_lobby(
+        channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
+        creator_id=CAROL, creator_name="Carol")
     other = await finished_game(tables, channel=CHANNEL + 2, guild=GUILD + 1)
     assert await store.server_gone(GUILD, NOW) == 1
     assert (await store.get_game(lobby.record.id)).status == "aborted"
@@ -130,8 +132,8 @@ async def test_a_server_that_removed_the_bot_loses_its_lobbies_now_and_its_games
     assert await store.purge_servers(NOW + 60 * DAY) == [], "back in time: nothing dropped"
     await store.server_gone(GUILD, NOW)
     assert await store.purge_servers(NOW + DAY) == [GUILD]
-    assert not (await tables.about(ALICE))["results"] or all(
-        r["server_id"] != GUILD for r in (await tables.about(ALICE))["results"])
+    assert not (await tables.queries.about(ALICE))["results"] or all(
+        r["server_id"] != GUILD for r in (await tables.queries.about(ALICE))["results"])
     assert await store.games_in_channel(CHANNEL) == []
     assert (await store.get_game(other)).status == "finished", "other servers keep theirs"
 
@@ -143,15 +145,15 @@ AL, ALICE_TOO, DEE = 364000000000000001, 364000000000000002, 364000000000000003
 
 async def al_and_alice(tables: Tables, channel: int = CHANNEL) -> int:
     """Al (who hosts) and Alice race to 3; Alice wins."""
-    lobby = await tables.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
-                                    creator_id=AL, creator_name="Al", options={"target": 3})
-    await tables.join(lobby.record.id, ALICE_TOO, "Alice")
-    await tables.start(lobby.record.id, AL)
+    lobby = await tables.lobbies.open_lobby(channel_id=channel, guild_id=GUILD, game="candy-race",
+                                            creator_id=AL, creator_name="Al", options={"target": 3})
+    await tables.lobbies.join(lobby.record.id, ALICE_TOO, "Alice")
+    await tables.lobbies.start(lobby.record.id, AL)
     for user in (AL, ALICE_TOO, AL, ALICE_TOO, AL, ALICE_TOO):
         record = await tables.store.get_game(lobby.record.id)
         if record.status != "active":
             break
-        await tables.play(channel_id=channel, user_id=user, text="step")
+        await tables.moves.play(channel_id=channel, user_id=user, text="step")
     return lobby.record.id
 
 
@@ -159,7 +161,7 @@ async def test_deleting_renames_a_seat_not_every_name_that_contains_its_name(
         tables: Tables) -> None:
     game_id = await al_and_alice(tables)
     before = await tables.store.actions(game_id)
-    await tables.forget(AL)
+    await tables.queries.forget(AL)
     after = await tables.store.actions(game_id)
     assert [a.n for a in after] == [a.n for a in before]
     for was, now in zip(before, after, strict=True):
@@ -175,22 +177,23 @@ async def test_after_deleting_no_row_of_an_ended_game_holds_the_id(tables: Table
     from kept_anywhere import rows_holding
 
     await al_and_alice(tables)
-    await tables.set_notify(AL, "dm")
+    await tables.reminders.set_notify(AL, "dm")
     # A lobby whose host removed Al, played without him to its end.
-    lobby = await tables.open_lobby(channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
-                                    creator_id=DEE, creator_name="Dee", options={"target": 3})
-    await tables.join(lobby.record.id, AL, "Al")
-    await tables.remove_from_lobby(lobby.record.id, DEE, f"u{AL}")
-    await tables.join(lobby.record.id, ALICE_TOO, "Alice")
-    await tables.start(lobby.record.id, DEE)
+    lobby = await tables.lobbies.open_lobby(
+        channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
+        creator_id=DEE, creator_name="Dee", options={"target": 3})
+    await tables.lobbies.join(lobby.record.id, AL, "Al")
+    await tables.lobbies.remove_from_lobby(lobby.record.id, DEE, f"u{AL}")
+    await tables.lobbies.join(lobby.record.id, ALICE_TOO, "Alice")
+    await tables.lobbies.start(lobby.record.id, DEE)
     for _ in range(6):
         if (await tables.store.get_game(lobby.record.id)).status != "active":
             break
         for user in (DEE, ALICE_TOO):
             if (await tables.store.get_game(lobby.record.id)).status == "active":
-                await tables.play(channel_id=CHANNEL + 1, user_id=user, text="step")
+                await tables.moves.play(channel_id=CHANNEL + 1, user_id=user, text="step")
     assert await rows_holding(tables.store, AL), "kept before"
-    await tables.forget(AL)
+    await tables.queries.forget(AL)
     assert await rows_holding(tables.store, AL) == []
     for said in ('"Al"', "Al steps", "Al reached"):
         assert await rows_holding(tables.store, said) == [], said

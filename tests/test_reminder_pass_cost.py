@@ -33,11 +33,12 @@ async def stored(path: Path, others: int) -> tuple[Store, Tables, Clock]:
     clock = Clock()
     tables = Tables(store, GAMES, clock)
     for n in range(DUE):
-        lobby = await tables.open_lobby(channel_id=n + 1, guild_id=GUILD, game="sugar-blast",
-                                        creator_id=1000 + 2 * n, creator_name="Ann",
-                                        reminder_hours=1.0)
-        await tables.join(lobby.record.id, 1001 + 2 * n, "Bob")
-        await tables.start(lobby.record.id, 1000 + 2 * n)
+        lobby = await tables.lobbies.open_lobby(
+            channel_id=n + 1, guild_id=GUILD, game="sugar-blast",
+            creator_id=1000 + 2 * n, creator_name="Ann",
+            reminder_hours=1.0)
+        await tables.lobbies.join(lobby.record.id, 1001 + 2 * n, "Bob")
+        await tables.lobbies.start(lobby.record.id, 1000 + 2 * n)
     now = clock()
     with sqlite3.connect(path) as db:
         db.execute(
@@ -88,7 +89,7 @@ async def pass_cost(path: Path, others: int) -> int:
         found: list[object] = []
 
         async def reminder_pass() -> None:
-            found.extend(await tables.due())  # claims each due reminder, queues it
+            found.extend(await tables.reminders.due())  # claims each due reminder, queues it
             await store.claim_announcements(clock(), lease=120)  # the outbox sends them
             await store.pending_announcements()
 

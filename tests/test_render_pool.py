@@ -10,8 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import renderers.pool as pool_module
-from bot.games import get_game
+from bot.games import GAMES, get_game
 from bot.games.engine import SeatInfo
+from bot.rules_work import RulesWork
 from renderers import render
 from renderers.pool import PooledRenderer
 
@@ -113,7 +114,7 @@ def test_ai_seats_think_in_a_worker_and_choose_as_they_would_in_process(pooled, 
     for game in GAMES.values():
         monkeypatch.setattr(game, "ai_action", not_here)  # this process's copy only
     for (slug, level), (state, seat, action) in wanted.items():
-        assert pooled.think(GAMES[slug], state, seat, level) == action
+        assert RulesWork(pooled).think(GAMES[slug], state, seat, level) == action
 
 
 def test_a_game_the_workers_do_not_have_thinks_in_process(pooled):
@@ -125,7 +126,7 @@ def test_a_game_the_workers_do_not_have_thinks_in_process(pooled):
         def ai_action(self, state, seat, level):
             return Action(f"here {seat} {level}")
 
-    assert pooled.think(Unregistered(), {}, 2, "easy") == Action("here 2 easy")
+    assert RulesWork(pooled).think(Unregistered(), {}, 2, "easy") == Action("here 2 easy")
 
 
 def test_the_bot_hands_its_ai_seats_and_moves_to_the_pool_it_draws_with(tmp_path):
@@ -133,27 +134,34 @@ def test_the_bot_hands_its_ai_seats_and_moves_to_the_pool_it_draws_with(tmp_path
     from bot.config import Settings
     from tools.offline import Recorder, connect
 
+    sent = []
+
     class Pool:
         def __call__(self, view):
             return b""
 
-        def think(self, game, state, seat, level):
-            raise AssertionError("only compared, never called")
+        def run_now(self, work, job):
+            sent.append(work.__name__)
+            return work(job)
 
-        async def offload(self, work, job, key):
-            raise AssertionError("only compared, never called")
+        async def offload(self, work, job, key, draws=None):
+            sent.append(work.__name__)
+            return work(job)
 
-    pool = Pool()
-    bot = create_bot(Settings(token="t", db_path=tmp_path / "db.sqlite"), renderer=pool)
+    bot = create_bot(Settings(token="t", db_path=tmp_path / "db.sqlite"), renderer=Pool())
 
     async def set_up():
         await connect(bot, Recorder())
         try:
-            return bot.tables._think, bot.tables._offload
+            game = GAMES["sugar-blast"]
+            state = game.new([SeatInfo("A", ai=True), SeatInfo("B", ai=True)], 3)
+            bot.tables.pipeline._think(game, state, min(game.to_act(state)), "easy")
+            await bot.tables.pipeline.offload(len, "job", 1)
         finally:
             await bot.close()
 
-    assert asyncio.run(set_up()) == (pool.think, pool.offload)
+    asyncio.run(set_up())
+    assert sent == ["ai_choice", "len"]
 
 
 def test_the_bot_starts_warming_its_render_workers_as_it_sets_up(tmp_path):
@@ -206,7 +214,7 @@ def test_while_the_workers_start_pictures_and_ai_seats_do_not_wait_for_them(monk
         game = GAMES["sugartopia"]
         state = game.new([SeatInfo("A", ai=True), SeatInfo("B", ai=True)], 2)
         seat = min(game.to_act(state))
-        assert renderer.think(game, state, seat, "normal") == \
+        assert RulesWork(renderer).think(game, state, seat, "normal") == \
             game.ai_action(state, seat, "normal")
         assert not renderer.pooled
         released.set()

@@ -35,10 +35,10 @@ async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
 
 
 async def _start(tables: Tables, game: str) -> str:
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=game,
-                                    creator_id=ALICE, creator_name="Alice")
-    await tables.join(lobby.record.id, BOB, "Bob")
-    _lobby, board = await tables.start(lobby.record.id, ALICE)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=game,
+                                            creator_id=ALICE, creator_name="Alice")
+    await tables.lobbies.join(lobby.record.id, BOB, "Bob")
+    _lobby, board = await tables.lobbies.start(lobby.record.id, ALICE)
     return told(board)
 
 

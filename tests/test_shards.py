@@ -15,7 +15,7 @@ from bot import cli
 from bot.app import create_bot
 from bot.config import Settings
 from bot.discord.shards import IdentifyPacer, identify_lock_path
-from bot.store import Store
+from bot.tables import Tables
 
 pytestmark = pytest.mark.slow  # processes logging in seconds apart
 
@@ -170,7 +170,7 @@ async def test_the_bot_on_postgresql_takes_its_login_turn_from_the_database(
         postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.discord.client.IDENTIFY_WINDOW", 0.2)
     bot = create_bot(Settings(db_path=tmp_path / "state", db_url=postgres_url, shard_count=2))
-    bot.store = await Store.open(postgres_url)
+    bot._tables = await Tables.open(postgres_url)
     try:
         loop = asyncio.get_running_loop()
         start = loop.time()
@@ -180,4 +180,4 @@ async def test_the_bot_on_postgresql_takes_its_login_turn_from_the_database(
         assert not identify_lock_path(tmp_path / "state").exists()
     finally:
         await asyncio.sleep(0.3)
-        await bot.store.close()
+        await bot._tables.close()

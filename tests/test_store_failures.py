@@ -31,11 +31,11 @@ async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
 
 
 async def race_against_an_ai(tables: Tables) -> int:
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
-                                    creator_id=ALICE, creator_name="Alice",
-                                    options={"target": "30"})
-    await tables.add_ai(lobby.record.id, ALICE)
-    await tables.start(lobby.record.id, ALICE)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
+                                            creator_id=ALICE, creator_name="Alice",
+                                            options={"target": "30"})
+    await tables.lobbies.add_ai(lobby.record.id, ALICE)
+    await tables.lobbies.start(lobby.record.id, ALICE)
     return lobby.record.id
 
 
@@ -50,7 +50,7 @@ async def test_a_move_failing_at_any_statement_changes_nothing_and_the_next_one_
     game_id = await race_against_an_ai(tables)
     # A dry run counts the statements of one move: Alice's step and the AI's reply.
     dry = inject(tables.store)
-    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     numbers = statements_of_transaction(dry)
     assert dry.statements[numbers[0] - 1] == "BEGIN IMMEDIATE"
     assert dry.statements[numbers[-1] - 1] == "COMMIT"
@@ -59,7 +59,7 @@ async def test_a_move_failing_at_any_statement_changes_nothing_and_the_next_one_
         before = await saved(tables, game_id)
         faulty = inject(tables.store, {number})
         with pytest.raises(StoreError) as refused:
-            await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+            await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
         assert faulty.failed, f"statement {number} was never reached"
         if faulty.failed[0].startswith("BEGIN"):
             assert isinstance(refused.value, StoreBusyError)
@@ -68,7 +68,7 @@ async def test_a_move_failing_at_any_statement_changes_nothing_and_the_next_one_
         assert await saved(tables, game_id) == before, faulty.failed
         # The store is usable at once: the same move is saved on the next try.
         inject(tables.store)
-        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+        await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
         version, _state, log = await saved(tables, game_id)
         assert version == before[0] + 1 and len(log) == len(before[2]) + 2
 
@@ -76,15 +76,15 @@ async def test_a_move_failing_at_any_statement_changes_nothing_and_the_next_one_
 async def test_a_failed_commit_whose_rollback_fails_too_reconnects(tables: Tables) -> None:
     game_id = await race_against_an_ai(tables)
     dry = inject(tables.store)
-    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     commit = statements_of_transaction(dry)[-1]
     before = await saved(tables, game_id)
     faulty = inject(tables.store, {commit, commit + 1})
     with pytest.raises(NotSavedError):
-        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+        await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     assert faulty.failed == ["COMMIT", "ROLLBACK"]
     assert await saved(tables, game_id) == before
-    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     assert len((await saved(tables, game_id))[2]) == len(before[2]) + 2
 
 
@@ -110,24 +110,24 @@ async def test_a_player_whose_move_failed_to_save_is_told_it_was_not_saved(
 async def test_an_undo_or_a_lobby_change_whose_commit_fails_changes_nothing(
         tables: Tables) -> None:
     bob = 202
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
-                                    creator_id=ALICE, creator_name="Alice")
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-race",
+                                            creator_id=ALICE, creator_name="Alice")
     inject(tables.store, fail_on="COMMIT")
     with pytest.raises(NotSavedError):
-        await tables.join(lobby.record.id, bob, "Bob")
+        await tables.lobbies.join(lobby.record.id, bob, "Bob")
     assert (await tables.store.get_game(lobby.record.id)).seats == lobby.record.seats
-    joined = await tables.join(lobby.record.id, bob, "Bob")
+    joined = await tables.lobbies.join(lobby.record.id, bob, "Bob")
     assert [s.user_id for s in joined.record.seats] == [ALICE, bob]
 
     game_id = lobby.record.id
-    await tables.start(game_id, ALICE)
-    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.lobbies.start(game_id, ALICE)
+    await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     before = await saved(tables, game_id)
     inject(tables.store, fail_on="COMMIT")
     with pytest.raises(NotSavedError):
-        await tables.undo(CHANNEL, ALICE)
+        await tables.moves.undo(CHANNEL, ALICE)
     assert await saved(tables, game_id) == before
-    await tables.undo(CHANNEL, ALICE)
+    await tables.moves.undo(CHANNEL, ALICE)
     assert (await saved(tables, game_id))[2] == []
 
 

@@ -15,6 +15,7 @@ from bot.organized.seasons import Season, clashing, day_of
 from bot.ratings import Rating
 from bot.refusals import BadSeason, LimitReached
 from bot.store import Announcement, FinishRecord, SeatRecord, Store
+from bot.tables.core import Pipeline
 from bot.tables.seasons import Seasons
 
 GUILD, CHANNEL = 987_654_321_098_765_432, 1_234_567_890_123_456_789
@@ -138,7 +139,7 @@ async def test_a_season_not_begun_is_removed_and_one_under_way_ends_early(
 async def test_seasons_not_over_are_a_limit_per_server_and_past_ones_do_not_count(
         store: Store) -> None:
     now = [T0]
-    seasons = Seasons(store, {}, lambda: now[0], Limits(seasons_per_server=2))
+    seasons = Seasons(Pipeline(store, {}, lambda: now[0], limits=Limits(seasons_per_server=2)))
     await seasons.create(GUILD, name="One", start=day(T0), end=day(T0 + DAY), channel_id=CHANNEL)
     await seasons.create(GUILD, name="Two", start=day(T0 + 5 * DAY), end=day(T0 + 6 * DAY),
                          channel_id=CHANNEL)

@@ -25,20 +25,20 @@ async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
 
 
 async def test_a_player_converts_sugar_in_another_players_turn(tables: Tables) -> None:
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=GAME.slug,
-                                    creator_id=ALICE, creator_name="Alice")
-    await tables.join(lobby.record.id, BOB, "Bob")
-    await tables.start(lobby.record.id, ALICE)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=GAME.slug,
+                                            creator_id=ALICE, creator_name="Alice")
+    await tables.lobbies.join(lobby.record.id, BOB, "Bob")
+    await tables.lobbies.start(lobby.record.id, ALICE)
     record = await tables.store.open_game(CHANNEL)
     state = loads(record.state_json, GAME)
     acting = GAME.to_act(state)
     users = {s.seat: s.user_id for s in record.seats}
     idle = next(users[s] for s in users if s not in acting)
     idle_seat = next(s for s in users if users[s] == idle)
-    assert [v for _label, v in await tables.suggest(CHANNEL, idle, "")] == ["convert"]
-    hand = await tables.hand(CHANNEL, idle)
+    assert [v for _label, v in await tables.queries.suggest(CHANNEL, idle, "")] == ["convert"]
+    hand = await tables.queries.hand(CHANNEL, idle)
     assert [a.notation for a in hand.choices] == ["convert"]
-    await tables.play(channel_id=CHANNEL, user_id=idle, text="convert")
+    await tables.moves.play(channel_id=CHANNEL, user_id=idle, text="convert")
     after = loads((await tables.store.open_game(CHANNEL)).state_json, GAME)
     assert GAME.to_act(after) == acting
     assert after["players"][idle_seat]["candy"] == state["players"][idle_seat]["candy"] + 1

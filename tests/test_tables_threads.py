@@ -104,13 +104,13 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 async def start(tables: Tables, game: str, *, humans: tuple[int, ...] = (), ai: int = 0,
                 **kwargs: Any) -> Board:
-    lobby = await tables.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=game,
-                                    creator_id=ALICE, creator_name="Alice", **kwargs)
+    lobby = await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game=game,
+                                            creator_id=ALICE, creator_name="Alice", **kwargs)
     for user in humans:
-        await tables.join(lobby.record.id, user, f"P{user}")
+        await tables.lobbies.join(lobby.record.id, user, f"P{user}")
     for _ in range(ai):
-        await tables.add_ai(lobby.record.id, ALICE)
-    _lobby, board = await tables.start(lobby.record.id, ALICE)
+        await tables.lobbies.add_ai(lobby.record.id, ALICE)
+    _lobby, board = await tables.lobbies.start(lobby.record.id, ALICE)
     return board
 
 
@@ -137,14 +137,14 @@ async def test_a_move_and_the_ai_replies_are_computed_off_the_event_loop(
     watch = watch_heavy_work(monkeypatch, games)
     tables = Tables(store, {g.slug: g for g in games})
     await start(tables, "candy-stroll", ai=2)
-    board = await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    board = await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
-    assert await tables.suggest(CHANNEL, ALICE, "st") == [("step one space", "step")]
-    await tables.undo(CHANNEL, ALICE)
-    await tables.board(CHANNEL)
-    await tables.hand(CHANNEL, ALICE)
-    await tables.status(CHANNEL)
-    await tables.concede(CHANNEL, ALICE)
+    assert await tables.queries.suggest(CHANNEL, ALICE, "st") == [("step one space", "step")]
+    await tables.moves.undo(CHANNEL, ALICE)
+    await tables.queries.board(CHANNEL)
+    await tables.queries.hand(CHANNEL, ALICE)
+    await tables.queries.status(CHANNEL)
+    await tables.leaving.concede(CHANNEL, ALICE)
     assert watch.on_loop == []
     assert {"new", "loads", "dumps", "deepcopy", "apply", "ai_action", "view", "legal_actions",
             "rank_actions", "to_act", "result"} <= watch.seen
@@ -156,17 +156,17 @@ async def test_an_expired_button_is_refused_without_computing_on_the_event_loop(
     watch = watch_heavy_work(monkeypatch, [game])
     tables = Tables(store, {game.slug: game})
     first = await start(tables, game.slug, humans=(BOB,))
-    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step")
-    await tables.play(channel_id=CHANNEL, user_id=BOB, text="step")
+    await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step")
+    await tables.moves.play(channel_id=CHANNEL, user_id=BOB, text="step")
     with pytest.raises(Expired) as expired:
-        await tables.play(channel_id=CHANNEL, user_id=ALICE, text="step",
-                          game_id=first.record.id, expected=first.token, offered_at=0)
+        await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="step",
+                                game_id=first.record.id, expected=first.token, offered_at=0)
     assert [(m.name, m.shown) for m in expired.value.since] == [("Alice", "step"),
                                                                  ("P202", "step")]
     with pytest.raises(Expired):
-        await tables.prepare(MoveRequest(user_id=ALICE, text="step", channel_id=CHANNEL,
-                                         game_id=first.record.id, token=first.token,
-                                         offered_at=0))
+        await tables.moves.prepare(MoveRequest(user_id=ALICE, text="step", channel_id=CHANNEL,
+                                               game_id=first.record.id, token=first.token,
+                                               offered_at=0))
     assert watch.on_loop == []
 
 
@@ -177,16 +177,17 @@ async def test_secret_bids_menus_episodes_and_zoom_stay_off_the_event_loop(
     tables = Tables(store, {game.slug: game})
     board = await start(tables, game.slug, humans=(BOB,))
     await store.set_board_message(board.record.id, 999)
-    await tables.play(channel_id=CHANNEL, user_id=ALICE, text="bid 3")
-    board = await tables.play(channel_id=CHANNEL, user_id=BOB, text="bid 1")
+    await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="bid 3")
+    board = await tables.moves.play(channel_id=CHANNEL, user_id=BOB, text="bid 1")
     assert board.edits and board.mentions == (ALICE,)  # the round's message is edited
-    await tables.prepare(MoveRequest(user_id=ALICE, channel_id=CHANNEL, game_id=board.record.id,
-                                     token=board.token, offered_at=board.move, values=("a",)))
-    await tables.play(channel_id=CHANNEL, user_id=ALICE, game_id=board.record.id,
-                      expected=board.token, offered_at=board.move, values=["a", "e"])
-    assert await tables.zoom_spots(CHANNEL, "po") == ["pool"]
-    assert (await tables.board(CHANNEL, zoom="pool")).view["zoom"] == "pool"
-    _game, job = await tables.replay_job(await tables.check_replay(CHANNEL))
+    await tables.moves.prepare(
+        MoveRequest(user_id=ALICE, channel_id=CHANNEL, game_id=board.record.id,
+        token=board.token, offered_at=board.move, values=("a",)))
+    await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, game_id=board.record.id,
+                            expected=board.token, offered_at=board.move, values=["a", "e"])
+    assert await tables.queries.zoom_spots(CHANNEL, "po") == ["pool"]
+    assert (await tables.queries.board(CHANNEL, zoom="pool")).view["zoom"] == "pool"
+    _game, job = await tables.queries.replay_job(await tables.queries.check_replay(CHANNEL))
     assert job.moves == 3
     assert watch.on_loop == []
     assert {"multi_select", "parse", "episode", "zoom_spots"} <= watch.seen
@@ -202,7 +203,7 @@ async def test_reminders_and_the_ai_take_over_stay_off_the_event_loop(
     sent: list[Reminder | Board] = []
     for _ in range(4):
         now[0] += 3601
-        sent += await tables.due()
+        sent += await tables.reminders.due()
     assert [type(item).__name__ for item in sent] == ["Reminder"] * 3 + ["Board"]
     assert watch.on_loop == []
 
@@ -218,10 +219,10 @@ async def test_sugartopia_moves_boards_hands_and_suggestions_stay_off_the_event_
     board = await start(tables, game.slug, humans=(BOB,))
     for _ in range(3):
         user = ALICE if board.to_act == (0,) else BOB
-        (_label, move), *_rest = await tables.suggest(CHANNEL, user, "")
-        board = await tables.play(channel_id=CHANNEL, user_id=user, text=move)
-        await tables.board(CHANNEL)
-        await tables.hand(CHANNEL, user)
+        (_label, move), *_rest = await tables.queries.suggest(CHANNEL, user, "")
+        board = await tables.moves.play(channel_id=CHANNEL, user_id=user, text=move)
+        await tables.queries.board(CHANNEL)
+        await tables.queries.hand(CHANNEL, user)
     assert board.move == 3
     assert watch.on_loop == []
     assert {"loads", "dumps", "apply", "view", "legal_actions", "rank_actions"} <= watch.seen

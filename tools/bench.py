@@ -883,7 +883,7 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
     return figures
 
 
-def _alone(measure: Callable[[Any], dict[str, Any]], show: Callable[[dict[str, Any]], None],
+def alone(measure: Callable[[Any], dict[str, Any]], show: Callable[[dict[str, Any]], None],
            as_json: bool) -> int:
     """One measure of its own with a render pool of its own, its figures printed."""
     from renderers.pool import PooledRenderer
@@ -903,26 +903,18 @@ def _alone(measure: Callable[[Any], dict[str, Any]], show: Callable[[dict[str, A
 
 def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None = None,
           channels: int = 50, rounds: int = 3, ai_games: int = 200,
-          db: str | None = None, replays: int = 0, burst: int = 0,
-          burst_channels: int = 2000, pace: int | None = None,
+          db: str | None = None, replays: int = 0,
           first_boards: int = FIRST_BOARDS) -> int:
     """Measure every game (or ``games``) and print the figures (one JSON line with
     ``as_json``); the store is a new SQLite file, or with ``db`` (a PostgreSQL URL) a new
     schema in that database. Then the first board after Start on ``first_boards`` freshly
     started bots, the games in turn (:func:`bench_first_board`; on SQLite). With
-    ``replays``, measure only that many replays asked at once (:func:`bench_replays`);
-    with ``burst``, only that many announcements due at once over ``burst_channels``
-    channels, the bot pacing itself at ``pace`` requests a second (``None``: its default,
-    0: not at all; :mod:`tools.burst`)."""
+    ``replays``, measure only that many replays asked at once (:func:`bench_replays`).
+    (``--burst`` is :func:`tools.burst.burst`.)"""
     from renderers.pool import PooledRenderer
 
-    if burst:
-        from tools.burst import bench_burst, print_burst
-
-        return _alone(lambda pool: bench_burst(burst, burst_channels, renderer=pool,
-                                               pace=pace), print_burst, as_json)
     if replays:
-        return _alone(lambda pool: bench_replays(replays, pool), _print_replays, as_json)
+        return alone(lambda pool: bench_replays(replays, pool), _print_replays, as_json)
 
     slugs = list(games) if games else list(GAMES)
     unknown = [slug for slug in slugs if slug not in GAMES]

@@ -35,7 +35,15 @@ from typing import Any
 
 from bot.games import GAMES, get_game
 from bot.games.engine import Engine
-from tools.bench import USER_BASE, BenchBot, BenchChannel, Renderer, game_of, prepare_move
+from tools.bench import (
+    USER_BASE,
+    BenchBot,
+    BenchChannel,
+    Renderer,
+    alone,
+    game_of,
+    prepare_move,
+)
 
 TARGET_PEAK = 50
 TARGET_INVALID = 100
@@ -107,9 +115,8 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
     """The morning burst (see the module text). ``pace``: the bot's requests a second
     (``None``: its default; 0: no pacing)."""
     from bot.app import create_bot
-    from bot.config import Settings
+    from bot.config import DEFAULT_PER_SECOND, Settings
     from bot.discord.client import freeze_heap
-    from bot.discord.pacing import DEFAULT_PER_SECOND
     from tools.offline import APP_ID, Recorder
     from tools.offline_http import OfflineServer
     from tools.ratelimits import RateLimits
@@ -252,3 +259,11 @@ def print_burst(f: dict[str, Any]) -> None:
           f"(target under {TARGET_MOVE_P95_MS:.0f}), acknowledged p95 "
           f"{f['move_acknowledged_ms']['p95']:.0f} ms; event loop stalls at most "
           f"{f['stall_ms']['max']:.0f} ms ({ok})")
+
+
+def burst(announcements: int, channels: int, *, pace: int | None = None,
+          as_json: bool = False) -> int:
+    """``candybot bench --burst N``: the morning burst measured with a render pool of its
+    own, its figures printed (one JSON line with ``as_json``)."""
+    return alone(lambda pool: bench_burst(announcements, channels, renderer=pool, pace=pace),
+                 print_burst, as_json)

@@ -191,15 +191,15 @@ async def _play_one(tables: Any, game: Engine, number: int, rng: random.Random, 
     with_ai = humans < game.max_seats and rng.random() < 0.25
     channel = number
     users = {seat: TEMPLATE_USERS + number * 10 + seat for seat in range(humans)}
-    lobby = await tables.open_lobby(channel_id=channel, guild_id=1, game=game.slug,
-                                    creator_id=users[0], creator_name="Player 1",
-                                    reminder_hours=24.0)
+    lobby = await tables.lobbies.open_lobby(channel_id=channel, guild_id=1, game=game.slug,
+                                            creator_id=users[0], creator_name="Player 1",
+                                            reminder_hours=24.0)
     game_id = lobby.record.id
     for seat in range(1, humans):
-        await tables.join(game_id, users[seat], f"Player {seat + 1}")
+        await tables.lobbies.join(game_id, users[seat], f"Player {seat + 1}")
     if with_ai:
-        await tables.add_ai(game_id, users[0])
-    await tables.start(game_id, users[0])
+        await tables.lobbies.add_ai(game_id, users[0])
+    await tables.lobbies.start(game_id, users[0])
     snapshots: list[Template] = []
     played = 0
     while played < MAX_PLAYS:
@@ -215,9 +215,9 @@ async def _play_one(tables: Any, game: Engine, number: int, rng: random.Random, 
             snapshots.append(_snapshot(path, game_id, game.slug, users))
         seat = acting[0]
         clock.now += rng.uniform(0.2, 2.0) * 3600
-        await tables.play(channel_id=channel, user_id=human[seat],
-                          text=game.ai_action(state, seat).notation,
-                          interaction_id=next(interactions))
+        await tables.moves.play(channel_id=channel, user_id=human[seat],
+                                text=game.ai_action(state, seat).notation,
+                                interaction_id=next(interactions))
         played += 1
     snapshots.append(_snapshot(path, game_id, game.slug, users))
     return played, snapshots
@@ -708,7 +708,7 @@ async def measure(full_url: str, empty_url: str, samples: int, passes: int,
             full = sides[1]
             listing = [await _my_games(full, recorder, full.channels[slugs[0]])
                        for _ in range(lists + 1)]
-            listed = len(await full.bot.tables.my_games(PLAYER))
+            listed = len(await full.bot.tables.queries.my_games(PLAYER))
         finally:
             for side in sides:
                 await side.bot.close()

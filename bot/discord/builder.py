@@ -35,11 +35,12 @@ from bot.discord.components import (
     MAX_BUTTON_LABEL,
     MAX_CUSTOM_ID,
     MAX_SELECT_TEXT,
-    ChoiceButton,
-    ChoiceSelect,
-    ManySelect,
-    StepButton,
-    StepSelect,
+    Routed,
+    choice_button,
+    choice_select,
+    many_select,
+    step_button,
+    step_select,
 )
 from bot.games.engine import Action, Engine, MultiSelect
 from bot.games.words import plural, shorten
@@ -233,13 +234,13 @@ class Offer:
 
     def button(self, op: str, path: str, legal: Sequence[Action], label: str, *,
                page: int = 0, style: discord.ButtonStyle = discord.ButtonStyle.primary,
-               ) -> StepButton | None:
+               ) -> Routed | None:
         prefix = components.step_id(self.game_id, self.move, self.token, op, page, "")
         carried = encode(path, legal, MAX_CUSTOM_ID - len(prefix))
         if carried is None:
             return None
-        return StepButton(self.game_id, self.move, self.token, op, page, carried,
-                          shorten(label, MAX_BUTTON_LABEL), style)
+        return step_button(self.game_id, self.move, self.token, op, page, carried,
+                           shorten(label, MAX_BUTTON_LABEL), style)
 
 
 def step_view(game: Engine, legal: Sequence[Action], node: Node, offer: Offer, *,
@@ -295,9 +296,10 @@ def step_view(game: Engine, legal: Sequence[Action], node: Node, offer: Offer, *
                  for value, label in multi.options[:MAX_MENU]
                  if 0 < len(value) <= MAX_SELECT_TEXT]
         if picks:
-            view.add_item(ManySelect(offer.game_id, offer.move, offer.token, picks,
-                                     min_values=multi.min_values, max_values=multi.max_values,
-                                     placeholder=multi.placeholder))
+            view.add_item(many_select(offer.game_id, offer.move, offer.token, picks,
+                                      min_values=multi.min_values,
+                                      max_values=multi.max_values,
+                                      placeholder=multi.placeholder))
     nav: list[discord.ui.Item[Any] | None] = []
     if back is not None:
         nav.append(offer.button("b", back, legal, "◂ Back", style=discord.ButtonStyle.secondary))
@@ -312,21 +314,21 @@ def step_view(game: Engine, legal: Sequence[Action], node: Node, offer: Offer, *
         nav.append(offer.button("a", node.path, legal, more,
                                 style=discord.ButtonStyle.secondary))
     if decide:
-        nav.append(components.DecideButton(offer.game_id))
+        nav.append(components.decide_button(offer.game_id))
     for item in nav:
         if item is not None:
             view.add_item(item)
     return components.inert(view) if view.children else None
 
 
-def _choice_button(option: Option, offer: Offer) -> ChoiceButton | None:
+def _choice_button(option: Option, offer: Offer) -> Routed | None:
     assert option.action is not None
     notation = option.action.notation
     if len(components.choice_id(offer.game_id, offer.move, offer.token, notation)) \
             > MAX_CUSTOM_ID:
         return None
-    return ChoiceButton(offer.game_id, offer.move, offer.token, notation,
-                        shorten(option.label, MAX_BUTTON_LABEL))
+    return choice_button(offer.game_id, offer.move, offer.token, notation,
+                         shorten(option.label, MAX_BUTTON_LABEL))
 
 
 def placeholder(node: Node, start: int, count: int, total: int, numbered: bool) -> str:
@@ -339,7 +341,7 @@ def placeholder(node: Node, start: int, count: int, total: int, numbered: bool) 
 
 
 def _choice_menu(chunk: Sequence[Option], offer: Offer,
-                 asks: str = "Choose your move…") -> ChoiceSelect | None:
+                 asks: str = "Choose your move…") -> Routed | None:
     """A first step of whole moves only: a menu whose pick plays the move."""
     picks = [discord.SelectOption(label=shorten(o.label, MAX_BUTTON_LABEL),
                                   value=o.action.notation,
@@ -349,11 +351,11 @@ def _choice_menu(chunk: Sequence[Option], offer: Offer,
              and len(o.action.notation) <= MAX_SELECT_TEXT]
     if not picks:
         return None
-    return ChoiceSelect(offer.game_id, offer.move, offer.token, picks, asks)
+    return choice_select(offer.game_id, offer.move, offer.token, picks, asks)
 
 
 def _menu(chunk: Sequence[Option], legal: Sequence[Action], offer: Offer,
-          number: int, asks: str, opens: str = "o") -> StepSelect | None:
+          number: int, asks: str, opens: str = "o") -> Routed | None:
     picks = []
     for option in chunk:
         mark = "p:" if option.action else f"{opens}:"
@@ -367,7 +369,7 @@ def _menu(chunk: Sequence[Option], legal: Sequence[Action], offer: Offer,
                                           value=mark + carried, description=description))
     if not picks:
         return None
-    return StepSelect(offer.game_id, offer.move, offer.token, number, picks, asks)
+    return step_select(offer.game_id, offer.move, offer.token, number, picks, asks)
 
 
 def prompt(node: Node, page: int = 0) -> str:
@@ -390,7 +392,7 @@ def root_view(game: Engine, legal: Sequence[Action], offer: Offer, *,
     if node is None:
         if decide:
             view = discord.ui.View(timeout=None)
-            view.add_item(components.DecideButton(offer.game_id))
+            view.add_item(components.decide_button(offer.game_id))
             return components.inert(view)
         return None
     return step_view(game, legal, as_step(node), offer, multi=multi, decide=decide,

@@ -45,7 +45,8 @@ from bot.metrics import Metrics
 from bot.ops import OpsError
 from bot.ops.database import inspect_target
 from bot.replays import Replays
-from bot.store import PostgresStore, Store, StoreError
+from bot.rules_work import RulesWork
+from bot.store import StoreError
 from bot.tables import Clock, Tables, think_here
 from bot.tables.clocks import OUTAGE
 from bot.tables.seasons import Seasons
@@ -141,11 +142,9 @@ class CandyBot(discord.Client):
         self.pictures = Pictures()
         self.replays = Replays(at_once=settings.limits.heavy_at_once,
                                queue=settings.limits.heavy_queue, clock=clock)
-        self.store: Store | None = None
         #: The web companion's links (its pages' addresses), with ``CANDYBOT_PUBLIC_URL``.
         self.web: WebService | None = None
         self._tables: Tables | None = None
-        self._seasons: Seasons | None = None
         self._organizer: Organizer | None = None
         self._outbox: Outbox | None = None
         self._reminders: asyncio.Task[None] | None = None
@@ -181,10 +180,10 @@ class CandyBot(discord.Client):
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Space gateway logins across every process on this database (replaces
         discord.py's in-process 5 s wait, which only spaces one process's shards)."""
-        if isinstance(self.store, PostgresStore):
+        if self._tables is not None and self._tables.upkeep.shared:
             # Processes on several machines share the database, not a file.
             started = self.clock()
-            async with self.store.identify_turn(IDENTIFY_WINDOW):
+            async with self._tables.upkeep.login_turn(IDENTIFY_WINDOW):
                 waited = self.clock() - started
         else:
             waited = await self.identify_pacer.wait()
@@ -199,10 +198,9 @@ class CandyBot(discord.Client):
 
     @property
     def seasons(self) -> Seasons:
-        """The seasons service; available once :meth:`setup_hook` has opened the database."""
-        if self._seasons is None:
-            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
-        return self._seasons
+        """The seasons service (the tables'); available once :meth:`setup_hook` has opened
+        the database."""
+        return self.tables.seasons
 
     @property
     def organizer(self) -> Organizer:
@@ -227,27 +225,25 @@ class CandyBot(discord.Client):
         warm = getattr(self.renderer, "warm", None)
         if callable(warm):
             warm()
-        self.store = await Store.open(self.settings.database)
-        self.store.watch = self.watch
         self._stopping = self._stopped = False
-        # With a pool of worker processes, AI seats think there too (renderers.pool),
-        # and moves are worked out there.
-        think = getattr(self.renderer, "think", think_here)
-        self._tables = Tables(self.store, self.games, self.clock,
-                              on_moves=self.metrics.moved, limits=self.settings.limits,
-                              watch=self.watch, think=think,
-                              offload=getattr(self.renderer, "offload", None))
-        self._seasons = Seasons(self.store, self.games, self.clock, self.settings.limits)
-        self._organizer = Organizer(self.store, self.games, self.clock, self.settings.limits)
+        # With a pool of worker processes, AI seats think there too, and moves are
+        # worked out there (bot.rules_work).
+        work = RulesWork.of(self.renderer)
+        self._tables = await Tables.open(
+            self.settings.database, self.games, self.clock, on_moves=self.metrics.moved,
+            limits=self.settings.limits, watch=self.watch,
+            think=work.think if work is not None else think_here,
+            offload=work.offload if work is not None else None)
+        self._organizer = Organizer.over(self._tables)
         if self.settings.public_url is not None:
-            self.web = WebService(self.store, self.settings.public_url, games=self.games,
-                                  renderer=self.renderer, clock=self.clock)
+            self.web = WebService.over(self._tables, self.settings.public_url,
+                                       renderer=self.renderer)
         # The bot is up from now: a clock never charges the time it was down (the gap
         # since the last beat of its previous run). Each reminder pass beats, so a bot that
         # passes less often than the usual outage is given three passes' time.
         self._tables.clocks.outage = max(OUTAGE, 3 * self.settings.reminder_poll_seconds)
         await self._tables.clocks.beat()
-        self._outbox = Outbox(self.store, self, self.clock, games=self.games,
+        self._outbox = Outbox(self._tables.announcements, self, self.clock, games=self.games,
                               shows={**publish.shows(self), "standings":
                                      lambda row, hand: organized.show_standings(self, row)},
                               directs=lambda row: publish.turn_dm(self, row))
@@ -307,12 +303,10 @@ class CandyBot(discord.Client):
         await super().close()
         if self._outbox is not None:
             await self._outbox.close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
+        if self._tables is not None:
+            await self._tables.close()
             self.web = None
             self._tables = None
-            self._seasons = None
             self._organizer = None
             self._outbox = None
         self.metrics.close()
@@ -332,11 +326,11 @@ class CandyBot(discord.Client):
         """Delete announcements delivered more than ``keep_days`` ago, and the games of
         servers that removed the bot more than ``grace_days`` ago (docs/privacy.md);
         how many announcements, and which servers."""
-        assert self.store is not None
         now = self.clock()
         self._housekept_at = now
-        pruned = await self.store.prune_announcements(now - self.settings.keep_days * DAY)
-        purged = await self.store.purge_servers(now - self.settings.grace_days * DAY)
+        pruned, purged = await self.tables.upkeep.housekeeping(
+            delivered_before=now - self.settings.keep_days * DAY,
+            removed_before=now - self.settings.grace_days * DAY)
         if pruned or purged:
             log.info("housekeeping: %s deleted; %s", plural(pruned, "old announcement"),
                      f"the games of {plural(len(purged), 'server')} that removed the bot "
@@ -346,10 +340,10 @@ class CandyBot(discord.Client):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """A server removed the bot: its lobbies close now, its games are dropped after the
         grace period unless it adds the bot back (docs/privacy.md)."""
-        if self.store is None:
+        if self._tables is None:
             return
         try:
-            closed = await self.store.server_gone(guild.id, self.clock())
+            closed = await self._tables.places.server_gone(guild.id)
         except StoreError:
             log.exception("could not note that server %s removed the bot", guild.id)
             return
@@ -358,10 +352,10 @@ class CandyBot(discord.Client):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """A server added the bot (again): whatever it had is kept."""
-        if self.store is None:
+        if self._tables is None:
             return
         try:
-            await self.store.server_back(guild.id)
+            await self._tables.places.server_back(guild.id)
         except StoreError:
             log.exception("could not note that server %s added the bot", guild.id)
 
@@ -371,19 +365,19 @@ class CandyBot(discord.Client):
         reopen, locks lifted let games go on, a deleted games channel lapses). The lobbies
         a stopped bot left half-opened are settled by the reminder pass, which runs as
         soon as the bot is ready (:mod:`bot.discord.opening`)."""
-        if self.store is None:
+        if self._tables is None:
             return
         await places.reconcile(self, guild)
-        allowed = (await self.tables.server_defaults(guild.id)).get("channels") or ()
+        allowed = (await self.tables.lobbies.server_defaults(guild.id)).get("channels") or ()
         gone = [int(c) for c in allowed if guild.get_channel(int(c)) is None]
         if gone:
-            await self.tables.lapse_channels(guild.id, gone)
+            await self.tables.lobbies.lapse_channels(guild.id, gone)
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Discord changed a thread: a game going on in it must not stay archived (an
         archived thread delivers no click or command), waits while a moderator keeps it
         locked, and goes on once they unlock it."""
-        if self.store is None:
+        if self._tables is None:
             return
         metadata = payload.data.get("thread_metadata", {})
         await places.thread_updated(self, payload.thread_id,
@@ -393,17 +387,17 @@ class CandyBot(discord.Client):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread was deleted: the game ends without a result, and its page on the
         web goes."""
-        if self.store is not None:
+        if self._tables is not None:
             await threads.channel_gone(self, payload.thread_id, thread=True)
             await weblinks.channel_deleted(self, payload.thread_id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: its games, and those of its threads, end without a
         result, and their pages on the web go; as the server's games channel, it lapses."""
-        if self.store is not None:
+        if self._tables is not None:
             await threads.channel_gone(self, channel.id, thread=False)
             await weblinks.channel_deleted(self, channel.id)
-            await self.tables.lapse_channels(channel.guild.id, [channel.id])
+            await self.tables.lobbies.lapse_channels(channel.guild.id, [channel.id])
 
     async def _sender_loop(self) -> None:
         await self.wait_until_ready()
@@ -428,13 +422,12 @@ class CandyBot(discord.Client):
 
     async def beat(self) -> Status:
         """Check the database, refresh the metrics and write the status file once."""
-        if self.store is None:
+        if self._tables is None:
             self._database_problem = "not open"
         else:
             try:
-                await self.store.check_writable()
-                self.metrics.set_open_games(await self.store.open_game_counts())
-                self._announcements = await self.store.pending_announcements(self.clock())
+                counts, self._announcements = await self._tables.upkeep.health()
+                self.metrics.set_open_games(counts)
                 self.metrics.announcements_waiting.set(self._announcements[0])
                 self._database_problem = None
             except StoreError as exc:

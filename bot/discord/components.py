@@ -1,7 +1,9 @@
 """Persistent buttons and menus.
 
-Each component is a :class:`discord.ui.DynamicItem` whose custom id carries all
-it needs, so clicks keep working after a restart:
+Every component's custom id carries all it needs, so clicks keep working after a
+restart. One :class:`discord.ui.DynamicItem`, :class:`Routed`, answers to them all: the
+id's prefix names its :class:`Route` (:data:`ROUTES`), whose pattern reads the id and
+whose handler the click goes to:
 
 =================================================  ==========================================
 ``cb:lobby:<game>:<join|leave|ai|start|cancel>``   a lobby button
@@ -17,7 +19,7 @@ it needs, so clicks keep working after a restart:
 =================================================  ==========================================
 
 ``<token>`` is the token of the decision the choice was made for, for the seat it
-was made for (see ``Tables.wire_token``); ``<move>`` the move number it was made
+was made for (see ``bot.tables.core.wire_token``); ``<move>`` the move number it was made
 at, so an expired click can be told what happened since. Custom ids are at most
 100 characters: choices whose ids would be longer go into a menu instead.
 
@@ -38,6 +40,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -68,14 +71,6 @@ def at_most(limit: int) -> str:
 #: component, so a forged click is refused as unknown before any query.
 GAME_ID = rf"(?P<game>{at_most(2**63 - 1)})"
 
-#: Every component's custom-id pattern, so ids can be recognised without discord.py internals.
-_TEMPLATES: list[re.Pattern[str]] = []
-
-
-def _known(template: str) -> str:
-    """Note a DynamicItem's template as it is declared (see :func:`recognised`)."""
-    _TEMPLATES.append(re.compile(template))
-    return template
 UNKNOWN_BUTTON = ("This button belongs to an older version of the game, so it does nothing now. "
                   "Use `/game board` for the current board and its buttons.")
 
@@ -85,6 +80,12 @@ LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "ai": ("Add AI seat", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+#: A tournament's sign-up buttons.
+TOURNAMENT_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
 }
 
 Handler = Callable[..., Awaitable[None]]
@@ -119,376 +120,213 @@ async def _dispatch(kind: str, interaction: discord.Interaction, *args: Any) -> 
     await handler(interaction, *args)
 
 
-def _token(raw: str | None, move: int) -> str | int:
-    # Buttons made before tokens carried the move number alone.
-    return move if raw is None else raw
+def _values(item: discord.ui.Item[Any]) -> list[str]:
+    """What was chosen in the menu a click came from (a forged id on a button chooses
+    nothing)."""
+    return list(item.values) if isinstance(item, discord.ui.Select) else []
 
 
-def _select(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
-    """The menu a click came from, as discord.py rebuilt it (a forged id on another kind
-    of component reads as an empty menu)."""
-    return item if isinstance(item, discord.ui.Select) else discord.ui.Select()
+def _first(item: discord.ui.Item[Any]) -> str:
+    return next(iter(_values(item)), "")
 
 
-def _options(item: discord.ui.Item[Any]) -> list[discord.SelectOption]:
-    return _select(item).options
+Click = Callable[[re.Match[str], discord.ui.Item[Any]], tuple[Any, ...]]
 
 
-def _label(item: discord.ui.Item[Any]) -> str:
-    return (item.label or "") if isinstance(item, discord.ui.Button) else ""
+@dataclass(frozen=True)
+class Route:
+    """One kind of component: the prefix and shape of its custom id, the handler its clicks
+    go to and what they tell it, read from the id and from the component clicked."""
+
+    prefix: str
+    pattern: re.Pattern[str]
+    handler: str
+    click: Click
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=_known(rf"cb:lobby:{GAME_ID}:(?P<op>join|leave|ai|start|cancel)")):
-    """One of the lobby's buttons."""
+def _game(m: re.Match[str]) -> int:
+    return int(m["game"])
 
-    def __init__(self, game_id: int, op: str) -> None:
-        label, style = LOBBY_OPS[op]
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"cb:lobby:{game_id}:{op}"))
-        self.game_id = game_id
-        self.op = op
+
+def _offer(m: re.Match[str]) -> tuple[int, int, str]:
+    """The game, the move the choice was offered at and the decision's token."""
+    return int(m["game"]), int(m["move"]), m["token"]
+
+
+def _step_menu(m: re.Match[str], item: discord.ui.Item[Any]) -> tuple[Any, ...]:
+    op, _, path = _first(item).partition(":")
+    if op not in ("o", "p", "a"):
+        op, path = "o", "#forged"
+    return (*_offer(m), op, 0, path)
+
+
+def _old_move(m: re.Match[str], notation: str) -> tuple[Any, ...]:
+    # Posted before decision tokens: the move number stands for the token.
+    return int(m["game"]), int(m["move"]), int(m["move"]), notation
+
+
+OFFER = rf"{GAME_ID}:(?P<move>[0-9]{{1,9}}):(?P<token>{TOKEN})"
+#: Every kind of component, by the prefix of its custom id (see the table above).
+ROUTES: dict[str, Route] = {route.prefix: route for route in (
+    Route("lobby", re.compile(rf"cb:lobby:{GAME_ID}:(?P<op>{'|'.join(LOBBY_OPS)})"), "lobby",
+          lambda m, item: (_game(m), m["op"])),
+    Route("lr", re.compile(rf"cb:lr:{GAME_ID}"), "lobby",
+          lambda m, item: (_game(m), "remove", _first(item))),
+    Route("ll", re.compile(rf"cb:ll:{GAME_ID}"), "lobby",
+          lambda m, item: (_game(m), "level", _first(item))),
+    Route("m", re.compile(rf"cb:m:{OFFER}:(?P<notation>.+)"), "move",
+          lambda m, item: (*_offer(m), m["notation"])),
+    Route("s", re.compile(rf"cb:s:{OFFER}"), "move",
+          lambda m, item: (*_offer(m), _first(item))),
+    Route("ms", re.compile(rf"cb:ms:{OFFER}"), "many",
+          lambda m, item: (*_offer(m), _values(item))),
+    Route("d", re.compile(rf"cb:d:{GAME_ID}"), "decide", lambda m, item: (_game(m),)),
+    Route("k", re.compile(rf"cb:k:{GAME_ID}"), "back", lambda m, item: (_game(m),)),
+    Route("rm", re.compile(rf"cb:rm:{GAME_ID}"), "rematch", lambda m, item: (_game(m),)),
+    # A tournament's number stands where a game's would be.
+    Route("t", re.compile(rf"cb:t:{GAME_ID}:(?P<op>{'|'.join(TOURNAMENT_OPS)})"), "tournament",
+          lambda m, item: (_game(m), m["op"])),
+    Route("b", re.compile(rf"cb:b:{OFFER}:(?P<op>[obpca])(?P<page>[0-9]{{1,3}}):(?P<path>.*)"),
+          "step", lambda m, item: (*_offer(m), m["op"], int(m["page"]), m["path"])),
+    Route("bs", re.compile(rf"cb:bs:{OFFER}:(?P<n>[0-9]{{1,3}})"), "step", _step_menu),
+    Route("move", re.compile(rf"cb:move:{GAME_ID}:(?P<move>[0-9]{{1,9}}):(?P<notation>.+)"),
+          "move", lambda m, item: _old_move(m, m["notation"])),
+    Route("pick", re.compile(rf"cb:pick:{GAME_ID}:(?P<move>[0-9]{{1,9}})"), "move",
+          lambda m, item: _old_move(m, _first(item))),
+)}
+
+#: Every route's custom id in one pattern (its groups unnamed, as Python allows a name
+#: once in a pattern): what discord.py matches a click against.
+TEMPLATE = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', route.pattern.pattern)})"
+                               for route in ROUTES.values()))
+
+
+def route_of(custom_id: str) -> tuple[Route, re.Match[str]] | None:
+    """The route that answers to ``custom_id`` and its reading of it."""
+    route = ROUTES.get(custom_id.split(":", 2)[1] if custom_id.count(":") >= 2 else "")
+    match = route.pattern.fullmatch(custom_id) if route is not None else None
+    return (route, match) if route is not None and match is not None else None
+
+
+class Routed(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+    """Every button and menu of the bot: a click goes to its route's handler with what the
+    custom id and the component say. discord.py rebuilds the component from the clicked
+    message; nothing of it is kept in memory."""
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
-        return cls(int(match["game"]), match["op"])
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> Routed:
+        return cls(item)
+
+    @property
+    def route(self) -> tuple[Route, re.Match[str]]:
+        found = route_of(self.custom_id)
+        assert found is not None, "the template matches only routed ids"
+        return found
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("lobby", interaction, self.game_id, self.op)
+        route, match = self.route
+        await _dispatch(route.handler, interaction, *route.click(match, self.item))
 
 
-class LobbyRemove(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                  template=_known(rf"cb:lr:{GAME_ID}")):
-    """The lobby's menu for its host to remove a seat: ``u<user>`` a player, ``s<seat>`` an
-    AI seat (anyone may open it; the tables refuse everyone but the host)."""
-
-    def __init__(self, game_id: int, options: Sequence[discord.SelectOption] = ()) -> None:
-        super().__init__(_one_choice(f"cb:lr:{game_id}", "Host: remove a seat…", options))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyRemove:
-        return cls(int(match["game"]), _options(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        value = self.item.values[0] if self.item.values else ""
-        await _dispatch("lobby", interaction, self.game_id, "remove", value)
+def _routed(item: discord.ui.Button[Any] | discord.ui.Select[Any]) -> Routed:
+    return Routed(item)
 
 
-class LobbyLevel(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=_known(rf"cb:ll:{GAME_ID}")):
-    """The lobby's menu for its host to set how an AI seat plays: ``s<seat>:<level>``."""
-
-    def __init__(self, game_id: int, options: Sequence[discord.SelectOption] = ()) -> None:
-        super().__init__(_one_choice(f"cb:ll:{game_id}", "Host: how an AI seat plays…",
-                                     options))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyLevel:
-        return cls(int(match["game"]), _options(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        value = self.item.values[0] if self.item.values else ""
-        await _dispatch("lobby", interaction, self.game_id, "level", value)
-
-
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=_known(rf"cb:m:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
-                             rf"(?P<token>{TOKEN}):(?P<notation>.+)")):
-    """A button that plays one action while the decision it was made for is open."""
-
-    def __init__(self, game_id: int, move: int, token: str, notation: str,
-                 label: str = "") -> None:
-        super().__init__(discord.ui.Button(
-            label=_clip(label or notation, MAX_BUTTON_LABEL), style=discord.ButtonStyle.primary,
-            custom_id=choice_id(game_id, move, token, notation)))
-        self.game_id = game_id
-        self.move = move
-        self.token = token
-        self.notation = notation
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> ChoiceButton:
-        return cls(int(match["game"]), int(match["move"]), match["token"], match["notation"],
-                   _label(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("move", interaction, self.game_id, self.move, self.token, self.notation)
+def _lobby_button(game_id: int, op: str) -> Routed:
+    label, style = LOBBY_OPS[op]
+    return _routed(discord.ui.Button(label=label, style=style,
+                                     custom_id=f"cb:lobby:{game_id}:{op}"))
 
 
 def _one_choice(custom_id: str, placeholder: str,
-                options: Sequence[discord.SelectOption]) -> discord.ui.Select[Any]:
-    """A menu of one pick (a menu rebuilt from a click carries its options; a fresh one
-    without any gets a stand-in, as Discord refuses an empty menu)."""
-    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder, min_values=1,
-                             max_values=1, options=list(options)
-                             or [discord.SelectOption(label="…", value="…")])
+                options: Sequence[discord.SelectOption]) -> Routed:
+    """A menu of one pick (a fresh one without options gets a stand-in, as Discord refuses
+    an empty menu)."""
+    return _routed(discord.ui.Select(custom_id=custom_id, placeholder=placeholder,
+                                     min_values=1, max_values=1, options=list(options)
+                                     or [discord.SelectOption(label="…", value="…")]))
 
 
-class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=_known(rf"cb:s:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
-                             rf"(?P<token>{TOKEN})")):
+def choice_button(game_id: int, move: int, token: str, notation: str,
+                  label: str = "") -> Routed:
+    """A button that plays one action while the decision it was made for is open."""
+    return _routed(discord.ui.Button(
+        label=_clip(label or notation, MAX_BUTTON_LABEL), style=discord.ButtonStyle.primary,
+        custom_id=choice_id(game_id, move, token, notation)))
+
+
+def choice_select(game_id: int, move: int, token: str,
+                  options: Sequence[discord.SelectOption],
+                  placeholder: str = "Choose your move…") -> Routed:
     """A select menu of actions; each option's value is the action's notation."""
-
-    def __init__(self, game_id: int, move: int, token: str,
-                 options: Sequence[discord.SelectOption] = (),
-                 placeholder: str = "Choose your move…") -> None:
-        super().__init__(_one_choice(f"cb:s:{game_id}:{move}:{token}", placeholder, options))
-        self.game_id = game_id
-        self.move = move
-        self.token = token
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> ChoiceSelect:
-        return cls(int(match["game"]), int(match["move"]), match["token"], _options(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        notation = self.item.values[0] if self.item.values else ""
-        await _dispatch("move", interaction, self.game_id, self.move, self.token, notation)
+    return _one_choice(f"cb:s:{game_id}:{move}:{token}", placeholder, options)
 
 
-class ManySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=_known(rf"cb:ms:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
-                           rf"(?P<token>{TOKEN})")):
+def many_select(game_id: int, move: int, token: str, options: Sequence[discord.SelectOption],
+                *, min_values: int = 1, max_values: int = 1,
+                placeholder: str = "Choose…") -> Routed:
     """A menu to choose several items at once; together they make one action."""
-
-    def __init__(self, game_id: int, move: int, token: str,
-                 options: Sequence[discord.SelectOption] = (), *, min_values: int = 1,
-                 max_values: int = 1, placeholder: str = "Choose…") -> None:
-        options = list(options) or [discord.SelectOption(label="…", value="…")]
-        super().__init__(discord.ui.Select(
-            custom_id=f"cb:ms:{game_id}:{move}:{token}", placeholder=_clip(placeholder, 150),
-            min_values=max(0, min(min_values, len(options))),
-            max_values=max(1, min(max_values, len(options))), options=options))
-        self.game_id = game_id
-        self.move = move
-        self.token = token
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> ManySelect:
-        return cls(int(match["game"]), int(match["move"]), match["token"], _options(item),
-                   min_values=_select(item).min_values, max_values=_select(item).max_values)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("many", interaction, self.game_id, self.move, self.token,
-                        list(self.item.values))
+    options = list(options) or [discord.SelectOption(label="…", value="…")]
+    return _routed(discord.ui.Select(
+        custom_id=f"cb:ms:{game_id}:{move}:{token}", placeholder=_clip(placeholder, 150),
+        min_values=max(0, min(min_values, len(options))),
+        max_values=max(1, min(max_values, len(options))), options=options))
 
 
-class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=_known(rf"cb:d:{GAME_ID}")):
+def decide_button(game_id: int) -> Routed:
     """Opens the clicker's own choices privately (for secret or several-player decisions)."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Decide", style=discord.ButtonStyle.success,
-                                           custom_id=f"cb:d:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> DecideButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("decide", interaction, self.game_id)
+    return _routed(discord.ui.Button(label="Decide", style=discord.ButtonStyle.success,
+                                     custom_id=f"cb:d:{game_id}"))
 
 
-class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=_known(rf"cb:k:{GAME_ID}")):
+def back_button(game_id: int) -> Routed:
     """"I'm back": the AI standing in for the clicker hands their seat back."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="I'm back", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"cb:k:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> BackButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("back", interaction, self.game_id)
-
-
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=_known(rf"cb:rm:{GAME_ID}")):
-    """Rematch: a new lobby for the same game and options, the same players seated."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
-                                           custom_id=f"cb:rm:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> RematchButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("rematch", interaction, self.game_id)
-
-
-#: A tournament's sign-up buttons.
-TOURNAMENT_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-}
-
-
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                       template=_known(rf"cb:t:{GAME_ID}:(?P<op>join|leave|start)")):
-    """A tournament's Join, Leave or Start (its number where a game's would be)."""
-
-    def __init__(self, tournament_id: int, op: str) -> None:
-        label, style = TOURNAMENT_OPS[op]
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"cb:t:{tournament_id}:{op}"))
-        self.tournament_id = tournament_id
-        self.op = op
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TournamentButton:
-        return cls(int(match["game"]), match["op"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("tournament", interaction, self.tournament_id, self.op)
+    return _routed(discord.ui.Button(label="I'm back", style=discord.ButtonStyle.secondary,
+                                     custom_id=f"cb:k:{game_id}"))
 
 
 def tournament_view(tournament_id: int) -> discord.ui.View:
-    """A tournament's sign-up buttons."""
+    """A tournament's sign-up buttons: Join, Leave and Start."""
     view = discord.ui.View(timeout=None)
-    for op in TOURNAMENT_OPS:
-        view.add_item(TournamentButton(tournament_id, op))
+    for op, (label, style) in TOURNAMENT_OPS.items():
+        view.add_item(_routed(discord.ui.Button(label=label, style=style,
+                                                custom_id=f"cb:t:{tournament_id}:{op}")))
     return inert(view)
 
 
 def rematch_view(game_id: int) -> discord.ui.View:
-    """The Rematch button alone (on a game-over board and on the game's card)."""
+    """Rematch alone (on a game-over board and on the game's card): a new lobby for the
+    same game and options, the same players seated."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(game_id))
+    view.add_item(_routed(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                            custom_id=f"cb:rm:{game_id}")))
     return inert(view)
 
 
-class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=_known(rf"cb:b:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
-                           rf"(?P<token>{TOKEN}):(?P<op>[obpca])(?P<page>[0-9]{{1,3}}):"
-                           r"(?P<path>.*)")):
+def step_button(game_id: int, move: int, token: str, op: str, page: int, path: str,
+                label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                ) -> Routed:
     """A step of the move builder: open the next step, go back, pick or confirm a move."""
-
-    def __init__(self, game_id: int, move: int, token: str, op: str, page: int, path: str,
-                 label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                 ) -> None:
-        super().__init__(discord.ui.Button(
-            label=label or path or "…", style=style,
-            custom_id=step_id(game_id, move, token, op, page, path)))
-        self.game_id = game_id
-        self.move = move
-        self.token = token
-        self.op = op
-        self.page = page
-        self.path = path
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> StepButton:
-        return cls(int(match["game"]), int(match["move"]), match["token"], match["op"],
-                   int(match["page"]), match["path"], _label(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("step", interaction, self.game_id, self.move, self.token, self.op,
-                        self.page, self.path)
+    return _routed(discord.ui.Button(label=label or path or "…", style=style,
+                                     custom_id=step_id(game_id, move, token, op, page, path)))
 
 
-class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=_known(rf"cb:bs:{GAME_ID}:(?P<move>[0-9]{{1,9}}):"
-                           rf"(?P<token>{TOKEN}):(?P<n>[0-9]{{1,3}})")):
+def step_select(game_id: int, move: int, token: str, number: int,
+                options: Sequence[discord.SelectOption], placeholder: str = "Choose…",
+                ) -> Routed:
     """A builder step as a menu: each value is ``o:<path>`` (open), ``a:<path>`` (open with
     every way) or ``p:<path>`` (pick)."""
-
-    def __init__(self, game_id: int, move: int, token: str, number: int,
-                 options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose…",
-                 ) -> None:
-        super().__init__(_one_choice(f"cb:bs:{game_id}:{move}:{token}:{number}", placeholder,
-                                     options))
-        self.game_id = game_id
-        self.move = move
-        self.token = token
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> StepSelect:
-        return cls(int(match["game"]), int(match["move"]), match["token"], int(match["n"]),
-                   _options(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        value = self.item.values[0] if self.item.values else ""
-        op, _, path = value.partition(":")
-        if op not in ("o", "p", "a"):
-            op, path = "o", "#forged"
-        await _dispatch("step", interaction, self.game_id, self.move, self.token, op, 0, path)
+    return _one_choice(f"cb:bs:{game_id}:{move}:{token}:{number}", placeholder, options)
 
 
-class OldChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=_known(rf"cb:move:{GAME_ID}:(?P<move>[0-9]{{1,9}}):(?P<notation>.+)")):
-    """A move button posted before decision tokens: valid only at the move it was made for."""
-
-    def __init__(self, game_id: int, move: int, notation: str, label: str = "") -> None:
-        super().__init__(discord.ui.Button(
-            label=_clip(label or notation, MAX_BUTTON_LABEL), style=discord.ButtonStyle.primary,
-            custom_id=f"cb:move:{game_id}:{move}:{notation}"))
-        self.game_id = game_id
-        self.move = move
-        self.notation = notation
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> OldChoiceButton:
-        return cls(int(match["game"]), int(match["move"]), match["notation"], _label(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch("move", interaction, self.game_id, self.move, self.move, self.notation)
-
-
-class OldChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                      template=_known(rf"cb:pick:{GAME_ID}:(?P<move>[0-9]{{1,9}})")):
-    """A move menu posted before decision tokens."""
-
-    def __init__(self, game_id: int, move: int,
-                 options: Sequence[discord.SelectOption] = ()) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=f"cb:pick:{game_id}:{move}", min_values=1, max_values=1,
-            options=list(options) or [discord.SelectOption(label="…", value="…")]))
-        self.game_id = game_id
-        self.move = move
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> OldChoiceSelect:
-        return cls(int(match["game"]), int(match["move"]), _options(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        notation = self.item.values[0] if self.item.values else ""
-        await _dispatch("move", interaction, self.game_id, self.move, self.move, notation)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, LobbyRemove, LobbyLevel, ChoiceButton, ChoiceSelect, ManySelect, DecideButton,
-    BackButton, RematchButton, StepButton, StepSelect, OldChoiceButton, OldChoiceSelect,
-    TournamentButton)
+#: What the client registers: one item answers to every route.
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (Routed,)
 
 
 def recognised(custom_id: str) -> bool:
     """Does some component of this bot answer to ``custom_id``?"""
-    return any(template.fullmatch(custom_id) for template in _TEMPLATES)
+    return route_of(custom_id) is not None
 
 
 async def answer_unrecognised(interaction: discord.Interaction) -> bool:
@@ -543,15 +381,16 @@ def lobby_view(game_id: int, removable: Sequence[tuple[str, str]] = (),
     how an AI seat plays."""
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
-        view.add_item(LobbyButton(game_id, op))
+        view.add_item(_lobby_button(game_id, op))
     options = [discord.SelectOption(label=_clip(label, MAX_BUTTON_LABEL), value=value)
                for value, label in removable[:25]]
     if options:
-        view.add_item(LobbyRemove(game_id, options))
+        view.add_item(_one_choice(f"cb:lr:{game_id}", "Host: remove a seat…", options))
     picks = [discord.SelectOption(label=_clip(label, MAX_BUTTON_LABEL), value=value)
              for value, label in levels[:25]]
     if picks:
-        view.add_item(LobbyLevel(game_id, picks))
+        view.add_item(_one_choice(f"cb:ll:{game_id}", "Host: how an AI seat plays…",
+                                         picks))
     return inert(view)
 
 
@@ -571,24 +410,25 @@ def choices_view(game_id: int, move: int, token: str, choices: Sequence[Action],
                 for a in usable)
     if usable and len(usable) <= MAX_BUTTONS and short:
         for action in usable:
-            view.add_item(ChoiceButton(game_id, move, token, action.notation, action.label))
+            view.add_item(choice_button(game_id, move, token, action.notation, action.label))
     elif usable:
         options = [discord.SelectOption(label=_clip(a.label or a.notation, MAX_SELECT_TEXT),
                                         value=a.notation,
                                         description=(_clip(a.notation, MAX_SELECT_TEXT)
                                                      if a.label else None))
                    for a in usable]
-        view.add_item(ChoiceSelect(game_id, move, token, options))
+        view.add_item(choice_select(game_id, move, token, options))
     if multi is not None:
         options = [discord.SelectOption(label=_clip(label or value, MAX_SELECT_TEXT),
                                         value=value)
                    for value, label in multi.options[:25] if 0 < len(value) <= MAX_SELECT_TEXT]
         if options:
-            view.add_item(ManySelect(game_id, move, token, options,
-                                     min_values=multi.min_values, max_values=multi.max_values,
-                                     placeholder=multi.placeholder))
+            view.add_item(many_select(game_id, move, token, options,
+                                      min_values=multi.min_values,
+                                      max_values=multi.max_values,
+                                      placeholder=multi.placeholder))
     if decide:
-        view.add_item(DecideButton(game_id))
+        view.add_item(decide_button(game_id))
     return inert(view) if view.children else None
 
 

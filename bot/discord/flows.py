@@ -129,7 +129,7 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
         bot = host(interaction)
         tables = bot.tables
         where = _channel(interaction)
-        defaults = await tables.server_defaults(interaction.guild_id)
+        defaults = await tables.lobbies.server_defaults(interaction.guild_id)
         allowed = await _games_channels(interaction, defaults)
         parent = getattr(interaction.channel, "parent_id", None)
         if allowed and where not in allowed and parent not in allowed:
@@ -151,17 +151,17 @@ async def new_game(interaction: discord.Interaction, *, game: str, seats: int | 
             raise refused
         bot.cooldowns.check(interaction.user.id, "lobby")
         if not why:
-            started = await in_time(tables.begin_lobby(channel_id=where, **asked),
+            started = await in_time(tables.lobbies.begin_lobby(channel_id=where, **asked),
                                     lambda: acknowledge(interaction))
             await opening.in_thread(interaction, started, name, lambda thread, card:
-                                    tables.open_lobby(channel_id=thread, parent_id=where,
-                                                      creator_name=name, opening=started,
-                                                      lobby_message_id=card, **asked))
+                                    tables.lobbies.open_lobby(channel_id=thread, parent_id=where,
+                                                              creator_name=name, opening=started,
+                                                              lobby_message_id=card, **asked))
             return
-        started = await in_time(tables.begin_lobby(channel_id=where, in_channel=True,
-                                                   no_thread=why, **asked),
+        started = await in_time(tables.lobbies.begin_lobby(channel_id=where, in_channel=True,
+                                                           no_thread=why, **asked),
                                 lambda: think(interaction))
-        await opening.in_channel(interaction, started, lambda: tables.open_lobby(
+        await opening.in_channel(interaction, started, lambda: tables.lobbies.open_lobby(
             channel_id=where, creator_name=name, no_thread=why, opening=started, **asked))
 
 
@@ -175,7 +175,7 @@ async def _games_channels(interaction: discord.Interaction,
         return allowed
     gone = [c for c in allowed if guild.get_channel(c) is None]
     if gone:
-        settings = await host(interaction).tables.lapse_channels(interaction.guild_id, gone)
+        settings = await host(interaction).tables.lobbies.lapse_channels(interaction.guild_id, gone)
         allowed = tuple(int(c) for c in settings.get("channels") or ())
     return allowed
 
@@ -191,10 +191,10 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
         user = interaction.user
         channel = _channel(interaction)
         if op == "start":
-            await tables.check_start(game_id, user.id, channel)
+            await tables.lobbies.check_start(game_id, user.id, channel)
             # Dealing and any opening AI turns may take a while: answer Discord first.
             await interaction.response.defer()
-            lobby, board = await tables.start(game_id, user.id, channel)
+            lobby, board = await tables.lobbies.start(game_id, user.id, channel)
             await quietly(interaction.edit_original_response(
                 content=messages.lobby_text(lobby), view=None,
                 allowed_mentions=messages.NOBODY), "close the lobby message")
@@ -202,17 +202,18 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
                 await quietly(tell(interaction, messages.saved_not_shown(board)), "answer")
             return
         if op == "join":
-            change = tables.join(game_id, user.id, _user_name(user), channel)
+            change = tables.lobbies.join(game_id, user.id, _user_name(user), channel)
         elif op == "leave":
-            change = tables.leave_lobby(game_id, user.id, channel)
+            change = tables.lobbies.leave_lobby(game_id, user.id, channel)
         elif op == "ai":
-            change = tables.add_ai(game_id, user.id, channel)
+            change = tables.lobbies.add_ai(game_id, user.id, channel)
         elif op == "remove":
-            change = tables.remove_from_lobby(game_id, user.id, target, channel)
+            change = tables.lobbies.remove_from_lobby(game_id, user.id, target, channel)
         elif op == "level":
-            change = tables.set_ai_level(game_id, user.id, target, channel)
+            change = tables.lobbies.set_ai_level(game_id, user.id, target, channel)
         else:
-            change = tables.cancel_lobby(game_id, user.id, _can_manage(interaction), channel)
+            change = tables.lobbies.cancel_lobby(game_id, user.id, _can_manage(interaction),
+                                                 channel)
         lobby = await in_time(change, interaction.response.defer)
         if op == "join":
             await threads.seat_in_thread(bot, lobby.record, user.id)
@@ -245,19 +246,19 @@ async def rematch_click(interaction: discord.Interaction, game_id: int) -> None:
         user = interaction.user
         bot.cooldowns.check(user.id, "lobby")
         ended, _game, started = await in_time(
-            tables.claim_rematch(game_id, user.id, _channel(interaction)),
+            tables.lobbies.claim_rematch(game_id, user.id, _channel(interaction)),
             lambda: acknowledge(interaction))
         name = _user_name(user)
         if ended.parent_id is not None:
             parent = ended.parent_id
             await opening.in_thread(interaction, started, name, lambda thread, card:
-                                    tables.open_rematch(ended, user.id, name,
-                                                        channel_id=thread,
-                                                        guild_id=interaction.guild_id,
-                                                        parent_id=parent, opening=started,
-                                                        lobby_message_id=card))
+                                    tables.lobbies.open_rematch(ended, user.id, name,
+                                                                channel_id=thread,
+                                                                guild_id=interaction.guild_id,
+                                                                parent_id=parent, opening=started,
+                                                                lobby_message_id=card))
             return
-        await opening.in_channel(interaction, started, lambda: tables.open_rematch(
+        await opening.in_channel(interaction, started, lambda: tables.lobbies.open_rematch(
             ended, user.id, name, channel_id=ended.channel_id, guild_id=ended.guild_id,
             opening=started))
 
@@ -301,9 +302,9 @@ async def step_click(interaction: discord.Interaction, game_id: int, offered_at:
     request: MoveRequest | None = None
     async with guarded(interaction, game_id):
         bot = host(interaction)
-        choosing = await bot.tables.choosing(channel_id=_where(interaction),
-                                             user_id=interaction.user.id, game_id=game_id,
-                                             expected=token, offered_at=offered_at)
+        choosing = await bot.tables.moves.choosing(channel_id=_where(interaction),
+                                                   user_id=interaction.user.id, game_id=game_id,
+                                                   expected=token, offered_at=offered_at)
         path = builder.decode(carried, choosing.legal)
         if path is None:
             raise Expired()
@@ -450,8 +451,8 @@ async def autocomplete_play(interaction: discord.Interaction, current: str,
     if interaction.channel_id is None:
         return []
     try:
-        pairs = await host(interaction).tables.suggest(interaction.channel_id,
-                                                       interaction.user.id, current)
+        pairs = await host(interaction).tables.queries.suggest(interaction.channel_id,
+                                                               interaction.user.id, current)
     except GameError:  # a damaged game: the player learns of it from any command
         return []
     except Exception:
@@ -466,7 +467,7 @@ async def autocomplete_zoom(interaction: discord.Interaction, current: str,
     if interaction.channel_id is None:
         return []
     try:
-        spots = await host(interaction).tables.zoom_spots(interaction.channel_id, current)
+        spots = await host(interaction).tables.queries.zoom_spots(interaction.channel_id, current)
     except GameError:
         return []
     except Exception:
@@ -481,7 +482,8 @@ async def undo(interaction: discord.Interaction) -> None:
     """``/game undo``: the board, taken back, in the channel."""
     async with guarded(interaction):
         await acknowledge(interaction)
-        board = await host(interaction).tables.undo(_channel(interaction), interaction.user.id)
+        board = await host(interaction).tables.moves.undo(_channel(interaction),
+                                                          interaction.user.id)
         await _shown_after(interaction, board)
 
 
@@ -490,7 +492,7 @@ async def leave(interaction: discord.Interaction) -> None:
     async with guarded(interaction):
         bot = host(interaction)
         await acknowledge(interaction)
-        outcome = await bot.tables.concede(_channel(interaction), interaction.user.id)
+        outcome = await bot.tables.leaving.concede(_channel(interaction), interaction.user.id)
         if isinstance(outcome, Lobby):
             # The lobby message shows who is seated: leaving posts nothing new, so joining
             # and leaving again and again floods nobody.
@@ -509,7 +511,7 @@ async def vote(interaction: discord.Interaction, player: discord.abc.User, give:
     vote (naming without pinging), and the board when the vote carries."""
     async with guarded(interaction):
         await acknowledge(interaction)
-        outcome = await host(interaction).tables.vote_seat(
+        outcome = await host(interaction).tables.seats.vote_seat(
             _channel(interaction), interaction.user.id, player.id, give)
         if outcome.board is None:
             text = messages.vote_text(outcome, _user_name(interaction.user))
@@ -528,8 +530,8 @@ async def sit(interaction: discord.Interaction) -> None:
     """``/game sit``: take the seat the table opened for a new player."""
     async with guarded(interaction):
         await acknowledge(interaction)
-        board = await host(interaction).tables.sit(_channel(interaction), interaction.user.id,
-                                                   _user_name(interaction.user))
+        board = await host(interaction).tables.seats.sit(_channel(interaction), interaction.user.id,
+                                                         _user_name(interaction.user))
         await _shown_after(interaction, board)
 
 
@@ -549,13 +551,13 @@ async def back_click(interaction: discord.Interaction, game_id: int) -> None:
 async def _come_back(interaction: discord.Interaction, game_id: int | None) -> None:
     bot = host(interaction)
     channel = _channel(interaction)
-    record = await bot.tables.store.get_game(game_id) if game_id is not None else \
-        await bot.tables.store.open_game(channel)
+    record = await bot.tables.places.game(game_id) if game_id is not None else \
+        await bot.tables.places.open_game(channel)
     if record is None or not any(s.standing_in and s.user_id == interaction.user.id
                                  for s in record.seats):
         raise NoStandIn()
     await acknowledge(interaction)
-    board = await bot.tables.come_back_to(channel, interaction.user.id, game_id)
+    board = await bot.tables.reminders.come_back_to(channel, interaction.user.id, game_id)
     if interaction.type is discord.InteractionType.component:
         await saved_shown(bot, board)
         return
@@ -566,8 +568,8 @@ async def abort(interaction: discord.Interaction) -> None:
     """``/game abort``: the host or anyone with Manage Channels."""
     async with guarded(interaction):
         bot = host(interaction)
-        record = await in_time(bot.tables.abort(_channel(interaction), interaction.user.id,
-                                                _can_manage(interaction)),
+        record = await in_time(bot.tables.leaving.abort(_channel(interaction), interaction.user.id,
+                                                        _can_manage(interaction)),
                                lambda: think(interaction))
         if record is None:
             text = (f"{interaction.user.mention} ended this channel's damaged game. Start a "
@@ -609,7 +611,7 @@ async def board(interaction: discord.Interaction, zoom: str | None = None) -> No
     async with guarded(interaction):
         bot = host(interaction)
         user = interaction.user.id
-        current = await bot.tables.board(_channel(interaction), zoom)
+        current = await bot.tables.queries.board(_channel(interaction), zoom)
         cooling = bot.cooldowns.waiting(user, "board")
         if not _plays(current.record, user) or cooling is not None:
             await think(interaction, ephemeral=True)
@@ -623,7 +625,7 @@ async def board(interaction: discord.Interaction, zoom: str | None = None) -> No
             return
         bot.cooldowns.spend(user, "board")
         await acknowledge(interaction)
-        await bot.tables.show_again(current)
+        await bot.tables.queries.show_again(current)
         await _shown_after(interaction, current)
 
 
@@ -642,7 +644,7 @@ async def decide_click(interaction: discord.Interaction, game_id: int) -> None:
 
 async def _show_hand(interaction: discord.Interaction, game_id: int | None) -> None:
     bot = host(interaction)
-    mine = await bot.tables.hand(_channel(interaction), interaction.user.id, game_id)
+    mine = await bot.tables.queries.hand(_channel(interaction), interaction.user.id, game_id)
     await think(interaction, ephemeral=True)
     offer = builder.Offer(mine.record.id, mine.move, mine.token)
     view = builder.root_view(mine.game, mine.legal, offer, multi=mine.multi,
@@ -655,8 +657,8 @@ async def cards(interaction: discord.Interaction) -> None:
     """``/game cards``: every card on the table in words, as the caller may know them,
     privately (over several messages when it takes more than one)."""
     async with guarded(interaction):
-        shown = await host(interaction).tables.cards(_channel(interaction),
-                                                     interaction.user.id)
+        shown = await host(interaction).tables.queries.cards(_channel(interaction),
+                                                             interaction.user.id)
         first, *rest = messages.cards_pages(shown)
         await interaction.response.send_message(first, allowed_mentions=messages.NOBODY,
                                                 ephemeral=True)
@@ -668,7 +670,7 @@ async def cards(interaction: discord.Interaction) -> None:
 async def status(interaction: discord.Interaction) -> None:
     """``/game status``."""
     async with guarded(interaction):
-        info = await host(interaction).tables.status(_channel(interaction))
+        info = await host(interaction).tables.queries.status(_channel(interaction))
         if not _plays(info.record, interaction.user.id):
             # Someone watching asks for themselves: the table's channel stays the table's.
             await interaction.response.send_message(messages.status_text(info), ephemeral=True,
@@ -699,7 +701,7 @@ async def show_log(interaction: discord.Interaction, last: int,
     """``/game log``: the moves with their whole narration, over several messages if needed."""
     async with guarded(interaction):
         tables = host(interaction).tables
-        record, actions = await tables.log(_channel(interaction), last, game_id, start)
+        record, actions = await tables.queries.log(_channel(interaction), last, game_id, start)
         cooldowns, user = host(interaction).cooldowns, interaction.user.id
         cooling = cooldowns.waiting(user, "log")
         if cooling is None:
@@ -723,7 +725,7 @@ async def history(interaction: discord.Interaction) -> None:
     """``/game history``: the channel's ended games with their results."""
     async with guarded(interaction):
         tables = host(interaction).tables
-        games = await tables.history(_channel(interaction))
+        games = await tables.queries.history(_channel(interaction))
         await _public_once_in_a_while(interaction, "history",
                                       messages.history_text(tables.game, games))
 
@@ -733,7 +735,7 @@ async def rules(interaction: discord.Interaction, game: str | None) -> None:
     async with guarded(interaction):
         tables = host(interaction).tables
         if game is None:
-            current = (await tables.store.open_game(interaction.channel_id)
+            current = (await tables.places.open_game(interaction.channel_id)
                        if interaction.channel_id else None)
             if current is None:
                 await interaction.response.send_message(
@@ -749,13 +751,13 @@ async def replay(interaction: discord.Interaction, game_id: int | None = None) -
     async with guarded(interaction):
         bot = host(interaction)
         channel = _channel(interaction)
-        record = await bot.tables.check_replay(channel, game_id)
+        record = await bot.tables.queries.check_replay(channel, game_id)
         renderer = bot.renderer
         if renderer is None:
             raise StaleActionError(words.NO_REPLAY_HERE)
         bot.cooldowns.take(interaction.user.id, "replay")
         await think(interaction)
-        game, job = await bot.tables.replay_job(record)
+        game, job = await bot.tables.queries.replay_job(record)
 
         async def drawing() -> bytes:
             pooled = getattr(renderer, "run_async", None)
@@ -793,7 +795,7 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
         if board is not None:
             tables = bot.tables
             ranks = messages.leaderboard_board(
-                await tables.leaderboard(interaction.guild_id, board, chosen))
+                await tables.queries.leaderboard(interaction.guild_id, board, chosen))
             cooldowns, asker = bot.cooldowns, interaction.user.id
             cooling = cooldowns.waiting(asker, "leaderboard")
             if cooling is None:
@@ -812,7 +814,7 @@ async def stats(interaction: discord.Interaction, user: discord.abc.User | None,
             interaction.extras[PUBLIC_THINKING] = False
             return
         who = user or interaction.user
-        lines = await bot.tables.stats(interaction.guild_id, who.id, chosen)
+        lines = await bot.tables.queries.stats(interaction.guild_id, who.id, chosen)
         await _public_once_in_a_while(interaction, "stats",
                                       messages.stats_text(who.id, lines, chosen))
 
@@ -822,7 +824,7 @@ async def my_games(interaction: discord.Interaction) -> None:
     async with guarded(interaction):
         tables = host(interaction).tables
         await think(interaction, ephemeral=True)
-        entries = await tables.my_games(interaction.user.id)
+        entries = await tables.queries.my_games(interaction.user.id)
         await interaction.followup.send(messages.my_games_text(entries, tables.clock()),
                                         ephemeral=True, allowed_mentions=messages.NOBODY)
 
@@ -835,15 +837,15 @@ async def away(interaction: discord.Interaction, timezone: str | None, quiet_fro
         tables = host(interaction).tables
         user = interaction.user.id
         if back:
-            text = messages.back_text(await tables.come_back(user))
+            text = messages.back_text(await tables.reminders.come_back(user))
         elif vacation_days is not None or vacation_from is not None:
             if vacation_days is None:
                 raise GameError(words.SAY_HOW_LONG)
             text = messages.vacation_text(
-                await tables.take_vacation(user, vacation_days, vacation_from))
+                await tables.reminders.take_vacation(user, vacation_days, vacation_from))
         else:
             text = messages.quiet_hours_text(
-                await tables.set_quiet_hours(user, timezone, quiet_from, quiet_to))
+                await tables.reminders.set_quiet_hours(user, timezone, quiet_from, quiet_to))
         await interaction.response.send_message(text, ephemeral=True)
 
 
@@ -855,10 +857,10 @@ async def notify(interaction: discord.Interaction, how: str | None,
         tables = host(interaction).tables
         user = interaction.user.id
         if how is not None:
-            await tables.set_notify(user, how)
+            await tables.reminders.set_notify(user, how)
         if reminders is not None:
-            await tables.set_reminder_pings(user, reminders)
-        mode, pings = await tables.notify_settings(user)
+            await tables.reminders.set_reminder_pings(user, reminders)
+        mode, pings = await tables.reminders.notify_settings(user)
         await interaction.response.send_message(messages.notify_text(mode, pings),
                                                 ephemeral=True)
 
@@ -871,11 +873,11 @@ async def privacy(interaction: discord.Interaction, delete: bool) -> None:
         user = interaction.user.id
         await think(interaction, ephemeral=True)
         if delete:
-            forgotten = await tables.forget(user)
+            forgotten = await tables.queries.forget(user)
             await interaction.followup.send(messages.forgotten_text(forgotten),
                                             ephemeral=True)
             return
-        kept = await tables.about(user)
+        kept = await tables.queries.about(user)
         data = json.dumps(kept, indent=2, sort_keys=True, ensure_ascii=False).encode()
         await interaction.followup.send(
             messages.privacy_text(kept), ephemeral=True,
@@ -897,13 +899,13 @@ async def server_settings(interaction: discord.Interaction, *, threads: bool | N
         if not interaction.permissions.manage_guild:
             raise ManageServerOnly()
         tables = host(interaction).tables
-        current = await tables.server_defaults(interaction.guild_id)
+        current = await tables.lobbies.server_defaults(interaction.guild_id)
         channels: list[int] | None = None
         if any_channel:
             channels = []
         elif games_channel is not None:
             channels = [*current.get("channels", ()), games_channel]
-        now = await tables.set_server_defaults(
+        now = await tables.lobbies.set_server_defaults(
             interaction.guild_id, threads=threads, reminder_hours=reminder_hours,
             ai_takeover=ai_takeover, channels=channels, web=web,
             season_ratings=season_ratings if season_ratings in (CARRY, FRESH) else None,
@@ -924,7 +926,7 @@ async def send_due(bot: Host, opening_grace: float) -> int:
     (:mod:`~bot.discord.pacing`): a move being answered meanwhile goes first."""
     count = 0
     with pacing.background():
-        for item in await bot.tables.due():
+        for item in await bot.tables.reminders.due():
             count += 1
             if isinstance(item, Reminder):
                 continue  # queued in the outbox with its claim; delivered below
@@ -932,7 +934,7 @@ async def send_due(bot: Host, opening_grace: float) -> int:
         for board in await bot.tables.clocks.due():
             count += 1  # a clock run out (its low-time reminders are queued as they go)
             await saved_shown(bot, board)
-        for lobby in await bot.tables.expire_lobbies():
+        for lobby in await bot.tables.lobbies.expire_lobbies():
             # Its players are told by the notice queued with it, delivered below.
             await refresh_lobby_message(bot, lobby)
             await threads.close_thread(bot, lobby.record)

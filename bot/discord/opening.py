@@ -47,13 +47,13 @@ async def in_thread(interaction: discord.Interaction, opening: OpeningRecord, ho
         thread_id, card_id = await threads.start_thread(
             bot, opening, tables.game(opening.game).title, host_name)
     except Exception:
-        await tables.end_opening(opening)  # the card, if posted, was taken back
+        await tables.lobbies.end_opening(opening)  # the card, if posted, was taken back
         raise
     try:
         lobby = await make(thread_id, card_id)
     except Exception:
         await threads.abandon(bot, opening.channel_id, opening.guild_id, card_id, thread_id)
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         raise
     await _shown(bot, lobby, opening)
     await tell(interaction, messages.lobby_opened_text(lobby))
@@ -69,7 +69,7 @@ async def in_channel(interaction: discord.Interaction, opening: OpeningRecord,
     try:
         lobby = await in_time(make(), lambda: _thinking(interaction))
     except Exception:
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         raise
     try:
         message_id = await announce(interaction, messages.lobby_text(lobby),
@@ -82,8 +82,8 @@ async def in_channel(interaction: discord.Interaction, opening: OpeningRecord,
         except discord.HTTPException:
             log.info("could not tell the host of lobby %s", lobby.record.id)
         return lobby
-    await tables.store.set_lobby_message(lobby.record.id, message_id)
-    await tables.end_opening(opening)
+    await tables.places.lobby_shown(lobby.record.id, message_id)
+    await tables.lobbies.end_opening(opening)
     return lobby
 
 
@@ -112,7 +112,7 @@ async def _shown(bot: Host, lobby: Lobby, opening: OpeningRecord) -> bool:
                     lobby.record.id, exc_info=True)
         return False
     await _seat_players(bot, lobby)
-    await bot.tables.end_opening(opening)
+    await bot.tables.lobbies.end_opening(opening)
     return True
 
 
@@ -129,14 +129,14 @@ async def settle(bot: Host, grace: float) -> int:
     take an opening over before settling it, so each is settled once."""
     tables = bot.tables
     try:
-        stale = await tables.store.stale_openings(tables.clock() - grace)
+        stale = await tables.places.stale_openings(grace)
     except StoreError:
         log.warning("could not read the lobbies being opened", exc_info=True)
         return 0
     settled = 0
     for opening in stale:
         try:
-            if not await tables.store.claim_opening(opening, tables.clock()):
+            if not await tables.places.claim_opening(opening):
                 continue
             with pacing.background():  # moves being answered go first
                 settled += await _settle(bot, opening)
@@ -163,16 +163,16 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
         # A thread started from a message has the message's id.
         await threads.abandon(bot, opening.channel_id, opening.guild_id, card,
                               opening.thread_id or card)
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         log.info("took back lobby opening %s in channel %s: it never opened", opening.id,
                  opening.channel_id)
         return 1
     try:
-        record = await tables.store.get_game(opening.game_id)
+        record = await tables.places.game(opening.game_id)
     except NotFoundError:
         record = None
     if record is None or record.status != "lobby" or record.game not in tables.games:
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
         return 1
     lobby = Lobby(record=record, game=tables.game(record.game))
     try:
@@ -182,7 +182,7 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
             sent = await channel.send(messages.lobby_text(lobby), view=lobby_view(lobby),
                                       allowed_mentions=messages.NOBODY,
                                       nonce=f"lobby-{record.id}")
-            await tables.store.set_lobby_message(record.id, sent.id)
+            await tables.places.lobby_shown(record.id, sent.id)
         else:
             await show_lobby(bot, lobby)
             await _seat_players(bot, lobby)
@@ -190,12 +190,12 @@ async def _settle(bot: Host, opening: OpeningRecord) -> int:
         if exc.status not in (403, 404):
             return 0  # Discord's trouble: the next pass tries again
         # Its place is gone or refuses the bot: a lobby nobody could reach ends.
-        await tables.store.abort(record.id, tables.clock())
+        await tables.places.abort(record.id)
         await threads.ended_without_result(bot, record, lobby.game.title)
         log.info("lobby %s ended: its message could not be shown (%s)", record.id,
                  exc.status)
     else:
         log.info("finished opening lobby %s in channel %s", record.id, record.channel_id)
-    await tables.end_opening(opening)
+    await tables.lobbies.end_opening(opening)
     return 1
 

@@ -95,7 +95,7 @@ async def new(interaction: discord.Interaction, *, game: str, format: str, round
         refused = threads.cannot_show(interaction, True)
         if refused is not None:
             raise refused
-        defaults = await bot.tables.server_defaults(interaction.guild_id)
+        defaults = await bot.tables.lobbies.server_defaults(interaction.guild_id)
         allowed = tuple(int(c) for c in defaults.get("channels") or ())
         if allowed and interaction.channel_id not in allowed:
             raise NotAGamesChannel(channels=allowed)
@@ -245,7 +245,7 @@ async def _concede(bot: Host, withdrawal: Withdrawal, user_id: int) -> bool:
     """The withdrawn player's game under way, conceded as ``game leave`` does."""
     if withdrawal.game is None:
         return False
-    result = await bot.tables.concede(withdrawal.game.channel_id, user_id)
+    result = await bot.tables.leaving.concede(withdrawal.game.channel_id, user_id)
     if isinstance(result, Conceded):
         await saved_shown(bot, result.board)
         return True
@@ -300,11 +300,11 @@ async def _made_for(bot: Host, item: ToOpen) -> GameRecord | None:
     """The game made for ``item``'s table before a stop, if any."""
     if item.table.game_id is not None:
         try:
-            return await bot.tables.store.get_game(item.table.game_id)
+            return await bot.tables.places.game(item.table.game_id)
         except NotFoundError:
             return None
     wanted = tag(item.record, item.table)
-    for record in await bot.tables.store.open_games_in(item.record.channel_id):
+    for record in await bot.tables.places.open_games_in(item.record.channel_id):
         if record.settings.get("tournament") == wanted:
             return record
     return None
@@ -320,18 +320,18 @@ async def open_table(bot: Host, item: ToOpen) -> None:
     if made is None:
         first = next((p for p in item.players if p.user_id is not None), item.players[0])
         assert first.user_id is not None
-        opening = await tables.store.begin_opening(
+        opening = await tables.places.begin_opening(
             guild_id=record.guild_id, channel_id=record.channel_id, creator_id=first.user_id,
-            game=record.game, now=tables.clock(), threaded=True)
+            game=record.game)
         title = await _title(bot, record.game)
         try:
             thread_id, card_id = await threads.start_thread(
                 bot, opening, title, f"round {table.round}, table {table.number}")
         except Exception:
-            await tables.end_opening(opening)
+            await tables.lobbies.end_opening(opening)
             raise
         try:
-            lobby = await tables.open_lobby(
+            lobby = await tables.lobbies.open_lobby(
                 channel_id=thread_id, guild_id=record.guild_id, game=record.game,
                 creator_id=first.user_id, creator_name=first.name,
                 seats=len(item.players),
@@ -341,7 +341,7 @@ async def open_table(bot: Host, item: ToOpen) -> None:
                 tournament=tag(record, table), clock=table_clock(record))
         except Exception:
             await threads.abandon(bot, record.channel_id, record.guild_id, card_id, thread_id)
-            await tables.end_opening(opening)
+            await tables.lobbies.end_opening(opening)
             raise
         made = lobby.record
     if table.game_id is None:
@@ -349,13 +349,13 @@ async def open_table(bot: Host, item: ToOpen) -> None:
     if made.status == "lobby":
         owner = lobby_owner(made)
         assert owner is not None
-        _lobby, board = await tables.start(made.id, owner)
+        _lobby, board = await tables.lobbies.start(made.id, owner)
         for player in item.players:
             if player.user_id is not None:
                 await threads.seat_in_thread(bot, board.record, player.user_id)
         await saved_shown(bot, board)
     if opening is not None:
-        await tables.end_opening(opening)
+        await tables.lobbies.end_opening(opening)
 
 
 async def _threads(bot: Host, tournament_id: int, number: int) -> dict[int, int]:
@@ -364,7 +364,7 @@ async def _threads(bot: Host, tournament_id: int, number: int) -> dict[int, int]
     for table in await bot.organizer.tournaments.tables(tournament_id):
         if table.round == number and table.game_id is not None:
             try:
-                out[table.number] = (await bot.tables.store.get_game(table.game_id)).channel_id
+                out[table.number] = (await bot.tables.places.game(table.game_id)).channel_id
             except NotFoundError:
                 continue
     return out

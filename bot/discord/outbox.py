@@ -44,7 +44,8 @@ import discord
 from bot.discord import messages, pacing
 from bot.games.engine import Engine
 from bot.health import ended, process_mark
-from bot.store import Announcement, OutboxRecord, Store, StoreError, channel_lane
+from bot.store import Announcement, OutboxRecord, StoreError, channel_lane
+from bot.tables.announcements import Announcements
 
 log = logging.getLogger(__name__)
 
@@ -126,13 +127,13 @@ class Sender:
 class Outbox:
     """Delivers the store's pending announcements through ``poster``, lane by lane."""
 
-    def __init__(self, store: Store, poster: Poster,
+    def __init__(self, announcements: Announcements, poster: Poster,
                  clock: Callable[[], float] = time.time, *,
                  shows: Mapping[str, Show] | None = None,
                  directs: DirectMaker | None = None,
                  games: Mapping[str, Engine] | None = None,
                  sender: Sender | None = None) -> None:
-        self.store = store
+        self.announcements = announcements
         self.poster = poster
         self.clock = clock
         self.shows = dict(shows or {})
@@ -171,7 +172,7 @@ class Outbox:
         while True:
             now = self.clock()
             try:
-                claimed = await self.store.claim_announcements(
+                claimed = await self.announcements.claim(
                     now, lease=LEASE_SECONDS, owner=self.sender.name, lanes=lanes,
                     queued_before=now - HANDLER_FIRST if handlers_first else None)
             except StoreError:
@@ -228,7 +229,7 @@ class Outbox:
         async with self._holding(lane):
             while True:
                 try:
-                    claimed = await self.store.claim_announcements(
+                    claimed = await self.announcements.claim(
                         self.clock(), lease=LEASE_SECONDS, owner=self.sender.name,
                         lanes=[lane], limit=1, eager=eager)
                 except StoreError:
@@ -253,7 +254,7 @@ class Outbox:
     async def _held(self, lane: str) -> bool:
         """Whether another sender holds the head of ``lane`` under a running lease."""
         try:
-            return await self.store.lane_leased(lane, self.clock())
+            return await self.announcements.lane_leased(lane, self.clock())
         except StoreError:
             return False
 
@@ -261,7 +262,7 @@ class Outbox:
         if not rows:
             return
         try:
-            await self.store.release_announcements([row.id for row in rows])
+            await self.announcements.release([row.id for row in rows])
         except StoreError:
             log.warning("could not give back announcements; their lease will run out",
                         exc_info=True)
@@ -271,7 +272,7 @@ class Outbox:
         """A claimed announcement went out (in message ``message_id``), or has nothing
         left to show; ``follow`` is queued with the news."""
         try:
-            await self.store.announcement_delivered(row.id, message_id, self.clock(), follow)
+            await self.announcements.delivered(row.id, message_id, self.clock(), follow)
         except StoreError:
             # Posted but not marked: it is claimed again later and its nonce stops a
             # second post.
@@ -331,11 +332,11 @@ class Outbox:
         except discord.Forbidden:
             log.info("user %s does not take direct messages; reaching them in channel %s",
                      user, item.channel_id)
-            if await self.store.dm_refused(user, self.clock()):
+            if await self.announcements.dm_refused(user, self.clock()):
                 notice = Announcement(channel_id=item.channel_id, guild_id=item.guild_id,
                                       game_id=item.game_id, kind="notice",
                                       data={"dm_closed": user})
-                await self.store.queue_announcements((notice,), self.clock())
+                await self.announcements.queue((notice,), self.clock())
             return None
 
     async def failed(self, row: OutboxRecord, exc: BaseException, status: int,
@@ -357,7 +358,7 @@ class Outbox:
                 log.log(logging.INFO if gone or direct else logging.ERROR,
                         "gave up announcement %s (%s) in channel %s after %s tries: %s",
                         row.id, item.kind, item.channel_id, row.attempts, error)
-                await self.store.drop_announcement(row.id, error)
+                await self.announcements.drop(row.id, error)
                 return
             wait = backoff(row.attempts, retry_after)
             log.warning("could not post announcement %s (%s) in channel %s, try %s (%s); "
@@ -366,7 +367,7 @@ class Outbox:
             if (refused or status == 429) and "data" not in rewrite and item.data is not None:
                 # Discord did not carry it out: this try left no message behind.
                 rewrite["data"] = {**item.data, "clear": unsent(row) + 1}
-            await self.store.retry_announcement(row.id, now + wait, error, **rewrite)
+            await self.announcements.retry(row.id, now + wait, error, **rewrite)
         except StoreError:
             log.warning("could not reschedule announcement %s; its lease will run out", row.id,
                         exc_info=True)
@@ -408,11 +409,11 @@ class Outbox:
         now = self.clock()
         me = self.sender
         try:
-            await self.store.sender_beat(me.name, me.pid, me.mark, now)
+            await self.announcements.beat(me.name, me.pid, me.mark, now)
             self._beat_at = now
-            dead = [name for name, pid, mark, beat_at in await self.store.senders()
+            dead = [name for name, pid, mark, beat_at in await self.announcements.senders()
                     if name != me.name and (now - beat_at > STALE_SECONDS or ended(pid, mark))]
-            released = await self.store.forget_senders(dead)
+            released = await self.announcements.forget_senders(dead)
         except StoreError:
             log.warning("could not note this sender's heartbeat", exc_info=True)
             return 0
@@ -428,7 +429,7 @@ class Outbox:
     async def close(self) -> None:
         """This sender stops: what it held is free for others at once."""
         try:
-            await self.store.forget_senders([self.sender.name])
+            await self.announcements.forget_senders([self.sender.name])
         except StoreError:
             log.warning("could not release this sender's announcements", exc_info=True)
 
@@ -440,7 +441,7 @@ class Outbox:
 
     async def pending(self) -> int:
         """How many announcements wait to be delivered."""
-        count, _due = await self.store.pending_announcements(self.clock())
+        count, _due = await self.announcements.pending(self.clock())
         return count
 
     async def run(self) -> None:
@@ -455,7 +456,7 @@ class Outbox:
             await self._beat()
             await self.deliver(handlers_first=True)
             try:
-                _count, due = await self.store.pending_announcements(
+                _count, due = await self.announcements.pending(
                     self.clock(), handlers_first=HANDLER_FIRST)
             except StoreError:
                 due = None
@@ -472,7 +473,7 @@ class Outbox:
         deadline = loop.time() + timeout
         while True:
             await self.deliver()
-            count, due = await self.store.pending_announcements(self.clock())
+            count, due = await self.announcements.pending(self.clock())
             left = deadline - loop.time()
             if count == 0 or due is None or left <= 0:
                 return count

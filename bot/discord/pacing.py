@@ -36,17 +36,13 @@ from types import SimpleNamespace
 
 import aiohttp
 
-#: Requests a second the bot allows itself, one every 1/40 s, well under Discord's 50:
-#: a request reaches Discord a little sooner or later than it left (a new connection, a
-#: busy event loop), and Discord counts them as they arrive.
-DEFAULT_PER_SECOND = 40
+from bot.config import DEFAULT_PER_SECOND
+
 #: Requests that may go at once after a quiet moment (a move's board and the buttons
 #: taken off the previous one), beyond the steady pace. Kept small: whatever the pace lets
 #: go in one second may reach Discord in a shorter span (measured under load, a few
 #: requests more in some second than were sent in any), and Discord counts what arrives.
 BURST = 2
-#: The most a setting may ask: with the burst and that jitter, still under Discord's 50.
-MOST_PER_SECOND = 45
 
 _BACKGROUND: ContextVar[bool] = ContextVar("candybot_background_request", default=False)
 

@@ -33,7 +33,7 @@ async def thread_updated(bot: Host, thread_id: int, *, archived: bool, locked: b
     player opened and played in, such as a forum's post) must not stay archived, is held
     while a moderator keeps the thread locked, and goes on once it is unlocked."""
     try:
-        record = await bot.tables.store.open_game(thread_id)
+        record = await bot.tables.places.open_game(thread_id)
     except StoreError:
         return
     if record is None:
@@ -54,7 +54,7 @@ async def reconcile(bot: Host, guild: discord.Guild) -> int:
     only, so a game whose thread the bot does not know is archived, or gone); a game held
     by a lock that was lifted goes on. Returns how many games it looked up on Discord."""
     try:
-        games = await bot.tables.store.open_games_of(guild.id)
+        games = await bot.tables.places.open_games_of(guild.id)
     except StoreError:
         log.warning("could not list the games of server %s", guild.id, exc_info=True)
         return 0
@@ -114,7 +114,7 @@ async def look_again(bot: Host) -> int:
     else it is looked at again later. Returns how many went on."""
     tables = bot.tables
     try:
-        due = await tables.store.held_games(tables.clock())
+        due = await tables.places.held_due()
     except StoreError:
         log.warning("could not read the held games", exc_info=True)
         return 0
@@ -124,8 +124,8 @@ async def look_again(bot: Host) -> int:
             if await _clear(bot, record):
                 resumed += await resume(bot, record)
             else:
-                await tables.store.hold(record.id, record.held or "permissions",
-                                        tables.clock() + threads.HOLD_SECONDS)
+                await tables.places.hold(record.id, record.held or "permissions",
+                                         threads.HOLD_SECONDS)
         except Exception:
             log.exception("could not look again at held game %s", record.id)
     return resumed
@@ -159,13 +159,13 @@ async def resume(bot: Host, record: GameRecord) -> int:
     (or card) was shown; a place still refusing holds the game again."""
     tables = bot.tables
     try:
-        board = await tables.resume(record)
+        board = await tables.reminders.resume(record)
     except Exception:
         log.exception("could not go on with held game %s", record.id)
         return 0
     if board is None:
         if record.status == "lobby" and record.lobby_message_id:
-            lobby = await tables.lobby(record.id)
+            lobby = await tables.lobbies.lobby(record.id)
             card = bot.get_partial_messageable(record.card_channel_id,
                                                guild_id=record.guild_id) \
                 .get_partial_message(record.lobby_message_id)

@@ -2,7 +2,7 @@
 the buttons taken off an older board, the lobby.
 
 Every change queues what it must show in its own transaction (see
-``Tables._showing``): its board, the buttons taken off the board it replaces, its card.
+``bot.tables.core.showing``): its board, the buttons taken off the board it replaces, its card.
 The outbox delivers them lane by lane until Discord takes them (:mod:`bot.discord.outbox`);
 the handler of the change delivers them at once (:func:`publish_saved`), the outbox's
 background sender whatever a crash or a refusal left. This module is how each is shown.
@@ -80,7 +80,7 @@ async def board_outgoing(bot: Host, board: Board,
         if any(s.standing_in for s in board.record.seats):
             view = view or discord.ui.View(timeout=None)
             if len(view.children) < 25:
-                view.add_item(components.BackButton(board.record.id))
+                view.add_item(components.back_button(board.record.id))
     return await messages.board_message(board, bot.renderer, view, early)
 
 
@@ -136,7 +136,7 @@ async def _record(bot: Host, game_id: int | None) -> GameRecord | None:
     if game_id is None:
         return None
     try:
-        return await bot.tables.store.get_game(game_id)
+        return await bot.tables.places.game(game_id)
     except NotFoundError:
         return None
 
@@ -145,7 +145,7 @@ async def _as_it_stands(bot: Host, record: GameRecord) -> Board | None:
     """The game's board as it stands, or ``None`` when it cannot be read (a damaged
     state: its players learn of it from any command)."""
     try:
-        return await bot.tables.board_of_game(record)
+        return await bot.tables.queries.board_of_game(record)
     except GameError:
         log.info("could not read game %s to show it", record.id, exc_info=True)
         return None
@@ -205,7 +205,7 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
         board = await _as_it_stands(bot, record)
     else:
         try:
-            board = await bot.tables.shown_board(record, data)
+            board = await bot.tables.queries.shown_board(record, data)
         except GameError:
             log.info("could not read game %s to show its board", record.id, exc_info=True)
             board = None
@@ -269,8 +269,7 @@ async def show_board(bot: Host, row: OutboxRecord, hand: Any) -> bool:
     if follow and held is not None:
         held.followed = True
     try:
-        await bot.tables.store.board_shown(record.id, posted.id, row.id, bot.tables.clock(),
-                                           follow)
+        await bot.tables.places.board_shown(record.id, posted.id, row.id, follow)
     except StoreError:
         # Posted but not recorded: it is claimed again later, and its nonce gets this very
         # message back from Discord instead of a second one.
@@ -287,7 +286,7 @@ async def _released(bot: Host, record: GameRecord) -> None:
     """A game held because its place refused the bot is not any more: its board was
     shown there."""
     try:
-        await bot.tables.store.release(record.id, bot.tables.clock())
+        await bot.tables.places.release(record.id)
     except StoreError:
         log.warning("could not note that game %s is shown again", record.id)
     else:
@@ -431,7 +430,7 @@ async def _attach_movement(bot: Host, board: Board, message_id: int,
         # Another process (a shard, a board reposted by its outbox) may have moved the game
         # on meanwhile: the stored game tells, whoever made the change.
         try:
-            now = await bot.tables.store.get_game(board.record.id)
+            now = await bot.tables.places.game(board.record.id)
         except StoreError:
             return
         if now.version != board.record.version or now.board_message_id != message_id:
@@ -470,7 +469,7 @@ async def turn_dm(bot: Host, row: OutboxRecord) -> dict[str, Any] | None:
     if data.get("about") != "turn" or item.game_id is None or len(item.mentions) != 1:
         return None
     try:
-        mine = await bot.tables.hand(None, item.mentions[0], item.game_id)
+        mine = await bot.tables.queries.hand(None, item.mentions[0], item.game_id)
     except GameError:
         return None
     if not mine.legal:

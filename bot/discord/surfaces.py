@@ -70,11 +70,11 @@ async def move(interaction: discord.Interaction, request: MoveRequest) -> None:
     async with guarded(interaction, request.game_id):
         bot = host(interaction)
         await acknowledge(interaction)
-        prepared = await bot.tables.prepare(request)
+        prepared = await bot.tables.moves.prepare(request)
         with early_picture(bot, prepared.record.id) as early:
             if prepared.view is not None:
                 early(prepared.view)
-            board = await bot.tables.commit(prepared)
+            board = await bot.tables.moves.commit(prepared)
             # Saved: from here on every failure is logged, never told as the move's.
             played = board.played or prepared.played or request.text
             answered = await quietly(answer_mover(interaction, board, played), "answer")
@@ -131,7 +131,7 @@ async def answer_mover(interaction: discord.Interaction, board: Board, played: s
     # Go on here when the choice is the mover's alone (a secret one).
     if not board.finished and board.chooser is None:
         try:
-            again = await host(interaction).tables.choosing(
+            again = await host(interaction).tables.moves.choosing(
                 user_id=user, game_id=board.record.id, channel_id=None)
         except GameError:
             again = None
@@ -161,7 +161,7 @@ async def _answer_in_direct_message(interaction: discord.Interaction, board: Boa
     outgoing: messages.Outgoing | None = None
     if not board.finished and not handed:
         try:
-            mine = await bot.tables.hand(None, user, board.record.id)
+            mine = await bot.tables.queries.hand(None, user, board.record.id)
         except GameError:
             mine = None
         if mine is not None and mine.legal and mine.seat in board.to_act:

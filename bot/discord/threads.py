@@ -110,12 +110,12 @@ async def start_thread(bot: Host, opening: OpeningRecord, title: str,
     back): ``(thread id, card id)``. Refused with :class:`ThreadsFull` when the server
     holds as many active threads as Discord allows, and :class:`NotOpened` for any other
     refusal (the card is then taken back)."""
-    channel_id, store, clock = opening.channel_id, bot.tables.store, bot.tables.clock
+    channel_id, places = opening.channel_id, bot.tables.places
     try:
         card = await post_card(bot, opening, title)
     except discord.HTTPException as exc:
         raise _not_opened(exc, "post a new game's card", channel_id) from None
-    await store.opening_step(opening.id, clock(), card_id=card.id)
+    await places.opening_step(opening.id, card_id=card.id)
     name = thread_name(title, host_name)
     try:
         try:
@@ -132,7 +132,7 @@ async def start_thread(bot: Host, opening: OpeningRecord, title: str,
         if exc.code == MAX_ACTIVE_THREADS:
             raise ThreadsFull() from None
         raise _not_opened(exc, "start a new game's thread", channel_id) from None
-    await store.opening_step(opening.id, clock(), thread_id=thread.id)
+    await places.opening_step(opening.id, thread_id=thread.id)
     return thread.id, card.id
 
 
@@ -325,7 +325,7 @@ async def hold(bot: Host, record: GameRecord, why: str) -> None:
     still read it; look again in :data:`HOLD_SECONDS`."""
     tables = bot.tables
     try:
-        await tables.store.hold(record.id, why, tables.clock() + HOLD_SECONDS)
+        await tables.places.hold(record.id, why, HOLD_SECONDS)
     except StoreError:
         log.warning("could not hold game %s (%s)", record.id, why, exc_info=True)
         return
@@ -364,7 +364,7 @@ async def ended_elsewhere(bot: Host, record: GameRecord, what: str) -> None:
     if record.status not in ("lobby", "active"):
         return
     try:
-        await bot.tables.store.abort(record.id, bot.tables.clock())
+        await bot.tables.places.abort(record.id)
     except StoreError:
         log.warning("could not end game %s after its %s was deleted", record.id, what,
                     exc_info=True)
@@ -392,7 +392,7 @@ async def channel_gone(bot: Host, channel_id: int, *, thread: bool) -> None:
     """A thread or channel was deleted: end the games held there (a channel's threads
     go with it)."""
     try:
-        records = await bot.tables.store.open_games_in(channel_id)
+        records = await bot.tables.places.open_games_in(channel_id)
     except StoreError:
         log.warning("could not read the games of deleted channel %s", channel_id,
                     exc_info=True)

@@ -20,7 +20,18 @@ from bot.games.engine import Engine, Result, State, dumps
 from bot.organized.clock import SeatClock, Span, dump, load, next_look, warnings_due
 from bot.refusals import AlreadyMade
 from bot.store import ClockWrite, ConflictError, GameRecord, SeatRecord
-from bot.tables.core import MAX_AI_STEPS, Board, Plan, clip_name, dumps_result, each_due
+from bot.tables.core import (
+    MAX_AI_STEPS,
+    Board,
+    Pipeline,
+    Plan,
+    clip_name,
+    direct,
+    dumps_result,
+    each_due,
+    reaching,
+    showing,
+)
 from bot.tables.news import OutOfTime
 from bot.tables.reminders import Reminders
 from bot.tables.timed import TableClock, settled
@@ -49,10 +60,16 @@ ForfeitListener = Callable[[Forfeit], Awaitable[None]]
 
 
 class Clocks:
-    """The clocks of every table of a :class:`~bot.tables.Tables`."""
+    """The clocks of every table of a :class:`~bot.tables.Tables`: given the tables'
+    :class:`~bot.tables.core.Pipeline` like every service of theirs, and the reminders,
+    whose AI stands in when a table's rule says so."""
 
-    def __init__(self, tables: Reminders, outage: float = OUTAGE) -> None:
-        self._tables = tables
+    def __init__(self, pipeline: Pipeline, reminders: Reminders,
+                 outage: float = OUTAGE) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
+        self._reminders = reminders
         self.outage = outage
         self._listeners: list[ForfeitListener] = []
 
@@ -69,7 +86,7 @@ class Clocks:
                  if s.user_id is not None and not s.machine}
         since = min((c.at for c in load(record.clock).values() if c.at is not None),
                     default=now)
-        store = self._tables.store
+        store = self.store
         down = await store.downtime(since, now, self.outage) if since < now else []
         away = await store.vacations(sorted(set(users.values())), ending_after=since)
         return {seat: [*down, *away.get(user, [])] for seat, user in users.items()}
@@ -82,14 +99,14 @@ class Clocks:
 
     async def beat(self) -> None:
         """Note that the bot is up now (see :data:`OUTAGE`)."""
-        await self._tables.store.uptime_beat(self._tables.clock(), self.outage)
+        await self.store.uptime_beat(self.clock(), self.outage)
 
     async def due(self) -> list[Board]:
         """Charge the clocks due a look, send the low-time reminders due, and apply each
         table's rule to the seats whose time ran out; the boards those changes show."""
         await self.beat()
-        now = self._tables.clock()
-        store = self._tables.store
+        now = self.clock()
+        store = self.store
 
         async def quiet(record: GameRecord) -> None:
             await store.set_clock(record.id, record.version, ClockWrite(record.clock or {}, None))
@@ -98,12 +115,11 @@ class Clocks:
                               lambda record: self._look(record, now), quiet, "the clock")
 
     async def _look(self, record: GameRecord, now: float) -> Board | None:
-        tables = self._tables
-        game, state = await asyncio.to_thread(tables._state, record)
+        game, state = await asyncio.to_thread(self.pipeline.state, record)
         write = settled(record, game, state, now, await self.pauses(record, now))
         if write is None:
-            await tables.store.set_clock(record.id, record.version,
-                                         ClockWrite(record.clock or {}, None))
+            await self.store.set_clock(record.id, record.version,
+                                       ClockWrite(record.clock or {}, None))
             return None
         clocks = load(write.clock)
         out = tuple(seat for seat, clock in clocks.items() if clock.out)
@@ -115,32 +131,30 @@ class Clocks:
     async def _remind(self, record: GameRecord, game: Engine, clocks: dict[int, SeatClock],
                       now: float) -> None:
         """Store the clocks as charged, with the low-time reminders now due."""
-        tables = self._tables
         users = {s.seat: s.user_id for s in record.seats if s.user_id is not None
                  and not s.machine}
         due = {seat: warnings_due(clock) for seat, clock in clocks.items()}
         due = {seat: level for seat, level in due.items() if level and seat in users}
         announce = []
         if due:
-            away, modes = await tables.reach([users[s] for s in due], now)
+            away, modes = await self.pipeline.reach([users[s] for s in due], now)
             for seat, level in sorted(due.items()):
                 user = users[seat]
                 data = {"about": "clock", "game": game.slug, "users": [[user, seat]],
                         "left": clocks[seat].left, "level": level,
                         "rule": TableClock.of(record.settings).applied(game)}
-                announce.append(tables._reaching(record, "reminder", data, (user,),
-                                                 away.get(user), modes))
+                announce.append(reaching(record, "reminder", data, (user,), away.get(user),
+                                         modes))
                 if modes.get(user) == "dm":
-                    announce.append(tables._direct(record, data, user, away.get(user)))
+                    announce.append(direct(record, data, user, away.get(user)))
                 clocks[seat] = replace(clocks[seat], warned=level)
-        await tables.store.set_clock(record.id, record.version,
-                                     ClockWrite(dump(clocks), next_look(clocks, now)),
-                                     announce=announce, now=now)
+        await self.store.set_clock(record.id, record.version,
+                                   ClockWrite(dump(clocks), next_look(clocks, now)),
+                                   announce=announce, now=now)
 
     async def _run_out(self, record: GameRecord, game: Engine, state: State,
                        out: tuple[int, ...]) -> Board | None:
         """Apply the table's rule to the seats ``out`` of time."""
-        tables = self._tables
         humans = [s for s in record.seats if s.seat in out and not s.machine]
         rule = TableClock.of(record.settings).applied(game)
         news = OutOfTime(names=tuple(s.name for s in humans), rule=rule)
@@ -149,7 +163,7 @@ class Clocks:
                 return await self._forfeit(record, game, state, humans, news)
             if rule == "skip":
                 return await self._skip(record, game, state, humans, news)
-            return await tables._take_over(record, game, state, humans, news=news)
+            return await self._reminders.take_over(record, game, state, humans, news=news)
         except AlreadyMade:
             return None  # a move was saved meanwhile: the next look charges it anew
 
@@ -157,7 +171,7 @@ class Clocks:
                     humans: list[SeatRecord], news: OutOfTime) -> Board:
         """Each seat out of time passes its turn (the rules' pass where it is legal; else
         the AI makes that one decision for the player, who keeps the seat)."""
-        tables = self._tables
+        pipeline = self.pipeline
         seats = {s.seat for s in humans}
         level = str(record.settings.get("stand_in_level", "strong"))
 
@@ -171,21 +185,21 @@ class Clocks:
                 legal = game.legal_actions(plan.state, seat)
                 action = next((a for a in legal if a.notation in game.skips), None)
                 if action is None:
-                    action = tables._think(game, plan.state, seat, level)
-                tables._record(plan, record, game, seat, None,
-                               game.apply(plan.state, seat, action))
+                    action = pipeline.think(game, plan.state, seat, level)
+                pipeline.record(plan, record, game, seat, None,
+                                game.apply(plan.state, seat, action))
                 done |= seats - game.to_act(plan.state)
-            return tables._ai_chain(record, game, plan)
+            return pipeline.ai_chain(record, game, plan)
 
-        ready = await tables._settled(record, game, work)
-        return await tables._commit(record, game, ready, news=(news,))
+        ready = await pipeline.settled(record, game, work)
+        return await pipeline.commit(record, game, ready, news=(news,))
 
     async def _forfeit(self, record: GameRecord, game: Engine, state: State,
                        humans: list[SeatRecord], news: OutOfTime) -> Board:
         """The players out of time forfeit: an AI takes their seats and they are placed
         below everyone when the game ends; it ends now, the others ranked by the score as
         it stands, when fewer than two other players would be left."""
-        tables = self._tables
+        pipeline = self.pipeline
         users = {s.user_id for s in humans if s.user_id is not None}
         gone = tuple(s.seat for s in record.seats if s.user_id in users and not s.ai)
         seats = tuple(SeatRecord(s.seat, None, clip_name(f"{s.name} (AI)"), True,
@@ -195,9 +209,9 @@ class Clocks:
         try:
             if not ended:
                 handed = replace(record, seats=seats)
-                ready = await tables._settled(
-                    handed, game, lambda: tables._ai_chain(handed, game, Plan(state=state)))
-                board = await tables._save(record, game, ready, seats=seats, news=(news,))
+                ready = await pipeline.settled(
+                    handed, game, lambda: pipeline.ai_chain(handed, game, Plan(state=state)))
+                board = await pipeline.save(record, game, ready, seats=seats, news=(news,))
             else:
                 board = await self._end(record, game, state, gone, seats, news)
         except ConflictError:
@@ -215,7 +229,6 @@ class Clocks:
                    seats: tuple[SeatRecord, ...], news: OutOfTime) -> Board:
         """End the game with the seats ``gone`` placed last and the others above them by
         the score as it stands (equal scores share a place)."""
-        tables = self._tables
 
         def ended() -> tuple[Result, str, str]:
             scores = game.rules.scores(state)
@@ -235,11 +248,12 @@ class Clocks:
         placements = [(left.get(s.seat) if s.seat in gone else s.user_id, s.seat,
                        result.place_of(s.seat), s.seat in result.winners)
                       for s in record.seats]
-        saved = await tables.store.finish(
+        saved = await self.store.finish(
             record.id, record.version, state_json=state_json, result_json=result_json,
-            placements=placements, now=tables.clock(), seats=seats,
-            announce=tables._showing(record, game, int(state["move"]), news=(news,)))
-        return await asyncio.to_thread(tables.board_of, saved, game, state, news=(news,))
+            placements=placements, now=self.clock(), seats=seats,
+            announce=showing(record, game, int(state["move"]), news=(news,)))
+        return await asyncio.to_thread(self.pipeline.board_of, saved, game, state,
+                                       news=(news,))
 
 
 __all__ = ["OUTAGE", "Clocks", "Forfeit", "ForfeitListener"]

@@ -95,7 +95,7 @@ MOVES_AT_ONCE = 4
 #: How many moves "Since your last turn" lists before pointing at ``game log``.
 SINCE_LIMIT = 12
 #: How many games' states a process remembers as checked (200 bytes each): more than
-#: the games under way of a large bot, so that the check of :meth:`TablesBase._state`
+#: the games under way of a large bot, so that the check of :meth:`Pipeline.state`
 #: runs once per game and process rather than once per move when moves of thousands of
 #: games take turns (a set of 4,096 states, emptied when full, checked nearly every move).
 SOUND_GAMES = 50_000
@@ -107,6 +107,8 @@ MovesHook = Callable[[str, int, int], None]
 #: How an AI seat's move is chosen: ``think(game, state, seat, level)``, by default
 #: :meth:`Engine.ai_action` in the calling thread (the bot hands it to its worker processes).
 Think = Callable[[Engine, State, int, str], Action]
+
+
 class Offload(Protocol):
     """Where a move is worked out: ``offload(work, job, key)`` runs ``work(job)`` (a
     module's function and a job it can pickle) in another process and awaits what it
@@ -418,7 +420,7 @@ class Ready:
     played: str = ""
     #: The episode the moves continue (the board message on show may be edited).
     episode: str | None = None
-    #: Users the moves hand the turn to (see :meth:`TablesBase._handed`).
+    #: Users the moves hand the turn to (see :meth:`Pipeline._handed`).
     handed: tuple[int, ...] = ()
     #: The human players who must act once the moves are made.
     awaited: tuple[int, ...] = ()
@@ -435,9 +437,16 @@ class Paused(Protocol):
     async def pauses(self, record: GameRecord, now: float) -> dict[int, list[Span]]: ...
 
 
+class _NoPauses:
+    """The clocks of a pipeline without them (a worker process's): nothing paused."""
+
+    async def pauses(self, record: GameRecord, now: float) -> dict[int, list[Span]]:
+        return {}
+
+
 class StaleToken(StaleActionError):
     """A button's token no longer fits; the caller says what happened since (it reads the
-    log: :meth:`TablesBase.expired`)."""
+    log: :meth:`Pipeline.expired`)."""
 
     def __init__(self) -> None:
         super().__init__("expired")
@@ -451,11 +460,15 @@ class StaleToken(StaleActionError):
 HOLDING = ("locked", "threads_full")
 
 
-class TablesBase:
-    """Loading games, tokens, AI turns and commits, shared by every part of the service."""
+class Pipeline:
+    """The one commit pipeline of the tables, and what it reads games with.
 
-    #: The tables' clocks (:class:`~bot.tables.clocks.Clocks`), set by :class:`Tables`.
-    clocks: Paused
+    A change is planned (the player's move and the AI seats' answers, :meth:`record`,
+    :meth:`ai_chain`), made ready (everything it must show, :meth:`ready`), saved with all
+    of that in one transaction (:meth:`save`, :meth:`commit`) and described as the board
+    players are shown (:meth:`board_of`). Every service of the tables (:class:`Tables`) is
+    given the same pipeline: the lobby, the moves, leaving, reminders, seats and queries.
+    """
 
     def __init__(self, store: Store, games: Mapping[str, Engine] | None = None,
                  clock: Clock | None = None, *, on_moves: MovesHook | None = None,
@@ -475,19 +488,22 @@ class TablesBase:
 
             clock = time.time
         self.store = store
-        self._games = games
+        self.games: Mapping[str, Engine] = games
         self.clock = clock
         self._on_moves = on_moves
         self.watch = watch
         self._think = think
-        self._offload = offload
-        self._working = Slots(MOVES_AT_ONCE)
+        self.offload = offload
+        #: The tables' clocks (:class:`~bot.tables.clocks.Clocks`), given by :class:`Tables`
+        #: once it has made them: what a change's running clocks are not charged for.
+        self.clocks: Paused = _NoPauses()
+        self.working = Slots(MOVES_AT_ONCE)
         #: Held while a lobby opens or a seat is taken, from counting what the person and
         #: the server hold to storing the new seat: requests sent all at once are counted
         #: one after another, so a flood cannot pass the limits together.
-        self._seating = asyncio.Lock()
+        self.seating = asyncio.Lock()
         #: The stored state of each game already found sound, as its version and the hash
-        #: of its text (see :meth:`_state`), the games vouched for longest ago first.
+        #: of its text (see :meth:`state`), the games vouched for longest ago first.
         self._sound: dict[int, tuple[int, int]] = {}
         #: The JSON kind of each key a game started with (see :func:`_shape`), by game id,
         #: slug and seed: a worker process that works moves out may serve tables of more
@@ -500,15 +516,11 @@ class TablesBase:
     def game(self, slug: str) -> Engine:
         """The registered game called ``slug``."""
         try:
-            return self._games[slug]
+            return self.games[slug]
         except KeyError:
-            raise NoSuchGame(slug=slug, known=tuple(sorted(self._games))) from None
+            raise NoSuchGame(slug=slug, known=tuple(sorted(self.games))) from None
 
-    @property
-    def games(self) -> Mapping[str, Engine]:
-        return self._games
-
-    async def _current(self, channel_id: int, *, active: bool = True) -> GameRecord:
+    async def current(self, channel_id: int, *, active: bool = True) -> GameRecord:
         record = await self.store.open_game(channel_id)
         if record is None:
             raise NoGameHere()
@@ -516,17 +528,7 @@ class TablesBase:
             raise NotStarted()
         return record
 
-    @staticmethod
-    def _check_shown(record: GameRecord) -> None:
-        """Refuse a change the game's place could not show: its thread is locked, or
-        archived with the server's threads full (see :attr:`~bot.store.GameRecord.held`),
-        so the change waits, and the game with it, until the thread takes posts again. (A
-        place that refused for want of a permission is tried by the next change itself:
-        the permission may be back, and then its board shows.)"""
-        if record.held in HOLDING:
-            raise Held(why=record.held)
-
-    async def _by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
+    async def by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
         """The game a button names; it must live in the channel the button was clicked in
         (its thread, or the channel holding its card)."""
         try:
@@ -537,11 +539,11 @@ class TablesBase:
             raise ElsewhereButton(channel_id=record.channel_id)
         return record
 
-    def _vouched(self, record: GameRecord) -> bool:
+    def vouched(self, record: GameRecord) -> bool:
         """Whether the state stored in ``record`` is already known to be sound."""
         return self._sound.get(record.id) == (record.version, hash(record.state_json))
 
-    def _vouch(self, key: tuple[int, int, int]) -> None:
+    def vouch(self, key: tuple[int, int, int]) -> None:
         """Remember that the state stored under ``key`` (id, version, JSON hash) is sound:
         the latest of each game, for the :data:`SOUND_GAMES` games seen last."""
         game_id, version, text = key
@@ -550,9 +552,9 @@ class TablesBase:
             del self._sound[next(iter(self._sound))]  # the game vouched for longest ago
         self._sound[game_id] = (version, text)
 
-    def _loaded(self, record: GameRecord) -> tuple[Engine, State]:
+    def loaded(self, record: GameRecord) -> tuple[Engine, State]:
         """The game and its stored state as the engine reads it, not yet checked (see
-        :meth:`_state`); :class:`DamagedStateError` if the engine cannot read it."""
+        :meth:`state`); :class:`DamagedStateError` if the engine cannot read it."""
         game = self.game(record.game)
         try:
             with self.watch("state JSON"):
@@ -562,7 +564,7 @@ class TablesBase:
         except CorruptStateError as exc:
             raise Damaged(game_id=record.id, what=str(exc).rstrip(".").lower()) from exc
 
-    def _state(self, record: GameRecord) -> tuple[Engine, State]:
+    def state(self, record: GameRecord) -> tuple[Engine, State]:
         """The game and its stored state, loaded and validated.
 
         A state is sound when the engine reads it (:func:`loads`) and the game can work
@@ -574,7 +576,7 @@ class TablesBase:
         per stored state (the latest of each game the process has seen, up to
         :data:`SOUND_GAMES` games).
         """
-        game, state = self._loaded(record)
+        game, state = self.loaded(record)
         key = (record.id, record.version, hash(record.state_json))
         if self._sound.get(record.id) != key[1:]:
             try:
@@ -591,10 +593,10 @@ class TablesBase:
             except Exception as exc:
                 log.warning("game %s has a damaged state", record.id, exc_info=exc)
                 raise Damaged(game_id=record.id, what="its rules cannot read it") from exc
-            self._vouch(key)
+            self.vouch(key)
         return game, state
 
-    def _interval(self, record: GameRecord) -> float:
+    def interval(self, record: GameRecord) -> float:
         hours = float(record.settings.get("reminder_hours", DEFAULT_REMINDER_HOURS))
         return hours * 3600.0
 
@@ -603,15 +605,15 @@ class TablesBase:
         if not record.settings.get("ai_takeover") or record.next_reminder_at is None:
             return None
         remaining = max(0, MAX_REMINDERS - record.reminders_sent)
-        return record.next_reminder_at + remaining * self._interval(record)
+        return record.next_reminder_at + remaining * self.interval(record)
 
-    def _humans_to_act(self, record: GameRecord, game: Engine, state: State) -> list[SeatRecord]:
+    def humans_to_act(self, record: GameRecord, game: Engine, state: State) -> list[SeatRecord]:
         acting = game.to_act(state)
         return [s for s in record.seats if s.seat in acting and not s.machine]
 
     def _awaited(self, record: GameRecord, game: Engine, state: State) -> set[int]:
         """The users of the human seats that must act in ``state``."""
-        return {s.user_id for s in self._humans_to_act(record, game, state)
+        return {s.user_id for s in self.humans_to_act(record, game, state)
                 if s.user_id is not None}
 
     def _handed(self, record: GameRecord, game: Engine, plan: Plan) -> tuple[int, ...]:
@@ -626,17 +628,17 @@ class TablesBase:
         """
         humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
         away = plan.away | (humans - self._awaited(record, game, plan.before))
-        order = [s.user_id for s in self._humans_to_act(record, game, plan.state)]
+        order = [s.user_id for s in self.humans_to_act(record, game, plan.state)]
         return tuple(u for u in dict.fromkeys(order) if u is not None and u in away)
 
-    def _turn_announcement(self, record: GameRecord, game: Engine, state: State,
-                           users: Sequence[int], board_message_id: int | None = None,
-                           away: Mapping[int, float] | None = None,
-                           modes: Mapping[int, str] | None = None,
-                           ) -> tuple[Announcement | None, tuple[Announcement, ...]]:
+    def turn_announcement(self, record: GameRecord, game: Engine, state: State,
+                          users: Sequence[int], board_message_id: int | None = None,
+                          away: Mapping[int, float] | None = None,
+                          modes: Mapping[int, str] | None = None,
+                          ) -> tuple[Announcement | None, tuple[Announcement, ...]]:
         """The ping for ``users``, just handed the turn, to queue with the change: the one
         for those who can be reached at once (which the change's board carries, see
-        :meth:`_showing`), and the rest: a ping for each player ``away`` when they are back
+        :func:`showing`), and the rest: a ping for each player ``away`` when they are back
         (kind ``turn``), and a DM for those who asked (``modes``, see :meth:`reach`)."""
         if not users:
             return None, ()
@@ -648,66 +650,15 @@ class TablesBase:
         later = []
         for due, group in sorted(groups.items(), key=lambda item: item[0] or 0.0):
             data = handover(record, game, int(state["move"]), group, board_message_id)
-            ping = self._reaching(record, "turn", data, group, due, modes)
+            ping = reaching(record, "turn", data, group, due, modes)
             if due is None:
                 now = ping
             else:
                 later.append(ping)
-            later.extend(self._direct(record, handover(record, game, int(state["move"]),
-                                                       (user,), board_message_id), user, due)
+            later.extend(direct(record, handover(record, game, int(state["move"]),
+                                                 (user,), board_message_id), user, due)
                          for user in group if modes.get(user) == "dm")
         return now, tuple(later)
-
-    @staticmethod
-    def _showing(record: GameRecord, game: Engine, move: int, *, edits: bool = False,
-                 moves: int = 0, news: Sequence[News] = (), ping: Announcement | None = None,
-                 zoom: str | None = None) -> tuple[Announcement, ...]:
-        """What a change to ``record`` must show, queued in the change's own transaction
-        and delivered by the outbox until Discord takes it: the game's board as it then
-        stands (kind ``board``), a new message carrying ``ping`` (the hand-over's mentions
-        and words) that takes the buttons off the board it replaces, or with ``edits`` the
-        episode's board on show edited; and the game's card, when it has a thread of its
-        own (``card``). A board posted later tells the change's last ``moves`` moves and its
-        ``news``, as the board shown at once does."""
-        shown = record.board_message_id
-        data: dict[str, Any] = {"about": "board", "game": game.slug, "move": int(move),
-                                "moves": int(moves), "news": as_data(news), "shown": shown}
-        follow = []
-        if edits and shown:
-            data["edit"] = shown
-        if zoom is not None:
-            data["zoom"] = zoom
-        mentions: tuple[int, ...] = ()
-        if ping is not None:
-            data["ping"] = dict(ping.data or {})
-            mentions = ping.mentions
-        if record.parent_id is not None and record.lobby_message_id:
-            follow.append(Announcement(channel_id=record.parent_id, guild_id=record.guild_id,
-                                       game_id=record.id, kind="card",
-                                       data={"card": record.lobby_message_id}))
-        board = Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
-                             game_id=record.id, kind="board", mentions=mentions, data=data)
-        return (board, *follow)
-
-    @staticmethod
-    def _reaching(record: GameRecord, kind: str, data: dict[str, Any], users: Sequence[int],
-                  due: float | None, modes: Mapping[int, str]) -> Announcement:
-        """A channel announcement naming ``users`` that pings those who did not ask to be
-        left quiet (``notify``)."""
-        pinged = tuple(u for u in users if modes.get(u) != "quiet")
-        return Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
-                            game_id=record.id, kind=kind,
-                            mentions=pinged, due_at=due, data=data)
-
-    @staticmethod
-    def _direct(record: GameRecord, data: dict[str, Any], user: int,
-                due: float | None) -> Announcement:
-        """The same news (``data`` of a ``turn``, ``reminder`` or ``alert``) as a direct
-        message to ``user`` (kind ``dm``), pointing to the game; queued in the game's
-        channel so that it keeps the channel's order."""
-        return Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
-                            game_id=record.id, kind="dm",
-                            mentions=(user,), due_at=due, data=data)
 
     @staticmethod
     def _hit(record: GameRecord, plan: Plan) -> dict[int, list[str]]:
@@ -740,8 +691,8 @@ class TablesBase:
         when each can be reached again."""
         return (await self.reach(users, now))[0]
 
-    async def _with_away(self, board: Board, asked: Iterable[int] = (),
-                         known: Mapping[int, float] | None = None) -> Board:
+    async def with_away(self, board: Board, asked: Iterable[int] = (),
+                        known: Mapping[int, float] | None = None) -> Board:
         """``board`` with the awaited players who are away now, for the channel to see.
 
         ``known`` answers for the users in ``asked`` (read just before, for the same move),
@@ -760,38 +711,29 @@ class TablesBase:
         seat left to act is moved on by that pass, see :mod:`~bot.tables.reminders`)."""
         if not game.to_act(state):
             return None
-        return now + self._interval(record)
+        return now + self.interval(record)
 
-    @staticmethod
-    def _seats_of(record: GameRecord, user_id: int) -> list[SeatRecord]:
-        return [s for s in record.seats if s.user_id == user_id and not s.ai]
-
-    def _waiting_for(self, record: GameRecord, game: Engine, state: State) -> tuple[str, ...]:
+    def waiting_for(self, record: GameRecord, game: Engine, state: State) -> tuple[str, ...]:
         """The names of the seats the game waits for, in seat order."""
         acting = game.to_act(state)
         return tuple(s.name for s in record.seats if s.seat in acting)
 
-    def _acting_seat(self, record: GameRecord, game: Engine, state: State, user_id: int) -> int:
+    def acting_seat(self, record: GameRecord, game: Engine, state: State, user_id: int) -> int:
         """The caller's seat that acts now (or their first seat); refuses strangers."""
-        mine = self._seats_of(record, user_id)
+        mine = seats_of(record, user_id)
         if not mine:
-            raise NotPlaying(waiting=self._waiting_for(record, game, state))
+            raise NotPlaying(waiting=self.waiting_for(record, game, state))
         acting = game.to_act(state)
         return next((s.seat for s in mine if s.seat in acting), mine[0].seat)
 
     # ----------------------------------------------------------------- tokens
 
-    @staticmethod
-    def wire_token(game: Engine, state: State, seat: int) -> str:
-        """What a button for ``seat`` carries: the game's token (see ``Engine.token``)."""
-        return game.token(state, seat)
-
-    def _token_for(self, game: Engine, state: State, seat: int,
+    def token_for(self, game: Engine, state: State, seat: int,
                    wire: str | int | None) -> str | int | None:
         """Check a button's token for ``seat``; the engine's part of it for ``apply``.
 
         A token of a decision that is no longer open for the seat raises
-        :class:`StaleToken`; :meth:`_expired` then says what happened since.
+        :class:`StaleToken`; :meth:`expired` then says what happened since.
         """
         if wire is None:
             return None
@@ -813,8 +755,8 @@ class TablesBase:
 
     # ----------------------------------------------------------------- playing and saving
 
-    def _record(self, plan: Plan, record: GameRecord, game: Engine, seat: int,
-                user_id: int | None, outcome: Outcome) -> None:
+    def record(self, plan: Plan, record: GameRecord, game: Engine, seat: int,
+               user_id: int | None, outcome: Outcome) -> None:
         """Add ``outcome`` (applied to ``plan.state``) to the plan."""
         seat_record = next(s for s in record.seats if s.seat == seat)
         # The player who comes back learns why the AI played for them as it did.
@@ -838,7 +780,7 @@ class TablesBase:
         humans = {s.user_id for s in record.seats if not s.ai and s.user_id is not None}
         plan.away |= humans - self._awaited(record, game, plan.state)
 
-    def _ai_chain(self, record: GameRecord, game: Engine, plan: Plan) -> Plan:
+    def ai_chain(self, record: GameRecord, game: Engine, plan: Plan) -> Plan:
         """Let AI seats act until a human must (runs in a worker thread)."""
         levels = {s.seat: self._level(record, s) for s in record.seats if s.machine}
         for _ in range(MAX_AI_STEPS):
@@ -847,11 +789,15 @@ class TablesBase:
                 break
             seat = acting[0]
             with self.watch("AI"):
-                action = self._think(game, plan.state, seat, levels[seat])
+                action = self.think(game, plan.state, seat, levels[seat])
             with self.watch("engine"):
                 outcome = game.apply(plan.state, seat, action)
-            self._record(plan, record, game, seat, None, outcome)
+            self.record(plan, record, game, seat, None, outcome)
         return plan
+
+    def think(self, game: Engine, state: State, seat: int, level: str) -> Action:
+        """An AI seat's move at ``level``, chosen as the tables were told to (:data:`Think`)."""
+        return self._think(game, state, seat, level)
 
     def _public_view(self, record: GameRecord, game: Engine, state: State,
                      clock: ClockWrite | None = None, now: float | None = None) -> View:
@@ -870,8 +816,8 @@ class TablesBase:
             return str(record.settings.get("stand_in_level", STAND_IN_LEVEL))
         return seat.level if seat.level in AI_LEVELS else "normal"
 
-    def _ready(self, record: GameRecord, game: Engine, plan: Plan, now: float,
-               pauses: Mapping[int, Sequence[Span]] | None = None) -> Ready:
+    def ready(self, record: GameRecord, game: Engine, plan: Plan, now: float,
+              pauses: Mapping[int, Sequence[Span]] | None = None) -> Ready:
         """Work out what committing ``plan`` stores (runs in a worker thread); ``pauses``
         are what the table's running clocks are not charged for."""
         handed = self._handed(record, game, plan)
@@ -895,17 +841,17 @@ class TablesBase:
                      awaited=tuple(_awaited_users(record, game.to_act(after))),
                      view=self._public_view(record, game, after, clock, now), clock=clock)
 
-    async def _settled(self, record: GameRecord, game: Engine, work: Callable[[], Plan],
-                       ) -> Ready:
+    async def settled(self, record: GameRecord, game: Engine, work: Callable[[], Plan],
+                      ) -> Ready:
         """Run ``work`` (moves and AI turns) and prepare its commit, in one worker thread."""
         now = self.clock()
         pauses = await self.clocks.pauses(record, now)
-        return await asyncio.to_thread(lambda: self._ready(record, game, work(), now, pauses))
+        return await asyncio.to_thread(lambda: self.ready(record, game, work(), now, pauses))
 
-    async def _save(self, record: GameRecord, game: Engine, ready: Ready, *,
-                    news: Sequence[News] = (), episodes: bool = False,
-                    seats: Sequence[SeatRecord] | None = None,
-                    interaction_id: int | None = None, mover: int | None = None) -> Board:
+    async def save(self, record: GameRecord, game: Engine, ready: Ready, *,
+                   news: Sequence[News] = (), episodes: bool = False,
+                   seats: Sequence[SeatRecord] | None = None,
+                   interaction_id: int | None = None, mover: int | None = None) -> Board:
         """Commit the planned moves in one transaction and describe the result.
 
         ``mover``, the player whose request it is, is told what hit them in the answer to
@@ -924,9 +870,9 @@ class TablesBase:
             if seats is not None:
                 record = await self.store.replace_seats(
                     record.id, record.version, seats, ready.now,
-                    announce=self._showing(record, game, int(plan.state["move"]), news=news),
+                    announce=showing(record, game, int(plan.state["move"]), news=news),
                     clock=ready.clock)
-            return await self._with_away(await asyncio.to_thread(
+            return await self.with_away(await asyncio.to_thread(
                 self.board_of, record, game, plan.state, news=news, steps=plan.steps,
                 handed=ready.handed))
         edits = episodes and ready.episode is not None and record.board_message_id is not None
@@ -938,13 +884,13 @@ class TablesBase:
         away = {u: t for u, t in known.items() if u in told}
         modes = {u: m for u, m in chosen.items() if u in told}
         ping, later = await asyncio.to_thread(
-            self._turn_announcement, record, game, plan.state, ready.handed,
+            self.turn_announcement, record, game, plan.state, ready.handed,
             record.board_message_id if edits else None, away, modes)
-        announce = (*later, *self._showing(record, game, int(plan.state["move"]), edits=edits,
-                                           moves=len(plan.moves), news=news, ping=ping))
+        announce = (*later, *showing(record, game, int(plan.state["move"]), edits=edits,
+                                     moves=len(plan.moves), news=news, ping=ping))
         told_else = {mover, *ready.handed}
-        announce += tuple(self._direct(record, {"about": "alert", "game": game.slug,
-                                                "line": line}, user, away.get(user))
+        announce += tuple(direct(record, {"about": "alert", "game": game.slug,
+                                          "line": line}, user, away.get(user))
                           for user, lines in hit.items()
                           if modes.get(user) == "dm" and user not in told_else
                           for line in lines)
@@ -957,51 +903,51 @@ class TablesBase:
             announce=announce, interaction_id=interaction_id, clock=ready.clock)
         # The engine just made this state from a sound one: the next move need not check
         # it again (a row changed behind the bot's back has another hash, and is checked).
-        self._vouch((saved.id, saved.version, hash(ready.state_json)))
+        self.vouch((saved.id, saved.version, hash(ready.state_json)))
         if self._on_moves is not None:
             by_ai = sum(move.user_id is None for move in plan.moves)
             self._on_moves(game.slug, len(plan.moves) - by_ai, by_ai)
         if edits and saved.board_message_id is not None and ready.episode is not None:
-            steps = await self._episode_steps(saved, ready.episode)
+            steps = await self.episode_steps(saved, ready.episode)
 
-            return await self._with_away(await asyncio.to_thread(
+            return await self.with_away(await asyncio.to_thread(
                 self.board_of, saved, game, plan.state, news=news, steps=steps,
                 edits=True, mentions=ready.handed, batch=plan.steps, played=ready.played,
                 handed=ready.handed, view=view), asked, known)
-        return await self._with_away(await asyncio.to_thread(
+        return await self.with_away(await asyncio.to_thread(
             self.board_of, saved, game, plan.state, news=news, steps=plan.steps,
             batch=plan.steps, played=ready.played, handed=ready.handed, view=view), asked, known)
 
-    async def _commit(self, record: GameRecord, game: Engine, ready: Ready, *,
-                      news: Sequence[News] = (),
-                      seats: Sequence[SeatRecord] | None = None) -> Board:
-        """:meth:`_save`, telling the player plainly when someone else was first."""
+    async def commit(self, record: GameRecord, game: Engine, ready: Ready, *,
+                     news: Sequence[News] = (),
+                     seats: Sequence[SeatRecord] | None = None) -> Board:
+        """:meth:`save`, telling the player plainly when someone else was first."""
         try:
-            return await self._save(record, game, ready, news=news, seats=seats)
+            return await self.save(record, game, ready, news=news, seats=seats)
         except ConflictError:
             raise AlreadyMade(reason="raced") from None
 
-    async def _hand_back(self, record: GameRecord, user_id: int) -> Board:
+    async def hand_back(self, record: GameRecord, user_id: int) -> Board:
         """The AI standing in for ``user_id`` hands their seat back (saved at once)."""
         seats = tuple(replace(s, standing_in=False) if s.user_id == user_id else s
                       for s in record.seats)
         back = replace(record, seats=seats)
         game = self.game(record.game)
-        state = (await asyncio.to_thread(self._state, record))[1]
-        ready = await self._settled(back, game, lambda: Plan(state=state))
+        state = (await asyncio.to_thread(self.state, record))[1]
+        ready = await self.settled(back, game, lambda: Plan(state=state))
         name = next((s.name for s in seats if s.user_id == user_id), "")
-        board = await self._commit(record, game, ready, seats=seats, news=(Back(name=name),))
+        board = await self.commit(record, game, ready, seats=seats, news=(Back(name=name),))
         # A vote on their seat ends with their return.
         await self.store.clear_seat_votes(record.id, user_id)
         return board
 
-    async def _episode_steps(self, record: GameRecord, key: str) -> list[Step]:
+    async def episode_steps(self, record: GameRecord, key: str) -> list[Step]:
         """The steps of the episode ``key`` so far: the trailing run of the log in it."""
         return [Step.of(a, record)
                 for a in await self.store.trailing_run(record.id, key, LOG_LIMIT)]
 
-    async def _since(self, record: GameRecord, seats: Iterable[int],
-                     limit: int = SINCE_LIMIT) -> tuple[tuple[Step, ...], int]:
+    async def since(self, record: GameRecord, seats: Iterable[int],
+                    limit: int = SINCE_LIMIT) -> tuple[tuple[Step, ...], int]:
         """The moves made since the player of ``seats`` last acted, and how many older
         ones were left out: other seats' moves, and the moves an AI made for the player
         in ``seats`` (standing in for them), which are not their own turns."""
@@ -1047,7 +993,7 @@ class TablesBase:
             choices = tuple(game.legal_actions(state, chooser))
             multi = game.rules.multi_select(state, chooser)
             dominated = game.rules.dominated(state, chooser, choices)
-            token = self.wire_token(game, state, chooser)
+            token = wire_token(game, state, chooser)
         private_choices = bool(humans) and chooser is None
         ranking: tuple[tuple[str, int, int], ...] = ()
         if result is not None:
@@ -1066,12 +1012,82 @@ class TablesBase:
                      played=played, handed=tuple(handed), clocks=clocks)
 
 
+def check_shown(record: GameRecord) -> None:
+    """Refuse a change the game's place could not show: its thread is locked, or
+    archived with the server's threads full (see :attr:`~bot.store.GameRecord.held`),
+    so the change waits, and the game with it, until the thread takes posts again. (A
+    place that refused for want of a permission is tried by the next change itself:
+    the permission may be back, and then its board shows.)"""
+    if record.held in HOLDING:
+        raise Held(why=record.held)
+
+
+def showing(record: GameRecord, game: Engine, move: int, *, edits: bool = False,
+            moves: int = 0, news: Sequence[News] = (), ping: Announcement | None = None,
+            zoom: str | None = None) -> tuple[Announcement, ...]:
+    """What a change to ``record`` must show, queued in the change's own transaction
+    and delivered by the outbox until Discord takes it: the game's board as it then
+    stands (kind ``board``), a new message carrying ``ping`` (the hand-over's mentions
+    and words) that takes the buttons off the board it replaces, or with ``edits`` the
+    episode's board on show edited; and the game's card, when it has a thread of its
+    own (``card``). A board posted later tells the change's last ``moves`` moves and its
+    ``news``, as the board shown at once does."""
+    shown = record.board_message_id
+    data: dict[str, Any] = {"about": "board", "game": game.slug, "move": int(move),
+                            "moves": int(moves), "news": as_data(news), "shown": shown}
+    follow = []
+    if edits and shown:
+        data["edit"] = shown
+    if zoom is not None:
+        data["zoom"] = zoom
+    mentions: tuple[int, ...] = ()
+    if ping is not None:
+        data["ping"] = dict(ping.data or {})
+        mentions = ping.mentions
+    if record.parent_id is not None and record.lobby_message_id:
+        follow.append(Announcement(channel_id=record.parent_id, guild_id=record.guild_id,
+                                   game_id=record.id, kind="card",
+                                   data={"card": record.lobby_message_id}))
+    board = Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                         game_id=record.id, kind="board", mentions=mentions, data=data)
+    return (board, *follow)
+
+
+def reaching(record: GameRecord, kind: str, data: dict[str, Any], users: Sequence[int],
+             due: float | None, modes: Mapping[int, str]) -> Announcement:
+    """A channel announcement naming ``users`` that pings those who did not ask to be
+    left quiet (``notify``)."""
+    pinged = tuple(u for u in users if modes.get(u) != "quiet")
+    return Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                        game_id=record.id, kind=kind,
+                        mentions=pinged, due_at=due, data=data)
+
+
+def direct(record: GameRecord, data: dict[str, Any], user: int,
+           due: float | None) -> Announcement:
+    """The same news (``data`` of a ``turn``, ``reminder`` or ``alert``) as a direct
+    message to ``user`` (kind ``dm``), pointing to the game; queued in the game's
+    channel so that it keeps the channel's order."""
+    return Announcement(channel_id=record.channel_id, guild_id=record.guild_id,
+                        game_id=record.id, kind="dm",
+                        mentions=(user,), due_at=due, data=data)
+
+
+def seats_of(record: GameRecord, user_id: int) -> list[SeatRecord]:
+    return [s for s in record.seats if s.user_id == user_id and not s.ai]
+
+
+def wire_token(game: Engine, state: State, seat: int) -> str:
+    """What a button for ``seat`` carries: the game's token (see ``Engine.token``)."""
+    return game.token(state, seat)
+
+
 # --------------------------------------------------------------------------- small helpers
 
 
 async def each_due(records: Sequence[GameRecord],
-                     look: Callable[[GameRecord], Awaitable[T | None]],
-                     quiet: Callable[[GameRecord], Awaitable[None]], what: str) -> list[T]:
+                   look: Callable[[GameRecord], Awaitable[T | None]],
+                   quiet: Callable[[GameRecord], Awaitable[None]], what: str) -> list[T]:
     """``look`` at each game due a look (reminders, the clock), in turn, and what it
     gives. A game this bot cannot load (other rules, a damaged state) is quieted
     (``quiet``) until someone ends it, instead of failing again at every pass; one broken
@@ -1177,10 +1193,6 @@ def public_view(record: GameRecord, game: Engine, state: State) -> View:
     return game.view(marked_stand_ins(state, record.seats), None)
 
 
-class _Unsound(ValueError):
-    """What is wrong with a stored state, in words safe to show (no hidden values)."""
-
-
 def clocked(view: View, clocks: Sequence[tuple[int, float]]) -> View:
     """``view`` with the least time left of the running clocks in its envelope
     (``table.clock``: ``{"seat", "left"}`` in seconds), for the picture's header."""
@@ -1188,6 +1200,10 @@ def clocked(view: View, clocks: Sequence[tuple[int, float]]) -> View:
         return view
     seat, left = min(clocks, key=lambda item: item[1])
     return {**view, "table": {**view["table"], "clock": {"seat": seat, "left": left}}}
+
+
+class _Unsound(ValueError):
+    """What is wrong with a stored state, in words safe to show (no hidden values)."""
 
 
 def _json_kind(value: Any) -> str:
@@ -1331,6 +1347,7 @@ __all__ = [
     "DamagedStateError",
     "Hand",
     "Lobby",
+    "Pipeline",
     "Plan",
     "Ready",
     "Reminder",
@@ -1338,7 +1355,6 @@ __all__ = [
     "Status",
     "Step",
     "TableError",
-    "TablesBase",
     "dumps_result",
     "handover",
     "lobby_owner",

@@ -9,21 +9,37 @@ from dataclasses import replace
 from bot.games.engine import Result, dumps
 from bot.refusals import AlreadyMade, Damaged, NotJoined
 from bot.store import ConflictError, CorruptRowError, GameRecord, SeatRecord
-from bot.tables.core import Conceded, Lobby, Plan, clip_name, dumps_result
-from bot.tables.moves import Moves
+from bot.tables.core import (
+    Conceded,
+    Lobby,
+    Pipeline,
+    Plan,
+    check_shown,
+    clip_name,
+    dumps_result,
+    seats_of,
+    showing,
+)
+from bot.tables.lobby import Lobbies
 from bot.tables.news import Left
 
 
-class Leaving(Moves):
+class Leaving:
     """Leaving and ending games, for :class:`~bot.tables.Tables`."""
+
+    def __init__(self, pipeline: Pipeline, lobbies: Lobbies) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
+        self.lobbies = lobbies
 
     async def check_concede(self, channel_id: int, user_id: int) -> GameRecord:
         """Refuse ``game leave`` from someone without a seat, before anything is posted."""
-        record = await self._current(channel_id, active=False)
-        if not self._seats_of(record, user_id):
+        record = await self.pipeline.current(channel_id, active=False)
+        if not seats_of(record, user_id):
             raise NotJoined(started=record.status == "active")
         if record.status == "active":
-            self._check_shown(record)
+            check_shown(record)
         return record
 
     async def concede(self, channel_id: int, user_id: int) -> Conceded | Lobby:
@@ -31,9 +47,9 @@ class Leaving(Moves):
         humans remain)."""
         record = await self.check_concede(channel_id, user_id)
         if record.status == "lobby":
-            return await self.leave_lobby(record.id, user_id)
-        game, state = await asyncio.to_thread(self._state, record)
-        mine = self._seats_of(record, user_id)
+            return await self.lobbies.leave_lobby(record.id, user_id)
+        game, state = await asyncio.to_thread(self.pipeline.state, record)
+        mine = seats_of(record, user_id)
         name = mine[0].name
         leavers = tuple(m.seat for m in mine)
         # The seats handed over and the AI's replies are saved in one transaction: both
@@ -44,10 +60,10 @@ class Leaving(Moves):
         handed = replace(record, seats=seats)
         try:
             if any(not s.ai for s in seats):
-                ready = await self._settled(handed, game,
-                                            lambda: self._ai_chain(handed, game, Plan(state=state)))
-                board = await self._save(record, game, ready, seats=seats,
-                                         news=(Left(name=name),))
+                ready = await self.pipeline.settled(
+                    handed, game, lambda: self.pipeline.ai_chain(handed, game, Plan(state=state)))
+                board = await self.pipeline.save(record, game, ready, seats=seats,
+                                                 news=(Left(name=name),))
                 return Conceded(name=name, board=board)
             # Nobody human is left: the game ends, with the leaver placed last.
             others = tuple(s.seat for s in record.seats if s.seat not in leavers)
@@ -65,25 +81,25 @@ class Leaving(Moves):
             record = await self.store.finish(
                 record.id, record.version, state_json=state_json, result_json=result_json,
                 placements=placements, now=self.clock(), seats=seats,
-                announce=self._showing(record, game, int(state["move"]), news=(last,)))
+                announce=showing(record, game, int(state["move"]), news=(last,)))
         except ConflictError:
             raise AlreadyMade(reason="leave") from None
-        board = await asyncio.to_thread(self.board_of, record, game, state, news=(last,))
+        board = await asyncio.to_thread(self.pipeline.board_of, record, game, state, news=(last,))
         return Conceded(name=name, board=board)
 
     async def abort(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord | None:
-        """End the channel's game without a result (see :meth:`_check_may_end`).
+        """End the channel's game without a result (see :meth:`Lobbies.check_may_end`).
 
         A game whose row is damaged cannot name its host, so only someone with
         Manage Channels may end it; ``None`` is returned for such a game.
         """
         try:
-            record = await self._current(channel_id, active=False)
+            record = await self.pipeline.current(channel_id, active=False)
         except CorruptRowError as err:
             if not can_manage:
                 raise Damaged(game_id=err.game_id, what=err.what, manage=True) from None
             await self.store.abort(err.game_id, self.clock())
             return None
-        self._check_may_end(record, user_id, can_manage)
+        self.lobbies.check_may_end(record, user_id, can_manage)
         await self.store.abort(record.id, self.clock())
         return record

@@ -51,12 +51,15 @@ from bot.tables.core import (
     MAX_REMINDER_HOURS,
     Board,
     Lobby,
+    Pipeline,
     Plan,
-    TablesBase,
+    check_shown,
     clip_name,
     lobby_owner,
     renumber,
     seat_label,
+    seats_of,
+    showing,
 )
 from bot.tables.news import Begins
 from bot.tables.timed import TableClock, settled
@@ -67,8 +70,13 @@ SeatChange = Callable[[GameRecord, Engine], tuple[tuple[SeatRecord, ...], int | 
                       | tuple[tuple[SeatRecord, ...], int | None, dict[str, Any]]]
 
 
-class Lobbies(TablesBase):
+class Lobbies:
     """The lobby part of :class:`~bot.tables.Tables`."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
 
     async def check_lobby(self, *, guild_id: int | None, game: str, creator_id: int,
                           seats: int | None = None, reminder_hours: float | None = None,
@@ -82,12 +90,12 @@ class Lobbies(TablesBase):
         table = self._table(game=game, seats=seats, reminder_hours=reminder_hours,
                             ai_takeover=ai_takeover, options=options, clock=clock)
         hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
-        if hosting >= self.limits.lobbies_per_person:
-            raise LimitReached(limit="lobbies", allowed=self.limits.lobbies_per_person)
-        if seated >= self.limits.games_per_person:
-            raise LimitReached(limit="games", allowed=self.limits.games_per_person)
-        if in_server >= self.limits.games_per_server:
-            raise LimitReached(limit="server_games", allowed=self.limits.games_per_server)
+        if hosting >= self.pipeline.limits.lobbies_per_person:
+            raise LimitReached(limit="lobbies", allowed=self.pipeline.limits.lobbies_per_person)
+        if seated >= self.pipeline.limits.games_per_person:
+            raise LimitReached(limit="games", allowed=self.pipeline.limits.games_per_person)
+        if in_server >= self.pipeline.limits.games_per_server:
+            raise LimitReached(limit="server_games", allowed=self.pipeline.limits.games_per_server)
         return table
 
     def _table(self, *, game: str, seats: int | None, reminder_hours: float | None,
@@ -98,7 +106,7 @@ class Lobbies(TablesBase):
         refuses a wrong option, seats or reminder interval. A table with a clock keeps it
         in its settings, and its clock's rule takes the place of the AI take-over after
         the last reminder."""
-        chosen = self.game(game)
+        chosen = self.pipeline.game(game)
         checked = chosen.validate_options(dict(options or {}))
         max_seats = chosen.max_seats if seats is None else seats
         # Discord checks option types; a forged request may still carry any JSON value.
@@ -127,7 +135,7 @@ class Lobbies(TablesBase):
         limits, before anything is posted: the opening, which :meth:`open_lobby` turns into
         the lobby and :meth:`end_opening` ends once it is shown (or taken back). A rematch
         names the game it follows: one per game."""
-        async with self._seating:
+        async with self.pipeline.seating:
             chosen, _checked, _settings = await self.check_lobby(
                 guild_id=guild_id, game=game, creator_id=creator_id, seats=seats,
                 reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options,
@@ -150,8 +158,8 @@ class Lobbies(TablesBase):
         await self.store.end_opening(opening.id)
 
     def _taken(self, busy: GameRecord | None, no_thread: str) -> ChannelTaken:
-        known = busy is not None and busy.game in self._games
-        return ChannelTaken(title=self.game(busy.game).title if known and busy else None,
+        known = busy is not None and busy.game in self.pipeline.games
+        return ChannelTaken(title=self.pipeline.game(busy.game).title if known and busy else None,
                             lobby=busy is not None and busy.status == "lobby",
                             no_thread=no_thread)
 
@@ -180,7 +188,7 @@ class Lobbies(TablesBase):
         asked: dict[str, Any] = {"game": game, "seats": seats,
                                  "reminder_hours": reminder_hours, "ai_takeover": ai_takeover,
                                  "options": options, "clock": clock}
-        async with self._seating:
+        async with self.pipeline.seating:
             if opening is None:
                 chosen, checked, settings = await self.check_lobby(
                     guild_id=guild_id, creator_id=creator_id, **asked)
@@ -210,8 +218,8 @@ class Lobbies(TablesBase):
         over, someone else, a rematch already open, or one another player is opening at
         this moment (two presses at once: one opens it). The ended game, its rules and
         the opening (:meth:`open_rematch`)."""
-        record = await self._by_id(game_id, channel_id)
-        game = self.game(record.game)
+        record = await self.pipeline.by_id(game_id, channel_id)
+        game = self.pipeline.game(record.game)
         if record.status != "finished":
             raise NotOver()
         if not any(s.user_id == user_id and not s.ai for s in record.seats):
@@ -307,18 +315,18 @@ class Lobbies(TablesBase):
 
     async def lobby(self, game_id: int, channel_id: int | None = None) -> Lobby:
         """The lobby ``game_id`` as it stands."""
-        record = await self._by_id(game_id, channel_id)
-        return Lobby(record=record, game=self.game(record.game),
+        record = await self.pipeline.by_id(game_id, channel_id)
+        return Lobby(record=record, game=self.pipeline.game(record.game),
                      closed="" if record.status == "lobby" else "closed")
 
     async def _edit_lobby(self, game_id: int, channel_id: int | None,
                           change: SeatChange) -> Lobby:
         # Two clicks at once on a lobby button: the loser re-reads and tries again.
         for _ in range(5):
-            record = await self._by_id(game_id, channel_id)
+            record = await self.pipeline.by_id(game_id, channel_id)
             if record.status != "lobby":
                 raise LobbyClosed()
-            game = self.game(record.game)
+            game = self.pipeline.game(record.game)
             seats, owner, *rest = change(record, game)
             try:
                 record = await self.store.set_seats(record.id, record.version, seats,
@@ -333,7 +341,7 @@ class Lobbies(TablesBase):
                    channel_id: int | None = None) -> Lobby:
         """Take the next free seat (not for someone the host removed, nor past the
         number of games one person may sit in)."""
-        async with self._seating:
+        async with self.pipeline.seating:
             return await self._join(game_id, user_id, name, channel_id)
 
     async def _join(self, game_id: int, user_id: int, name: str,
@@ -341,14 +349,14 @@ class Lobbies(TablesBase):
         _hosting, seated, _server = await self.store.open_counts(user_id, None)
 
         def change(record: GameRecord, game: Engine) -> tuple[tuple[SeatRecord, ...], None]:
-            if self._seats_of(record, user_id):
+            if seats_of(record, user_id):
                 raise AlreadyJoined()
             if user_id in record.settings.get("removed", ()):
                 raise RemovedFromLobby()
             if len(record.seats) >= int(record.settings.get("max_seats", game.max_seats)):
                 raise LobbyFull()
-            if seated >= self.limits.games_per_person:
-                raise LimitReached(limit="games", allowed=self.limits.games_per_person)
+            if seated >= self.pipeline.limits.games_per_person:
+                raise LimitReached(limit="games", allowed=self.pipeline.limits.games_per_person)
             seat = SeatRecord(len(record.seats), user_id, clip_name(name), False)
             return (*record.seats, seat), None
 
@@ -388,7 +396,7 @@ class Lobbies(TablesBase):
         and a lobby without players closes."""
 
         def change(record: GameRecord, game: Engine) -> tuple[tuple[SeatRecord, ...], int | None]:
-            if not self._seats_of(record, user_id):
+            if not seats_of(record, user_id):
                 raise NotJoined()
             kept = renumber([s for s in record.seats if s.user_id != user_id or s.ai])
             heir = None
@@ -399,7 +407,7 @@ class Lobbies(TablesBase):
         lobby = await self._edit_lobby(game_id, channel_id, change)
         if lobby_owner(lobby.record) is None:
             await self.store.abort(lobby.record.id, self.clock())
-            return Lobby(record=await self._by_id(game_id), game=lobby.game, closed="empty")
+            return Lobby(record=await self.pipeline.by_id(game_id), game=lobby.game, closed="empty")
         return lobby
 
     async def add_ai(self, game_id: int, user_id: int, channel_id: int | None = None) -> Lobby:
@@ -437,20 +445,20 @@ class Lobbies(TablesBase):
     async def cancel_lobby(self, game_id: int, user_id: int, can_manage: bool,
                            channel_id: int | None = None) -> Lobby:
         """Close a lobby: its host, or anyone with Manage Channels."""
-        record = await self._by_id(game_id, channel_id)
+        record = await self.pipeline.by_id(game_id, channel_id)
         if record.status != "lobby":
             raise LobbyClosed()
-        self._check_may_end(record, user_id, can_manage)
+        self.check_may_end(record, user_id, can_manage)
         await self.store.abort(record.id, self.clock())
-        return Lobby(record=await self._by_id(game_id), game=self.game(record.game),
-                     closed="cancelled")
+        return Lobby(record=await self.pipeline.by_id(game_id),
+                     game=self.pipeline.game(record.game), closed="cancelled")
 
     async def expire_lobbies(self) -> list[Lobby]:
         """Close the lobbies nobody changed for ``limits.lobby_days``, each with a notice
         to its players queued in the same write (in the channel of its lobby message: a
         thread of its own is archived); the lobbies closed."""
         now = self.clock()
-        days = self.limits.lobby_days
+        days = self.pipeline.limits.lobby_days
         closed = []
         for record in await self.store.stale_lobbies(now - days * 24 * 3600):
             users = tuple(dict.fromkeys(s.user_id for s in record.seats
@@ -464,12 +472,12 @@ class Lobbies(TablesBase):
                 record = await self.store.close_lobby(record.id, record.version, now, (notice,))
             except (ConflictError, WrongStatusError):
                 continue  # someone joined, started or cancelled it meanwhile
-            if record.game in self._games:
-                closed.append(Lobby(record=record, game=self.game(record.game),
+            if record.game in self.pipeline.games:
+                closed.append(Lobby(record=record, game=self.pipeline.game(record.game),
                                     closed="expired"))
         return closed
 
-    def _check_may_end(self, record: GameRecord, user_id: int, can_manage: bool) -> None:
+    def check_may_end(self, record: GameRecord, user_id: int, can_manage: bool) -> None:
         """Who may end a game without a result (docs/reliability.md, "Ending a game"):
         someone with Manage Channels always; a lobby's host; once the game is under way,
         only its host while still seated, and only while nobody else plays it, so that a
@@ -492,13 +500,13 @@ class Lobbies(TablesBase):
     async def check_start(self, game_id: int, user_id: int,
                           channel_id: int | None = None) -> None:
         """Refuse a start that cannot happen, before anything is posted."""
-        record = await self._by_id(game_id, channel_id)
-        self._startable(record, self.game(record.game), user_id)
+        record = await self.pipeline.by_id(game_id, channel_id)
+        self._startable(record, self.pipeline.game(record.game), user_id)
 
     def _startable(self, record: GameRecord, game: Engine, user_id: int) -> None:
         if record.status != "lobby":
             raise LobbyClosed()
-        self._check_shown(record)
+        check_shown(record)
         owner = lobby_owner(record)
         if user_id != owner:
             raise HostOnly(what="start", host=owner)
@@ -509,8 +517,8 @@ class Lobbies(TablesBase):
     async def start(self, game_id: int, user_id: int,
                     channel_id: int | None = None) -> tuple[Lobby, Board]:
         """Deal the game; the lobby's host starts it once enough players have joined."""
-        record = await self._by_id(game_id, channel_id)
-        game = self.game(record.game)
+        record = await self.pipeline.by_id(game_id, channel_id)
+        game = self.pipeline.game(record.game)
         self._startable(record, game, user_id)
         # A level shows wherever the seat's name does, the pictures and narration too.
         seats = tuple(dataclasses.replace(s, name=seat_label(s))
@@ -525,32 +533,33 @@ class Lobbies(TablesBase):
             said = tuple(e.text for e in events if e.public and e.text)
             # Whoever acts first is pinged, the host who pressed Start included: the
             # first turn is handed to them like any other.
-            first = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(dealt, game, state)
-                                        if s.user_id is not None))
+            first = tuple(dict.fromkeys(
+                s.user_id for s in self.pipeline.humans_to_act(dealt, game, state)
+                if s.user_id is not None))
             return state, dumps(state), said, first
 
         state, state_json, said, first = await asyncio.to_thread(deal)
         now = self.clock()
-        ping, later = self._turn_announcement(dealt, game, state, first, None,
-                                              *await self.reach(first, now))
+        ping, later = self.pipeline.turn_announcement(dealt, game, state, first, None,
+                                              *await self.pipeline.reach(first, now))
         begins = Begins(title=game.title, setup=said)
-        announce = (*later, *self._showing(dealt, game, int(state["move"]), news=(begins,),
-                                           ping=ping))
+        announce = (*later, *showing(dealt, game, int(state["move"]), news=(begins,),
+                                     ping=ping))
         try:
             # Scheduled even when AI seats open the game: should their first moves fail to
             # save, the reminder pass moves them on.
             started = await self.store.start(
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
-                now=now, next_reminder_at=now + self._interval(record), announce=announce,
+                now=now, next_reminder_at=now + self.pipeline.interval(record), announce=announce,
                 clock=settled(dataclasses.replace(dealt, status="active"), game, state, now,
                               {}))
         except ConflictError:
             raise AlreadyMade(reason="lobby_changed") from None
         # Players to act at the deal are announced with the start; the AI turns that
         # follow announce whoever they hand the turn to.
-        ready = await self._settled(started, game,
-                                    lambda: self._ai_chain(started, game, Plan(state=state)))
-        board = await self._commit(started, game, ready, news=(begins,))
+        ready = await self.pipeline.settled(
+            started, game, lambda: self.pipeline.ai_chain(started, game, Plan(state=state)))
+        board = await self.pipeline.commit(started, game, ready, news=(begins,))
         board = dataclasses.replace(board, handed=tuple(dict.fromkeys(first + board.handed)))
         return Lobby(record=board.record, game=game, closed="started"), board
 

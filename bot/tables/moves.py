@@ -11,7 +11,7 @@ announce, and returns the :class:`~bot.tables.core.Board` to show. A refusal is 
 :class:`~bot.refusals.Refused` raised by ``prepare`` before anything is stored.
 
 A move carries the token of the decision it was made for (see
-:meth:`~bot.tables.core.TablesBase.wire_token`). When another seat's move is saved
+:meth:`~bot.tables.core.Pipeline.wire_token`). When another seat's move is saved
 first (two players answering a joint decision at once), the move is worked out again
 on the new state and saved, as long as its decision is still open for its seat; only a
 move made for a situation that is gone is refused.
@@ -41,11 +41,15 @@ from bot.tables.core import (
     COMMIT_ATTEMPTS,
     LOG_LIMIT,
     Board,
+    Pipeline,
     Plan,
     Ready,
     StaleToken,
+    check_shown,
+    seats_of,
+    showing,
+    wire_token,
 )
-from bot.tables.lobby import Lobbies
 from bot.tables.news import Undone
 
 
@@ -126,8 +130,13 @@ class Choosing:
         return int(self.state["move"])
 
 
-class Moves(Lobbies):
+class Moves:
     """The move pipeline of :class:`~bot.tables.Tables`, and undo."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
 
     async def prepare(self, request: MoveRequest) -> Prepared:
         """Check ``request`` and work out its move, the AI replies and their commit (in a
@@ -138,13 +147,13 @@ class Moves(Lobbies):
         burst, the store's reads are taken in turn, and a move's reads queued behind every
         move of the burst would hold its board up as long as their work would.
         """
-        async with self._working.held():
+        async with self.pipeline.working.held():
             if request.interaction_id is not None and await self.store.move_of(
                     request.interaction_id):
                 raise AlreadyMade(reason="twice")
             record, game = await self._playable(request)
-            if any(s.standing_in for s in self._seats_of(record, request.user_id)):
-                record = (await self._hand_back(record, request.user_id)).record
+            if any(s.standing_in for s in seats_of(record, request.user_id)):
+                record = (await self.pipeline.hand_back(record, request.user_id)).record
             return await self._prepared(request, record, game, request.token, early=True)
 
     async def _prepared(self, request: MoveRequest, record: GameRecord, game: Engine,
@@ -156,21 +165,21 @@ class Moves(Lobbies):
         from bot.games import GAMES  # the registry the workers have
 
         now = self.clock()
-        pauses = await self.clocks.pauses(record, now)
+        pauses = await self.pipeline.clocks.pauses(record, now)
         try:
-            if self._offload is not None and GAMES.get(game.slug) is game:
-                vouched = self._vouched(record)
+            if self.pipeline.offload is not None and GAMES.get(game.slug) is game:
+                vouched = self.pipeline.vouched(record)
                 job = Job(request=request, record=record, token=token, now=now,
                           vouched=vouched, pauses=pauses)
-                pinned, ready = await self._offload(work_out, job, record.id,
-                                                    draws=board_view if early else None)
+                pinned, ready = await self.pipeline.offload(
+                    work_out, job, record.id, draws=board_view if early else None)
                 if not vouched:  # the worker found it sound
-                    self._vouch((record.id, record.version, hash(record.state_json)))
+                    self.pipeline.vouch((record.id, record.version, hash(record.state_json)))
             else:
                 pinned, ready = await asyncio.to_thread(self._work, request, record, game,
                                                         token, now, pauses)
         except StaleToken:
-            raise await self.expired(record, request.offered_at) from None
+            raise await self.pipeline.expired(record, request.offered_at) from None
         return Prepared(request=request, record=record, game=game, token=pinned, ready=ready)
 
     async def commit(self, prepared: Prepared) -> Board:
@@ -182,12 +191,12 @@ class Moves(Lobbies):
         situation is gone is refused as made by someone else first.
         """
         request, current = prepared.request, prepared
-        async with self._working.held(finishing=True):
+        async with self.pipeline.working.held(finishing=True):
             for attempt in range(COMMIT_ATTEMPTS):
                 try:
-                    return await self._save(current.record, current.game, current.ready,
-                                            episodes=True, mover=request.user_id,
-                                            interaction_id=request.interaction_id)
+                    return await self.pipeline.save(current.record, current.game, current.ready,
+                                                    episodes=True, mover=request.user_id,
+                                                    interaction_id=request.interaction_id)
                 except AlreadyDoneError:
                     raise AlreadyMade(reason="twice") from None
                 except ConflictError:
@@ -220,27 +229,27 @@ class Moves(Lobbies):
         if request.game_id is None:
             if request.channel_id is None:
                 raise NotPlaying()
-            record = await self._current(request.channel_id)
+            record = await self.pipeline.current(request.channel_id)
         else:
-            record = await self._by_id(request.game_id, request.channel_id)
+            record = await self.pipeline.by_id(request.game_id, request.channel_id)
             if record.status != "active":
                 raise StaleToken()
-        self._check_shown(record)
-        return record, self.game(record.game)
+        check_shown(record)
+        return record, self.pipeline.game(record.game)
 
     def worked_out(self, job: Job) -> tuple[str | int | None, Ready]:
         """``job``'s move worked out here (see :func:`work_out`): its state taken as sound
         when the bot that sent it already found it so."""
         record = job.record
         if job.vouched:
-            self._vouch((record.id, record.version, hash(record.state_json)))
-        return self._work(job.request, record, self.game(record.game), job.token, job.now,
-                          job.pauses)
+            self.pipeline.vouch((record.id, record.version, hash(record.state_json)))
+        return self._work(job.request, record, self.pipeline.game(record.game), job.token,
+                          job.now, job.pauses)
 
     def _seated(self, record: GameRecord, game: Engine, user_id: int) -> tuple[State, int]:
         """The stored state and the caller's seat that acts in it (runs in a worker thread)."""
-        state = self._state(record)[1]
-        return state, self._acting_seat(record, game, state, user_id)
+        state = self.pipeline.state(record)[1]
+        return state, self.pipeline.acting_seat(record, game, state, user_id)
 
     def _work(self, request: MoveRequest, record: GameRecord, game: Engine,
               token: str | int | None, now: float,
@@ -249,16 +258,17 @@ class Moves(Lobbies):
         """Everything of a move that is computation (runs in a worker thread): read the
         state, check the token, the player's move, the AI seats' answers, the commit."""
         state, seat = self._seated(record, game, request.user_id)
-        pinned = self.wire_token(game, state, seat) if token is None else token
-        checked = self._token_for(game, state, seat, pinned)
+        pinned = wire_token(game, state, seat) if token is None else token
+        checked = self.pipeline.token_for(game, state, seat, pinned)
         text = (self._picked(game, state, seat, request.values) if request.values
                 else request.text)
         plan = Plan(state=state)
-        with self.watch("engine"):
+        with self.pipeline.watch("engine"):
             outcome = game.apply(state, seat, text, checked)
-        self._record(plan, record, game, seat, request.user_id, outcome)
-        return pinned, self._ready(record, game, self._ai_chain(record, game, plan), now,
-                                   pauses)
+        self.pipeline.record(plan, record, game, seat, request.user_id, outcome)
+        return pinned, self.pipeline.ready(record, game,
+                                           self.pipeline.ai_chain(record, game, plan), now,
+                                           pauses)
 
     @staticmethod
     def _picked(game: Engine, state: State, seat: int, values: Sequence[str]) -> str:
@@ -288,19 +298,19 @@ class Moves(Lobbies):
 
         def compute() -> Choosing:
             state, seat = self._seated(record, game, user_id)
-            self._token_for(game, state, seat, expected)
+            self.pipeline.token_for(game, state, seat, expected)
             legal = tuple(game.legal_actions(state, seat))
             if not legal:
-                raise NotYourTurn(waiting=self._waiting_for(record, game, state))
+                raise NotYourTurn(waiting=self.pipeline.waiting_for(record, game, state))
             return Choosing(record=record, game=game, state=state, seat=seat, legal=legal,
-                            token=self.wire_token(game, state, seat),
+                            token=wire_token(game, state, seat),
                             multi=game.rules.multi_select(state, seat),
                             dominated=game.rules.dominated(state, seat, legal))
 
         try:
             return await asyncio.to_thread(compute)
         except StaleToken:
-            raise await self.expired(record, offered_at) from None
+            raise await self.pipeline.expired(record, offered_at) from None
 
     # ----------------------------------------------------------------- undo
 
@@ -308,11 +318,11 @@ class Moves(Lobbies):
                          ) -> tuple[GameRecord, Engine, ActionRecord, list[ActionRecord]]:
         """What ``game undo`` would take back: the caller's last move and the AI moves
         after it. Refuses unless nobody else acted since and nothing was revealed or drawn."""
-        record = await self._current(channel_id)
-        game, _state = await asyncio.to_thread(self._state, record)
-        if not self._seats_of(record, user_id):
+        record = await self.pipeline.current(channel_id)
+        game, _state = await asyncio.to_thread(self.pipeline.state, record)
+        if not seats_of(record, user_id):
             raise NotPlaying()
-        self._check_shown(record)
+        check_shown(record)
         actions = await self.store.actions(record.id, last=LOG_LIMIT)
         humans = [a for a in actions if a.user_id is not None]
         if not humans:
@@ -345,10 +355,10 @@ class Moves(Lobbies):
         try:
             record = await self.store.undo_to(
                 record.id, record.version, n=last.n, state_json=state_json, now=self.clock(),
-                announce=self._showing(record, game, int(state["move"]), news=(news,)))
+                announce=showing(record, game, int(state["move"]), news=(news,)))
         except ConflictError:
             raise AlreadyMade(reason="undo") from None
-        return await asyncio.to_thread(self.board_of, record, game, state, news=(news,))
+        return await asyncio.to_thread(self.pipeline.board_of, record, game, state, news=(news,))
 
 
 def _restored(snapshot: str, game: Engine) -> tuple[State, str]:
@@ -364,7 +374,7 @@ def _restored(snapshot: str, game: Engine) -> tuple[State, str]:
 class Job:
     """A move to work out in a worker process (:func:`work_out`): the request, the game as
     it was read, the token it is tied to, the time, and whether the bot already found its
-    stored state sound (else the worker checks it, as :meth:`TablesBase._state` does)."""
+    stored state sound (else the worker checks it, as :meth:`Pipeline._state` does)."""
 
     request: MoveRequest
     record: GameRecord
@@ -387,7 +397,7 @@ class _NoStore:
 def _worker_moves() -> Moves:
     """This worker process's tables: the registered games, no database, AI seats thinking
     here."""
-    return Moves(cast(Store, _NoStore()))
+    return Moves(Pipeline(cast(Store, _NoStore())))
 
 
 def board_view(worked: tuple[str | int | None, Ready]) -> View | None:

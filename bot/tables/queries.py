@@ -44,13 +44,16 @@ from bot.tables.core import (
     CardsShown,
     DamagedStateError,
     Hand,
+    Pipeline,
     Status,
     Step,
     TableError,
-    TablesBase,
     clip,
     marked_stand_ins,
+    seats_of,
+    showing,
     stored_result,
+    wire_token,
 )
 from bot.tables.news import from_data as news_from
 from bot.tables.retold import renamed_log
@@ -100,8 +103,13 @@ class MyGame:
     clock: float | None = None
 
 
-class Queries(TablesBase):
+class Queries:
     """The looking part of :class:`~bot.tables.Tables`; none of it changes a game."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
 
     async def _shown(self, channel_id: int, game_id: int | None = None) -> GameRecord:
         """The game the looking commands show: the game numbered ``game_id`` (one that
@@ -122,24 +130,25 @@ class Queries(TablesBase):
         past = await self.store.past_games(channel_id, limit=1)
         if past:
             return past[0]
-        return await self._current(channel_id)
+        return await self.pipeline.current(channel_id)
 
     async def board(self, channel_id: int, zoom: str | None = None) -> Board:
         """The public board of the channel's game (or its last ended one), optionally zoomed
         on a place."""
         record = await self._shown(channel_id)
-        return await self._with_away(await asyncio.to_thread(self._board, record, zoom))
+        return await self.pipeline.with_away(await asyncio.to_thread(self._board, record, zoom))
 
     async def board_of_game(self, record: GameRecord) -> Board:
         """The public board of the game ``record`` as it stands."""
-        return await self._with_away(await asyncio.to_thread(self._board, record, None))
+        return await self.pipeline.with_away(await asyncio.to_thread(self._board, record, None))
 
     async def shown_board(self, record: GameRecord, data: Mapping[str, Any]) -> Board:
-        """The board a queued ``board`` announcement (``data``, see :meth:`_showing`) shows
-        when it is delivered: the game as it stands, told as the board of its change was,
-        with the change's news and its last moves (an edited board: the whole episode)."""
+        """The board a queued ``board`` announcement (``data``, see
+        :func:`~bot.tables.core.showing`) shows when it is delivered: the game as it
+        stands, told as the board of its change was, with the change's news and its last
+        moves (an edited board: the whole episode)."""
         zoom = data.get("zoom")
-        board = await self._with_away(await asyncio.to_thread(
+        board = await self.pipeline.with_away(await asyncio.to_thread(
             self._board, record, zoom if isinstance(zoom, str) else None))
         steps: list[Step] = []
         moves = data.get("moves")
@@ -147,7 +156,7 @@ class Queries(TablesBase):
             steps = [Step.of(a, record) for a in await self.store.actions(record.id, last=moves)]
         edits = bool(data.get("edit")) and data.get("edit") == record.board_message_id
         key = board.game.rules.episode(board.state) if edits else None
-        episode = await self._episode_steps(record, key) if key is not None else steps
+        episode = await self.pipeline.episode_steps(record, key) if key is not None else steps
         return replace(board, news=news_from(data.get("news")), steps=tuple(episode),
                        batch=tuple(steps), edits=edits)
 
@@ -155,16 +164,16 @@ class Queries(TablesBase):
         """Queue ``board`` to be posted again as a new message (a player's ``/game board``:
         the buttons move to it), delivered in its channel's order as every board is."""
         await self.store.queue_announcements(
-            self._showing(board.record, board.game, board.move,
-                          zoom=board.view.get("zoom") if isinstance(board.view.get("zoom"),
-                                                                    str) else None),
+            showing(board.record, board.game, board.move,
+                    zoom=board.view.get("zoom") if isinstance(board.view.get("zoom"),
+                                                              str) else None),
             self.clock())
 
     def _looked_at(self, record: GameRecord) -> tuple[Engine, State]:
-        """:meth:`_state` of a game to show; an ended game that cannot be loaded is
+        """:meth:`Pipeline.state` of a game to show; an ended game that cannot be loaded is
         simply unreadable (there is nothing left to abort)."""
         try:
-            return self._state(record)
+            return self.pipeline.state(record)
         except DamagedStateError:
             if record.status == "active":
                 raise
@@ -178,7 +187,7 @@ class Queries(TablesBase):
             spots = game.rules.zoom_spots(state)
             if zoom not in spots:
                 raise NotAPlace(title=game.title, zoom=zoom, spots=tuple(spots))
-        return self.board_of(record, game, state, zoom=zoom)
+        return self.pipeline.board_of(record, game, state, zoom=zoom)
 
     async def zoom_spots(self, channel_id: int, typed: str) -> list[str]:
         """Places of the channel's game to zoom to that match ``typed``."""
@@ -209,19 +218,19 @@ class Queries(TablesBase):
                 # The last ended game stays readable: its final private view, nothing to do.
                 return await asyncio.to_thread(self._final_hand, record, user_id)
         else:
-            record = await self._by_id(game_id, channel_id)
+            record = await self.pipeline.by_id(game_id, channel_id)
             if record.status == "lobby":
                 raise NotStarted()
             if record.status != "active":
                 raise NothingToDecide()
         hand = await asyncio.to_thread(self._hand, record, user_id)
-        since, more = await self._since(record, (s.seat for s in self._seats_of(record, user_id)))
+        since, more = await self.pipeline.since(record, (s.seat for s in seats_of(record, user_id)))
         return replace(hand, since=since, since_more=more)
 
     def _hand(self, record: GameRecord, user_id: int) -> Hand:
         """:meth:`hand` but the catch-up, which reads the log (runs in a worker thread)."""
-        game, state = self._state(record)
-        mine = self._seats_of(record, user_id)
+        game, state = self.pipeline.state(record)
+        mine = seats_of(record, user_id)
         if not mine:
             raise NoHand()
         acting = game.to_act(state)
@@ -238,20 +247,20 @@ class Queries(TablesBase):
         waiting = tuple(top.waiting) if top is not None and top.joint else ()
         view = game.view(marked_stand_ins(state, record.seats), seat)
         return Hand(record=record, game=game, seat=seat, view=view, legal=legal, choices=choices,
-                    move=int(state["move"]), token=self.wire_token(game, state, seat), multi=multi,
+                    move=int(state["move"]), token=wire_token(game, state, seat), multi=multi,
                     dominated=dominated,
                     answer=answer, waiting=waiting)
 
     def _final_hand(self, record: GameRecord, user_id: int) -> Hand:
         """What a player saw at the end of an ended game (no choices, no catch-up)."""
         game, state = self._looked_at(record)
-        mine = self._seats_of(record, user_id)
+        mine = seats_of(record, user_id)
         if not mine:
             raise NoHand(ended=True)
         seat = mine[0].seat
         view = game.view(marked_stand_ins(state, record.seats), seat)
         return Hand(record=record, game=game, seat=seat, view=view, legal=(), choices=(),
-                    move=int(state["move"]), token=self.wire_token(game, state, seat))
+                    move=int(state["move"]), token=wire_token(game, state, seat))
 
     async def cards(self, channel_id: int, user_id: int) -> CardsShown:
         """Every card on the channel's game's table (or its last ended one's) in words, as
@@ -263,7 +272,7 @@ class Queries(TablesBase):
     def _cards(self, record: GameRecord, user_id: int) -> CardsShown:
         """:meth:`cards`'s computation (runs in a worker thread)."""
         game, state = self._looked_at(record)
-        mine = self._seats_of(record, user_id)
+        mine = seats_of(record, user_id)
         seat = mine[0].seat if mine else None
         texts = game.rules.card_texts(game.view(marked_stand_ins(state, record.seats), seat))
         return CardsShown(record=record, game=game, seat=seat, texts=tuple(texts))
@@ -273,7 +282,7 @@ class Queries(TablesBase):
         for an ended game, how it ended."""
         record = await self._shown(channel_id)
         status = await asyncio.to_thread(self._status, record)
-        away = await self.away_until(u for _, u in status.to_act if u is not None)
+        away = await self.pipeline.away_until(u for _, u in status.to_act if u is not None)
         return replace(status, away=tuple(away.items())) if away else status
 
     def _status(self, record: GameRecord) -> Status:
@@ -283,9 +292,9 @@ class Queries(TablesBase):
         to_act = tuple((s.name, s.user_id) for s in record.seats if s.seat in acting)
         scores = game.rules.scores(state)
         named = tuple((s.name, int(scores.get(s.seat, 0))) for s in record.seats)
-        awaited = bool(self._humans_to_act(record, game, state))
+        awaited = bool(self.pipeline.humans_to_act(record, game, state))
         reminder = record.next_reminder_at if awaited else None
-        takeover = self.takeover_at(record) if awaited else None
+        takeover = self.pipeline.takeover_at(record) if awaited else None
         result = stored_result(record)
         summary = result.summary if result is not None else game.rules.summary(state)
         return Status(record=record, game=game, summary=summary, to_act=to_act, scores=named,
@@ -336,7 +345,7 @@ class Queries(TablesBase):
         week (newest first)."""
         records = await self.store.games_of(user_id, finished_since=self.clock() - RECENT_SECONDS)
         games = await asyncio.to_thread(lambda: [self._my_game(r, user_id) for r in records
-                                                 if r.game in self._games])
+                                                 if r.game in self.pipeline.games])
         waiting = sorted((g for g in games if g.your_turn),
                          key=lambda g: (g.record.turn_started_at or 0.0, g.record.id))
         others = [g for g in games if g.record.status == "active" and not g.your_turn]
@@ -345,8 +354,8 @@ class Queries(TablesBase):
         return waiting + others + finished
 
     def _my_game(self, record: GameRecord, user_id: int) -> MyGame:
-        title = self._games[record.game].title
-        seats = {s.seat for s in self._seats_of(record, user_id)}
+        title = self.pipeline.games[record.game].title
+        seats = {s.seat for s in seats_of(record, user_id)}
         if record.status == "finished":
             result = stored_result(record)
             if result is None:
@@ -357,14 +366,14 @@ class Queries(TablesBase):
             return MyGame(record=record, title=title, place=place, players=len(record.seats),
                           won=bool(seats & set(result.winners)), summary=result.summary)
         # A list needs only who acts: the state is read, not checked whole (every seat's
-        # view: 20 ms for a game of Sugar Heist). :meth:`_state` checks it once the game is
+        # view: 20 ms for a game of Sugar Heist). :meth:`Pipeline.state` checks it once the game is
         # played or shown, or here when who acts cannot be worked out, to say what is wrong.
         try:
-            game, state = self._loaded(record)
+            game, state = self.pipeline.loaded(record)
             try:
                 acting = game.to_act(state)
             except Exception:
-                game, state = self._state(record)
+                game, state = self.pipeline.state(record)
                 acting = game.to_act(state)
         except DamagedStateError as exc:
             return MyGame(record=record, title=title, damaged=str(exc))
@@ -386,7 +395,7 @@ class Queries(TablesBase):
         renamed: dict[int, Retold] = {}
         for record in await self.store.ended_games_of(user_id):
             mine = [s.seat for s in record.seats if user_id in (s.user_id, s.left)]
-            game = self._games.get(record.game)
+            game = self.pipeline.games.get(record.game)
             actions = await self.store.actions(record.id)
             renamed[record.id] = await asyncio.to_thread(
                 renamed_log, game, record, actions, mine, FORMER_PLAYER)
@@ -402,7 +411,7 @@ class Queries(TablesBase):
         """``(game title, line)`` per game the user played in this server: all time, or in
         ``season`` (the games that ended in it, with its own ratings)."""
         lines = await self.store.stats(guild_id, user_id, season)
-        return [(self._games[s.game].title if s.game in self._games else s.game, s)
+        return [(self.pipeline.games[s.game].title if s.game in self.pipeline.games else s.game, s)
                 for s in lines]
 
     async def leaderboard(self, guild_id: int | None, slug: str,
@@ -412,7 +421,7 @@ class Queries(TablesBase):
         provisional), best first. A closed season's rows are its final standings as kept
         (later games and ratings never change them); a season under way ranks its own
         ratings."""
-        game = self.game(slug)
+        game = self.pipeline.game(slug)
         if season is not None and season.closed:
             kept = (await self.store.season_standings(season, LEADERS)).get(slug, [])
             rows = [{"name": name, "rating": rating, "games": games, "provisional": prov}
@@ -432,14 +441,14 @@ class Queries(TablesBase):
 
         Only the caller's own legal actions: never another seat's choices. When none
         matches what they typed and it begins with a move the game knows (“pay 9”), the
-        one suggestion says why (the game's :meth:`~Game.explain`), so the player reads it
+        one suggestion says why (the game's :meth:`~Engine.explain`), so the player reads it
         before sending.
         """
         if record is None or record.status != "active":
             return []
-        game, state = self._state(record)
+        game, state = self.pipeline.state(record)
         acting = game.to_act(state)
-        mine = [s.seat for s in self._seats_of(record, user_id)]
+        mine = [s.seat for s in seats_of(record, user_id)]
         seats = [s for s in mine if s in acting]
         needle = normalise(typed)
         ranked: list[Action] = []

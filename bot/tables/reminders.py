@@ -23,11 +23,16 @@ from bot.tables.core import (
     MAX_REMINDERS,
     AlreadyMadeError,
     Board,
+    Pipeline,
     Plan,
     Reminder,
-    TablesBase,
+    check_shown,
+    direct,
     each_due,
+    reaching,
     reminded,
+    seats_of,
+    showing,
 )
 from bot.tables.news import MovedOn, News, Resumed, StoodIn
 
@@ -39,8 +44,13 @@ VACATION_AHEAD = 366 * 24 * 3600.0
 REMINDER_PINGS = ("each", "first", "none")
 
 
-class Reminders(TablesBase):
+class Reminders:
     """The reminder part of :class:`~bot.tables.Tables`."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
 
     async def due(self) -> list[Reminder | Board]:
         """Send what is due: reminders, and AI moves after the last one where enabled."""
@@ -58,8 +68,8 @@ class Reminders(TablesBase):
         if record.status != "active":
             return None
         def read() -> tuple[Engine, State, list[SeatRecord]]:
-            game, state = self._state(record)
-            return game, state, self._humans_to_act(record, game, state)
+            game, state = self.pipeline.state(record)
+            return game, state, self.pipeline.humans_to_act(record, game, state)
 
         game, state, humans = await asyncio.to_thread(read)
         takeover = bool(record.settings.get("ai_takeover", False))
@@ -72,7 +82,7 @@ class Reminders(TablesBase):
             return None
         if record.reminders_sent < MAX_REMINDERS:
             mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
-            away, modes = await self.reach(mentions, now)
+            away, modes = await self.pipeline.reach(mentions, now)
             quiet = max(away.values(), default=None)
             if quiet is not None:
                 await self.store.postpone_reminder(record.id, record.version,
@@ -81,8 +91,8 @@ class Reminders(TablesBase):
                 return None
             number = record.reminders_sent + 1
             last = number >= MAX_REMINDERS
-            nxt = now + self._interval(record) if (not last or takeover) else None
-            since, more = await self._since(record, (s.seat for s in humans))
+            nxt = now + self.pipeline.interval(record) if (not last or takeover) else None
+            since, more = await self.pipeline.since(record, (s.seat for s in humans))
             reminder = Reminder(record=record, game=game, mentions=mentions, number=number,
                                 last=last, takeover_at=nxt if last and takeover else None,
                                 since=since, since_more=more)
@@ -91,9 +101,9 @@ class Reminders(TablesBase):
             # A player who asked for fewer reminder pings is named but not pinged.
             modes = {**modes, **{u: "quiet" for u, how in pings.items()
                                  if how == "none" or (how == "first" and number > 1)}}
-            announce = (self._reaching(record, "reminder", data, mentions, None, modes),
-                        *(self._direct(record, data, user, None) for user in mentions
-                          if modes.get(user) == "dm"))
+            announce = (reaching(record, "reminder", data, mentions, None, modes),
+                        *(direct(record, data, user, None) for user in mentions
+                    if modes.get(user) == "dm"))
             # The claim and the queued reminder are one write: it goes out exactly once.
             if not await self.store.mark_reminded(record.id, record.version,
                                                   reminders_sent=number, next_reminder_at=nxt,
@@ -105,7 +115,7 @@ class Reminders(TablesBase):
                                            reminders_sent=record.reminders_sent,
                                            next_reminder_at=None)
             return None
-        return await self._take_over(record, game, state, humans)
+        return await self.take_over(record, game, state, humans)
 
     async def set_quiet_hours(self, user_id: int, timezone: str | None, start: int | None,
                               end: int | None) -> QuietHours | None:
@@ -179,19 +189,19 @@ class Reminders(TablesBase):
     async def _move_ai_on(self, record: GameRecord, game: Engine, state: State) -> Board | None:
         """AI seats are to act but their moves were never saved (an earlier save failed,
         or the bot stopped before it): let them play now."""
-        ready = await self._settled(record, game,
-                                    lambda: self._ai_chain(record, game, Plan(state=state)))
+        ready = await self.pipeline.settled(record, game,
+                                    lambda: self.pipeline.ai_chain(record, game, Plan(state=state)))
         names = tuple(s.name for s in record.seats if s.seat in game.to_act(state))
         log.info("game %s in channel %s: moving on the AI seats left to act", record.id,
                  record.channel_id)
         try:
-            return await self._commit(record, game, ready, news=(MovedOn(names=names),))
+            return await self.pipeline.commit(record, game, ready, news=(MovedOn(names=names),))
         except AlreadyMadeError:
             return None
 
-    async def _take_over(self, record: GameRecord, game: Engine, state: State,
-                         humans: list[SeatRecord], *, news: News | None = None,
-                         ) -> Board | None:
+    async def take_over(self, record: GameRecord, game: Engine, state: State,
+                        humans: list[SeatRecord], *, news: News | None = None,
+                        ) -> Board | None:
         """An AI stands in for the players who let every reminder pass (or whose clock ran
         out: ``news`` says so): it plays their seats from now on, saved with its first
         moves, until they are back (their next ``play`` or ``game back``)."""
@@ -201,12 +211,12 @@ class Reminders(TablesBase):
         standing = replace(record, seats=seats)
 
         def work() -> Plan:
-            return self._ai_chain(standing, game, Plan(state=state))
+            return self.pipeline.ai_chain(standing, game, Plan(state=state))
 
-        ready = await self._settled(standing, game, work)
+        ready = await self.pipeline.settled(standing, game, work)
         try:
-            return await self._commit(record, game, ready, seats=seats, news=(news or StoodIn(
-                names=tuple(s.name for s in humans), reminders=MAX_REMINDERS),))
+            return await self.pipeline.commit(record, game, ready, seats=seats, news=(
+                news or StoodIn(names=tuple(s.name for s in humans), reminders=MAX_REMINDERS),))
         except AlreadyMadeError:
             return None
 
@@ -220,37 +230,38 @@ class Reminders(TablesBase):
         if record.status != "active":
             await self.store.release(record.id, self.clock())
             return None
-        game, state = await asyncio.to_thread(self._state, record)
+        game, state = await asyncio.to_thread(self.pipeline.state, record)
         news = (Resumed(why=why),)
         if why not in HOLDING:
             # It went on unseen (a permission lost), its pings queued with its moves: its
             # board is queued as it stands, and once shown it ends the wait.
             await self.store.queue_announcements(
-                self._showing(record, game, int(state["move"]), news=news), self.clock())
-            return await self._with_away(await asyncio.to_thread(
-                self.board_of, record, game, state, news=news))
-        users = tuple(dict.fromkeys(s.user_id for s in self._humans_to_act(record, game, state)
-                                    if s.user_id is not None))
+                showing(record, game, int(state["move"]), news=news), self.clock())
+            return await self.pipeline.with_away(await asyncio.to_thread(
+                self.pipeline.board_of, record, game, state, news=news))
+        users = tuple(dict.fromkeys(
+            s.user_id for s in self.pipeline.humans_to_act(record, game, state)
+            if s.user_id is not None))
         now = self.clock()
-        ping, later = self._turn_announcement(record, game, state, users, None,
-                                              *await self.reach(users, now))
+        ping, later = self.pipeline.turn_announcement(record, game, state, users, None,
+                                              *await self.pipeline.reach(users, now))
         if ping is not None:  # pinged again, whoever was pinged for this turn before
             ping = replace(ping, data={**(ping.data or {}), "again": True})
-        announce = (*later, *self._showing(record, game, int(state["move"]), news=news,
-                                           ping=ping))
+        announce = (*later, *showing(record, game, int(state["move"]), news=news,
+                                     ping=ping))
         if not await self.store.release(record.id, now, announce):
             return None
         released = replace(record, held=None, held_until=None)
-        return await self._with_away(await asyncio.to_thread(
-            self.board_of, released, game, state, news=news, handed=users))
+        return await self.pipeline.with_away(await asyncio.to_thread(
+            self.pipeline.board_of, released, game, state, news=news, handed=users))
 
     async def come_back_to(self, channel_id: int, user_id: int,
                            game_id: int | None = None) -> Board:
         """``game back`` or the "I'm back" button: the AI standing in for the caller hands
         their seat back. Raises :class:`TableError` if no AI stands in for them."""
-        record = (await self._current(channel_id) if game_id is None
-                  else await self._by_id(game_id, channel_id))
-        if not any(s.standing_in for s in self._seats_of(record, user_id)):
+        record = (await self.pipeline.current(channel_id) if game_id is None
+                  else await self.pipeline.by_id(game_id, channel_id))
+        if not any(s.standing_in for s in seats_of(record, user_id)):
             raise NoStandIn()
-        self._check_shown(record)
-        return await self._hand_back(record, user_id)
+        check_shown(record)
+        return await self.pipeline.hand_back(record, user_id)

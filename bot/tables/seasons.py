@@ -10,10 +10,8 @@ store in the transaction that finishes a game (docs/organized-play.md, "Seasons"
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from bot.games.engine import Engine
 from bot.limits import Limits
 from bot.organized.seasons import (
     Season,
@@ -26,8 +24,8 @@ from bot.organized.seasons import (
     span,
 )
 from bot.refusals import BadSeason, LimitReached, NoSuchSeason, SeasonOver, SeasonsOverlap
-from bot.store import Announcement, Store
-from bot.tables.core import Clock
+from bot.store import Announcement
+from bot.tables.core import Pipeline
 from bot.tables.queries import LEADERS
 
 #: What ``/stats season`` takes for every game ever played here, seasons or not.
@@ -39,17 +37,21 @@ CARRY, FRESH = "carry", "fresh"
 
 
 class Seasons:
-    """A server's seasons over ``store``: set, ended, read, and closed when over."""
+    """A server's seasons over the tables' store: set, ended, read, and closed when over;
+    given the tables' :class:`~bot.tables.core.Pipeline` like every service of theirs (its
+    store, games, clock and limits)."""
 
-    def __init__(self, store: Store, games: Mapping[str, Engine], clock: Clock,
-                 limits: Limits | None = None) -> None:
-        self.store = store
-        self._games = games
-        self.clock = clock
-        self.limits = limits or Limits()
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
+
+    @property
+    def limits(self) -> Limits:
+        return self.pipeline.limits
 
     def _title(self, slug: str) -> str:
-        game = self._games.get(slug)
+        game = self.pipeline.games.get(slug)
         return game.title if game is not None else slug
 
     # ----------------------------------------------------------------- managers

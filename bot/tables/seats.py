@@ -23,7 +23,15 @@ from bot.refusals import (
     VoteWhat,
 )
 from bot.store import GameRecord, SeatRecord
-from bot.tables.core import MAX_REMINDERS, Board, Plan, TablesBase, clip_name
+from bot.tables.core import (
+    MAX_REMINDERS,
+    Board,
+    Pipeline,
+    Plan,
+    check_shown,
+    clip_name,
+    seats_of,
+)
 from bot.tables.news import News, SeatGiven, SeatTaken
 
 #: What a vote may give a seat to: the AI for good, or a new player.
@@ -41,8 +49,13 @@ class SeatVote:
     board: Board | None = None
 
 
-class SeatVotes(TablesBase):
+class SeatVotes:
     """Votes on stood-in seats and newcomers taking opened ones."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        self.store = pipeline.store
+        self.clock = pipeline.clock
 
     async def check_vote(self, channel_id: int, voter_id: int, player_id: int,
                          give: str) -> tuple[GameRecord, SeatRecord, set[int]]:
@@ -50,7 +63,7 @@ class SeatVotes(TablesBase):
         on and who may vote on it."""
         if give not in GIVE:
             raise VoteWhat()
-        record = await self._current(channel_id)
+        record = await self.pipeline.current(channel_id)
         seat = next((s for s in record.seats if s.user_id == player_id and s.standing_in),
                     None) or await self._silent_seat(record, player_id)
         if seat is None:
@@ -59,7 +72,7 @@ class SeatVotes(TablesBase):
                   if s.user_id is not None and not s.ai and s.user_id != player_id}
         if voter_id not in voters:
             raise OthersVote()
-        self._check_shown(record)
+        check_shown(record)
         return record, seat, voters
 
     async def vote_seat(self, channel_id: int, voter_id: int, player_id: int,
@@ -82,22 +95,22 @@ class SeatVotes(TablesBase):
     async def check_sit(self, channel_id: int, user_id: int) -> tuple[GameRecord, SeatRecord]:
         """Refuse ``game sit`` when there is no seat for the caller, changing nothing;
         the game and its open seat."""
-        record = await self._current(channel_id)
-        if self._seats_of(record, user_id):
+        record = await self.pipeline.current(channel_id)
+        if seats_of(record, user_id):
             raise AlreadySeated()
         seat = next((s for s in record.seats if s.open), None)
         if seat is None:
             raise NoOpenSeat()
-        self._check_shown(record)
+        check_shown(record)
         _hosting, seated, _server = await self.store.open_counts(user_id, None)
-        if seated >= self.limits.games_per_person:
-            raise LimitReached(limit="games", allowed=self.limits.games_per_person)
+        if seated >= self.pipeline.limits.games_per_person:
+            raise LimitReached(limit="games", allowed=self.pipeline.limits.games_per_person)
         return record, seat
 
     async def sit(self, channel_id: int, user_id: int, name: str) -> Board:
         """``game sit``: a player not at the table takes a seat the table opened (not past
         the number of games one person may sit in)."""
-        async with self._seating:
+        async with self.pipeline.seating:
             record, seat = await self.check_sit(channel_id, user_id)
             taken = SeatRecord(seat.seat, user_id, clip_name(name), False)
             return await self._reseat(record, taken,
@@ -109,17 +122,17 @@ class SeatVotes(TablesBase):
         the others can vote)."""
         if record.reminders_sent < MAX_REMINDERS:
             return None
-        game, state = await asyncio.to_thread(self._state, record)
-        return next((s for s in self._humans_to_act(record, game, state)
+        game, state = await asyncio.to_thread(self.pipeline.state, record)
+        return next((s for s in self.pipeline.humans_to_act(record, game, state)
                      if s.user_id == player_id), None)
 
     async def _reseat(self, record: GameRecord, seat: SeatRecord, news: News) -> Board:
         """Save ``seat`` in place of the one with its number, telling ``news``; an AI that
         now plays a seat whose turn it is moves at once."""
         seats = tuple(seat if s.seat == seat.seat else s for s in record.seats)
-        game = self.game(record.game)
-        state = (await asyncio.to_thread(self._state, record))[1]
+        game = self.pipeline.game(record.game)
+        state = (await asyncio.to_thread(self.pipeline.state, record))[1]
         reseated = replace(record, seats=seats)
-        ready = await self._settled(reseated, game,
-                                    lambda: self._ai_chain(reseated, game, Plan(state=state)))
-        return await self._commit(record, game, ready, seats=seats, news=(news,))
+        ready = await self.pipeline.settled(
+            reseated, game, lambda: self.pipeline.ai_chain(reseated, game, Plan(state=state)))
+        return await self.pipeline.commit(record, game, ready, seats=seats, news=(news,))

@@ -37,7 +37,7 @@ from bot.refusals import Refused
 from bot.replays import ReplayJob, Replays
 from bot.store import ActionRecord, GameRecord, Store, StoreError, WebTarget
 from bot.store.tournaments import TournamentRecord
-from bot.tables import Step, Tables, stored_result
+from bot.tables import Pipeline, Step, Tables, stored_result
 from bot.tournaments import Organizer
 from bot.tournaments import Standings as TournamentStandings
 
@@ -185,7 +185,7 @@ def replay_boards(job: BoardsJob, game: Engine | None = None) -> bytes:
         from bot.games import GAMES
 
         game = GAMES[job.replay.slug]
-    describe = Tables(cast(Store, None), {game.slug: game})
+    describe = Pipeline(cast(Store, None), {game.slug: game})
     record, replay = job.record, job.replay
     going_on = replace(record, status="active", result_json=None)
     state = game.new([SeatInfo(n, ai) for n, ai in replay.seats], replay.seed,
@@ -285,6 +285,14 @@ class WebService:
         #: The positions of the replays read last, decoded (:meth:`_positions`).
         self._positions_read = _Fresh(clock, float("inf"), POSITIONS_READ)
 
+    @classmethod
+    def over(cls, tables: Tables, public_url: str, *, renderer: Renderer | None = None,
+             ) -> WebService:
+        """The web companion of the bot whose tables are ``tables``: their database, games
+        and clock."""
+        return cls(tables.pipeline.store, public_url, games=tables.games, renderer=renderer,
+                   clock=tables.clock)
+
     # ----------------------------------------------------------------- links
 
     async def link(self, record: GameRecord) -> str | None:
@@ -348,7 +356,7 @@ class WebService:
 
     async def _page(self, token: str, record: GameRecord) -> GamePage:
         try:
-            board = await self._tables.board_of_game(record)
+            board = await self._tables.queries.board_of_game(record)
         except Refused:
             raise NotFound() from None  # a damaged game: nothing a stranger can read
         actions = await self._store.actions(record.id, last=RECENT_MOVES)
@@ -393,7 +401,7 @@ class WebService:
     async def _positions(self, record: GameRecord, actions: list[ActionRecord],
                          ) -> list[tuple[View, str]]:
         """Every position's public view and alt text: re-run once per game and log."""
-        game, job = await self._tables.replay_job(record)
+        game, job = await self._tables.queries.replay_job(record)
         job = replace(job, log=tuple((a.seat, a.notation) for a in actions),
                       frames=len(actions) + 1)
         boards = BoardsJob(record, job, tuple(public_step(a, record) for a in actions))
@@ -421,12 +429,12 @@ class WebService:
         record = await self._record(token)
         if position is None:
             page = await self.game(token)
-            board = await self._tables.board_of_game(record)
+            board = await self._tables.queries.board_of_game(record)
             return await self._drawn(("board", record.id, page.version), board.view, now=True)
         actions = await self._store.actions(record.id)
         if not 0 <= position <= len(actions):
             raise NotFound()
-        _game, job = await self._tables.replay_job(record)
+        _game, job = await self._tables.queries.replay_job(record)
         job = replace(job, log=tuple((a.seat, a.notation) for a in actions))
         key = ("move", record.id, _digests(job)[position])
         kept = self.pictures.kept
@@ -491,7 +499,7 @@ class WebService:
         async def boards(season: Season | None) -> tuple[Board, ...]:
             found = []
             for slug in self._games:
-                ranks = await self._tables.leaderboard(guild, slug, season)
+                ranks = await self._tables.queries.leaderboard(guild, slug, season)
                 if ranks["rows"]:
                     found.append(Board(str(ranks["game"]), tuple(
                         (str(r["name"]), int(r["rating"]), int(r["games"]),

@@ -51,10 +51,11 @@ async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
 
 async def started(table: Session, channel_id: int, host: int, guest: int) -> None:
     tables = table.bot.tables
-    lobby = await tables.open_lobby(channel_id=channel_id, guild_id=GUILD_ID, game="candy-dash",
-                                    creator_id=host, creator_name="Host")
-    await tables.join(lobby.record.id, guest, "Guest")
-    await tables.start(lobby.record.id, host)
+    lobby = await tables.lobbies.open_lobby(
+        channel_id=channel_id, guild_id=GUILD_ID, game="candy-dash",
+        creator_id=host, creator_name="Host")
+    await tables.lobbies.join(lobby.record.id, guest, "Guest")
+    await tables.lobbies.start(lobby.record.id, host)
 
 
 @pytest.mark.slow  # another process holds the database
@@ -62,7 +63,7 @@ async def test_every_handler_answers_in_time_while_another_process_locks_the_dat
         table: Session) -> None:
     await started(table, MOVES, ALICE, BOB)
     await started(table, LOOKS, ALICE, BOB)
-    await table.bot.tables.play(channel_id=LOOKS, user_id=ALICE, text="step")
+    await table.bot.tables.moves.play(channel_id=LOOKS, user_id=ALICE, text="step")
     await started(table, ENDING, CAROL, BOB)
     lobby = await table.command(ALICE, "game", "new", {"game": "candy-dash"})
 

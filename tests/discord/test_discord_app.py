@@ -33,7 +33,7 @@ def test_create_bot_touches_neither_network_nor_database(tmp_path: Path) -> None
     client = create_bot(Settings(db_path=tmp_path / "never.db"))
     assert isinstance(client, CandyBot)
     assert not (tmp_path / "never.db").exists()
-    assert client.store is None
+    assert client._tables is None
     intents = client.intents
     assert not (intents.members or intents.presences or intents.message_content)
 
@@ -61,9 +61,9 @@ async def test_setup_hook_opens_the_database_and_close_releases_it(tmp_path: Pat
     first = create_bot(Settings(db_path=tmp_path / "b.db"), renderer=None)
     await first._async_setup_hook()
     await first.setup_hook()
-    assert first.store is not None and (tmp_path / "b.db").exists()
+    assert first._tables is not None and (tmp_path / "b.db").exists()
     await first.close()
-    assert first.store is None
+    assert first._tables is None
     second = create_bot(Settings(db_path=tmp_path / "b.db"), renderer=None)
     await second._async_setup_hook()
     await second.setup_hook()

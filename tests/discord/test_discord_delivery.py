@@ -77,7 +77,7 @@ class Process:
             if task is not None:
                 task.cancel()
         await discord.Client.close(bot)
-        await bot.store.close()
+        await bot.tables.close()
 
     async def start_again(self) -> None:
         await self.kill()
@@ -190,7 +190,7 @@ async def test_a_bot_killed_at_each_step_of_a_move_shows_it_all_within_15_s_of_i
 
     record = await proc.bot.tables.store.get_game(
         next(r.id for r in await proc.bot.tables.store.games_in_channel(thread)))
-    state = await proc.bot.tables.board_of_game(record)
+    state = await proc.bot.tables.queries.board_of_game(record)
     # One board with buttons, the latest, recorded as the board on show.
     (live,) = live_boards(proc.rec, thread)
     assert int(live["id"]) == record.board_message_id and int(live["id"]) not in before

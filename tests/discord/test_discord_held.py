@@ -214,7 +214,7 @@ async def test_a_deleted_games_channel_lapses_and_the_managers_are_told(
     games_channel = CHANNEL_ID + 7
     table.rec.room(games_channel)
     table.gw.guild_create()
-    await table.bot.tables.set_server_defaults(GUILD_ID, channels=[games_channel])
+    await table.bot.tables.lobbies.set_server_defaults(GUILD_ID, channels=[games_channel])
     refused = await table.command(ALICE, "game", "new", {"game": "candy-dash"})
     assert f"<#{games_channel}>" in refused.content
     table.gw.delete_channel(games_channel)
@@ -231,9 +231,9 @@ async def test_a_games_channel_deleted_while_the_bot_was_away_lapses_when_it_con
     games_channel = CHANNEL_ID + 8
     table.rec.room(games_channel)
     table.gw.guild_create()
-    await table.bot.tables.set_server_defaults(GUILD_ID, channels=[games_channel])
+    await table.bot.tables.lobbies.set_server_defaults(GUILD_ID, channels=[games_channel])
     table.gw.delete_channel(games_channel, heard=False)
     await restart(table)
-    assert (await table.bot.tables.server_defaults(GUILD_ID))["channels"] == []
+    assert (await table.bot.tables.lobbies.server_defaults(GUILD_ID))["channels"] == []
     opened = await table.command(ALICE, "game", "new", {"game": "candy-dash"})
     assert "is open" in opened.content

@@ -40,7 +40,7 @@ async def test_the_leaderboard_ranks_the_winner_first_with_names_and_a_picture(
     assert not answer.ephemeral and "**Candy Race: best ratings here** (top 2)" in answer.content
     (png,) = answer.pngs
     assert Image.open(io.BytesIO(png)).width == leaderboard.WIDTH
-    board = await table.bot.tables.leaderboard(GUILD_ID, "candy-race")
+    board = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race")
     assert [r["name"] for r in board["rows"]] == ["Player1", "Player2"]
     assert board["rows"][0]["rating"] > board["rows"][1]["rating"]
     assert all(r["provisional"] and r["games"] == 2 for r in board["rows"])

@@ -95,10 +95,11 @@ def test_the_move_choices_fit_as_buttons_or_a_select_menu() -> None:
                        1, 40, "p" * 300)
     view = components.choices_view(BIG_ID, 999_999_999, token, many, multi=menu, decide=True)
     assert view is not None
-    select, several, decide = view.children
-    assert isinstance(select, components.ChoiceSelect)
-    assert isinstance(several, components.ManySelect)
-    assert isinstance(decide, components.DecideButton)
+    select, several, _decide = view.children
+    assert isinstance(select.item, discord.ui.Select)  # type: ignore[attr-defined]
+    assert isinstance(several.item, discord.ui.Select)  # type: ignore[attr-defined]
+    assert [components.route_of(item.custom_id)[0].handler  # type: ignore
+            for item in view.children] == ["move", "many", "decide"]
     for item in (select, several):
         data = item.to_component_dict()
         assert len(data["custom_id"]) <= 100 and len(data["options"]) <= 25
@@ -119,7 +120,8 @@ def test_lobby_buttons_keep_their_ids_short_and_parseable() -> None:
     for item in view.children:
         custom_id = item.custom_id  # type: ignore[attr-defined]
         assert len(custom_id) <= 100
-        assert components.LobbyButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert components.Routed.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert components.route_of(custom_id)[0].handler == "lobby"  # type: ignore[index]
 
 
 def record(**changes: Any) -> GameRecord:
@@ -165,6 +167,35 @@ def test_nothing_in_the_discord_layer_names_a_game() -> None:
             assert slug not in text and slug.replace("-", "_") not in text, path
 
 
-def test_discord_items_register_their_templates() -> None:
-    for item in components.DYNAMIC_ITEMS:
-        assert issubclass(item, discord.ui.DynamicItem)
+def test_one_routed_item_answers_to_every_kind_of_component() -> None:
+    (item,) = components.DYNAMIC_ITEMS
+    template = item.__discord_ui_compiled_template__
+    menu = discord.ui.Select(options=[discord.SelectOption(label="x", value="p:eat 2")])
+    menu._values = ["p:eat 2"]  # as discord.py refreshes a clicked menu
+    button = discord.ui.Button(label="Forged")
+    clicks = {  # a custom id, the component clicked: the handler and what it is told
+        ("cb:lobby:7:join", button): ("lobby", (7, "join")),
+        ("cb:lr:7", menu): ("lobby", (7, "remove", "p:eat 2")),
+        ("cb:ll:7", button): ("lobby", (7, "level", "")),
+        ("cb:m:7:3:m3:eat 2", button): ("move", (7, 3, "m3", "eat 2")),
+        ("cb:s:7:3:m3", menu): ("move", (7, 3, "m3", "p:eat 2")),
+        ("cb:ms:7:3:m3", menu): ("many", (7, 3, "m3", ["p:eat 2"])),
+        ("cb:ms:7:3:m3", button): ("many", (7, 3, "m3", [])),
+        ("cb:d:7", button): ("decide", (7,)),
+        ("cb:k:7", button): ("back", (7,)),
+        ("cb:rm:7", button): ("rematch", (7,)),
+        ("cb:b:7:3:m3:a2:eat", button): ("step", (7, 3, "m3", "a", 2, "eat")),
+        ("cb:bs:7:3:m3:1", menu): ("step", (7, 3, "m3", "p", 0, "eat 2")),
+        ("cb:bs:7:3:m3:1", button): ("step", (7, 3, "m3", "o", 0, "#forged")),
+        ("cb:move:7:3:eat 2", button): ("move", (7, 3, 3, "eat 2")),
+        ("cb:pick:7:3", menu): ("move", (7, 3, 3, "p:eat 2")),
+    }
+    assert {custom_id.split(":")[1] for custom_id, _ in clicks} == set(components.ROUTES)
+    for (custom_id, clicked), (handler, told) in clicks.items():
+        found = components.route_of(custom_id)
+        assert template.fullmatch(custom_id) and found is not None, custom_id
+        route, match = found
+        assert (route.handler, route.click(match, clicked)) == (handler, told), custom_id
+    for forged in ("cb:zz:7", "cb:d:7:8", "cb:lobby:7:dance", "cb:m:7:3:m3:", "cb:",
+                   "cb:d:" + str(2**63), "xx:d:7", "cb:d:7\n"):
+        assert components.route_of(forged) is None and not template.fullmatch(forged), forged

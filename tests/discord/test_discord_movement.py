@@ -54,17 +54,18 @@ def board(move: int, version: int = 3) -> Any:
 
 
 class Stored:
-    """The store as another process left it: the game at ``version``, shown in ``message``."""
+    """The games' places as another process left them: the game at ``version``, shown in
+    ``message``."""
 
     def __init__(self, version: int, message: int) -> None:
         self.version, self.message = version, message
 
-    async def get_game(self, game_id: int) -> Any:
+    async def game(self, game_id: int) -> Any:
         return SimpleNamespace(version=self.version, board_message_id=self.message)
 
 
 def host(channel: Messages, stored: Stored) -> Any:
-    return SimpleNamespace(renderer=lambda view: b"png", tables=SimpleNamespace(store=stored),
+    return SimpleNamespace(renderer=lambda view: b"png", tables=SimpleNamespace(places=stored),
                            get_partial_messageable=lambda *a, **k: channel)
 
 

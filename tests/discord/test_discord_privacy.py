@@ -43,7 +43,7 @@ async def test_privacy_delete_removes_settings_and_says_what_stays(table: Sessio
     answer = await table.command(ALICE, "privacy", options={"delete": True})
     assert answer.ephemeral and "Deleted: 1 setting" in answer.content
     assert "1 game under way" in answer.content
-    assert (await table.bot.tables.notify_settings(ALICE))[0] == "channel"
+    assert (await table.bot.tables.reminders.notify_settings(ALICE))[0] == "channel"
 
 
 async def test_a_server_removing_the_bot_closes_its_lobbies(table: Session) -> None:

@@ -88,7 +88,7 @@ async def test_a_season_counts_its_games_shows_them_and_keeps_its_final_standing
     assert "Candy Race: 3 played, 2 won." in all_time.content, all_time.content
     board = await standings_now(table)
     assert "best ratings of Autumn" in board.content and board.pngs
-    during = await table.bot.tables.leaderboard(GUILD_ID, "candy-race",
+    during = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race",
                                                 await table.bot.seasons.current(GUILD_ID))
     assert [r["name"] for r in during["rows"]] == ["Player1", "Player2"]
     assert all(r["games"] == 2 for r in during["rows"])
@@ -106,7 +106,7 @@ async def test_a_season_counts_its_games_shows_them_and_keeps_its_final_standing
     await table.bot.send_due()
     assert len(season_posts(table)) == 1
     autumn = await table.bot.seasons.find(GUILD_ID, "autumn")
-    kept = await table.bot.tables.leaderboard(GUILD_ID, "candy-race", autumn)
+    kept = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race", autumn)
     assert kept["rows"] == during["rows"]
 
     # Later games, and a new season whose ratings start afresh, change nothing of it.
@@ -116,20 +116,20 @@ async def test_a_season_counts_its_games_shows_them_and_keeps_its_final_standing
     await new_season(table, "Winter", day(0, table.clock), day(30, table.clock))
     for _ in range(3):
         await won_by(table, BOB, ALICE)
-    assert (await table.bot.tables.leaderboard(GUILD_ID, "candy-race", autumn))["rows"] \
+    assert (await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race", autumn))["rows"] \
         == during["rows"]
     past = await standings_now(table, "Autumn")
     assert "best ratings of Autumn" in past.content
     table.clock.advance(1)
     then = await table.command(ALICE, "stats", options={"season": "Autumn"})
     assert "Candy Race: 2 played, 2 won." in then.content, then.content
-    winter = await table.bot.tables.leaderboard(GUILD_ID, "candy-race",
+    winter = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race",
                                                 await table.bot.seasons.current(GUILD_ID))
     assert winter["season"] == "Winter"
     assert [r["name"] for r in winter["rows"]] == ["Player2", "Player1"]
     assert all(r["games"] == 3 for r in winter["rows"])
     # Afresh: Winter's ratings are what three games alone give, not Autumn's carried on.
-    alltime = await table.bot.tables.leaderboard(GUILD_ID, "candy-race")
+    alltime = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race")
     assert {r["rating"] for r in winter["rows"]} != {r["rating"] for r in alltime["rows"]}
 
 
@@ -139,8 +139,8 @@ async def test_a_season_carries_ratings_over_by_default(table: Session) -> None:
     await new_season(table, "Spring", day(0, table.clock), day(3, table.clock))
     await won_by(table, ALICE, BOB)
     season = await table.bot.seasons.current(GUILD_ID)
-    carried = await table.bot.tables.leaderboard(GUILD_ID, "candy-race", season)
-    alltime = await table.bot.tables.leaderboard(GUILD_ID, "candy-race")
+    carried = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race", season)
+    alltime = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race")
     # The same beliefs carried on (the rating players see), with the season's own count.
     assert [r["rating"] for r in carried["rows"]] == [r["rating"] for r in alltime["rows"]]
     assert [r["games"] for r in carried["rows"]] == [1, 1]
@@ -180,19 +180,19 @@ async def test_deleting_a_players_data_leaves_a_former_player_in_the_kept_standi
     table.clock.advance(24 * 3)
     await table.bot.send_due()
     autumn = await table.bot.seasons.find(GUILD_ID, "Autumn")
-    before = await table.bot.tables.leaderboard(GUILD_ID, "candy-race", autumn)
-    kept = await table.bot.tables.about(ALICE)
+    before = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race", autumn)
+    kept = await table.bot.tables.queries.about(ALICE)
     assert kept["season_ratings"] and kept["season_standings"][0]["place"] == 1
     await table.command(ALICE, "privacy", options={"delete": True})
-    after = await table.bot.tables.leaderboard(GUILD_ID, "candy-race", autumn)
+    after = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race", autumn)
     assert [r["name"] for r in after["rows"]] == ["a former player", "Player2"]
     assert [r["rating"] for r in after["rows"]] == [r["rating"] for r in before["rows"]]
-    gone = await table.bot.tables.about(ALICE)
+    gone = await table.bot.tables.queries.about(ALICE)
     assert gone["season_ratings"] == [] and gone["season_standings"] == []
     from kept_anywhere import rows_holding
 
     assert await rows_holding(table.bot.tables.store, ALICE) == []
-    bob = await table.bot.tables.about(BOB)
+    bob = await table.bot.tables.queries.about(BOB)
     assert bob["season_standings"][0]["place"] == 2
 
 
@@ -245,8 +245,8 @@ async def test_kept_standings_keep_the_names_of_their_day_and_escape_hostile_one
         names[ALICE] = "Anna"
         await won_by(table, ALICE, BOB)
         autumn = await table.bot.seasons.find(GUILD_ID, "Autumn")
-        kept = await table.bot.tables.leaderboard(GUILD_ID, "candy-race", autumn)
-        now = await table.bot.tables.leaderboard(GUILD_ID, "candy-race")
+        kept = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race", autumn)
+        now = await table.bot.tables.queries.leaderboard(GUILD_ID, "candy-race")
         assert kept["rows"][0]["name"] == "**Ana** @everyone"
         assert now["rows"][0]["name"] == "Anna"
     finally:

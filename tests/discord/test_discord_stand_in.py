@@ -181,7 +181,7 @@ async def test_an_open_seat_is_not_taken_past_the_games_one_person_may_sit_in(
     await alice_stood_in_at_three(table)
     await vote(table, BOB, ALICE, "newcomer")
     await vote(table, CAROL, ALICE, "newcomer")
-    table.bot.tables.limits = Limits(games_per_person=1)
+    table.bot.tables.pipeline.limits = Limits(games_per_person=1)
     elsewhere = table.channel_id + 500
     await table.gw.send(table.gw.command(DAN, "game", "new", {"game": "candy-dash"},
                                          channel_id=elsewhere))

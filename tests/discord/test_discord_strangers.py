@@ -53,7 +53,7 @@ async def test_one_person_hosts_only_a_few_lobbies_at_once(table: Session) -> No
 
 async def test_one_person_holds_only_so_many_seats(tmp_path: Path) -> None:
     session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
-    session.bot.tables.limits = Limits(games_per_person=2)
+    session.bot.tables.pipeline.limits = Limits(games_per_person=2)
     try:
         lobbies = []
         for n in range(3):
@@ -74,7 +74,7 @@ async def test_one_person_holds_only_so_many_seats(tmp_path: Path) -> None:
 
 async def test_a_server_has_only_so_many_open_games(tmp_path: Path) -> None:
     session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
-    session.bot.tables.limits = Limits(games_per_server=2)
+    session.bot.tables.pipeline.limits = Limits(games_per_server=2)
     try:
         for n in range(2):
             session.channel_id = channel(n)
@@ -98,12 +98,12 @@ async def test_limits_hold_when_the_requests_come_all_at_once(tmp_path: Path) ->
     session = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     tables, gw = session.bot.tables, session.gw
     try:
-        tables.limits = Limits(lobbies_per_person=3)
+        tables.pipeline.limits = Limits(lobbies_per_person=3)
         await gw.send(*(gw.command(MALLORY, "game", "new", {"game": "candy-dash"},
                                    channel_id=channel(n)) for n in range(10)))
         assert await open_games(session) == 3, "one person hosts three lobbies at most"
 
-        tables.limits = Limits(games_per_person=2)
+        tables.pipeline.limits = Limits(games_per_person=2)
         lobbies = []
         for n in range(10, 16):
             session.channel_id = channel(n)
@@ -114,7 +114,7 @@ async def test_limits_hold_when_the_requests_come_all_at_once(tmp_path: Path) ->
                   for s in (await tables.store.open_game(channel(n))).seats]  # type: ignore[union-attr]
         assert seated.count(CAROL) == 2, "one person sits in two games at most"
 
-        tables.limits = Limits(games_per_server=11)  # nine open: room for two more
+        tables.pipeline.limits = Limits(games_per_server=11)  # nine open: room for two more
         await gw.send(*(gw.command(BOB + n, "game", "new", {"game": "candy-dash"},
                                    channel_id=channel(20 + n)) for n in range(5)))
         assert await open_games(session) == 11, "the server's limit, no more"

@@ -299,7 +299,7 @@ async def test_a_server_that_names_its_games_channels_keeps_games_there(
     elsewhere = CHANNEL_ID + 7
     table.rec.room(elsewhere)  # a channel the server has
     table.gw.guild_create()
-    await table.bot.tables.set_server_defaults(800000000000000001, channels=[elsewhere])
+    await table.bot.tables.lobbies.set_server_defaults(800000000000000001, channels=[elsewhere])
     refused = await table.command(ALICE, "game", "new", {"game": "candy-dash"})
     assert refused.ephemeral and f"<#{elsewhere}>" in refused.content
     assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []

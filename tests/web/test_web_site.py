@@ -183,7 +183,7 @@ async def test_a_client_address_is_limited_and_another_is_not(tmp_path: Path) ->
 async def test_a_hostile_name_is_escaped_wherever_a_page_writes_it(site: Site) -> None:
     url = await race(site)
     assert url is not None
-    store = site.session.bot.store
+    store = site.session.bot.tables.store
     assert store is not None
     record = await store.get_game(int(re.sub(r"\D", "", "1")))
     hostile = '<script>alert("x")</script>&<img src=x onerror=y>'

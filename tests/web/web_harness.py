@@ -51,8 +51,9 @@ class Site:
         settings = replace(bot_settings(folder / "bot.db"), public_url=URL)
         bot = create_bot(settings, games=games, renderer=renderer or fake_render, clock=clock)
         session = Session(bot, await connect(bot, rec), rec, clock)
-        assert bot.store is not None
-        service = WebService(bot.store, URL, games=games, renderer=renderer or fake_render)
+        # The pages' own clock: what they keep fresh goes stale in real time.
+        service = WebService(bot.tables.store, URL, games=games,
+                             renderer=renderer or fake_render)
         server = WebServer(service, limiter=limiter or ClientLimiter(rate=1000, burst=1000))
         await server.start("127.0.0.1", 0)
         # No connection kept alive: the offline Discord waits for every task the bot
