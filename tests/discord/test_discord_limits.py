@@ -184,6 +184,7 @@ def test_one_routed_item_answers_to_every_kind_of_component() -> None:
         ("cb:d:7", button): ("decide", (7,)),
         ("cb:k:7", button): ("back", (7,)),
         ("cb:rm:7", button): ("rematch", (7,)),
+        ("cb:t:7:join", button): ("tournament", (7, "join")),
         ("cb:b:7:3:m3:a2:eat", button): ("step", (7, 3, "m3", "a", 2, "eat")),
         ("cb:bs:7:3:m3:1", menu): ("step", (7, 3, "m3", "p", 0, "eat 2")),
         ("cb:bs:7:3:m3:1", button): ("step", (7, 3, "m3", "o", 0, "#forged")),
