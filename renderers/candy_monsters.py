@@ -15,7 +15,7 @@ to a row (a monster its colour and candies with a dot under it for each ability 
 under it; a kept ability a ring of its colour): then the player to act (the viewer, in
 their own picture) is the one drawn in full, in room kept for the fullest player, so
 that the picture keeps its height from turn to turn. What the picture says with icons
-is said in words by ``Game.details`` (``/game rules`` in the game's channel) and in the
+is said in words by ``Rules.card_texts`` (``/game cards`` in the game's channel) and in the
 move labels.
 
 Speed: every strip but the header is kept by what it shows

@@ -16,7 +16,7 @@ never as its sentences: a room's first row is what happens on entering (the mod 
 blue, the encounter's effect on orange), then the challenge as the dice it asks for
 ("odd", "5+", "paired ×3", "sum 9+"), then the bad stuff on red (a die with a red cross
 is lost, "D" says the defender picks, "−1" and a candy is candy lost, "end" ends the
-heist). The sentences are said in ``/game cards`` (:meth:`Game.card_lines`).
+heist). The sentences are said in ``/game cards`` (:meth:`Rules.card_texts`).
 
 Draws only what the view holds: a public view has no face-down card's name or data, so
 the public picture cannot show one. Strips are kept by what they show

@@ -173,7 +173,7 @@ def offered(legal: Sequence[Action], *, dominated: frozenset[str] = frozenset(),
             multi: MultiSelect | None = None, every: bool = False) -> list[Action]:
     """The moves the steps offer, each once: every legal one but those the several-at-once
     menu makes and, unless the player asked for ``every`` way, the dominated ones (another
-    does as well for less, :meth:`Game.dominated`)."""
+    does as well for less, :meth:`Rules.dominated`)."""
     return [a for a in legal if (every or a.notation not in dominated)
             and (multi is None or not multi.makes(a.notation))]
 

@@ -379,8 +379,8 @@ def _preview_view(choosing: Choosing, action: Action) -> dict[str, object] | Non
     (``/game undo`` takes it back). A move that draws (a land card placed, a tile laid)
     cannot be taken back, so it is previewed by the public view after it, when that view
     does not depend on anything the player does not know. The preview is worked out from
-    the game as the player may know it (:meth:`Game.known_to`), never from the real
-    state, and compared with worlds drawn from that alone (:meth:`Game.resample`, seeded
+    the game as the player may know it (:meth:`Engine.known_to`), never from the real
+    state, and compared with worlds drawn from that alone (:meth:`Engine.resample`, seeded
     by what the player may see): so whether a move is previewed, and what the preview
     shows, is the same in every state the player cannot tell from the real one, and a
     preview can give no draw away before the move is confirmed (the player could go back

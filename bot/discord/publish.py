@@ -21,7 +21,7 @@ burst of changes shows its last board. A new board takes the buttons away from t
 replaces before it is recorded as the board on show (should Discord refuse that edit, it
 is queued in the transaction that records the new board).
 
-A move that continues the episode on show (see ``Game.episode``) edits that board message
+A move that continues the episode on show (see ``Rules.episode``) edits that board message
 instead (an edit notifies nobody, so its ping goes out as a message of its own, pointing
 to the board).
 

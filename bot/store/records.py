@@ -243,7 +243,7 @@ class ActionRecord:
     undoable: bool
     public: str = ""
     private: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    #: The game's episode key after this action (see ``Game.episode``), if any.
+    #: The game's episode key after this action (see ``Rules.episode``), if any.
     episode: str | None = None
     #: Whether the state before this action was kept, so undo can restore it.
     snapshot: bool = False
