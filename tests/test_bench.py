@@ -160,6 +160,10 @@ def test_the_play_players_wait_for_is_timed_with_the_worker_processes_of_candybo
             work[job_of.__name__] += 1
             return job_of(job)
 
+        async def offload(self, job_of, job, key, draws=None):
+            work[job_of.__name__] += 1
+            return job_of(job)
+
     monkeypatch.setattr(bench_module, "chess_board", lambda width: lambda: b"")
     figures = bench_module.bench_game(SLUG, 3, channels=0, rounds=0, ai_games=0,
                                       pool=Workers())

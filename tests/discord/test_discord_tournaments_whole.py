@@ -209,8 +209,8 @@ async def test_a_pod_tournament_of_candy_monsters_runs_itself_to_its_final_stand
         assert "off the list" in league.answers()[-1].content
 
         # The bot dies between storing the second table's game and dealing it.
-        tables = league.bot.tables
-        real_start = tables.start
+        lobbies = league.bot.tables.lobbies
+        real_start = lobbies.start
         calls: list[Any] = []
 
         async def dies_once(*args: Any, **kwargs: Any) -> Any:
@@ -219,7 +219,7 @@ async def test_a_pod_tournament_of_candy_monsters_runs_itself_to_its_final_stand
                 raise Died("killed before the deal")
             return await real_start(*args, **kwargs)
 
-        monkeypatch.setattr(tables, "start", dies_once)
+        monkeypatch.setattr(lobbies, "start", dies_once)
         await league.command(host, "tournament", "start")
         assert len(calls) == 2  # killed at the second table
         stored = {t.number: t.game_id for t in await current_tables(league, 1)}
