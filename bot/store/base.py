@@ -88,6 +88,14 @@ FOREVER = 1e300
 UPTIME_KEPT = 30 * 86400
 
 
+def _rated_in(guild_id: int | None, season: Season | None) -> tuple[str, int]:
+    """Where ratings are read: the server's all-time ratings, or ``season``'s own (a
+    table and its condition, with the condition's value)."""
+    if season is None:
+        return "ratings WHERE guild_id = ?", guild_id or 0
+    return "season_ratings WHERE season_id = ?", season.id
+
+
 def is_postgres(target: str | os.PathLike[str]) -> bool:
     """Whether ``target`` (``CANDYBOT_DB``) names a PostgreSQL database rather than a file."""
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
@@ -344,13 +352,9 @@ class Store(ABC):
                     "GROUP BY game ORDER BY game",
                     (*given, user_id, *between, user_id, *given, *between)) as cursor:
                 rows = await cursor.fetchall()
-            if season is None:
-                sql, key = ("SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? "
-                            "AND user_id = ?", guild_id or 0)
-            else:
-                sql, key = ("SELECT game, mu, sigma, games FROM season_ratings WHERE "
-                            "season_id = ? AND user_id = ?", season.id)
-            async with db.execute(sql, (key, user_id)) as cursor:
+            where, key = _rated_in(guild_id, season)
+            async with db.execute(f"SELECT game, mu, sigma, games FROM {where} AND user_id = ?",
+                                  (key, user_id)) as cursor:
                 rated = {game: Rating(mu, sigma, games)
                          for game, mu, sigma, games in await cursor.fetchall()}
         return [StatLine(game, played, won, rated.get(game)) for game, played, won in rows]
@@ -367,13 +371,9 @@ class Store(ABC):
 
     async def _leaders(self, db: Any, guild_id: int | None, game: str, limit: int | None,
                        season: Season | None) -> list[tuple[int, str, Rating]]:
-        if season is None:
-            sql, key = ("SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND "
-                        "game = ?", guild_id or 0)
-        else:
-            sql, key = ("SELECT user_id, mu, sigma, games FROM season_ratings WHERE "
-                        "season_id = ? AND game = ?", season.id)
-        async with db.execute(sql, (key, game)) as cursor:
+        where, key = _rated_in(guild_id, season)
+        async with db.execute(f"SELECT user_id, mu, sigma, games FROM {where} AND game = ?",
+                              (key, game)) as cursor:
             rated = [(int(u), Rating(mu, sigma, n))
                      for u, mu, sigma, n in await cursor.fetchall()]
         rated.sort(key=lambda item: (-item[1].shown, item[0]))
