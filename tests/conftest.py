@@ -1,12 +1,10 @@
 import itertools
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 # Rule-test helpers (board drawings) live beside the tests.
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(autouse=True)
@@ -29,8 +27,8 @@ def pictures_from_scratch() -> None:
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    """One throwaway PostgreSQL server for the whole run (see tests/pgserver.py)."""
-    import pgserver
+    """One throwaway PostgreSQL server for the whole run (see tests/support/pgserver.py)."""
+    from tests.support import pgserver
 
     try:
         server = pgserver.start()
@@ -63,8 +61,8 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path,
 
 @pytest.fixture(scope="session")
 def image(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
-    """The Docker image's install, built without a container engine (tests/image_build.py),
+    """The Docker image's install, built without a container engine (tests/support/image_build.py),
     once a run whatever the number of workers."""
-    from image_build import shared_image
+    from tests.support.image_build import shared_image
 
     return shared_image(tmp_path_factory, worker_id)

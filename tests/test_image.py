@@ -22,9 +22,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import yaml
-from image_build import ROOT, Image, compose_config, context_files, flags, stages
 
 from bot.config import DEFAULT_STOP_SECONDS
+from tests.support.image_build import ROOT, Image, compose_config, context_files, flags, stages
 
 pytestmark = pytest.mark.slow  # builds the image's install in a fresh venv
 
@@ -145,7 +145,7 @@ def test_the_docs_docker_commands_use_the_images_name_volume_and_real_commands()
             assert positional[1] == "candybot" and positional[2] in commands, line
             inner.append(positional[2])
     # The commands run inside the image are the ones this file runs from its install
-    # (sync is run against the offline Discord by tests/test_ops.py).
+    # (sync is run against the offline Discord by tests/bot/ops/test_ops.py).
     assert set(inner) == {"check", "sync", "backup", "restore", "health"}
 
 

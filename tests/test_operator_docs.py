@@ -2,7 +2,7 @@
 
 The README, docs/discord.md, and the commands at the head of the Dockerfile, the compose
 files and the systemd unit are played in scenes: each scene is one operator's session on a
-machine of its own (a sandbox: tests/operator_shell.py), in a clone holding the
+machine of its own (a sandbox: tests/support/operator_shell.py), in a clone holding the
 operator's files, against the offline Discord (tools/offline_http.py). Between the
 blocks of commands a scene does what the prose asks by hand (paste the token, stop the
 bot, pick a backup) and checks what the prose promises. A fast test checks that the
@@ -26,13 +26,13 @@ from typing import Any
 import psycopg
 import pytest
 import yaml
-from image_build import ROOT, Image, compose_config
-from operator_shell import Shell, operator_shell, read_env_file, unit_file, wait_for
 
 from bot.config import DEFAULT_STOP_SECONDS, LIMIT_VARIABLES, Settings, read_dotenv
 from bot.health import Status, status_path
 from bot.ops import Exit
 from bot.store import Store
+from tests.support.image_build import ROOT, Image, compose_config
+from tests.support.operator_shell import Shell, operator_shell, read_env_file, unit_file, wait_for
 from tools.offline import Recorder
 from tools.offline_http import OfflineServer
 
@@ -557,7 +557,7 @@ def test_compose_hands_the_bot_every_setting_in_dotenv(tmp_path: Path) -> None:
 
 
 def test_the_systemd_unit_stops_in_time_and_retries_only_what_a_retry_can_mend() -> None:
-    from test_exit_codes import codes_of
+    from tests.bot.test_exit_codes import codes_of
 
     service = unit_file(ROOT / UNIT)["Service"]
     assert service["KillSignal"] == ["SIGTERM"]

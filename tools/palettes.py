@@ -1,7 +1,7 @@
 """Write the palettes kept beside the renderers (``renderers/palettes.json``): each game's
 palette as its pictures make it (:meth:`renderers.common.Pictures.made_palette`), so that a
 freshly started bot draws its first picture without making one. Run it after a change that
-changes a game's palette (``tests/test_render_frame.py`` says so)::
+changes a game's palette (``tests/renderers/test_frame.py`` says so)::
 
     python -m tools.palettes
 """

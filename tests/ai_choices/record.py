@@ -1,10 +1,10 @@
-"""Record what an AI chooses: ``python tests/ai_choices/record.py SLUG``.
+"""Record what an AI chooses: ``python -m tests.ai_choices.record SLUG``.
 
 For each of the game's cases below, an all-AI game at the normal level is played from
 its seed (the lowest seat that may act moving first), and the file keeps its action log
 and, for every move, a digest of the values the AI gave each legal action. A change
 meant to make an AI faster, not different, must leave both as they are:
-tests/test_ai_choices.py plays the cases again and compares. Record again only when the
+tests/bot/games/test_ai_choices.py plays the cases again and compares. Record again only when the
 AI is meant to choose differently (and show it is no weaker: tools/arena.py).
 """
 
@@ -17,11 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
+from bot.games import GAMES
+from bot.games.engine import Action, Engine, SeatInfo, State, playing
 
-from bot.games import GAMES  # noqa: E402
-from bot.games.engine import Action, Engine, SeatInfo, State, playing  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 #: (seed, players, rules version or None for the current one) per game.
 CASES: dict[str, list[tuple[int, int, int | None]]] = {

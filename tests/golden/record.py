@@ -1,7 +1,7 @@
-"""Record a golden playthrough: ``python tests/golden/record.py SLUG SEED PLAYERS [k=v ...]``.
+"""Record a golden playthrough: ``python -m tests.golden.record SLUG SEED PLAYERS [k=v ...]``.
 
 A golden playthrough is a seed, the options, an action log and the hash of the
-final state. tests/test_golden.py replays every one on every run, so a change of
+final state. tests/bot/games/test_golden.py replays every one on every run, so a change of
 rules or cards that would alter a game already played cannot pass unnoticed:
 such a change bumps the game's ``rules_version`` and records goldens of the new
 version (new seeds); the old ones stay, as stored games of the old version (see
@@ -15,13 +15,11 @@ import json
 import sys
 from pathlib import Path
 
+from bot.games import GAMES
+from bot.games.engine import dumps
+from tests.support.playthrough import play
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-from playthrough import play  # noqa: E402
-
-from bot.games import GAMES  # noqa: E402
-from bot.games.engine import dumps  # noqa: E402
 
 
 def state_hash(state: dict) -> str:
