@@ -68,7 +68,8 @@ def run_bot(settings: Settings, *, debug: bool = False) -> int:
     Returns the exit status (:class:`bot.Exit`); a problem the operator can fix is
     reported in one line, its traceback only with ``debug`` or ``CANDYBOT_LOG=debug``.
     """
-    return _with_token(settings, debug, _run)
+    # _run is called by name (not passed), so tests/bot/test_exit_codes.py follows it.
+    return _with_token(settings, debug, lambda settings, token: _run(settings, token))
 
 
 def _run(settings: Settings, token: str) -> int:
