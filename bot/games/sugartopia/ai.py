@@ -296,20 +296,11 @@ class _Before:
         """The joined roads of ``table``: the old table's and the new card's (at ``index``,
         the last), as :meth:`Table._road_links` finds them."""
         links = list(self.links())
-        entry = table.entries[index]
-        card = table.card(index)
-        pos = (entry["q"], entry["r"])
         for side in range(tiles.SIDES):
-            other = table.at.get(neighbour(pos, side))
-            if (other is None or other == index or card.edge(side, entry["rot"]) != tiles.ROAD
-                    or table.edge(other, opposite(side)) != tiles.ROAD):
-                continue
-            mine = card.road_at(side, entry["rot"])
-            theirs = table.card(other).road_at(opposite(side), table.entries[other]["rot"])
-            assert mine is not None and theirs is not None
-            cookies = (card.roads[mine[0]].arms[mine[1]].cookies
-                       + table.card(other).roads[theirs[0]].arms[theirs[1]].cookies)
-            links.append(((other, theirs[0]), (index, mine[0]), cookies))
+            link = table.road_link(index, side)
+            if link is not None:  # the older card's hub first, as the table lists it
+                hub, theirs, cookies = link
+                links.append((theirs, hub, cookies))
         return links
 
 
