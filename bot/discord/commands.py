@@ -456,35 +456,30 @@ def build_tournament_group(games: Mapping[str, Engine]) -> app_commands.Group:
                             reminder_hours=reminder_hours, deadline_hours=deadline_hours,
                             clock=clock)
 
-    @group.command(name="start", description="Start a tournament now (its host or Manage "
-                   "Server).")
-    @app_commands.describe(tournament=number)
-    async def start(interaction: discord.Interaction,
-                    tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.start(interaction, tournament)
-
-    @group.command(name="leave", description="Withdraw from a tournament (your game under "
-                   "way is conceded).")
-    @app_commands.describe(tournament="The tournament's number (default: the one you play).")
-    async def leave(interaction: discord.Interaction,
-                    tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.leave(interaction, tournament)
-
-    @group.command(name="standings", description="A tournament's standings and current "
-                   "round (only you see it).")
-    @app_commands.describe(tournament=number)
-    async def standings(interaction: discord.Interaction,
-                        tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.show(interaction, tournament)
-
-    @group.command(name="cancel", description="Call off a tournament still signing up (its "
-                   "host or Manage Server).")
-    @app_commands.describe(tournament=number)
-    async def cancel(interaction: discord.Interaction,
-                     tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.cancel(interaction, tournament)
-
+    _add_numbered(group, "start", "Start a tournament now (its host or Manage Server).",
+                  number, organized.start)
+    _add_numbered(group, "leave", "Withdraw from a tournament (your game under way is "
+                  "conceded).", "The tournament's number (default: the one you play).",
+                  organized.leave)
+    _add_numbered(group, "standings", "A tournament's standings and current round (only you "
+                  "see it).", number, organized.show)
+    _add_numbered(group, "cancel", "Call off a tournament still signing up (its host or "
+                  "Manage Server).", number, organized.cancel)
     return group
+
+
+def _add_numbered(group: app_commands.Group, name: str, description: str, number: str,
+                  answer: Callable[[discord.Interaction, int | None], Awaitable[None]]) -> None:
+    """Add ``/<group> <name> [tournament]``, which ``answer`` answers for the tournament of
+    that number (described as ``number``), or None when none was given."""
+
+    async def numbered(interaction: discord.Interaction,
+                       tournament: app_commands.Range[int, 1] | None = None) -> None:
+        await answer(interaction, tournament)
+
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name, description=description, callback=numbered)
+    group.add_command(app_commands.describe(tournament=number)(command))
 
 
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Engine]) -> None:
