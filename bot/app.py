@@ -7,7 +7,7 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -68,30 +68,42 @@ def run_bot(settings: Settings, *, debug: bool = False) -> int:
     Returns the exit status (:class:`bot.Exit`); a problem the operator can fix is
     reported in one line, its traceback only with ``debug`` or ``CANDYBOT_LOG=debug``.
     """
+    # _run is called by name (not passed), so tests/bot/test_exit_codes.py follows it.
+    return _with_token(settings, debug, lambda settings, token: _run(settings, token))
+
+
+def _run(settings: Settings, token: str) -> int:
+    info = preflight(settings)
+    log.debug("database %s: %s; connecting to Discord", settings.database_shown,
+              info.describe_schema() if info.exists else "new, created on start")
+    # Pictures are drawn in worker processes so that channels moving at once do
+    # not queue for one interpreter lock (docs/benchmarks.md, load test).
+    from renderers.pool import PooledRenderer
+
+    pool = PooledRenderer()
+    try:
+        bot = create_bot(settings, renderer=pool)
+        stopped = asyncio.run(serve(bot, token))
+    finally:
+        pool.close()
+    if stopped is not None:
+        log.info("%s", stopped)
+    return Exit.OK
+
+
+def _with_token(settings: Settings, debug: bool, command: Callable[[Settings, str], int]) -> int:
+    """Run ``command`` (given the bot's token) as an operator's command that talks to
+    Discord: logging set up, no token told how to give one, and a failure told in one line
+    (:func:`bot.ops.logs.fail`; its traceback only with ``debug`` or ``CANDYBOT_LOG=debug``)."""
     setup_logging(settings.log_level, debug=debug)
     debug = debug or settings.log_level == "debug"
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return Exit.CONFIG
     try:
-        info = preflight(settings)
-        log.debug("database %s: %s; connecting to Discord", settings.database_shown,
-                 info.describe_schema() if info.exists else "new, created on start")
-        # Pictures are drawn in worker processes so that channels moving at once do
-        # not queue for one interpreter lock (docs/benchmarks.md, load test).
-        from renderers.pool import PooledRenderer
-
-        pool = PooledRenderer()
-        try:
-            bot = create_bot(settings, renderer=pool)
-            stopped = asyncio.run(serve(bot, settings.token))
-        finally:
-            pool.close()
+        return command(settings, settings.token)
     except Exception as exc:
         return fail(_explain(exc), debug=debug)
-    if stopped is not None:
-        log.info("%s", stopped)
-    return Exit.OK
 
 
 async def serve(bot: CandyBot, token: str) -> str | None:
@@ -158,25 +170,22 @@ async def _until_stopped(bot: CandyBot, token: str,
 
 def sync_commands(settings: Settings, guild_id: int | None, *, debug: bool = False) -> int:
     """``candybot sync``: register the slash commands globally or to one server."""
-    setup_logging(settings.log_level, debug=debug)
-    debug = debug or settings.log_level == "debug"
-    if not settings.token:
-        print(NO_TOKEN_HELP, file=sys.stderr)
-        return Exit.CONFIG
+    return _with_token(settings, debug,
+                       lambda settings, token: _sync_commands(settings, token, guild_id))
+
+
+def _sync_commands(settings: Settings, token: str, guild_id: int | None) -> int:
+    # The database is not needed to sync, but a wrong CANDYBOT_DB is best found now.
+    preflight(settings)
     try:
-        # The database is not needed to sync, but a wrong CANDYBOT_DB is best found now.
-        preflight(settings)
-        count = asyncio.run(_sync(settings, settings.token, guild_id))
+        count = asyncio.run(_sync(settings, token, guild_id))
     except discord.HTTPException as exc:
         hint = ""
         if guild_id and exc.status in (403, 404):
             hint = (f": is the bot in server {guild_id}, invited with the "
                     f"applications.commands scope (see docs/discord.md)?")
-        return fail(OpsError(Exit.FAILED,
-                                     f"Discord refused the commands: {exc.status} "
-                                     f"{exc.text or exc.response.reason}{hint}"), debug=debug)
-    except Exception as exc:
-        return fail(_explain(exc), debug=debug)
+        raise OpsError(Exit.FAILED, f"Discord refused the commands: {exc.status} "
+                                    f"{exc.text or exc.response.reason}{hint}") from exc
     where = f"server {guild_id} (available now)" if guild_id else \
         "every server (global commands may take up to an hour to appear)"
     print(f"Registered {count} commands to {where}.")

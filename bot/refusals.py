@@ -12,13 +12,20 @@ player's mistake pass quietly (autocomplete, for one) treats them alike. Its
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any, dataclass_transform
 
 from bot.games.engine import GameError
 
 
+@dataclass_transform(eq_default=False, kw_only_default=True)
 @dataclass(eq=False)
 class Refused(GameError):
-    """A request turned down. Subclasses carry what the words need, keyword-only."""
+    """A request turned down. Subclasses carry what the words need, keyword-only: each is
+    a dataclass of its fields (made so here, once for all)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(eq=False, kw_only=True)(cls)
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -31,7 +38,6 @@ class Refused(GameError):
 # --------------------------------------------------------------------------- limits
 
 
-@dataclass(eq=False, kw_only=True)
 class LimitReached(Refused):
     """A bound of :class:`~bot.limits.Limits` is reached: ``limit`` names it
     (``lobbies``, ``games``, ``server_games``), ``allowed`` is its figure."""
@@ -40,7 +46,6 @@ class LimitReached(Refused):
     allowed: int
 
 
-@dataclass(eq=False, kw_only=True)
 class CoolingDown(Refused):
     """The person made a request of kind ``what`` too recently; again from ``until``."""
 
@@ -48,14 +53,12 @@ class CoolingDown(Refused):
     until: float
 
 
-@dataclass(eq=False, kw_only=True)
 class Busy(Refused):
     """Too many heavy pictures wait in line; try again from ``retry_at``."""
 
     retry_at: float
 
 
-@dataclass(eq=False, kw_only=True)
 class OutOfRange(Refused):
     """An option's value lies outside what the bot can use: ``option`` names it,
     ``reason`` is ``too_far`` (a date too far ahead) or ``too_large`` (a number or id)."""
@@ -67,7 +70,6 @@ class OutOfRange(Refused):
 # --------------------------------------------------------------------------- finding the game
 
 
-@dataclass(eq=False, kw_only=True)
 class NoSuchGame(Refused):
     """No registered game is called ``slug``; ``known`` are the slugs there are."""
 
@@ -75,41 +77,34 @@ class NoSuchGame(Refused):
     known: tuple[str, ...]
 
 
-@dataclass(eq=False, kw_only=True)
 class NoGameHere(Refused):
     """The channel (or thread) holds no game."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotStarted(Refused):
     """The game is still a lobby."""
 
 
-@dataclass(eq=False, kw_only=True)
 class GameGone(Refused):
     """The game a button names no longer exists."""
 
 
-@dataclass(eq=False, kw_only=True)
 class GameEnded(Refused):
     """A choice made for a game that is over."""
 
 
-@dataclass(eq=False, kw_only=True)
 class ElsewhereButton(Refused):
     """A button of a game in another channel (``channel_id``) clicked here."""
 
     channel_id: int
 
 
-@dataclass(eq=False, kw_only=True)
 class NotPlaying(Refused):
     """The person has no seat in the game; ``waiting`` names those it waits for."""
 
     waiting: tuple[str, ...] = ()
 
 
-@dataclass(eq=False, kw_only=True)
 class NotYourTurn(Refused):
     """The person may not act now; ``waiting`` names those the game waits for."""
 
@@ -127,7 +122,6 @@ class Said:
     for_player: bool = False
 
 
-@dataclass(eq=False, kw_only=True)
 class Expired(Refused):
     """The decision a button was made for is no longer open for the clicker; ``since``
     tells the moves made since it was offered (the last few), ``earlier`` how many
@@ -137,7 +131,6 @@ class Expired(Refused):
     earlier: int = 0
 
 
-@dataclass(eq=False, kw_only=True)
 class AlreadyMade(Refused):
     """Another change reached the game first, so this one was not made. ``reason``:
     ``raced`` (a move was made first), ``twice`` (the request arrived twice, and made
@@ -147,7 +140,6 @@ class AlreadyMade(Refused):
     reason: str
 
 
-@dataclass(eq=False, kw_only=True)
 class Damaged(Refused):
     """The saved game ``game_id`` cannot be read (``what`` is wrong with it): only an
     abort clears it, and ``manage`` says that takes Manage Channels."""
@@ -160,7 +152,6 @@ class Damaged(Refused):
 # --------------------------------------------------------------------------- lobbies
 
 
-@dataclass(eq=False, kw_only=True)
 class BadSeats(Refused):
     """``seats`` outside what the game ``title`` allows."""
 
@@ -169,14 +160,12 @@ class BadSeats(Refused):
     high: int
 
 
-@dataclass(eq=False, kw_only=True)
 class BadReminderHours(Refused):
     """``reminder_hours`` not more than 0 and at most ``most``."""
 
     most: float
 
 
-@dataclass(eq=False, kw_only=True)
 class ChannelTaken(Refused):
     """The channel already holds a game (``title``, or none when it is unknown; ``lobby``
     when it is still a lobby); one game per channel."""
@@ -189,7 +178,6 @@ class ChannelTaken(Refused):
     no_thread: str = ""
 
 
-@dataclass(eq=False, kw_only=True)
 class BadSeason(Refused):
     """A season cannot be set as asked: ``reason`` is ``name`` (not a name a season may
     have), ``taken`` (another season of the server has it), ``date`` (not a day as
@@ -200,7 +188,6 @@ class BadSeason(Refused):
     text: str
 
 
-@dataclass(eq=False, kw_only=True)
 class SeasonsOverlap(Refused):
     """A new season would share days with the server's season ``other``, which runs from
     ``starts_at`` to ``ends_at``."""
@@ -210,31 +197,26 @@ class SeasonsOverlap(Refused):
     ends_at: float
 
 
-@dataclass(eq=False, kw_only=True)
 class NoSuchSeason(Refused):
     """The server has no season called ``name``."""
 
     name: str
 
 
-@dataclass(eq=False, kw_only=True)
 class SeasonOver(Refused):
     """The season ``name`` is over already: its final standings are kept."""
 
     name: str
 
 
-@dataclass(eq=False, kw_only=True)
 class ManageServerOnly(Refused):
     """A server's settings are changed by people with Manage Server only."""
 
 
-@dataclass(eq=False, kw_only=True)
 class ThreadsFull(Refused):
     """Discord's cap on a server's active threads is reached (its error 160006)."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotOpened(Refused):
     """Discord refused a step of opening a lobby, so nothing was opened: ``why`` is
     ``discord`` (Discord failed on its side: a moment later may work) or ``permissions``
@@ -245,7 +227,6 @@ class NotOpened(Refused):
     thread: bool = False
 
 
-@dataclass(eq=False, kw_only=True)
 class Held(Refused):
     """The thread a game is played in refuses the bot, so no change to it is made until
     it takes the bot's posts again: ``why`` is ``locked`` (a moderator locked it) or
@@ -255,24 +236,20 @@ class Held(Refused):
     why: str
 
 
-@dataclass(eq=False, kw_only=True)
 class NotAGamesChannel(Refused):
     """The server lets games open only in ``channels``."""
 
     channels: tuple[int, ...]
 
 
-@dataclass(eq=False, kw_only=True)
 class NotOver(Refused):
     """A rematch of a game that has not ended with a result."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotAPlayer(Refused):
     """A rematch asked by someone who did not finish the game at its table."""
 
 
-@dataclass(eq=False, kw_only=True)
 class RematchOpened(Refused):
     """The game's rematch is already open (game ``game_id``, played in ``channel_id``)."""
 
@@ -280,34 +257,28 @@ class RematchOpened(Refused):
     channel_id: int | None
 
 
-@dataclass(eq=False, kw_only=True)
 class RematchOpening(Refused):
     """Another player is opening the game's rematch at this very moment."""
 
 
-@dataclass(eq=False, kw_only=True)
 class LobbyClosed(Refused):
     """The lobby has started or closed."""
 
 
-@dataclass(eq=False, kw_only=True)
 class AlreadyJoined(Refused):
     """The person already has a seat."""
 
 
-@dataclass(eq=False, kw_only=True)
 class LobbyFull(Refused):
     """Every seat is taken."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotJoined(Refused):
     """The person has no seat to leave (``started``: in a game under way)."""
 
     started: bool = False
 
 
-@dataclass(eq=False, kw_only=True)
 class NeedMorePlayers(Refused):
     """``title`` needs ``needed`` players; ``joined`` have."""
 
@@ -316,7 +287,6 @@ class NeedMorePlayers(Refused):
     joined: int
 
 
-@dataclass(eq=False, kw_only=True)
 class HostOnly(Refused):
     """Only the lobby's host (``host``, a user id, or none) may do ``what``:
     ``start``, ``add_ai`` or ``remove``."""
@@ -325,22 +295,18 @@ class HostOnly(Refused):
     host: int | None
 
 
-@dataclass(eq=False, kw_only=True)
 class RemovedFromLobby(Refused):
     """The host removed this person from the lobby; they cannot join it again."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotInLobby(Refused):
     """The seat the host asked to remove is no longer in the lobby."""
 
 
-@dataclass(eq=False, kw_only=True)
 class HostCannotRemoveSelf(Refused):
     """The host asked to remove their own seat (they leave instead)."""
 
 
-@dataclass(eq=False, kw_only=True)
 class MayNotEnd(Refused):
     """Ending the game takes its host or Manage Channels (``host``: a user id or none;
     ``started``: the game is under way, where only a host still seated may end it)."""
@@ -349,7 +315,6 @@ class MayNotEnd(Refused):
     started: bool
 
 
-@dataclass(eq=False, kw_only=True)
 class OthersStillPlaying(Refused):
     """The host may not end a game under way while other people still play it: the
     game is theirs too. ``players`` counts them."""
@@ -360,7 +325,6 @@ class OthersStillPlaying(Refused):
 # --------------------------------------------------------------------------- moves
 
 
-@dataclass(eq=False, kw_only=True)
 class PickCount(Refused):
     """A several-at-once menu takes from ``low`` to ``high`` items."""
 
@@ -368,12 +332,10 @@ class PickCount(Refused):
     high: int
 
 
-@dataclass(eq=False, kw_only=True)
 class NothingToUndo(Refused):
     """The person has made no move that undo could take back."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotYourLastMove(Refused):
     """Another player acted since: ``name`` played ``shown`` last."""
 
@@ -381,7 +343,6 @@ class NotYourLastMove(Refused):
     shown: str
 
 
-@dataclass(eq=False, kw_only=True)
 class CannotUndo(Refused):
     """``shown`` revealed or drew something (``after``: a later move, ``(name, shown)``,
     did), or was made before undo was kept (``unkept``)."""
@@ -391,7 +352,6 @@ class CannotUndo(Refused):
     unkept: bool = False
 
 
-@dataclass(eq=False, kw_only=True)
 class NoStandIn(Refused):
     """No AI stands in for the person: their seat is theirs."""
 
@@ -399,28 +359,24 @@ class NoStandIn(Refused):
 # --------------------------------------------------------------------------- looking
 
 
-@dataclass(eq=False, kw_only=True)
 class NoGameNumbered(Refused):
     """No game ``game_id`` was played in this channel."""
 
     game_id: int
 
 
-@dataclass(eq=False, kw_only=True)
 class NeverStarted(Refused):
     """Game ``game_id`` never started: there is nothing to see."""
 
     game_id: int
 
 
-@dataclass(eq=False, kw_only=True)
 class EndedDamaged(Refused):
     """Game ``game_id`` has ended, but its saved state cannot be read."""
 
     game_id: int
 
 
-@dataclass(eq=False, kw_only=True)
 class NotAPlace(Refused):
     """``zoom`` is no place of the game ``title`` (``spots`` are; none: it has none)."""
 
@@ -429,12 +385,10 @@ class NotAPlace(Refused):
     spots: tuple[str, ...] = ()
 
 
-@dataclass(eq=False, kw_only=True)
 class NothingToDecide(Refused):
     """The game is over: there is no private choice left."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NoHand(Refused):
     """The person has no seat, so no private view (``ended``: of the last ended game)."""
 
@@ -444,27 +398,22 @@ class NoHand(Refused):
 # --------------------------------------------------------------------------- seats and votes
 
 
-@dataclass(eq=False, kw_only=True)
 class VoteWhat(Refused):
     """A vote gives a seat to the AI or to a newcomer, nothing else."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotUpForVote(Refused):
     """The seat is neither stood in for nor silent past its last reminder."""
 
 
-@dataclass(eq=False, kw_only=True)
 class OthersVote(Refused):
     """Only the other players at the table vote on a seat."""
 
 
-@dataclass(eq=False, kw_only=True)
 class AlreadySeated(Refused):
     """The person already has a seat in the game."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NoOpenSeat(Refused):
     """No seat is open to a newcomer."""
 
@@ -472,12 +421,10 @@ class NoOpenSeat(Refused):
 # --------------------------------------------------------------------------- people
 
 
-@dataclass(eq=False, kw_only=True)
 class QuietHoursIncomplete(Refused):
     """Quiet hours take a time zone and both hours, or none of them."""
 
 
-@dataclass(eq=False, kw_only=True)
 class Away(Refused):
     """Quiet hours or a vacation that cannot be kept; ``problem`` says why
     (``hours``, ``same_hours``, ``zone``, ``short``, ``overlap``, ``allowance``,
@@ -487,7 +434,6 @@ class Away(Refused):
     detail: dict[str, object] = field(default_factory=dict)
 
 
-@dataclass(eq=False, kw_only=True)
 class BadChoice(Refused):
     """An option outside its choices: ``option`` and the ``choices`` it has."""
 
@@ -498,12 +444,10 @@ class BadChoice(Refused):
 # --------------------------------------------------------------------------- tournaments
 
 
-@dataclass(eq=False, kw_only=True)
 class NoSuchTournament(Refused):
     """The tournament a button or command names does not exist (or is another server's)."""
 
 
-@dataclass(eq=False, kw_only=True)
 class BadTournament(Refused):
     """A tournament that cannot be run as asked: ``reason`` is ``two_seats`` (Swiss and
     round-robin seat two a table: the game ``title`` must allow two), ``pairs`` (they
@@ -519,29 +463,24 @@ class BadTournament(Refused):
     high: int = 0
 
 
-@dataclass(eq=False, kw_only=True)
 class NotSigningUp(Refused):
     """The tournament has started or ended: no more sign-ups, nor a start."""
 
 
-@dataclass(eq=False, kw_only=True)
 class AlreadyEntered(Refused):
     """The person is signed up already."""
 
 
-@dataclass(eq=False, kw_only=True)
 class NotEntered(Refused):
     """The person is not (or no longer) playing in the tournament."""
 
 
-@dataclass(eq=False, kw_only=True)
 class TournamentHostOnly(Refused):
     """Only the tournament's ``host`` (or someone with Manage Server) may start or end it."""
 
     host: int
 
 
-@dataclass(eq=False, kw_only=True)
 class TooFewPlayers(Refused):
     """The tournament needs ``needed`` players to start; ``joined`` signed up."""
 

@@ -25,7 +25,8 @@ def renderer_for(slug: str) -> Renderer:
         module = importlib.import_module(f"renderers.{package_of(slug)}")
     except ModuleNotFoundError:
         raise ValueError(f"No renderer for game {slug!r}.") from None
-    return module.render
+    render: Renderer = module.render
+    return render
 
 
 def render(view: dict[str, Any]) -> bytes:

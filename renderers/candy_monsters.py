@@ -33,51 +33,10 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.content import load_json
-from renderers.common import (
-    END,
-    FRAME_MARGIN,
-    FRAME_MAX_H,
-    FRAME_W,
-    HEADER_LINES,
-    INK,
-    KEY_ICON,
-    KEY_ROW,
-    LARGE_PX,
-    MUTED,
-    NAME_PX,
-    PANEL,
-    PANEL_EDGE,
-    SMALL_PX,
-    TEXT_PX,
-    WHITE,
-    Colour,
-    Key,
-    Pictures,
-    Sample,
-    Standing,
-    Strip,
-    Table,
-    blank,
-    header_strips,
-    keys_height,
-    last_move_mark,
-    legend,
-    outlined_text,
-    panel,
-    paste_centred,
-    ranking_strip,
-    seat_mark,
-    seat_text_colour,
-    shorten,
-    smooth_sprite,
-    stamp_text,
-    table_of,
-    text_size,
-    wrap,
-)
+from renderers import common
 
-WIDTH = FRAME_W
-M = FRAME_MARGIN
+WIDTH = common.FRAME_W
+M = common.FRAME_MARGIN
 INNER = WIDTH - 2 * M
 #: An icon's square beside a count, at :data:`TEXT_PX` text.
 ICON = 28
@@ -96,17 +55,17 @@ HEAD_H = 44
 TILE = 36
 PANEL_GAP = 8
 
-SUGAR: Colour = (250, 250, 250)
-SUGAR_TOP: Colour = (222, 222, 230)
-BLACK_CUBE: Colour = (40, 30, 45)
-CANDY: Colour = (236, 96, 160)
-COIN: Colour = (250, 196, 40)
-COIN_EDGE: Colour = (176, 120, 0)
-MOUTH: Colour = (170, 40, 60)
-USED: Colour = (0, 140, 80)
-EMPTY_SLOT: Colour = (240, 232, 222)
-FACE_DOWN: Colour = (214, 198, 182)
-ACTIVE: Colour = (255, 244, 214)
+SUGAR: common.Colour = (250, 250, 250)
+SUGAR_TOP: common.Colour = (222, 222, 230)
+BLACK_CUBE: common.Colour = (40, 30, 45)
+CANDY: common.Colour = (236, 96, 160)
+COIN: common.Colour = (250, 196, 40)
+COIN_EDGE: common.Colour = (176, 120, 0)
+MOUTH: common.Colour = (170, 40, 60)
+USED: common.Colour = (0, 140, 80)
+EMPTY_SLOT: common.Colour = (240, 232, 222)
+FACE_DOWN: common.Colour = (214, 198, 182)
+ACTIVE: common.Colour = (255, 244, 214)
 
 #: A window's word, as a card's ability begins: when it may be used.
 WINDOW_WORDS = {
@@ -125,12 +84,12 @@ MEASURE_WORDS = {
 # --------------------------------------------------------------------------- icons
 
 
-def _icon_shape(draw: ImageDraw.ImageDraw, kind: str, colour: Colour, s: float) -> None:
+def _icon_shape(draw: ImageDraw.ImageDraw, kind: str, colour: common.Colour, s: float) -> None:
     """One icon drawn in a square of side ``s`` at the origin (see :func:`_icon_sprite`)."""
     line = max(2, round(s / 14))
     if kind in ("sugar", "black"):  # a cube: its front and, lighter, its top
-        fill, top, edge = (SUGAR, SUGAR_TOP, INK) if kind == "sugar" else \
-            (BLACK_CUBE, (96, 86, 100), INK)
+        fill, top, edge = (SUGAR, SUGAR_TOP, common.INK) if kind == "sugar" else \
+            (BLACK_CUBE, (96, 86, 100), common.INK)
         d = s * 0.18
         draw.polygon([(s * 0.1 + d, s * 0.1), (s * 0.9, s * 0.1), (s * 0.9 - d, s * 0.1 + d),
                       (s * 0.1, s * 0.1 + d)], fill=top)
@@ -148,54 +107,55 @@ def _icon_shape(draw: ImageDraw.ImageDraw, kind: str, colour: Colour, s: float) 
         for sign in (-1, 1):
             x0, x1 = s / 2 + sign * s * 0.26, s / 2 + sign * s * 0.5
             draw.polygon([(x0, cy), (x1, cy - s * 0.2), (x1, cy + s * 0.2)], fill=colour,
-                         outline=INK, width=line)
+                         outline=common.INK, width=line)
         r = s * 0.27
-        draw.ellipse((s / 2 - r, cy - r, s / 2 + r, cy + r), fill=colour, outline=INK,
+        draw.ellipse((s / 2 - r, cy - r, s / 2 + r, cy + r), fill=colour, outline=common.INK,
                      width=line)
         draw.arc((s / 2 - r * 0.6, cy - r * 0.6, s / 2 + r * 0.6, cy + r * 0.6), 200, 280,
-                 fill=WHITE, width=line)
+                 fill=common.WHITE, width=line)
     elif kind == "coin":  # a one-time-use token
         draw.ellipse((s * 0.1, s * 0.1, s * 0.9, s * 0.9), fill=COIN, outline=COIN_EDGE,
                      width=line)
         draw.ellipse((s * 0.3, s * 0.3, s * 0.7, s * 0.7), outline=COIN_EDGE, width=line)
     elif kind == "mouth":  # hunger: an open mouth with two fangs
-        draw.chord((s * 0.06, s * 0.05, s * 0.94, s * 0.92), 0, 180, fill=MOUTH, outline=INK,
+        draw.chord((s * 0.06, s * 0.05, s * 0.94, s * 0.92), 0, 180, fill=MOUTH, outline=common.INK,
                    width=line)
-        draw.line((s * 0.06, s * 0.48, s * 0.94, s * 0.48), fill=INK, width=line)
+        draw.line((s * 0.06, s * 0.48, s * 0.94, s * 0.48), fill=common.INK, width=line)
         for x in (0.3, 0.7):
             draw.polygon([(s * (x - 0.1), s * 0.49), (s * (x + 0.1), s * 0.49),
-                          (s * x, s * 0.7)], fill=WHITE)
+                          (s * x, s * 0.7)], fill=common.WHITE)
     elif kind == "crown":  # the first player card
         draw.polygon([(s * 0.08, s * 0.8), (s * 0.08, s * 0.28), (s * 0.3, s * 0.52),
                       (s * 0.5, s * 0.18), (s * 0.7, s * 0.52), (s * 0.92, s * 0.28),
-                      (s * 0.92, s * 0.8)], fill=COIN, outline=INK, width=line)
+                      (s * 0.92, s * 0.8)], fill=COIN, outline=common.INK, width=line)
     elif kind == "tick":  # used this round
         draw.line((s * 0.14, s * 0.52, s * 0.4, s * 0.78, s * 0.88, s * 0.2), fill=USED,
                   width=round(s * 0.16), joint="curve")
     elif kind == "monster":  # a monster tile: its candy colour, rounded
         draw.rounded_rectangle((s * 0.04, s * 0.04, s * 0.96, s * 0.96), radius=s * 0.2,
-                               fill=colour, outline=INK, width=line)
+                               fill=colour, outline=common.INK, width=line)
     elif kind == "kept":  # a kept ability: a ring of its colour
         draw.rounded_rectangle((s * 0.06, s * 0.06, s * 0.94, s * 0.94), radius=s * 0.42,
-                               fill=WHITE, outline=colour, width=round(s * 0.16))
+                               fill=common.WHITE, outline=colour, width=round(s * 0.16))
     elif kind == "event":  # an event card of the track: drawn, Black Candy or face down
-        fill = {"black": BLACK_CUBE, "drawn": WHITE}.get(str(colour), FACE_DOWN)
+        fill = {"black": BLACK_CUBE, "drawn": common.WHITE}.get(str(colour), FACE_DOWN)
         draw.rounded_rectangle((s * 0.16, s * 0.04, s * 0.84, s * 0.96), radius=s * 0.12,
-                               fill=fill, outline=INK if fill != FACE_DOWN else MUTED,
+                               fill=fill, outline=common.INK if fill != FACE_DOWN else common.MUTED,
                                width=line)
 
 
 @cache
 def _icon_sprite(kind: str, colour: Any, side: int) -> Image.Image:
-    return smooth_sprite(side, side, lambda draw, k: _icon_shape(draw, kind, colour, side * k))
+    return common.smooth_sprite(side, side, lambda draw,
+                                k: _icon_shape(draw, kind, colour, side * k))
 
 
 def icon(image: Image.Image, kind: str, cx: float, cy: float, side: int = ICON,
          colour: Any = CANDY) -> None:
     """An icon centred on ``(cx, cy)``: sugar, black, candy (in ``colour``), coin, mouth,
     crown, tick, monster or kept (in ``colour``), event (``colour`` its state)."""
-    paste_centred(image, _icon_sprite(kind, tuple(colour) if isinstance(colour, list)
-                                      else colour, side), cx, cy)
+    common.paste_centred(image, _icon_sprite(kind, tuple(colour) if isinstance(colour, list)
+                                             else colour, side), cx, cy)
 
 
 # --------------------------------------------------------------------------- runs of icons, words
@@ -208,7 +168,7 @@ Piece = tuple[Any, ...]
 def _piece_width(piece: Piece) -> int:
     if piece[0] == "i":
         return ICON
-    return text_size(piece[1], TEXT_PX, piece[0] in ("w", "n"))[0]
+    return common.text_size(piece[1], common.TEXT_PX, piece[0] in ("w", "n"))[0]
 
 
 def _units(pieces: Sequence[Piece]) -> list[list[Piece]]:
@@ -246,7 +206,7 @@ def _wrap_run(pieces: Sequence[Piece], width: int) -> list[list[Piece]]:
 
 
 def _draw_run(image: Image.Image, line: Sequence[Piece], x: float, cy: float,
-              fill: Colour = INK) -> float:
+              fill: common.Colour = common.INK) -> float:
     """One line of pieces from ``x``, centred on ``cy``; returns the x after it."""
     last = None
     for piece in line:
@@ -255,8 +215,9 @@ def _draw_run(image: Image.Image, line: Sequence[Piece], x: float, cy: float,
         if piece[0] == "i":
             icon(image, piece[1], x + ICON / 2, cy, ICON, piece[2] if len(piece) > 2 else CANDY)
         else:
-            colour = MUTED if piece[0] == "t" else fill
-            stamp_text(image, (x, cy), piece[1], TEXT_PX, colour, piece[0] in ("w", "n"), "lm")
+            colour = common.MUTED if piece[0] == "t" else fill
+            common.stamp_text(image, (x, cy), piece[1], common.TEXT_PX, colour,
+                              piece[0] in ("w", "n"), "lm")
         x += _piece_width(piece)
         last = piece
     return x
@@ -346,22 +307,22 @@ def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, kingdom: dict[str, An
             track: tuple[str, ...], latest: bool) -> None:
     """The kingdom's supply, then the event track: four piles of three cards."""
     cy = SUPPLY_H // 2
-    stamp_text(image, (M, cy), "Kingdom", TEXT_PX, INK, True, "lm")
-    x = M + text_size("Kingdom", TEXT_PX, True)[0] + 10
+    common.stamp_text(image, (M, cy), "Kingdom", common.TEXT_PX, common.INK, True, "lm")
+    x = M + common.text_size("Kingdom", common.TEXT_PX, True)[0] + 10
     for kind, count in (("sugar", kingdom["sugar"]), ("black", kingdom["black"]),
                         ("candy", kingdom["candy"]), ("coin", kingdom["tokens"])):
         icon(image, kind, x + ICON / 2, cy)
         x += ICON + 3
-        stamp_text(image, (x, cy), str(count), TEXT_PX, INK, True, "lm")
-        x += text_size(str(count), TEXT_PX, True)[0] + 12
+        common.stamp_text(image, (x, cy), str(count), common.TEXT_PX, common.INK, True, "lm")
+        x += common.text_size(str(count), common.TEXT_PX, True)[0] + 12
     for i, state in enumerate(track):
         x0 = _track_x(i, len(track))
         icon(image, "event", x0 + TRACK_STEP / 2, cy, 30, state)
     drawn = sum(1 for s in track if s != "down")
     if latest and drawn:
         x0 = _track_x(drawn - 1, len(track))
-        last_move_mark(draw, (x0 - 3, cy - 19, x0 + TRACK_STEP + 3, cy + 19), width=4,
-                       radius=6)
+        common.last_move_mark(draw, (x0 - 3, cy - 19, x0 + TRACK_STEP + 3, cy + 19), width=4,
+                              radius=6)
 
 
 TRACK_STEP, PILE_GAP = 22, 10
@@ -389,7 +350,7 @@ class Face:
     """A face-up card as the market draws it."""
 
     name: str
-    colour: Colour
+    colour: common.Colour
     colour_name: str
     kind: str
     price: int
@@ -399,10 +360,10 @@ class Face:
     ability: tuple[Piece, ...]
 
 
-def _face(card: dict[str, Any], colours: dict[str, Colour]) -> Face:
+def _face(card: dict[str, Any], colours: dict[str, common.Colour]) -> Face:
     hunger = card.get("hunger")
     eats = "" if card["kind"] == "ability" else ("1 per other" if hunger is None else str(hunger))
-    return Face(title_name(card["name"]), colours.get(card.get("colour") or "", MUTED),
+    return Face(title_name(card["name"]), colours.get(card.get("colour") or "", common.MUTED),
                 card.get("colour") or "", card["kind"], int(card.get("price", card["cost"])),
                 int(card["cost"]), int(card["value"]), eats, tuple(ability_pieces(card)))
 
@@ -435,26 +396,27 @@ def _market(image: Image.Image, draw: ImageDraw.ImageDraw,
         for slot, face in enumerate(faces):
             x = M + slot * (CARD_W + 10)
             if face is None:
-                panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=EMPTY_SLOT)
+                common.panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=EMPTY_SLOT)
                 continue
             _draw_card(image, draw, face, x, y)
             if buying == (row, slot):
-                last_move_mark(draw, (x - 4, y - 4, x + CARD_W + 4, y + CARD_H + 4), width=5,
-                               radius=14)
+                common.last_move_mark(draw, (x - 4, y - 4, x + CARD_W + 4, y + CARD_H + 4), width=5,
+                                      radius=14)
 
 
 def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, face: Face, x: int,
                y: int) -> None:
     """A face-up card: its name on a band of its colour, then what it costs, is worth and
     eats (or its colour), then its ability."""
-    panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=PANEL, outline=face.colour, width=3,
-          radius=12)
+    common.panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=common.PANEL, outline=face.colour,
+                 width=3,
+                 radius=12)
     draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_BAND), radius=12, fill=face.colour)
     draw.rectangle((x, y + CARD_BAND - 12, x + CARD_W, y + CARD_BAND), fill=face.colour)
-    size = next((s for s in (TEXT_PX, 22, SMALL_PX)
-                 if text_size(face.name, s, True)[0] <= CARD_W - 16), SMALL_PX)
-    name = shorten(face.name, size, CARD_W - 16, True)
-    outlined_text(draw, (x + CARD_W / 2, y + CARD_BAND / 2 + 1), name, size)
+    size = next((s for s in (common.TEXT_PX, 22, common.SMALL_PX)
+                 if common.text_size(face.name, s, True)[0] <= CARD_W - 16), common.SMALL_PX)
+    name = common.shorten(face.name, size, CARD_W - 16, True)
+    common.outlined_text(draw, (x + CARD_W / 2, y + CARD_BAND / 2 + 1), name, size)
     ly = y + CARD_BAND + 4 + LINE // 2
     for line in _card_lines(face)[:CARD_LINES]:
         _draw_run(image, line, x + 10, ly)
@@ -464,13 +426,14 @@ def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, face: Face, x: int
 MARKET_H = 4 + 2 * (CARD_H + 10)
 
 
-def _market_strip(view: dict[str, Any], colours: dict[str, Colour]) -> Strip:
+def _market_strip(view: dict[str, Any], colours: dict[str, common.Colour]) -> common.Strip:
     rows = tuple(tuple(None if c is None else _face(c, colours) for c in view["market"][pile])
                  for pile in ("monsters", "abilities"))
-    card = (view.get("turn") or {}).get("buying") if table_of(view).decision == "buy" else None
+    buying_now = common.table_of(view).decision == "buy"
+    card = (view.get("turn") or {}).get("buying") if buying_now else None
     buying = next(((r, s) for r, pile in enumerate(("monsters", "abilities"))
                    for s, c in enumerate(view["market"][pile]) if c and c["id"] == card), None)
-    return Strip(MARKET_H, _market, (rows, buying))
+    return common.Strip(MARKET_H, _market, (rows, buying))
 
 
 # --------------------------------------------------------------------------- the players
@@ -483,7 +446,7 @@ class Chip:
 
     kind: str
     name: str
-    colour: Colour
+    colour: common.Colour
     value: int
     eats: int = 0
     used: bool = False
@@ -493,7 +456,7 @@ class Chip:
     #: In its owner's own picture during a Black Candy: what the secret draft gives it.
     meal: tuple[Piece, ...] = ()
     #: A tucked ability's monster's colour (the tint of the group it stands in).
-    host: Colour = MUTED
+    host: common.Colour = common.MUTED
 
 
 @dataclass(frozen=True)
@@ -529,8 +492,8 @@ def _meal(meal: list[Any]) -> tuple[Piece, ...]:
     return tuple(out) or (("t", "nothing"),)
 
 
-def _panel(view: dict[str, Any], table: Table, player: dict[str, Any],
-           colours: dict[str, Colour]) -> Panel:
+def _panel(view: dict[str, Any], table: common.Table, player: dict[str, Any],
+           colours: dict[str, common.Colour]) -> Panel:
     seat = player["seat"]
     turn = view.get("turn") or {}
     mine = turn.get("seat") == seat and view["phase"] == "turn"
@@ -543,13 +506,13 @@ def _panel(view: dict[str, Any], table: Table, player: dict[str, Any],
     def chip(kind: str, card: dict[str, Any], **more: Any) -> Chip:
         used = bool(card.get("used"))
         return Chip(kind, title_name(view["cards"][card["id"]]["name"]),
-                    colours.get(card.get("colour") or "", MUTED), int(card["value"]),
+                    colours.get(card.get("colour") or "", common.MUTED), int(card["value"]),
                     used=used, touched=card["id"] in fresh or (mine and used), **more)
 
     monsters = tuple(
         (chip("monster", m, eats=int(m["eats"]), meal=meals.get(m["id"], ())),
          tuple(chip("tucked", a, token=bool(a["token"]),
-                    host=colours.get(m.get("colour") or "", MUTED)) for a in m["tucked"]))
+                    host=colours.get(m.get("colour") or "", common.MUTED)) for a in m["tucked"]))
         for m in player["monsters"])
     kept = tuple(chip("kept", k) for k in player["kept"])
     sets: list[Piece] = []
@@ -568,14 +531,14 @@ def _panel(view: dict[str, Any], table: Table, player: dict[str, Any],
 
 
 def _chip_width(chip: Chip) -> int:
-    name_w = text_size(chip.name, TEXT_PX, chip.kind == "monster")[0]
+    name_w = common.text_size(chip.name, common.TEXT_PX, chip.kind == "monster")[0]
     width = 10 + name_w + 10
     if chip.kind == "monster":
-        width += 34 + 8 + ICON + 3 + text_size(str(chip.eats), TEXT_PX, True)[0] + 4
+        width += 34 + 8 + ICON + 3 + common.text_size(str(chip.eats), common.TEXT_PX, True)[0] + 4
     else:
         width += 14 + 8
     if chip.kind == "kept":
-        width += ICON + 3 + text_size(str(chip.value), TEXT_PX, True)[0] + 4
+        width += ICON + 3 + common.text_size(str(chip.value), common.TEXT_PX, True)[0] + 4
     if chip.used:
         width += ICON
     if chip.token:
@@ -592,40 +555,45 @@ def _draw_chip(image: Image.Image, draw: ImageDraw.ImageDraw, chip: Chip, x: flo
     width = _chip_width(chip)
     cy = y + CHIP_H / 2
     if chip.kind == "monster":
-        panel(draw, (x, y, x + width, y + CHIP_H), fill=WHITE, outline=chip.colour, radius=9,
-              width=3)
+        common.panel(draw, (x, y, x + width, y + CHIP_H), fill=common.WHITE, outline=chip.colour,
+                     radius=9,
+                     width=3)
         draw.rounded_rectangle((x, y, x + 34, y + CHIP_H), radius=9, fill=chip.colour)
         draw.rectangle((x + 20, y + 2, x + 34, y + CHIP_H - 2), fill=chip.colour)
-        outlined_text(draw, (x + 17, cy + 1), str(chip.value), TEXT_PX)
+        common.outlined_text(draw, (x + 17, cy + 1), str(chip.value), common.TEXT_PX)
         tx = x + 34 + 8
     else:
-        fill = WHITE if chip.kind == "tucked" else PANEL
-        panel(draw, (x, y, x + width, y + CHIP_H), fill=fill, outline=chip.colour, radius=9,
-              width=2 if chip.kind == "tucked" else 3)
-        draw.rectangle((x + 8, cy - 7, x + 22, cy + 7), fill=chip.colour, outline=INK)
+        fill = common.WHITE if chip.kind == "tucked" else common.PANEL
+        common.panel(draw, (x, y, x + width, y + CHIP_H), fill=fill, outline=chip.colour, radius=9,
+                     width=2 if chip.kind == "tucked" else 3)
+        draw.rectangle((x + 8, cy - 7, x + 22, cy + 7), fill=chip.colour, outline=common.INK)
         tx = x + 30
     end = x + width - 10
     if chip.kind == "monster":
-        end -= ICON + 3 + text_size(str(chip.eats), TEXT_PX, True)[0] + 4
+        end -= ICON + 3 + common.text_size(str(chip.eats), common.TEXT_PX, True)[0] + 4
         icon(image, "mouth", end + 4 + ICON / 2, cy)
-        stamp_text(image, (end + 4 + ICON + 3, cy), str(chip.eats), TEXT_PX, INK, True, "lm")
+        common.stamp_text(image, (end + 4 + ICON + 3, cy), str(chip.eats), common.TEXT_PX,
+                          common.INK, True, "lm")
     if chip.kind == "kept":
-        end -= ICON + 3 + text_size(str(chip.value), TEXT_PX, True)[0] + 4
+        end -= ICON + 3 + common.text_size(str(chip.value), common.TEXT_PX, True)[0] + 4
         icon(image, "candy", end + 4 + ICON / 2, cy, colour=chip.colour)
-        stamp_text(image, (end + 4 + ICON + 3, cy), str(chip.value), TEXT_PX, INK, True, "lm")
+        common.stamp_text(image, (end + 4 + ICON + 3, cy), str(chip.value), common.TEXT_PX,
+                          common.INK, True, "lm")
     if chip.meal:
         end -= 12 + sum(_piece_width(p) + 5 for p in chip.meal)
         draw.rounded_rectangle((end + 4, y + 4, x + width - 4, y + CHIP_H - 4), radius=6,
-                               fill=ACTIVE, outline=PANEL_EDGE)
+                               fill=ACTIVE, outline=common.PANEL_EDGE)
         _draw_run(image, chip.meal, end + 10, cy)
     for flag, kind in ((chip.token, "coin"), (chip.used, "tick")):
         if flag:
             end -= ICON
             icon(image, kind, end + ICON / 2, cy)
-    stamp_text(image, (tx, cy), chip.name, TEXT_PX, INK, chip.kind == "monster", "lm",
-               width=end - tx - 2)
+    common.stamp_text(image, (tx, cy), chip.name, common.TEXT_PX, common.INK,
+                      chip.kind == "monster", "lm",
+                      width=end - tx - 2)
     if chip.touched:
-        last_move_mark(draw, (x - 3, y - 3, x + width + 3, y + CHIP_H + 3), width=4, radius=10)
+        common.last_move_mark(draw, (x - 3, y - 3, x + width + 3, y + CHIP_H + 3), width=4,
+                              radius=10)
 
 
 KEPT_WORD = "kept:"
@@ -637,7 +605,7 @@ Item = tuple[str, Any, int, bool]
 ROOM = INNER - 20
 
 
-def _tint(colour: Colour) -> Colour:
+def _tint(colour: common.Colour) -> common.Colour:
     """``colour`` faded toward white: the ground of a monster's group of cards."""
     return (round(colour[0] * 0.22 + 255 * 0.78), round(colour[1] * 0.22 + 255 * 0.78),
             round(colour[2] * 0.22 + 255 * 0.78))
@@ -655,10 +623,10 @@ def _flow(p: Panel) -> list[list[Item]]:
     for m, tucked in p.monsters:
         items.append(("group", (m, *tucked), _group_width((m, *tucked)), False))
     if p.kept:
-        items.append(("word", KEPT_WORD, text_size(KEPT_WORD, TEXT_PX)[0], False))
+        items.append(("word", KEPT_WORD, common.text_size(KEPT_WORD, common.TEXT_PX)[0], False))
         items += [("group", (k,), _group_width((k,)), False) for k in p.kept]
     if p.sets:
-        items.append(("word", SETS_WORD, text_size(SETS_WORD, TEXT_PX)[0], False))
+        items.append(("word", SETS_WORD, common.text_size(SETS_WORD, common.TEXT_PX)[0], False))
         items.append(("run", p.sets, sum(_piece_width(x) + 3 for x in p.sets), False))
     rows: list[list[Item]] = [[]]
     for n, item in enumerate(items):
@@ -696,17 +664,17 @@ def _counts(image: Image.Image, draw: ImageDraw.ImageDraw, p: Panel, x: float,
                         ("mouth", p.eats)):
         icon(image, kind, x + ICON / 2, cy)
         text = str(count)
-        w = text_size(text, TEXT_PX, True)[0]
-        stamp_text(image, (x + ICON + 3, cy), text, TEXT_PX, INK, True, "lm")
+        w = common.text_size(text, common.TEXT_PX, True)[0]
+        common.stamp_text(image, (x + ICON + 3, cy), text, common.TEXT_PX, common.INK, True, "lm")
         if kind == "sugar" and p.collected:
-            last_move_mark(draw, (x - 4, cy - 19, x + ICON + 3 + w + 5, cy + 19), width=4,
-                           radius=8)
+            common.last_move_mark(draw, (x - 4, cy - 19, x + ICON + 3 + w + 5, cy + 19), width=4,
+                                  radius=8)
         x += ICON + 3 + w + 16
     return x
 
 
 def _counts_width(p: Panel) -> int:
-    return sum(ICON + 3 + text_size(str(n), TEXT_PX, True)[0] + 16
+    return sum(ICON + 3 + common.text_size(str(n), common.TEXT_PX, True)[0] + 16
                for n in (p.sugar, p.candy, p.black, p.eats)) - 16
 
 
@@ -714,18 +682,21 @@ def _name_line(image: Image.Image, draw: ImageDraw.ImageDraw, p: Panel, x0: int,
                right: int, cy: float) -> int:
     """Mark, name, first player, what they are doing and the score from ``x0`` to ``right``;
     returns where the name ends (the room between is the caller's)."""
-    seat_mark(draw, p.seat, x0 + 12, cy, 12, p.colours)
+    common.seat_mark(draw, p.seat, x0 + 12, cy, 12, p.colours)
     score = str(p.score)
-    score_w = text_size(score, LARGE_PX, True)[0]
-    stamp_text(image, (right, cy), score, LARGE_PX, seat_text_colour(p.seat, p.colours),
-               True, "rm")
-    stamp_text(image, (right - score_w - 6, cy + 2), "score", TEXT_PX, MUTED, anchor="rm")
-    tags = right - score_w - 6 - text_size("score", TEXT_PX)[0] - 14
+    score_w = common.text_size(score, common.LARGE_PX, True)[0]
+    common.stamp_text(image, (right, cy), score, common.LARGE_PX,
+                      common.seat_text_colour(p.seat, p.colours),
+                      True, "rm")
+    common.stamp_text(image, (right - score_w - 6, cy + 2), "score", common.TEXT_PX, common.MUTED,
+                      anchor="rm")
+    tags = right - score_w - 6 - common.text_size("score", common.TEXT_PX)[0] - 14
     if p.status:
         word = "decided ✓" if p.status == "decided" else "deciding"
-        tags -= text_size(word, TEXT_PX, True)[0]
-        stamp_text(image, (tags, cy), word, TEXT_PX, USED if p.status == "decided" else MUTED,
-                   True, "lm")
+        tags -= common.text_size(word, common.TEXT_PX, True)[0]
+        common.stamp_text(image, (tags, cy), word, common.TEXT_PX,
+                          USED if p.status == "decided" else common.MUTED,
+                          True, "lm")
         tags -= 10
     if p.first:
         tags -= ICON
@@ -735,8 +706,9 @@ def _name_line(image: Image.Image, draw: ImageDraw.ImageDraw, p: Panel, x0: int,
 
 
 def _frame(draw: ImageDraw.ImageDraw, p: Panel, box: tuple[int, int, int, int]) -> None:
-    panel(draw, box, fill=ACTIVE if p.acting and not p.status else PANEL,
-          outline=seat_text_colour(p.seat, p.colours), radius=12, width=4 if p.acting else 2)
+    common.panel(draw, box, fill=ACTIVE if p.acting and not p.status else common.PANEL,
+                 outline=common.seat_text_colour(p.seat, p.colours), radius=12,
+                 width=4 if p.acting else 2)
 
 
 def _full(image: Image.Image, draw: ImageDraw.ImageDraw, p: Panel) -> None:
@@ -747,8 +719,9 @@ def _full(image: Image.Image, draw: ImageDraw.ImageDraw, p: Panel) -> None:
     x0, right = M + 10, WIDTH - M - 12
     counts_x = _name_line(image, draw, p, x0, right, cy) - _counts_width(p)
     _counts(image, draw, p, counts_x, cy)
-    stamp_text(image, (x0 + 30, cy), p.name, NAME_PX, seat_text_colour(p.seat, p.colours),
-               True, "lm", width=counts_x - x0 - 44)
+    common.stamp_text(image, (x0 + 30, cy), p.name, common.NAME_PX,
+                      common.seat_text_colour(p.seat, p.colours),
+                      True, "lm", width=counts_x - x0 - 44)
     y = HEAD_H
     for row in _flow(p):
         x = M + 10
@@ -763,7 +736,8 @@ def _full(image: Image.Image, draw: ImageDraw.ImageDraw, p: Panel) -> None:
                     _draw_chip(image, draw, chip, cx, y)
                     cx += _chip_width(chip) + 6
             elif what == "word":
-                stamp_text(image, (x, y + CHIP_H / 2), item, TEXT_PX, MUTED, anchor="lm")
+                common.stamp_text(image, (x, y + CHIP_H / 2), item, common.TEXT_PX, common.MUTED,
+                                  anchor="lm")
             else:
                 _draw_run(image, item, x, y + CHIP_H / 2)
             x += width + 10
@@ -784,29 +758,32 @@ def _condensed(image: Image.Image, draw: ImageDraw.ImageDraw,
         _frame(draw, p, (left, 0, left + HALF, image.height - PANEL_GAP))
         x0, right = left + 10, left + HALF - 12
         end = _name_line(image, draw, p, x0, right, 21)
-        stamp_text(image, (x0 + 30, 21), p.name, NAME_PX, seat_text_colour(p.seat, p.colours),
-                   True, "lm", width=end - x0 - 36)
+        common.stamp_text(image, (x0 + 30, 21), p.name, common.NAME_PX,
+                          common.seat_text_colour(p.seat, p.colours),
+                          True, "lm", width=end - x0 - 36)
         _counts(image, draw, p, x0, 57)
         x, y = x0, 76
         step = TILE + 5 if _tiles(p) * (TILE + 5) + 10 <= HALF - 20 else \
             (HALF - 30) // max(1, _tiles(p))
         for m, tucked in p.monsters:
             icon(image, "monster", x + TILE / 2, y + TILE / 2, TILE, m.colour)
-            outlined_text(draw, (x + TILE / 2, y + TILE / 2 + 1), str(m.value), TEXT_PX)
+            common.outlined_text(draw, (x + TILE / 2, y + TILE / 2 + 1), str(m.value),
+                                 common.TEXT_PX)
             for i, a in enumerate(tucked[:5]):
                 dx = x + 2 + i * 7
                 draw.rectangle((dx, y + TILE + 3, dx + 5, y + TILE + 10), fill=a.colour,
-                               outline=INK)
+                               outline=common.INK)
             if m.touched or any(a.touched for a in tucked):
-                last_move_mark(draw, (x - 3, y - 3, x + TILE + 3, y + TILE + 13), width=3,
-                               radius=8)
+                common.last_move_mark(draw, (x - 3, y - 3, x + TILE + 3, y + TILE + 13), width=3,
+                                      radius=8)
             x += step
         if p.kept:
             x += 10
         for k in p.kept:
             icon(image, "kept", x + TILE / 2, y + TILE / 2, TILE, k.colour)
-            stamp_text(image, (x + TILE / 2, y + TILE / 2 + 1), str(k.value), TEXT_PX, INK,
-                       True, "mm")
+            common.stamp_text(image, (x + TILE / 2, y + TILE / 2 + 1), str(k.value), common.TEXT_PX,
+                              common.INK,
+                              True, "mm")
             x += step
 
 
@@ -814,27 +791,27 @@ def _tiles(p: Panel) -> int:
     return len(p.monsters) + len(p.kept)
 
 
-def _player_strips(panels: Sequence[Panel], focus: int | None, budget: int) -> list[Strip]:
+def _player_strips(panels: Sequence[Panel], focus: int | None, budget: int) -> list[common.Strip]:
     """Every player in full when the table fits ``budget``; else the ``focus`` seat in full
     (in as much room as the fullest player would take, so that the picture keeps its height
     whoever's turn it is) and the others as tiles, two to a row; else all as tiles."""
     full = [_full_height(p) for p in panels]
     if sum(full) <= budget:
-        return [Strip(h, _full, (p,)) for p, h in zip(panels, full, strict=True)]
+        return [common.Strip(h, _full, (p,)) for p, h in zip(panels, full, strict=True)]
     seats = [p.seat for p in panels]
     others = [p for p in panels if p.seat != focus]
     pairs = [tuple(others[i:i + 2]) for i in range(0, len(others), 2)]
     if focus in seats and max(full) + CONDENSED_H * len(pairs) <= budget:
-        return [Strip(max(full), _full, (panels[seats.index(focus)],)),
-                *(Strip(CONDENSED_H, _condensed, (pair,)) for pair in pairs)]
-    return [Strip(CONDENSED_H, _condensed, (tuple(panels[i:i + 2]),))
+        return [common.Strip(max(full), _full, (panels[seats.index(focus)],)),
+                *(common.Strip(CONDENSED_H, _condensed, (pair,)) for pair in pairs)]
+    return [common.Strip(CONDENSED_H, _condensed, (tuple(panels[i:i + 2]),))
             for i in range(0, len(panels), 2)]
 
 
 # --------------------------------------------------------------------------- words
 
 
-def _what(view: dict[str, Any], table: Table) -> str:
+def _what(view: dict[str, Any], table: common.Table) -> str:
     """What the seats to act may do now, in the notation's words with an example."""
     turn = view.get("turn") or {}
     player = next((p for p in view["players"] if p["seat"] == turn.get("seat")), None)
@@ -846,7 +823,8 @@ def _what(view: dict[str, Any], table: Table) -> str:
         mine: list[dict[str, Any]] = next(
             (p["monsters"] for p in view["players"] if p["seat"] == seat), [])
         example = f"{plain} (feed {mine[0]['key']} sugar)." if mine else plain + "."
-        return example if len(wrap(example, TEXT_PX, INNER)) <= HEADER_LINES else plain + "."
+        return example if len(common.wrap(example, common.TEXT_PX,
+                                          INNER)) <= common.HEADER_LINES else plain + "."
     if table.decision == "buy":
         card = turn.get("buying")
         name = names.get(card, "the card") if card else "the card"
@@ -881,30 +859,30 @@ def _stage(view: dict[str, Any]) -> str:
 def key_icon(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, kind: str,
              colour: Any = CANDY) -> None:
     """A legend icon: one of the picture's icons, as it draws it."""
-    icon(image, kind, cx, cy, KEY_ICON - 6 if kind not in ("monster", "kept") else TILE - 4,
+    icon(image, kind, cx, cy, common.KEY_ICON - 6 if kind not in ("monster", "kept") else TILE - 4,
          colour)
 
 
 def key_tile(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: a monster tile with a tucked ability's dot under it."""
     icon(image, "monster", cx, cy - 4, TILE - 8, (204, 121, 167))
-    draw.rectangle((cx - 12, cy + 12, cx - 7, cy + 17), fill=(0, 114, 178), outline=INK)
+    draw.rectangle((cx - 12, cy + 12, cx - 7, cy + 17), fill=(0, 114, 178), outline=common.INK)
 
 
 def key_meal(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: the ground a meal of the viewer's secret feeding is written on."""
-    h = KEY_ICON // 2 - 4
+    h = common.KEY_ICON // 2 - 4
     draw.rounded_rectangle((cx - h, cy - h + 4, cx + h, cy + h - 4), radius=6, fill=ACTIVE,
-                           outline=PANEL_EDGE)
+                           outline=common.PANEL_EDGE)
 
 
 def key_touched(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: the outline of what this turn touched."""
-    h = KEY_ICON // 2 - 1
-    last_move_mark(draw, (cx - h, cy - h, cx + h, cy + h), width=4, radius=6)
+    h = common.KEY_ICON // 2 - 1
+    common.last_move_mark(draw, (cx - h, cy - h, cx + h, cy + h), width=4, radius=6)
 
 
-def _turn_words(view: dict[str, Any], table: Table, panels: Sequence[Panel]) -> str:
+def _turn_words(view: dict[str, Any], table: common.Table, panels: Sequence[Panel]) -> str:
     """What the turn of the player to act has done so far: "Ana collected, used Doro"."""
     turn = view.get("turn") or {}
     seat = turn.get("seat")
@@ -926,13 +904,13 @@ def _turn_words(view: dict[str, Any], table: Table, panels: Sequence[Panel]) -> 
     if used:
         parts.append("used " + ", ".join(used))
     words = f"this turn: {table.names[p.seat]} " + ", ".join(parts)
-    if used and text_size(words, TEXT_PX)[0] > INNER - KEY_ICON - 8:
+    if used and common.text_size(words, common.TEXT_PX)[0] > INNER - common.KEY_ICON - 8:
         words = words.replace("used " + ", ".join(used), f"used {len(used)}")
     return words if parts else ""
 
 
-def _keys(view: dict[str, Any], table: Table, panels: Sequence[Panel], full: Sequence[int],
-          latest: bool, room: bool = False) -> tuple[Key, ...]:
+def _keys(view: dict[str, Any], table: common.Table, panels: Sequence[Panel], full: Sequence[int],
+          latest: bool, room: bool = False) -> tuple[common.Key, ...]:
     """A key for every mark the picture draws now, in a few words each; with ``room``,
     every key it could draw with this table whoever plays and however the players are
     drawn, but for the last one, what this turn did or the latest event. ``full``: the
@@ -942,48 +920,49 @@ def _keys(view: dict[str, Any], table: Table, panels: Sequence[Panel], full: Seq
              for m, tucked in p.monsters for c in (m, *tucked)]
     track = _track(view)
     # In an order that packs the rows: the rows take what fits, left to right.
-    keys = [Key("sugar", key_icon, ("sugar",)), Key("candy", key_icon, ("candy",)),
-            Key("black cube", key_icon, ("black",)), Key("eats", key_icon, ("mouth",)),
-            Key("first player", key_icon, ("crown",)),
-            Key("one-use token", key_icon, ("coin",))]
+    keys = [common.Key("sugar", key_icon, ("sugar",)), common.Key("candy", key_icon, ("candy",)),
+            common.Key("black cube", key_icon, ("black",)),
+            common.Key("eats", key_icon, ("mouth",)),
+            common.Key("first player", key_icon, ("crown",)),
+            common.Key("one-use token", key_icon, ("coin",))]
     if room or any(c.used for c in chips):
-        keys.append(Key("used", key_icon, ("tick",)))
+        keys.append(common.Key("used", key_icon, ("tick",)))
     if "black" in track:
-        keys.append(Key("Black Candy", key_icon, ("event", "black")))
+        keys.append(common.Key("Black Candy", key_icon, ("event", "black")))
     if condensed and (room or any(p.kept for p in panels)):
-        keys.append(Key("kept ability", key_icon, ("kept", (204, 121, 167))))
+        keys.append(common.Key("kept ability", key_icon, ("kept", (204, 121, 167))))
     if condensed:
-        keys.append(Key("monster (dot: tucked)", key_tile))
+        keys.append(common.Key("monster (dot: tucked)", key_tile))
     for state, label in (("drawn", "event drawn"), ("down", "event to come")):
         if state in track:
-            keys.append(Key(label, key_icon, ("event", state)))
+            keys.append(common.Key(label, key_icon, ("event", state)))
     if any(c.meal for c in chips):
-        keys.append(Key("your secret feeding", key_meal))
+        keys.append(common.Key("your secret feeding", key_meal))
     if room:  # this turn's line, last: it takes at most one more row
         return tuple(keys)
     words = _turn_words(view, table, panels)
     if words:
-        keys.append(Key(words, key_touched))
+        keys.append(common.Key(words, key_touched))
     elif latest and view["events"]:
-        keys.append(Key(f"latest event: {title_name(view['events'][-1]['name'])}",
-                        key_touched))
+        keys.append(common.Key(f"latest event: {title_name(view['events'][-1]['name'])}",
+                               key_touched))
     return tuple(keys)
 
 
 # --------------------------------------------------------------------------- the ranking
 
 
-def _ranking(view: dict[str, Any], table: Table) -> Strip:
+def _ranking(view: dict[str, Any], table: common.Table) -> common.Strip:
     """The final ranking: most candies, then most candy tokens, then most monsters."""
-    standings = [Standing(p["seat"], (int(p["score"]), int(p["candy"]), len(p["monsters"])),
-                          f"{p['score']} candies") for p in view["players"]]
-    return ranking_strip(table, standings, ("candies", "candy tokens", "monsters"))
+    standings = [common.Standing(p["seat"], (int(p["score"]), int(p["candy"]), len(p["monsters"])),
+                                 f"{p['score']} candies") for p in view["players"]]
+    return common.ranking_strip(table, standings, ("candies", "candy tokens", "monsters"))
 
 
 # --------------------------------------------------------------------------- assembly
 
 
-def _colours(view: dict[str, Any]) -> dict[str, Colour]:
+def _colours(view: dict[str, Any]) -> dict[str, common.Colour]:
     return {c["id"]: tuple(c["rgb"]) for c in view["colours"]}
 
 
@@ -1001,7 +980,7 @@ def _latest(view: dict[str, Any]) -> bool:
             and not any(m["used"] or any(a["used"] for a in m["tucked"]) for m in p["monsters"]))
 
 
-def _focus(table: Table) -> int | None:
+def _focus(table: common.Table) -> int | None:
     """The player drawn in full when not all can be: the viewer in their own picture, else
     the player to act, the first still deciding a joint decision, or the winner."""
     if table.viewer is not None:
@@ -1010,32 +989,33 @@ def _focus(table: Table) -> int | None:
     return next(iter([*table.acting[:1], *waiting, *table.deciding, *table.winners]), None)
 
 
-def _strips(view: dict[str, Any]) -> list[Strip]:
+def _strips(view: dict[str, Any]) -> list[common.Strip]:
     """The header, the supply and events, the cards for sale (the final ranking once over),
     the players, the legend.
 
     The legend keeps room for every key either way of drawing the players could need
     (and for this turn's line), so that the picture's height follows what is on the table,
     not whose turn it is or what they did so far."""
-    table = table_of(view)
+    table = common.table_of(view)
     colours = _colours(view)
     latest = _latest(view)
-    strips = [*header_strips(view, "Kingdom's Candy Monsters", stage=_stage(view),
+    strips = [*common.header_strips(view, "Kingdom's Candy Monsters", stage=_stage(view),
                             what=_what(view, table)),
-              Strip(SUPPLY_H, _supply, (view["kingdom"], _track(view), latest))]
+              common.Strip(SUPPLY_H, _supply, (view["kingdom"], _track(view), latest))]
     strips.append(_ranking(view, table) if table.over else _market_strip(view, colours))
     panels = [_panel(view, table, p, colours) for p in view["players"]]
-    room = _legend_height(_keys(view, table, panels, (), latest, room=True)) + KEY_ROW
+    room = _legend_height(_keys(view, table, panels, (), latest, room=True)) + common.KEY_ROW
     players = _player_strips(panels, _focus(table),
-                             FRAME_MAX_H - sum(s.height for s in strips) - room)
+                             common.FRAME_MAX_H - sum(s.height for s in strips) - room)
     full = [s.args[0].seat for s in players if s.paint is _full]
     keys = _keys(view, table, panels, full, latest)
     spare = room - _legend_height(keys)
-    return [*strips, *players, legend(keys), *([Strip(spare, blank)] if spare > 0 else [])]
+    return [*strips, *players, common.legend(keys),
+            *([common.Strip(spare, common.blank)] if spare > 0 else [])]
 
 
-def _legend_height(keys: Sequence[Key]) -> int:
-    return keys_height(tuple(dict.fromkeys(keys)), WIDTH - 2 * M) + 16
+def _legend_height(keys: Sequence[common.Key]) -> int:
+    return common.keys_height(tuple(dict.fromkeys(keys)), WIDTH - 2 * M) + 16
 
 
 # --------------------------------------------------------------------------- palette
@@ -1044,16 +1024,16 @@ def _legend_height(keys: Sequence[Key]) -> int:
 #: The real games the palette is drawn from: five seats (every seat colour), early and late
 #: (every candy colour on cards, events, Black Candies), in a seat's own eyes (all that is
 #: public and its secret feeding); and two seats at their end.
-PALETTE_GAMES = (Sample(5, 2, (12, 120), (0,)), Sample(2, 3, (END,)))
+PALETTE_GAMES = (common.Sample(5, 2, (12, 120), (0,)), common.Sample(2, 3, (common.END,)))
 
 
-def _kept() -> tuple[Colour, ...]:
+def _kept() -> tuple[common.Colour, ...]:
     """Flat fills kept exact in the palette: the kingdom's candy colours among them."""
     kingdom = load_json("candy_monsters", "kingdom.json")["colours"]
     return (SUGAR, BLACK_CUBE, EMPTY_SLOT, CANDY, COIN, ACTIVE, FACE_DOWN,
             *(tuple(c["rgb"]) for c in kingdom), *(_tint(tuple(c["rgb"])) for c in kingdom),
-            *(seat_text_colour(s) for s in range(5)))
+            *(common.seat_text_colour(s) for s in range(5)))
 
 
-PICTURES = Pictures("kingdoms-candy-monsters", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+PICTURES = common.Pictures("kingdoms-candy-monsters", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
 _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render

@@ -38,6 +38,7 @@ from typing import Any
 
 from isal import isal_zlib
 from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import _imaging as pil_core
 
 from bot.games import GAMES
 from bot.games.colours import PAINTS, SHAPES, STANDARD_SEATS, seat_paint, seat_shape
@@ -221,7 +222,7 @@ def stamp_text(image: Image.Image, xy: tuple[float, float], text: str, size: int
         text = shorten(text, size, round(width), bold)
     mask, (dx, dy) = _text_mask(text, size, bold, anchor)
     if mask is not None:
-        target = Image.core.draw(image.im, 0)
+        target = pil_core.draw(image.im, 0)
         target.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, target.draw_ink(fill))
 
 

@@ -24,73 +24,27 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import (
-    ACTING_FILL,
-    END,
-    FRAME_MARGIN,
-    FRAME_W,
-    GOLD,
-    HEADER_H,
-    INK,
-    KEY_ICON,
-    MUTED,
-    PANEL,
-    SMALL_PX,
-    TEXT_PX,
-    WHITE,
-    Colour,
-    Key,
-    Pictures,
-    Sample,
-    Standing,
-    Strip,
-    Table,
-    arrow,
-    badge,
-    draw_keys,
-    font,
-    header_strips,
-    ink_on,
-    key_arrow,
-    key_badge,
-    keys_height,
-    last_move_key,
-    last_move_mark,
-    legend,
-    new_canvas,
-    outlined_text,
-    panel,
-    paste_at,
-    paste_centred,
-    ranking_strip,
-    seat_card,
-    smooth_sprite,
-    stamp_text,
-    table_of,
-    text_size,
-    with_ending,
-    wrap,
-)
+from renderers import common
 
-WIDTH = FRAME_W
+WIDTH = common.FRAME_W
 SIZE = 6
 CELL = 70
 BOARD = CELL * SIZE
 GAP, BAND = 32, 36  # space between board and a seat's name band; the band's thickness
-BX = FRAME_MARGIN + BAND + GAP  # the board's top-left corner in its strip
+BX = common.FRAME_MARGIN + BAND + GAP  # the board's top-left corner in its strip
 BY = 6 + BAND + GAP
 #: The board strip's height, and where it begins in the picture (under the header).
 BOARD_H = BY + BOARD + GAP + BAND + 6
-BOARD_TOP = HEADER_H
+BOARD_TOP = common.HEADER_H
 SIDE_X = BX + BOARD + GAP + BAND + 14  # the candies' key and the objective, right of it
-SIDE_W = WIDTH - FRAME_MARGIN - SIDE_X
+SIDE_W = WIDTH - common.FRAME_MARGIN - SIDE_X
 ROW = 86  # one player's card in the players' strip, two to a row
-COL_W = (WIDTH - 2 * FRAME_MARGIN - 12) // 2
+COL_W = (WIDTH - 2 * common.FRAME_MARGIN - 12) // 2
 LETTERS = "abcdef"
 CANDY_RADIUS = 26
 KEY_CANDY = 16  # a candy in a key or a player's card
 
-CANDY_COLOURS: dict[str, Colour] = {
+CANDY_COLOURS: dict[str, common.Colour] = {
     "marshmallow": (246, 170, 196),
     "corn": (245, 150, 30),
     "cane": (214, 40, 40),
@@ -98,18 +52,18 @@ CANDY_COLOURS: dict[str, Colour] = {
     "gumdrop": (40, 150, 70),
     "truffle": (110, 64, 40),
 }
-BLASTED: Colour = (255, 214, 224)
-BURST: Colour = (225, 30, 80)
+BLASTED: common.Colour = (255, 214, 224)
+BURST: common.Colour = (225, 30, 80)
 #: Okabe-Ito hues again, but in an order that starts unlike the seat colours.
-CHOICE_COLOURS: tuple[Colour, ...] = ((0, 114, 178), (213, 94, 0), (0, 158, 115),
-                                      (204, 121, 167), (86, 180, 233), (90, 90, 90))
-CELL_LIGHT: Colour = (255, 250, 242)
-CELL_DARK: Colour = (244, 232, 216)
-FRAME: Colour = (232, 214, 196)
-FRAME_EDGE: Colour = (180, 150, 125)
-CARD: Colour = (255, 238, 214)
-CARD_EDGE: Colour = (235, 150, 40)
-CELL_EDGE: Colour = (215, 195, 175)
+CHOICE_COLOURS: tuple[common.Colour, ...] = ((0, 114, 178), (213, 94, 0), (0, 158, 115),
+                                             (204, 121, 167), (86, 180, 233), (90, 90, 90))
+CELL_LIGHT: common.Colour = (255, 250, 242)
+CELL_DARK: common.Colour = (244, 232, 216)
+FRAME: common.Colour = (232, 214, 196)
+FRAME_EDGE: common.Colour = (180, 150, 125)
+CARD: common.Colour = (255, 238, 214)
+CARD_EDGE: common.Colour = (235, 150, 40)
+CELL_EDGE: common.Colour = (215, 195, 175)
 #: What each kind of last move did, as the legend says it.
 LAST_WORDS = {"swap": "swapped", "replaced": "drew and replaced", "taken": "took"}
 
@@ -124,17 +78,18 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str | None, cx: float, cy: flo
     """One candy (or the "any kind" chip for ``None``) centred on (cx, cy), about ``r`` round."""
     line = max(2, round(r / 11))
     if kind is None:  # the objective's "any kind": a grey chip with a question mark
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(236, 236, 236), outline=MUTED,
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(236, 236, 236), outline=common.MUTED,
                      width=line)
-        draw.text((cx, cy + r * 0.05), "?", font=font(round(r * 1.3), True), fill=MUTED,
+        draw.text((cx, cy + r * 0.05), "?", font=common.font(round(r * 1.3), True),
+                  fill=common.MUTED,
                   anchor="mm")
         return
     colour = CANDY_COLOURS.get(kind, (160, 160, 160))
     if kind == "marshmallow":  # a soft cylinder: rounded block with a top ellipse
         draw.rounded_rectangle((cx - r * 0.8, cy - r * 0.7, cx + r * 0.8, cy + r * 0.9),
-                               radius=r * 0.35, fill=colour, outline=INK, width=line)
+                               radius=r * 0.35, fill=colour, outline=common.INK, width=line)
         draw.ellipse((cx - r * 0.8, cy - r * 0.95, cx + r * 0.8, cy - r * 0.4),
-                     fill=(253, 220, 232), outline=INK, width=line)
+                     fill=(253, 220, 232), outline=common.INK, width=line)
     elif kind == "corn":  # a triangle in three bands, tip up
         top, base, half = cy - r, cy + r * 0.88, r * 0.98
 
@@ -146,13 +101,13 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str | None, cx: float, cy: flo
             y0, l0, r0 = at(t0)
             y1, l1, r1 = at(t1)
             draw.polygon([(l0, y0), (r0, y0), (r1, y1), (l1, y1)], fill=fill)
-        draw.polygon([(cx, top), (cx + half, base), (cx - half, base)], outline=INK,
+        draw.polygon([(cx, top), (cx + half, base), (cx - half, base)], outline=common.INK,
                      width=line)
     elif kind == "cane":  # a striped hook
         w = r * 0.42
         stem_x = cx - r * 0.15
         hook = (stem_x, cy - r * 0.98, cx + r * 0.8, cy - r * 0.12)
-        for width, fill in ((w + 2 * line, INK), (w, colour)):
+        for width, fill in ((w + 2 * line, common.INK), (w, colour)):
             draw.arc(hook, 180, 360, fill=fill, width=round(width))
             draw.line((stem_x, cy - r * 0.55, stem_x, cy + r * 0.95), fill=fill,
                       width=round(width))
@@ -160,27 +115,29 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str | None, cx: float, cy: flo
                   width=round(w))
         for i in range(4):
             y = cy - r * 0.3 + i * r * 0.33
-            draw.line((stem_x - w / 2, y + w * 0.35, stem_x + w / 2, y - w * 0.35), fill=WHITE,
+            draw.line((stem_x - w / 2, y + w * 0.35, stem_x + w / 2, y - w * 0.35),
+                      fill=common.WHITE,
                       width=max(2, round(w / 3)))
-        draw.line((cx + r * 0.55, cy - r * 0.85, cx + r * 0.72, cy - r * 0.5), fill=WHITE,
+        draw.line((cx + r * 0.55, cy - r * 0.85, cx + r * 0.72, cy - r * 0.5), fill=common.WHITE,
                   width=max(2, round(w / 3)))
     elif kind == "lollipop":  # a disc with a spiral, on a stick
-        draw.line((cx, cy + r * 0.2, cx, cy + r), fill=INK, width=round(r / 5) + 2 * line)
+        draw.line((cx, cy + r * 0.2, cx, cy + r), fill=common.INK, width=round(r / 5) + 2 * line)
         draw.line((cx, cy + r * 0.2, cx, cy + r - line), fill=(245, 238, 225),
                   width=round(r / 5))
         d = r * 0.72
         ccy = cy - r * 0.95 + d
-        draw.ellipse((cx - d, ccy - d, cx + d, ccy + d), fill=colour, outline=INK, width=line)
+        draw.ellipse((cx - d, ccy - d, cx + d, ccy + d), fill=colour, outline=common.INK,
+                     width=line)
         points = [(cx + d * 0.85 * s / 60 * math.cos(s * 0.35),
                    ccy + d * 0.85 * s / 60 * math.sin(s * 0.35)) for s in range(61)]
-        draw.line(points, fill=WHITE, width=max(2, round(line * 1.1)))
+        draw.line(points, fill=common.WHITE, width=max(2, round(line * 1.1)))
     elif kind == "gumdrop":  # a dome with sugar dots
         left, right, bottom = cx - r * 0.92, cx + r * 0.92, cy + r * 0.62
         draw.chord((left, cy - r * 0.95, right, cy + r * 1.15), 180, 360, fill=colour)
         draw.rectangle((left, cy + r * 0.1, right, bottom), fill=colour)
-        draw.arc((left, cy - r * 0.95, right, cy + r * 1.15), 180, 360, fill=INK, width=line)
+        draw.arc((left, cy - r * 0.95, right, cy + r * 1.15), 180, 360, fill=common.INK, width=line)
         draw.line((left, cy + r * 0.1, left, bottom, right, bottom, right, cy + r * 0.1),
-                  fill=INK, width=line, joint="curve")
+                  fill=common.INK, width=line, joint="curve")
         dot = max(1.5, r / 12)
         for dx, dy in ((-0.45, -0.2), (0.1, -0.5), (0.45, -0.05), (-0.1, 0.25), (0.55, 0.38),
                        (-0.6, 0.4)):
@@ -189,44 +146,44 @@ def _candy_shape(draw: ImageDraw.ImageDraw, kind: str | None, cx: float, cy: flo
     elif kind == "truffle":  # a hexagon with a drizzle
         points = [(cx + r * 0.95 * math.cos(math.radians(60 * i + 30)),
                    cy + r * 0.95 * math.sin(math.radians(60 * i + 30))) for i in range(6)]
-        draw.polygon(points, fill=colour, outline=INK, width=line)
+        draw.polygon(points, fill=colour, outline=common.INK, width=line)
         zig = [(cx - r * 0.55 + i * r * 0.22, cy + (r * 0.18 if i % 2 else -r * 0.18))
                for i in range(6)]
         draw.line(zig, fill=(240, 215, 170), width=max(2, round(line * 1.2)), joint="curve")
     else:
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=line)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=common.INK, width=line)
 
 
 @cache
 def candy_sprite(kind: str | None, radius: int) -> Image.Image:
     """A candy drawn with smooth edges on a transparent square of side ``2 * radius + 4``."""
     side = 2 * radius + 4
-    return smooth_sprite(side, side, lambda draw, k: _candy_shape(draw, kind, side * k / 2,
-                                                                  side * k / 2, radius * k))
+    return common.smooth_sprite(side, side, lambda draw, k: _candy_shape(draw, kind, side * k / 2,
+                                                                         side * k / 2, radius * k))
 
 
 def paste_candy(image: Image.Image, kind: str | None, cx: float, cy: float,
                 radius: int) -> None:
     """Paste the candy (``None``: the "any kind" chip) centred on (cx, cy)."""
-    paste_centred(image, candy_sprite(kind, radius), cx, cy)
+    common.paste_centred(image, candy_sprite(kind, radius), cx, cy)
 
 
 # --------------------------------------------------------------------------- power tokens
 
-TOFFEE: Colour = (214, 150, 70)
-TOFFEE_DARK: Colour = (150, 90, 30)
-STAR_GOLD: Colour = (255, 205, 40)
-STAR_EDGE: Colour = (205, 135, 0)
-JELLY: Colour = (240, 190, 240)
-JELLY_EDGE: Colour = (170, 70, 170)
+TOFFEE: common.Colour = (214, 150, 70)
+TOFFEE_DARK: common.Colour = (150, 90, 30)
+STAR_GOLD: common.Colour = (255, 205, 40)
+STAR_EDGE: common.Colour = (205, 135, 0)
+JELLY: common.Colour = (240, 190, 240)
+JELLY_EDGE: common.Colour = (170, 70, 170)
 ICE: tuple[int, int, int, int] = (140, 205, 255, 120)
-ICE_EDGE: Colour = (40, 120, 215)
-CAGE: Colour = (135, 75, 20)
-TAKEN: Colour = (60, 50, 55)
-RAINBOW: tuple[Colour, ...] = ((230, 40, 40), (250, 150, 0), (240, 220, 0), (40, 170, 60),
+ICE_EDGE: common.Colour = (40, 120, 215)
+CAGE: common.Colour = (135, 75, 20)
+TAKEN: common.Colour = (60, 50, 55)
+RAINBOW: tuple[common.Colour, ...] = ((230, 40, 40), (250, 150, 0), (240, 220, 0), (40, 170, 60),
                               (30, 120, 230), (140, 60, 200))
-HAND_COLOURS: dict[str, Colour] = {"twist": (0, 150, 150), "tongs": (120, 130, 145),
-                                   "rush": (240, 120, 0), "steal": (225, 60, 110)}
+HAND_COLOURS: dict[str, common.Colour] = {"twist": (0, 150, 150), "tongs": (120, 130, 145),
+                                          "rush": (240, 120, 0), "steal": (225, 60, 110)}
 PILE_TEXT = "pile"
 
 
@@ -249,18 +206,20 @@ def _token_art(draw: ImageDraw.ImageDraw, card_id: str, side: float) -> None:
     elif card_id == "jelly":  # a wobbly pink jelly square
         draw.rounded_rectangle((s * 0.05, s * 0.05, s * 0.95, s * 0.95), radius=s * 0.28,
                                fill=JELLY, outline=JELLY_EDGE, width=line * 2)
-        draw.arc((s * 0.14, s * 0.14, s * 0.6, s * 0.6), 190, 260, fill=WHITE, width=line * 2)
+        draw.arc((s * 0.14, s * 0.14, s * 0.6, s * 0.6), 190, 260, fill=common.WHITE,
+                 width=line * 2)
     elif card_id == "frozen":  # a translucent ice cube over the candy
         draw.rounded_rectangle((s * 0.08, s * 0.08, s * 0.92, s * 0.92), radius=s * 0.12,
                                fill=ICE, outline=ICE_EDGE, width=line * 2)
-        draw.line((s * 0.2, s * 0.36, s * 0.36, s * 0.2), fill=WHITE, width=line * 2)
-        draw.line((s * 0.2, s * 0.5, s * 0.5, s * 0.2), fill=WHITE, width=line)
+        draw.line((s * 0.2, s * 0.36, s * 0.36, s * 0.2), fill=common.WHITE, width=line * 2)
+        draw.line((s * 0.2, s * 0.5, s * 0.5, s * 0.2), fill=common.WHITE, width=line)
     elif card_id == "bomb":  # a black bomb with a lit fuse in the top-left corner
         r, cx, cy = s * 0.2, s * 0.23, s * 0.28
-        draw.line((cx + r * 0.5, cy - r * 0.6, cx + r * 1.1, cy - r * 1.15), fill=INK,
+        draw.line((cx + r * 0.5, cy - r * 0.6, cx + r * 1.1, cy - r * 1.15), fill=common.INK,
                   width=line * 2)
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK, outline=WHITE, width=line)
-        draw.ellipse((cx - r * 0.5, cy - r * 0.55, cx - r * 0.1, cy - r * 0.15), fill=MUTED)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=common.INK, outline=common.WHITE,
+                     width=line)
+        draw.ellipse((cx - r * 0.5, cy - r * 0.55, cx - r * 0.1, cy - r * 0.15), fill=common.MUTED)
         spark = (cx + r * 1.25, cy - r * 1.3)
         for i in range(8):
             angle = math.pi * i / 4
@@ -281,42 +240,42 @@ def _token_art(draw: ImageDraw.ImageDraw, card_id: str, side: float) -> None:
                       (s * 0.5, s * 0.6)], fill=(220, 40, 80))
         draw.polygon([(s * 0.7, s * 0.55), (s * 0.82, s * 0.98), (s * 0.58, s * 0.86),
                       (s * 0.5, s * 0.6)], fill=(220, 40, 80))
-        draw.ellipse((s * 0.12, s * 0.05, s * 0.88, s * 0.75), fill=STAR_GOLD, outline=INK,
+        draw.ellipse((s * 0.12, s * 0.05, s * 0.88, s * 0.75), fill=STAR_GOLD, outline=common.INK,
                      width=line)
     else:  # a token in a player's hand: a coloured disc with its picture
-        colour = HAND_COLOURS.get(card_id, MUTED)
-        draw.ellipse((s * 0.03, s * 0.03, s * 0.97, s * 0.97), fill=colour, outline=INK,
+        colour = HAND_COLOURS.get(card_id, common.MUTED)
+        draw.ellipse((s * 0.03, s * 0.03, s * 0.97, s * 0.97), fill=colour, outline=common.INK,
                      width=line)
         w = max(2, round(s * 0.09))
         if card_id == "twist":  # two crossing diagonal arrows
             for (x0, y0), (x1, y1) in (((0.28, 0.72), (0.72, 0.28)), ((0.28, 0.28), (0.72, 0.72))):
-                draw.line((s * x0, s * y0, s * x1, s * y1), fill=WHITE, width=w)
-                draw.ellipse((s * x1 - w, s * y1 - w, s * x1 + w, s * y1 + w), fill=WHITE)
+                draw.line((s * x0, s * y0, s * x1, s * y1), fill=common.WHITE, width=w)
+                draw.ellipse((s * x1 - w, s * y1 - w, s * x1 + w, s * y1 + w), fill=common.WHITE)
         elif card_id == "tongs":  # a pair of tongs
-            draw.line((s * 0.3, s * 0.2, s * 0.45, s * 0.8), fill=WHITE, width=w)
-            draw.line((s * 0.7, s * 0.2, s * 0.55, s * 0.8), fill=WHITE, width=w)
-            draw.line((s * 0.3, s * 0.2, s * 0.7, s * 0.2), fill=WHITE, width=w)
+            draw.line((s * 0.3, s * 0.2, s * 0.45, s * 0.8), fill=common.WHITE, width=w)
+            draw.line((s * 0.7, s * 0.2, s * 0.55, s * 0.8), fill=common.WHITE, width=w)
+            draw.line((s * 0.3, s * 0.2, s * 0.7, s * 0.2), fill=common.WHITE, width=w)
         elif card_id == "rush":  # a lightning bolt
             draw.polygon([(s * 0.56, s * 0.12), (s * 0.3, s * 0.55), (s * 0.48, s * 0.55),
                           (s * 0.4, s * 0.9), (s * 0.7, s * 0.42), (s * 0.52, s * 0.42)],
-                         fill=WHITE)
+                         fill=common.WHITE)
         elif card_id == "steal":  # a tooth
             draw.polygon([(s * 0.28, s * 0.3), (s * 0.72, s * 0.3), (s * 0.68, s * 0.62),
                           (s * 0.6, s * 0.82), (s * 0.52, s * 0.6), (s * 0.48, s * 0.6),
-                          (s * 0.4, s * 0.82), (s * 0.32, s * 0.62)], fill=WHITE)
-            draw.ellipse((s * 0.26, s * 0.2, s * 0.52, s * 0.42), fill=WHITE)
-            draw.ellipse((s * 0.48, s * 0.2, s * 0.74, s * 0.42), fill=WHITE)
+                          (s * 0.4, s * 0.82), (s * 0.32, s * 0.62)], fill=common.WHITE)
+            draw.ellipse((s * 0.26, s * 0.2, s * 0.52, s * 0.42), fill=common.WHITE)
+            draw.ellipse((s * 0.48, s * 0.2, s * 0.74, s * 0.42), fill=common.WHITE)
 
 
 @cache
 def token_sprite(card_id: str, side: int) -> Image.Image:
     """A power token with smooth edges on a transparent square of ``side`` pixels."""
-    return smooth_sprite(side, side, lambda draw, k: _token_art(draw, card_id, side * k))
+    return common.smooth_sprite(side, side, lambda draw, k: _token_art(draw, card_id, side * k))
 
 
 def paste_token(image: Image.Image, card_id: str, x: float, y: float, side: int) -> None:
     """Paste a token with its top-left corner at (x, y)."""
-    paste_at(image, token_sprite(card_id, side), x, y)
+    common.paste_at(image, token_sprite(card_id, side), x, y)
 
 
 def _cell_of(name: str) -> Cell:
@@ -352,7 +311,7 @@ def _burst(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
         rad = r if i % 2 == 0 else r * 0.45
         angle = math.pi * i / 8
         points.append((cx + rad * math.cos(angle), cy + rad * math.sin(angle)))
-    draw.polygon(points, fill=BURST, outline=INK)
+    draw.polygon(points, fill=BURST, outline=common.INK)
 
 
 def blast_runs(cells: Iterable[Cell]) -> list[tuple[Cell, Cell]]:
@@ -374,13 +333,13 @@ def blast_runs(cells: Iterable[Cell]) -> list[tuple[Cell, Cell]]:
 
 
 @lru_cache(maxsize=512)
-def _cell_sprite(fill: Colour, blasted: bool, token: str | None, candy: str | None,
+def _cell_sprite(fill: common.Colour, blasted: bool, token: str | None, candy: str | None,
                  ) -> Image.Image:
     """A cell's inside (all of it but its edge lines): its fill, pink if blasted, the power
     token on its space, the candy on it. Pasted whole, with no transparency to work through:
     a board's 36 candies cost a tenth of pasting them on their cells one by one."""
     inside = CELL - 1
-    sprite, _ = new_canvas(inside, inside, BLASTED if blasted else fill)
+    sprite, _ = common.new_canvas(inside, inside, BLASTED if blasted else fill)
     if token is not None:
         paste_token(sprite, token, 1, 1, CELL - 4)
     if candy:
@@ -400,8 +359,9 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
             if candy or token is not None or (col, row) in blasted:
                 x0, y0, _, _ = cell_box(col, row)
                 fill = CELL_LIGHT if (row + col) % 2 else CELL_DARK
-                paste_at(image, _cell_sprite(fill, (col, row) in blasted, token, candy or None),
-                         x0 + 1, y0 + 1)
+                common.paste_at(image,
+                                _cell_sprite(fill, (col, row) in blasted, token, candy or None),
+                                x0 + 1, y0 + 1)
     for name, card_id in (power.get("chips") or {}).items():  # over the candies
         x0, y0, _, _ = cell_box(*_cell_of(name))
         paste_token(image, card_id, x0, y0, CELL)
@@ -411,12 +371,13 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
     swap = [tuple(c) for c in last.get("swap") or []]
     moved = [*swap, *(tuple(last[k]) for k in ("replaced", "taken") if last.get(k))]
     for col, row in moved:
-        last_move_mark(draw, cell_box(col, row))
+        common.last_move_mark(draw, cell_box(col, row))
     if len(swap) == 2:
         (ax, ay), (bx, by) = (cell_centre(*c) for c in swap)
         mx, my = (ax + bx) / 2, (ay + by) / 2
-        draw.ellipse((mx - 16, my - 16, mx + 16, my + 16), fill=WHITE, outline=INK, width=2)
-        draw.text((mx, my), "⇄" if ay == by else "⇅", font=font(24, True), fill=INK,
+        draw.ellipse((mx - 16, my - 16, mx + 16, my + 16), fill=common.WHITE, outline=common.INK,
+                     width=2)
+        draw.text((mx, my), "⇄" if ay == by else "⇅", font=common.font(24, True), fill=common.INK,
                   anchor="mm")
     _draw_blast_choices(draw, view.get("choices", {}).get("blasts") or [])
 
@@ -440,51 +401,52 @@ def _draw_blast_choices(draw: ImageDraw.ImageDraw, options: list[dict[str, Any]]
         taken.add(spot)
         x0, y0, _, _ = cell_box(*spot)
         inset = 4 + 5 * (i % 4)
-        badge(draw, (x0 + inset + 16, y0 + inset + 16), str(i + 1),
-              CHOICE_COLOURS[i % len(CHOICE_COLOURS)], radius=16)
+        common.badge(draw, (x0 + inset + 16, y0 + inset + 16), str(i + 1),
+                     CHOICE_COLOURS[i % len(CHOICE_COLOURS)], radius=16)
 
 
 # --------------------------------------------------------------------------- seats on the board
 
 
 def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                table: Table) -> None:
+                table: common.Table) -> None:
     """Each player's mark and name along their own edge; the player to act gets a band in
     their colour, with the candy they drew or the token they may discard at its end."""
     for seat, info in enumerate(view["seats"]):
         colour = table.rgb(seat)
         active = seat in table.acting
         won = seat in table.winners
-        band = Image.new("RGB", (BOARD, BAND), colour if active else GOLD if won else PANEL)
+        band = Image.new("RGB", (BOARD, BAND),
+                         colour if active else common.GOLD if won else common.PANEL)
         ImageDraw.Draw(band).rectangle((0, 0, BOARD - 1, BAND - 1), outline=colour, width=3)
         room = BOARD - 40 - (BAND if active else 0)
         if active:
-            label = with_ending(table.names[seat], " to play", TEXT_PX, room)
+            label = common.with_ending(table.names[seat], " to play", common.TEXT_PX, room)
         elif won:
-            label = with_ending(table.names[seat], " wins", TEXT_PX, room)
+            label = common.with_ending(table.names[seat], " wins", common.TEXT_PX, room)
         else:
-            label = with_ending(table.names[seat], f" · {info['progress']}/{info['needed']}",
-                                TEXT_PX, room)
-        left = (BOARD - 30 - text_size(label, TEXT_PX, True)[0]) / 2
-        stamp_text(band, (left + 30, BAND / 2), label, TEXT_PX,
-                   ink_on(colour) if active else INK if won else table.text_rgb(seat), True,
-                   "lm")
+            label = common.with_ending(table.names[seat], f" · {info['progress']}/{info['needed']}",
+                                       common.TEXT_PX, room)
+        left = (BOARD - 30 - common.text_size(label, common.TEXT_PX, True)[0]) / 2
+        common.stamp_text(band, (left + 30, BAND / 2), label, common.TEXT_PX,
+                          common.ink_on(colour) if active
+                          else common.INK if won else table.text_rgb(seat), True, "lm")
         if active:
             _band_choice(band, view)
         # The mark goes on after the band is turned, so that it stands upright on every side.
         along, across = round(left + 11), BAND // 2  # whole pixels: the same mark everywhere
         side = info["side"]
         if side == "south":
-            paste_at(image, band, BX, BY + BOARD + GAP)
+            common.paste_at(image, band, BX, BY + BOARD + GAP)
             mark = (BX + along, BY + BOARD + GAP + across)
         elif side == "north":
-            paste_at(image, band, BX, BY - GAP - BAND)
+            common.paste_at(image, band, BX, BY - GAP - BAND)
             mark = (BX + along, BY - GAP - BAND + across)
         elif side == "west":
-            paste_at(image, band.rotate(90, expand=True), BX - GAP - BAND, BY)
+            common.paste_at(image, band.rotate(90, expand=True), BX - GAP - BAND, BY)
             mark = (BX - GAP - BAND + across, BY + BOARD - along)
         else:
-            paste_at(image, band.rotate(-90, expand=True), BX + BOARD + GAP, BY)
+            common.paste_at(image, band.rotate(-90, expand=True), BX + BOARD + GAP, BY)
             mark = (BX + BOARD + GAP + across, BY + along)
         if active:  # on the seat's own colour the mark stands on a white disc
             table.badge(draw, seat, *mark, 10)
@@ -504,14 +466,14 @@ def _band_choice(band: Image.Image, view: dict[str, Any]) -> None:
     if not drawn and not card:
         return
     cx, cy = BOARD - BAND // 2 - 2, BAND // 2
-    ImageDraw.Draw(band).ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=WHITE)
+    ImageDraw.Draw(band).ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=common.WHITE)
     if drawn:
         paste_candy(band, drawn, cx, cy, 13)
     elif card:
         paste_token(band, card, cx - 14, cy - 14, 28)
 
 
-def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
+def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: common.Colour) -> None:
     """Arrows from the board's edge toward the side it tilts to after a Blast."""
     for k in (1, 3, 5):
         t = (BX if side in ("south", "north") else BY) + k * CELL
@@ -523,7 +485,7 @@ def _tilt_arrows(draw: ImageDraw.ImageDraw, side: str, colour: Colour) -> None:
             start, end = (BX - 4, t), (BX - GAP + 2, t)
         else:
             start, end = (BX + BOARD + 4, t), (BX + BOARD + GAP - 2, t)
-        arrow(draw, start, end, colour, width=8, head=16)
+        common.arrow(draw, start, end, colour, width=8, head=16)
 
 
 # --------------------------------------------------------------------------- the side column
@@ -535,10 +497,10 @@ def key_candy(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: floa
     paste_candy(image, kind, cx, cy, KEY_CANDY)
 
 
-def _candy_keys(kinds: tuple[str, ...], any_kind: bool) -> tuple[Key, ...]:
+def _candy_keys(kinds: tuple[str, ...], any_kind: bool) -> tuple[common.Key, ...]:
     """The candies' key: each kind by the name moves use (`keep corn`)."""
-    keys = [Key(kind, key_candy, (kind,)) for kind in kinds]
-    return (*keys, Key("any kind", key_candy, (None,))) if any_kind else tuple(keys)
+    keys = [common.Key(kind, key_candy, (kind,)) for kind in kinds]
+    return (*keys, common.Key("any kind", key_candy, (None,))) if any_kind else tuple(keys)
 
 
 def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, objective: dict[str, Any],
@@ -546,21 +508,21 @@ def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, objective: di
     """The objective card from ``top`` to the foot of the board's strip: its name, and what
     it asks drawn as candies and counts (its sentence is in the alt text)."""
     x, w, bottom = SIDE_X, SIDE_W, BOARD_H - 6
-    panel(draw, (x, top, x + w, bottom), fill=CARD, outline=CARD_EDGE, width=3)
-    stamp_text(image, (x + 12, top + 10), "Objective", SMALL_PX, MUTED, True)
+    common.panel(draw, (x, top, x + w, bottom), fill=CARD, outline=CARD_EDGE, width=3)
+    common.stamp_text(image, (x + 12, top + 10), "Objective", common.SMALL_PX, common.MUTED, True)
     y = top + 38
-    for line in wrap(objective["name"], TEXT_PX, w - 24, True, limit=2):
-        stamp_text(image, (x + 12, y), line, TEXT_PX, INK, True)
+    for line in common.wrap(objective["name"], common.TEXT_PX, w - 24, True, limit=2):
+        common.stamp_text(image, (x + 12, y), line, common.TEXT_PX, common.INK, True)
         y += 30
     gx, gy = x + 12, y + 28
     for group in objective["groups"]:
         count = f"×{group['count']}" if group["count"] > 1 else ""
-        needs = 36 + (text_size(count, TEXT_PX, True)[0] + 4 if count else 0)
+        needs = 36 + (common.text_size(count, common.TEXT_PX, True)[0] + 4 if count else 0)
         if gx > x + 12 and gx + needs > x + w - 8:
             gx, gy = x + 12, gy + 42
         paste_candy(image, group.get("kind"), gx + 17, gy, 17)
         if count:
-            stamp_text(image, (gx + 38, gy), count, TEXT_PX, INK, True, "lm")
+            common.stamp_text(image, (gx + 38, gy), count, common.TEXT_PX, common.INK, True, "lm")
         gx += needs + 8
 
 
@@ -570,9 +532,9 @@ def _draw_objective(image: Image.Image, draw: ImageDraw.ImageDraw, objective: di
 @cache
 def _base(kinds: tuple[str, ...], any_kind: bool) -> Image.Image:
     """What never changes in a game: the board's frame, cells, coordinates, candies' key."""
-    image, draw = new_canvas(WIDTH, BOARD_H)
-    panel(draw, (BX - 6, BY - 6, BX + BOARD + 6, BY + BOARD + 6), fill=FRAME,
-          outline=FRAME_EDGE, radius=10, width=3)
+    image, draw = common.new_canvas(WIDTH, BOARD_H)
+    common.panel(draw, (BX - 6, BY - 6, BX + BOARD + 6, BY + BOARD + 6), fill=FRAME,
+                 outline=FRAME_EDGE, radius=10, width=3)
     for row in range(SIZE):
         for col in range(SIZE):
             fill = CELL_LIGHT if (row + col) % 2 else CELL_DARK
@@ -584,9 +546,9 @@ def _base(kinds: tuple[str, ...], any_kind: bool) -> Image.Image:
                          ((cx, BY - GAP // 2), LETTERS[i]),
                          ((BX - GAP // 2, cy), str(i + 1)),
                          ((BX + BOARD + GAP // 2, cy), str(i + 1))):
-            outlined_text(draw, xy, text, TEXT_PX, INK, WHITE, stroke=3)
-    stamp_text(image, (SIDE_X, 8), "Candies", TEXT_PX, INK, True)
-    draw_keys(image, draw, _candy_keys(kinds, any_kind), SIDE_X, 36, SIDE_W)
+            common.outlined_text(draw, xy, text, common.TEXT_PX, common.INK, common.WHITE, stroke=3)
+    common.stamp_text(image, (SIDE_X, 8), "Candies", common.TEXT_PX, common.INK, True)
+    common.draw_keys(image, draw, _candy_keys(kinds, any_kind), SIDE_X, 36, SIDE_W)
     return image
 
 
@@ -597,17 +559,17 @@ def _any_kind(view: dict[str, Any]) -> bool:
 def _board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """The board's strip: the board and the seats round it, the key and objective beside."""
     kinds, any_kind = tuple(view["types"]), _any_kind(view)
-    paste_at(image, _base(kinds, any_kind), 0, 0)
+    common.paste_at(image, _base(kinds, any_kind), 0, 0)
     _draw_board(image, draw, view)
-    _draw_seats(image, draw, view, table_of(view))
-    top = 36 + keys_height(_candy_keys(kinds, any_kind), SIDE_W) + 10
+    _draw_seats(image, draw, view, common.table_of(view))
+    top = 36 + common.keys_height(_candy_keys(kinds, any_kind), SIDE_W) + 10
     _draw_objective(image, draw, view["objective"], top)
 
 
 # --------------------------------------------------------------------------- the players
 
 
-def _seat_cards(view: dict[str, Any], table: Table) -> tuple[tuple[Any, ...], ...]:
+def _seat_cards(view: dict[str, Any], table: common.Table) -> tuple[tuple[Any, ...], ...]:
     """What each player's card shows: seat, label, acting, progress, needed, kept candies
     in the candies' order, tokens held."""
     hands = (view.get("power") or {}).get("hands") or []
@@ -625,43 +587,48 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[tuple[A
              colours: tuple[str, ...]) -> None:
     """One card a player, two to a row: mark, name, tokens held, progress, kept candies."""
     for i, (seat, label, acting, progress, needed, kept, hand) in enumerate(cards):
-        x = FRAME_MARGIN + (i % 2) * (COL_W + 12)
+        x = common.FRAME_MARGIN + (i % 2) * (COL_W + 12)
         top = 4 + (i // 2) * ROW
-        hx = seat_card(image, draw, (x, top, x + COL_W, top + ROW - 8), seat, colours, acting,
-                       f"{progress}/{needed}") - 10
+        hx = common.seat_card(image, draw, (x, top, x + COL_W, top + ROW - 8), seat, colours,
+                              acting,
+                              f"{progress}/{needed}") - 10
         y1, y2 = top + 22, top + 56
         for card_id, count in reversed(hand):  # right to left
             if count > 1:
-                stamp_text(image, (hx, y1), f"×{count}", TEXT_PX, INK, True, "rm")
-                hx -= text_size(f"×{count}", TEXT_PX, True)[0] + 2
+                common.stamp_text(image, (hx, y1), f"×{count}", common.TEXT_PX, common.INK, True,
+                                  "rm")
+                hx -= common.text_size(f"×{count}", common.TEXT_PX, True)[0] + 2
             paste_token(image, card_id, hx - 30, y1 - 15, 30)
             hx -= 38
-        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=hx - x - 48)
+        common.stamp_text(image, (x + 40, y1), label, common.TEXT_PX, common.INK, True, "lm",
+                          width=hx - x - 48)
         if not kept:
-            stamp_text(image, (x + 14, y2), "no candies kept yet", SMALL_PX, MUTED, anchor="lm")
+            common.stamp_text(image, (x + 14, y2), "no candies kept yet", common.SMALL_PX,
+                              common.MUTED, anchor="lm")
             continue
         kx = x + 28
         for kind, count in kept:
             paste_candy(image, kind, kx, y2, KEY_CANDY)
-            stamp_text(image, (kx + 19, y2), str(count), TEXT_PX, INK, True, "lm")
-            kx += 34 + text_size(str(count), TEXT_PX, True)[0] + 6
+            common.stamp_text(image, (kx + 19, y2), str(count), common.TEXT_PX, common.INK, True,
+                              "lm")
+            kx += 34 + common.text_size(str(count), common.TEXT_PX, True)[0] + 6
 
 
-def _ranking(view: dict[str, Any], table: Table) -> Strip:
+def _ranking(view: dict[str, Any], table: common.Table) -> common.Strip:
     """The final ranking: the rules rank the winner first, then by candies toward the
     objective, then by candies kept."""
     standings = []
     for seat, info in enumerate(view["seats"]):
         kept = sum((info.get("kept") or {}).values())
-        standings.append(Standing(seat, (info["progress"], kept),
-                                  f"{info['progress']}/{info['needed']} · {kept} kept"))
-    return ranking_strip(table, standings, ("objective candies", "candies kept"))
+        standings.append(common.Standing(seat, (info["progress"], kept),
+                                         f"{info['progress']}/{info['needed']} · {kept} kept"))
+    return common.ranking_strip(table, standings, ("objective candies", "candies kept"))
 
 
 # --------------------------------------------------------------------------- words and keys
 
 
-def _what(view: dict[str, Any], table: Table) -> str:
+def _what(view: dict[str, Any], table: common.Table) -> str:
     """What the player to act may do now, in the notation's words."""
     phase = view["phase"]
     choices = view.get("choices") or {}
@@ -692,15 +659,15 @@ def _what(view: dict[str, Any], table: Table) -> str:
 
 def key_blasted(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: a blasted cell with its starburst."""
-    h = KEY_ICON // 2 - 2
+    h = common.KEY_ICON // 2 - 2
     draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=BLASTED, outline=FRAME_EDGE)
     _burst(draw, cx, cy, h - 4)
 
 
-def _keys(view: dict[str, Any], table: Table) -> tuple[Key, ...]:
+def _keys(view: dict[str, Any], table: common.Table) -> tuple[common.Key, ...]:
     """A key for each mark on the board now: the last move, what it blasted, the tilt, the
     Blasts to choose from."""
-    keys: list[Key] = []
+    keys: list[common.Key] = []
     last = view.get("last") or {}
     if last:
         for mark, words in LAST_WORDS.items():
@@ -708,55 +675,57 @@ def _keys(view: dict[str, Any], table: Table) -> tuple[Key, ...]:
             if cells:
                 named = " ".join(cell_name(*c) for c in cells) if mark == "swap" \
                     else cell_name(*cells)
-                keys.append(last_move_key(table, last["seat"], f"{words} {named}"))
+                keys.append(common.last_move_key(table, last["seat"], f"{words} {named}"))
         if last.get("blasted"):
-            keys.append(Key("blasted", key_blasted))
+            keys.append(common.Key("blasted", key_blasted))
     if len(table.acting) == 1:
         turn = table.acting[0]
-        keys.append(Key(f"after a Blast, candies fall toward {table.names[turn]}", key_arrow,
-                        (table.rgb(turn),)))
+        keys.append(common.Key(f"after a Blast, candies fall toward {table.names[turn]}",
+                               common.key_arrow,
+                               (table.rgb(turn),)))
     if (view.get("choices") or {}).get("blasts"):
-        keys.append(Key("the Blasts to choose from, in order", key_badge,
-                        ("1", CHOICE_COLOURS[0])))
+        keys.append(common.Key("the Blasts to choose from, in order", common.key_badge,
+                               ("1", CHOICE_COLOURS[0])))
     return tuple(keys)
 
 
 # --------------------------------------------------------------------------- assembly
 
 
-def _strips(view: dict[str, Any]) -> list[Strip]:
+def _strips(view: dict[str, Any]) -> list[common.Strip]:
     """The header, the board (drawn anew at every move), the players or the final ranking,
     the legend, and the power cards in play."""
-    table = table_of(view)
-    strips = [*header_strips(view, "Sugar Blast", stage=f"bag: {view['bag']} candies",
+    table = common.table_of(view)
+    strips = [*common.header_strips(view, "Sugar Blast", stage=f"bag: {view['bag']} candies",
                             what=_what(view, table)),
-              Strip(BOARD_H, _board, (view,), kept=False)]
+              common.Strip(BOARD_H, _board, (view,), kept=False)]
     if table.over:
         strips.append(_ranking(view, table))
     else:
         cards = _seat_cards(view, table)
-        strips.append(Strip(4 + ROW * ((len(cards) + 1) // 2), _players,
-                            (cards, table.colours)))
+        strips.append(common.Strip(4 + ROW * ((len(cards) + 1) // 2), _players,
+                                   (cards, table.colours)))
     keys = _keys(view, table)
     power = view.get("power")
     texts = power.get("texts") if power else None
     if texts and table.over:  # no rule to play by any more: their tokens' names will do
-        keys += tuple(Key(card["name"], key_card, (card["id"], card.get("place")))
+        keys += tuple(common.Key(card["name"], key_card, (card["id"], card.get("place")))
                       for card in texts)
     if keys:
-        strips.append(legend(keys))
+        strips.append(common.legend(keys))
     if power and texts and not table.over:
-        strips.append(Strip(_power_height(power), _draw_power_strip, (power,)))
+        strips.append(common.Strip(_power_height(power), _draw_power_strip, (power,)))
     return strips
 
 
 def _card_width(power: dict[str, Any]) -> int:
-    return (WIDTH - 2 * FRAME_MARGIN + 12) // len(power["texts"]) - 12
+    return (WIDTH - 2 * common.FRAME_MARGIN + 12) // len(power["texts"]) - 12
 
 
 def _rule_lines(card: dict[str, Any], width: int) -> list[str]:
     """The card's rule, wrapped right of its icon in a box ``width`` wide."""
-    return wrap(card.get("short", "").replace("; ", " · "), SMALL_PX, width - 78, limit=3)
+    return common.wrap(card.get("short", "").replace("; ", " · "), common.SMALL_PX, width - 78,
+                       limit=3)
 
 
 def _power_height(power: dict[str, Any]) -> int:
@@ -771,23 +740,23 @@ def _draw_power_strip(image: Image.Image, draw: ImageDraw.ImageDraw,
     """One box per power card in play: its token as on the board, its state, its rule."""
     width = _card_width(power)
     for i, card in enumerate(power["texts"]):
-        x0 = FRAME_MARGIN + i * (width + 12)
+        x0 = common.FRAME_MARGIN + i * (width + 12)
         x1 = x0 + width
-        panel(draw, (x0, 4, x1, image.height - 8), fill=CARD, outline=CARD_EDGE, width=3)
+        common.panel(draw, (x0, 4, x1, image.height - 8), fill=CARD, outline=CARD_EDGE, width=3)
         _card_icon(image, card, x0 + 8, 14, 52)
         tx = x0 + 68
         status = _card_status(card, power)
         marker = power.get("marker") if card.get("id") == "flavour" else None
         status_x = x1 - 10 - (32 if marker else 0)  # the marker candy goes right of "marker"
-        status_w = text_size(status, SMALL_PX)[0] + x1 - status_x
-        stamp_text(image, (tx, 28), card["name"], TEXT_PX, INK, True, "lm",
-                   width=x1 - tx - status_w - 16)
-        stamp_text(image, (status_x, 28), status, SMALL_PX, MUTED, anchor="rm")
+        status_w = common.text_size(status, common.SMALL_PX)[0] + x1 - status_x
+        common.stamp_text(image, (tx, 28), card["name"], common.TEXT_PX, common.INK, True, "lm",
+                          width=x1 - tx - status_w - 16)
+        common.stamp_text(image, (status_x, 28), status, common.SMALL_PX, common.MUTED, anchor="rm")
         if marker:
             paste_candy(image, marker, x1 - 24, 28, 14)
         y = 50
         for line in _rule_lines(card, width):
-            stamp_text(image, (tx, y), line, SMALL_PX, INK)
+            common.stamp_text(image, (tx, y), line, common.SMALL_PX, common.INK)
             y += 24
 
 
@@ -811,8 +780,9 @@ def _card_icon(image: Image.Image, card: dict[str, Any], x: float, y: float,
 def key_card(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
              card_id: str, place: str | None) -> None:
     """A legend icon: a power card's token as the board shows it."""
-    _card_icon(image, {"id": card_id, "place": place}, cx - KEY_ICON / 2, cy - KEY_ICON / 2,
-               KEY_ICON)
+    _card_icon(image, {"id": card_id, "place": place}, cx - common.KEY_ICON / 2,
+               cy - common.KEY_ICON / 2,
+               common.KEY_ICON)
 
 
 def _card_status(card: dict[str, Any], power: dict[str, Any]) -> str:
@@ -830,14 +800,14 @@ def _card_status(card: dict[str, Any], power: dict[str, Any]) -> str:
 
 #: The real games the palette is drawn from: four seats from the start to the end, and a
 #: game with power cards.
-PALETTE_GAMES = (Sample(4, 5, (0, 6, END)),
-                 Sample(3, 4, (3,), options=(("power", "random 2"),)))
+PALETTE_GAMES = (common.Sample(4, 5, (0, 6, common.END)),
+                 common.Sample(3, 4, (3,), options=(("power", "random 2"),)))
 
 
-def _kept() -> tuple[Colour, ...]:
+def _kept() -> tuple[common.Colour, ...]:
     """Flat fills kept exact: an octree bucket shared with their edges would shade them."""
     return (*CANDY_COLOURS.values(), CELL_LIGHT, CELL_DARK, CELL_EDGE, FRAME, FRAME_EDGE, CARD,
-            CARD_EDGE, ACTING_FILL, BLASTED)
+            CARD_EDGE, common.ACTING_FILL, BLASTED)
 
 
 def _icons() -> list[Image.Image]:
@@ -845,11 +815,11 @@ def _icons() -> list[Image.Image]:
     the palette's games did not deal."""
     from bot.games.sugar_blast import powers
 
-    icons = Image.new("RGB", (WIDTH, 80), PANEL)
+    icons = Image.new("RGB", (WIDTH, 80), common.PANEL)
     for i, card in enumerate(powers.cards()):
         _card_icon(icons, card, 10 + 64 * i, 8, 52)
     return [icons]
 
 
-PICTURES = Pictures("sugar-blast", WIDTH, _strips, PALETTE_GAMES, keep=_kept, extra=_icons)
+PICTURES = common.Pictures("sugar-blast", WIDTH, _strips, PALETTE_GAMES, keep=_kept, extra=_icons)
 _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render

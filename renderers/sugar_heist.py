@@ -33,61 +33,22 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import (
-    BACKGROUND,
-    FRAME_MARGIN,
-    FRAME_MAX_H,
-    FRAME_W,
-    GOLD,
-    INK,
-    KEY_ICON,
-    MUTED,
-    PANEL,
-    PANEL_EDGE,
-    SMALL_PX,
-    TEXT_PX,
-    WHITE,
-    Colour,
-    Key,
-    Pictures,
-    Sample,
-    Standing,
-    Strip,
-    Table,
-    arrow,
-    box_canvas,
-    header_strips,
-    ink_on,
-    last_move_key,
-    last_move_mark,
-    legend,
-    panel,
-    paste_at,
-    placed,
-    ranking_strip,
-    seat_badge,
-    seat_colour,
-    seat_mark,
-    stamp_text,
-    table_of,
-    text_size,
-    wrap,
-)
+from renderers import common
 
-WIDTH = FRAME_W
-M = FRAME_MARGIN
-BACK: Colour = (92, 62, 120)
-BACK_EDGE: Colour = (60, 38, 84)
-USED: Colour = (205, 200, 200)
-MOD_FILL: Colour = (214, 232, 255)
-ENC_FILL: Colour = (255, 232, 200)
-COSTUME_FILL: Colour = (255, 214, 234)
-DEFAULT_FILL: Colour = (236, 232, 226)
-OUTSIDE_FILL: Colour = (255, 226, 90)
-BAD_FILL: Colour = (255, 216, 210)
-GOOD: Colour = (0, 140, 90)
-BAD: Colour = (200, 40, 30)
-CANDY: Colour = (232, 60, 130)
+WIDTH = common.FRAME_W
+M = common.FRAME_MARGIN
+BACK: common.Colour = (92, 62, 120)
+BACK_EDGE: common.Colour = (60, 38, 84)
+USED: common.Colour = (205, 200, 200)
+MOD_FILL: common.Colour = (214, 232, 255)
+ENC_FILL: common.Colour = (255, 232, 200)
+COSTUME_FILL: common.Colour = (255, 214, 234)
+DEFAULT_FILL: common.Colour = (236, 232, 226)
+OUTSIDE_FILL: common.Colour = (255, 226, 90)
+BAD_FILL: common.Colour = (255, 216, 210)
+GOOD: common.Colour = (0, 140, 90)
+BAD: common.Colour = (200, 40, 30)
+CANDY: common.Colour = (232, 60, 130)
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
@@ -153,17 +114,18 @@ def _need_tokens(needs: list[dict[str, Any]]) -> list[Token]:
     for _, need, count in groups:
         kind = need["need"]
         if kind == "sum":
-            out.append(("die", f"sum {need['value']}+", WHITE, INK))
+            out.append(("die", f"sum {need['value']}+", common.WHITE, common.INK))
         elif kind == "pair":
             words = _die_words(need)
-            out.append(("die", "pair" if words == "any" else f"pair {words}", WHITE, INK))
+            out.append(("die", "pair" if words == "any" else f"pair {words}", common.WHITE,
+                        common.INK))
         else:
             words = _die_words(need)
             if need.get("part_of_pair"):
                 words = "paired" if words == "any" else f"paired {words}"
-            out.append(("die", words, WHITE, INK))
+            out.append(("die", words, common.WHITE, common.INK))
         if count > 1:
-            out.append(("text", f"×{count}", INK))
+            out.append(("text", f"×{count}", common.INK))
     return out
 
 
@@ -173,73 +135,74 @@ def _who(step: dict[str, Any]) -> list[Token]:
     if by == "defender":
         return [("badge", "D")]
     if by in ("highest", "lowest"):
-        return [("text", "max" if by == "highest" else "min", INK)]
+        return [("text", "max" if by == "highest" else "min", common.INK)]
     return []
 
 
 def _times(step: dict[str, Any]) -> list[Token]:
     count = step.get("count", 1)
-    return [("text", f"×{count}", INK)] if count > 1 else []
+    return [("text", f"×{count}", common.INK)] if count > 1 else []
 
 
 def _filter(step: dict[str, Any]) -> list[Token]:
     words = _die_words(step)
-    return [("text", "all", INK)] + ([] if words == "any" else [("die", words, WHITE, INK)])
+    return [("text", "all",
+             common.INK)] + ([] if words == "any" else [("die", words, common.WHITE, common.INK)])
 
 
 def _step_tokens(step: dict[str, Any]) -> list[Token]:
     """One step of an effect, bad stuff or costume as icons."""
     do = step["do"]
     if do == "reroll":
-        return [("die", "↻", WHITE, INK), *_times(step), *_who(step)]
+        return [("die", "↻", common.WHITE, common.INK), *_times(step), *_who(step)]
     if do == "reroll_all":
-        return [("die", "↻", WHITE, INK), *_filter(step)]
+        return [("die", "↻", common.WHITE, common.INK), *_filter(step)]
     if do == "lose":
-        return [("die", "✗", WHITE, BAD), *_times(step), *_who(step)]
+        return [("die", "✗", common.WHITE, BAD), *_times(step), *_who(step)]
     if do == "lose_all":
-        return [("die", "✗", WHITE, BAD), *_filter(step)]
+        return [("die", "✗", common.WHITE, BAD), *_filter(step)]
     if do == "add":
-        return [("die", f"{step['amount']:+d}".replace("-", "−"), WHITE, INK),
+        return [("die", f"{step['amount']:+d}".replace("-", "−"), common.WHITE, common.INK),
                 *_times(step), *_who(step)]
     if do == "set":
-        return [("die", f"={step['value']}", WHITE, INK), *_times(step), *_who(step)]
+        return [("die", f"={step['value']}", common.WHITE, common.INK), *_times(step), *_who(step)]
     if do == "add_all":
         amount = f"{step['amount']:+d}".replace("-", "−")
         words = _die_words(step)
-        return [("die", amount, WHITE, INK), ("text", "all", INK),
-                *([] if words == "any" else [("die", words, WHITE, INK)])]
+        return [("die", amount, common.WHITE, common.INK), ("text", "all", common.INK),
+                *([] if words == "any" else [("die", words, common.WHITE, common.INK)])]
     if do == "gain_die":
-        return [("die", "+die", WHITE, GOOD), *_times(step)]
+        return [("die", "+die", common.WHITE, GOOD), *_times(step)]
     if do == "outside_roll":
         when: dict[str, Any] = {k: step[k] for k in ("at_least", "at_most") if k in step}
-        rolled = [("die", _die_words(when), OUTSIDE_FILL, INK), ("text", "→", INK),
+        rolled = [("die", _die_words(when), OUTSIDE_FILL, common.INK), ("text", "→", common.INK),
                   *_steps_tokens(step["then"])]
         if step.get("else"):
-            rolled += [("text", "else", MUTED), *_steps_tokens(step["else"])]
+            rolled += [("text", "else", common.MUTED), *_steps_tokens(step["else"])]
         return rolled
     if do == "lose_candy":
         return [("text", f"−{step['amount']}", BAD), ("candy",)]
     if do == "give_candy":
-        return [("text", f"−{step['amount']}", BAD), ("candy",), ("text", "→", INK),
+        return [("text", f"−{step['amount']}", BAD), ("candy",), ("text", "→", common.INK),
                 ("badge", "D")]
     if do == "pay_money":
         return [("text", f"−${step['amount']}", BAD)]
     if do == "give_money":
-        return [("text", f"−${step['amount']}", BAD), ("text", "→", INK), ("badge", "D")]
+        return [("text", f"−${step['amount']}", BAD), ("text", "→", common.INK), ("badge", "D")]
     if do == "end_heist":
         return [("end",)]
     if do == "choice":
         either: list[Token] = []
         for i, option in enumerate(step["options"]):
             if i:
-                either.append(("text", "or", MUTED))
+                either.append(("text", "or", common.MUTED))
             either += _steps_tokens(option)
         return either
     if do == "exhaust":
         return [("costume", "flip"), *_times(step)]
     if do == "dodge":
-        return [("text", "skip room", INK)]
-    return [("text", do, INK)]
+        return [("text", "skip room", common.INK)]
+    return [("text", do, common.INK)]
 
 
 def _steps_tokens(steps: list[dict[str, Any]]) -> list[Token]:
@@ -250,24 +213,24 @@ def _steps_tokens(steps: list[dict[str, Any]]) -> list[Token]:
 
 
 def _font_for(chip: int) -> int:
-    return SMALL_PX if chip < 30 else TEXT_PX
+    return common.SMALL_PX if chip < 30 else common.TEXT_PX
 
 
 def _token_width(token: Token, chip: int) -> int:
     size = _font_for(chip)
     kind = token[0]
     if kind == "die":
-        return max(chip, text_size(token[1], size, True)[0] + 10)
+        return max(chip, common.text_size(token[1], size, True)[0] + 10)
     if kind == "text":
-        return text_size(token[1], size, True)[0]
+        return common.text_size(token[1], size, True)[0]
     if kind == "badge":
         return chip
     if kind == "candy":
         return round(chip * 1.3)
     if kind == "end":
-        return text_size("end", size, True)[0] + 12
+        return common.text_size("end", size, True)[0] + 12
     if kind == "costume":
-        return text_size(token[1], size, True)[0] + 14
+        return common.text_size(token[1], size, True)[0] + 14
     return 0
 
 
@@ -276,8 +239,8 @@ def tokens_width(tokens: Sequence[Token], chip: int, gap: int = 4) -> int:
     return sum(_token_width(t, chip) for t in tokens) + gap * max(0, len(tokens) - 1)
 
 
-def _chip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: Colour,
-          edge: Colour, width: int = 2) -> None:
+def _chip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: common.Colour,
+          edge: common.Colour, width: int = 2) -> None:
     draw.rounded_rectangle(box, radius=max(3, round((box[3] - box[1]) / 5)), fill=fill,
                            outline=edge, width=width)
 
@@ -290,22 +253,22 @@ def _draw_token(image: Image.Image, draw: ImageDraw.ImageDraw, token: Token, x: 
     width = _token_width(token, chip)
     if kind == "die":
         _, label, fill, colour = token
-        _chip(draw, (x, top, x + width, bottom), fill, INK)
-        stamp_text(image, (x + width / 2, cy), label, size, colour, True, "mm")
+        _chip(draw, (x, top, x + width, bottom), fill, common.INK)
+        common.stamp_text(image, (x + width / 2, cy), label, size, colour, True, "mm")
     elif kind == "text":
-        stamp_text(image, (x, cy), token[1], size, token[2], True, "lm")
+        common.stamp_text(image, (x, cy), token[1], size, token[2], True, "lm")
     elif kind == "badge":
         r = chip / 2
-        draw.ellipse((x, cy - r, x + 2 * r, cy + r), fill=INK)
-        stamp_text(image, (x + r, cy + 1), token[1], size, WHITE, True, "mm")
+        draw.ellipse((x, cy - r, x + 2 * r, cy + r), fill=common.INK)
+        common.stamp_text(image, (x + r, cy + 1), token[1], size, common.WHITE, True, "mm")
     elif kind == "candy":
         _candy(draw, x + width / 2, cy, chip / 2)
     elif kind == "end":
         _chip(draw, (x, top, x + width, bottom), BAD, BAD)
-        stamp_text(image, (x + width / 2, cy), "end", size, WHITE, True, "mm")
+        common.stamp_text(image, (x + width / 2, cy), "end", size, common.WHITE, True, "mm")
     elif kind == "costume":
-        _chip(draw, (x, top, x + width, bottom), COSTUME_FILL, INK)
-        stamp_text(image, (x + width / 2, cy), token[1], size, INK, True, "mm")
+        _chip(draw, (x, top, x + width, bottom), COSTUME_FILL, common.INK)
+        common.stamp_text(image, (x + width / 2, cy), token[1], size, common.INK, True, "mm")
 
 
 def draw_tokens(image: Image.Image, draw: ImageDraw.ImageDraw, tokens: Sequence[Token],
@@ -313,13 +276,13 @@ def draw_tokens(image: Image.Image, draw: ImageDraw.ImageDraw, tokens: Sequence[
     """The icons from ``x``, centred on ``cy``, within ``room``; those that do not fit are
     left off after a "…" (the card's words are in ``/game cards``). Returns the x after."""
     end = x + room
-    ellipsis = text_size("…", _font_for(chip), True)[0]
+    ellipsis = common.text_size("…", _font_for(chip), True)[0]
     for i, token in enumerate(tokens):
         width = _token_width(token, chip)
         last = i == len(tokens) - 1
         if x + width > end or (not last and x + width + gap + ellipsis > end
                                and x + tokens_width(tokens[i:], chip, gap) > end):
-            stamp_text(image, (x, cy), "…", _font_for(chip), INK, True, "lm")
+            common.stamp_text(image, (x, cy), "…", _font_for(chip), common.INK, True, "lm")
             return x + ellipsis
         _draw_token(image, draw, token, x, cy, chip)
         x += width + gap
@@ -331,25 +294,25 @@ def _candy(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     k = r * 0.62
     for side in (-1, 1):
         draw.polygon([(cx + side * k * 0.8, cy), (cx + side * r * 1.3, cy - k),
-                      (cx + side * r * 1.3, cy + k)], fill=CANDY, outline=INK)
-    draw.ellipse((cx - k, cy - k, cx + k, cy + k), fill=CANDY, outline=INK, width=2)
+                      (cx + side * r * 1.3, cy + k)], fill=CANDY, outline=common.INK)
+    draw.ellipse((cx - k, cy - k, cx + k, cy + k), fill=CANDY, outline=common.INK, width=2)
 
 
 def _die_face(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: int,
-              fill: Colour = WHITE) -> None:
+              fill: common.Colour = common.WHITE) -> None:
     """A die face with pips."""
     draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 6, fill=fill,
-                           outline=INK, width=max(2, size // 24))
+                           outline=common.INK, width=max(2, size // 24))
     r = size / 11
     cx, cy, step = x + size / 2, y + size / 2, size * 0.27
     for dx, dy in PIPS[value]:
         px, py = cx + dx * step, cy + dy * step
-        draw.ellipse((px - r, py - r, px + r, py + r), fill=INK)
+        draw.ellipse((px - r, py - r, px + r, py + r), fill=common.INK)
 
 
 @lru_cache(maxsize=64)
-def _die_sprite(size: int, value: int, fill: Colour, ground: Colour) -> Image.Image:
-    sprite, draw = box_canvas(size, size, ground)
+def _die_sprite(size: int, value: int, fill: common.Colour, ground: common.Colour) -> Image.Image:
+    sprite, draw = common.box_canvas(size, size, ground)
     _die_face(draw, 0, 0, size, value, fill)
     return sprite
 
@@ -415,7 +378,7 @@ def _room(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, wid
         tokens = mod.card[0]
         w = min(tokens_width(tokens, chip) + 10, right - rx)
         _chip(draw, (rx, y + 1, rx + w, y + row - 1), MOD_FILL,
-              BACK if mod.look == "mine" else PANEL_EDGE, 3 if mod.look == "mine" else 1)
+              BACK if mod.look == "mine" else common.PANEL_EDGE, 3 if mod.look == "mine" else 1)
         draw_tokens(image, draw, tokens, rx + 5, cy, chip, w - 10)
         rx += w + 4
     enc_top = y + row + 3
@@ -428,10 +391,10 @@ def _room(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, wid
     effect, challenge, bad = enc.card
     if effect and rx < right - 20:
         w = min(tokens_width(effect, chip) + 10, right - rx)
-        _chip(draw, (rx, y + 1, rx + w, y + row - 1), ENC_FILL, PANEL_EDGE, 1)
+        _chip(draw, (rx, y + 1, rx + w, y + row - 1), ENC_FILL, common.PANEL_EDGE, 1)
         draw_tokens(image, draw, effect, rx + 5, cy, chip, w - 10)
     fill = DEFAULT_FILL if enc.look == "default" else ENC_FILL
-    edge = BACK if enc.look == "mine" else PANEL_EDGE
+    edge = BACK if enc.look == "mine" else common.PANEL_EDGE
     draw.rounded_rectangle(box, radius=8, fill=fill, outline=edge,
                            width=3 if enc.look == "mine" else 1)
     draw.rounded_rectangle((x + 3, enc_top + row, x + width - 3, box[3] - 3), radius=6,
@@ -454,10 +417,11 @@ def _back(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[float, float
     for i in range(round(x0) + 8, round(x1) - 4, 12):
         draw.line((i, y0 + 3, i, y1 - 3), fill=BACK_EDGE, width=2)
     label = f"${cost}" if small else f"${cost} face down"
-    tw = text_size(label, SMALL_PX if small else TEXT_PX, True)[0] + 12
+    tw = common.text_size(label, common.SMALL_PX if small else common.TEXT_PX, True)[0] + 12
     mx, my = (x0 + x1) / 2, (y0 + y1) / 2
     draw.rounded_rectangle((mx - tw / 2, my - 13, mx + tw / 2, my + 13), radius=6, fill=BACK)
-    stamp_text(image, (mx, my), label, SMALL_PX if small else TEXT_PX, WHITE, True, "mm")
+    common.stamp_text(image, (mx, my), label, common.SMALL_PX if small else common.TEXT_PX,
+                      common.WHITE, True, "mm")
 
 
 # --------------------------------------------------------------------------- hideouts
@@ -492,7 +456,7 @@ class Hideout:
     track: tuple[int, int, int | None]
 
 
-def _hideout_of(view: dict[str, Any], table: Table, seat: int,
+def _hideout_of(view: dict[str, Any], table: common.Table, seat: int,
                 marks: tuple[str, ...]) -> Hideout:
     """What ``seat``'s row shows (``marks``: what the last move touched there)."""
     s = view["seats"][seat]
@@ -526,21 +490,23 @@ def _hideout(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout) ->
     _costumes(image, draw, hideout, x0 + 5, NAME_Y + 2 * ROW_H + 2, x1 - 5, ink)
     for r, (mod, enc) in enumerate(hideout.rooms):
         rx = ROOMS_X + r * (ROOM_W + ROOM_GAP)
-        piece = placed(_room_at, (rx, 0, rx + ROOM_W + 1, ROOM_H + 1), BACKGROUND, rx, mod,
-                       enc)
+        piece = common.placed(_room_at, (rx, 0, rx + ROOM_W + 1, ROOM_H + 1), common.BACKGROUND, rx,
+                              mod,
+                              enc)
         if piece is not None:
-            paste_at(image, piece, rx, 0)
+            common.paste_at(image, piece, rx, 0)
         else:  # a face-down card's words wider than the room: drawn over what is beside it
             _room(image, draw, rx, 0, ROOM_W, mod, enc, CHIP, ROW_H)
         if hideout.lit == r + 1 and hideout.raider is not None:
             draw.rounded_rectangle((rx - 3, -2, rx + ROOM_W + 3, ROOM_H + 2), radius=8,
-                                   outline=seat_colour(hideout.raider, hideout.colours),
+                                   outline=common.seat_colour(hideout.raider, hideout.colours),
                                    width=4)
         for part in ("mod", "encounter"):
             if f"room {r + 1} {part}" in hideout.marks:
                 top = -2 if part == "mod" else ROW_H + 1
                 bottom = ROW_H + 1 if part == "mod" else ROOM_H + 2
-                last_move_mark(draw, (rx - 3, top, rx + ROOM_W + 3, bottom), width=4, radius=8)
+                common.last_move_mark(draw, (rx - 3, top, rx + ROOM_W + 3, bottom), width=4,
+                                      radius=8)
 
 
 def _brief(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout) -> None:
@@ -554,69 +520,70 @@ def _brief(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout) -> N
 
 
 def _seat_line(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout,
-               box: tuple[float, float, float, float], cy: float) -> Colour:
+               box: tuple[float, float, float, float], cy: float) -> common.Colour:
     """The seat's box in its colour, its mark and name on the line at ``cy``; the ink that
     reads on it. The box is the last move's when it took its board."""
-    colour = seat_colour(hideout.seat, hideout.colours)
+    colour = common.seat_colour(hideout.seat, hideout.colours)
     draw.rounded_rectangle(box, radius=8, fill=colour)
     if "band" in hideout.marks:
-        last_move_mark(draw, (box[0] - 3, box[1] - 2, box[2] + 3, box[3] + 2), width=4,
-                       radius=8)
-    ink = ink_on(colour)
-    seat_badge(draw, hideout.seat, box[0] + 14, cy, 8, hideout.colours)
-    stamp_text(image, (box[0] + 28, cy), hideout.name, TEXT_PX, ink, True, "lm",
-               width=SEAT_W - 32)
+        common.last_move_mark(draw, (box[0] - 3, box[1] - 2, box[2] + 3, box[3] + 2), width=4,
+                              radius=8)
+    ink = common.ink_on(colour)
+    common.seat_badge(draw, hideout.seat, box[0] + 14, cy, 8, hideout.colours)
+    common.stamp_text(image, (box[0] + 28, cy), hideout.name, common.TEXT_PX, ink, True, "lm",
+                      width=SEAT_W - 32)
     return ink
 
 
 def _stats(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout, x: float,
-           cy: float, ink: Colour) -> float:
+           cy: float, ink: common.Colour) -> float:
     """Candy, money and sugar tax from ``x`` on the line at ``cy``; returns the x after."""
     left = x
     _candy(draw, x + 10, cy, 9)
     x += 24
-    candy_w = text_size(str(hideout.candy), TEXT_PX, True)[0]
+    candy_w = common.text_size(str(hideout.candy), common.TEXT_PX, True)[0]
     for text in (str(hideout.candy), f"${hideout.money}"):
-        stamp_text(image, (x, cy), text, TEXT_PX, ink, True, "lm")
-        x += text_size(text, TEXT_PX, True)[0] + 10
+        common.stamp_text(image, (x, cy), text, common.TEXT_PX, ink, True, "lm")
+        x += common.text_size(text, common.TEXT_PX, True)[0] + 10
     _tax(draw, x + 9, cy, 9)
-    stamp_text(image, (x + 22, cy), str(hideout.tax), TEXT_PX, ink, True, "lm")
+    common.stamp_text(image, (x + 22, cy), str(hideout.tax), common.TEXT_PX, ink, True, "lm")
     if "candy" in hideout.marks:
-        last_move_mark(draw, (left - 6, cy - 15, left + 34 + candy_w, cy + 15), width=3,
-                       radius=6)
-    return x + 22 + text_size(str(hideout.tax), TEXT_PX, True)[0]
+        common.last_move_mark(draw, (left - 6, cy - 15, left + 34 + candy_w, cy + 15), width=3,
+                              radius=6)
+    return x + 22 + common.text_size(str(hideout.tax), common.TEXT_PX, True)[0]
 
 
 def _costumes(image: Image.Image, draw: ImageDraw.ImageDraw, hideout: Hideout, x: float,
-              cy: float, right: float, ink: Colour) -> None:
+              cy: float, right: float, ink: common.Colour) -> None:
     """The seat's costumes as chips of their icons (grey once used this heist), "+2" for
     those that do not fit, and "passed" at the right end while it has passed."""
     if hideout.passed:
-        tw = text_size("passed", SMALL_PX, True)[0]
-        stamp_text(image, (right, cy), "passed", SMALL_PX, ink, True, "rm")
+        tw = common.text_size("passed", common.SMALL_PX, True)[0]
+        common.stamp_text(image, (right, cy), "passed", common.SMALL_PX, ink, True, "rm")
         if "passed" in hideout.marks:
-            last_move_mark(draw, (right - tw - 5, cy - 13, right + 4, cy + 13), width=4,
-                           radius=6)
+            common.last_move_mark(draw, (right - tw - 5, cy - 13, right + 4, cy + 13), width=4,
+                                  radius=6)
         right -= tw + 8
     for n, (tokens, used) in enumerate(hideout.costumes):
         w = tokens_width(tokens, CHIP - 2) + 8
         more = f"+{len(hideout.costumes) - n}"
-        rest = 0 if n == len(hideout.costumes) - 1 else text_size(more, SMALL_PX, True)[0] + 4
+        rest = 0 if n == len(hideout.costumes) - 1 else common.text_size(more, common.SMALL_PX,
+                                                                         True)[0] + 4
         if x + w + rest > right:
-            stamp_text(image, (x, cy), more, SMALL_PX, ink, True, "lm")
+            common.stamp_text(image, (x, cy), more, common.SMALL_PX, ink, True, "lm")
             return
-        _chip(draw, (x, cy - 12, x + w, cy + 12), USED if used else COSTUME_FILL, INK)
+        _chip(draw, (x, cy - 12, x + w, cy + 12), USED if used else COSTUME_FILL, common.INK)
         draw_tokens(image, draw, tokens, x + 4, cy, CHIP - 2, w - 8)
         if f"costume {n}" in hideout.marks:
-            last_move_mark(draw, (x - 4, cy - 16, x + w + 4, cy + 16), width=4, radius=6)
+            common.last_move_mark(draw, (x - 4, cy - 16, x + w + 4, cy + 16), width=4, radius=6)
         x += w + 4
 
 
 def _tax(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     """A sugar tax token: a white sugar cube."""
-    draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=3, fill=WHITE,
-                           outline=INK, width=2)
-    draw.line((cx - r + 3, cy - r + 3, cx + r - 3, cy - r + 3), fill=MUTED, width=2)
+    draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=3, fill=common.WHITE,
+                           outline=common.INK, width=2)
+    draw.line((cx - r + 3, cy - r + 3, cx + r - 3, cy - r + 3), fill=common.MUTED, width=2)
 
 
 def _track_arrows(draw: ImageDraw.ImageDraw, hideout: Hideout, cy: float,
@@ -629,19 +596,20 @@ def _track_arrows(draw: ImageDraw.ImageDraw, hideout: Hideout, cy: float,
         return
     inner, outer = M + 17, M + 4
 
-    def paint(seat: int | None) -> tuple[Colour, int]:
-        return (seat_colour(seat, hideout.colours), 5) if seat is not None else (MUTED, 3)
+    def paint(seat: int | None) -> tuple[common.Colour, int]:
+        return (common.seat_colour(seat, hideout.colours),
+                5) if seat is not None else (common.MUTED, 3)
 
     looping = paint(loop)
     if place > 0:  # the arrow from the hideout above ends here
         colour, width = paint(hideout.raider)
         draw.line((inner, 0, inner, cy - 12), fill=colour, width=width)
-        arrow(draw, (inner, cy - 14), (inner + 8, cy), colour, width=width, head=10)
+        common.arrow(draw, (inner, cy - 14), (inner + 8, cy), colour, width=width, head=10)
         if place < n - 1:  # the line back from the last passes by
             draw.line((outer, 0, outer, height), fill=looping[0], width=looping[1])
     else:  # the line back from the last ends here
         draw.line((outer, height, outer, cy), fill=looping[0], width=looping[1])
-        arrow(draw, (outer, cy), (SEAT_X - 1, cy), looping[0], width=looping[1], head=10)
+        common.arrow(draw, (outer, cy), (SEAT_X - 1, cy), looping[0], width=looping[1], head=10)
     colour, width = paint(hideout.seat if hideout.role == "attacker" else None)
     if place < n - 1:  # on to the hideout below
         draw.line((inner, cy + 14, inner, height), fill=colour, width=width)
@@ -665,7 +633,7 @@ PHASES = {"setup": "choosing hideouts", "target": "target phase", "prep": "prep 
           "heist": "heist phase"}
 
 
-def _what(view: dict[str, Any], table: Table) -> str:
+def _what(view: dict[str, Any], table: common.Table) -> str:
     """What the seat to act may do now, in the notation's words, with an example taken
     from the table where it has one (the pool's dice, the attacker's costumes)."""
     decision = view.get("decision") or {}
@@ -796,8 +764,9 @@ def _board_name(view: dict[str, Any], key: str | None) -> str:
 
 
 def _title(image: Image.Image, text: str, y: float = 6) -> None:
-    stamp_text(image, (M, y + PANEL_TITLE / 2 - 2), text, TEXT_PX, INK, True, "lm",
-               width=WIDTH - 2 * M)
+    common.stamp_text(image, (M, y + PANEL_TITLE / 2 - 2), text, common.TEXT_PX, common.INK, True,
+                      "lm",
+                      width=WIDTH - 2 * M)
 
 
 def _list_entry(i: int, top: float) -> tuple[float, float]:
@@ -817,7 +786,7 @@ class Entry:
 
     name: str
     cost: int
-    fill: Colour
+    fill: common.Colour
     rows: tuple[tuple[Token, ...], tuple[Token, ...], tuple[Token, ...]]
     marked: bool = False
 
@@ -829,27 +798,30 @@ def _cards_list(image: Image.Image, draw: ImageDraw.ImageDraw, title: str,
     for i, entry in enumerate(entries):
         x, y = _list_entry(i, 6 + PANEL_TITLE)
         box = (x, y, x + LIST_COL, y + LIST_ROW - 6)
-        panel(draw, box, fill=entry.fill, outline=PANEL_EDGE, radius=8, width=1)
+        common.panel(draw, box, fill=entry.fill, outline=common.PANEL_EDGE, radius=8, width=1)
         if entry.marked:
-            last_move_mark(draw, box, width=4, radius=8)
+            common.last_move_mark(draw, box, width=4, radius=8)
         right = x + LIST_COL - 8
         if entry.cost:
-            stamp_text(image, (right, y + 15), f"${entry.cost}", TEXT_PX, INK, True, "rm")
-            right -= text_size(f"${entry.cost}", TEXT_PX, True)[0] + 8
+            common.stamp_text(image, (right, y + 15), f"${entry.cost}", common.TEXT_PX, common.INK,
+                              True, "rm")
+            right -= common.text_size(f"${entry.cost}", common.TEXT_PX, True)[0] + 8
         effect = entry.rows[0]
         if entry.fill == COSTUME_FILL:  # a costume: its ability beside its name
             mid = y + (LIST_ROW - 6) / 2
             w = tokens_width(effect, CHIP) + 10
-            _chip(draw, (x + 6, mid - 13, x + 6 + w, mid + 13), WHITE, PANEL_EDGE, 1)
+            _chip(draw, (x + 6, mid - 13, x + 6 + w, mid + 13), common.WHITE, common.PANEL_EDGE, 1)
             draw_tokens(image, draw, effect, x + 11, mid, CHIP, w - 10)
-            lines = wrap(entry.name, TEXT_PX, round(right - x - w - 20), True)[:2]
+            lines = common.wrap(entry.name, common.TEXT_PX, round(right - x - w - 20), True)[:2]
             ny = mid - 12.5 * (len(lines) - 1)
             for line in lines:
-                stamp_text(image, (x + w + 16, ny), line, TEXT_PX, INK, True, "lm")
+                common.stamp_text(image, (x + w + 16, ny), line, common.TEXT_PX, common.INK, True,
+                                  "lm")
                 ny += 25
             continue
-        stamp_text(image, (x + 8, y + 15), entry.name, TEXT_PX, INK, True, "lm",
-                   width=right - x - 12)
+        common.stamp_text(image, (x + 8, y + 15), entry.name, common.TEXT_PX, common.INK, True,
+                          "lm",
+                          width=right - x - 12)
         _icon_line(image, draw, entry.rows, x + 6, y + 41, LIST_COL - 12, CHIP)
 
 
@@ -863,7 +835,7 @@ def _icon_line(image: Image.Image, draw: ImageDraw.ImageDraw,
     half = chip / 2 + 3
     if effect:
         w = min(tokens_width(effect, chip) + 10, end - x)
-        _chip(draw, (x, cy - half, x + w, cy + half), ENC_FILL, PANEL_EDGE, 1)
+        _chip(draw, (x, cy - half, x + w, cy + half), ENC_FILL, common.PANEL_EDGE, 1)
         draw_tokens(image, draw, effect, x + 5, cy, chip, w - 10)
         x += w + 8
     if challenge:
@@ -927,7 +899,7 @@ class Heist:
     marks: tuple[str, ...]
 
 
-def _heist_of(view: dict[str, Any], table: Table, marks: tuple[str, ...]) -> Heist:
+def _heist_of(view: dict[str, Any], table: common.Table, marks: tuple[str, ...]) -> Heist:
     h = view["heist"]
     mod, enc = h["mod"], h["encounter"]
     return Heist(
@@ -942,58 +914,67 @@ def _heist_of(view: dict[str, Any], table: Table, marks: tuple[str, ...]) -> Hei
 
 
 OUTCOME = {"cleared": ("paid ✓", GOOD), "suffered": ("hurt ✗", BAD),
-           "dodged": ("slipped", MUTED)}
+           "dodged": ("slipped", common.MUTED)}
 
 
 def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, heist: Heist) -> None:
     """The heist under way: who raids whom and each room's outcome, the dice pool drawn
     large (pips and numbers), and the room being entered with its cards' icons large."""
-    panel(draw, (M, 2, WIDTH - M, HEIST_H - 4), fill=PANEL, outline=PANEL_EDGE, width=2)
+    common.panel(draw, (M, 2, WIDTH - M, HEIST_H - 4), fill=common.PANEL, outline=common.PANEL_EDGE,
+                 width=2)
     cy = 24
     x = M + 12
-    seat_mark(draw, heist.attacker, x + 10, cy, 10, heist.colours)
+    common.seat_mark(draw, heist.attacker, x + 10, cy, 10, heist.colours)
     x += 26
     who = f"{heist.names[heist.attacker]} raids"
-    stamp_text(image, (x, cy), who, TEXT_PX, INK, True, "lm", width=210)
-    x += min(text_size(who, TEXT_PX, True)[0], 210) + 10
-    seat_mark(draw, heist.defender, x + 10, cy, 10, heist.colours)
-    stamp_text(image, (x + 26, cy), heist.names[heist.defender], TEXT_PX, INK, True, "lm",
-               width=190)
+    common.stamp_text(image, (x, cy), who, common.TEXT_PX, common.INK, True, "lm", width=210)
+    x += min(common.text_size(who, common.TEXT_PX, True)[0], 210) + 10
+    common.seat_mark(draw, heist.defender, x + 10, cy, 10, heist.colours)
+    common.stamp_text(image, (x + 26, cy), heist.names[heist.defender], common.TEXT_PX, common.INK,
+                      True, "lm",
+                      width=190)
     for r in range(3):  # each room's outcome, the one being entered outlined
         bx = WIDTH - M - 10 - (3 - r) * 104
         box = (bx, cy - 16, bx + 98, cy + 16)
         outcome = heist.outcomes[r]
         current = r + 1 == heist.room and outcome is None
-        label, fill = OUTCOME.get(outcome or "", (f"room {r + 1}", WHITE if current else USED))
+        label, fill = OUTCOME.get(outcome or "",
+                                  (f"room {r + 1}", common.WHITE if current else USED))
         draw.rounded_rectangle(box, radius=8, fill=fill,
-                               outline=seat_colour(heist.attacker, heist.colours)
-                               if current else INK, width=4 if current else 1)
-        stamp_text(image, (bx + 49, cy), label, SMALL_PX, WHITE if outcome else INK, True, "mm")
+                               outline=common.seat_colour(heist.attacker, heist.colours)
+                               if current else common.INK, width=4 if current else 1)
+        common.stamp_text(image, (bx + 49, cy), label, common.SMALL_PX,
+                          common.WHITE if outcome else common.INK, True, "mm")
         if f"room {r + 1}" in heist.marks:
-            last_move_mark(draw, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), width=4,
-                           radius=8)
+            common.last_move_mark(draw, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), width=4,
+                                  radius=8)
     top = HEIST_TOP
     x = M + 14
     for value in heist.pool:
-        paste_at(image, _die_sprite(DIE, value, WHITE, PANEL), x, top)
-        stamp_text(image, (x + DIE / 2, top + DIE + 14), str(value), TEXT_PX, INK, True, "mm")
+        common.paste_at(image, _die_sprite(DIE, value, common.WHITE, common.PANEL), x, top)
+        common.stamp_text(image, (x + DIE / 2, top + DIE + 14), str(value), common.TEXT_PX,
+                          common.INK, True, "mm")
         x += DIE + 10
     if not heist.pool:
-        stamp_text(image, (x, top + DIE / 2), "no dice left", TEXT_PX, BAD, True, "lm")
-        x += text_size("no dice left", TEXT_PX, True)[0]
+        common.stamp_text(image, (x, top + DIE / 2), "no dice left", common.TEXT_PX, BAD, True,
+                          "lm")
+        x += common.text_size("no dice left", common.TEXT_PX, True)[0]
     if "pool" in heist.marks:
-        last_move_mark(draw, (M + 6, top - 6, max(x, M + 80), top + POOL_H - 2), width=4)
+        common.last_move_mark(draw, (M + 6, top - 6, max(x, M + 80), top + POOL_H - 2), width=4)
     right = WIDTH - M - 14
     if heist.outside is not None:
-        paste_at(image, _die_sprite(44, heist.outside, OUTSIDE_FILL, PANEL), right - 44, top + 4)
-        stamp_text(image, (right - 22, top + 66), "outside", SMALL_PX, INK, True, "mm")
+        common.paste_at(image, _die_sprite(44, heist.outside, OUTSIDE_FILL, common.PANEL),
+                        right - 44, top + 4)
+        common.stamp_text(image, (right - 22, top + 66), "outside", common.SMALL_PX, common.INK,
+                          True, "mm")
         right -= 62
     if heist.gained or heist.lost:  # candy won and lost in this heist so far
         x = right
         for text, colour in ((f"−{heist.lost}", BAD), (f"+{heist.gained}", GOOD)):
             if text[1:] != "0":
-                stamp_text(image, (x, top + DIE / 2), text, TEXT_PX, colour, True, "rm")
-                x -= text_size(text, TEXT_PX, True)[0] + 8
+                common.stamp_text(image, (x, top + DIE / 2), text, common.TEXT_PX, colour, True,
+                                  "rm")
+                x -= common.text_size(text, common.TEXT_PX, True)[0] + 8
         _candy(draw, x - 14, top + DIE / 2, 12)
     y = top + POOL_H + 8
     left = M + 12
@@ -1011,20 +992,22 @@ def _heist(image: Image.Image, draw: ImageDraw.ImageDraw, heist: Heist) -> None:
 
 
 def _room_card(image: Image.Image, draw: ImageDraw.ImageDraw,
-               box: tuple[float, float, float, float], title: str, cost: int, fill: Colour,
+               box: tuple[float, float, float, float], title: str, cost: int, fill: common.Colour,
                rows: tuple[tuple[Token, ...], tuple[Token, ...], tuple[Token, ...]],
                colours: tuple[str, ...], raider: int | None) -> None:
     """A card of the room being entered, large: its name and cost, then its icons: for a
     mod its effect; for an encounter its effect and challenge, then its bad stuff."""
     x0, y0, x1, _ = box
-    outline = seat_colour(raider, colours) if raider is not None else PANEL_EDGE
+    outline = common.seat_colour(raider, colours) if raider is not None else common.PANEL_EDGE
     draw.rounded_rectangle(box, radius=10, fill=fill, outline=outline,
                            width=4 if raider is not None else 2)
     right = x1 - 10
     if cost:
-        stamp_text(image, (right, y0 + 18), f"${cost}", TEXT_PX, INK, True, "rm")
-        right -= text_size(f"${cost}", TEXT_PX, True)[0] + 8
-    stamp_text(image, (x0 + 10, y0 + 18), title, TEXT_PX, INK, True, "lm", width=right - x0 - 20)
+        common.stamp_text(image, (right, y0 + 18), f"${cost}", common.TEXT_PX, common.INK, True,
+                          "rm")
+        right -= common.text_size(f"${cost}", common.TEXT_PX, True)[0] + 8
+    common.stamp_text(image, (x0 + 10, y0 + 18), title, common.TEXT_PX, common.INK, True, "lm",
+                      width=right - x0 - 20)
     effect, challenge, bad = rows
     line1 = y0 + 36 + BIG_CHIP / 2
     line2 = line1 + BIG_CHIP + 6
@@ -1034,17 +1017,17 @@ def _room_card(image: Image.Image, draw: ImageDraw.ImageDraw,
         return
     if effect:
         w = min(tokens_width(effect, BIG_CHIP) + 12, (x1 - x) / 2)
-        _chip(draw, (x, line1 - BIG_CHIP / 2 - 2, x + w, line1 + BIG_CHIP / 2 + 2), WHITE,
-              PANEL_EDGE, 1)
+        _chip(draw, (x, line1 - BIG_CHIP / 2 - 2, x + w, line1 + BIG_CHIP / 2 + 2), common.WHITE,
+              common.PANEL_EDGE, 1)
         draw_tokens(image, draw, effect, x + 6, line1, BIG_CHIP, w - 12)
         x += w + 10
-    stamp_text(image, (x, line1), "pay", TEXT_PX, MUTED, True, "lm")
-    x += text_size("pay", TEXT_PX, True)[0] + 8
+    common.stamp_text(image, (x, line1), "pay", common.TEXT_PX, common.MUTED, True, "lm")
+    x += common.text_size("pay", common.TEXT_PX, True)[0] + 8
     draw_tokens(image, draw, challenge, x, line1, BIG_CHIP, x1 - x - 10)
     draw.rounded_rectangle((x0 + 6, line2 - BIG_CHIP / 2 - 2, x1 - 6, line2 + BIG_CHIP / 2 + 2),
                            radius=8, fill=BAD_FILL)
-    stamp_text(image, (x0 + 14, line2), "or suffer", TEXT_PX, BAD, True, "lm")
-    bx = x0 + 22 + text_size("or suffer", TEXT_PX, True)[0]
+    common.stamp_text(image, (x0 + 14, line2), "or suffer", common.TEXT_PX, BAD, True, "lm")
+    bx = x0 + 22 + common.text_size("or suffer", common.TEXT_PX, True)[0]
     draw_tokens(image, draw, bad, bx, line2, BIG_CHIP, x1 - bx - 12)
 
 
@@ -1055,10 +1038,12 @@ def _rooms_head(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
     """Over the hideouts: what the seat column holds and each room's number (`room 2`)."""
     cy = ROOM_HEAD_H / 2
     label = "Hideouts"
-    stamp_text(image, (M, cy), label, TEXT_PX, INK, True, "lm", width=ROOMS_X - M - 8)
+    common.stamp_text(image, (M, cy), label, common.TEXT_PX, common.INK, True, "lm",
+                      width=ROOMS_X - M - 8)
     for r in range(3):
         rx = ROOMS_X + r * (ROOM_W + ROOM_GAP)
-        stamp_text(image, (rx + ROOM_W / 2, cy), f"Room {r + 1}", TEXT_PX, INK, True, "mm")
+        common.stamp_text(image, (rx + ROOM_W / 2, cy), f"Room {r + 1}", common.TEXT_PX, common.INK,
+                          True, "mm")
 
 
 # --------------------------------------------------------------------------- the legend
@@ -1072,16 +1057,16 @@ def key_die(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
 
 
 def key_fill(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
-             fill: Colour, edge: Colour) -> None:
+             fill: common.Colour, edge: common.Colour) -> None:
     """A legend icon: a card's or a row's fill, as the rooms draw it."""
-    h = KEY_ICON // 2 - 4
+    h = common.KEY_ICON // 2 - 4
     draw.rounded_rectangle((cx - h, cy - h + 3, cx + h, cy + h - 3), radius=5, fill=fill,
                            outline=edge, width=2 if edge != fill else 1)
 
 
 def key_back(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: a card face down."""
-    h = KEY_ICON // 2 - 2
+    h = common.KEY_ICON // 2 - 2
     draw.rounded_rectangle((cx - h, cy - h + 4, cx + h, cy + h - 4), radius=5, fill=BACK,
                            outline=BACK_EDGE, width=2)
     for x in (cx - 8, cx, cx + 8):
@@ -1090,8 +1075,9 @@ def key_back(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float
 
 def key_track(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: the target track's arrow, as the gutter draws it."""
-    arrow(draw, (cx - 4, cy - KEY_ICON / 2 + 2), (cx - 4, cy + KEY_ICON / 2 - 4), MUTED,
-          width=3, head=10)
+    common.arrow(draw, (cx - 4, cy - common.KEY_ICON / 2 + 2),
+                 (cx - 4, cy + common.KEY_ICON / 2 - 4), common.MUTED,
+                 width=3, head=10)
 
 
 def key_tax(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
@@ -1100,19 +1086,19 @@ def key_tax(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float)
 
 
 def key_raided(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
-               colour: Colour) -> None:
+               colour: common.Colour) -> None:
     """A legend icon: the outline of the room being raided, in the attacker's colour."""
-    h = KEY_ICON // 2 - 2
+    h = common.KEY_ICON // 2 - 2
     draw.rounded_rectangle((cx - h, cy - h + 4, cx + h, cy + h - 4), radius=6, fill=ENC_FILL,
                            outline=colour, width=4)
 
 
 #: The icons that are not words, and what the legend says they mean.
 ICON_WORDS: tuple[tuple[Token, str], ...] = (
-    (("die", "✗", WHITE, BAD), "lose"),
-    (("die", "↻", WHITE, INK), "reroll"),
+    (("die", "✗", common.WHITE, BAD), "lose"),
+    (("die", "↻", common.WHITE, common.INK), "reroll"),
     (("badge", "D"), "defender picks"),
-    (("die", "4+", OUTSIDE_FILL, INK), "from outside"),
+    (("die", "4+", OUTSIDE_FILL, common.INK), "from outside"),
 )
 
 
@@ -1145,52 +1131,52 @@ def _kind_of(token: Token) -> tuple[Any, ...]:
     return token[:2]
 
 
-def _keys(view: dict[str, Any], table: Table, words: str) -> tuple[Key, ...]:
+def _keys(view: dict[str, Any], table: common.Table, words: str) -> tuple[common.Key, ...]:
     """A key for every mark and colour drawn now (a word says itself), and no other."""
-    keys: list[Key] = []
+    keys: list[common.Key] = []
     moved = view.get("moved")
     if words and moved:
-        keys.append(last_move_key(table, moved["seat"], words))
+        keys.append(common.last_move_key(table, moved["seat"], words))
     if view["heist"]:
         attacker = view["heist"]["attacker"]
-        keys.append(Key(f"{table.names[attacker]} is here", key_raided,
-                        (table.rgb(attacker),)))
+        keys.append(common.Key(f"{table.names[attacker]} is here", key_raided,
+                               (table.rgb(attacker),)))
     if view["track"] and not table.over:
-        keys.append(Key("raids the one below", key_track))
+        keys.append(common.Key("raids the one below", key_track))
     seats = view["seats"]
     slots = [slot for s in seats for room in s["rooms"]
              for slot in (room["mod"], room["encounter"])]
     if any(slot and slot["face"] == "down" and "key" not in slot for slot in slots):
-        keys.append(Key("face down", key_back))
+        keys.append(common.Key("face down", key_back))
     if any(slot and slot["face"] == "down" and "key" in slot for slot in slots):
-        keys.append(Key("yours, face down", key_fill, (ENC_FILL, BACK)))
-    keys.append(Key("candy", key_die, (("candy",),)))
-    keys.append(Key("sugar tax", key_tax))
+        keys.append(common.Key("yours, face down", key_fill, (ENC_FILL, BACK)))
+    keys.append(common.Key("candy", key_die, (("candy",),)))
+    keys.append(common.Key("sugar tax", key_tax))
     if any(s["board"] for s in seats) or view.get("boards"):
-        keys.append(Key("default room", key_fill, (DEFAULT_FILL, PANEL_EDGE)))
+        keys.append(common.Key("default room", key_fill, (DEFAULT_FILL, common.PANEL_EDGE)))
     if any(room["mod"] for s in seats for room in s["rooms"]) or \
             any(view["cards"][c["key"]]["kind"] == "mod" for c in view.get("hand") or []):
-        keys.append(Key("mod", key_fill, (MOD_FILL, PANEL_EDGE)))
-    keys.append(Key("bad stuff", key_fill, (BAD_FILL, BAD_FILL)))
+        keys.append(common.Key("mod", key_fill, (MOD_FILL, common.PANEL_EDGE)))
+    keys.append(common.Key("bad stuff", key_fill, (BAD_FILL, BAD_FILL)))
     if any(c["used"] for s in seats for c in s["costumes"]):
-        keys.append(Key("used", key_fill, (USED, INK)))
+        keys.append(common.Key("used", key_fill, (USED, common.INK)))
     drawn = {_kind_of(t) for card in _shown_cards(view) for row in _card_rows(card)
              for t in row}
     for token, label in ICON_WORDS:
         if _kind_of(token) in drawn:
-            keys.append(Key(label, key_die, (token,)))
+            keys.append(common.Key(label, key_die, (token,)))
     return tuple(keys)
 
 
 # --------------------------------------------------------------------------- the final ranking
 
 
-def _ranking(view: dict[str, Any], table: Table) -> Strip:
+def _ranking(view: dict[str, Any], table: common.Table) -> common.Strip:
     """The final ranking: the rules rank by candy, then sugar tax, then money."""
-    standings = [Standing(seat, (s["candy"], s["tax"], s["money"]),
-                          f"{s['candy']} candy · {s['tax']} tax · ${s['money']}")
+    standings = [common.Standing(seat, (s["candy"], s["tax"], s["money"]),
+                                 f"{s['candy']} candy · {s['tax']} tax · ${s['money']}")
                  for seat, s in enumerate(view["seats"])]
-    return ranking_strip(table, standings, ("candy", "sugar tax", "money"))
+    return common.ranking_strip(table, standings, ("candy", "sugar tax", "money"))
 
 
 # --------------------------------------------------------------------------- assembly
@@ -1200,41 +1186,41 @@ def _hand_note(image: Image.Image, draw: ImageDraw.ImageDraw, hand: tuple[Entry,
     _cards_list(image, draw, "Your hand, only you see it (build … room 1)", hand)
 
 
-def _strips(view: dict[str, Any]) -> list[Strip]:
+def _strips(view: dict[str, Any]) -> list[common.Strip]:
     """The header; the phase's panel (boards to choose, market, heist or final ranking);
     a seat's own hand; the hideouts in raid order; the legend."""
-    table = table_of(view)
+    table = common.table_of(view)
     phase = PHASES.get(view["phase"], view["phase"])
     stage = "game over" if table.over else f"round {view['round']} of {view['rounds']}, {phase}"
-    strips = [*header_strips(view, "Sugar Heist", stage=stage, what=_what(view, table))]
+    strips = [*common.header_strips(view, "Sugar Heist", stage=stage, what=_what(view, table))]
     rows, panel_marks, words = _marks(view)
     if table.over:
         strips.append(_ranking(view, table))
     elif view.get("boards"):
         entries = _boards_entries(view)
-        strips.append(Strip(_list_height(len(entries)), _cards_list,
-                            ("Hideout boards to choose (board …)", entries)))
+        strips.append(common.Strip(_list_height(len(entries)), _cards_list,
+                                   ("Hideout boards to choose (board …)", entries)))
     elif view["heist"]:
-        strips.append(Strip(HEIST_H, _heist, (_heist_of(view, table, panel_marks),)))
+        strips.append(common.Strip(HEIST_H, _heist, (_heist_of(view, table, panel_marks),)))
     elif view["market"]:
         entries = _market_entries(view)
-        strips.append(Strip(_list_height(len(entries)), _cards_list,
-                            ("Costume market (buy …)", entries)))
+        strips.append(common.Strip(_list_height(len(entries)), _cards_list,
+                                   ("Costume market (buy …)", entries)))
     hand = _hand_entries(view)
     if hand:
-        strips.append(Strip(_list_height(len(hand)), _hand_note, (hand,)))
-    strips.append(Strip(ROOM_HEAD_H, _rooms_head))
+        strips.append(common.Strip(_list_height(len(hand)), _hand_note, (hand,)))
+    strips.append(common.Strip(ROOM_HEAD_H, _rooms_head))
     order = list(view["track"] or range(len(view["seats"])))
     hideouts = [_hideout_of(view, table, seat, rows.get(seat, ())) for seat in order]
-    key = legend(_keys(view, table, words))
+    key = common.legend(_keys(view, table, words))
     full = sum(s.height for s in strips) + len(order) * HIDEOUT_H + key.height
     # Beside a hand on a large table, only the viewer's hideout and the one it raids are
     # drawn in full (the others are on the public board); the rest in brief.
-    whole = set(order) if full <= FRAME_MAX_H or table.viewer not in order else \
+    whole = set(order) if full <= common.FRAME_MAX_H or table.viewer not in order else \
         {table.viewer, order[(order.index(table.viewer) + 1) % len(order)]}
     for hideout in hideouts:
-        strips.append(Strip(HIDEOUT_H, _hideout, (hideout,)) if hideout.seat in whole
-                      else Strip(BRIEF_H, _brief, (hideout,)))
+        strips.append(common.Strip(HIDEOUT_H, _hideout, (hideout,)) if hideout.seat in whole
+                      else common.Strip(BRIEF_H, _brief, (hideout,)))
     strips.append(key)
     return strips
 
@@ -1245,14 +1231,14 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
 #: The real game the palette is drawn from, in a seat's own eyes (its face-down cards, the
 #: others' backs, its hand): six seats choosing hideouts, in the prep phase, and in a heist
 #: through a room with a mod. Random legal moves: the AI's prep takes a second to warm up.
-PALETTE_GAMES = (Sample(6, 1, (0, 8, 34), (0,), ai=False),)
+PALETTE_GAMES = (common.Sample(6, 1, (0, 8, 34), (0,), ai=False),)
 
 
-def _kept() -> tuple[Colour, ...]:
+def _kept() -> tuple[common.Colour, ...]:
     """Flat fills kept exact in the palette."""
     return (BACK, BACK_EDGE, USED, MOD_FILL, ENC_FILL, COSTUME_FILL, DEFAULT_FILL,
-            OUTSIDE_FILL, BAD_FILL, GOOD, BAD, CANDY, GOLD)
+            OUTSIDE_FILL, BAD_FILL, GOOD, BAD, CANDY, common.GOLD)
 
 
-PICTURES = Pictures("sugar-heist", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+PICTURES = common.Pictures("sugar-heist", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
 _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render

@@ -33,51 +33,12 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.colours import PAINTS
-from renderers.common import (
-    ACTING_FILL,
-    BACKGROUND,
-    END,
-    FRAME_MARGIN,
-    FRAME_MAX_H,
-    FRAME_W,
-    INK,
-    KEY_ROW,
-    LAST_MOVE,
-    MUTED,
-    PANEL,
-    PANEL_EDGE,
-    SEAT_SHAPES,
-    SMALL_PX,
-    TEXT_PX,
-    WHITE,
-    Colour,
-    Key,
-    Pictures,
-    Sample,
-    Standing,
-    Strip,
-    Table,
-    blank,
-    header_strips,
-    legend,
-    mapped_sprite,
-    packed_keys,
-    panel,
-    paste_at,
-    paste_centred,
-    ranking_strip,
-    seat_card,
-    seat_mark,
-    shape_mark,
-    stamp_text,
-    table_of,
-    text_size,
-)
+from renderers import common
 
-WIDTH = FRAME_W
+WIDTH = common.FRAME_W
 #: Every picture is this tall while the game goes on, a seat's own picture too.
-HEIGHT = FRAME_MAX_H
-MARGIN = FRAME_MARGIN
+HEIGHT = common.FRAME_MAX_H
+MARGIN = common.FRAME_MARGIN
 SQRT3 = math.sqrt(3)
 #: The seats' cards, one row of them whatever the number of seats.
 SEATS_H = 90
@@ -88,9 +49,9 @@ MEADOWS_H = 4 + MEADOW_ROWS * CHIP_ROW + 4
 #: The legend keeps room for this many rows of keys, so that a key coming or going does
 #: not move the picture.
 LEGEND_ROWS = 3
-LEGEND_H = 16 + LEGEND_ROWS * KEY_ROW
+LEGEND_H = 16 + LEGEND_ROWS * common.KEY_ROW
 #: The line under the table saying which card was placed last.
-LAST_H = 16 + KEY_ROW
+LAST_H = 16 + common.KEY_ROW
 #: Half a hex's height in px (the band of the table a strip holds), largest first: a hex
 #: is as large as the table allows, in steps of about 20 % so that it shrinks now and then
 #: as the table grows rather than at every move (each change of size draws the whole
@@ -102,26 +63,26 @@ MAP_PAD = 4
 #: A placed card's label (zoomed in) hangs this far above its centre, in hex sizes.
 LABEL_AT = 0.7
 
-GRASS: Colour = (150, 205, 120)
-GRASS_DONE: Colour = (200, 214, 186)
-HEX_EDGE: Colour = (104, 150, 84)
-ROAD: Colour = (232, 190, 125)
-ROAD_EDGE: Colour = (140, 95, 55)
-COOKIE: Colour = (160, 95, 40)
-SPOT: Colour = (118, 104, 92)
-SPOT_FILL: Colour = (243, 232, 216)
-SPOT_EDGE: Colour = (205, 188, 168)
-SUGAR: Colour = (255, 255, 255)
-HONEY: Colour = (245, 170, 20)
-TAG: Colour = (255, 252, 240)
-TAG_DONE: Colour = (225, 225, 215)
+GRASS: common.Colour = (150, 205, 120)
+GRASS_DONE: common.Colour = (200, 214, 186)
+HEX_EDGE: common.Colour = (104, 150, 84)
+ROAD: common.Colour = (232, 190, 125)
+ROAD_EDGE: common.Colour = (140, 95, 55)
+COOKIE: common.Colour = (160, 95, 40)
+SPOT: common.Colour = (118, 104, 92)
+SPOT_FILL: common.Colour = (243, 232, 216)
+SPOT_EDGE: common.Colour = (205, 188, 168)
+SUGAR: common.Colour = (255, 255, 255)
+HONEY: common.Colour = (245, 170, 20)
+TAG: common.Colour = (255, 252, 240)
+TAG_DONE: common.Colour = (225, 225, 215)
 #: A meadow whose bears are eating now: its tag, and its chip's outline.
-FEEDING: Colour = (255, 184, 0)
+FEEDING: common.Colour = (255, 184, 0)
 #: The bears of nobody; players' bears are in their seat colours (``bot.games.colours``).
-NEUTRAL_BEARS: dict[str, Colour] = {"green": (30, 140, 70), "orange": (240, 130, 20)}
+NEUTRAL_BEARS: dict[str, common.Colour] = {"green": (30, 140, 70), "orange": (240, 130, 20)}
 
 
-def _colour(name: str) -> Colour:
+def _colour(name: str) -> common.Colour:
     if name in NEUTRAL_BEARS:
         return NEUTRAL_BEARS[name]
     return PAINTS[name].rgb if name in PAINTS else (128, 128, 128)
@@ -269,7 +230,7 @@ def _hub(geo: Geometry, q: int, r: int, sides: list[int], alone: bool) -> tuple[
 
 
 def _hexagon(draw: ImageDraw.ImageDraw, corners: list[tuple[float, float]],
-             fill: Colour | None, outline: Colour, width: int) -> None:
+             fill: common.Colour | None, outline: common.Colour, width: int) -> None:
     """A filled, outlined hexagon. Pillow's wide polygon outlines cost three times a
     fill plus a closed line, so wide outlines are drawn as a line."""
     if width <= 1:
@@ -286,7 +247,7 @@ def _sheep(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, rainbow: b
     puff = rad * 0.6
     for dx, dy in ((-0.45, 0), (0.45, 0), (0, -0.4), (0, 0.35)):
         px, py = x + dx * rad, y + dy * rad
-        draw.ellipse((px - puff, py - puff, px + puff, py + puff), fill=wool, outline=INK)
+        draw.ellipse((px - puff, py - puff, px + puff, py + puff), fill=wool, outline=common.INK)
     draw.ellipse((x - rad * 0.55, y - rad * 0.5, x + rad * 0.55, y + rad * 0.5), fill=wool)
     if rainbow:
         for k, band in enumerate(((230, 60, 60), (245, 170, 20), (60, 170, 80),
@@ -297,84 +258,87 @@ def _sheep(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, rainbow: b
     if cube:
         c = rad * 0.42
         draw.rectangle((x - c, y - c + rad * 0.1, x + c, y + c + rad * 0.1),
-                       fill=HONEY if rainbow else SUGAR, outline=INK, width=2)
+                       fill=HONEY if rainbow else SUGAR, outline=common.INK, width=2)
 
 
-def _bear(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, colour: Colour,
+def _bear(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float, colour: common.Colour,
           shape: str | None, fed: bool) -> None:
     """A gummy bear; its owner's shape on its belly; a fed bear holds a cube at its side."""
     ear = rad * 0.36
     for dx in (-0.58, 0.58):
         draw.ellipse((x + dx * rad - ear, y - rad * 0.92 - ear, x + dx * rad + ear,
-                      y - rad * 0.92 + ear), fill=colour, outline=INK)
+                      y - rad * 0.92 + ear), fill=colour, outline=common.INK)
     draw.ellipse((x - rad * 0.78, y - rad * 1.05, x + rad * 0.78, y + rad * 0.05), fill=colour,
-                 outline=INK)
+                 outline=common.INK)
     draw.ellipse((x - rad * 0.82, y - rad * 0.25, x + rad * 0.82, y + rad * 1.1), fill=colour,
-                 outline=INK)
+                 outline=common.INK)
     if shape is not None:
-        shape_mark(draw, shape, x, y + rad * 0.45, rad * 0.36, WHITE, INK,
-                   max(1, round(rad * 0.08)))
+        common.shape_mark(draw, shape, x, y + rad * 0.45, rad * 0.36, common.WHITE, common.INK,
+                          max(1, round(rad * 0.08)))
     if fed:
         c = rad * 0.36
         cx, cy = x + rad * 0.95, y + rad * 0.65
-        draw.rectangle((cx - c, cy - c, cx + c, cy + c), fill=SUGAR, outline=INK,
+        draw.rectangle((cx - c, cy - c, cx + c, cy + c), fill=SUGAR, outline=common.INK,
                        width=max(2, round(rad * 0.1)))
 
 
 def _cookie(draw: ImageDraw.ImageDraw, x: float, y: float, rad: float) -> None:
-    draw.ellipse((x - rad, y - rad, x + rad, y + rad), fill=COOKIE, outline=INK)
+    draw.ellipse((x - rad, y - rad, x + rad, y + rad), fill=COOKIE, outline=common.INK)
     dot = rad * 0.3
     draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=(240, 220, 180))
 
 
-def _cube(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, fill: Colour) -> None:
+def _cube(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, fill: common.Colour) -> None:
     """A sugar (white) or honey (amber) cube."""
-    draw.rectangle((x - half, y - half, x + half, y + half), fill=fill, outline=INK, width=2)
+    draw.rectangle((x - half, y - half, x + half, y + half), fill=fill, outline=common.INK, width=2)
 
 
 def _tag(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, text: str,
          size: int, done: bool, feeding: bool) -> None:
     """A meadow's short name as a small label; grey once completed, gold while its bears
     eat."""
-    w, h = text_size(text, size, True)
+    w, h = common.text_size(text, size, True)
     fill = FEEDING if feeding else TAG_DONE if done else TAG
     pad = max(2, size // 8)
     draw.rectangle((x - w / 2 - pad, y - h / 2 - pad, x + w / 2 + pad, y + h / 2 + pad),
-                   fill=fill, outline=INK, width=2)
-    stamp_text(image, (x, y), text, size, MUTED if done and not feeding else INK, True, "mm")
+                   fill=fill, outline=common.INK, width=2)
+    common.stamp_text(image, (x, y), text, size,
+                      common.MUTED if done and not feeding else common.INK, True, "mm")
 
 
 def _measure_tag(text: str, size: int) -> tuple[float, float]:
     """The outer width and height of a tag drawn by ``_tag``."""
-    w, h = text_size(text, size, True)
+    w, h = common.text_size(text, size, True)
     pad = max(2, size // 8)
     return w + 2 * pad + 2, h + 2 * pad + 2
 
 
-def _gingerman(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: Colour,
+def _gingerman(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: common.Colour,
                shape: str | None) -> None:
     body = (150, 85, 35)
     limb = max(3, round(h * 0.22))
-    draw.ellipse((cx - h * 0.35, cy - h, cx + h * 0.35, cy - h * 0.3), fill=body, outline=INK)
+    draw.ellipse((cx - h * 0.35, cy - h, cx + h * 0.35, cy - h * 0.3), fill=body,
+                 outline=common.INK)
     for sx in (-1, 1):
         draw.line((cx + sx * h * 0.45, cy - h * 0.2, cx + sx * h * 0.85, cy + h * 0.1),
                   fill=body, width=limb)
         draw.line((cx + sx * h * 0.25, cy + h * 0.45, cx + sx * h * 0.35, cy + h), fill=body,
                   width=limb)
     draw.rounded_rectangle((cx - h * 0.45, cy - h * 0.35, cx + h * 0.45, cy + h * 0.5),
-                           radius=h * 0.2, fill=body, outline=INK)
+                           radius=h * 0.2, fill=body, outline=common.INK)
     if shape is not None:
-        shape_mark(draw, shape, cx, cy + h * 0.07, h * 0.24, colour, WHITE,
-                   max(1, round(h * 0.05)))
+        common.shape_mark(draw, shape, cx, cy + h * 0.07, h * 0.24, colour, common.WHITE,
+                          max(1, round(h * 0.05)))
 
 
 def _castle(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     w = s * 0.4
     wall = (250, 225, 235)
-    draw.rectangle((cx - w, cy - w * 0.5, cx + w, cy + w * 0.8), fill=wall, outline=INK, width=2)
+    draw.rectangle((cx - w, cy - w * 0.5, cx + w, cy + w * 0.8), fill=wall, outline=common.INK,
+                   width=2)
     for dx in (-w, -w / 3, w / 3):
         draw.rectangle((cx + dx, cy - w * 0.8, cx + dx + w * 0.66, cy - w * 0.5), fill=wall,
-                       outline=INK, width=2)
+                       outline=common.INK, width=2)
     draw.rectangle((cx - w * 0.2, cy + w * 0.2, cx + w * 0.2, cy + w * 0.8), fill=(170, 90, 120))
 
 
@@ -410,7 +374,7 @@ def _hex_sprite(band: int, look: tuple[Any, ...]) -> Image.Image:
     geo = Geometry(_size(band), half, band)
     if look[0] == "spot":  # every open spot is the same pale hex, with its own label
         sprite = _open_spot(band).copy()
-        stamp_text(sprite, geo.centre(0, 0), look[1], look[2], SPOT, True, "mm")
+        common.stamp_text(sprite, geo.centre(0, 0), look[1], look[2], SPOT, True, "mm")
         return sprite
     sprite = Image.new("RGBA", (2 * half + 1, 2 * band), (0, 0, 0, 0))
     _paint_card(sprite, ImageDraw.Draw(sprite), geo, *look[1:])
@@ -448,7 +412,7 @@ def _paint_card(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, ki
     if kind == "castle":
         _castle(draw, cx, cy, s)
     elif kind == "gingerman":
-        colour = _colour(owner[0]) if owner is not None else INK
+        colour = _colour(owner[0]) if owner is not None else common.INK
         shape = owner[1] if owner is not None else None
         _hexagon(draw, geo.corners(0, 0, 0.86), None, colour, max(3, round(s * 0.1)))
         _gingerman(draw, cx, cy, s * 0.5, colour, shape)
@@ -464,7 +428,7 @@ def _paint_card(image: Image.Image, draw: ImageDraw.ImageDraw, geo: Geometry, ki
         number, done, feeding = block.tag  # type: ignore[misc]
         _tag(image, draw, x, y, _meadow_tag(number), block.tag_size, done, feeding)
     if label:
-        stamp_text(image, (cx, cy - s * LABEL_AT), label, label_px, (30, 60, 25), True, "mt")
+        common.stamp_text(image, (cx, cy - s * LABEL_AT), label, label_px, (30, 60, 25), True, "mt")
 
 
 def _last_outline(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
@@ -472,8 +436,8 @@ def _last_outline(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
     s = geo.size
     width = max(4, round(s * 0.09))
     rim = geo.corners(0, 0, _tile_shrink(s) - (width + 4) / 2 / s)
-    _hexagon(draw, rim, None, INK, width + 4)
-    _hexagon(draw, geo.corners(0, 0, _tile_shrink(s) - (width + 4) / 2 / s), None, LAST_MOVE,
+    _hexagon(draw, rim, None, common.INK, width + 4)
+    _hexagon(draw, geo.corners(0, 0, _tile_shrink(s) - (width + 4) / 2 / s), None, common.LAST_MOVE,
              width)
 
 
@@ -498,9 +462,9 @@ def _paint_roads(draw: ImageDraw.ImageDraw, geo: Geometry, kind: str,
         if len(sides) == 1 and kind == "land":  # a dead end: a cottage
             h = s * 0.17
             draw.rectangle((hx - h, hy - h * 0.4, hx + h, hy + h), fill=(250, 240, 225),
-                           outline=INK)
+                           outline=common.INK)
             draw.polygon([(hx - h * 1.3, hy - h * 0.4), (hx + h * 1.3, hy - h * 0.4),
-                          (hx, hy - h * 1.5)], fill=(200, 70, 70), outline=INK)
+                          (hx, hy - h * 1.5)], fill=(200, 70, 70), outline=common.INK)
         for (_, cookies), (x, y) in zip(arms, ends, strict=True):
             for k in range(cookies):
                 t = 0.55 + 0.25 * k
@@ -519,7 +483,7 @@ class _Block:
     tag_h: float
     x: float
     y: float
-    tag_size: int = TEXT_PX
+    tag_size: int = common.TEXT_PX
 
     @property
     def width(self) -> float:
@@ -676,9 +640,9 @@ def _paint_tokens(image: Image.Image, block: _Block) -> None:
         y = first + row * step
         if kind == "bear":
             colour, shape, fed = data
-            paste_centred(image, _token("bear", round(rad, 1), colour, shape, fed), x, y)
+            common.paste_centred(image, _token("bear", round(rad, 1), colour, shape, fed), x, y)
         else:
-            paste_centred(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
+            common.paste_centred(image, _token(kind, round(rad, 1), "", None, bool(data)), x, y)
 
 
 # --------------------------------------------------------------------------- the table
@@ -691,12 +655,13 @@ class Map:
     def __init__(self, view: dict[str, Any], layout: Layout, zoomed: bool = False) -> None:
         self.view, self.layout, self.zoomed = view, layout, zoomed
         self.areas = view.get("areas") or []
-        self.colours = table_of(view).colours
-        self.shapes = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(self.colours)}
+        self.colours = common.table_of(view).colours
+        self.shapes = {c: common.SEAT_SHAPES[i % len(common.SEAT_SHAPES)] for i,
+                       c in enumerate(self.colours)}
         self.feeding_area = (view.get("feeding") or {}).get("area")
         s = layout.size
-        self.tag_px = 30 if zoomed else TEXT_PX if s >= 48 else SMALL_PX
-        self.label_px = 30 if zoomed else TEXT_PX if s >= 34 else SMALL_PX
+        self.tag_px = 30 if zoomed else common.TEXT_PX if s >= 48 else common.SMALL_PX
+        self.label_px = 30 if zoomed else common.TEXT_PX if s >= 34 else common.SMALL_PX
         self.tagged = tag_places(view, 3 if zoomed or s >= 64 else 2 if s >= 46 else 1)
         last = view.get("last") or {}
         self.last = last.get("index")
@@ -731,14 +696,14 @@ class Map:
         roads = tuple(tuple((a["side"], a["cookies"]) for a in road["arms"])
                       for road in card["roads"])
         owner = card.get("owner")
-        colour = (self.colours[owner], SEAT_SHAPES[owner % len(SEAT_SHAPES)]) \
+        colour = (self.colours[owner], common.SEAT_SHAPES[owner % len(common.SEAT_SHAPES)]) \
             if owner is not None and owner < len(self.colours) else None
         label = card["label"] if self.zoomed and card["kind"] != "castle" else ""
         return ("card", card["kind"], roads, tuple(fields), colour,
                 card["index"] == self.last, label, self.label_px, self.tag_px)
 
     def strips(self, height: int, hand: Sequence[tuple[int, int, tuple[Any, ...]]] = ()
-               ) -> list[Strip]:
+               ) -> list[common.Strip]:
         """The table as bands half a hex tall (the last one what is left), each kept by the
         hexes lying across it (and the parts of the ``hand`` beside the table: sprites as
         (left, top, look))."""
@@ -750,7 +715,8 @@ class Map:
             bottom = y + {"turn": TURN_H, "yours": YOURS_H}.get(look[0], 2 * band)
             for k in range(max(0, y // band), min(count, math.ceil(bottom / band))):
                 rows[k].append((x, y - k * band, look))
-        return [Strip(min(band, height - k * band), _band, (band, tuple(rows[k])), indexed=True)
+        return [common.Strip(min(band, height - k * band), _band, (band, tuple(rows[k])),
+                             indexed=True)
                 for k in range(count)]
 
 
@@ -775,7 +741,7 @@ def _band(image: Image.Image, draw: ImageDraw.ImageDraw, band: int,
     was mapped onto it once."""
     if image.mode != "P":
         for x, y, look in sprites:
-            paste_at(image, _look_sprite(band, look), x, y)
+            common.paste_at(image, _look_sprite(band, look), x, y)
         return
     tint = bytes(image.getpalette() or ())
     for x, y, look in sprites:
@@ -786,7 +752,7 @@ def _band(image: Image.Image, draw: ImageDraw.ImageDraw, band: int,
 @lru_cache(maxsize=1024)
 def _mapped(tint: bytes, band: int, look: tuple[Any, ...]) -> tuple[Image.Image, Image.Image]:
     """A look's sprite mapped onto the palette whose entries are ``tint``."""
-    return mapped_sprite(_look_sprite(band, look), _palette_image(tint))
+    return common.mapped_sprite(_look_sprite(band, look), _palette_image(tint))
 
 
 @lru_cache(maxsize=4)
@@ -862,7 +828,7 @@ def _cookies(view: dict[str, Any], seat: int) -> int | None:
     return int(route["cookies"]) if route["reached"] else 0
 
 
-def _seat_cards(view: dict[str, Any], table: Table) -> tuple[tuple[Any, ...], ...]:
+def _seat_cards(view: dict[str, Any], table: common.Table) -> tuple[tuple[Any, ...], ...]:
     """What each seat's card shows: seat, label (the name and "(AI)"), name, acting, score,
     sugar, honey, its Gingerman still in hand, the cookies on its way home."""
     final = view.get("final")
@@ -889,22 +855,26 @@ def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[tuple[Any
         right = round(x + width)
         colour = _colour(colours[seat])
         y1, y2 = 26, 62
-        room = seat_card(image, draw, (x, 4, right, SEATS_H - 6), seat, colours, acting,
-                         str(score)) - 8 - (x + 40)
-        if text_size(label, TEXT_PX, True)[0] > room:
+        room = common.seat_card(image, draw, (x, 4, right, SEATS_H - 6), seat, colours, acting,
+                                str(score)) - 8 - (x + 40)
+        if common.text_size(label, common.TEXT_PX, True)[0] > room:
             label = name
-        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=room)
+        common.stamp_text(image, (x + 40, y1), label, common.TEXT_PX, common.INK, True, "lm",
+                          width=room)
         ix = x + 12
         for fill, count in ((SUGAR, sugar), (HONEY, honey)):
             _cube(draw, ix + 9, y2, 9, fill)
-            stamp_text(image, (ix + 24, y2), str(count), TEXT_PX, INK, True, "lm")
-            ix += 24 + text_size(str(count), TEXT_PX, True)[0] + 12
+            common.stamp_text(image, (ix + 24, y2), str(count), common.TEXT_PX, common.INK, True,
+                              "lm")
+            ix += 24 + common.text_size(str(count), common.TEXT_PX, True)[0] + 12
         if cookies is not None:
             _cookie(draw, ix + 10, y2, 10)
-            stamp_text(image, (ix + 25, y2), str(cookies), TEXT_PX, INK, True, "lm")
-            ix += 25 + text_size(str(cookies), TEXT_PX, True)[0] + 12
+            common.stamp_text(image, (ix + 25, y2), str(cookies), common.TEXT_PX, common.INK, True,
+                              "lm")
+            ix += 25 + common.text_size(str(cookies), common.TEXT_PX, True)[0] + 12
         if in_hand:
-            _gingerman(draw, ix + 12, y2 + 2, 15, colour, SEAT_SHAPES[seat % len(SEAT_SHAPES)])
+            _gingerman(draw, ix + 12, y2 + 2, 15, colour,
+                       common.SEAT_SHAPES[seat % len(common.SEAT_SHAPES)])
 
 
 # --------------------------------------------------------------------------- the meadows
@@ -956,13 +926,14 @@ def _chip_parts(chip: Chip) -> list[tuple[str, Any, str]]:
 @lru_cache(maxsize=512)
 def _chip_width(chip: Chip) -> int:
     """How wide a meadow's chip is: its tag, then each piece's icon and count."""
-    tag_w, _ = _measure_tag(_meadow_tag(chip[0]), TEXT_PX)
-    return round(tag_w + 8 + sum(CHIP_ICON + text_size(count, TEXT_PX, True)[0] + CHIP_GAP
+    tag_w, _ = _measure_tag(_meadow_tag(chip[0]), common.TEXT_PX)
+    return round(tag_w + 8 + sum(CHIP_ICON + common.text_size(count, common.TEXT_PX,
+                                                              True)[0] + CHIP_GAP
                                  for *_, count in _chip_parts(chip)))
 
 
 def _lead_width() -> int:
-    return text_size(MEADOWS_LEAD, TEXT_PX, True)[0] + CHIP_SPACE
+    return common.text_size(MEADOWS_LEAD, common.TEXT_PX, True)[0] + CHIP_SPACE
 
 
 def _chip_rows(chips: list[Chip], width: int = WIDTH - 2 * MARGIN
@@ -984,7 +955,7 @@ def _chip_rows(chips: list[Chip], width: int = WIDTH - 2 * MARGIN
                 x = 0
             rows[-1].append(chip)
             x += w + CHIP_SPACE
-        if more and x + text_size(MORE.format(more), TEXT_PX, True)[0] > width:
+        if more and x + common.text_size(MORE.format(more), common.TEXT_PX, True)[0] > width:
             rows.append([])
         if len(rows) <= MEADOW_ROWS or not shown:
             return [tuple(r) for r in rows], more
@@ -998,44 +969,48 @@ def _meadow_row(image: Image.Image, draw: ImageDraw.ImageDraw, chips: tuple[Chip
     honey to share; "+N more" at the end of the last."""
     x, cy = MARGIN, CHIP_ROW // 2
     if first:
-        stamp_text(image, (x, cy), MEADOWS_LEAD, TEXT_PX, INK, True, "lm")
+        common.stamp_text(image, (x, cy), MEADOWS_LEAD, common.TEXT_PX, common.INK, True, "lm")
         x += _lead_width()
         if not chips and not more:
-            stamp_text(image, (x, cy), "none yet: no bears or cubes on the table", TEXT_PX,
-                       MUTED, anchor="lm")
+            common.stamp_text(image, (x, cy), "none yet: no bears or cubes on the table",
+                              common.TEXT_PX,
+                              common.MUTED, anchor="lm")
     for chip in chips:
-        tag_w, _ = _measure_tag(_meadow_tag(chip[0]), TEXT_PX)
-        _tag(image, draw, x + tag_w / 2, cy, _meadow_tag(chip[0]), TEXT_PX, False, chip[1])
+        tag_w, _ = _measure_tag(_meadow_tag(chip[0]), common.TEXT_PX)
+        _tag(image, draw, x + tag_w / 2, cy, _meadow_tag(chip[0]), common.TEXT_PX, False, chip[1])
         px = x + tag_w + 8
         for kind, what, count in _chip_parts(chip):
             if kind == "seat":
-                seat_mark(draw, what, px + 11, cy, 10, colours)
+                common.seat_mark(draw, what, px + 11, cy, 10, colours)
             elif kind == "nobody":
-                paste_centred(image, _token("bear", 9.0, "green", None, False), px + 11, cy + 1)
+                common.paste_centred(image, _token("bear", 9.0, "green", None, False), px + 11,
+                                     cy + 1)
             else:
                 _cube(draw, px + 11, cy, 9, what)
-            stamp_text(image, (px + CHIP_ICON - 3, cy), count, TEXT_PX, INK, True, "lm")
-            px += CHIP_ICON + text_size(count, TEXT_PX, True)[0] + CHIP_GAP
+            common.stamp_text(image, (px + CHIP_ICON - 3, cy), count, common.TEXT_PX, common.INK,
+                              True, "lm")
+            px += CHIP_ICON + common.text_size(count, common.TEXT_PX, True)[0] + CHIP_GAP
         x += _chip_width(chip) + CHIP_SPACE
     if more:
-        stamp_text(image, (x, cy), MORE.format(more), TEXT_PX, MUTED, True, "lm")
+        common.stamp_text(image, (x, cy), MORE.format(more), common.TEXT_PX, common.MUTED, True,
+                          "lm")
 
 
-def _meadow_strips(view: dict[str, Any], colours: tuple[str, ...]) -> list[Strip]:
+def _meadow_strips(view: dict[str, Any], colours: tuple[str, ...]) -> list[common.Strip]:
     """The meadows in play, a strip a row of chips (a move changes one or two of them),
     and the room left of :data:`MEADOWS_H`."""
     rows, more = _chip_rows(_chips(view, colours))
-    strips = [Strip(CHIP_ROW, _meadow_row, (row, colours, more if n == len(rows) - 1 else 0,
-                                            n == 0))
+    strips = [common.Strip(CHIP_ROW, _meadow_row, (row, colours, more if n == len(rows) - 1 else 0,
+                                                   n == 0))
               for n, row in enumerate(rows)]
-    return _filled([Strip(4, blank), *strips], MEADOWS_H)
+    return _filled([common.Strip(4, common.blank), *strips], MEADOWS_H)
 
 
-def _filled(strips: list[Strip], height: int) -> list[Strip]:
+def _filled(strips: list[common.Strip], height: int) -> list[common.Strip]:
     """``strips`` and a blank strip under them to make them ``height`` tall."""
     used = sum(s.height for s in strips)
     assert used <= height, (used, height)
-    return [*strips, Strip(height - used, blank)] if used < height else strips
+    return [*strips, common.Strip(height - used, common.blank)] if used < height else strips
 
 
 # --------------------------------------------------------------------------- the legend
@@ -1047,8 +1022,8 @@ def key_hex(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
     geo = Geometry(19.0, cx, cy)
     if last:
         _hexagon(draw, geo.corners(0, 0), GRASS, HEX_EDGE, 1)
-        _hexagon(draw, geo.corners(0, 0, 0.82), None, INK, 7)
-        _hexagon(draw, geo.corners(0, 0, 0.82), None, LAST_MOVE, 3)
+        _hexagon(draw, geo.corners(0, 0, 0.82), None, common.INK, 7)
+        _hexagon(draw, geo.corners(0, 0, 0.82), None, common.LAST_MOVE, 3)
     else:
         _hexagon(draw, geo.corners(0, 0, 0.95), SPOT_FILL, SPOT_EDGE, 2)
 
@@ -1056,8 +1031,8 @@ def key_hex(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
 def key_token(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, kind: str,
               colour: str, shape: str | None, cube: bool) -> None:
     """A legend icon: a sheep, rainbow sheep or bear as the table draws it."""
-    paste_centred(image, _token(kind, 12.0, colour, shape, cube), cx - (3 if cube else 0),
-                  cy + (2 if kind == "bear" else 0))
+    common.paste_centred(image, _token(kind, 12.0, colour, shape, cube), cx - (3 if cube else 0),
+                         cy + (2 if kind == "bear" else 0))
 
 
 def key_nobody(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
@@ -1069,13 +1044,13 @@ def key_nobody(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: flo
         row, col = divmod(n, 2)
         x = cx + (col - 0.5) * (2.0 * rad if len(colours) > 1 else 0)
         y = cy + 2 if len(colours) <= 2 else cy - 8 + 17 * row
-        paste_centred(image, _token("bear", rad, colour, None, False), x, y)
+        common.paste_centred(image, _token("bear", rad, colour, None, False), x, y)
 
 
 def key_sheep(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: a sheep and a rainbow sheep."""
     for dx, kind in ((-9, "sheep"), (9, "rainbow")):
-        paste_centred(image, _token(kind, 9.0, "", None, False), cx + dx, cy)
+        common.paste_centred(image, _token(kind, 9.0, "", None, False), cx + dx, cy)
 
 
 def key_cubes(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
@@ -1091,7 +1066,7 @@ def key_cookie(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: flo
 
 def key_gingerman(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: a Gingerman."""
-    _gingerman(draw, cx, cy + 1, 16, INK, None)
+    _gingerman(draw, cx, cy + 1, 16, common.INK, None)
 
 
 def key_castle(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
@@ -1104,7 +1079,7 @@ def key_tag(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
     """A legend icon: a meadow's tag, plain, completed (and scored then) or eating."""
     if done:
         draw.rectangle((cx - 17, cy - 17, cx + 17, cy + 17), fill=GRASS_DONE)
-    _tag(image, draw, cx, cy, "M", SMALL_PX, done, feeding)
+    _tag(image, draw, cx, cy, "M", common.SMALL_PX, done, feeding)
 
 
 def _nobody_order(colour: str) -> tuple[int, str]:
@@ -1116,7 +1091,7 @@ def _drawn(view: dict[str, Any]) -> dict[str, Any]:
     """Which pieces the table shows now, for the legend."""
     fields = [f for card in view["cards"] for f in card["fields"]]
     bears = [b for f in fields for b in f["bears"]]
-    players = set(table_of(view).colours)
+    players = set(common.table_of(view).colours)
     return {
         "sheep": any(f["sheep"] for f in fields),
         "rainbow": any(f["rainbow"] for f in fields),
@@ -1128,7 +1103,7 @@ def _drawn(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _keys(view: dict[str, Any], table: Table, tagged: bool) -> tuple[Key, ...]:
+def _keys(view: dict[str, Any], table: common.Table, tagged: bool) -> tuple[common.Key, ...]:
     """A key for every mark the picture draws now: the table's pieces, the seats' cubes,
     the meadows' tags."""
     drawn = _drawn(view)
@@ -1137,22 +1112,23 @@ def _keys(view: dict[str, Any], table: Table, tagged: bool) -> tuple[Key, ...]:
     cookies = drawn["cookies"] or any(r for r in view.get("routes") or [])
     first = table.colours[0] if table.colours else "red"
     entries = [
-        (bool(view["spots"]), Key("open spot", key_hex, (False,))),
-        (drawn["sheep"] or drawn["rainbow"], Key("sheep, rainbow sheep", key_sheep)),
-        (True, Key("sugar, honey", key_cubes)),
-        (drawn["bears"], Key("fed bear", key_token, ("bear", first, SEAT_SHAPES[0], True))),
-        (bool(drawn["nobody"]), Key("nobody's", key_nobody, (drawn["nobody"],))),
-        (cookies, Key("cookie", key_cookie)),
-        (gingermen, Key("Gingerman", key_gingerman)),
-        (True, Key("castle", key_castle)),
-        (tagged, Key("meadow", key_tag, (False, False))),
-        (drawn["completed"] and tagged, Key("completed", key_tag, (True, False))),
-        (bool(view.get("feeding")), Key("eating now", key_tag, (False, True))),
+        (bool(view["spots"]), common.Key("open spot", key_hex, (False,))),
+        (drawn["sheep"] or drawn["rainbow"], common.Key("sheep, rainbow sheep", key_sheep)),
+        (True, common.Key("sugar, honey", key_cubes)),
+        (drawn["bears"],
+         common.Key("fed bear", key_token, ("bear", first, common.SEAT_SHAPES[0], True))),
+        (bool(drawn["nobody"]), common.Key("nobody's", key_nobody, (drawn["nobody"],))),
+        (cookies, common.Key("cookie", key_cookie)),
+        (gingermen, common.Key("Gingerman", key_gingerman)),
+        (True, common.Key("castle", key_castle)),
+        (tagged, common.Key("meadow", key_tag, (False, False))),
+        (drawn["completed"] and tagged, common.Key("completed", key_tag, (True, False))),
+        (bool(view.get("feeding")), common.Key("eating now", key_tag, (False, True))),
     ]
     return tuple(key for shown, key in entries if shown)
 
 
-def _last_words(view: dict[str, Any], table: Table) -> str:
+def _last_words(view: dict[str, Any], table: common.Table) -> str:
     """"last card: Ana placed L07 at b3", or "" before the first card."""
     last = view.get("last")
     if not last or last.get("index") is None or last["index"] >= len(view["cards"]):
@@ -1163,17 +1139,18 @@ def _last_words(view: dict[str, Any], table: Table) -> str:
 
 
 def _no_card_yet(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    draw.line((MARGIN, 3, image.width - MARGIN, 3), fill=PANEL_EDGE, width=2)
-    stamp_text(image, (MARGIN, 10 + KEY_ROW // 2), "No card placed yet: the castle stands alone.",
-               TEXT_PX, MUTED, anchor="lm")
+    draw.line((MARGIN, 3, image.width - MARGIN, 3), fill=common.PANEL_EDGE, width=2)
+    common.stamp_text(image, (MARGIN, 10 + common.KEY_ROW // 2),
+                      "No card placed yet: the castle stands alone.",
+                      common.TEXT_PX, common.MUTED, anchor="lm")
 
 
-def _last_strip(view: dict[str, Any], table: Table) -> Strip:
+def _last_strip(view: dict[str, Any], table: common.Table) -> common.Strip:
     """The last card placed, said in words beside its mark on the table."""
     words = _last_words(view, table)
     if not words:
-        return Strip(LAST_H, _no_card_yet)
-    strip = legend([Key(words, key_hex, (True,))])
+        return common.Strip(LAST_H, _no_card_yet)
+    strip = common.legend([common.Key(words, key_hex, (True,))])
     assert strip.height == LAST_H
     return strip
 
@@ -1192,13 +1169,13 @@ YOURS_H = 64
 def _hand_look(hand: dict[str, Any], rot: int, colours: tuple[str, ...]) -> tuple[Any, ...]:
     """The hand card as the table would show it turned by ``rot`` degrees."""
     k = rot // 60
-    shapes = {c: SEAT_SHAPES[i % len(SEAT_SHAPES)] for i, c in enumerate(colours)}
+    shapes = {c: common.SEAT_SHAPES[i % len(common.SEAT_SHAPES)] for i, c in enumerate(colours)}
     roads = tuple(tuple(((a["side"] + k) % 6, a["cookies"]) for a in road["arms"])
                   for road in hand["roads"])
     fields = tuple((tuple(sorted((sd + k) % 6 for sd in f["sides"])), f["sheep"], f["rainbow"],
                     0, 0, tuple((c, shapes.get(c), False) for c in f["bears"]), None, False)
                    for f in hand["fields"])
-    return ("card", "land", roads, fields, None, False, "", TEXT_PX, TEXT_PX)
+    return ("card", "land", roads, fields, None, False, "", common.TEXT_PX, common.TEXT_PX)
 
 
 @lru_cache(maxsize=64)
@@ -1207,12 +1184,13 @@ def _turn_sprite(rot: int, card: tuple[Any, ...], fits: bool) -> Image.Image:
     spot somewhere."""
     sprite = Image.new("RGBA", (TURN_W, TURN_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
-    panel(draw, (0, 0, TURN_W - 1, TURN_H - 1), fill=ACTING_FILL if fits else PANEL,
-          outline=PANEL_EDGE, radius=8)
+    common.panel(draw, (0, 0, TURN_W - 1, TURN_H - 1),
+                 fill=common.ACTING_FILL if fits else common.PANEL,
+                 outline=common.PANEL_EDGE, radius=8)
     tile = _hex_sprite(HAND_BAND, card)
-    paste_at(sprite, tile, TURN_W // 2 - tile.width // 2, 4)
-    stamp_text(sprite, (TURN_W // 2, TURN_H - 16), f"rot {rot}", TEXT_PX,
-               INK if fits else MUTED, anchor="mm")
+    common.paste_at(sprite, tile, TURN_W // 2 - tile.width // 2, 4)
+    common.stamp_text(sprite, (TURN_W // 2, TURN_H - 16), f"rot {rot}", common.TEXT_PX,
+                      common.INK if fits else common.MUTED, anchor="mm")
     if fits:
         _tick(draw, TURN_W - 14, 14)
     return sprite
@@ -1222,18 +1200,20 @@ def _turn_sprite(rot: int, card: tuple[Any, ...], fits: bool) -> Image.Image:
 def _yours_sprite(name: str) -> Image.Image:
     """The hand's title: whose card it is, and the tick's meaning (on the table's own
     colour: its text's smooth edges are opaque, as the table's bands on the palette need)."""
-    sprite = Image.new("RGBA", (HAND_W, YOURS_H), (*BACKGROUND, 255))
+    sprite = Image.new("RGBA", (HAND_W, YOURS_H), (*common.BACKGROUND, 255))
     draw = ImageDraw.Draw(sprite)
-    stamp_text(sprite, (0, 14), f"Your card {name}", TEXT_PX, INK, True, "lm", width=HAND_W)
+    common.stamp_text(sprite, (0, 14), f"Your card {name}", common.TEXT_PX, common.INK, True, "lm",
+                      width=HAND_W)
     _tick(draw, 11, 44)
-    stamp_text(sprite, (28, 44), "fits a spot", SMALL_PX, MUTED, anchor="lm")
+    common.stamp_text(sprite, (28, 44), "fits a spot", common.SMALL_PX, common.MUTED, anchor="lm")
     return sprite
 
 
 def _tick(draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A green disc with a white tick: this turn fits."""
-    draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=(30, 140, 70), outline=INK, width=2)
-    draw.line((cx - 5, cy, cx - 1, cy + 5, cx + 6, cy - 5), fill=WHITE, width=3)
+    draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=(30, 140, 70), outline=common.INK,
+                 width=2)
+    draw.line((cx - 5, cy, cx - 1, cy + 5, cx + 6, cy - 5), fill=common.WHITE, width=3)
 
 
 def _hand_sprites(hand: dict[str, Any], colours: tuple[str, ...]
@@ -1253,16 +1233,16 @@ def _hand_sprites(hand: dict[str, Any], colours: tuple[str, ...]
 # --------------------------------------------------------------------------- the picture
 
 
-def _ranking(view: dict[str, Any], table: Table) -> Strip:
+def _ranking(view: dict[str, Any], table: common.Table) -> common.Strip:
     """The final ranking: the rules rank by the total alone (sugar, 2 a honey, 2 a cookie
     on the way home); equal totals share their place."""
     final = view.get("final") or []
-    standings = [Standing(seat, (int(f["total"]),), f"{f['total']} points")
+    standings = [common.Standing(seat, (int(f["total"]),), f"{f['total']} points")
                  for seat, f in enumerate(final)]
-    return ranking_strip(table, standings, ("points",))
+    return common.ranking_strip(table, standings, ("points",))
 
 
-def _what(view: dict[str, Any], table: Table) -> str:
+def _what(view: dict[str, Any], table: common.Table) -> str:
     """What the seat to act may do now, in the notation's words with an example."""
     feeding = view.get("feeding")
     if table.decision == "feed" and feeding:
@@ -1296,10 +1276,10 @@ def _stage(view: dict[str, Any], zoom: str | None) -> str:
     return f"{deck} · zoom on {zoom}" if zoom else deck
 
 
-def _strips(view: dict[str, Any]) -> list[Strip]:
+def _strips(view: dict[str, Any]) -> list[common.Strip]:
     """The picture top to bottom: the header, the seats, the table (the height left), the
     last card, the hand, the meadows or the final ranking, the legend."""
-    table = table_of(view)
+    table = common.table_of(view)
     if table.over:  # nowhere left to play: the table alone, larger
         view = {**view, "spots": []}
     zoom = view.get("zoom")
@@ -1309,9 +1289,9 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
         zoom = None
         cells = [(c["q"], c["r"]) for c in view["cards"]]
         edge = [(s["q"], s["r"]) for s in view["spots"]]
-    top = [*header_strips(view, "Sugartopia", stage=_stage(view, zoom),
-                          what=_what(view, table)),
-           Strip(SEATS_H, _seats, (_seat_cards(view, table), table.colours))]
+    top = [*common.header_strips(view, "Sugartopia", stage=_stage(view, zoom),
+                                 what=_what(view, table)),
+           common.Strip(SEATS_H, _seats, (_seat_cards(view, table), table.colours))]
     under = [_last_strip(view, table)]
     under += [_ranking(view, table)] if table.over else _meadow_strips(view, table.colours)
     room = HEIGHT - sum(s.height for s in [*top, *under]) - LEGEND_H
@@ -1322,19 +1302,19 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
     board = Map(view, layout, zoomed=bool(zoom))
     keys = _keys(view, table, bool(board.tagged))
     return [*top, *board.strips(room, hand), *under,
-            *_filled([legend(packed_keys(keys))], LEGEND_H)]
+            *_filled([common.legend(common.packed_keys(keys))], LEGEND_H)]
 
 
 #: The real game the palette is drawn from: four seats (every bear colour) mid-game and at
 #: the end, in a seat's own eyes (the table and its hand).
-PALETTE_GAMES = (Sample(4, 8, (12, END), (1,)),)
+PALETTE_GAMES = (common.Sample(4, 8, (12, common.END), (1,)),)
 
 
-def _kept() -> tuple[Colour, ...]:
+def _kept() -> tuple[common.Colour, ...]:
     """Flat fills kept exact: an octree bucket shared with their edges would shade them."""
     return (*NEUTRAL_BEARS.values(), GRASS, GRASS_DONE, HEX_EDGE, ROAD, ROAD_EDGE, SPOT_FILL,
-            SPOT_EDGE, TAG, TAG_DONE, FEEDING, ACTING_FILL, LAST_MOVE, HONEY, COOKIE)
+            SPOT_EDGE, TAG, TAG_DONE, FEEDING, common.ACTING_FILL, common.LAST_MOVE, HONEY, COOKIE)
 
 
-PICTURES = Pictures("sugartopia", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+PICTURES = common.Pictures("sugartopia", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
 _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render

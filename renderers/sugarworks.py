@@ -41,62 +41,16 @@ from PIL import Image, ImageDraw
 
 from bot.games.sugarworks import content as ct
 from bot.games.words import article
-from renderers.common import (
-    ACTING_FILL,
-    BACKGROUND,
-    FRAME_MARGIN,
-    FRAME_W,
-    HEADER_H,
-    INK,
-    KEY_ICON,
-    KEY_ROW,
-    LAST_MOVE,
-    MUTED,
-    SMALL_PX,
-    TEXT_PX,
-    WHITE,
-    Colour,
-    Key,
-    Pictures,
-    Sample,
-    Standing,
-    Strip,
-    Table,
-    arrow,
-    box_canvas,
-    font,
-    header_strips,
-    key_seat,
-    key_swatch,
-    last_move_key,
-    last_move_mark,
-    legend,
-    new_canvas,
-    outlined_text,
-    packed_keys,
-    panel,
-    paste_at,
-    paste_centred,
-    ranking_strip,
-    seat_badge,
-    seat_card,
-    seat_mark,
-    seat_text_colour,
-    smooth_sprite,
-    stamp_text,
-    table_of,
-    text_size,
-    wrap,
-)
+from renderers import common
 
-WIDTH = FRAME_W
+WIDTH = common.FRAME_W
 #: A floor space: 37.5 px on a phone. The floor's sizes and places are multiples of 5, so
 #: that in the movement GIF (drawn at 0.8 of the board's size) they are whole pixels and
 #: the floor lies exactly where the board's would, shrunk: a space is 60 px there.
 CELL = 75
 #: The floor's left edge (room for the row numbers left of it) and its top in its strip
 #: (under the column letters); the strip ends under the bottom row of letters.
-BX = FRAME_MARGIN + 28
+BX = common.FRAME_MARGIN + 28
 FLOOR_Y = 30
 FLOOR_FOOT = 32
 #: Between the floor's right edge and the crates: the lost edge's marks; and between a crate
@@ -114,25 +68,25 @@ HAND_H = 36 + CARD_H + GAP + HAND_TILE_H + 8
 CAPTION_H = 100
 CANDY_RADIUS = 20
 
-CANDY: dict[str, Colour] = {
+CANDY: dict[str, common.Colour] = {
     "red": (220, 38, 38), "yellow": (250, 196, 20), "green": (34, 160, 70),
     "blue": (30, 100, 220), "purple": (140, 60, 190),
 }
 SHAPES = {"red": "circle", "yellow": "hexagon", "green": "triangle", "blue": "square",
           "purple": "rectangle"}
-TILE_PRINTED: Colour = (238, 226, 208)
-TILE_PLAYED: Colour = (214, 232, 246)
-TILE_EDGE: Colour = (196, 176, 150)
-ICON: Colour = (150, 128, 104)
-ICON_PLAYED: Colour = (70, 110, 150)
-HAZARD: Colour = (200, 40, 40)
-LOST_FILL: Colour = (250, 232, 232)
-BONK: Colour = (255, 170, 0)
-PATH: Colour = (20, 20, 20)
-GREY_CARD: Colour = (225, 225, 225)
-GREY_CANDY: Colour = (170, 170, 170)
-BLANKET_FILL: Colour = (255, 247, 214)
-SPECIAL_FILL: Colour = (255, 240, 240)
+TILE_PRINTED: common.Colour = (238, 226, 208)
+TILE_PLAYED: common.Colour = (214, 232, 246)
+TILE_EDGE: common.Colour = (196, 176, 150)
+ICON: common.Colour = (150, 128, 104)
+ICON_PLAYED: common.Colour = (70, 110, 150)
+HAZARD: common.Colour = (200, 40, 40)
+LOST_FILL: common.Colour = (250, 232, 232)
+BONK: common.Colour = (255, 170, 0)
+PATH: common.Colour = (20, 20, 20)
+GREY_CARD: common.Colour = (225, 225, 225)
+GREY_CANDY: common.Colour = (170, 170, 170)
+BLANKET_FILL: common.Colour = (255, 247, 214)
+SPECIAL_FILL: common.Colour = (255, 240, 240)
 CRATE_FILL = {"heart": (252, 214, 222), "pumpkin": (255, 222, 186), "bunny": (226, 226, 244)}
 
 # --------------------------------------------------------------------------- candies
@@ -145,23 +99,24 @@ def _polygon(cx: float, cy: float, r: float, sides: int, start: float) -> list[t
 
 
 def _candy_shape(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float,
-                 fill: Colour | None = None) -> None:
+                 fill: common.Colour | None = None) -> None:
     colour = fill or CANDY[kind]
     line = max(2, round(r / 8))
     shape = SHAPES[kind]
     if shape == "circle":
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=line)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=common.INK, width=line)
     elif shape == "hexagon":
-        draw.polygon(_polygon(cx, cy, r * 1.05, 6, 0), fill=colour, outline=INK, width=line)
+        draw.polygon(_polygon(cx, cy, r * 1.05, 6, 0), fill=colour, outline=common.INK, width=line)
     elif shape == "triangle":
         pts = [(cx, cy - r * 1.1), (cx + r * 1.05, cy + r * 0.8), (cx - r * 1.05, cy + r * 0.8)]
-        draw.polygon(pts, fill=colour, outline=INK, width=line)
+        draw.polygon(pts, fill=colour, outline=common.INK, width=line)
     elif shape == "square":
         s = r * 0.86
-        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour, outline=INK, width=line)
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour, outline=common.INK,
+                       width=line)
     else:
         draw.rectangle((cx - r * 1.15, cy - r * 0.6, cx + r * 1.15, cy + r * 0.6), fill=colour,
-                       outline=INK, width=line)
+                       outline=common.INK, width=line)
 
 
 @lru_cache(maxsize=256)
@@ -173,21 +128,21 @@ def candy_sprite(kind: str, radius: int, grey: bool = False) -> Image.Image:
         centre = side * k / 2
         _candy_shape(draw, kind, centre, centre, radius * k, GREY_CANDY if grey else None)
 
-    return smooth_sprite(side, side, paint)
+    return common.smooth_sprite(side, side, paint)
 
 
 def paste_candy(image: Image.Image, kind: str, cx: float, cy: float, radius: int,
                 grey: bool = False) -> None:
     """A candy centred on (cx, cy)."""
-    paste_centred(image, candy_sprite(kind, radius, grey), cx, cy)
+    common.paste_centred(image, candy_sprite(kind, radius, grey), cx, cy)
 
 
 def maker_tag(draw: ImageDraw.ImageDraw, seat: int, colours: tuple[str, ...], cx: float,
               cy: float, radius: float) -> None:
     """The mark of the player who made the candy of ``radius`` centred on (cx, cy), on a
     white disc at its lower right: the seat's own colour and shape, as everywhere else."""
-    seat_badge(draw, seat, cx + radius * 0.72, cy + radius * 0.72, max(4.0, radius * 0.36),
-               colours)
+    common.seat_badge(draw, seat, cx + radius * 0.72, cy + radius * 0.72, max(4.0, radius * 0.36),
+                      colours)
 
 
 # --------------------------------------------------------------------------- geometry
@@ -239,7 +194,8 @@ class Floor:
     def crate_size(self) -> tuple[int, int]:
         """A crate's box, at the board's size: to the picture's margin, a space tall less
         the gap between crates."""
-        return WIDTH - FRAME_MARGIN - (BX + self.width * CELL + TICKS), CELL - 2 * CRATE_INSET
+        return (WIDTH - common.FRAME_MARGIN - (BX + self.width * CELL + TICKS),
+                CELL - 2 * CRATE_INSET)
 
 
 def floor_height(board: dict[str, Any]) -> int:
@@ -251,25 +207,26 @@ def floor_height(board: dict[str, Any]) -> int:
 
 
 def _arrow_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, dx: int, dy: int,
-                colour: Colour, size: float) -> None:
+                colour: common.Colour, size: float) -> None:
     ux, uy = (dx > 0) - (dx < 0), -((dy > 0) - (dy < 0))
     double = abs(dx) == 2 or abs(dy) == 2
     length = size * 0.75
     start = (cx - ux * length / 2, cy - uy * length / 2)
     end = (cx + ux * length / 2, cy + uy * length / 2)
-    arrow(draw, start, end, colour, width=max(4, round(size / 9)), head=round(size / 3.6))
+    common.arrow(draw, start, end, colour, width=max(4, round(size / 9)), head=round(size / 3.6))
     if double:
         back = (end[0] - ux * size * 0.28, end[1] - uy * size * 0.28)
-        arrow(draw, start, back, colour, width=max(4, round(size / 9)), head=round(size / 3.6))
+        common.arrow(draw, start, back, colour, width=max(4, round(size / 9)),
+                     head=round(size / 3.6))
 
 
-def _spring(draw: ImageDraw.ImageDraw, cx: float, cy: float, colour: Colour,
+def _spring(draw: ImageDraw.ImageDraw, cx: float, cy: float, colour: common.Colour,
             size: float) -> None:
     w = size * 0.22
     pts = [(cx + (w if i % 2 else -w), cy + size * 0.38 - i * size * 0.1) for i in range(6)]
     draw.line(pts, fill=colour, width=max(3, round(size / 14)), joint="curve")
-    arrow(draw, (cx, cy - size * 0.1), (cx, cy - size * 0.45), colour,
-          width=max(4, round(size / 10)), head=round(size / 4))
+    common.arrow(draw, (cx, cy - size * 0.1), (cx, cy - size * 0.45), colour,
+                 width=max(4, round(size / 10)), head=round(size / 4))
 
 
 def _alien(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, eats: str) -> None:
@@ -277,10 +234,10 @@ def _alien(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, eats: str)
     body = (110, 190, 90)
     for side in (-1, 1):
         draw.line((cx + side * r * 0.3, cy - r * 0.7, cx + side * r * 0.6, cy - r * 1.15),
-                  fill=INK, width=max(2, round(r / 8)))
+                  fill=common.INK, width=max(2, round(r / 8)))
         draw.ellipse((cx + side * r * 0.6 - r * 0.13, cy - r * 1.28,
-                      cx + side * r * 0.6 + r * 0.13, cy - r * 1.02), fill=body, outline=INK)
-    draw.ellipse((cx - r, cy - r * 0.85, cx + r, cy + r * 0.95), fill=body, outline=INK,
+                      cx + side * r * 0.6 + r * 0.13, cy - r * 1.02), fill=body, outline=common.INK)
+    draw.ellipse((cx - r, cy - r * 0.85, cx + r, cy + r * 0.95), fill=body, outline=common.INK,
                  width=max(2, round(r / 9)))
     if eats == "any":
         s = r * 0.45
@@ -303,7 +260,7 @@ ICON_MOVES = {"right": (1, 0), "left": (-1, 0), "up": (0, 1), "down": (0, -1),
 
 
 def draw_icon(draw: ImageDraw.ImageDraw, icon: str, cx: float, cy: float, size: float,
-              colour: Colour) -> None:
+              colour: common.Colour) -> None:
     """A centre or corner icon, ``size`` across."""
     if icon in ICON_MOVES:
         dx, dy = ICON_MOVES[icon]
@@ -322,7 +279,7 @@ def _tile(image: Image.Image, floor: Floor, space: dict[str, Any],
     """One space: its tile, its centre icon (small in the top right corner under a candy so
     that both stay readable) and its corner icon; pasted from the sprite of its look."""
     left, top, _, _ = floor.box(space["x"], space["y"])
-    paste_at(image, _space_sprite(space, occupied, floor.cell), left, top)
+    common.paste_at(image, _space_sprite(space, occupied, floor.cell), left, top)
 
 
 def _space_sprite(space: dict[str, Any], occupied: bool, cell: int = CELL) -> Image.Image:
@@ -344,7 +301,7 @@ def _small_tile_sprite(played: bool, output: str | None, output_space: bool, cen
 @lru_cache(maxsize=128)
 def _tile_sprite(played: bool, output: str | None, output_space: bool, centre: str,
                  corner: str | None, occupied: bool) -> Image.Image:
-    sprite, draw = box_canvas(CELL, CELL, TILE_PRINTED)
+    sprite, draw = common.box_canvas(CELL, CELL, TILE_PRINTED)
     draw.rectangle((0, 0, CELL, CELL), fill=TILE_PLAYED if played else TILE_PRINTED,
                    outline=TILE_EDGE, width=2)
     colour = ICON_PLAYED if played else ICON
@@ -358,7 +315,7 @@ def _tile_sprite(played: bool, output: str | None, output_space: bool, centre: s
             draw_icon(draw, centre, CELL / 2, CELL / 2 + 12, CELL * 0.5, colour)
         return sprite
     if output_space:
-        _dashed_box(draw, (6, 6, CELL - 6, CELL - 6), MUTED)
+        _dashed_box(draw, (6, 6, CELL - 6, CELL - 6), common.MUTED)
     if occupied:
         draw_icon(draw, centre, CELL - 17, 17, CELL * 0.36, colour)
     else:
@@ -373,25 +330,26 @@ def _output_label(image: Image.Image, left: float, top: float, output: str,
     """An output tile's name on its light ground, in the top left of the space whose corner
     is (left, top), at ``scale`` (shrunk as a shrunk picture would show it)."""
     sprite = _label_sprite(output) if scale == 1 else _shrunk(_label_sprite, (output,), scale)
-    paste_at(image, sprite, left + round(3 * scale), top + round(3 * scale))
+    common.paste_at(image, sprite, left + round(3 * scale), top + round(3 * scale))
 
 
 @lru_cache(maxsize=8)
 def _label_sprite(output: str) -> Image.Image:
-    sprite, _ = box_canvas(8 + text_size(output, SMALL_PX)[0], 23, WHITE)
-    stamp_text(sprite, (4, 12), output, SMALL_PX, INK, anchor="lm")
+    sprite, _ = common.box_canvas(8 + common.text_size(output, common.SMALL_PX)[0], 23,
+                                  common.WHITE)
+    common.stamp_text(sprite, (4, 12), output, common.SMALL_PX, common.INK, anchor="lm")
     return sprite
 
 
-def _corner_disc(draw: ImageDraw.ImageDraw, corner: str, colour: Colour) -> None:
+def _corner_disc(draw: ImageDraw.ImageDraw, corner: str, colour: common.Colour) -> None:
     """A corner icon (it acts as a candy enters) on a white disc in the top left corner."""
     r = CELL * 0.17
-    draw.ellipse((3, 3, 2 * r + 10, 2 * r + 10), fill=WHITE, outline=HAZARD, width=2)
+    draw.ellipse((3, 3, 2 * r + 10, 2 * r + 10), fill=common.WHITE, outline=HAZARD, width=2)
     draw_icon(draw, corner, r + 6, r + 6, CELL * 0.34, colour)
 
 
 def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
-                colour: Colour) -> None:
+                colour: common.Colour) -> None:
     x0, y0, x1, y1 = box
     dash = 8
     for x in range(round(x0), round(x1), dash * 2):
@@ -422,12 +380,12 @@ def crate_symbol(draw: ImageDraw.ImageDraw, crate: str, cx: float, cy: float,
     elif crate == "bunny":
         for dx in (-0.3, 0.3):
             draw.ellipse((cx + dx * r - r * 0.2, cy - r * 1.1, cx + dx * r + r * 0.2,
-                          cy - r * 0.1), fill=(250, 250, 255), outline=INK, width=2)
+                          cy - r * 0.1), fill=(250, 250, 255), outline=common.INK, width=2)
         draw.ellipse((cx - r * 0.62, cy - r * 0.45, cx + r * 0.62, cy + r * 0.8),
-                     fill=(250, 250, 255), outline=INK, width=2)
+                     fill=(250, 250, 255), outline=common.INK, width=2)
         for dx in (-0.22, 0.22):
             draw.ellipse((cx + dx * r - 3, cy + r * 0.05 - 3, cx + dx * r + 3,
-                          cy + r * 0.05 + 3), fill=INK)
+                          cy + r * 0.05 + 3), fill=common.INK)
     else:
         _x_icon(draw, cx, cy, r * 2.2)
 
@@ -449,7 +407,7 @@ def _count_items(counts: Counts, room: int) -> list[tuple[str, str]]:
     """(candy type, or "" for the rest; count text) laid left to right within ``room``: a
     candy and its number each, and when they do not all fit, "+N" for the candies left."""
     def width(kind: str, text: str) -> int:
-        return (26 if kind else 0) + text_size(text, TEXT_PX, True)[0] + 12
+        return (26 if kind else 0) + common.text_size(text, common.TEXT_PX, True)[0] + 12
 
     items = [(kind, str(n)) for kind, n in counts]
     if sum(width(*item) for item in items) <= room:
@@ -471,36 +429,39 @@ def _paste_counts(image: Image.Image, x: float, y: float, counts: Counts, room: 
         if kind:
             paste_candy(image, kind, x + 11, y, 10)
             x += 26
-        stamp_text(image, (x, y), text, TEXT_PX, INK, True, "lm")
-        x += text_size(text, TEXT_PX, True)[0] + 12
+        common.stamp_text(image, (x, y), text, common.TEXT_PX, common.INK, True, "lm")
+        x += common.text_size(text, common.TEXT_PX, True)[0] + 12
+
+
+def _tally_sprite(width: int, height: int, fill: common.Colour, edge: common.Colour,
+                  mark: Callable[[ImageDraw.ImageDraw], None], title: str,
+                  title_ink: common.Colour, none_word: str, counts: Counts) -> Image.Image:
+    """A box of candies counted by type: its mark and title on top, then the counts (or
+    ``none_word`` while it holds none)."""
+    sprite, draw = common.box_canvas(width, height)
+    common.panel(draw, (0, 0, width, height), fill=fill, outline=edge, radius=10, width=3)
+    mark(draw)
+    common.stamp_text(sprite, (42, 21), title, common.TEXT_PX, title_ink, True, "lm")
+    if counts:
+        _paste_counts(sprite, 10, 50, counts, width - 14)
+    else:
+        common.stamp_text(sprite, (12, 50), none_word, common.TEXT_PX, common.MUTED, anchor="lm")
+    return sprite
 
 
 @lru_cache(maxsize=64)
 def _crate_sprite(name: str, counts: Counts, width: int, height: int) -> Image.Image:
     """A crate: its symbol and name, and the candies shipped into it counted by type."""
-    sprite, draw = box_canvas(width, height)
-    panel(draw, (0, 0, width, height), fill=CRATE_FILL[name], outline=INK, radius=10, width=3)
-    crate_symbol(draw, name, 22, 20, 14)
-    stamp_text(sprite, (42, 21), name.capitalize(), TEXT_PX, INK, True, "lm")
-    if counts:
-        _paste_counts(sprite, 10, 50, counts, width - 14)
-    else:
-        stamp_text(sprite, (12, 50), "empty", TEXT_PX, MUTED, anchor="lm")
-    return sprite
+    return _tally_sprite(width, height, CRATE_FILL[name], common.INK,
+                         lambda draw: crate_symbol(draw, name, 22, 20, 14),
+                         name.capitalize(), common.INK, "empty", counts)
 
 
 @lru_cache(maxsize=64)
 def _gutter_sprite(counts: Counts, width: int, height: int) -> Image.Image:
     """The lost gutter: the candies lost so far, counted by type."""
-    sprite, draw = box_canvas(width, height)
-    panel(draw, (0, 0, width, height), fill=LOST_FILL, outline=HAZARD, radius=10, width=3)
-    _x_icon(draw, 22, 20, 30)
-    stamp_text(sprite, (42, 21), "Lost", TEXT_PX, HAZARD, True, "lm")
-    if counts:
-        _paste_counts(sprite, 10, 50, counts, width - 14)
-    else:
-        stamp_text(sprite, (12, 50), "none yet", TEXT_PX, MUTED, anchor="lm")
-    return sprite
+    return _tally_sprite(width, height, LOST_FILL, HAZARD, lambda draw: _x_icon(draw, 22, 20, 30),
+                         "Lost", HAZARD, "none yet", counts)
 
 
 @lru_cache(maxsize=64)
@@ -541,7 +502,7 @@ def _crates(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
         else:
             continue
         sprite = make(*args) if floor.scale == 1 else _shrunk(make, args, floor.scale)
-        paste_at(image, sprite, floor.crates_left, y0 + floor.px(CRATE_INSET))
+        common.paste_at(image, sprite, floor.crates_left, y0 + floor.px(CRATE_INSET))
 
 
 def _lost_edge(draw: ImageDraw.ImageDraw, x: float, y: float, length: float,
@@ -557,19 +518,20 @@ def _lost_edge(draw: ImageDraw.ImageDraw, x: float, y: float, length: float,
 
 
 @lru_cache(maxsize=64)
-def _letter_sprite(text: str, size: int, ground: Colour) -> tuple[Image.Image, int, int]:
+def _letter_sprite(text: str, size: int, ground: common.Colour) -> tuple[Image.Image, int, int]:
     """Ink text outlined in white, on ``ground``; with the offset of its centre."""
-    left, top, right, bottom = (int(v) for v in font(size, True).getbbox(text, anchor="mm",
+    left, top, right, bottom = (int(v) for v in common.font(size, True).getbbox(text, anchor="mm",
                                                                           stroke_width=2))
     sprite = Image.new("RGB", (right - left, bottom - top), ground)
-    outlined_text(ImageDraw.Draw(sprite), (-left, -top), text, size, INK, WHITE, stroke=2)
+    common.outlined_text(ImageDraw.Draw(sprite), (-left, -top), text, size, common.INK,
+                         common.WHITE, stroke=2)
     return sprite, left, top
 
 
 def _letter(image: Image.Image, xy: tuple[float, float], text: str, size: int) -> None:
     """Outlined text centred on ``xy`` over the background, from the sprite cache."""
-    sprite, left, top = _letter_sprite(text, size, BACKGROUND)
-    paste_at(image, sprite, round(xy[0]) + left, round(xy[1]) + top)
+    sprite, left, top = _letter_sprite(text, size, common.BACKGROUND)
+    common.paste_at(image, sprite, round(xy[0]) + left, round(xy[1]) + top)
 
 
 def _coordinates(image: Image.Image, floor: Floor) -> None:
@@ -633,7 +595,7 @@ def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
         left, top, right, bottom = floor.box(x, y)
         part = owned[n]
         if part is not None:
-            paste_at(image, _space_part(space, floor.cell, part), left, top)
+            common.paste_at(image, _space_part(space, floor.cell, part), left, top)
             continue
         _tile(image, floor, space, True)
         for later in spaces[n + 1:]:
@@ -645,8 +607,8 @@ def _retile(image: Image.Image, floor: Floor, spaces: list[dict[str, Any]],
             x0, y0 = max(left, box[0]), max(top, box[1])
             x1, y1 = min(right, box[2]) + 1, min(bottom, box[3]) + 1
             if x0 < x1 and y0 < y1:
-                paste_at(image, sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0],
-                                             y1 - box[1])), x0, y0)
+                common.paste_at(image, sprite.crop((x0 - box[0], y0 - box[1], x1 - box[0],
+                                                    y1 - box[1])), x0, y0)
 
 
 @lru_cache(maxsize=32)
@@ -697,7 +659,7 @@ def _space_part(space: dict[str, Any], cell: int, part: tuple[int, int, int, int
 def floor_ground(board: dict[str, Any], floor: Floor, size: tuple[int, int]) -> Image.Image:
     """A blank picture of ``size`` with the floor's empty tiles and its coordinates:
     what every frame of a movement shares."""
-    image, _ = new_canvas(*size)
+    image, _ = common.new_canvas(*size)
     for space in board["spaces"]:
         _tile(image, floor, space, False)
     _coordinates(image, floor)
@@ -718,30 +680,33 @@ def order_card(image: Image.Image, box: tuple[int, int, int, int],
     look = None if order is None else (order["special"], order["to"], tuple(order["candies"]),
                                        order["stars"])
     name = order["id"] if order is not None else ""
-    paste_at(image, _order_sprite(x1 - x0, y1 - y0, look, name, slot), x0, y0)
+    common.paste_at(image, _order_sprite(x1 - x0, y1 - y0, look, name, slot), x0, y0)
 
 
 @lru_cache(maxsize=128)
 def _order_sprite(width: int, height: int, look: OrderLook | None, name: str,
                   slot: int | None) -> Image.Image:
-    sprite, draw = box_canvas(width, height)
+    sprite, draw = common.box_canvas(width, height)
     top = 20
     if look is None:
-        _dashed_box(draw, (0, 0, width, height), MUTED)
+        _dashed_box(draw, (0, 0, width, height), common.MUTED)
         if slot is not None:
-            _slot_disc(sprite, draw, 10, top, slot, MUTED)
-        stamp_text(sprite, (width / 2, height - 28), "empty", TEXT_PX, MUTED, anchor="mm")
+            _slot_disc(sprite, draw, 10, top, slot, common.MUTED)
+        common.stamp_text(sprite, (width / 2, height - 28), "empty", common.TEXT_PX, common.MUTED,
+                          anchor="mm")
         return sprite
     special, to, candies, stars = look
-    panel(draw, (0, 0, width, height), fill=SPECIAL_FILL if special else WHITE,
-          outline=HAZARD if special else INK, radius=10, width=2)
+    common.panel(draw, (0, 0, width, height), fill=SPECIAL_FILL if special else common.WHITE,
+                 outline=HAZARD if special else common.INK, radius=10, width=2)
     x = 10
     if slot is not None:
-        _slot_disc(sprite, draw, x, top, slot, INK)
+        _slot_disc(sprite, draw, x, top, slot, common.INK)
         x += 38
-    stamp_text(sprite, (x, top), name, TEXT_PX, MUTED if slot is not None else INK,
-               slot is None, "lm")
-    stamp_text(sprite, (width - 10, top), f"{stars}★", TEXT_PX, INK, True, "rm")
+    common.stamp_text(sprite, (x, top), name, common.TEXT_PX,
+                      common.MUTED if slot is not None else common.INK,
+                      slot is None, "lm")
+    common.stamp_text(sprite, (width - 10, top), f"{stars}★", common.TEXT_PX, common.INK, True,
+                      "rm")
     # Its candies, then an arrow to its crate (or the gutter's X) at the right.
     mid, symbol = height - 20, 14
     room = width - 20 - 2 * symbol - 6
@@ -757,33 +722,36 @@ def _order_sprite(width: int, height: int, look: OrderLook | None, name: str,
         cx += step
     sx = width - 10 - symbol
     if arrow_room >= 18:
-        arrow(draw, (10 + step * len(candies) + 2, mid), (sx - symbol - 4, mid), INK, width=3,
-              head=9)
+        common.arrow(draw, (10 + step * len(candies) + 2, mid), (sx - symbol - 4, mid), common.INK,
+                     width=3,
+                     head=9)
     crate_symbol(draw, "lost" if special else to, sx, mid, symbol)
     return sprite
 
 
 def _slot_disc(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, cy: float, slot: int,
-               fill: Colour) -> None:
+               fill: common.Colour) -> None:
     """A market slot's number on a dark disc, as `take order 2` names it."""
     draw.ellipse((x, cy - 15, x + 30, cy + 15), fill=fill)
-    stamp_text(image, (x + 15, cy + 1), str(slot), TEXT_PX, WHITE, True, "mm")
+    common.stamp_text(image, (x + 15, cy + 1), str(slot), common.TEXT_PX, common.WHITE, True, "mm")
 
 
 def _market(image: Image.Image, draw: ImageDraw.ImageDraw, deck: int,
             market: list[dict[str, Any] | None], marked: int | None) -> None:
     """The order market: four cards by slot, the deck's count, the slot the last move used
     outlined."""
-    stamp_text(image, (FRAME_MARGIN, 18), "Order market", TEXT_PX, INK, True, "lm")
+    common.stamp_text(image, (common.FRAME_MARGIN, 18), "Order market", common.TEXT_PX, common.INK,
+                      True, "lm")
     left = f"{deck} left in the deck" if deck else "the deck is empty: last round"
-    stamp_text(image, (WIDTH - FRAME_MARGIN, 18), left, TEXT_PX, MUTED, anchor="rm")
-    width = (WIDTH - 2 * FRAME_MARGIN - 3 * GAP) // 4
+    common.stamp_text(image, (WIDTH - common.FRAME_MARGIN, 18), left, common.TEXT_PX, common.MUTED,
+                      anchor="rm")
+    width = (WIDTH - 2 * common.FRAME_MARGIN - 3 * GAP) // 4
     for i, order in enumerate(market):
-        x = FRAME_MARGIN + i * (width + GAP)
+        x = common.FRAME_MARGIN + i * (width + GAP)
         box = (x, 36, x + width, 36 + CARD_H)
         order_card(image, box, order, i + 1)
         if marked == i + 1:  # round the card, in the gaps beside it, clear of its number
-            last_move_mark(draw, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4))
+            common.last_move_mark(draw, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4))
 
 
 # --------------------------------------------------------------------------- blanket orders
@@ -795,15 +763,16 @@ def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw,
     makes it) or grey (nothing)."""
     mid = BLANKETS_H // 2 - 1
     for i, word in enumerate(("Blanket", "orders")):  # on two lines: the orders need room
-        stamp_text(image, (FRAME_MARGIN, mid + (2 * i - 1) * 12), word, TEXT_PX, INK, True, "lm")
-    x = FRAME_MARGIN + text_size("Blanket", TEXT_PX, True)[0] + 14
-    width = (WIDTH - FRAME_MARGIN - x - 2 * GAP) // max(3, len(blankets))
+        common.stamp_text(image, (common.FRAME_MARGIN, mid + (2 * i - 1) * 12), word,
+                          common.TEXT_PX, common.INK, True, "lm")
+    x = common.FRAME_MARGIN + common.text_size("Blanket", common.TEXT_PX, True)[0] + 14
+    width = (WIDTH - common.FRAME_MARGIN - x - 2 * GAP) // max(3, len(blankets))
     for blanket in blankets:
         # Rules 1 paid on shipping into the crate printed on the order.
         crate = blanket["crate"] if blanket.get("pays") == "shipped" else None
         sprite = _blanket_sprite(blanket["candy"], crate, blanket["stars"],
                                  blanket["colourful"], width)
-        paste_at(image, sprite, x, mid - sprite.height // 2)
+        common.paste_at(image, sprite, x, mid - sprite.height // 2)
         x += width + GAP
 
 
@@ -811,18 +780,22 @@ def _blankets(image: Image.Image, draw: ImageDraw.ImageDraw,
 def _blanket_sprite(candy: str, crate: str | None, stars: int, colourful: bool,
                     width: int) -> Image.Image:
     height = BLANKETS_H - 10
-    sprite, draw = box_canvas(width, height)
+    sprite, draw = common.box_canvas(width, height)
     mid = height / 2
-    panel(draw, (0, 0, width, height), fill=BLANKET_FILL if colourful else GREY_CARD,
-          outline=INK if colourful else MUTED, radius=10, width=3 if colourful else 2)
+    common.panel(draw, (0, 0, width, height), fill=BLANKET_FILL if colourful else GREY_CARD,
+                 outline=common.INK if colourful else common.MUTED, radius=10,
+                 width=3 if colourful else 2)
     paste_candy(sprite, candy, 24, mid, 14, grey=not colourful)
     if not colourful:
-        stamp_text(sprite, (46, mid), "grey: 0★", TEXT_PX, MUTED, anchor="lm")
+        common.stamp_text(sprite, (46, mid), "grey: 0★", common.TEXT_PX, common.MUTED, anchor="lm")
     elif crate is None:
-        stamp_text(sprite, (46, mid), f"+{stars}★ if made", TEXT_PX, INK, anchor="lm")
+        common.stamp_text(sprite, (46, mid), f"+{stars}★ if made", common.TEXT_PX, common.INK,
+                          anchor="lm")
     else:
-        stamp_text(sprite, (46, mid), f"+{stars}★ →", TEXT_PX, INK, anchor="lm")
-        crate_symbol(draw, crate, 46 + text_size(f"+{stars}★ →", TEXT_PX)[0] + 22, mid, 13)
+        common.stamp_text(sprite, (46, mid), f"+{stars}★ →", common.TEXT_PX, common.INK,
+                          anchor="lm")
+        crate_symbol(draw, crate, 46 + common.text_size(f"+{stars}★ →", common.TEXT_PX)[0] + 22,
+                     mid, 13)
     return sprite
 
 
@@ -830,16 +803,17 @@ def die_icon(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float
              face: str | None, side: int = 32) -> None:
     """The candy die showing ``face``: a candy, or its blank wrapper."""
     h = side / 2
-    draw.rounded_rectangle((cx - h, cy - h, cx + h, cy + h), radius=6, fill=WHITE, outline=INK,
+    draw.rounded_rectangle((cx - h, cy - h, cx + h, cy + h), radius=6, fill=common.WHITE,
+                           outline=common.INK,
                            width=2)
     if face in CANDY:
         paste_candy(image, face, cx, cy, round(side * 0.28))
         return
     w = side * 0.18  # a wrapped sweet with its two twists
-    draw.ellipse((cx - w, cy - w * 0.8, cx + w, cy + w * 0.8), fill=GREY_CARD, outline=MUTED)
+    draw.ellipse((cx - w, cy - w * 0.8, cx + w, cy + w * 0.8), fill=GREY_CARD, outline=common.MUTED)
     for sign in (-1, 1):
         draw.polygon([(cx + sign * w * 0.9, cy), (cx + sign * w * 2.2, cy - w),
-                      (cx + sign * w * 2.2, cy + w)], fill=GREY_CARD, outline=MUTED)
+                      (cx + sign * w * 2.2, cy + w)], fill=GREY_CARD, outline=common.MUTED)
 
 
 # --------------------------------------------------------------------------- the players
@@ -847,10 +821,10 @@ def die_icon(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float
 #: A player's card: seat, label, acting, stars, orders filled, orders in hand, and the
 #: candy die's face when the seat holds it (the first player of the round).
 PlayerCard = tuple[int, str, bool, int, int, int, str | None]
-COL_W = (WIDTH - 2 * FRAME_MARGIN - 12) // 2
+COL_W = (WIDTH - 2 * common.FRAME_MARGIN - 12) // 2
 
 
-def _player_cards(view: dict[str, Any], table: Table) -> tuple[PlayerCard, ...]:
+def _player_cards(view: dict[str, Any], table: common.Table) -> tuple[PlayerCard, ...]:
     return tuple((info["seat"], table.label(info["seat"]), info["seat"] in table.acting,
                   info["score"], len(info["completed"]), info["orders_in_hand"],
                   view["die"] if info["seat"] == view["first"] else None)
@@ -862,19 +836,22 @@ def _players(image: Image.Image, draw: ImageDraw.ImageDraw, cards: tuple[PlayerC
     """One card a player, two to a row: mark, name, stars; orders filled and held, and the
     candy die with the first player."""
     for i, (seat, label, acting, stars, filled, held, die) in enumerate(cards):
-        x = FRAME_MARGIN + (i % 2) * (COL_W + 12)
+        x = common.FRAME_MARGIN + (i % 2) * (COL_W + 12)
         top = 4 + (i // 2) * PLAYER_ROW
-        right = seat_card(image, draw, (x, top, x + COL_W, top + PLAYER_ROW - 8), seat, colours,
-                          acting, f"{stars}★") - 10
+        right = common.seat_card(image, draw, (x, top, x + COL_W, top + PLAYER_ROW - 8), seat,
+                                 colours,
+                                 acting, f"{stars}★") - 10
         y1, y2 = top + 22, top + 57
-        stamp_text(image, (x + 40, y1), label, TEXT_PX, INK, True, "lm", width=right - x - 40)
+        common.stamp_text(image, (x + 40, y1), label, common.TEXT_PX, common.INK, True, "lm",
+                          width=right - x - 40)
         room = COL_W - 28
         if die is not None:
             die_icon(image, draw, x + COL_W - 28, y2, die)
             room -= 44
         orders = "order" if filled == 1 else "orders"
-        stamp_text(image, (x + 14, y2), f"{filled} {orders} filled · {held} in hand", TEXT_PX,
-                   INK, anchor="lm", width=room)
+        common.stamp_text(image, (x + 14, y2), f"{filled} {orders} filled · {held} in hand",
+                          common.TEXT_PX,
+                          common.INK, anchor="lm", width=room)
 
 
 # --------------------------------------------------------------------------- a seat's hand
@@ -884,57 +861,61 @@ def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, hand: dict[str, Any],
           scores: tuple[tuple[int, int], ...], colours: tuple[str, ...]) -> None:
     """The viewer's own orders and conveyor tiles, and every seat's stars on the title's
     line (the players' cards make room for the hand in this picture)."""
-    stamp_text(image, (FRAME_MARGIN, 18), "Your hand (only you see it)", TEXT_PX, INK, True,
-               "lm")
-    x = WIDTH - FRAME_MARGIN
+    common.stamp_text(image, (common.FRAME_MARGIN, 18), "Your hand (only you see it)",
+                      common.TEXT_PX, common.INK, True,
+                      "lm")
+    x = WIDTH - common.FRAME_MARGIN
     for seat, stars in reversed(scores):
         text = f"{stars}★"
-        stamp_text(image, (x, 18), text, TEXT_PX, seat_text_colour(seat, colours), True, "rm")
-        x -= text_size(text, TEXT_PX, True)[0] + 18
-        seat_mark(draw, seat, x + 6, 18, 10, colours)
+        common.stamp_text(image, (x, 18), text, common.TEXT_PX,
+                          common.seat_text_colour(seat, colours), True, "rm")
+        x -= common.text_size(text, common.TEXT_PX, True)[0] + 18
+        common.seat_mark(draw, seat, x + 6, 18, 10, colours)
         x -= 26
     orders = hand["orders"]
     slots = max(5, len(orders))
-    width = (WIDTH - 2 * FRAME_MARGIN - (slots - 1) * GAP) // slots
+    width = (WIDTH - 2 * common.FRAME_MARGIN - (slots - 1) * GAP) // slots
     for i, order in enumerate(orders):
-        x = FRAME_MARGIN + i * (width + GAP)
+        x = common.FRAME_MARGIN + i * (width + GAP)
         order_card(image, (x, 36, x + width, 36 + CARD_H), order)
     y = 36 + CARD_H + GAP
     tiles = hand["tiles"]
-    width = (WIDTH - 2 * FRAME_MARGIN - 2 * GAP) // max(3, len(tiles))
+    width = (WIDTH - 2 * common.FRAME_MARGIN - 2 * GAP) // max(3, len(tiles))
     for i, tile in enumerate(tiles):
-        paste_at(image, _hand_tile_sprite(tile["centre"], tile["corner"], tile["kind"], width),
-                 FRAME_MARGIN + i * (width + GAP), y)
+        common.paste_at(image,
+                        _hand_tile_sprite(tile["centre"], tile["corner"], tile["kind"], width),
+                        common.FRAME_MARGIN + i * (width + GAP), y)
 
 
 @lru_cache(maxsize=64)
 def _hand_tile_sprite(centre: str, corner: str | None, kind: str, width: int) -> Image.Image:
     """A conveyor tile in the hand: its icons, and the notation that plays it on three lines
     (`conveyor alien-purple at …`)."""
-    sprite, draw = box_canvas(width, HAND_TILE_H)
-    panel(draw, (0, 0, width, HAND_TILE_H), fill=TILE_PLAYED, outline=INK, radius=10)
+    sprite, draw = common.box_canvas(width, HAND_TILE_H)
+    common.panel(draw, (0, 0, width, HAND_TILE_H), fill=TILE_PLAYED, outline=common.INK, radius=10)
     draw_icon(draw, centre, 40, HAND_TILE_H / 2 + 4, 56, ICON_PLAYED)
     if corner:
         _corner_disc(draw, corner, ICON_PLAYED)
     for i, line in enumerate(("conveyor", kind, "at …")):
         # Drawn, not stamped: each tile's lines are text of their own, in reading order.
-        draw.text((80, 16 + 23 * i), line, font=font(TEXT_PX, i == 1), fill=INK, anchor="lm")
+        draw.text((80, 16 + 23 * i), line, font=common.font(common.TEXT_PX, i == 1),
+                  fill=common.INK, anchor="lm")
     return sprite
 
 
 # --------------------------------------------------------------------------- the final ranking
 
 
-def _ranking(view: dict[str, Any], table: Table) -> Strip:
+def _ranking(view: dict[str, Any], table: common.Table) -> common.Strip:
     """The final ranking: most stars, then more orders filled, then more of one's own
     candies shipped (the rules' ``result``; only a candy one made counts as shipped)."""
     standings = []
     for info in view["seats"]:
         filled = len(info["completed"])
-        standings.append(Standing(info["seat"], (info["score"], filled, info["shipped"]),
-                                  f"{info['score']}★ · {filled} filled · "
-                                  f"{info['shipped']} shipped"))
-    return ranking_strip(table, standings, ("stars", "orders filled", "candy shipped"))
+        standings.append(common.Standing(info["seat"], (info["score"], filled, info["shipped"]),
+                                         f"{info['score']}★ · {filled} filled · "
+                                         f"{info['shipped']} shipped"))
+    return common.ranking_strip(table, standings, ("stars", "orders filled", "candy shipped"))
 
 
 # --------------------------------------------------------------------------- words and keys
@@ -950,7 +931,7 @@ DOING = {
 }
 
 
-def _what(view: dict[str, Any], table: Table) -> str:
+def _what(view: dict[str, Any], table: common.Table) -> str:
     return DOING.get(table.decision or view["step"], "")
 
 
@@ -986,64 +967,65 @@ ICON_WORDS = {"jump-right": "jumps 2", "jump-left": "jumps 2", "spring": "spring
               "x": "loses any candy"}
 
 
-def _icon_keys(tiles: list[tuple[str, str | None]]) -> list[Key]:
+def _icon_keys(tiles: list[tuple[str, str | None]]) -> list[common.Key]:
     """A key for each icon that needs a word among ``tiles`` (centre, corner): a candy
     eater once in the centre (it eats as the candy activates) and once in the corner (as
     the candy enters)."""
-    keys: dict[str, Key] = {}
+    keys: dict[str, common.Key] = {}
     for centre, corner in tiles:
         if centre in ICON_WORDS:
-            keys.setdefault(f"{centre}", Key(ICON_WORDS[centre], key_icon, (centre, False)))
+            keys.setdefault(f"{centre}", common.Key(ICON_WORDS[centre], key_icon, (centre, False)))
         elif centre.startswith("eat-"):
-            keys.setdefault("eat", Key("eats its shape", key_icon, (centre, False)))
+            keys.setdefault("eat", common.Key("eats its shape", key_icon, (centre, False)))
         if corner is not None and corner.startswith("eat-"):
-            keys.setdefault("corner", Key("eats its shape on entry", key_icon,
-                                          (corner, True)))
+            keys.setdefault("corner", common.Key("eats its shape on entry", key_icon,
+                                                 (corner, True)))
     return list(keys.values())
 
 
-def _keys(view: dict[str, Any], table: Table) -> tuple[tuple[Key, ...], int]:
+def _keys(view: dict[str, Any], table: common.Table) -> tuple[tuple[common.Key, ...], int]:
     """A key for every mark the picture draws now: the last move, the candy movement just
     run, makers' marks, the candy die, outputs, played tiles, the icons that need a word
     and the lost edge; and how many lead the legend (the last move, and in a seat's own
     picture the seats' names)."""
-    keys: list[Key] = []
+    keys: list[common.Key] = []
     last = view.get("last")
     lead = 1 if last else 0
     if last:
         if last["cells"] or last["slot"]:
-            keys.append(last_move_key(table, last["seat"], _last_words(last)))
+            keys.append(common.last_move_key(table, last["seat"], _last_words(last)))
         else:
-            keys.append(Key(f"last move: {table.names[last['seat']]} {_last_words(last)}",
-                            key_seat, (last["seat"], table.colours)))
+            keys.append(common.Key(f"last move: {table.names[last['seat']]} {_last_words(last)}",
+                                   common.key_seat, (last["seat"], table.colours)))
     movement = view.get("movement")
     if movement and movement.get("fresh") and view.get("hand") is None:
         bonks = movement["bonks"]
-        keys.append(Key(f"round {movement['round']}: {movement['shipped']} shipped, "
-                        f"{movement['lost']} lost, {bonks} Bonk!{'' if bonks == 1 else 's'}",
-                        key_bonk))
+        keys.append(common.Key(f"round {movement['round']}: {movement['shipped']} shipped, "
+                               f"{movement['lost']} lost, {bonks} Bonk!{'' if bonks == 1 else 's'}",
+                               key_bonk))
     makers = [c["maker"] for c in view["candies"] if c["maker"] is not None]
     if makers:
-        keys.append(Key(f"its maker ({ct.ship_stars()}★ if shipped)",
-                        key_maker, (makers[0], table.colours)))
+        keys.append(common.Key(f"its maker ({ct.ship_stars()}★ if shipped)",
+                               key_maker, (makers[0], table.colours)))
     if not table.over and view.get("hand") is not None:
         # A seat's own picture shows marks (on the hand's line of stars, on makers'
         # candies) but not the players' cards: the legend names them.
-        keys += [Key(table.label(seat), key_seat, (seat, table.colours)) for seat in table.seats]
+        keys += [common.Key(table.label(seat), common.key_seat,
+                            (seat, table.colours)) for seat in table.seats]
         lead = len(keys)  # in seat order, after the last move
     if not table.over and view.get("hand") is None:
-        keys.append(Key("candy die: plays first this round",
-                        key_die, (view["die"],)))
+        keys.append(common.Key("candy die: plays first this round",
+                               key_die, (view["die"],)))
     spaces = view["board"]["spaces"]
-    keys.append(Key("output tile", key_output))
+    keys.append(common.Key("output tile", key_output))
     if any(s["output_space"] and not s["output"] for s in spaces):
-        keys.append(Key("output space", key_output_space))
+        keys.append(common.Key("output space", key_output_space))
     if any(s["tile"] is not None and not s["output"] for s in spaces):
-        keys.append(Key("played tile", key_swatch, (TILE_PLAYED, TILE_EDGE)))
+        keys.append(common.Key("played tile", common.key_swatch, (TILE_PLAYED, TILE_EDGE)))
     tiles = [(s["centre"], s["corner"]) for s in spaces if not s["output"]]
     tiles += [(t["centre"], t["corner"]) for t in (view.get("hand") or {}).get("tiles", ())]
     keys += _icon_keys(tiles)
-    keys.append(Key("lost off this edge", key_lost_edge))
+    keys.append(common.Key("lost off this edge", key_lost_edge))
     return tuple(keys), lead
 
 
@@ -1052,40 +1034,41 @@ def _keys(view: dict[str, Any], table: Table) -> tuple[tuple[Key, ...], int]:
 LEGEND_ROWS = OWN_LEGEND_ROWS = 5
 
 
-def _legend(keys: tuple[Key, ...], lead: int, rows: int) -> Strip:
+def _legend(keys: tuple[common.Key, ...], lead: int, rows: int) -> common.Strip:
     """The legend, its first ``lead`` keys first and the others packed into as few rows as
     they fit in, at least ``rows`` rows tall."""
-    strip = legend(packed_keys(keys, lead))
-    return dataclasses.replace(strip, height=max(strip.height, rows * KEY_ROW + 16))
+    strip = common.legend(common.packed_keys(keys, lead))
+    return dataclasses.replace(strip, height=max(strip.height, rows * common.KEY_ROW + 16))
 
 
 def key_icon(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, icon: str,
              corner: bool) -> None:
     """A legend icon: a space's icon as the floor draws it (a corner icon on its disc)."""
-    h = KEY_ICON // 2
+    h = common.KEY_ICON // 2
     draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=TILE_PRINTED, outline=TILE_EDGE)
     if corner:
-        draw.ellipse((cx - h + 1, cy - h + 1, cx + h - 1, cy + h - 1), fill=WHITE, outline=HAZARD,
+        draw.ellipse((cx - h + 1, cy - h + 1, cx + h - 1, cy + h - 1), fill=common.WHITE,
+                     outline=HAZARD,
                      width=2)
-        draw_icon(draw, icon, cx, cy, KEY_ICON * 0.8, ICON)
+        draw_icon(draw, icon, cx, cy, common.KEY_ICON * 0.8, ICON)
     else:
-        draw_icon(draw, icon, cx, cy + 2, KEY_ICON * 0.95, ICON)
+        draw_icon(draw, icon, cx, cy + 2, common.KEY_ICON * 0.95, ICON)
 
 
 def key_output(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: an output tile, framed in its candy's colour."""
-    h = KEY_ICON // 2
+    h = common.KEY_ICON // 2
     draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=TILE_PRINTED, outline=CANDY["red"],
                    width=4)
-    draw_icon(draw, "right", cx, cy, KEY_ICON * 0.7, ICON)
+    draw_icon(draw, "right", cx, cy, common.KEY_ICON * 0.7, ICON)
 
 
 def key_output_space(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float,
                      cy: float) -> None:
     """A legend icon: an output space, dashed."""
-    h = KEY_ICON // 2
+    h = common.KEY_ICON // 2
     draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=TILE_PRINTED)
-    _dashed_box(draw, (cx - h + 3, cy - h + 3, cx + h - 3, cy + h - 3), MUTED)
+    _dashed_box(draw, (cx - h + 3, cy - h + 3, cx + h - 3, cy + h - 3), common.MUTED)
 
 
 def key_maker(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int,
@@ -1103,15 +1086,15 @@ def key_die(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float,
 
 def key_bonk(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: a Bonk!, as the movement's animation draws it."""
-    draw.polygon(_star(cx, cy, KEY_ICON / 2), fill=BONK, outline=INK)
-    stamp_text(image, (cx, cy + 1), "!", SMALL_PX, INK, True, "mm")
+    draw.polygon(_star(cx, cy, common.KEY_ICON / 2), fill=BONK, outline=common.INK)
+    common.stamp_text(image, (cx, cy + 1), "!", common.SMALL_PX, common.INK, True, "mm")
 
 
 def key_lost_edge(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     """A legend icon: a floor's edge with the lost edge's marks beside it."""
-    h = KEY_ICON // 2
+    h = common.KEY_ICON // 2
     draw.rectangle((cx - h, cy - h, cx - 2, cy + h), fill=TILE_PRINTED, outline=TILE_EDGE)
-    _lost_edge(draw, cx + 2, cy - h + 6, KEY_ICON - 12)
+    _lost_edge(draw, cx + 2, cy - h + 6, common.KEY_ICON - 12)
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -1141,34 +1124,34 @@ def _mark_spaces(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor, bo
         if space is None:
             continue
         box = floor.box(space["x"], space["y"])
-        last_move_mark(draw, box, width=floor.size(6), radius=floor.size(10))
+        common.last_move_mark(draw, box, width=floor.size(6), radius=floor.size(10))
         if space["output"]:
             _output_label(image, box[0], box[1], space["output"], floor.scale)
 
 
-def _strips(view: dict[str, Any]) -> list[Strip]:
+def _strips(view: dict[str, Any]) -> list[common.Strip]:
     """The picture top to bottom, each part a strip drawn from what it shows alone."""
-    table = table_of(view)
+    table = common.table_of(view)
     board = view["board"]
     cells, slot = _marks(view)
-    strips = [*header_strips(view, "Sugarworks", stage=f"round {view['round']} of "
+    strips = [*common.header_strips(view, "Sugarworks", stage=f"round {view['round']} of "
                             f"{view['rounds']}", what=_what(view, table)),
-              Strip(floor_height(board), _floor, (board, view["candies"],
+              common.Strip(floor_height(board), _floor, (board, view["candies"],
                                                    _counts(view["gutter"]), table.colours,
                                                    cells))]
     if not table.over:
-        strips += [Strip(MARKET_H, _market, (view["decks"]["orders"], view["market"], slot)),
-                   Strip(BLANKETS_H, _blankets, (view["blankets"],))]
+        strips += [common.Strip(MARKET_H, _market, (view["decks"]["orders"], view["market"], slot)),
+                   common.Strip(BLANKETS_H, _blankets, (view["blankets"],))]
     hand = view.get("hand")
     if table.over:
         strips.append(_ranking(view, table))
     elif hand is not None:
         scores = tuple((info["seat"], info["score"]) for info in view["seats"])
-        strips.append(Strip(HAND_H, _hand, (hand, scores, table.colours)))
+        strips.append(common.Strip(HAND_H, _hand, (hand, scores, table.colours)))
     else:
         cards = _player_cards(view, table)
-        strips.append(Strip(4 + PLAYER_ROW * math.ceil(len(cards) / 2), _players,
-                            (cards, table.colours)))
+        strips.append(common.Strip(4 + PLAYER_ROW * math.ceil(len(cards) / 2), _players,
+                                   (cards, table.colours)))
     rows = 0 if table.over else OWN_LEGEND_ROWS if hand is not None else LEGEND_ROWS
     strips.append(_legend(*_keys(view, table), rows))
     return strips
@@ -1176,17 +1159,18 @@ def _strips(view: dict[str, Any]) -> list[Strip]:
 
 #: The real game the palette is drawn from: four seats (every maker's mark) at the start
 #: and later with candies made and orders filled, in public and in a seat's own eyes.
-PALETTE_GAMES = (Sample(4, 6, (2, 24), (None, 0)),)
+PALETTE_GAMES = (common.Sample(4, 6, (2, 24), (None, 0)),)
 
 
-def _kept() -> tuple[Colour, ...]:
+def _kept() -> tuple[common.Colour, ...]:
     """Flat fills kept exact in the palette (the movement GIF's frames are drawn on it too)."""
     return (TILE_PRINTED, TILE_PLAYED, TILE_EDGE, ICON, ICON_PLAYED, HAZARD, LOST_FILL, BONK,
-            PATH, GREY_CARD, GREY_CANDY, BLANKET_FILL, SPECIAL_FILL, ACTING_FILL, LAST_MOVE,
+            PATH, GREY_CARD, GREY_CANDY, BLANKET_FILL, SPECIAL_FILL, common.ACTING_FILL,
+            common.LAST_MOVE,
             *CANDY.values(), *CRATE_FILL.values())
 
 
-PICTURES = Pictures("sugarworks", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
+PICTURES = common.Pictures("sugarworks", WIDTH, _strips, PALETTE_GAMES, keep=_kept)
 _draw, _palette, render = PICTURES.draw, PICTURES.palette, PICTURES.render
 
 
@@ -1204,7 +1188,7 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
     ``ground`` is :func:`floor_ground` of the frame's size, drawn once per movement.
     """
     if ground is None:
-        image, draw = new_canvas(*_frame_size(floor))
+        image, draw = common.new_canvas(*_frame_size(floor))
     else:
         image = ground.copy()
         draw = ImageDraw.Draw(image)
@@ -1213,7 +1197,7 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
                for candy, (x, y) in positions.items()]
     board = dict(view["board"], crates=[dict(c, candies=crates[c["crate"]])
                                         for c in view["board"]["crates"]])
-    colours = table_of(view).colours
+    colours = common.table_of(view).colours
     draw_floor(image, draw, board, candies, _counts(gutter), colours, floor, ground, marks)
     px = floor.px
     if step is not None:
@@ -1222,10 +1206,11 @@ def _frame(view: dict[str, Any], floor: Floor, positions: dict[str, list[int]],
         draw.ellipse((cx - px(34), cy - px(28), cx + px(28), cy + px(34)), outline=BONK,
                      width=floor.size(5))
         _path(image, draw, floor, step)
-    size = floor.size(TEXT_PX)
-    lines = wrap(caption, size, round(px(WIDTH - 2 * FRAME_MARGIN)), bold=True)[:3]
+    size = floor.size(common.TEXT_PX)
+    lines = common.wrap(caption, size, round(px(WIDTH - 2 * common.FRAME_MARGIN)), bold=True)[:3]
     for i, line in enumerate(lines):
-        stamp_text(image, (px(FRAME_MARGIN), px(10 + i * 30)), line, size, INK, True)
+        common.stamp_text(image, (px(common.FRAME_MARGIN), px(10 + i * 30)), line, size, common.INK,
+                          True)
     return image
 
 
@@ -1244,13 +1229,14 @@ def _path(image: Image.Image, draw: ImageDraw.ImageDraw, floor: Floor,
             start = floor.centre(*event["from"])
             end = floor.centre(*event["to"])
             colour = BONK if event.get("by") == "bonk" else PATH
-            arrow(draw, start, end, colour, width=floor.size(5), head=floor.size(16))
+            common.arrow(draw, start, end, colour, width=floor.size(5), head=floor.size(16))
             if event["what"] == "lost":
                 _x_icon(draw, end[0], end[1], px(32))
         elif event["what"] == "bonk":
             cx, cy = floor.centre(*event["at"])
-            draw.polygon(_star(cx, cy - px(24), px(20)), fill=BONK, outline=INK)
-            stamp_text(image, (cx, cy - px(24)), "!", floor.size(SMALL_PX), INK, True, "mm")
+            draw.polygon(_star(cx, cy - px(24), px(20)), fill=BONK, outline=common.INK)
+            common.stamp_text(image, (cx, cy - px(24)), "!", floor.size(common.SMALL_PX),
+                              common.INK, True, "mm")
         elif event["what"] == "lost":
             cx, cy = floor.centre(*event["from"])
             _x_icon(draw, cx, cy, px(46))
@@ -1268,7 +1254,7 @@ GIF_SCALE = GIF_WIDTH / WIDTH
 #: Where the floor's top is in a movement frame drawn at the board's size (under the
 #: caption band and the column letters), and in the board's picture (under the header).
 FRAME_FLOOR_TOP = CAPTION_H + FLOOR_Y
-PICTURE_FLOOR_TOP = HEADER_H + FLOOR_Y
+PICTURE_FLOOR_TOP = common.HEADER_H + FLOOR_Y
 
 
 def movement_frames(view: dict[str, Any], scale: float = GIF_SCALE,

@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -192,9 +192,7 @@ class CandyBot(discord.Client):
     @property
     def tables(self) -> Tables:
         """The game service; available once :meth:`setup_hook` has opened the database."""
-        if self._tables is None:
-            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
-        return self._tables
+        return _set_up(self._tables)
 
     @property
     def seasons(self) -> Seasons:
@@ -205,16 +203,12 @@ class CandyBot(discord.Client):
     @property
     def organizer(self) -> Organizer:
         """The tournament service; available once :meth:`setup_hook` has opened the database."""
-        if self._organizer is None:
-            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
-        return self._organizer
+        return _set_up(self._organizer)
 
     @property
     def outbox(self) -> Outbox:
         """The announcement sender (``await bot.outbox.drain(timeout)`` before a clean stop)."""
-        if self._outbox is None:
-            raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
-        return self._outbox
+        return _set_up(self._outbox)
 
     async def setup_hook(self) -> None:
         """Start the render pool's workers, open the database, register persistent
@@ -519,3 +513,13 @@ class ShardedCandyBot(CandyBot, discord.AutoShardedClient):
     def connection_options(settings: Settings) -> dict[str, Any]:
         ids = list(settings.shard_ids) if settings.shard_ids is not None else None
         return {"shard_count": settings.shard_count, "shard_ids": ids}
+
+
+Service = TypeVar("Service")
+
+
+def _set_up(service: Service | None) -> Service:
+    """``service``, which :meth:`CandyBot.setup_hook` makes once it has opened the database."""
+    if service is None:
+        raise RuntimeError("The bot has not been set up yet (setup_hook opens the database).")
+    return service

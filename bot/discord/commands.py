@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Optional
 
 import discord
@@ -177,27 +177,13 @@ def build_game_group(games: Mapping[str, Engine]) -> app_commands.Group:
     async def vote(interaction: discord.Interaction, player: discord.User, give: str) -> None:
         await flows.vote(interaction, player, give)
 
-    @group.command(name="sit", description="Take the seat the table opened for a new player.")
-    async def sit(interaction: discord.Interaction) -> None:
-        await flows.sit(interaction)
-
-    @group.command(name="back", description="Take your seat back from the AI standing "
-                   "in for you.")
-    async def back(interaction: discord.Interaction) -> None:
-        await flows.back(interaction)
-
-    @group.command(name="hand", description="See your private view (only you see it).")
-    async def hand(interaction: discord.Interaction) -> None:
-        await flows.hand(interaction)
-
-    @group.command(name="cards", description="Every card on the table in full words (only "
-                   "you see it).")
-    async def cards(interaction: discord.Interaction) -> None:
-        await flows.cards(interaction)
-
-    @group.command(name="status", description="Whose turn it is, since when, and the scores.")
-    async def status(interaction: discord.Interaction) -> None:
-        await flows.status(interaction)
+    _add_plain(group, "sit", "Take the seat the table opened for a new player.", flows.sit)
+    _add_plain(group, "back", "Take your seat back from the AI standing in for you.",
+               flows.back)
+    _add_plain(group, "hand", "See your private view (only you see it).", flows.hand)
+    _add_plain(group, "cards", "Every card on the table in full words (only you see it).",
+               flows.cards)
+    _add_plain(group, "status", "Whose turn it is, since when, and the scores.", flows.status)
 
     @group.command(name="log", description="The most recent moves with all they did.")
     @app_commands.describe(n="How many moves to show (1 to 50, default 10).",
@@ -210,9 +196,8 @@ def build_game_group(games: Mapping[str, Engine]) -> app_commands.Group:
                        start: app_commands.Range[int, 1] | None = None) -> None:
         await flows.show_log(interaction, n, game, start)
 
-    @group.command(name="history", description="This channel's past games and their results.")
-    async def history(interaction: discord.Interaction) -> None:
-        await flows.history(interaction)
+    _add_plain(group, "history", "This channel's past games and their results.",
+               flows.history)
 
     @group.command(name="rules", description="A short rules summary with the move notation.")
     @app_commands.describe(game="Which game (default: this channel's).")
@@ -227,22 +212,23 @@ def build_game_group(games: Mapping[str, Engine]) -> app_commands.Group:
                      game: app_commands.Range[int, 1] | None = None) -> None:
         await flows.replay(interaction, game)
 
-    @group.command(name="undo", description="Take back your last move and the AI replies to "
-                   "it, if nothing was revealed.")
-    async def undo(interaction: discord.Interaction) -> None:
-        await flows.undo(interaction)
-
-    @group.command(name="leave", description="Leave the lobby, or concede: an AI takes your "
-                   "seat.")
-    async def leave(interaction: discord.Interaction) -> None:
-        await flows.leave(interaction)
-
-    @group.command(name="abort", description="End this channel's game without a result "
-                   "(host or Manage Channels).")
-    async def abort(interaction: discord.Interaction) -> None:
-        await flows.abort(interaction)
-
+    _add_plain(group, "undo", "Take back your last move and the AI replies to it, if nothing "
+               "was revealed.", flows.undo)
+    _add_plain(group, "leave", "Leave the lobby, or concede: an AI takes your seat.",
+               flows.leave)
+    _add_plain(group, "abort", "End this channel's game without a result (host or Manage "
+               "Channels).", flows.abort)
     return group
+
+
+def _add_plain(group: app_commands.Group, name: str, description: str,
+               answer: Callable[[discord.Interaction], Awaitable[None]]) -> None:
+    """Add ``/<group> <name>``, a command without options that ``answer`` answers."""
+
+    async def plain(interaction: discord.Interaction) -> None:
+        await answer(interaction)
+
+    group.add_command(app_commands.Command(name=name, description=description, callback=plain))
 
 
 def build_play_command() -> app_commands.Command[Any, ..., None]:
@@ -470,35 +456,30 @@ def build_tournament_group(games: Mapping[str, Engine]) -> app_commands.Group:
                             reminder_hours=reminder_hours, deadline_hours=deadline_hours,
                             clock=clock)
 
-    @group.command(name="start", description="Start a tournament now (its host or Manage "
-                   "Server).")
-    @app_commands.describe(tournament=number)
-    async def start(interaction: discord.Interaction,
-                    tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.start(interaction, tournament)
-
-    @group.command(name="leave", description="Withdraw from a tournament (your game under "
-                   "way is conceded).")
-    @app_commands.describe(tournament="The tournament's number (default: the one you play).")
-    async def leave(interaction: discord.Interaction,
-                    tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.leave(interaction, tournament)
-
-    @group.command(name="standings", description="A tournament's standings and current "
-                   "round (only you see it).")
-    @app_commands.describe(tournament=number)
-    async def standings(interaction: discord.Interaction,
-                        tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.show(interaction, tournament)
-
-    @group.command(name="cancel", description="Call off a tournament still signing up (its "
-                   "host or Manage Server).")
-    @app_commands.describe(tournament=number)
-    async def cancel(interaction: discord.Interaction,
-                     tournament: app_commands.Range[int, 1] | None = None) -> None:
-        await organized.cancel(interaction, tournament)
-
+    _add_numbered(group, "start", "Start a tournament now (its host or Manage Server).",
+                  number, organized.start)
+    _add_numbered(group, "leave", "Withdraw from a tournament (your game under way is "
+                  "conceded).", "The tournament's number (default: the one you play).",
+                  organized.leave)
+    _add_numbered(group, "standings", "A tournament's standings and current round (only you "
+                  "see it).", number, organized.show)
+    _add_numbered(group, "cancel", "Call off a tournament still signing up (its host or "
+                  "Manage Server).", number, organized.cancel)
     return group
+
+
+def _add_numbered(group: app_commands.Group, name: str, description: str, number: str,
+                  answer: Callable[[discord.Interaction, int | None], Awaitable[None]]) -> None:
+    """Add ``/<group> <name> [tournament]``, which ``answer`` answers for the tournament of
+    that number (described as ``number``), or None when none was given."""
+
+    async def numbered(interaction: discord.Interaction,
+                       tournament: app_commands.Range[int, 1] | None = None) -> None:
+        await answer(interaction, tournament)
+
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name, description=description, callback=numbered)
+    group.add_command(app_commands.describe(tournament=number)(command))
 
 
 def install(tree: app_commands.CommandTree[Any], games: Mapping[str, Engine]) -> None:

@@ -82,6 +82,18 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = False) ->
 ALREADY_ACKNOWLEDGED = 40060
 
 
+async def read_or_warn(read: Awaitable[T], logger: logging.Logger, failed: str,
+                       *args: object) -> T | None:
+    """What ``read`` reads from the store; ``None`` when the store cannot answer now, which
+    ``logger`` warns of (``failed % args``). For the background passes: the next pass reads
+    again."""
+    try:
+        return await read
+    except StoreError:
+        logger.warning(failed, *args, exc_info=True)
+        return None
+
+
 def answered_elsewhere(exc: BaseException) -> bool:
     """Whether ``exc`` says the interaction was already answered (by this very request
     delivered twice, or in another process)."""

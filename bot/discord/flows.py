@@ -17,7 +17,7 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -535,19 +535,6 @@ async def sit(interaction: discord.Interaction) -> None:
         await _shown_after(interaction, board)
 
 
-async def back(interaction: discord.Interaction) -> None:
-    """``/game back``: take your seat back from the AI standing in for you."""
-    async with guarded(interaction):
-        await _come_back(interaction, None)
-
-
-@components.handles("back")
-async def back_click(interaction: discord.Interaction, game_id: int) -> None:
-    """The board's "I'm back" button."""
-    async with guarded(interaction, game_id):
-        await _come_back(interaction, game_id)
-
-
 async def _come_back(interaction: discord.Interaction, game_id: int | None) -> None:
     bot = host(interaction)
     channel = _channel(interaction)
@@ -562,6 +549,30 @@ async def _come_back(interaction: discord.Interaction, game_id: int | None) -> N
         await saved_shown(bot, board)
         return
     await _shown_after(interaction, board)
+
+
+def _asked_or_clicked(kind: str, answer: Callable[[discord.Interaction, int | None],
+                                                  Awaitable[None]]
+                      ) -> Callable[[discord.Interaction], Awaitable[None]]:
+    """A slash command that ``answer`` answers for the channel's game (``game_id`` None),
+    and a board's button of ``kind`` it answers for that board's game: the command is
+    returned, the button registered."""
+
+    async def asked(interaction: discord.Interaction) -> None:
+        async with guarded(interaction):
+            await answer(interaction, None)
+
+    @components.handles(kind)
+    async def clicked(interaction: discord.Interaction, game_id: int) -> None:
+        async with guarded(interaction, game_id):
+            await answer(interaction, game_id)
+
+    return asked
+
+
+#: ``/game back`` and the board's "I'm back" button: take your seat back from the AI
+#: standing in for you.
+back = _asked_or_clicked("back", _come_back)
 
 
 async def abort(interaction: discord.Interaction) -> None:
@@ -629,19 +640,6 @@ async def board(interaction: discord.Interaction, zoom: str | None = None) -> No
         await _shown_after(interaction, current)
 
 
-async def hand(interaction: discord.Interaction) -> None:
-    """``/game hand``: the caller's private view, ephemeral only."""
-    async with guarded(interaction):
-        await _show_hand(interaction, None)
-
-
-@components.handles("decide")
-async def decide_click(interaction: discord.Interaction, game_id: int) -> None:
-    """The Decide button: the clicker's own choices, privately."""
-    async with guarded(interaction, game_id):
-        await _show_hand(interaction, game_id)
-
-
 async def _show_hand(interaction: discord.Interaction, game_id: int | None) -> None:
     bot = host(interaction)
     mine = await bot.tables.queries.hand(_channel(interaction), interaction.user.id, game_id)
@@ -653,18 +651,29 @@ async def _show_hand(interaction: discord.Interaction, game_id: int | None) -> N
     await interaction.followup.send(**outgoing.kwargs(), ephemeral=True)  # type: ignore[call-overload]
 
 
+#: ``/game hand`` and the board's Decide button: the caller's private view and own
+#: choices, ephemeral only.
+hand = _asked_or_clicked("decide", _show_hand)
+
+
 async def cards(interaction: discord.Interaction) -> None:
     """``/game cards``: every card on the table in words, as the caller may know them,
     privately (over several messages when it takes more than one)."""
     async with guarded(interaction):
         shown = await host(interaction).tables.queries.cards(_channel(interaction),
                                                              interaction.user.id)
-        first, *rest = messages.cards_pages(shown)
-        await interaction.response.send_message(first, allowed_mentions=messages.NOBODY,
-                                                ephemeral=True)
-        for page in rest:
-            await interaction.followup.send(page, allowed_mentions=messages.NOBODY,
-                                            ephemeral=True)
+        await _send_pages(interaction, messages.cards_pages(shown), ephemeral=True)
+
+
+async def _send_pages(interaction: discord.Interaction, pages: Sequence[str], *,
+                      ephemeral: bool) -> None:
+    """Answer with ``pages`` (at least one), the first as the answer, the rest after it."""
+    first, *rest = pages
+    await interaction.response.send_message(first, allowed_mentions=messages.NOBODY,
+                                            ephemeral=ephemeral)
+    for page in rest:
+        await interaction.followup.send(page, allowed_mentions=messages.NOBODY,
+                                        ephemeral=ephemeral)
 
 
 async def status(interaction: discord.Interaction) -> None:
@@ -712,13 +721,7 @@ async def show_log(interaction: discord.Interaction, last: int,
             pages = messages.log_pages(record, tables.game(record.game), actions, start=start,
                                        limit=messages.MAX_CONTENT - len(note) - 1)
             pages[0] = f"{note}\n{pages[0]}"
-        first, *rest = pages
-        private = cooling is not None
-        await interaction.response.send_message(first, allowed_mentions=messages.NOBODY,
-                                                ephemeral=private)
-        for page in rest:
-            await interaction.followup.send(page, allowed_mentions=messages.NOBODY,
-                                            ephemeral=private)
+        await _send_pages(interaction, pages, ephemeral=cooling is not None)
 
 
 async def history(interaction: discord.Interaction) -> None:

@@ -25,11 +25,11 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.discord import messages, pacing, threads, words
-from bot.discord.errors import announce, in_time, tell, think
+from bot.discord.errors import announce, in_time, read_or_warn, tell, think
 from bot.discord.host import Host, host
 from bot.discord.publish import lobby_view
 from bot.discord.surfaces import acknowledge
-from bot.store import NotFoundError, OpeningRecord, StoreError
+from bot.store import NotFoundError, OpeningRecord
 from bot.tables import Lobby
 
 log = logging.getLogger(__name__)
@@ -128,10 +128,9 @@ async def settle(bot: Host, grace: float) -> int:
     stopped midway); returns how many were settled. Several bots on one database each
     take an opening over before settling it, so each is settled once."""
     tables = bot.tables
-    try:
-        stale = await tables.places.stale_openings(grace)
-    except StoreError:
-        log.warning("could not read the lobbies being opened", exc_info=True)
+    stale = await read_or_warn(tables.places.stale_openings(grace), log,
+                               "could not read the lobbies being opened")
+    if stale is None:
         return 0
     settled = 0
     for opening in stale:

@@ -20,6 +20,7 @@ import logging
 import discord
 
 from bot.discord import messages, threads
+from bot.discord.errors import read_or_warn
 from bot.discord.host import Host
 from bot.discord.publish import lobby_view, publish_saved
 from bot.store import GameRecord, StoreError
@@ -53,10 +54,9 @@ async def reconcile(bot: Host, guild: discord.Guild) -> int:
     Discord archived is reopened (the gateway announces a server with its active threads
     only, so a game whose thread the bot does not know is archived, or gone); a game held
     by a lock that was lifted goes on. Returns how many games it looked up on Discord."""
-    try:
-        games = await bot.tables.places.open_games_of(guild.id)
-    except StoreError:
-        log.warning("could not list the games of server %s", guild.id, exc_info=True)
+    games = await read_or_warn(bot.tables.places.open_games_of(guild.id), log,
+                               "could not list the games of server %s", guild.id)
+    if games is None:
         return 0
     asked = 0
     for record in games:
@@ -113,10 +113,8 @@ async def look_again(bot: Host) -> int:
     a thread reopened, its lock lifted or the bot's permissions back, the game goes on;
     else it is looked at again later. Returns how many went on."""
     tables = bot.tables
-    try:
-        due = await tables.places.held_due()
-    except StoreError:
-        log.warning("could not read the held games", exc_info=True)
+    due = await read_or_warn(tables.places.held_due(), log, "could not read the held games")
+    if due is None:
         return 0
     resumed = 0
     for record in due:

@@ -12,6 +12,7 @@ link button takes no custom id and answers no click: Discord opens its address.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -46,16 +47,29 @@ def with_link(view: discord.ui.View | None, label: str,
     return inert(view)  # a link answers no click: nothing to keep listening for
 
 
-async def game_link(bot: Host, record: GameRecord) -> str | None:
-    """The address of ``record``'s page, where there is one to give."""
+async def _address(bot: Host, page: Callable[[WebService], Awaitable[str | None]],
+                   what: str) -> str | None:
+    """The address ``page`` gives, where the bot serves the web companion and it can be
+    read now (``what`` names the page in the log when it cannot)."""
     web = _web(bot)
     if web is None:
         return None
     try:
-        return await web.link(record)
+        return await page(web)
     except StoreError:
-        log.warning("no web link for game %s this time", record.id, exc_info=True)
+        log.warning("no web link for %s this time", what, exc_info=True)
         return None
+
+
+def _link_kwargs(label: str, url: str | None) -> dict[str, Any]:
+    """The keyword arguments that add a link button to a message (none without ``url``)."""
+    view = with_link(None, label, url)
+    return {} if view is None else {"view": view}
+
+
+async def game_link(bot: Host, record: GameRecord) -> str | None:
+    """The address of ``record``'s page, where there is one to give."""
+    return await _address(bot, lambda web: web.link(record), f"game {record.id}")
 
 
 async def watch_button(bot: Host, record: GameRecord,
@@ -68,38 +82,22 @@ async def replay_button(bot: Host, record: GameRecord) -> dict[str, Any]:
     """The keyword arguments that add **Step through it on the web** to a replay's message
     (none where the game has no page)."""
     url = await game_link(bot, record)
-    view = with_link(None, words.STEP_ON_THE_WEB, url and f"{url}/replay")
-    return {} if view is None else {"view": view}
+    return _link_kwargs(words.STEP_ON_THE_WEB, url and f"{url}/replay")
 
 
 async def server_button(bot: Host, guild_id: int | None) -> dict[str, Any]:
     """The keyword arguments that add **Leaderboards on the web** to a message (none where
     the server has no page)."""
-    web = _web(bot)
-    if web is None:
-        return {}
-    try:
-        url = await web.server_link(guild_id)
-    except StoreError:
-        log.warning("no web link for server %s this time", guild_id, exc_info=True)
-        return {}
-    view = with_link(None, words.BOARDS_ON_THE_WEB, url)
-    return {} if view is None else {"view": view}
+    url = await _address(bot, lambda web: web.server_link(guild_id), f"server {guild_id}")
+    return _link_kwargs(words.BOARDS_ON_THE_WEB, url)
 
 
 async def tournament_button(bot: Host, record: TournamentRecord) -> dict[str, Any]:
     """The keyword arguments that add **Standings on the web** to a tournament's message
     (none where its server has no pages)."""
-    web = _web(bot)
-    if web is None:
-        return {}
-    try:
-        url = await web.tournament_link(record)
-    except StoreError:
-        log.warning("no web link for tournament %s this time", record.id, exc_info=True)
-        return {}
-    view = with_link(None, words.STANDINGS_ON_THE_WEB, url)
-    return {} if view is None else {"view": view}
+    url = await _address(bot, lambda web: web.tournament_link(record),
+                         f"tournament {record.id}")
+    return _link_kwargs(words.STANDINGS_ON_THE_WEB, url)
 
 
 async def channel_deleted(bot: Host, channel_id: int) -> None:

@@ -10,7 +10,8 @@ neither format the message, nor hide a link, nor look like a mention.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import string
+from collections.abc import Mapping, Sequence
 from functools import singledispatch
 from typing import Any
 
@@ -236,12 +237,6 @@ def _(refused: RulesVersionError) -> str:
 
 
 @refusal.register
-def _(refused: CorruptRowError) -> str:
-    return (f"The saved game #{refused.game_id} is damaged ({escaped(refused.what)}) and "
-            f"cannot be loaded. Use /game abort to clear it and start a new one.")
-
-
-@refusal.register
 def _(refused: r.LimitReached) -> str:
     counted = (plural(refused.allowed, "lobby", "lobbies") if refused.limit == "lobbies"
                else plural(refused.allowed, "season") if refused.limit == "seasons"
@@ -287,12 +282,6 @@ def _(refused: r.NoSuchSeason) -> str:
 
 
 @refusal.register
-def _(refused: r.SeasonOver) -> str:
-    return (f"The season **{escaped(refused.name)}** is over already: its final standings "
-            f"are kept. Nothing changed.")
-
-
-@refusal.register
 def _(refused: r.CoolingDown) -> str:
     doing = _KINDS.get(refused.what, "do that")
     return (f"You can {doing} again {stamp(refused.until)}: one person may do it once in a "
@@ -307,9 +296,14 @@ def _(refused: r.Busy) -> str:
             f"Nothing changed.")
 
 
+def _host(host: int | None) -> str:
+    """The host of a lobby or game, as a refusal names them."""
+    return mention(host) if host else "its host"
+
+
 @refusal.register
 def _(refused: r.HostOnly) -> str:
-    host = mention(refused.host) if refused.host else "its host"
+    host = _host(refused.host)
     doing = {"start": "start the game", "add_ai": "add AI seats",
              "remove": "remove someone from the lobby",
              "level": "set how an AI seat plays"}.get(refused.what, "do that")
@@ -318,7 +312,7 @@ def _(refused: r.HostOnly) -> str:
 
 @refusal.register
 def _(refused: r.MayNotEnd) -> str:
-    host = mention(refused.host) if refused.host else "its host"
+    host = _host(refused.host)
     if refused.started:
         return (f"Only the game's host ({host}), while still seated, or someone with the "
                 f"Manage Channels permission can end a game under way.")
@@ -353,12 +347,6 @@ def _names(names: tuple[str, ...], joiner: str = " or ") -> str:
 def _(refused: r.NoSuchGame) -> str:
     return (f"There is no game called {escaped(repr(refused.slug))}. Games: "
             f"{', '.join(refused.known) or 'none'}.")
-
-
-@refusal.register
-def _(refused: r.ElsewhereButton) -> str:
-    return (f"That button belongs to a game in <#{refused.channel_id}>, not this channel, so "
-            f"it does nothing here.")
 
 
 @refusal.register
@@ -451,9 +439,57 @@ _FIXED: dict[type[Exception], str] = {
     r.QuietHoursIncomplete:
         "Give all three: `timezone`, `quiet_from` and `quiet_to` (or none of them to turn "
         "quiet hours off).",
+    r.RematchOpening:
+        "Another player is opening this game's rematch right now: it shows in the channel in a "
+        "moment.",
+    r.NoSuchTournament: "That tournament no longer exists here.",
+    r.NotSigningUp: "This tournament's sign-up is closed: it has started or ended.",
+    r.AlreadyEntered: "You are already in this tournament.",
+    r.NotEntered: "You are not playing in this tournament (or you withdrew already).",
 }
 for _kind, _words in _FIXED.items():
     refusal.register(_kind, lambda refused, words=_words: words)
+
+
+class _Filler(string.Formatter):
+    """Fills a refusal's sentence in: ``{low}`` is the refusal's field ``low``, and
+    ``{name!e}`` a field people wrote (:func:`escaped`)."""
+
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        return getattr(args[0], str(key))
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        return escaped(value) if conversion == "e" else super().convert_field(value, conversion)
+
+
+_FILLER = _Filler()
+#: The refusals whose words are one sentence with their fields filled in.
+_FILLED: dict[type[Exception], str] = {
+    CorruptRowError:
+        "The saved game #{game_id} is damaged ({what!e}) and cannot be loaded. Use /game abort to "
+        "clear it and start a new one.",
+    r.SeasonOver:
+        "The season **{name!e}** is over already: its final standings are kept. Nothing changed.",
+    r.ElsewhereButton:
+        "That button belongs to a game in <#{channel_id}>, not this channel, so it does nothing "
+        "here.",
+    r.BadSeats: "{title} is for {low} to {high} players; `seats` must be in that range.",
+    r.BadReminderHours: "`reminder_hours` must be more than 0 and at most {most:g}.",
+    r.NeedMorePlayers:
+        "{title} needs at least {needed} players; {joined} joined. Invite someone or add an AI "
+        "seat.",
+    r.NotYourLastMove:
+        "You can only undo your own last move, before another player acts. The last player's move "
+        "was {name!e}'s `{shown}`.",
+    r.NoGameNumbered:
+        "There is no game {game_id} in this channel: `/game history` lists its games by number.",
+    r.NeverStarted: "Game {game_id} never started, so there is nothing to see.",
+    r.EndedDamaged:
+        "Game {game_id} has ended, but its saved state is damaged, so it cannot be shown. "
+        "`/game new` starts the next one.",
+}
+for _kind, _sentence in _FILLED.items():
+    refusal.register(_kind, lambda refused, sentence=_sentence: _FILLER.format(sentence, refused))
 
 
 @refusal.register
@@ -464,17 +500,6 @@ def _(refused: r.Damaged) -> str:
                 f"it takes the Manage Channels permission.")
     return (f"The saved game #{refused.game_id} is damaged ({escaped(refused.what)}), so it "
             f"cannot be shown or played on. Use /game abort to clear it and start a new one.")
-
-
-@refusal.register
-def _(refused: r.BadSeats) -> str:
-    return (f"{refused.title} is for {refused.low} to {refused.high} players; `seats` must be "
-            f"in that range.")
-
-
-@refusal.register
-def _(refused: r.BadReminderHours) -> str:
-    return f"`reminder_hours` must be more than 0 and at most {refused.most:g}."
 
 
 @refusal.register
@@ -543,12 +568,6 @@ def _(refused: r.NotOpened) -> str:
 
 
 @refusal.register
-def _(refused: r.RematchOpening) -> str:
-    return ("Another player is opening this game's rematch right now: it shows in the "
-            "channel in a moment.")
-
-
-@refusal.register
 def _(refused: r.RematchOpened) -> str:
     where = f" in <#{refused.channel_id}>" if refused.channel_id else ""
     return f"This game's rematch is already open{where} (game {refused.game_id}): join it there."
@@ -561,20 +580,8 @@ def _(refused: r.NotJoined) -> str:
 
 
 @refusal.register
-def _(refused: r.NeedMorePlayers) -> str:
-    return (f"{refused.title} needs at least {refused.needed} players; {refused.joined} "
-            f"joined. Invite someone or add an AI seat.")
-
-
-@refusal.register
 def _(refused: r.PickCount) -> str:
     return f"Choose from {refused.low} to {plural(refused.high, 'item')}."
-
-
-@refusal.register
-def _(refused: r.NotYourLastMove) -> str:
-    return (f"You can only undo your own last move, before another player acts. The last "
-            f"player's move was {escaped(refused.name)}'s `{refused.shown}`.")
 
 
 @refusal.register
@@ -589,23 +596,6 @@ def _(refused: r.CannotUndo) -> str:
                 f"information).")
     return (f"`{refused.shown}` cannot be taken back: it revealed something new (a random "
             f"draw or hidden information).")
-
-
-@refusal.register
-def _(refused: r.NoGameNumbered) -> str:
-    return (f"There is no game {refused.game_id} in this channel: `/game history` lists its "
-            f"games by number.")
-
-
-@refusal.register
-def _(refused: r.NeverStarted) -> str:
-    return f"Game {refused.game_id} never started, so there is nothing to see."
-
-
-@refusal.register
-def _(refused: r.EndedDamaged) -> str:
-    return (f"Game {refused.game_id} has ended, but its saved state is damaged, so it cannot "
-            f"be shown. `/game new` starts the next one.")
 
 
 @refusal.register
@@ -800,26 +790,6 @@ _BAD_TOURNAMENT = {
 def _(refused: r.BadTournament) -> str:
     return "Nothing changed. " + _BAD_TOURNAMENT[refused.reason].format(
         title=escaped(refused.title), low=refused.low, high=refused.high)
-
-
-@refusal.register
-def _(refused: r.NoSuchTournament) -> str:
-    return "That tournament no longer exists here."
-
-
-@refusal.register
-def _(refused: r.NotSigningUp) -> str:
-    return "This tournament's sign-up is closed: it has started or ended."
-
-
-@refusal.register
-def _(refused: r.AlreadyEntered) -> str:
-    return "You are already in this tournament."
-
-
-@refusal.register
-def _(refused: r.NotEntered) -> str:
-    return "You are not playing in this tournament (or you withdrew already)."
 
 
 @refusal.register

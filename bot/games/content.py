@@ -10,6 +10,7 @@ and cached.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -36,3 +37,11 @@ def load_json(*parts: str) -> Any:
     """Parsed JSON of ``data/<parts>``; cached, so treat the result as read-only."""
     with data_path(*parts).open(encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def by_id(entries: Iterable[dict[str, Any]], wanted: str) -> dict[str, Any]:
+    """The entry of a content list whose ``id`` is ``wanted``; ``KeyError`` if none is."""
+    for entry in entries:
+        if entry["id"] == wanted:
+            return entry
+    raise KeyError(wanted)

@@ -18,7 +18,6 @@ import pytest
 
 import bot.games
 import renderers.common
-import renderers.sugarworks
 from tests.support.picture_games import views
 from tools.pictures import MAX_RATIO, MIN_MEDIAN, MIN_SMALLEST, draw, measure
 
@@ -83,6 +82,6 @@ def test_the_measure_sees_sprite_text_and_catches_small_text(monkeypatch):
     again, _ = drawn_text("sugarworks", view, monkeypatch)
     assert sorted(texts) == sorted(again)  # the caches were emptied: all of it drawn again
     assert ("Heart", 24, True) in texts
-    monkeypatch.setattr(renderers.sugarworks, "TEXT_PX", 16)
+    monkeypatch.setattr(renderers.common, "TEXT_PX", 16)
     smaller, _ = drawn_text("sugarworks", view, monkeypatch)
     assert ("Heart", 16, True) in smaller and 16 * PHONE / width < MIN_SMALLEST

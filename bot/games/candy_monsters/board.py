@@ -130,32 +130,31 @@ def holds(state: State, seat: int, condition: dict[str, Any] | None,
 
 def gain_sugar(state: State, seat: int, n: int) -> int:
     """Take up to ``n`` sugar from the kingdom; returns how many came."""
-    given = max(0, min(n, state["kingdom"]["sugar"]))
-    state["kingdom"]["sugar"] -= given
-    player(state, seat)["sugar"] += given
-    return cast("int", given)
+    return _moved(state["kingdom"], player(state, seat), "sugar", n)
 
 
 def pay_sugar(state: State, seat: int, n: int) -> int:
     """Return up to ``n`` sugar to the kingdom; returns how many went."""
-    paid = max(0, min(n, player(state, seat)["sugar"]))
-    player(state, seat)["sugar"] -= paid
-    state["kingdom"]["sugar"] += paid
-    return cast("int", paid)
+    return _moved(player(state, seat), state["kingdom"], "sugar", n)
 
 
 def gain_candy(state: State, seat: int, n: int) -> int:
-    given = max(0, min(n, state["kingdom"]["candy"]))
-    state["kingdom"]["candy"] -= given
-    player(state, seat)["candy"] += given
-    return cast("int", given)
+    """Take up to ``n`` candies from the kingdom; returns how many came."""
+    return _moved(state["kingdom"], player(state, seat), "candy", n)
 
 
 def pay_candy(state: State, seat: int, n: int) -> int:
-    paid = max(0, min(n, player(state, seat)["candy"]))
-    player(state, seat)["candy"] -= paid
-    state["kingdom"]["candy"] += paid
-    return cast("int", paid)
+    """Return up to ``n`` candies to the kingdom; returns how many went."""
+    return _moved(player(state, seat), state["kingdom"], "candy", n)
+
+
+def _moved(source: dict[str, Any], to: dict[str, Any], token: str, n: int) -> int:
+    """Move up to ``n`` of ``token`` (as many as ``source`` holds) from ``source`` to ``to``;
+    returns how many moved."""
+    moved = max(0, min(n, source[token]))
+    source[token] -= moved
+    to[token] += moved
+    return cast("int", moved)
 
 
 def take_black(state: State, seat: int, n: int) -> tuple[int, int]:

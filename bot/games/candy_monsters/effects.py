@@ -83,6 +83,23 @@ def condition_text(cond: dict[str, Any] | None, players: bool = False) -> str:
     return f"the players with {amount}" if players else f"you have {amount}"
 
 
+#: The effects said in one fixed shape: ``{n}`` is the effect's count, ``{candies}`` and
+#: ``{black_cubes}`` the count with its noun.
+_VERB_TEXTS = {
+    "lose_sugar": "return {n} sugar to the kingdom",
+    "gain_candy": "gain {candies}",
+    "steal_sugar": "take {n} sugar from the other player with the most sugar",
+    "remove_black": "return up to {black_cubes} to the kingdom",
+    "others_gain_sugar": "every other player gains {n} sugar",
+    "halve_others_sugar":
+        "every other player returns half their sugar (rounded down) to the kingdom",
+    "discount": "it costs {n} less",
+    "ready_purchase": "you may use the ability you are buying this turn",
+    "eat_less": "your monsters eat {n} less in total",
+    "refresh_market": "discard the face-up monsters and abilities and reveal new ones",
+}
+
+
 def effect_text(effect: Effect, subject: str = "you") -> str:
     """One effect as a sentence fragment, e.g. "gain 2 sugar"."""
     verb = effect["verb"]
@@ -93,26 +110,9 @@ def effect_text(effect: Effect, subject: str = "you") -> str:
             text = f"{word} {n} {unit} per {measure_text(effect['per'])}"
         else:
             text = f"{word} {plural(n, unit, 'sugar' if unit == 'sugar' else 'candies')}"
-    elif verb == "lose_sugar":
-        text = f"return {n} sugar to the kingdom"
-    elif verb == "gain_candy":
-        text = f"gain {plural(n, 'candy', 'candies')}"
-    elif verb == "steal_sugar":
-        text = f"take {n} sugar from the other player with the most sugar"
-    elif verb == "remove_black":
-        text = f"return up to {plural(n, 'black cube', 'black cubes')} to the kingdom"
-    elif verb == "others_gain_sugar":
-        text = f"every other player gains {n} sugar"
-    elif verb == "halve_others_sugar":
-        text = "every other player returns half their sugar (rounded down) to the kingdom"
-    elif verb == "discount":
-        text = f"it costs {n} less"
-    elif verb == "ready_purchase":
-        text = "you may use the ability you are buying this turn"
-    elif verb == "eat_less":
-        text = f"your monsters eat {n} less in total"
-    elif verb == "refresh_market":
-        text = "discard the face-up monsters and abilities and reveal new ones"
+    elif verb in _VERB_TEXTS:
+        text = _VERB_TEXTS[verb].format(n=n, candies=plural(n, "candy", "candies"),
+                                        black_cubes=plural(n, "black cube", "black cubes"))
     else:
         raise ValueError(f"unknown verb {verb!r}")
     if "if" in effect:

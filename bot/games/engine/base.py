@@ -9,23 +9,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from bot.games.colours import STANDARD_SEATS
+from bot.games.engine import values
 from bot.games.engine.acting import legal_actions
 from bot.games.engine.contract import Lookahead
 from bot.games.engine.decisions import top
 from bot.games.engine.hidden import secrets_of
 from bot.games.engine.notation import check_option, steps_of
-from bot.games.engine.values import (
-    Action,
-    CardText,
-    Decision,
-    Hidden,
-    MultiSelect,
-    OptionSpec,
-    Result,
-    State,
-    Turn,
-    View,
-)
 from bot.games.engine.versions import refuse_upgrade
 from bot.games.rng import Rng
 
@@ -37,7 +26,7 @@ class BaseRules(ABC):
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
-    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    options: ClassVar[tuple[values.OptionSpec, ...]] = ()
     #: Does the state hold something one seat knows and others do not (see :meth:`hidden`)?
     has_hidden_information: ClassVar[bool] = False
     #: Are the choices of the game's own turn offered to each player privately
@@ -78,31 +67,32 @@ class BaseRules(ABC):
     # ----------------------------------------------------------------- required hooks
 
     @abstractmethod
-    def _setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: values.State, turn: values.Turn) -> None:
         """Fill in the game's own fields of a freshly enveloped state."""
 
     @abstractmethod
-    def _turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: values.State) -> frozenset[int]:
         """Seats that may act when no decision is open (ignores whether the game is over)."""
 
     @abstractmethod
-    def _turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: values.State, seat: int) -> list[values.Action]:
         """Legal actions of ``seat`` when no decision is open."""
 
     @abstractmethod
-    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: values.State, seat: int, action: values.Action,
+              turn: values.Turn) -> None:
         """Mutate ``state`` by a legal turn action (no decision open); narrate through ``turn``."""
 
     @abstractmethod
-    def _show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: values.State, seat: int | None) -> values.View:
         """What ``seat`` sees, drawn from ``state`` as the engine's ``known_to`` gives it."""
 
     @abstractmethod
-    def _result(self, state: State) -> Result | None:
+    def _result(self, state: values.State) -> values.Result | None:
         """The final result, or ``None`` while the game goes on."""
 
     @abstractmethod
-    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: values.View, legal: list[values.Action], rng: Rng) -> values.Action:
         """The AI policy: choose from ``legal`` seeing only ``view``."""
 
     @abstractmethod
@@ -115,13 +105,15 @@ class BaseRules(ABC):
 
     # ----------------------------------------------------------------- decisions, phases
 
-    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: values.State, decision: values.Decision,
+                          seat: int) -> list[values.Action]:
         """The answers ``seat`` may give to ``decision``. Games that ask decisions write it."""
         raise NotImplementedError(f"{self.slug} asked a {decision.kind!r} decision "
                                   "but offers no answers to it")
 
-    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                 turn: Turn) -> None:
+    def _resolve(self, state: values.State, decision: values.Decision,
+                 answers: dict[int, values.Action],
+                 turn: values.Turn) -> None:
         """Carry on once ``decision`` is answered (it is already off the stack).
 
         ``answers`` holds each deciding seat's (last) action, keyed by seat; a
@@ -130,7 +122,7 @@ class BaseRules(ABC):
         raise NotImplementedError(f"{self.slug} asked a {decision.kind!r} decision "
                                   "but cannot resolve it")
 
-    def _answer_complete(self, state: State, decision: Decision, seat: int,
+    def _answer_complete(self, state: values.State, decision: values.Decision, seat: int,
                          steps: Sequence[str]) -> bool:
         """Is ``seat``'s answer to the joint ``decision`` complete after ``steps``?
 
@@ -140,11 +132,11 @@ class BaseRules(ABC):
         """
         return True
 
-    def _begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+    def _begin_phase(self, state: values.State, phase: str, turn: values.Turn) -> None:
         """Called by the engine's ``next_phase`` when a phase (of :attr:`phases`) begins."""
         raise NotImplementedError(f"{self.slug} declares phases but does not begin them")
 
-    def _standing_actions(self, state: State, seat: int) -> list[Action]:
+    def _standing_actions(self, state: values.State, seat: int) -> list[values.Action]:
         """What ``seat`` may do at any time, out of turn too; none by default.
 
         A standing action is not a turn: :meth:`play_standing` may change only the
@@ -153,13 +145,14 @@ class BaseRules(ABC):
         """
         return []
 
-    def _play_standing(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play_standing(self, state: values.State, seat: int, action: values.Action,
+                       turn: values.Turn) -> None:
         """Carry out a standing action (see :meth:`standing_actions`)."""
         raise NotImplementedError(f"{self.slug} offers standing actions but cannot play them")
 
     # ----------------------------------------------------------------- who may know what
 
-    def _hidden(self, state: State) -> list[Hidden]:
+    def _hidden(self, state: values.State) -> list[values.Hidden]:
         """Every place of ``state`` that not everybody knows: who knows it, and what
         it could be exchanged with. Games without hidden information return []."""
         return []
@@ -170,7 +163,7 @@ class BaseRules(ABC):
         interchangeable to those who do not know them. Default: nothing."""
         return None
 
-    def secrets(self, state: State, seat: int) -> list[str]:
+    def secrets(self, state: values.State, seat: int) -> list[str]:
         """Strings only ``seat`` may see: by default the items of its :meth:`hidden` places.
 
         The invariant suite checks that no other seat's view and no spectator
@@ -180,38 +173,38 @@ class BaseRules(ABC):
 
     # ----------------------------------------------------------------- words and figures
 
-    def _expand(self, state: State, seat: int, text: str) -> str:
+    def _expand(self, state: values.State, seat: int, text: str) -> str:
         """A shorthand ``seat`` may type, written out in full notation (``text`` is
         normalised); by default ``text`` as it is. Sugartopia lets ``place at c4`` mean the
         card in the player's hand: the engine's ``parse`` reads every typed move through
         this hook, so the shorthand needs no parser of its own."""
         return text
 
-    def _explain(self, state: State, seat: int, notation: str) -> str:
+    def _explain(self, state: values.State, seat: int, notation: str) -> str:
         """Why ``notation`` is not legal now. It is well-formed, or it begins with a move the
         game knows (a verb :meth:`_canonical` gives back as it is) and goes on with words
         the notation cannot read (“pay 9”): say what the player may give instead. Games
         write their own for detail."""
         return f"“{notation}” is not a legal move right now."
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: values.State) -> str:
         """One line on where the game stands (for status messages)."""
         return f"Move {state['move']}."
 
-    def card_texts(self, view: View) -> list[CardText]:
+    def card_texts(self, view: values.View) -> list[values.CardText]:
         """Every card ``view`` shows, in full words, in the order its picture shows them:
         what the picture draws as icons, said where Discord shows text crisply (``/game
         cards``). Read from the view alone, so it says nothing the view's seat may not
         know. None by default."""
         return []
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: values.State) -> dict[int, int]:
         """Current score (or progress) per seat, for status messages."""
         return {i: 0 for i in range(len(state["seats"]))}
 
     # ----------------------------------------------------------------- how choices are offered
 
-    def quick_choices(self, state: State, seat: int) -> list[Action]:
+    def quick_choices(self, state: values.State, seat: int) -> list[values.Action]:
         """Actions worth offering as buttons or a select menu (a *common choice*).
 
         By default the answers to an open decision when there are at most 25 of
@@ -223,7 +216,7 @@ class BaseRules(ABC):
         actions = legal_actions(self, state, seat)
         return actions if len(actions) <= 25 else []
 
-    def choices_are_public(self, state: State) -> bool:
+    def choices_are_public(self, state: values.State) -> bool:
         """May the quick choices be offered as buttons in the channel?
 
         A property of the open decision (``ask``'s ``public=``); with no decision
@@ -234,17 +227,19 @@ class BaseRules(ABC):
             return not self.private_choices
         return decision.public and not decision.joint
 
-    def multi_select(self, state: State, seat: int) -> MultiSelect | None:
+    def multi_select(self, state: values.State, seat: int) -> values.MultiSelect | None:
         """A several-at-once choice to offer ``seat`` as a menu now, if any."""
         return None
 
-    def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+    def rank_actions(self, state: values.State, seat: int,
+                     actions: list[values.Action]) -> list[values.Action]:
         """Order actions the likeliest first, for autocomplete: the moves a player makes
         most often, simple and cheap ones (``pass``, the cheapest payment) before dear
         ones. Default: as given. The suggestions put :meth:`dominated` ones last."""
         return actions
 
-    def dominated(self, state: State, seat: int, actions: Sequence[Action]) -> frozenset[str]:
+    def dominated(self, state: values.State, seat: int,
+                  actions: Sequence[values.Action]) -> frozenset[str]:
         """The notations among ``actions`` (``seat``'s legal ones) that another of them
         does as well for less, by the rules' own measure (paying with more dice than the
         challenge needs), or exactly as well (a card turned to lie as a smaller turn lays
@@ -272,20 +267,20 @@ class BaseRules(ABC):
         """
         return None
 
-    def _option_value(self, spec: OptionSpec, value: Any) -> Any:
+    def _option_value(self, spec: values.OptionSpec, value: Any) -> Any:
         """``value`` of option ``spec`` as the game keeps it, or ``OptionsError``;
         ``None`` leaves the option out of the game's options. By default the spec's own
         kind checks it (a whole number in range, one of the choices, yes or no)."""
         return check_option(spec, value)
 
-    def zoom_spots(self, state: State) -> list[str]:
+    def zoom_spots(self, state: values.State) -> list[str]:
         """Places a player may ask to see large (``game board zoom:``); none by default.
 
         A renderer draws the neighbourhood of ``view["zoom"]`` when it is set.
         """
         return []
 
-    def episode(self, state: State) -> str | None:
+    def episode(self, state: values.State) -> str | None:
         """A key shared by consecutive moves that read as one story (a whole heist).
 
         The bot edits one message while the key stays the same instead of posting
@@ -295,14 +290,14 @@ class BaseRules(ABC):
 
     # ----------------------------------------------------------------- AI and rules versions
 
-    def _ai_strong(self, view: View, legal: list[Action], rng: Rng,
-                   look: Lookahead) -> Action:
+    def _ai_strong(self, view: values.View, legal: list[values.Action], rng: Rng,
+                   look: Lookahead) -> values.Action:
         """The strong AI: by default :meth:`ai`; a game with a search writes its own,
         which may play worlds its seat cannot tell from the real one forward
         (:class:`~bot.games.engine.contract.Lookahead`)."""
         return self._ai(view, legal, rng)
 
-    def _stand_in_reason(self, before: View, after: View, seat: int,
+    def _stand_in_reason(self, before: values.View, after: values.View, seat: int,
                          move: str) -> str | None:
         """Why the AI standing in for an absent player made the move ``move`` (its public
         notation) that led from ``before`` to ``after``, in one short sentence everybody
@@ -318,7 +313,7 @@ class BaseRules(ABC):
             return None
         return f"It chose this move to score {gained} {'point' if gained == 1 else 'points'}."
 
-    def _upgrade(self, state: State) -> State:
+    def _upgrade(self, state: values.State) -> values.State:
         """Carry a state saved under an older :attr:`rules_version` over, or raise.
 
         The default refuses: a game started under other rules cannot go on.

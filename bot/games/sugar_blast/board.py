@@ -47,12 +47,22 @@ class Blast:
     @property
     def keep_matched(self) -> int:
         """How many matching candies the player keeps."""
-        return 2 if self.kind == "big" else 1
+        return keep_matched(self.kind)
 
     @property
     def keeps_other(self) -> bool:
         """Whether the player also keeps one non-matching removed candy."""
-        return self.kind in ("four", "mega")
+        return keeps_other(self.kind)
+
+
+def keep_matched(kind: str) -> int:
+    """How many matching candies a Blast of ``kind`` leaves the player."""
+    return 2 if kind == "big" else 1
+
+
+def keeps_other(kind: str) -> bool:
+    """Whether a Blast of ``kind`` also leaves the player one non-matching removed candy."""
+    return kind in ("four", "mega")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from bot.games.content import load_json
+from bot.games.content import by_id, load_json
 
 
 def candy_kinds() -> list[str]:
@@ -16,10 +16,8 @@ def chips_per_kind() -> int:
 
 
 def candy_name(kind: str, count: int = 1) -> str:
-    for k in load_json("sugar_blast", "candies.json")["kinds"]:
-        if k["id"] == kind:
-            return cast("str", k["singular"] if count == 1 else k["plural"])
-    raise KeyError(kind)
+    names = by_id(load_json("sugar_blast", "candies.json")["kinds"], kind)
+    return cast("str", names["singular"] if count == 1 else names["plural"])
 
 
 def objectives() -> list[dict[str, Any]]:
@@ -27,10 +25,7 @@ def objectives() -> list[dict[str, Any]]:
 
 
 def objective(objective_id: str) -> dict[str, Any]:
-    for card in objectives():
-        if card["id"] == objective_id:
-            return card
-    raise KeyError(objective_id)
+    return by_id(objectives(), objective_id)
 
 
 def needed(card: dict[str, Any]) -> int:

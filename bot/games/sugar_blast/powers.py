@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, cast
 
-from bot.games.content import load_json
+from bot.games.content import by_id, load_json
 from bot.games.engine import Action, OptionsError, State
 from bot.games.grid import Cell, cell_name, neighbours, parse_cell
 from bot.games.rng import Rng
@@ -56,10 +56,7 @@ def cards() -> list[dict[str, Any]]:
 
 
 def card(card_id: str) -> dict[str, Any]:
-    for entry in cards():
-        if entry["id"] == card_id:
-            return entry
-    raise KeyError(card_id)
+    return by_id(cards(), card_id)
 
 
 def ids() -> list[str]:

@@ -120,14 +120,6 @@ class Blast(NamedTuple):
     extra: tuple[int, ...]
     notation: str
 
-    @property
-    def keep_matched(self) -> int:
-        return 2 if self.kind == "big" else 1
-
-    @property
-    def keeps_other(self) -> bool:
-        return self.kind in ("four", "mega")
-
 
 def _runs(board: Flat, line: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
     """Maximal runs of 3 or more equal candies along ``line``."""
@@ -396,7 +388,7 @@ class Gains:
         """Progress ``blast`` brings: its matched candies and its best second keep."""
         if blast.kind == "big":
             return self.two[blast.candy]
-        if not blast.keeps_other:
+        if not bd.keeps_other(blast.kind):
             return self.one[blast.candy]
         row = self.pair[blast.candy]
         best = self.one[blast.candy]
@@ -492,14 +484,14 @@ def resolve(pos: Position, seat: int, blast: Blast) -> bool:
         if board[i] != EMPTY:
             returning[board[i]] += 1
     kept = pos.kept[seat]
-    for _ in range(blast.keep_matched):
+    for _ in range(bd.keep_matched(blast.kind)):
         if returning[blast.candy]:
             kept[blast.candy] += 1
             returning[blast.candy] -= 1
     if pos.won(seat):
         _empty(pos, blast)
         return True
-    if blast.keeps_other:
+    if bd.keeps_other(blast.kind):
         others = {k for i in blast.extra if (k := board[i]) not in (blast.candy, EMPTY)
                   and returning[k]}
         other = best_keep(pos, seat, others)

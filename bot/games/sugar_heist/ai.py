@@ -197,22 +197,15 @@ def _prep_value(view: View, notation: str) -> float:
 # --------------------------------------------------------------------------- heist
 
 
-def _challenge_of(view: View) -> list[dict[str, Any]]:
+def _encounter_part(view: View, part: str) -> list[dict[str, Any]]:
+    """The steps ``part`` (``"challenge"`` or ``"bad"``) of the heist's encounter: its
+    hideout card's, or the defender's board's default encounter's."""
     heist = view["heist"]
     key = heist["encounter"]["key"]
     if key:
-        return cast("list[dict[str, Any]]", cards.hideout_cards(_rules(view))[key]["challenge"])
+        return cast("list[dict[str, Any]]", cards.hideout_cards(_rules(view))[key][part])
     board = view["seats"][heist["defender"]]["board"]["key"]
-    return cast("list[dict[str, Any]]", cards.board(board)["default"]["challenge"])
-
-
-def _bad_of(view: View) -> list[dict[str, Any]]:
-    heist = view["heist"]
-    key = heist["encounter"]["key"]
-    if key:
-        return cast("list[dict[str, Any]]", cards.hideout_cards(_rules(view))[key]["bad"])
-    board = view["seats"][heist["defender"]]["board"]["key"]
-    return cast("list[dict[str, Any]]", cards.board(board)["default"]["bad"])
+    return cast("list[dict[str, Any]]", cards.board(board)["default"][part])
 
 
 def severity(steps: list[dict[str, Any]], pool: int, candy: int, money: int) -> float:
@@ -300,7 +293,7 @@ def _heist_value(view: View, kind: str, notation: str) -> float:
     pool = heist["pool"]
     words = notation.split(" ")
     attacking = me == heist["attacker"]
-    challenge = _challenge_of(view)
+    challenge = _encounter_part(view, "challenge")
     upcoming = heist["stage"] == "effects"
     if kind == "challenge":
         return _challenge_value(view, words)
@@ -335,9 +328,9 @@ def _decision_step(view: View) -> dict[str, Any]:
 def _challenge_value(view: View, words: list[str]) -> float:
     heist = view["heist"]
     pool = heist["pool"]
-    challenge = _challenge_of(view)
+    challenge = _encounter_part(view, "challenge")
     mine = view["seats"][view["viewer"]]
-    hurt = severity(_bad_of(view), len(pool), mine["candy"], mine["money"])
+    hurt = severity(_encounter_part(view, "bad"), len(pool), mine["candy"], mine["money"])
     if words[0] == "pay":
         values = [int(w) for w in words[1:]]
         left = list(pool)

@@ -7,19 +7,6 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from bot.games import engine
-from bot.games.engine import (
-    Action,
-    BaseRules,
-    CardText,
-    Decision,
-    Hidden,
-    MultiSelect,
-    OptionSpec,
-    Result,
-    State,
-    Turn,
-    View,
-)
 from bot.games.pieces import deck_draw, deck_shuffled, rank_by
 from bot.games.rng import Rng
 from bot.games.sugar_heist import cards, effects
@@ -53,7 +40,7 @@ def _resolve_name(text: str, known: list[str]) -> str:
     return hits[0] if len(hits) == 1 else text
 
 
-class SugarHeist(BaseRules):
+class SugarHeist(engine.BaseRules):
     """The Sugar Heist rules: target, prep and heist phases over as many rounds as players."""
 
     slug = "sugar-heist"
@@ -77,10 +64,11 @@ class SugarHeist(BaseRules):
     ai_easy_slips = 0.9
     phases = ("target", "prep", "heist")
     options = (
-        OptionSpec("rounds", "Rounds to play (0: one per player, as the rulebook says).", "int",
-                   0, minimum=0, maximum=6, said="{} rounds",
-                   meanings=((0, "one round per player, as the rulebook says"),
-                             (1, "1 round"))),
+        engine.OptionSpec("rounds", "Rounds to play (0: one per player, as the rulebook says).",
+                          "int",
+                          0, minimum=0, maximum=6, said="{} rounds",
+                          meanings=((0, "one round per player, as the rulebook says"),
+                                    (1, "1 round"))),
     )
     step_joiners = frozenset({"room", "move"})
     #: Verbs followed by a handful of dice, chosen together in one step.
@@ -107,7 +95,7 @@ class SugarHeist(BaseRules):
 
     # ----------------------------------------------------------------- set-up
 
-    def _setup(self, state: State, turn: Turn) -> None:
+    def _setup(self, state: engine.State, turn: engine.Turn) -> None:
         n = len(state["seats"])
         start = cards.start()
         supply = cards.supply()
@@ -137,7 +125,7 @@ class SugarHeist(BaseRules):
 
     # ----------------------------------------------------------------- phases
 
-    def _begin_phase(self, state: State, phase: str, turn: Turn) -> None:
+    def _begin_phase(self, state: engine.State, phase: str, turn: engine.Turn) -> None:
         if phase == "target":
             self._target(state, turn)
         elif phase == "prep":
@@ -145,7 +133,7 @@ class SugarHeist(BaseRules):
         else:
             self._begin_heists(state, turn)
 
-    def _target(self, state: State, turn: Turn) -> None:
+    def _target(self, state: engine.State, turn: engine.Turn) -> None:
         n = len(state["seats"])
         state["track"] = deck_shuffled(list(range(n)), turn.rng)
         arrows = " → ".join(engine.seat_name(state, s) for s in state["track"])
@@ -153,7 +141,7 @@ class SugarHeist(BaseRules):
                  f"{engine.seat_name(state, state['track'][0])}.", None, "target", reveals=True)
         engine.next_phase(self, state, turn)
 
-    def _begin_prep(self, state: State, turn: Turn) -> None:
+    def _begin_prep(self, state: engine.State, turn: engine.Turn) -> None:
         decks = state["decks"]
         for _ in range(cards.start()["market"]):
             card = deck_draw(decks["costume"])
@@ -175,84 +163,85 @@ class SugarHeist(BaseRules):
                  f"Costume market: {market}.", None, "prep", reveals=True)
 
     @staticmethod
-    def _from_bank(state: State, amount: int) -> int:
+    def _from_bank(state: engine.State, amount: int) -> int:
         """Money from the bank. It never runs dry: below zero it owes the box more tokens."""
         state["supply"]["money"] -= amount
         return amount
 
     # ----------------------------------------------------------------- who acts, what is legal
 
-    def _turn_actors(self, state: State) -> frozenset[int]:
+    def _turn_actors(self, state: engine.State) -> frozenset[int]:
         if state["over"] or state["prep"] is None or engine.top(state) is not None:
             return frozenset()
         return frozenset({state["prep"]["turn"]})
 
-    def _turn_actions(self, state: State, seat: int) -> list[Action]:
+    def _turn_actions(self, state: engine.State, seat: int) -> list[engine.Action]:
         prep = state["prep"]
         if state["over"] or prep is None or seat != prep["turn"]:
             return []
         player = state["players"][seat]
         money = player["money"]
-        out: list[Action] = []
+        out: list[engine.Action] = []
         seen: set[str] = set()
         for card_id in state["market"]:
             d = cards.design(card_id)
             if d["key"] in seen or d["cost"] > money:
                 continue
             seen.add(d["key"])
-            out.append(Action(f"buy {cards.lower_name(d)}",
-                              f"buy {d['name']} for ${d['cost']}: "
-                              f"{cards.steps_text(d['ability'])}"))
+            out.append(engine.Action(f"buy {cards.lower_name(d)}",
+                                     f"buy {d['name']} for ${d['cost']}: "
+                                     f"{cards.steps_text(d['ability'])}"))
         for card_id in player["hand"]:
             d = cards.design(card_id)
             if d["key"] in seen or d["cost"] > money:
                 continue
             seen.add(d["key"])
             out.extend(self._builds(player, d))
-        out.append(Action("pass", "pass for the rest of the prep phase"))
+        out.append(engine.Action("pass", "pass for the rest of the prep phase"))
         return out
 
-    def _builds(self, player: dict[str, Any], d: dict[str, Any]) -> list[Action]:
+    def _builds(self, player: dict[str, Any], d: dict[str, Any]) -> list[engine.Action]:
         name, slot = cards.lower_name(d), d["kind"]
         out = []
         for room in range(1, ROOMS + 1):
             public = f"built a ${d['cost']} {slot} face down in room {room}"
             held = player["rooms"][room - 1][slot]
             if held is None:
-                out.append(Action(f"build {name} room {room}",
-                                  f"{d['name']} face down as room {room}'s {slot} "
-                                  f"(${d['cost']})", public))
+                out.append(engine.Action(f"build {name} room {room}",
+                                         f"{d['name']} face down as room {room}'s {slot} "
+                                         f"(${d['cost']})", public))
                 continue
             old = self._slot_name(held)
-            out.append(Action(f"build {name} room {room} discard",
-                              f"{d['name']} in room {room}, discarding {old} (${d['cost']})",
-                              f"{public}, discarding the card there"))
+            out.append(engine.Action(f"build {name} room {room} discard",
+                                     f"{d['name']} in room {room}, discarding {old} (${d['cost']})",
+                                     f"{public}, discarding the card there"))
             for other in range(1, ROOMS + 1):
                 if other != room and player["rooms"][other - 1][slot] is None:
-                    out.append(Action(f"build {name} room {room} move {other}",
-                                      f"{d['name']} in room {room}, moving {old} to room "
-                                      f"{other} (${d['cost']})",
-                                      f"{public}, moving the card there to room {other}"))
+                    out.append(engine.Action(f"build {name} room {room} move {other}",
+                                             f"{d['name']} in room {room}, moving {old} to room "
+                                             f"{other} (${d['cost']})",
+                                             f"{public}, moving the card there to room {other}"))
         return out
 
     @staticmethod
     def _slot_name(held: dict[str, Any]) -> str:
         return cast("str", cards.design(held["id"])["name"])
 
-    def _decision_actions(self, state: State, decision: Decision, seat: int) -> list[Action]:
+    def _decision_actions(self, state: engine.State, decision: engine.Decision,
+                          seat: int) -> list[engine.Action]:
         if decision.kind == "board":
             taken = {p["board"] for p in state["players"]}
-            return [Action(f"board {cards.lower_name(b)}",
-                           f"{b['name']} (default encounter {b['default']['name']}: "
-                           f"{cards.challenge_text(b['default']['challenge'])})")
+            return [engine.Action(f"board {cards.lower_name(b)}",
+                                  f"{b['name']} (default encounter {b['default']['name']}: "
+                                  f"{cards.challenge_text(b['default']['challenge'])})")
                     for b in cards.boards() if b["key"] not in taken]
         if decision.kind == "challenge":
             return self._challenge_actions(state)
-        ctx = Context(self, state, Turn(Rng(0)))
-        return [Action(n, label) for n, label in
+        ctx = Context(self, state, engine.Turn(Rng(0)))
+        return [engine.Action(n, label) for n, label in
                 effects.options(ctx, decision.kind, decision.data["step"])]
 
-    def _challenge_actions(self, state: State) -> list[Action]:
+    def _challenge_actions(self, state: engine.State) -> list[engine.Action]:
         h = state["heist"]
         pool = tuple(h["pool"])
         enc = self.encounter(state)
@@ -261,9 +250,9 @@ class SugarHeist(BaseRules):
         # Any dice that satisfy the challenge pay it (rules 2 on; rules 1 took only the
         # cheapest ways); the cheapest come first.
         ways = spends(pool, enc["challenge"]) if state["rules"] >= 2 else cheapest
-        out = [Action(f"pay {' '.join(map(str, p))}",
-                      f"pay {spoken(p)} for {need}"
-                      + ("" if p in cheapest else " (more dice than it needs)"))
+        out = [engine.Action(f"pay {' '.join(map(str, p))}",
+                             f"pay {spoken(p)} for {need}"
+                             + ("" if p in cheapest else " (more dice than it needs)"))
                for p in ways]
         seen: set[str] = set()
         for c in state["players"][h["attacker"]]["costumes"]:
@@ -272,11 +261,11 @@ class SugarHeist(BaseRules):
                 continue
             seen.add(d["key"])
             out.extend(self._costume_uses(pool, d))
-        out.append(Action("suffer", f"suffer: {cards.steps_text(enc['bad'])}"))
+        out.append(engine.Action("suffer", f"suffer: {cards.steps_text(enc['bad'])}"))
         return out
 
     @staticmethod
-    def _costume_uses(pool: tuple[int, ...], d: dict[str, Any]) -> list[Action]:
+    def _costume_uses(pool: tuple[int, ...], d: dict[str, Any]) -> list[engine.Action]:
         name = cards.lower_name(d)
         text = cards.steps_text(d["ability"])
         targeted = [s for s in d["ability"] if s["do"] in ("add", "set", "reroll")]
@@ -286,7 +275,7 @@ class SugarHeist(BaseRules):
                 return []
             if step["do"] == "add_all" and all(clamp(v + step["amount"]) == v for v in pool):
                 return []
-            return [Action(f"use {name}", f"use {d['name']}: {text}")]
+            return [engine.Action(f"use {name}", f"use {d['name']}: {text}")]
         step = targeted[0]
         out = []
         for pick in choices(pool, step.get("count", 1), up_to=True):
@@ -295,7 +284,8 @@ class SugarHeist(BaseRules):
             if step["do"] == "set" and all(v == step["value"] for v in pick):
                 continue
             values = " ".join(map(str, pick))
-            out.append(Action(f"use {name} on {values}", f"use {d['name']} on {spoken(pick)}: "
+            out.append(engine.Action(f"use {name} on {values}",
+                                     f"use {d['name']} on {spoken(pick)}: "
                                                          f"{text}"))
         return out
 
@@ -310,7 +300,7 @@ class SugarHeist(BaseRules):
             return (*super().move_steps(head), f"on {dice}")
         return super().move_steps(notation)
 
-    def quick_choices(self, state: State, seat: int) -> list[Action]:
+    def quick_choices(self, state: engine.State, seat: int) -> list[engine.Action]:
         actions = engine.legal_actions(self, state, seat)
         if len(actions) <= 25:
             return actions
@@ -323,7 +313,7 @@ class SugarHeist(BaseRules):
             return [a for a in actions if not a.notation[len("reroll "):][:1].isdigit()]
         return [a for a in actions if not a.notation.startswith("build ")][:25]
 
-    def multi_select(self, state: State, seat: int) -> MultiSelect | None:
+    def multi_select(self, state: engine.State, seat: int) -> engine.MultiSelect | None:
         """The defender's reroll as one menu of dice, each die of the pool one option (two
         3s are two options that both read ``3``): a handful of dice among up to six make
         too many ways to list. Every other choice of dice is few enough to offer whole
@@ -339,9 +329,10 @@ class SugarHeist(BaseRules):
             return None
         dice = tuple((f"d{i + 1}", f"die {i + 1}: {v}") for i, v in enumerate(pool))
         words = tuple(str(v) for v in pool)
-        return MultiSelect(dice, "reroll {}", 1, count, "Dice to reroll…", words)
+        return engine.MultiSelect(dice, "reroll {}", 1, count, "Dice to reroll…", words)
 
-    def dominated(self, state: State, seat: int, actions: Sequence[Action]) -> frozenset[str]:
+    def dominated(self, state: engine.State, seat: int,
+                  actions: Sequence[engine.Action]) -> frozenset[str]:
         """Payments with more dice than the challenge needs: some of their dice alone pay
         it, and the dice kept go on to the next rooms (rules 2 on; rules 1 took only the
         cheapest ways)."""
@@ -355,11 +346,12 @@ class SugarHeist(BaseRules):
         return frozenset(a.notation for a in actions
                          if a.notation.startswith("pay ") and a.notation not in cheapest)
 
-    def rank_actions(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+    def rank_actions(self, state: engine.State, seat: int,
+                     actions: list[engine.Action]) -> list[engine.Action]:
         """In the prep phase ``pass``, then the cheapest cards first (a newcomer reads the
         dear builds last); in a heist the AI's order of the answers."""
         if engine.top(state) is None:
-            def cost(action: Action) -> int:
+            def cost(action: engine.Action) -> int:
                 if action.notation == "pass":
                     return -1
                 key = cards.names().get(action.notation.split(" ", 1)[1].split(" room ")[0])
@@ -369,7 +361,7 @@ class SugarHeist(BaseRules):
             return sorted(actions, key=cost)
         return ranked(engine.view(self, state, seat), actions)
 
-    def episode(self, state: State) -> str | None:
+    def episode(self, state: engine.State) -> str | None:
         h = state["heist"]
         if h is None or state["over"]:
             return None
@@ -405,7 +397,7 @@ class SugarHeist(BaseRules):
                 return f"{verb} {_resolve_name(text[len(verb) + 1:], known)}"
         return None
 
-    def _explain(self, state: State, seat: int, notation: str) -> str:
+    def _explain(self, state: engine.State, seat: int, notation: str) -> str:
         words = notation.split(" ")
         verb = words[0]
         top = engine.top(state)
@@ -457,7 +449,7 @@ class SugarHeist(BaseRules):
             return f"Choose exactly {min(count, len(pool))} of the dice: for example {hint}."
         return f"“{notation}” is not a legal answer now: for example {hint}."
 
-    def _explain_prep(self, state: State, seat: int, notation: str) -> str:
+    def _explain_prep(self, state: engine.State, seat: int, notation: str) -> str:
         words = notation.split(" ")
         player = state["players"][seat]
         if words[0] == "buy":
@@ -495,7 +487,8 @@ class SugarHeist(BaseRules):
 
     # ----------------------------------------------------------------- prep play
 
-    def _play(self, state: State, seat: int, action: Action, turn: Turn) -> None:
+    def _play(self, state: engine.State, seat: int, action: engine.Action,
+              turn: engine.Turn) -> None:
         words = action.notation.split(" ")
         player = state["players"][seat]
         name = engine.seat_name(state, seat)
@@ -528,11 +521,12 @@ class SugarHeist(BaseRules):
         self._next_prep_turn(state, turn, seat)
         self._note(state, moved)
 
-    def _pay(self, state: State, seat: int, amount: int) -> None:
+    def _pay(self, state: engine.State, seat: int, amount: int) -> None:
         state["players"][seat]["money"] -= amount
         state["supply"]["money"] += amount
 
-    def _build(self, state: State, seat: int, action: Action, turn: Turn) -> dict[str, Any]:
+    def _build(self, state: engine.State, seat: int, action: engine.Action,
+               turn: engine.Turn) -> dict[str, Any]:
         """Build a hand card face down; returns the move as :meth:`_note` keeps it (the
         room and slot, never the card)."""
         m = _BUILD.match(action.notation)
@@ -567,7 +561,7 @@ class SugarHeist(BaseRules):
                 "cost": d["cost"], "discarded": held is not None and m.group(3) == "discard",
                 "moved": int(m.group(4)) if held is not None and m.group(4) else None}
 
-    def _next_prep_turn(self, state: State, turn: Turn, seat: int) -> None:
+    def _next_prep_turn(self, state: engine.State, turn: engine.Turn, seat: int) -> None:
         prep = state["prep"]
         track = state["track"]
         i = track.index(seat)
@@ -578,7 +572,7 @@ class SugarHeist(BaseRules):
                 return
         self._end_prep(state, turn)
 
-    def _end_prep(self, state: State, turn: Turn) -> None:
+    def _end_prep(self, state: engine.State, turn: engine.Turn) -> None:
         decks = state["decks"]
         decks["costume"].extend(state["market"])
         state["market"] = []
@@ -597,8 +591,9 @@ class SugarHeist(BaseRules):
 
     # ----------------------------------------------------------------- decisions
 
-    def _resolve(self, state: State, decision: Decision, answers: dict[int, Action],
-                 turn: Turn) -> None:
+    def _resolve(self, state: engine.State, decision: engine.Decision,
+                 answers: dict[int, engine.Action],
+                 turn: engine.Turn) -> None:
         seat, action = next(iter(answers.items()))
         words = action.notation.split(" ")
         if decision.kind == "board":
@@ -635,7 +630,7 @@ class SugarHeist(BaseRules):
         return cards.names().get(name)
 
     @staticmethod
-    def _note(state: State, moved: dict[str, Any]) -> None:
+    def _note(state: engine.State, moved: dict[str, Any]) -> None:
         """Keep the move just made for the picture's last-move mark, in the heist under
         way or else the prep phase (both gone once the game is over): a built card is kept
         by its room and slot, never by name."""
@@ -694,7 +689,7 @@ class SugarHeist(BaseRules):
 
     # ----------------------------------------------------------------- the heist
 
-    def encounter(self, state: State) -> dict[str, Any]:
+    def encounter(self, state: engine.State) -> dict[str, Any]:
         """The encounter of the room being entered: its card, or the board's default."""
         h = state["heist"]
         defender = state["players"][h["defender"]]
@@ -703,11 +698,11 @@ class SugarHeist(BaseRules):
             return cards.design(held["id"], state["rules"])
         return cast("dict[str, Any]", cards.board(defender["board"])["default"])
 
-    def _begin_heists(self, state: State, turn: Turn) -> None:
+    def _begin_heists(self, state: engine.State, turn: engine.Turn) -> None:
         self._start_heist(state, turn, 0)
         self._advance(state, turn)
 
-    def _start_heist(self, state: State, turn: Turn, index: int) -> None:
+    def _start_heist(self, state: engine.State, turn: engine.Turn, index: int) -> None:
         track = state["track"]
         attacker, defender = track[index], track[(index + 1) % len(track)]
         pool = sorted(turn.rng.roll(6) for _ in range(cards.start()["dice"]))
@@ -720,7 +715,7 @@ class SugarHeist(BaseRules):
                      f"{engine.seat_name(state, defender)}'s hideout and rolls {spoken(pool)}.",
                      reveals=True, hits=(defender,))
 
-    def narrate(self, state: State, turn: Turn, text: str, reveals: bool = False,
+    def narrate(self, state: engine.State, turn: engine.Turn, text: str, reveals: bool = False,
                 hits: tuple[int, ...] = ()) -> None:
         """A public line of the heist story (kept for the picture as well)."""
         h = state["heist"]
@@ -728,7 +723,7 @@ class SugarHeist(BaseRules):
         if h is not None:
             h["log"] = [*h["log"][-3:], text]
 
-    def _enter(self, state: State, turn: Turn) -> None:
+    def _enter(self, state: engine.State, turn: engine.Turn) -> None:
         h = state["heist"]
         defender = state["players"][h["defender"]]
         room = defender["rooms"][h["room"]]
@@ -752,7 +747,7 @@ class SugarHeist(BaseRules):
         if mod is not None:
             effects.push(ctx, mod["effect"], mod["name"])
 
-    def _offer_challenge(self, state: State, turn: Turn) -> bool:
+    def _offer_challenge(self, state: engine.State, turn: engine.Turn) -> bool:
         """Ask the attacker to pay, use a costume or suffer; suffer at once if nothing else."""
         h = state["heist"]
         h["stage"] = "challenge"
@@ -762,7 +757,7 @@ class SugarHeist(BaseRules):
         self._suffer(Context(self, state, turn), self.encounter(state), chose=False)
         return False
 
-    def _advance(self, state: State, turn: Turn) -> None:
+    def _advance(self, state: engine.State, turn: engine.Turn) -> None:
         """Run the heist on until somebody must decide, the phase changes or the game ends."""
         while not state["over"] and state["heist"] is not None:
             h = state["heist"]
@@ -796,7 +791,7 @@ class SugarHeist(BaseRules):
                 else:
                     h["stage"] = "enter"
 
-    def _finish_heist(self, state: State, turn: Turn, passed: bool) -> None:
+    def _finish_heist(self, state: engine.State, turn: engine.Turn, passed: bool) -> None:
         h = state["heist"]
         attacker, defender = h["attacker"], h["defender"]
         a, d = state["players"][attacker], state["players"][defender]
@@ -828,7 +823,7 @@ class SugarHeist(BaseRules):
             return
         self._end_round(state, turn)
 
-    def _end_round(self, state: State, turn: Turn) -> None:
+    def _end_round(self, state: engine.State, turn: engine.Turn) -> None:
         players = state["players"]
         most = max(p["candy"] for p in players)
         takers = [s for s, p in enumerate(players) if p["candy"] == most]
@@ -849,20 +844,20 @@ class SugarHeist(BaseRules):
 
     # ----------------------------------------------------------------- views and results
 
-    def _show(self, state: State, seat: int | None) -> View:
+    def _show(self, state: engine.State, seat: int | None) -> engine.View:
         return build_view(self, state, seat)
 
-    def _hidden(self, state: State) -> list[Hidden]:
+    def _hidden(self, state: engine.State) -> list[engine.Hidden]:
         """Undrawn decks are nobody's; a hand and its face-down room cards are its owner's."""
-        places = [Hidden(("decks", "costume"), None, "costume"),
-                  *(Hidden(("decks", str(c)), None, "hideout") for c in (1, 2, 3))]
+        places = [engine.Hidden(("decks", "costume"), None, "costume"),
+                  *(engine.Hidden(("decks", str(c)), None, "hideout") for c in (1, 2, 3))]
         for seat, player in enumerate(state["players"]):
-            places.append(Hidden(("players", seat, "hand"), seat, "hideout"))
+            places.append(engine.Hidden(("players", seat, "hand"), seat, "hideout"))
             for r, room in enumerate(player["rooms"]):
                 for slot in SLOTS:
                     if room[slot] is not None and not room[slot]["up"]:
-                        places.append(Hidden(("players", seat, "rooms", r, slot, "id"), seat,
-                                             "hideout", single=True))
+                        places.append(engine.Hidden(("players", seat, "rooms", r, slot, "id"), seat,
+                                                    "hideout", single=True))
         return places
 
     def _back_of(self, pool: str, item: Any) -> Any:
@@ -872,7 +867,7 @@ class SugarHeist(BaseRules):
         card = cards.design(item)
         return [card["cost"], card["kind"]]
 
-    def _result(self, state: State) -> Result | None:
+    def _result(self, state: engine.State) -> engine.Result | None:
         if not state["over"]:
             return None
         players = state["players"]
@@ -882,10 +877,10 @@ class SugarHeist(BaseRules):
         verb = "share the win" if len(ranking[0]) > 1 else "wins"
         lines = "; ".join(f"{engine.seat_name(state, s)} {p['candy']} candy, {p['tax']} tax, "
                           f"${p['money']}" for s, p in enumerate(players))
-        return Result(ranking, {s: p["candy"] for s, p in enumerate(players)},
-                      f"{best} {verb}. {lines}.")
+        return engine.Result(ranking, {s: p["candy"] for s, p in enumerate(players)},
+                             f"{best} {verb}. {lines}.")
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: engine.State) -> str:
         if state["over"]:
             result = self._result(state)
             return result.summary if result else "The game is over."
@@ -905,7 +900,7 @@ class SugarHeist(BaseRules):
                     f"Cards in hand: {hands}.")
         return where
 
-    def _room_words(self, state: State) -> str:
+    def _room_words(self, state: engine.State) -> str:
         """The room being raided in words, once its cards are face up: what the picture
         draws as icons (" Room 2, Slime Bucket: Challenge: A pair. Bad stuff: …")."""
         h = state["heist"]
@@ -922,16 +917,16 @@ class SugarHeist(BaseRules):
                      f"{enc['challenge']}. Bad stuff: {enc['bad']}")
         return " " + " ".join(words)
 
-    def scores(self, state: State) -> dict[int, int]:
+    def scores(self, state: engine.State) -> dict[int, int]:
         return {s: p["candy"] for s, p in enumerate(state["players"])}
 
-    def card_texts(self, view: View) -> list[CardText]:
+    def card_texts(self, view: engine.View) -> list[engine.CardText]:
         return card_texts(view)
 
-    def _ai(self, view: View, legal: list[Action], rng: Rng) -> Action:
+    def _ai(self, view: engine.View, legal: list[engine.Action], rng: Rng) -> engine.Action:
         return choose(view, legal, rng)
 
-    def _stand_in_reason(self, before: View, after: View, seat: int,
+    def _stand_in_reason(self, before: engine.View, after: engine.View, seat: int,
                          move: str) -> str | None:
         """The room its heist cleared, the pass bonus, the costume it bought for its next
         heist, or the hideout it built against its attacker. A card built face down is

@@ -16,7 +16,7 @@ of a quarter, so sums of them are exact in whatever order they are taken.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games.engine import Action, View
@@ -296,81 +296,72 @@ class _Before:
         """The joined roads of ``table``: the old table's and the new card's (at ``index``,
         the last), as :meth:`Table._road_links` finds them."""
         links = list(self.links())
-        entry = table.entries[index]
-        card = table.card(index)
-        pos = (entry["q"], entry["r"])
         for side in range(tiles.SIDES):
-            other = table.at.get(neighbour(pos, side))
-            if (other is None or other == index or card.edge(side, entry["rot"]) != tiles.ROAD
-                    or table.edge(other, opposite(side)) != tiles.ROAD):
-                continue
-            mine = card.road_at(side, entry["rot"])
-            theirs = table.card(other).road_at(opposite(side), table.entries[other]["rot"])
-            assert mine is not None and theirs is not None
-            cookies = (card.roads[mine[0]].arms[mine[1]].cookies
-                       + table.card(other).roads[theirs[0]].arms[theirs[1]].cookies)
-            links.append(((other, theirs[0]), (index, mine[0]), cookies))
+            link = table.road_link(index, side)
+            if link is not None:  # the older card's hub first, as the table lists it
+                hub, theirs, cookies = link
+                links.append((theirs, hub, cookies))
         return links
 
 
 def action_values(view: View, actions: Sequence[Action]) -> dict[str, float]:
     """How good each action looks to the player whose view this is."""
-    me = view["viewer"]
-    if me is None:
-        return {a.notation: 0.0 for a in actions}
-    colours = view["colours"]["players"]
-    out: dict[str, float] = {}
-    feed_order = _feed_order(colours, me)
-    before: _Before | None = None
-    has_card = view["hand"] is not None
-    for action in actions:
-        words = action.notation.split(" ")
-        if words[0] == "feed":
-            out[action.notation] = -float(feed_order[words[1]])
-            continue
-        if before is None:
-            before = _Before(view, me)
-        delta = before.delta(action.notation)
-        rivals = max((d for s, d in enumerate(delta) if s != me), default=0.0)
-        value = delta[me] - rivals
-        if words[0] == "gingerman" and has_card:
-            value -= GINGERMAN_COST
-        out[action.notation] = value
-    return out
+    return _valued(view, actions, lambda me: _Before(view, me).delta)
 
 
 def reference_values(view: View, actions: Sequence[Action]) -> dict[str, float]:
     """:func:`action_values` the slow way, every placement played on a whole copy of the
     table (:func:`_simulate`): the definition the fast way is tested against."""
+    return _valued(view, actions, lambda me: _slow_deltas(view, me))
+
+
+def _valued(view: View, actions: Sequence[Action],
+            deltas: Callable[[int], Callable[[str], list[float]]]) -> dict[str, float]:
+    """Each action's worth to the viewer: a feed by the viewer's feeding order; a placement
+    by what it adds to the viewer less what it adds to the best rival (``deltas(me)``, made
+    at the first placement, gives each seat's gain), a Gingerman less what its card costs."""
     me = view["viewer"]
     if me is None:
         return {a.notation: 0.0 for a in actions}
-    colours = view["colours"]["players"]
     out: dict[str, float] = {}
-    feed_order = _feed_order(colours, me)
-    base_table = Table(_entries(view), tiles.catalogue())
-    base_areas = base_table.areas()
-    base = _worth(base_table, base_areas, colours, routes=False)
-    base_routes: list[float] | None = None
+    feed_order = _feed_order(view["colours"]["players"], me)
+    delta_of: Callable[[str], list[float]] | None = None
     has_card = view["hand"] is not None
     for action in actions:
         words = action.notation.split(" ")
         if words[0] == "feed":
             out[action.notation] = -float(feed_order[words[1]])
             continue
-        after = _simulate(view, me, action.notation)
-        before = base
-        if words[0] == "gingerman":
-            if base_routes is None:
-                base_routes = _worth(base_table, base_areas, colours, routes=True)
-            before = base_routes
-        delta = [a - b for a, b in zip(after, before, strict=True)]
+        if delta_of is None:
+            delta_of = deltas(me)
+        delta = delta_of(action.notation)
         rivals = max((d for s, d in enumerate(delta) if s != me), default=0.0)
         value = delta[me] - rivals
         if words[0] == "gingerman" and has_card:
             value -= GINGERMAN_COST
         out[action.notation] = value
     return out
+
+
+def _slow_deltas(view: View, me: int) -> Callable[[str], list[float]]:
+    """Each seat's gain from a placement, played on a whole copy of the table."""
+    colours = view["colours"]["players"]
+    base_table = Table(_entries(view), tiles.catalogue())
+    base_areas = base_table.areas()
+    base = _worth(base_table, base_areas, colours, routes=False)
+    base_routes: list[float] | None = None
+
+    def delta(notation: str) -> list[float]:
+        nonlocal base_routes
+        after = _simulate(view, me, notation)
+        before = base
+        if notation.split(" ")[0] == "gingerman":
+            if base_routes is None:
+                base_routes = _worth(base_table, base_areas, colours, routes=True)
+            before = base_routes
+        return [a - b for a, b in zip(after, before, strict=True)]
+
+    return delta
 
 
 def choose(view: View, legal: list[Action], rng: Rng) -> Action:

@@ -374,23 +374,30 @@ class Table:
 
     def _links(self) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
         links = []
-        for i, e in enumerate(self.entries):
-            card = self.card(i)
+        for i in range(len(self.entries)):
             for side in range(SIDES):
-                if card.edge(side, e["rot"]) != ROAD:
-                    continue
-                other = self.at.get(neighbour((e["q"], e["r"]), side))
-                if other is None or other < i:
-                    continue
-                if self.edge(other, opposite(side)) != ROAD:
-                    continue
-                mine = card.road_at(side, e["rot"])
-                theirs = self.card(other).road_at(opposite(side), self.entries[other]["rot"])
-                assert mine is not None and theirs is not None
-                cookies = (card.roads[mine[0]].arms[mine[1]].cookies
-                           + self.card(other).roads[theirs[0]].arms[theirs[1]].cookies)
-                links.append(((i, mine[0]), (other, theirs[0]), cookies))
+                link = self.road_link(i, side)
+                if link is not None and link[1][0] > i:  # each joined pair once
+                    links.append(link)
         return links
+
+    def road_link(self, i: int, side: int
+                  ) -> tuple[tuple[int, int], tuple[int, int], int] | None:
+        """The road joined across card ``i``'s ``side``: (``i``'s hub, the neighbour's hub,
+        cookies on both stretches); None where no road is joined there."""
+        e = self.entries[i]
+        card = self.card(i)
+        if card.edge(side, e["rot"]) != ROAD:
+            return None
+        other = self.at.get(neighbour((e["q"], e["r"]), side))
+        if other is None or other == i or self.edge(other, opposite(side)) != ROAD:
+            return None
+        mine = card.road_at(side, e["rot"])
+        theirs = self.card(other).road_at(opposite(side), self.entries[other]["rot"])
+        assert mine is not None and theirs is not None
+        cookies = (card.roads[mine[0]].arms[mine[1]].cookies
+                   + self.card(other).roads[theirs[0]].arms[theirs[1]].cookies)
+        return (i, mine[0]), (other, theirs[0]), cookies
 
 
 class _Kept:
