@@ -35,6 +35,19 @@ from PIL import Image, ImageDraw
 from bot.games.content import load_json
 from renderers import common
 
+#: The pieces' colours: sugar cubes, the Black Candy, candies, coins, mouths, slots.
+SUGAR: common.Colour = (250, 250, 250)
+SUGAR_TOP: common.Colour = (222, 222, 230)
+BLACK_CUBE: common.Colour = (40, 30, 45)
+CANDY: common.Colour = (236, 96, 160)
+COIN: common.Colour = (250, 196, 40)
+COIN_EDGE: common.Colour = (176, 120, 0)
+MOUTH: common.Colour = (170, 40, 60)
+USED: common.Colour = (0, 140, 80)
+EMPTY_SLOT: common.Colour = (240, 232, 222)
+FACE_DOWN: common.Colour = (214, 198, 182)
+ACTIVE: common.Colour = (255, 244, 214)
+
 WIDTH = common.FRAME_W
 M = common.FRAME_MARGIN
 INNER = WIDTH - 2 * M
@@ -54,18 +67,6 @@ SUPPLY_H = 44
 HEAD_H = 44
 TILE = 36
 PANEL_GAP = 8
-
-SUGAR: common.Colour = (250, 250, 250)
-SUGAR_TOP: common.Colour = (222, 222, 230)
-BLACK_CUBE: common.Colour = (40, 30, 45)
-CANDY: common.Colour = (236, 96, 160)
-COIN: common.Colour = (250, 196, 40)
-COIN_EDGE: common.Colour = (176, 120, 0)
-MOUTH: common.Colour = (170, 40, 60)
-USED: common.Colour = (0, 140, 80)
-EMPTY_SLOT: common.Colour = (240, 232, 222)
-FACE_DOWN: common.Colour = (214, 198, 182)
-ACTIVE: common.Colour = (255, 244, 214)
 
 #: A window's word, as a card's ability begins: when it may be used.
 WINDOW_WORDS = {

@@ -63,6 +63,7 @@ MAP_PAD = 4
 #: A placed card's label (zoomed in) hangs this far above its centre, in hex sizes.
 LABEL_AT = 0.7
 
+#: The land's colours: grass (a finished meadow paler), roads, cookies, spots.
 GRASS: common.Colour = (150, 205, 120)
 GRASS_DONE: common.Colour = (200, 214, 186)
 HEX_EDGE: common.Colour = (104, 150, 84)
