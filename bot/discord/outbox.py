@@ -218,11 +218,13 @@ class Outbox:
         finally:
             self._free(lane)
 
-    async def deliver_lane(self, lane: str, hand: Any = None) -> bool:
+    async def deliver_lane(self, lane: str, hand: Any = None, *, queued: bool = False) -> bool:
         """Deliver ``lane`` in order until it is empty (waiting a little for another
         sender holding it); False when an announcement in it was refused (it and the
         rest of the lane wait for its retry). A head waiting for its back-off is tried
-        again at once: a new change is worth a new try."""
+        again at once: a new change is worth a new try. ``queued``: the caller has just
+        queued something in ``lane``, so the first claim does not ask whether anything
+        is due."""
         await self._beat()
         eager = True
         waited = 0.0
@@ -231,13 +233,13 @@ class Outbox:
                 try:
                     claimed = await self.announcements.claim(
                         self.clock(), lease=LEASE_SECONDS, owner=self.sender.name,
-                        lanes=[lane], limit=1, eager=eager)
+                        lanes=[lane], limit=1, eager=eager, queued=queued)
                 except StoreError:
                     # Not Discord's refusal: the background sender delivers it later.
                     log.warning("could not read the outbox; trying again later", exc_info=True)
                     self.kick()
                     return True
-                eager = False
+                eager = queued = False
                 if not claimed:
                     if waited < WAIT_FOR_LANE and await self._held(lane):
                         pause = min(0.5, 0.05 * 2 ** int(waited / 0.5))

@@ -110,7 +110,9 @@ async def publish_saved(bot: Host, board: Board,
     buttons and the card. Returns False when Discord refused something at or ahead of
     its board: it is retried by the outbox until Discord takes it."""
     hand = Hand(board, early)
-    shown = await bot.outbox.deliver_lane(channel_lane(board.record.channel_id), hand)
+    # The change queued its board in this lane: nobody need ask first whether any is due.
+    shown = await bot.outbox.deliver_lane(channel_lane(board.record.channel_id), hand,
+                                          queued=True)
     # What follows the board in the game's lanes: what its delivery queued, the card.
     lanes = [f"game:{board.record.id}"] if hand.followed else []
     if board.record.parent_id is not None:

@@ -1379,7 +1379,8 @@ class Store(ABC):
                                   channel_id: int | None = None,
                                   lanes: Sequence[str] | None = None, limit: int = 50,
                                   eager: bool = False,
-                                  queued_before: float | None = None) -> list[OutboxRecord]:
+                                  queued_before: float | None = None,
+                                  queued: bool = False) -> list[OutboxRecord]:
         """Claim due announcements to post: the oldest pending one of each lane (of
         ``lanes``, or ``channel_id``'s lane, if given), unless a lease on it still runs.
 
@@ -1395,7 +1396,9 @@ class Store(ABC):
         :meth:`retry_announcement`, :meth:`release_announcements` or
         :meth:`drop_announcement`; if it dies instead, its lease is ended by
         :meth:`forget_senders`, or runs out, and the row is claimed again (its nonce keeps
-        Discord from posting it twice).
+        Discord from posting it twice). ``queued``: the caller has just queued an
+        announcement in these lanes (the handler of a change delivering it), so the read
+        that asks first whether anything is due is skipped: it would find that one.
         """
         if channel_id is not None:
             lanes = [*(lanes or ()), channel_lane(channel_id)]
@@ -1412,11 +1415,13 @@ class Store(ABC):
             settled = [queued_before]
         # Most claims find nothing due (every board shown asks first): a read, which takes
         # no write lock and waits for no writer, says so without a transaction.
-        async with self._reading() as db:
-            if not await db.execute_fetchall(
-                    f"SELECT 1 FROM outbox i WHERE i.status = 'pending' {where}"
-                    f"AND {due} {fresh.replace('o.', 'i.')}LIMIT 1", [*params, now, *settled]):
-                return []
+        if not queued:
+            async with self._reading() as db:
+                if not await db.execute_fetchall(
+                        f"SELECT 1 FROM outbox i WHERE i.status = 'pending' {where}"
+                        f"AND {due} {fresh.replace('o.', 'i.')}LIMIT 1",
+                        [*params, now, *settled]):
+                    return []
         ready = "(o.due_at <= ? OR o.attempts > 0)" if eager else "o.due_at <= ?"
         async with self._transaction() as db:
             # Each lane's head, read from the index of pending rows only (outbox_lanes): a

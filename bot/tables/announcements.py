@@ -24,11 +24,14 @@ class Announcements:
     async def claim(self, now: float, *, lease: float, owner: str | None = None,
                     channel_id: int | None = None, lanes: Sequence[str] | None = None,
                     limit: int = 50, eager: bool = False,
-                    queued_before: float | None = None) -> list[OutboxRecord]:
-        """The heads of the lanes due now, leased to ``owner`` for ``lease`` seconds."""
+                    queued_before: float | None = None,
+                    queued: bool = False) -> list[OutboxRecord]:
+        """The heads of the lanes due now, leased to ``owner`` for ``lease`` seconds
+        (``queued``: the caller just queued one there, so nobody asks first whether any is
+        due)."""
         return await self.store.claim_announcements(
             now, lease=lease, owner=owner, channel_id=channel_id, lanes=lanes, limit=limit,
-            eager=eager, queued_before=queued_before)
+            eager=eager, queued_before=queued_before, queued=queued)
 
     async def lane_leased(self, lane: str, now: float) -> bool:
         return await self.store.lane_leased(lane, now)

@@ -114,3 +114,38 @@ async def test_a_move_goes_to_sqlites_thread_twice_and_its_board_message_once(
         assert writes.trips == 3 and "BEGIN IMMEDIATE" not in writes.statements[3:]
     finally:
         await store.close()
+
+
+async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_eight_times(
+        tmp_path: Path) -> None:
+    """The whole /play through the bot: its reads (whether the interaction already made a
+    move, the game, how its players are reached), its commit, the board's claim and its
+    record as shown. The board it claims was queued by the move itself, so no read asks
+    first whether anything is due."""
+    from tests.support.discord_harness import Session
+    from tests.support.faults import inject, watch_reads
+
+    slug = "sugar-blast"
+    game = GAMES[slug]
+    session = await Session.open(tmp_path, {slug: game})
+    try:
+        await session.start(slug, humans=(ALICE, BOB))
+        store = session.bot.tables.store
+        for _ in range(3):
+            record = await store.open_game(session.channel_id)
+            assert record is not None
+            state = loads(record.state_json or "", game)
+            seat = min(game.to_act(state))
+            mover = next(s.user_id for s in record.seats if s.seat == seat)
+            writes, reads = inject(store), watch_reads(store)
+            session.rec.clear()
+            await session.gw.send(session.gw.command(
+                mover, "play", options={"action": game.ai_action(state, seat).notation},
+                channel_id=session.channel_id))
+            assert [s for s in session.rec.sent if s.pngs]  # the board was shown
+            # The move's commit, the board's claim, the board recorded as shown.
+            assert writes.statements.count("BEGIN IMMEDIATE") == 3
+            assert (writes.trips, reads.trips) == (5, 3)
+            assert not [s for s in reads.statements if "FROM outbox" in s]
+    finally:
+        await session.close()
