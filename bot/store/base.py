@@ -812,6 +812,24 @@ class Store(ABC):
                                      (interaction_id,)):
             raise AlreadyDoneError()
 
+    async def game_for_move(self, interaction_id: int | None, *, channel_id: int | None = None,
+                            game_id: int | None = None) -> tuple[GameRecord | None, bool]:
+        """The game a move asks for (the game ``game_id`` in any status, else the lobby or
+        game under way in ``channel_id``) and whether the interaction ``interaction_id``
+        already made a move, in one read (a move makes one trip less). Only when there is
+        no such game is the interaction looked up alone."""
+        made = "EXISTS (SELECT 1 FROM actions WHERE interaction_id = ?)"
+        where, key = (("id = ?", game_id) if game_id is not None else
+                      ("channel_id = ? AND status IN ('lobby', 'active')", channel_id))
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {GAME_COLUMNS}, {made} FROM games WHERE {where}",
+                (interaction_id, key))
+        if rows:
+            return game_record(rows[0][:-1]), bool(rows[0][-1])
+        return None, interaction_id is not None and await self.move_of(
+            interaction_id) is not None
+
     async def move_of(self, interaction_id: int) -> tuple[int, int] | None:
         """The game and action number that the interaction ``interaction_id`` made, if any."""
         async with self._reading() as db:

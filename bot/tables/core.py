@@ -520,21 +520,37 @@ class Pipeline:
         except KeyError:
             raise NoSuchGame(slug=slug, known=tuple(sorted(self.games))) from None
 
-    async def current(self, channel_id: int, *, active: bool = True) -> GameRecord:
-        record = await self.store.open_game(channel_id)
+    async def current(self, channel_id: int, *, active: bool = True,
+                      made_by: int | None = None) -> GameRecord:
+        """The game under way in ``channel_id`` (see :meth:`by_id` for ``made_by``)."""
+        if made_by is None:
+            record = await self.store.open_game(channel_id)
+        else:
+            record, made = await self.store.game_for_move(made_by, channel_id=channel_id)
+            if made:
+                raise AlreadyMade(reason="twice")
         if record is None:
             raise NoGameHere()
         if active and record.status != "active":
             raise NotStarted()
         return record
 
-    async def by_id(self, game_id: int, channel_id: int | None = None) -> GameRecord:
+    async def by_id(self, game_id: int, channel_id: int | None = None, *,
+                    made_by: int | None = None) -> GameRecord:
         """The game a button names; it must live in the channel the button was clicked in
-        (its thread, or the channel holding its card)."""
-        try:
-            record = await self.store.get_game(game_id)
-        except NotFoundError:
-            raise GameGone() from None
+        (its thread, or the channel holding its card). With ``made_by``, an interaction
+        that already made its move (delivered twice) is refused, read with the game."""
+        if made_by is None:
+            try:
+                record: GameRecord | None = await self.store.get_game(game_id)
+            except NotFoundError:
+                record = None
+        else:
+            record, made = await self.store.game_for_move(made_by, game_id=game_id)
+            if made:
+                raise AlreadyMade(reason="twice")
+        if record is None:
+            raise GameGone()
         if channel_id is not None and channel_id not in (record.channel_id, record.parent_id):
             raise ElsewhereButton(channel_id=record.channel_id)
         return record

@@ -148,10 +148,7 @@ class Moves:
         move of the burst would hold its board up as long as their work would.
         """
         async with self.pipeline.working.held():
-            if request.interaction_id is not None and await self.store.move_of(
-                    request.interaction_id):
-                raise AlreadyMade(reason="twice")
-            record, game = await self._playable(request)
+            record, game = await self._playable(request, first=True)
             if any(s.standing_in for s in seats_of(record, request.user_id)):
                 record = (await self.pipeline.hand_back(record, request.user_id)).record
             return await self._prepared(request, record, game, request.token, early=True)
@@ -223,15 +220,20 @@ class Moves:
 
     # ----------------------------------------------------------------- working it out
 
-    async def _playable(self, request: MoveRequest) -> tuple[GameRecord, Engine]:
+    async def _playable(self, request: MoveRequest,
+                        first: bool = False) -> tuple[GameRecord, Engine]:
         """The game a request is for: the button's, if still on (in the request's channel,
-        unless it comes from a direct message), or the channel's."""
+        unless it comes from a direct message), or the channel's. ``first``: the request's
+        first reading, which refuses, in the same read, an interaction that already made
+        its move (Discord delivered it twice)."""
+        made_by = request.interaction_id if first else None
         if request.game_id is None:
             if request.channel_id is None:
                 raise NotPlaying()
-            record = await self.pipeline.current(request.channel_id)
+            record = await self.pipeline.current(request.channel_id, made_by=made_by)
         else:
-            record = await self.pipeline.by_id(request.game_id, request.channel_id)
+            record = await self.pipeline.by_id(request.game_id, request.channel_id,
+                                               made_by=made_by)
             if record.status != "active":
                 raise StaleToken()
         check_shown(record)

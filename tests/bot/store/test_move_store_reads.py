@@ -116,12 +116,12 @@ async def test_a_move_goes_to_sqlites_thread_twice_and_its_board_message_once(
         await store.close()
 
 
-async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_eight_times(
+async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_seven_times(
         tmp_path: Path) -> None:
-    """The whole /play through the bot: its reads (whether the interaction already made a
-    move, the game, how its players are reached), its commit, the board's claim and its
-    record as shown. The board it claims was queued by the move itself, so no read asks
-    first whether anything is due."""
+    """The whole /play through the bot: its reads (the game with whether the interaction
+    already made a move, how its players are reached), its commit, the board's claim and
+    its record as shown. The board it claims was queued by the move itself, so no read
+    asks first whether anything is due."""
     from tests.support.discord_harness import Session
     from tests.support.faults import inject, watch_reads
 
@@ -145,7 +145,8 @@ async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_eight_tim
             assert [s for s in session.rec.sent if s.pngs]  # the board was shown
             # The move's commit, the board's claim, the board recorded as shown.
             assert writes.statements.count("BEGIN IMMEDIATE") == 3
-            assert (writes.trips, reads.trips) == (5, 3)
+            assert (writes.trips, reads.trips) == (5, 2)
             assert not [s for s in reads.statements if "FROM outbox" in s]
+            assert not [s for s in reads.statements if s.startswith("SELECT game_id, n")]
     finally:
         await session.close()

@@ -842,6 +842,26 @@ async def test_a_move_delivered_twice_is_saved_once_and_the_twin_told_so(
     assert await store.move_of(77) is not None
 
 
+async def test_the_game_a_move_asks_for_is_read_with_whether_its_interaction_moved(
+        store: Store) -> None:
+    record = await active(store)
+    await store.commit_moves(record.id, record.version,
+                             [MoveRecord(0, ALICE, "a1", "Alice plays.", True)],
+                             state_json='{"n": 1}', now=T0 + 5, turn_changed=True,
+                             next_reminder_at=None, interaction_id=77)
+    for where in ({"channel_id": CHANNEL}, {"game_id": record.id}):
+        found, made = await store.game_for_move(77, **where)  # type: ignore[arg-type]
+        assert found is not None and found.id == record.id and made
+        found, made = await store.game_for_move(78, **where)  # type: ignore[arg-type]
+        assert found is not None and not made
+        assert (await store.game_for_move(None, **where))[1] is False  # type: ignore[arg-type]
+    # The move ended what the channel had under way: the twin is still known as made.
+    await store.abort(record.id, T0 + 6)
+    assert await store.game_for_move(77, channel_id=CHANNEL) == (None, True)
+    assert await store.game_for_move(78, channel_id=CHANNEL) == (None, False)
+    assert await store.game_for_move(77, game_id=record.id + 99) == (None, True)
+
+
 async def test_a_servers_lobbies_and_games_under_way_are_listed_and_no_others(
         store: Store) -> None:
     playing = await active(store)

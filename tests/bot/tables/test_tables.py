@@ -270,22 +270,23 @@ async def test_in_a_burst_the_first_move_is_stored_before_the_last_ones_are_read
     channels = await a_race_in_each_of(tables, range(900, 900 + 3 * MOVES_AT_ONCE))
     said: list[str] = []
     store = tables.store
-    move_of, commit_moves = store.move_of, store.commit_moves
+    game_for_move, commit_moves = store.game_for_move, store.commit_moves
 
-    async def reading(interaction_id: int) -> object:
+    async def reading(*args: object, **kwargs: object) -> object:
         said.append("read")
-        return await move_of(interaction_id)
+        return await game_for_move(*args, **kwargs)  # type: ignore[arg-type]
 
     async def storing(*args: object, **kwargs: object) -> object:
         said.append("stored")
         return await commit_moves(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "move_of", reading)
+    monkeypatch.setattr(store, "game_for_move", reading)
     monkeypatch.setattr(store, "commit_moves", storing)
     await asyncio.gather(*(tables.moves.play(channel_id=c, user_id=ALICE, text="step",
                                              interaction_id=c) for c in channels))
     # The store's reads are taken in turn: a move's reads wait for its slot, so the
     # first move is not read and stored only after every move of the burst was read.
+    assert said.count("read") == len(channels)
     assert said.index("stored") <= MOVES_AT_ONCE + 1
 
 
