@@ -2,10 +2,11 @@
 
 Choosing an AI seat's move and working a move out are pure Python that holds the
 interpreter lock for milliseconds a move. With a pool of worker processes (the render
-pool, :class:`renderers.pool.PooledRenderer`), :class:`RulesWork` sends that work to the
-workers that draw what a player waits for, before the pictures waiting there, so that
-the bot's own process stays free meanwhile. The tables are given its :meth:`think` and
-:meth:`offload` (:data:`bot.tables.Think`, :data:`bot.tables.Offload`).
+pool, :class:`renderers.pool.PooledRenderer`), that work goes to the workers that draw
+what a player waits for, before the pictures waiting there, so that the bot's own process
+stays free meanwhile. The tables are given :meth:`RulesWork.think` for AI seats
+(:data:`bot.tables.Think`) and the pool's own ``offload`` for moves
+(:data:`bot.tables.Offload`), whose worker then draws the move's board.
 """
 
 from __future__ import annotations
@@ -58,10 +59,3 @@ class RulesWork:
             return game.ai_action(state, seat, level)
         chosen: Action = self.workers.run_now(ai_choice, (game.slug, state, seat, level))
         return chosen
-
-    async def offload(self, work: Callable[[Any], Any], job: Any, key: int, /,
-                      draws: Callable[[Any], Any] | None = None) -> Any:
-        """``work(job)`` in a worker; ``key`` (the game's id) sends it to the worker that
-        holds the game's caches; with ``draws``, the same worker begins the picture of the
-        view ``draws`` finds in what ``work`` gave (:meth:`PooledRenderer.offload`)."""
-        return await self.workers.offload(work, job, key, draws)

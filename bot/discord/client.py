@@ -220,14 +220,14 @@ class CandyBot(discord.Client):
         if callable(warm):
             warm()
         self._stopping = self._stopped = False
-        # With a pool of worker processes, AI seats think there too, and moves are
-        # worked out there (bot.rules_work).
+        # With a pool of worker processes, AI seats think there too (bot.rules_work), and
+        # moves are worked out there (the pool's offload, which then draws their boards).
         work = RulesWork.of(self.renderer)
         self._tables = await Tables.open(
             self.settings.database, self.games, self.clock, on_moves=self.metrics.moved,
             limits=self.settings.limits, watch=self.watch,
             think=work.think if work is not None else think_here,
-            offload=work.offload if work is not None else None)
+            offload=work.workers.offload if work is not None else None)
         self._organizer = Organizer.over(self._tables)
         if self.settings.public_url is not None:
             self.web = WebService.over(self._tables, self.settings.public_url,

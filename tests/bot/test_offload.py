@@ -16,7 +16,6 @@ import bot.games.engine as engine
 import bot.refusals as refusals
 from bot.games import GAMES
 from bot.games.engine import GameError, loads
-from bot.rules_work import RulesWork
 from bot.store import Store
 from bot.tables import DamagedStateError, MoveRequest, Tables
 from renderers.pool import PooledRenderer
@@ -44,7 +43,7 @@ async def both(tmp_path: Path, pool: PooledRenderer) -> AsyncIterator[tuple[Tabl
     work them out in a thread of this process."""
     store = await Store.open(tmp_path / "tables.db")
     clock = Clock()
-    yield (Tables(store, GAMES, clock, offload=RulesWork(pool).offload),
+    yield (Tables(store, GAMES, clock, offload=pool.offload),
            Tables(store, GAMES, clock))
     await store.close()
 
@@ -147,7 +146,7 @@ async def test_with_its_workers_gone_the_pool_works_moves_out_in_the_bots_proces
     store = await Store.open(tmp_path / "tables.db")
     try:
         clock = Clock()
-        away, here = (Tables(store, GAMES, clock, offload=RulesWork(closed).offload),
+        away, here = (Tables(store, GAMES, clock, offload=closed.offload),
                       Tables(store, GAMES, clock))
         await started(away, "kingdoms-candy-monsters")
         record = await away.store.open_game(CHANNEL)
