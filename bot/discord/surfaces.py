@@ -12,7 +12,7 @@ and the move builder's last step all call, in a channel, a thread or a direct me
 3. begin the board's picture (in the render pool) while the move is **committed**
    (:meth:`bot.tables.Tables.commit`), with what it must announce, in one transaction;
 4. **answer the mover** privately: what only they learn, or, clicked in a private
-   message, their next choice in that same message;
+   message, their next choice in that same message; and, at the same time,
 5. **publish** (:func:`bot.discord.publish.publish_saved`): what the move queued with it,
    delivered at once: the board in the game's channel or thread, as a new message that
    pings whoever was handed the turn, the older board's buttons taken off, the card
@@ -30,6 +30,7 @@ no channel at all) and where the mover's private answer goes.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable
 
@@ -77,8 +78,11 @@ async def move(interaction: discord.Interaction, request: MoveRequest) -> None:
             board = await bot.tables.moves.commit(prepared)
             # Saved: from here on every failure is logged, never told as the move's.
             played = board.played or prepared.played or request.text
-            answered = await quietly(answer_mover(interaction, board, played), "answer")
-            shown = await saved_shown(bot, board, early)
+            # The private answer and the board go to Discord side by side (two routes,
+            # two webhooks): neither waits a round trip for the other.
+            answered, shown = await asyncio.gather(
+                quietly(answer_mover(interaction, board, played), "answer"),
+                saved_shown(bot, board, early))
             if not answered:
                 answered = await quietly(answer_mover(interaction, board, played), "answer")
             if not shown and answered:
