@@ -95,13 +95,15 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
     store = await Store.open(out / "candybot.db")
     try:
         now = time.time()
-        record = await store.create_lobby(channel_id=DEMO_CHANNEL, guild_id=None, game=game.slug,
-                                          creator_id=0, options=state["options"], settings={},
-                                          now=now)
+        record = await store.games.create_lobby(
+            channel_id=DEMO_CHANNEL, guild_id=None, game=game.slug,
+            creator_id=0, options=state["options"], settings={},
+            now=now)
         seat_rows = [SeatRecord(i, None, s.name, True) for i, s in enumerate(seats)]
-        record = await store.set_seats(record.id, record.version, seat_rows, now)
-        record = await store.start(record.id, record.version, seed=seed, state_json=dumps(state),
-                                   seats=seat_rows, now=now, next_reminder_at=None)
+        record = await store.games.set_seats(record.id, record.version, seat_rows, now)
+        record = await store.games.start(
+            record.id, record.version, seed=seed, state_json=dumps(state),
+            seats=seat_rows, now=now, next_reminder_at=None)
         pngs = [render(game.view(state, None))]
         _write(frames / "move-000.png", pngs[0])
         chosen = ", ".join(f"{k}={v}" for k, v in state["options"].items())
@@ -114,7 +116,7 @@ async def run_demo(game_slug: str, players: int, seed: int, out: Path,
             narration = " ".join(outcome.narration())
             result = game.result(state)
             finish = _finish_record(game, state) if result else None
-            record = await store.commit_move(
+            record = await store.moves.commit_move(
                 record.id, record.version, state_json=dumps(state), seat=seat, user_id=None,
                 notation=action.notation, narration=narration, undoable=outcome.undoable,
                 now=time.time(), turn_changed=True, next_reminder_at=None, finish=finish)
@@ -158,11 +160,11 @@ async def replay_folder(folder: Path, say: Callable[[str], None] = print) -> Sta
         raise DemoError(f"{folder} holds no candybot.db: run `candybot demo` into it first.")
     store = await Store.open(db)
     try:
-        games = await store.games_in_channel(DEMO_CHANNEL)
+        games = await store.games.games_in_channel(DEMO_CHANNEL)
         if not games:
             raise DemoError(f"{db} holds no game.")
         record = games[-1]
-        actions = await store.actions(record.id)
+        actions = await store.moves.actions(record.id)
     finally:
         await store.close()
     try:

@@ -45,7 +45,7 @@ from bot.store import (
     SeatRecord,
     Store,
 )
-from bot.store.tournaments import EntryRecord, TableRecord, TournamentRecord, Tournaments
+from bot.store.tournaments import EntryRecord, TableRecord, TournamentRecord
 from bot.tables.core import clip_name, stored_result
 from bot.tables.timed import TableClock
 
@@ -157,7 +157,7 @@ class Organizer:
     def __init__(self, store: Store, games: Mapping[str, Engine], clock: Callable[[], float],
                  limits: Limits) -> None:
         self.store = store
-        self.tournaments = Tournaments(store)
+        self.tournaments = store.tournaments
         self.games = games
         self.clock = clock
         self.limits = limits
@@ -253,7 +253,7 @@ class Organizer:
             for table in await self.tournaments.tables(record.id):
                 if table.round == record.round and entry.entry in table.entries \
                         and table.game_id is not None and table.places is None:
-                    found = await self.store.get_game(table.game_id)
+                    found = await self.store.games.get_game(table.game_id)
                     game = found if found.status == "active" else None
         return Withdrawal(await self.get(record.id), entry, game)
 
@@ -344,7 +344,7 @@ class Organizer:
                 pending = True
                 continue
             try:
-                game = await self.store.get_game(table.game_id)
+                game = await self.store.games.get_game(table.game_id)
             except NotFoundError:
                 game = None
             if game is not None and game.status in ("lobby", "active"):
@@ -376,7 +376,7 @@ class Organizer:
                     out.append(ToOpen(record, table, tuple(players[e] for e in table.entries)))
                     continue
                 try:
-                    game = await self.store.get_game(table.game_id)
+                    game = await self.store.games.get_game(table.game_id)
                 except NotFoundError:
                     continue
                 if game.status == "lobby":

@@ -268,9 +268,9 @@ def open_a_lobby(database: Callable[[Operator], str]) -> Callable[[Operator], No
         async def open_one() -> None:
             store = await Store.open(database(op))
             try:
-                await store.create_lobby(channel_id=7, guild_id=1, game="sugar-blast",
-                                         creator_id=7, options={}, settings={},
-                                         now=time.time())
+                await store.games.create_lobby(channel_id=7, guild_id=1, game="sugar-blast",
+                                               creator_id=7, options={}, settings={},
+                                               now=time.time())
             finally:
                 await store.close()
         asyncio.run(open_one())

@@ -174,13 +174,13 @@ async def _open(store: Any, game: Engine, channel: BenchChannel) -> None:
     seed = channel.channel_id * 1000 + channel.games
     seats = _table(game)
     state = game.new(seats, seed)
-    record = await store.create_lobby(channel_id=channel.channel_id, guild_id=GUILD_ID,
-                                      game=game.slug, creator_id=USER_BASE, options={},
-                                      settings={}, now=time.time())
+    record = await store.games.create_lobby(channel_id=channel.channel_id, guild_id=GUILD_ID,
+                                            game=game.slug, creator_id=USER_BASE, options={},
+                                            settings={}, now=time.time())
     rows = [SeatRecord(i, None, s.name, True, level=AI_LEVEL) if s.ai
             else SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
-    record = await store.start(record.id, record.version, seed=seed, state_json=dumps(state),
-                               seats=rows, now=time.time(), next_reminder_at=None)
+    record = await store.games.start(record.id, record.version, seed=seed, state_json=dumps(state),
+                                     seats=rows, now=time.time(), next_reminder_at=None)
 
     def deal() -> tuple[State, list[MoveRecord]]:
         """The AI seats' moves at the deal: the bench's own work, off the event loop
@@ -195,8 +195,8 @@ async def _open(store: Any, game: Engine, channel: BenchChannel) -> None:
 
     state, opening = await asyncio.to_thread(deal)
     if opening:
-        await store.commit_moves(record.id, record.version, opening, state_json=dumps(state),
-                                 now=time.time(), turn_changed=True, next_reminder_at=None)
+        await store.moves.commit_moves(record.id, record.version, opening, state_json=dumps(state),
+                                       now=time.time(), turn_changed=True, next_reminder_at=None)
     channel.state = state
 
 
@@ -207,12 +207,12 @@ def _humans_to_act(game: Engine, state: State) -> list[int]:
 async def prepare_move(store: Any, game: Engine, channel: BenchChannel) -> None:
     """Choose the channel's next move (untimed), opening a new game if the last one ended:
     the move of the first human to act, as the AI would choose it."""
-    record = await store.open_game(channel.channel_id)
+    record = await store.games.open_game(channel.channel_id)
     channel.state = (loads(record.state_json, game) if record is not None
                      and record.state_json else None)
     if channel.state is None or not _humans_to_act(game, channel.state):
         if record is not None:
-            await store.abort(record.id, time.time())
+            await store.games.abort(record.id, time.time())
         await _open(store, game, channel)
     state = channel.state
     assert state is not None
@@ -397,8 +397,8 @@ def bench_play(slug: str, samples: int,
 
 async def _moves_made(store: Any, channel: BenchChannel) -> int:
     """How many moves the channel's game has logged."""
-    record = await store.open_game(channel.channel_id)
-    return 0 if record is None else len(await store.actions(record.id))
+    record = await store.games.open_game(channel.channel_id)
+    return 0 if record is None else len(await store.moves.actions(record.id))
 
 
 def bench_load(slug: str | Sequence[str], channels: int, rounds: int,
@@ -496,14 +496,14 @@ async def _stored_ai_game(store: Any, slug: str, players: int, seed: int,
         moves.append(MoveRecord(seat, USER_BASE + seat, outcome.action.notation,
                                 " ".join(outcome.narration(None)), False))
         state = outcome.state
-    record = await store.create_lobby(channel_id=channel_id, guild_id=GUILD_ID, game=slug,
-                                      creator_id=USER_BASE, options={}, settings={},
-                                      now=time.time())
+    record = await store.games.create_lobby(channel_id=channel_id, guild_id=GUILD_ID, game=slug,
+                                            creator_id=USER_BASE, options={}, settings={},
+                                            now=time.time())
     rows = [SeatRecord(i, USER_BASE + i, s.name, False) for i, s in enumerate(seats)]
-    record = await store.start(record.id, record.version, seed=seed, state_json=first,
-                               seats=rows, now=time.time(), next_reminder_at=None)
-    await store.commit_moves(record.id, record.version, moves, state_json=dumps(state),
-                             now=time.time(), turn_changed=True, next_reminder_at=None)
+    record = await store.games.start(record.id, record.version, seed=seed, state_json=first,
+                                     seats=rows, now=time.time(), next_reminder_at=None)
+    await store.moves.commit_moves(record.id, record.version, moves, state_json=dumps(state),
+                                   now=time.time(), turn_changed=True, next_reminder_at=None)
     return int(record.id)
 
 
@@ -518,7 +518,7 @@ def bench_replays(requests: int, renderer: Any) -> dict[str, Any]:
         replayed, moving = 1, 2
         game_id = await _stored_ai_game(bot.store, REPLAY_GAME, REPLAY_PLAYERS, REPLAY_SEED,
                                         replayed)
-        moves = len(await bot.store.actions(game_id))
+        moves = len(await bot.store.moves.actions(game_id))
         blast = get_game("sugar-blast")
         channel = BenchChannel(moving)
         await prepare_move(bot.store, blast, channel)

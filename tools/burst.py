@@ -145,8 +145,8 @@ def bench_burst(announcements: int, channels: int, *, renderer: Renderer | None 
         for channel in table:
             await prepare_move(bot.store, game_of(games, channel), channel)
         await bot.play(table)  # a first move each, untimed: caches warm as in a live bot
-        await bot.store.queue_announcements(_reminders(announcements, channels, time.time()),
-                                            time.time())
+        await bot.store.outbox.queue_announcements(_reminders(announcements, channels, time.time()),
+                                                   time.time())
         limits.seen.clear()
         first = len(bot.recorder.sent)
         lags: list[float] = []

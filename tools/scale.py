@@ -203,7 +203,7 @@ async def _play_one(tables: Any, game: Engine, number: int, rng: random.Random, 
     snapshots: list[Template] = []
     played = 0
     while played < MAX_PLAYS:
-        record = await tables.store.get_game(game_id)
+        record = await tables.store.games.get_game(game_id)
         if record.status != "active":
             break
         state = loads(record.state_json or "", game)
@@ -573,23 +573,23 @@ async def _next_move(side: Side, game: Engine) -> tuple[int, int, str]:
     from tools.offline import GUILD_ID
 
     channel = side.channels[game.slug]
-    record = await side.store.open_game(channel)
+    record = await side.store.games.open_game(channel)
     state: State | None = (loads(record.state_json, game) if record is not None
                            and record.state_json else None)
     if state is None or not game.to_act(state):
         if record is not None:
-            await side.store.abort(record.id, time.time())
+            await side.store.games.abort(record.id, time.time())
         side.opened[game.slug] = side.opened.get(game.slug, 0) + 1
         seed = 1000 * (list(GAMES).index(game.slug) + 1) + side.opened[game.slug]
         players = min(max(game.min_seats, 3), game.max_seats)
         seats = [SeatInfo(f"Player {i + 1}") for i in range(players)]
         state = game.new(seats, seed)
-        lobby = await side.store.create_lobby(
+        lobby = await side.store.games.create_lobby(
             channel_id=channel, guild_id=GUILD_ID, game=game.slug, creator_id=MOVER,
             options={}, settings={}, now=time.time())
         rows = [SeatRecord(i, MOVER + i, s.name, False) for i, s in enumerate(seats)]
-        await side.store.start(lobby.id, lobby.version, seed=seed, state_json=dumps(state),
-                               seats=rows, now=time.time(), next_reminder_at=None)
+        await side.store.games.start(lobby.id, lobby.version, seed=seed, state_json=dumps(state),
+                                     seats=rows, now=time.time(), next_reminder_at=None)
     seat = min(game.to_act(state))
     return channel, MOVER + seat, game.ai_action(state, seat).notation
 

@@ -88,12 +88,12 @@ def bench_web(viewers: int, seconds: float, renderer: Any) -> dict[str, Any]:
         game = GAMES["sugar-blast"]
         channel = BenchChannel(1)
         await prepare_move(bot.store, game, channel)
-        await bot.store.set_server_settings(GUILD_ID, {"web": True}, time.time())
+        await bot.store.servers.set_server_settings(GUILD_ID, {"web": True}, time.time())
         service = WebService(bot.store, URL, renderer=renderer)
         site = WebServer(service)
         await site.start("127.0.0.1", 0)
         try:
-            record = await bot.store.open_game(channel.channel_id)
+            record = await bot.store.games.open_game(channel.channel_id)
             link = await service.link(record)
             assert link is not None
             path = link.removeprefix(URL)
@@ -114,7 +114,7 @@ def bench_web(viewers: int, seconds: float, renderer: Any) -> dict[str, Any]:
                 moved = time.time()
                 for _ in range(100):  # the move is saved: its version names it
                     await asyncio.sleep(0.02)
-                    after = await bot.store.open_game(channel.channel_id)
+                    after = await bot.store.games.open_game(channel.channel_id)
                     if after is None or after.version != record.version:
                         break
                 if after is None:

@@ -346,7 +346,7 @@ class Outbox:
         """Record a failed delivery of ``row``: given up when its place is gone, when
         Discord refused a DM, or after :data:`GIVE_UP_AFTER` of refusals; else due again
         after a back-off (``rewrite``: what of it went out meanwhile, see
-        :meth:`Store.retry_announcement`)."""
+        :meth:`~bot.store.outbox.Outbox.retry_announcement`)."""
         item = row.announcement
         now = self.clock()
         refused = 400 <= status < 500 and status != 429

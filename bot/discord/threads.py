@@ -20,7 +20,7 @@ when it cannot be edited.
 (then only Manage Threads posts there or reopens it: Discord answers 160005), the
 server may be at Discord's cap on active threads when an archived game's thread should
 reopen (160006), or the bot may lose its permissions there. The game is then *held*
-(:meth:`bot.store.Store.hold`): no change to a game whose thread is locked or cannot
+(:meth:`bot.store.games.Games.hold`): no change to a game whose thread is locked or cannot
 reopen is made (whoever tries is told why), no
 reminder goes out, its card says why, and the bot looks again every
 :data:`HOLD_SECONDS` (and at once when Discord says the thread was unlocked:

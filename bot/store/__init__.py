@@ -7,13 +7,15 @@ reminders) written in the same transaction as the change they announce, until a 
 has delivered them.
 
 ``await Store.open(target)`` opens a SQLite file or, for a ``postgresql://`` URL, a
-PostgreSQL database; both backends run the same queries (:mod:`bot.store.base`) and the
-same migrations (:mod:`bot.store.migrations`). See docs/reliability.md and docs/scale.md.
+PostgreSQL database, and holds the aggregates (:mod:`bot.store.base`); both backends'
+connectors (:mod:`bot.store.connection`) run the same queries and the same migrations
+(:mod:`bot.store.migrations`). See docs/reliability.md and docs/scale.md.
 """
 
 from bot.store.base import Store, is_postgres
+from bot.store.connection import Connection, Connector
 from bot.store.migrations import MIGRATIONS, Migration
-from bot.store.postgres import PostgresStore
+from bot.store.postgres import PostgresConnector
 from bot.store.records import (
     ActionRecord,
     AlreadyDoneError,
@@ -41,9 +43,9 @@ from bot.store.records import (
     WrongStatusError,
     channel_lane,
 )
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite import SqliteConnector
 
-Store.backends.update(sqlite=SqliteStore, postgresql=PostgresStore)
+Store.backends.update(sqlite=SqliteConnector, postgresql=PostgresConnector)
 
 __all__ = [
     "MIGRATIONS",
@@ -53,6 +55,8 @@ __all__ = [
     "ChannelBusyError",
     "ClockWrite",
     "ConflictError",
+    "Connection",
+    "Connector",
     "CorruptRowError",
     "FinishRecord",
     "GameRecord",
@@ -62,12 +66,12 @@ __all__ = [
     "NotSavedError",
     "OpeningRecord",
     "OutboxRecord",
-    "PostgresStore",
+    "PostgresConnector",
     "Reach",
     "RematchTakenError",
     "Retold",
     "SeatRecord",
-    "SqliteStore",
+    "SqliteConnector",
     "StatLine",
     "Store",
     "StoreBusyError",

@@ -1,13 +1,15 @@
 """A person's tournament entries, read and forgotten inside a caller's transaction: for
-``/privacy`` (:meth:`bot.store.Store.about`, :meth:`bot.store.Store.forget`) and the
+``/privacy`` (:meth:`bot.store.people.People.about`, :meth:`bot.store.people.People.forget`) and the
 tournament aggregate (:mod:`bot.store.tournaments`) alike."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.store.connection import Connection
 
-async def entries_of(db: Any, user_id: int) -> list[dict[str, Any]]:
+
+async def entries_of(db: Connection, user_id: int) -> list[dict[str, Any]]:
     """The tournament entries kept about ``user_id`` (read on ``db``)."""
     rows = await db.execute_fetchall(
         "SELECT t.id, t.game, t.status, p.entry, p.name, p.withdrawn, p.joined_at "
@@ -18,7 +20,7 @@ async def entries_of(db: Any, user_id: int) -> list[dict[str, Any]]:
             for t, g, s, e, n, w, j in rows]
 
 
-async def forget_entries(db: Any, user_id: int) -> dict[str, int]:
+async def forget_entries(db: Connection, user_id: int) -> dict[str, int]:
     """Delete ``user_id`` from every tournament, inside the caller's transaction: off the
     list of those signing up; in those under way (withdrawn from the next rounds) and
     ended, their entry stays with no user and no name, for the others' standings need its

@@ -1,7 +1,7 @@
 """The PostgreSQL backend: one database shared by several bot processes.
 
 psycopg 3 with a psycopg_pool connection pool (docs/scale.md says why). The queries are
-:class:`~bot.store.base.Store`'s, with ``?`` turned into psycopg's ``%s``. Writes run in
+the aggregates' (:mod:`bot.store`), with ``?`` turned into psycopg's ``%s``. Writes run in
 READ COMMITTED transactions: a version-guarded UPDATE that meets a concurrent one waits
 for it, then finds the version moved on and changes nothing. Reads run outside any
 transaction on connections of their own, so they never wait for a writer. Migrations
@@ -26,7 +26,7 @@ from psycopg import conninfo
 from psycopg_pool import AsyncConnectionPool
 
 from bot.store import migrations
-from bot.store.base import Store
+from bot.store.connection import Connector
 from bot.store.records import NotSavedError, StoreClosedError, StoreError, log
 
 #: Advisory lock keys (any 64-bit numbers no other program on the database uses).
@@ -122,12 +122,12 @@ class _Connection:
                 await cursor.executemany(to_psycopg(sql), rows)
 
 
-class PostgresStore(Store):
+class PostgresConnector(Connector):
     """The game database in PostgreSQL, shared by every process of the bot."""
 
-    _greatest = "GREATEST"
-    _skip_locked = " FOR UPDATE OF o SKIP LOCKED"
-    _integrity_errors = (psycopg.errors.IntegrityError,)
+    greatest = "GREATEST"
+    skip_locked = " FOR UPDATE OF o SKIP LOCKED"
+    integrity_errors = (psycopg.errors.IntegrityError,)
 
     def __init__(self, pool: AsyncConnectionPool, url: str) -> None:
         self._pool: AsyncConnectionPool | None = pool
@@ -136,7 +136,7 @@ class PostgresStore(Store):
 
     @classmethod
     async def open(cls, url: str, *, connections: int = 8,  # type: ignore[override]
-                   timeout: float = 10.0) -> PostgresStore:
+                   timeout: float = 10.0) -> PostgresConnector:
         """Connect to ``url`` (a pool of up to ``connections``) and migrate the schema."""
         pool = AsyncConnectionPool(url, min_size=1, max_size=max(2, connections), open=False,
                                    kwargs={"autocommit": True}, timeout=timeout,
@@ -167,7 +167,7 @@ class PostgresStore(Store):
         return self._pool
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[_Connection]:
+    async def transaction(self) -> AsyncIterator[_Connection]:
         try:
             with self.watch("store"):
                 async with self._pool_or_closed().connection() as conn, conn.transaction():
@@ -180,7 +180,7 @@ class PostgresStore(Store):
             raise NotSavedError() from exc
 
     @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[_Connection]:
+    async def reading(self) -> AsyncIterator[_Connection]:
         try:
             with self.watch("store"):
                 async with self._pool_or_closed().connection() as conn:
@@ -191,7 +191,7 @@ class PostgresStore(Store):
 
     async def check_writable(self) -> None:
         try:
-            async with self._transaction() as db, db.execute(
+            async with self.transaction() as db, db.execute(
                     "SHOW transaction_read_only") as cursor:
                 row = await cursor.fetchone()
         except NotSavedError as exc:
@@ -202,7 +202,7 @@ class PostgresStore(Store):
 
     async def _migrate(self) -> None:
         for number, migration in enumerate(migrations.MIGRATIONS, start=1):
-            async with self._transaction() as db:
+            async with self.transaction() as db:
                 # Processes starting together queue here; each reads the count only once
                 # it holds the lock, so a migration another one ran is not run again.
                 await db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
@@ -222,7 +222,7 @@ class PostgresStore(Store):
         return int(row[0]) if row and row[0] is not None else 0
 
     async def schema_version(self) -> int:
-        async with self._reading() as db:
+        async with self.reading() as db:
             try:
                 return await self._version(db)
             except psycopg.errors.UndefinedTable:

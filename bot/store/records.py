@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ratings import Rating
+from bot.store.connection import Row
 
 log = logging.getLogger("bot.store")
 
@@ -127,7 +128,7 @@ class Reach:
     quiet_hours: dict[int, tuple[str, int, int]]
     #: Each player's vacations still to end, in order.
     vacations: dict[int, list[tuple[float, float]]]
-    #: How each player who chose is reached (see :meth:`Store.notify_modes`).
+    #: How each player who chose is reached (see :meth:`~bot.store.people.People.notify_modes`).
     modes: dict[int, str]
 
 
@@ -265,7 +266,8 @@ class ActionRecord:
 
 @dataclass(frozen=True)
 class MoveRecord:
-    """An action to log with :meth:`Store.commit_moves` (``user_id`` None for an AI).
+    """An action to log with :meth:`~bot.store.moves.Moves.commit_moves` (``user_id`` None
+    for an AI).
 
     ``before`` is the state text before the action, kept so that undo can restore it
     (None for actions that cannot or need not be undone).
@@ -460,7 +462,7 @@ def load_private(game_id: int, text: str | None) -> dict[int, tuple[str, ...]]:
         raise CorruptRowError(game_id, "unreadable private narration") from None
 
 
-def action_records(game_id: int, rows: Iterable[Sequence[Any]]) -> list[ActionRecord]:
+def action_records(game_id: int, rows: Iterable[Row]) -> list[ActionRecord]:
     """The actions of rows read as :data:`ACTION_COLUMNS`."""
     return [ActionRecord(n, seat, user_id, notation, narration, at, bool(undoable), public,
                          load_private(game_id, private), episode, bool(snapshot))
@@ -468,7 +470,7 @@ def action_records(game_id: int, rows: Iterable[Sequence[Any]]) -> list[ActionRe
                  episode, snapshot) in rows]
 
 
-def game_record(row: Sequence[Any]) -> GameRecord:
+def game_record(row: Row) -> GameRecord:
     (game_id, channel_id, guild_id, game, status, creator_id, options, settings, seats, seed,
      state_json, version, created_at, updated_at, turn_started_at, reminders_sent,
      next_reminder_at, lobby_message_id, board_message_id, result_json, parent_id,
@@ -487,7 +489,7 @@ def game_record(row: Sequence[Any]) -> GameRecord:
         clock_due_at=clock_due_at)
 
 
-def opening_record(row: Sequence[Any]) -> OpeningRecord:
+def opening_record(row: Row) -> OpeningRecord:
     """An opening read as :data:`OPENING_COLUMNS`."""
     (opening_id, guild_id, channel_id, creator_id, game, threaded, rematch_of, card_id,
      thread_id, game_id, created_at, updated_at) = row
@@ -495,7 +497,7 @@ def opening_record(row: Sequence[Any]) -> OpeningRecord:
                          rematch_of, card_id, thread_id, game_id, created_at, updated_at)
 
 
-def readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
+def readable(rows: Sequence[Row], warning: str) -> list[GameRecord]:
     """The records of ``rows`` that can be read; each damaged one is logged with
     ``warning`` (game id, error) and left out, so it cannot hold up the others."""
     records = []
@@ -505,6 +507,14 @@ def readable(rows: Sequence[Any], warning: str) -> list[GameRecord]:
         except CorruptRowError as exc:
             log.warning(warning, exc.game_id, exc)
     return records
+
+
+def same_as(column: str, value: int | None) -> tuple[str, tuple[int, ...]]:
+    """``column`` equal to ``value``, NULL included, as SQL that an index serves on both
+    backends (PostgreSQL's ``IS NOT DISTINCT FROM`` reads every row), and its parameters."""
+    if value is None:
+        return f"{column} IS NULL", ()
+    return f"{column} = ?", (value,)
 
 
 def check_int(value: int | None, what: str) -> int | None:

@@ -19,14 +19,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiosqlite
 
 from bot.store import migrations
-from bot.store.base import Store
+from bot.store.connection import Connector
 from bot.store.records import (
     NotSavedError,
     StoreBusyError,
@@ -77,7 +77,10 @@ class _Statement:
     """``db.execute(...)`` of :class:`_Trips`: awaited, or used with ``async with``."""
 
     def __init__(self, trips: _Trips, sql: str, params: Sequence[Any]) -> None:
-        self._run = lambda: trips.run(sql, params)
+        self._trips, self._sql, self._params = trips, sql, params
+
+    async def _run(self) -> _Outcome:
+        return await self._trips.run(self._sql, self._params)
 
     def __await__(self) -> Generator[Any, None, _Outcome]:
         return self._run().__await__()
@@ -131,8 +134,8 @@ class _Trips:
             return await _trip_by_trip(self.db, batch)
         # aiosqlite's own way to run a function in the connection's thread (not part of
         # its documented API, hence IN_ONE_TRIP).
-        outcome: _Outcome = await self.db._execute(_trip, self.db, batch)
-        return outcome
+        in_thread: Callable[..., Awaitable[_Outcome]] = self.db._execute
+        return await in_thread(_trip, self.db, batch)
 
 
 #: Whether this aiosqlite runs a function in a connection's thread the way
@@ -180,10 +183,10 @@ def _trip(db: aiosqlite.Connection, batch: list[tuple[str, Any, bool]]) -> _Outc
         cursor.close()
 
 
-class SqliteStore(Store):
+class SqliteConnector(Connector):
     """The game database in one SQLite file (WAL mode), the zero-set-up default."""
 
-    _integrity_errors = (sqlite3.IntegrityError,)
+    integrity_errors = (sqlite3.IntegrityError,)
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db: aiosqlite.Connection | None = db
@@ -199,7 +202,7 @@ class SqliteStore(Store):
     # ----------------------------------------------------------------- lifecycle
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> SqliteStore:
+    async def open(cls, path: str | os.PathLike[str]) -> SqliteConnector:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
         name = os.fspath(path)
         with owner_only():
@@ -232,7 +235,7 @@ class SqliteStore(Store):
             await db.close()
 
     @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[_Trips]:
+    async def reading(self) -> AsyncIterator[_Trips]:
         """The reading connection, one reader at a time."""
         with self.watch("store"):
             async with self._read_lock:
@@ -244,7 +247,7 @@ class SqliteStore(Store):
         """Take the write lock and let it go, writing nothing; raises :class:`StoreError`
         when the database cannot be written now (read-only, locked, closed)."""
         try:
-            async with self._transaction():
+            async with self.transaction():
                 pass
         except sqlite3.Error as exc:
             raise StoreError(f"The game database {self.path} cannot be written: {exc}.") \
@@ -284,14 +287,14 @@ class SqliteStore(Store):
 
     async def journal_mode(self) -> str:
         """The SQLite journal mode in use (``'wal'``)."""
-        async with self._reading() as db, db.execute("PRAGMA journal_mode") as cursor:
+        async with self.reading() as db, db.execute("PRAGMA journal_mode") as cursor:
             row = await cursor.fetchone()
         return str(row[0]).lower() if row else ""
 
     # ----------------------------------------------------------------- low-level helpers
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[_Trips]:
+    async def transaction(self) -> AsyncIterator[_Trips]:
         """One write transaction under the lock: BEGIN IMMEDIATE, then COMMIT or ROLLBACK.
 
         A statement or the COMMIT itself failing (disk full, I/O error) rolls everything
@@ -314,7 +317,7 @@ class SqliteStore(Store):
                         raise _write_failed(exc) from exc
                     raise
 
-    async def _alone(self, sql: str, params: Sequence[Any]) -> int:
+    async def alone(self, sql: str, params: Sequence[Any]) -> int:
         """Write one statement in one trip: SQLite makes a lone statement a transaction of
         its own (the connection is in autocommit mode), so it needs no BEGIN or COMMIT."""
         with self.watch("store"):

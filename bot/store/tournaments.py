@@ -1,5 +1,5 @@
 """Tournaments in the store: one aggregate over ``tournaments``, ``tournament_players`` and
-``tournament_tables`` (migration 19), on either backend through the store's connections.
+``tournament_tables`` (migration 19), on either backend through the store's connector.
 
 Every change to a tournament is one transaction; a round's tables are written together
 with the round number and what announces them (queued in the outbox in the same write),
@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from bot.store.connection import Connector, Row
 from bot.store.entries import entries_of, forget_entries
+from bot.store.outbox import queue
 from bot.store.records import (
     Announcement,
     ConflictError,
@@ -22,9 +24,6 @@ from bot.store.records import (
     check_int,
     dump_object,
 )
-
-if TYPE_CHECKING:
-    from bot.store.base import Store
 
 TOURNAMENT_COLUMNS = ("id, guild_id, channel_id, host_id, game, format, rounds, seats, "
                       "settings, status, round, deadline, message_id, token, version")
@@ -82,7 +81,7 @@ class TableRecord:
         return len(self.entries) == 1
 
 
-def _tournament(row: Sequence[Any]) -> TournamentRecord:
+def _tournament(row: Row) -> TournamentRecord:
     (tid, guild, channel, host, game, fmt, rounds, seats, settings, status, number,
      deadline, message, token, version) = row
     try:
@@ -95,7 +94,7 @@ def _tournament(row: Sequence[Any]) -> TournamentRecord:
                             int(version))
 
 
-def _table(row: Sequence[Any]) -> TableRecord:
+def _table(row: Row) -> TableRecord:
     number, table, entries, game_id, places = row
     places_read: dict[int, int] | None = None
     if places:
@@ -105,15 +104,15 @@ def _table(row: Sequence[Any]) -> TableRecord:
 
 
 class Tournaments:
-    """The tournament aggregate of a :class:`~bot.store.Store`."""
+    """The tournament aggregate of a :class:`~bot.store.Store` (``store.tournaments``)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, connector: Connector) -> None:
+        self.connector = connector
 
     # ----------------------------------------------------------------- reading
 
     async def get(self, tournament_id: int) -> TournamentRecord:
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             rows = await db.execute_fetchall(
                 f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,))
         if not rows:
@@ -122,7 +121,7 @@ class Tournaments:
 
     async def by_token(self, token: str) -> TournamentRecord | None:
         """The tournament whose web page ``token`` names (none of a server that left)."""
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             rows = await db.execute_fetchall(
                 f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE token = ? AND guild_id "
                 "NOT IN (SELECT guild_id FROM servers_gone)", (token,))
@@ -130,7 +129,7 @@ class Tournaments:
 
     async def open_in(self, guild_id: int) -> list[TournamentRecord]:
         """The tournaments of a server signing up or under way."""
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             rows = await db.execute_fetchall(
                 f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE guild_id = ? "
                 "AND status IN ('signup', 'running') ORDER BY id", (guild_id,))
@@ -140,7 +139,7 @@ class Tournaments:
         """The tournaments a pass has work for: those under way, and those signing up
         whose deadline has come (none of a server that removed the bot: they wait for it
         to come back, or are dropped with its games)."""
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             rows = await db.execute_fetchall(
                 f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE (status = 'running' "
                 "OR (status = 'signup' AND deadline IS NOT NULL AND deadline <= ?)) AND guild_id "
@@ -149,7 +148,7 @@ class Tournaments:
 
     async def players(self, tournament_id: int) -> list[EntryRecord]:
         """The tournament's players in sign-up order."""
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             rows = await db.execute_fetchall(
                 "SELECT entry, user_id, name, withdrawn FROM tournament_players "
                 "WHERE tournament_id = ? ORDER BY entry", (tournament_id,))
@@ -157,7 +156,7 @@ class Tournaments:
 
     async def tables(self, tournament_id: int) -> list[TableRecord]:
         """Every table of every round, in order."""
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             rows = await db.execute_fetchall(
                 "SELECT round, number, entries, game_id, places FROM tournament_tables "
                 "WHERE tournament_id = ? ORDER BY round, number", (tournament_id,))
@@ -165,7 +164,7 @@ class Tournaments:
 
     async def signups_of(self, user_id: int) -> int:
         """How many tournaments signing up or under way ``user_id`` is in."""
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             rows = await db.execute_fetchall(
                 "SELECT COUNT(*) FROM tournament_players p JOIN tournaments t "
                 "ON t.id = p.tournament_id WHERE p.user_id = ? AND p.withdrawn IS NULL "
@@ -179,7 +178,7 @@ class Tournaments:
                      deadline: float | None, token: str, now: float) -> TournamentRecord:
         check_int(guild_id, "server id")
         check_int(channel_id, "channel id")
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             rows = await db.execute_fetchall(
                 "INSERT INTO tournaments (guild_id, channel_id, host_id, game, format, rounds, "
                 "seats, settings, status, deadline, token, created_at, updated_at) "
@@ -190,7 +189,7 @@ class Tournaments:
         return _tournament(rows[0])
 
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             await db.execute("UPDATE tournaments SET message_id = ? WHERE id = ?",
                              (message_id, tournament_id))
 
@@ -199,7 +198,7 @@ class Tournaments:
         """Sign ``user_id`` up, unless they are in already, the tournament is full or no
         longer signing up, or they are in ``most_signups`` tournaments already."""
         check_int(user_id, "user id")
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             rows = await db.execute_fetchall(
                 "SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
             if not rows or rows[0][0] != "signup":
@@ -232,7 +231,7 @@ class Tournaments:
     async def leave(self, tournament_id: int, user_id: int, now: float) -> EntryRecord | None:
         """Take ``user_id`` out: off the list while signing up, withdrawn from the current
         round on once under way; their entry as it was, or ``None`` if they were not in."""
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             rows = await db.execute_fetchall(
                 "SELECT status, round FROM tournaments WHERE id = ?", (tournament_id,))
             if not rows or rows[0][0] not in OPEN:
@@ -261,7 +260,7 @@ class Tournaments:
         """Withdraw ``entries`` (players who left the server) from ``round_number`` on."""
         if not entries:
             return
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             await db.executemany(
                 "UPDATE tournament_players SET withdrawn = ? WHERE tournament_id = ? "
                 "AND entry = ? AND withdrawn IS NULL",
@@ -269,14 +268,14 @@ class Tournaments:
 
     async def claim(self, tournament_id: int, now: float, lease: float) -> bool:
         """Take the tournament's lease for ``lease`` seconds, unless another holds it."""
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET busy_until = ? WHERE id = ? "
                 "AND (busy_until IS NULL OR busy_until < ?)", (now + lease, tournament_id, now))
             return bool(cursor.rowcount == 1)
 
     async def release(self, tournament_id: int) -> None:
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             await db.execute("UPDATE tournaments SET busy_until = NULL WHERE id = ?",
                              (tournament_id,))
 
@@ -288,7 +287,7 @@ class Tournaments:
         written with the round, under way, and what announces it; ``rounds`` sets the
         number of rounds (a round-robin's, once its players are known). Refused with
         :class:`~bot.store.ConflictError` when the tournament moved on meanwhile."""
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET round = ?, status = 'running', rounds = ?, "
                 "updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
@@ -302,12 +301,12 @@ class Tournaments:
                 [(record.id, number, i + 1, json.dumps(list(t)),
                   json.dumps({str(t[0]): 1}) if len(t) == 1 else None)
                  for i, t in enumerate(tables)])
-            await self.store._queue(db, announce, now)
+            await queue(db, announce, now)
         return await self.get(record.id)
 
     async def set_game(self, tournament_id: int, round_number: int, number: int,
                        game_id: int) -> None:
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             await db.execute(
                 "UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? "
                 "AND number = ? AND game_id IS NULL", (game_id, tournament_id, round_number,
@@ -315,7 +314,7 @@ class Tournaments:
 
     async def end_table(self, tournament_id: int, round_number: int, number: int,
                         places: Mapping[int, int]) -> None:
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             await db.execute(
                 "UPDATE tournament_tables SET places = ? WHERE tournament_id = ? AND round = ? "
                 "AND number = ? AND places IS NULL",
@@ -326,24 +325,24 @@ class Tournaments:
                     announce: Sequence[Announcement] = ()) -> TournamentRecord:
         """The tournament ends (``finished``) or is called off (``cancelled``), with what
         announces it; refused with ``ConflictError`` when it moved on meanwhile."""
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET status = ?, updated_at = ?, version = version + 1 "
                 "WHERE id = ? AND version = ?", (status, now, record.id, record.version))
             if cursor.rowcount != 1:
                 raise ConflictError()
-            await self.store._queue(db, announce, now)
+            await queue(db, announce, now)
         return await self.get(record.id)
 
     # ----------------------------------------------------------------- privacy
 
     async def about(self, user_id: int) -> list[dict[str, Any]]:
         """The tournament entries kept about ``user_id``."""
-        async with self.store._reading() as db:
+        async with self.connector.reading() as db:
             return await entries_of(db, user_id)
 
     async def forget(self, user_id: int) -> dict[str, int]:
         """:func:`forget_entries` in a transaction of its own."""
-        async with self.store._transaction() as db:
+        async with self.connector.transaction() as db:
             return await forget_entries(db, user_id)
 

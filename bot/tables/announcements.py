@@ -29,51 +29,51 @@ class Announcements:
         """The heads of the lanes due now, leased to ``owner`` for ``lease`` seconds
         (``queued``: the caller just queued one there, so nobody asks first whether any is
         due)."""
-        return await self.store.claim_announcements(
+        return await self.store.outbox.claim_announcements(
             now, lease=lease, owner=owner, channel_id=channel_id, lanes=lanes, limit=limit,
             eager=eager, queued_before=queued_before, queued=queued)
 
     async def lane_leased(self, lane: str, now: float) -> bool:
-        return await self.store.lane_leased(lane, now)
+        return await self.store.outbox.lane_leased(lane, now)
 
     async def release(self, announcement_ids: Sequence[int]) -> None:
         """Give claimed announcements back, untried."""
-        await self.store.release_announcements(announcement_ids)
+        await self.store.outbox.release_announcements(announcement_ids)
 
     async def delivered(self, announcement_id: int, message_id: int | None, now: float,
                         follow: Sequence[Announcement] = ()) -> None:
         """Discord took it (as ``message_id``); what must follow it is queued with that."""
-        await self.store.announcement_delivered(announcement_id, message_id, now, follow)
+        await self.store.outbox.announcement_delivered(announcement_id, message_id, now, follow)
 
     async def retry(self, announcement_id: int, due_at: float, error: str, *,
                     mentions: Sequence[int] | None = None,
                     data: Mapping[str, Any] | None = None, renew: bool = False) -> None:
-        await self.store.retry_announcement(announcement_id, due_at, error,
-                                            mentions=mentions, data=data, renew=renew)
+        await self.store.outbox.retry_announcement(announcement_id, due_at, error,
+                                                   mentions=mentions, data=data, renew=renew)
 
     async def drop(self, announcement_id: int, error: str) -> None:
         """Its place is gone: it will never be delivered."""
-        await self.store.drop_announcement(announcement_id, error)
+        await self.store.outbox.drop_announcement(announcement_id, error)
 
     async def queue(self, announcements: Sequence[Announcement], now: float) -> None:
-        await self.store.queue_announcements(announcements, now)
+        await self.store.outbox.queue_announcements(announcements, now)
 
     async def dm_refused(self, user_id: int, now: float) -> bool:
         """Note that ``user_id`` takes no DMs; whether they should be told so now."""
-        return await self.store.dm_refused(user_id, now)
+        return await self.store.people.dm_refused(user_id, now)
 
     async def pending(self, now: float | None = None, *, handlers_first: float = 0.0,
                       ) -> tuple[int, float | None]:
         """How many wait, and when the next is due."""
-        return await self.store.pending_announcements(now, handlers_first=handlers_first)
+        return await self.store.outbox.pending_announcements(now, handlers_first=handlers_first)
 
     async def beat(self, sender: str, pid: int, mark: str | None, now: float) -> None:
         """``sender`` is alive."""
-        await self.store.sender_beat(sender, pid, mark, now)
+        await self.store.outbox.sender_beat(sender, pid, mark, now)
 
     async def senders(self) -> list[tuple[str, int, str | None, float]]:
-        return await self.store.senders()
+        return await self.store.outbox.senders()
 
     async def forget_senders(self, senders: Sequence[str]) -> int:
         """Forget stopped senders and free their leases; how many were freed."""
-        return await self.store.forget_senders(senders)
+        return await self.store.outbox.forget_senders(senders)

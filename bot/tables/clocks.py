@@ -87,8 +87,8 @@ class Clocks:
         since = min((c.at for c in load(record.clock).values() if c.at is not None),
                     default=now)
         store = self.store
-        down = await store.downtime(since, now, self.outage) if since < now else []
-        away = await store.vacations(sorted(set(users.values())), ending_after=since)
+        down = await store.clocks.downtime(since, now, self.outage) if since < now else []
+        away = await store.people.vacations(sorted(set(users.values())), ending_after=since)
         return {seat: [*down, *away.get(user, [])] for seat, user in users.items()}
 
     # ----------------------------------------------------------------- the clock loop
@@ -99,7 +99,7 @@ class Clocks:
 
     async def beat(self) -> None:
         """Note that the bot is up now (see :data:`OUTAGE`)."""
-        await self.store.uptime_beat(self.clock(), self.outage)
+        await self.store.clocks.uptime_beat(self.clock(), self.outage)
 
     async def due(self) -> list[Board]:
         """Charge the clocks due a look, send the low-time reminders due, and apply each
@@ -109,17 +109,18 @@ class Clocks:
         store = self.store
 
         async def quiet(record: GameRecord) -> None:
-            await store.set_clock(record.id, record.version, ClockWrite(record.clock or {}, None))
+            await store.clocks.set_clock(record.id, record.version,
+                                         ClockWrite(record.clock or {}, None))
 
-        return await each_due(await store.due_clocks(now),
+        return await each_due(await store.clocks.due_clocks(now),
                               lambda record: self._look(record, now), quiet, "the clock")
 
     async def _look(self, record: GameRecord, now: float) -> Board | None:
         game, state = await asyncio.to_thread(self.pipeline.state, record)
         write = settled(record, game, state, now, await self.pauses(record, now))
         if write is None:
-            await self.store.set_clock(record.id, record.version,
-                                       ClockWrite(record.clock or {}, None))
+            await self.store.clocks.set_clock(record.id, record.version,
+                                              ClockWrite(record.clock or {}, None))
             return None
         clocks = load(write.clock)
         out = tuple(seat for seat, clock in clocks.items() if clock.out)
@@ -148,9 +149,9 @@ class Clocks:
                 if modes.get(user) == "dm":
                     announce.append(direct(record, data, user, away.get(user)))
                 clocks[seat] = replace(clocks[seat], warned=level)
-        await self.store.set_clock(record.id, record.version,
-                                   ClockWrite(dump(clocks), next_look(clocks, now)),
-                                   announce=announce, now=now)
+        await self.store.clocks.set_clock(record.id, record.version,
+                                          ClockWrite(dump(clocks), next_look(clocks, now)),
+                                          announce=announce, now=now)
 
     async def _run_out(self, record: GameRecord, game: Engine, state: State,
                        out: tuple[int, ...]) -> Board | None:
@@ -248,7 +249,7 @@ class Clocks:
         placements = [(left.get(s.seat) if s.seat in gone else s.user_id, s.seat,
                        result.place_of(s.seat), s.seat in result.winners)
                       for s in record.seats]
-        saved = await self.store.finish(
+        saved = await self.store.games.finish(
             record.id, record.version, state_json=state_json, result_json=result_json,
             placements=placements, now=self.clock(), seats=seats,
             announce=showing(record, game, int(state["move"]), news=(news,)))

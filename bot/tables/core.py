@@ -524,9 +524,9 @@ class Pipeline:
                       made_by: int | None = None) -> GameRecord:
         """The game under way in ``channel_id`` (see :meth:`by_id` for ``made_by``)."""
         if made_by is None:
-            record = await self.store.open_game(channel_id)
+            record = await self.store.games.open_game(channel_id)
         else:
-            record, made = await self.store.game_for_move(made_by, channel_id=channel_id)
+            record, made = await self.store.moves.game_for_move(made_by, channel_id=channel_id)
             if made:
                 raise AlreadyMade(reason="twice")
         if record is None:
@@ -542,11 +542,11 @@ class Pipeline:
         that already made its move (delivered twice) is refused, read with the game."""
         if made_by is None:
             try:
-                record: GameRecord | None = await self.store.get_game(game_id)
+                record: GameRecord | None = await self.store.games.get_game(game_id)
             except NotFoundError:
                 record = None
         else:
-            record, made = await self.store.game_for_move(made_by, game_id=game_id)
+            record, made = await self.store.moves.game_for_move(made_by, game_id=game_id)
             if made:
                 raise AlreadyMade(reason="twice")
         if record is None:
@@ -698,7 +698,7 @@ class Pipeline:
         if not wanted:
             return {}, {}
         now = self.clock() if now is None else now
-        read = await self.store.reach(wanted, ending_after=now)
+        read = await self.store.people.reach(wanted, ending_after=now)
         return _away(wanted, now, read.quiet_hours, read.vacations), read.modes
 
     async def away_until(self, users: Iterable[int], now: float | None = None,
@@ -765,7 +765,7 @@ class Pipeline:
         since it was offered (at move ``offered_at``), the last few moves."""
         if offered_at is None:
             return Expired()
-        since = await self.store.actions(record.id, after=offered_at)
+        since = await self.store.moves.actions(record.id, after=offered_at)
         shown = [Step.of(a, record).said for a in since[-6:]]
         return Expired(since=tuple(shown), earlier=len(since) - len(shown))
 
@@ -884,7 +884,7 @@ class Pipeline:
         plan = ready.plan
         if not plan.moves:
             if seats is not None:
-                record = await self.store.replace_seats(
+                record = await self.store.games.replace_seats(
                     record.id, record.version, seats, ready.now,
                     announce=showing(record, game, int(plan.state["move"]), news=news),
                     clock=ready.clock)
@@ -912,7 +912,7 @@ class Pipeline:
                           for line in lines)
         # Seats saved with the moves may change who is marked as stood in for.
         view = ready.view if seats is None else None
-        saved = await self.store.commit_moves(
+        saved = await self.store.moves.commit_moves(
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
             next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats,
@@ -954,13 +954,13 @@ class Pipeline:
         name = next((s.name for s in seats if s.user_id == user_id), "")
         board = await self.commit(record, game, ready, seats=seats, news=(Back(name=name),))
         # A vote on their seat ends with their return.
-        await self.store.clear_seat_votes(record.id, user_id)
+        await self.store.games.clear_seat_votes(record.id, user_id)
         return board
 
     async def episode_steps(self, record: GameRecord, key: str) -> list[Step]:
         """The steps of the episode ``key`` so far: the trailing run of the log in it."""
         return [Step.of(a, record)
-                for a in await self.store.trailing_run(record.id, key, LOG_LIMIT)]
+                for a in await self.store.moves.trailing_run(record.id, key, LOG_LIMIT)]
 
     async def since(self, record: GameRecord, seats: Iterable[int],
                     limit: int = SINCE_LIMIT) -> tuple[tuple[Step, ...], int]:
@@ -968,7 +968,7 @@ class Pipeline:
         ones were left out: other seats' moves, and the moves an AI made for the player
         in ``seats`` (standing in for them), which are not their own turns."""
         wanted = set(seats)
-        actions = await self.store.actions(record.id, last=LOG_LIMIT)
+        actions = await self.store.moves.actions(record.id, last=LOG_LIMIT)
         start = 0
         for index, action in enumerate(actions):
             if action.seat in wanted and not action.by_ai:

@@ -78,7 +78,7 @@ class Leaving:
                            result.place_of(s.seat), s.seat in result.winners and bool(others))
                           for s in record.seats]
             last = Left(name=name, last=True)
-            record = await self.store.finish(
+            record = await self.store.games.finish(
                 record.id, record.version, state_json=state_json, result_json=result_json,
                 placements=placements, now=self.clock(), seats=seats,
                 announce=showing(record, game, int(state["move"]), news=(last,)))
@@ -98,8 +98,8 @@ class Leaving:
         except CorruptRowError as err:
             if not can_manage:
                 raise Damaged(game_id=err.game_id, what=err.what, manage=True) from None
-            await self.store.abort(err.game_id, self.clock())
+            await self.store.games.abort(err.game_id, self.clock())
             return None
         self.lobbies.check_may_end(record, user_id, can_manage)
-        await self.store.abort(record.id, self.clock())
+        await self.store.games.abort(record.id, self.clock())
         return record

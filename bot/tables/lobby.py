@@ -89,7 +89,7 @@ class Lobbies:
         table's settings."""
         table = self._table(game=game, seats=seats, reminder_hours=reminder_hours,
                             ai_takeover=ai_takeover, options=options, clock=clock)
-        hosting, seated, in_server = await self.store.open_counts(creator_id, guild_id)
+        hosting, seated, in_server = await self.store.games.open_counts(creator_id, guild_id)
         if hosting >= self.pipeline.limits.lobbies_per_person:
             raise LimitReached(limit="lobbies", allowed=self.pipeline.limits.lobbies_per_person)
         if seated >= self.pipeline.limits.games_per_person:
@@ -141,11 +141,11 @@ class Lobbies:
                 reminder_hours=reminder_hours, ai_takeover=ai_takeover, options=options,
                 clock=clock)
             if in_channel:
-                busy = await self.store.open_game(channel_id)
+                busy = await self.store.games.open_game(channel_id)
                 if busy is not None:
                     raise self._taken(busy, no_thread)
             try:
-                return await self.store.begin_opening(
+                return await self.store.openings.begin_opening(
                     guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
                     game=chosen.slug, now=self.clock(), threaded=not in_channel,
                     rematch_of=rematch_of)
@@ -155,7 +155,7 @@ class Lobbies:
     async def end_opening(self, opening: OpeningRecord) -> None:
         """The lobby of ``opening`` is shown (or what it made is taken back): it no longer
         needs finishing."""
-        await self.store.end_opening(opening.id)
+        await self.store.openings.end_opening(opening.id)
 
     def _taken(self, busy: GameRecord | None, no_thread: str) -> ChannelTaken:
         known = busy is not None and busy.game in self.pipeline.games
@@ -198,7 +198,7 @@ class Lobbies:
                 settings["tournament"] = dict(tournament)
             first = seated or (SeatRecord(0, creator_id, clip_name(creator_name), False),)
             try:
-                record = await self.store.create_lobby(
+                record = await self.store.games.create_lobby(
                     channel_id=channel_id, guild_id=guild_id, game=chosen.slug,
                     creator_id=creator_id, options=checked, settings=settings,
                     now=self.clock(), parent_id=parent_id, seats=first,
@@ -206,7 +206,7 @@ class Lobbies:
                     lobby_message_id=lobby_message_id,
                     rematch_of=opening.rematch_of if opening is not None else None)
             except ChannelBusyError:
-                raise self._taken(await self.store.open_game(channel_id), no_thread) from None
+                raise self._taken(await self.store.games.open_game(channel_id), no_thread) from None
             except RematchTakenError as taken:
                 raise _rematch_refusal(taken) from None
         return Lobby(record=record, game=chosen)
@@ -240,7 +240,7 @@ class Lobbies:
     async def _opened_rematch(self, opened: Any) -> None:
         """Refuse a second rematch, pointing to the first."""
         try:
-            lobby = await self.store.get_game(int(opened))
+            lobby = await self.store.games.get_game(int(opened))
         except (NotFoundError, TypeError, ValueError):
             return
         raise RematchOpened(game_id=lobby.id, channel_id=lobby.channel_id)
@@ -267,7 +267,7 @@ class Lobbies:
 
     async def server_defaults(self, guild_id: int | None) -> dict[str, Any]:
         """A server's defaults for new games (none for a direct message)."""
-        return {} if guild_id is None else await self.store.server_settings(guild_id)
+        return {} if guild_id is None else await self.store.servers.server_settings(guild_id)
 
     async def set_server_defaults(self, guild_id: int, **changes: Any) -> dict[str, Any]:
         """Change a server's defaults (``None`` leaves one as it is): ``threads`` (a game
@@ -283,7 +283,7 @@ class Lobbies:
         if hours is not None and (not isinstance(hours, int | float) or isinstance(hours, bool)
                                   or not 0 < hours <= MAX_REMINDER_HOURS):
             raise BadReminderHours(most=MAX_REMINDER_HOURS)
-        current = await self.store.server_settings(guild_id)
+        current = await self.store.servers.server_settings(guild_id)
         for key in ("threads", "reminder_hours", "ai_takeover", "channels", "web",
                     "season_ratings", "clock", "on_timeout"):
             value = changes.get(key)
@@ -293,9 +293,9 @@ class Lobbies:
                 value = sorted({int(c) for c in value})
                 current.pop("lapsed", None)  # the managers chose again
             current[key] = value
-        await self.store.set_server_settings(guild_id, current, self.clock())
+        await self.store.servers.set_server_settings(guild_id, current, self.clock())
         if changes.get("web") is False:
-            await self.store.revoke_web_links(self.clock(), guild_id=guild_id)
+            await self.store.web.revoke_web_links(self.clock(), guild_id=guild_id)
         return current
 
     async def lapse_channels(self, guild_id: int, gone: Collection[int]) -> dict[str, Any]:
@@ -303,14 +303,14 @@ class Lobbies:
         longer limit where games open (with none left, any channel will do). They are
         kept as ``lapsed`` until the managers choose again, so that ``/settings`` tells
         them. The defaults as they are now."""
-        current = await self.store.server_settings(guild_id)
+        current = await self.store.servers.server_settings(guild_id)
         channels = [int(c) for c in current.get("channels") or ()]
         lapsed = [c for c in channels if c in gone]
         if not lapsed:
             return current
         current["channels"] = [c for c in channels if c not in gone]
         current["lapsed"] = sorted({*(int(c) for c in current.get("lapsed") or ()), *lapsed})
-        await self.store.set_server_settings(guild_id, current, self.clock())
+        await self.store.servers.set_server_settings(guild_id, current, self.clock())
         return current
 
     async def lobby(self, game_id: int, channel_id: int | None = None) -> Lobby:
@@ -329,9 +329,9 @@ class Lobbies:
             game = self.pipeline.game(record.game)
             seats, owner, *rest = change(record, game)
             try:
-                record = await self.store.set_seats(record.id, record.version, seats,
-                                                    self.clock(), creator_id=owner,
-                                                    settings=rest[0] if rest else None)
+                record = await self.store.games.set_seats(record.id, record.version, seats,
+                                                          self.clock(), creator_id=owner,
+                                                          settings=rest[0] if rest else None)
             except ConflictError:
                 continue
             return Lobby(record=record, game=game)
@@ -346,7 +346,7 @@ class Lobbies:
 
     async def _join(self, game_id: int, user_id: int, name: str,
                     channel_id: int | None) -> Lobby:
-        _hosting, seated, _server = await self.store.open_counts(user_id, None)
+        _hosting, seated, _server = await self.store.games.open_counts(user_id, None)
 
         def change(record: GameRecord, game: Engine) -> tuple[tuple[SeatRecord, ...], None]:
             if seats_of(record, user_id):
@@ -406,7 +406,7 @@ class Lobbies:
 
         lobby = await self._edit_lobby(game_id, channel_id, change)
         if lobby_owner(lobby.record) is None:
-            await self.store.abort(lobby.record.id, self.clock())
+            await self.store.games.abort(lobby.record.id, self.clock())
             return Lobby(record=await self.pipeline.by_id(game_id), game=lobby.game, closed="empty")
         return lobby
 
@@ -449,7 +449,7 @@ class Lobbies:
         if record.status != "lobby":
             raise LobbyClosed()
         self.check_may_end(record, user_id, can_manage)
-        await self.store.abort(record.id, self.clock())
+        await self.store.games.abort(record.id, self.clock())
         return Lobby(record=await self.pipeline.by_id(game_id),
                      game=self.pipeline.game(record.game), closed="cancelled")
 
@@ -460,7 +460,7 @@ class Lobbies:
         now = self.clock()
         days = self.pipeline.limits.lobby_days
         closed = []
-        for record in await self.store.stale_lobbies(now - days * 24 * 3600):
+        for record in await self.store.games.stale_lobbies(now - days * 24 * 3600):
             users = tuple(dict.fromkeys(s.user_id for s in record.seats
                                         if not s.ai and s.user_id is not None))
             notice = Announcement(
@@ -469,7 +469,8 @@ class Lobbies:
                 data={"about": "expired", "game": record.game, "users": list(users),
                       "days": days, "lobby": record.lobby_message_id})
             try:
-                record = await self.store.close_lobby(record.id, record.version, now, (notice,))
+                record = await self.store.games.close_lobby(record.id, record.version, now,
+                                                            (notice,))
             except (ConflictError, WrongStatusError):
                 continue  # someone joined, started or cancelled it meanwhile
             if record.game in self.pipeline.games:
@@ -548,7 +549,7 @@ class Lobbies:
         try:
             # Scheduled even when AI seats open the game: should their first moves fail to
             # save, the reminder pass moves them on.
-            started = await self.store.start(
+            started = await self.store.games.start(
                 record.id, record.version, seed=seed, state_json=state_json, seats=seats,
                 now=now, next_reminder_at=now + self.pipeline.interval(record), announce=announce,
                 clock=settled(dataclasses.replace(dealt, status="active"), game, state, now,

@@ -325,7 +325,7 @@ class Moves:
         if not seats_of(record, user_id):
             raise NotPlaying()
         check_shown(record)
-        actions = await self.store.actions(record.id, last=LOG_LIMIT)
+        actions = await self.store.moves.actions(record.id, last=LOG_LIMIT)
         humans = [a for a in actions if a.user_id is not None]
         if not humans:
             raise NothingToUndo()
@@ -348,14 +348,14 @@ class Moves:
         """Take back the caller's last move and the AI moves that answered it, by restoring
         the state saved before it."""
         record, game, last, taken = await self.check_undo(channel_id, user_id)
-        before = await self.store.snapshot(record.id, last.n)
+        before = await self.store.moves.snapshot(record.id, last.n)
         if before is None:
             raise AlreadyMade(reason="undo")
         state, state_json = await asyncio.to_thread(_restored, before, game)
         name = next((s.name for s in record.seats if s.seat == last.seat), "")
         news = Undone(name=name, shown=last.shown, ai_moves=len(taken) - 1)
         try:
-            record = await self.store.undo_to(
+            record = await self.store.moves.undo_to(
                 record.id, record.version, n=last.n, state_json=state_json, now=self.clock(),
                 announce=showing(record, game, int(state["move"]), news=(news,)))
         except ConflictError:

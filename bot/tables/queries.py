@@ -116,7 +116,7 @@ class Queries:
         started in this channel), else the active game, else the last ended one."""
         if game_id is not None:
             try:
-                record = await self.store.get_game(game_id)
+                record = await self.store.games.get_game(game_id)
             except NotFoundError:
                 record = None
             if record is None or channel_id not in (record.channel_id, record.parent_id):
@@ -124,10 +124,10 @@ class Queries:
             if record.state_json is None:
                 raise NeverStarted(game_id=game_id)
             return record
-        current = await self.store.open_game(channel_id)
+        current = await self.store.games.open_game(channel_id)
         if current is not None and current.status == "active":
             return current
-        past = await self.store.past_games(channel_id, limit=1)
+        past = await self.store.games.past_games(channel_id, limit=1)
         if past:
             return past[0]
         return await self.pipeline.current(channel_id)
@@ -153,7 +153,8 @@ class Queries:
         steps: list[Step] = []
         moves = data.get("moves")
         if isinstance(moves, int) and moves > 0:
-            steps = [Step.of(a, record) for a in await self.store.actions(record.id, last=moves)]
+            steps = [Step.of(a, record)
+                     for a in await self.store.moves.actions(record.id, last=moves)]
         edits = bool(data.get("edit")) and data.get("edit") == record.board_message_id
         key = board.game.rules.episode(board.state) if edits else None
         episode = await self.pipeline.episode_steps(record, key) if key is not None else steps
@@ -163,7 +164,7 @@ class Queries:
     async def show_again(self, board: Board) -> None:
         """Queue ``board`` to be posted again as a new message (a player's ``/game board``:
         the buttons move to it), delivered in its channel's order as every board is."""
-        await self.store.queue_announcements(
+        await self.store.outbox.queue_announcements(
             showing(board.record, board.game, board.move,
                     zoom=board.view.get("zoom") if isinstance(board.view.get("zoom"),
                                                               str) else None),
@@ -308,8 +309,8 @@ class Queries:
         record = await self._shown(channel_id, game_id)
         last = max(1, min(LOG_LIMIT, int(last)))
         if start is not None:
-            return record, (await self.store.actions(record.id, after=int(start) - 1))[:last]
-        return record, await self.store.actions(record.id, last=last)
+            return record, (await self.store.moves.actions(record.id, after=int(start) - 1))[:last]
+        return record, await self.store.moves.actions(record.id, last=last)
 
     async def check_replay(self, channel_id: int, game_id: int | None = None) -> GameRecord:
         """Refuse a replay that cannot be made (another rules version), before answering."""
@@ -326,7 +327,7 @@ class Queries:
         """What drawing ``record``'s replay needs (see :mod:`bot.replays`): its table and
         its log, read once."""
         game, state = await asyncio.to_thread(self._replayable, record)
-        actions = await self.store.actions(record.id)
+        actions = await self.store.moves.actions(record.id)
         return game, ReplayJob(
             slug=game.slug, seats=tuple((str(s["name"]), bool(s["ai"])) for s in state["seats"]),
             seed=record.seed or 0, options=dict(record.options), rules=int(state["rules"]),
@@ -337,13 +338,14 @@ class Queries:
         """The channel's ended games, newest first, each with its result (``None`` for a
         game aborted without one)."""
         return [(record, stored_result(record))
-                for record in await self.store.past_games(channel_id, limit=limit)]
+                for record in await self.store.games.past_games(channel_id, limit=limit)]
 
     async def my_games(self, user_id: int) -> list[MyGame]:
         """Every game ``user_id`` sits in, on every server: first the ones waiting on them
         (longest wait first), then the other active ones, then those finished in the last
         week (newest first)."""
-        records = await self.store.games_of(user_id, finished_since=self.clock() - RECENT_SECONDS)
+        records = await self.store.games.games_of(
+            user_id, finished_since=self.clock() - RECENT_SECONDS)
         games = await asyncio.to_thread(lambda: [self._my_game(r, user_id) for r in records
                                                  if r.game in self.pipeline.games])
         waiting = sorted((g for g in games if g.your_turn),
@@ -386,23 +388,23 @@ class Queries:
     async def about(self, user_id: int) -> dict[str, Any]:
         """Everything kept about ``user_id`` (``privacy``): settings, games, results,
         ratings, votes and the announcements that named them."""
-        return await self.store.about(user_id)
+        return await self.store.people.about(user_id)
 
     async def forget(self, user_id: int) -> Forgotten:
         """Delete what is kept about ``user_id`` that no game under way needs (``privacy
         delete``); their ended games name their seats :data:`FORMER_PLAYER` from now on,
         their logs told again with that name (:mod:`bot.tables.retold`)."""
         renamed: dict[int, Retold] = {}
-        for record in await self.store.ended_games_of(user_id):
+        for record in await self.store.people.ended_games_of(user_id):
             mine = [s.seat for s in record.seats if user_id in (s.user_id, s.left)]
             game = self.pipeline.games.get(record.game)
-            actions = await self.store.actions(record.id)
+            actions = await self.store.moves.actions(record.id)
             renamed[record.id] = await asyncio.to_thread(
                 renamed_log, game, record, actions, mine, FORMER_PLAYER)
-        counts = await self.store.forget(user_id, FORMER_PLAYER, self.clock(), renamed)
-        under_way = [r for r in await self.store.games_of(user_id, finished_since=self.clock())
-                     if r.status == "active"]
-        lobbies = [g for g in (await self.store.about(user_id))["games"]
+        counts = await self.store.people.forget(user_id, FORMER_PLAYER, self.clock(), renamed)
+        under_way = [r for r in await self.store.games.games_of(
+                         user_id, finished_since=self.clock()) if r.status == "active"]
+        lobbies = [g for g in (await self.store.people.about(user_id))["games"]
                    if g["status"] == "lobby"]
         return Forgotten(deleted=counts, kept_games=len(under_way) + len(lobbies))
 
@@ -410,7 +412,7 @@ class Queries:
                     season: Season | None = None) -> list[tuple[str, StatLine]]:
         """``(game title, line)`` per game the user played in this server: all time, or in
         ``season`` (the games that ended in it, with its own ratings)."""
-        lines = await self.store.stats(guild_id, user_id, season)
+        lines = await self.store.ratings.stats(guild_id, user_id, season)
         return [(self.pipeline.games[s.game].title if s.game in self.pipeline.games else s.game, s)
                 for s in lines]
 
@@ -423,13 +425,13 @@ class Queries:
         ratings."""
         game = self.pipeline.game(slug)
         if season is not None and season.closed:
-            kept = (await self.store.season_standings(season, LEADERS)).get(slug, [])
+            kept = (await self.store.ratings.season_standings(season, LEADERS)).get(slug, [])
             rows = [{"name": name, "rating": rating, "games": games, "provisional": prov}
                     for name, rating, games, prov in kept]
         else:
             rows = [{"name": name, "rating": rating.shown, "games": rating.games,
                      "provisional": rating.provisional}
-                    for _user, name, rating in await self.store.leaders(
+                    for _user, name, rating in await self.store.ratings.leaders(
                         guild_id, slug, LEADERS, season)]
         return {"game": game.title, "rows": rows,
                 "season": season.name if season is not None else None}
@@ -486,5 +488,5 @@ class Queries:
 
     async def suggest(self, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
         """Autocomplete for the game in ``channel_id``."""
-        record = await self.store.open_game(channel_id)
+        record = await self.store.games.open_game(channel_id)
         return await asyncio.to_thread(self.suggestions, record, user_id, typed)

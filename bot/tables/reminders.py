@@ -57,11 +57,11 @@ class Reminders:
         now = self.clock()
 
         async def quiet(record: GameRecord) -> None:
-            await self.store.mark_reminded(record.id, record.version,
-                                           reminders_sent=record.reminders_sent,
-                                           next_reminder_at=None)
+            await self.store.clocks.mark_reminded(record.id, record.version,
+                                                  reminders_sent=record.reminders_sent,
+                                                  next_reminder_at=None)
 
-        return await each_due(await self.store.due_reminders(now),
+        return await each_due(await self.store.clocks.due_reminders(now),
                               lambda record: self._due_one(record, now), quiet, "reminders")
 
     async def _due_one(self, record: GameRecord, now: float) -> Reminder | Board | None:
@@ -76,18 +76,18 @@ class Reminders:
         if not humans and game.to_act(state):
             return await self._move_ai_on(record, game, state)
         if not humans:
-            await self.store.mark_reminded(record.id, record.version,
-                                           reminders_sent=record.reminders_sent,
-                                           next_reminder_at=None)
+            await self.store.clocks.mark_reminded(record.id, record.version,
+                                                  reminders_sent=record.reminders_sent,
+                                                  next_reminder_at=None)
             return None
         if record.reminders_sent < MAX_REMINDERS:
             mentions = tuple(dict.fromkeys(s.user_id for s in humans if s.user_id is not None))
             away, modes = await self.pipeline.reach(mentions, now)
             quiet = max(away.values(), default=None)
             if quiet is not None:
-                await self.store.postpone_reminder(record.id, record.version,
-                                                   reminders_sent=record.reminders_sent,
-                                                   until=quiet)
+                await self.store.clocks.postpone_reminder(record.id, record.version,
+                                                          reminders_sent=record.reminders_sent,
+                                                          until=quiet)
                 return None
             number = record.reminders_sent + 1
             last = number >= MAX_REMINDERS
@@ -97,7 +97,7 @@ class Reminders:
                                 last=last, takeover_at=nxt if last and takeover else None,
                                 since=since, since_more=more)
             data = reminded(reminder)
-            pings = await self.store.reminder_pings(mentions)
+            pings = await self.store.people.reminder_pings(mentions)
             # A player who asked for fewer reminder pings is named but not pinged.
             modes = {**modes, **{u: "quiet" for u, how in pings.items()
                                  if how == "none" or (how == "first" and number > 1)}}
@@ -105,15 +105,15 @@ class Reminders:
                         *(direct(record, data, user, None) for user in mentions
                     if modes.get(user) == "dm"))
             # The claim and the queued reminder are one write: it goes out exactly once.
-            if not await self.store.mark_reminded(record.id, record.version,
-                                                  reminders_sent=number, next_reminder_at=nxt,
-                                                  announce=announce, now=now):
+            if not await self.store.clocks.mark_reminded(
+                    record.id, record.version, reminders_sent=number, next_reminder_at=nxt,
+                    announce=announce, now=now):
                 return None
             return reminder
         if not takeover:
-            await self.store.mark_reminded(record.id, record.version,
-                                           reminders_sent=record.reminders_sent,
-                                           next_reminder_at=None)
+            await self.store.clocks.mark_reminded(record.id, record.version,
+                                                  reminders_sent=record.reminders_sent,
+                                                  next_reminder_at=None)
             return None
         return await self.take_over(record, game, state, humans)
 
@@ -122,13 +122,13 @@ class Reminders:
         """``away``: keep the player's quiet hours (all three given), forget them (none
         given); raises :class:`TableError` for anything in between or invalid."""
         if timezone is None and start is None and end is None:
-            await self.store.set_quiet_hours(user_id, None, self.clock())
+            await self.store.people.set_quiet_hours(user_id, None, self.clock())
             return None
         if timezone is None or start is None or end is None:
             raise QuietHoursIncomplete()
         hours = QuietHours(timezone.strip(), start, end)
-        await self.store.set_quiet_hours(user_id, (hours.timezone, hours.start, hours.end),
-                                         self.clock())
+        await self.store.people.set_quiet_hours(user_id, (hours.timezone, hours.start, hours.end),
+                                                self.clock())
         return hours
 
     async def take_vacation(self, user_id: int, days: int, start: str | None = None,
@@ -137,7 +137,7 @@ class Reminders:
         ``start`` (YYYY-MM-DD, in the player's quiet-hours time zone, else UTC)."""
         now = self.clock()
         zone = ZoneInfo("UTC")
-        hours = (await self.store.quiet_hours([user_id])).get(user_id)
+        hours = (await self.store.people.quiet_hours([user_id])).get(user_id)
         if hours is not None:
             with contextlib.suppress(AwayError):
                 zone = ZoneInfo(QuietHours(*hours).timezone)
@@ -155,17 +155,17 @@ class Reminders:
             starts = max(now, midnight)
         year_start = datetime(datetime.fromtimestamp(starts, zone).year - 1, 1, 1,
                               tzinfo=zone).timestamp()
-        taken = [Vacation(a, b) for a, b in
-                 (await self.store.vacations([user_id], ending_after=year_start)).get(user_id, [])]
+        kept = await self.store.people.vacations([user_id], ending_after=year_start)
+        taken = [Vacation(a, b) for a, b in kept.get(user_id, [])]
         vacation = plan_vacation(taken, starts, days)
-        await self.store.add_vacation(user_id, vacation.starts, vacation.ends, now)
+        await self.store.people.add_vacation(user_id, vacation.starts, vacation.ends, now)
         return vacation
 
     async def set_notify(self, user_id: int, mode: str) -> str:
         """``notify``: how the player is reached (``channel``, ``dm`` or ``quiet``)."""
         if mode not in ("channel", "dm", "quiet"):
             raise BadChoice(option="how", choices=("channel", "dm", "quiet"))
-        await self.store.set_notify(user_id, mode, self.clock())
+        await self.store.people.set_notify(user_id, mode, self.clock())
         return mode
 
     async def set_reminder_pings(self, user_id: int, pings: str) -> str:
@@ -173,18 +173,18 @@ class Reminders:
         ``first`` or ``none``). The reminders are still posted for the table."""
         if pings not in REMINDER_PINGS:
             raise BadChoice(option="reminders", choices=REMINDER_PINGS)
-        await self.store.set_reminder_pings(user_id, pings, self.clock())
+        await self.store.people.set_reminder_pings(user_id, pings, self.clock())
         return pings
 
     async def notify_settings(self, user_id: int) -> tuple[str, str]:
         """How the player is reached and which reminders ping them."""
-        mode = (await self.store.notify_modes([user_id])).get(user_id, "channel")
-        pings = (await self.store.reminder_pings([user_id])).get(user_id, "each")
+        mode = (await self.store.people.notify_modes([user_id])).get(user_id, "channel")
+        pings = (await self.store.people.reminder_pings([user_id])).get(user_id, "each")
         return mode, pings
 
     async def come_back(self, user_id: int) -> bool:
         """``away back``: end the player's vacation now (and cancel those to come)."""
-        return await self.store.end_vacations(user_id, self.clock()) > 0
+        return await self.store.people.end_vacations(user_id, self.clock()) > 0
 
     async def _move_ai_on(self, record: GameRecord, game: Engine, state: State) -> Board | None:
         """AI seats are to act but their moves were never saved (an earlier save failed,
@@ -222,20 +222,20 @@ class Reminders:
 
     async def resume(self, record: GameRecord) -> Board | None:
         """The thread of ``record`` takes the bot's posts again (it was held: see
-        :meth:`~bot.store.Store.hold`): released, with a ping for the players the game
+        :meth:`~bot.store.games.Games.hold`): released, with a ping for the players the game
         waits for queued in the same write; the board to show as the game stands (``None``
         for a lobby, or when another bot released it first). A game held for a permission
         is not released here: its board, once shown, ends the wait."""
         why = record.held or ""
         if record.status != "active":
-            await self.store.release(record.id, self.clock())
+            await self.store.games.release(record.id, self.clock())
             return None
         game, state = await asyncio.to_thread(self.pipeline.state, record)
         news = (Resumed(why=why),)
         if why not in HOLDING:
             # It went on unseen (a permission lost), its pings queued with its moves: its
             # board is queued as it stands, and once shown it ends the wait.
-            await self.store.queue_announcements(
+            await self.store.outbox.queue_announcements(
                 showing(record, game, int(state["move"]), news=news), self.clock())
             return await self.pipeline.with_away(await asyncio.to_thread(
                 self.pipeline.board_of, record, game, state, news=news))
@@ -249,7 +249,7 @@ class Reminders:
             ping = replace(ping, data={**(ping.data or {}), "again": True})
         announce = (*later, *showing(record, game, int(state["move"]), news=news,
                                      ping=ping))
-        if not await self.store.release(record.id, now, announce):
+        if not await self.store.games.release(record.id, now, announce):
             return None
         released = replace(record, held=None, held_until=None)
         return await self.pipeline.with_away(await asyncio.to_thread(

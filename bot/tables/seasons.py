@@ -68,7 +68,7 @@ class Seasons:
             starts_at, ends_at = span(start, end, now)
         except SeasonError as exc:
             raise BadSeason(reason=exc.reason, text=exc.text) from None
-        settings = await self.store.server_settings(guild_id)
+        settings = await self.store.servers.server_settings(guild_id)
         fresh = settings.get(SETTING) == FRESH
 
         def check(seasons: list[Season]) -> None:
@@ -82,9 +82,9 @@ class Seasons:
             if len(ahead) >= self.limits.seasons_per_server:
                 raise LimitReached(limit="seasons", allowed=self.limits.seasons_per_server)
 
-        return await self.store.add_season(guild_id, name=kept, starts_at=starts_at,
-                                           ends_at=ends_at, channel_id=channel_id,
-                                           fresh=fresh, now=now, check=check)
+        return await self.store.ratings.add_season(guild_id, name=kept, starts_at=starts_at,
+                                                   ends_at=ends_at, channel_id=channel_id,
+                                                   fresh=fresh, now=now, check=check)
 
     async def end(self, guild_id: int, name: str) -> Season | None:
         """End the season ``name`` now (its standings are posted by the next
@@ -92,17 +92,17 @@ class Seasons:
         season = await self.find(guild_id, name)
         if season.closed or season.ends_at <= self.clock():
             raise SeasonOver(name=season.name)
-        return await self.store.end_season(season, self.clock())
+        return await self.store.ratings.end_season(season, self.clock())
 
     async def listed(self, guild_id: int) -> list[Season]:
         """The server's seasons, in start order."""
-        return await self.store.seasons(guild_id)
+        return await self.store.ratings.seasons(guild_id)
 
     # ----------------------------------------------------------------- reading
 
     async def find(self, guild_id: int, name: str) -> Season:
         """The server's season called ``name`` (case and spacing aside)."""
-        season = named(await self.store.seasons(guild_id), name)
+        season = named(await self.store.ratings.seasons(guild_id), name)
         if season is None:
             raise NoSuchSeason(name=name)
         return season
@@ -111,7 +111,7 @@ class Seasons:
         """The season under way in the server now, if any."""
         if guild_id is None:
             return None
-        return season_at(await self.store.seasons(guild_id), self.clock())
+        return season_at(await self.store.ratings.seasons(guild_id), self.clock())
 
     async def chosen(self, guild_id: int | None, name: str | None) -> Season | None:
         """The season ``/stats`` reads: the one called ``name``, the current one when no
@@ -125,7 +125,7 @@ class Seasons:
     async def final(self, season: Season, limit: int | None = LEADERS) -> list[dict[str, Any]]:
         """A closed season's final standings as kept: per game rated in it (by title), its
         title and best ``limit`` players (the picture's and the words' input)."""
-        kept = await self.store.season_standings(season, limit)
+        kept = await self.store.ratings.season_standings(season, limit)
         return [{"game": self._title(slug), "rows": [
                     {"name": name, "rating": rating, "games": games, "provisional": prov}
                     for name, rating, games, prov in rows]}
@@ -139,7 +139,7 @@ class Seasons:
         if guild_id is None:
             return []
         now = self.clock()
-        seasons = list(reversed(await self.store.seasons(guild_id)))
+        seasons = list(reversed(await self.store.ratings.seasons(guild_id)))
         names = ([s.name for s in seasons if s.ends_at > now] if ending else
                  [s.name for s in seasons if s.starts_at <= now] + [ALL_TIME])
         needle = " ".join(typed.split()).casefold()
@@ -153,15 +153,15 @@ class Seasons:
         was down catches up every season that ended meanwhile); the seasons closed."""
         now = self.clock()
         closed = []
-        for season in await self.store.seasons_due(now):
+        for season in await self.store.ratings.seasons_due(now):
             post = Announcement(channel_id=int(season.channel_id or 0),
                                 guild_id=season.guild_id, game_id=None, kind="season",
                                 data={"season": season.id})
-            if await self.store.close_season(season, now, (post,)):
+            if await self.store.ratings.close_season(season, now, (post,)):
                 closed.append(season)
         return closed
 
     async def season_of(self, guild_id: int, season_id: int) -> Season | None:
         """The server's season ``season_id`` (``None`` when it is gone)."""
-        return next((s for s in await self.store.seasons(guild_id) if s.id == season_id),
+        return next((s for s in await self.store.ratings.seasons(guild_id) if s.id == season_id),
                     None)

@@ -80,7 +80,7 @@ class SeatVotes:
         """``voter_id`` votes to ``give`` the seat of ``player_id`` (an AI stands in for
         them) to the AI for good or to a newcomer; carried at a majority of the others."""
         record, seat, voters = await self.check_vote(channel_id, voter_id, player_id, give)
-        tally = await self.store.vote_seat(record.id, player_id, voter_id, give, self.clock())
+        tally = await self.store.games.vote_seat(record.id, player_id, voter_id, give, self.clock())
         votes = sum(1 for voter, said in tally.items() if voter in voters and said == give)
         needed = len(voters) // 2 + 1
         if votes < needed:
@@ -89,7 +89,7 @@ class SeatVotes:
                            left=player_id)
         board = await self._reseat(record, given, SeatGiven(name=seat.name, to=give,
                                                             votes=votes, voters=len(voters)))
-        await self.store.clear_seat_votes(record.id, player_id)
+        await self.store.games.clear_seat_votes(record.id, player_id)
         return SeatVote(player=seat.name, give=give, votes=votes, needed=needed, board=board)
 
     async def check_sit(self, channel_id: int, user_id: int) -> tuple[GameRecord, SeatRecord]:
@@ -102,7 +102,7 @@ class SeatVotes:
         if seat is None:
             raise NoOpenSeat()
         check_shown(record)
-        _hosting, seated, _server = await self.store.open_counts(user_id, None)
+        _hosting, seated, _server = await self.store.games.open_counts(user_id, None)
         if seated >= self.pipeline.limits.games_per_person:
             raise LimitReached(limit="games", allowed=self.pipeline.limits.games_per_person)
         return record, seat

@@ -302,9 +302,9 @@ class WebService:
             return None
         if not await self._allowed(record.guild_id):
             return None
-        token = await self._store.web_link("game", token=secrets.token_urlsafe(TOKEN_BYTES),
-                                           now=self.clock(), game_id=record.id,
-                                           guild_id=record.guild_id)
+        token = await self._store.web.web_link("game", token=secrets.token_urlsafe(TOKEN_BYTES),
+                                               now=self.clock(), game_id=record.id,
+                                               guild_id=record.guild_id)
         return f"{self.public_url}/g/{token}"
 
     async def server_link(self, guild_id: int | None) -> str | None:
@@ -312,8 +312,8 @@ class WebService:
         links; ``None`` otherwise."""
         if guild_id is None or not await self._allowed(guild_id):
             return None
-        token = await self._store.web_link("server", token=secrets.token_urlsafe(TOKEN_BYTES),
-                                           now=self.clock(), guild_id=guild_id)
+        token = await self._store.web.web_link("server", token=secrets.token_urlsafe(TOKEN_BYTES),
+                                               now=self.clock(), guild_id=guild_id)
         return f"{self.public_url}/s/{token}"
 
     async def revoke(self, *, game_id: int | None = None, guild_id: int | None = None,
@@ -321,11 +321,11 @@ class WebService:
         """Revoke the links of a game, of a server and its games, or of the games of a
         channel or thread: their pages answer "not found" from the next read on (at most
         :data:`FRESH_SECONDS` later)."""
-        return await self._store.revoke_web_links(self.clock(), game_id=game_id,
-                                                  guild_id=guild_id, channel_id=channel_id)
+        return await self._store.web.revoke_web_links(self.clock(), game_id=game_id,
+                                                      guild_id=guild_id, channel_id=channel_id)
 
     async def _allowed(self, guild_id: int) -> bool:
-        return bool((await self._store.server_settings(guild_id)).get("web"))
+        return bool((await self._store.servers.server_settings(guild_id)).get("web"))
 
     # ----------------------------------------------------------------- pages
 
@@ -333,7 +333,7 @@ class WebService:
         if not TOKEN.fullmatch(token):
             raise NotFound()
         try:
-            target = await self._targets.get(token, lambda: self._store.web_target(token))
+            target = await self._targets.get(token, lambda: self._store.web.web_target(token))
         except StoreError:
             raise NotFound() from None  # a damaged row names nothing worth showing
         if target is None or target.kind != kind:
@@ -359,7 +359,7 @@ class WebService:
             board = await self._tables.queries.board_of_game(record)
         except Refused:
             raise NotFound() from None  # a damaged game: nothing a stranger can read
-        actions = await self._store.actions(record.id, last=RECENT_MOVES)
+        actions = await self._store.moves.actions(record.id, last=RECENT_MOVES)
         game, state = board.game, board.state
         result = stored_result(record) if record.status == "finished" else None
         scores = game.rules.scores(state)
@@ -393,7 +393,7 @@ class WebService:
         if not page.replayable:
             raise NotFound()
         record = await self._record(token)
-        actions = await self._store.actions(record.id)
+        actions = await self._store.moves.actions(record.id)
         positions = await self._positions(record, actions)
         return Replay(page=page, lines=tuple(_line(a, record) for a in actions),
                       alts=tuple(alt for _view, alt in positions))
@@ -431,7 +431,7 @@ class WebService:
             page = await self.game(token)
             board = await self._tables.queries.board_of_game(record)
             return await self._drawn(("board", record.id, page.version), board.view, now=True)
-        actions = await self._store.actions(record.id)
+        actions = await self._store.moves.actions(record.id)
         if not 0 <= position <= len(actions):
             raise NotFound()
         _game, job = await self._tables.queries.replay_job(record)
@@ -507,7 +507,7 @@ class WebService:
             return tuple(found)
 
         async def read() -> Standings:
-            seasons = await self._store.seasons(guild) if guild is not None else []
+            seasons = await self._store.ratings.seasons(guild) if guild is not None else []
             now = self.clock()
             current = season_at([s for s in seasons if not s.closed], now)
             over = [s for s in reversed(seasons) if s.closed][:PAST_SEASONS]

@@ -60,7 +60,7 @@ async def test_every_move_worked_out_in_a_worker_is_the_one_worked_out_here(both
     monkeypatch.setattr(away.moves, "_work", not_here)
     game = GAMES[slug]
     for _ in range(16):
-        record = await away.store.get_game(game_id)
+        record = await away.store.games.get_game(game_id)
         if record.status != "active":
             break
         state = loads(record.state_json or "", game)
@@ -97,7 +97,7 @@ async def test_a_refusal_from_the_worker_is_the_refusal_made_here(both, request_
 async def test_a_state_the_bot_has_not_found_sound_is_checked_in_the_worker(both):
     away, here = both
     game_id = await started(away, "sugar-heist")
-    record = await away.store.get_game(game_id)
+    record = await away.store.games.get_game(game_id)
     state = json.loads(record.state_json or "")
     write_state(away.store.path, game_id, damages(state)["no-players"](state))
     move = _request("pass")
@@ -149,7 +149,7 @@ async def test_with_its_workers_gone_the_pool_works_moves_out_in_the_bots_proces
         away, here = (Tables(store, GAMES, clock, offload=closed.offload),
                       Tables(store, GAMES, clock))
         await started(away, "kingdoms-candy-monsters")
-        record = await away.store.open_game(CHANNEL)
+        record = await away.store.games.open_game(CHANNEL)
         state = loads(record.state_json or "", GAMES["kingdoms-candy-monsters"])
         move = _request(GAMES["kingdoms-candy-monsters"].ai_action(state, 0).notation)
         assert (await away.moves.prepare(move)).ready == (await here.moves.prepare(move)).ready
@@ -167,7 +167,7 @@ async def test_a_moves_board_is_begun_in_the_worker_that_worked_the_move_out(bot
 
     away, _here = both
     game_id = await started(away, slug)
-    record = await away.store.get_game(game_id)
+    record = await away.store.games.get_game(game_id)
     game = GAMES[slug]
     state = loads(record.state_json or "", game)
     worked = await away.moves.prepare(
@@ -194,7 +194,7 @@ async def test_a_refused_move_leaves_no_picture_for_the_next_one(both, pool):
     with pytest.raises(GameError):
         await away.moves.prepare(_request("swap a1 f6"))
     assert dict(pool._drawn) == before
-    record = await away.store.get_game(game_id)
+    record = await away.store.games.get_game(game_id)
     state = loads(record.state_json or "", GAMES["sugar-blast"])
     worked = await away.moves.prepare(_request(GAMES["sugar-blast"].ai_action(state, 0).notation))
     assert worked.view is not None

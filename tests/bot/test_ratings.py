@@ -32,18 +32,18 @@ async def finished(store: Store, slug: str, result: Result, *, humans: int,
     """A game of ``slug`` with ``humans`` seats, ``ai`` of them AI, finished at ``result``."""
     seats = tuple(SeatRecord(i, None if i in ai else USERS[i], f"P{i}", i in ai)
                   for i in range(humans))
-    record = await store.create_lobby(channel_id=channel, guild_id=guild, game=slug,
-                                      creator_id=USERS[0], options={}, settings={}, now=T0)
-    record = await store.set_seats(record.id, record.version, seats, T0)
-    record = await store.start(record.id, record.version, seed=1, state_json=state,
-                               seats=seats, now=T0, next_reminder_at=None)
-    await store.finish(record.id, record.version, state_json=state,
-                       result_json=dumps_result(result),
-                       placements=_placements(record, result), now=T0 + 60)
+    record = await store.games.create_lobby(channel_id=channel, guild_id=guild, game=slug,
+                                            creator_id=USERS[0], options={}, settings={}, now=T0)
+    record = await store.games.set_seats(record.id, record.version, seats, T0)
+    record = await store.games.start(record.id, record.version, seed=1, state_json=state,
+                                     seats=seats, now=T0, next_reminder_at=None)
+    await store.games.finish(record.id, record.version, state_json=state,
+                             result_json=dumps_result(result),
+                             placements=_placements(record, result), now=T0 + 60)
 
 
 async def rating(store: Store, user: int, slug: str, guild: int = GUILD) -> Rating | None:
-    lines = {line.game: line for line in await store.stats(guild, user)}
+    lines = {line.game: line for line in await store.ratings.stats(guild, user)}
     return lines[slug].rating if slug in lines else None
 
 
@@ -117,5 +117,5 @@ async def test_a_game_still_finishes_when_the_rating_library_is_missing(
 
     monkeypatch.setattr("bot.ratings._model", missing)
     await finished(store, "sugar-blast", Result(((0,), (1,)), {}, ""), humans=2)
-    (line,) = await store.stats(GUILD, USERS[0])
+    (line,) = await store.ratings.stats(GUILD, USERS[0])
     assert (line.played, line.won, line.rating) == (1, 1, None)

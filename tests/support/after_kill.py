@@ -103,7 +103,7 @@ async def stored_games(db: Path, tables: Tables) -> list[Stored]:
         ids = [row[0] for row in reading.execute("SELECT id FROM games ORDER BY id")]
     out = []
     for game_id in ids:
-        record = await tables.store.get_game(game_id)
+        record = await tables.store.games.get_game(game_id)
         title = GAMES[record.game].title
         if record.status == "lobby":
             card = messages.lobby_text(Lobby(record=record, game=GAMES[record.game]))
@@ -118,7 +118,7 @@ async def stored_games(db: Path, tables: Tables) -> list[Stored]:
         turn = None
         acting = [s for s in record.seats if s.seat in board.to_act and not s.machine]
         if len(acting) == 1 and len(board.to_act) == 1 and acting[0].user_id is not None:
-            actions = await tables.store.actions(record.id)
+            actions = await tables.store.moves.actions(record.id)
             began = max((a.n for a in actions if a.seat != acting[0].seat), default=0)
             turn = (acting[0].user_id, began)
         out.append(Stored(record, title, board.move,
@@ -597,7 +597,7 @@ async def played_until(bot: Any, gateway: Any, thread: int, players: dict[int, i
     position), or, with no ``want``, until one move is left to end the game (its last
     move's position); ``None`` if the game ended first."""
     for _ in range(200):
-        record = await bot.tables.store.open_game(thread)
+        record = await bot.tables.store.games.open_game(thread)
         if record is None:
             return None
         game, state = bot.tables.pipeline.state(record)

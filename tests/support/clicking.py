@@ -75,7 +75,7 @@ class Clicker:
         self.tally = Tally()
 
     async def record(self) -> Any:
-        return await self.session.bot.tables.store.open_game(self.session.channel_id)
+        return await self.session.bot.tables.store.games.open_game(self.session.channel_id)
 
     def latest_board(self) -> int | None:
         """The newest public message offering components."""
@@ -129,8 +129,9 @@ class Clicker:
             refused = [s for s in self.session.rec.sent if s.ephemeral and
                        "expired" in s.content]
             assert not refused, refused[0].content
-            after = loads((await self.session.bot.tables.store.get_game(record.id)).state_json,
-                          self.game)
+            after = loads(
+                (await self.session.bot.tables.store.games.get_game(record.id)).state_json,
+                self.game)
             if after["move"] > start_move:
                 break
             message_id = self.next_message(message_id, new)

@@ -51,7 +51,7 @@ async def main(db: str, slugs: list[str]) -> None:
     moves = 0
     while True:
         for channel, slug in channels.items():
-            record = await store.open_game(channel)
+            record = await store.games.open_game(channel)
             if record is None:
                 game = GAMES[slug]
                 lobby = await tables.lobbies.open_lobby(
@@ -71,7 +71,7 @@ async def main(db: str, slugs: list[str]) -> None:
                 continue
             action = game.ai_action(state, seat)
             await tables.moves.play(channel_id=channel, user_id=HUMAN, text=action.notation)
-            count = len(await store.actions(record.id))
+            count = len(await store.moves.actions(record.id))
             print(f"ack {record.id} {count}", flush=True)
             moves += 1
             if moves % 5 == 0:

@@ -201,7 +201,7 @@ class Session:
 
     async def state(self) -> dict[str, Any] | None:
         """The channel's game state as saved, or ``None`` when no game is open."""
-        record = await self.bot.tables.store.open_game(self.channel_id)
+        record = await self.bot.tables.store.games.open_game(self.channel_id)
         if record is None or record.state_json is None:
             return None
         return json.loads(record.state_json)

@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store import Store
+from bot.store import SqliteConnector, Store
 
 
 class _Failing:
@@ -116,11 +116,13 @@ def inject(store: Store, fail_at: Collection[int] = (), *,
            fail_on: str | None = None) -> FaultyConnection:
     """Make the statements numbered ``fail_at`` (from now on), and the first one starting
     with ``fail_on``, fail in ``store``."""
-    current = store._db
+    connector = store.connector
+    assert isinstance(connector, SqliteConnector)
+    current = connector._db
     real = current.real if isinstance(current, FaultyConnection) else current
     assert real is not None
     faulty = FaultyConnection(real, fail_at, fail_on=fail_on)
-    store._db = faulty  # type: ignore[assignment]
+    connector._db = faulty  # type: ignore[assignment]
     return faulty
 
 
@@ -133,9 +135,11 @@ def statements_of_transaction(faulty: FaultyConnection) -> list[int]:
 
 def watch_reads(store: Store) -> FaultyConnection:
     """Count the statements of ``store``'s reading connection (none fail)."""
-    current = store._reader
+    connector = store.connector
+    assert isinstance(connector, SqliteConnector)
+    current = connector._reader
     real = current.real if isinstance(current, FaultyConnection) else current
     assert real is not None
     watched = FaultyConnection(real)
-    store._reader = watched  # type: ignore[assignment]
+    connector._reader = watched  # type: ignore[assignment]
     return watched

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store import PostgresStore, Store
+from bot.store import PostgresConnector, Store
 
 
 async def rows_holding(store: Store, value: int | str) -> list[tuple[str, tuple[Any, ...]]]:
     """``(table, row)`` for each row that holds ``value`` in any column."""
     wanted = str(value)
     listing = ("SELECT table_name FROM information_schema.tables WHERE table_schema = "
-               "current_schema()" if isinstance(store, PostgresStore)
+               "current_schema()" if isinstance(store.connector, PostgresConnector)
                else "SELECT name FROM sqlite_master WHERE type = 'table'")
     found = []
-    async with store._reading() as db:
+    async with store.connector.reading() as db:
         tables = [str(row[0]) for row in await db.execute_fetchall(listing, ())]
         for table in tables:
             for row in await db.execute_fetchall(f"SELECT * FROM {table}", ()):

@@ -26,12 +26,12 @@ async def main(db: str, name: str) -> None:
     tables = Tables(store, GAMES, time.time)
     while True:
         await tables.reminders.due()
-        for item in await store.claim_announcements(time.time(), lease=LEASE):
+        for item in await store.outbox.claim_announcements(time.time(), lease=LEASE):
             said = item.announcement
             print(f"post {name} {item.id} {item.nonce} {said.kind} {said.channel_id} "
                   f"{time.time()!r}", flush=True)
             await asyncio.sleep(0.02)  # the window a kill may fall in
-            await store.announcement_delivered(item.id, None, time.time())
+            await store.outbox.announcement_delivered(item.id, None, time.time())
         await asyncio.sleep(0.01)
 
 

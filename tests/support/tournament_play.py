@@ -71,7 +71,7 @@ class League:
         return [s for s in self.rec.sent if s.ephemeral]
 
     async def open_games(self) -> list[GameRecord]:
-        return [g for g in await self.bot.tables.store.open_games_in(CHANNEL_ID)
+        return [g for g in await self.bot.tables.store.games.open_games_in(CHANNEL_ID)
                 if g.status == "active"]
 
     async def move(self, record: GameRecord, skip: Iterable[int] = ()) -> bool:
@@ -194,7 +194,7 @@ async def stored_rounds(league: League, tournament_id: int,
                 current.append((table.entries, {table.entries[0]: 1}))
                 continue
             assert table.game_id is not None
-            game = await league.bot.tables.store.get_game(table.game_id)
+            game = await league.bot.tables.store.games.get_game(table.game_id)
             current.append((table.entries, places_from_game(game, table.entries, users)))
         rounds.append(current)
     return [p.entry for p in players], rounds

@@ -18,11 +18,11 @@ async def play_to_the_end(session: Session, game: Engine, user: int, *, ai: int 
     ai = ai or max(1, game.min_seats - 1)
     await session.start(game.slug, humans=(user,), ai=ai, **options)
     sent.extend(session.rec.messages_sent())
-    record = await session.bot.tables.store.open_game(session.channel_id)
+    record = await session.bot.tables.store.games.open_game(session.channel_id)
     assert record is not None
     game_id = record.id
     for _ in range(MOVE_BOUND):
-        record = await session.bot.tables.store.get_game(game_id)
+        record = await session.bot.tables.store.games.get_game(game_id)
         if record.status != "active":
             return game_id, sent
         state = loads(record.state_json or "", game)

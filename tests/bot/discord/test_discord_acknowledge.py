@@ -113,13 +113,14 @@ async def test_every_handler_answers_in_time_while_another_process_locks_the_dat
 
     # Everything was done once the lock was gone.
     store = table.bot.tables.store
-    moved = await store.open_game(MOVES)
-    assert moved is not None and [a.notation for a in await store.actions(moved.id)] == ["step"]
-    undone = await store.open_game(LOOKS)
-    assert undone is not None and await store.actions(undone.id) == []
-    joined = await store.open_game(LOBBY)
+    moved = await store.games.open_game(MOVES)
+    assert moved is not None
+    assert [a.notation for a in await store.moves.actions(moved.id)] == ["step"]
+    undone = await store.games.open_game(LOOKS)
+    assert undone is not None and await store.moves.actions(undone.id) == []
+    joined = await store.games.open_game(LOBBY)
     assert joined is not None and [s.user_id for s in joined.seats] == [ALICE, BOB]
-    opened = await store.open_game(EMPTY)
+    opened = await store.games.open_game(EMPTY)
     assert opened is not None and opened.status == "lobby"
-    assert await store.open_game(ENDING) is None
+    assert await store.games.open_game(ENDING) is None
     assert not [s for s in table.rec.private() if "went wrong" in s.content]

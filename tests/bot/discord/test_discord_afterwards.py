@@ -116,10 +116,10 @@ async def test_a_cancelled_lobby_leaves_nothing_to_read(table: Session) -> None:
 async def test_history_lists_ended_games_newest_first_with_their_results(
         table: Session) -> None:
     await race_to_the_end(table)
-    first = (await table.bot.tables.store.past_games(table.channel_id))[0].id
+    first = (await table.bot.tables.store.games.past_games(table.channel_id))[0].id
     await table.start("candy-dash", humans=(ALICE, BOB))
     await table.command(ALICE, "game", "abort", permissions=MANAGE_CHANNELS)
-    second = (await table.bot.tables.store.past_games(table.channel_id))[0].id
+    second = (await table.bot.tables.store.games.past_games(table.channel_id))[0].id
     history = await table.command(BOB, "game", "history")
     assert not history.ephemeral
     lines = history.content.splitlines()
@@ -132,7 +132,7 @@ async def test_history_lists_ended_games_newest_first_with_their_results(
 
 async def test_an_older_game_is_replayed_and_logged_by_its_number(table: Session) -> None:
     await race_to_the_end(table)
-    first = (await table.bot.tables.store.past_games(table.channel_id))[0].id
+    first = (await table.bot.tables.store.games.past_games(table.channel_id))[0].id
     await table.start("candy-dash", humans=(ALICE, BOB))
     replay = await table.command(BOB, "game", "replay", {"game": first})
     assert replay.gifs and f"game {first}, 5 moves" in replay.content
@@ -147,12 +147,12 @@ async def ended_elsewhere(table: Session, channel: int, state_json: str = "{}") 
     started and aborted: its number."""
     store = table.bot.tables.store
     seats = (SeatRecord(0, ALICE, "Player1", False), SeatRecord(1, BOB, "Player2", False))
-    record = await store.create_lobby(channel_id=channel, guild_id=None, game="candy-race",
-                                      creator_id=ALICE, options={}, settings={}, now=0.0)
-    record = await store.set_seats(record.id, record.version, seats, 0.0)
-    record = await store.start(record.id, record.version, seed=1, state_json=state_json,
-                               seats=seats, now=0.0, next_reminder_at=None)
-    await store.abort(record.id, 1.0)
+    record = await store.games.create_lobby(channel_id=channel, guild_id=None, game="candy-race",
+                                            creator_id=ALICE, options={}, settings={}, now=0.0)
+    record = await store.games.set_seats(record.id, record.version, seats, 0.0)
+    record = await store.games.start(record.id, record.version, seed=1, state_json=state_json,
+                                     seats=seats, now=0.0, next_reminder_at=None)
+    await store.games.abort(record.id, 1.0)
     return record.id
 
 
@@ -183,8 +183,8 @@ async def test_a_secret_bid_stays_secret_after_the_end(table: Session) -> None:
     await table.start("candy-duel", humans=(ALICE, BOB), rounds=1)
     await table.play(ALICE, "bid 3")
     await table.play(BOB, "bid 1")
-    record = (await table.bot.tables.store.games_in_channel(table.channel_id))[-1]
-    while (record := await table.bot.tables.store.get_game(record.id)).status == "active":
+    record = (await table.bot.tables.store.games.games_in_channel(table.channel_id))[-1]
+    while (record := await table.bot.tables.store.games.get_game(record.id)).status == "active":
         duel = table.bot.tables.game("candy-duel")
         state = loads(record.state_json or "", duel)
         seat = min(duel.to_act(state))

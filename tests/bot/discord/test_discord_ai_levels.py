@@ -60,14 +60,14 @@ async def test_the_host_sets_an_ai_seats_level_and_it_shows_and_plays_at_it(
 async def test_the_stand_in_for_an_absent_player_plays_at_its_strongest(
         table: Session, asked: list[str]) -> None:
     await table.start("candy-dash", humans=(ALICE, BOB), target=8)
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     assert "at its strong level" in table.rec.message(record.lobby_message_id or 0)["content"]
     # Bob lets every reminder pass: the AI stands in for him.
     for _ in range(4):
         table.clock.advance(25)
         await table.bot.send_due()
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and any(s.standing_in for s in record.seats)
     assert "strong" in asked
 
@@ -78,11 +78,11 @@ async def test_the_stand_in_says_why_it_moved_where_it_is_cheap_to_say(
     for _ in range(4):
         table.clock.advance(25)
         await table.bot.send_due()
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     stood = [s.seat for s in record.seats if s.standing_in]
     assert stood
-    moves = [a for a in await table.bot.tables.store.actions(record.id)
+    moves = [a for a in await table.bot.tables.store.moves.actions(record.id)
              if a.user_id is None and a.seat in stood]
     assert moves and all("It chose this move to score" in a.narration for a in moves)
 

@@ -32,7 +32,7 @@ async def test_every_picture_of_a_game_says_what_it_shows(tmp_path: Path, slug: 
         await table.start(slug, humans=(ALICE, BOB), ai=1)
         sent += table.rec.messages_sent()
         for _ in range(8):
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             assert record is not None and record.state_json is not None
             state = loads(record.state_json, game)
             seat = next(s for s in record.seats if s.seat in game.to_act(state) and not s.ai)
@@ -66,10 +66,10 @@ async def test_a_finished_games_replay_says_how_it_ended(tmp_path: Path) -> None
     table = await Session.open(tmp_path, {"candy-dash": Engine(CandyDash())})
     try:
         await table.start("candy-dash", humans=(ALICE, BOB), target=3)
-        while (record := await table.bot.tables.store.open_game(table.channel_id)):
+        while (record := await table.bot.tables.store.games.open_game(table.channel_id)):
             turn = loads(record.state_json or "", Engine(CandyDash()))["turn"]
             await table.play((ALICE, BOB)[turn], "step")
-        (game,) = await table.bot.tables.store.games_in_channel(table.channel_id)
+        (game,) = await table.bot.tables.store.games.games_in_channel(table.channel_id)
         table.rec.clear()
         await table.command(BOB, "game", "replay", {"game": game.id})
         ((_sent, alt),) = pictures(table.rec.messages_sent())

@@ -67,5 +67,5 @@ async def test_setup_hook_opens_the_database_and_close_releases_it(tmp_path: Pat
     second = create_bot(Settings(db_path=tmp_path / "b.db"), renderer=None)
     await second._async_setup_hook()
     await second.setup_hook()
-    assert await second.tables.store.open_game(1) is None
+    assert await second.tables.store.games.open_game(1) is None
     await second.close()

@@ -62,7 +62,7 @@ async def test_bad_quiet_hours_are_refused_privately(session: Session) -> None:
     assert answer.ephemeral and "not a time zone" in answer.content
     answer = await session.command(ALICE, "away", options={"quiet_from": 22})
     assert answer.ephemeral and "Give all three" in answer.content
-    assert await session.bot.tables.store.quiet_hours([ALICE]) == {}
+    assert await session.bot.tables.store.people.quiet_hours([ALICE]) == {}
 
 
 def test_quiet_hours_cross_midnight_and_follow_summer_time() -> None:

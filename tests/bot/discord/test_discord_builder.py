@@ -52,7 +52,7 @@ def with_button(session: Session, message: int, custom_id: str) -> dict[str, Any
 
 
 async def state_of(session: Session) -> dict[str, Any]:
-    record = await session.bot.tables.store.open_game(session.channel_id)
+    record = await session.bot.tables.store.games.open_game(session.channel_id)
     return loads(record.state_json, GAME)
 
 
@@ -73,7 +73,7 @@ async def test_a_move_built_in_steps_is_previewed_privately_then_confirmed(tmp_p
     session = await Session.open(tmp_path, GAMES)
     try:
         await session.start(GAME.slug, humans=[ALICE, BOB], ai=1)
-        record = await session.bot.tables.store.open_game(session.channel_id)
+        record = await session.bot.tables.store.games.open_game(session.channel_id)
         users = {s.seat: s.user_id for s in record.seats if s.user_id}
         for _ in range(60):  # typed moves (not under test) until a factory action is due
             state = await state_of(session)
@@ -133,7 +133,7 @@ async def a_pick_to_preview(session: Session) -> tuple[int, int, str]:
     """Play typed moves until a player can adjust an output in steps; open their builder
     there: ``(player, their private builder message, the pick to preview)``."""
     await session.start(GAME.slug, humans=[ALICE, BOB], ai=1)
-    record = await session.bot.tables.store.open_game(session.channel_id)
+    record = await session.bot.tables.store.games.open_game(session.channel_id)
     users = {s.seat: s.user_id for s in record.seats if s.user_id}
     for _ in range(60):
         state = await state_of(session)
@@ -174,7 +174,7 @@ async def test_a_move_that_reveals_nothing_and_draws_nothing_is_played_at_its_la
     session = await Session.open(tmp_path, GAMES)
     try:
         await session.start(GAME.slug, humans=[ALICE, BOB], ai=1)
-        record = await session.bot.tables.store.open_game(session.channel_id)
+        record = await session.bot.tables.store.games.open_game(session.channel_id)
         users = {s.seat: s.user_id for s in record.seats if s.user_id}
         for _ in range(60):
             state = await state_of(session)

@@ -23,7 +23,7 @@ GAME = GAMES["kingdoms-candy-monsters"]
 async def feed_the_rest(table: Session, user: int, game_id: int, seat: int) -> None:
     """Type the rest of ``seat``'s feeding answer, one step per monster (the AI's choices)."""
     while True:
-        now = loads((await table.bot.tables.store.get_game(game_id)).state_json, GAME)
+        now = loads((await table.bot.tables.store.games.get_game(game_id)).state_json, GAME)
         top = GAME.top(now)
         if top is None or top.kind != "feed" or seat not in top.waiting:
             return
@@ -57,13 +57,13 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
     table = await Session.open(tmp_path, GAMES, renderer=pictures)
     try:
         await table.start(GAME.slug, humans=[ALICE, BOB], ai=1)
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         users = {s.seat: s.user_id for s in record.seats if s.user_id}
         game_id = record.id
         fed = {ALICE: 0, BOB: 0}
         buttons_used = False
         for _ in range(600):
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             if record is None:
                 break
             state = loads(record.state_json, GAME)
@@ -91,7 +91,7 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
                         (f for f in feeds if f[0].endswith(" sugar")), feeds[0])
                     await table.click(ALICE, choices, custom_id, values=values)
                     buttons_used = True
-                    if GAME.top(loads((await table.bot.tables.store.get_game(
+                    if GAME.top(loads((await table.bot.tables.store.games.get_game(
                             record.id)).state_json, GAME)) is not None:
                         for sent in table.rec.sent:
                             if not sent.ephemeral:
@@ -100,7 +100,8 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
                 else:
                     await feed_the_rest(table, BOB, record.id, seat)
                 fed[user] += 1
-                now = loads((await table.bot.tables.store.get_game(record.id)).state_json, GAME)
+                kept = await table.bot.tables.store.games.get_game(record.id)
+                now = loads(kept.state_json, GAME)
                 still = GAME.top(now)
                 if still is not None and still.kind == "feed":
                     hidden = [t for s in still.answered for t in secret(now, s)]
@@ -125,7 +126,7 @@ async def test_candy_monsters_two_humans_feed_in_secret_and_the_game_ends(tmp_pa
         else:
             raise AssertionError("the game did not end")
         assert fed[ALICE] >= 1 and fed[BOB] >= 1 and buttons_used
-        finished = await table.bot.tables.store.get_game(game_id)
+        finished = await table.bot.tables.store.games.get_game(game_id)
         assert GAME.result(loads(finished.state_json, GAME)) is not None
         stats = await table.command(ALICE, "stats")
         assert "Kingdom's Candy Monsters: 1 played" in stats.content
@@ -145,7 +146,7 @@ async def test_game_cards_says_every_card_for_sale_and_at_the_table_in_words(tmp
         assert answers and all(a.ephemeral for a in answers)
         assert all(len(a.content) <= 2000 for a in answers)
         said = "\n".join(a.content for a in answers)
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         view = GAME.view(loads(record.state_json, GAME), 0)
         for pile in ("monsters", "abilities"):
             for card in view["market"][pile]:

@@ -19,7 +19,7 @@ async def test_each_player_reads_every_card_privately_their_own_secrets_only(tmp
     table = await Session.open(tmp_path, GAMES)
     try:
         await table.start("sugar-heist", humans=[ALICE, BOB], ai=1)
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         seats = {s.user_id: s.seat for s in record.seats if s.user_id}
         for _ in range(12):  # through the hideout boards and into the prep phase
             state = loads(record.state_json, HEIST)
@@ -28,7 +28,7 @@ async def test_each_player_reads_every_card_privately_their_own_secrets_only(tmp
             (seat,) = HEIST.to_act(state)
             user = next(u for u, s in seats.items() if s == seat)
             await table.play(user, (await table.suggest(user, ""))[0])
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
         state = loads(record.state_json, HEIST)
         alice_hand = {cards.design(c)["name"] for c in state["players"][seats[ALICE]]["hand"]}
         bob_hand = {cards.design(c)["name"] for c in state["players"][seats[BOB]]["hand"]}
@@ -50,11 +50,11 @@ async def test_each_player_reads_every_card_privately_their_own_secrets_only(tmp
 
         while min(HEIST.to_act(state)) != seats[BOB]:  # then Bob builds a card face down
             await table.play(ALICE, "pass")
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             state = loads(record.state_json, HEIST)
         build = next(v for v in await table.suggest(BOB, "build") if v.startswith("build "))
         await table.play(BOB, build)
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         state = loads(record.state_json, HEIST)
         built = next(cards.design(room[slot]["id"])["name"]
                      for room in state["players"][seats[BOB]]["rooms"]

@@ -96,7 +96,7 @@ async def test_a_lobby_button_clicked_in_another_channel_leaves_the_lobby_alone(
     table.rec.clear()
     await table.gw.send(table.gw.click(BOB, elsewhere, lobby.custom_ids[0]))
     assert "belongs to a game in" in refused_at_once(table).content
-    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    record = await table.bot.tables.store.games.open_game(CHANNEL_ID)
     assert record is not None and [s.user_id for s in record.seats] == [ALICE]
 
 
@@ -157,7 +157,7 @@ async def test_a_lobby_everyone_left_closes(table: Session) -> None:
     closed = await table.click(ALICE, lobby, ":leave")
     assert "Everyone left, so this lobby closed." in closed.content
     assert closed.custom_ids == []
-    assert await table.bot.tables.store.open_game(CHANNEL_ID) is None
+    assert await table.bot.tables.store.games.open_game(CHANNEL_ID) is None
 
 
 # --------------------------------------------------------------------------- narration

@@ -22,11 +22,11 @@ async def until(session: Session, wanted: Callable[[dict[str, Any], int], bool],
                 ) -> tuple[dict[str, Any], int, int]:
     """Play the AI's moves for the humans (typed) until ``wanted(state, seat)`` holds for
     the human who acts: ``(state, seat, user)``."""
-    record = await session.bot.tables.store.open_game(session.channel_id)
+    record = await session.bot.tables.store.games.open_game(session.channel_id)
     assert record is not None
     users = {s.seat: s.user_id for s in record.seats if s.user_id}
     for _ in range(300):
-        record = await session.bot.tables.store.open_game(session.channel_id)
+        record = await session.bot.tables.store.games.open_game(session.channel_id)
         assert record is not None, "the game ended first"
         state = loads(record.state_json, GAME)
         seat = min(s for s in GAME.to_act(state) if s in users)
@@ -83,7 +83,7 @@ async def test_a_payment_offers_each_cheapest_way_once_and_the_dearer_ones_on_as
         value = next(o["value"] for o in pick["options"]
                      if o["value"] == "p:" + dearest or o["label"].startswith(dearest))
         await session.click(user, message, pick["custom_id"], values=[value])
-        after = loads((await session.bot.tables.store.open_game(session.channel_id)
+        after = loads((await session.bot.tables.store.games.open_game(session.channel_id)
                        ).state_json, GAME)
         assert after["move"] == state["move"] + 1, "a public payment plays at its tap"
         assert "preview" not in session.rec.message(message)["content"]

@@ -38,18 +38,19 @@ async def test_every_game_can_be_played_to_the_end_by_clicks_only(tmp_path: Path
     session = await Session.open(tmp_path, GAMES)
     try:
         await session.start(slug, humans=[ALICE, BOB], ai=1, **SHORT.get(slug, {}))
-        record = await session.bot.tables.store.open_game(session.channel_id)
+        record = await session.bot.tables.store.games.open_game(session.channel_id)
         users = {s.seat: s.user_id for s in record.seats if s.user_id}
         clicker = Clicker(session, game)
         for _ in range(800):
-            record = await session.bot.tables.store.get_game(record.id)
+            record = await session.bot.tables.store.games.get_game(record.id)
             state = loads(record.state_json, game)
             if game.result(state) is not None:
                 break
             humans = [s for s in sorted(game.to_act(state)) if s in users]
             assert humans, "the AI seat never holds up the game"
             notified = await clicker.move(users[humans[0]], humans[0])
-            after = loads((await session.bot.tables.store.get_game(record.id)).state_json, game)
+            kept = await session.bot.tables.store.games.get_game(record.id)
+            after = loads(kept.state_json, game)
             if game.result(after) is None:
                 # Whoever newly has to act is mentioned in a newly created message.
                 awaited = {users[s] for s in game.to_act(after) if s in users}

@@ -93,7 +93,7 @@ async def up_for(session: Session, hours: float, step: float = 6.0) -> None:
 
 
 async def record_of(session: Session, channel: int | None = None) -> Any:
-    record = await session.bot.tables.store.open_game(channel or session.channel_id)
+    record = await session.bot.tables.store.games.open_game(channel or session.channel_id)
     assert record is not None
     return record
 
@@ -127,7 +127,7 @@ async def test_a_clock_that_is_not_offered_is_refused_and_opens_nothing(
     answer = await session.command(ALICE, "game", "new", {"game": "candy-race",
                                                          "clock": "4d"})
     assert answer.ephemeral and "clock" in answer.content
-    assert await session.bot.tables.store.open_game(session.channel_id) is None
+    assert await session.bot.tables.store.games.open_game(session.channel_id) is None
 
 
 async def test_the_server_default_clock_applies_unless_the_lobby_chooses(
@@ -245,9 +245,9 @@ async def test_out_of_time_the_player_forfeits_the_others_win_and_it_is_rated(
     await session.start("candy-race", humans=(ALICE, BOB), clock="2d", on_timeout="forfeit")
     await session.play(ALICE, "step")
     await up_for(session, 48)
-    record = await session.bot.tables.store.get_game((await session.bot.tables.store
-                                                      .games_in_channel(session.channel_id))
-                                                     [-1].id)
+    record = await session.bot.tables.store.games.get_game((await session.bot.tables.store
+                                                            .games_in_channel(session.channel_id))
+                                                           [-1].id)
     assert record.status == "finished"
     result = json.loads(record.result_json)
     assert result["ranking"] == [[0], [1]]
@@ -282,7 +282,7 @@ async def test_the_clock_pauses_on_vacation(session: Session) -> None:
     record = await record_of(session)
     assert record.status == "active" and record.clock["1"]["left"] == pytest.approx(6 * HOUR)
     await up_for(session, 6)
-    record = (await session.bot.tables.store.games_in_channel(session.channel_id))[-1]
+    record = (await session.bot.tables.store.games.games_in_channel(session.channel_id))[-1]
     assert record.status == "finished"
 
 
@@ -323,7 +323,7 @@ async def test_a_restart_after_the_bot_was_down_charges_nobody_for_the_downtime(
     assert record.status == "active"
     assert record.clock["0"]["left"] == pytest.approx(6 * HOUR)
     await up_for(session, 6)
-    assert (await second.tables.store.games_in_channel(session.channel_id))[-1].status \
+    assert (await second.tables.store.games.games_in_channel(session.channel_id))[-1].status \
         == "finished"
     await second.close()
 

@@ -188,8 +188,8 @@ async def test_a_bot_killed_at_each_step_of_a_move_shows_it_all_within_15_s_of_i
     await proc.start_again()
     await proc.recover()
 
-    record = await proc.bot.tables.store.get_game(
-        next(r.id for r in await proc.bot.tables.store.games_in_channel(thread)))
+    record = await proc.bot.tables.store.games.get_game(
+        next(r.id for r in await proc.bot.tables.store.games.games_in_channel(thread)))
     state = await proc.bot.tables.queries.board_of_game(record)
     # One board with buttons, the latest, recorded as the board on show.
     (live,) = live_boards(proc.rec, thread)
@@ -247,7 +247,7 @@ async def test_an_older_board_never_lands_after_a_newer_one_across_two_processes
         # Bob, handed the turn, plays at once through the other process.
         gw2.dispatch(gw2.command(BOB, "play", options={"action": "step"}))
         for _ in range(200):
-            record = await second.tables.store.open_game(CHANNEL_ID)
+            record = await second.tables.store.games.open_game(CHANNEL_ID)
             if record is not None and record.state_json and '"move": 2' in record.state_json:
                 break
             await asyncio.sleep(0.01)
@@ -258,7 +258,7 @@ async def test_an_older_board_never_lands_after_a_newer_one_across_two_processes
         moves = [int(re.search(r"· move (\d+)", s.content).group(1))  # type: ignore[union-attr]
                  for s in posts]
         assert moves == sorted(moves) and moves[-1] == 2, "boards in the order of the moves"
-        record = await second.tables.store.open_game(CHANNEL_ID)
+        record = await second.tables.store.games.open_game(CHANNEL_ID)
         assert record is not None
         (live,) = live_boards(rec, CHANNEL_ID)
         assert int(live["id"]) == record.board_message_id and "move 2" in live["content"]
@@ -377,7 +377,7 @@ async def test_a_refused_final_card_is_retried_until_it_shows_the_result_and_rem
     for _ in range(3):
         proc.rec.fail_when(is_card_edit, status=503)
     await click_move(proc, thread, ALICE, "step")
-    record = next(r for r in await proc.bot.tables.store.games_in_channel(thread))
+    record = next(r for r in await proc.bot.tables.store.games.games_in_channel(thread))
     assert record.status == "finished"
     assert "Game over" not in proc.rec.message(thread)["content"]
     for _ in range(4):
@@ -407,7 +407,7 @@ async def test_undo_and_the_move_again_ping_the_opponent_once(tmp_path: Path) ->
             pinged += session.rec.notified_users()
         assert pinged == [BOB]
         (live,) = live_boards(session.rec, CHANNEL_ID)
-        record = await session.bot.tables.store.open_game(CHANNEL_ID)
+        record = await session.bot.tables.store.games.open_game(CHANNEL_ID)
         assert record is not None and int(live["id"]) == record.board_message_id
     finally:
         await session.close()
@@ -435,11 +435,11 @@ async def test_a_burst_of_moves_and_undos_posts_only_its_latest_board(
         bot.http.request = slow
         store = bot.tables.store
         for n in range(20):
-            version = (await store.open_game(CHANNEL_ID)).version  # type: ignore[union-attr]
+            version = (await store.games.open_game(CHANNEL_ID)).version  # type: ignore[union-attr]
             session.gw.dispatch(session.gw.command(ALICE, "play", options={"action": "step"})
                                 if n % 2 == 0 else session.gw.command(ALICE, "game", "undo"))
             for _ in range(500):
-                if (await store.open_game(CHANNEL_ID)).version > version:  # type: ignore[union-attr]
+                if (await store.games.open_game(CHANNEL_ID)).version > version:  # type: ignore[union-attr]
                     break
                 await asyncio.sleep(0.005)
             else:
@@ -451,7 +451,7 @@ async def test_a_burst_of_moves_and_undos_posts_only_its_latest_board(
         assert len(boards) == 2, f"{len(boards)} boards for 20 changes"
         assert session.rec.notified_users() == [BOB]
         (live,) = live_boards(session.rec, CHANNEL_ID)
-        record = await store.open_game(CHANNEL_ID)
+        record = await store.games.open_game(CHANNEL_ID)
         assert record is not None and int(live["id"]) == record.board_message_id
         assert live["id"] == str(boards[-1].message_id)
         assert f"move {json.loads(record.state_json or '{}')['move']}" in live["content"]
@@ -473,7 +473,7 @@ async def test_a_board_discord_made_without_saying_so_loses_its_buttons_when_rep
         await session.play(ALICE, "rest")
         assert len(boards_in(session.rec, CHANNEL_ID)) == 3, "the start's, the hop's, the rest's"
         (live,) = live_boards(session.rec, CHANNEL_ID)
-        record = await session.bot.tables.store.open_game(CHANNEL_ID)
+        record = await session.bot.tables.store.games.open_game(CHANNEL_ID)
         assert record is not None and int(live["id"]) == record.board_message_id
         assert "move 2" in live["content"]
         assert await session.bot.outbox.pending() == 0

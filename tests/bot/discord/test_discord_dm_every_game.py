@@ -57,14 +57,14 @@ async def test_every_move_of_a_whole_game_can_be_made_from_direct_messages(
         for user in (ALICE, BOB):
             await session.command(user, "notify", options={"how": "dm"})
         await session.start(slug, humans=[ALICE, BOB], ai=1, **OPTIONS.get(slug, {}))
-        record = await session.bot.tables.store.open_game(session.channel_id)
+        record = await session.bot.tables.store.games.open_game(session.channel_id)
         assert record is not None
         users = {s.seat: s.user_id for s in record.seats if s.user_id}
         player = FromDirectMessages(session, game)
         moves = kept = went_on = prompts = 0
         last_mover = None
         while True:
-            record = await session.bot.tables.store.get_game(record.id)
+            record = await session.bot.tables.store.games.get_game(record.id)
             assert record is not None and record.state_json is not None
             state = loads(record.state_json, game)
             if game.result(state) is not None:
@@ -84,7 +84,8 @@ async def test_every_move_of_a_whole_game_can_be_made_from_direct_messages(
             last_mover = seat
             moves += 1
             assert moves < 800
-            after = loads((await session.bot.tables.store.get_game(record.id)).state_json, game)
+            stored = await session.bot.tables.store.games.get_game(record.id)
+            after = loads(stored.state_json, game)
             new = [m for m in dms_of(session, user) if m not in before[user]]
             # At most one new DM message for the mover: the prompt of a new decision.
             assert len(new) <= 1, [session.rec.message(m)["content"][:80] for m in new]

@@ -35,7 +35,7 @@ async def turn_dm(table: Session, user: int) -> Sent:
 
 
 async def mover(table: Session) -> int:
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.state_json is not None
     return (ALICE, BOB)[json.loads(record.state_json)["turn"]]
 
@@ -45,7 +45,7 @@ async def test_a_whole_game_is_played_from_direct_messages(table: Session) -> No
         await table.command(user, "notify", options={"how": "dm"})
     await table.start("candy-race", humans=(ALICE, BOB), target=4)
     moves = 0
-    while await table.bot.tables.store.open_game(table.channel_id) is not None:
+    while await table.bot.tables.store.games.open_game(table.channel_id) is not None:
         user = await mover(table)
         dm = await turn_dm(table, user)
         # The DM shows the player's own view (their hand is theirs to see) and choices.
@@ -68,7 +68,7 @@ async def test_a_click_in_someone_elses_dm_or_an_old_one_changes_nothing(
     if await mover(table) == ALICE:
         await table.play(ALICE, "step")
     dm = await turn_dm(table, BOB)
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     # The DM's payload has no server and no member, as Discord sends from a DM.
     payload = table.gw.click(CAROL, table.rec.message(dm.message_id or 0),
@@ -78,7 +78,7 @@ async def test_a_click_in_someone_elses_dm_or_an_old_one_changes_nothing(
     await table.gw.send(payload)
     (refused,) = table.rec.messages_sent()
     assert refused.ephemeral and "You are not playing" in refused.content, refused.content
-    after = await table.bot.tables.store.open_game(table.channel_id)
+    after = await table.bot.tables.store.games.open_game(table.channel_id)
     assert after is not None and after.version == record.version
     # Bob moves in the channel instead; the DM's button is then stale.
     await table.play(BOB, "step")

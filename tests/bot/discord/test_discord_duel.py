@@ -134,9 +134,9 @@ async def test_private_lines_reach_only_their_reader(duel: Session) -> None:
     assert "> You have 3 coins left." in hand.content and "5 coins" not in hand.content
     log = await duel.command(BOB, "game", "log", {"n": 5})
     assert "1. Player1: placed a bid" in log.content and "bid 3" not in log.content
-    record = await duel.bot.tables.store.open_game(duel.channel_id)
+    record = await duel.bot.tables.store.games.open_game(duel.channel_id)
     assert record is not None
-    for action in await duel.bot.tables.store.actions(record.id):
+    for action in await duel.bot.tables.store.moves.actions(record.id):
         assert "coins left" not in action.narration
     for sent in duel.rec.public():
         assert "coins left" not in sent.content

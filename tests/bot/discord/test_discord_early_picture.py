@@ -39,7 +39,7 @@ async def test_the_board_picture_is_drawn_while_the_move_is_committed(tmp_path: 
     try:
         await session.start("sugar-blast", humans=[ALICE, BOB])
         store = session.bot.tables.store
-        commit = store.commit_moves
+        commit = store.moves.commit_moves
         order: list[str] = []
 
         async def committing(*args: object, **kwargs: object) -> object:
@@ -51,7 +51,7 @@ async def test_the_board_picture_is_drawn_while_the_move_is_committed(tmp_path: 
             order.append("committed")
             return await commit(*args, **kwargs)  # type: ignore[arg-type]
 
-        store.commit_moves = committing  # type: ignore[method-assign]
+        store.moves.commit_moves = committing  # type: ignore[method-assign]
         offered = {user: await session.suggest(user) for user in (ALICE, BOB)}
         mover = next(user for user, moves in offered.items() if moves)
         move = offered[mover][0]

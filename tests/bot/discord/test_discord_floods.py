@@ -169,12 +169,12 @@ async def test_a_lobby_nobody_starts_for_a_week_closes_and_its_players_are_told(
     table.clock.advance(24 + 0.1)
     table.rec.clear()
     await table.bot.send_due()
-    assert await table.bot.tables.store.open_game(thread) is None
-    assert await table.bot.tables.store.open_game(fresh) is not None, "changed a day ago"
+    assert await table.bot.tables.store.games.open_game(thread) is None
+    assert await table.bot.tables.store.games.open_game(fresh) is not None, "changed a day ago"
     (told,) = [s for s in table.rec.notified()]
     assert told.users == {ALICE, BOB} and told.sent.channel_id == CHANNEL_ID
     assert "nobody started it in 7 days" in told.sent.content
     card = table.rec.message(thread)
     assert "closed" in card["content"] and card["components"] == []
     assert table.rec.room(thread).archived
-    assert (await table.bot.tables.store.open_counts(ALICE, None))[0] == 0
+    assert (await table.bot.tables.store.games.open_counts(ALICE, None))[0] == 0

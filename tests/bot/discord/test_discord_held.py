@@ -58,7 +58,7 @@ async def started_game(table: Session) -> int:
 
 
 async def state_of(table: Session, thread: int) -> dict[str, Any]:
-    record = await table.bot.tables.store.open_game(thread)
+    record = await table.bot.tables.store.games.open_game(thread)
     assert record is not None and record.state_json is not None
     return dict(json.loads(record.state_json))
 
@@ -120,7 +120,7 @@ async def test_a_closed_and_locked_thread_is_not_reopened_into_refusing_every_po
     assert not [s for s in table.rec.sent if s.failed], "the bot tried nothing Discord refuses"
     assert "A moderator locked" in card(table, thread)
     # Its player plays from a direct message: the move waits too.
-    said = await table.bot.tables.store.open_game(thread)
+    said = await table.bot.tables.store.games.open_game(thread)
     assert said is not None and said.held == "locked"
 
 
@@ -186,7 +186,7 @@ async def test_lost_permissions_are_said_on_the_card_and_the_board_follows_when_
     boards = [s for s in posts_in(table, thread) if s.pngs]
     assert boards, "the board came once the bot may post again"
     assert "I may no longer post" not in card(table, thread)
-    record = await table.bot.tables.store.open_game(thread)
+    record = await table.bot.tables.store.games.open_game(thread)
     assert record is not None and record.held is None
 
 
@@ -199,7 +199,7 @@ async def test_discords_own_locked_refusal_holds_the_game_too(table: Session) ->
     await table.click(player, board_in(table, thread), ":step")
     assert [s.failed for s in table.rec.sent if s.failed] and any(
         s.channel_id == thread for s in table.rec.sent if s.failed)
-    record = await table.bot.tables.store.open_game(thread)
+    record = await table.bot.tables.store.games.open_game(thread)
     assert record is not None and record.held == "locked"
     assert THREAD_LOCKED == threads.THREAD_LOCKED
     said = await table.click(await mover(table, thread), board_in(table, thread), ":step")

@@ -66,7 +66,7 @@ async def test_a_malformed_lobby_option_is_refused_privately_and_opens_nothing(
         caplog: pytest.LogCaptureFixture) -> None:
     answer = await table.command(ALICE, "game", "new", {"game": slug, **malformed})
     assert answer.ephemeral, answer.content
-    assert await table.bot.tables.store.open_game(table.channel_id) is None
+    assert await table.bot.tables.store.games.open_game(table.channel_id) is None
     assert not unexpected(caplog)
 
 
@@ -75,7 +75,7 @@ async def test_a_new_game_without_its_game_is_refused_as_a_mismatched_command(
         table: Session, options: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
     answer = await table.command(ALICE, "game", "new", options)
     assert answer.ephemeral and answer.content == MISMATCHED
-    assert await table.bot.tables.store.open_game(table.channel_id) is None
+    assert await table.bot.tables.store.games.open_game(table.channel_id) is None
     assert not unexpected(caplog)
 
 
@@ -84,7 +84,7 @@ async def test_an_unknown_game_is_refused_privately(table: Session, game: str,
                                                      caplog: pytest.LogCaptureFixture) -> None:
     answer = await table.command(ALICE, "game", "new", {"game": game})
     assert answer.ephemeral
-    assert await table.bot.tables.store.open_game(table.channel_id) is None
+    assert await table.bot.tables.store.games.open_game(table.channel_id) is None
     assert not unexpected(caplog)
 
 
@@ -118,7 +118,7 @@ async def test_hostile_move_text_is_refused_privately_and_changes_nothing(
         table: Session, slug: str, caplog: pytest.LogCaptureFixture) -> None:
     await started(table, slug)
     before = await table.state()
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     game = bot.games.GAMES[slug]
     state = loads(record.state_json or "", game)
@@ -142,14 +142,14 @@ async def test_hostile_move_text_is_refused_privately_and_changes_nothing(
 async def test_a_move_after_the_game_ended_and_its_old_buttons_change_nothing(
         table: Session, slug: str, caplog: pytest.LogCaptureFixture) -> None:
     board = await started(table, slug)
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     game = bot.games.GAMES[slug]
     state = loads(record.state_json or "", game)
     (seat,) = [s for s in record.seats if s.seat in game.to_act(state) and not s.ai][:1]
     move = game.ai_action(state, seat.seat).notation
     await table.command(ALICE, "game", "abort", permissions=MANAGE_CHANNELS)
-    ended = await table.bot.tables.store.get_game(record.id)
+    ended = await table.bot.tables.store.games.get_game(record.id)
     answer = await table.play(seat.user_id or 0, move)
     assert answer.ephemeral
     message = table.rec.message(board.message_id or 0)
@@ -158,7 +158,7 @@ async def test_a_move_after_the_game_ended_and_its_old_buttons_change_nothing(
         table.rec.clear()
         await table.gw.send(table.gw.click(seat.user_id or 0, message, custom_id))
         assert all(m.ephemeral or m.edit for m in table.rec.messages_sent())
-    assert (await table.bot.tables.store.get_game(record.id)).version == ended.version
+    assert (await table.bot.tables.store.games.get_game(record.id)).version == ended.version
     assert not unexpected(caplog)
 
 
@@ -189,7 +189,7 @@ async def test_players_joining_at_once_all_get_a_seat(table: Session, slug: str,
     joiners = (BOB, CAROL, DAN)[:game.max_seats - 1]
     table.rec.clear()
     await table.gw.send(*(table.gw.click(user, message, join) for user in joiners))
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     assert sorted(s.user_id or 0 for s in record.seats) == sorted((ALICE, *joiners))
     assert not unexpected(caplog)
@@ -221,7 +221,7 @@ async def test_a_move_sent_twice_at_once_is_made_once_and_the_other_told_private
     game = bot.games.GAMES[slug]
     await started(table, slug, humans=(ALICE, BOB, CAROL)[:max(2, min(3, game.max_seats))])
     for _ in range(4):
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         if record is None or record.status != "active":
             break
         state = loads(record.state_json or "", game)
@@ -236,8 +236,8 @@ async def test_a_move_sent_twice_at_once_is_made_once_and_the_other_told_private
                                                  options={"action": move}))
         table.rec.clear()
         await table.gw.send(*payloads)
-        after = await table.bot.tables.store.get_game(record.id)
-        made = await table.bot.tables.store.actions(record.id) if hasattr(
+        after = await table.bot.tables.store.games.get_game(record.id)
+        made = await table.bot.tables.store.moves.actions(record.id) if hasattr(
             table.bot.tables.store, "actions") else None
         assert json.loads(after.state_json or "{}")["move"] > before
         refused = [m for m in table.rec.messages_sent() if m.ephemeral

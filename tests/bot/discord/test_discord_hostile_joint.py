@@ -20,11 +20,11 @@ async def test_both_feeders_typing_at_once_at_a_black_candy_are_both_heard(
     table = await Session.open(tmp_path, GAMES)
     try:
         await table.start(GAME.slug, humans=(ALICE, BOB), ai=1)
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         users = {s.seat: s.user_id for s in record.seats if s.user_id and not s.ai}
         raced = 0
         for _ in range(800):
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             if record is None or raced >= 3:
                 break
             state = loads(record.state_json, GAME)
@@ -36,7 +36,7 @@ async def test_both_feeders_typing_at_once_at_a_black_candy_are_both_heard(
                 await table.gw.send(*(table.gw.command(users[s], "play",
                                                        options={"action": moves[s]})
                                       for s in humans))
-                after = await table.bot.tables.store.get_game(record.id)
+                after = await table.bot.tables.store.games.get_game(record.id)
                 assert after.version == record.version + 2, "an answer was lost"
                 told = [m.content for m in table.rec.messages_sent() if m.ephemeral]
                 for s in humans:

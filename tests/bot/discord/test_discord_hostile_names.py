@@ -37,7 +37,7 @@ async def test_a_name_that_is_a_mention_pings_nobody(
         await table.start(slug, humans=(ALICE, BOB), ai=max(0, game.min_seats - 2))
         sent += table.rec.messages_sent()
         for _ in range(6):
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             if record is None:
                 break
             state = loads(record.state_json or "", game)
@@ -96,7 +96,7 @@ async def test_a_name_can_neither_link_nor_format_nor_mention_in_any_message(
         await table.click(ALICE, lobby, ":start")
         sent += table.rec.messages_sent()
         for _ in range(4):
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             if record is None:
                 break
             state = loads(record.state_json or "", game)

@@ -58,13 +58,13 @@ async def test_whole_games_are_told_without_a_cut_line_and_read_whole_afterwards
                 assert not line.rstrip().endswith("…"), line
 
         store = table.bot.tables.store
-        actions: list[ActionRecord] = await store.actions(game_id)
+        actions: list[ActionRecord] = await store.moves.actions(game_id)
         log = await whole_log(table, game_id, len(actions))
         for action in actions:
             if action.narration:
                 assert squeezed(action.narration) in log, action.narration
 
-        record = await store.get_game(game_id)
+        record = await store.games.get_game(game_id)
         result = stored_result(record)
         assert result is not None
         final = [s for s in public if not s.media_only][-1].content

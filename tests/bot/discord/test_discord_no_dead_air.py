@@ -107,7 +107,7 @@ async def test_a_menu_of_an_older_move_is_refused_privately_and_plays_nothing(
         menu, message, user = await a_builder_menu(session)
         value = menu["options"][0]["value"]
         old = session.rec.message(message)
-        state = json.loads((await session.bot.tables.store.open_game(session.channel_id)
+        state = json.loads((await session.bot.tables.store.games.open_game(session.channel_id)
                             ).state_json)
         seat = next(s for s in GAMES["sugarworks"].to_act(state))
         await session.play(user, GAMES["sugarworks"].ai_action(state, seat).notation)
@@ -126,11 +126,11 @@ async def a_builder_menu(session: Session) -> tuple[dict[str, Any], int, int]:
     its message, the player)``."""
     game = GAMES["sugarworks"]
     await session.start(game.slug, humans=[ALICE, BOB], ai=1)
-    record = await session.bot.tables.store.open_game(session.channel_id)
+    record = await session.bot.tables.store.games.open_game(session.channel_id)
     assert record is not None
     users = {s.seat: s.user_id for s in record.seats if s.user_id}
     for _ in range(60):
-        state = json.loads((await session.bot.tables.store.open_game(session.channel_id)
+        state = json.loads((await session.bot.tables.store.games.open_game(session.channel_id)
                             ).state_json)
         seat = min(game.to_act(state))
         if seat in users and len(game.legal_actions(state, seat)) > 25:

@@ -82,7 +82,7 @@ async def new_game(table: Session, user: int, channel: int = CHANNEL_ID) -> Sent
 
 
 async def lobby_in(table: Session, channel: int) -> GameRecord:
-    record = await table.bot.tables.store.open_game(channel)
+    record = await table.bot.tables.store.games.open_game(channel)
     assert record is not None
     return record
 
@@ -90,7 +90,7 @@ async def lobby_in(table: Session, channel: int) -> GameRecord:
 async def play_out(table: Session, where: int, players: tuple[int, ...]) -> None:
     """Step for whoever is to move until the game in ``where`` ends."""
     for _ in range(60):
-        record = await table.bot.tables.store.open_game(where)
+        record = await table.bot.tables.store.games.open_game(where)
         if record is None:
             return
         assert record.state_json is not None
@@ -116,8 +116,8 @@ async def nothing_left_behind(table: Session) -> None:
     thread the bot made holds an open game or is archived; no card says "opening…"; every
     open lobby shows its message with its buttons, and counts for its host."""
     store = table.bot.tables.store
-    assert await store.stale_openings(float("inf")) == [], "an opening was left behind"
-    open_games = {r.channel_id: r for r in await store.open_games_of(GUILD_ID)}
+    assert await store.openings.stale_openings(float("inf")) == [], "an opening was left behind"
+    open_games = {r.channel_id: r for r in await store.games.open_games_of(GUILD_ID)}
     for thread in table.rec.threads():
         if thread.id in open_games:
             assert not thread.archived, "an open game's thread is open"
@@ -131,7 +131,7 @@ async def nothing_left_behind(table: Session) -> None:
         shown = table.rec.message(record.lobby_message_id)
         assert not shown.get("deleted") and shown["components"], "a lobby nobody can click"
     hosting = sum(1 for r in open_games.values() if r.creator_id == ALICE)
-    assert (await store.open_counts(ALICE, GUILD_ID))[0] == hosting
+    assert (await store.games.open_counts(ALICE, GUILD_ID))[0] == hosting
 
 
 def nth(n: int) -> Callable[[Sent], bool]:
@@ -154,9 +154,9 @@ async def test_a_thread_deleted_while_the_bot_was_away_ends_its_game_when_it_con
     table.gw.delete_channel(thread, heard=False)
     table.gw.delete_channel(lobby, heard=False)
     await restart(table)
-    assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []
+    assert await table.bot.tables.store.games.open_games_in(CHANNEL_ID) == []
     assert "its thread was deleted" in table.rec.message(thread)["content"]
-    assert (await table.bot.tables.store.open_counts(CAROL, GUILD_ID))[0] == 0
+    assert (await table.bot.tables.store.games.open_counts(CAROL, GUILD_ID))[0] == 0
 
 
 async def test_a_channel_deleted_while_the_bot_was_away_ends_every_game_held_there(
@@ -168,9 +168,9 @@ async def test_a_channel_deleted_while_the_bot_was_away_ends_every_game_held_the
     table.gw.delete_channel(OTHER, heard=False)
     await restart(table)
     store = table.bot.tables.store
-    assert await store.open_games_of(GUILD_ID) == []
+    assert await store.games.open_games_of(GUILD_ID) == []
     ended = [r for channel in (OTHER, *[t.id for t in table.rec.threads()])
-             for r in await store.games_in_channel(channel)]
+             for r in await store.games.games_in_channel(channel)]
     assert all(r.status == "aborted" and r.result_json is None for r in ended)
 
 
@@ -183,9 +183,9 @@ async def test_a_game_whose_place_is_still_there_is_left_alone_when_the_bot_conn
     table.channel_id = OTHER
     await table.start("candy-dash", humans=(BOB, CAROL))
     await restart(table)
-    assert {r.status for r in await table.bot.tables.store.open_games_of(GUILD_ID)} == \
+    assert {r.status for r in await table.bot.tables.store.games.open_games_of(GUILD_ID)} == \
         {"active"}
-    assert len(await table.bot.tables.store.open_games_of(GUILD_ID)) == 2
+    assert len(await table.bot.tables.store.games.open_games_of(GUILD_ID)) == 2
 
 
 # --------------------------------------------------------------------------- killed while opening
@@ -210,7 +210,7 @@ async def test_a_bot_killed_at_any_request_of_opening_a_game_leaves_nothing_stuc
             await table.bot.send_due()
             await nothing_left_behind(table)
             # The host's three lobbies are all theirs to open again, or still open.
-            while len(await table.bot.tables.store.open_games_in(CHANNEL_ID)) < 3:
+            while len(await table.bot.tables.store.games.open_games_in(CHANNEL_ID)) < 3:
                 said = await new_game(table, ALICE)
                 assert "is open" in said.content, f"killed at request {n}: {said.content}"
             await nothing_left_behind(table)
@@ -228,7 +228,7 @@ async def test_a_half_opened_lobby_is_left_alone_for_the_grace_the_operator_set(
     table.bot.settings = replace(table.bot.settings, opening_grace_seconds=600.0)
     table.clock.advance(2 / 60)
     await table.bot.send_due()
-    assert len(await table.bot.tables.store.stale_openings(float("inf"))) == 1
+    assert len(await table.bot.tables.store.openings.stale_openings(float("inf"))) == 1
     assert any("is opening" in m["content"] for m in table.rec.messages.values())
     table.clock.advance(9 / 60)  # eleven minutes on: settled
     await table.bot.send_due()
@@ -257,7 +257,7 @@ async def test_a_bot_killed_at_any_request_of_opening_a_rematch_leaves_it_to_ope
             await nothing_left_behind(table)
             said = await table.click(ALICE, thread, ":rm:1")
             assert "(game 0)" not in said.content
-            (rematch,) = [r for r in await table.bot.tables.store.open_games_of(GUILD_ID)]
+            (rematch,) = [r for r in await table.bot.tables.store.games.open_games_of(GUILD_ID)]
             assert rematch.rematch_of == 1 and rematch.status == "lobby"
             await nothing_left_behind(table)
         finally:
@@ -269,11 +269,11 @@ async def test_a_rematch_a_killed_bot_marked_as_being_opened_opens_after_all(
     thread = await finished_in_thread(table)
     # What an older bot killed while opening the rematch left: the game marked, no lobby.
     store = table.bot.tables.store
-    ended = await store.get_game(1)
-    await store.set_ended_settings(1, ended.version, {**ended.settings, "rematch": 0})
+    ended = await store.games.get_game(1)
+    await store.games.set_ended_settings(1, ended.version, {**ended.settings, "rematch": 0})
     said = await table.click(BOB, thread, ":rm:1")
     assert "(game 0)" not in said.content
-    (rematch,) = await store.open_games_of(GUILD_ID)
+    (rematch,) = await store.games.open_games_of(GUILD_ID)
     assert rematch.creator_id == BOB and rematch.rematch_of == 1
 
 
@@ -286,7 +286,7 @@ async def test_two_players_pressing_rematch_at_once_open_one_and_neither_reads_g
                                                                                "cb:rm:1"))
     answers = [s.content for s in table.rec.private()]
     assert not any("(game 0)" in said for said in answers), answers
-    assert len(await table.bot.tables.store.open_games_of(GUILD_ID)) == 1
+    assert len(await table.bot.tables.store.games.open_games_of(GUILD_ID)) == 1
     assert any("opening this game's rematch" in said or "already open" in said
                for said in answers), answers
     assert len(table.rec.threads()) == 2
@@ -324,7 +324,7 @@ async def test_a_lobby_that_cannot_be_stored_archives_its_thread_without_manage_
     async def failing(*args: Any, **kwargs: Any) -> Any:
         raise NotSavedError()
 
-    monkeypatch.setattr(table.bot.tables.store, "create_lobby", failing)
+    monkeypatch.setattr(table.bot.tables.store.games, "create_lobby", failing)
     said = await new_game(table, ALICE)
     assert said.ephemeral and "NOT saved" in said.content
     (thread,) = table.rec.threads()
@@ -340,7 +340,7 @@ async def test_a_member_opening_and_cancelling_again_and_again_fills_no_thread_a
     for _ in range(20):
         said = await new_game(table, ALICE)
         if not said.ephemeral or "is open" in said.content:
-            record = (await table.bot.tables.store.open_games_in(CHANNEL_ID))[0]
+            record = (await table.bot.tables.store.games.open_games_in(CHANNEL_ID))[0]
             await table.click(ALICE, record.channel_id, ":cancel")
     active = [t for t in table.rec.threads() if not t.archived]
     assert active == []
@@ -363,7 +363,7 @@ async def test_discord_failing_to_start_a_thread_says_so_and_logs_no_error(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert table.rec.threads() == []
     await nothing_left_behind(table)
-    assert (await table.bot.tables.store.open_counts(ALICE, GUILD_ID))[0] == 0
+    assert (await table.bot.tables.store.games.open_counts(ALICE, GUILD_ID))[0] == 0
 
 
 async def test_a_channel_where_the_bot_may_start_threads_but_not_post_refuses_plainly(

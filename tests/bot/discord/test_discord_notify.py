@@ -60,7 +60,7 @@ async def test_closed_dms_are_said_once_in_the_channel_and_then_left_alone(
     notices = [s for s in session.rec.public() if "could not send" in s.content]
     assert len(notices) == 1 and not notices[0].notifies(), "said once, pinging nobody"
     assert BOB in session.rec.notified_users(), "the channel ping still reaches him"
-    assert await session.bot.tables.store.notify_modes([BOB]) == {BOB: "channel"}
+    assert await session.bot.tables.store.people.notify_modes([BOB]) == {BOB: "channel"}
 
     session.rec.clear()
     await session.play(BOB, "step")
@@ -70,7 +70,7 @@ async def test_closed_dms_are_said_once_in_the_channel_and_then_left_alone(
         "could not send" in s.content for s in session.rec.public())
     again = await session.command(BOB, "notify", options={"how": "dm"})
     assert again.ephemeral
-    assert await session.bot.tables.store.notify_modes([BOB]) == {BOB: "dm"}
+    assert await session.bot.tables.store.people.notify_modes([BOB]) == {BOB: "dm"}
 
 
 async def test_a_quiet_player_is_named_but_never_notified(session: Session) -> None:

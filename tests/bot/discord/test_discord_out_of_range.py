@@ -38,7 +38,7 @@ async def test_a_vacation_from_the_year_9999_is_refused(
                                                           "vacation_from": "9999-12-31"})
     assert refused.ephemeral and "too far ahead" in refused.content
     assert not errors(caplog)
-    assert not await table.bot.tables.store.vacations([ALICE], ending_after=0)
+    assert not await table.bot.tables.store.people.vacations([ALICE], ending_after=0)
 
 
 async def test_an_id_past_64_bits_is_refused(table: Session,
@@ -88,14 +88,14 @@ async def test_every_option_at_its_bounds_is_answered_without_an_error(
                         options[other.name] = (other.choices[0].value if other.choices else
                                                UserOption(BOB) if other.type is Kind.user
                                                else "candy-dash")
-                before = await table.bot.tables.store.open_game(table.channel_id)
+                before = await table.bot.tables.store.games.open_game(table.channel_id)
                 answer = await table.command(ALICE, name, sub, options)
                 asked += 1
                 assert answer.failed is None, (name, sub, options)
                 if out_of_bounds(parameter, value):
                     # Refused, privately, and the game is as it was.
                     assert answer.ephemeral, (name, sub, options, answer.content[:80])
-                    assert await table.bot.tables.store.open_game(table.channel_id) == before
+                    assert await table.bot.tables.store.games.open_game(table.channel_id) == before
                     refused += 1
     assert asked > 100 and refused > 10
     assert not errors(caplog), errors(caplog)[:3]

@@ -16,6 +16,7 @@ from bot.discord.client import CandyBot
 from bot.discord.outbox import LEASE_SECONDS
 from bot.games.engine import Engine
 from bot.store import Announcement, Store
+from bot.store.outbox import queue
 from tests.support.discord_harness import CHANNEL_ID, Clock, Gateway, Recorder, Sent, start_bot
 from tests.support.race_game import CandyDash
 
@@ -59,7 +60,7 @@ class Table:
         await self.click(humans[0], lobby, ":start")
 
     async def mover(self, *humans: int) -> int:
-        record = await self.bot.tables.store.open_game(CHANNEL_ID)
+        record = await self.bot.tables.store.games.open_game(CHANNEL_ID)
         assert record is not None and record.state_json is not None
         return humans[json.loads(record.state_json)["turn"]]
 
@@ -72,7 +73,7 @@ class Table:
     async def queued(self) -> list[tuple[int, str, str]]:
         """Every announcement the store holds: (id, status, nonce), oldest first."""
         store = self.bot.tables.store
-        async with store._reading() as db, db.execute(
+        async with store.connector.reading() as db, db.execute(
                 "SELECT id, status, nonce FROM outbox ORDER BY id") as cursor:
             return [tuple(row) for row in await cursor.fetchall()]  # type: ignore[misc]
 
@@ -159,7 +160,7 @@ async def test_a_lost_answer_does_not_post_the_ping_twice(table: Table) -> None:
     first, again = [s for s in table.rec.sent if is_ping(s)][:2]
     assert first.body["nonce"] == again.body["nonce"] and again.duplicate
     assert await table.bot.outbox.pending() == 0
-    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    record = await table.bot.tables.store.games.open_game(CHANNEL_ID)
     assert record is not None and record.board_message_id == first.message_id
     table.clock.advance(1.0)
     await table.bot.outbox.deliver()
@@ -186,13 +187,13 @@ async def test_a_move_in_a_channel_claims_its_lane_once_and_nothing_else(
     await table.start(ALICE, BOB, CAROL)
     store = table.bot.tables.store
     claims: list[Any] = []
-    claim = store.claim_announcements
+    claim = store.outbox.claim_announcements
 
     async def counted(now: float, **kwargs: Any) -> Any:
         claims.append(kwargs.get("lanes"))
         return await claim(now, **kwargs)
 
-    monkeypatch.setattr(store, "claim_announcements", counted)
+    monkeypatch.setattr(store.outbox, "claim_announcements", counted)
     table.rec.clear()
     await table.step(ALICE, BOB, CAROL)
     assert len(pings(table.rec)) == 1
@@ -257,17 +258,17 @@ async def test_a_ping_claimed_by_a_bot_that_died_is_sent_once_after_its_lease(
         clock = Clock()
         item = Announcement(channel_id=CHANNEL_ID, guild_id=None, game_id=None, kind="turn",
                             content=f"<@{BOB}>: your turn.", mentions=(BOB,))
-        async with store._transaction() as db:
-            await store._queue(db, (item,), clock())
-        (claimed,) = await store.claim_announcements(clock(), lease=LEASE_SECONDS)
+        async with store.connector.transaction() as db:
+            await queue(db, (item,), clock())
+        (claimed,) = await store.outbox.claim_announcements(clock(), lease=LEASE_SECONDS)
         # Another sender (or the same bot after a restart) finds it leased...
-        assert await store.claim_announcements(clock(), lease=LEASE_SECONDS) == []
+        assert await store.outbox.claim_announcements(clock(), lease=LEASE_SECONDS) == []
         # ...and claims it again once the lease has run out, with the same nonce.
         clock.now += LEASE_SECONDS + 1
-        (again,) = await store.claim_announcements(clock(), lease=LEASE_SECONDS)
+        (again,) = await store.outbox.claim_announcements(clock(), lease=LEASE_SECONDS)
         assert again.id == claimed.id and again.nonce == claimed.nonce and again.attempts == 2
-        await store.announcement_delivered(again.id, 1, clock())
-        assert await store.claim_announcements(clock() + 10 ** 6, lease=1) == []
+        await store.outbox.announcement_delivered(again.id, 1, clock())
+        assert await store.outbox.claim_announcements(clock() + 10 ** 6, lease=1) == []
     finally:
         await store.close()
 
@@ -306,7 +307,7 @@ async def test_every_announcement_is_delivered_once_despite_failures_and_restart
     assert all(user in it for user in notified), "pings in the order of the moves"
     live = [m for m in table.rec.messages.values() if m["components"]
             and int(m["channel_id"]) == CHANNEL_ID and m["attachments"]]
-    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    record = await table.bot.tables.store.games.open_game(CHANNEL_ID)
     assert record is not None and [int(m["id"]) for m in live] == [record.board_message_id]
 
 
@@ -319,15 +320,15 @@ async def test_the_next_due_time_waits_for_the_oldest_announcement_of_each_chann
         now = 1000.0
         items = [Announcement(channel_id=CHANNEL_ID, guild_id=None, game_id=None, kind="turn",
                               content=f"ping {n}", mentions=()) for n in (1, 2)]
-        async with store._transaction() as db:
-            await store._queue(db, items, now)
-        (first,) = await store.claim_announcements(now, lease=LEASE_SECONDS)
+        async with store.connector.transaction() as db:
+            await queue(db, items, now)
+        (first,) = await store.outbox.claim_announcements(now, lease=LEASE_SECONDS)
         assert first.announcement.content == "ping 1"
-        assert await store.pending_announcements() == (2, now + LEASE_SECONDS)
-        await store.retry_announcement(first.id, now + 30, "503")
-        assert await store.pending_announcements() == (2, now + 30)
-        assert await store.claim_announcements(now + 29, lease=LEASE_SECONDS) == []
-        (again,) = await store.claim_announcements(now + 30, lease=LEASE_SECONDS)
+        assert await store.outbox.pending_announcements() == (2, now + LEASE_SECONDS)
+        await store.outbox.retry_announcement(first.id, now + 30, "503")
+        assert await store.outbox.pending_announcements() == (2, now + 30)
+        assert await store.outbox.claim_announcements(now + 29, lease=LEASE_SECONDS) == []
+        (again,) = await store.outbox.claim_announcements(now + 30, lease=LEASE_SECONDS)
         assert again.id == first.id
     finally:
         await store.close()
@@ -391,7 +392,7 @@ async def test_a_board_discord_refused_after_a_saved_move_is_posted_once_when_it
     table.clock.advance(0.1)
     await table.bot.outbox.drain(1.0)
     (board,) = boards_created(table.rec)
-    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    record = await table.bot.tables.store.games.open_game(CHANNEL_ID)
     assert record is not None and record.board_message_id == board.message_id
     assert f"<@{BOB if mover == ALICE else ALICE}>" in board.content
     await table.bot.outbox.drain(1.0)

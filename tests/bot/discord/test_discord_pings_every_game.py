@@ -19,7 +19,7 @@ MOVES = 40
 
 async def humans_to_act(session: Session, slug: str) -> list[int] | None:
     """The users who must act now, in seat order (``None`` once the game is over)."""
-    record = await session.bot.tables.store.open_game(session.channel_id)
+    record = await session.bot.tables.store.games.open_game(session.channel_id)
     if record is None or record.state_json is None:
         return None
     state = loads(record.state_json, GAMES[slug])

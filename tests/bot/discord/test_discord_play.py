@@ -232,7 +232,7 @@ async def test_a_click_on_an_old_board_says_privately_what_happened_since(env: E
 
 async def test_two_clicks_at_once_apply_exactly_one_move(env: Env) -> None:
     board = await started_dash(env, ai=0, humans=(BOB,))
-    record = await env.bot.tables.store.open_game(CHANNEL_ID)
+    record = await env.bot.tables.store.games.open_game(CHANNEL_ID)
     env.rec.clear()
     step = button(board, ":step")
     message = message_of(env, board)
@@ -242,7 +242,7 @@ async def test_two_clicks_at_once_apply_exactly_one_move(env: Env) -> None:
     assert len(posted) == 1 and len(told) == 1
     assert "already made" in told[0].content
     assert record is not None
-    assert len(await env.bot.tables.store.actions(record.id)) == 1
+    assert len(await env.bot.tables.store.moves.actions(record.id)) == 1
 
 
 async def test_undo_takes_back_the_callers_move_for_everyone_to_see(env: Env) -> None:
@@ -275,7 +275,7 @@ async def test_hidden_hands_are_shown_only_ephemerally_to_their_owner(env: Env) 
     board = env.rec.last()
     assert not any(c.startswith("cb:m:") for c in board.custom_ids)
 
-    record = await env.bot.tables.store.open_game(CHANNEL_ID)
+    record = await env.bot.tables.store.games.open_game(CHANNEL_ID)
     assert record is not None
     hand = json.loads(record.state_json)["hands"][0]
     env.rec.clear()
@@ -311,7 +311,7 @@ async def test_abort_is_for_the_creator_or_a_channel_manager(env: Env) -> None:
     await env.gw.send(env.gw.command(CAROL, "game", "abort", permissions=MANAGE_CHANNELS))
     ended = env.rec.last()
     assert not ended.ephemeral and "ended this game" in ended.content
-    assert await env.bot.tables.store.open_game(CHANNEL_ID) is None
+    assert await env.bot.tables.store.games.open_game(CHANNEL_ID) is None
 
 
 async def test_leaving_hands_the_seat_to_an_ai(env: Env) -> None:

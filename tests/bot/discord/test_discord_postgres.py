@@ -24,8 +24,8 @@ async def whole_game(db: str, slug: str) -> tuple[list[str], list[tuple[int, str
     try:
         game_id, sent = await play_to_the_end(session, GAMES[slug], ALICE)
         store = session.bot.tables.store
-        record = await store.get_game(game_id)
-        log = [(a.seat, a.notation) for a in await store.actions(game_id)]
+        record = await store.games.get_game(game_id)
+        log = [(a.seat, a.notation) for a in await store.moves.actions(game_id)]
         public = [s.content for s in sent if not s.ephemeral]
         assert record.status == "finished"
         return public, log, record.result_json
@@ -53,7 +53,7 @@ async def test_two_processes_on_postgresql_share_the_games_and_send_each_ping_on
     try:
         await first.start("sugar-blast", humans=(ALICE,), ai=1)
         store = first.bot.tables.store
-        record = await store.open_game(first.channel_id)
+        record = await store.games.open_game(first.channel_id)
         assert record is not None
         await second.bot.outbox.drain(5)
         await first.bot.outbox.drain(5)
@@ -62,8 +62,8 @@ async def test_two_processes_on_postgresql_share_the_games_and_send_each_ping_on
         # post was a repeat Discord had to drop), and nothing is left queued.
         posted = [s for s in rec.sent if s.method == "POST" and s.body.get("nonce")]
         assert posted and not [s for s in posted if s.duplicate]
-        assert await store.pending_announcements() == (0, None)
-        assert (await second.bot.tables.store.get_game(record.id)).version == record.version
+        assert await store.outbox.pending_announcements() == (0, None)
+        assert (await second.bot.tables.store.games.get_game(record.id)).version == record.version
     finally:
         await first.close()
         await second.close()

@@ -49,10 +49,10 @@ async def test_privacy_delete_removes_settings_and_says_what_stays(table: Sessio
 async def test_a_server_removing_the_bot_closes_its_lobbies(table: Session) -> None:
     await table.command(ALICE, "game", "new", {"game": "candy-dash"})
     await table.bot.on_guild_remove(SimpleNamespace(id=GUILD_ID))  # type: ignore[arg-type]
-    assert await table.bot.tables.store.open_game(table.channel_id) is None
+    assert await table.bot.tables.store.games.open_game(table.channel_id) is None
     table.clock.advance(24 * 31)
     await table.bot.housekeeping()
-    assert await table.bot.tables.store.games_in_channel(table.channel_id) == []
+    assert await table.bot.tables.store.games.games_in_channel(table.channel_id) == []
 
 
 AL, ALICE_TOO = 353000000000000011, 353000000000000012
@@ -85,7 +85,7 @@ async def test_privacy_delete_leaves_no_id_and_renames_only_the_deleted_seat(
     table = anywhere
     await table.start("candy-dash", humans=(AL, ALICE_TOO), target=3)
     for _ in range(8):
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         if record is None:
             break
         state = json.loads(record.state_json or "{}")

@@ -113,7 +113,7 @@ async def queue_burst(bot: CandyBot) -> None:
     items = [Announcement(channel_id=channel, guild_id=GUILD_ID, game_id=None, kind="notice",
                           content=f"announcement {k} of channel {channel}")
              for k in range(PER_CHANNEL) for channel in ANNOUNCING]
-    await bot.tables.store.queue_announcements(items, time.time())
+    await bot.tables.store.outbox.queue_announcements(items, time.time())
 
 
 async def open_game(bot: CandyBot) -> str:
@@ -122,13 +122,13 @@ async def open_game(bot: CandyBot) -> str:
     seats = [SeatInfo(f"Player {n}") for n in range(3)]
     state = game.new(seats, 7)
     store = bot.tables.store
-    record = await store.create_lobby(channel_id=MOVER, guild_id=GUILD_ID, game=game.slug,
-                                      creator_id=PLAYER, options={}, settings={},
-                                      now=time.time())
-    await store.start(record.id, record.version, seed=7, state_json=dumps(state),
-                      seats=[SeatRecord(n, PLAYER + n, s.name, False)
-                             for n, s in enumerate(seats)],
-                      now=time.time(), next_reminder_at=None)
+    record = await store.games.create_lobby(channel_id=MOVER, guild_id=GUILD_ID, game=game.slug,
+                                            creator_id=PLAYER, options={}, settings={},
+                                            now=time.time())
+    await store.games.start(record.id, record.version, seed=7, state_json=dumps(state),
+                            seats=[SeatRecord(n, PLAYER + n, s.name, False)
+                                   for n, s in enumerate(seats)],
+                            now=time.time(), next_reminder_at=None)
     seat = min(game.to_act(state))
     assert seat == 0
     return game.ai_action(state, seat).notation

@@ -133,9 +133,9 @@ async def test_a_failed_post_keeps_the_move_and_board_recovers_it(
     assert "`/game board` shows it" in told.content and "Traceback" not in told.content
     assert table.rec.notified_users() == [BOB]
 
-    record = await table.bot.tables.store.open_game(CHANNEL_ID)
+    record = await table.bot.tables.store.games.open_game(CHANNEL_ID)
     assert record is not None
-    assert [a.notation for a in await table.bot.tables.store.actions(record.id)] == ["step"]
+    assert [a.notation for a in await table.bot.tables.store.moves.actions(record.id)] == ["step"]
 
     table.rec.clear()
     recovered = await table.command(BOB, "game", "board")

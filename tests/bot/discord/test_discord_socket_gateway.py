@@ -190,10 +190,10 @@ async def test_a_thread_archived_or_deleted_by_a_moderator_reaches_the_bot_over_
     server.call(server.gateway.delete_channel, thread)  # THREAD_DELETE: the lobby ends
     store = connected.tables.store
     for _ in range(500):
-        if await store.open_game(thread) is None:
+        if await store.games.open_game(thread) is None:
             break
         await asyncio.sleep(0.02)
-    assert await store.open_game(thread) is None, "the lobby of a deleted thread ends"
+    assert await store.games.open_game(thread) is None, "the lobby of a deleted thread ends"
 
 
 async def test_asked_to_reconnect_the_bot_resumes_or_identifies_when_discord_forgot_it(

@@ -44,7 +44,7 @@ async def test_the_stand_in_plays_every_turn_of_the_absent_player_and_is_marked(
     board = table.rec.last()
     assert "Player1** (AI standing in)" in board.content
     assert "🤖 An AI plays for" in board.content and "cb:k:" in " ".join(board.custom_ids)
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and [s.standing_in for s in record.seats] == [True, False]
     state = await table.state()
     assert state is not None and state["turn"] == 1, "Bob's turn after the stand-in's move"
@@ -69,7 +69,7 @@ async def test_im_back_hands_the_seat_back_and_only_to_its_player(table: Session
     assert refused.ephemeral and "No AI is standing in for you" in refused.content
     back = await table.click(ALICE, board, button)
     assert "Player1 is back" in back.content and "(AI standing in)" not in back.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and not any(s.standing_in for s in record.seats)
     await table.play(BOB, "step")
     state = await table.state()
@@ -80,7 +80,7 @@ async def test_any_move_of_the_absent_player_takes_the_seat_back(table: Session)
     await stood_in(table)
     answer = await table.play(ALICE, "step")
     assert answer.ephemeral and "not your turn" in answer.content.lower()
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and not any(s.standing_in for s in record.seats)
     again = await table.command(ALICE, "game", "back")
     assert again.ephemeral and "your seat is yours" in again.content
@@ -102,7 +102,7 @@ async def alice_stood_in_at_three(table: Session) -> None:
     for _ in range(4):
         table.clock.advance(1.01)
         await table.bot.send_due()
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.seats[0].standing_in
 
 
@@ -112,12 +112,12 @@ async def test_a_majority_of_the_others_gives_a_stood_in_seat_to_the_ai_for_good
     first = await vote(table, BOB, ALICE, "ai")
     assert not first.ephemeral and "1 of the 2 votes" in first.content
     assert not first.notifies(), "a vote names, it pings nobody"
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.seats[0].standing_in, "one vote of two carries not"
 
     carried = await vote(table, CAROL, ALICE, "ai")
     assert "gives Player1's seat to the AI for good" in carried.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     assert (record.seats[0].ai, record.seats[0].user_id) == (True, None)
     back = await table.command(ALICE, "game", "back")
@@ -134,7 +134,7 @@ async def test_only_the_other_players_vote_and_only_on_a_stood_in_seat(
         (refusal,) = table.rec.messages_sent()
         assert refusal.ephemeral and not table.rec.public(), "private from the first byte"
         assert said in refusal.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.seats[0].standing_in
 
 
@@ -150,7 +150,7 @@ async def test_coming_back_ends_the_vote_on_the_seat(table: Session) -> None:
     for _ in range(4):
         table.clock.advance(1.01)
         await table.bot.send_due()
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.seats[0].standing_in
     again = await vote(table, CAROL, ALICE, "ai")
     assert "1 of the 2 votes" in again.content
@@ -165,7 +165,7 @@ async def test_a_seat_opened_by_vote_is_taken_by_a_newcomer(table: Session) -> N
     assert taken_by_bob.ephemeral and "already have a seat" in taken_by_bob.content
     sat = await table.command(DAN, "game", "sit")
     assert "takes the open seat" in sat.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None
     assert (record.seats[0].user_id, record.seats[0].ai, record.seats[0].open) == (
         DAN, False, False)
@@ -185,11 +185,11 @@ async def test_an_open_seat_is_not_taken_past_the_games_one_person_may_sit_in(
     elsewhere = table.channel_id + 500
     await table.gw.send(table.gw.command(DAN, "game", "new", {"game": "candy-dash"},
                                          channel_id=elsewhere))
-    assert await table.bot.tables.store.open_game(elsewhere) is not None
+    assert await table.bot.tables.store.games.open_game(elsewhere) is not None
     table.rec.clear()
     refused = await table.command(DAN, "game", "sit")
     assert refused.ephemeral and "You already sit in 1 game" in refused.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.seats[0].open, "the seat stays open"
 
 
@@ -239,7 +239,7 @@ async def test_a_stand_in_is_marked_on_the_board_and_in_the_narration(tmp_path: 
         assert not pictures.marked("Player2")
         assert "**Player1** (AI standing in)" in board.content
 
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         assert record is not None
         game = GAMES["sugar-blast"]
         move = game.legal_actions(loads(record.state_json, game), 1)[0].notation

@@ -31,7 +31,7 @@ def channel(n: int) -> int:
 
 async def open_games(table: Session) -> int:
     """Lobbies and games under way, in every channel."""
-    return sum((await table.bot.tables.store.open_game_counts()).values())
+    return sum((await table.bot.tables.store.games.open_game_counts()).values())
 
 
 # --------------------------------------------------------------------------- limits
@@ -47,7 +47,7 @@ async def test_one_person_hosts_only_a_few_lobbies_at_once(table: Session) -> No
     refused = await table.command(MALLORY, "game", "new", {"game": "candy-dash"})
     assert refused.ephemeral and f"You already host {allowed} lobbies" in refused.content
     assert "Nothing changed" in refused.content
-    assert await table.bot.tables.store.open_game(channel(allowed)) is None
+    assert await table.bot.tables.store.games.open_game(channel(allowed)) is None
     assert await open_games(table) == allowed
 
 
@@ -66,7 +66,7 @@ async def test_one_person_holds_only_so_many_seats(tmp_path: Path) -> None:
             assert "You took seat 2" in session.answer().content
         refused = await session.click(MALLORY, lobbies[2], ":join")
         assert refused.ephemeral and "You already sit in 2 games" in refused.content
-        record = await session.bot.tables.store.open_game(channel(2))
+        record = await session.bot.tables.store.games.open_game(channel(2))
         assert record is not None and [s.user_id for s in record.seats] == [ALICE + 2]
     finally:
         await session.close()
@@ -82,7 +82,7 @@ async def test_a_server_has_only_so_many_open_games(tmp_path: Path) -> None:
         session.channel_id = channel(2)
         refused = await session.command(CAROL, "game", "new", {"game": "candy-dash"})
         assert refused.ephemeral and "This server already has 2 games open" in refused.content
-        assert await session.bot.tables.store.open_game(channel(2)) is None
+        assert await session.bot.tables.store.games.open_game(channel(2)) is None
     finally:
         await session.close()
 
@@ -111,7 +111,7 @@ async def test_limits_hold_when_the_requests_come_all_at_once(tmp_path: Path) ->
                                                  {"game": "candy-dash"}))
         await gw.send(*(gw.click(CAROL, *join_button(session, lobby)) for lobby in lobbies))
         seated = [s.user_id for n in range(10, 16)
-                  for s in (await tables.store.open_game(channel(n))).seats]  # type: ignore[union-attr]
+                  for s in (await tables.store.games.open_game(channel(n))).seats]  # type: ignore[union-attr]
         assert seated.count(CAROL) == 2, "one person sits in two games at most"
 
         tables.pipeline.limits = Limits(games_per_server=11)  # nine open: room for two more
@@ -169,7 +169,7 @@ async def test_only_the_host_adds_ai_seats(table: Session) -> None:
     refused = await table.click(MALLORY, lobby, ":ai")
     assert refused.ephemeral and f"Only the lobby's host (<@{ALICE}>) can add AI seats" \
         in refused.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and not any(s.ai for s in record.seats)
 
 
@@ -183,7 +183,7 @@ async def test_the_host_removes_a_player_who_cannot_join_again(table: Session) -
     assert not removed.ephemeral and f"<@{MALLORY}>" not in removed.content
     again = await table.click(MALLORY, lobby, ":join")
     assert again.ephemeral and "The host removed you from this lobby" in again.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and [s.user_id for s in record.seats] == [ALICE, BOB]
     assert [s.seat for s in record.seats] == [0, 1], "seats are numbered afresh"
 
@@ -199,7 +199,7 @@ async def test_the_ai_takes_over_a_silent_seat_by_default_and_the_lobby_says_so(
     for _ in range(4):
         table.clock.advance(1.01)
         await table.bot.send_due()
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.seats[0].standing_in, "the game goes on without Alice"
 
 
@@ -234,7 +234,7 @@ async def test_a_host_cannot_end_a_game_others_still_play(table: Session) -> Non
     await table.start("candy-dash", humans=(ALICE, BOB))
     refused = await table.command(ALICE, "game", "abort")
     assert refused.ephemeral and "1 other player still plays this game" in refused.content
-    record = await table.bot.tables.store.open_game(table.channel_id)
+    record = await table.bot.tables.store.games.open_game(table.channel_id)
     assert record is not None and record.status == "active"
     ended = await table.command(CAROL, "game", "abort", permissions=MANAGE_CHANNELS)
     assert not ended.ephemeral and "counts for nobody" in ended.content
@@ -245,14 +245,14 @@ async def test_a_host_who_left_cannot_end_the_game(table: Session) -> None:
     await table.command(ALICE, "game", "leave")
     refused = await table.command(ALICE, "game", "abort")
     assert refused.ephemeral and "while still seated" in refused.content
-    assert (await table.bot.tables.store.open_game(table.channel_id)) is not None
+    assert (await table.bot.tables.store.games.open_game(table.channel_id)) is not None
 
 
 async def test_a_host_alone_with_ai_seats_may_end_the_game(table: Session) -> None:
     await table.start("candy-dash", humans=(ALICE,), ai=1)
     ended = await table.command(ALICE, "game", "abort")
     assert not ended.ephemeral and "counts for nobody" in ended.content
-    assert await table.bot.tables.store.open_game(table.channel_id) is None
+    assert await table.bot.tables.store.games.open_game(table.channel_id) is None
 
 
 # --------------------------------------------------------------------------- replays

@@ -38,7 +38,7 @@ async def test_sugar_blast_from_lobby_to_game_over_with_a_human_and_an_ai(tmp_pa
         game = GAMES["sugar-blast"]
         used_button = used_typed = False
         for _ in range(200):
-            record = await client.tables.store.open_game(CHANNEL_ID)
+            record = await client.tables.store.games.open_game(CHANNEL_ID)
             if record is None:
                 break
             state = loads(record.state_json, game)

@@ -46,11 +46,11 @@ async def test_sugar_heist_two_humans_and_an_ai_from_lobby_to_result(tmp_path: P
     users = {}
     try:
         await table.start("sugar-heist", humans=[ALICE, BOB], ai=1, rounds=2)
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         users = {s.seat: s.user_id for s in record.seats if s.user_id}
         checked_hand = human_defended = used_menu = False
         for _ in range(400):
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             if record is None:
                 break
             state = loads(record.state_json, GAME)
@@ -80,7 +80,7 @@ async def test_sugar_heist_two_humans_and_an_ai_from_lobby_to_result(tmp_path: P
                 table.rec.clear()
                 await table.click(user, menu, select["custom_id"],
                                   values=[select["options"][0]["value"]])
-                moved = loads((await table.bot.tables.store.get_game(record.id)).state_json,
+                moved = loads((await table.bot.tables.store.games.get_game(record.id)).state_json,
                               GAME)
                 assert moved["move"] > state["move"], "the dice menu made the move"
                 used_menu = True
@@ -92,7 +92,7 @@ async def test_sugar_heist_two_humans_and_an_ai_from_lobby_to_result(tmp_path: P
                     choice = defending_build(suggestions) or defending_build(
                         await table.suggest(user, "build")) or choice
                 await table.play(user, choice)
-            after = await table.bot.tables.store.get_game(record.id)
+            after = await table.bot.tables.store.games.get_game(record.id)
             still = secrets(loads(after.state_json, GAME)) & hidden
             for sent in table.rec.sent:
                 if sent.ephemeral:

@@ -51,7 +51,7 @@ async def test_sugartopia_with_two_humans_and_an_ai_keeps_hands_out_of_the_chann
 
         checked_hand = False
         for _ in range(120):
-            record = await client.tables.store.open_game(CHANNEL_ID)
+            record = await client.tables.store.games.open_game(CHANNEL_ID)
             if record is None:
                 break
             state = loads(record.state_json, game)
@@ -78,7 +78,7 @@ async def test_sugartopia_with_two_humans_and_an_ai_keeps_hands_out_of_the_chann
                 assert not set(sent.pngs) & pictures.private, "a hand picture went public"
                 placed = sent.content.lower()
                 # Cards still in a hand after this move must not be named in the channel.
-                record_after = await client.tables.store.get_game(record.id)
+                record_after = await client.tables.store.games.get_game(record.id)
                 still_hidden = hand_ids(loads(record_after.state_json, game)) & secret
                 for card in still_hidden:
                     assert card.lower() not in placed, f"{card} named in the channel"

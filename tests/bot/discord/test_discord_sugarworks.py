@@ -36,13 +36,13 @@ async def test_sugarworks_two_humans_and_an_ai_from_lobby_to_result(tmp_path: Pa
     table = await Session.open(tmp_path, GAMES, renderer=pictures)
     try:
         await table.start("sugarworks", humans=[ALICE, BOB], ai=1, rounds=4)
-        record = await table.bot.tables.store.open_game(table.channel_id)
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
         users = {s.seat: s.user_id for s in record.seats if s.user_id}
         market_seen: set[str] = set()
         checked_hand = False
         movements = gifs = 0
         for _ in range(200):
-            record = await table.bot.tables.store.open_game(table.channel_id)
+            record = await table.bot.tables.store.games.open_game(table.channel_id)
             if record is None:
                 break
             state = loads(record.state_json, GAME)
@@ -57,7 +57,7 @@ async def test_sugarworks_two_humans_and_an_ai_from_lobby_to_result(tmp_path: Pa
             suggestions = await table.suggest(user, "")
             assert 1 <= len(suggestions) <= 25
             await table.play(user, suggestions[0])
-            after = loads((await table.bot.tables.store.get_game(record.id)).state_json, GAME)
+            after = loads((await table.bot.tables.store.games.get_game(record.id)).state_json, GAME)
             assert after["move"] > state["move"], f"{suggestions[0]} was not played"
             movements += len(after["history"]) - len(state["history"])
             public = [s for s in table.rec.sent if not s.ephemeral]

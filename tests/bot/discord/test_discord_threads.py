@@ -50,7 +50,7 @@ async def started_game(table: Session, host: int = ALICE, guest: int = BOB) -> i
 
 
 async def state_of(table: Session, thread: int) -> dict[str, Any]:
-    record = await table.bot.tables.store.open_game(thread)
+    record = await table.bot.tables.store.games.open_game(thread)
     assert record is not None and record.state_json is not None
     return dict(json.loads(record.state_json))
 
@@ -66,7 +66,7 @@ async def play_out(table: Session, thread: int, players: tuple[int, ...]) -> Non
     """Tap ``step`` for whoever must move until the game ends. Each hand-over must be one
     new message in the thread that pings the next player."""
     for _ in range(60):
-        record = await table.bot.tables.store.open_game(thread)
+        record = await table.bot.tables.store.games.open_game(thread)
         if record is None:
             return
         mover = players[(await state_of(table, thread))["turn"]]
@@ -75,7 +75,7 @@ async def play_out(table: Session, thread: int, players: tuple[int, ...]) -> Non
         await table.click(mover, int(board["id"]), ":step")
         created = [s for s in table.rec.public() if s.created]
         assert all(s.channel_id == thread for s in created), "the game talks in its thread"
-        still = await table.bot.tables.store.open_game(thread)
+        still = await table.bot.tables.store.games.open_game(thread)
         if still is not None:
             nxt = players[(await state_of(table, thread))["turn"]]
             (handed,) = created
@@ -98,7 +98,7 @@ async def test_one_channel_holds_three_games_each_in_its_own_thread(table: Sessi
         threads.append(thread)
     assert table.rec.room(threads[0]).auto_archive_duration == 10080
     # The card says whose turn it is, with a link to the thread.
-    record = await table.bot.tables.store.open_game(threads[0])
+    record = await table.bot.tables.store.games.open_game(threads[0])
     assert record is not None and record.parent_id == CHANNEL_ID
     card = table.rec.message(threads[0])["content"]
     assert f"/{threads[0]}" in card and "Move 0: waiting for" in card
@@ -123,7 +123,7 @@ async def test_one_channel_holds_three_games_each_in_its_own_thread(table: Sessi
 
 
 async def game_in(table: Session, thread: int) -> Any:
-    (record,) = [r for r in await table.bot.tables.store.games_in_channel(thread)]
+    (record,) = [r for r in await table.bot.tables.store.games.games_in_channel(thread)]
     return record
 
 
@@ -166,7 +166,7 @@ async def test_a_rematch_starts_from_the_game_over_card_once_and_for_players_onl
     before = {t.id for t in table.rec.threads()}
     await table.click(BOB, thread, ":rm:1")
     (again,) = [t.id for t in table.rec.threads() if t.id not in before]
-    lobby = await table.bot.tables.store.open_game(again)
+    lobby = await table.bot.tables.store.games.open_game(again)
     assert lobby is not None and lobby.status == "lobby" and lobby.creator_id == BOB
     assert [s.user_id for s in lobby.seats] == [ALICE, BOB]
     assert lobby.options == {"target": 3}
@@ -181,7 +181,7 @@ async def test_a_rematch_starts_from_the_game_over_board_with_the_ai_seats_kept(
     table.rec.room(CHANNEL_ID).permissions = WITHOUT_THREADS  # one game in the channel
     await table.start("candy-dash", humans=(ALICE, BOB), ai=1, target=3)
     for _ in range(60):
-        record = await table.bot.tables.store.open_game(CHANNEL_ID)
+        record = await table.bot.tables.store.games.open_game(CHANNEL_ID)
         if record is None:
             break
         turn = (await state_of(table, CHANNEL_ID))["turn"]
@@ -190,12 +190,12 @@ async def test_a_rematch_starts_from_the_game_over_board_with_the_ai_seats_kept(
         await table.click(mover, int(board_in(table, CHANNEL_ID)["id"]), ":step")
     over = board_in(table, CHANNEL_ID)  # the game-over board
     await table.click(ALICE, int(over["id"]), ":rm:1")
-    lobby = await table.bot.tables.store.open_game(CHANNEL_ID)
+    lobby = await table.bot.tables.store.games.open_game(CHANNEL_ID)
     assert lobby is not None and lobby.status == "lobby" and lobby.creator_id == ALICE
     assert [(s.user_id, s.ai) for s in lobby.seats] == [(ALICE, False), (BOB, False),
                                                          (None, True)]
     await table.command(BOB, "game", "leave")  # carried over, and free to go
-    lobby = await table.bot.tables.store.open_game(CHANNEL_ID)
+    lobby = await table.bot.tables.store.games.open_game(CHANNEL_ID)
     assert lobby is not None and [s.user_id for s in lobby.seats] == [ALICE, None]
 
 
@@ -220,14 +220,14 @@ async def test_the_servers_thread_cap_gets_a_clear_answer_and_leaves_nothing(
              if int(m["channel_id"]) == CHANNEL_ID and not m.get("deleted")
              and not (m["flags"] & 64)]
     assert cards == [], "the card was taken back"
-    assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []
+    assert await table.bot.tables.store.games.open_games_in(CHANNEL_ID) == []
 
 
 async def test_a_deleted_thread_ends_its_game_and_the_card_says_so(table: Session) -> None:
     thread = await started_game(table)
     table.gw.delete_channel(thread)
     await table.gw.send()
-    assert await table.bot.tables.store.open_game(thread) is None
+    assert await table.bot.tables.store.games.open_game(thread) is None
     assert "its thread was deleted" in table.rec.message(thread)["content"]
 
 
@@ -261,8 +261,8 @@ async def test_a_deleted_channel_ends_the_games_in_its_threads_without_a_result(
     thread = await started_game(table)
     table.gw.delete_channel(CHANNEL_ID)
     await table.gw.send()
-    assert await table.bot.tables.store.open_game(thread) is None
-    (record,) = await table.bot.tables.store.games_in_channel(thread)
+    assert await table.bot.tables.store.games.open_game(thread) is None
+    (record,) = await table.bot.tables.store.games.games_in_channel(thread)
     assert record.status != "active" and record.result_json is None
 
 
@@ -288,10 +288,10 @@ async def test_the_servers_take_over_default_is_the_next_lobbys_own_unless_it_sa
     await table.command(ALICE, "settings", None, {"ai_takeover": False},
                         permissions=MANAGE_GUILD)
     thread = await new_game(table, BOB)
-    record = await table.bot.tables.store.open_game(thread)
+    record = await table.bot.tables.store.games.open_game(thread)
     assert record is not None and record.settings["ai_takeover"] is False
     chosen = await new_game(table, CAROL, ai_takeover=True)
-    record = await table.bot.tables.store.open_game(chosen)
+    record = await table.bot.tables.store.games.open_game(chosen)
     assert record is not None and record.settings["ai_takeover"] is True
 
 
@@ -303,7 +303,7 @@ async def test_a_server_that_names_its_games_channels_keeps_games_there(
     await table.bot.tables.lobbies.set_server_defaults(800000000000000001, channels=[elsewhere])
     refused = await table.command(ALICE, "game", "new", {"game": "candy-dash"})
     assert refused.ephemeral and f"<#{elsewhere}>" in refused.content
-    assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []
+    assert await table.bot.tables.store.games.open_games_in(CHANNEL_ID) == []
 
 
 def test_the_invite_link_asks_for_exactly_what_the_docs_name() -> None:
@@ -330,7 +330,7 @@ async def test_a_deleted_card_ends_its_game_at_the_next_change_said_in_the_threa
     mover = (ALICE, BOB)[(await state_of(table, thread))["turn"]]
     table.rec.clear()
     await table.click(mover, int(board_in(table, thread)["id"]), ":step")
-    assert await table.bot.tables.store.open_game(thread) is None
+    assert await table.bot.tables.store.games.open_game(thread) is None
     (said,) = [s for s in table.rec.public() if "card was deleted" in s.content]
     assert said.channel_id == thread and not said.notifies()
     assert table.rec.room(thread).archived
@@ -343,7 +343,7 @@ async def test_a_thread_starts_even_before_discord_announced_the_server(
     assert guild is not None
     table.bot._connection._remove_guild(guild)
     thread = await new_game(table, ALICE)
-    record = await table.bot.tables.store.open_game(thread)
+    record = await table.bot.tables.store.games.open_game(thread)
     assert record is not None and record.parent_id == CHANNEL_ID
 
 
@@ -361,7 +361,7 @@ async def test_an_aborted_game_or_a_cancelled_lobby_leaves_its_thread_archived(
     await table.click(BOB, other, ":cancel")
     assert "cancelled" in table.rec.message(other)["content"]
     assert table.rec.room(other).archived
-    assert await table.bot.tables.store.open_games_in(CHANNEL_ID) == []
+    assert await table.bot.tables.store.games.open_games_in(CHANNEL_ID) == []
 
 
 async def test_a_game_in_a_thread_someone_opened_is_played_there_and_kept_open(

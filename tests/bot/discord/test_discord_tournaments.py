@@ -84,7 +84,7 @@ async def test_a_swiss_tournament_signs_up_plays_its_rounds_and_posts_its_standi
     assert final.pngs and "Won by" in final.content
     assert "This tournament is over." in league.rec.message(signup)["content"]
     # Its games are rated as any other: four games, each of its two players rated.
-    rated = await league.bot.tables.store.leaders(tools.offline.GUILD_ID, "candy-dash")
+    rated = await league.bot.tables.store.ratings.leaders(tools.offline.GUILD_ID, "candy-dash")
     assert sorted(r.games for _, _, r in rated) == [1, 1, 2, 2, 2]
     # The final standings are the ones worked out here from the games' stored results.
     entries, rounds = await stored_rounds(league, 1)
@@ -243,7 +243,7 @@ async def test_names_are_escaped_and_a_forgotten_player_reads_as_a_former_player
         [(x.entry, x.points, x.buchholz, x.sonneborn) for x in before.lines]
     gone = next(x for x in after.lines if x.entry == 2)
     assert gone.name is None and gone.user_id is None
-    assert (await league.bot.tables.store.about(PLAYERS[1]))["tournaments"] == []
+    assert (await league.bot.tables.store.people.about(PLAYERS[1]))["tournaments"] == []
     answer = await league.command(HOST, "tournament", "standings", {"tournament": 1})
     assert "**a former player**" in answer.content and "nitro" not in answer.content
 
@@ -265,7 +265,7 @@ async def test_a_no_show_on_a_clock_forfeits_and_the_round_goes_on(league: Leagu
     tables = await league.bot.organizer.tournaments.tables(1)
     entry = PLAYERS.index(no_show) + 1
     mine = next(t for t in tables if t.round == 1 and entry in t.entries)
-    ended = await league.bot.tables.store.get_game(mine.game_id or 0)
+    ended = await league.bot.tables.store.games.get_game(mine.game_id or 0)
     dash = league.games["candy-dash"]
     # Cut short by the forfeit: the rules themselves never ended the game.
     assert ended.status == "finished" and dash.result(loads(ended.state_json or "", dash)) is None

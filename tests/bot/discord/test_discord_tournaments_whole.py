@@ -159,7 +159,7 @@ async def test_a_swiss_tournament_of_sugar_blast_runs_itself_to_its_final_standi
         league.rec.departed.add(departed)
         await league.restart()
         await league.play_round(skip={absent})
-        ended = await league.bot.tables.store.get_game(absent_table.game_id or 0)
+        ended = await league.bot.tables.store.games.get_game(absent_table.game_id or 0)
         assert ended.status == "finished"
         # Cut short by the forfeit: the rules themselves never ended the game.
         sugar_blast = bot.games.GAMES["sugar-blast"]
@@ -259,7 +259,7 @@ async def test_a_pod_tournament_of_candy_monsters_runs_itself_to_its_final_stand
         absent_entry = next(p.entry for p in kept if p.user_id == absent)
         table = dict(next(s for s in rounds[2] if absent_entry in s[0])[1])
         assert table[absent_entry] == len(table)
-        games_in_channel = await league.bot.tables.store.open_games_in(CHANNEL_ID)
+        games_in_channel = await league.bot.tables.store.games.open_games_in(CHANNEL_ID)
         assert not games_in_channel  # every game ended, no lobby left behind
     finally:
         await league.bot.close()

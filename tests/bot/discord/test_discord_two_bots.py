@@ -26,7 +26,7 @@ async def alices_first_move(first: Session) -> tuple[GameRecord, str]:
     """A Sugar Blast game against an AI begun through ``first``; Alice's first move."""
     game = GAMES["sugar-blast"]
     await first.start(game.slug, humans=(ALICE,), ai=1)
-    record = await first.bot.tables.store.open_game(first.channel_id)
+    record = await first.bot.tables.store.games.open_game(first.channel_id)
     assert record is not None
     (seat,) = [s.seat for s in record.seats if not s.ai]
     return record, game.ai_action(loads(record.state_json or "", game), seat).notation
@@ -44,7 +44,7 @@ async def test_a_game_begun_on_one_process_is_played_to_the_end_through_both(
     try:
         game = GAMES["sugar-blast"]
         await first.start(game.slug, humans=(ALICE,), ai=1)
-        record = await first.bot.tables.store.open_game(first.channel_id)
+        record = await first.bot.tables.store.games.open_game(first.channel_id)
         assert record is not None
         moves = 0
         while record.status == "active":
@@ -55,7 +55,7 @@ async def test_a_game_begun_on_one_process_is_played_to_the_end_through_both(
             answer = await through.play(ALICE, action.notation)
             assert not answer.ephemeral, answer.content
             moves += 1
-            record = await first.bot.tables.store.get_game(record.id)
+            record = await first.bot.tables.store.games.get_game(record.id)
         assert moves > 2
         assert not any("/commands" in sent.path for sent in first.rec.sent)
     finally:
@@ -72,8 +72,9 @@ async def test_one_move_sent_to_both_processes_at_once_is_applied_once_and_the_o
         for session in (first, second):
             deliver(session, session.gw.command(ALICE, "play", options={"action": move}))
         await settle()
-        after = await first.bot.tables.store.get_game(record.id)
-        mine = [a for a in await first.bot.tables.store.actions(record.id) if a.user_id == ALICE]
+        after = await first.bot.tables.store.games.get_game(record.id)
+        mine = [a for a in await first.bot.tables.store.moves.actions(record.id)
+                if a.user_id == ALICE]
         assert len(mine) == 1, (record.version, after.version)
         told = sorted(s.content for s in first.rec.private())
         assert len(told) == 2, told
@@ -99,9 +100,9 @@ async def test_the_same_interaction_delivered_to_both_processes_changes_the_game
         answered = len(first.rec.sent)
         deliver(second, payload)
         await settle()
-        mine = [a for a in await store.actions(record.id) if a.user_id == ALICE]
+        mine = [a for a in await store.moves.actions(record.id) if a.user_id == ALICE]
         assert len(mine) == 1
-        assert await store.move_of(int(payload["id"])) == (record.id, mine[0].n)
+        assert await store.moves.move_of(int(payload["id"])) == (record.id, mine[0].n)
         told = [s.content for s in first.rec.private()]
         assert told == [f"You played `{move}`."], told
         refused = first.rec.sent[answered:]

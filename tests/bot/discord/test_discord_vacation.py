@@ -85,7 +85,7 @@ async def test_a_vacation_past_the_yearly_allowance_is_refused_and_changes_nothi
     answer = await session.command(BOB, "away", options={"vacation_days": 2,
                                                          "vacation_from": "next week"})
     assert answer.ephemeral and "not a date" in answer.content
-    kept = await session.bot.tables.store.vacations([BOB], ending_after=0)
+    kept = await session.bot.tables.store.people.vacations([BOB], ending_after=0)
     assert len(kept[BOB]) == 1
 
 

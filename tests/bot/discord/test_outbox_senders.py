@@ -63,12 +63,12 @@ def outbox(store: Store, clock: Clock, sender: Sender) -> Outbox:
 
 async def held(store: Store, clock: Clock, owner: Outbox, channel: int = CHANNEL) -> int:
     """Queue an announcement in ``channel`` and have ``owner`` claim it; its id."""
-    await store.queue_announcements([Announcement(
+    await store.outbox.queue_announcements([Announcement(
         channel_id=channel, guild_id=None, game_id=None, kind="notice", content="hello")],
         clock())
     await owner.take_over()
-    (row,) = await store.claim_announcements(clock(), lease=LEASE_SECONDS,
-                                             owner=owner.sender.name)
+    (row,) = await store.outbox.claim_announcements(clock(), lease=LEASE_SECONDS,
+                                                    owner=owner.sender.name)
     return row.id
 
 

@@ -145,7 +145,7 @@ from bot.store import Store
 async def main():
     store = await Store.open(sys.argv[1])
     for _ in range(3):
-        async with store.identify_turn(float(sys.argv[2])):
+        async with store.connector.identify_turn(float(sys.argv[2])):
             print(time.time(), flush=True)
     await asyncio.sleep(float(sys.argv[2]) + 0.2)  # let the last turn go before closing
     await store.close()

@@ -151,7 +151,8 @@ async def make_games(path: Path, layout: list[tuple[int, int, str]]) -> None:
             continue
         await tables.lobbies.add_ai(lobby.record.id, 101)
         await tables.lobbies.start(lobby.record.id, 101)
-        while status == "finished" and (await store.get_game(lobby.record.id)).status == "active":
+        while status == "finished" and (
+                await store.games.get_game(lobby.record.id)).status == "active":
             await tables.moves.play(channel_id=channel, user_id=101, text="step")
     await store.close()
 
@@ -562,11 +563,11 @@ async def replay_every_game(path: Path) -> int:
             channels = [c for (c,) in db.execute("SELECT DISTINCT channel_id FROM games")]
         replayed = 0
         for channel in channels:
-            for record in await store.games_in_channel(channel):
+            for record in await store.games.games_in_channel(channel):
                 if record.seed is None:
                     continue
                 game = GAMES[record.game]
-                log = [(a.seat, a.notation) for a in await store.actions(record.id)]
+                log = [(a.seat, a.notation) for a in await store.moves.actions(record.id)]
                 seats = [SeatInfo(s.name, s.ai) for s in record.seats]
                 rebuilt = game.replay(seats, record.seed, record.options, log)
                 assert dumps(rebuilt) == dumps(loads(record.state_json or "", game)), record.id
@@ -600,7 +601,7 @@ async def test_backup_while_games_are_played_copies_a_database_that_replays_ever
 
     async def play(channel: int) -> None:
         while playing:
-            record = await live.store.open_game(channel)
+            record = await live.store.games.open_game(channel)
             if record is None:  # finished: start the next one
                 lobby = await live.lobbies.open_lobby(channel_id=channel, guild_id=CLUB,
                                                       game="candy-dash", creator_id=101,

@@ -42,7 +42,7 @@ async def test_the_database_and_its_backup_are_readable_by_the_bot_user_only(
         tmp_path: Path) -> None:
     path = tmp_path / "candybot.db"
     store = await Store.open(path)
-    await store.queue_announcements([], 0.0)
+    await store.outbox.queue_announcements([], 0.0)
     await store.check_writable()
     made = [p for p in tmp_path.iterdir() if p.name.startswith("candybot.db")]
     assert path in made and all(private(p) for p in made), [oct(p.stat().st_mode) for p in made]

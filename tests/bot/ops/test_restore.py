@@ -22,9 +22,9 @@ async def a_database(path: Path, channels: list[int]) -> None:
     store = await Store.open(path)
     try:
         for channel in channels:
-            await store.create_lobby(channel_id=channel, guild_id=1, game="sugar-blast",
-                                     creator_id=7, options={},
-                                     settings={}, now=1.0)
+            await store.games.create_lobby(channel_id=channel, guild_id=1, game="sugar-blast",
+                                           creator_id=7, options={},
+                                           settings={}, now=1.0)
     finally:
         await store.close()
 

@@ -47,8 +47,8 @@ async def one_move_reads_away_once(tables: Tables) -> None:
     reads: Counter[str] = Counter()
     store = tables.store
     for name in ("quiet_hours", "vacations", "notify_modes", "reach"):
-        setattr(store, name, counting(reads, name, getattr(store, name)))
-    record = await store.open_game(CHANNEL)
+        setattr(store.people, name, counting(reads, name, getattr(store.people, name)))
+    record = await store.games.open_game(CHANNEL)
     state = loads(record.state_json or "", game)
     seat = min(game.to_act(state))
     mover = next(s.user_id for s in record.seats if s.seat == seat)
@@ -71,11 +71,11 @@ async def test_a_reminder_reads_whether_and_how_its_players_are_reached_once(
             reminder_hours=1.0)
         await tables.lobbies.join(lobby.record.id, BOB, "Bob")
         await tables.lobbies.start(lobby.record.id, ALICE)
-        await store.set_notify(BOB, "dm", clock())
-        await store.set_notify(ALICE, "dm", clock())
+        await store.people.set_notify(BOB, "dm", clock())
+        await store.people.set_notify(ALICE, "dm", clock())
         reads: Counter[str] = Counter()
         for name in ("quiet_hours", "vacations", "notify_modes", "reach"):
-            setattr(store, name, counting(reads, name, getattr(store, name)))
+            setattr(store.people, name, counting(reads, name, getattr(store.people, name)))
         clock.advance(2)
         assert len(await tables.reminders.due()) == 1
         assert reads == {"reach": 1}
@@ -99,7 +99,7 @@ async def test_a_move_goes_to_sqlites_thread_twice_and_its_board_message_once(
                                                 creator_id=ALICE, creator_name="Alice")
         await tables.lobbies.join(lobby.record.id, BOB, "Bob")
         await tables.lobbies.start(lobby.record.id, ALICE)
-        record = await store.open_game(CHANNEL)
+        record = await store.games.open_game(CHANNEL)
         state = loads(record.state_json or "", game)
         seat = min(game.to_act(state))
         mover = next(s.user_id for s in record.seats if s.seat == seat)
@@ -110,7 +110,7 @@ async def test_a_move_goes_to_sqlites_thread_twice_and_its_board_message_once(
         assert (writes.trips, writes.statements[0], writes.statements[-1]) == (
             2, "BEGIN IMMEDIATE", "COMMIT")
         assert reads.trips == reads.count  # every read's rows come back with it
-        await store.set_board_message(board.record.id, 123)
+        await store.games.set_board_message(board.record.id, 123)
         assert writes.trips == 3 and "BEGIN IMMEDIATE" not in writes.statements[3:]
     finally:
         await store.close()
@@ -132,7 +132,7 @@ async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_seven_tim
         await session.start(slug, humans=(ALICE, BOB))
         store = session.bot.tables.store
         for _ in range(3):
-            record = await store.open_game(session.channel_id)
+            record = await store.games.open_game(session.channel_id)
             assert record is not None
             state = loads(record.state_json or "", game)
             seat = min(game.to_act(state))

@@ -107,7 +107,7 @@ async def _queue_work(db: str, games: int, channels: int, each: int) -> list[int
             await tables.lobbies.add_ai(lobby.record.id, 77)
             await tables.lobbies.start(lobby.record.id, 77)
             ids.append(lobby.record.id)
-        await store.queue_announcements([
+        await store.outbox.queue_announcements([
             Announcement(channel_id=6000 + channel, guild_id=1, game_id=None, kind="turn",
                          content=f"message {n} of {channel}")
             for n in range(each) for channel in range(channels)], begun)
@@ -119,7 +119,7 @@ async def _queue_work(db: str, games: int, channels: int, each: int) -> list[int
 async def _outbox(db: str) -> list[tuple[int, int | None, str, str, int]]:
     store = await Store.open(db)
     try:
-        async with store._reading() as conn, conn.execute(
+        async with store.connector.reading() as conn, conn.execute(
                 "SELECT id, game_id, kind, status, channel_id FROM outbox ORDER BY id") as cursor:
             return [tuple(row) for row in await cursor.fetchall()]
     finally:

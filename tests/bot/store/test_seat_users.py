@@ -31,7 +31,7 @@ async def test_a_database_of_an_older_schema_indexes_its_games_when_migrating(
     raw.close()
     store = await Store.open(db_path)
     try:
-        assert [g.id for g in await store.games_of(ALICE, finished_since=T0)] == [7]
+        assert [g.id for g in await store.games.games_of(ALICE, finished_since=T0)] == [7]
     finally:
         await store.close()
 
@@ -39,17 +39,17 @@ async def test_a_database_of_an_older_schema_indexes_its_games_when_migrating(
 async def test_a_damaged_seats_value_is_saved_and_indexes_nobody(db_target: str) -> None:
     store = await Store.open(db_target)
     try:
-        record = await store.create_lobby(channel_id=1, guild_id=2, game="sugar-blast",
-                                          creator_id=ALICE, options={}, settings={}, now=T0)
+        record = await store.games.create_lobby(channel_id=1, guild_id=2, game="sugar-blast",
+                                                creator_id=ALICE, options={}, settings={}, now=T0)
         seats = (SeatRecord(0, ALICE, "A", False), SeatRecord(1, BOB, "B", False))
-        record = await store.set_seats(record.id, record.version, seats, T0)
-        await store.start(record.id, record.version, seed=1, state_json="{}", seats=seats,
-                          now=T0, next_reminder_at=None)
-        assert [g.id for g in await store.games_of(BOB, finished_since=T0)] == [record.id]
-        async with store._transaction() as db:
+        record = await store.games.set_seats(record.id, record.version, seats, T0)
+        await store.games.start(record.id, record.version, seed=1, state_json="{}", seats=seats,
+                                now=T0, next_reminder_at=None)
+        assert [g.id for g in await store.games.games_of(BOB, finished_since=T0)] == [record.id]
+        async with store.connector.transaction() as db:
             await db.execute("UPDATE games SET seats = '[1, \"x\", {' WHERE id = ?",
                              (record.id,))
-        assert await store.games_of(BOB, finished_since=T0) == []
+        assert await store.games.games_of(BOB, finished_since=T0) == []
     finally:
         await store.close()
 
@@ -57,14 +57,14 @@ async def test_a_damaged_seats_value_is_saved_and_indexes_nobody(db_target: str)
 async def test_leaving_a_lobby_forgets_the_player(db_target: str) -> None:
     store = await Store.open(db_target)
     try:
-        record = await store.create_lobby(channel_id=1, guild_id=2, game="sugar-blast",
-                                          creator_id=ALICE, options={}, settings={}, now=T0)
-        record = await store.set_seats(record.id, record.version,
-                                       (SeatRecord(0, ALICE, "A", False),
-                                        SeatRecord(1, BOB, "B", False)), T0)
-        await store.set_seats(record.id, record.version, (SeatRecord(0, ALICE, "A", False),),
-                              T0)
-        async with store._reading() as db, db.execute(
+        record = await store.games.create_lobby(channel_id=1, guild_id=2, game="sugar-blast",
+                                                creator_id=ALICE, options={}, settings={}, now=T0)
+        record = await store.games.set_seats(record.id, record.version,
+                                             (SeatRecord(0, ALICE, "A", False),
+                                              SeatRecord(1, BOB, "B", False)), T0)
+        await store.games.set_seats(record.id, record.version, (SeatRecord(0, ALICE, "A", False),),
+                                    T0)
+        async with store.connector.reading() as db, db.execute(
                 "SELECT user_id, gone FROM seat_users ORDER BY user_id") as cursor:
             assert await cursor.fetchall() == [(ALICE, 0)]
     finally:

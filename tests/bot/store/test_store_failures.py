@@ -37,8 +37,8 @@ async def race_against_an_ai(tables: Tables) -> int:
 
 
 async def saved(tables: Tables, game_id: int) -> tuple[int, str | None, list[str]]:
-    record = await tables.store.get_game(game_id)
-    actions = await tables.store.actions(game_id)
+    record = await tables.store.games.get_game(game_id)
+    actions = await tables.store.moves.actions(game_id)
     return record.version, record.state_json, [a.notation for a in actions]
 
 
@@ -112,7 +112,7 @@ async def test_an_undo_or_a_lobby_change_whose_commit_fails_changes_nothing(
     inject(tables.store, fail_on="COMMIT")
     with pytest.raises(NotSavedError):
         await tables.lobbies.join(lobby.record.id, bob, "Bob")
-    assert (await tables.store.get_game(lobby.record.id)).seats == lobby.record.seats
+    assert (await tables.store.games.get_game(lobby.record.id)).seats == lobby.record.seats
     joined = await tables.lobbies.join(lobby.record.id, bob, "Bob")
     assert [s.user_id for s in joined.record.seats] == [ALICE, bob]
 
@@ -133,12 +133,12 @@ async def test_an_undo_or_a_lobby_change_whose_commit_fails_changes_nothing(
 async def test_a_write_of_one_statement_that_fails_changes_nothing_and_says_why(
         tables: Tables, error: str, said: type[StoreError]) -> None:
     game_id = await race_against_an_ai(tables)
-    before = await tables.store.get_game(game_id)
+    before = await tables.store.games.get_game(game_id)
     faulty = inject(tables.store, fail_on="UPDATE games SET board_message_id")
     faulty.error = error
     with pytest.raises(StoreError) as refused:
-        await tables.store.set_board_message(game_id, 42)
+        await tables.store.games.set_board_message(game_id, 42)
     assert faulty.failed and isinstance(refused.value, said)
-    assert await tables.store.get_game(game_id) == before
-    await tables.store.set_board_message(game_id, 43)  # the store writes on
-    assert (await tables.store.get_game(game_id)).board_message_id == 43
+    assert await tables.store.games.get_game(game_id) == before
+    await tables.store.games.set_board_message(game_id, 43)  # the store writes on
+    assert (await tables.store.games.get_game(game_id)).board_message_id == 43

@@ -29,10 +29,10 @@ async def test_a_connection_in_use_just_now_is_lent_again_without_a_ping(
         postgres_url: str, pings: list[object]) -> None:
     store = await Store.open(postgres_url)
     try:
-        await store.open_game(1)
+        await store.games.open_game(1)
         before = len(pings)
         for _ in range(5):  # a move's reads, one after another
-            await store.open_game(1)
+            await store.games.open_game(1)
         assert len(pings) == before
     finally:
         await store.close()
@@ -42,7 +42,7 @@ async def test_connections_the_server_dropped_while_idle_are_replaced_unseen(
         postgres_url: str, pings: list[object], monkeypatch: pytest.MonkeyPatch) -> None:
     store = await Store.open(postgres_url)
     try:
-        await store.open_game(1)
+        await store.games.open_game(1)
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             dropped = admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -50,7 +50,7 @@ async def test_connections_the_server_dropped_while_idle_are_replaced_unseen(
         assert dropped  # the store's idle connection is gone
         monkeypatch.setattr(postgres, "FRESH_S", 0.0)  # as after a quiet spell
         before = len(pings)
-        assert await store.open_game(1) is None  # no error: a new connection answered
+        assert await store.games.open_game(1) is None  # no error: a new connection answered
         assert len(pings) > before
     finally:
         await store.close()

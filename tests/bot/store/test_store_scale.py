@@ -49,8 +49,8 @@ class Recording:
 
 def recording(store: Store, seen: list[tuple[str, tuple[Any, ...]]]) -> None:
     """Have ``store`` note every statement it runs in ``seen``."""
-    for name in ("_reading", "_transaction"):
-        opened = getattr(store, name)
+    for name in ("reading", "transaction"):
+        opened = getattr(store.connector, name)
 
         def wrapped(opened: Callable[[], Any] = opened) -> Any:
             @asynccontextmanager
@@ -59,13 +59,13 @@ def recording(store: Store, seen: list[tuple[str, tuple[Any, ...]]]) -> None:
                     yield Recording(db, seen)
             return connection()
 
-        setattr(store, name, wrapped)
+        setattr(store.connector, name, wrapped)
 
 
 async def add_games(store: Store, count: int, start: int) -> None:
     """``count`` games nothing is due in: under way with a reminder to come, under way
     with none, finished; and as many delivered announcements."""
-    async with store._transaction() as db:
+    async with store.connector.transaction() as db:
         await db.execute(
             "WITH RECURSIVE n(i) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT i + 1 FROM n "
             "WHERE i < ?) "
@@ -88,18 +88,19 @@ async def add_games(store: Store, count: int, start: int) -> None:
 async def add_due(store: Store) -> None:
     """:data:`DUE` games whose reminder is due, each with a pending announcement."""
     for number in range(DUE):
-        lobby = await store.create_lobby(channel_id=100 + number, guild_id=66,
-                                         game="sugar-blast", creator_id=1, options={},
-                                         settings={}, now=NOW - 7200)
-        await store.start(lobby.id, lobby.version, seed=number, state_json="{}",
-                          seats=[SeatRecord(0, 1, "Ann", False)], now=NOW - 7200,
-                          next_reminder_at=NOW - 60 * (number + 1),
-                          announce=[Announcement(channel_id=100 + number, guild_id=66,
-                                                 game_id=lobby.id, kind="turn", content="go")])
+        lobby = await store.games.create_lobby(channel_id=100 + number, guild_id=66,
+                                               game="sugar-blast", creator_id=1, options={},
+                                               settings={}, now=NOW - 7200)
+        await store.games.start(lobby.id, lobby.version, seed=number, state_json="{}",
+                                seats=[SeatRecord(0, 1, "Ann", False)], now=NOW - 7200,
+                                next_reminder_at=NOW - 60 * (number + 1),
+                                announce=[Announcement(
+                                    channel_id=100 + number, guild_id=66, game_id=lobby.id,
+                                    kind="turn", content="go")])
 
 
 async def analyse(store: Store, target: str) -> None:
-    async with store._transaction() as db:
+    async with store.connector.transaction() as db:
         await db.execute("ANALYZE")
 
 
@@ -109,14 +110,14 @@ async def one_pass(store: Store) -> list[tuple[str, tuple[Any, ...]]]:
     seen: list[tuple[str, tuple[Any, ...]]] = []
     recording(store, seen)
     try:
-        assert len(await store.due_reminders(NOW)) == DUE
-        claimed = await store.claim_announcements(NOW, lease=60.0)
+        assert len(await store.clocks.due_reminders(NOW)) == DUE
+        claimed = await store.outbox.claim_announcements(NOW, lease=60.0)
         assert len(claimed) == DUE
         for row in claimed:
-            await store.retry_announcement(row.id, NOW, "not sent")  # pending again, due now
+            await store.outbox.retry_announcement(row.id, NOW, "not sent")  # pending again, due now
     finally:
-        for name in ("_reading", "_transaction"):
-            delattr(store, name)
+        for name in ("reading", "transaction"):
+            delattr(store.connector, name)
     return [(sql, params) for sql, params in seen
             if sql.lstrip().upper().startswith("SELECT")]
 

@@ -39,17 +39,17 @@ async def store(db_target: str) -> AsyncIterator[Store]:
 
 async def game_won(store: Store, winner: int, at: float) -> None:
     """A two-player game on the server that ``winner`` wins, ending at ``at``."""
-    record = await store.create_lobby(channel_id=CHANNEL + int(at), guild_id=GUILD,
-                                      game="sugar-blast", creator_id=ALICE, options={},
-                                      settings={}, now=at - 10)
-    record = await store.set_seats(record.id, record.version, SEATS, at - 9)
-    record = await store.start(record.id, record.version, seed=1, state_json="{}",
-                               seats=SEATS, now=at - 8, next_reminder_at=None)
+    record = await store.games.create_lobby(channel_id=CHANNEL + int(at), guild_id=GUILD,
+                                            game="sugar-blast", creator_id=ALICE, options={},
+                                            settings={}, now=at - 10)
+    record = await store.games.set_seats(record.id, record.version, SEATS, at - 9)
+    record = await store.games.start(record.id, record.version, seed=1, state_json="{}",
+                                     seats=SEATS, now=at - 8, next_reminder_at=None)
     loser = BOB if winner == ALICE else ALICE
     finish = FinishRecord("{}", ((winner, 0 if winner == ALICE else 1, 1, True),
                                  (loser, 1 if winner == ALICE else 0, 2, False)))
-    await store.finish(record.id, record.version, state_json="{}",
-                       result_json=finish.result_json, placements=finish.placements, now=at)
+    await store.games.finish(record.id, record.version, state_json="{}",
+                             result_json=finish.result_json, placements=finish.placements, now=at)
 
 
 
@@ -60,8 +60,8 @@ async def season(store: Store, name: str, starts: float, ends: float, *,
         if other is not None:
             raise ValueError(other.name)
 
-    return await store.add_season(GUILD, name=name, starts_at=starts, ends_at=ends,
-                                  channel_id=CHANNEL, fresh=fresh, now=starts, check=check)
+    return await store.ratings.add_season(GUILD, name=name, starts_at=starts, ends_at=ends,
+                                          channel_id=CHANNEL, fresh=fresh, now=starts, check=check)
 
 
 async def test_a_game_is_rated_in_the_season_it_ends_in_and_all_time_alike(
@@ -69,15 +69,16 @@ async def test_a_game_is_rated_in_the_season_it_ends_in_and_all_time_alike(
     await game_won(store, BOB, T0 - DAY)  # before the season: all time only
     autumn = await season(store, "Autumn", T0, T0 + 7 * DAY, fresh=True)
     await game_won(store, ALICE, T0 + DAY)
-    alltime = {u: r for u, _, r in await store.leaders(GUILD, "sugar-blast")}
-    seasonal = {u: r for u, _, r in await store.leaders(GUILD, "sugar-blast", season=autumn)}
+    alltime = {u: r for u, _, r in await store.ratings.leaders(GUILD, "sugar-blast")}
+    seasonal = {u: r for u, _, r in
+                await store.ratings.leaders(GUILD, "sugar-blast", season=autumn)}
     assert alltime[ALICE].games == 2 and seasonal[ALICE].games == 1
     # Afresh: one game from a newcomer's rating, as the rating model gives it.
     assert seasonal[ALICE].mu > Rating().mu > seasonal[BOB].mu
     assert seasonal[ALICE].mu != alltime[ALICE].mu
-    (line,) = await store.stats(GUILD, ALICE, autumn)
+    (line,) = await store.ratings.stats(GUILD, ALICE, autumn)
     assert (line.played, line.won, line.rating) == (1, 1, seasonal[ALICE])
-    (line,) = await store.stats(GUILD, ALICE)
+    (line,) = await store.ratings.stats(GUILD, ALICE)
     assert (line.played, line.won) == (2, 1)
 
 
@@ -86,54 +87,55 @@ async def test_overlapping_seasons_are_refused_inside_the_transaction(store: Sto
     with pytest.raises(ValueError, match="Autumn"):
         await season(store, "Late", T0 + 6 * DAY, T0 + 9 * DAY)
     await season(store, "Winter", T0 + 7 * DAY, T0 + 30 * DAY)
-    assert [s.name for s in await store.seasons(GUILD)] == ["Autumn", "Winter"]
+    assert [s.name for s in await store.ratings.seasons(GUILD)] == ["Autumn", "Winter"]
 
 
 async def test_a_closed_seasons_standings_are_kept_once_and_do_not_change(
         store: Store) -> None:
     autumn = await season(store, "Autumn", T0, T0 + 2 * DAY)
     await game_won(store, ALICE, T0 + DAY)
-    assert await store.seasons_due(T0 + DAY) == []
-    (due,) = await store.seasons_due(T0 + 3 * DAY)
+    assert await store.ratings.seasons_due(T0 + DAY) == []
+    (due,) = await store.ratings.seasons_due(T0 + 3 * DAY)
     post = Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None, kind="season",
                         data={"season": due.id})
-    assert await store.close_season(due, T0 + 3 * DAY, (post,))
-    assert not await store.close_season(due, T0 + 3 * DAY, (post,))
-    count, _ = await store.pending_announcements(T0 + 3 * DAY)
+    assert await store.ratings.close_season(due, T0 + 3 * DAY, (post,))
+    assert not await store.ratings.close_season(due, T0 + 3 * DAY, (post,))
+    count, _ = await store.outbox.pending_announcements(T0 + 3 * DAY)
     assert count == 1
-    kept = await store.season_standings(autumn)
+    kept = await store.ratings.season_standings(autumn)
     assert [name for name, *_ in kept["sugar-blast"]] == ["Alice", "Bob"]
     await game_won(store, BOB, T0 + 4 * DAY)
     await game_won(store, BOB, T0 + 5 * DAY)
-    assert await store.season_standings(autumn) == kept
-    assert await store.seasons_due(T0 + 9 * DAY) == []
+    assert await store.ratings.season_standings(autumn) == kept
+    assert await store.ratings.seasons_due(T0 + 9 * DAY) == []
 
 
 async def test_deleting_a_player_leaves_a_former_player_in_a_kept_place(store: Store) -> None:
     autumn = await season(store, "Autumn", T0, T0 + 2 * DAY)
     await game_won(store, ALICE, T0 + DAY)
-    (due,) = await store.seasons_due(T0 + 3 * DAY)
-    await store.close_season(due, T0 + 3 * DAY, ())
-    about = await store.about(ALICE)
+    (due,) = await store.ratings.seasons_due(T0 + 3 * DAY)
+    await store.ratings.close_season(due, T0 + 3 * DAY, ())
+    about = await store.people.about(ALICE)
     assert about["season_ratings"][0]["season"] == "Autumn"
     assert about["season_standings"][0]["place"] == 1
-    counts = await store.forget(ALICE, "a former player", T0 + 4 * DAY, {})
+    counts = await store.people.forget(ALICE, "a former player", T0 + 4 * DAY, {})
     assert counts["season_ratings"] == 1 and counts["season_standings"] == 1
-    kept = await store.season_standings(autumn)
+    kept = await store.ratings.season_standings(autumn)
     assert [name for name, *_ in kept["sugar-blast"]] == ["a former player", "Bob"]
-    about = await store.about(ALICE)
+    about = await store.people.about(ALICE)
     assert about["season_ratings"] == [] and about["season_standings"] == []
-    assert [u for u, _, _ in await store.leaders(GUILD, "sugar-blast", season=autumn)] == [BOB]
+    leaders = await store.ratings.leaders(GUILD, "sugar-blast", season=autumn)
+    assert [u for u, _, _ in leaders] == [BOB]
 
 
 async def test_a_season_not_begun_is_removed_and_one_under_way_ends_early(
         store: Store) -> None:
     later = await season(store, "Later", T0 + 10 * DAY, T0 + 20 * DAY)
-    assert await store.end_season(later, T0) is None
+    assert await store.ratings.end_season(later, T0) is None
     now = await season(store, "Now", T0, T0 + 20 * DAY)
-    ended = await store.end_season(now, T0 + DAY)
+    ended = await store.ratings.end_season(now, T0 + DAY)
     assert ended is not None and ended.ends_at == T0 + DAY
-    assert [s.name for s in await store.seasons_due(T0 + DAY)] == ["Now"]
+    assert [s.name for s in await store.ratings.seasons_due(T0 + DAY)] == ["Now"]
 
 
 async def test_seasons_not_over_are_a_limit_per_server_and_past_ones_do_not_count(
@@ -160,7 +162,7 @@ async def test_seasons_not_over_are_a_limit_per_server_and_past_ones_do_not_coun
 async def test_a_server_purged_loses_its_seasons(store: Store) -> None:
     await season(store, "Autumn", T0, T0 + 2 * DAY)
     await game_won(store, ALICE, T0 + DAY)
-    await store.server_gone(GUILD, T0 + 2 * DAY)
-    assert await store.purge_servers(T0 + 40 * DAY) == [GUILD]
-    assert await store.seasons(GUILD) == []
-    assert (await store.about(ALICE))["season_ratings"] == []
+    await store.servers.server_gone(GUILD, T0 + 2 * DAY)
+    assert await store.servers.purge_servers(T0 + 40 * DAY) == [GUILD]
+    assert await store.ratings.seasons(GUILD) == []
+    assert (await store.people.about(ALICE))["season_ratings"] == []

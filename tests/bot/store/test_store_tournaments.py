@@ -32,7 +32,7 @@ async def new(tournaments: Tournaments, token: str = "tok") -> int:
 
 
 async def test_sign_ups_keep_to_the_limits_and_once_each(store: Store) -> None:
-    tournaments = Tournaments(store)
+    tournaments = store.tournaments
     tid = await new(tournaments)
     other = await new(tournaments, "tok2")
     limits = {"most_players": 2, "most_signups": 1}
@@ -49,7 +49,7 @@ async def test_sign_ups_keep_to_the_limits_and_once_each(store: Store) -> None:
 
 
 async def test_a_round_is_written_whole_with_its_announcement(store: Store) -> None:
-    tournaments = Tournaments(store)
+    tournaments = store.tournaments
     tid = await new(tournaments)
     for user in (ALICE, BOB, CAROL):
         await tournaments.join(tid, user, f"P{user}", T0, most_players=9, most_signups=9)
@@ -61,7 +61,7 @@ async def test_a_round_is_written_whole_with_its_announcement(store: Store) -> N
     tables = await tournaments.tables(tid)
     assert [(t.entries, t.bye, t.places) for t in tables] == [((1, 2), False, None),
                                                              ((3,), True, {3: 1})]
-    claimed = await store.claim_announcements(T0, lease=60)
+    claimed = await store.outbox.claim_announcements(T0, lease=60)
     assert [(r.announcement.kind, r.announcement.data) for r in claimed] == [
         ("standings", {"tournament": tid, "about": "first", "played": 0})]
     with pytest.raises(ConflictError):  # formed twice from the same reading: once
@@ -75,7 +75,7 @@ async def test_a_round_is_written_whole_with_its_announcement(store: Store) -> N
 
 
 async def test_one_process_at_a_time_works_on_a_tournament(store: Store) -> None:
-    tournaments = Tournaments(store)
+    tournaments = store.tournaments
     tid = await new(tournaments)
     assert await tournaments.claim(tid, T0, 60)
     assert not await tournaments.claim(tid, T0 + 1, 60)
@@ -85,7 +85,7 @@ async def test_one_process_at_a_time_works_on_a_tournament(store: Store) -> None
 
 
 async def test_a_forgotten_player_keeps_their_results_for_the_others(store: Store) -> None:
-    tournaments = Tournaments(store)
+    tournaments = store.tournaments
     tid = await new(tournaments)
     signing = await new(tournaments, "tok2")
     for user in (ALICE, BOB):
@@ -93,10 +93,10 @@ async def test_a_forgotten_player_keeps_their_results_for_the_others(store: Stor
     await tournaments.join(signing, ALICE, "Alice", T0, most_players=9, most_signups=9)
     await tournaments.begin_round(await tournaments.get(tid), 1, [(1, 2)], T0)
     await tournaments.end_table(tid, 1, 1, {1: 1, 2: 2})
-    assert len((await store.about(ALICE))["tournaments"]) == 2
-    counts = await store.forget(ALICE, "Former player", T0, {})
+    assert len((await store.people.about(ALICE))["tournaments"]) == 2
+    counts = await store.people.forget(ALICE, "Former player", T0, {})
     assert (counts["tournament_signups"], counts["tournament_entries"]) == (1, 1)
-    assert (await store.about(ALICE))["tournaments"] == []
+    assert (await store.people.about(ALICE))["tournaments"] == []
     players = await tournaments.players(tid)
     assert [(p.entry, p.user_id, p.name, p.withdrawn) for p in players] == [
         (1, None, "", 1), (2, BOB, f"P{BOB}", None)]

@@ -76,8 +76,8 @@ def damages(state: dict[str, Any]) -> dict[str, Callable[[dict[str, Any]], str]]
 
 
 async def row(tables: Tables, game_id: int) -> tuple[Any, ...]:
-    record = await tables.store.get_game(game_id)
-    actions = await tables.store.actions(game_id)
+    record = await tables.store.games.get_game(game_id)
+    actions = await tables.store.moves.actions(game_id)
     return record.version, record.status, record.seats, record.state_json, len(actions)
 
 
@@ -86,7 +86,7 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
         tables: Tables, slug: str) -> None:
     game = GAMES[slug]
     game_id = await started(tables, slug)
-    record = await tables.store.get_game(game_id)
+    record = await tables.store.games.get_game(game_id)
     sound = record.state_json or ""
     state = loads(sound, game)
     move = game.ai_action(state, 0).notation
@@ -117,7 +117,7 @@ async def test_a_damaged_state_is_reported_with_the_way_out_and_only_abort_chang
 
     write_state(tables.store.path, game_id, damages(state)["no-rng"](state))
     assert await tables.leaving.abort(CHANNEL, ALICE, can_manage=False) is not None
-    assert (await tables.store.get_game(game_id)).status == "aborted"
+    assert (await tables.store.games.get_game(game_id)).status == "aborted"
 
 
 async def test_the_channel_is_told_the_game_is_damaged_and_how_to_clear_it(
@@ -125,7 +125,7 @@ async def test_the_channel_is_told_the_game_is_damaged_and_how_to_clear_it(
     session = await Session.open(tmp_path, GAMES)
     try:
         await session.start("sugar-heist", humans=[ALICE], ai=2)
-        record = await session.bot.tables.store.open_game(session.channel_id)
+        record = await session.bot.tables.store.games.open_game(session.channel_id)
         assert record is not None and record.state_json is not None
         state = json.loads(record.state_json)
         del state["players"]
@@ -138,11 +138,11 @@ async def test_the_channel_is_told_the_game_is_damaged_and_how_to_clear_it(
         with caplog.at_level(logging.ERROR):
             assert await session.suggest(ALICE, "") == []
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-        after = await session.bot.tables.store.get_game(record.id)
+        after = await session.bot.tables.store.games.get_game(record.id)
         assert after.seats == record.seats and after.version == record.version
         ended = await session.command(ALICE, "game", "abort")
         assert "damaged" not in ended.content
-        assert await session.bot.tables.store.open_game(session.channel_id) is None
+        assert await session.bot.tables.store.games.open_game(session.channel_id) is None
     finally:
         await session.close()
 
@@ -160,7 +160,7 @@ async def test_a_state_the_bot_just_saved_is_not_checked_again_but_one_changed_i
     game_id = await started(tables, slug)
 
     async def alice_moves() -> None:
-        state = loads((await tables.store.get_game(game_id)).state_json or "", game)
+        state = loads((await tables.store.games.get_game(game_id)).state_json or "", game)
         await tables.moves.play(channel_id=CHANNEL, user_id=ALICE,
                                 text=game.ai_action(state, 0).notation)
 
@@ -168,7 +168,7 @@ async def test_a_state_the_bot_just_saved_is_not_checked_again_but_one_changed_i
     assert len(checked) == 1  # the state the lobby stored, checked once
     await alice_moves()
     assert len(checked) == 1  # the state the bot saved after Alice's move is trusted
-    sound = (await tables.store.get_game(game_id)).state_json or ""
+    sound = (await tables.store.games.get_game(game_id)).state_json or ""
     move = game.ai_action(loads(sound, game), 0).notation
     write_state(tables.store.path, game_id, damages(loads(sound, game))["no-rng"](
         json.loads(sound)))
@@ -188,7 +188,7 @@ async def test_a_state_stays_trusted_while_thousands_of_other_games_are_saved(
     game_id = await started(tables, game.slug)
 
     async def alice_moves() -> None:
-        state = loads((await tables.store.get_game(game_id)).state_json or "", game)
+        state = loads((await tables.store.games.get_game(game_id)).state_json or "", game)
         await tables.moves.play(channel_id=CHANNEL, user_id=ALICE,
                                 text=game.ai_action(state, 0).notation)
 
@@ -223,7 +223,7 @@ async def test_games_reads_who_acts_without_checking_every_view_yet_names_damage
         (entry,) = await fresh.queries.my_games(ALICE)
         assert entry.your_turn and not entry.damaged
         assert checked == []
-        sound = (await store.get_game(game_id)).state_json or ""
+        sound = (await store.games.get_game(game_id)).state_json or ""
         state = json.loads(sound)
         for name in ("unreadable", "no-rng", "no-over"):  # who acts cannot be worked out
             write_state(store.path, game_id, damages(state)[name](state))

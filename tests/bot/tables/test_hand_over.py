@@ -42,8 +42,8 @@ async def race(tables: Tables, *, bob: bool = True, ai: int = 0) -> int:
 
 
 async def stored(tables: Tables, game_id: int) -> tuple[object, ...]:
-    record = await tables.store.get_game(game_id)
-    actions = await tables.store.actions(game_id)
+    record = await tables.store.games.get_game(game_id)
+    actions = await tables.store.moves.actions(game_id)
     return (record.version, record.status, record.seats, record.state_json,
             [(a.seat, a.notation) for a in actions])
 
@@ -58,14 +58,14 @@ async def test_a_hand_over_whose_ai_reply_fails_to_save_changes_nothing(
         await tables.leaving.concede(CHANNEL, ALICE)
     assert faulty.failed and faulty.failed[0].startswith(failing)
     assert await stored(tables, game_id) == before
-    record = await tables.store.get_game(game_id)
+    record = await tables.store.games.get_game(game_id)
     assert [(s.user_id, s.ai) for s in record.seats] == [(ALICE, False), (BOB, False)]
 
     # Leaving again works, and the AI that took the seat has already moved.
     conceded = await tables.leaving.concede(CHANNEL, ALICE)
-    record = await tables.store.get_game(game_id)
+    record = await tables.store.games.get_game(game_id)
     assert [(s.name, s.ai) for s in record.seats] == [("Alice (AI)", True), ("Bob", False)]
-    actions = await tables.store.actions(game_id)
+    actions = await tables.store.moves.actions(game_id)
     assert [(a.seat, a.by_ai) for a in actions] == [(0, True)]
     assert conceded.board.to_act == (1,) and conceded.board.mentions == (BOB,)
 
@@ -79,18 +79,18 @@ async def test_the_last_human_leaving_ends_the_game_with_the_seat_change_or_not_
         await tables.leaving.concede(CHANNEL, ALICE)
     assert await stored(tables, game_id) == before
     conceded = await tables.leaving.concede(CHANNEL, ALICE)
-    record = await tables.store.get_game(game_id)
+    record = await tables.store.games.get_game(game_id)
     assert record.status == "finished" and conceded.board.finished
     assert all(s.ai for s in record.seats)
 
 
 async def test_an_ai_seat_left_to_act_is_moved_on_by_the_reminder_pass(tables: Tables) -> None:
     game_id = await race(tables)
-    record = await tables.store.get_game(game_id)
+    record = await tables.store.games.get_game(game_id)
     # As an older bot could leave it: Alice's seat handed over, but no reply saved.
     alice = record.seats[0]
-    await tables.store.replace_seat(game_id, record.version,
-                                    type(alice)(0, None, "Alice (AI)", True), tables.clock())
+    await tables.store.games.replace_seat(game_id, record.version,
+                                          type(alice)(0, None, "Alice (AI)", True), tables.clock())
     assert await tables.reminders.due() == []
     tables.clock.advance(1.01)  # type: ignore[attr-defined]
     [board] = await tables.reminders.due()
@@ -98,4 +98,4 @@ async def test_an_ai_seat_left_to_act_is_moved_on_by_the_reminder_pass(tables: T
     assert [(s.seat, s.by_ai) for s in board.steps] == [(0, True)]
     assert board.to_act == (1,) and board.mentions == (BOB,)
     assert told(board) == "Alice (AI) had not played yet; the game goes on now."
-    assert [a.seat for a in await tables.store.actions(game_id)] == [0]
+    assert [a.seat for a in await tables.store.moves.actions(game_id)] == [0]

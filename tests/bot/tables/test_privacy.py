@@ -37,7 +37,7 @@ async def finished_game(tables: Tables, channel: int = CHANNEL, guild: int = GUI
     await tables.lobbies.start(lobby.record.id, ALICE)
     for user in (ALICE, BOB, ALICE, BOB, ALICE):
         await tables.moves.play(channel_id=channel, user_id=user, text="step")
-    record = await tables.store.get_game(lobby.record.id)
+    record = await tables.store.games.get_game(lobby.record.id)
     assert record.status == "finished"
     return record.id
 
@@ -73,11 +73,11 @@ async def test_deleting_keeps_others_games_and_renames_the_ended_ones(tables: Ta
     assert not kept["quiet_hours"] and not kept["notifications"] and not kept["ratings"]
     assert not kept["results"] and not kept["announcements"]
     assert [g["status"] for g in kept["games"]] == ["lobby"], "the lobby still seats her"
-    record = await tables.store.get_game(game_id)
+    record = await tables.store.games.get_game(game_id)
     assert [s.name for s in record.seats] == [FORMER_PLAYER, "Bob"]
     assert record.seats[0].user_id is None
     assert "Ann" not in (record.state_json or "")
-    assert not any("Ann" in a.narration for a in await tables.store.actions(game_id))
+    assert not any("Ann" in a.narration for a in await tables.store.moves.actions(game_id))
     bob = await tables.queries.about(BOB)
     assert bob["results"] and bob["ratings"], "Bob's own record stays"
     assert (await tables.queries.stats(GUILD, BOB))[0][1].played == 1
@@ -90,26 +90,28 @@ async def test_a_player_who_left_is_forgotten_too(tables: Tables) -> None:
     await tables.lobbies.start(lobby.record.id, ALICE)
     await tables.leaving.concede(CHANNEL, ALICE)
     await tables.leaving.concede(CHANNEL, BOB)
-    record = await tables.store.get_game(lobby.record.id)
+    record = await tables.store.games.get_game(lobby.record.id)
     assert record.status == "finished" and record.seats[0].left == ALICE
     await tables.queries.forget(ALICE)
-    record = await tables.store.get_game(lobby.record.id)
+    record = await tables.store.games.get_game(lobby.record.id)
     assert record.seats[0].name == FORMER_PLAYER and record.seats[0].left is None
     assert "Ann" not in (record.state_json or "")
 
 
 async def test_old_announcements_are_pruned_and_pending_ones_kept(tables: Tables) -> None:
     store = tables.store
-    await store.queue_announcements([Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None,
-                                                  kind="turn", content="old", mentions=(BOB,))],
-                                    NOW - 40 * DAY)
-    (claimed,) = await store.claim_announcements(NOW - 40 * DAY, lease=60)
-    await store.announcement_delivered(claimed.id, 9, NOW - 40 * DAY)
-    await store.queue_announcements([Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None,
-                                                  kind="turn", content="new", mentions=(BOB,))],
-                                    NOW - 40 * DAY)
-    assert await store.prune_announcements(NOW - 30 * DAY) == 1
-    assert (await store.pending_announcements())[0] == 1, "a pending one is never pruned"
+    await store.outbox.queue_announcements(
+        [Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None,
+                      kind="turn", content="old", mentions=(BOB,))],
+        NOW - 40 * DAY)
+    (claimed,) = await store.outbox.claim_announcements(NOW - 40 * DAY, lease=60)
+    await store.outbox.announcement_delivered(claimed.id, 9, NOW - 40 * DAY)
+    await store.outbox.queue_announcements(
+        [Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None,
+                      kind="turn", content="new", mentions=(BOB,))],
+        NOW - 40 * DAY)
+    assert await store.outbox.prune_announcements(NOW - 30 * DAY) == 1
+    assert (await store.outbox.pending_announcements())[0] == 1, "a pending one is never pruned"
 
 
 async def test_a_server_that_removed_the_bot_loses_its_lobbies_now_and_its_games_later(
@@ -120,18 +122,18 @@ async def test_a_server_that_removed_the_bot_loses_its_lobbies_now_and_its_games
         channel_id=CHANNEL + 1, guild_id=GUILD, game="candy-race",
         creator_id=CAROL, creator_name="Carol")
     other = await finished_game(tables, channel=CHANNEL + 2, guild=GUILD + 1)
-    assert await store.server_gone(GUILD, NOW) == 1
-    assert (await store.get_game(lobby.record.id)).status == "aborted"
-    assert (await store.get_game(game_id)).status == "finished", "kept through the grace"
-    assert await store.purge_servers(NOW - DAY) == []
-    await store.server_back(GUILD)
-    assert await store.purge_servers(NOW + 60 * DAY) == [], "back in time: nothing dropped"
-    await store.server_gone(GUILD, NOW)
-    assert await store.purge_servers(NOW + DAY) == [GUILD]
+    assert await store.servers.server_gone(GUILD, NOW) == 1
+    assert (await store.games.get_game(lobby.record.id)).status == "aborted"
+    assert (await store.games.get_game(game_id)).status == "finished", "kept through the grace"
+    assert await store.servers.purge_servers(NOW - DAY) == []
+    await store.servers.server_back(GUILD)
+    assert await store.servers.purge_servers(NOW + 60 * DAY) == [], "back in time: nothing dropped"
+    await store.servers.server_gone(GUILD, NOW)
+    assert await store.servers.purge_servers(NOW + DAY) == [GUILD]
     assert not (await tables.queries.about(ALICE))["results"] or all(
         r["server_id"] != GUILD for r in (await tables.queries.about(ALICE))["results"])
-    assert await store.games_in_channel(CHANNEL) == []
-    assert (await store.get_game(other)).status == "finished", "other servers keep theirs"
+    assert await store.games.games_in_channel(CHANNEL) == []
+    assert (await store.games.get_game(other)).status == "finished", "other servers keep theirs"
 
 
 # --------------------------------------------------------------------------- deleted means deleted
@@ -146,7 +148,7 @@ async def al_and_alice(tables: Tables, channel: int = CHANNEL) -> int:
     await tables.lobbies.join(lobby.record.id, ALICE_TOO, "Alice")
     await tables.lobbies.start(lobby.record.id, AL)
     for user in (AL, ALICE_TOO, AL, ALICE_TOO, AL, ALICE_TOO):
-        record = await tables.store.get_game(lobby.record.id)
+        record = await tables.store.games.get_game(lobby.record.id)
         if record.status != "active":
             break
         await tables.moves.play(channel_id=channel, user_id=user, text="step")
@@ -156,9 +158,9 @@ async def al_and_alice(tables: Tables, channel: int = CHANNEL) -> int:
 async def test_deleting_renames_a_seat_not_every_name_that_contains_its_name(
         tables: Tables) -> None:
     game_id = await al_and_alice(tables)
-    before = await tables.store.actions(game_id)
+    before = await tables.store.moves.actions(game_id)
     await tables.queries.forget(AL)
-    after = await tables.store.actions(game_id)
+    after = await tables.store.moves.actions(game_id)
     assert [a.n for a in after] == [a.n for a in before]
     for was, now in zip(before, after, strict=True):
         if was.narration.startswith("Al "):
@@ -183,10 +185,10 @@ async def test_after_deleting_no_row_of_an_ended_game_holds_the_id(tables: Table
     await tables.lobbies.join(lobby.record.id, ALICE_TOO, "Alice")
     await tables.lobbies.start(lobby.record.id, DEE)
     for _ in range(6):
-        if (await tables.store.get_game(lobby.record.id)).status != "active":
+        if (await tables.store.games.get_game(lobby.record.id)).status != "active":
             break
         for user in (DEE, ALICE_TOO):
-            if (await tables.store.get_game(lobby.record.id)).status == "active":
+            if (await tables.store.games.get_game(lobby.record.id)).status == "active":
                 await tables.moves.play(channel_id=CHANNEL + 1, user_id=user, text="step")
     assert await rows_holding(tables.store, AL), "kept before"
     await tables.queries.forget(AL)

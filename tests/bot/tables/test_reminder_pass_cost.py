@@ -68,7 +68,7 @@ async def counted(store: Store, work: Callable[[], Awaitable[object]]) -> int:
         steps += 1
         return 0
 
-    connections = [store._db, store._reader]  # type: ignore[attr-defined]
+    connections = [store.connector._db, store.connector._reader]  # type: ignore[attr-defined]
     for connection in connections:
         await connection.set_progress_handler(count, STEP)
     try:
@@ -87,13 +87,13 @@ async def pass_cost(path: Path, others: int) -> int:
 
         async def reminder_pass() -> None:
             found.extend(await tables.reminders.due())  # claims each due reminder, queues it
-            await store.claim_announcements(clock(), lease=120)  # the outbox sends them
-            await store.pending_announcements()
+            await store.outbox.claim_announcements(clock(), lease=120)  # the outbox sends them
+            await store.outbox.pending_announcements()
 
         cost = await counted(store, reminder_pass)
         assert len(found) == DUE
         # Each game's start ping (never sent here) and its reminder wait.
-        assert (await store.pending_announcements())[0] == 2 * DUE
+        assert (await store.outbox.pending_announcements())[0] == 2 * DUE
         return cost
     finally:
         await store.close()
@@ -114,8 +114,8 @@ async def test_without_its_indexes_the_same_reads_would_grow_with_what_is_stored
     store, _tables, clock = await stored(path, MANY)
     try:
         async def reads() -> None:
-            assert len(await store.due_reminders(clock())) == DUE
-            await store.pending_announcements()
+            assert len(await store.clocks.due_reminders(clock())) == DUE
+            await store.outbox.pending_announcements()
 
         indexed = await counted(store, reads)
         with sqlite3.connect(path) as db:

@@ -86,7 +86,7 @@ async def test_an_option_the_game_does_not_have_is_refused(tables: Tables) -> No
         await tables.lobbies.open_lobby(channel_id=CHANNEL, guild_id=GUILD, game="candy-dash",
                                         creator_id=ALICE, creator_name="Alice",
                                         options={"pace": "brisk"})
-    assert await tables.store.open_game(CHANNEL) is None
+    assert await tables.store.games.open_game(CHANNEL) is None
 
 
 async def test_seats_outside_the_games_range_are_refused(tables: Tables) -> None:
@@ -129,7 +129,7 @@ async def test_ai_seats_answer_a_human_move_in_the_same_commit(tables: Tables) -
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
     assert [s.by_ai for s in board.steps] == [False, True, True]
     assert board.mentions == (ALICE,)
-    actions = await tables.store.actions(board.record.id)
+    actions = await tables.store.moves.actions(board.record.id)
     assert [a.seat for a in actions] == [0, 1, 2]
 
 
@@ -149,7 +149,7 @@ async def test_nonsense_is_refused_and_changes_nothing(tables: Tables) -> None:
     board = await started(tables, humans=(BOB,))
     with pytest.raises(NotationError):
         await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="fly away")
-    record = await tables.store.get_game(board.record.id)
+    record = await tables.store.games.get_game(board.record.id)
     assert record is not None and record.version == board.record.version
 
 
@@ -174,9 +174,9 @@ async def test_two_moves_at_once_apply_exactly_one(tables: Tables) -> None:
         return_exceptions=True)
     assert sum(isinstance(r, Board) for r in results) == 1
     assert sum(isinstance(r, AlreadyMadeError) for r in results) == 1
-    record = await tables.store.open_game(CHANNEL)
+    record = await tables.store.games.open_game(CHANNEL)
     assert record is not None
-    assert len(await tables.store.actions(record.id)) == 1
+    assert len(await tables.store.moves.actions(record.id)) == 1
 
 
 async def test_a_checked_move_is_applied_once_and_committed_as_checked(
@@ -192,7 +192,7 @@ async def test_a_checked_move_is_applied_once_and_committed_as_checked(
     board = await tables.moves.commit(prepared)
     assert applied == [0, 1, 2]  # Alice's move once, then each AI's answer
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
-    assert [a.seat for a in await tables.store.actions(board.record.id)] == [0, 1, 2]
+    assert [a.seat for a in await tables.store.moves.actions(board.record.id)] == [0, 1, 2]
 
 
 async def test_a_prepared_move_that_another_move_overtook_is_refused_as_not_applied(
@@ -205,9 +205,9 @@ async def test_a_prepared_move_that_another_move_overtook_is_refused_as_not_appl
     with pytest.raises(AlreadyMade) as made:
         await tables.moves.commit(prepared)
     assert made.value.reason == "raced"
-    record = await tables.store.open_game(CHANNEL)
+    record = await tables.store.games.open_game(CHANNEL)
     assert record is not None
-    assert [a.seat for a in await tables.store.actions(record.id)] == [0]
+    assert [a.seat for a in await tables.store.moves.actions(record.id)] == [0]
 
 
 async def test_a_prepared_move_shows_the_very_view_it_prepared_after_the_ai_answers(
@@ -215,7 +215,7 @@ async def test_a_prepared_move_shows_the_very_view_it_prepared_after_the_ai_answ
     await started(tables, ai=2)
     prepared = await tables.moves.prepare(
         MoveRequest(user_id=ALICE, text="step", channel_id=CHANNEL))
-    assert await tables.store.actions(prepared.record.id) == [], "nothing stored yet"
+    assert await tables.store.moves.actions(prepared.record.id) == [], "nothing stored yet"
     board = await tables.moves.commit(prepared)
     assert prepared.view is board.view  # a picture begun from it before the commit is the board's
     assert [s.name for s in board.steps] == ["Alice", "AI 1", "AI 2"]
@@ -270,7 +270,7 @@ async def test_in_a_burst_the_first_move_is_stored_before_the_last_ones_are_read
     channels = await a_race_in_each_of(tables, range(900, 900 + 3 * MOVES_AT_ONCE))
     said: list[str] = []
     store = tables.store
-    game_for_move, commit_moves = store.game_for_move, store.commit_moves
+    game_for_move, commit_moves = store.moves.game_for_move, store.moves.commit_moves
 
     async def reading(*args: object, **kwargs: object) -> object:
         said.append("read")
@@ -280,8 +280,8 @@ async def test_in_a_burst_the_first_move_is_stored_before_the_last_ones_are_read
         said.append("stored")
         return await commit_moves(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "game_for_move", reading)
-    monkeypatch.setattr(store, "commit_moves", storing)
+    monkeypatch.setattr(store.moves, "game_for_move", reading)
+    monkeypatch.setattr(store.moves, "commit_moves", storing)
     await asyncio.gather(*(tables.moves.play(channel_id=c, user_id=ALICE, text="step",
                                              interaction_id=c) for c in channels))
     # The store's reads are taken in turn: a move's reads wait for its slot, so the
@@ -347,7 +347,7 @@ async def test_a_finished_game_ranks_the_seats_and_counts_for_stats(tables: Tabl
         user = ALICE if board.to_act == (0,) else BOB
         board = await tables.moves.play(channel_id=CHANNEL, user_id=user, text="step")
     assert board.result is not None and board.ranking[0][1] == 1
-    assert await tables.store.open_game(CHANNEL) is None
+    assert await tables.store.games.open_game(CHANNEL) is None
     lines = dict((title, line) for title, line in await tables.queries.stats(GUILD, ALICE))
     assert lines["Candy Race"].played == 1 and lines["Candy Race"].won == 1
     bob = dict((title, line) for title, line in await tables.queries.stats(GUILD, BOB))
@@ -388,7 +388,7 @@ async def test_undo_takes_back_the_ai_replies_with_the_players_move(tables: Tabl
     undone = await tables.moves.undo(CHANNEL, ALICE)
     assert "took back `step` and the 2 AI moves after it" in told(undone)
     assert undone.state == board.state
-    assert await tables.store.actions(board.record.id) == []
+    assert await tables.store.moves.actions(board.record.id) == []
 
 
 async def test_undo_is_refused_when_an_ai_reply_revealed_something(tables: Tables) -> None:
@@ -414,7 +414,7 @@ async def test_the_last_human_leaving_ends_the_game_and_it_counts_as_a_loss(
     await started(tables, ai=1)
     outcome = await tables.leaving.concede(CHANNEL, ALICE)
     assert outcome.board.finished  # type: ignore[union-attr]
-    assert await tables.store.open_game(CHANNEL) is None
+    assert await tables.store.games.open_game(CHANNEL) is None
     (title, line), = await tables.queries.stats(GUILD, ALICE)
     assert (title, line.played, line.won) == ("Candy Race", 1, 0)
 
@@ -427,7 +427,7 @@ async def test_only_the_creator_or_a_channel_manager_may_abort(tables: Tables) -
         await tables.leaving.abort(CHANNEL, ALICE, can_manage=False)
     assert others.value.players == 1
     await tables.leaving.abort(CHANNEL, BOB, can_manage=True)
-    assert await tables.store.open_game(CHANNEL) is None
+    assert await tables.store.games.open_game(CHANNEL) is None
 
 
 # --------------------------------------------------------------------------- reminders
@@ -488,10 +488,10 @@ async def test_the_hand_shows_only_the_callers_cards(tables: Tables) -> None:
 async def test_one_unreadable_game_does_not_hold_up_other_reminders(
         tables: Tables, clock: FakeClock) -> None:
     store = tables.store
-    broken = await store.create_lobby(channel_id=77, guild_id=GUILD, game="candy-race",
-                                      creator_id=BOB, options={}, settings={}, now=clock.now)
-    broken = await store.start(broken.id, broken.version, seed=1, state_json="{not json",
-                               seats=(), now=clock.now, next_reminder_at=clock.now + 60)
+    broken = await store.games.create_lobby(channel_id=77, guild_id=GUILD, game="candy-race",
+                                            creator_id=BOB, options={}, settings={}, now=clock.now)
+    broken = await store.games.start(broken.id, broken.version, seed=1, state_json="{not json",
+                                     seats=(), now=clock.now, next_reminder_at=clock.now + 60)
     await started(tables, humans=(BOB,), reminder_hours=1)
     clock.advance(1.01)
     (reminder,) = await tables.reminders.due()
@@ -504,7 +504,7 @@ async def test_a_game_under_other_rules_stops_its_reminders_quietly(
     monkeypatch.setattr(CandyRace, "rules_version", 2)
     clock.advance(1.01)
     assert await tables.reminders.due() == []
-    record = await tables.store.get_game(board.record.id)
+    record = await tables.store.games.get_game(board.record.id)
     assert record.next_reminder_at is None and record.status == "active"
 
 
@@ -518,4 +518,4 @@ async def test_a_damaged_game_can_be_ended_by_a_channel_manager_only(tables: Tab
     with refused("Manage Channels"):
         await tables.leaving.abort(CHANNEL, ALICE, can_manage=False)
     assert await tables.leaving.abort(CHANNEL, BOB, can_manage=True) is None
-    assert await tables.store.open_game(CHANNEL) is None
+    assert await tables.store.games.open_game(CHANNEL) is None

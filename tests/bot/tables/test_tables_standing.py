@@ -29,7 +29,7 @@ async def test_a_player_converts_sugar_in_another_players_turn(tables: Tables) -
                                             creator_id=ALICE, creator_name="Alice")
     await tables.lobbies.join(lobby.record.id, BOB, "Bob")
     await tables.lobbies.start(lobby.record.id, ALICE)
-    record = await tables.store.open_game(CHANNEL)
+    record = await tables.store.games.open_game(CHANNEL)
     state = loads(record.state_json, GAME)
     acting = GAME.to_act(state)
     users = {s.seat: s.user_id for s in record.seats}
@@ -39,6 +39,6 @@ async def test_a_player_converts_sugar_in_another_players_turn(tables: Tables) -
     hand = await tables.queries.hand(CHANNEL, idle)
     assert [a.notation for a in hand.choices] == ["convert"]
     await tables.moves.play(channel_id=CHANNEL, user_id=idle, text="convert")
-    after = loads((await tables.store.open_game(CHANNEL)).state_json, GAME)
+    after = loads((await tables.store.games.open_game(CHANNEL)).state_json, GAME)
     assert GAME.to_act(after) == acting
     assert after["players"][idle_seat]["candy"] == state["players"][idle_seat]["candy"] + 1

@@ -173,7 +173,7 @@ async def test_secret_bids_menus_episodes_and_zoom_stay_off_the_event_loop(
     watch = watch_heavy_work(monkeypatch, [game])
     tables = Tables(store, {game.slug: game})
     board = await start(tables, game.slug, humans=(BOB,))
-    await store.set_board_message(board.record.id, 999)
+    await store.games.set_board_message(board.record.id, 999)
     await tables.moves.play(channel_id=CHANNEL, user_id=ALICE, text="bid 3")
     board = await tables.moves.play(channel_id=CHANNEL, user_id=BOB, text="bid 1")
     assert board.edits and board.mentions == (ALICE,)  # the round's message is edited

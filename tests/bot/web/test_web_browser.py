@@ -72,10 +72,10 @@ async def test_a_replay_steps_through_a_whole_game_by_key_button_and_slider(
         await site.allow()
         game_id, _sent = await play_to_the_end(site.session, game, ALICE)
         store = site.session.bot.tables.store
-        record = await store.get_game(game_id)
+        record = await store.games.get_game(game_id)
         url = await site.server.service.link(record)
         assert url is not None
-        actions = await store.actions(game_id)
+        actions = await store.moves.actions(game_id)
         told = ["The game begins: the deal."] + [plain_step(public_step(a, record))
                                                  for a in actions]
         async with phone() as page:
@@ -158,10 +158,10 @@ async def test_every_page_reads_at_a_phones_width(tmp_path: Path) -> None:
         table = site.session
         await table.start(game.slug, humans=(ALICE, BOB), ai=1)
         store = table.bot.tables.store
-        record = await store.open_game(table.channel_id)
+        record = await store.games.open_game(table.channel_id)
         assert record is not None
         users = {s.seat: s.user_id for s in record.seats if not s.ai}
-        while (record := await store.get_game(record.id)).status == "active":
+        while (record := await store.games.get_game(record.id)).status == "active":
             state = loads(record.state_json or "", game)
             seat = next(s for s in sorted(game.to_act(state)) if s in users)
             await table.play(users[seat], game.ai_action(state, seat).notation)

@@ -49,11 +49,11 @@ async def test_no_page_of_a_whole_game_shows_what_only_one_seat_may_know(
         await site.allow()
         game_id, _sent = await play_to_the_end(site.session, game, USER)
         store = site.session.bot.tables.store
-        record = await store.get_game(game_id)
+        record = await store.games.get_game(game_id)
         url = await site.server.service.link(record)
         assert url is not None
         drawn.views.clear()  # the channel's boards, drawn while the game was played
-        actions = await store.actions(game_id)
+        actions = await store.moves.actions(game_id)
         answers = [(await site.get(p)).text for p in (url, url + "/live", url + "/replay")]
         for n in range(len(actions) + 1):
             answers.append((await site.get(f"{url}/move/{n}.json")).text)

@@ -94,7 +94,7 @@ async def test_no_link_until_a_manager_allows_them_then_settings_gives_the_serve
     site.session.channel_id = CHANNEL_ID
     refused = await site.session.command(ALICE, "settings", None, {"web": True})
     assert refused.ephemeral and "Manage Server" in refused.content
-    assert await site.server.service.link(await site.session.bot.tables.store.get_game(1)) \
+    assert await site.server.service.link(await site.session.bot.tables.store.games.get_game(1)) \
         is None
     answer = await site.session.command(ALICE, "settings", None, {"web": True},
                                         permissions=1 << 5)
@@ -185,9 +185,9 @@ async def test_a_hostile_name_is_escaped_wherever_a_page_writes_it(site: Site) -
     assert url is not None
     store = site.session.bot.tables.store
     assert store is not None
-    record = await store.get_game(int(re.sub(r"\D", "", "1")))
+    record = await store.games.get_game(int(re.sub(r"\D", "", "1")))
     hostile = '<script>alert("x")</script>&<img src=x onerror=y>'
-    async with store._transaction() as db:  # a name Discord would never allow, stored
+    async with store.connector.transaction() as db:  # a name Discord would never allow, stored
         await db.execute("UPDATE games SET seats = REPLACE(seats, 'Player1', ?), "
                          "version = version + 1 WHERE id = ?",
                          (json.dumps(hostile)[1:-1], record.id))
@@ -214,7 +214,7 @@ async def test_pages_of_a_server_that_turned_links_off_left_or_deleted_the_threa
     assert (await site.get(url + "/replay")).status == 404
     await site.allow(True)
     bot = site.session.bot
-    record = await bot.tables.store.get_game(1)
+    record = await bot.tables.store.games.get_game(1)
     again = await bot.web.link(record)
     assert again is not None and again != url and (await site.get(again)).status == 200
     await bot.on_guild_channel_delete(SimpleNamespace(id=record.parent_id or CHANNEL_ID,
@@ -237,7 +237,7 @@ async def test_a_replay_lists_every_move_and_each_position_has_its_words_and_pic
     assert page.text.count('<li><a href="?move=') == 4 and 'aria-current="step"' in page.text
     assert 'data-move="2" data-last="4"' in page.text
     store = site.session.bot.tables.store
-    actions = await store.actions(1)
+    actions = await store.moves.actions(1)
     for n in range(5):
         words_of = (await site.get(f"{url}/move/{n}.json")).json()
         assert words_of["move"] == n and words_of["alt"].startswith("Candy Race board")
@@ -292,7 +292,7 @@ async def tournament(site: Site) -> str:
     await table.click(ALICE, signup, ":start")
     store = table.bot.tables.store
     for _ in range(2):
-        while games := [g for g in await store.open_games_in(CHANNEL_ID)
+        while games := [g for g in await store.games.open_games_in(CHANNEL_ID)
                         if g.status == "active"]:
             for record in games:
                 state = json.loads(record.state_json or "{}")
