@@ -245,9 +245,9 @@ async def test_out_of_time_the_player_forfeits_the_others_win_and_it_is_rated(
     await session.start("candy-race", humans=(ALICE, BOB), clock="2d", on_timeout="forfeit")
     await session.play(ALICE, "step")
     await up_for(session, 48)
-    record = await session.bot.tables.store.games.get_game((await session.bot.tables.store
-                                                            .games_in_channel(session.channel_id))
-                                                           [-1].id)
+    store = session.bot.tables.store
+    played = await store.games.games_in_channel(session.channel_id)
+    record = await store.games.get_game(played[-1].id)
     assert record.status == "finished"
     result = json.loads(record.result_json)
     assert result["ranking"] == [[0], [1]]
