@@ -156,8 +156,8 @@ class Organizer:
 
     def __init__(self, store: Store, games: Mapping[str, Engine], clock: Callable[[], float],
                  limits: Limits) -> None:
-        self.store = store
-        self.tournaments = store.tournaments
+        self._store = store
+        self._tournaments = store.tournaments
         self.games = games
         self.clock = clock
         self.limits = limits
@@ -166,6 +166,18 @@ class Organizer:
     def over(cls, tables: Tables) -> Organizer:
         """The organizer beside ``tables``: their database, games, clock and limits."""
         return cls(tables.pipeline.store, tables.games, tables.clock, tables.limits)
+
+    async def players(self, tournament_id: int) -> list[EntryRecord]:
+        """A tournament's players in sign-up order, withdrawn ones included."""
+        return await self._tournaments.players(tournament_id)
+
+    async def tables(self, tournament_id: int) -> list[TableRecord]:
+        """Every table of a tournament's rounds so far."""
+        return await self._tournaments.tables(tournament_id)
+
+    async def set_message(self, tournament_id: int, message_id: int | None) -> None:
+        """Remember the message that shows a tournament's sign-up and standings."""
+        await self._tournaments.set_message(tournament_id, message_id)
 
     # ----------------------------------------------------------------- signing up
 
@@ -199,10 +211,10 @@ class Organizer:
             if not 0 < deadline_hours <= MAX_DEADLINE_HOURS:
                 raise BadTournament(reason="deadline", low=1, high=MAX_DEADLINE_HOURS)
             deadline = self.clock() + deadline_hours * 3600
-        running = await self.tournaments.open_in(guild_id)
+        running = await self._tournaments.open_in(guild_id)
         if len(running) >= self.limits.tournaments_per_server:
             raise LimitReached(limit="tournaments", allowed=self.limits.tournaments_per_server)
-        return await self.tournaments.create(
+        return await self._tournaments.create(
             guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game.slug,
             format=format, rounds=rounds, seats=chosen,
             settings={"reminder_hours": float(reminder_hours),
@@ -213,7 +225,7 @@ class Organizer:
     async def get(self, tournament_id: int, guild_id: int | None = None) -> TournamentRecord:
         """The tournament a button or command names (in ``guild_id``, when given)."""
         try:
-            record = await self.tournaments.get(tournament_id)
+            record = await self._tournaments.get(tournament_id)
         except NotFoundError:
             raise NoSuchTournament() from None
         if guild_id is not None and record.guild_id != guild_id:
@@ -224,7 +236,7 @@ class Organizer:
                    guild_id: int | None = None) -> TournamentRecord:
         """Sign ``user_id`` up."""
         record = await self.get(tournament_id, guild_id)
-        joined = await self.tournaments.join(
+        joined = await self._tournaments.join(
             record.id, user_id, clip_name(name), self.clock(),
             most_players=self.limits.players_per_tournament,
             most_signups=self.limits.tournaments_per_person)
@@ -245,27 +257,27 @@ class Organizer:
         """Take ``user_id`` out of the tournament: off the list while it signs up, else
         withdrawn from the next rounds, with their game under way to concede."""
         record = await self.get(tournament_id, guild_id)
-        entry = await self.tournaments.leave(record.id, user_id, self.clock())
+        entry = await self._tournaments.leave(record.id, user_id, self.clock())
         if entry is None:
             raise NotEntered()
         game = None
         if record.status == "running":
-            for table in await self.tournaments.tables(record.id):
+            for table in await self._tournaments.tables(record.id):
                 if table.round == record.round and entry.entry in table.entries \
                         and table.game_id is not None and table.places is None:
-                    found = await self.store.games.get_game(table.game_id)
+                    found = await self._store.games.get_game(table.game_id)
                     game = found if found.status == "active" else None
         return Withdrawal(await self.get(record.id), entry, game)
 
     async def current(self, guild_id: int, user_id: int | None = None,
                       ) -> list[TournamentRecord]:
         """The server's tournaments signing up or under way (those ``user_id`` plays in)."""
-        found = await self.tournaments.open_in(guild_id)
+        found = await self._tournaments.open_in(guild_id)
         if user_id is None:
             return found
         mine = []
         for record in found:
-            players = await self.tournaments.players(record.id)
+            players = await self._tournaments.players(record.id)
             if any(p.user_id == user_id and p.withdrawn is None for p in players):
                 mine.append(record)
         return mine
@@ -279,15 +291,15 @@ class Organizer:
             raise NotSigningUp()
         if user_id != record.host_id and not can_manage:
             raise TournamentHostOnly(host=record.host_id)
-        players = await self.tournaments.players(record.id)
+        players = await self._tournaments.players(record.id)
         if len(players) < least_players(record):
             raise TooFewPlayers(needed=least_players(record), joined=len(players))
-        if not await self.tournaments.claim(record.id, self.clock(), LEASE_SECONDS):
+        if not await self._tournaments.claim(record.id, self.clock(), LEASE_SECONDS):
             raise NotSigningUp()  # the deadline's pass is starting it this moment
         try:
             return await self._next_round(record, members)
         finally:
-            await self.tournaments.release(record.id)
+            await self._tournaments.release(record.id)
 
     async def cancel(self, tournament_id: int, user_id: int, can_manage: bool,
                      guild_id: int | None = None) -> TournamentRecord:
@@ -298,7 +310,7 @@ class Organizer:
         if user_id != record.host_id and not can_manage:
             raise TournamentHostOnly(host=record.host_id)
         try:
-            return await self.tournaments.close(record, "cancelled", self.clock())
+            return await self._tournaments.close(record, "cancelled", self.clock())
         except ConflictError:
             return await self.get(record.id)
 
@@ -313,10 +325,10 @@ class Organizer:
         table twice). How many tables were handed to ``opener``."""
         now = self.clock()
         handed = 0
-        for record in await self.tournaments.in_play(now):
+        for record in await self._tournaments.in_play(now):
             if only is not None and record.id != only:
                 continue
-            if not await self.tournaments.claim(record.id, now, LEASE_SECONDS):
+            if not await self._tournaments.claim(record.id, now, LEASE_SECONDS):
                 continue
             try:
                 to_open = await self._advance(record, members)
@@ -324,42 +336,42 @@ class Organizer:
                     await opener(to_open)
                     handed += len(to_open)
             finally:
-                await self.tournaments.release(record.id)
+                await self._tournaments.release(record.id)
         return handed
 
     async def _advance(self, record: TournamentRecord, members: Members) -> list[ToOpen]:
         if record.status == "signup":
-            players = await self.tournaments.players(record.id)
+            players = await self._tournaments.players(record.id)
             if len(players) < least_players(record):
                 notice = self._announce(record, "cancelled", len(players))
-                await self.tournaments.close(record, "cancelled", self.clock(), (notice,))
+                await self._tournaments.close(record, "cancelled", self.clock(), (notice,))
                 return []
             record = await self._next_round(record, members)
             return await self.waiting(record)
         pending = False
-        for table in await self.tournaments.tables(record.id):
+        for table in await self._tournaments.tables(record.id):
             if table.round != record.round or table.places is not None:
                 continue
             if table.game_id is None:
                 pending = True
                 continue
             try:
-                game = await self.store.games.get_game(table.game_id)
+                game = await self._store.games.get_game(table.game_id)
             except NotFoundError:
                 game = None
             if game is not None and game.status in ("lobby", "active"):
                 pending = True
                 continue
-            players = await self.tournaments.players(record.id)
+            players = await self._tournaments.players(record.id)
             places = table_places(table, game, {p.entry: p.user_id for p in players})
-            await self.tournaments.end_table(record.id, table.round, table.number, places)
+            await self._tournaments.end_table(record.id, table.round, table.number, places)
         if pending:
             return await self.waiting(record)
-        players = await self.tournaments.players(record.id)
+        players = await self._tournaments.players(record.id)
         active = [p for p in players if p.withdrawn is None]
         if record.round >= record.rounds or len(active) < 2:
             notice = self._announce(record, "final", record.round)
-            await self.tournaments.close(record, "finished", self.clock(), (notice,))
+            await self._tournaments.close(record, "finished", self.clock(), (notice,))
             return []
         record = await self._next_round(record, members)
         return await self.waiting(record)
@@ -368,15 +380,15 @@ class Organizer:
         """The tables of the current round whose games are not open yet (nor ended)."""
         if record.status != "running":
             return []
-        players = {p.entry: p for p in await self.tournaments.players(record.id)}
+        players = {p.entry: p for p in await self._tournaments.players(record.id)}
         out = []
-        for table in await self.tournaments.tables(record.id):
+        for table in await self._tournaments.tables(record.id):
             if table.round == record.round and table.places is None:
                 if table.game_id is None:
                     out.append(ToOpen(record, table, tuple(players[e] for e in table.entries)))
                     continue
                 try:
-                    game = await self.store.games.get_game(table.game_id)
+                    game = await self._store.games.get_game(table.game_id)
                 except NotFoundError:
                     continue
                 if game.status == "lobby":
@@ -387,21 +399,21 @@ class Organizer:
                           ) -> TournamentRecord:
         """Form round ``record.round + 1`` from the standings (players who left the server
         withdrawn first) and write it, with its announcement, in one write."""
-        players = await self.tournaments.players(record.id)
+        players = await self._tournaments.players(record.id)
         ids = [p.user_id for p in players if p.withdrawn is None and p.user_id is not None]
         present = await members(record.guild_id, ids)
         gone = [p.entry for p in players if p.withdrawn is None
                 and (p.user_id is None or p.user_id not in present)]
-        await self.tournaments.withdraw_entries(record.id, gone, record.round)
-        players = await self.tournaments.players(record.id)
+        await self._tournaments.withdraw_entries(record.id, gone, record.round)
+        players = await self._tournaments.players(record.id)
         number = record.round + 1
-        tables = await self.tournaments.tables(record.id)
+        tables = await self._tournaments.tables(record.id)
         seating, rounds = self._seating(record, players, tables, number)
         played = record.round
         kind = "round" if played else "first"
         notice = self._announce(record, kind, played)
         try:
-            return await self.tournaments.begin_round(
+            return await self._tournaments.begin_round(
                 record, number, (*seating.tables, *((b,) for b in seating.byes)),
                 self.clock(), (notice,), rounds=rounds)
         except ConflictError:
@@ -445,15 +457,15 @@ class Organizer:
 
     async def opened(self, record: TournamentRecord, table: TableRecord, game_id: int) -> None:
         """The game of ``table`` is open (as a lobby about to start, or started)."""
-        await self.tournaments.set_game(record.id, table.round, table.number, game_id)
+        await self._tournaments.set_game(record.id, table.round, table.number, game_id)
 
     # ----------------------------------------------------------------- reading
 
     async def standings(self, record: TournamentRecord, played: int | None = None,
                         ) -> Standings:
         """The standings after ``played`` rounds (by default every round ended so far)."""
-        players = await self.tournaments.players(record.id)
-        tables = await self.tournaments.tables(record.id)
+        players = await self._tournaments.players(record.id)
+        tables = await self._tournaments.tables(record.id)
         if played is None:
             complete = [r for r in range(1, record.round + 1)
                         if all(t.places is not None for t in tables if t.round == r)]
@@ -474,10 +486,8 @@ class Organizer:
 
     async def by_token(self, token: str) -> TournamentRecord | None:
         """The tournament whose web page is ``token``."""
-        return await self.tournaments.by_token(token)
+        return await self._tournaments.by_token(token)
 
-    async def players(self, record: TournamentRecord) -> list[EntryRecord]:
-        return await self.tournaments.players(record.id)
 
 
 def ended_rounds(tables: Collection[TableRecord]) -> list[Round]:

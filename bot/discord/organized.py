@@ -114,7 +114,7 @@ async def new(interaction: discord.Interaction, *, game: str, format: str, round
         message_id = await announce(interaction, text,
                                     view=components.tournament_view(record.id),
                                     allowed_mentions=messages.NOBODY)
-        await bot.organizer.tournaments.set_message(record.id, message_id)
+        await bot.organizer.set_message(record.id, message_id)
 
 
 async def _which(interaction: discord.Interaction, number: int | None, *,
@@ -204,7 +204,7 @@ async def click(interaction: discord.Interaction, tournament_id: int, op: str) -
                                                   _name(interaction.user),
                                                   interaction.guild_id),
                                interaction.response.defer)
-        players = await bot.organizer.players(record)
+        players = await bot.organizer.players(record.id)
         title = await _title(bot, record.game)
         text = messages.signup_text(record, title, players,
                                     bot.tables.limits.players_per_tournament)
@@ -257,7 +257,7 @@ async def refresh_signup(bot: Host, tournament_id: int) -> None:
     record = await bot.organizer.get(tournament_id)
     if record.message_id is None:
         return
-    players = await bot.organizer.players(record)
+    players = await bot.organizer.players(record.id)
     text = messages.signup_text(record, await _title(bot, record.game), players,
                                 bot.tables.limits.players_per_tournament)
     view = components.tournament_view(record.id) if record.status == "signup" else None
@@ -361,7 +361,7 @@ async def open_table(bot: Host, item: ToOpen) -> None:
 async def _threads(bot: Host, tournament_id: int, number: int) -> dict[int, int]:
     """The thread of each table's game in round ``number``, by table number."""
     out = {}
-    for table in await bot.organizer.tournaments.tables(tournament_id):
+    for table in await bot.organizer.tables(tournament_id):
         if table.round == number and table.game_id is not None:
             try:
                 out[table.number] = (await bot.tables.places.game(table.game_id)).channel_id

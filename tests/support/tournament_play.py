@@ -183,9 +183,9 @@ def calculate(entries: Sequence[int], rounds: Sequence[Sequence[tuple[tuple[int,
 async def stored_rounds(league: League, tournament_id: int,
                         ) -> tuple[list[int], list[list[tuple[tuple[int, ...], dict[int, int]]]]]:
     """The entries and every round's tables with places read from the games themselves."""
-    players = await league.bot.organizer.tournaments.players(tournament_id)
+    players = await league.bot.organizer.players(tournament_id)
     users = {p.entry: p.user_id for p in players}
-    tables: list[TableRecord] = await league.bot.organizer.tournaments.tables(tournament_id)
+    tables: list[TableRecord] = await league.bot.organizer.tables(tournament_id)
     rounds: list[list[tuple[tuple[int, ...], dict[int, int]]]] = []
     for number in sorted({t.round for t in tables}):
         current = []

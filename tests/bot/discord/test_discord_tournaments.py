@@ -119,14 +119,14 @@ async def test_sign_up_refusals_are_private_and_change_nothing(league: League) -
     league.rec.clear()
     await league.gw.send(league.gw.click(OTHERS[1], moved, "cb:t:1:join"))
     assert f"<#{CHANNEL_ID}>" in private(league)
-    players = await league.bot.organizer.tournaments.players(1)
+    players = await league.bot.organizer.players(1)
     assert [p.user_id for p in players] == [OTHERS[0]]
     # A Join kept from before the start (a message not yet refreshed) finds it closed.
     await league.click(OTHERS[1], signup, ":join")
     await league.click(HOST, signup, ":start")
     await league.gw.send(league.gw.click(OTHERS[2], message, "cb:t:1:join"))
     assert "sign-up is closed" in private(league)
-    assert len(await league.bot.organizer.tournaments.players(1)) == 2
+    assert len(await league.bot.organizer.players(1)) == 2
     # Swiss seats two a table; a channel where the bot may start no thread takes none.
     sent = await league.command(HOST, "tournament", "new",
                                 {"game": "candy-dash", "format": "swiss", "seats": 3})
@@ -180,7 +180,7 @@ async def test_a_withdrawal_concedes_the_game_and_plays_no_more_rounds(league: L
     assert "conceded" in private(league)
     await league.play_round()
     await league.bot.send_due()
-    tables = await league.bot.organizer.tournaments.tables(1)
+    tables = await league.bot.organizer.tables(1)
     first = [t for t in tables if t.round == 1]
     leaver_entry = PLAYERS.index(leaver) + 1
     mine = next(t for t in first if leaver_entry in t.entries)
@@ -262,7 +262,7 @@ async def test_a_no_show_on_a_clock_forfeits_and_the_round_goes_on(league: Leagu
                for g in games)
     await league.play_round(skip=[no_show])
     await league.bot.send_due()
-    tables = await league.bot.organizer.tournaments.tables(1)
+    tables = await league.bot.organizer.tables(1)
     entry = PLAYERS.index(no_show) + 1
     mine = next(t for t in tables if t.round == 1 and entry in t.entries)
     ended = await league.bot.tables.store.games.get_game(mine.game_id or 0)
@@ -278,4 +278,4 @@ async def test_a_tournament_refuses_a_clock_it_does_not_know(league: League) -> 
     sent = await league.command(HOST, "tournament", "new", {
         "game": "candy-dash", "format": "swiss", "rounds": 2, "clock": "9d"})
     assert sent.ephemeral and "clock" in sent.content.lower()
-    assert not await league.bot.organizer.tournaments.open_in(GUILD_ID)
+    assert not await league.bot.organizer.current(GUILD_ID)

@@ -69,8 +69,8 @@ async def check_rounds(league: League, tournament_id: int, size: int) -> tuple[
     """Every round as stored equals the brute force's, and the standings the bot keeps
     equal the ones worked out here."""
     entries, rounds = await stored_rounds(league, tournament_id)
-    players = await league.bot.organizer.tournaments.players(tournament_id)
-    tables: list[TableRecord] = await league.bot.organizer.tournaments.tables(tournament_id)
+    players = await league.bot.organizer.players(tournament_id)
+    tables: list[TableRecord] = await league.bot.organizer.tables(tournament_id)
     for number in range(1, len(rounds) + 1):
         active = [p.entry for p in players if p.withdrawn is None or p.withdrawn >= number]
         stored = [t.entries for t in tables if t.round == number]
@@ -94,7 +94,7 @@ def user_of(players: Sequence[EntryRecord], entry: int) -> int:
 
 async def current_tables(league: League, tournament_id: int) -> list[TableRecord]:
     record = await league.bot.organizer.get(tournament_id)
-    return [t for t in await league.bot.organizer.tournaments.tables(tournament_id)
+    return [t for t in await league.bot.organizer.tables(tournament_id)
             if t.round == record.round]
 
 
@@ -140,7 +140,7 @@ async def test_a_swiss_tournament_of_sugar_blast_runs_itself_to_its_final_standi
 
         # A player withdraws in the middle of round 2: their game is conceded.
         leaver_table = next(t for t in second if not t.bye)
-        roster = await league.bot.organizer.tournaments.players(1)
+        roster = await league.bot.organizer.players(1)
         leaver = user_of(roster, leaver_table.entries[0])
         await league.command(leaver, "tournament", "leave")
         assert "You withdrew" in league.answers()[-1].content
@@ -235,7 +235,7 @@ async def test_a_pod_tournament_of_candy_monsters_runs_itself_to_its_final_stand
         await league.play_round()
         await league.bot.send_due()
 
-        roster = await league.bot.organizer.tournaments.players(1)
+        roster = await league.bot.organizer.players(1)
         second = await current_tables(league, 1)
         leaver = user_of(roster, second[0].entries[2])
         await league.command(leaver, "tournament", "leave")

@@ -81,3 +81,23 @@ def test_the_discord_layer_reaches_the_store_only_through_the_tables_services():
                 touched += [f"{path.name}:{node.lineno} imports {alias.name}"
                             for alias in node.names if alias.name.endswith("Store")]
     assert not touched, "; ".join(touched)
+
+
+async def test_no_service_hands_the_discord_layer_the_database(tmp_path: Path):
+    """What the Discord layer is given (the tables, their services, the organizer of
+    tournaments) hands it no aggregate of the store under another name: the services'
+    own ``store`` is theirs, and the scan above keeps ``.store`` out of ``bot/discord``."""
+    from bot.tournaments import Organizer
+
+    store = await Store.open(tmp_path / "tables.db")
+    try:
+        tables = Tables(store)
+        database = {id(store), *(id(part) for part in vars(store).values())}
+        given = [tables, Organizer.over(tables),
+                 *(value for name, value in vars(tables).items() if name != "pipeline")]
+        handed = [f"{type(owner).__name__}.{name}"
+                  for owner in given for name, value in vars(owner).items()
+                  if not name.startswith("_") and name != "store" and id(value) in database]
+        assert not handed, handed
+    finally:
+        await store.close()
