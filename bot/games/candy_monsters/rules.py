@@ -62,9 +62,8 @@ class CandyMonsters(BaseRules):
     has_joint_decisions = True
     has_chance = True
     has_content_files = True
-    # The easy AI plays a random legal move this share of the time. Greedy plays no better
-    # than random here (points come at the end), so easy is made just better than random
-    # players (docs/benchmarks.md).
+    # Greedy plays no better than random here (points come at the end), so easy is made
+    # just better than random players (docs/benchmarks.md).
     ai_easy_slips = 0.9
     #: 2: converting at any time (a standing action), partial feeding, and feeding
     #: answers of one shape for all (abilities step, then one step per monster).

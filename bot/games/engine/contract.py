@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from bot.games.engine.values import (
     Action,
@@ -40,46 +40,33 @@ class Rules(Protocol):
     explains each). Everything outside the game is typed against this protocol or the
     :class:`~bot.games.engine.services.Engine` around it."""
 
-    # Declarations (CONTRACT names those a game must declare in its own class), read-only:
-    # a game declares each as a class attribute.
-    @property
-    def slug(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def min_seats(self) -> int: ...
-    @property
-    def max_seats(self) -> int: ...
+    # Declarations (CONTRACT names those a game must declare in its own class): a game
+    # declares each as a class attribute. The tuples are read-only properties here, so
+    # that a game's literal tuple (of a fixed length, to a type checker) keeps them.
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
     @property
     def options(self) -> tuple[OptionSpec, ...]: ...
-    @property
-    def has_hidden_information(self) -> bool: ...
-    @property
-    def private_choices(self) -> bool: ...
-    @property
-    def has_joint_decisions(self) -> bool: ...
-    @property
-    def has_chance(self) -> bool: ...
+    has_hidden_information: ClassVar[bool]
+    private_choices: ClassVar[bool]
+    has_joint_decisions: ClassVar[bool]
+    has_chance: ClassVar[bool]
     @property
     def skips(self) -> tuple[str, ...]: ...
-    @property
-    def has_content_files(self) -> bool: ...
-    @property
-    def rules_version(self) -> int: ...
+    has_content_files: ClassVar[bool]
+    rules_version: ClassVar[int]
     @property
     def older_rules(self) -> tuple[int, ...]: ...
     @property
     def phases(self) -> tuple[str, ...]: ...
-    @property
-    def notation_help(self) -> str: ...
-    @property
-    def rules_summary(self) -> str: ...
+    step_joiners: ClassVar[frozenset[str]]
+    notation_help: ClassVar[str]
+    rules_summary: ClassVar[str]
     @property
     def seat_colours(self) -> tuple[str, ...]: ...
-    @property
-    def ai_easy_slips(self) -> float: ...
-    @property
-    def step_joiners(self) -> frozenset[str]: ...
+    ai_easy_slips: ClassVar[float]
 
     def __hash__(self) -> int:
         """Rules are kept as keys (the engine caches what ``_back_of`` says of an item)."""

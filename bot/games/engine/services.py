@@ -11,7 +11,7 @@ answers (its score, its summary, how its choices are offered) are asked of
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, final
+from typing import Any, Generic, TypeVar, cast, final, overload
 
 from bot.games.engine import acting, ai, decisions, hidden, moves, notation, tokens, versions
 from bot.games.engine.contract import Rules
@@ -27,6 +27,27 @@ from bot.games.engine.values import (
     View,
 )
 from bot.games.rng import Rng
+
+_T = TypeVar("_T")
+
+
+class _Declared(Generic[_T]):
+    """One of the rules' declarations, read through the engine (``game.slug`` is
+    ``game.rules.slug``): the engine neither keeps nor changes it."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, engine: None, owner: type) -> _Declared[_T]: ...
+    @overload
+    def __get__(self, engine: Engine, owner: type | None = None) -> _T: ...
+
+    def __get__(self, engine: Engine | None,
+                owner: type | None = None) -> _T | _Declared[_T]:
+        if engine is None:  # read on the class: the declaration itself
+            return self
+        return cast(_T, getattr(engine.rules, self._name))
 
 
 @final
@@ -49,82 +70,28 @@ class Engine:
         return self._rules
 
     # ----------------------------------------------------------------- declarations
+    # The names and types of :class:`~bot.games.engine.contract.Rules`' declarations
+    # (tests/bot/games/engine holds the two lists equal).
 
-    @property
-    def slug(self) -> str:
-        return self._rules.slug
-
-    @property
-    def title(self) -> str:
-        return self._rules.title
-
-    @property
-    def min_seats(self) -> int:
-        return self._rules.min_seats
-
-    @property
-    def max_seats(self) -> int:
-        return self._rules.max_seats
-
-    @property
-    def options(self) -> tuple[OptionSpec, ...]:
-        return self._rules.options
-
-    @property
-    def has_hidden_information(self) -> bool:
-        return self._rules.has_hidden_information
-
-    @property
-    def private_choices(self) -> bool:
-        return self._rules.private_choices
-
-    @property
-    def has_joint_decisions(self) -> bool:
-        return self._rules.has_joint_decisions
-
-    @property
-    def has_chance(self) -> bool:
-        return self._rules.has_chance
-
-    @property
-    def skips(self) -> tuple[str, ...]:
-        return self._rules.skips
-
-    @property
-    def has_content_files(self) -> bool:
-        return self._rules.has_content_files
-
-    @property
-    def rules_version(self) -> int:
-        return self._rules.rules_version
-
-    @property
-    def older_rules(self) -> tuple[int, ...]:
-        return self._rules.older_rules
-
-    @property
-    def phases(self) -> tuple[str, ...]:
-        return self._rules.phases
-
-    @property
-    def notation_help(self) -> str:
-        return self._rules.notation_help
-
-    @property
-    def rules_summary(self) -> str:
-        return self._rules.rules_summary
-
-    @property
-    def seat_colours(self) -> tuple[str, ...]:
-        return self._rules.seat_colours
-
-    @property
-    def ai_easy_slips(self) -> float:
-        return self._rules.ai_easy_slips
-
-    @property
-    def step_joiners(self) -> frozenset[str]:
-        return self._rules.step_joiners
+    slug = _Declared[str]()
+    title = _Declared[str]()
+    min_seats = _Declared[int]()
+    max_seats = _Declared[int]()
+    options = _Declared[tuple[OptionSpec, ...]]()
+    has_hidden_information = _Declared[bool]()
+    private_choices = _Declared[bool]()
+    has_joint_decisions = _Declared[bool]()
+    has_chance = _Declared[bool]()
+    skips = _Declared[tuple[str, ...]]()
+    has_content_files = _Declared[bool]()
+    rules_version = _Declared[int]()
+    older_rules = _Declared[tuple[int, ...]]()
+    phases = _Declared[tuple[str, ...]]()
+    notation_help = _Declared[str]()
+    rules_summary = _Declared[str]()
+    seat_colours = _Declared[tuple[str, ...]]()
+    ai_easy_slips = _Declared[float]()
+    step_joiners = _Declared[frozenset[str]]()
 
     # ----------------------------------------------------------------- starting, replaying
 

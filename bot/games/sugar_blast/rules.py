@@ -49,8 +49,8 @@ class SugarBlast(BaseRules):
     has_joint_decisions = False
     has_chance = True
     has_content_files = True
-    # The easy AI plays a random legal move this share of the time: it then beats random
-    # players and loses to the greedy baseline most of the time (docs/benchmarks.md).
+    # Easy then beats random players and loses to greedy ones most of the time
+    # (docs/benchmarks.md).
     ai_easy_slips = 0.75
     options = (
         OptionSpec("objective", "Which objective card to play (random draws one).", "choice",

@@ -59,8 +59,8 @@ class SugarHeist(engine.BaseRules):
     has_joint_decisions = False
     has_chance = True
     has_content_files = True
-    # The easy AI plays a random legal move this share of the time: it then beats random
-    # players and stays below its fair share against greedy ones (docs/benchmarks.md).
+    # Easy then beats random players and stays below its fair share against greedy ones
+    # (docs/benchmarks.md).
     ai_easy_slips = 0.9
     phases = ("target", "prep", "heist")
     options = (

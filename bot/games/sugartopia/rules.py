@@ -44,8 +44,8 @@ class Sugartopia(BaseRules):
     #: Cards come from a deck shuffled at set-up; play itself never draws from the generator.
     has_chance = False
     has_content_files = True
-    # The easy AI plays a random legal move this share of the time: points come late, so
-    # only a nearly random easy AI loses to the greedy baseline (docs/benchmarks.md).
+    # Points come late, so only a nearly random easy AI loses to the greedy baseline
+    # (docs/benchmarks.md).
     ai_easy_slips = 0.95
     notation_help = (
         "Moves: “place l07 at b3 rot 60” (your land card on an open spot, turned 0, 60, 120, "

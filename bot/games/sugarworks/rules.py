@@ -62,8 +62,7 @@ class Sugarworks(BaseRules):
     has_joint_decisions = False
     has_chance = True
     has_content_files = True
-    # The easy AI plays a random legal move this share of the time: it then beats random
-    # players and loses to the greedy baseline most of the time (docs/benchmarks.md).
+    # Easy then beats random players and mostly loses to greedy ones (docs/benchmarks.md).
     ai_easy_slips = 0.75
     options = (
         OptionSpec("side", "Which side of the board: a (first games) or b.", "choice", "a",

@@ -24,6 +24,7 @@ from bot.games.engine import (
     Rules,
     check_contract,
 )
+from bot.games.engine.services import _Declared
 from tests.support import tiny_game
 from tests.support.paths import ROOT
 
@@ -120,6 +121,24 @@ def test_the_hooks_are_the_rules_protocol_and_the_base_class_writes_every_one():
                           if callable(getattr(BaseRules, n)) and not n.startswith("__")}
     assert not set(HOOKS) & set(SERVICES)
     assert set(ANSWERS) == {h for h in HOOKS if not h.startswith("_")}
+
+
+def test_the_engine_reads_through_exactly_the_rules_declarations_with_their_types():
+    import typing
+
+    declared = {name: typing.get_args(kind)[0]
+                for name, kind in typing.get_type_hints(Rules).items()
+                if typing.get_origin(kind) is typing.ClassVar}
+    declared |= {name: typing.get_type_hints(value.fget)["return"]
+                 for name, value in vars(Rules).items() if isinstance(value, property)}
+    read_through = {name: typing.get_args(value.__orig_class__)[0]
+                    for name, value in vars(Engine).items()
+                    if isinstance(value, _Declared)}
+    assert declared and read_through == declared
+    game = GAMES["sugar-blast"]
+    assert [getattr(game, name) for name in declared] == [
+        getattr(game.rules, name) for name in declared]
+    assert isinstance(Engine.slug, _Declared)
 
 
 def test_no_class_of_the_contract_offers_more_than_thirty_public_methods():
