@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from bot.store.connection import Connector
+from bot.store.connection import Aggregate
 from bot.store.games import clock_values
 from bot.store.outbox import queue
 from bot.store.records import GAME_COLUMNS, Announcement, ClockWrite, GameRecord, readable
@@ -16,11 +16,8 @@ UPTIME_KEPT = 30 * 86400
 
 
 
-class Clocks:
+class Clocks(Aggregate):
     """Reminders, clocks and uptime."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def due_reminders(self, now: float) -> list[GameRecord]:
         """Active games whose next reminder is due at ``now``, earliest first (not those

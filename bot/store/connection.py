@@ -58,6 +58,15 @@ class Connection(Protocol):
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
 
 
+class Aggregate:
+    """One part of the store (its games, its people, ...) over the backend's connector.
+    A write that spans parts is still one transaction: their helpers take the caller's
+    connection."""
+
+    def __init__(self, connector: Connector) -> None:
+        self.connector = connector
+
+
 class Connector(ABC):
     """A backend's connections to the game database and its dialect."""
 

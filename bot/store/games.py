@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.store.connection import Connection, Connector, Params
+from bot.store.connection import Aggregate, Connection, Connector, Params
 from bot.store.outbox import queue
 from bot.store.ratings import rate_finished
 from bot.store.records import (
@@ -124,11 +124,8 @@ def clock_values(clock: ClockWrite | None) -> tuple[Any, ...]:
     return dump_object(clock.clock, "clock"), clock.due_at
 
 
-class Games:
+class Games(Aggregate):
     """Lobbies and games: reading them, opening, seating, starting, holding and ending them."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def open_game_counts(self) -> dict[tuple[str, str], int]:
         """How many lobbies and active games there are, keyed by (game, status)."""

@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.connection import Connection, Connector, Row
+from bot.store.connection import Aggregate, Connection, Row
 from bot.store.games import clock_values, fetch_game, finish_in_transaction, guarded_update
 from bot.store.outbox import queue
 from bot.store.records import (
@@ -35,12 +35,9 @@ RUN_FIRST_READ = 6
 
 
 
-class Moves:
+class Moves(Aggregate):
     """A game's moves: committed (with the AI's replies, a finish, announcements), read
     back and undone."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def commit_move(self, game_id: int, expected_version: int, *, state_json: str,
                           seat: int, user_id: int | None, notation: str, narration: str,

@@ -3,7 +3,7 @@ counted against its host's limits from its first step and taken over if its bot 
 
 from __future__ import annotations
 
-from bot.store.connection import Connector
+from bot.store.connection import Aggregate
 from bot.store.games import rematch_made
 from bot.store.records import (
     OPENING_COLUMNS,
@@ -14,11 +14,8 @@ from bot.store.records import (
 )
 
 
-class Openings:
+class Openings(Aggregate):
     """Lobbies being opened, step by step."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def begin_opening(self, *, guild_id: int | None, channel_id: int, creator_id: int,
                             game: str, now: float, threaded: bool = False,

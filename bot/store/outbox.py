@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.store.connection import Connection, Connector
+from bot.store.connection import Aggregate, Connection
 from bot.store.records import (
     Announcement,
     OutboxRecord,
@@ -36,16 +36,13 @@ async def queue(db: Connection, announcements: Sequence[Announcement], now: floa
          for a in announcements])
 
 
-class Outbox:
+class Outbox(Aggregate):
     """The outbox and its senders."""
 
     #: Which rows of a lane its head is taken from: a row that was tried (and waits for its
     #: back-off) holds the rest, one that waits for its own time (a ping for a player away)
     #: does not.
     _WAITING = "(i.attempts > 0 OR i.due_at <= ?)"
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def queue_announcements(self, announcements: Sequence[Announcement],
                                   now: float) -> None:

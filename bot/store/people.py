@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.store.connection import Connection, Connector, Row
+from bot.store.connection import Aggregate, Connection, Row
 from bot.store.entries import entries_of, forget_entries
 from bot.store.records import (
     GAME_COLUMNS,
@@ -25,11 +25,8 @@ from bot.store.records import (
 )
 
 
-class People:
+class People(Aggregate):
     """Players' choices of reach, and what is kept about them."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def _of_users(self, sql: str, user_ids: Sequence[int],
                         *params: Any) -> list[Row]:

@@ -10,7 +10,7 @@ from typing import cast
 
 from bot.organized.seasons import Season, season_at
 from bot.ratings import Rating, rate
-from bot.store.connection import Connection, Connector, Params
+from bot.store.connection import Aggregate, Connection, Params
 from bot.store.outbox import queue
 from bot.store.records import (
     Announcement,
@@ -147,11 +147,8 @@ async def _rate_season(db: Connection, guild: int, slug: str, users: Sequence[in
          for u, r in zip(users, new, strict=True)])
 
 
-class Ratings:
+class Ratings(Aggregate):
     """Stats, leaders and seasons."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def stats(self, guild_id: int | None, user_id: int,
                     season: Season | None = None) -> list[StatLine]:

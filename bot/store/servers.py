@@ -7,15 +7,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bot.store.connection import Connector
+from bot.store.connection import Aggregate
 from bot.store.records import check_int, dump_object
 
 
-class Servers:
+class Servers(Aggregate):
     """Servers' settings, and servers gone."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
         """A server's defaults for new games (empty: none set). A damaged row reads as none:

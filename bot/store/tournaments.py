@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.store.connection import Connector, Row
+from bot.store.connection import Aggregate, Row
 from bot.store.entries import entries_of, forget_entries
 from bot.store.outbox import queue
 from bot.store.records import (
@@ -103,11 +103,8 @@ def _table(row: Row) -> TableRecord:
                        game_id, places_read)
 
 
-class Tournaments:
+class Tournaments(Aggregate):
     """The tournament aggregate of a :class:`~bot.store.Store` (``store.tournaments``)."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     # ----------------------------------------------------------------- reading
 

@@ -3,15 +3,12 @@ companion, kept and revoked."""
 
 from __future__ import annotations
 
-from bot.store.connection import Connector
+from bot.store.connection import Aggregate
 from bot.store.records import GAME_COLUMNS, StoreError, WebTarget, check_int, game_record
 
 
-class WebLinks:
+class WebLinks(Aggregate):
     """Live web links and what they name."""
-
-    def __init__(self, connector: Connector) -> None:
-        self.connector = connector
 
     async def web_link(self, kind: str, *, token: str, now: float, game_id: int | None = None,
                        guild_id: int | None = None) -> str:

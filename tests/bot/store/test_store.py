@@ -113,6 +113,16 @@ async def test_open_creates_the_file_in_wal_mode_with_foreign_keys(db_path: Path
     raw.close()
 
 
+async def test_every_part_of_the_store_is_an_aggregate_over_its_one_connector(
+        store: Store) -> None:
+    from bot.store.connection import Aggregate
+
+    parts = {name: part for name, part in vars(store).items() if name != "connector"}
+    assert len(parts) == 10
+    assert all(isinstance(part, Aggregate) and part.connector is store.connector
+               for part in parts.values()), parts
+
+
 async def test_foreign_keys_are_enforced(store: Store) -> None:
     with pytest.raises(store.connector.integrity_errors):
         async with store.connector.transaction() as db:
