@@ -526,9 +526,7 @@ class Pipeline:
         if made_by is None:
             record = await self.store.games.open_game(channel_id)
         else:
-            record, made = await self.store.moves.game_for_move(made_by, channel_id=channel_id)
-            if made:
-                raise AlreadyMade(reason="twice")
+            record = await self._for_move(made_by, channel_id=channel_id)
         if record is None:
             raise NoGameHere()
         if active and record.status != "active":
@@ -546,13 +544,21 @@ class Pipeline:
             except NotFoundError:
                 record = None
         else:
-            record, made = await self.store.moves.game_for_move(made_by, game_id=game_id)
-            if made:
-                raise AlreadyMade(reason="twice")
+            record = await self._for_move(made_by, game_id=game_id)
         if record is None:
             raise GameGone()
         if channel_id is not None and channel_id not in (record.channel_id, record.parent_id):
             raise ElsewhereButton(channel_id=record.channel_id)
+        return record
+
+    async def _for_move(self, made_by: int, *, channel_id: int | None = None,
+                        game_id: int | None = None) -> GameRecord | None:
+        """The game a move names, read with whether its interaction ``made_by`` already
+        made a move (Discord delivered it twice: refused)."""
+        record, made = await self.store.moves.game_for_move(made_by, channel_id=channel_id,
+                                                            game_id=game_id)
+        if made:
+            raise AlreadyMade(reason="twice")
         return record
 
     def vouched(self, record: GameRecord) -> bool:
