@@ -61,10 +61,15 @@ def clock_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=_clip(rule.said), value=rule.code) for rule in CLOCKS]
 
 
+def worded(said: Mapping[str, str]) -> list[app_commands.Choice[str]]:
+    """A fixed choice's values, each with the words a player picks it by."""
+    return [app_commands.Choice(name=_clip(words), value=value)
+            for value, words in said.items()]
+
+
 def timeout_choices() -> list[app_commands.Choice[str]]:
     """What may happen to a player out of time, in words."""
-    return [app_commands.Choice(name=_clip(said), value=value)
-            for value, said in TIMEOUT_CHOICES.items()]
+    return worded(TIMEOUT_CHOICES)
 
 
 def game_choices(games: Mapping[str, Engine]) -> list[app_commands.Choice[str]]:
@@ -171,9 +176,8 @@ def build_game_group(games: Mapping[str, Engine]) -> app_commands.Group:
                    "in for to the AI for good, or to a new player.")
     @app_commands.describe(player="The player an AI stands in for.",
                            give="Who gets the seat if most of the others agree.")
-    @app_commands.choices(give=[
-        app_commands.Choice(name="The AI, for good", value="ai"),
-        app_commands.Choice(name="A new player (/game sit)", value="newcomer")])
+    @app_commands.choices(give=worded({"ai": "The AI, for good",
+                                       "newcomer": "A new player (/game sit)"}))
     async def vote(interaction: discord.Interaction, player: discord.User, give: str) -> None:
         await flows.vote(interaction, player, give)
 
@@ -352,14 +356,13 @@ def build_notify_command() -> app_commands.Command[Any, ..., None]:
                           "DM as well, or quietly) and which reminders ping you.")
     @app_commands.describe(how="Channel mention (default), a DM as well, or no mention.",
                            reminders="Which of a turn's reminders ping you (default: each).")
-    @app_commands.choices(how=[
-        app_commands.Choice(name="Mention me in the game's channel", value="channel"),
-        app_commands.Choice(name="Mention me and send me a direct message", value="dm"),
-        app_commands.Choice(name="Do not mention me (I check /games)", value="quiet")],
-        reminders=[
-        app_commands.Choice(name="Every reminder of my turn pings me", value="each"),
-        app_commands.Choice(name="Only the first reminder of my turn pings me", value="first"),
-        app_commands.Choice(name="Reminders never ping me (they still name me)", value="none")])
+    @app_commands.choices(how=worded({
+        "channel": "Mention me in the game's channel",
+        "dm": "Mention me and send me a direct message",
+        "quiet": "Do not mention me (I check /games)"}), reminders=worded({
+        "each": "Every reminder of my turn pings me",
+        "first": "Only the first reminder of my turn pings me",
+        "none": "Reminders never ping me (they still name me)"}))
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
     async def notify(interaction: discord.Interaction, how: str | None = None,
@@ -400,10 +403,9 @@ def build_settings_command() -> app_commands.Command[Any, ..., None]:
                        "or started afresh.",
         clock="A new table's clock, in days (a lobby may choose another).",
         on_timeout="What happens when a player's clock runs out.")
-    @app_commands.choices(season_ratings=[
-        app_commands.Choice(name="Carry over each player's rating", value="carry"),
-        app_commands.Choice(name="Start afresh each season", value="fresh")],
-        clock=clock_choices(), on_timeout=timeout_choices())
+    @app_commands.choices(season_ratings=worded({"carry": "Carry over each player's rating",
+                                                 "fresh": "Start afresh each season"}),
+                          clock=clock_choices(), on_timeout=timeout_choices())
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(interaction: discord.Interaction, threads: bool | None = None,
@@ -440,12 +442,10 @@ def build_tournament_group(games: Mapping[str, Engine]) -> app_commands.Group:
                        "the server's).",
         deadline_hours="Sign-up closes (and the tournament starts) this many hours from now.",
         clock="Every game's clock (default: the server's); out of time, the player forfeits.")
-    @app_commands.choices(game=game_choices(games), format=[
-        app_commands.Choice(name="Swiss (two a table, paired by score)", value="swiss"),
-        app_commands.Choice(name="Round-robin (two a table, everyone meets everyone)",
-                            value="round-robin"),
-        app_commands.Choice(name="Pods (three or more a table, seated by standing)",
-                            value="pods")], clock=clock_choices())
+    @app_commands.choices(game=game_choices(games), format=worded({
+        "swiss": "Swiss (two a table, paired by score)",
+        "round-robin": "Round-robin (two a table, everyone meets everyone)",
+        "pods": "Pods (three or more a table, seated by standing)"}), clock=clock_choices())
     async def new(interaction: discord.Interaction, game: str, format: str,
                   rounds: app_commands.Range[int, 1, 12] = 3,
                   seats: app_commands.Range[int, 2, 8] | None = None,
