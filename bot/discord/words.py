@@ -269,10 +269,10 @@ def _(refused: r.BadSeason) -> str:
 
 @refusal.register
 def _(refused: r.SeasonsOverlap) -> str:
-    return (f"That season would overlap the season **{escaped(refused.other)}** "
-            f"({stamp(refused.starts_at, 'D')} to {stamp(refused.ends_at, 'D')}): a server's "
-            f"seasons may not share a day. Choose other dates, or end that season with "
-            f"`/season end`. Nothing changed.")
+    dates = f"{stamp(refused.starts_at, 'D')} to {stamp(refused.ends_at, 'D')}"
+    return (f"That season would overlap the season **{escaped(refused.other)}** ({dates}): "
+            f"a server's seasons may not share a day. Choose other dates, or end that season "
+            f"with `/season end`. Nothing changed.")
 
 
 @refusal.register
