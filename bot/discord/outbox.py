@@ -44,7 +44,7 @@ import discord
 from bot.discord import messages, pacing
 from bot.games.engine import Engine
 from bot.health import ended, process_mark
-from bot.store import Announcement, OutboxRecord, StoreError, channel_lane
+from bot.store import Announcement, Lease, OutboxRecord, StoreError, channel_lane
 from bot.tables.announcements import Announcements
 
 log = logging.getLogger(__name__)
@@ -218,36 +218,48 @@ class Outbox:
         finally:
             self._free(lane)
 
-    async def deliver_lane(self, lane: str, hand: Any = None, *, queued: bool = False) -> bool:
+    def lease(self) -> Lease:
+        """A lease in this sender's name on the board a change queues, taken in the
+        change's own transaction (:class:`~bot.store.Lease`): its handler then gives
+        :meth:`deliver_lane` the row claimed."""
+        return Lease(self.sender.name, LEASE_SECONDS)
+
+    async def deliver_lane(self, lane: str, hand: Any = None, *, queued: bool = False,
+                           claimed: OutboxRecord | None = None) -> bool:
         """Deliver ``lane`` in order until it is empty (waiting a little for another
         sender holding it); False when an announcement in it was refused (it and the
         rest of the lane wait for its retry). A head waiting for its back-off is tried
         again at once: a new change is worth a new try. ``queued``: the caller has just
         queued something in ``lane``, so the first claim does not ask whether anything
-        is due."""
+        is due; ``claimed``: the lane's head, leased to this sender already (by the
+        caller's change: :meth:`lease`), is posted first without a claim."""
         await self._beat()
         eager = True
         waited = 0.0
         async with self._holding(lane):
             while True:
-                try:
-                    claimed = await self.announcements.claim(
-                        self.clock(), lease=LEASE_SECONDS, owner=self.sender.name,
-                        lanes=[lane], limit=1, eager=eager, queued=queued)
-                except StoreError:
-                    # Not Discord's refusal: the background sender delivers it later.
-                    log.warning("could not read the outbox; trying again later", exc_info=True)
-                    self.kick()
-                    return True
+                if claimed is not None:
+                    rows, claimed = [claimed], None
+                else:
+                    try:
+                        rows = await self.announcements.claim(
+                            self.clock(), lease=LEASE_SECONDS, owner=self.sender.name,
+                            lanes=[lane], limit=1, eager=eager, queued=queued)
+                    except StoreError:
+                        # Not Discord's refusal: the background sender delivers it later.
+                        log.warning("could not read the outbox; trying again later",
+                                    exc_info=True)
+                        self.kick()
+                        return True
                 eager = queued = False
-                if not claimed:
+                if not rows:
                     if waited < WAIT_FOR_LANE and await self._held(lane):
                         pause = min(0.5, 0.05 * 2 ** int(waited / 0.5))
                         await asyncio.sleep(pause)
                         waited += pause
                         continue
                     return True
-                (row,) = claimed
+                (row,) = rows
                 if not await self.post(row, hand):
                     return False
                 if not row.more:

@@ -104,15 +104,18 @@ def _in_hand(hand: Any, row: OutboxRecord) -> Hand | None:
 
 
 async def publish_saved(bot: Host, board: Board,
-                        early: messages.EarlyPicture | None = None) -> bool:
+                        early: messages.EarlyPicture | None = None,
+                        claimed: OutboxRecord | None = None) -> bool:
     """Deliver what the change ``board`` shows queued (see the module text): first what
     waits in the game's channel, then its board carrying its ping, then the older board's
     buttons and the card. Returns False when Discord refused something at or ahead of
-    its board: it is retried by the outbox until Discord takes it."""
+    its board: it is retried by the outbox until Discord takes it. ``claimed``: the board's
+    row, leased to this sender in the change's own transaction (nothing waited ahead of
+    it)."""
     hand = Hand(board, early)
     # The change queued its board in this lane: nobody need ask first whether any is due.
     shown = await bot.outbox.deliver_lane(channel_lane(board.record.channel_id), hand,
-                                          queued=True)
+                                          queued=True, claimed=claimed)
     # What follows the board in the game's lanes: what its delivery queued, the card.
     lanes = [f"game:{board.record.id}"] if hand.followed else []
     if board.record.parent_id is not None:

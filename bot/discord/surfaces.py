@@ -42,6 +42,7 @@ from bot.discord.errors import PUBLIC_THINKING, guarded, tell
 from bot.discord.host import Host, host
 from bot.discord.publish import early_picture, publish_saved
 from bot.games.engine import GameError
+from bot.store import OutboxRecord
 from bot.tables import Board, MoveRequest
 
 log = logging.getLogger(__name__)
@@ -75,14 +76,16 @@ async def move(interaction: discord.Interaction, request: MoveRequest) -> None:
         with early_picture(bot, prepared.record.id) as early:
             if prepared.view is not None:
                 early(prepared.view)
-            board = await bot.tables.moves.commit(prepared)
+            # The board is leased to this handler in the move's own transaction: no claim.
+            lease = bot.outbox.lease()
+            board = await bot.tables.moves.commit(prepared, lease)
             # Saved: from here on every failure is logged, never told as the move's.
             played = board.played or prepared.played or request.text
             # The private answer and the board go to Discord side by side (two routes,
             # two webhooks): neither waits a round trip for the other.
             answered, shown = await asyncio.gather(
                 quietly(answer_mover(interaction, board, played), "answer"),
-                saved_shown(bot, board, early))
+                saved_shown(bot, board, early, lease.claimed))
             if not answered:
                 answered = await quietly(answer_mover(interaction, board, played), "answer")
             if not shown and answered:
@@ -101,11 +104,12 @@ async def quietly(work: Awaitable[object], what: str) -> bool:
 
 
 async def saved_shown(bot: Host, board: Board,
-                      early: messages.EarlyPicture | None = None) -> bool:
+                      early: messages.EarlyPicture | None = None,
+                      claimed: OutboxRecord | None = None) -> bool:
     """:func:`publish_saved` after a saved change, whose failure (Discord's, or the
     bot's own) never reaches the player as the change's: what is queued stays queued."""
     try:
-        return await publish_saved(bot, board, early)
+        return await publish_saved(bot, board, early, claimed)
     except Exception:
         log.exception("could not show game %s after a saved change; it stays queued",
                       board.record.id)

@@ -57,6 +57,11 @@ class Connection(Protocol):
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
 
+    async def finish(self, sql: str, params: Params = ()) -> Sequence[Row]:
+        """A write transaction's last statement (its rows), sent with its commit where
+        the backend can: nothing may follow it."""
+        ...
+
 
 class Aggregate:
     """One part of the store (its games, its people, ...) over the backend's connector.

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.store.connection import Aggregate, Connection, Row
 from bot.store.games import clock_values, fetch_game, finish_in_transaction, guarded_update
-from bot.store.outbox import queue
+from bot.store.outbox import lease_queued, queue
 from bot.store.records import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
@@ -19,6 +19,7 @@ from bot.store.records import (
     ClockWrite,
     FinishRecord,
     GameRecord,
+    Lease,
     MoveRecord,
     NotFoundError,
     SeatRecord,
@@ -58,7 +59,8 @@ class Moves(Aggregate):
                            seats: Sequence[SeatRecord] | None = None,
                            announce: Sequence[Announcement] = (),
                            interaction_id: int | None = None,
-                           clock: ClockWrite | None = None) -> GameRecord:
+                           clock: ClockWrite | None = None,
+                           lease: Lease | None = None) -> GameRecord:
         """Log several actions (a move and the AI replies) and the final state at once.
 
         Raises :class:`ConflictError`, writing nothing, unless the game is still active
@@ -70,7 +72,8 @@ class Moves(Aggregate):
         and ``announce`` queues its announcements in the outbox. ``interaction_id`` (the
         Discord interaction that asked for the move) is kept with the first action under
         a unique key: asking again raises :class:`AlreadyDoneError` and writes nothing.
-        ``clock`` is the table's clocks as the moves leave them.
+        ``clock`` is the table's clocks as the moves leave them. With ``lease``, the board
+        the handler delivers is leased to it in the same transaction (see :class:`Lease`).
         """
         if not moves:
             raise StoreError("There is no move to save.")
@@ -111,13 +114,17 @@ class Moves(Aggregate):
                      for i, m in enumerate(moves)])
                 if finish is not None:
                     await finish_in_transaction(db, game_id, state_json, finish, now)
-                await queue(db, announce, now)
+                nonces = await queue(db, announce, now)
                 record = updated or await fetch_game(db, game_id)
+                claimed = None if lease is None else await lease_queued(
+                    db, announce, nonces, lease, now, record)
         except self.connector.integrity_errors:
             if interaction_id is None:
                 raise
             # Another delivery of the same interaction committed its move first.
             raise AlreadyDoneError() from None
+        if lease is not None:
+            lease.claimed = claimed
         return record
 
     async def _not_done(self, db: Connection, interaction_id: int) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 from bot.store.connection import Aggregate, Connection
 from bot.store.records import (
     Announcement,
+    GameRecord,
+    Lease,
     OutboxRecord,
     channel_lane,
     check_int,
@@ -20,29 +22,59 @@ from bot.store.records import (
 
 #: A time after every other (what "every pending row" waits for).
 FOREVER = 1e300
+#: Which rows of a lane its head is taken from: a row that was tried (and waits for its
+#: back-off) holds the rest, one that waits for its own time (a ping for a player away)
+#: does not.
+WAITING = "(i.attempts > 0 OR i.due_at <= ?)"
 
-async def queue(db: Connection, announcements: Sequence[Announcement], now: float) -> None:
+async def queue(db: Connection, announcements: Sequence[Announcement],
+                now: float) -> list[str]:
     """Add ``announcements`` to the outbox inside the caller's transaction, each in its
-    lane, due at once (or at their own ``due_at``)."""
+    lane, due at once (or at their own ``due_at``); their nonces, in order."""
+    nonces = [secrets.token_hex(8) for _ in announcements]
     if not announcements:
-        return
+        return nonces
     await db.executemany(
         "INSERT INTO outbox (channel_id, guild_id, game_id, kind, content, mentions, nonce, "
         "created_at, due_at, data, lane) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(check_int(a.channel_id, "channel id"), check_int(a.guild_id, "server id"),
           a.game_id, a.kind, a.content, json.dumps([int(u) for u in a.mentions]),
-          secrets.token_hex(8), now, now if a.due_at is None else max(now, a.due_at),
+          nonce, now, now if a.due_at is None else max(now, a.due_at),
           None if a.data is None else dump_object(a.data, "announcement"), a.lane)
-         for a in announcements])
+         for a, nonce in zip(announcements, nonces, strict=True)])
+    return nonces
+
+
+async def lease_queued(db: Connection, announcements: Sequence[Announcement],
+                       nonces: Sequence[str], lease: Lease, now: float,
+                       game: GameRecord) -> OutboxRecord | None:
+    """The last statement of the transaction that queued ``announcements`` (with
+    ``nonces``) for a change to ``game``: the first of them due at once in the game's
+    channel lane, leased to ``lease.owner`` and claimed as
+    :meth:`Outbox.claim_announcements` would claim it, when nothing waits ahead of it in
+    its lane (else ``None``: the handler claims the lane's head)."""
+    lane = channel_lane(game.channel_id)
+    first = next((k for k, a in enumerate(announcements)
+                  if a.lane == lane and (a.due_at is None or a.due_at <= now)), None)
+    if first is None:
+        return None
+    rows = await db.finish(
+        "UPDATE outbox SET leased_until = ?, leased_by = ?, attempts = 1 "
+        "WHERE lane = ? AND status = 'pending' AND nonce = ? AND NOT EXISTS ("
+        "SELECT 1 FROM outbox i WHERE i.lane = outbox.lane AND i.status = 'pending' "
+        f"AND i.id < outbox.id AND {WAITING}) RETURNING id, "
+        "(SELECT COUNT(*) FROM outbox m WHERE m.lane = ? AND m.status = 'pending')",
+        (now + lease.seconds, lease.owner, lane, nonces[first], now, lane))
+    if not rows:
+        return None
+    ((row_id, pending),) = rows
+    return OutboxRecord(int(row_id), announcements[first], nonces[first], now, 1,
+                        more=int(pending) > 1, lane=lane, version=game.version,
+                        shown=game.board_message_id)
 
 
 class Outbox(Aggregate):
     """The outbox and its senders."""
-
-    #: Which rows of a lane its head is taken from: a row that was tried (and waits for its
-    #: back-off) holds the rest, one that waits for its own time (a ping for a player away)
-    #: does not.
-    _WAITING = "(i.attempts > 0 OR i.due_at <= ?)"
 
     async def queue_announcements(self, announcements: Sequence[Announcement],
                                   now: float) -> None:
@@ -116,7 +148,7 @@ class Outbox(Aggregate):
                     "g.version, g.board_message_id FROM outbox o "
                     "LEFT JOIN games g ON g.id = o.game_id "
                     "WHERE o.status = 'pending' AND o.id IN (SELECT MIN(i.id) FROM outbox i "
-                    f"WHERE i.status = 'pending' AND {self._WAITING} {where}GROUP BY i.lane) "
+                    f"WHERE i.status = 'pending' AND {WAITING} {where}GROUP BY i.lane) "
                     f"AND {ready} AND (o.leased_until IS NULL OR o.leased_until <= ?) "
                     f"{fresh}ORDER BY o.id LIMIT ?{self.connector.skip_locked}",
                     [now, *params, now, now, *settled, max(1, int(limit))])
@@ -232,7 +264,7 @@ class Outbox(Aggregate):
                 "ELSE o.due_at END)) "
                 "FROM outbox o WHERE o.status = 'pending' AND ("
                 "o.id = (SELECT MIN(i.id) FROM outbox i WHERE i.lane = o.lane AND "
-                f"i.status = 'pending' AND {self._WAITING}) "
+                f"i.status = 'pending' AND {WAITING}) "
                 "OR (o.attempts = 0 AND o.due_at > ?))",
                 (float(handlers_first), at, at)) as cursor:
             row = await cursor.fetchone()

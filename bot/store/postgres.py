@@ -115,6 +115,11 @@ class _Connection:
         async with _Statement(self.raw, sql, params) as cursor:
             return list(await cursor.fetchall())
 
+    async def finish(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """A transaction's last statement; its rows (the commit follows at the end of the
+        transaction, as with any other)."""
+        return await self.execute_fetchall(sql, params)
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(row) for row in rows]
         if rows:

@@ -378,6 +378,21 @@ class OutboxRecord:
     shown: int | None = None
 
 
+@dataclass
+class Lease:
+    """A sender's lease on the board a change queues, taken in the change's own
+    transaction, so that the change's handler delivers it without claiming it: ``owner``'s
+    for ``seconds`` from the change. The transaction leases the first announcement due at
+    once in the game's channel lane when nothing waits ahead of it there (else the handler
+    claims the lane's head as any sender does), and ``claimed`` is that row, as claimed.
+    Should the handler die with it, the lease ends as any sender's does (see
+    :meth:`~bot.store.outbox.Outbox.claim_announcements`)."""
+
+    owner: str
+    seconds: float
+    claimed: OutboxRecord | None = None
+
+
 @dataclass(frozen=True)
 class StatLine:
     """A player's record in one game: finished games played and won."""

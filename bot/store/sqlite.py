@@ -10,7 +10,8 @@ that thread and back costs the event loop about 0.15 ms of CPU, more than most o
 store's statements take. So the store goes there as few times as it can
 (:class:`_Trips`): a statement's rows come back with it (no second trip to fetch them),
 and ``BEGIN IMMEDIATE`` and statements whose outcome nobody reads (``executemany``)
-wait to go with the next statement that is read, or with the ``COMMIT``. A move's
+wait to go with the next statement that is read, or with the ``COMMIT``; a
+transaction's last read goes with its ``COMMIT`` (:meth:`_Trips.finish`). A move's
 transaction makes two trips, not five.
 """
 
@@ -117,6 +118,8 @@ class _Trips:
         self.db = db
         self._waiting: list[tuple[str, Any, bool]] = [("BEGIN IMMEDIATE", (), False)] \
             if begin else []
+        #: The transaction was committed with its last read (:meth:`finish`).
+        self.committed = False
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
         return _Statement(self, sql, params)
@@ -127,15 +130,29 @@ class _Trips:
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         self._waiting.append((sql, [tuple(row) for row in rows], True))
 
-    async def run(self, sql: str, params: Sequence[Any]) -> _Outcome:
-        """Run what waits and then ``sql``, in one trip; ``sql``'s outcome."""
+    async def finish(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The transaction's last statement: run with what waits and the ``COMMIT``, in one
+        trip; its rows. Nothing may follow it."""
+        rows = (await self.run(sql, params, then=("COMMIT", (), False))).rows
+        self.committed = True
+        return rows
+
+    async def run(self, sql: str, params: Sequence[Any],
+                  then: tuple[str, Any, bool] | None = None) -> _Outcome:
+        """Run what waits and then ``sql`` (and ``then``, the ``COMMIT``), in one trip;
+        ``sql``'s outcome."""
+        if self.committed:
+            raise StoreError("A transaction was written to after its commit.")
         batch, self._waiting = [*self._waiting, (sql, params, False)], []
+        keep = len(batch) - 1
+        if then is not None:
+            batch.append(then)
         if not IN_ONE_TRIP:
-            return await _trip_by_trip(self.db, batch)
+            return await _trip_by_trip(self.db, batch, keep)
         # aiosqlite's own way to run a function in the connection's thread (not part of
         # its documented API, hence IN_ONE_TRIP).
         in_thread: Callable[..., Awaitable[_Outcome]] = self.db._execute
-        return await in_thread(_trip, self.db, batch)
+        return await in_thread(_trip, self.db, batch, keep)
 
 
 #: Whether this aiosqlite runs a function in a connection's thread the way
@@ -144,43 +161,49 @@ class _Trips:
 IN_ONE_TRIP = all(hasattr(aiosqlite.Connection, name) for name in ("_execute", "_conn"))
 
 
-async def _trip_by_trip(db: aiosqlite.Connection,
-                        batch: list[tuple[str, Any, bool]]) -> _Outcome:
+async def _trip_by_trip(db: aiosqlite.Connection, batch: list[tuple[str, Any, bool]],
+                        keep: int) -> _Outcome:
     """:func:`_trip` through aiosqlite's documented API: a trip a statement."""
-    *first, (sql, params, _many) = batch
-    for earlier, values, many in first:
-        if many:
-            await db.executemany(earlier, values)
-        elif earlier == "BEGIN IMMEDIATE":
+    outcome = _Outcome([], -1)
+    for index, (sql, values, many) in enumerate(batch):
+        if index == keep:
+            async with db.execute(sql, values) as cursor:
+                outcome = _Outcome(list(await cursor.fetchall()), cursor.rowcount)
+        elif many:
+            await db.executemany(sql, values)
+        elif sql == "BEGIN IMMEDIATE":
             try:
-                await db.execute(earlier)
+                await db.execute(sql)
             except sqlite3.OperationalError:
                 raise _Busy() from None
         else:
-            await db.execute(earlier, values)
-    async with db.execute(sql, params) as cursor:
-        return _Outcome(list(await cursor.fetchall()), cursor.rowcount)
+            await db.execute(sql, values)
+    return outcome
 
 
-def _trip(db: aiosqlite.Connection, batch: list[tuple[str, Any, bool]]) -> _Outcome:
-    """In the connection's thread: run ``batch`` in order, the last one's outcome."""
+def _trip(db: aiosqlite.Connection, batch: list[tuple[str, Any, bool]],
+          keep: int) -> _Outcome:
+    """In the connection's thread: run ``batch`` in order, the outcome of its ``keep``-th
+    statement (read whole before any later one runs)."""
     conn = db._conn
-    *first, (sql, params, _many) = batch
-    for earlier, values, many in first:
-        if many:
-            conn.executemany(earlier, values)
-        elif earlier == "BEGIN IMMEDIATE":
+    outcome = _Outcome([], -1)
+    for index, (sql, values, many) in enumerate(batch):
+        if index == keep:
+            cursor = conn.execute(sql, values)
             try:
-                conn.execute(earlier)
+                outcome = _Outcome(cursor.fetchall(), cursor.rowcount)
+            finally:
+                cursor.close()
+        elif many:
+            conn.executemany(sql, values)
+        elif sql == "BEGIN IMMEDIATE":
+            try:
+                conn.execute(sql)
             except sqlite3.OperationalError:
                 raise _Busy() from None
         else:
-            conn.execute(earlier, values)
-    cursor = conn.execute(sql, params)
-    try:
-        return _Outcome(cursor.fetchall(), cursor.rowcount)
-    finally:
-        cursor.close()
+            conn.execute(sql, values)
+    return outcome
 
 
 class SqliteConnector(Connector):
@@ -306,7 +329,8 @@ class SqliteConnector(Connector):
                 trips = _Trips(db, begin=True)
                 try:
                     yield trips
-                    await trips.run("COMMIT", ())
+                    if not trips.committed:
+                        await trips.run("COMMIT", ())
                 except _Busy:
                     await self._roll_back(db)
                     raise StoreBusyError() from None

@@ -61,6 +61,7 @@ from bot.store import (
     ConflictError,
     FinishRecord,
     GameRecord,
+    Lease,
     MoveRecord,
     NotFoundError,
     SeatRecord,
@@ -873,7 +874,8 @@ class Pipeline:
     async def save(self, record: GameRecord, game: Engine, ready: Ready, *,
                    news: Sequence[News] = (), episodes: bool = False,
                    seats: Sequence[SeatRecord] | None = None,
-                   interaction_id: int | None = None, mover: int | None = None) -> Board:
+                   interaction_id: int | None = None, mover: int | None = None,
+                   lease: Lease | None = None) -> Board:
         """Commit the planned moves in one transaction and describe the result.
 
         ``mover``, the player whose request it is, is told what hit them in the answer to
@@ -885,7 +887,8 @@ class Pipeline:
         are told by editing that message. ``seats`` (``record``'s seats, some handed
         over) are saved in the same transaction as the moves, or alone if there are none.
         The board shows ``ready.view`` itself (the very object), so a picture begun from
-        it before the commit is the board's.
+        it before the commit is the board's. ``lease``: the board's announcement is leased
+        to the caller, who delivers it, in the same transaction (see :class:`Lease`).
         """
         plan = ready.plan
         if not plan.moves:
@@ -922,7 +925,7 @@ class Pipeline:
             record.id, record.version, plan.moves, state_json=ready.state_json,
             now=ready.now, turn_changed=ready.turn_changed,
             next_reminder_at=ready.next_reminder_at, finish=ready.finish, seats=seats,
-            announce=announce, interaction_id=interaction_id, clock=ready.clock)
+            announce=announce, interaction_id=interaction_id, clock=ready.clock, lease=lease)
         # The engine just made this state from a sound one: the next move need not check
         # it again (a row changed behind the bot's back has another hash, and is checked).
         self.vouch((saved.id, saved.version, hash(ready.state_json)))

@@ -36,7 +36,7 @@ from bot.refusals import (
     NotYourTurn,
     PickCount,
 )
-from bot.store import ActionRecord, AlreadyDoneError, ConflictError, GameRecord, Store
+from bot.store import ActionRecord, AlreadyDoneError, ConflictError, GameRecord, Lease, Store
 from bot.tables.core import (
     COMMIT_ATTEMPTS,
     LOG_LIMIT,
@@ -179,9 +179,10 @@ class Moves:
             raise await self.pipeline.expired(record, request.offered_at) from None
         return Prepared(request=request, record=record, game=game, token=pinned, ready=ready)
 
-    async def commit(self, prepared: Prepared) -> Board:
+    async def commit(self, prepared: Prepared, lease: Lease | None = None) -> Board:
         """Store the prepared move, its AI replies and what they announce in one
-        transaction; the board to show.
+        transaction; the board to show (with ``lease``, its announcement leased to the
+        caller in that transaction: see :class:`~bot.store.Lease`).
 
         If another move was stored first, the move is worked out again on the game as it
         is now (its decision still open for the seat), up to a few times; a move whose
@@ -193,7 +194,8 @@ class Moves:
                 try:
                     return await self.pipeline.save(current.record, current.game, current.ready,
                                                     episodes=True, mover=request.user_id,
-                                                    interaction_id=request.interaction_id)
+                                                    interaction_id=request.interaction_id,
+                                                    lease=lease)
                 except AlreadyDoneError:
                     raise AlreadyMade(reason="twice") from None
                 except ConflictError:

@@ -87,7 +87,8 @@ class FaultyConnection:
             return _Failing(sqlite3.OperationalError(self.error))
         return None
 
-    async def _execute(self, fn: Any, db: Any, batch: list[tuple[str, Any, bool]]) -> Any:
+    async def _execute(self, fn: Any, db: Any, batch: list[tuple[str, Any, bool]],
+                       *rest: Any) -> Any:
         """A trip of the store's statements (``bot/store/sqlite.py``): each statement is
         counted, and the one chosen to fail fails inside the trip, where SQLite's own
         error would arise, after those before it ran."""
@@ -96,8 +97,9 @@ class FaultyConnection:
             failing = self._next(sql)
             if failing is not None:
                 return await self.real._execute(
-                    fn, _TripConnection(_FailingAt(self.real._conn, k, failing.exc)), batch)
-        return await self.real._execute(fn, self.real, batch)
+                    fn, _TripConnection(_FailingAt(self.real._conn, k, failing.exc)), batch,
+                    *rest)
+        return await self.real._execute(fn, self.real, batch, *rest)
 
     def execute(self, sql: str, *args: Any) -> Any:
         return self._next(sql) or self.real.execute(sql, *args)

@@ -116,12 +116,12 @@ async def test_a_move_goes_to_sqlites_thread_twice_and_its_board_message_once(
         await store.close()
 
 
-async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_seven_times(
+async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_five_times(
         tmp_path: Path) -> None:
     """The whole /play through the bot: its reads (the game with whether the interaction
-    already made a move, how its players are reached), its commit, the board's claim and
-    its record as shown. The board it claims was queued by the move itself, so no read
-    asks first whether anything is due."""
+    already made a move, how its players are reached), its commit, which leases the board
+    it queued to the handler (no claim after it, and no read asking whether anything is
+    due), and the board's record as shown."""
     from tests.support.discord_harness import Session
     from tests.support.faults import inject, watch_reads
 
@@ -143,9 +143,13 @@ async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_seven_tim
                 mover, "play", options={"action": game.ai_action(state, seat).notation},
                 channel_id=session.channel_id))
             assert [s for s in session.rec.sent if s.pngs]  # the board was shown
-            # The move's commit, the board's claim, the board recorded as shown.
-            assert writes.statements.count("BEGIN IMMEDIATE") == 3
-            assert (writes.trips, reads.trips) == (5, 2)
+            # The move's commit (its board leased with its last statement, sent with the
+            # COMMIT), then the board recorded as shown.
+            assert writes.statements.count("BEGIN IMMEDIATE") == 2
+            assert (writes.trips, reads.trips) == (3, 2)
+            leased = [s for s in writes.statements if s.startswith("UPDATE outbox SET leased")]
+            assert len(leased) == 1
+            assert writes.statements[writes.statements.index(leased[0]) + 1] == "COMMIT"
             assert not [s for s in reads.statements if "FROM outbox" in s]
             assert not [s for s in reads.statements if s.startswith("SELECT game_id, n")]
     finally:

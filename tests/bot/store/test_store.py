@@ -16,11 +16,13 @@ import bot.store.migrations as store_module
 from bot.discord.words import refusal
 from bot.store import (
     AlreadyDoneError,
+    Announcement,
     ChannelBusyError,
     ConflictError,
     CorruptRowError,
     FinishRecord,
     GameRecord,
+    Lease,
     MoveRecord,
     NotFoundError,
     NotSavedError,
@@ -32,6 +34,7 @@ from bot.store import (
     StoreClosedError,
     StoreError,
     WrongStatusError,
+    channel_lane,
 )
 from bot.store.moves import RUN_FIRST_READ
 
@@ -917,8 +920,6 @@ async def test_a_claim_with_nothing_due_never_waits_for_another_processs_write(
         db_path: Path) -> None:
     """Every board shown first asks the outbox for its channel's announcements: when none
     is due, the answer is a read, which never queues behind another process's write."""
-    from bot.store import Announcement
-
     store = await Store.open(db_path)
     try:
         later = Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None, kind="notice",
@@ -937,6 +938,87 @@ async def test_a_claim_with_nothing_due_never_waits_for_another_processs_write(
         assert [row.announcement.content for row in due] == ["in an hour"]
     finally:
         await store.close()
+
+
+def shown_board(record: GameRecord) -> tuple[Announcement, Announcement]:
+    """What a move of ``record`` queues: its board in the channel's lane, its card."""
+    return (Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=record.id, kind="board",
+                         data={"about": "board"}),
+            Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=record.id, kind="card",
+                         data={"card": 1}))
+
+
+async def leasing_move(store: Store, record: GameRecord, lease: Lease,
+                       now: float = T0 + 10) -> GameRecord:
+    return await store.moves.commit_moves(
+        record.id, record.version, [MoveRecord(0, ALICE, "a1", "Alice plays a1.", True)],
+        state_json="{}", now=now, turn_changed=True, next_reminder_at=None,
+        announce=shown_board(record), lease=lease)
+
+
+async def test_a_move_leases_its_board_to_its_handler_in_its_own_transaction(
+        store: Store) -> None:
+    """The board a move queues is claimed by the move itself, for the handler that shows
+    it: no other sender takes it while the lease runs, and once its holder is forgotten
+    (it stopped or died) any sender claims it again, the same row under the same nonce."""
+    record = await active(store)
+    lease = Lease("handler", 60.0)
+    saved = await leasing_move(store, record, lease)
+    claimed = lease.claimed
+    assert claimed is not None and claimed.announcement.kind == "board"
+    assert (claimed.attempts, claimed.lane, claimed.more, claimed.superseded) == (
+        1, channel_lane(CHANNEL), False, False)
+    assert (claimed.version, claimed.shown) == (saved.version, saved.board_message_id)
+    assert await store.outbox.claim_announcements(T0 + 11, lease=60, owner="other",
+                                                  channel_id=CHANNEL) == []
+    # Only the channel's board: the card waits in its own lane for whoever claims it.
+    (card,) = await store.outbox.claim_announcements(T0 + 11, lease=60, owner="other")
+    assert card.announcement.kind == "card"
+    assert await store.outbox.forget_senders(["handler"]) == 1
+    (again,) = await store.outbox.claim_announcements(T0 + 12, lease=60, owner="other",
+                                                      channel_id=CHANNEL)
+    assert (again.id, again.nonce, again.attempts) == (claimed.id, claimed.nonce, 2)
+
+
+async def test_a_lease_runs_out_and_the_board_is_claimed_again(store: Store) -> None:
+    record = await active(store)
+    lease = Lease("handler", 60.0)
+    await leasing_move(store, record, lease)
+    assert lease.claimed is not None
+    assert await store.outbox.claim_announcements(T0 + 69, lease=60,
+                                                  channel_id=CHANNEL) == []
+    (again,) = await store.outbox.claim_announcements(T0 + 70, lease=60, channel_id=CHANNEL)
+    assert again.id == lease.claimed.id
+
+
+async def test_a_move_leases_no_board_behind_an_announcement_its_lane_still_owes(
+        store: Store) -> None:
+    """A lane goes out in order: a board queued behind a notice that failed (and waits
+    for its back-off) is not leased; the handler claims the lane's head, the notice."""
+    record = await active(store)
+    notice = Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=None, kind="notice",
+                          content="first")
+    await store.outbox.queue_announcements([notice], T0)
+    (tried,) = await store.outbox.claim_announcements(T0 + 1, lease=60, channel_id=CHANNEL)
+    await store.outbox.retry_announcement(tried.id, T0 + 600, "Discord said no")
+    lease = Lease("handler", 60.0)
+    await leasing_move(store, record, lease)
+    assert lease.claimed is None
+    (head,) = await store.outbox.claim_announcements(T0 + 11, lease=60, channel_id=CHANNEL,
+                                                     eager=True, limit=1)
+    assert head.id == tried.id and head.more
+
+
+async def test_a_ping_waiting_for_a_player_away_does_not_keep_a_board_from_its_handler(
+        store: Store) -> None:
+    record = await active(store)
+    later = Announcement(channel_id=CHANNEL, guild_id=GUILD, game_id=record.id, kind="turn",
+                         mentions=(BOB,), due_at=T0 + 3600, data={"about": "turn"})
+    await store.outbox.queue_announcements([later], T0)
+    lease = Lease("handler", 60.0)
+    await leasing_move(store, record, lease)
+    assert lease.claimed is not None and lease.claimed.announcement.kind == "board"
+    assert lease.claimed.more  # the ping still waits in the lane behind it
 
 
 async def test_the_trailing_run_of_an_episode_is_the_logs_last_actions_in_it(
