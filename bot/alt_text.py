@@ -42,10 +42,11 @@ def board_alt(board: Board) -> str:
         acting = [names.get(seat, f"Seat {seat + 1}") for seat in board.to_act]
         if acting:
             parts.append(f"To play: {listing(acting)}.")
-        parts.append(board.game.rules.summary(board.state))
-        scores = board.game.rules.scores(board.state)
+        # Worked out with the board (off the event loop): see Board.summary.
+        if board.summary:
+            parts.append(board.summary)
         parts.append("Scores: " + ", ".join(f"{names.get(seat, seat)} {score}"
-                                             for seat, score in sorted(scores.items())) + ".")
+                                             for seat, score in board.scores) + ".")
     if board.steps:
         parts.append("Last: " + plain_step(board.steps[-1]))
     return clip(" ".join(parts), MAX_ALT)

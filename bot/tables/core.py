@@ -270,6 +270,10 @@ class Board:
     away: tuple[tuple[int, float], ...] = ()
     #: The running clocks of a table with a clock: ``(seat, seconds left)``.
     clocks: tuple[tuple[int, float], ...] = ()
+    #: The rules' summary of a game going on and its scores by seat (what the alt text
+    #: says), worked out with the board, off the event loop.
+    summary: str = ""
+    scores: tuple[tuple[int, int], ...] = ()
 
     @property
     def move(self) -> int:
@@ -1021,8 +1025,13 @@ class Pipeline:
             token = wire_token(game, state, chooser)
         private_choices = bool(humans) and chooser is None
         ranking: tuple[tuple[str, int, int], ...] = ()
+        summary = ""
+        scores: tuple[tuple[int, int], ...] = ()
         if result is not None:
             ranking = _ranking(record, result)
+        else:
+            summary = game.rules.summary(state)
+            scores = tuple(sorted(game.rules.scores(state).items()))
         if view is None:
             view = self._public_view(record, game, state)
         clocks = shown(record, self.clock())
@@ -1034,7 +1043,8 @@ class Pipeline:
                      token=token, multi=multi, dominated=dominated, joint=joint,
                      decided=tuple(top.answered) if joint and top is not None else (),
                      private_choices=private_choices, edits=edits, batch=tuple(batch),
-                     played=played, handed=tuple(handed), clocks=clocks)
+                     played=played, handed=tuple(handed), clocks=clocks, summary=summary,
+                     scores=scores)
 
 
 def check_shown(record: GameRecord) -> None:

@@ -4,6 +4,7 @@ seat's own view, previews, movement GIFs, replays and the leaderboard."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,38 @@ async def test_a_finished_games_replay_says_how_it_ended(tmp_path: Path) -> None
         await table.close()
     assert alt.startswith("An animated replay of Candy Dash: 5 moves.")
     assert alt.endswith("Player1 reached 3 first."), "the game's own summary of how it ended"
+
+
+async def test_a_plays_alt_text_is_worked_out_off_the_event_loop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's summary in a board's alt text (a third of a millisecond a Sugartopia
+    /play) is worked out with the board, in a thread, not on the event loop every channel
+    waits for."""
+    slug = "sugartopia"
+    game = bot.games.GAMES[slug]
+    rules = type(game.rules)
+    summary = rules.summary
+    on_loop: list[bool] = []
+
+    def watched(self: object, state: dict[str, object]) -> str:
+        on_loop.append(threading.current_thread() is threading.main_thread())
+        return summary(self, state)  # type: ignore[arg-type]
+
+    table = await Session.open(tmp_path, bot.games.GAMES)
+    try:
+        await table.start(slug, humans=(ALICE, BOB))
+        record = await table.bot.tables.store.games.open_game(table.channel_id)
+        assert record is not None and record.state_json is not None
+        state = loads(record.state_json, game)
+        seat = next(s for s in record.seats if s.seat in game.to_act(state))
+        monkeypatch.setattr(rules, "summary", watched)
+        table.rec.clear()
+        await table.play(seat.user_id or 0, game.ai_action(state, seat.seat).notation)
+        (board,) = [alt for s, alt in pictures(table.rec.messages_sent())
+                    if not s.ephemeral and s.pngs]
+        after = await table.bot.tables.store.games.open_game(table.channel_id)
+        assert after is not None and after.state_json is not None
+    finally:
+        await table.close()
+    assert on_loop and not any(on_loop)
+    assert summary(game.rules, loads(after.state_json, game)) in board
