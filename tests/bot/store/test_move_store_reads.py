@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.games import GAMES
 from bot.games.engine import loads
 from bot.store import Store
@@ -154,3 +156,41 @@ async def test_a_typed_play_answered_and_shown_goes_to_sqlites_threads_five_time
             assert not [s for s in reads.statements if s.startswith("SELECT game_id, n")]
     finally:
         await session.close()
+
+
+async def test_a_typed_play_hands_a_thread_only_what_takes_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hand-over to a thread and back costs the event loop more than a few small
+    dicts: a /play sends a thread its move to work out, its board to describe and its
+    picture to draw (without the render pool), and words its hand-over's ping itself."""
+    import asyncio
+
+    from tests.support.discord_harness import Session
+
+    handed: list[str] = []
+    to_thread = asyncio.to_thread
+
+    async def watched(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        handed.append(getattr(func, "__name__", repr(func)))
+        return await to_thread(func, *args, **kwargs)
+
+    slug = "sugar-blast"
+    game = GAMES[slug]
+    session = await Session.open(tmp_path, {slug: game})
+    try:
+        await session.start(slug, humans=(ALICE, BOB))
+        record = await session.bot.tables.store.games.open_game(session.channel_id)
+        assert record is not None
+        state = loads(record.state_json or "", game)
+        seat = min(game.to_act(state))
+        mover = next(s.user_id for s in record.seats if s.seat == seat)
+        monkeypatch.setattr(asyncio, "to_thread", watched)
+        session.rec.clear()
+        await session.gw.send(session.gw.command(
+            mover, "play", options={"action": game.ai_action(state, seat).notation},
+            channel_id=session.channel_id))
+        assert [s for s in session.rec.sent if s.pngs]  # the board was shown
+    finally:
+        await session.close()
+    # The move, its board, its picture (the harness's own renderer), in any order.
+    assert len(handed) == 3 and {"_work", "board_of"} <= set(handed), handed
