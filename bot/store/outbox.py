@@ -27,6 +27,7 @@ FOREVER = 1e300
 #: does not.
 WAITING = "(i.attempts > 0 OR i.due_at <= ?)"
 
+
 async def queue(db: Connection, announcements: Sequence[Announcement],
                 now: float) -> list[str]:
     """Add ``announcements`` to the outbox inside the caller's transaction, each in its
