@@ -38,6 +38,11 @@ from bot.store.records import (
 )
 
 _BUSY_TIMEOUT_MS = 10_000
+#: Commits between two checkpoints of the write-ahead log into the database file. SQLite's
+#: own (every 1,000 pages) runs inside the commit that crosses the mark, a stall of 5-15 ms
+#: (an fsync of the log and the file) every few dozen moves; here a connection of its own
+#: copies the log over in the background, while the next move is written.
+CHECKPOINT_EVERY = 32
 
 async def _connect(name: str) -> aiosqlite.Connection:
     """A connection to the database ``name`` set up as the store needs it (WAL, waits)."""
@@ -56,6 +61,13 @@ async def _connect(name: str) -> aiosqlite.Connection:
     except BaseException:
         await db.close()
         raise
+    return db
+
+
+async def _writer(name: str) -> aiosqlite.Connection:
+    """The writing connection: its commits never checkpoint (:data:`CHECKPOINT_EVERY`)."""
+    db = await _connect(name)
+    await db.execute("PRAGMA wal_autocheckpoint = 0")
     return db
 
 
@@ -221,6 +233,11 @@ class SqliteConnector(Connector):
         # so a write waiting for another process's lock holds up no board or button.
         self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
+        # The write-ahead log is checkpointed in the background, by a connection (and a
+        # thread) of its own, once every CHECKPOINT_EVERY commits.
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpoint: asyncio.Task[None] | None = None
+        self._commits = 0
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -229,11 +246,12 @@ class SqliteConnector(Connector):
         """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
         name = os.fspath(path)
         with owner_only():
-            store = cls(await _connect(name), name)
+            store = cls(await _writer(name), name)
         try:
             await store._migrate()
             store._reader = await _connect(name)
             await store._reader.execute("PRAGMA query_only = ON")
+            store._checkpointer = await _connect(name)
         except BaseException:
             await store.close()
             raise
@@ -244,10 +262,13 @@ class SqliteConnector(Connector):
         the write-ahead log into the database file first (the file alone is then the whole
         database); calling it again does nothing."""
         async with self._lock:
-            reader, db = self._reader, self._db
-            self._db = self._reader = None
-            if reader is not None:
-                await reader.close()
+            reader, db, checkpointer = self._reader, self._db, self._checkpointer
+            self._db = self._reader = self._checkpointer = None
+            if self._checkpoint is not None:
+                await self._checkpoint
+            for other in (reader, checkpointer):
+                if other is not None:
+                    await other.close()
             if db is None:
                 return
             try:
@@ -331,6 +352,7 @@ class SqliteConnector(Connector):
                     yield trips
                     if not trips.committed:
                         await trips.run("COMMIT", ())
+                    self._committed()
                 except _Busy:
                     await self._roll_back(db)
                     raise StoreBusyError() from None
@@ -347,11 +369,32 @@ class SqliteConnector(Connector):
         with self.watch("store"):
             async with self._lock:
                 try:
-                    return (await _Trips(self._conn()).run(sql, params)).rowcount
+                    changed = (await _Trips(self._conn()).run(sql, params)).rowcount
+                    self._committed()
+                    return changed
                 except sqlite3.IntegrityError:
                     raise
                 except sqlite3.Error as exc:
                     raise _write_failed(exc) from exc
+
+    def _committed(self) -> None:
+        """Count a commit; every :data:`CHECKPOINT_EVERY` begin a checkpoint in the
+        background (none while one runs)."""
+        self._commits += 1
+        if self._commits >= CHECKPOINT_EVERY and self._checkpointer is not None and (
+                self._checkpoint is None or self._checkpoint.done()):
+            self._commits = 0
+            self._checkpoint = asyncio.get_running_loop().create_task(
+                self._checkpoint_log(self._checkpointer))
+
+    async def _checkpoint_log(self, checkpointer: aiosqlite.Connection) -> None:
+        """Copy the write-ahead log into the database file as far as no reader holds it
+        back (``PASSIVE``: it waits for nobody, and writers go on meanwhile)."""
+        try:
+            await checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except (sqlite3.Error, ValueError) as exc:
+            # The next checkpoint copies what this one could not; the log only grows.
+            log.warning("could not checkpoint the game database %s: %s", self.path, exc)
 
     async def _roll_back(self, db: aiosqlite.Connection) -> None:
         """End the open transaction, whatever it takes, so the next write can begin.
@@ -380,7 +423,7 @@ class SqliteConnector(Connector):
                 await old.close()
             except sqlite3.Error:
                 log.warning("closing the wedged database connection failed", exc_info=True)
-        self._db = await _connect(self.path)
+        self._db = await _writer(self.path)
 
     async def _begin(self) -> aiosqlite.Connection:
         db = self._conn()

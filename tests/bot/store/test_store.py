@@ -37,6 +37,7 @@ from bot.store import (
     channel_lane,
 )
 from bot.store.moves import RUN_FIRST_READ
+from bot.store.sqlite import CHECKPOINT_EVERY
 
 CHANNEL = 1_234_567_890_123_456_789  # Discord ids are large: keep them realistic
 GUILD = 987_654_321_098_765_432
@@ -124,6 +125,31 @@ async def test_every_part_of_the_store_is_an_aggregate_over_its_one_connector(
     assert len(parts) == 10
     assert all(isinstance(part, Aggregate) and part.connector is store.connector
                for part in parts.values()), parts
+
+
+async def test_a_move_never_stops_to_checkpoint_the_log_a_connection_of_its_own_does(
+        db_path: Path) -> None:
+    # SQLite's own checkpoint runs inside the commit that crosses 1,000 pages of log (an
+    # fsync of the log and the file, on a move's path); the store's runs beside the moves.
+    store = await Store.open(db_path)
+    try:
+        record = await active(store)
+        before = db_path.stat().st_size
+        big = "x" * 300_000  # some 73 pages a move: 20 moves cross SQLite's mark
+        for n in range(20):
+            record = await store.moves.commit_move(
+                record.id, record.version, state_json=f'{{"pad": "{big}{n}"}}', seat=0,
+                user_id=ALICE, notation=f"m{n}", narration="", undoable=True, now=T0 + n,
+                turn_changed=True, next_reminder_at=None)
+        assert db_path.stat().st_size == before  # every move is still only in the log
+        for n in range(20, 20 + CHECKPOINT_EVERY):
+            record = await move(store, record, f"m{n}", now=T0 + n)
+            await asyncio.sleep(0.01)
+            if db_path.stat().st_size > before:
+                break
+        assert db_path.stat().st_size > before  # copied into the file in the background
+    finally:
+        await store.close()
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
