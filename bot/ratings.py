@@ -29,13 +29,18 @@ DISPLAY_SCALE = 40.0
 PROVISIONAL_GAMES = 5
 
 
-
 @cache
 def _model() -> Any:
     """The openskill model, imported on first use so that reading games never needs it."""
     from openskill.models import PlackettLuce
 
     return PlackettLuce(mu=MU, sigma=SIGMA, tau=TAU)
+
+
+def warm() -> None:
+    """Import the model now: a finished game rates its players inside its commit, and the
+    process's first would otherwise import openskill there, on the event loop (17 ms)."""
+    _model()
 
 
 @dataclass(frozen=True)

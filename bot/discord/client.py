@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot import ratings
 from bot.config import Settings
 from bot.discord import (
     commands,
@@ -229,6 +230,7 @@ class CandyBot(discord.Client):
             think=work.think if work is not None else think_here,
             offload=work.workers.offload if work is not None else None)
         self._organizer = Organizer.over(self._tables)
+        ratings.warm()  # not at the first finished game, inside its commit
         if self.settings.public_url is not None:
             self.web = WebService.over(self._tables, self.settings.public_url,
                                        renderer=self.renderer)

@@ -70,3 +70,17 @@ async def test_a_rating_loses_its_provisional_mark_after_five_games(session: Ses
         ratings.append(await shown(session, ALICE))
     assert [mark for _, mark in ratings] == [True, True, True, True, False]
     assert len({value for value, _ in ratings}) == 5, "every win moved the rating"
+
+
+async def test_the_rating_model_is_ready_before_the_first_game_finishes(
+        tmp_path: Path) -> None:
+    # A finished game rates its players inside its commit: the model's import (openskill,
+    # 17 ms) is made as the bot starts, not on the event loop at the first finish.
+    from bot import ratings
+
+    ratings._model.cache_clear()
+    opened = await Session.open(tmp_path, bot.games.GAMES)
+    try:
+        assert ratings._model.cache_info().currsize == 1
+    finally:
+        await opened.close()
