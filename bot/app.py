@@ -78,9 +78,10 @@ def _run(settings: Settings, token: str) -> int:
               info.describe_schema() if info.exists else "new, created on start")
     # Pictures are drawn in worker processes so that channels moving at once do
     # not queue for one interpreter lock (docs/benchmarks.md, load test).
+    from bot.rules_work import WORK_MODULES
     from renderers.pool import PooledRenderer
 
-    pool = PooledRenderer()
+    pool = PooledRenderer(preload=WORK_MODULES)
     try:
         bot = create_bot(settings, renderer=pool)
         stopped = asyncio.run(serve(bot, token))

@@ -16,6 +16,11 @@ from typing import Any, Protocol
 
 from bot.games.engine import Action, Engine, State
 
+#: The modules of the rules' work sent to the workers (:func:`ai_choice`, and the move
+#: worked out, :func:`bot.tables.moves.work_out`): a pool imports them before its workers'
+#: first jobs (``PooledRenderer(preload=WORK_MODULES)``).
+WORK_MODULES = (__name__, "bot.tables.moves")
+
 
 class Workers(Protocol):
     """What the rules' work needs of a pool: work a player waits for, run in a worker."""

@@ -40,14 +40,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import functools
 import gc
+import importlib
 import logging
 import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
@@ -102,24 +104,27 @@ def openings(renderer: Renderer = render, enough: Callable[[], bool] = lambda: F
             log.exception("warming up the renderer of %s failed", game.slug)
 
 
-def _warm_worker() -> None:
-    """Run once in each worker: warm up (:func:`warm_up`).
+def _warm_worker(preload: Sequence[str] = ()) -> None:
+    """Run once in each worker: import the modules its jobs come from (``preload``; done
+    already by a fork server), then warm up (:func:`warm_up`).
 
     A worker ignores Ctrl-C, which a terminal sends to the bot and its workers alike: the
     bot stops them itself once its own clean stop is done."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for module in preload:
+        importlib.import_module(module)
     warm_up()
 
 
-def _warm_later_worker() -> None:
+def _warm_later_worker(preload: Sequence[str] = ()) -> None:
     """Run once in each later worker: yield the CPU to everything else, then warm up."""
     try:
         os.nice(LATER_NICENESS)
     except OSError:  # a system that refuses: the lane still keeps GIFs off the boards' queue
         log.warning("could not lower the priority of a worker for later work")
-    _warm_worker()
+    _warm_worker(preload)
 
 
 def _pid() -> int:
@@ -469,15 +474,16 @@ class _Shared:
 PRELOAD = "renderers.warmed"
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    """``forkserver``, whose server warms up once for every worker; ``spawn`` without it."""
+def _context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+    """``forkserver``, whose server warms up once for every worker and imports ``preload``
+    (the modules of the work the workers are sent); ``spawn`` without it."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     # Heard only by a fork server not yet running (one per process, started by the first
     # worker); one started without it leaves each worker to warm up alone. ``__main__``
     # first, as the fork server's own default has it.
-    context.set_forkserver_preload(["__main__", PRELOAD])
+    context.set_forkserver_preload(["__main__", PRELOAD, *preload])
     return context
 
 
@@ -489,7 +495,8 @@ class PooledRenderer:
     (it is sent to the workers by name); the default draws any registered game.
     """
 
-    def __init__(self, workers: int | None = None, renderer: Renderer = render) -> None:
+    def __init__(self, workers: int | None = None, renderer: Renderer = render,
+                 preload: Sequence[str] = ()) -> None:
         if workers is None:
             workers = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                        else os.cpu_count() or 1)
@@ -497,6 +504,10 @@ class PooledRenderer:
         #: The later lane's workers (GIFs, replays).
         self.later_workers = min(self.workers, LATER_MOST)
         self.renderer = renderer
+        #: The modules of the work sent to the workers besides pictures (a move worked
+        #: out, an AI's choice), imported before a worker's first job: a job names its
+        #: work, and a worker that met it first would import it then (250 ms for a move).
+        self.preload = tuple(preload)
         self._lock = threading.Lock()
         self._lanes: dict[str, _Lane | None] = {NOW: None, LATER: None}
         #: Whether a start has begun (jobs from then on do not wait for it: until a lane
@@ -581,13 +592,14 @@ class PooledRenderer:
         workers: _Lane | None = None
         try:
             if lane == NOW:
-                now = _Workers(_context(), self.workers, _warm_worker)
+                now = _Workers(_context(self.preload), self.workers,
+                               functools.partial(_warm_worker, self.preload))
                 workers = now
                 started = [now.submit_to(n, _pid) for n in range(self.workers)]
             else:
                 executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self.later_workers, mp_context=_context(),
-                    initializer=_warm_later_worker)
+                    max_workers=self.later_workers, mp_context=_context(self.preload),
+                    initializer=_warm_later_worker, initargs=(self.preload,))
                 workers = _Shared(executor)
                 # One task per worker makes the executor start its workers now, warmed up.
                 started = [executor.submit(_pid) for _ in range(self.later_workers)]

@@ -769,6 +769,7 @@ def first_board_here(slug: str) -> None:
     from bot.app import create_bot
     from bot.config import Settings
     from bot.discord.client import freeze_heap
+    from bot.rules_work import WORK_MODULES
     from renderers.pool import PooledRenderer
     from tools.offline import Recorder, connect, settle
 
@@ -801,7 +802,7 @@ def first_board_here(slug: str) -> None:
         finally:
             await bot.close()
 
-    pool = PooledRenderer()  # as `candybot run` makes it: the bot starts it
+    pool = PooledRenderer(preload=WORK_MODULES)  # as `candybot run` makes it
     try:
         with tempfile.TemporaryDirectory() as folder:
             figures = asyncio.run(run(Path(folder), pool))
@@ -886,9 +887,10 @@ def bench_game(slug: str, samples: int, channels: int, rounds: int, ai_games: in
 def alone(measure: Callable[[Any], dict[str, Any]], show: Callable[[dict[str, Any]], None],
            as_json: bool) -> int:
     """One measure of its own with a render pool of its own, its figures printed."""
+    from bot.rules_work import WORK_MODULES
     from renderers.pool import PooledRenderer
 
-    pool = PooledRenderer()
+    pool = PooledRenderer(preload=WORK_MODULES)
     try:
         pool.start()
         figures = measure(pool)
@@ -911,6 +913,7 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
     started bots, the games in turn (:func:`bench_first_board`; on SQLite). With
     ``replays``, measure only that many replays asked at once (:func:`bench_replays`).
     (``--burst`` is :func:`tools.burst.burst`.)"""
+    from bot.rules_work import WORK_MODULES
     from renderers.pool import PooledRenderer
 
     if replays:
@@ -925,7 +928,7 @@ def bench(as_json: bool = False, samples: int = 60, games: Sequence[str] | None 
     out: dict[str, Any] = {"machine": f"{platform.machine()} {platform.python_version()}",
                            "samples": samples, "channels": channels, "rounds": rounds,
                            "backend": "postgresql" if db else "sqlite", "games": {}}
-    pool = PooledRenderer() if channels else None
+    pool = PooledRenderer(preload=WORK_MODULES) if channels else None
     try:
         if pool is not None:
             pool.start()

@@ -353,6 +353,23 @@ def test_workers_are_forked_from_a_server_that_warmed_up_once_for_them_all(poole
     assert not _has_module(pool_module.PRELOAD)  # the bot's own process never warms up
 
 
+def test_workers_hold_the_modules_of_the_rules_work_before_their_first_job():
+    # A job names its work: a worker that met a move's work first would import it then,
+    # inside that move (250 ms), where the bot names the modules to import beforehand.
+    from bot.rules_work import WORK_MODULES, ai_choice
+    from bot.tables.moves import work_out
+
+    assert {work_out.__module__, ai_choice.__module__} <= set(WORK_MODULES)
+    renderer = PooledRenderer(workers=1, preload=WORK_MODULES)
+    try:
+        assert renderer.start()
+        for lane in (pool_module.NOW, pool_module.LATER):
+            for module in WORK_MODULES:
+                assert renderer._lanes[lane].submit(_has_module, module).result(timeout=60)
+    finally:
+        renderer.close()
+
+
 def test_gifs_and_replays_go_to_workers_that_yield_the_cpu_and_never_hold_up_a_board(pooled):
     import time
 
