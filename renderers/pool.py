@@ -26,8 +26,9 @@ behind GIFs, and GIFs still use every core the boards leave idle.
 Workers start with the ``forkserver`` method (``spawn`` where there is none):
 never ``fork``, which would copy a running event loop and its threads. The fork
 server warms up once (imports every game's renderer, draws each game's opening
-picture, so fonts and palettes are ready: :data:`PRELOAD`) before it forks the
-first worker, so every worker begins as a warm copy of it. The bot starts its
+picture, so fonts and palettes are ready: :data:`PRELOAD`; and imports the modules of
+the other work it is given, ``preload``) before it forks the first worker, so every
+worker begins as a warm copy of it. The bot starts its
 workers as it starts (:meth:`PooledRenderer.warm`), and until they are up what it
 asks of them is done in its own process, so that nobody waits for them (its own process
 warms up meanwhile too, drawing each game's opening picture). If no
